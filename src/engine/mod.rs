@@ -1,0 +1,2 @@
+//! The pure transaction engine: the transactor pipeline and one file per transaction
+//! type. No tokio, no files, no sockets.

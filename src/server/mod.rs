@@ -1,0 +1,1 @@
+//! Listeners, WebSocket and HTTP transports, roles, subscriptions and shutdown.

@@ -1,0 +1,1 @@
+//! Durable storage: the journal, snapshots and recovery, behind a small Storage trait.

@@ -52,14 +52,20 @@ impl Outbox {
             return;
         }
         if self.queued.fetch_add(1, Ordering::AcqRel) >= self.limit {
-            self.killed.store(true, Ordering::Release);
-            self.kill.notify_waiters();
-            self.kill.notify_one();
+            tracing::info!("websocket client not reading: send queue full, disconnecting");
+            self.kill();
             return;
         }
         if self.tx.send((text, permit)).is_err() {
             self.queued.fetch_sub(1, Ordering::AcqRel);
         }
+    }
+
+    /// Drop the connection: the reader stops and the socket is closed.
+    fn kill(&self) {
+        self.killed.store(true, Ordering::Release);
+        self.kill.notify_waiters();
+        self.kill.notify_one();
     }
 
     async fn killed(&self) {
@@ -118,11 +124,15 @@ where
                 };
                 match tokio::time::timeout(stall, write).await {
                     Ok(Ok(())) => {}
-                    Ok(Err(_)) => return None,
+                    Ok(Err(_)) => {
+                        outbox.kill();
+                        return None;
+                    }
                     Err(_) => {
                         tracing::info!(
                             "websocket client not reading: write stalled, disconnecting"
                         );
+                        outbox.kill();
                         return None;
                     }
                 }
@@ -142,9 +152,7 @@ where
                     }))).await;
                 }
             }
-            _ = outbox.killed() => {
-                tracing::info!("websocket client not reading: send queue full, disconnecting");
-            }
+            _ = outbox.killed() => {}
         }
     });
 

@@ -107,6 +107,46 @@ fn pipelined(window: usize, run: Duration) -> Outcome {
     outcome(&journal, records, started)
 }
 
+/// Writes `records` records, closes the journal, then times what a restart costs the
+/// store: opening (the recovery scan checks every record) and replaying them all.
+fn restart(records: u64) {
+    let (dir, journal) = fresh_journal();
+    let payload = vec![0x3Cu8; PAYLOAD_BYTES];
+    let mut in_flight = VecDeque::new();
+    for _ in 0..records {
+        in_flight.push_back(journal.append(RecordKind::Transaction, payload.clone()));
+        if in_flight.len() >= 8192 {
+            if let Some(t) = in_flight.pop_front() {
+                t.wait().expect("durable");
+            }
+        }
+    }
+    for t in in_flight {
+        t.wait().expect("durable");
+    }
+    let bytes = journal.stats().bytes;
+    drop(journal);
+    let started = Instant::now();
+    let (_journal, recovered) =
+        Journal::open(Arc::new(DiskStorage), dir.path(), JournalOptions::default())
+            .expect("reopens");
+    let opened = started.elapsed();
+    let mut replayed = 0u64;
+    let mut payload_bytes = 0usize;
+    for r in recovered.replay_from(1).expect("replay") {
+        payload_bytes += r.expect("record").payload.len();
+        replayed += 1;
+    }
+    assert_eq!(replayed, records);
+    assert_eq!(payload_bytes, PAYLOAD_BYTES * records as usize);
+    println!(
+        "restart with {records} records ({:.0} MiB): open (scan) {:.2} s, open + replay {:.2} s",
+        bytes as f64 / (1024.0 * 1024.0),
+        opened.as_secs_f64(),
+        started.elapsed().as_secs_f64(),
+    );
+}
+
 fn main() {
     let secs: u64 = std::env::var("STORE_BENCH_SECS")
         .ok()
@@ -126,4 +166,9 @@ fn main() {
             &pipelined(window, run),
         );
     }
+    let restart_records: u64 = std::env::var("STORE_BENCH_RESTART_RECORDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    restart(restart_records);
 }

@@ -48,16 +48,14 @@ pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
 pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 
-/// Time a new connection has to finish its TLS handshake and send a complete HTTP request head
-/// (or WebSocket upgrade), in seconds.
+/// Time a connection has to finish its TLS handshake and to send a complete HTTP request head
+/// (or WebSocket upgrade), in seconds. The same clock bounds an idle HTTP keep-alive
+/// connection waiting for its next request.
 pub const HANDSHAKE_TIMEOUT_SECS: u64 = 10;
 
 /// Time a WebSocket connection may stay silent (no frame of any kind) before it is closed, in
 /// seconds. xrpl.js and xrpl-py send a heartbeat well within it.
 pub const WS_IDLE_TIMEOUT_SECS: u64 = 600;
-
-/// Time an idle HTTP keep-alive connection is kept waiting for its next request, in seconds.
-pub const HTTP_IDLE_TIMEOUT_SECS: u64 = 60;
 
 /// Jobs waiting for the CPU pool (signing, verification) across all connections. Beyond it a
 /// request is answered `tooBusy` at once instead of queueing without bound.

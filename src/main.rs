@@ -106,6 +106,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
     if args.network_id.is_some() {
         config.network_id = args.network_id;
     }
+    let stop_signal = shutdown::os_signal();
     let running = match ledgerd::server::start(config).await {
         Ok(r) => r,
         Err(e) => {
@@ -118,7 +119,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
         println!("ledgerd listening on {addr} ({name})");
         tracing::info!(port = %name, %addr, "listening");
     }
-    shutdown::os_signal().await;
+    stop_signal.await;
     tracing::info!("shutting down");
     running.stop().await;
     ExitCode::SUCCESS

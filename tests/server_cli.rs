@@ -167,3 +167,27 @@ fn sigterm_shuts_down_cleanly() {
     let status = server.terminate();
     assert!(status.success(), "{status:?}");
 }
+
+#[tokio::test]
+async fn sigterm_closes_open_websockets_with_going_away() {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start(&[]);
+    let mut ws = server_common::Ws::connect(&server.ws_url()).await;
+    assert_eq!(
+        ws.call(json!({"command": "ping"})).await["status"],
+        "success"
+    );
+    let waiter = std::thread::spawn(move || server.terminate());
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(10), ws.raw().next())
+        .await
+        .unwrap();
+    match frame {
+        Some(Ok(Message::Close(Some(c)))) => {
+            assert_eq!(u16::from(c.code), 1001);
+            assert_eq!(c.reason.as_str(), "Shutting Down");
+        }
+        other => panic!("expected a close frame, got {other:?}"),
+    }
+    assert!(waiter.join().unwrap().success());
+}

@@ -111,3 +111,41 @@ async fn a_client_that_never_reads_is_disconnected() {
     let r = bystander.call(json!({"id": 99, "command": "ping"})).await;
     assert_eq!(r["status"], "success");
 }
+
+#[tokio::test]
+async fn connections_beyond_the_port_limit_are_dropped() {
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nlimit = 2\n";
+    let (server, _dir) = Server::with_config(toml, 1);
+    let mut a = Ws::connect(&server.ws_url()).await;
+    let mut b = Ws::connect(&server.ws_url()).await;
+    assert_eq!(
+        a.call(json!({"command": "ping"})).await["status"],
+        "success"
+    );
+    assert_eq!(
+        b.call(json!({"command": "ping"})).await["status"],
+        "success"
+    );
+    // A third connection is accepted by the kernel and closed at once by the server.
+    assert!(tokio_tungstenite::connect_async(server.ws_url())
+        .await
+        .is_err());
+    drop(a);
+    // Its slot comes back once the first client is gone.
+    let mut ok = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if let Ok((mut c, _)) = tokio_tungstenite::connect_async(server.ws_url()).await {
+            c.send(Message::text(r#"{"command":"ping"}"#))
+                .await
+                .unwrap();
+            ok = true;
+            break;
+        }
+    }
+    assert!(ok, "the freed slot was never reused");
+    assert_eq!(
+        b.call(json!({"command": "ping"})).await["status"],
+        "success"
+    );
+}

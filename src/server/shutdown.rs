@@ -77,25 +77,31 @@ impl ShutdownSignal {
     }
 }
 
-/// Resolves on SIGINT or SIGTERM.
-pub async fn os_signal() {
+/// A future that resolves on SIGINT or SIGTERM. The handlers are installed when this is
+/// called (not when the future is first polled), so call it before announcing readiness.
+pub fn os_signal() -> futures::future::BoxFuture<'static, ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut int)) => Box::pin(async move {
                 tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
                     _ = term.recv() => {}
+                    _ = int.recv() => {}
                 }
-            }
-            Err(_) => {
+            }),
+            _ => Box::pin(async {
                 let _ = tokio::signal::ctrl_c().await;
-            }
+            }),
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        Box::pin(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }

@@ -32,14 +32,21 @@ use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSo
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
-/// The outbound side shared by the reader and the CPU pool jobs.
+/// The outbound side shared by the reader and the CPU pool jobs. The writer holds only the
+/// [`OutboxState`], so the channel closes (and the writer finishes) once the reader and every
+/// outstanding job have dropped their `Outbox`.
 pub struct Outbox {
     tx: mpsc::UnboundedSender<(String, Option<OwnedSemaphorePermit>)>,
-    /// Replies queued and not yet handed to the socket.
+    state: Arc<OutboxState>,
+}
+
+/// What the writer and the senders share.
+pub struct OutboxState {
+    /// Messages queued and not yet handed to the socket.
     queued: AtomicUsize,
     /// The port's `send_queue_limit` plus the in-flight replies.
     limit: usize,
-    /// Set when the queue overflowed: the connection is being dropped.
+    /// Set when the client is taken as not reading: the connection is being dropped.
     killed: AtomicBool,
     kill: Notify,
 }
@@ -48,19 +55,22 @@ impl Outbox {
     /// Queue one message (with the in-flight permit of the request it answers, released
     /// once it is written); on overflow, mark the connection for disconnection instead.
     pub fn push(&self, text: String, permit: Option<OwnedSemaphorePermit>) {
-        if self.killed.load(Ordering::Relaxed) {
+        let state = &self.state;
+        if state.killed.load(Ordering::Relaxed) {
             return;
         }
-        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.limit {
+        if state.queued.fetch_add(1, Ordering::AcqRel) >= state.limit {
             tracing::info!("websocket client not reading: send queue full, disconnecting");
-            self.kill();
+            state.kill();
             return;
         }
         if self.tx.send((text, permit)).is_err() {
-            self.queued.fetch_sub(1, Ordering::AcqRel);
+            state.queued.fetch_sub(1, Ordering::AcqRel);
         }
     }
+}
 
+impl OutboxState {
     /// Drop the connection: the reader stops and the socket is closed.
     fn kill(&self) {
         self.killed.store(true, Ordering::Release);
@@ -87,19 +97,22 @@ where
     let ws = WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await;
     let (mut sink, mut frames) = ws.split();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let outbox = Arc::new(Outbox {
-        tx,
+    let state = Arc::new(OutboxState {
         queued: AtomicUsize::new(0),
         limit: conn.port.send_queue_limit + WS_REQUESTS_IN_FLIGHT_MAX,
         killed: AtomicBool::new(false),
         kill: Notify::new(),
     });
+    let outbox = Arc::new(Outbox {
+        tx,
+        state: state.clone(),
+    });
     tracing::debug!(peer = %conn.peer, "websocket open");
 
-    let writer_outbox = outbox.clone();
+    let writer_state = state.clone();
     let send_timeout_secs = conn.port.send_timeout_secs;
     let writer = tokio::spawn(async move {
-        let outbox = writer_outbox;
+        let outbox = writer_state;
         let stall = Duration::from_secs(send_timeout_secs);
         let write_all = async {
             let mut permits = Vec::new();
@@ -165,7 +178,7 @@ where
         let next = tokio::select! {
             n = tokio::time::timeout(idle, frames.next()) => n,
             _ = shutdown.recv() => break,
-            _ = outbox.killed() => break,
+            _ = state.killed() => break,
         };
         let message = match next {
             Err(_) => {

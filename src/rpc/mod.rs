@@ -333,6 +333,118 @@ mod tests {
         }
     }
 
+    fn context(api_version: u32, role: Role) -> Context {
+        let config = crate::server::config::ServerConfig::single(([127, 0, 0, 1], 0).into());
+        let cpu = crate::server::cpu_pool::CpuPool::new(1, 16).unwrap();
+        Context {
+            role,
+            api_version,
+            transport: context::Transport::Http,
+            server: std::sync::Arc::new(context::ServerState::new(config, cpu)),
+        }
+    }
+
+    #[test]
+    fn preconditions_follow_the_api_version() {
+        let ctx = context(1, Role::User);
+        assert!(check_condition(Condition::NeedsCurrentLedger, &ctx).is_ok());
+        let mut status = (*ctx.server.ledger_status()).clone();
+        status.mode = OperatingMode::Connected;
+        ctx.server.set_ledger_status(status.clone());
+        let token = |c: &Context| {
+            check_condition(Condition::NeedsClosedLedger, c)
+                .unwrap_err()
+                .token()
+        };
+        assert_eq!(token(&ctx), "noNetwork");
+        let v2 = Context {
+            api_version: 2,
+            ..ctx.clone()
+        };
+        assert_eq!(token(&v2), "notSynced");
+        assert!(check_condition(Condition::None, &ctx).is_ok());
+        // A networked server whose validated ledger is stale is not current.
+        status.mode = OperatingMode::Full;
+        status.standalone = false;
+        if let Some(v) = status.validated.as_mut() {
+            v.close_time = 0;
+        }
+        ctx.server.set_ledger_status(status.clone());
+        assert_eq!(token(&ctx), "noCurrent");
+        assert_eq!(token(&v2), "notSynced");
+        status.standalone = true;
+        status.validated = None;
+        ctx.server.set_ledger_status(status.clone());
+        assert_eq!(token(&ctx), "noClosed");
+        status.amendment_blocked = true;
+        ctx.server.set_ledger_status(status);
+        assert_eq!(token(&v2), "amendmentBlocked");
+    }
+
+    #[test]
+    fn resolve_checks_names_roles_and_versions() {
+        let user = context(1, Role::User);
+        let p = |v: serde_json::Value| match v {
+            Value::Object(o) => o,
+            _ => Map::new(),
+        };
+        let tok = |ctx: &Context, v| resolve(ctx, &p(v)).map(|m| m.name).map_err(|e| e.token());
+        assert_eq!(tok(&user, json!({"command": "ping"})), Ok("ping"));
+        assert_eq!(tok(&user, json!({"method": "ping"})), Ok("ping"));
+        assert_eq!(tok(&user, json!({})), Err("commandMissing"));
+        assert_eq!(
+            tok(&user, json!({"command": "ping", "method": "random"})),
+            Err("unknownCmd")
+        );
+        assert_eq!(tok(&user, json!({"command": 5})), Err("unknownCmd"));
+        assert_eq!(
+            tok(&user, json!({"command": "wallet_propose"})),
+            Err("noPermission")
+        );
+        let admin = context(2, Role::Admin);
+        assert_eq!(
+            tok(&admin, json!({"command": "wallet_propose"})),
+            Ok("wallet_propose")
+        );
+    }
+
+    fn slow_echo(_ctx: Context, params: Params) -> BoxFuture<'static, HandlerResult> {
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            Ok(params)
+        })
+    }
+
+    static ASYNC_METHOD: Method = Method {
+        name: "test_async",
+        handler: Handler::Async(slow_echo),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    };
+
+    #[tokio::test]
+    async fn every_handler_kind_delivers_its_result() {
+        let ctx = context(1, Role::Admin);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let mut params = Map::new();
+        params.insert("x".into(), json!(1));
+        execute(&ASYNC_METHOD, ctx.clone(), params, move |r, p| {
+            let _ = tx.send((r, p));
+        });
+        let (result, back) = rx.await.unwrap();
+        assert_eq!(result.unwrap()["x"], 1);
+        assert_eq!(back["x"], 1);
+        let mut ping = Map::new();
+        ping.insert("command".into(), json!("ping"));
+        let (r, _) = call(ctx.clone(), ping).await;
+        assert_eq!(r.unwrap()["role"], "admin");
+        let mut verify = Map::new();
+        verify.insert("command".into(), json!("channel_verify"));
+        let (r, _) = call(ctx, verify).await;
+        assert_eq!(r.unwrap_err().token(), "invalidParams");
+    }
+
     #[test]
     fn roles_come_from_the_table() {
         assert_eq!(required_role("server_info", 2), Role::User);

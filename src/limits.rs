@@ -121,3 +121,32 @@ pub const SNAPSHOT_BYTES_MAX: u64 = 8 * 1024 * 1024 * 1024;
 /// Default number of snapshots kept by pruning; journal segments needed to replay from the
 /// oldest kept snapshot are kept too, so this is the depth of restartable history.
 pub const SNAPSHOTS_KEPT_DEFAULT: usize = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Server: per-client resource accounting (rippled `Resource::Manager`, `Fees.cpp`, `Tuning.h`).
+// Admin clients are unlimited.
+// ---------------------------------------------------------------------------------------------
+
+/// Cost charged for a malformed request (jsonInvalid, missingCommand, forbidden, a refused
+/// HTTP request): rippled's `feeMalformedRPC`.
+pub const RESOURCE_CHARGE_MALFORMED: u32 = 100;
+
+/// Cost charged for an ordinary request: rippled's `feeReferenceRPC`.
+pub const RESOURCE_CHARGE_REFERENCE: u32 = 20;
+
+/// A client's balance above which replies carry `warning: "load"`.
+pub const RESOURCE_BALANCE_WARNING: u32 = 5_000;
+
+/// A client's balance above which it is cut off: WebSocket close 1008 `threshold exceeded`,
+/// HTTP `503 Server is overloaded`.
+pub const RESOURCE_BALANCE_DROP: u32 = 25_000;
+
+/// Balances decay by a factor of (1 - 1/window) per second, in seconds.
+pub const RESOURCE_DECAY_WINDOW_SECS: u64 = 32;
+
+/// A client address unseen for this long is forgotten, in seconds.
+pub const RESOURCE_ENTRY_IDLE_SECS: u64 = 300;
+
+/// Client addresses tracked at once; beyond it idle entries are swept, then the smallest
+/// balances are forgotten first.
+pub const RESOURCE_ENTRIES_MAX: usize = 65_536;

@@ -149,3 +149,63 @@ async fn connections_beyond_the_port_limit_are_dropped() {
         "success"
     );
 }
+
+#[tokio::test]
+async fn an_abusive_guest_is_warned_then_cut_off_and_admins_are_not() {
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n\
+                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n";
+    let (server, _dir) = Server::with_config(toml, 2);
+    let guest_url = format!("ws://{}/", server.addrs[0]);
+    let mut guest = Ws::connect(&guest_url).await;
+    let mut warned = false;
+    let mut closed = None;
+    for i in 0..400 {
+        let sent = guest.raw().send(Message::text("{oops")).await;
+        if sent.is_err() {
+            break;
+        }
+        match tokio::time::timeout(
+            Duration::from_secs(5),
+            futures::StreamExt::next(guest.raw()),
+        )
+        .await
+        {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let v: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
+                assert_eq!(v["error"], "jsonInvalid", "message {i}");
+            }
+            Ok(Some(Ok(Message::Close(frame)))) => {
+                closed = frame;
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        if i % 10 == 0 {
+            // A well-formed request in between shows the warning.
+            guest.send(&json!({"id": i, "command": "ping"})).await;
+            let r = guest.recv().await;
+            if r.get("warning") == Some(&json!("load")) {
+                warned = true;
+            }
+        }
+    }
+    assert!(warned, "never warned");
+    let frame = closed.expect("the abusive client was never closed");
+    assert_eq!(u16::from(frame.code), 1008);
+    assert_eq!(frame.reason.as_str(), "threshold exceeded");
+    // The same address over HTTP: 503 Server is overloaded.
+    let r = server_common::post(server.addrs[0], r#"{"method":"ping"}"#);
+    assert_eq!(
+        (r.status, r.reason.as_str(), r.body.as_str()),
+        (503, "Server is overloaded", "Server is overloaded\r\n")
+    );
+    // Admins are never charged.
+    let mut admin = Ws::connect(&format!("ws://{}/", server.addrs[1])).await;
+    for _ in 0..300 {
+        admin.send_text("{oops").await;
+        assert_eq!(admin.recv().await["error"], "jsonInvalid");
+    }
+    let r = admin.call(json!({"command": "ping"})).await;
+    assert!(r.get("warning").is_none());
+    assert_eq!(r["status"], "success");
+}

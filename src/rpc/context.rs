@@ -32,6 +32,8 @@ pub struct ServerState {
     pub cpu: CpuPool,
     /// Derived channel_authorize keys, bounded and zeroizing.
     pub keys: crate::rpc::key_cache::KeyCache,
+    /// Per-client-address load accounting (non-admin clients).
+    pub resources: crate::server::resource::ResourceManager,
     /// When the server started (server_info `uptime`).
     pub started: Instant,
     /// The node's public key, base58 `n...` (server_info `pubkey_node`).
@@ -54,6 +56,7 @@ impl ServerState {
             ))),
             cpu,
             keys: crate::rpc::key_cache::KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),
+            resources: crate::server::resource::ResourceManager::new(),
             started: Instant::now(),
             node_public: node.public_base58,
             host_name: node.host_name,

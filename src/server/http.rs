@@ -6,9 +6,12 @@
 //! after the `101`, which `WebSocketStream::from_raw_socket` wraps without a second handshake.
 //! The replies follow rippled's `HTTPReply` (rpc.md §1.2 and §1.3).
 
-use crate::limits::{HANDSHAKE_TIMEOUT_SECS, REQUEST_BYTES_MAX};
+use crate::limits::{
+    HANDSHAKE_TIMEOUT_SECS, REQUEST_BYTES_MAX, RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE,
+};
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::{self, envelope, json, parse_api_version, required_role, Params};
+use crate::server::resource::Disposition;
 use crate::server::role::Role;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::ws;
@@ -171,29 +174,43 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         .and_then(Value::as_str)
         .map(|m| required_role(m, api_version))
         .unwrap_or(Role::User);
+    if conn.role != Role::Admin
+        && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
+    {
+        return plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Server is overloaded",
+            false,
+        );
+    }
+    // Each refusal below costs the client rippled's malformed-request charge.
+    let refuse = |text: &str| {
+        conn.charge(RESOURCE_CHARGE_MALFORMED);
+        plain(StatusCode::BAD_REQUEST, text, false)
+    };
     if required == Role::Admin && conn.role != Role::Admin {
+        conn.charge(RESOURCE_CHARGE_MALFORMED);
         return plain(StatusCode::FORBIDDEN, "Forbidden", false);
     }
     let method = match request.get("method") {
-        None | Some(Value::Null) => return plain(StatusCode::BAD_REQUEST, "Null method", false),
-        Some(Value::String(s)) if s.is_empty() => {
-            return plain(StatusCode::BAD_REQUEST, "method is empty", false)
-        }
+        None | Some(Value::Null) => return refuse("Null method"),
+        Some(Value::String(s)) if s.is_empty() => return refuse("method is empty"),
         Some(Value::String(s)) => s.clone(),
-        Some(_) => return plain(StatusCode::BAD_REQUEST, "method is not string", false),
+        Some(_) => return refuse("method is not string"),
     };
     let mut params: Params = match request.get("params") {
         None | Some(Value::Null) => Params::new(),
         Some(Value::Array(a)) if a.len() == 1 => match &a[0] {
             Value::Object(o) => o.clone(),
             Value::Null => Params::new(),
-            _ => return plain(StatusCode::BAD_REQUEST, "params unparsable", false),
+            _ => return refuse("params unparsable"),
         },
-        Some(_) => return plain(StatusCode::BAD_REQUEST, "params unparsable", false),
+        Some(_) => return refuse("params unparsable"),
     };
     if params.get("ripplerpc").is_some_and(|v| !v.is_string()) {
-        return plain(StatusCode::BAD_REQUEST, "ripplerpc is not a string", false);
+        return refuse("ripplerpc is not a string");
     }
+    let warn = conn.charge(RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     params.insert("command".into(), Value::from(method.as_str()));
     tracing::debug!(peer = %conn.peer, method = %method, "http request");
     let ctx = Context {
@@ -203,7 +220,14 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         server: conn.state.clone(),
     };
     let (result, params) = rpc::call(ctx, params).await;
-    let reply = envelope::http_reply(&params, result);
+    let mut reply = envelope::http_reply(&params, result);
+    if warn {
+        // rippled puts the load warning inside `result` for HTTP.
+        if let Some(r) = reply.get_mut("result").and_then(Value::as_object_mut) {
+            r.insert("warning".into(), Value::from("load"));
+            r.sort_keys();
+        }
+    }
     let mut text = reply.to_string();
     text.push('\n');
     respond(

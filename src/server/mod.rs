@@ -8,6 +8,7 @@ pub mod config;
 pub mod cpu_pool;
 pub mod http;
 pub mod listener;
+pub mod resource;
 pub mod role;
 pub mod shutdown;
 pub mod tls;
@@ -38,6 +39,17 @@ pub struct Connection {
     /// Holds one of the port's connection slots until the connection (and its WebSocket
     /// session, if upgraded) is gone.
     pub _permit: OwnedSemaphorePermit,
+}
+
+impl Connection {
+    /// Charge this client `cost` (admins are never charged) and say what its balance means.
+    pub fn charge(&self, cost: u32) -> resource::Disposition {
+        if self.role == Role::Admin {
+            resource::Disposition::Ok
+        } else {
+            self.state.resources.charge(self.peer.ip(), cost)
+        }
+    }
 }
 
 /// A server whose ports are bound and whose accept loops are running.

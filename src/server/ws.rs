@@ -12,11 +12,12 @@
 //!   beyond the in-flight replies are waiting (unsolicited messages, such as streams).
 
 use crate::limits::{
-    WS_IDLE_TIMEOUT_SECS, WS_MESSAGE_BYTES_MAX, WS_REQUESTS_IN_FLIGHT_MAX,
-    WS_WRITE_BATCH_MESSAGES_MAX,
+    RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_IDLE_TIMEOUT_SECS,
+    WS_MESSAGE_BYTES_MAX, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::{self, envelope, json, required_role};
+use crate::server::resource::Disposition;
 use crate::server::role::Role;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::Connection;
@@ -36,7 +37,7 @@ use tokio_tungstenite::WebSocketStream;
 /// [`OutboxState`], so the channel closes (and the writer finishes) once the reader and every
 /// outstanding job have dropped their `Outbox`.
 pub struct Outbox {
-    tx: mpsc::UnboundedSender<(String, Option<OwnedSemaphorePermit>)>,
+    tx: mpsc::UnboundedSender<(Message, Option<OwnedSemaphorePermit>)>,
     state: Arc<OutboxState>,
 }
 
@@ -64,8 +65,21 @@ impl Outbox {
             state.kill();
             return;
         }
-        if self.tx.send((text, permit)).is_err() {
+        if self.tx.send((Message::text(text), permit)).is_err() {
             state.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Close the connection with `code` and `reason` once what is queued before it is
+    /// written (rippled closes an over-limit client with 1008 `threshold exceeded`).
+    pub fn close(&self, code: CloseCode, reason: &'static str) {
+        self.state.queued.fetch_add(1, Ordering::AcqRel);
+        let frame = CloseFrame {
+            code,
+            reason: reason.into(),
+        };
+        if self.tx.send((Message::Close(Some(frame)), None)).is_err() {
+            self.state.queued.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
@@ -129,9 +143,14 @@ where
                     }
                 }
                 let count = batch.len();
+                let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
                 let write = async {
-                    for text in batch {
-                        sink.feed(Message::text(text)).await?;
+                    for message in batch {
+                        let close = matches!(message, Message::Close(_));
+                        sink.feed(message).await?;
+                        if close {
+                            break;
+                        }
                     }
                     sink.flush().await
                 };
@@ -150,6 +169,10 @@ where
                     }
                 }
                 outbox.queued.fetch_sub(count, Ordering::AcqRel);
+                if closing {
+                    outbox.kill();
+                    return None;
+                }
                 // The requests these replies answer are no longer in flight.
                 permits.clear();
             }
@@ -220,22 +243,38 @@ fn on_text(
         Ok(r) => r,
         Err(e) => {
             tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
-            outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
+            if conn.charge(RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
+                outbox.close(CloseCode::Policy, "threshold exceeded");
+            } else {
+                outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
+            }
             return;
         }
     };
+    if conn.role != Role::Admin
+        && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
+    {
+        outbox.close(CloseCode::Policy, "threshold exceeded");
+        return;
+    }
     let (name, api_version) = match envelope::ws_precheck(&request) {
         Ok(x) => x,
         Err(reply) => {
+            conn.charge(RESOURCE_CHARGE_MALFORMED);
             outbox.push(reply.to_string(), Some(permit));
             return;
         }
     };
     tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
     if required_role(&name, api_version) == Role::Admin && conn.role != Role::Admin {
-        outbox.push(envelope::ws_forbidden(&request).to_string(), Some(permit));
+        let warn = conn.charge(RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
+        outbox.push(
+            with_warning(envelope::ws_forbidden(&request), warn),
+            Some(permit),
+        );
         return;
     }
+    let warn = conn.charge(RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     let ctx = Context {
         role: conn.role,
         api_version,
@@ -244,17 +283,29 @@ fn on_text(
     };
     match rpc::resolve(&ctx, &request) {
         Err(e) => outbox.push(
-            envelope::ws_reply(&request, Err(e)).to_string(),
+            with_warning(envelope::ws_reply(&request, Err(e)), warn),
             Some(permit),
         ),
         Ok(method) => {
             let outbox = outbox.clone();
             rpc::execute(method, ctx, request, move |result, request| {
                 outbox.push(
-                    envelope::ws_reply(&request, result).to_string(),
+                    with_warning(envelope::ws_reply(&request, result), warn),
                     Some(permit),
                 );
             });
         }
     }
+}
+
+/// The reply text, with rippled's top-level `warning: "load"` when the client is near its
+/// limit.
+fn with_warning(mut reply: serde_json::Value, warn: bool) -> String {
+    if warn {
+        if let Some(o) = reply.as_object_mut() {
+            o.insert("warning".into(), serde_json::Value::from("load"));
+            o.sort_keys();
+        }
+    }
+    reply.to_string()
 }

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example loadgen -- [--server HOST:PORT] [--connections 8]
-//!     [--depth 32] [--seconds 2] [--rounds 3]
+//!     [--depth 32] [--seconds 2] [--rounds 3] [--io-threads N] [--cpu-threads N]
 //! ```
 //! Without `--server` it starts `ledgerd serve` from the same target directory on a free
 //! port (and stops it afterwards). The generator runs on one thread; it shares the machine's
@@ -32,6 +32,8 @@ struct Options {
     depth: usize,
     seconds: f64,
     rounds: usize,
+    /// Extra arguments for the spawned `ledgerd serve`.
+    serve_args: Vec<String>,
 }
 
 fn options() -> Options {
@@ -41,6 +43,7 @@ fn options() -> Options {
         depth: 32,
         seconds: 2.0,
         rounds: 3,
+        serve_args: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -52,6 +55,10 @@ fn options() -> Options {
             "--depth" => o.depth = v.parse().unwrap_or(o.depth),
             "--seconds" => o.seconds = v.parse().unwrap_or(o.seconds),
             "--rounds" => o.rounds = v.parse().unwrap_or(o.rounds),
+            "--io-threads" | "--cpu-threads" => {
+                o.serve_args.push(args[i].clone());
+                o.serve_args.push(v.clone());
+            }
             other => eprintln!("ignoring unknown option {other}"),
         }
         i += 2;
@@ -60,12 +67,13 @@ fn options() -> Options {
 }
 
 /// Start `ledgerd serve` from this example's target directory; returns it and its address.
-fn spawn_server() -> (Child, String) {
+fn spawn_server(extra: &[String]) -> (Child, String) {
     let exe = std::env::current_exe().expect("current exe");
     let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
     let bin = dir.join("ledgerd");
     let mut child = Command::new(&bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(extra)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -197,7 +205,7 @@ fn main() {
     let (child, addr) = match &o.server {
         Some(a) => (None, a.clone()),
         None => {
-            let (c, a) = spawn_server();
+            let (c, a) = spawn_server(&o.serve_args);
             (Some(c), a)
         }
     };

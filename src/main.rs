@@ -52,6 +52,12 @@ struct ServeArgs {
     /// The network id server_info reports.
     #[arg(long)]
     network_id: Option<u32>,
+    /// Threads doing socket I/O and framing (default: one per core).
+    #[arg(long)]
+    io_threads: Option<usize>,
+    /// Threads signing and verifying (default: one per core).
+    #[arg(long)]
+    cpu_threads: Option<usize>,
 }
 
 fn main() -> ExitCode {
@@ -105,6 +111,9 @@ async fn serve(args: ServeArgs) -> ExitCode {
     }
     if args.network_id.is_some() {
         config.network_id = args.network_id;
+    }
+    if args.cpu_threads.is_some() {
+        config.cpu_threads = args.cpu_threads;
     }
     let stop_signal = shutdown::os_signal();
     let running = match ledgerd::server::start(config).await {

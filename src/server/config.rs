@@ -65,6 +65,8 @@ pub struct FileConfig {
     pub ephemeral: Option<bool>,
     /// Seconds between automatic ledger closes (0: close only on `ledger_accept`).
     pub close_interval: Option<u64>,
+    /// Threads of the CPU pool (default: one per core).
+    pub cpu_threads: Option<usize>,
     /// The listening ports.
     #[serde(default, rename = "port")]
     pub ports: Vec<FilePort>,
@@ -143,6 +145,8 @@ pub struct ServerConfig {
     pub data_dir: Option<PathBuf>,
     /// Seconds between automatic closes (0: only `ledger_accept`).
     pub close_interval_secs: u64,
+    /// Threads of the CPU pool (signing, verification); `None`: one per core.
+    pub cpu_threads: Option<usize>,
 }
 
 impl ServerConfig {
@@ -166,6 +170,7 @@ impl ServerConfig {
             ephemeral: false,
             data_dir: None,
             close_interval_secs: 0,
+            cpu_threads: None,
         }
     }
 
@@ -195,6 +200,7 @@ impl ServerConfig {
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
             close_interval_secs: file.close_interval.unwrap_or(0),
+            cpu_threads: file.cpu_threads,
         })
     }
 }

@@ -78,7 +78,11 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         listeners.push(listener);
         acceptors.push(acceptor);
     }
-    let cpu = CpuPool::per_core(CPU_QUEUE_JOBS_MAX).map_err(|e| format!("CPU pool: {e}"))?;
+    let cpu = match config.cpu_threads {
+        Some(n) => CpuPool::new(n, CPU_QUEUE_JOBS_MAX),
+        None => CpuPool::per_core(CPU_QUEUE_JOBS_MAX),
+    }
+    .map_err(|e| format!("CPU pool: {e}"))?;
     let state = Arc::new(ServerState::new(config, cpu));
     let shutdown = Shutdown::new();
     let mut addrs = Vec::new();

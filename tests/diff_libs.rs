@@ -16,6 +16,9 @@
 //!    see `difftest/norm.rs`).
 //! 4. deviations: inputs where rippled deliberately differs from the libraries; both
 //!    behaviours are asserted so a change on either side is noticed.
+//!
+//! Runtime: about 30 s on the 2-core machine after the first install (xrpl-py's pure
+//! Python secp256k1 dominates); the first install (venv + pip, npm ci) adds about 30 s.
 
 #[path = "difftest/gen.rs"]
 mod gen;
@@ -367,4 +370,214 @@ fn codec_matches_libraries() {
     }
     eprintln!("codec: xrpl-py hashed {py_model_hashes} of {n} through its Transaction model");
     f.finish(n);
+}
+
+// ------------------------------------------------------------------ 4. deviations
+
+/// What one party does with a probe.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Outcome {
+    /// Refuses it.
+    Refused,
+    /// Writes this Amount (hex of the 8 or 48 bytes).
+    Writes(&'static str),
+}
+
+use Outcome::{Refused, Writes};
+
+const ISSUER: &str = "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf";
+const ISSUER_HEX: &str = "AA066C988C712815CC37AF71472B7CBBBD4E2A0A";
+const USD: &str = "0000000000000000000000005553440000000000";
+
+fn payment(amount: Value) -> Value {
+    json!({
+        "TransactionType": "Payment",
+        "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+        "Destination": ISSUER,
+        "Fee": "10",
+        "Sequence": 1,
+        "SigningPubKey": "",
+        "Amount": amount,
+    })
+}
+
+fn usd(value: &str) -> Value {
+    json!({"currency": "USD", "issuer": ISSUER, "value": value})
+}
+
+fn code(currency: &str) -> Value {
+    json!({"currency": currency, "issuer": ISSUER, "value": "1"})
+}
+
+/// (what, blob, ledgerd's currency (None: refused), xrpl-py's, xrpl.js's).
+type DecodeProbe = (
+    &'static str,
+    String,
+    Option<&'static str>,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
+/// The Amount written in a blob (field header 0x61), as hex.
+fn written_amount(blob_hex: &str, want: &str) -> bool {
+    blob_hex.contains(&format!("61{want}"))
+}
+
+/// Inputs where rippled (and so ledgerd) deliberately differs from xrpl-py and/or
+/// xrpl.js (crypto-codec.md §7 and what the random tests found). Each party's behaviour
+/// is asserted, so a change on either side is noticed. The rippled rules quoted are
+/// from `STAmount.cpp` (`amountFromJson`, `canonicalize`), `STNumber.cpp`
+/// (`partsFromString`) and `UintTypes.cpp` (`to_currency`).
+#[test]
+fn rippled_deviations_are_pinned() {
+    // 1 USD and friends, as 48-byte IOU amounts.
+    let one_usd = format!("D4838D7EA4C68000{USD}{ISSUER_HEX}");
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let iou = |word: &str, cur: &str| leak(format!("{word}{cur}{ISSUER_HEX}"));
+    let one_usd: &'static str = leak(one_usd);
+    let zero_cur = "0000000000000000000000000000000000000000";
+    #[rustfmt::skip]
+    let probes: Vec<(&str, Value, Outcome, Outcome, Outcome)> = vec![
+        // (what, Amount, ledgerd = rippled, xrpl-py, xrpl.js)
+        ("XRP as an IOU object: rippled 'XRP may not be specified as an object'",
+            code("XRP"), Refused, Writes(iou("D4838D7EA4C68000", zero_cur)), Writes(iou("D4838D7EA4C68000", zero_cur))),
+        ("40-hex all-zero currency: rippled's IOU with the native currency is refused",
+            code(zero_cur), Refused, Writes(iou("D4838D7EA4C68000", zero_cur)), Writes(iou("D4838D7EA4C68000", zero_cur))),
+        ("17 significant digits: rippled rounds to 16 (to nearest), the libraries refuse",
+            usd("1.2345678901234567"), Writes(iou("D48462D53C8ABAC1", USD)), Refused, Refused),
+        ("17 digits, a tie: rounds to even",
+            usd("12345678901234565"), Writes(iou("D88462D53C8ABAC0", USD)), Refused, Refused),
+        ("more than 64 bits of digits: rippled's lexical_cast<uint64_t> throws",
+            usd("18446744073709551616"), Refused, Refused, Refused),
+        ("1e21 written out (22 digits, one significant): over 64 bits for rippled, fine for the libraries",
+            usd("1000000000000000000000"), Refused, Writes(iou("D9C38D7EA4C68000", USD)), Writes(iou("D9C38D7EA4C68000", USD))),
+        ("1e-82, below the smallest value: rippled and xrpl-py write zero, xrpl.js refuses",
+            usd("1e-82"), Writes(iou("8000000000000000", USD)), Writes(iou("8000000000000000", USD)), Refused),
+        ("underflow with 16 digits: zero in rippled, both libraries refuse",
+            usd("9999999999999999e-97"), Writes(iou("8000000000000000", USD)), Refused, Refused),
+        ("5e90 is in range (5000000000000000e75): xrpl-py refuses a written exponent above 80",
+            usd("5e90"), Writes(iou("EB11C37937E08000", USD)), Refused, Writes(iou("EB11C37937E08000", USD))),
+        ("1e96 overflows everywhere",
+            usd("1e96"), Refused, Refused, Refused),
+        ("33 digits whose value fits 64 bits: rippled's partsFromString has no length limit",
+            usd("0.00000000000000000000000000000001"), Writes(iou("CC838D7EA4C68000", USD)), Writes(iou("CC838D7EA4C68000", USD)), Writes(iou("CC838D7EA4C68000", USD))),
+        ("'.5' is outside rippled's grammar; the libraries read 0.5",
+            usd(".5"), Refused, Writes(iou("D451C37937E08000", USD)), Writes(iou("D451C37937E08000", USD))),
+        ("'5.' is outside rippled's grammar",
+            usd("5."), Refused, Writes(iou("D491C37937E08000", USD)), Writes(iou("D491C37937E08000", USD))),
+        ("'01' (a leading zero) is outside rippled's grammar",
+            usd("01"), Refused, Writes(one_usd), Writes(one_usd)),
+        ("'+1' is in everyone's grammar",
+            usd("+1"), Writes(one_usd), Writes(one_usd), Writes(one_usd)),
+        ("'U-D': '-' is not in rippled's isoCharSet; xrpl.js takes any 3 characters",
+            code("U-D"), Refused, Refused, Writes(iou("D4838D7EA4C68000", "000000000000000000000000552D440000000000"))),
+        ("lower-case 40-hex code: rippled's parseHex takes either case, the libraries refuse",
+            code("3c68b608f0568f83d17320d65390f031ad1dc9ec"), Writes(iou("D4838D7EA4C68000", "3C68B608F0568F83D17320D65390F031AD1DC9EC")), Refused, Refused),
+        ("ISO-form 'XRP' as 40 hex (badCurrency): rippled parses it (transactors refuse it later); xrpl-py refuses",
+            code("0000000000000000000000005852500000000000"), Writes(iou("D4838D7EA4C68000", "0000000000000000000000005852500000000000")), Refused, Writes(iou("D4838D7EA4C68000", "0000000000000000000000005852500000000000"))),
+        ("lower-case 'usd' is kept as given by current rippled and both libraries (older rippled upper-cased)",
+            code("usd"), Writes(iou("D4838D7EA4C68000", "0000000000000000000000007573640000000000")), Writes(iou("D4838D7EA4C68000", "0000000000000000000000007573640000000000")), Writes(iou("D4838D7EA4C68000", "0000000000000000000000007573640000000000"))),
+        ("negative XRP: rippled's JSON parser takes it (preflight refuses the transaction)",
+            json!("-1"), Writes("0000000000000001"), Refused, Refused),
+        ("XRP '1e3': rippled scales a positive exponent",
+            json!("1e3"), Writes("40000000000003E8"), Refused, Refused),
+        ("XRP '10e-1': rippled refuses any negative exponent",
+            json!("10e-1"), Refused, Refused, Refused),
+        ("XRP '0x10': not rippled's grammar; xrpl.js's BigInt reads hex",
+            json!("0x10"), Refused, Refused, Writes("4000000000000010")),
+        ("XRP as a JSON integer: rippled takes it, the libraries want a string",
+            json!(5), Writes("4000000000000005"), Refused, Refused),
+    ];
+    let reqs: Vec<Value> = probes
+        .iter()
+        .map(|(_, a, ..)| json!({"op": "encode", "tx": payment(a.clone())}))
+        .collect();
+    let (py, js) = oracle::ask_both(&reqs);
+    let mut failures = Vec::new();
+    let outcome = |blob: Option<&str>, want: Outcome| match (blob, want) {
+        (None, Refused) => true,
+        (Some(b), Writes(w)) => written_amount(b, w),
+        _ => false,
+    };
+    for (i, (what, amount, ours_want, py_want, js_want)) in probes.iter().enumerate() {
+        let ours = from_json(&payment(amount.clone())).map(|o| hex::encode_upper(encode(&o)));
+        if !outcome(ours.as_deref().ok(), *ours_want) {
+            failures.push(format!("{what}: ledgerd {ours:?}, want {ours_want:?}"));
+        }
+        if !outcome(py[i]["blob"].as_str(), *py_want) {
+            failures.push(format!("{what}: xrpl-py {}, want {py_want:?}", py[i]));
+        }
+        if !outcome(js[i]["blob"].as_str(), *js_want) {
+            failures.push(format!("{what}: xrpl.js {}, want {js_want:?}", js[i]));
+        }
+    }
+
+    // Decoding: blobs the libraries write but rippled cannot read, and codes printed
+    // differently.
+    let blob_with = |amount_hex: &str| {
+        let base = hex::encode_upper(encode(&from_json(&payment(usd("1"))).expect("base")));
+        base.replace(&format!("61{one_usd}"), &format!("61{amount_hex}"))
+    };
+    #[rustfmt::skip]
+    let decodes: Vec<DecodeProbe> = vec![
+        // (what, blob, ledgerd's currency (None: refused), xrpl-py's, xrpl.js's)
+        ("an IOU with the all-zero currency: rippled 'invalid native currency'",
+            blob_with(iou("D4838D7EA4C68000", zero_cur)), None, Some("XRP"), Some("XRP")),
+        ("'u<d': rippled and xrpl-py print the code, xrpl.js (no '<' '>' in its set) prints hex",
+            blob_with(iou("D4838D7EA4C68000", "000000000000000000000000753C640000000000")),
+            Some("u<d"), Some("u<d"), Some("000000000000000000000000753C640000000000")),
+        ("ISO-form 'XRP': rippled prints it as hex, never as 'XRP'; xrpl-py refuses to decode it",
+            blob_with(iou("D4838D7EA4C68000", "0000000000000000000000005852500000000000")),
+            Some("0000000000000000000000005852500000000000"), None, Some("0000000000000000000000005852500000000000")),
+    ];
+    let reqs: Vec<Value> = decodes
+        .iter()
+        .map(|(_, b, ..)| json!({"op": "decode", "hex": b}))
+        .collect();
+    let (py, js) = oracle::ask_both(&reqs);
+    for (i, (what, blob, ours_want, py_want, js_want)) in decodes.iter().enumerate() {
+        let bytes = hex::decode(blob).expect("hex");
+        let ours = decode(&bytes)
+            .ok()
+            .map(|o| to_json(&o)["Amount"]["currency"].clone());
+        let ours = ours.as_ref().and_then(Value::as_str);
+        if ours != *ours_want {
+            failures.push(format!(
+                "decode {what}: ledgerd {ours:?}, want {ours_want:?}"
+            ));
+        }
+        for (lib, a, want) in [("xrpl-py", &py[i], py_want), ("xrpl.js", &js[i], js_want)] {
+            let got = a["decoded"]["Amount"]["currency"].as_str();
+            if got != *want {
+                failures.push(format!("decode {what}: {lib} {a}, want {want:?}"));
+            }
+        }
+    }
+
+    // RFC 1751: rippled never finds the last short word, YOU (RFC1751.cpp searches
+    // [0, 570)), so it cannot read back a phrase it wrote with it; xrpl.js can.
+    let words = "CASH SON BENT VAN TERM SKID NUN QUOD GUN BABY YOU TEEM";
+    let seed_hex = "D17534A85E60792DBB95BE2159AD0764";
+    let seed = Seed::from_hex(seed_hex).expect("seed");
+    if seed.to_rfc1751() != words {
+        failures.push(format!("we write {:?} for {seed_hex}", seed.to_rfc1751()));
+    }
+    if Seed::from_rfc1751(words).is_ok() {
+        failures.push("we read a phrase with YOU; rippled cannot".to_string());
+    }
+    let (_, js) = oracle::ask_both(&[json!({"op": "words", "words": words})]);
+    if js[0]["key"] != json!(seed_hex) {
+        failures.push(format!("xrpl.js reads {words:?} as {}", js[0]));
+    }
+
+    assert!(
+        failures.is_empty(),
+        "deviations changed:\n{}",
+        failures.join("\n")
+    );
+    eprintln!(
+        "deviations: {} encode probes, {} decode probes, 1 RFC 1751 probe as pinned",
+        probes.len(),
+        decodes.len()
+    );
 }

@@ -155,7 +155,10 @@ pub fn iou_value(rng: &mut StdRng) -> String {
     let digits = m.to_string();
     let text = match rng.gen_range(0..4) {
         // Plain decimal, when it stays short (rippled refuses more than 32 digits).
-        0 if plain_digits(digits.len() as i32, e) <= 32 => plain(m, e),
+        // Plain decimal. rippled reads all the digits as one u64, so an integer with many
+        // trailing zeros is refused (probed in the deviations test); leading zeros after
+        // the point are fine in any number ("0.000...01").
+        0 if e < 0 || plain_digits(digits.len() as i32, e) <= 19 => plain(m, e),
         // d.ddd e±x
         1 if digits.len() > 1 => {
             let (a, b) = digits.split_at(1);

@@ -70,6 +70,9 @@ const OPS = {
   tx: opTx,
   encode: (r) => ({ blob: codec.encode(r.tx) }),
   decode: (r) => ({ decoded: codec.decode(r.hex) }),
+  words: (r) => ({
+    key: Buffer.from(xrpl.rfc1751MnemonicToKey(r.words)).toString('hex').toUpperCase(),
+  }),
 }
 
 function main() {

@@ -88,6 +88,8 @@ OPS = {
     "tx": op_tx,
     "encode": op_encode,
     "decode": op_decode,
+    # RFC 1751 words: xrpl-py has no such codec.
+    "words": lambda r: {"error": "xrpl-py has no RFC 1751 codec"},
 }
 
 

@@ -96,6 +96,33 @@ pub fn public_key_type(bytes: &[u8]) -> Option<KeyType> {
     }
 }
 
+/// rippled's `strUnHex`: hex digits of either case to bytes. An odd number of digits is
+/// allowed, the first digit alone making the first byte (`"ABC"` is `0A BC`). The empty
+/// string gives an empty vector. Used where rippled reads hex with it: `channel_verify`'s
+/// `public_key` and `signature`.
+pub fn str_unhex(s: &str) -> Option<Vec<u8>> {
+    fn nibble(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len().div_ceil(2));
+    let rest = if b.len() % 2 == 1 {
+        out.push(nibble(b[0])?);
+        &b[1..]
+    } else {
+        b
+    };
+    for pair in rest.chunks_exact(2) {
+        out.push((nibble(pair[0])? << 4) | nibble(pair[1])?);
+    }
+    Some(out)
+}
+
 /// A 33-byte public key: compressed secp256k1 (`02`/`03` + X) or `ED` + ed25519 key.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PublicKey([u8; 33]);
@@ -124,6 +151,20 @@ impl PublicKey {
         let mut b = [0u8; 33];
         b.copy_from_slice(bytes);
         Ok(PublicKey(b))
+    }
+
+    /// rippled's way of reading a `public_key` RPC field (`channel_verify`, and
+    /// `validPublicKey` in the command-line parser): first a base58 account public key
+    /// (`a...`), else hex through [`str_unhex`] (so an odd number of digits is accepted),
+    /// in both cases checking only the type byte ([`PublicKey::from_slice_lenient`]).
+    pub fn parse_rpc(s: &str) -> Result<PublicKey, KeyError> {
+        if let Ok(v) = base58::decode(s, version::ACCOUNT_PUBLIC, 33) {
+            if let Ok(pk) = PublicKey::from_slice_lenient(&v) {
+                return Ok(pk);
+            }
+        }
+        let bytes = str_unhex(s).ok_or(KeyError::Hex)?;
+        PublicKey::from_slice_lenient(&bytes)
     }
 
     /// Parses 66 hex digits (either case), then as [`PublicKey::from_slice`].
@@ -512,6 +553,24 @@ mod tests {
         assert!(PublicKey::from_slice_lenient(&off_curve).is_ok());
         assert!(PublicKey::from_hex("zz").is_err());
         assert!(PublicKey::from_base58(&kp.account_id().to_address()).is_err());
+    }
+
+    #[test]
+    fn rpc_public_key_parsing() {
+        let kp = KeyPair::from_seed(&genesis_seed(), KeyType::Secp256k1).expect("derive");
+        let hex = kp.public.to_hex();
+        assert_eq!(PublicKey::parse_rpc(&kp.public.to_base58()), Ok(kp.public));
+        assert_eq!(PublicKey::parse_rpc(&hex), Ok(kp.public));
+        assert_eq!(PublicKey::parse_rpc(&hex.to_lowercase()), Ok(kp.public));
+        // rippled's strUnHex: "3" + 64 digits is 03 || 32 bytes.
+        assert_eq!(PublicKey::parse_rpc(&hex[1..]), Ok(kp.public));
+        assert!(PublicKey::parse_rpc("").is_err());
+        assert!(PublicKey::parse_rpc(&hex[2..]).is_err());
+        assert!(PublicKey::parse_rpc(&kp.account_id().to_address()).is_err());
+        assert_eq!(str_unhex("ABC"), Some(vec![0x0A, 0xBC]));
+        assert_eq!(str_unhex(""), Some(vec![]));
+        assert_eq!(str_unhex("0g"), None);
+        assert_eq!(str_unhex("é"), None);
     }
 
     #[test]

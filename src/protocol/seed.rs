@@ -58,8 +58,10 @@ impl Seed {
         Ok(Seed::from_payload(&payload))
     }
 
-    /// The seed as a base58 token: `s...` (version 0x21) for secp256k1, as rippled writes
-    /// every seed, or ripple-lib's `sEd...` for ed25519.
+    /// The seed as a base58 token: `s...` (version 0x21) for secp256k1, or ripple-lib's
+    /// `sEd...` for ed25519. Note that rippled itself writes every seed as `s...` whatever
+    /// the key type (`wallet_propose`'s `master_seed`), so a server mimicking rippled calls
+    /// this with [`KeyType::Secp256k1`].
     pub fn to_base58(&self, key_type: KeyType) -> String {
         let v = match key_type {
             KeyType::Secp256k1 => version::FAMILY_SEED,

@@ -1,6 +1,123 @@
 //! Every tuned bound of ledgerd, in one place. Prose elsewhere names the constant, never
 //! the number. Units and qualifiers come last in the names (`frame_bytes_max`).
 
+/// Deepest nesting the binary decoder accepts: rippled's `STVar` and `STObject`
+/// constructors throw "Maximum nesting depth" when a field sits deeper than 10 levels.
+pub const CODEC_BINARY_DEPTH_MAX: usize = 10;
+
+/// Deepest nesting the JSON parser accepts: rippled's `STParsedJSON` `maxDepth`
+/// ("Field '...' exceeds nesting depth limit.").
+pub const CODEC_JSON_DEPTH_MAX: usize = 64;
+// ---------------------------------------------------------------------------------------------
+// Server: transport bounds (rippled `Tuning::maxRequestSize`, port `limit`, `send_queue_limit`).
+// ---------------------------------------------------------------------------------------------
+
+/// Largest WebSocket message or HTTP body the RPC layer parses, in bytes. rippled's
+/// `RPC::Tuning::maxRequestSize`: a larger WebSocket message is answered `jsonInvalid`, a larger
+/// HTTP body `400 Unable to parse request`.
+pub const REQUEST_BYTES_MAX: usize = 1_000_000;
+
+/// Largest WebSocket message the socket layer accepts at all, in bytes. Between
+/// [`REQUEST_BYTES_MAX`] and this size a message still gets rippled's `jsonInvalid` answer; beyond
+/// it the connection is closed without reading the rest (nothing sane sends one).
+pub const WS_MESSAGE_BYTES_MAX: usize = 4 * REQUEST_BYTES_MAX;
+
+/// Deepest JSON nesting (objects and arrays) a request may have. rippled's JSON reader stops at
+/// 25 levels; the deepest real request (a `tx_json` with `Memos`) is about 6.
+pub const JSON_DEPTH_MAX: usize = 25;
+
+/// Simultaneous connections per listening port when the port sets no `limit` (a semaphore;
+/// excess connections are closed at accept, as rippled drops them).
+pub const CONNECTIONS_PER_PORT_MAX: usize = 1024;
+
+/// Requests one WebSocket connection may have in flight (read, not yet answered). The reader
+/// stops reading frames while this many are outstanding, which pushes back on the client.
+pub const WS_REQUESTS_IN_FLIGHT_MAX: usize = 64;
+
+/// Replies queued for one WebSocket connection but not yet written to its socket (rippled's
+/// `send_queue_limit`, default 100). A client that stops reading fills it and is disconnected.
+pub const WS_SEND_QUEUE_MESSAGES_MAX: usize = 100;
+
+/// Replies the writer hands the socket before one flush: batching writes is worth 3 to 7 times
+/// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
+pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
+
+/// Time a new connection has to finish its TLS handshake and send a complete HTTP request head
+/// (or WebSocket upgrade), in seconds.
+pub const HANDSHAKE_TIMEOUT_SECS: u64 = 10;
+
+/// Time a WebSocket connection may stay silent (no frame of any kind) before it is closed, in
+/// seconds. xrpl.js and xrpl-py send a heartbeat well within it.
+pub const WS_IDLE_TIMEOUT_SECS: u64 = 600;
+
+/// Time an idle HTTP keep-alive connection is kept waiting for its next request, in seconds.
+pub const HTTP_IDLE_TIMEOUT_SECS: u64 = 60;
+
+/// Jobs waiting for the CPU pool (signing, verification) across all connections. Beyond it a
+/// request is answered `tooBusy` at once instead of queueing without bound.
+pub const CPU_QUEUE_JOBS_MAX: usize = 16_384;
+
+/// Derived key pairs kept by the channel_authorize key cache (keyed by a hash of the secret and
+/// the key type). Deriving costs one extra scalar multiplication, about half the throughput
+/// (perf.md); evicted keys are zeroized.
+pub const KEY_CACHE_ENTRIES_MAX: usize = 1024;
+
+/// Time the server waits for open connections to finish after SIGINT/SIGTERM, in seconds.
+pub const SHUTDOWN_GRACE_SECS: u64 = 5;
+
+/// Largest reply the command-line client reads from the server, in bytes (rippled: 256 MiB).
+pub const CLI_REPLY_BYTES_MAX: usize = 256 * 1024 * 1024;
+
+/// Time the command-line client waits for the server's reply, in seconds.
+pub const CLI_TIMEOUT_SECS: u64 = 600;
+
+// ---------------------------------------------------------------------------------------
+// store: the journal, group commit and snapshots (src/store/)
+// ---------------------------------------------------------------------------------------
+
+/// A journal segment is closed and a new one started once it holds at least this many
+/// bytes. A segment can overshoot by at most one batch ([`JOURNAL_BATCH_BYTES_MAX`]),
+/// because a batch is never split across segments. Segments are the unit of pruning.
+pub const JOURNAL_SEGMENT_BYTES_MAX: u64 = 64 * 1024 * 1024;
+
+/// Largest payload of one journal record (a transaction blob with its result and ledger
+/// sequence, or a ledger header). Well above rippled's message bound of 1,000,000 bytes;
+/// bigger appends are refused before they reach the disk, and recovery treats a larger
+/// length field as corruption.
+pub const JOURNAL_RECORD_PAYLOAD_BYTES_MAX: usize = 4 * 1024 * 1024;
+
+/// Most bytes one group-commit batch writes with its single `write` and `fdatasync`.
+/// Records queued beyond it wait for the next batch, so one fsync never carries an
+/// unbounded write.
+pub const JOURNAL_BATCH_BYTES_MAX: usize = 8 * 1024 * 1024;
+
+/// Most records in one group-commit batch (each record stores its position in the batch,
+/// which recovery uses to tell a torn last batch from corruption of an older one).
+pub const JOURNAL_BATCH_RECORDS_MAX: usize = 65_536;
+
+/// Bytes of records queued and not yet durable above which `Journal::append` blocks until
+/// the writer catches up. Only a stalled disk gets here; blocking is the backpressure.
+pub const JOURNAL_QUEUE_BYTES_MAX: usize = 64 * 1024 * 1024;
+
+/// Default extra time the group-commit writer waits for more records after the first one
+/// arrives, in microseconds. Zero: a batch is whatever queued while the previous fsync
+/// ran, which already batches under load and adds no latency when idle.
+pub const JOURNAL_GROUP_WAIT_MICROS_DEFAULT: u64 = 0;
+
+/// Upper bound on the configurable group-commit wait, in microseconds (a longer wait only
+/// adds latency: the fsync itself is the natural batching window).
+pub const JOURNAL_GROUP_WAIT_MICROS_MAX: u64 = 10_000;
+
+/// Replay reports progress to its callback every this many records.
+pub const REPLAY_PROGRESS_RECORDS_INTERVAL: u64 = 100_000;
+
+/// Largest snapshot file the store will read back into memory.
+pub const SNAPSHOT_BYTES_MAX: u64 = 8 * 1024 * 1024 * 1024;
+
+/// Default number of snapshots kept by pruning; journal segments needed to replay from the
+/// oldest kept snapshot are kept too, so this is the depth of restartable history.
+pub const SNAPSHOTS_KEPT_DEFAULT: usize = 3;
+
 // ---- ledger/engine ----
 
 /// Reference transaction cost in drops of a standalone genesis (rippled `FeeSetup`).

@@ -1,1 +1,144 @@
-fn main() {}
+//! `ledgerd serve` runs the server; `ledgerd [--server HOST:PORT] <method> <args...>` sends one
+//! request to a running server and prints the reply.
+
+use clap::{Args, Parser, Subcommand};
+use ledgerd::rpc::cli;
+use ledgerd::server::config::{ServerConfig, DEFAULT_LISTEN};
+use ledgerd::server::{client, shutdown};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "ledgerd", version, about = "A ledger server that speaks the XRP Ledger's client API",
+    after_help = cli::help_text())]
+struct Cli {
+    /// The server a client command talks to (HTTP JSON-RPC).
+    #[arg(long, global = true, default_value = DEFAULT_LISTEN)]
+    server: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server.
+    Serve(ServeArgs),
+    /// Send `<method> <args...>` to a running server (see the list below).
+    #[command(external_subcommand)]
+    Method(Vec<String>),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Listen on one ws+http port at this address (default 127.0.0.1:6006).
+    #[arg(long, conflicts_with = "config")]
+    listen: Option<SocketAddr>,
+    /// A TOML configuration file (several ports, TLS, admin networks).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Keep no journal: state lives in memory only.
+    #[arg(long)]
+    ephemeral: bool,
+    /// Directory of the journal and snapshots.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Seconds between automatic ledger closes (0: only on ledger_accept).
+    #[arg(long)]
+    close_interval: Option<u64>,
+    /// Let non-admin clients sign with server-side secrets (rippled [signing_support]).
+    #[arg(long)]
+    signing_support: bool,
+    /// The network id server_info reports.
+    #[arg(long)]
+    network_id: Option<u32>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ledgerd: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match cli.command {
+        Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Method(words) => runtime.block_on(client_command(&cli.server, words)),
+    }
+}
+
+async fn serve(args: ServeArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let mut config = match &args.config {
+        Some(path) => match ServerConfig::from_file(path) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("ledgerd: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => {
+            let bind = args.listen.unwrap_or_else(|| {
+                DEFAULT_LISTEN
+                    .parse()
+                    .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 6006)))
+            });
+            ServerConfig::single(bind)
+        }
+    };
+    config.signing_support |= args.signing_support;
+    config.ephemeral |= args.ephemeral;
+    if args.data_dir.is_some() {
+        config.data_dir = args.data_dir;
+    }
+    if let Some(s) = args.close_interval {
+        config.close_interval_secs = s;
+    }
+    if args.network_id.is_some() {
+        config.network_id = args.network_id;
+    }
+    let running = match ledgerd::server::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ledgerd: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for (name, addr) in &running.addrs {
+        // Tests and scripts read this line to learn the port when binding port 0.
+        println!("ledgerd listening on {addr} ({name})");
+        tracing::info!(port = %name, %addr, "listening");
+    }
+    shutdown::os_signal().await;
+    tracing::info!("shutting down");
+    running.stop().await;
+    ExitCode::SUCCESS
+}
+
+async fn client_command(server: &str, words: Vec<String>) -> ExitCode {
+    let Some((method, args)) = words.split_first() else {
+        return ExitCode::from(1);
+    };
+    let shown = cli::shown_args(method, args);
+    let outcome = match cli::request(method, args) {
+        Ok((method, request)) => client::call(server, &method, request, shown).await,
+        Err(e) => client::local_error(e, method, shown),
+    };
+    match serde_json::to_string_pretty(&outcome.output) {
+        Ok(text) => println!("{text}"),
+        Err(_) => println!("{}", outcome.output),
+    }
+    ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1))
+}

@@ -1,1 +1,90 @@
-//! (in progress)
+//! Transaction signing data, multi-signing data and transaction IDs (`STTx.cpp`,
+//! `Sign.cpp`).
+//!
+//! - Single signing signs `STX\0 || encode_for_signing(tx)` (secp256k1 over its
+//!   SHA-512-half, ed25519 over the raw bytes).
+//! - Each multi-signer signs `SMT\0 || encode_for_signing(tx) || signer AccountID`
+//!   (20 raw bytes).
+//! - The transaction ID is `SHA512Half(TXN\0 || signed blob)`. rippled hashes its own
+//!   canonical re-serialization, so for a blob that is not canonical (fields out of
+//!   order) use [`transaction_id_of`] on the decoded object.
+
+use super::codec::{encode, encode_for_signing};
+use super::definitions::defs;
+use super::hash::{prefix, sha512_half};
+use super::st::StObject;
+use super::types::{AccountId, Hash256};
+
+/// The bytes a single signer signs: `STX\0` followed by the signing serialization.
+pub fn signing_data(tx: &StObject) -> Vec<u8> {
+    let mut out = prefix::TX_SIGN.to_vec();
+    out.extend_from_slice(&encode_for_signing(tx));
+    out
+}
+
+/// The bytes one multi-signer signs: `SMT\0`, the signing serialization, then the
+/// signer's 20-byte account ID.
+pub fn multisigning_data(tx: &StObject, signer: &AccountId) -> Vec<u8> {
+    let mut out = prefix::TX_MULTI_SIGN.to_vec();
+    out.extend_from_slice(&encode_for_signing(tx));
+    out.extend_from_slice(signer.as_bytes());
+    out
+}
+
+/// SHA-512-half of [`signing_data`]: the digest a secp256k1 signature covers.
+pub fn signing_hash(tx: &StObject) -> Hash256 {
+    sha512_half(&[&signing_data(tx)])
+}
+
+/// The transaction ID of a signed blob: `SHA512Half(TXN\0 || blob)`.
+pub fn transaction_id(signed_blob: &[u8]) -> Hash256 {
+    sha512_half(&[&prefix::TRANSACTION_ID, signed_blob])
+}
+
+/// The transaction ID of a transaction object (its canonical serialization), as
+/// rippled's `STTx::getTransactionID` computes it.
+pub fn transaction_id_of(tx: &StObject) -> Hash256 {
+    transaction_id(&encode(tx))
+}
+
+/// The name of the transaction's `TransactionType` (`"Payment"`), if it has a known one.
+pub fn transaction_type_name(tx: &StObject) -> Option<&'static str> {
+    defs().transaction_type_name(tx.get_u16("TransactionType")?)
+}
+
+/// True when the transaction is set up for multi-signing: `SigningPubKey` present and
+/// empty (rippled's `STTx::isMultiSigning` test on an empty key).
+pub fn is_multisigned(tx: &StObject) -> bool {
+    tx.get_blob("SigningPubKey").is_some_and(|k| k.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::codec::from_json;
+    use serde_json::json;
+
+    #[test]
+    fn prefixes_and_signing_fields() {
+        let tx = from_json(&json!({
+            "TransactionType": "AccountSet",
+            "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+            "Fee": "10", "Sequence": 1, "SigningPubKey": "",
+            "TxnSignature": "AB",
+        }))
+        .unwrap();
+        let sd = signing_data(&tx);
+        assert_eq!(&sd[..4], b"STX\0");
+        // TxnSignature (74 01 AB) is left out of the signing data only.
+        assert!(!hex::encode_upper(&sd).contains("7401AB"));
+        assert!(hex::encode_upper(encode(&tx)).contains("7401AB"));
+        let md = multisigning_data(&tx, &AccountId::ONE);
+        assert_eq!(&md[..4], b"SMT\0");
+        assert_eq!(&md[md.len() - 20..], AccountId::ONE.as_bytes());
+        assert_eq!(&md[4..md.len() - 20], &sd[4..]);
+        assert_eq!(transaction_type_name(&tx), Some("AccountSet"));
+        assert!(is_multisigned(&tx));
+        assert_eq!(transaction_id_of(&tx), transaction_id(&encode(&tx)));
+        assert_eq!(signing_hash(&tx), sha512_half(&[&sd]));
+    }
+}

@@ -1,2 +1,319 @@
 //! The RPC layer: envelopes, the one handler table, errors, parameter parsing, masking,
 //! and one handler file per method under `handlers/`.
+//!
+//! # The handler table
+//! [`METHODS`] is the only list of methods: each row holds the wire name, the handler, the
+//! role it requires, its ledger precondition and the API versions it exists in. The
+//! transports ask it for the required role (to answer `forbidden` / 403 before dispatch), the
+//! command-line client for the list of names, and a test checks the names are unique.
+//!
+//! A handler is a plain function `fn(&Context, &Params) -> HandlerResult`; the row says where
+//! it runs: [`Handler::Inline`] on the connection task (cheap work only), [`Handler::Cpu`] on
+//! the CPU pool (signing, verification), [`Handler::Async`] as its own task (work that waits,
+//! e.g. for a journal write). Adding a method = one file in `handlers/` + one row here.
+
+pub mod cli;
+pub mod context;
+pub mod envelope;
+pub mod error;
+pub mod handlers;
+pub mod json;
+pub mod ledger_status;
+pub mod mask;
+pub mod node_identity;
+pub mod params;
+
+use crate::server::role::Role;
+use context::Context;
+use error::{ErrorCode, RpcError};
+use futures::future::BoxFuture;
+use ledger_status::OperatingMode;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::ops::RangeInclusive;
+use std::sync::OnceLock;
+
+/// A request's parameters (WebSocket: the request object; HTTP: `params[0]` plus `command`).
+pub type Params = Map<String, Value>;
+
+/// What a handler returns: its result fields, or an error (which may carry fields).
+pub type HandlerResult = Result<Map<String, Value>, RpcError>;
+
+/// Lowest API version served.
+pub const API_VERSION_MIN: u32 = 1;
+/// Highest API version served.
+pub const API_VERSION_MAX: u32 = 2;
+/// The API version of a request that names none.
+pub const API_VERSION_DEFAULT: u32 = 1;
+
+/// How and where a handler runs.
+#[derive(Clone, Copy)]
+pub enum Handler {
+    /// Cheap work, run on the connection task.
+    Inline(fn(&Context, &Params) -> HandlerResult),
+    /// CPU-heavy work (signatures), run on the CPU pool.
+    Cpu(fn(&Context, &Params) -> HandlerResult),
+    /// Work that waits on something else, run as its own task.
+    Async(fn(Context, Params) -> BoxFuture<'static, HandlerResult>),
+}
+
+/// A handler's ledger precondition (rippled `Handler.h` conditions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// None.
+    None,
+    /// Needs the open ledger.
+    NeedsCurrentLedger,
+    /// Needs a closed ledger.
+    NeedsClosedLedger,
+    /// Needs a network connection.
+    NeedsNetwork,
+}
+
+/// One row of the handler table.
+pub struct Method {
+    /// The wire name (`command` / `method`).
+    pub name: &'static str,
+    /// The function and where it runs.
+    pub handler: Handler,
+    /// The least role that may call it.
+    pub role: Role,
+    /// Its ledger precondition.
+    pub condition: Condition,
+    /// The API versions it exists in.
+    pub api_versions: RangeInclusive<u32>,
+}
+
+const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
+
+/// The handler table: every method the server answers.
+pub static METHODS: &[Method] = &[
+    Method {
+        name: "ping",
+        handler: Handler::Inline(handlers::ping::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "random",
+        handler: Handler::Inline(handlers::random::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "server_info",
+        handler: Handler::Inline(handlers::server_info::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "server_state",
+        handler: Handler::Inline(handlers::server_state::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+];
+
+fn index() -> &'static HashMap<&'static str, &'static Method> {
+    static INDEX: OnceLock<HashMap<&'static str, &'static Method>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut map = HashMap::with_capacity(METHODS.len());
+        for m in METHODS {
+            // The first row wins; `tests::names_are_unique` keeps there from being a second.
+            map.entry(m.name).or_insert(m);
+        }
+        map
+    })
+}
+
+/// The method called `name` in `api_version`, if there is one.
+pub fn find(name: &str, api_version: u32) -> Option<&'static Method> {
+    index()
+        .get(name)
+        .copied()
+        .filter(|m| m.api_versions.contains(&api_version))
+}
+
+/// The role a request for `name` requires; unknown names require nothing (they get
+/// `unknownCmd` later), as in rippled.
+pub fn required_role(name: &str, api_version: u32) -> Role {
+    find(name, api_version)
+        .map(|m| m.role)
+        .unwrap_or(Role::User)
+}
+
+/// Parse an `api_version` member: absent means [`API_VERSION_DEFAULT`]; otherwise it must
+/// be a JSON integer in range (`2.0` and `"2"` are invalid). `None` means invalid.
+pub fn parse_api_version(value: Option<&Value>) -> Option<u32> {
+    match value {
+        None => Some(API_VERSION_DEFAULT),
+        Some(v) => {
+            let n = v
+                .as_u64()
+                .or_else(|| v.as_i64().and_then(|i| u64::try_from(i).ok()))?;
+            let n = u32::try_from(n).ok()?;
+            (API_VERSION_MIN..=API_VERSION_MAX)
+                .contains(&n)
+                .then_some(n)
+        }
+    }
+}
+
+/// Find the method a request names and check the caller may run it now (rippled
+/// `fillHandler`): command vs method, the table, the role, the precondition.
+pub fn resolve(ctx: &Context, params: &Params) -> Result<&'static Method, RpcError> {
+    let name = match (params.get("command"), params.get("method")) {
+        (None, None) => return Err(RpcError::new(ErrorCode::CommandMissing)),
+        (Some(c), Some(m)) if c != m => return Err(RpcError::new(ErrorCode::UnknownCommand)),
+        (Some(v), _) | (None, Some(v)) => v,
+    };
+    let method = name
+        .as_str()
+        .and_then(|n| find(n, ctx.api_version))
+        .ok_or_else(|| RpcError::new(ErrorCode::UnknownCommand))?;
+    if method.role == Role::Admin && ctx.role != Role::Admin {
+        return Err(RpcError::new(ErrorCode::NoPermission));
+    }
+    check_condition(method.condition, ctx)?;
+    Ok(method)
+}
+
+/// rippled 2.x treats every condition other than none alike.
+fn check_condition(condition: Condition, ctx: &Context) -> Result<(), RpcError> {
+    if condition == Condition::None {
+        return Ok(());
+    }
+    let status = ctx.server.ledger_status();
+    let v2 = ctx.api_version >= 2;
+    if status.amendment_blocked {
+        return Err(RpcError::new(ErrorCode::AmendmentBlocked));
+    }
+    let unsynced = |v1: ErrorCode| RpcError::new(if v2 { ErrorCode::NotSynced } else { v1 });
+    if matches!(
+        status.mode,
+        OperatingMode::Disconnected | OperatingMode::Connected
+    ) {
+        return Err(unsynced(ErrorCode::NoNetwork));
+    }
+    if !status.standalone {
+        let age = status
+            .validated
+            .map(|l| ledger_status::ripple_now_secs().saturating_sub(l.close_time));
+        if age.is_none_or(|a| a > VALIDATED_AGE_MAX_SECS) {
+            return Err(unsynced(ErrorCode::NoCurrent));
+        }
+    }
+    if status.validated.is_none() {
+        return Err(unsynced(ErrorCode::NoClosed));
+    }
+    Ok(())
+}
+
+/// rippled's `maxValidatedLedgerAge`: a non-standalone server whose validated ledger is
+/// older than this is not synced, in seconds.
+pub const VALIDATED_AGE_MAX_SECS: u64 = 120;
+
+/// Run `method` and hand its result, and the parameters back, to `done`, on the thread its
+/// row names. A full CPU queue is answered `tooBusy` at once.
+pub fn execute(
+    method: &'static Method,
+    ctx: Context,
+    params: Params,
+    done: impl FnOnce(HandlerResult, Params) + Send + 'static,
+) {
+    match method.handler {
+        Handler::Inline(f) => {
+            let result = f(&ctx, &params);
+            done(result, params)
+        }
+        Handler::Cpu(f) => {
+            let pool = ctx.server.cpu.clone();
+            // The job owns everything; if the queue refuses it, the refusal path needs `done`
+            // and `params` back, so they travel in a slot either side can take them from.
+            let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some((done, params))));
+            let job_slot = slot.clone();
+            let accepted = pool.try_spawn(move || {
+                if let Some((done, params)) = job_slot.lock().take() {
+                    let result = f(&ctx, &params);
+                    done(result, params);
+                }
+            });
+            if !accepted {
+                if let Some((done, params)) = slot.lock().take() {
+                    done(Err(RpcError::new(ErrorCode::TooBusy)), params);
+                }
+            }
+        }
+        Handler::Async(f) => {
+            tokio::spawn(async move {
+                let result = f(ctx, params.clone()).await;
+                done(result, params)
+            });
+        }
+    }
+}
+
+/// Resolve and run a request, awaiting the result (HTTP and tests). The parameters come back
+/// with it, for the reply's echo.
+pub async fn call(ctx: Context, params: Params) -> (HandlerResult, Params) {
+    let method = match resolve(&ctx, &params) {
+        Ok(m) => m,
+        Err(e) => return (Err(e), params),
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    execute(method, ctx, params, move |r, p| {
+        let _ = tx.send((r, p));
+    });
+    rx.await
+        .unwrap_or_else(|_| (Err(RpcError::new(ErrorCode::Internal)), Params::new()))
+}
+
+/// The names of every method, in table order (`ledgerd --help`).
+pub fn method_names() -> impl Iterator<Item = &'static str> {
+    METHODS.iter().map(|m| m.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for m in METHODS {
+            assert!(
+                seen.insert(m.name),
+                "method {} is in the table twice",
+                m.name
+            );
+        }
+    }
+
+    #[test]
+    fn api_version_parsing_follows_rippled() {
+        assert_eq!(parse_api_version(None), Some(1));
+        assert_eq!(parse_api_version(Some(&json!(2))), Some(2));
+        assert_eq!(parse_api_version(Some(&json!(1))), Some(1));
+        for bad in [
+            json!(0),
+            json!(3),
+            json!(2.0),
+            json!("2"),
+            json!(-1),
+            json!(null),
+        ] {
+            assert_eq!(parse_api_version(Some(&bad)), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn roles_come_from_the_table() {
+        assert_eq!(required_role("server_info", 2), Role::User);
+        assert_eq!(required_role("no_such_method", 1), Role::User);
+    }
+}

@@ -1,1 +1,108 @@
-//! Listeners, WebSocket and HTTP transports, roles, subscriptions and shutdown.
+//! Listeners, WebSocket and HTTP transports, roles and shutdown.
+//!
+//! `serve` binds every configured port, then each accepted connection is served by
+//! [`http::serve`] (JSON-RPC, the health page, and the WebSocket upgrade into [`ws::run`]).
+
+pub mod client;
+pub mod config;
+pub mod cpu_pool;
+pub mod http;
+pub mod listener;
+pub mod role;
+pub mod shutdown;
+pub mod tls;
+pub mod ws;
+
+use crate::limits::{CPU_QUEUE_JOBS_MAX, SHUTDOWN_GRACE_SECS};
+use crate::rpc::context::ServerState;
+use config::{PortConfig, ServerConfig};
+use cpu_pool::CpuPool;
+use role::Role;
+use shutdown::Shutdown;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::OwnedSemaphorePermit;
+
+/// What every request on one connection shares.
+pub struct Connection {
+    /// The client's address.
+    pub peer: SocketAddr,
+    /// The client's role, decided once from its address and the port's admin networks.
+    pub role: Role,
+    /// The port it connected to.
+    pub port: Arc<PortConfig>,
+    /// The server.
+    pub state: Arc<ServerState>,
+    /// Holds one of the port's connection slots until the connection (and its WebSocket
+    /// session, if upgraded) is gone.
+    pub _permit: OwnedSemaphorePermit,
+}
+
+/// A server whose ports are bound and whose accept loops are running.
+pub struct Running {
+    /// Shared state (the ledger side publishes status through it).
+    pub state: Arc<ServerState>,
+    /// `(port name, bound address)` for each port.
+    pub addrs: Vec<(String, SocketAddr)>,
+    shutdown: Shutdown,
+}
+
+/// Bind every port of `config` and start accepting. Ports bound to port 0 report the
+/// address they got in [`Running::addrs`] (and in server_info).
+pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
+    let mut listeners = Vec::with_capacity(config.ports.len());
+    let mut acceptors = Vec::with_capacity(config.ports.len());
+    for port in &mut config.ports {
+        let acceptor = match &port.tls {
+            Some(files) => Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?),
+            None => None,
+        };
+        let listener = TcpListener::bind(port.bind)
+            .await
+            .map_err(|e| format!("[{}] cannot listen on {}: {e}", port.name, port.bind))?;
+        port.bind = listener.local_addr().map_err(|e| e.to_string())?;
+        listeners.push(listener);
+        acceptors.push(acceptor);
+    }
+    let cpu = CpuPool::per_core(CPU_QUEUE_JOBS_MAX).map_err(|e| format!("CPU pool: {e}"))?;
+    let state = Arc::new(ServerState::new(config, cpu));
+    let shutdown = Shutdown::new();
+    let mut addrs = Vec::new();
+    for ((listener, acceptor), port) in listeners
+        .into_iter()
+        .zip(acceptors)
+        .zip(state.config.ports.iter())
+    {
+        let port = Arc::new(port.clone());
+        addrs.push((port.name.clone(), port.bind));
+        tokio::spawn(listener::accept_loop(
+            listener,
+            port,
+            state.clone(),
+            acceptor,
+            shutdown.signal(),
+        ));
+    }
+    Ok(Running {
+        state,
+        addrs,
+        shutdown,
+    })
+}
+
+impl Running {
+    /// Stop accepting, tell every connection to finish, and wait for them (at most
+    /// [`SHUTDOWN_GRACE_SECS`]).
+    pub async fn stop(mut self) {
+        self.shutdown.trigger();
+        let grace = Duration::from_secs(SHUTDOWN_GRACE_SECS);
+        if tokio::time::timeout(grace, self.shutdown.finished())
+            .await
+            .is_err()
+        {
+            tracing::warn!("connections still open after the shutdown grace period");
+        }
+    }
+}

@@ -1,1 +1,38 @@
 //! Durable storage: the journal, snapshots and recovery, behind a small Storage trait.
+//!
+//! - [`storage`]: the [`Storage`] trait every byte goes through, and [`DiskStorage`].
+//! - [`faulty`]: [`FaultyStorage`], which fails or tears writes and fsyncs for tests.
+//! - [`record`]: the checksummed record format and its [`RecordKind`]s.
+//! - `segment`: segment file naming.
+//! - [`journal`]: [`Journal`], the append side: ordered, numbered, with [`Ticket`]s.
+//! - `group_commit`: the writer thread: one write and one fdatasync per batch.
+//! - [`recovery`]: what opening finds ([`Recovered`]), torn-tail repair, [`Replay`].
+//! - [`snapshot`]: [`Snapshots`]: temp file, fsync, rename, directory fsync; fallback.
+//! - [`history`]: [`prune_history`], the history depth.
+//! - [`ticket`]: [`Ticket`], the receipt of an append (blocking wait, future, callback).
+//! - [`error`]: [`StoreError`], the one error type.
+//!
+//! The store uses threads and `std::fs`, never tokio, so it works from any context; a
+//! tokio task awaits a [`Ticket`] directly (it is a plain future).
+
+pub mod error;
+pub mod faulty;
+mod group_commit;
+pub mod history;
+pub mod journal;
+pub mod record;
+pub mod recovery;
+mod segment;
+pub mod snapshot;
+pub mod storage;
+pub mod ticket;
+
+pub use error::{StoreError, StoreResult};
+pub use faulty::FaultyStorage;
+pub use history::{prune_history, PruneReport};
+pub use journal::{Journal, JournalOptions, JournalStats};
+pub use record::{Record, RecordKind};
+pub use recovery::{Recovered, Replay, ReplayProgress, TailRepair};
+pub use snapshot::{Snapshot, SnapshotInfo, Snapshots};
+pub use storage::{DiskStorage, Storage, StorageFile};
+pub use ticket::{Ticket, TicketFuture};

@@ -1,0 +1,263 @@
+//! The command-line client's positional forms (rippled `RPCCall.cpp`, rpc.md §5.2): turn
+//! `ledgerd <method> <args...>` into a request object, or a local error.
+
+use crate::protocol::base58::{self, version};
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::mask::MASK;
+use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::Params;
+use serde_json::{Map, Value};
+
+/// The API version the command line sends (rippled 2.x `apiCommandLineVersion`).
+pub const API_VERSION_COMMAND_LINE: u32 = 1;
+
+/// One positional form: name, argument count range, and usage.
+pub struct Form {
+    /// The method.
+    pub name: &'static str,
+    /// Fewest positional arguments.
+    pub min: usize,
+    /// Most positional arguments.
+    pub max: usize,
+    /// Usage shown by `--help`.
+    pub usage: &'static str,
+    /// Argument positions that hold secrets (masked in local error output).
+    pub secret_args: &'static [usize],
+}
+
+/// The forms the command line knows; other method names are sent with no parameters (the
+/// server answers `unknownCmd` for names it does not know either).
+pub const FORMS: &[Form] = &[
+    Form {
+        name: "channel_authorize",
+        min: 3,
+        max: 4,
+        usage: "channel_authorize <secret> [<key_type>] <channel_id> <drops>",
+        secret_args: &[0],
+    },
+    Form {
+        name: "channel_verify",
+        min: 4,
+        max: 4,
+        usage: "channel_verify <public_key> <channel_id> <drops> <signature>",
+        secret_args: &[],
+    },
+    Form {
+        name: "json",
+        min: 2,
+        max: 2,
+        usage: "json <method> '<json object>'",
+        secret_args: &[],
+    },
+    Form {
+        name: "ping",
+        min: 0,
+        max: 0,
+        usage: "ping",
+        secret_args: &[],
+    },
+    Form {
+        name: "random",
+        min: 0,
+        max: 0,
+        usage: "random",
+        secret_args: &[],
+    },
+    Form {
+        name: "server_info",
+        min: 0,
+        max: 1,
+        usage: "server_info [counters]",
+        secret_args: &[],
+    },
+    Form {
+        name: "server_state",
+        min: 0,
+        max: 1,
+        usage: "server_state [counters]",
+        secret_args: &[],
+    },
+    Form {
+        name: "wallet_propose",
+        min: 0,
+        max: 1,
+        usage: "wallet_propose [<passphrase>]",
+        secret_args: &[0],
+    },
+];
+
+/// The `--help` text listing the methods and their forms.
+pub fn help_text() -> String {
+    let mut s = String::from("Methods (ledgerd [--server HOST:PORT] <method> <args...>):\n");
+    for f in FORMS {
+        s.push_str("  ");
+        s.push_str(f.usage);
+        s.push('\n');
+    }
+    let others: Vec<&str> = crate::rpc::method_names()
+        .filter(|m| !FORMS.iter().any(|f| f.name == *m))
+        .collect();
+    if !others.is_empty() {
+        s.push_str("  ");
+        s.push_str(&others.join(", "));
+        s.push_str(" (no arguments; or use `json`)\n");
+    }
+    s
+}
+
+/// The arguments as they may be shown in an error: secret positions masked.
+pub fn shown_args(method: &str, args: &[String]) -> Vec<Value> {
+    let secret = FORMS
+        .iter()
+        .find(|f| f.name == method)
+        .map(|f| f.secret_args)
+        .unwrap_or(&[]);
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| {
+            Value::from(if secret.contains(&i) {
+                MASK
+            } else {
+                a.as_str()
+            })
+        })
+        .collect()
+}
+
+/// Build `(method, request object)` from the command line, or the local error.
+pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcError> {
+    let form = FORMS.iter().find(|f| f.name == method);
+    if let Some(f) = form {
+        if args.len() < f.min || args.len() > f.max {
+            return Err(RpcError::new(ErrorCode::BadSyntax));
+        }
+    }
+    let mut p = Map::new();
+    let mut method = method.to_owned();
+    match method.as_str() {
+        "channel_authorize" => {
+            let rest = if args.len() == 4 {
+                let key_type = args[1].as_str();
+                if key_type != "secp256k1" && key_type != "ed25519" {
+                    return Err(RpcError::new(ErrorCode::BadKeyType));
+                }
+                p.insert("passphrase".into(), Value::from(args[0].as_str()));
+                p.insert("key_type".into(), Value::from(key_type));
+                &args[2..]
+            } else {
+                p.insert("secret".into(), Value::from(args[0].as_str()));
+                &args[1..]
+            };
+            let id = parse_hash256(&rest[0]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
+            parse_u64_decimal(&rest[1]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
+            p.insert("channel_id".into(), Value::from(id.to_hex()));
+            p.insert("amount".into(), Value::from(rest[1].as_str()));
+        }
+        "channel_verify" => {
+            if !is_public_key(&args[0]) {
+                return Err(RpcError::new(ErrorCode::PublicMalformed));
+            }
+            parse_hash256(&args[1]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
+            parse_u64_decimal(&args[2]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
+            p.insert("public_key".into(), Value::from(args[0].as_str()));
+            p.insert("channel_id".into(), Value::from(args[1].as_str()));
+            p.insert("amount".into(), Value::from(args[2].as_str()));
+            p.insert("signature".into(), Value::from(args[3].as_str()));
+        }
+        "json" => {
+            let parsed: Value = serde_json::from_str(&args[1])
+                .map_err(|_| RpcError::new(ErrorCode::InvalidParams))?;
+            let Value::Object(o) = parsed else {
+                return Err(RpcError::new(ErrorCode::InvalidParams));
+            };
+            p = o;
+            method = args[0].clone();
+            p.insert("method".into(), Value::from(method.as_str()));
+        }
+        "server_info" | "server_state" => {
+            if args.first().map(String::as_str) == Some("counters") {
+                p.insert("counters".into(), Value::from(true));
+            }
+        }
+        "wallet_propose" => {
+            if let Some(pass) = args.first() {
+                p.insert("passphrase".into(), Value::from(pass.as_str()));
+            }
+        }
+        _ => {
+            if !args.is_empty() {
+                p.insert(
+                    "params".into(),
+                    Value::Array(args.iter().map(|a| Value::from(a.as_str())).collect()),
+                );
+            }
+        }
+    }
+    if !p.contains_key("api_version") {
+        p.insert("api_version".into(), Value::from(API_VERSION_COMMAND_LINE));
+    }
+    Ok((method, p))
+}
+
+/// A base58 account public key (`a...`) or 66 hex digits of a 33-byte key whose first byte
+/// is a valid type prefix (02/03 secp256k1, ED ed25519).
+pub fn is_public_key(text: &str) -> bool {
+    let bytes = match base58::decode(text, version::ACCOUNT_PUBLIC, 33) {
+        Ok(b) => b,
+        Err(_) => match hex::decode(text) {
+            Ok(b) if b.len() == 33 => b,
+            _ => return false,
+        },
+    };
+    matches!(bytes[0], 0x02 | 0x03 | 0xED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    const ID: &str = "256e57d3fb4f912878ddaf2d1a5857ea63346adf0e209d01a4721ea1e6bc591a";
+
+    #[test]
+    fn channel_authorize_forms() {
+        let (_, p) = request("channel_authorize", &args(&["sn", ID, "5"])).unwrap();
+        assert_eq!(p["secret"], "sn");
+        assert_eq!(p["channel_id"], ID.to_uppercase());
+        assert_eq!(p["amount"], "5");
+        assert_eq!(p["api_version"], 1);
+        let (_, p) = request("channel_authorize", &args(&["pass", "ed25519", ID, "5"])).unwrap();
+        assert_eq!(p["passphrase"], "pass");
+        assert_eq!(p["key_type"], "ed25519");
+        let tok = |a: &[&str]| request("channel_authorize", &args(a)).unwrap_err().token();
+        assert_eq!(tok(&["p", "rsa", ID, "5"]), "badKeyType");
+        assert_eq!(tok(&["p", "xyz", "5"]), "channelMalformed");
+        assert_eq!(tok(&["p", ID, "5.0"]), "channelAmtMalformed");
+        assert_eq!(tok(&["p", ID]), "badSyntax");
+    }
+
+    #[test]
+    fn other_forms() {
+        let pk = "0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020";
+        assert!(request("channel_verify", &args(&[pk, ID, "1", "AB"])).is_ok());
+        let bad = request("channel_verify", &args(&["04AB", ID, "1", "AB"])).unwrap_err();
+        assert_eq!(bad.token(), "publicMalformed");
+        let (m, p) = request("json", &args(&["fee", "{\"x\":1}"])).unwrap();
+        assert_eq!(m, "fee");
+        assert_eq!(p["method"], "fee");
+        assert_eq!(p["x"], 1);
+        let (_, p) = request("server_info", &args(&["counters"])).unwrap();
+        assert_eq!(p["counters"], true);
+        assert_eq!(
+            request("ping", &args(&["x"])).unwrap_err().token(),
+            "badSyntax"
+        );
+        assert_eq!(
+            shown_args("wallet_propose", &args(&["hunter2"])),
+            vec![Value::from(MASK)]
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! What a handler sees besides its parameters: who is calling, which API version, over which
+//! transport, and the state shared by the whole server.
+//!
+//! Later handlers (submit, account_info, ...) reach the ledger and the sequencer through
+//! [`ServerState`]; adding a field there changes no handler signature and no table row.
+
+use crate::protocol::types::Hash256;
+use crate::rpc::ledger_status::{ripple_now_secs, LedgerStatus};
+use crate::server::config::ServerConfig;
+use crate::server::cpu_pool::CpuPool;
+use crate::server::role::Role;
+use parking_lot::RwLock;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How the request arrived (some replies differ, e.g. ping's `unlimited` on WebSocket).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// A WebSocket message.
+    WebSocket,
+    /// An HTTP JSON-RPC POST (the command-line client uses it too).
+    Http,
+}
+
+/// State shared by every connection and handler.
+pub struct ServerState {
+    /// The configuration the server runs with.
+    pub config: ServerConfig,
+    /// The ledger snapshot; the ledger side replaces it after every close.
+    ledger: RwLock<Arc<LedgerStatus>>,
+    /// Signing and verification run here, never on the I/O threads.
+    pub cpu: CpuPool,
+    /// When the server started (server_info `uptime`).
+    pub started: Instant,
+    /// The node's public key, base58 `n...` (server_info `pubkey_node`).
+    pub node_public: String,
+    /// The host name admins see as server_info `hostid`.
+    pub host_name: String,
+    /// The one-word host id non-admins see (derived from the node key, as rippled does).
+    pub host_word: String,
+}
+
+impl ServerState {
+    /// Shared state for `config`, with a fresh node identity and a standalone genesis status.
+    pub fn new(config: ServerConfig, cpu: CpuPool) -> ServerState {
+        let node = crate::rpc::node_identity::NodeIdentity::random();
+        ServerState {
+            config,
+            ledger: RwLock::new(Arc::new(LedgerStatus::standalone_genesis(
+                Hash256([0u8; 32]),
+                ripple_now_secs(),
+            ))),
+            cpu,
+            started: Instant::now(),
+            node_public: node.public_base58,
+            host_name: node.host_name,
+            host_word: node.host_word,
+        }
+    }
+
+    /// The current ledger snapshot (cheap: an `Arc` clone).
+    pub fn ledger_status(&self) -> Arc<LedgerStatus> {
+        self.ledger.read().clone()
+    }
+
+    /// Publish a new ledger snapshot (called by the ledger side after each close).
+    pub fn set_ledger_status(&self, status: LedgerStatus) {
+        *self.ledger.write() = Arc::new(status);
+    }
+}
+
+/// The per-request context handed to every handler.
+#[derive(Clone)]
+pub struct Context {
+    /// The caller's role.
+    pub role: Role,
+    /// The request's API version (1 or 2).
+    pub api_version: u32,
+    /// How the request arrived.
+    pub transport: Transport,
+    /// The whole server's state.
+    pub server: Arc<ServerState>,
+}
+
+impl Context {
+    /// Whether the caller may sign with a server-side secret (admin, or `signing_support`).
+    pub fn may_sign(&self) -> bool {
+        self.role == Role::Admin || self.server.config.signing_support
+    }
+}

@@ -1,0 +1,7 @@
+//! One file per method; each exposes `handle(&Context, &Params) -> HandlerResult` and is
+//! listed in the handler table ([`crate::rpc::METHODS`]).
+
+pub mod ping;
+pub mod random;
+pub mod server_info;
+pub mod server_state;

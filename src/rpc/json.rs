@@ -1,0 +1,104 @@
+//! Request text to JSON object, with rippled's bounds: size ([`REQUEST_BYTES_MAX`]) and
+//! nesting depth ([`JSON_DEPTH_MAX`]), checked before serde_json sees the text.
+
+use crate::limits::{JSON_DEPTH_MAX, REQUEST_BYTES_MAX};
+use serde_json::{Map, Value};
+
+/// Why a request text was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Longer than [`REQUEST_BYTES_MAX`].
+    TooLarge,
+    /// Nested deeper than [`JSON_DEPTH_MAX`].
+    TooDeep,
+    /// Not JSON (the parser's message).
+    Syntax(String),
+    /// JSON, but not an object.
+    NotObject,
+}
+
+impl ParseError {
+    /// A human-readable reason, used after rippled's `Unable to parse request: `.
+    pub fn reason(&self) -> String {
+        match self {
+            ParseError::TooLarge => "request exceeds the size limit".into(),
+            ParseError::TooDeep => "maximum nesting depth exceeded".into(),
+            ParseError::Syntax(m) => m.clone(),
+            ParseError::NotObject => "request is not a JSON object".into(),
+        }
+    }
+}
+
+/// The deepest nesting of objects and arrays in `text`, stopping early once it exceeds
+/// `limit`. Brackets inside strings do not count.
+pub fn nesting_depth(text: &[u8], limit: usize) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > deepest {
+                    deepest = depth;
+                    if deepest > limit {
+                        return deepest;
+                    }
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Parse a request: bounded size and depth, and it must be a JSON object.
+pub fn parse_object(text: &[u8]) -> Result<Map<String, Value>, ParseError> {
+    if text.len() > REQUEST_BYTES_MAX {
+        return Err(ParseError::TooLarge);
+    }
+    if nesting_depth(text, JSON_DEPTH_MAX) > JSON_DEPTH_MAX {
+        return Err(ParseError::TooDeep);
+    }
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(ParseError::NotObject),
+        Err(e) => Err(ParseError::Syntax(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_ignores_strings() {
+        assert_eq!(nesting_depth(br#"{"a":"[[[[{{{"}"#, 100), 1);
+        assert_eq!(nesting_depth(br#"{"a":[{"b":[]}]}"#, 100), 4);
+        assert_eq!(nesting_depth(br#"{"a":"\"[[["}"#, 100), 1);
+    }
+
+    #[test]
+    fn bounds_are_enforced() {
+        let deep = "[".repeat(JSON_DEPTH_MAX + 1) + &"]".repeat(JSON_DEPTH_MAX + 1);
+        assert_eq!(parse_object(deep.as_bytes()), Err(ParseError::TooDeep));
+        let big = vec![b' '; REQUEST_BYTES_MAX + 1];
+        assert_eq!(parse_object(&big), Err(ParseError::TooLarge));
+        assert_eq!(parse_object(b"[1]"), Err(ParseError::NotObject));
+        assert!(matches!(parse_object(b"{"), Err(ParseError::Syntax(_))));
+        assert!(parse_object(br#"{"command":"ping"}"#).is_ok());
+    }
+}

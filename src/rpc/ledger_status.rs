@@ -1,0 +1,130 @@
+//! What the RPC layer knows about the ledger without touching it: a small snapshot the ledger
+//! side replaces after every close (`ServerState::set_ledger_status`). server_info,
+//! server_state and the handler preconditions read it.
+
+use crate::protocol::types::Hash256;
+
+/// Seconds between the Unix epoch and the XRP Ledger epoch (2000-01-01T00:00:00Z).
+pub const RIPPLE_EPOCH_OFFSET_SECS: u64 = 946_684_800;
+
+/// The operating mode server_info reports (rippled `OperatingMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperatingMode {
+    /// Not connected to the network.
+    Disconnected,
+    /// Connected, not following.
+    Connected,
+    /// Acquiring ledgers.
+    Syncing,
+    /// Following the network.
+    Tracking,
+    /// Fully synced (standalone servers are always here).
+    Full,
+}
+
+impl OperatingMode {
+    /// The server_state string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperatingMode::Disconnected => "disconnected",
+            OperatingMode::Connected => "connected",
+            OperatingMode::Syncing => "syncing",
+            OperatingMode::Tracking => "tracking",
+            OperatingMode::Full => "full",
+        }
+    }
+}
+
+/// A closed (or validated) ledger's identity and fee settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedgerSummary {
+    /// Sequence number.
+    pub seq: u32,
+    /// Ledger hash.
+    pub hash: Hash256,
+    /// Close time, seconds since the XRP Ledger epoch.
+    pub close_time: u64,
+    /// Reference transaction cost, drops.
+    pub base_fee_drops: u64,
+    /// Account reserve, drops.
+    pub reserve_base_drops: u64,
+    /// Owner reserve per object, drops.
+    pub reserve_inc_drops: u64,
+}
+
+/// The snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LedgerStatus {
+    /// Standalone servers skip the network-age preconditions.
+    pub standalone: bool,
+    /// The operating mode.
+    pub mode: OperatingMode,
+    /// The last validated ledger (in standalone: the last closed one).
+    pub validated: Option<LedgerSummary>,
+    /// The open ledger's sequence, if there is one.
+    pub open_seq: Option<u32>,
+    /// The range of ledgers held, inclusive.
+    pub complete: Option<(u32, u32)>,
+    /// Server load factor, scaled by [`LOAD_BASE`] (256 = no extra load).
+    pub load_factor: u32,
+    /// Consensus time of the last close, milliseconds.
+    pub last_close_converge_ms: u64,
+    /// Proposers in the last close.
+    pub last_close_proposers: u32,
+    /// The server refuses everything until upgraded (rippled's amendment block).
+    pub amendment_blocked: bool,
+}
+
+/// rippled's `load_base`: load factors are integers scaled by it.
+pub const LOAD_BASE: u32 = 256;
+
+/// Reference transaction cost of a fresh ledger, drops (rippled default).
+pub const GENESIS_BASE_FEE_DROPS: u64 = 10;
+/// Account reserve of a fresh ledger, drops (10 XRP, rippled 2.x default).
+pub const GENESIS_RESERVE_BASE_DROPS: u64 = 10_000_000;
+/// Owner reserve of a fresh ledger, drops (2 XRP, rippled 2.x default).
+pub const GENESIS_RESERVE_INC_DROPS: u64 = 2_000_000;
+
+impl LedgerStatus {
+    /// A standalone server that holds only its genesis ledger (sequence 1, closed at
+    /// `close_time`, hash `hash`) with ledger 2 open: what the server reports until the
+    /// ledger side publishes its first status.
+    pub fn standalone_genesis(hash: Hash256, close_time: u64) -> LedgerStatus {
+        LedgerStatus {
+            standalone: true,
+            mode: OperatingMode::Full,
+            validated: Some(LedgerSummary {
+                seq: 1,
+                hash,
+                close_time,
+                base_fee_drops: GENESIS_BASE_FEE_DROPS,
+                reserve_base_drops: GENESIS_RESERVE_BASE_DROPS,
+                reserve_inc_drops: GENESIS_RESERVE_INC_DROPS,
+            }),
+            open_seq: Some(2),
+            complete: Some((1, 1)),
+            load_factor: LOAD_BASE,
+            last_close_converge_ms: 0,
+            last_close_proposers: 0,
+            amendment_blocked: false,
+        }
+    }
+
+    /// `complete_ledgers` as rippled prints it: `"a-b"`, `"a"` or `"empty"`.
+    pub fn complete_ledgers(&self) -> String {
+        match self.complete {
+            None => "empty".into(),
+            Some((a, b)) if a == b => a.to_string(),
+            Some((a, b)) => format!("{a}-{b}"),
+        }
+    }
+}
+
+/// Now, in seconds since the XRP Ledger epoch.
+pub fn ripple_now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+        .saturating_sub(RIPPLE_EPOCH_OFFSET_SECS)
+}

@@ -1,0 +1,326 @@
+//! Server configuration: ports (bind address, protocols, admin networks, TLS, limits) and
+//! server-wide switches, from a TOML file and command-line flags.
+//!
+//! ```toml
+//! signing_support = false
+//! network_id = 21337
+//!
+//! [[port]]
+//! name = "public"
+//! bind = "0.0.0.0:51233"
+//! protocols = ["ws", "http"]
+//! admin = []                      # no admin callers on this port
+//!
+//! [[port]]
+//! name = "admin_tls"
+//! bind = "127.0.0.1:6443"
+//! protocols = ["wss", "https"]
+//! admin = ["127.0.0.1"]
+//! tls_cert = "cert.pem"
+//! tls_key = "key.pem"
+//! limit = 100                     # connections
+//! send_queue_limit = 100          # queued replies per WebSocket client
+//! ```
+
+use crate::limits::{CONNECTIONS_PER_PORT_MAX, WS_SEND_QUEUE_MESSAGES_MAX};
+use crate::server::role::{default_admin_nets, AdminNet};
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// The address `ledgerd serve` listens on when given no `--listen` and no config file.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:6006";
+
+/// A configuration problem, reported before anything listens.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML for this schema.
+    #[error("invalid configuration: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// A value is out of range or inconsistent.
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+/// The TOML file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// Allow non-admin callers to sign with server-side secrets (rippled `[signing_support]`).
+    pub signing_support: Option<bool>,
+    /// The network id reported by server_info (and required in transactions above 1024).
+    pub network_id: Option<u32>,
+    /// Directory of the journal and snapshots.
+    pub data_dir: Option<PathBuf>,
+    /// Keep no journal: state lives in memory only.
+    pub ephemeral: Option<bool>,
+    /// Seconds between automatic ledger closes (0: close only on `ledger_accept`).
+    pub close_interval: Option<u64>,
+    /// The listening ports.
+    #[serde(default, rename = "port")]
+    pub ports: Vec<FilePort>,
+}
+
+/// One `[[port]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilePort {
+    /// A name for logs.
+    pub name: Option<String>,
+    /// `IP:PORT` to bind.
+    pub bind: String,
+    /// Any of `ws`, `ws2`, `wss`, `wss2`, `http`, `https`.
+    pub protocols: Vec<String>,
+    /// Admin networks (`ADDR` or `ADDR/BITS`); absent means loopback.
+    pub admin: Option<Vec<String>>,
+    /// PEM certificate chain for wss/https.
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for wss/https.
+    pub tls_key: Option<PathBuf>,
+    /// Simultaneous connections (0 or absent: [`CONNECTIONS_PER_PORT_MAX`]).
+    pub limit: Option<usize>,
+    /// Replies queued per WebSocket client before it is disconnected.
+    pub send_queue_limit: Option<usize>,
+}
+
+/// TLS files of a secure port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// PEM certificate chain.
+    pub cert: PathBuf,
+    /// PEM private key.
+    pub key: PathBuf,
+}
+
+/// One listening port, validated.
+#[derive(Debug, Clone)]
+pub struct PortConfig {
+    /// A name for logs and server_info.
+    pub name: String,
+    /// Address to bind (port 0 picks a free port).
+    pub bind: SocketAddr,
+    /// Serves WebSocket upgrades.
+    pub ws: bool,
+    /// Serves JSON-RPC over HTTP POST.
+    pub http: bool,
+    /// The protocol names as configured (reported by server_info).
+    pub protocols: Vec<String>,
+    /// TLS, when the port is wss/https.
+    pub tls: Option<TlsFiles>,
+    /// Callers from these networks are admin.
+    pub admin: Vec<AdminNet>,
+    /// Simultaneous connections.
+    pub limit: usize,
+    /// Replies queued per WebSocket client before it is disconnected.
+    pub send_queue_limit: usize,
+}
+
+/// Everything `ledgerd serve` runs with.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The listening ports.
+    pub ports: Vec<PortConfig>,
+    /// Allow non-admin callers to sign with server-side secrets.
+    pub signing_support: bool,
+    /// Network id reported by server_info.
+    pub network_id: Option<u32>,
+    /// Keep no journal.
+    pub ephemeral: bool,
+    /// Journal and snapshot directory.
+    pub data_dir: Option<PathBuf>,
+    /// Seconds between automatic closes (0: only `ledger_accept`).
+    pub close_interval_secs: u64,
+}
+
+impl ServerConfig {
+    /// One plain ws+http port on `bind` with loopback admins, and defaults elsewhere.
+    pub fn single(bind: SocketAddr) -> ServerConfig {
+        ServerConfig {
+            ports: vec![PortConfig {
+                name: "default".into(),
+                bind,
+                ws: true,
+                http: true,
+                protocols: vec!["http".into(), "ws".into()],
+                tls: None,
+                admin: default_admin_nets(),
+                limit: CONNECTIONS_PER_PORT_MAX,
+                send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
+            }],
+            signing_support: false,
+            network_id: None,
+            ephemeral: false,
+            data_dir: None,
+            close_interval_secs: 0,
+        }
+    }
+
+    /// Read and validate a TOML file.
+    pub fn from_file(path: &Path) -> Result<ServerConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        ServerConfig::from_toml(&text)
+    }
+
+    /// Parse and validate TOML text.
+    pub fn from_toml(text: &str) -> Result<ServerConfig, ConfigError> {
+        let file: FileConfig = toml::from_str(text)?;
+        let mut ports = Vec::with_capacity(file.ports.len());
+        for (i, p) in file.ports.into_iter().enumerate() {
+            ports.push(port_from_file(i, p)?);
+        }
+        if ports.is_empty() {
+            return Err(ConfigError::Invalid("no [[port]] configured".into()));
+        }
+        Ok(ServerConfig {
+            ports,
+            signing_support: file.signing_support.unwrap_or(false),
+            network_id: file.network_id,
+            ephemeral: file.ephemeral.unwrap_or(false),
+            data_dir: file.data_dir,
+            close_interval_secs: file.close_interval.unwrap_or(0),
+        })
+    }
+}
+
+fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> {
+    let name = p.name.unwrap_or_else(|| format!("port_{index}"));
+    let bind: SocketAddr = p
+        .bind
+        .parse()
+        .map_err(|_| ConfigError::Invalid(format!("[{name}] bind '{}' is not IP:PORT", p.bind)))?;
+    let mut ws = false;
+    let mut http = false;
+    let mut secure = false;
+    let mut plain = false;
+    for proto in &p.protocols {
+        match proto.as_str() {
+            "ws" | "ws2" => (ws, plain) = (true, true),
+            "wss" | "wss2" => (ws, secure) = (true, true),
+            "http" => (http, plain) = (true, true),
+            "https" => (http, secure) = (true, true),
+            other => {
+                return Err(ConfigError::Invalid(format!(
+                    "[{name}] unknown protocol '{other}'"
+                )))
+            }
+        }
+    }
+    if !ws && !http {
+        return Err(ConfigError::Invalid(format!(
+            "[{name}] needs at least one protocol"
+        )));
+    }
+    if secure && plain {
+        return Err(ConfigError::Invalid(format!(
+            "[{name}] mixes TLS and plain protocols; use two ports"
+        )));
+    }
+    let tls = match (secure, p.tls_cert, p.tls_key) {
+        (true, Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+        (true, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] wss/https need tls_cert and tls_key"
+            )))
+        }
+        (false, None, None) => None,
+        (false, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] tls_cert/tls_key given but no wss/https protocol"
+            )))
+        }
+    };
+    let admin = match p.admin {
+        None => default_admin_nets(),
+        Some(list) => {
+            let mut nets = Vec::with_capacity(list.len());
+            for entry in list {
+                nets.push(AdminNet::parse(&entry).ok_or_else(|| {
+                    ConfigError::Invalid(format!(
+                        "[{name}] admin entry '{entry}' is not ADDR[/BITS]"
+                    ))
+                })?);
+            }
+            nets
+        }
+    };
+    let limit = match p.limit {
+        None | Some(0) => CONNECTIONS_PER_PORT_MAX,
+        Some(n) => n,
+    };
+    let send_queue_limit = match p.send_queue_limit {
+        None | Some(0) => WS_SEND_QUEUE_MESSAGES_MAX,
+        Some(n) => n,
+    };
+    Ok(PortConfig {
+        name,
+        bind,
+        ws,
+        http,
+        protocols: p.protocols,
+        tls,
+        admin,
+        limit,
+        send_queue_limit,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_several_ports() {
+        let c = ServerConfig::from_toml(
+            r#"
+signing_support = true
+network_id = 21337
+[[port]]
+bind = "127.0.0.1:0"
+protocols = ["ws", "http"]
+admin = []
+[[port]]
+name = "tls"
+bind = "[::1]:0"
+protocols = ["wss"]
+tls_cert = "c.pem"
+tls_key = "k.pem"
+limit = 3
+"#,
+        )
+        .unwrap();
+        assert!(c.signing_support);
+        assert_eq!(c.network_id, Some(21337));
+        assert_eq!(c.ports.len(), 2);
+        assert!(c.ports[0].admin.is_empty());
+        assert!(c.ports[0].ws && c.ports[0].http && c.ports[0].tls.is_none());
+        assert!(c.ports[1].ws && !c.ports[1].http && c.ports[1].tls.is_some());
+        assert_eq!(c.ports[1].limit, 3);
+        assert_eq!(c.ports[1].admin.len(), 2);
+    }
+
+    #[test]
+    fn rejects_bad_ports() {
+        for bad in [
+            "[[port]]\nbind = \"x\"\nprotocols = [\"ws\"]",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"gopher\"]",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"wss\"]",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\", \"https\"]\ntls_cert=\"a\"\ntls_key=\"b\"",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nadmin = [\"1.2.3.4/40\"]",
+            "signing_support = true",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nbogus = 1",
+        ] {
+            assert!(ServerConfig::from_toml(bad).is_err(), "{bad}");
+        }
+    }
+}

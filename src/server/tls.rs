@@ -1,0 +1,32 @@
+//! TLS for wss/https ports: a rustls server configuration from PEM files.
+
+use crate::server::config::TlsFiles;
+use std::sync::Arc;
+use tokio_rustls::rustls;
+use tokio_rustls::TlsAcceptor;
+
+/// Build an acceptor from a PEM certificate chain and a PEM private key.
+pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, String> {
+    let cert_pem = std::fs::read(&files.cert)
+        .map_err(|e| format!("cannot read {}: {e}", files.cert.display()))?;
+    let key_pem = std::fs::read(&files.key)
+        .map_err(|e| format!("cannot read {}: {e}", files.key.display()))?;
+    let certs = rustls_pemfile::certs(&mut cert_pem.as_slice())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("bad certificate in {}: {e}", files.cert.display()))?;
+    if certs.is_empty() {
+        return Err(format!("no certificate in {}", files.cert.display()));
+    }
+    let key = rustls_pemfile::private_key(&mut key_pem.as_slice())
+        .map_err(|e| format!("bad key in {}: {e}", files.key.display()))?
+        .ok_or_else(|| format!("no private key in {}", files.key.display()))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS setup: {e}"))?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| format!("TLS certificate/key: {e}"))?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(TlsAcceptor::from(Arc::new(config)))
+}

@@ -1,0 +1,211 @@
+//! One WebSocket connection: a reader that parses frames and dispatches them, and a writer
+//! that drains a bounded outbound queue in batches.
+//!
+//! - Several requests are in flight at once (up to [`WS_REQUESTS_IN_FLIGHT_MAX`]); the reader
+//!   stops reading while that many are outstanding.
+//! - Handlers that sign or verify run on the CPU pool; the pool thread formats the reply and
+//!   queues it, so no task is spawned per request.
+//! - The writer feeds every ready reply to the socket, then flushes once.
+//! - More than the port's `send_queue_limit` replies waiting means the client is not reading:
+//!   the connection is dropped, as rippled does.
+
+use crate::limits::{
+    WS_IDLE_TIMEOUT_SECS, WS_MESSAGE_BYTES_MAX, WS_REQUESTS_IN_FLIGHT_MAX,
+    WS_WRITE_BATCH_MESSAGES_MAX,
+};
+use crate::rpc::context::{Context, Transport};
+use crate::rpc::{self, envelope, json, required_role};
+use crate::server::role::Role;
+use crate::server::shutdown::ShutdownSignal;
+use crate::server::Connection;
+use futures::{SinkExt, StreamExt};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{mpsc, Notify, Semaphore};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// The outbound side shared by the reader and the CPU pool jobs.
+pub struct Outbox {
+    tx: mpsc::UnboundedSender<String>,
+    /// Replies queued and not yet handed to the socket.
+    queued: AtomicUsize,
+    /// The port's `send_queue_limit`.
+    limit: usize,
+    /// Set when the queue overflowed: the connection is being dropped.
+    killed: AtomicBool,
+    kill: Notify,
+}
+
+impl Outbox {
+    /// Queue one reply; on overflow, mark the connection for disconnection instead.
+    pub fn push(&self, text: String) {
+        if self.killed.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.limit {
+            self.killed.store(true, Ordering::Release);
+            self.kill.notify_waiters();
+            self.kill.notify_one();
+            return;
+        }
+        if self.tx.send(text).is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    async fn killed(&self) {
+        while !self.killed.load(Ordering::Acquire) {
+            self.kill.notified().await;
+        }
+    }
+}
+
+/// Run a WebSocket session on an upgraded stream until the client leaves, idles out, stops
+/// reading, or the server shuts down.
+pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSignal)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(WS_MESSAGE_BYTES_MAX))
+        .max_frame_size(Some(WS_MESSAGE_BYTES_MAX));
+    let ws = WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await;
+    let (mut sink, mut frames) = ws.split();
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let outbox = Arc::new(Outbox {
+        tx,
+        queued: AtomicUsize::new(0),
+        limit: conn.port.send_queue_limit,
+        killed: AtomicBool::new(false),
+        kill: Notify::new(),
+    });
+    tracing::debug!(peer = %conn.peer, "websocket open");
+
+    let writer_outbox = outbox.clone();
+    let writer = tokio::spawn(async move {
+        let outbox = writer_outbox;
+        let write_all = async {
+            while let Some(first) = rx.recv().await {
+                let mut batch = 1;
+                let mut result = sink.feed(Message::text(first)).await;
+                while result.is_ok() && batch < WS_WRITE_BATCH_MESSAGES_MAX {
+                    match rx.try_recv() {
+                        Ok(next) => {
+                            batch += 1;
+                            result = sink.feed(Message::text(next)).await;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                if result.is_err() || sink.flush().await.is_err() {
+                    return None;
+                }
+                outbox.queued.fetch_sub(batch, Ordering::AcqRel);
+            }
+            // Every sender is gone: the reader ended and no job is outstanding.
+            Some(())
+        };
+        tokio::select! {
+            done = write_all => {
+                if done.is_some() {
+                    let _ = sink.send(Message::Close(Some(CloseFrame {
+                        code: CloseCode::Away,
+                        reason: "Shutting Down".into(),
+                    }))).await;
+                }
+            }
+            _ = outbox.killed() => {
+                tracing::info!("websocket client not reading: send queue full, disconnecting");
+            }
+        }
+    });
+
+    let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
+    let idle = Duration::from_secs(WS_IDLE_TIMEOUT_SECS);
+    loop {
+        let Ok(permit) = in_flight.clone().acquire_owned().await else {
+            break;
+        };
+        let next = tokio::select! {
+            n = tokio::time::timeout(idle, frames.next()) => n,
+            _ = shutdown.recv() => break,
+            _ = outbox.killed() => break,
+        };
+        let message = match next {
+            Err(_) => {
+                tracing::debug!(peer = %conn.peer, "websocket idle timeout");
+                break;
+            }
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
+                tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
+                break;
+            }
+            Ok(Some(Ok(m))) => m,
+        };
+        match message {
+            Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox),
+            Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
+                Ok(text) => on_text(text, permit, &conn, &outbox),
+                Err(_) => outbox.push(envelope::ws_json_invalid("").to_string()),
+            },
+            Message::Close(_) => break,
+            // Pings are answered by tungstenite; pongs and raw frames need nothing.
+            _ => {}
+        }
+    }
+    // Dropping our handle lets the writer finish once the in-flight jobs have answered.
+    drop(outbox);
+    let _ = writer.await;
+    tracing::debug!(peer = %conn.peer, "websocket closed");
+}
+
+/// One text message: parse, check the envelope and the role, dispatch.
+fn on_text(
+    text: &str,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    conn: &Arc<Connection>,
+    outbox: &Arc<Outbox>,
+) {
+    let request = match json::parse_object(text.as_bytes()) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
+            outbox.push(envelope::ws_json_invalid(text).to_string());
+            return;
+        }
+    };
+    let (name, api_version) = match envelope::ws_precheck(&request) {
+        Ok(x) => x,
+        Err(reply) => {
+            outbox.push(reply.to_string());
+            return;
+        }
+    };
+    tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
+    if required_role(&name, api_version) == Role::Admin && conn.role != Role::Admin {
+        outbox.push(envelope::ws_forbidden(&request).to_string());
+        return;
+    }
+    let ctx = Context {
+        role: conn.role,
+        api_version,
+        transport: Transport::WebSocket,
+        server: conn.state.clone(),
+    };
+    match rpc::resolve(&ctx, &request) {
+        Err(e) => outbox.push(envelope::ws_reply(&request, Err(e)).to_string()),
+        Ok(method) => {
+            let outbox = outbox.clone();
+            rpc::execute(method, ctx, request, move |result, request| {
+                outbox.push(envelope::ws_reply(&request, result).to_string());
+                drop(permit);
+            });
+        }
+    }
+}

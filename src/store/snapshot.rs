@@ -1,0 +1,294 @@
+//! Snapshots: the whole state at a ledger boundary, so a restart replays only the journal
+//! after it.
+//!
+//! A snapshot is written to a temporary file, fsynced, renamed into place and the
+//! directory fsynced, so a crash leaves either the old set of snapshots or the new one,
+//! never a half file under a snapshot's name. Each file is checksummed; loading falls back
+//! from a damaged newest snapshot to the one before it.
+//!
+//! File name `snapshot-<ledger_seq:010>-<through_record:020>.snap`; layout (little-endian):
+//! ```text
+//!   0  magic           8 bytes  "LDGRSNAP"
+//!   8  version         u32      1
+//!  12  ledger_seq      u32      the ledger whose state this is
+//!  16  through_record  u64      the last journal record the state includes
+//!  24  payload_len     u64
+//!  32  payload
+//!  ..  crc32           u32      CRC-32 of everything before it
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::error::{StoreError, StoreResult};
+use super::storage::Storage;
+use crate::limits::SNAPSHOT_BYTES_MAX;
+
+const MAGIC: &[u8; 8] = b"LDGRSNAP";
+const VERSION: u32 = 1;
+const HEADER_BYTES: usize = 32;
+const TRAILER_BYTES: usize = 4;
+const PREFIX: &str = "snapshot-";
+const SUFFIX: &str = ".snap";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// A snapshot read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The ledger whose state this is.
+    pub ledger_seq: u32,
+    /// The last journal record the state includes: replay continues after it.
+    pub through_record: u64,
+    /// The state, as the server serialized it.
+    pub bytes: Vec<u8>,
+}
+
+/// A snapshot file on disk, known by its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotInfo {
+    /// The ledger whose state it holds.
+    pub ledger_seq: u32,
+    /// The last journal record the state includes.
+    pub through_record: u64,
+    /// The file.
+    pub path: PathBuf,
+}
+
+/// The snapshot directory.
+pub struct Snapshots {
+    storage: Arc<dyn Storage>,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for Snapshots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshots").field("dir", &self.dir).finish()
+    }
+}
+
+fn file_name(ledger_seq: u32, through_record: u64) -> String {
+    format!("{PREFIX}{ledger_seq:010}-{through_record:020}{SUFFIX}")
+}
+
+fn parse_name(name: &str) -> Option<(u32, u64)> {
+    let body = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+    let (seq, through) = body.split_once('-')?;
+    if seq.len() != 10 || through.len() != 20 {
+        return None;
+    }
+    if !seq
+        .bytes()
+        .chain(through.bytes())
+        .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    Some((seq.parse().ok()?, through.parse().ok()?))
+}
+
+impl Snapshots {
+    /// Opens (or creates) the snapshot directory and removes temporary files a crash
+    /// left behind.
+    pub fn open(storage: Arc<dyn Storage>, dir: &Path) -> StoreResult<Snapshots> {
+        storage
+            .create_dir_all(dir)
+            .map_err(|e| StoreError::io("create_dir_all", dir, e))?;
+        let names = storage
+            .list(dir)
+            .map_err(|e| StoreError::io("list", dir, e))?;
+        for name in names.iter().filter(|n| n.ends_with(TEMP_SUFFIX)) {
+            let path = dir.join(name);
+            storage
+                .remove(&path)
+                .map_err(|e| StoreError::io("remove", &path, e))?;
+        }
+        storage
+            .sync_dir(dir)
+            .map_err(|e| StoreError::io("sync_dir", dir, e))?;
+        Ok(Snapshots {
+            storage,
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Writes the state of ledger `ledger_seq`, which includes journal records up to
+    /// `through_record`, durably. Returns the snapshot's path.
+    pub fn write(
+        &self,
+        ledger_seq: u32,
+        through_record: u64,
+        state: &[u8],
+    ) -> StoreResult<PathBuf> {
+        let name = file_name(ledger_seq, through_record);
+        let path = self.dir.join(&name);
+        let temp = self.dir.join(format!("{name}{TEMP_SUFFIX}"));
+        let mut header = Vec::with_capacity(HEADER_BYTES);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&VERSION.to_le_bytes());
+        header.extend_from_slice(&ledger_seq.to_le_bytes());
+        header.extend_from_slice(&through_record.to_le_bytes());
+        header.extend_from_slice(&(state.len() as u64).to_le_bytes());
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&header);
+        crc.update(state);
+        let trailer = crc.finalize().to_le_bytes();
+        let mut file = self
+            .storage
+            .create(&temp)
+            .map_err(|e| StoreError::io("create", &temp, e))?;
+        file.write_all(&header)
+            .map_err(|e| StoreError::io("write", &temp, e))?;
+        file.write_all(state)
+            .map_err(|e| StoreError::io("write", &temp, e))?;
+        file.write_all(&trailer)
+            .map_err(|e| StoreError::io("write", &temp, e))?;
+        file.sync_data()
+            .map_err(|e| StoreError::io("fdatasync", &temp, e))?;
+        drop(file);
+        self.storage
+            .rename(&temp, &path)
+            .map_err(|e| StoreError::io("rename", &temp, e))?;
+        self.storage
+            .sync_dir(&self.dir)
+            .map_err(|e| StoreError::io("sync_dir", &self.dir, e))?;
+        Ok(path)
+    }
+
+    /// The snapshots on disk, oldest first (by ledger sequence).
+    pub fn list(&self) -> StoreResult<Vec<SnapshotInfo>> {
+        let names = self
+            .storage
+            .list(&self.dir)
+            .map_err(|e| StoreError::io("list", &self.dir, e))?;
+        let mut infos: Vec<SnapshotInfo> = names
+            .iter()
+            .filter_map(|n| {
+                parse_name(n).map(|(ledger_seq, through_record)| SnapshotInfo {
+                    ledger_seq,
+                    through_record,
+                    path: self.dir.join(n),
+                })
+            })
+            .collect();
+        infos.sort_by_key(|i| (i.ledger_seq, i.through_record));
+        Ok(infos)
+    }
+
+    /// Reads and checks one snapshot.
+    pub fn load(&self, info: &SnapshotInfo) -> StoreResult<Snapshot> {
+        let corrupt = |reason: String| StoreError::SnapshotCorrupt {
+            file: info.path.clone(),
+            reason,
+        };
+        let len = self
+            .storage
+            .len(&info.path)
+            .map_err(|e| StoreError::io("stat", &info.path, e))?;
+        if len > SNAPSHOT_BYTES_MAX {
+            return Err(corrupt(format!(
+                "{len} bytes exceeds SNAPSHOT_BYTES_MAX ({SNAPSHOT_BYTES_MAX})"
+            )));
+        }
+        let bytes = self
+            .storage
+            .read(&info.path)
+            .map_err(|e| StoreError::io("read", &info.path, e))?;
+        if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
+            return Err(corrupt(format!("only {} bytes", bytes.len())));
+        }
+        let body_end = bytes.len() - TRAILER_BYTES;
+        let mut stored = [0u8; 4];
+        stored.copy_from_slice(&bytes[body_end..]);
+        let stored = u32::from_le_bytes(stored);
+        let actual = crc32fast::hash(&bytes[..body_end]);
+        if stored != actual {
+            return Err(corrupt(format!(
+                "checksum mismatch (stored {stored:08x}, computed {actual:08x})"
+            )));
+        }
+        let field = |at: usize, n: usize| &bytes[at..at + n];
+        if field(0, 8) != MAGIC {
+            return Err(corrupt("not a snapshot (bad magic)".into()));
+        }
+        let mut b4 = [0u8; 4];
+        let mut b8 = [0u8; 8];
+        b4.copy_from_slice(field(8, 4));
+        let version = u32::from_le_bytes(b4);
+        if version != VERSION {
+            return Err(corrupt(format!("unknown version {version}")));
+        }
+        b4.copy_from_slice(field(12, 4));
+        let ledger_seq = u32::from_le_bytes(b4);
+        b8.copy_from_slice(field(16, 8));
+        let through_record = u64::from_le_bytes(b8);
+        b8.copy_from_slice(field(24, 8));
+        let payload_len = u64::from_le_bytes(b8);
+        if payload_len != (body_end - HEADER_BYTES) as u64 {
+            return Err(corrupt(format!(
+                "payload length {payload_len} does not match the file"
+            )));
+        }
+        if (ledger_seq, through_record) != (info.ledger_seq, info.through_record) {
+            return Err(corrupt("header does not match the file name".into()));
+        }
+        let mut bytes = bytes;
+        bytes.truncate(body_end);
+        bytes.drain(..HEADER_BYTES);
+        Ok(Snapshot {
+            ledger_seq,
+            through_record,
+            bytes,
+        })
+    }
+
+    /// The newest snapshot that passes its checks; a damaged one is skipped with a warning
+    /// and the one before it is tried. `None` when there is no usable snapshot.
+    pub fn load_newest_valid(&self) -> StoreResult<Option<Snapshot>> {
+        for info in self.list()?.iter().rev() {
+            match self.load(info) {
+                Ok(s) => return Ok(Some(s)),
+                Err(e) => {
+                    tracing::warn!(error = %e, "snapshot: skipping a damaged snapshot, trying the previous one");
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Keeps the newest `keep` snapshots (at least one) and removes the rest. Returns the
+    /// removed files.
+    pub fn prune(&self, keep: usize) -> StoreResult<Vec<PathBuf>> {
+        let infos = self.list()?;
+        let keep = keep.max(1);
+        let cut = infos.len().saturating_sub(keep);
+        let mut removed = Vec::new();
+        for info in &infos[..cut] {
+            self.storage
+                .remove(&info.path)
+                .map_err(|e| StoreError::io("remove", &info.path, e))?;
+            removed.push(info.path.clone());
+        }
+        if !removed.is_empty() {
+            self.storage
+                .sync_dir(&self.dir)
+                .map_err(|e| StoreError::io("sync_dir", &self.dir, e))?;
+        }
+        Ok(removed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        assert_eq!(parse_name(&file_name(7, 42)), Some((7, 42)));
+        assert_eq!(
+            parse_name(&file_name(u32::MAX, u64::MAX)),
+            Some((u32::MAX, u64::MAX))
+        );
+        assert_eq!(parse_name("snapshot-7-42.snap"), None);
+        assert_eq!(parse_name(&format!("{}.tmp", file_name(7, 42))), None);
+    }
+}

@@ -16,7 +16,6 @@
 //!   the transaction types.
 
 pub mod account_set;
-pub mod claim_sig;
 pub mod directory;
 pub mod entry;
 pub mod invariants;

@@ -1,7 +1,6 @@
 //! Payment channels (rippled `PayChan.cpp`): PaymentChannelCreate, PaymentChannelFund and
 //! PaymentChannelClaim, and closing a channel.
 
-use super::claim_sig::verify_claim;
 use super::directory::{insert_owned, remove_owned};
 use super::entry::{
     adjust_owner_count, balance_drops, credit_drops, key_kind, new_entry, with_threading,
@@ -14,6 +13,8 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::claim::verify_claim;
+use crate::protocol::keys::PublicKey;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -286,10 +287,10 @@ pub fn claim_preflight(tx: &StObject) -> Ter {
         if bal > auth {
             return Ter::temBAD_AMOUNT;
         }
-        if key_kind(pk).is_none() {
+        let Ok(pk) = PublicKey::from_slice_lenient(pk) else {
             return Ter::temMALFORMED;
-        }
-        if !verify_claim(pk, &channel, auth as u64, sig) {
+        };
+        if !verify_claim(&pk, &channel, auth as u64, sig) {
             return Ter::temBAD_SIGNATURE;
         }
     }

@@ -80,7 +80,7 @@ ters! {
     temBAD_QUORUM = -271, "Malformed: Quorum is unreachable.";
     temBAD_WEIGHT = -270, "Malformed: Weight must be a positive value.";
     temBAD_TICK_SIZE = -269, "Malformed: Tick size out of range.";
-    temUNKNOWN = -265, "The transaction requires logic that is not implemented yet.";
+    temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
 
     tefFAILURE = -199, "Failed to apply.";

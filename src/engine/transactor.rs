@@ -35,8 +35,25 @@ pub struct ApplyConfig {
     pub signature_check: Option<SignatureCheck>,
 }
 
-/// Verifies a transaction's single signature: `(tx) -> valid`.
+/// Verifies a transaction's signature: `(tx) -> valid`. [`verify_signature`] is the
+/// standard one.
 pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
+
+/// rippled's `checkValidity` for a single-signed transaction: the TxnSignature over the
+/// signing data by SigningPubKey, fully canonical when tfFullyCanonicalSig is set or
+/// (RequireFullyCanonicalSig being enabled) always for secp256k1. A multi-signed
+/// transaction (empty SigningPubKey) is refused: this engine has no SignerList.
+pub fn verify_signature(tx: &StObject) -> bool {
+    let s = sf();
+    let (Some(pk), Some(sig)) = (tx.blob_of(s.signing_pub_key), tx.blob_of(s.txn_signature)) else {
+        return false;
+    };
+    let Ok(pk) = crate::protocol::keys::PublicKey::from_slice_lenient(pk) else {
+        return false;
+    };
+    let data = crate::protocol::tx::signing_data(tx);
+    crate::protocol::sign::verify(&pk, &data, sig, true)
+}
 
 /// What applying one transaction did.
 #[derive(Debug, Clone)]
@@ -268,9 +285,10 @@ pub fn apply_transaction(
     if let Err(t) = preclaim_common(view, tx, &c) {
         return Outcome::rejected(t);
     }
-    let t = tx_type.preclaim(view, tx, &c.account);
-    if t != Ter::tesSUCCESS {
-        return Outcome::rejected(t);
+    // A tec from preclaim still claims the fee: the transaction skips its own apply.
+    let preclaim = tx_type.preclaim(view, tx, &c.account);
+    if !preclaim.is_applied() {
+        return Outcome::rejected(preclaim);
     }
 
     let mut sb = Sandbox::new(view);
@@ -292,7 +310,11 @@ pub fn apply_transaction(
         delivered: None,
         meta_delivered: None,
     };
-    let mut ter = tx_type.apply(&mut ctx);
+    let mut ter = if preclaim.is_tec() {
+        preclaim
+    } else {
+        tx_type.apply(&mut ctx)
+    };
     let ApplyContext {
         mut sb,
         mut delivered,

@@ -163,8 +163,11 @@ pub struct Env {
 pub const START_TIME: u32 = 780_000_000;
 
 impl Env {
+    /// A standalone ledger whose engine also checks every transaction signature.
     pub fn new() -> Env {
-        Env::with_config(LedgerConfig::default())
+        let mut cfg = LedgerConfig::default();
+        cfg.apply.signature_check = Some(Arc::new(ledgerd::engine::transactor::verify_signature));
+        Env::with_config(cfg)
     }
 
     pub fn with_config(cfg: LedgerConfig) -> Env {

@@ -34,9 +34,15 @@ pub const CONNECTIONS_PER_PORT_MAX: usize = 1024;
 /// stops reading frames while this many are outstanding, which pushes back on the client.
 pub const WS_REQUESTS_IN_FLIGHT_MAX: usize = 64;
 
-/// Replies queued for one WebSocket connection but not yet written to its socket (rippled's
-/// `send_queue_limit`, default 100). A client that stops reading fills it and is disconnected.
+/// Messages queued for one WebSocket connection beyond the replies to its in-flight requests
+/// (rippled's `send_queue_limit`, default 100): unsolicited messages (streams) to a client
+/// that stops reading fill it, and the client is disconnected.
 pub const WS_SEND_QUEUE_MESSAGES_MAX: usize = 100;
+
+/// Time one batched write to a WebSocket client may make no progress before the client is
+/// taken as not reading and disconnected, in seconds. (Replies to requests are bounded by
+/// [`WS_REQUESTS_IN_FLIGHT_MAX`]: a request stays in flight until its reply is written.)
+pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 
 /// Replies the writer hands the socket before one flush: batching writes is worth 3 to 7 times
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
@@ -117,3 +123,22 @@ pub const SNAPSHOT_BYTES_MAX: u64 = 8 * 1024 * 1024 * 1024;
 /// Default number of snapshots kept by pruning; journal segments needed to replay from the
 /// oldest kept snapshot are kept too, so this is the depth of restartable history.
 pub const SNAPSHOTS_KEPT_DEFAULT: usize = 3;
+
+// ---- ledger/engine ----
+
+/// Reference transaction cost in drops of a standalone genesis (rippled `FeeSetup`).
+pub const FEE_BASE_DROPS_DEFAULT: u64 = 10;
+/// Reserve of an account with no owned objects, in drops (10 XRP; rippled `FeeSetup`).
+pub const RESERVE_BASE_DROPS_DEFAULT: u64 = 10_000_000;
+/// Extra reserve per owned object, in drops (2 XRP; rippled `FeeSetup`).
+pub const RESERVE_INC_DROPS_DEFAULT: u64 = 2_000_000;
+/// Entries in one directory page (rippled `dirNodeMaxEntries`).
+pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
+/// Pages in one directory (rippled `dirNodeMaxPages`); beyond it `tecDIR_FULL`.
+pub const DIR_PAGES_MAX: u64 = 262_144;
+/// Closed ledgers whose state stays readable (`by_seq`), counting the newest.
+pub const LEDGER_HISTORY_COUNT: u32 = 256;
+/// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
+pub const DOMAIN_BYTES_MAX: usize = 256;
+/// Network IDs at or below this do not carry NetworkID in transactions (rippled).
+pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;

@@ -1,0 +1,318 @@
+//! AccountSet (rippled `SetAccount.cpp`): account flags and settings. Setting RequireAuth
+//! needs an empty owner directory.
+
+use super::entry::key_kind;
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::directory;
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::DOMAIN_BYTES_MAX;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash128, Hash256};
+
+/// Legacy transaction flags of AccountSet.
+pub mod tf {
+    /// Same as SetFlag asfRequireDest.
+    pub const REQUIRE_DEST_TAG: u32 = 0x0001_0000;
+    /// Same as ClearFlag asfRequireDest.
+    pub const OPTIONAL_DEST_TAG: u32 = 0x0002_0000;
+    /// Same as SetFlag asfRequireAuth.
+    pub const REQUIRE_AUTH: u32 = 0x0004_0000;
+    /// Same as ClearFlag asfRequireAuth.
+    pub const OPTIONAL_AUTH: u32 = 0x0008_0000;
+    /// Same as SetFlag asfDisallowXRP.
+    pub const DISALLOW_XRP: u32 = 0x0010_0000;
+    /// Same as ClearFlag asfDisallowXRP.
+    pub const ALLOW_XRP: u32 = 0x0020_0000;
+    /// Bits AccountSet may not set.
+    pub const MASK: u32 = super::TF_UNIVERSAL_MASK
+        & !(REQUIRE_DEST_TAG
+            | OPTIONAL_DEST_TAG
+            | REQUIRE_AUTH
+            | OPTIONAL_AUTH
+            | DISALLOW_XRP
+            | ALLOW_XRP);
+}
+
+/// SetFlag / ClearFlag values.
+pub mod asf {
+    /// Require a destination tag.
+    pub const REQUIRE_DEST: u32 = 1;
+    /// Require authorization of holders.
+    pub const REQUIRE_AUTH: u32 = 2;
+    /// Disallow XRP (advisory).
+    pub const DISALLOW_XRP: u32 = 3;
+    /// Disable the master key.
+    pub const DISABLE_MASTER: u32 = 4;
+    /// Track the last transaction ID.
+    pub const ACCOUNT_TXN_ID: u32 = 5;
+    /// Give up freezing.
+    pub const NO_FREEZE: u32 = 6;
+    /// Freeze every line.
+    pub const GLOBAL_FREEZE: u32 = 7;
+    /// Ripple by default.
+    pub const DEFAULT_RIPPLE: u32 = 8;
+    /// Deposit authorization.
+    pub const DEPOSIT_AUTH: u32 = 9;
+    /// Authorized NFToken minter.
+    pub const AUTHORIZED_NFTOKEN_MINTER: u32 = 10;
+    /// Disallow incoming NFToken offers.
+    pub const DISALLOW_INCOMING_NFTOKEN_OFFER: u32 = 12;
+    /// Disallow incoming checks.
+    pub const DISALLOW_INCOMING_CHECK: u32 = 13;
+    /// Disallow incoming payment channels.
+    pub const DISALLOW_INCOMING_PAYCHAN: u32 = 14;
+    /// Disallow incoming trust lines.
+    pub const DISALLOW_INCOMING_TRUSTLINE: u32 = 15;
+    /// Allow trust line clawback.
+    pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 16;
+}
+
+/// TransferRate / quality unity.
+pub const QUALITY_ONE: u32 = 1_000_000_000;
+const TICK_SIZE_MIN: u8 = 3;
+const TICK_SIZE_MAX: u8 = 16;
+
+struct Asks {
+    set: u32,
+    clear: u32,
+    set_auth: bool,
+    clear_auth: bool,
+    set_dest: bool,
+    clear_dest: bool,
+    set_disallow: bool,
+    clear_disallow: bool,
+}
+
+fn asks(tx: &StObject) -> Asks {
+    let flags = tx.flags();
+    let set = tx.u32_of(sf().set_flag).unwrap_or(0);
+    let clear = tx.u32_of(sf().clear_flag).unwrap_or(0);
+    Asks {
+        set,
+        clear,
+        set_auth: flags & tf::REQUIRE_AUTH != 0 || set == asf::REQUIRE_AUTH,
+        clear_auth: flags & tf::OPTIONAL_AUTH != 0 || clear == asf::REQUIRE_AUTH,
+        set_dest: flags & tf::REQUIRE_DEST_TAG != 0 || set == asf::REQUIRE_DEST,
+        clear_dest: flags & tf::OPTIONAL_DEST_TAG != 0 || clear == asf::REQUIRE_DEST,
+        set_disallow: flags & tf::DISALLOW_XRP != 0 || set == asf::DISALLOW_XRP,
+        clear_disallow: flags & tf::ALLOW_XRP != 0 || clear == asf::DISALLOW_XRP,
+    }
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject) -> Ter {
+    let s = sf();
+    if tx.flags() & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    let a = asks(tx);
+    if a.set != 0 && a.set == a.clear {
+        return Ter::temINVALID_FLAG;
+    }
+    if (a.set_auth && a.clear_auth)
+        || (a.set_dest && a.clear_dest)
+        || (a.set_disallow && a.clear_disallow)
+    {
+        return Ter::temINVALID_FLAG;
+    }
+    if let Some(rate) = tx.u32_of(s.transfer_rate) {
+        if (rate != 0 && rate < QUALITY_ONE) || rate > 2 * QUALITY_ONE {
+            return Ter::temBAD_TRANSFER_RATE;
+        }
+    }
+    if let Some(tick) = tx.u8_of(s.tick_size) {
+        if tick != 0 && !(TICK_SIZE_MIN..=TICK_SIZE_MAX).contains(&tick) {
+            return Ter::temBAD_TICK_SIZE;
+        }
+    }
+    if let Some(mk) = tx.blob_of(s.message_key) {
+        if !mk.is_empty() && key_kind(mk).is_none() {
+            return Ter::telBAD_PUBLIC_KEY;
+        }
+    }
+    if let Some(d) = tx.blob_of(s.domain) {
+        if d.len() > DOMAIN_BYTES_MAX {
+            return Ter::telBAD_DOMAIN;
+        }
+    }
+    let has_minter = tx.get(s.nftoken_minter).is_some();
+    if (a.set == asf::AUTHORIZED_NFTOKEN_MINTER && !has_minter)
+        || (a.clear == asf::AUTHORIZED_NFTOKEN_MINTER && has_minter)
+    {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim: RequireAuth and clawback need an empty owner directory.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let Some(root) = view.read(&keylet::account(account)) else {
+        return Ter::terNO_ACCOUNT;
+    };
+    let a = asks(tx);
+    let dir_empty = || directory::is_empty(view, &keylet::owner_dir(account));
+    if a.set_auth && !root.is_flag(lsf::REQUIRE_AUTH) && !dir_empty() {
+        return Ter::tecOWNERS;
+    }
+    if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
+        if root.is_flag(lsf::NO_FREEZE) {
+            return Ter::tecNO_PERMISSION;
+        }
+        if !dir_empty() {
+            return Ter::tecOWNERS;
+        }
+    }
+    if a.set == asf::NO_FREEZE && root.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK) {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let tx = ctx.tx;
+    let key = keylet::account(&ctx.account);
+    let Some(mut root) = ctx.sb.peek(&key) else {
+        return Ter::tefINTERNAL;
+    };
+    let a = asks(tx);
+    let flags_in = root.flags();
+    let mut out = flags_in;
+    let toggle = |out: &mut u32, set: bool, clear: bool, bit: u32| {
+        if set && flags_in & bit == 0 {
+            *out |= bit;
+        }
+        if clear && flags_in & bit != 0 {
+            *out &= !bit;
+        }
+    };
+    toggle(&mut out, a.set_auth, a.clear_auth, lsf::REQUIRE_AUTH);
+    toggle(&mut out, a.set_dest, a.clear_dest, lsf::REQUIRE_DEST_TAG);
+    toggle(
+        &mut out,
+        a.set_disallow,
+        a.clear_disallow,
+        lsf::DISALLOW_XRP,
+    );
+
+    if a.set == asf::DISABLE_MASTER && flags_in & lsf::DISABLE_MASTER == 0 {
+        if !ctx.signed_by_master {
+            return Ter::tecNEED_MASTER_KEY;
+        }
+        if root.get(s.regular_key).is_none() {
+            return Ter::tecNO_ALTERNATIVE_KEY;
+        }
+        out |= lsf::DISABLE_MASTER;
+    }
+    if a.clear == asf::DISABLE_MASTER && flags_in & lsf::DISABLE_MASTER != 0 {
+        out &= !lsf::DISABLE_MASTER;
+    }
+    if a.set == asf::DEFAULT_RIPPLE {
+        out |= lsf::DEFAULT_RIPPLE;
+    } else if a.clear == asf::DEFAULT_RIPPLE {
+        out &= !lsf::DEFAULT_RIPPLE;
+    }
+    if a.set == asf::NO_FREEZE {
+        if !ctx.signed_by_master && flags_in & lsf::DISABLE_MASTER == 0 {
+            return Ter::tecNEED_MASTER_KEY;
+        }
+        out |= lsf::NO_FREEZE;
+    }
+    if a.set == asf::GLOBAL_FREEZE {
+        out |= lsf::GLOBAL_FREEZE;
+    }
+    // Who gave up freezing may not lift a global freeze.
+    if a.set != asf::GLOBAL_FREEZE && a.clear == asf::GLOBAL_FREEZE && out & lsf::NO_FREEZE == 0 {
+        out &= !lsf::GLOBAL_FREEZE;
+    }
+    if a.set == asf::ACCOUNT_TXN_ID && root.get(s.account_txn_id).is_none() {
+        root.set(s.account_txn_id, StValue::Hash256(Hash256::ZERO));
+    }
+    if a.clear == asf::ACCOUNT_TXN_ID {
+        root.remove(s.account_txn_id);
+    }
+    if a.set == asf::DEPOSIT_AUTH {
+        out |= lsf::DEPOSIT_AUTH;
+    } else if a.clear == asf::DEPOSIT_AUTH {
+        out &= !lsf::DEPOSIT_AUTH;
+    }
+    if let Some(h) = tx.h128_of(s.email_hash) {
+        if h == Hash128::ZERO {
+            root.remove(s.email_hash);
+        } else {
+            root.set(s.email_hash, StValue::Hash128(h));
+        }
+    }
+    if let Some(h) = tx.h256_of(s.wallet_locator) {
+        if h.is_zero() {
+            root.remove(s.wallet_locator);
+        } else {
+            root.set(s.wallet_locator, StValue::Hash256(h));
+        }
+    }
+    for field in [s.message_key, s.domain] {
+        if let Some(b) = tx.blob_of(field) {
+            if b.is_empty() {
+                root.remove(field);
+            } else {
+                root.set(field, StValue::Blob(b.to_vec()));
+            }
+        }
+    }
+    if let Some(rate) = tx.u32_of(s.transfer_rate) {
+        if rate == 0 || rate == QUALITY_ONE {
+            root.remove(s.transfer_rate);
+        } else {
+            root.set(s.transfer_rate, StValue::UInt32(rate));
+        }
+    }
+    if let Some(tick) = tx.u8_of(s.tick_size) {
+        if tick == 0 || tick == TICK_SIZE_MAX {
+            root.remove(s.tick_size);
+        } else {
+            root.set(s.tick_size, StValue::UInt8(tick));
+        }
+    }
+    if a.set == asf::AUTHORIZED_NFTOKEN_MINTER {
+        if let Some(m) = tx.account_of(s.nftoken_minter) {
+            root.set(s.nftoken_minter, StValue::AccountId(m));
+        }
+    }
+    if a.clear == asf::AUTHORIZED_NFTOKEN_MINTER {
+        root.remove(s.nftoken_minter);
+    }
+    for (asf_value, bit) in [
+        (
+            asf::DISALLOW_INCOMING_NFTOKEN_OFFER,
+            lsf::DISALLOW_INCOMING_NFTOKEN_OFFER,
+        ),
+        (asf::DISALLOW_INCOMING_CHECK, lsf::DISALLOW_INCOMING_CHECK),
+        (
+            asf::DISALLOW_INCOMING_PAYCHAN,
+            lsf::DISALLOW_INCOMING_PAYCHAN,
+        ),
+        (
+            asf::DISALLOW_INCOMING_TRUSTLINE,
+            lsf::DISALLOW_INCOMING_TRUSTLINE,
+        ),
+    ] {
+        if a.set == asf_value {
+            out |= bit;
+        } else if a.clear == asf_value {
+            out &= !bit;
+        }
+    }
+    if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
+        out |= lsf::ALLOW_TRUSTLINE_CLAWBACK;
+    }
+    if out != flags_in {
+        root.set(s.flags, StValue::UInt32(out));
+    }
+    ctx.sb.update(key, root);
+    Ter::tesSUCCESS
+}

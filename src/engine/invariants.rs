@@ -1,0 +1,160 @@
+//! Invariants checked after every transaction, before anything is written (rippled's
+//! `InvariantCheck.cpp`, the subset this engine's transactions can break). A violation
+//! turns the result into `tecINVARIANT_FAILED`.
+
+use std::collections::HashMap;
+
+use super::sandbox::{Action, Item};
+use crate::ledger::flags::{lsf, lt};
+use crate::ledger::sf::{sf, StExt};
+use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Hash256};
+
+/// Which invariant failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Violation {
+    /// XRP was created, or destroyed other than by the fee.
+    XrpNotConserved,
+    /// The fee charged is negative or above the transaction's Fee.
+    FeeOutOfBounds,
+    /// An AccountRoot balance is negative or above the XRP supply.
+    BadXrpBalance,
+    /// OwnerCount changes do not match the owned entries created and deleted.
+    OwnerCountMismatch,
+    /// A trust line in XRP.
+    XrpTrustLine,
+    /// A channel paid out more than it holds, or its deposit shrank.
+    ChannelOverdrawn,
+    /// An AccountRoot was deleted (no transaction here deletes accounts).
+    AccountDeleted,
+}
+
+fn xrp_held(o: &StObject) -> i64 {
+    let s = sf();
+    match o.u16_of(s.ledger_entry_type) {
+        Some(lt::ACCOUNT_ROOT) => o.drops_of(s.balance),
+        Some(lt::PAYCHAN) => o.drops_of(s.amount) - o.drops_of(s.balance),
+        _ => 0,
+    }
+}
+
+/// Owned-entry counts an entry contributes to each account's OwnerCount.
+fn owned_by(o: &StObject, out: &mut HashMap<AccountId, i64>, sign: i64) {
+    let s = sf();
+    match o.u16_of(s.ledger_entry_type) {
+        Some(lt::RIPPLE_STATE) => {
+            let flags = o.flags();
+            for (field, bit) in [
+                (s.low_limit, lsf::LOW_RESERVE),
+                (s.high_limit, lsf::HIGH_RESERVE),
+            ] {
+                if flags & bit != 0 {
+                    if let Some(Amount::Iou { issuer, .. }) = o.amount_of(field) {
+                        *out.entry(issuer).or_default() += sign;
+                    }
+                }
+            }
+        }
+        Some(lt::PAYCHAN) => {
+            if let Some(a) = o.account_of(s.account) {
+                *out.entry(a).or_default() += sign;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Checks the change set of one transaction that charged `fee_drops` of a declared
+/// `fee_max_drops`.
+pub fn check(
+    items: &std::collections::BTreeMap<Hash256, Item>,
+    fee_drops: i64,
+    fee_max_drops: i64,
+) -> Result<(), Violation> {
+    if fee_drops < 0 || fee_drops > fee_max_drops || fee_drops as u64 > DROPS_MAX {
+        return Err(Violation::FeeOutOfBounds);
+    }
+    let s = sf();
+    let mut xrp_delta: i128 = 0;
+    let mut owned: HashMap<AccountId, i64> = HashMap::new();
+    let mut counts: HashMap<AccountId, i64> = HashMap::new();
+    for item in items.values() {
+        let before = item.orig.as_deref();
+        let after = match item.action {
+            Action::Erase => None,
+            _ => Some(&item.cur),
+        };
+        if let Some(b) = before {
+            xrp_delta -= xrp_held(b) as i128;
+            owned_by(b, &mut owned, -1);
+        }
+        if let Some(a) = after {
+            xrp_delta += xrp_held(a) as i128;
+            owned_by(a, &mut owned, 1);
+        }
+        for o in before.iter().copied().chain(after) {
+            match o.u16_of(s.ledger_entry_type) {
+                Some(lt::ACCOUNT_ROOT) => {
+                    let bal = o.amount_of(s.balance);
+                    match bal {
+                        Some(Amount::Xrp(d)) if (0..=DROPS_MAX as i64).contains(&d) => {}
+                        _ => return Err(Violation::BadXrpBalance),
+                    }
+                }
+                Some(lt::RIPPLE_STATE) => {
+                    for f in [s.balance, s.low_limit, s.high_limit] {
+                        match o.amount_of(f) {
+                            Some(Amount::Iou { currency, .. }) if !currency.is_xrp() => {}
+                            _ => return Err(Violation::XrpTrustLine),
+                        }
+                    }
+                }
+                Some(lt::PAYCHAN) => {
+                    let amt = o.drops_of(s.amount);
+                    let bal = o.drops_of(s.balance);
+                    if bal < 0 || amt < 0 || bal > amt {
+                        return Err(Violation::ChannelOverdrawn);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let (Some(b), Some(a)) = (before, after) {
+            if b.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
+                && (a.drops_of(s.amount) < b.drops_of(s.amount)
+                    || a.drops_of(s.balance) < b.drops_of(s.balance))
+            {
+                return Err(Violation::ChannelOverdrawn);
+            }
+        }
+        let is_root = |o: Option<&StObject>| {
+            o.is_some_and(|o| o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT))
+        };
+        if is_root(before) && after.is_none() {
+            return Err(Violation::AccountDeleted);
+        }
+        if is_root(before) || is_root(after) {
+            let acct = before
+                .or(after)
+                .and_then(|o| o.account_of(s.account))
+                .unwrap_or_default();
+            let oc = |o: Option<&StObject>| o.and_then(|o| o.u32_of(s.owner_count)).unwrap_or(0);
+            *counts.entry(acct).or_default() += oc(after) as i64 - oc(before) as i64;
+        }
+    }
+    if xrp_delta != -(fee_drops as i128) {
+        return Err(Violation::XrpNotConserved);
+    }
+    for (acct, delta) in owned.iter().filter(|(_, d)| **d != 0) {
+        if counts.get(acct).copied().unwrap_or(0) != *delta {
+            return Err(Violation::OwnerCountMismatch);
+        }
+    }
+    for (acct, delta) in counts.iter().filter(|(_, d)| **d != 0) {
+        if owned.get(acct).copied().unwrap_or(0) != *delta {
+            return Err(Violation::OwnerCountMismatch);
+        }
+    }
+    Ok(())
+}

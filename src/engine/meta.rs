@@ -1,0 +1,275 @@
+//! Turning a committed change set into the ledger's writes and the transaction's
+//! metadata, as rippled's `ApplyStateTable::apply` does: threading (PreviousTxnID /
+//! PreviousTxnLgrSeq on every touched threaded entry and on the owners of created and
+//! deleted ones), then CreatedNode / ModifiedNode / DeletedNode sorted by index.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::sandbox::{Action, Item};
+use crate::ledger::flags::lt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::Amount;
+use crate::protocol::definitions::Field;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// The state writes of one transaction: `None` deletes.
+pub type Writes = Vec<(Hash256, Option<Arc<StObject>>)>;
+
+/// How a field appears in metadata (rippled `SField::sMD_*`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MetaClass {
+    /// Never in metadata (LedgerEntryType, Indexes).
+    Never,
+    /// Only in a deleted node's FinalFields (the threading fields).
+    DeleteFinal,
+    /// Always in FinalFields, and everywhere a default field goes (RootIndex).
+    Always,
+    /// Everything else.
+    Default,
+}
+
+fn class(f: Field) -> MetaClass {
+    let s = sf();
+    if f == s.ledger_entry_type || f == s.indexes {
+        MetaClass::Never
+    } else if f == s.previous_txn_id || f == s.previous_txn_lgr_seq {
+        MetaClass::DeleteFinal
+    } else if f == s.root_index {
+        MetaClass::Always
+    } else {
+        MetaClass::Default
+    }
+}
+
+fn is_default(v: &StValue) -> bool {
+    match v {
+        StValue::UInt8(x) => *x == 0,
+        StValue::UInt16(x) => *x == 0,
+        StValue::UInt32(x) => *x == 0,
+        StValue::UInt64(x) => *x == 0,
+        StValue::Hash128(h) => h.is_zero(),
+        StValue::Hash160(h) => h.is_zero(),
+        StValue::Hash256(h) => h.is_zero(),
+        StValue::AccountId(a) => *a == AccountId::ZERO,
+        // rippled: only a native zero is the default amount.
+        StValue::Amount(a) => matches!(a, Amount::Xrp(0)),
+        StValue::Blob(b) => b.is_empty(),
+        StValue::Vector256(v) => v.is_empty(),
+        StValue::Array(v) => v.is_empty(),
+        StValue::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+fn is_threaded(o: &StObject) -> bool {
+    matches!(
+        o.u16_of(sf().ledger_entry_type),
+        Some(lt::ACCOUNT_ROOT) | Some(lt::RIPPLE_STATE) | Some(lt::PAYCHAN)
+    )
+}
+
+/// The accounts whose roots a created or deleted entry threads (rippled `threadOwners`).
+fn owners(o: &StObject) -> Vec<AccountId> {
+    let s = sf();
+    match o.u16_of(s.ledger_entry_type) {
+        Some(lt::ACCOUNT_ROOT) => vec![],
+        Some(lt::RIPPLE_STATE) => [s.low_limit, s.high_limit]
+            .iter()
+            .filter_map(|f| match o.amount_of(*f)? {
+                Amount::Iou { issuer, .. } => Some(issuer),
+                Amount::Xrp(_) => None,
+            })
+            .collect(),
+        _ => [s.account, s.destination]
+            .iter()
+            .filter_map(|f| o.account_of(*f))
+            .collect(),
+    }
+}
+
+/// Threads `o` to the transaction; returns the previous (id, ledger) when the entry had
+/// one and was not already threaded to this transaction.
+fn thread(o: &mut StObject, tx_id: &Hash256, seq: u32) -> Option<Option<(Hash256, u32)>> {
+    let s = sf();
+    let old = o.h256_of(s.previous_txn_id).unwrap_or(Hash256::ZERO);
+    if old == *tx_id {
+        return None;
+    }
+    let old_seq = o.u32_of(s.previous_txn_lgr_seq).unwrap_or(0);
+    o.set(s.previous_txn_id, StValue::Hash256(*tx_id));
+    o.set(s.previous_txn_lgr_seq, StValue::UInt32(seq));
+    Some(if old.is_zero() {
+        None
+    } else {
+        Some((old, old_seq))
+    })
+}
+
+struct Node {
+    action: Action,
+    orig: Option<Arc<StObject>>,
+    cur: StObject,
+    /// Present in the change set itself (not only threaded as an owner).
+    changed: bool,
+    prev_thread: Option<(Hash256, u32)>,
+}
+
+/// Builds the writes and the metadata of a committed change set.
+pub fn finalize(
+    items: BTreeMap<Hash256, Item>,
+    base: &dyn ReadView,
+    tx_id: &Hash256,
+    tx_index: u32,
+    result_code: u8,
+    delivered: Option<Amount>,
+) -> (StObject, Writes) {
+    let seq = base.info().seq;
+    let mut nodes: BTreeMap<Hash256, Node> = items
+        .into_iter()
+        .filter(|(_, it)| it.action != Action::Modify || it.orig.as_deref() != Some(&it.cur))
+        .map(|(k, it)| {
+            (
+                k,
+                Node {
+                    action: it.action,
+                    orig: it.orig,
+                    cur: it.cur,
+                    changed: true,
+                    prev_thread: None,
+                },
+            )
+        })
+        .collect();
+
+    // Owners of created and deleted entries.
+    let mut owner_keys = Vec::new();
+    for node in nodes.values() {
+        if node.action != Action::Modify {
+            owner_keys.extend(owners(&node.cur).iter().map(keylet::account));
+        }
+    }
+    for key in owner_keys {
+        if let std::collections::btree_map::Entry::Vacant(slot) = nodes.entry(key) {
+            let Some(orig) = base.read(&key) else {
+                continue;
+            };
+            let cur = (*orig).clone();
+            slot.insert(Node {
+                action: Action::Modify,
+                orig: Some(orig),
+                cur,
+                changed: false,
+                prev_thread: None,
+            });
+        }
+    }
+    for node in nodes.values_mut() {
+        if node.action != Action::Erase && is_threaded(&node.cur) {
+            if let Some(prev) = thread(&mut node.cur, tx_id, seq) {
+                node.prev_thread = prev;
+            }
+        }
+    }
+
+    let s = sf();
+    let mut affected = Vec::with_capacity(nodes.len());
+    let mut writes = Vec::with_capacity(nodes.len());
+    for (key, node) in nodes {
+        let entry_type = node.cur.u16_of(s.ledger_entry_type).unwrap_or(0);
+        let mut inner = StObject::new();
+        inner.set(s.ledger_entry_type, StValue::UInt16(entry_type));
+        inner.set(s.ledger_index, StValue::Hash256(key));
+        let wrapper = match node.action {
+            Action::Insert => {
+                let mut news = StObject::new();
+                for (f, v) in node.cur.iter() {
+                    if matches!(class(f), MetaClass::Default | MetaClass::Always) && !is_default(v)
+                    {
+                        news.set(f, v.clone());
+                    }
+                }
+                if !news.is_empty() {
+                    inner.set(s.new_fields, StValue::Object(news));
+                }
+                s.created_node
+            }
+            Action::Modify => {
+                if let Some((id, lseq)) = node.prev_thread {
+                    inner.set(s.previous_txn_id, StValue::Hash256(id));
+                    inner.set(s.previous_txn_lgr_seq, StValue::UInt32(lseq));
+                }
+                if node.changed {
+                    if let Some(orig) = &node.orig {
+                        let prevs = previous_fields(orig, &node.cur);
+                        if !prevs.is_empty() {
+                            inner.set(s.previous_fields, StValue::Object(prevs));
+                        }
+                    }
+                    let mut finals = StObject::new();
+                    for (f, v) in node.cur.iter() {
+                        if matches!(class(f), MetaClass::Default | MetaClass::Always) {
+                            finals.set(f, v.clone());
+                        }
+                    }
+                    if !finals.is_empty() {
+                        inner.set(s.final_fields, StValue::Object(finals));
+                    }
+                }
+                s.modified_node
+            }
+            Action::Erase => {
+                if let Some(orig) = &node.orig {
+                    let prevs = previous_fields(orig, &node.cur);
+                    if !prevs.is_empty() {
+                        inner.set(s.previous_fields, StValue::Object(prevs));
+                    }
+                }
+                let mut finals = StObject::new();
+                for (f, v) in node.cur.iter() {
+                    if class(f) != MetaClass::Never {
+                        finals.set(f, v.clone());
+                    }
+                }
+                if !finals.is_empty() {
+                    inner.set(s.final_fields, StValue::Object(finals));
+                }
+                s.deleted_node
+            }
+        };
+        // An owner threaded for the first time (no previous thread) gets no node.
+        if node.changed || inner.has("PreviousTxnID") {
+            affected.push((wrapper, inner));
+        }
+        writes.push((
+            key,
+            match node.action {
+                Action::Erase => None,
+                _ => Some(Arc::new(node.cur)),
+            },
+        ));
+    }
+
+    let mut meta = StObject::new();
+    meta.set(s.transaction_index, StValue::UInt32(tx_index));
+    meta.set(s.transaction_result, StValue::UInt8(result_code));
+    meta.set(s.affected_nodes, StValue::Array(affected));
+    if let Some(d) = delivered {
+        meta.set(s.delivered_amount, StValue::Amount(d));
+    }
+    (meta, writes)
+}
+
+/// Original values of fields that changed or went away.
+fn previous_fields(orig: &StObject, cur: &StObject) -> StObject {
+    let mut prevs = StObject::new();
+    for (f, v) in orig.iter() {
+        if class(f) == MetaClass::Default && cur.get(f) != Some(v) {
+            prevs.set(f, v.clone());
+        }
+    }
+    prevs
+}

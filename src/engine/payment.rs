@@ -1,0 +1,441 @@
+//! Payment (rippled `Payment.cpp` and, for issued currencies, the direct-step part of the
+//! flow engine: `DirectStep.cpp`, `StepChecks.h`, `StrandFlow.h`). XRP payments, account
+//! creation, and same-currency payments along the default path (issuer to holder, holder
+//! to issuer, holder to holder through the issuer). No order books, so a cross-currency
+//! payment finds no liquidity.
+
+use super::account_set::QUALITY_ONE;
+use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
+use super::ripple::{balance_for, limit_for, ripple_credit};
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::{Amount, IouValue, Rounding, DROPS_MAX};
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Currency};
+
+/// Payment flags.
+pub mod tf {
+    /// Do not use the default path.
+    pub const NO_RIPPLE_DIRECT: u32 = 0x0001_0000;
+    /// Deliver what can be delivered.
+    pub const PARTIAL_PAYMENT: u32 = 0x0002_0000;
+    /// Limit the quality of paths.
+    pub const LIMIT_QUALITY: u32 = 0x0004_0000;
+    /// Bits a Payment may not set.
+    pub const MASK: u32 =
+        super::TF_UNIVERSAL_MASK & !(NO_RIPPLE_DIRECT | PARTIAL_PAYMENT | LIMIT_QUALITY);
+}
+
+/// Most paths a payment may carry in the open ledger (rippled `MaxPathSize`).
+const PATHS_MAX: usize = 6;
+/// Most steps in one path (rippled `MaxPathLength`).
+const PATH_STEPS_MAX: usize = 8;
+
+fn legal(a: &Amount) -> bool {
+    match a {
+        Amount::Xrp(d) => d.unsigned_abs() <= DROPS_MAX,
+        Amount::Iou { .. } => true,
+    }
+}
+
+/// The most the sender may spend: SendMax, or Amount (re-issued by the sender for IOUs).
+fn max_source(tx: &StObject, account: &AccountId, amount: &Amount) -> Amount {
+    if let Some(m) = tx.amount_of(sf().send_max) {
+        return m;
+    }
+    match amount {
+        Amount::Xrp(_) => *amount,
+        Amount::Iou {
+            value, currency, ..
+        } => Amount::iou(*value, *currency, *account),
+    }
+}
+
+fn currency_of(a: &Amount) -> Currency {
+    a.issue().currency
+}
+
+fn positive(a: &Amount) -> bool {
+    !a.is_zero() && !a.is_negative()
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let flags = tx.flags();
+    if flags & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    let partial = flags & tf::PARTIAL_PAYMENT != 0;
+    let Some(amount) = tx.amount_of(s.amount) else {
+        return Ter::temMALFORMED;
+    };
+    let has_paths = tx.get(s.paths).is_some();
+    let has_max = tx.get(s.send_max).is_some();
+    let max = max_source(tx, account, &amount);
+    let xrp_direct = max.is_xrp() && amount.is_xrp();
+    if !legal(&amount) || !legal(&max) {
+        return Ter::temBAD_AMOUNT;
+    }
+    match tx.account_of(s.destination) {
+        Some(d) if d != AccountId::ZERO => {
+            if has_max && !positive(&max) {
+                return Ter::temBAD_AMOUNT;
+            }
+            if !positive(&amount) {
+                return Ter::temBAD_AMOUNT;
+            }
+            if currency_of(&max).is_bad() || currency_of(&amount).is_bad() {
+                return Ter::temBAD_CURRENCY;
+            }
+            if d == *account && currency_of(&max) == currency_of(&amount) && !has_paths {
+                return Ter::temREDUNDANT;
+            }
+        }
+        _ => return Ter::temDST_NEEDED,
+    }
+    if xrp_direct {
+        if has_max {
+            return Ter::temBAD_SEND_XRP_MAX;
+        }
+        if has_paths {
+            return Ter::temBAD_SEND_XRP_PATHS;
+        }
+        if partial {
+            return Ter::temBAD_SEND_XRP_PARTIAL;
+        }
+        if flags & tf::LIMIT_QUALITY != 0 {
+            return Ter::temBAD_SEND_XRP_LIMIT;
+        }
+        if flags & tf::NO_RIPPLE_DIRECT != 0 {
+            return Ter::temBAD_SEND_XRP_NO_DIRECT;
+        }
+    }
+    if let Some(min) = tx.amount_of(s.deliver_min) {
+        if !partial || !legal(&min) || !positive(&min) || min.issue() != amount.issue() {
+            return Ter::temBAD_AMOUNT;
+        }
+        if greater(&min, &amount) {
+            return Ter::temBAD_AMOUNT;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+fn greater(a: &Amount, b: &Amount) -> bool {
+    match (a, b) {
+        (Amount::Xrp(x), Amount::Xrp(y)) => x > y,
+        (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x > y,
+        _ => false,
+    }
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
+    let s = sf();
+    let flags = tx.flags();
+    let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
+        return Ter::temMALFORMED;
+    };
+    match view.read(&keylet::account(&dst)) {
+        None => {
+            if !amount.is_xrp() {
+                return Ter::tecNO_DST;
+            }
+            if view.info().open && flags & tf::PARTIAL_PAYMENT != 0 {
+                return Ter::telNO_DST_PARTIAL;
+            }
+            if amount.as_drops().unwrap_or(0) < view.info().fees.account_reserve(0) {
+                return Ter::tecNO_DST_INSUF_XRP;
+            }
+        }
+        Some(root) => {
+            if root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
+                return Ter::tecDST_TAG_NEEDED;
+            }
+        }
+    }
+    let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
+    if rippling && view.info().open {
+        if let Some(paths) = tx.get_pathset("Paths") {
+            if paths.len() > PATHS_MAX || paths.iter().any(|p| p.len() > PATH_STEPS_MAX) {
+                return Ter::telBAD_PATH_COUNT;
+            }
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let tx = ctx.tx;
+    let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
+        return Ter::temMALFORMED;
+    };
+    let dst_key = keylet::account(&dst);
+    let dst_root = match ctx.sb.peek(&dst_key) {
+        Some(r) => r,
+        None => {
+            let root = new_account_root(&dst, 0, ctx.sb.info().seq);
+            ctx.sb.insert(dst_key, root.clone());
+            root
+        }
+    };
+    let deposit_auth = dst_root.is_flag(lsf::DEPOSIT_AUTH);
+    let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
+    if rippling {
+        // No DepositPreauth entries exist here: only the account itself may deposit.
+        if deposit_auth && dst != ctx.account {
+            return Ter::tecNO_PERMISSION;
+        }
+        return ripple_payment(ctx, &dst, &amount);
+    }
+    let drops = amount.as_drops().unwrap_or(0);
+    let Some(src_root) = ctx.sb.peek(&keylet::account(&ctx.account)) else {
+        return Ter::tefINTERNAL;
+    };
+    let fees = ctx.sb.info().fees;
+    let reserve = fees.account_reserve(src_root.u32_of(s.owner_count).unwrap_or(0));
+    let fee = tx.drops_of(s.fee);
+    if ctx.prior_balance < drops.saturating_add(reserve.max(fee)) {
+        return Ter::tecUNFUNDED_PAYMENT;
+    }
+    if deposit_auth && dst != ctx.account {
+        let base = fees.account_reserve(0);
+        if drops > base || balance_drops(&dst_root) > base {
+            return Ter::tecNO_PERMISSION;
+        }
+    }
+    credit_drops(&mut ctx.sb, &ctx.account, -drops);
+    credit_drops(&mut ctx.sb, &dst, drops);
+    if let Some(mut d) = ctx.sb.peek(&dst_key) {
+        if d.is_flag(lsf::PASSWORD_SPENT) {
+            set_flags(&mut d, 0, lsf::PASSWORD_SPENT);
+            ctx.sb.update(dst_key, d);
+        }
+    }
+    ctx.delivered = Some(amount);
+    Ter::tesSUCCESS
+}
+
+/// The accounts of the default path: source, SendMax issuer, Amount issuer, destination.
+fn default_path(src: &AccountId, dst: &AccountId, max: &Amount, amount: &Amount) -> Vec<AccountId> {
+    let mut nodes = vec![*src];
+    let max_issuer = max.issue().issuer;
+    if max_issuer != *src {
+        nodes.push(max_issuer);
+    }
+    let issuer = amount.issue().issuer;
+    if issuer != *dst && nodes.last() != Some(&issuer) {
+        nodes.push(issuer);
+    }
+    if nodes.last() != Some(dst) {
+        nodes.push(*dst);
+    }
+    nodes
+}
+
+fn transfer_rate(view: &dyn ReadView, issuer: &AccountId) -> u32 {
+    view.read(&keylet::account(issuer))
+        .and_then(|r| r.u32_of(sf().transfer_rate))
+        .unwrap_or(QUALITY_ONE)
+}
+
+/// A direct step's checks at strand-building time (rippled `DirectStepI::check`).
+fn check_step(
+    view: &dyn ReadView,
+    prev: Option<&AccountId>,
+    src: &AccountId,
+    dst: &AccountId,
+    currency: &Currency,
+    single: bool,
+) -> Result<IouValue, Ter> {
+    let Some(src_root) = view.read(&keylet::account(src)) else {
+        return Err(Ter::terNO_ACCOUNT);
+    };
+    let Some(line) = view.read(&keylet::line(src, dst, currency)) else {
+        return Err(Ter::terNO_LINE);
+    };
+    let auth_bit = if src > dst {
+        lsf::HIGH_AUTH
+    } else {
+        lsf::LOW_AUTH
+    };
+    if src_root.is_flag(lsf::REQUIRE_AUTH)
+        && line.flags() & auth_bit == 0
+        && balance_for(&line, src, dst).is_zero()
+    {
+        return Err(Ter::terNO_AUTH);
+    }
+    if !single {
+        let dst_frozen = view
+            .read(&keylet::account(dst))
+            .is_some_and(|r| r.is_flag(lsf::GLOBAL_FREEZE));
+        let freeze_bit = if dst > src {
+            lsf::HIGH_FREEZE
+        } else {
+            lsf::LOW_FREEZE
+        };
+        if dst_frozen || line.flags() & freeze_bit != 0 {
+            return Err(Ter::terNO_LINE);
+        }
+    }
+    if let Some(prev) = prev {
+        let Some(line_in) = view.read(&keylet::line(prev, src, currency)) else {
+            return Err(Ter::terNO_LINE);
+        };
+        let in_bit = if src > prev {
+            lsf::HIGH_NO_RIPPLE
+        } else {
+            lsf::LOW_NO_RIPPLE
+        };
+        let out_bit = if src > dst {
+            lsf::HIGH_NO_RIPPLE
+        } else {
+            lsf::LOW_NO_RIPPLE
+        };
+        if line_in.flags() & in_bit != 0 && line.flags() & out_bit != 0 {
+            return Err(Ter::terNO_RIPPLE);
+        }
+    }
+    // Capacity: what src can redeem plus what dst still accepts of src's issue.
+    let owed = balance_for(&line, src, dst);
+    let limit = limit_for(&line, dst, src);
+    let capacity = owed.checked_add(&limit).unwrap_or(IouValue::ZERO);
+    if owed.signum() <= 0 && owed.negate() >= limit {
+        return Err(Ter::tecPATH_DRY);
+    }
+    Ok(capacity)
+}
+
+fn min(a: IouValue, b: IouValue) -> IouValue {
+    if a <= b {
+        a
+    } else {
+        b
+    }
+}
+
+/// A same-currency payment along the default path of direct steps.
+fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> Ter {
+    let s = sf();
+    let tx = ctx.tx;
+    let flags = tx.flags();
+    let partial = flags & tf::PARTIAL_PAYMENT != 0;
+    let src = ctx.account;
+    let max = max_source(tx, &src, amount);
+    let no_liquidity = if partial {
+        Ter::tecPATH_DRY
+    } else {
+        Ter::tecPATH_PARTIAL
+    };
+    if flags & tf::NO_RIPPLE_DIRECT != 0 && tx.get(s.paths).is_none() {
+        return Ter::temRIPPLE_EMPTY;
+    }
+    let (Some(want), Some(max_value)) = (amount.as_iou(), max.as_iou()) else {
+        // XRP on one side: crossing needs an order book, and there are none.
+        return no_liquidity;
+    };
+    let currency = currency_of(amount);
+    if currency_of(&max) != currency {
+        return no_liquidity;
+    }
+    let nodes = default_path(&src, dst, &max, amount);
+    let steps = nodes.len() - 1;
+    let mut caps = Vec::with_capacity(steps);
+    for i in 0..steps {
+        let prev = if i > 0 { Some(&nodes[i - 1]) } else { None };
+        match check_step(
+            ctx.sb.base(),
+            prev,
+            &nodes[i],
+            &nodes[i + 1],
+            &currency,
+            steps == 1,
+        ) {
+            Ok(c) => caps.push(c),
+            // Payment turns every retry code of the strand into tecPATH_DRY.
+            Err(t) if t.is_ter() => return Ter::tecPATH_DRY,
+            Err(t) => return t,
+        }
+    }
+    // The issuer's transfer fee applies where its IOUs pass between two other accounts:
+    // the node receives by redemption and pays out by issuing.
+    let view = ctx.sb.base();
+    let mut rate = vec![QUALITY_ONE; nodes.len()];
+    for i in 1..steps {
+        let n = &nodes[i];
+        let redeems_in = view
+            .read(&keylet::line(&nodes[i - 1], n, &currency))
+            .is_some_and(|l| balance_for(&l, &nodes[i - 1], n).signum() > 0);
+        let issues_out = view
+            .read(&keylet::line(n, &nodes[i + 1], &currency))
+            .is_some_and(|l| balance_for(&l, n, &nodes[i + 1]).signum() <= 0);
+        if redeems_in && issues_out {
+            rate[i] = transfer_rate(view, n);
+        }
+    }
+    // Forward: the most that can arrive, given SendMax and each step's capacity.
+    let mut x = max_value;
+    for i in 0..steps {
+        x = min(x, caps[i]);
+        if i + 1 < steps && rate[i + 1] != QUALITY_ONE {
+            let r = IouValue::from_parts(rate[i + 1] as u128, -9, false, Rounding::Nearest)
+                .unwrap_or(IouValue::ZERO);
+            x = x.checked_div(&r, Rounding::Down).unwrap_or(IouValue::ZERO);
+        }
+    }
+    let delivered = min(x, want);
+    if delivered < want {
+        if !partial {
+            return Ter::tecPATH_PARTIAL;
+        }
+        if delivered.is_zero() {
+            return Ter::tecPATH_DRY;
+        }
+        if let Some(min_amt) = tx.amount_of(s.deliver_min).and_then(|m| m.as_iou()) {
+            if delivered < min_amt {
+                return Ter::tecPATH_PARTIAL;
+            }
+        }
+    }
+    // Backward: what each step carries to deliver exactly `delivered`.
+    let mut amounts = vec![IouValue::ZERO; steps];
+    let mut need = delivered;
+    for i in (0..steps).rev() {
+        amounts[i] = need;
+        if i > 0 && rate[i] != QUALITY_ONE {
+            need = need.mul_rate(rate[i], Rounding::Up).unwrap_or(need);
+        }
+    }
+    if amounts[0] > max_value {
+        return if partial {
+            Ter::tecPATH_DRY
+        } else {
+            Ter::tecPATH_PARTIAL
+        };
+    }
+    for i in 0..steps {
+        let t = ripple_credit(
+            &mut ctx.sb,
+            &nodes[i],
+            &nodes[i + 1],
+            &currency,
+            &amounts[i],
+        );
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let delivered_amount = Amount::iou(delivered, currency, amount.issue().issuer);
+    if delivered != want {
+        ctx.meta_delivered = Some(delivered_amount);
+    }
+    ctx.delivered = Some(delivered_amount);
+    Ter::tesSUCCESS
+}

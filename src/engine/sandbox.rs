@@ -1,0 +1,158 @@
+//! The sandbox a transaction applies into: a change set over a read view (rippled's
+//! `ApplyStateTable`). Nothing reaches the ledger until the engine commits it; a `tec`
+//! throws the whole set away and charges only the fee.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::ledger::view::{ReadView, ViewInfo};
+use crate::protocol::st::StObject;
+use crate::protocol::types::Hash256;
+
+/// What a transaction did to one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Created.
+    Insert,
+    /// Changed.
+    Modify,
+    /// Deleted.
+    Erase,
+}
+
+/// One touched entry: its value before the transaction and its value now.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// What happened.
+    pub action: Action,
+    /// The value in the base view (None for an insert).
+    pub orig: Option<Arc<StObject>>,
+    /// The value now (for an erase: the last value, which metadata reports).
+    pub cur: StObject,
+}
+
+/// A change set over a read view.
+pub struct Sandbox<'a> {
+    base: &'a dyn ReadView,
+    items: BTreeMap<Hash256, Item>,
+}
+
+impl<'a> Sandbox<'a> {
+    /// An empty change set over `base`.
+    pub fn new(base: &'a dyn ReadView) -> Sandbox<'a> {
+        Sandbox {
+            base,
+            items: BTreeMap::new(),
+        }
+    }
+
+    /// Facts about the ledger being built.
+    pub fn info(&self) -> &ViewInfo {
+        self.base.info()
+    }
+
+    /// The base view.
+    pub fn base(&self) -> &'a dyn ReadView {
+        self.base
+    }
+
+    /// True when `key` exists (with this set's changes).
+    pub fn exists(&self, key: &Hash256) -> bool {
+        match self.items.get(key) {
+            Some(item) => item.action != Action::Erase,
+            None => self.base.read(key).is_some(),
+        }
+    }
+
+    /// A copy of the entry at `key` to read or to change and [`update`](Self::update).
+    pub fn peek(&self, key: &Hash256) -> Option<StObject> {
+        match self.items.get(key) {
+            Some(item) if item.action == Action::Erase => None,
+            Some(item) => Some(item.cur.clone()),
+            None => self.base.read(key).map(|a| (*a).clone()),
+        }
+    }
+
+    /// Replaces an existing entry.
+    pub fn update(&mut self, key: Hash256, value: StObject) {
+        match self.items.get_mut(&key) {
+            Some(item) => item.cur = value,
+            None => {
+                let orig = self.base.read(&key);
+                self.items.insert(
+                    key,
+                    Item {
+                        action: Action::Modify,
+                        orig,
+                        cur: value,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Creates an entry.
+    pub fn insert(&mut self, key: Hash256, value: StObject) {
+        match self.items.get_mut(&key) {
+            // Re-created after an erase in the same transaction: a modification.
+            Some(item) if item.action == Action::Erase => {
+                item.action = Action::Modify;
+                item.cur = value;
+            }
+            Some(item) => item.cur = value,
+            None => {
+                self.items.insert(
+                    key,
+                    Item {
+                        action: Action::Insert,
+                        orig: None,
+                        cur: value,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Deletes an entry.
+    pub fn erase(&mut self, key: Hash256) {
+        match self.items.get_mut(&key) {
+            Some(item) if item.action == Action::Insert => {
+                self.items.remove(&key);
+            }
+            Some(item) => item.action = Action::Erase,
+            None => {
+                if let Some(orig) = self.base.read(&key) {
+                    let cur = (*orig).clone();
+                    self.items.insert(
+                        key,
+                        Item {
+                            action: Action::Erase,
+                            orig: Some(orig),
+                            cur,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// Forgets every change (a `tec` or a reset).
+    pub fn discard(&mut self) {
+        self.items.clear();
+    }
+
+    /// The touched entries, in key order.
+    pub fn items(&self) -> &BTreeMap<Hash256, Item> {
+        &self.items
+    }
+
+    /// The touched entries, mutably (threading at commit).
+    pub fn items_mut(&mut self) -> &mut BTreeMap<Hash256, Item> {
+        &mut self.items
+    }
+
+    /// Takes the change set.
+    pub fn into_items(self) -> BTreeMap<Hash256, Item> {
+        self.items
+    }
+}

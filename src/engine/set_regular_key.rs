@@ -1,0 +1,45 @@
+//! SetRegularKey (rippled `SetRegularKey.cpp`): sets or removes the account's regular key.
+
+use super::entry::set_flags;
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if tx.account_of(sf().regular_key) == Some(*account) {
+        return Ter::temBAD_REGKEY;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let key = keylet::account(&ctx.account);
+    let Some(mut root) = ctx.sb.peek(&key) else {
+        return Ter::tefINTERNAL;
+    };
+    if ctx.free_key {
+        set_flags(&mut root, lsf::PASSWORD_SPENT, 0);
+    }
+    match ctx.tx.account_of(s.regular_key) {
+        Some(k) => root.set(s.regular_key, StValue::AccountId(k)),
+        None => {
+            // Removing the regular key must leave a way to sign (no SignerList exists here).
+            if root.is_flag(lsf::DISABLE_MASTER) {
+                return Ter::tecNO_ALTERNATIVE_KEY;
+            }
+            root.remove(s.regular_key);
+        }
+    }
+    ctx.sb.update(key, root);
+    Ter::tesSUCCESS
+}

@@ -1,0 +1,220 @@
+//! Transaction results: rippled's `TER` codes with their names, numbers (`TER.h`,
+//! `definitions.json`) and messages (`TER.cpp`).
+
+macro_rules! ters {
+    ($($name:ident = $num:expr, $msg:expr;)*) => {
+        /// A transaction result code.
+        #[allow(non_camel_case_types)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Ter {
+            $(
+                #[doc = $msg]
+                $name,
+            )*
+        }
+
+        impl Ter {
+            /// The number (`engine_result_code`).
+            pub fn code(self) -> i32 {
+                match self { $(Ter::$name => $num,)* }
+            }
+            /// The name (`engine_result`).
+            pub fn name(self) -> &'static str {
+                match self { $(Ter::$name => stringify!($name),)* }
+            }
+            /// The human message (`engine_result_message`).
+            pub fn message(self) -> &'static str {
+                match self { $(Ter::$name => $msg,)* }
+            }
+            /// The code with that number, if this subset knows it.
+            pub fn from_code(code: i32) -> Option<Ter> {
+                match code { $($num => Some(Ter::$name),)* _ => None }
+            }
+            /// Every code this subset knows.
+            pub const ALL: &'static [Ter] = &[$(Ter::$name,)*];
+        }
+    };
+}
+
+ters! {
+    telLOCAL_ERROR = -399, "Local failure.";
+    telBAD_DOMAIN = -398, "Domain too long.";
+    telBAD_PATH_COUNT = -397, "Malformed: Too many paths.";
+    telBAD_PUBLIC_KEY = -396, "Public key is not valid.";
+    telFAILED_PROCESSING = -395, "Failed to correctly process transaction.";
+    telINSUF_FEE_P = -394, "Fee insufficient.";
+    telNO_DST_PARTIAL = -393, "Partial payment to create account not allowed.";
+    telCAN_NOT_QUEUE = -392, "Can not queue at this time.";
+    telWRONG_NETWORK = -386, "Transaction specifies a Network ID that differs from that of the local node.";
+    telREQUIRES_NETWORK_ID = -385, "Transactions submitted to this node/network must include a correct NetworkID field.";
+    telNETWORK_ID_MAKES_TX_NON_CANONICAL = -384, "Transactions submitted to this node/network must NOT include a NetworkID field.";
+
+    temMALFORMED = -299, "Malformed transaction.";
+    temBAD_AMOUNT = -298, "Malformed: Bad amount.";
+    temBAD_CURRENCY = -297, "Malformed: Bad currency.";
+    temBAD_EXPIRATION = -296, "Malformed: Bad expiration.";
+    temBAD_FEE = -295, "Invalid fee, negative or not XRP.";
+    temBAD_ISSUER = -294, "Malformed: Bad issuer.";
+    temBAD_LIMIT = -293, "Limits must be non-negative.";
+    temBAD_OFFER = -292, "Malformed: Bad offer.";
+    temBAD_PATH = -291, "Malformed: Bad path.";
+    temBAD_PATH_LOOP = -290, "Malformed: Loop in path.";
+    temBAD_REGKEY = -289, "Malformed: Regular key cannot be same as master key.";
+    temBAD_SEND_XRP_LIMIT = -288, "Malformed: Limit quality is not allowed for XRP to XRP.";
+    temBAD_SEND_XRP_MAX = -287, "Malformed: Send max is not allowed for XRP to XRP.";
+    temBAD_SEND_XRP_NO_DIRECT = -286, "Malformed: No Ripple direct is not allowed for XRP to XRP.";
+    temBAD_SEND_XRP_PARTIAL = -285, "Malformed: Partial payment is not allowed for XRP to XRP.";
+    temBAD_SEND_XRP_PATHS = -284, "Malformed: Paths are not allowed for XRP to XRP.";
+    temBAD_SEQUENCE = -283, "Malformed: Sequence is not in the past.";
+    temBAD_SIGNATURE = -282, "Malformed: Bad signature.";
+    temBAD_SRC_ACCOUNT = -281, "Malformed: Bad source account.";
+    temBAD_TRANSFER_RATE = -280, "Malformed: Transfer rate must be >= 1.0 and <= 2.0";
+    temDST_IS_SRC = -279, "Destination may not be source.";
+    temDST_NEEDED = -278, "Destination not specified.";
+    temINVALID = -277, "The transaction is ill-formed.";
+    temINVALID_FLAG = -276, "The transaction has an invalid flag.";
+    temREDUNDANT = -275, "The transaction is redundant.";
+    temRIPPLE_EMPTY = -274, "PathSet with no paths.";
+    temDISABLED = -273, "The transaction requires logic that is currently disabled.";
+    temBAD_SIGNER = -272, "Malformed: No signer may duplicate account or other signers.";
+    temBAD_QUORUM = -271, "Malformed: Quorum is unreachable.";
+    temBAD_WEIGHT = -270, "Malformed: Weight must be a positive value.";
+    temBAD_TICK_SIZE = -269, "Malformed: Tick size out of range.";
+    temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
+    temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
+
+    tefFAILURE = -199, "Failed to apply.";
+    tefALREADY = -198, "The exact transaction was already in this ledger.";
+    tefBAD_ADD_AUTH = -197, "Not authorized to add account.";
+    tefBAD_AUTH = -196, "Transaction's public key is not authorized.";
+    tefBAD_LEDGER = -195, "Ledger in unexpected state.";
+    tefCREATED = -194, "Can't add an already created account.";
+    tefEXCEPTION = -193, "Unexpected program state.";
+    tefINTERNAL = -192, "Internal error.";
+    tefNO_AUTH_REQUIRED = -191, "Auth is not required.";
+    tefPAST_SEQ = -190, "This sequence number has already passed.";
+    tefWRONG_PRIOR = -189, "This previous transaction does not match.";
+    tefMASTER_DISABLED = -188, "Master key is disabled.";
+    tefMAX_LEDGER = -187, "Ledger sequence too high.";
+    tefBAD_SIGNATURE = -186, "A signature is provided for a non-signer.";
+    tefBAD_QUORUM = -185, "Signatures provided do not meet the quorum.";
+    tefNOT_MULTI_SIGNING = -184, "Account has no appropriate list of multi-signers.";
+    tefBAD_AUTH_MASTER = -183, "Auth for unclaimed account needs correct master key.";
+    tefINVARIANT_FAILED = -182, "Fee claim violated invariants for the transaction.";
+    tefTOO_BIG = -181, "Transaction affects too many items.";
+    tefNO_TICKET = -180, "Ticket is not in ledger.";
+
+    terRETRY = -99, "Retry transaction.";
+    terFUNDS_SPENT = -98, "DEPRECATED.";
+    terINSUF_FEE_B = -97, "Account balance can't pay fee.";
+    terNO_ACCOUNT = -96, "The source account does not exist.";
+    terNO_AUTH = -95, "Not authorized to hold IOUs.";
+    terNO_LINE = -94, "No such line.";
+    terOWNERS = -93, "Non-zero owner count.";
+    terPRE_SEQ = -92, "Missing/inapplicable prior transaction.";
+    terLAST = -91, "DEPRECATED.";
+    terNO_RIPPLE = -90, "Path does not permit rippling.";
+    terQUEUED = -89, "Held until escalated fee drops.";
+    terPRE_TICKET = -88, "Ticket is not yet in ledger.";
+
+    tesSUCCESS = 0, "The transaction was applied. Only final in a validated ledger.";
+
+    tecCLAIM = 100, "Fee claimed. Sequence used. No action.";
+    tecPATH_PARTIAL = 101, "Path could not send full amount.";
+    tecUNFUNDED_ADD = 102, "DEPRECATED.";
+    tecUNFUNDED_OFFER = 103, "Insufficient balance to fund created offer.";
+    tecUNFUNDED_PAYMENT = 104, "Insufficient XRP balance to send.";
+    tecFAILED_PROCESSING = 105, "Failed to correctly process transaction.";
+    tecDIR_FULL = 121, "Can not add entry to full directory.";
+    tecINSUF_RESERVE_LINE = 122, "Insufficient reserve to add trust line.";
+    tecINSUF_RESERVE_OFFER = 123, "Insufficient reserve to create offer.";
+    tecNO_DST = 124, "Destination does not exist. Send XRP to create it.";
+    tecNO_DST_INSUF_XRP = 125, "Destination does not exist. Too little XRP sent to create it.";
+    tecNO_LINE_INSUF_RESERVE = 126, "No such line. Too little reserve to create it.";
+    tecNO_LINE_REDUNDANT = 127, "Can't set non-existent line to default.";
+    tecPATH_DRY = 128, "Path could not send partial amount.";
+    tecUNFUNDED = 129, "Not enough XRP to satisfy the reserve requirement.";
+    tecNO_ALTERNATIVE_KEY = 130, "The operation would remove the ability to sign transactions with the account.";
+    tecNO_REGULAR_KEY = 131, "Regular key is not set.";
+    tecOWNERS = 132, "Non-zero owner count.";
+    tecNO_ISSUER = 133, "Issuer account does not exist.";
+    tecNO_AUTH = 134, "Not authorized to hold asset.";
+    tecNO_LINE = 135, "No such line.";
+    tecINSUFF_FEE = 136, "Insufficient balance to pay fee.";
+    tecFROZEN = 137, "Asset is frozen.";
+    tecNO_TARGET = 138, "Target account does not exist.";
+    tecNO_PERMISSION = 139, "No permission to perform requested operation.";
+    tecNO_ENTRY = 140, "No matching entry found.";
+    tecINSUFFICIENT_RESERVE = 141, "Insufficient reserve to complete requested operation.";
+    tecNEED_MASTER_KEY = 142, "The operation requires the use of the Master Key.";
+    tecDST_TAG_NEEDED = 143, "A destination tag is required.";
+    tecINTERNAL = 144, "An internal error has occurred during processing.";
+    tecOVERSIZE = 145, "Object exceeded serialization limits.";
+    tecCRYPTOCONDITION_ERROR = 146, "Malformed, invalid, or mismatched conditional or fulfillment.";
+    tecINVARIANT_FAILED = 147, "One or more invariants for the transaction were not satisfied.";
+    tecEXPIRED = 148, "Expiration time is passed.";
+    tecDUPLICATE = 149, "Ledger object already exists.";
+    tecKILLED = 150, "No funds transferred and no offer created.";
+    tecHAS_OBLIGATIONS = 151, "The account cannot be deleted since it has obligations.";
+    tecTOO_SOON = 152, "It is too early to attempt the requested operation. Please wait.";
+}
+
+impl Ter {
+    /// tes: success.
+    pub fn is_tes(self) -> bool {
+        self == Ter::tesSUCCESS
+    }
+    /// tec: failed, but the fee is claimed and the transaction is in the ledger.
+    pub fn is_tec(self) -> bool {
+        (100..=255).contains(&self.code())
+    }
+    /// tem: malformed.
+    pub fn is_tem(self) -> bool {
+        (-299..=-200).contains(&self.code())
+    }
+    /// tef: fails against the current state.
+    pub fn is_tef(self) -> bool {
+        (-199..=-100).contains(&self.code())
+    }
+    /// tel: local.
+    pub fn is_tel(self) -> bool {
+        (-399..=-300).contains(&self.code())
+    }
+    /// ter: might succeed later.
+    pub fn is_ter(self) -> bool {
+        (-99..=-1).contains(&self.code())
+    }
+    /// tes or tec: written to the ledger.
+    pub fn is_applied(self) -> bool {
+        self.is_tes() || self.is_tec()
+    }
+}
+
+impl std::fmt::Display for Ter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::definitions::defs;
+
+    #[test]
+    fn numbers_match_definitions_json() {
+        let d = defs();
+        for t in Ter::ALL {
+            if let Some(n) = d.transaction_results.get(t.name()) {
+                assert_eq!(*n, t.code(), "{}", t.name());
+            }
+            assert_eq!(Ter::from_code(t.code()), Some(*t));
+        }
+        assert_eq!(
+            d.transaction_results["tecPATH_DRY"],
+            Ter::tecPATH_DRY.code()
+        );
+        assert!(Ter::tecOWNERS.is_tec() && Ter::tecOWNERS.is_applied());
+        assert!(!Ter::tefNO_AUTH_REQUIRED.is_applied());
+    }
+}

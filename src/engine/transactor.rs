@@ -1,0 +1,363 @@
+//! The transactor pipeline (rippled `Transactor.cpp`, `applySteps.cpp`): preflight with
+//! no ledger, preclaim reading the ledger, apply into a sandbox, invariants, then the
+//! writes and metadata. Only tes and tec reach the ledger; a tec keeps only the fee and
+//! the consumed sequence.
+
+use std::sync::Arc;
+
+use super::entry::{balance_drops, key_kind, set_drops};
+use super::invariants;
+use super::meta::{finalize, Writes};
+use super::sandbox::Sandbox;
+use super::ter::Ter;
+use super::tx_type::TxType;
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::NETWORK_ID_LEGACY_MAX;
+use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// `tfFullyCanonicalSig`: the one universal flag of 2.x.
+pub const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
+/// Bits no transaction type may set (`tfUniversalMask`).
+pub const TF_UNIVERSAL_MASK: u32 = !TF_FULLY_CANONICAL_SIG;
+
+/// Checks the server (not the transaction) supplies.
+#[derive(Clone, Default)]
+pub struct ApplyConfig {
+    /// This network's ID (0 for a standalone node); decides the NetworkID field rule.
+    pub network_id: u32,
+    /// Checks transaction signatures inside the engine. The server verifies them on its
+    /// CPU pool before submitting, so it passes `None`; replay and tests may check here.
+    pub signature_check: Option<SignatureCheck>,
+}
+
+/// Verifies a transaction's signature: `(tx) -> valid`. [`verify_signature`] is the
+/// standard one.
+pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
+
+/// rippled's `checkValidity` for a single-signed transaction: the TxnSignature over the
+/// signing data by SigningPubKey, fully canonical when tfFullyCanonicalSig is set or
+/// (RequireFullyCanonicalSig being enabled) always for secp256k1. A multi-signed
+/// transaction (empty SigningPubKey) is refused: this engine has no SignerList.
+pub fn verify_signature(tx: &StObject) -> bool {
+    let s = sf();
+    let (Some(pk), Some(sig)) = (tx.blob_of(s.signing_pub_key), tx.blob_of(s.txn_signature)) else {
+        return false;
+    };
+    let Ok(pk) = crate::protocol::keys::PublicKey::from_slice_lenient(pk) else {
+        return false;
+    };
+    let data = crate::protocol::tx::signing_data(tx);
+    crate::protocol::sign::verify(&pk, &data, sig, true)
+}
+
+/// What applying one transaction did.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The result.
+    pub ter: Ter,
+    /// True when the transaction is in the ledger (tes or tec).
+    pub applied: bool,
+    /// Metadata (only when applied).
+    pub meta: Option<StObject>,
+    /// State writes (only when applied).
+    pub writes: Writes,
+    /// Drops destroyed as the fee (0 when not applied).
+    pub fee_drops: i64,
+    /// What a successful payment delivered (for `delivered_amount`).
+    pub delivered: Option<Amount>,
+}
+
+impl Outcome {
+    fn rejected(ter: Ter) -> Outcome {
+        Outcome {
+            ter,
+            applied: false,
+            meta: None,
+            writes: Vec::new(),
+            fee_drops: 0,
+            delivered: None,
+        }
+    }
+}
+
+/// Everything a transaction rule sees while applying.
+pub struct ApplyContext<'a, 't> {
+    /// The change set.
+    pub sb: Sandbox<'a>,
+    /// The transaction.
+    pub tx: &'t StObject,
+    /// Its Account.
+    pub account: AccountId,
+    /// The account's XRP before the fee (`mPriorBalance`).
+    pub prior_balance: i64,
+    /// The account's XRP after the fee (`mSourceBalance`).
+    pub source_balance: i64,
+    /// True when signed by the account's master key.
+    pub signed_by_master: bool,
+    /// True for the free first SetRegularKey (it spends lsfPasswordSpent).
+    pub free_key: bool,
+    /// Set by a payment: what it delivered.
+    pub delivered: Option<Amount>,
+    /// Set by a partial payment: the metadata's DeliveredAmount.
+    pub meta_delivered: Option<Amount>,
+}
+
+/// Fields every transaction carries, read once.
+struct Common {
+    account: AccountId,
+    fee: i64,
+    sequence: u32,
+    signing_key: Vec<u8>,
+}
+
+fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
+    let s = sf();
+    // preflight0: NetworkID.
+    match tx.u32_of(s.network_id) {
+        Some(_) if cfg.network_id <= NETWORK_ID_LEGACY_MAX => {
+            return Err(Ter::telNETWORK_ID_MAKES_TX_NON_CANONICAL)
+        }
+        None if cfg.network_id > NETWORK_ID_LEGACY_MAX => return Err(Ter::telREQUIRES_NETWORK_ID),
+        Some(id) if id != cfg.network_id => return Err(Ter::telWRONG_NETWORK),
+        _ => {}
+    }
+    // preflight1.
+    let account = match tx.account_of(s.account) {
+        Some(a) if a != AccountId::ZERO => a,
+        Some(_) => return Err(Ter::temBAD_SRC_ACCOUNT),
+        None => return Err(Ter::temMALFORMED),
+    };
+    let fee = match tx.amount_of(s.fee) {
+        Some(Amount::Xrp(d)) if d >= 0 && d as u64 <= DROPS_MAX => d,
+        Some(_) => return Err(Ter::temBAD_FEE),
+        None => return Err(Ter::temMALFORMED),
+    };
+    let Some(sequence) = tx.u32_of(s.sequence) else {
+        return Err(Ter::temMALFORMED);
+    };
+    let Some(signing_key) = tx.blob_of(s.signing_pub_key) else {
+        return Err(Ter::temMALFORMED);
+    };
+    if !signing_key.is_empty() && key_kind(signing_key).is_none() {
+        return Err(Ter::temBAD_SIGNATURE);
+    }
+    if tx.u32_of(s.ticket_sequence).is_some() && tx.h256_of(s.account_txn_id).is_some() {
+        return Err(Ter::temINVALID);
+    }
+    Ok(Common {
+        account,
+        fee,
+        sequence,
+        signing_key: signing_key.to_vec(),
+    })
+}
+
+fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(), Ter> {
+    let s = sf();
+    let info = view.info();
+    // checkSeqProxy.
+    let Some(root) = view.read(&keylet::account(&c.account)) else {
+        return Err(Ter::terNO_ACCOUNT);
+    };
+    let acct_seq = root.u32_of(s.sequence).unwrap_or(0);
+    match tx.u32_of(s.ticket_sequence) {
+        Some(_) if c.sequence != 0 => return Err(Ter::temSEQ_AND_TICKET),
+        Some(ticket) if c.sequence == 0 => {
+            // No transaction here creates tickets, so none can be in the ledger.
+            return Err(if ticket >= acct_seq {
+                Ter::terPRE_TICKET
+            } else {
+                Ter::tefNO_TICKET
+            });
+        }
+        _ => {}
+    }
+    if c.sequence > acct_seq {
+        return Err(Ter::terPRE_SEQ);
+    }
+    if c.sequence < acct_seq {
+        return Err(Ter::tefPAST_SEQ);
+    }
+    // checkPriorTxAndLastLedger.
+    if let Some(prior) = tx.h256_of(s.account_txn_id) {
+        if root.h256_of(s.account_txn_id) != Some(prior) {
+            return Err(Ter::tefWRONG_PRIOR);
+        }
+    }
+    if let Some(lls) = tx.u32_of(s.last_ledger_sequence) {
+        if lls < info.seq {
+            return Err(Ter::tefMAX_LEDGER);
+        }
+    }
+    // checkFee.
+    let signers = tx.get_array("Signers").map(|a| a.len()).unwrap_or(0) as u64;
+    let fee_due = if free_regular_key(tx, &root, c) {
+        0
+    } else {
+        info.fees.base_drops.saturating_mul(1 + signers)
+    };
+    if info.open && (c.fee as u64) < fee_due {
+        return Err(Ter::telINSUF_FEE_P);
+    }
+    if c.fee > 0 {
+        let balance = balance_drops(&root);
+        if balance < c.fee {
+            return Err(Ter::terINSUF_FEE_B);
+        }
+    }
+    // checkSign.
+    if c.signing_key.is_empty() {
+        // Multi-signing needs a SignerList, which no transaction here can create.
+        return Err(Ter::tefNOT_MULTI_SIGNING);
+    }
+    let signer = AccountId::from_public_key(&c.signing_key);
+    if root.account_of(s.regular_key) == Some(signer) {
+        return Ok(());
+    }
+    if signer == c.account {
+        if root.is_flag(lsf::DISABLE_MASTER) {
+            return Err(Ter::tefMASTER_DISABLED);
+        }
+        return Ok(());
+    }
+    Err(Ter::tefBAD_AUTH)
+}
+
+/// rippled lets an account set its first regular key for free, signed by its master key
+/// (`SetRegularKey::calculateBaseFee`; the lsfPasswordSpent flag records the use).
+fn free_regular_key(tx: &StObject, root: &StObject, c_account_key: &Common) -> bool {
+    tx.u16_of(sf().transaction_type) == Some(TxType::SetRegularKey as u16)
+        && AccountId::from_public_key(&c_account_key.signing_key) == c_account_key.account
+        && !root.is_flag(lsf::PASSWORD_SPENT)
+}
+
+/// Consumes the sequence and charges the fee on the sender's root; returns the balance
+/// before the fee.
+fn charge(sb: &mut Sandbox, tx: &StObject, c: &Common, tx_id: &Hash256) -> Option<(i64, i64)> {
+    let s = sf();
+    let key = keylet::account(&c.account);
+    let mut root = sb.peek(&key)?;
+    let prior = balance_drops(&root);
+    let fee = c.fee.min(prior);
+    if tx.u32_of(s.ticket_sequence).is_none() {
+        let seq = root.u32_of(s.sequence).unwrap_or(0);
+        root.set(s.sequence, StValue::UInt32(seq.wrapping_add(1)));
+    }
+    set_drops(&mut root, s.balance, prior - fee);
+    if root.h256_of(s.account_txn_id).is_some() {
+        root.set(s.account_txn_id, StValue::Hash256(*tx_id));
+    }
+    sb.update(key, root);
+    Some((prior, fee))
+}
+
+/// Applies one decoded, signed transaction to `view`, as transaction `tx_index`
+/// (0-based) of its ledger. Pure: returns the writes instead of making them.
+pub fn apply_transaction(
+    view: &dyn ReadView,
+    tx: &StObject,
+    tx_id: &Hash256,
+    tx_index: u32,
+    cfg: &ApplyConfig,
+) -> Outcome {
+    let c = match preflight_common(tx, cfg) {
+        Ok(c) => c,
+        Err(t) => return Outcome::rejected(t),
+    };
+    let Some(tx_type) = tx.u16_of(sf().transaction_type).and_then(TxType::from_code) else {
+        return Outcome::rejected(Ter::temUNKNOWN);
+    };
+    let t = tx_type.preflight(tx, &c.account);
+    if t != Ter::tesSUCCESS {
+        return Outcome::rejected(t);
+    }
+    // preflight2: the signature.
+    if let Some(check) = &cfg.signature_check {
+        if !check(tx) {
+            return Outcome::rejected(Ter::temINVALID);
+        }
+    }
+    if let Err(t) = preclaim_common(view, tx, &c) {
+        return Outcome::rejected(t);
+    }
+    // A tec from preclaim still claims the fee: the transaction skips its own apply.
+    let preclaim = tx_type.preclaim(view, tx, &c.account);
+    if !preclaim.is_applied() {
+        return Outcome::rejected(preclaim);
+    }
+
+    let mut sb = Sandbox::new(view);
+    let Some((prior, fee)) = charge(&mut sb, tx, &c, tx_id) else {
+        return Outcome::rejected(Ter::tefINTERNAL);
+    };
+    let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
+    let free_key = view
+        .read(&keylet::account(&c.account))
+        .is_some_and(|r| free_regular_key(tx, &r, &c));
+    let mut ctx = ApplyContext {
+        sb,
+        free_key,
+        tx,
+        account: c.account,
+        prior_balance: prior,
+        source_balance: prior - fee,
+        signed_by_master,
+        delivered: None,
+        meta_delivered: None,
+    };
+    let mut ter = if preclaim.is_tec() {
+        preclaim
+    } else {
+        tx_type.apply(&mut ctx)
+    };
+    let ApplyContext {
+        mut sb,
+        mut delivered,
+        mut meta_delivered,
+        ..
+    } = ctx;
+    if !ter.is_applied() {
+        return Outcome::rejected(ter);
+    }
+    if ter.is_tec() {
+        sb.discard();
+        delivered = None;
+        meta_delivered = None;
+        if charge(&mut sb, tx, &c, tx_id).is_none() {
+            return Outcome::rejected(Ter::tefINTERNAL);
+        }
+    }
+    if invariants::check(sb.items(), fee, c.fee).is_err() {
+        ter = Ter::tecINVARIANT_FAILED;
+        sb.discard();
+        delivered = None;
+        meta_delivered = None;
+        if charge(&mut sb, tx, &c, tx_id).is_none()
+            || invariants::check(sb.items(), fee, c.fee).is_err()
+        {
+            return Outcome::rejected(Ter::tefINVARIANT_FAILED);
+        }
+    }
+    let result_code = ter.code().clamp(0, 255) as u8;
+    let (meta, writes) = finalize(
+        sb.into_items(),
+        view,
+        tx_id,
+        tx_index,
+        result_code,
+        meta_delivered,
+    );
+    Outcome {
+        ter,
+        applied: true,
+        meta: Some(meta),
+        writes,
+        fee_drops: fee,
+        delivered,
+    }
+}

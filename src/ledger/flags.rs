@@ -1,0 +1,64 @@
+//! Ledger entry types and ledger-entry flags (`LedgerFormats.h`).
+
+/// LedgerEntryType codes.
+pub mod lt {
+    /// AccountRoot.
+    pub const ACCOUNT_ROOT: u16 = 0x0061;
+    /// DirectoryNode.
+    pub const DIR_NODE: u16 = 0x0064;
+    /// RippleState (trust line).
+    pub const RIPPLE_STATE: u16 = 0x0072;
+    /// FeeSettings.
+    pub const FEE_SETTINGS: u16 = 0x0073;
+    /// PayChannel.
+    pub const PAYCHAN: u16 = 0x0078;
+}
+
+/// AccountRoot flags.
+pub mod lsf {
+    /// Legacy: the free SetRegularKey was used.
+    pub const PASSWORD_SPENT: u32 = 0x0001_0000;
+    /// Incoming payments need a destination tag.
+    pub const REQUIRE_DEST_TAG: u32 = 0x0002_0000;
+    /// Holders of this account's issues need its authorization.
+    pub const REQUIRE_AUTH: u32 = 0x0004_0000;
+    /// Advisory: the account does not want XRP.
+    pub const DISALLOW_XRP: u32 = 0x0008_0000;
+    /// The master key may not sign.
+    pub const DISABLE_MASTER: u32 = 0x0010_0000;
+    /// The account gave up the ability to freeze (permanent).
+    pub const NO_FREEZE: u32 = 0x0020_0000;
+    /// Every line of this issuer is frozen.
+    pub const GLOBAL_FREEZE: u32 = 0x0040_0000;
+    /// New lines to this account allow rippling by default.
+    pub const DEFAULT_RIPPLE: u32 = 0x0080_0000;
+    /// Incoming payments need preauthorization.
+    pub const DEPOSIT_AUTH: u32 = 0x0100_0000;
+    /// No incoming NFToken offers.
+    pub const DISALLOW_INCOMING_NFTOKEN_OFFER: u32 = 0x0400_0000;
+    /// No incoming checks.
+    pub const DISALLOW_INCOMING_CHECK: u32 = 0x0800_0000;
+    /// No incoming payment channels.
+    pub const DISALLOW_INCOMING_PAYCHAN: u32 = 0x1000_0000;
+    /// No incoming trust lines.
+    pub const DISALLOW_INCOMING_TRUSTLINE: u32 = 0x2000_0000;
+    /// The issuer may claw back (permanent).
+    pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 0x8000_0000;
+
+    /// RippleState: the line counts toward the low account's OwnerCount.
+    pub const LOW_RESERVE: u32 = 0x0001_0000;
+    /// RippleState: the line counts toward the high account's OwnerCount.
+    pub const HIGH_RESERVE: u32 = 0x0002_0000;
+    /// RippleState: the low account authorized the high account.
+    pub const LOW_AUTH: u32 = 0x0004_0000;
+    /// RippleState: the high account authorized the low account.
+    pub const HIGH_AUTH: u32 = 0x0008_0000;
+    /// RippleState: the low side does not ripple.
+    pub const LOW_NO_RIPPLE: u32 = 0x0010_0000;
+    /// RippleState: the high side does not ripple.
+    pub const HIGH_NO_RIPPLE: u32 = 0x0020_0000;
+    /// RippleState: the low account froze the line.
+    pub const LOW_FREEZE: u32 = 0x0040_0000;
+    /// RippleState: the high account froze the line.
+    pub const HIGH_FREEZE: u32 = 0x0080_0000;
+}

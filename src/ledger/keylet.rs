@@ -1,0 +1,96 @@
+//! Ledger keys (rippled's `keylet::` functions, `Indexes.cpp`): the 256-bit index of each
+//! ledger entry is SHA-512-half of a two-byte namespace and the entry's identifying parts.
+
+use crate::protocol::hash::sha512_half;
+use crate::protocol::types::{AccountId, Currency, Hash256};
+
+/// Namespace bytes (`LedgerNameSpace`), written as a big-endian u16.
+mod space {
+    pub const ACCOUNT: u16 = b'a' as u16;
+    pub const OWNER_DIR: u16 = b'O' as u16;
+    pub const DIR_NODE: u16 = b'd' as u16;
+    pub const TRUST_LINE: u16 = b'r' as u16;
+    pub const FEE_SETTINGS: u16 = b'e' as u16;
+    pub const XRP_PAYMENT_CHANNEL: u16 = b'x' as u16;
+}
+
+/// AccountRoot of `account`.
+pub fn account(account: &AccountId) -> Hash256 {
+    sha512_half(&[&space::ACCOUNT.to_be_bytes(), &account.0])
+}
+
+/// Root page of `account`'s owner directory.
+pub fn owner_dir(account: &AccountId) -> Hash256 {
+    sha512_half(&[&space::OWNER_DIR.to_be_bytes(), &account.0])
+}
+
+/// Page `page` of the directory whose root is `root` (page 0 is the root itself).
+pub fn dir_page(root: &Hash256, page: u64) -> Hash256 {
+    if page == 0 {
+        return *root;
+    }
+    sha512_half(&[&space::DIR_NODE.to_be_bytes(), &root.0, &page.to_be_bytes()])
+}
+
+/// The trust line between `a` and `b` in `currency` (argument order does not matter: the
+/// low account, by byte order, comes first in the hash).
+pub fn line(a: &AccountId, b: &AccountId, currency: &Currency) -> Hash256 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    sha512_half(&[
+        &space::TRUST_LINE.to_be_bytes(),
+        &low.0,
+        &high.0,
+        &currency.0,
+    ])
+}
+
+/// The payment channel `src` opened to `dst` with the transaction of sequence `seq`.
+pub fn pay_channel(src: &AccountId, dst: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::XRP_PAYMENT_CHANNEL.to_be_bytes(),
+        &src.0,
+        &dst.0,
+        &seq.to_be_bytes(),
+    ])
+}
+
+/// The FeeSettings singleton.
+pub fn fees() -> Hash256 {
+    sha512_half(&[&space::FEE_SETTINGS.to_be_bytes()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn genesis() -> AccountId {
+        AccountId::from_address("rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh").unwrap()
+    }
+
+    #[test]
+    fn engine_md_vectors() {
+        let g = genesis();
+        assert_eq!(
+            account(&g).to_hex(),
+            "2B6AC232AA4C4BE41BF49D2459FA4A0347E1B543A4C92FCEE0821C0201E2E9A8"
+        );
+        assert_eq!(
+            owner_dir(&g).to_hex(),
+            "D8120FC732737A2CF2E9968FDF3797A43B457F2A81AA06D2653171A1EA635204"
+        );
+        let other = AccountId::from_address("rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe").unwrap();
+        let usd = Currency::from_json_str("USD").unwrap();
+        let want = "AA047DC4E3DC86491A26826631A6DF83765EBD34807F8361908CBD6BE9697ABD";
+        assert_eq!(line(&g, &other, &usd).to_hex(), want);
+        assert_eq!(line(&other, &g, &usd).to_hex(), want);
+        assert_eq!(
+            pay_channel(&g, &other, 1).to_hex(),
+            "474F1F50AA24BEB12544FE4BFB184A859D1C62F8291F6B4C2BA10FD207AF816C"
+        );
+        assert_eq!(
+            fees().to_hex(),
+            "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651"
+        );
+        assert_eq!(dir_page(&owner_dir(&g), 0), owner_dir(&g));
+    }
+}

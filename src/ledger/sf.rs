@@ -1,0 +1,207 @@
+//! Cached field handles for the fields the ledger and the engine touch on hot paths, and
+//! typed accessors on [`StObject`] that take a [`Field`] instead of a name.
+//!
+//! `Field::named` is a hash lookup; the engine reads a handful of fields per entry per
+//! transaction, so the handles are resolved once ([`sf`]) and kept.
+
+use std::sync::OnceLock;
+
+use crate::protocol::amount::Amount;
+use crate::protocol::definitions::Field;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash128, Hash256};
+
+macro_rules! fields {
+    ($($ident:ident => $name:literal),* $(,)?) => {
+        /// Handles of the fields the ledger and engine use, resolved once.
+        #[allow(missing_docs)]
+        #[derive(Debug)]
+        pub struct Sf { $(pub $ident: Field,)* }
+
+        fn load() -> Sf {
+            Sf { $($ident: Field::named($name),)* }
+        }
+    };
+}
+
+fields! {
+    ledger_entry_type => "LedgerEntryType",
+    transaction_type => "TransactionType",
+    flags => "Flags",
+    account => "Account",
+    sequence => "Sequence",
+    balance => "Balance",
+    owner_count => "OwnerCount",
+    previous_txn_id => "PreviousTxnID",
+    previous_txn_lgr_seq => "PreviousTxnLgrSeq",
+    account_txn_id => "AccountTxnID",
+    regular_key => "RegularKey",
+    email_hash => "EmailHash",
+    wallet_locator => "WalletLocator",
+    message_key => "MessageKey",
+    transfer_rate => "TransferRate",
+    domain => "Domain",
+    tick_size => "TickSize",
+    nftoken_minter => "NFTokenMinter",
+    low_limit => "LowLimit",
+    high_limit => "HighLimit",
+    low_node => "LowNode",
+    high_node => "HighNode",
+    low_quality_in => "LowQualityIn",
+    low_quality_out => "LowQualityOut",
+    high_quality_in => "HighQualityIn",
+    high_quality_out => "HighQualityOut",
+    destination => "Destination",
+    amount => "Amount",
+    public_key => "PublicKey",
+    settle_delay => "SettleDelay",
+    expiration => "Expiration",
+    cancel_after => "CancelAfter",
+    source_tag => "SourceTag",
+    destination_tag => "DestinationTag",
+    owner_node => "OwnerNode",
+    destination_node => "DestinationNode",
+    root_index => "RootIndex",
+    indexes => "Indexes",
+    owner => "Owner",
+    index_next => "IndexNext",
+    index_previous => "IndexPrevious",
+    base_fee => "BaseFee",
+    reserve_base => "ReserveBase",
+    reserve_increment => "ReserveIncrement",
+    reference_fee_units => "ReferenceFeeUnits",
+    fee => "Fee",
+    signing_pub_key => "SigningPubKey",
+    txn_signature => "TxnSignature",
+    signers => "Signers",
+    last_ledger_sequence => "LastLedgerSequence",
+    ticket_sequence => "TicketSequence",
+    network_id => "NetworkID",
+    set_flag => "SetFlag",
+    clear_flag => "ClearFlag",
+    limit_amount => "LimitAmount",
+    quality_in => "QualityIn",
+    quality_out => "QualityOut",
+    send_max => "SendMax",
+    deliver_min => "DeliverMin",
+    paths => "Paths",
+    delivered_amount => "DeliveredAmount",
+    channel => "Channel",
+    signature => "Signature",
+    affected_nodes => "AffectedNodes",
+    created_node => "CreatedNode",
+    modified_node => "ModifiedNode",
+    deleted_node => "DeletedNode",
+    ledger_index => "LedgerIndex",
+    new_fields => "NewFields",
+    final_fields => "FinalFields",
+    previous_fields => "PreviousFields",
+    transaction_index => "TransactionIndex",
+    transaction_result => "TransactionResult",
+}
+
+/// The cached handles.
+pub fn sf() -> &'static Sf {
+    static SF: OnceLock<Sf> = OnceLock::new();
+    SF.get_or_init(load)
+}
+
+/// Typed reads and writes by [`Field`] handle.
+pub trait StExt {
+    /// A UInt8 field.
+    fn u8_of(&self, f: Field) -> Option<u8>;
+    /// A UInt16 field.
+    fn u16_of(&self, f: Field) -> Option<u16>;
+    /// A UInt32 field.
+    fn u32_of(&self, f: Field) -> Option<u32>;
+    /// A UInt64 field.
+    fn u64_of(&self, f: Field) -> Option<u64>;
+    /// A Hash128 field.
+    fn h128_of(&self, f: Field) -> Option<Hash128>;
+    /// A Hash256 field.
+    fn h256_of(&self, f: Field) -> Option<Hash256>;
+    /// An AccountID field.
+    fn account_of(&self, f: Field) -> Option<AccountId>;
+    /// An Amount field.
+    fn amount_of(&self, f: Field) -> Option<Amount>;
+    /// A Blob field.
+    fn blob_of(&self, f: Field) -> Option<&[u8]>;
+    /// A Vector256 field.
+    fn v256_of(&self, f: Field) -> Option<&[Hash256]>;
+    /// The Flags field, 0 when absent.
+    fn flags(&self) -> u32;
+    /// True when every bit of `mask` is set in Flags.
+    fn is_flag(&self, mask: u32) -> bool {
+        self.flags() & mask == mask
+    }
+    /// XRP drops of an Amount field (0 when absent or not XRP).
+    fn drops_of(&self, f: Field) -> i64 {
+        self.amount_of(f).and_then(|a| a.as_drops()).unwrap_or(0)
+    }
+}
+
+impl StExt for StObject {
+    fn u8_of(&self, f: Field) -> Option<u8> {
+        match self.get(f)? {
+            StValue::UInt8(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn u16_of(&self, f: Field) -> Option<u16> {
+        match self.get(f)? {
+            StValue::UInt16(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn u32_of(&self, f: Field) -> Option<u32> {
+        match self.get(f)? {
+            StValue::UInt32(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn u64_of(&self, f: Field) -> Option<u64> {
+        match self.get(f)? {
+            StValue::UInt64(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn h128_of(&self, f: Field) -> Option<Hash128> {
+        match self.get(f)? {
+            StValue::Hash128(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn h256_of(&self, f: Field) -> Option<Hash256> {
+        match self.get(f)? {
+            StValue::Hash256(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn account_of(&self, f: Field) -> Option<AccountId> {
+        match self.get(f)? {
+            StValue::AccountId(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn amount_of(&self, f: Field) -> Option<Amount> {
+        match self.get(f)? {
+            StValue::Amount(v) => Some(*v),
+            _ => None,
+        }
+    }
+    fn blob_of(&self, f: Field) -> Option<&[u8]> {
+        match self.get(f)? {
+            StValue::Blob(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn v256_of(&self, f: Field) -> Option<&[Hash256]> {
+        match self.get(f)? {
+            StValue::Vector256(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn flags(&self) -> u32 {
+        self.u32_of(sf().flags).unwrap_or(0)
+    }
+}

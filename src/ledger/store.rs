@@ -1,0 +1,442 @@
+//! The ledger store: the shared state, the history of closed ledgers, and the open ledger
+//! its single writer applies transactions to.
+//!
+//! Readers call [`LedgerStore::current`], [`LedgerStore::closed`],
+//! [`LedgerStore::validated`], [`LedgerStore::by_seq`] or [`LedgerStore::by_hash`] and get
+//! a [`LedgerSnapshot`]: a cheap, consistent view of exactly one ledger. The writer calls
+//! [`LedgerStore::apply`] and [`LedgerStore::close`]; they serialize on an internal lock,
+//! and readers never wait for them.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
+
+use dashmap::DashMap;
+use parking_lot::{Mutex, RwLock};
+
+use super::fees::Fees;
+use super::flags::lt;
+use super::header::{effective_close_time, next_resolution, LedgerHeader, CLOSE_RESOLUTIONS_SECS};
+use super::keylet;
+use super::sf::sf;
+use super::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
+use super::state::{stamp, stamp_closed, State};
+use super::view::{StateView, ViewInfo};
+use crate::engine::entry::new_account_root;
+use crate::engine::{apply_transaction, ApplyConfig, Ter};
+use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::codec;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::tx::transaction_id;
+use crate::protocol::types::{AccountId, Hash256};
+
+/// The genesis account, `rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh` (passphrase
+/// `masterpassphrase`, secp256k1).
+pub const GENESIS_ACCOUNT: AccountId = AccountId([
+    0xB5, 0xF7, 0x62, 0x79, 0x8A, 0x53, 0xD5, 0x43, 0xA0, 0x14, 0xCA, 0xF8, 0xB2, 0x97, 0xCF, 0xF8,
+    0xF2, 0xF9, 0x37, 0xE8,
+]);
+
+/// How the store is set up.
+#[derive(Clone)]
+pub struct LedgerConfig {
+    /// Fee schedule written into the genesis FeeSettings.
+    pub fees: Fees,
+    /// Engine settings (network ID, in-engine signature checks).
+    pub apply: ApplyConfig,
+    /// Closed ledgers kept readable.
+    pub history_count: u32,
+}
+
+impl Default for LedgerConfig {
+    fn default() -> LedgerConfig {
+        LedgerConfig {
+            fees: Fees::default(),
+            apply: ApplyConfig::default(),
+            history_count: crate::limits::LEDGER_HISTORY_COUNT,
+        }
+    }
+}
+
+/// A transaction in a ledger, with its result.
+#[derive(Debug, Clone)]
+pub struct TxEntry {
+    /// Transaction ID.
+    pub id: Hash256,
+    /// The decoded transaction.
+    pub tx: Arc<StObject>,
+    /// Its signed binary form.
+    pub blob: Arc<[u8]>,
+    /// Metadata.
+    pub meta: StObject,
+    /// Result (tes or tec).
+    pub ter: Ter,
+    /// Ledger it is in.
+    pub ledger_seq: u32,
+    /// Position in that ledger.
+    pub index: u32,
+    /// What a payment delivered (for `delivered_amount`).
+    pub delivered: Option<Amount>,
+}
+
+/// A closed ledger.
+pub struct ClosedLedger {
+    /// Its header.
+    pub header: LedgerHeader,
+    /// Its transactions, in order.
+    pub txs: Vec<Arc<TxEntry>>,
+    /// Fees in force.
+    pub fees: Fees,
+    state_map: ShaMap,
+}
+
+/// A consistent read view of one ledger.
+#[derive(Clone)]
+pub struct LedgerSnapshot {
+    /// Entries of that ledger.
+    pub view: StateView,
+    /// The closed ledger (None for the open ledger).
+    pub ledger: Option<Arc<ClosedLedger>>,
+}
+
+impl LedgerSnapshot {
+    /// The ledger's sequence.
+    pub fn seq(&self) -> u32 {
+        use super::view::ReadView;
+        self.view.info().seq
+    }
+    /// True for a closed ledger.
+    pub fn is_closed(&self) -> bool {
+        self.ledger.is_some()
+    }
+}
+
+/// What applying one transaction did, for the caller's reply.
+#[derive(Debug, Clone)]
+pub struct ApplyResult {
+    /// Result code.
+    pub ter: Ter,
+    /// True when it is in the open ledger (tes or tec).
+    pub applied: bool,
+    /// Transaction ID.
+    pub id: Hash256,
+    /// The entry recorded (when applied).
+    pub entry: Option<Arc<TxEntry>>,
+}
+
+struct Open {
+    info: ViewInfo,
+    txs: Vec<Arc<TxEntry>>,
+    dirty: BTreeSet<Hash256>,
+    fees_destroyed: u64,
+}
+
+/// The state, its history and the open ledger.
+pub struct LedgerStore {
+    state: Arc<State>,
+    cfg: LedgerConfig,
+    history: RwLock<VecDeque<Arc<ClosedLedger>>>,
+    open_info: RwLock<ViewInfo>,
+    txs: DashMap<Hash256, Arc<TxEntry>>,
+    writer: Mutex<Open>,
+}
+
+impl LedgerStore {
+    /// A standalone store: genesis ledger 1, ledger 2 closed at `now` (seconds since the
+    /// ripple epoch), ledger 3 open, as rippled's `startGenesisLedger`.
+    pub fn genesis(cfg: LedgerConfig, now: u32) -> LedgerStore {
+        let state = Arc::new(State::new());
+        let s = sf();
+        let mut fee_obj = crate::engine::entry::new_entry(lt::FEE_SETTINGS);
+        fee_obj.set(s.base_fee, StValue::UInt64(cfg.fees.base_drops));
+        fee_obj.set(
+            s.reference_fee_units,
+            StValue::UInt32(crate::limits::FEE_BASE_DROPS_DEFAULT as u32),
+        );
+        let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
+        fee_obj.set(
+            s.reserve_base,
+            StValue::UInt32(clamp(cfg.fees.reserve_base_drops)),
+        );
+        fee_obj.set(
+            s.reserve_increment,
+            StValue::UInt32(clamp(cfg.fees.reserve_inc_drops)),
+        );
+        let root = new_account_root(&GENESIS_ACCOUNT, DROPS_MAX as i64, 1);
+        let writes = vec![
+            (keylet::account(&GENESIS_ACCOUNT), Some(Arc::new(root))),
+            (keylet::fees(), Some(Arc::new(fee_obj))),
+        ];
+        let mut map = ShaMap::new();
+        for (k, v) in &writes {
+            if let Some(v) = v {
+                map.insert(*k, state_leaf_hash(k, &codec::encode(v)));
+            }
+        }
+        state.commit(stamp(1, 0), writes);
+        state.close(1, 1);
+        let mut header = LedgerHeader {
+            seq: 1,
+            total_drops: DROPS_MAX,
+            parent_hash: Hash256::ZERO,
+            transaction_hash: Hash256::ZERO,
+            account_hash: map.hash(),
+            parent_close_time: 0,
+            close_time: 0,
+            close_time_resolution: CLOSE_RESOLUTIONS_SECS[0],
+            close_flags: 0,
+            hash: Hash256::ZERO,
+        };
+        header.hash = header.compute_hash();
+        let genesis = Arc::new(ClosedLedger {
+            header,
+            txs: Vec::new(),
+            fees: cfg.fees,
+            state_map: map,
+        });
+        let info = ViewInfo {
+            seq: 2,
+            parent_close_time: 0,
+            fees: cfg.fees,
+            open: true,
+        };
+        let store = LedgerStore {
+            state,
+            history: RwLock::new(VecDeque::from([genesis])),
+            open_info: RwLock::new(info),
+            txs: DashMap::new(),
+            writer: Mutex::new(Open {
+                info,
+                txs: Vec::new(),
+                dirty: BTreeSet::new(),
+                fees_destroyed: 0,
+            }),
+            cfg,
+        };
+        store.close(now);
+        store
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LedgerConfig {
+        &self.cfg
+    }
+
+    /// The fee schedule of the open ledger.
+    pub fn fees(&self) -> Fees {
+        self.open_info.read().fees
+    }
+
+    /// The open ledger, as of the last applied transaction.
+    pub fn current(&self) -> LedgerSnapshot {
+        let info = *self.open_info.read();
+        LedgerSnapshot {
+            view: StateView::new(self.state.clone(), self.state.published(), info),
+            ledger: None,
+        }
+    }
+
+    fn snapshot_of(&self, l: &Arc<ClosedLedger>) -> LedgerSnapshot {
+        let info = ViewInfo {
+            seq: l.header.seq,
+            parent_close_time: l.header.parent_close_time,
+            fees: l.fees,
+            open: false,
+        };
+        LedgerSnapshot {
+            view: StateView::new(self.state.clone(), stamp_closed(l.header.seq), info),
+            ledger: Some(l.clone()),
+        }
+    }
+
+    /// The last closed ledger.
+    pub fn closed(&self) -> LedgerSnapshot {
+        let h = self.history.read();
+        let last = h.back().cloned();
+        drop(h);
+        match last {
+            Some(l) => self.snapshot_of(&l),
+            None => self.current(),
+        }
+    }
+
+    /// The last validated ledger (standalone: the last closed one).
+    pub fn validated(&self) -> LedgerSnapshot {
+        self.closed()
+    }
+
+    /// A closed ledger in history, by sequence.
+    pub fn by_seq(&self, seq: u32) -> Option<LedgerSnapshot> {
+        let l = {
+            let h = self.history.read();
+            let first = h.front()?.header.seq;
+            h.get(seq.checked_sub(first)? as usize).cloned()?
+        };
+        Some(self.snapshot_of(&l))
+    }
+
+    /// A closed ledger in history, by hash.
+    pub fn by_hash(&self, hash: &Hash256) -> Option<LedgerSnapshot> {
+        let l = self
+            .history
+            .read()
+            .iter()
+            .find(|l| l.header.hash == *hash)
+            .cloned()?;
+        Some(self.snapshot_of(&l))
+    }
+
+    /// Sequences of the oldest and newest closed ledgers kept (`complete_ledgers`).
+    pub fn complete_range(&self) -> (u32, u32) {
+        let h = self.history.read();
+        (
+            h.front().map(|l| l.header.seq).unwrap_or(0),
+            h.back().map(|l| l.header.seq).unwrap_or(0),
+        )
+    }
+
+    /// A transaction applied to the open ledger or any ledger still indexed.
+    pub fn tx(&self, id: &Hash256) -> Option<Arc<TxEntry>> {
+        self.txs.get(id).map(|e| e.clone())
+    }
+
+    /// Transactions applied to the open ledger so far, in order.
+    pub fn open_txs(&self) -> Vec<Arc<TxEntry>> {
+        self.writer.lock().txs.clone()
+    }
+
+    /// Applies a decoded signed transaction (`tx`) whose binary form is `blob` to the open
+    /// ledger.
+    pub fn apply(&self, tx: &StObject, blob: &[u8]) -> ApplyResult {
+        let id = transaction_id(blob);
+        let mut open = self.writer.lock();
+        let index = open.txs.len() as u32;
+        let view = StateView::new(self.state.clone(), self.state.published(), open.info);
+        let out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
+        if !out.applied {
+            return ApplyResult {
+                ter: out.ter,
+                applied: false,
+                id,
+                entry: None,
+            };
+        }
+        let seq = open.info.seq;
+        for (k, _) in &out.writes {
+            open.dirty.insert(*k);
+        }
+        self.state.commit(stamp(seq, index + 1), out.writes);
+        open.fees_destroyed += out.fee_drops.max(0) as u64;
+        let entry = Arc::new(TxEntry {
+            id,
+            tx: Arc::new(tx.clone()),
+            blob: Arc::from(blob),
+            meta: out.meta.unwrap_or_default(),
+            ter: out.ter,
+            ledger_seq: seq,
+            index,
+            delivered: out.delivered,
+        });
+        open.txs.push(entry.clone());
+        self.txs.insert(id, entry.clone());
+        ApplyResult {
+            ter: out.ter,
+            applied: true,
+            id,
+            entry: Some(entry),
+        }
+    }
+
+    /// Closes the open ledger at `close_time` (seconds since the ripple epoch; rounded to
+    /// the resolution and kept after the parent's) and opens the next one.
+    pub fn close(&self, close_time: u32) -> Arc<ClosedLedger> {
+        let mut open = self.writer.lock();
+        let parent = {
+            let h = self.history.read();
+            h.back().cloned()
+        };
+        let Some(parent) = parent else {
+            // Unreachable: a store always holds its genesis.
+            return Arc::new(ClosedLedger {
+                header: LedgerHeader {
+                    seq: 0,
+                    total_drops: 0,
+                    parent_hash: Hash256::ZERO,
+                    transaction_hash: Hash256::ZERO,
+                    account_hash: Hash256::ZERO,
+                    parent_close_time: 0,
+                    close_time: 0,
+                    close_time_resolution: 0,
+                    close_flags: 0,
+                    hash: Hash256::ZERO,
+                },
+                txs: Vec::new(),
+                fees: open.info.fees,
+                state_map: ShaMap::new(),
+            });
+        };
+        let seq = open.info.seq;
+        let at = self.state.published();
+        let mut map = parent.state_map.clone();
+        for key in std::mem::take(&mut open.dirty) {
+            match self.state.read_at(&key, at) {
+                Some(v) => map.insert(key, state_leaf_hash(&key, &codec::encode(&v))),
+                None => map.remove(&key),
+            }
+        }
+        let mut tx_map = ShaMap::new();
+        for t in &open.txs {
+            tx_map.insert(t.id, tx_leaf_hash(&t.id, &t.blob, &codec::encode(&t.meta)));
+        }
+        let resolution = next_resolution(parent.header.close_time_resolution, true, seq);
+        let close = if parent.header.close_time == 0 {
+            super::header::round_close_time(close_time, resolution)
+        } else {
+            effective_close_time(close_time, resolution, parent.header.close_time)
+        };
+        let mut header = LedgerHeader {
+            seq,
+            total_drops: parent
+                .header
+                .total_drops
+                .saturating_sub(open.fees_destroyed),
+            parent_hash: parent.header.hash,
+            transaction_hash: tx_map.hash(),
+            account_hash: map.hash(),
+            parent_close_time: parent.header.close_time,
+            close_time: close,
+            close_time_resolution: resolution,
+            close_flags: 0,
+            hash: Hash256::ZERO,
+        };
+        header.hash = header.compute_hash();
+        let closed = Arc::new(ClosedLedger {
+            header,
+            txs: std::mem::take(&mut open.txs),
+            fees: open.info.fees,
+            state_map: map,
+        });
+        let keep = self.cfg.history_count.max(1);
+        let oldest_kept = (seq + 1).saturating_sub(keep).max(1);
+        {
+            let mut h = self.history.write();
+            h.push_back(closed.clone());
+            while h.len() > keep as usize {
+                if let Some(old) = h.pop_front() {
+                    for t in &old.txs {
+                        self.txs.remove(&t.id);
+                    }
+                }
+            }
+        }
+        self.state.close(seq, oldest_kept);
+        open.info = ViewInfo {
+            seq: seq + 1,
+            parent_close_time: close,
+            fees: open.info.fees,
+            open: true,
+        };
+        open.fees_destroyed = 0;
+        *self.open_info.write() = open.info;
+        closed
+    }
+}

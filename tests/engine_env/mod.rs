@@ -1,0 +1,314 @@
+//! A small test environment in the spirit of rippled's jtx: accounts with real keys,
+//! transactions built field by field, signed, encoded to binary and decoded again (as the
+//! server receives them), then applied to a standalone ledger store.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use ledgerd::engine::Ter;
+use ledgerd::ledger::directory;
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
+use ledgerd::ledger::view::ReadView;
+use ledgerd::protocol::amount::{Amount, IouValue};
+use ledgerd::protocol::codec;
+use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::keys::{KeyPair, KeyType};
+use ledgerd::protocol::seed::Seed;
+use ledgerd::protocol::st::{StObject, StValue};
+use ledgerd::protocol::tx::signing_data;
+use ledgerd::protocol::types::{AccountId, Currency, Hash256};
+
+/// Drops in `n` XRP.
+pub fn xrp(n: i64) -> Amount {
+    Amount::Xrp(n * 1_000_000)
+}
+
+/// A drops amount.
+pub fn drops(n: i64) -> Amount {
+    Amount::Xrp(n)
+}
+
+/// A currency code.
+pub fn cur(code: &str) -> Currency {
+    Currency::from_json_str(code).expect("currency")
+}
+
+/// An issued value from text.
+pub fn val(s: &str) -> IouValue {
+    IouValue::parse(s).expect("value")
+}
+
+/// A named account with a real key pair.
+pub struct Account {
+    pub name: String,
+    pub kp: KeyPair,
+    pub id: AccountId,
+}
+
+impl Account {
+    /// A secp256k1 account whose seed is the passphrase `name`.
+    pub fn new(name: &str) -> Account {
+        Account::with_type(name, KeyType::Secp256k1)
+    }
+
+    /// An account of the given key type.
+    pub fn with_type(name: &str, kt: KeyType) -> Account {
+        let kp = KeyPair::from_seed(&Seed::from_passphrase(name), kt).expect("key");
+        let id = kp.account_id();
+        Account {
+            name: name.to_string(),
+            kp,
+            id,
+        }
+    }
+
+    /// The genesis account.
+    pub fn master() -> Account {
+        Account::new("masterpassphrase")
+    }
+
+    /// An amount of this account's issue.
+    pub fn iou(&self, code: &str, v: i64) -> Amount {
+        Amount::iou(IouValue::from_i64(v), cur(code), self.id)
+    }
+
+    /// An amount of this account's issue, from text.
+    pub fn iou_s(&self, code: &str, v: &str) -> Amount {
+        Amount::iou(val(v), cur(code), self.id)
+    }
+}
+
+/// A transaction under construction.
+pub struct Tx(pub StObject);
+
+fn f(name: &str) -> Field {
+    Field::named(name)
+}
+
+impl Tx {
+    /// A transaction of type `name`.
+    pub fn new(name: &str) -> Tx {
+        let code = ledgerd::protocol::definitions::defs().transaction_types[name];
+        let mut o = StObject::new();
+        o.set(f("TransactionType"), StValue::UInt16(code));
+        Tx(o)
+    }
+    pub fn u32(mut self, name: &str, v: u32) -> Tx {
+        self.0.set(f(name), StValue::UInt32(v));
+        self
+    }
+    pub fn u8(mut self, name: &str, v: u8) -> Tx {
+        self.0.set(f(name), StValue::UInt8(v));
+        self
+    }
+    pub fn flags(self, v: u32) -> Tx {
+        self.u32("Flags", v)
+    }
+    pub fn amount(mut self, name: &str, a: Amount) -> Tx {
+        self.0.set(f(name), StValue::Amount(a));
+        self
+    }
+    pub fn account(mut self, name: &str, a: &AccountId) -> Tx {
+        self.0.set(f(name), StValue::AccountId(*a));
+        self
+    }
+    pub fn blob(mut self, name: &str, b: &[u8]) -> Tx {
+        self.0.set(f(name), StValue::Blob(b.to_vec()));
+        self
+    }
+    pub fn h256(mut self, name: &str, h: Hash256) -> Tx {
+        self.0.set(f(name), StValue::Hash256(h));
+        self
+    }
+    pub fn remove(mut self, name: &str) -> Tx {
+        self.0.remove(f(name));
+        self
+    }
+}
+
+/// A payment.
+pub fn pay(to: &Account, amount: Amount) -> Tx {
+    Tx::new("Payment")
+        .account("Destination", &to.id)
+        .amount("Amount", amount)
+}
+
+/// A TrustSet with this limit.
+pub fn trust(limit: Amount) -> Tx {
+    Tx::new("TrustSet").amount("LimitAmount", limit)
+}
+
+/// An AccountSet with SetFlag.
+pub fn fset(flag: u32) -> Tx {
+    Tx::new("AccountSet").u32("SetFlag", flag)
+}
+
+/// An AccountSet with ClearFlag.
+pub fn fclear(flag: u32) -> Tx {
+    Tx::new("AccountSet").u32("ClearFlag", flag)
+}
+
+/// The ledger, and what the last transaction did.
+pub struct Env {
+    pub store: LedgerStore,
+    pub master: Account,
+    pub last_meta: Option<StObject>,
+    pub last_id: Option<Hash256>,
+    pub now: u32,
+}
+
+/// A fixed start time (seconds since the ripple epoch) so runs are reproducible.
+pub const START_TIME: u32 = 780_000_000;
+
+impl Env {
+    /// A standalone ledger whose engine also checks every transaction signature.
+    pub fn new() -> Env {
+        let mut cfg = LedgerConfig::default();
+        cfg.apply.signature_check = Some(Arc::new(ledgerd::engine::transactor::verify_signature));
+        Env::with_config(cfg)
+    }
+
+    pub fn with_config(cfg: LedgerConfig) -> Env {
+        Env {
+            store: LedgerStore::genesis(cfg, START_TIME),
+            master: Account::master(),
+            last_meta: None,
+            last_id: None,
+            now: START_TIME,
+        }
+    }
+
+    /// The next Sequence of `who` in the open ledger (0 when absent).
+    pub fn seq(&self, who: &Account) -> u32 {
+        self.root(who)
+            .and_then(|r| r.u32_of(sf().sequence))
+            .unwrap_or(0)
+    }
+
+    /// Fills Account, Sequence, Fee and SigningPubKey, signs with `signer`, goes through
+    /// the binary form and applies. Returns the result.
+    pub fn submit_signed(&mut self, who: &Account, signer: &KeyPair, tx: Tx) -> Ter {
+        let mut o = tx.0;
+        let s = sf();
+        o.set(s.account, StValue::AccountId(who.id));
+        if o.get(s.sequence).is_none() {
+            o.set(s.sequence, StValue::UInt32(self.seq(who)));
+        }
+        if o.get(s.fee).is_none() {
+            o.set(
+                s.fee,
+                StValue::Amount(Amount::Xrp(self.store.fees().base_drops as i64)),
+            );
+        }
+        o.set(
+            s.signing_pub_key,
+            StValue::Blob(signer.public.as_bytes().to_vec()),
+        );
+        let sig = signer.sign(&signing_data(&o));
+        o.set(s.txn_signature, StValue::Blob(sig));
+        let blob = codec::encode(&o);
+        let decoded = codec::decode(&blob).expect("decodes");
+        assert_eq!(decoded, o, "binary round trip");
+        let r = self.store.apply(&decoded, &blob);
+        self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
+        self.last_id = Some(r.id);
+        r.ter
+    }
+
+    /// Submits signed by the account's own master key.
+    pub fn submit(&mut self, who: &Account, tx: Tx) -> Ter {
+        self.submit_signed(who, &who.kp, tx)
+    }
+
+    /// Submits and asserts the result.
+    pub fn apply(&mut self, who: &Account, tx: Tx, want: Ter) {
+        let got = self.submit(who, tx);
+        assert_eq!(got, want, "{} expected {} got {}", who.name, want, got);
+    }
+
+    /// Creates `who` with `amount` from the genesis account.
+    pub fn fund(&mut self, who: &Account, amount: Amount) {
+        let master = Account::master();
+        self.apply(&master, pay(who, amount), Ter::tesSUCCESS);
+    }
+
+    /// Closes the open ledger ten seconds after the last close.
+    pub fn close(&mut self) {
+        self.now += 10;
+        self.store.close(self.now);
+    }
+
+    /// Advances the clock by `secs` and closes.
+    pub fn close_after(&mut self, secs: u32) {
+        self.now += secs;
+        self.store.close(self.now);
+    }
+
+    pub fn read(&self, key: &Hash256) -> Option<Arc<StObject>> {
+        self.store.current().view.read(key)
+    }
+
+    pub fn root(&self, who: &Account) -> Option<Arc<StObject>> {
+        self.read(&keylet::account(&who.id))
+    }
+
+    /// XRP balance in drops.
+    pub fn balance(&self, who: &Account) -> i64 {
+        self.root(who)
+            .map(|r| r.drops_of(sf().balance))
+            .unwrap_or(0)
+    }
+
+    pub fn owner_count(&self, who: &Account) -> u32 {
+        self.root(who)
+            .and_then(|r| r.u32_of(sf().owner_count))
+            .unwrap_or(0)
+    }
+
+    pub fn flags(&self, who: &Account) -> u32 {
+        self.root(who).map(|r| r.flags()).unwrap_or(0)
+    }
+
+    pub fn line(&self, a: &Account, b: &Account, code: &str) -> Option<Arc<StObject>> {
+        self.read(&keylet::line(&a.id, &b.id, &cur(code)))
+    }
+
+    /// `holder`'s balance of `issuer`'s `code` (positive = holds).
+    pub fn iou_balance(&self, holder: &Account, issuer: &Account, code: &str) -> IouValue {
+        match self.line(holder, issuer, code) {
+            None => IouValue::ZERO,
+            Some(l) => {
+                let b = l
+                    .amount_of(sf().balance)
+                    .and_then(|a| a.as_iou())
+                    .unwrap_or(IouValue::ZERO);
+                if holder.id < issuer.id {
+                    b
+                } else {
+                    b.negate()
+                }
+            }
+        }
+    }
+
+    /// The keys in `who`'s owner directory.
+    pub fn owned(&self, who: &Account) -> Vec<Hash256> {
+        directory::owned(&self.store.current().view, &who.id)
+    }
+
+    /// account_lines' `authorized` / `peer_authorized` of `viewer`'s line to `peer`.
+    pub fn auth_flags(&self, viewer: &Account, peer: &Account, code: &str) -> (bool, bool) {
+        use ledgerd::ledger::flags::lsf;
+        let Some(l) = self.line(viewer, peer, code) else {
+            return (false, false);
+        };
+        let (mine, theirs) = if viewer.id < peer.id {
+            (lsf::LOW_AUTH, lsf::HIGH_AUTH)
+        } else {
+            (lsf::HIGH_AUTH, lsf::LOW_AUTH)
+        };
+        (l.flags() & mine != 0, l.flags() & theirs != 0)
+    }
+}

@@ -1,0 +1,499 @@
+//! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment and
+//! payment channel transactions among a few accounts, valid and invalid. After every
+//! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
+//! when the transaction was applied, and replaying the same sequence gives the same
+//! state and the same hashes.
+
+mod engine_env;
+
+use std::collections::HashMap;
+
+use engine_env::*;
+use ledgerd::engine::Ter;
+use ledgerd::ledger::flags::{lsf, lt};
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::protocol::amount::{Amount, DROPS_MAX};
+use ledgerd::protocol::claim::sign_claim;
+use ledgerd::protocol::keys::KeyType;
+use ledgerd::protocol::types::{AccountId, Hash256};
+use proptest::prelude::*;
+
+const NAMES: [&str; 4] = ["gw", "alice", "bob", "carol"];
+const CURRENCIES: [&str; 2] = ["USD", "EUR"];
+
+#[derive(Debug, Clone)]
+enum Op {
+    PayXrp {
+        from: usize,
+        to: usize,
+        drops: i64,
+    },
+    PayNew {
+        from: usize,
+        drops: i64,
+    },
+    PayIou {
+        from: usize,
+        to: usize,
+        issuer: usize,
+        cur: usize,
+        value: i64,
+        partial: bool,
+    },
+    Trust {
+        from: usize,
+        to: usize,
+        cur: usize,
+        limit: i64,
+        flags: u32,
+    },
+    Set {
+        from: usize,
+        set: u32,
+        clear: u32,
+    },
+    RegularKey {
+        from: usize,
+        to: Option<usize>,
+    },
+    ChanCreate {
+        from: usize,
+        to: usize,
+        drops: i64,
+        settle: u32,
+    },
+    ChanFund {
+        from: usize,
+        chan: usize,
+        drops: i64,
+    },
+    ChanClaim {
+        from: usize,
+        chan: usize,
+        drops: i64,
+        signer: usize,
+        flags: u32,
+    },
+    BadSeq {
+        from: usize,
+        offset: i32,
+    },
+    Close {
+        secs: u32,
+    },
+}
+
+fn acct() -> impl Strategy<Value = usize> {
+    0..NAMES.len()
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (
+            acct(),
+            acct(),
+            prop_oneof![1i64..50_000_000, 0i64..20_000_000_000]
+        )
+            .prop_map(|(from, to, drops)| Op::PayXrp { from, to, drops }),
+        (acct(), 0i64..30_000_000).prop_map(|(from, drops)| Op::PayNew { from, drops }),
+        (acct(), acct(), acct(), 0..2usize, -5i64..300, any::<bool>()).prop_map(
+            |(from, to, issuer, cur, value, partial)| Op::PayIou {
+                from,
+                to,
+                issuer,
+                cur,
+                value,
+                partial
+            }
+        ),
+        (
+            acct(),
+            acct(),
+            0..2usize,
+            prop_oneof![Just(0i64), 1i64..1000, Just(-1)],
+            prop::sample::select(vec![
+                0u32,
+                0x0001_0000,
+                0x0002_0000,
+                0x0004_0000,
+                0x0010_0000,
+                0x0020_0000,
+                0x0001_0000 | 0x0002_0000,
+                0x0008_0000
+            ])
+        )
+            .prop_map(|(from, to, cur, limit, flags)| Op::Trust {
+                from,
+                to,
+                cur,
+                limit,
+                flags
+            }),
+        (
+            acct(),
+            prop::sample::select(vec![0u32, 1, 2, 4, 6, 7, 8, 8]),
+            prop::sample::select(vec![0u32, 1, 2, 4, 7, 8])
+        )
+            .prop_map(|(from, set, clear)| Op::Set { from, set, clear }),
+        (acct(), prop::option::of(acct())).prop_map(|(from, to)| Op::RegularKey { from, to }),
+        (acct(), acct(), 0i64..200_000_000, 0u32..100).prop_map(|(from, to, drops, settle)| {
+            Op::ChanCreate {
+                from,
+                to,
+                drops,
+                settle,
+            }
+        }),
+        (acct(), 0..4usize, 0i64..50_000_000).prop_map(|(from, chan, drops)| Op::ChanFund {
+            from,
+            chan,
+            drops
+        }),
+        (
+            acct(),
+            0..4usize,
+            0i64..300_000_000,
+            acct(),
+            prop::sample::select(vec![0u32, 0x0001_0000, 0x0002_0000, 0x0003_0000])
+        )
+            .prop_map(|(from, chan, drops, signer, flags)| Op::ChanClaim {
+                from,
+                chan,
+                drops,
+                signer,
+                flags
+            }),
+        (acct(), prop::sample::select(vec![-1i32, 1, 2]))
+            .prop_map(|(from, offset)| Op::BadSeq { from, offset }),
+        (1u32..200).prop_map(|secs| Op::Close { secs }),
+    ]
+}
+
+struct World {
+    env: Env,
+    accts: Vec<Account>,
+    chans: Vec<Hash256>,
+    fees_burnt: i64,
+    fresh: u32,
+}
+
+fn world() -> World {
+    let mut env = Env::new();
+    let accts: Vec<Account> = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            Account::with_type(
+                n,
+                if i % 2 == 0 {
+                    KeyType::Secp256k1
+                } else {
+                    KeyType::Ed25519
+                },
+            )
+        })
+        .collect();
+    for a in &accts {
+        env.fund(a, xrp(5_000));
+    }
+    let fees_burnt = 10 * accts.len() as i64;
+    World {
+        env,
+        accts,
+        chans: Vec::new(),
+        fees_burnt,
+        fresh: 0,
+    }
+}
+
+/// Applies one op; returns (sender index, result) when a transaction was submitted.
+fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
+    let a = |i: usize| &w.accts[i];
+    let (who, tx) = match op.clone() {
+        Op::PayXrp { from, to, drops } => (from, pay(a(to), Amount::Xrp(drops))),
+        Op::PayNew { from, drops } => {
+            w.fresh += 1;
+            let n = Account::new(&format!("fresh{}", w.fresh));
+            (from, pay(&n, Amount::Xrp(drops)))
+        }
+        Op::PayIou {
+            from,
+            to,
+            issuer,
+            cur,
+            value,
+            partial,
+        } => (
+            from,
+            pay(a(to), a(issuer).iou(CURRENCIES[cur], value)).flags(if partial {
+                0x0002_0000
+            } else {
+                0
+            }),
+        ),
+        Op::Trust {
+            from,
+            to,
+            cur,
+            limit,
+            flags,
+        } => (from, trust(a(to).iou(CURRENCIES[cur], limit)).flags(flags)),
+        Op::Set { from, set, clear } => {
+            let mut t = Tx::new("AccountSet");
+            if set != 0 {
+                t = t.u32("SetFlag", set);
+            }
+            if clear != 0 {
+                t = t.u32("ClearFlag", clear);
+            }
+            (from, t)
+        }
+        Op::RegularKey { from, to } => {
+            let t = Tx::new("SetRegularKey");
+            (
+                from,
+                match to {
+                    Some(k) => t.account("RegularKey", &a(k).id),
+                    None => t,
+                },
+            )
+        }
+        Op::ChanCreate {
+            from,
+            to,
+            drops,
+            settle,
+        } => {
+            let seq = w.env.seq(a(from));
+            w.chans
+                .push(keylet::pay_channel(&a(from).id, &a(to).id, seq));
+            (
+                from,
+                Tx::new("PaymentChannelCreate")
+                    .account("Destination", &a(to).id)
+                    .amount("Amount", Amount::Xrp(drops))
+                    .u32("SettleDelay", settle)
+                    .blob("PublicKey", a(from).kp.public.as_bytes()),
+            )
+        }
+        Op::ChanFund { from, chan, drops } => {
+            let c = w
+                .chans
+                .get(chan)
+                .copied()
+                .unwrap_or(Hash256([chan as u8; 32]));
+            (
+                from,
+                Tx::new("PaymentChannelFund")
+                    .h256("Channel", c)
+                    .amount("Amount", Amount::Xrp(drops)),
+            )
+        }
+        Op::ChanClaim {
+            from,
+            chan,
+            drops,
+            signer,
+            flags,
+        } => {
+            let c = w
+                .chans
+                .get(chan)
+                .copied()
+                .unwrap_or(Hash256([chan as u8; 32]));
+            let mut t = Tx::new("PaymentChannelClaim")
+                .h256("Channel", c)
+                .flags(flags);
+            if drops > 0 {
+                let sig = sign_claim(&a(signer).kp, &c, drops as u64);
+                t = t
+                    .amount("Balance", Amount::Xrp(drops))
+                    .blob("Signature", &sig)
+                    .blob("PublicKey", a(signer).kp.public.as_bytes());
+            }
+            (from, t)
+        }
+        Op::BadSeq { from, offset } => {
+            let seq = (w.env.seq(a(from)) as i64 + offset as i64).max(0) as u32;
+            (
+                from,
+                pay(a((from + 1) % NAMES.len()), xrp(1)).u32("Sequence", seq),
+            )
+        }
+        Op::Close { secs } => {
+            w.env.close_after(secs);
+            return None;
+        }
+    };
+    let id = w.accts[who].id;
+    let seq_before = w.env.seq(&w.accts[who]);
+    let bal_before = w.env.balance(&w.accts[who]);
+    // Sign with the master key, or with the regular key once the master is disabled.
+    let root = w.env.root(&w.accts[who]).expect("funded");
+    let regular = root
+        .account_of(sf().regular_key)
+        .and_then(|k| w.accts.iter().find(|x| x.id == k));
+    let kp = match regular {
+        Some(r) if root.is_flag(lsf::DISABLE_MASTER) => r.kp.clone(),
+        _ => w.accts[who].kp.clone(),
+    };
+    let ter = w.env.submit_signed(&w.accts[who], &kp, tx);
+    let seq_after = w.env.seq(&w.accts[who]);
+    if ter.is_applied() {
+        assert_eq!(
+            seq_after,
+            seq_before + 1,
+            "{ter}: applied consumes one sequence"
+        );
+        w.fees_burnt += 10;
+    } else {
+        assert_eq!(
+            seq_after, seq_before,
+            "{ter}: not applied, sequence unchanged"
+        );
+        assert_eq!(w.env.balance(&w.accts[who]), bal_before, "{ter}: no fee");
+    }
+    assert!(ter != Ter::tecINVARIANT_FAILED && ter != Ter::tefINVARIANT_FAILED);
+    Some((id, ter))
+}
+
+/// Ledger-wide checks over the whole open state.
+fn check_state(w: &World) {
+    let snap = w.env.store.current();
+    let s = sf();
+    let mut xrp: i128 = 0;
+    let mut owned: HashMap<AccountId, u32> = HashMap::new();
+    let mut counts: HashMap<AccountId, u32> = HashMap::new();
+    let mut dir_entries: HashMap<AccountId, Vec<Hash256>> = HashMap::new();
+    let mut must_list: Vec<(AccountId, Hash256)> = Vec::new();
+    snap.view
+        .for_each(|key, o| match o.u16_of(s.ledger_entry_type) {
+            Some(lt::ACCOUNT_ROOT) => {
+                let b = o.drops_of(s.balance);
+                assert!((0..=DROPS_MAX as i64).contains(&b));
+                xrp += b as i128;
+                counts.insert(
+                    o.account_of(s.account).unwrap(),
+                    o.u32_of(s.owner_count).unwrap(),
+                );
+            }
+            Some(lt::PAYCHAN) => {
+                let (amt, bal) = (o.drops_of(s.amount), o.drops_of(s.balance));
+                assert!(0 <= bal && bal <= amt, "channel balance within amount");
+                xrp += (amt - bal) as i128;
+                let owner = o.account_of(s.account).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+                must_list.push((o.account_of(s.destination).unwrap(), *key));
+            }
+            Some(lt::RIPPLE_STATE) => {
+                let f = o.flags();
+                for (field, bit) in [
+                    (s.low_limit, lsf::LOW_RESERVE),
+                    (s.high_limit, lsf::HIGH_RESERVE),
+                ] {
+                    let Some(Amount::Iou {
+                        issuer, currency, ..
+                    }) = o.amount_of(field)
+                    else {
+                        panic!("no XRP trust lines");
+                    };
+                    assert!(!currency.is_xrp());
+                    must_list.push((issuer, *key));
+                    if f & bit != 0 {
+                        *owned.entry(issuer).or_default() += 1;
+                    }
+                }
+            }
+            Some(lt::DIR_NODE) => {
+                let owner = o.account_of(s.owner).unwrap();
+                dir_entries
+                    .entry(owner)
+                    .or_default()
+                    .extend(o.v256_of(s.indexes).unwrap_or(&[]));
+            }
+            _ => {}
+        });
+    assert_eq!(
+        xrp + w.fees_burnt as i128,
+        DROPS_MAX as i128,
+        "XRP neither created nor destroyed"
+    );
+    for (acct, n) in &counts {
+        assert_eq!(
+            owned.get(acct).copied().unwrap_or(0),
+            *n,
+            "OwnerCount of {acct}"
+        );
+    }
+    for (acct, key) in must_list {
+        assert!(
+            dir_entries.get(&acct).is_some_and(|v| v.contains(&key)),
+            "entry listed in its owners' directories"
+        );
+    }
+    let header_coins = w.env.store.closed().ledger.unwrap().header.total_drops as i128;
+    assert!(header_coins >= xrp);
+}
+
+fn run(ops: &[Op]) -> (Vec<Ter>, Vec<Hash256>) {
+    let mut w = world();
+    let mut results = Vec::new();
+    for op in ops {
+        if let Some((_, t)) = step(&mut w, op) {
+            results.push(t);
+        }
+        check_state(&w);
+    }
+    w.env.close();
+    let (first, last) = w.env.store.complete_range();
+    let hashes = (first..=last)
+        .map(|s| w.env.store.by_seq(s).unwrap().ledger.unwrap().header.hash)
+        .collect();
+    (results, hashes)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_sequences_and_replay(ops in prop::collection::vec(op(), 1..60)) {
+        let (r1, h1) = run(&ops);
+        let (r2, h2) = run(&ops);
+        prop_assert_eq!(r1, r2);
+        prop_assert_eq!(h1, h2);
+    }
+}
+
+/// The generator reaches both sides: many transactions succeed and many fail, across
+/// result classes, so the properties above are not vacuous.
+#[test]
+fn generated_sequences_mix_success_and_failure() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        proptest::test_runner::TestRng::deterministic_rng(
+            proptest::test_runner::RngAlgorithm::ChaCha,
+        ),
+    );
+    let ops = prop::collection::vec(op(), 400)
+        .new_tree(&mut runner)
+        .expect("tree")
+        .current();
+    let (results, _) = run(&ops);
+    let mut by: HashMap<&'static str, usize> = HashMap::new();
+    for r in &results {
+        *by.entry(r.name()).or_default() += 1;
+    }
+    eprintln!("{by:?}");
+    let count = |f: fn(&Ter) -> bool| results.iter().filter(|t| f(t)).count();
+    assert!(count(|t| t.is_tes()) >= 40, "{by:?}");
+    assert!(count(|t| t.is_tec()) >= 20, "{by:?}");
+    assert!(
+        count(|t| t.is_tem() || t.is_tef() || t.is_ter() || t.is_tel()) >= 20,
+        "{by:?}"
+    );
+    assert!(by.len() >= 12, "{by:?}");
+}

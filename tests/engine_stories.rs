@@ -1,0 +1,661 @@
+//! Ledger stories for every rule of the product document: RequireAuth, trust line
+//! authorization (per currency, pre-authorization), payments on authorized and
+//! unauthorized lines, and the payment channel life. Each transaction is signed, encoded
+//! to binary and decoded before it is applied, as the server applies it.
+
+mod engine_env;
+
+use engine_env::*;
+use ledgerd::engine::account_set::asf;
+use ledgerd::engine::trust_set::tf as tst;
+use ledgerd::engine::Ter;
+use ledgerd::ledger::flags::lsf;
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::protocol::amount::IouValue;
+use ledgerd::protocol::claim::sign_claim;
+use ledgerd::protocol::keys::KeyType;
+
+const FEE: i64 = 10;
+
+#[test]
+fn genesis_and_new_accounts() {
+    let env = Env::new();
+    let master = Account::master();
+    assert_eq!(master.id.to_address(), "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh");
+    assert_eq!(
+        keylet::account(&master.id).to_hex(),
+        "2B6AC232AA4C4BE41BF49D2459FA4A0347E1B543A4C92FCEE0821C0201E2E9A8"
+    );
+    assert_eq!(env.balance(&master), 100_000_000_000 * 1_000_000);
+    assert_eq!(env.seq(&master), 1);
+    assert_eq!(env.store.current().seq(), 3);
+    assert_eq!(env.store.closed().seq(), 2);
+
+    let mut env = env;
+    let alice = Account::new("alice");
+    env.fund(&alice, xrp(10_000));
+    // Accounts start at the sequence of the ledger that creates them.
+    assert_eq!(env.seq(&alice), 3);
+    assert_eq!(env.balance(&alice), 10_000_000_000);
+    assert_eq!(env.seq(&master), 2);
+    // Too little to create an account: below the 10 XRP base reserve.
+    let bob = Account::new("bob");
+    env.apply(&master, pay(&bob, xrp(9)), Ter::tecNO_DST_INSUF_XRP);
+    assert!(env.root(&bob).is_none());
+    assert_eq!(env.seq(&master), 3, "a tec consumes the sequence");
+}
+
+#[test]
+fn require_auth_with_empty_owner_directory() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    env.fund(&gw, xrp(10_000));
+    assert!(env.owned(&gw).is_empty());
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+    assert_eq!(env.flags(&gw) & lsf::REQUIRE_AUTH, 0x0004_0000);
+    // Setting it again does no check and succeeds.
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+    // Clearing has no preconditions.
+    env.apply(&gw, fclear(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+    assert_eq!(env.flags(&gw) & lsf::REQUIRE_AUTH, 0);
+}
+
+#[test]
+fn require_auth_refused_once_the_issuer_has_a_trust_line() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    let alice = Account::new("alice");
+    env.fund(&gw, xrp(10_000));
+    env.fund(&alice, xrp(10_000));
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    // The line is in the issuer's directory although only alice pays its reserve.
+    assert_eq!(env.owner_count(&gw), 0);
+    assert_eq!(env.owned(&gw).len(), 1);
+    let (bal, seq) = (env.balance(&gw), env.seq(&gw));
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tecOWNERS);
+    assert_eq!(env.flags(&gw) & lsf::REQUIRE_AUTH, 0);
+    assert_eq!(env.balance(&gw), bal - FEE, "a tec charges the fee");
+    assert_eq!(env.seq(&gw), seq + 1);
+    // The legacy tf form is refused the same way.
+    env.apply(
+        &gw,
+        ledgerd_tx_account_set_flags(ledgerd::engine::account_set::tf::REQUIRE_AUTH),
+        Ter::tecOWNERS,
+    );
+    // A zero limit alone is not the default state: alice (no DefaultRipple) must also set
+    // NoRipple on her side.
+    env.apply(&alice, trust(gw.iou("USD", 0)), Ter::tesSUCCESS);
+    assert!(env.line(&alice, &gw, "USD").is_some());
+    assert_eq!(env.owner_count(&alice), 1);
+    env.apply(
+        &alice,
+        trust(gw.iou("USD", 0)).flags(tst::SET_NO_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    // Once the line is gone (back to default) RequireAuth can be enabled.
+    assert!(env.line(&alice, &gw, "USD").is_none());
+    assert_eq!(env.owner_count(&alice), 0);
+    assert!(env.owned(&gw).is_empty());
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+}
+
+fn ledgerd_tx_account_set_flags(flags: u32) -> Tx {
+    Tx::new("AccountSet").flags(flags)
+}
+
+#[test]
+fn set_auth_without_require_auth_is_tef_no_auth_required() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    let alice = Account::new("alice");
+    env.fund(&gw, xrp(10_000));
+    env.fund(&alice, xrp(10_000));
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    let (bal, seq) = (env.balance(&gw), env.seq(&gw));
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tefNO_AUTH_REQUIRED,
+    );
+    assert_eq!(env.balance(&gw), bal, "a tef charges nothing");
+    assert_eq!(env.seq(&gw), seq, "a tef consumes no sequence");
+    assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, false));
+}
+
+/// gw with RequireAuth (and DefaultRipple so holders can pay each other).
+fn gateway_env() -> (Env, Account, Account, Account) {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    for a in [&gw, &alice, &bob] {
+        env.fund(a, xrp(10_000));
+    }
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    (env, gw, alice, bob)
+}
+
+#[test]
+fn issuer_authorizes_each_currency_separately() {
+    let (mut env, gw, alice, _) = gateway_env();
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&alice, trust(gw.iou("EUR", 1000)), Ter::tesSUCCESS);
+    // Unauthorized: the issuer cannot pay either line.
+    env.apply(&gw, pay(&alice, gw.iou("USD", 10)), Ter::tecPATH_DRY);
+    env.apply(&gw, pay(&alice, gw.iou("EUR", 10)), Ter::tecPATH_DRY);
+
+    // The authorization request of the product document: value 0, Flags 65536.
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(65536),
+        Ter::tesSUCCESS,
+    );
+    // Holder sees peer_authorized, the issuer sees authorized; EUR is untouched.
+    assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, true));
+    assert_eq!(env.auth_flags(&gw, &alice, "USD"), (true, false));
+    assert_eq!(env.auth_flags(&alice, &gw, "EUR"), (false, false));
+    let line = env.line(&alice, &gw, "USD").expect("line");
+    let issuer_bit = if gw.id > alice.id {
+        lsf::HIGH_AUTH
+    } else {
+        lsf::LOW_AUTH
+    };
+    assert_ne!(line.flags() & issuer_bit, 0);
+
+    env.apply(&gw, pay(&alice, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::from_i64(10));
+    env.apply(&gw, pay(&alice, gw.iou("EUR", 10)), Ter::tecPATH_DRY);
+
+    env.apply(
+        &gw,
+        trust(alice.iou("EUR", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.auth_flags(&alice, &gw, "EUR"), (false, true));
+    env.apply(&gw, pay(&alice, gw.iou("EUR", 10)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "EUR"), IouValue::from_i64(10));
+    // Authorizing again is idempotent; no way to revoke by TrustSet.
+    env.apply(
+        &gw,
+        trust(alice.iou("EUR", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.auth_flags(&alice, &gw, "EUR"), (false, true));
+}
+
+#[test]
+fn pre_authorization_before_the_holders_trust_set() {
+    let (mut env, gw, alice, _) = gateway_env();
+    assert!(env.line(&alice, &gw, "USD").is_none());
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    // A zero-limit line exists, charged to the issuer.
+    let line = env.line(&alice, &gw, "USD").expect("pre-authorized line");
+    assert!(line.amount_of(sf().low_limit).unwrap().is_zero());
+    assert!(line.amount_of(sf().high_limit).unwrap().is_zero());
+    assert_eq!(env.owner_count(&gw), 1);
+    assert_eq!(env.owner_count(&alice), 0);
+    assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, true));
+    // The issuer cannot pay yet: the holder accepts nothing (limit 0).
+    env.apply(&gw, pay(&alice, gw.iou("USD", 5)), Ter::tecPATH_DRY);
+
+    // The holder's TrustSet sets the limit; the issuer's side, default again, is released.
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 1);
+    assert_eq!(env.owner_count(&gw), 0);
+    assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, true));
+    env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::from_i64(100));
+    // Over the limit.
+    env.apply(&gw, pay(&alice, gw.iou("USD", 1)), Ter::tecPATH_DRY);
+}
+
+#[test]
+fn pre_authorizing_issuer_without_default_ripple_keeps_the_reserve() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    let alice = Account::new("alice");
+    env.fund(&gw, xrp(10_000));
+    env.fund(&alice, xrp(10_000));
+    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&gw), 1);
+    assert_eq!(env.owner_count(&alice), 1);
+}
+
+#[test]
+fn payments_through_the_issuer_need_both_lines_authorized() {
+    let (mut env, gw, alice, bob) = gateway_env();
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&bob, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    // Bob's line is not authorized.
+    env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tecPATH_DRY);
+    env.apply(
+        &gw,
+        trust(bob.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::from_i64(90));
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), IouValue::from_i64(10));
+    // Holder pays the issuer back: no limit applies to redeeming.
+    env.apply(&bob, pay(&gw, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), IouValue::ZERO);
+    // More than it holds.
+    env.apply(&alice, pay(&gw, gw.iou("USD", 91)), Ter::tecPATH_PARTIAL);
+    // Partial payment delivers what it can.
+    env.apply(
+        &alice,
+        pay(&gw, gw.iou("USD", 91)).flags(ledgerd::engine::payment::tf::PARTIAL_PAYMENT),
+        Ter::tesSUCCESS,
+    );
+    let meta = env.last_meta.clone().expect("meta");
+    assert_eq!(
+        meta.amount_of(sf().delivered_amount),
+        Some(gw.iou("USD", 90))
+    );
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::ZERO);
+}
+
+#[test]
+fn unauthorized_holder_cannot_pay_the_issuer() {
+    let (mut env, gw, alice, _) = gateway_env();
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&alice, pay(&gw, gw.iou("USD", 1)), Ter::tecPATH_DRY);
+    // No line at all.
+    let carol = Account::new("carol");
+    env.fund(&carol, xrp(1000));
+    env.apply(&gw, pay(&carol, gw.iou("USD", 1)), Ter::tecPATH_DRY);
+    // A currency payment to a missing account.
+    let dave = Account::new("dave");
+    env.apply(&gw, pay(&dave, gw.iou("USD", 1)), Ter::tecNO_DST);
+}
+
+#[test]
+fn no_ripple_blocks_holder_to_holder_without_default_ripple() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    for a in [&gw, &alice, &bob] {
+        env.fund(a, xrp(10_000));
+    }
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&bob, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tecPATH_DRY);
+    // The issuer clears NoRipple on both lines.
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::CLEAR_NO_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(
+        &gw,
+        trust(bob.iou("USD", 0)).flags(tst::CLEAR_NO_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), IouValue::from_i64(10));
+}
+
+#[test]
+fn transfer_rate_needs_send_max() {
+    let (mut env, gw, alice, bob) = gateway_env();
+    env.apply(
+        &gw,
+        Tx::new("AccountSet").u32("TransferRate", 1_002_000_000),
+        Ter::tesSUCCESS,
+    );
+    for h in [&alice, &bob] {
+        env.apply(h, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(
+            &gw,
+            trust(h.iou("USD", 0)).flags(tst::SET_AUTH),
+            Ter::tesSUCCESS,
+        );
+    }
+    env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tecPATH_PARTIAL);
+    env.apply(
+        &alice,
+        pay(&bob, gw.iou("USD", 10)).amount("SendMax", gw.iou_s("USD", "10.02")),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("89.98"));
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), IouValue::from_i64(10));
+}
+
+#[test]
+fn trust_line_reserve_rules() {
+    let mut env = Env::new();
+    let gw = Account::new("gateway");
+    // Exactly the base reserve plus fees for three TrustSets: the first two lines are free.
+    let alice = Account::new("alice");
+    env.fund(&gw, xrp(10_000));
+    env.fund(&alice, drops(10_000_000 + 3 * FEE));
+    env.apply(&alice, trust(gw.iou("AAA", 1)), Ter::tesSUCCESS);
+    env.apply(&alice, trust(gw.iou("BBB", 1)), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 2);
+    env.apply(
+        &alice,
+        trust(gw.iou("CCC", 1)),
+        Ter::tecNO_LINE_INSUF_RESERVE,
+    );
+    assert_eq!(env.owner_count(&alice), 2);
+    // Setting a non-existent line to its default is redundant.
+    env.apply(&gw, trust(alice.iou("ZZZ", 0)), Ter::tecNO_LINE_REDUNDANT);
+    // Malformed limits.
+    env.apply(&alice, trust(xrp(1)), Ter::temBAD_LIMIT);
+    env.apply(&alice, trust(gw.iou("USD", -1)), Ter::temBAD_LIMIT);
+    env.apply(&alice, trust(alice.iou("USD", 1)), Ter::temDST_IS_SRC);
+    let ghost = Account::new("ghost");
+    env.apply(&alice, trust(ghost.iou("USD", 1)), Ter::tecNO_DST);
+}
+
+#[test]
+fn freeze_and_no_ripple_flags() {
+    let (mut env, gw, alice, _) = gateway_env();
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH | tst::SET_FREEZE),
+        Ter::tesSUCCESS,
+    );
+    let gw_freeze = if gw.id > alice.id {
+        lsf::HIGH_FREEZE
+    } else {
+        lsf::LOW_FREEZE
+    };
+    assert_ne!(env.line(&alice, &gw, "USD").unwrap().flags() & gw_freeze, 0);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::CLEAR_FREEZE),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.line(&alice, &gw, "USD").unwrap().flags() & gw_freeze, 0);
+    env.apply(
+        &alice,
+        trust(gw.iou("USD", 100)).flags(0x0040_0000),
+        Ter::temINVALID_FLAG,
+    );
+}
+
+#[test]
+fn channel_life_secp256k1() {
+    channel_life(KeyType::Secp256k1);
+}
+
+#[test]
+fn channel_life_ed25519() {
+    channel_life(KeyType::Ed25519);
+}
+
+fn channel_life(kt: KeyType) {
+    let mut env = Env::new();
+    let alice = Account::with_type("alice", kt);
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(10_000));
+    env.fund(&bob, xrp(10_000));
+    let seq = env.seq(&alice);
+    let pk = alice.kp.public.as_bytes().to_vec();
+    let create = Tx::new("PaymentChannelCreate")
+        .account("Destination", &bob.id)
+        .amount("Amount", xrp(100))
+        .u32("SettleDelay", 3600)
+        .blob("PublicKey", &pk);
+    let before = env.balance(&alice);
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    let chan = keylet::pay_channel(&alice.id, &bob.id, seq);
+    let c = env.read(&chan).expect("channel");
+    assert_eq!(c.drops_of(sf().amount), 100_000_000);
+    assert_eq!(c.drops_of(sf().balance), 0);
+    assert_eq!(env.balance(&alice), before - 100_000_000 - FEE);
+    assert_eq!(env.owner_count(&alice), 1);
+    assert_eq!(env.owner_count(&bob), 0);
+    // The channel is in both directories.
+    assert!(env.owned(&bob).contains(&chan));
+
+    // Fund.
+    let fund = |amount| {
+        Tx::new("PaymentChannelFund")
+            .h256("Channel", chan)
+            .amount("Amount", amount)
+    };
+    env.apply(&alice, fund(xrp(50)), Ter::tesSUCCESS);
+    assert_eq!(env.read(&chan).unwrap().drops_of(sf().amount), 150_000_000);
+    env.apply(&bob, fund(xrp(1)), Ter::tecNO_PERMISSION);
+    env.apply(
+        &alice,
+        Tx::new("PaymentChannelFund")
+            .h256("Channel", ledgerd::protocol::types::Hash256([7; 32]))
+            .amount("Amount", xrp(1)),
+        Ter::tecNO_ENTRY,
+    );
+
+    // Claim with a valid signature.
+    let claim = |balance: i64, amount: i64, sig: &[u8]| {
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .amount("Balance", drops(balance))
+            .amount("Amount", drops(amount))
+            .blob("Signature", sig)
+            .blob("PublicKey", &pk)
+    };
+    let sig = sign_claim(&alice.kp, &chan, 10_000_000);
+    let bob_before = env.balance(&bob);
+    env.apply(&bob, claim(10_000_000, 10_000_000, &sig), Ter::tesSUCCESS);
+    assert_eq!(env.balance(&bob), bob_before + 10_000_000 - FEE);
+    assert_eq!(env.read(&chan).unwrap().drops_of(sf().balance), 10_000_000);
+    // Nothing new to claim.
+    env.apply(
+        &bob,
+        claim(10_000_000, 10_000_000, &sig),
+        Ter::tecUNFUNDED_PAYMENT,
+    );
+
+    // A changed amount does not match the signature.
+    let sig20 = sign_claim(&alice.kp, &chan, 20_000_000);
+    let bob_before = env.balance(&bob);
+    env.apply(
+        &bob,
+        claim(30_000_000, 30_000_000, &sig20),
+        Ter::temBAD_SIGNATURE,
+    );
+    // A changed signature.
+    let mut bad = sig20.clone();
+    let last = bad.len() - 2;
+    bad[last] ^= 1;
+    env.apply(
+        &bob,
+        claim(20_000_000, 20_000_000, &bad),
+        Ter::temBAD_SIGNATURE,
+    );
+    // Someone else's key.
+    let mallory = Account::with_type("mallory", kt);
+    let forged = sign_claim(&mallory.kp, &chan, 20_000_000);
+    env.apply(
+        &bob,
+        claim(20_000_000, 20_000_000, &forged),
+        Ter::temBAD_SIGNATURE,
+    );
+    assert_eq!(env.balance(&bob), bob_before, "tem: no fee");
+    // Destination claims without a signature.
+    env.apply(
+        &bob,
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .amount("Balance", drops(20_000_000)),
+        Ter::temBAD_SIGNATURE,
+    );
+    // More than the channel holds.
+    let big = sign_claim(&alice.kp, &chan, 200_000_000);
+    env.apply(
+        &bob,
+        claim(200_000_000, 200_000_000, &big),
+        Ter::tecUNFUNDED_PAYMENT,
+    );
+    // The owner can claim without a signature (paying the destination).
+    env.apply(
+        &alice,
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .amount("Balance", drops(20_000_000)),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.read(&chan).unwrap().drops_of(sf().balance), 20_000_000);
+
+    // The owner asks to close: the channel expires after SettleDelay.
+    env.close();
+    env.apply(
+        &alice,
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .flags(ledgerd::engine::pay_chan::tf::CLOSE),
+        Ter::tesSUCCESS,
+    );
+    let exp = env
+        .read(&chan)
+        .unwrap()
+        .u32_of(sf().expiration)
+        .expect("expiration");
+    // Renew clears it again; only the owner may.
+    env.apply(
+        &bob,
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .flags(ledgerd::engine::pay_chan::tf::RENEW),
+        Ter::tecNO_PERMISSION,
+    );
+    assert!(exp > 0);
+    // After the settle delay any touch closes it and returns the rest to the owner.
+    env.close_after(3700);
+    let alice_before = env.balance(&alice);
+    env.apply(&alice, fund(xrp(1)), Ter::tesSUCCESS);
+    assert!(env.read(&chan).is_none());
+    assert_eq!(env.balance(&alice), alice_before - FEE + 130_000_000);
+    assert_eq!(env.owner_count(&alice), 0);
+    env.apply(
+        &bob,
+        claim(20_000_000, 20_000_000, &sig20),
+        Ter::tecNO_TARGET,
+    );
+}
+
+#[test]
+fn destination_closes_a_channel_at_once() {
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(10_000));
+    env.fund(&bob, xrp(10_000));
+    let seq = env.seq(&alice);
+    let pk = alice.kp.public.as_bytes().to_vec();
+    env.apply(
+        &alice,
+        Tx::new("PaymentChannelCreate")
+            .account("Destination", &bob.id)
+            .amount("Amount", xrp(10))
+            .u32("SettleDelay", 100)
+            .u32("DestinationTag", 7)
+            .blob("PublicKey", &pk),
+        Ter::tesSUCCESS,
+    );
+    let chan = keylet::pay_channel(&alice.id, &bob.id, seq);
+    let sig = sign_claim(&alice.kp, &chan, 4_000_000);
+    let alice_before = env.balance(&alice);
+    env.apply(
+        &bob,
+        Tx::new("PaymentChannelClaim")
+            .h256("Channel", chan)
+            .amount("Balance", drops(4_000_000))
+            .blob("Signature", &sig)
+            .blob("PublicKey", &pk)
+            .flags(ledgerd::engine::pay_chan::tf::CLOSE),
+        Ter::tesSUCCESS,
+    );
+    assert!(env.read(&chan).is_none());
+    assert_eq!(env.balance(&alice), alice_before + 6_000_000);
+    // Both owner directories are empty again (the roots are kept, as rippled keeps them),
+    // so bob may now enable RequireAuth.
+    assert!(env.owned(&bob).is_empty());
+    env.apply(&bob, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+}
+
+#[test]
+fn incoming_channel_blocks_require_auth() {
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(10_000));
+    env.fund(&bob, xrp(10_000));
+    env.apply(
+        &alice,
+        Tx::new("PaymentChannelCreate")
+            .account("Destination", &bob.id)
+            .amount("Amount", xrp(10))
+            .u32("SettleDelay", 100)
+            .blob("PublicKey", alice.kp.public.as_bytes()),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&bob, fset(asf::REQUIRE_AUTH), Ter::tecOWNERS);
+}
+
+#[test]
+fn channel_create_errors() {
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(10_000));
+    env.fund(&bob, xrp(10_000));
+    let pk = alice.kp.public.as_bytes().to_vec();
+    let create = |dst: &Account, amount| {
+        Tx::new("PaymentChannelCreate")
+            .account("Destination", &dst.id)
+            .amount("Amount", amount)
+            .u32("SettleDelay", 100)
+            .blob("PublicKey", &pk)
+    };
+    env.apply(&alice, create(&alice, xrp(1)), Ter::temDST_IS_SRC);
+    env.apply(&alice, create(&bob, xrp(0)), Ter::temBAD_AMOUNT);
+    env.apply(&alice, create(&bob, bob.iou("USD", 1)), Ter::temBAD_AMOUNT);
+    env.apply(
+        &alice,
+        create(&Account::new("nobody"), xrp(1)),
+        Ter::tecNO_DST,
+    );
+    env.apply(&alice, create(&bob, xrp(1_000_000)), Ter::tecUNFUNDED);
+    env.apply(
+        &alice,
+        create(&bob, xrp(1)).blob("PublicKey", &[1, 2, 3]),
+        Ter::temMALFORMED,
+    );
+    env.apply(&bob, fset(asf::REQUIRE_DEST), Ter::tesSUCCESS);
+    env.apply(&alice, create(&bob, xrp(1)), Ter::tecDST_TAG_NEEDED);
+    env.apply(
+        &alice,
+        create(&bob, xrp(1)).u32("DestinationTag", 1),
+        Ter::tesSUCCESS,
+    );
+    env.apply(
+        &alice,
+        create(&bob, xrp(1)).flags(0x0001_0000),
+        Ter::temINVALID_FLAG,
+    );
+}

@@ -106,8 +106,16 @@ async fn a_client_that_never_reads_is_disconnected() {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    let log = server.log_text();
-    assert!(log.contains("not reading"), "{log}");
+    // The server's log reaches us through a pipe: give the line a moment to arrive.
+    let mut logged = false;
+    for _ in 0..100 {
+        if server.log_text().contains("not reading") {
+            logged = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(logged, "{}", server.log_text());
     let r = bystander.call(json!({"id": 99, "command": "ping"})).await;
     assert_eq!(r["status"], "success");
 }

@@ -156,7 +156,8 @@ where
                 };
                 match tokio::time::timeout(stall, write).await {
                     Ok(Ok(())) => {}
-                    Ok(Err(_)) => {
+                    Ok(Err(e)) => {
+                        tracing::debug!("websocket write failed: {e}");
                         outbox.kill();
                         return None;
                     }

@@ -595,3 +595,39 @@ async fn pipelined_requests_all_answer() {
     }
     assert!(seen.iter().all(|s| *s));
 }
+
+#[tokio::test]
+async fn admin_credentials_when_the_port_sets_them() {
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
+                admin_user = \"ops\"\nadmin_password = \"hunter2hunter2\"\n";
+    let (server, _dir) = Server::with_config(toml, 1);
+    let mut ws = Ws::connect(&server.ws_url()).await;
+    let r = ws.call(json!({"id": 1, "command": "wallet_propose"})).await;
+    assert_eq!(r["error"], "forbidden");
+    let r = ws
+        .call(json!({"id": 2, "command": "wallet_propose", "admin_user": "ops", "admin_password": "wrong"}))
+        .await;
+    assert_eq!(r["error"], "forbidden");
+    assert_eq!(r["request"]["admin_password"], "<masked>");
+    let r = ws
+        .call(json!({"id": 3, "command": "wallet_propose", "admin_user": "ops", "admin_password": "hunter2hunter2"}))
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let r = ws.call(json!({"id": 4, "command": "ping"})).await;
+    assert_eq!(
+        r["result"],
+        json!({}),
+        "without credentials the caller is a guest"
+    );
+    let body = json!({"method": "wallet_propose", "params": [{"admin_user": "ops", "admin_password": "hunter2hunter2"}]});
+    assert_eq!(
+        server_common::post(server.addr(), &body.to_string()).status,
+        200
+    );
+    let body = json!({"method": "wallet_propose", "params": [{}]});
+    assert_eq!(
+        server_common::post(server.addr(), &body.to_string()).status,
+        403
+    );
+    assert!(!server.log_text().contains("hunter2"));
+}

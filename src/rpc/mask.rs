@@ -2,13 +2,14 @@
 //!
 //! rippled replaces the values of `passphrase`, `secret`, `seed` and `seed_hex` with
 //! `"<masked>"` when it echoes a failed request. We do the same at every depth (a secret nested
-//! in a sub-object is still a secret), and also where rippled does not mask (`missingCommand`
-//! echoes, `jsonInvalid` values, log lines): secrets never leave the process.
+//! in a sub-object is still a secret), also for `admin_password`, and also where rippled does
+//! not mask (`missingCommand` echoes, `jsonInvalid` values, log lines): secrets never leave
+//! the process.
 
 use serde_json::{Map, Value};
 
 /// The request fields that carry secrets.
-pub const SECRET_FIELDS: [&str; 4] = ["passphrase", "secret", "seed", "seed_hex"];
+pub const SECRET_FIELDS: [&str; 5] = ["passphrase", "secret", "seed", "seed_hex", "admin_password"];
 
 /// What a secret's value is replaced with (rippled's literal).
 pub const MASK: &str = "<masked>";

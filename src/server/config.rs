@@ -21,6 +21,8 @@
 //! limit = 100                     # connections
 //! send_queue_limit = 100          # queued messages per WebSocket client
 //! send_timeout = 10               # seconds a stalled write may last
+//! admin_user = "ops"              # optional: admin requests must also carry
+//! admin_password = "..."          #   "admin_user" and "admin_password"
 //! ```
 
 use crate::limits::{CONNECTIONS_PER_PORT_MAX, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
@@ -94,6 +96,10 @@ pub struct FilePort {
     pub send_queue_limit: Option<usize>,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
     pub send_timeout: Option<u64>,
+    /// With `admin_password`: admin callers must also send these in each request.
+    pub admin_user: Option<String>,
+    /// With `admin_user`: admin callers must also send these in each request.
+    pub admin_password: Option<String>,
 }
 
 /// TLS files of a secure port.
@@ -128,6 +134,8 @@ pub struct PortConfig {
     pub send_queue_limit: usize,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
     pub send_timeout_secs: u64,
+    /// `(admin_user, admin_password)` an admin request must carry, if configured.
+    pub admin_credentials: Option<(String, String)>,
 }
 
 /// Everything `ledgerd serve` runs with.
@@ -164,6 +172,7 @@ impl ServerConfig {
                 limit: CONNECTIONS_PER_PORT_MAX,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
+                admin_credentials: None,
             }],
             signing_support: false,
             network_id: None,
@@ -287,6 +296,11 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         send_timeout_secs: match p.send_timeout {
             None | Some(0) => WS_SEND_TIMEOUT_SECS,
             Some(n) => n,
+        },
+        // rippled requires both fields when either is configured (an absent one is empty).
+        admin_credentials: match (p.admin_user, p.admin_password) {
+            (None, None) => None,
+            (u, pw) => Some((u.unwrap_or_default(), pw.unwrap_or_default())),
         },
     })
 }

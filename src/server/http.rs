@@ -174,8 +174,11 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         .and_then(Value::as_str)
         .map(|m| required_role(m, api_version))
         .unwrap_or(Role::User);
-    if conn.role != Role::Admin
-        && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
+    let role = match first {
+        Some(Value::Object(p)) => conn.role_for(p),
+        _ => conn.role_for(&Params::new()),
+    };
+    if role != Role::Admin && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
     {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -185,11 +188,11 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
     }
     // Each refusal below costs the client rippled's malformed-request charge.
     let refuse = |text: &str| {
-        conn.charge(RESOURCE_CHARGE_MALFORMED);
+        conn.charge(role, RESOURCE_CHARGE_MALFORMED);
         plain(StatusCode::BAD_REQUEST, text, false)
     };
-    if required == Role::Admin && conn.role != Role::Admin {
-        conn.charge(RESOURCE_CHARGE_MALFORMED);
+    if required == Role::Admin && role != Role::Admin {
+        conn.charge(role, RESOURCE_CHARGE_MALFORMED);
         return plain(StatusCode::FORBIDDEN, "Forbidden", false);
     }
     let method = match request.get("method") {
@@ -210,11 +213,11 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
     if params.get("ripplerpc").is_some_and(|v| !v.is_string()) {
         return refuse("ripplerpc is not a string");
     }
-    let warn = conn.charge(RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
+    let warn = conn.charge(role, RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     params.insert("command".into(), Value::from(method.as_str()));
     tracing::debug!(peer = %conn.peer, method = %method, "http request");
     let ctx = Context {
-        role: conn.role,
+        role,
         api_version,
         transport: Transport::Http,
         server: conn.state.clone(),

@@ -30,7 +30,9 @@ use tokio::sync::OwnedSemaphorePermit;
 pub struct Connection {
     /// The client's address.
     pub peer: SocketAddr,
-    /// The client's role, decided once from its address and the port's admin networks.
+    /// The role the client's address earns on this port (its admin networks). With
+    /// `admin_user`/`admin_password` configured, each request must also carry them: see
+    /// [`Connection::role_for`].
     pub role: Role,
     /// The port it connected to.
     pub port: Arc<PortConfig>,
@@ -42,9 +44,32 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Charge this client `cost` (admins are never charged) and say what its balance means.
-    pub fn charge(&self, cost: u32) -> resource::Disposition {
-        if self.role == Role::Admin {
+    /// The caller's role for one request (rippled `requestRole`): admin when the address is
+    /// in the port's admin networks and, if the port sets admin credentials, the request's
+    /// `admin_user` and `admin_password` strings equal them.
+    pub fn role_for(&self, request: &crate::rpc::Params) -> Role {
+        if self.role != Role::Admin {
+            return Role::User;
+        }
+        match &self.port.admin_credentials {
+            None => Role::Admin,
+            Some((user, password)) => {
+                let field = |name| request.get(name).and_then(serde_json::Value::as_str);
+                if field("admin_user") == Some(user.as_str())
+                    && field("admin_password") == Some(password.as_str())
+                {
+                    Role::Admin
+                } else {
+                    Role::User
+                }
+            }
+        }
+    }
+
+    /// Charge a caller with `role` the `cost` (admins are never charged) and say what its
+    /// balance means.
+    pub fn charge(&self, role: Role, cost: u32) -> resource::Disposition {
+        if role == Role::Admin {
             resource::Disposition::Ok
         } else {
             self.state.resources.charge(self.peer.ip(), cost)

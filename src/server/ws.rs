@@ -244,7 +244,7 @@ fn on_text(
         Ok(r) => r,
         Err(e) => {
             tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
-            if conn.charge(RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
+            if conn.charge(conn.role, RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
                 outbox.close(CloseCode::Policy, "threshold exceeded");
             } else {
                 outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
@@ -252,8 +252,8 @@ fn on_text(
             return;
         }
     };
-    if conn.role != Role::Admin
-        && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
+    let role = conn.role_for(&request);
+    if role != Role::Admin && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
     {
         outbox.close(CloseCode::Policy, "threshold exceeded");
         return;
@@ -261,23 +261,23 @@ fn on_text(
     let (name, api_version) = match envelope::ws_precheck(&request) {
         Ok(x) => x,
         Err(reply) => {
-            conn.charge(RESOURCE_CHARGE_MALFORMED);
+            conn.charge(role, RESOURCE_CHARGE_MALFORMED);
             outbox.push(reply.to_string(), Some(permit));
             return;
         }
     };
     tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
-    if required_role(&name, api_version) == Role::Admin && conn.role != Role::Admin {
-        let warn = conn.charge(RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
+    if required_role(&name, api_version) == Role::Admin && role != Role::Admin {
+        let warn = conn.charge(role, RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
         outbox.push(
             with_warning(envelope::ws_forbidden(&request), warn),
             Some(permit),
         );
         return;
     }
-    let warn = conn.charge(RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
+    let warn = conn.charge(role, RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     let ctx = Context {
-        role: conn.role,
+        role,
         api_version,
         transport: Transport::WebSocket,
         server: conn.state.clone(),

@@ -125,6 +125,7 @@ where
 
     let writer_state = state.clone();
     let send_timeout_secs = conn.port.send_timeout_secs;
+    let writer_shutdown = shutdown.clone();
     let writer = tokio::spawn(async move {
         let outbox = writer_state;
         let stall = Duration::from_secs(send_timeout_secs);
@@ -183,10 +184,14 @@ where
         tokio::select! {
             done = write_all => {
                 if done.is_some() {
-                    let _ = sink.send(Message::Close(Some(CloseFrame {
-                        code: CloseCode::Away,
-                        reason: "Shutting Down".into(),
-                    }))).await;
+                    // rippled closes with 1001 "Shutting Down" when the server stops; any other
+                    // end (the client left or idled out) is a normal close.
+                    let frame = if writer_shutdown.is_triggered() {
+                        CloseFrame { code: CloseCode::Away, reason: "Shutting Down".into() }
+                    } else {
+                        CloseFrame { code: CloseCode::Normal, reason: "".into() }
+                    };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
                 }
             }
             _ = outbox.killed() => {}

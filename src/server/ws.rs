@@ -133,6 +133,9 @@ where
             let mut permits = Vec::new();
             while let Some((first, permit)) = rx.recv().await {
                 permits.extend(permit);
+                // Let the replies already being produced catch up, so one write carries
+                // several of them (a write syscall costs more than a reply).
+                tokio::task::yield_now().await;
                 let mut batch = vec![first];
                 while batch.len() < WS_WRITE_BATCH_MESSAGES_MAX {
                     match rx.try_recv() {

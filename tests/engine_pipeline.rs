@@ -235,7 +235,7 @@ fn bad_signature_is_tem_invalid() {
     // Change the amount after signing.
     o.set(s.amount, StValue::Amount(xrp(2)));
     let blob = ledgerd::protocol::codec::encode(&o);
-    let r = env.store.apply(&o, &blob);
+    let r = env.store.apply_blob(&blob).expect("decodes");
     assert_eq!(r.ter, Ter::temINVALID);
     assert!(!r.applied);
 }

@@ -195,7 +195,10 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         }
     }
     // checkFee.
-    let signers = tx.get_array("Signers").map(|a| a.len()).unwrap_or(0) as u64;
+    let signers = match tx.get(s.signers) {
+        Some(StValue::Array(a)) => a.len() as u64,
+        _ => 0,
+    };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
     } else {

@@ -304,10 +304,17 @@ impl LedgerStore {
         self.writer.lock().txs.clone()
     }
 
-    /// Applies a decoded signed transaction (`tx`) whose binary form is `blob` to the open
-    /// ledger.
-    pub fn apply(&self, tx: &StObject, blob: &[u8]) -> ApplyResult {
-        let id = transaction_id(blob);
+    /// Decodes a signed transaction blob and applies it ([`LedgerStore::apply`]).
+    pub fn apply_blob(&self, blob: &[u8]) -> Result<ApplyResult, codec::CodecError> {
+        let tx = codec::decode(blob)?;
+        Ok(self.apply(&tx))
+    }
+
+    /// Applies a decoded signed transaction to the open ledger. Its ID and stored binary
+    /// form come from its canonical serialization, as rippled's `STTx` does.
+    pub fn apply(&self, tx: &StObject) -> ApplyResult {
+        let blob = codec::encode(tx);
+        let id = transaction_id(&blob);
         let mut open = self.writer.lock();
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
@@ -329,7 +336,7 @@ impl LedgerStore {
         let entry = Arc::new(TxEntry {
             id,
             tx: Arc::new(tx.clone()),
-            blob: Arc::from(blob),
+            blob: Arc::from(blob.as_slice()),
             meta: out.meta.unwrap_or_default(),
             ter: out.ter,
             ledger_seq: seq,

@@ -34,9 +34,15 @@ pub const CONNECTIONS_PER_PORT_MAX: usize = 1024;
 /// stops reading frames while this many are outstanding, which pushes back on the client.
 pub const WS_REQUESTS_IN_FLIGHT_MAX: usize = 64;
 
-/// Replies queued for one WebSocket connection but not yet written to its socket (rippled's
-/// `send_queue_limit`, default 100). A client that stops reading fills it and is disconnected.
+/// Messages queued for one WebSocket connection beyond the replies to its in-flight requests
+/// (rippled's `send_queue_limit`, default 100): unsolicited messages (streams) to a client
+/// that stops reading fill it, and the client is disconnected.
 pub const WS_SEND_QUEUE_MESSAGES_MAX: usize = 100;
+
+/// Time one batched write to a WebSocket client may make no progress before the client is
+/// taken as not reading and disconnected, in seconds. (Replies to requests are bounded by
+/// [`WS_REQUESTS_IN_FLIGHT_MAX`]: a request stays in flight until its reply is written.)
+pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 
 /// Replies the writer hands the socket before one flush: batching writes is worth 3 to 7 times
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.

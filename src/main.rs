@@ -76,10 +76,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(log_filter())
         .init();
     let mut config = match &args.config {
         Some(path) => match ServerConfig::from_file(path) {
@@ -125,6 +122,27 @@ async fn serve(args: ServeArgs) -> ExitCode {
     tracing::info!("shutting down");
     running.stop().await;
     ExitCode::SUCCESS
+}
+
+/// `RUST_LOG` (default `info`), except that the socket libraries never log below `warn`:
+/// at trace level tungstenite dumps every frame's payload, secrets included.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    for quiet in [
+        "tungstenite",
+        "tokio_tungstenite",
+        "hyper",
+        "hyper_util",
+        "rustls",
+        "tokio_rustls",
+        "mio",
+    ] {
+        if let Ok(d) = format!("{quiet}=warn").parse() {
+            filter = filter.add_directive(d);
+        }
+    }
+    filter
 }
 
 async fn client_command(server: &str, words: Vec<String>) -> ExitCode {

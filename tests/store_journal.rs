@@ -424,3 +424,25 @@ fn damage_in_a_closed_segment_refuses() {
         "{err}"
     );
 }
+
+#[test]
+fn a_full_queue_makes_append_wait_instead_of_growing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = JournalOptions {
+        payload_bytes_max: 1000,
+        queue_bytes_max: 2000,
+        ..JournalOptions::default()
+    };
+    let (journal, _) = open_with(dir.path(), options).expect("opens");
+    // 300 appends of 900 bytes with no waiting: only about two fit in the queue at once,
+    // so append blocks for the writer; every record still arrives, in order.
+    let tickets: Vec<_> = (0..300u64)
+        .map(|i| journal.append(RecordKind::Transaction, vec![i as u8; 900]))
+        .collect();
+    for (i, t) in (1..).zip(tickets) {
+        assert_eq!(t.wait().expect("durable"), i);
+    }
+    let stats = journal.stats();
+    assert_eq!((stats.records, stats.queued_records), (300, 0));
+    assert!(stats.batch_records_max <= 3, "{stats:?}");
+}

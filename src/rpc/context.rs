@@ -30,6 +30,8 @@ pub struct ServerState {
     ledger: RwLock<Arc<LedgerStatus>>,
     /// Signing and verification run here, never on the I/O threads.
     pub cpu: CpuPool,
+    /// Derived channel_authorize keys, bounded and zeroizing.
+    pub keys: crate::rpc::key_cache::KeyCache,
     /// When the server started (server_info `uptime`).
     pub started: Instant,
     /// The node's public key, base58 `n...` (server_info `pubkey_node`).
@@ -51,6 +53,7 @@ impl ServerState {
                 ripple_now_secs(),
             ))),
             cpu,
+            keys: crate::rpc::key_cache::KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),
             started: Instant::now(),
             node_public: node.public_base58,
             host_name: node.host_name,

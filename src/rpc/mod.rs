@@ -18,6 +18,7 @@ pub mod envelope;
 pub mod error;
 pub mod handlers;
 pub mod json;
+pub mod key_cache;
 pub mod ledger_status;
 pub mod mask;
 pub mod node_identity;
@@ -89,6 +90,20 @@ const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
 /// The handler table: every method the server answers.
 pub static METHODS: &[Method] = &[
     Method {
+        name: "channel_authorize",
+        handler: Handler::Cpu(handlers::channel_authorize::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "channel_verify",
+        handler: Handler::Cpu(handlers::channel_verify::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "ping",
         handler: Handler::Inline(handlers::ping::handle),
         role: Role::User,
@@ -113,6 +128,13 @@ pub static METHODS: &[Method] = &[
         name: "server_state",
         handler: Handler::Inline(handlers::server_state::handle),
         role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "wallet_propose",
+        handler: Handler::Cpu(handlers::wallet_propose::handle),
+        role: Role::Admin,
         condition: Condition::None,
         api_versions: ALL_VERSIONS,
     },
@@ -314,6 +336,8 @@ mod tests {
     #[test]
     fn roles_come_from_the_table() {
         assert_eq!(required_role("server_info", 2), Role::User);
+        assert_eq!(required_role("wallet_propose", 1), Role::Admin);
+        assert_eq!(required_role("channel_authorize", 2), Role::User);
         assert_eq!(required_role("no_such_method", 1), Role::User);
     }
 }

@@ -1,38 +1,37 @@
 //! The node's identity as server_info shows it: a node public key (`pubkey_node`, base58
-//! `n...`) and the host id. Each run draws a fresh node key (a standalone server has no peers
-//! that would remember it).
+//! `n...`) and the host id. Each run draws a fresh node seed (a standalone server has no
+//! peers that would remember it).
 
-use crate::protocol::base58::{self, version};
-use crate::protocol::hash::sha256;
+use crate::protocol::keys::KeyPair;
+use crate::protocol::rfc1751::word_from_blob;
+use crate::protocol::seed::Seed;
 
 /// The node's public key and host ids.
 pub struct NodeIdentity {
-    /// base58 NodePublic of a fresh secp256k1 key.
+    /// base58 NodePublic (`n...`).
     pub public_base58: String,
     /// The machine's host name (admins see it as `hostid`).
     pub host_name: String,
-    /// A short id derived from the node key (non-admins see it as `hostid`).
+    /// One RFC 1751 word derived from the node key (non-admins see it as `hostid`, as in
+    /// rippled, which names a host without revealing it).
     pub host_word: String,
 }
 
 impl NodeIdentity {
-    /// A fresh random node key.
+    /// A fresh random node identity.
     pub fn random() -> NodeIdentity {
-        let secp = secp256k1::Secp256k1::signing_only();
-        // A uniformly random 32-byte string is a valid key with overwhelming probability;
-        // loop for the rest.
-        let secret = loop {
-            let bytes: [u8; 32] = rand::random();
-            if let Ok(k) = secp256k1::SecretKey::from_slice(&bytes) {
-                break k;
-            }
+        let (public_base58, host_word) = match KeyPair::node_from_seed(&Seed::random()) {
+            Ok(pair) => (
+                pair.public.to_node_base58(),
+                word_from_blob(pair.public.as_bytes()).to_owned(),
+            ),
+            // A random seed whose root key search fails has probability ~2^-128 * 128.
+            Err(_) => ("none".to_owned(), "NONE".to_owned()),
         };
-        let public = secp256k1::PublicKey::from_secret_key(&secp, &secret).serialize();
-        let digest = sha256(&public);
         NodeIdentity {
-            public_base58: base58::encode(version::NODE_PUBLIC, &public),
+            public_base58,
             host_name: host_name(),
-            host_word: hex::encode_upper(&digest[..4]),
+            host_word,
         }
     }
 }

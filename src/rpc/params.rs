@@ -1,9 +1,151 @@
 //! Parameter parsing shared by handlers: rippled's field rules and messages.
 
+use crate::protocol::base58::{self, version};
+use crate::protocol::keys::{KeyPair, KeyType, PublicKey};
+use crate::protocol::seed::{parse_generic_seed, parse_ripple_lib_seed, Seed};
 use crate::protocol::types::Hash256;
 use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::key_cache::KeyCache;
 use crate::rpc::Params;
 use serde_json::Value;
+use std::sync::Arc;
+
+/// The four fields that can carry a secret, in rippled's order.
+const SECRET_FIELDS: [&str; 4] = ["passphrase", "secret", "seed", "seed_hex"];
+
+/// The three fields `getSeedFromRPC` reads (no `secret`).
+const SEED_FIELDS: [&str; 3] = ["passphrase", "seed", "seed_hex"];
+
+/// rippled's `keypairForSignature` (rpc.md §3.0): exactly one of `passphrase`, `secret`,
+/// `seed`, `seed_hex`; an optional `key_type` (which forbids `secret`); ripple-lib `sEd...`
+/// seeds force ed25519. With a `cache`, pairs derived before are reused (only after every
+/// check that could fail has passed, so replies are the same with or without it).
+pub fn keypair_for_signature(
+    params: &Params,
+    api_version: u32,
+    cache: Option<&KeyCache>,
+) -> Result<Arc<KeyPair>, RpcError> {
+    let present: Vec<&str> = SECRET_FIELDS
+        .into_iter()
+        .filter(|f| params.contains_key(*f))
+        .collect();
+    let field = match present.as_slice() {
+        [] => return Err(RpcError::missing_field("secret")),
+        [one] => *one,
+        _ => return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Exactly one of the following must be specified: passphrase, secret, seed or seed_hex",
+        )),
+    };
+    let mut key_type = None;
+    if let Some(kt) = params.get("key_type") {
+        let name = kt
+            .as_str()
+            .ok_or_else(|| RpcError::expected_field("key_type", "string"))?;
+        match KeyType::from_name(name) {
+            Some(t) => key_type = Some(t),
+            None if api_version >= 2 => return Err(RpcError::new(ErrorCode::BadKeyType)),
+            None => return Err(RpcError::invalid_field("key_type")),
+        }
+        if field == "secret" {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "The secret field is not allowed if key_type is used.",
+            ));
+        }
+    }
+    let value = &params[field];
+    let cache_key = match (cache, value.as_str()) {
+        (Some(cache), Some(text)) => {
+            let k = KeyCache::key(field, text, key_type);
+            if let Some(pair) = cache.get(&k) {
+                return Ok(pair);
+            }
+            Some((cache, k))
+        }
+        _ => None,
+    };
+    let mut seed = None;
+    if field != "seed_hex" {
+        if let Some(s) = value.as_str().and_then(parse_ripple_lib_seed) {
+            if key_type.unwrap_or(KeyType::Ed25519) != KeyType::Ed25519 {
+                return Err(RpcError::with_message(
+                    ErrorCode::BadSeed,
+                    "Specified seed is for an Ed25519 wallet.",
+                ));
+            }
+            key_type = Some(KeyType::Ed25519);
+            seed = Some(s);
+        }
+    }
+    let key_type = key_type.unwrap_or(KeyType::Secp256k1);
+    let seed = match seed {
+        Some(s) => s,
+        None if params.contains_key("key_type") => seed_from_rpc(params)?,
+        None => {
+            let text = params
+                .get("secret")
+                .and_then(Value::as_str)
+                .ok_or_else(|| RpcError::expected_field("secret", "string"))?;
+            parse_generic_seed(text).ok_or_else(|| {
+                RpcError::with_message(ErrorCode::BadSeed, format!("Invalid field '{field}'."))
+            })?
+        }
+    };
+    let pair = KeyPair::from_seed(&seed, key_type)
+        .map(Arc::new)
+        .map_err(|_| {
+            RpcError::with_message(ErrorCode::BadSeed, format!("Invalid field '{field}'."))
+        })?;
+    if let Some((cache, k)) = cache_key {
+        cache.insert(k, pair.clone());
+    }
+    Ok(pair)
+}
+
+/// rippled's `getSeedFromRPC`: exactly one of `passphrase`, `seed`, `seed_hex`, each a
+/// string; `passphrase` through `parseGenericSeed`, `seed` strictly base58, `seed_hex`
+/// exactly 32 hex digits. Failure to parse is `badSeed` ("Disallowed seed.").
+pub fn seed_from_rpc(params: &Params) -> Result<Seed, RpcError> {
+    let present: Vec<&str> = SEED_FIELDS
+        .into_iter()
+        .filter(|f| params.contains_key(*f))
+        .collect();
+    let [field] = present.as_slice() else {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Exactly one of the following must be specified: passphrase, seed or seed_hex",
+        ));
+    };
+    let text = params[*field]
+        .as_str()
+        .ok_or_else(|| RpcError::expected_field(field, "string"))?;
+    let seed = match *field {
+        "passphrase" => parse_generic_seed(text),
+        "seed" => Seed::from_base58(text).ok(),
+        _ => Seed::from_hex(text).ok(),
+    };
+    seed.ok_or_else(|| RpcError::new(ErrorCode::BadSeed))
+}
+
+/// Whether any of `passphrase`, `seed`, `seed_hex` is present (wallet_propose).
+pub fn has_seed_field(params: &Params) -> bool {
+    SEED_FIELDS.iter().any(|f| params.contains_key(*f))
+}
+
+/// A public key given as base58 (`a...`) or as hex of 33 bytes with a valid type prefix
+/// (channel_verify), else `publicMalformed`.
+pub fn public_key(value: &Value) -> Result<PublicKey, RpcError> {
+    // rippled checks only the type byte here (`publicKeyType`): a key off the curve is
+    // accepted and simply never verifies.
+    let text = as_string(value).unwrap_or_default();
+    let bytes = base58::decode(&text, version::ACCOUNT_PUBLIC, 33)
+        .ok()
+        .or_else(|| hex::decode(&text).ok());
+    bytes
+        .and_then(|b| PublicKey::from_slice_lenient(&b).ok())
+        .ok_or_else(|| RpcError::new(ErrorCode::PublicMalformed))
+}
 
 /// rippled's `Json::Value::asString()` for the scalar types a field may hold; `None` for
 /// arrays and objects (which rippled would throw on).

@@ -19,10 +19,11 @@
 //! tls_cert = "cert.pem"
 //! tls_key = "key.pem"
 //! limit = 100                     # connections
-//! send_queue_limit = 100          # queued replies per WebSocket client
+//! send_queue_limit = 100          # queued messages per WebSocket client
+//! send_timeout = 10               # seconds a stalled write may last
 //! ```
 
-use crate::limits::{CONNECTIONS_PER_PORT_MAX, WS_SEND_QUEUE_MESSAGES_MAX};
+use crate::limits::{CONNECTIONS_PER_PORT_MAX, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
 use crate::server::role::{default_admin_nets, AdminNet};
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -89,6 +90,8 @@ pub struct FilePort {
     pub limit: Option<usize>,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: Option<usize>,
+    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    pub send_timeout: Option<u64>,
 }
 
 /// TLS files of a secure port.
@@ -121,6 +124,8 @@ pub struct PortConfig {
     pub limit: usize,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: usize,
+    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    pub send_timeout_secs: u64,
 }
 
 /// Everything `ledgerd serve` runs with.
@@ -154,6 +159,7 @@ impl ServerConfig {
                 admin: default_admin_nets(),
                 limit: CONNECTIONS_PER_PORT_MAX,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
+                send_timeout_secs: WS_SEND_TIMEOUT_SECS,
             }],
             signing_support: false,
             network_id: None,
@@ -272,6 +278,10 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         admin,
         limit,
         send_queue_limit,
+        send_timeout_secs: match p.send_timeout {
+            None | Some(0) => WS_SEND_TIMEOUT_SECS,
+            Some(n) => n,
+        },
     })
 }
 

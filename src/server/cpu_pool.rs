@@ -138,16 +138,21 @@ mod tests {
         assert_eq!(pool.run(|| 6 * 7).await, Some(42));
         // Block both workers, then fill the queue.
         let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let started = Arc::new(AtomicUsize::new(0));
         for _ in 0..2 {
             let gate = gate.clone();
+            let started = started.clone();
             assert!(pool.try_spawn(move || {
+                started.fetch_add(1, Ordering::SeqCst);
                 let mut open = gate.0.lock();
                 while !*open {
                     gate.1.wait(&mut open);
                 }
             }));
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        while started.load(Ordering::SeqCst) < 2 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         let done = Arc::new(AtomicUsize::new(0));
         for _ in 0..4 {
             let done = done.clone();
@@ -159,6 +164,13 @@ mod tests {
         *gate.0.lock() = true;
         gate.1.notify_all();
         assert_eq!(pool.run(|| 1).await, Some(1));
+        // The other worker may still be finishing its last job.
+        for _ in 0..200 {
+            if done.load(Ordering::SeqCst) == 4 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
         assert_eq!(done.load(Ordering::SeqCst), 4);
     }
 }

@@ -1,13 +1,15 @@
 //! One WebSocket connection: a reader that parses frames and dispatches them, and a writer
 //! that drains a bounded outbound queue in batches.
 //!
-//! - Several requests are in flight at once (up to [`WS_REQUESTS_IN_FLIGHT_MAX`]); the reader
-//!   stops reading while that many are outstanding.
+//! - Several requests are in flight at once (up to [`WS_REQUESTS_IN_FLIGHT_MAX`]); a request
+//!   stays in flight until its reply has been written to the socket, and the reader stops
+//!   reading while that many are outstanding.
 //! - Handlers that sign or verify run on the CPU pool; the pool thread formats the reply and
 //!   queues it, so no task is spawned per request.
 //! - The writer feeds every ready reply to the socket, then flushes once.
-//! - More than the port's `send_queue_limit` replies waiting means the client is not reading:
-//!   the connection is dropped, as rippled does.
+//! - A client that does not read is disconnected, as rippled does: when a write makes no
+//!   progress for the port's `send_timeout`, or when more than `send_queue_limit` messages
+//!   beyond the in-flight replies are waiting (unsolicited messages, such as streams).
 
 use crate::limits::{
     WS_IDLE_TIMEOUT_SECS, WS_MESSAGE_BYTES_MAX, WS_REQUESTS_IN_FLIGHT_MAX,
@@ -23,6 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::{mpsc, Notify, Semaphore};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSocketConfig};
@@ -31,10 +34,10 @@ use tokio_tungstenite::WebSocketStream;
 
 /// The outbound side shared by the reader and the CPU pool jobs.
 pub struct Outbox {
-    tx: mpsc::UnboundedSender<String>,
+    tx: mpsc::UnboundedSender<(String, Option<OwnedSemaphorePermit>)>,
     /// Replies queued and not yet handed to the socket.
     queued: AtomicUsize,
-    /// The port's `send_queue_limit`.
+    /// The port's `send_queue_limit` plus the in-flight replies.
     limit: usize,
     /// Set when the queue overflowed: the connection is being dropped.
     killed: AtomicBool,
@@ -42,20 +45,27 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Queue one reply; on overflow, mark the connection for disconnection instead.
-    pub fn push(&self, text: String) {
+    /// Queue one message (with the in-flight permit of the request it answers, released
+    /// once it is written); on overflow, mark the connection for disconnection instead.
+    pub fn push(&self, text: String, permit: Option<OwnedSemaphorePermit>) {
         if self.killed.load(Ordering::Relaxed) {
             return;
         }
         if self.queued.fetch_add(1, Ordering::AcqRel) >= self.limit {
-            self.killed.store(true, Ordering::Release);
-            self.kill.notify_waiters();
-            self.kill.notify_one();
+            tracing::info!("websocket client not reading: send queue full, disconnecting");
+            self.kill();
             return;
         }
-        if self.tx.send(text).is_err() {
+        if self.tx.send((text, permit)).is_err() {
             self.queued.fetch_sub(1, Ordering::AcqRel);
         }
+    }
+
+    /// Drop the connection: the reader stops and the socket is closed.
+    fn kill(&self) {
+        self.killed.store(true, Ordering::Release);
+        self.kill.notify_waiters();
+        self.kill.notify_one();
     }
 
     async fn killed(&self) {
@@ -76,36 +86,59 @@ where
         .max_frame_size(Some(WS_MESSAGE_BYTES_MAX));
     let ws = WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await;
     let (mut sink, mut frames) = ws.split();
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = mpsc::unbounded_channel();
     let outbox = Arc::new(Outbox {
         tx,
         queued: AtomicUsize::new(0),
-        limit: conn.port.send_queue_limit,
+        limit: conn.port.send_queue_limit + WS_REQUESTS_IN_FLIGHT_MAX,
         killed: AtomicBool::new(false),
         kill: Notify::new(),
     });
     tracing::debug!(peer = %conn.peer, "websocket open");
 
     let writer_outbox = outbox.clone();
+    let send_timeout_secs = conn.port.send_timeout_secs;
     let writer = tokio::spawn(async move {
         let outbox = writer_outbox;
+        let stall = Duration::from_secs(send_timeout_secs);
         let write_all = async {
-            while let Some(first) = rx.recv().await {
-                let mut batch = 1;
-                let mut result = sink.feed(Message::text(first)).await;
-                while result.is_ok() && batch < WS_WRITE_BATCH_MESSAGES_MAX {
+            let mut permits = Vec::new();
+            while let Some((first, permit)) = rx.recv().await {
+                permits.extend(permit);
+                let mut batch = vec![first];
+                while batch.len() < WS_WRITE_BATCH_MESSAGES_MAX {
                     match rx.try_recv() {
-                        Ok(next) => {
-                            batch += 1;
-                            result = sink.feed(Message::text(next)).await;
+                        Ok((next, permit)) => {
+                            permits.extend(permit);
+                            batch.push(next);
                         }
                         Err(_) => break,
                     }
                 }
-                if result.is_err() || sink.flush().await.is_err() {
-                    return None;
+                let count = batch.len();
+                let write = async {
+                    for text in batch {
+                        sink.feed(Message::text(text)).await?;
+                    }
+                    sink.flush().await
+                };
+                match tokio::time::timeout(stall, write).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => {
+                        outbox.kill();
+                        return None;
+                    }
+                    Err(_) => {
+                        tracing::info!(
+                            "websocket client not reading: write stalled, disconnecting"
+                        );
+                        outbox.kill();
+                        return None;
+                    }
                 }
-                outbox.queued.fetch_sub(batch, Ordering::AcqRel);
+                outbox.queued.fetch_sub(count, Ordering::AcqRel);
+                // The requests these replies answer are no longer in flight.
+                permits.clear();
             }
             // Every sender is gone: the reader ended and no job is outstanding.
             Some(())
@@ -119,9 +152,7 @@ where
                     }))).await;
                 }
             }
-            _ = outbox.killed() => {
-                tracing::info!("websocket client not reading: send queue full, disconnecting");
-            }
+            _ = outbox.killed() => {}
         }
     });
 
@@ -152,7 +183,7 @@ where
             Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox),
             Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
                 Ok(text) => on_text(text, permit, &conn, &outbox),
-                Err(_) => outbox.push(envelope::ws_json_invalid("").to_string()),
+                Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
             },
             Message::Close(_) => break,
             // Pings are answered by tungstenite; pongs and raw frames need nothing.
@@ -176,20 +207,20 @@ fn on_text(
         Ok(r) => r,
         Err(e) => {
             tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
-            outbox.push(envelope::ws_json_invalid(text).to_string());
+            outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
             return;
         }
     };
     let (name, api_version) = match envelope::ws_precheck(&request) {
         Ok(x) => x,
         Err(reply) => {
-            outbox.push(reply.to_string());
+            outbox.push(reply.to_string(), Some(permit));
             return;
         }
     };
     tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
     if required_role(&name, api_version) == Role::Admin && conn.role != Role::Admin {
-        outbox.push(envelope::ws_forbidden(&request).to_string());
+        outbox.push(envelope::ws_forbidden(&request).to_string(), Some(permit));
         return;
     }
     let ctx = Context {
@@ -199,12 +230,17 @@ fn on_text(
         server: conn.state.clone(),
     };
     match rpc::resolve(&ctx, &request) {
-        Err(e) => outbox.push(envelope::ws_reply(&request, Err(e)).to_string()),
+        Err(e) => outbox.push(
+            envelope::ws_reply(&request, Err(e)).to_string(),
+            Some(permit),
+        ),
         Ok(method) => {
             let outbox = outbox.clone();
             rpc::execute(method, ctx, request, move |result, request| {
-                outbox.push(envelope::ws_reply(&request, result).to_string());
-                drop(permit);
+                outbox.push(
+                    envelope::ws_reply(&request, result).to_string(),
+                    Some(permit),
+                );
             });
         }
     }

@@ -15,6 +15,7 @@
 //! form, which is a trap rather than a feature.
 
 use super::error::CodecError;
+use super::template;
 use crate::limits::CODEC_BINARY_DEPTH_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::{defs, Field, FieldDef};
@@ -408,7 +409,11 @@ fn read_value(r: &mut Reader<'_>, field: Field, depth: usize) -> Result<StValue,
                     .collect(),
             )
         }
-        tc::OBJECT => StValue::Object(read_object(r, depth, Some(name))?),
+        tc::OBJECT => {
+            let obj = read_object(r, depth, Some(name))?;
+            check_template(name, &obj)?;
+            StValue::Object(obj)
+        }
         tc::ARRAY => StValue::Array(read_array(r, depth, name)?),
         tc::PATHSET => StValue::PathSet(read_pathset(r, name)?),
         tc::ISSUE => {
@@ -436,6 +441,15 @@ fn read_value(r: &mut Reader<'_>, field: Field, depth: usize) -> Result<StValue,
                 type_name: def.type_name,
             })
         }
+    })
+}
+
+/// `applyTemplateFromSField` after reading an inner object.
+fn check_template(object: &'static str, obj: &StObject) -> Result<(), CodecError> {
+    template::check(object, obj).map_err(|e| CodecError::Template {
+        object,
+        field: e.field,
+        reason: e.reason,
     })
 }
 
@@ -470,6 +484,7 @@ fn read_array(
             return Err(CodecError::TooDeep);
         }
         let obj = read_object(r, depth + 1, Some(field.name()))?;
+        check_template(field.name(), &obj)?;
         items.push((field, obj));
     }
 }
@@ -598,6 +613,19 @@ mod tests {
             ("011200", |e| matches!(e, CodecError::EmptyPath { .. })),
             ("011202", |e| matches!(e, CodecError::BadPathElement { .. })),
             ("8100", |e| matches!(e, CodecError::BadAccountSize { .. })),
+            // A Signer without SigningPubKey and TxnSignature breaks its template.
+            (
+                "F3E01081140000000000000000000000000000000000000001E1F1",
+                |e| {
+                    matches!(
+                        e,
+                        CodecError::Template {
+                            object: "Signer",
+                            ..
+                        }
+                    )
+                },
+            ),
             ("8101AA", |e| matches!(e, CodecError::BadAccountSize { .. })),
             ("011310AA", |e| {
                 matches!(e, CodecError::LengthOverrun { .. })

@@ -118,6 +118,17 @@ pub enum CodecError {
         /// The definitions.json type name.
         type_name: &'static str,
     },
+    /// An inner object that does not fit its template (`STObject::applyTemplate`):
+    /// "Field 'TxnSignature' is required but missing." and the like.
+    #[error("Field '{field}' {reason}")]
+    Template {
+        /// The inner object, e.g. `Signer`.
+        object: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// rippled's description.
+        reason: &'static str,
+    },
     /// The JSON form was refused; see [`JsonError`].
     #[error("{}", .0.message("tx_json"))]
     Json(JsonError),
@@ -148,6 +159,9 @@ pub enum JsonErrorKind {
     SingletonExpected(u32),
     /// "Item 'X' at index i is not an object.  Arrays may only contain objects."
     NonObjectInArray(u32),
+    /// "Object 'Signer' contents did not meet requirements for that type." (the object
+    /// is the last component of the path).
+    TemplateMismatch,
 }
 
 /// A JSON parse error: its kind, the path of the field below the root name, and the
@@ -197,6 +211,10 @@ impl JsonError {
             }
             JsonErrorKind::NonObjectInArray(i) => format!(
                 "Item '{full}' at index {i} is not an object.  Arrays may only contain objects."
+            ),
+            JsonErrorKind::TemplateMismatch => format!(
+                "Object '{}' contents did not meet requirements for that type.",
+                self.field_name()
             ),
         };
         for ctx in &self.array_context {

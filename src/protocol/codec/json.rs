@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::binary::{fixed_width, type_code as tc, VL_LENGTH_MAX};
 use super::error::{CodecError, JsonError, JsonErrorKind};
+use super::template;
 use crate::limits::CODEC_JSON_DEPTH_MAX;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::{defs, Field, FieldDef};
@@ -271,10 +272,17 @@ fn is_no_currency(c: &Currency) -> bool {
 
 /// `STParsedJSONObject`: parses a whole object (a transaction, an entry, ...).
 pub(crate) fn from_json(v: &Value) -> Result<StObject, CodecError> {
-    parse_object("", v, 0).map_err(CodecError::Json)
+    parse_object("", v, 0, None).map_err(CodecError::Json)
 }
 
-fn parse_object(path: &str, json: &Value, depth: usize) -> Result<StObject, JsonError> {
+/// `parseObject`. `name` is the inner object's field (its template applies), `None`
+/// at the top level.
+fn parse_object(
+    path: &str,
+    json: &Value,
+    depth: usize,
+    name: Option<&str>,
+) -> Result<StObject, JsonError> {
     let map = match json {
         Value::Object(m) => Some(m),
         Value::Null => None,
@@ -285,7 +293,7 @@ fn parse_object(path: &str, json: &Value, depth: usize) -> Result<StObject, Json
     }
     let mut obj = StObject::new();
     let Some(map) = map else {
-        return Ok(obj);
+        return check_template(path, name, obj);
     };
     for (name, value) in map {
         let field = lookup_field(name)
@@ -296,14 +304,28 @@ fn parse_object(path: &str, json: &Value, depth: usize) -> Result<StObject, Json
                 if !value.is_object() {
                     return Err(JsonError::new(JsonErrorKind::NotAnObject, join(path, name)));
                 }
-                StValue::Object(parse_object(&join(path, name), value, depth + 1)?)
+                StValue::Object(parse_object(
+                    &join(path, name),
+                    value,
+                    depth + 1,
+                    Some(name),
+                )?)
             }
             tc::ARRAY => StValue::Array(parse_array(&join(path, name), value, depth + 1)?),
             _ => parse_leaf(path, name, def, value)?,
         };
         obj.set(field, parsed);
     }
-    Ok(obj)
+    check_template(path, name, obj)
+}
+
+fn check_template(path: &str, name: Option<&str>, obj: StObject) -> Result<StObject, JsonError> {
+    match name {
+        Some(n) if template::check(n, &obj).is_err() => {
+            Err(JsonError::new(JsonErrorKind::TemplateMismatch, path))
+        }
+        _ => Ok(obj),
+    }
 }
 
 /// A field by its JSON name. The end markers are names in the table but never fields
@@ -344,7 +366,7 @@ fn parse_array(
         let field = lookup_field(name)
             .ok_or_else(|| JsonError::new(JsonErrorKind::UnknownField, join(path, name)))?;
         let elem_path = format!("{path}.[{i}].{name}");
-        let obj = parse_object(&elem_path, inner, depth + 1).map_err(|mut e| {
+        let obj = parse_object(&elem_path, inner, depth + 1, Some(name)).map_err(|mut e| {
             e.array_context.push(elem_path.clone());
             e
         })?;
@@ -677,6 +699,11 @@ mod tests {
             (json!({"EmailHash": "00"}), "Field 'tx_json.EmailHash' has invalid data."),
             (json!({"ObjectEndMarker": {}}), "Field 'tx_json.ObjectEndMarker' is unknown."),
             (json!([]), "Field 'tx_json' is not a JSON object."),
+            (json!({"Signers": [{"Signer": {"Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"}}]}),
+             "Error at 'tx_json.Signers.[0].Signer'. Object 'Signer' contents did not meet requirements for that type."),
+            (json!({"AuctionSlot": {"Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh", "Expiration": 1,
+                                    "Price": "1", "DiscountedFee": 0}}),
+             "Object 'AuctionSlot' contents did not meet requirements for that type."),
         ];
         for (v, msg) in cases {
             assert_eq!(perr(v.clone()).message("tx_json"), msg, "{v}");

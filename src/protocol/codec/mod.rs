@@ -16,6 +16,7 @@
 mod binary;
 mod error;
 mod json;
+mod template;
 
 pub use binary::VL_LENGTH_MAX;
 pub use error::{CodecError, JsonError, JsonErrorKind};

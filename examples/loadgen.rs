@@ -1,0 +1,244 @@
+//! Load generator: channel_authorize per second over N WebSocket connections with D requests
+//! pipelined on each, for both key types, beside the bare-crypto ceiling measured in the same
+//! run (the same claim signed in-process on every core, key derived once).
+//!
+//! ```text
+//! cargo run --release --example loadgen -- [--server HOST:PORT] [--connections 8]
+//!     [--depth 32] [--seconds 2] [--rounds 3]
+//! ```
+//! Without `--server` it starts `ledgerd serve` from the same target directory on a free
+//! port (and stops it afterwards). The generator runs on one thread; it shares the machine's
+//! cores with the server, so the ratio understates what a separate client machine would see.
+
+use futures::{SinkExt, StreamExt};
+use ledgerd::protocol::claim::sign_claim;
+use ledgerd::protocol::keys::{KeyPair, KeyType};
+use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
+use ledgerd::protocol::types::Hash256;
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
+const SECP_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
+const ED_SEED: &str = "sEdVQ4wvD1AaTG6JA54qt38TengAuiz";
+
+struct Options {
+    server: Option<String>,
+    connections: usize,
+    depth: usize,
+    seconds: f64,
+    rounds: usize,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        server: None,
+        connections: 8,
+        depth: 32,
+        seconds: 2.0,
+        rounds: 3,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i + 1 < args.len() {
+        let v = &args[i + 1];
+        match args[i].as_str() {
+            "--server" => o.server = Some(v.clone()),
+            "--connections" => o.connections = v.parse().unwrap_or(o.connections),
+            "--depth" => o.depth = v.parse().unwrap_or(o.depth),
+            "--seconds" => o.seconds = v.parse().unwrap_or(o.seconds),
+            "--rounds" => o.rounds = v.parse().unwrap_or(o.rounds),
+            other => eprintln!("ignoring unknown option {other}"),
+        }
+        i += 2;
+    }
+    o
+}
+
+/// Start `ledgerd serve` from this example's target directory; returns it and its address.
+fn spawn_server() -> (Child, String) {
+    let exe = std::env::current_exe().expect("current exe");
+    let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
+    let bin = dir.join("ledgerd");
+    let mut child = Command::new(&bin)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start {}: {e} (build it: cargo build --release)",
+                bin.display()
+            )
+        });
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("server output");
+    let addr = line
+        .strip_prefix("ledgerd listening on ")
+        .and_then(|r| r.split_whitespace().next())
+        .expect("listening line")
+        .to_owned();
+    (child, addr)
+}
+
+/// One round over the network: replies per second.
+async fn network_round(addr: &str, secret: &str, o: &Options) -> (f64, u64) {
+    let done = Arc::new(AtomicU64::new(0));
+    let errors = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    let mut sockets = Vec::new();
+    for _ in 0..o.connections {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
+            .await
+            .expect("connect");
+        sockets.push(ws);
+    }
+    let start = Instant::now();
+    for (c, ws) in sockets.into_iter().enumerate() {
+        let (done, errors, stop) = (done.clone(), errors.clone(), stop.clone());
+        let secret = secret.to_owned();
+        let depth = o.depth;
+        tasks.push(tokio::spawn(async move {
+            let (mut tx, mut rx) = ws.split();
+            let mut next_id: u64 = (c as u64) << 40;
+            let request = |id: u64| {
+                Message::text(format!(
+                    "{{\"id\":{id},\"command\":\"channel_authorize\",\"secret\":\"{secret}\",\
+                     \"channel_id\":\"{CHANNEL}\",\"amount\":\"{id}\"}}"
+                ))
+            };
+            for _ in 0..depth {
+                next_id += 1;
+                let _ = tx.feed(request(next_id)).await;
+            }
+            let _ = tx.flush().await;
+            let mut outstanding = depth;
+            while outstanding > 0 {
+                let Some(Ok(first)) = rx.next().await else {
+                    break;
+                };
+                // Handle every reply that is already here, then flush once (batched writes).
+                let mut ready = vec![first];
+                while let Some(Some(Ok(more))) = futures::FutureExt::now_or_never(rx.next()) {
+                    ready.push(more);
+                }
+                for msg in ready {
+                    let Message::Text(text) = msg else { continue };
+                    outstanding -= 1;
+                    if text.as_str().contains("\"status\":\"success\"") {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if !stop.load(Ordering::Relaxed) {
+                        next_id += 1;
+                        outstanding += 1;
+                        let _ = tx.feed(request(next_id)).await;
+                    }
+                }
+                let _ = tx.flush().await;
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs_f64(o.seconds)).await;
+    let counted = done.load(Ordering::Relaxed);
+    let elapsed = start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        let _ = t.await;
+    }
+    (counted as f64 / elapsed, errors.load(Ordering::Relaxed))
+}
+
+/// One round in-process: the same claims signed on every core with the key derived once.
+fn crypto_round(pair: &Arc<KeyPair>, seconds: f64) -> f64 {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let channel = Hash256::from_hex(CHANNEL).expect("channel id");
+    let start = Instant::now();
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let pair = pair.clone();
+            std::thread::spawn(move || {
+                let mut n: u64 = 0;
+                let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+                while Instant::now() < deadline {
+                    for _ in 0..64 {
+                        let sig = sign_claim(&pair, &channel, ((t as u64) << 40) + n);
+                        std::hint::black_box(hex::encode_upper(sig));
+                        n += 1;
+                    }
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+    total as f64 / start.elapsed().as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let o = options();
+    let (child, addr) = match &o.server {
+        Some(a) => (None, a.clone()),
+        None => {
+            let (c, a) = spawn_server();
+            (Some(c), a)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    println!(
+        "channel_authorize over WebSocket at {addr}: {} connections x {} in flight, {} rounds of {} s",
+        o.connections, o.depth, o.rounds, o.seconds
+    );
+    println!(
+        "{:<10} {:>14} {:>16} {:>8} {:>7}",
+        "key type", "server (/s)", "bare crypto (/s)", "ratio", "errors"
+    );
+    for (key_type, secret) in [(KeyType::Secp256k1, SECP_SEED), (KeyType::Ed25519, ED_SEED)] {
+        let seed = parse_ripple_lib_seed(secret)
+            .or_else(|| Seed::from_base58(secret).ok())
+            .expect("seed");
+        let pair = Arc::new(KeyPair::from_seed(&seed, key_type).expect("key pair"));
+        let mut net = Vec::new();
+        let mut bare = Vec::new();
+        let mut errors = 0;
+        for _ in 0..o.rounds {
+            let (rate, e) = runtime.block_on(network_round(&addr, secret, &o));
+            net.push(rate);
+            errors += e;
+            bare.push(crypto_round(&pair, o.seconds));
+        }
+        let (n, b) = (median(net), median(bare));
+        println!(
+            "{:<10} {:>14.0} {:>16.0} {:>7.0}% {:>7}",
+            key_type.as_str(),
+            n,
+            b,
+            100.0 * n / b,
+            errors
+        );
+    }
+    if let Some(mut c) = child {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+}

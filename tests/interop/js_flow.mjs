@@ -1,0 +1,120 @@
+// Drive a running ledgerd with xrpl.js, unmodified, over WebSocket: the authorized-trust-line
+// flow, the payment-channel flow and subscriptions. Usage: node js_flow.mjs ws://127.0.0.1:PORT
+// Exits non-zero (naming the failing step) on any mismatch.
+import xrpl from 'xrpl'
+
+// xrpl.js is CommonJS: its enum ECDSA is reachable only through the default export.
+const { Client, ECDSA, Wallet, authorizeChannel, encodeForSigningClaim, verifyPaymentChannelClaim, verifyKeypairSignature } = xrpl
+
+const LSF_REQUIRE_AUTH = 0x00040000
+let steps = 0
+function check(cond, what) {
+  steps += 1
+  if (!cond) {
+    console.log(`FAIL: ${what}`)
+    process.exit(1)
+  }
+  console.log(`ok ${steps} - ${what}`)
+}
+
+async function submit(client, tx, wallet) {
+  try {
+    const r = await client.submitAndWait(tx, { wallet })
+    return r.result.meta.TransactionResult
+  } catch (e) {
+    // xrpl.js throws for some failures; the message carries the engine result.
+    const m = String(e && e.message ? e.message : e)
+    const code = m.match(/te[cfmlr][A-Z_]+/)
+    return code ? code[0] : m
+  }
+}
+
+const req = async (client, r) => (await client.request(r)).result
+const usd = (issuer, value, currency = 'USD') => ({ currency, issuer: issuer.address, value: String(value) })
+
+async function main() {
+  const url = process.argv[2]
+  const client = new Client(url, { connectionTimeout: 10000 })
+  await client.connect()
+  const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+  check(genesis.address === 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', 'genesis wallet from masterpassphrase seed')
+
+  const ledgers = []
+  const txs = []
+  client.on('ledgerClosed', (l) => ledgers.push(l))
+  client.on('transaction', (t) => txs.push(t))
+  const sub = await req(client, { command: 'subscribe', streams: ['ledger', 'transactions'] })
+  check(typeof sub.ledger_index === 'number', 'subscribe answers with the current ledger')
+
+  const issuer = Wallet.generate(ECDSA.secp256k1)
+  const holder = Wallet.generate(ECDSA.ed25519)
+  const holder2 = Wallet.generate(ECDSA.secp256k1)
+  const payer = Wallet.generate(ECDSA.secp256k1)
+  const payee = Wallet.generate(ECDSA.ed25519)
+  for (const w of [issuer, holder, holder2, payer, payee]) {
+    const r = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)
+    check(r === 'tesSUCCESS', `genesis funds ${w.address}`)
+  }
+
+  check((await submit(client, { TransactionType: 'AccountSet', Account: issuer.address, SetFlag: 2 }, issuer)) === 'tesSUCCESS', 'issuer turns RequireAuth on')
+  const info = await req(client, { command: 'account_info', account: issuer.address, ledger_index: 'validated' })
+  check((info.account_data.Flags & LSF_REQUIRE_AUTH) !== 0, 'account_info shows lsfRequireAuth')
+
+  check((await submit(client, { TransactionType: 'TrustSet', Account: holder.address, LimitAmount: usd(issuer, 1000) }, holder)) === 'tesSUCCESS', 'holder creates a USD line')
+  check((await submit(client, { TransactionType: 'AccountSet', Account: issuer.address, SetFlag: 2 }, issuer)) === 'tesSUCCESS', 'setting RequireAuth again while already set is a no-op success')
+  const payIssued = { TransactionType: 'Payment', Account: issuer.address, Destination: holder.address, Amount: usd(issuer, 10) }
+  check((await submit(client, payIssued, issuer)) === 'tecPATH_DRY', 'payment to the unauthorized line fails with tecPATH_DRY')
+  check(
+    (await submit(client, { TransactionType: 'TrustSet', Account: issuer.address, LimitAmount: usd(holder, 0), Flags: 0x00010000 }, issuer)) === 'tesSUCCESS',
+    'issuer authorizes the line (tfSetfAuth)',
+  )
+  let lines = (await req(client, { command: 'account_lines', account: holder.address, peer: issuer.address, ledger_index: 'validated' })).lines
+  check(lines.length === 1 && lines[0].peer_authorized === true, 'holder sees peer_authorized')
+  lines = (await req(client, { command: 'account_lines', account: issuer.address, peer: holder.address, ledger_index: 'validated' })).lines
+  check(lines.length === 1 && lines[0].authorized === true, 'issuer sees authorized')
+  check((await submit(client, payIssued, issuer)) === 'tesSUCCESS', 'payment to the authorized line succeeds')
+
+  check(
+    (await submit(client, { TransactionType: 'TrustSet', Account: issuer.address, LimitAmount: usd(holder2, 0), Flags: 0x00010000 }, issuer)) === 'tesSUCCESS',
+    'issuer pre-authorizes holder2',
+  )
+  check((await submit(client, { TransactionType: 'TrustSet', Account: holder2.address, LimitAmount: usd(issuer, 50) }, holder2)) === 'tesSUCCESS', 'holder2 sets its limit')
+  lines = (await req(client, { command: 'account_lines', account: holder2.address, peer: issuer.address, ledger_index: 'validated' })).lines
+  check(lines.length === 1 && lines[0].peer_authorized === true && lines[0].limit === '50', 'holder2 line is pre-authorized with limit 50')
+
+  const create = { TransactionType: 'PaymentChannelCreate', Account: payer.address, Destination: payee.address, Amount: '10000000', SettleDelay: 3600, PublicKey: payer.publicKey }
+  check((await submit(client, create, payer)) === 'tesSUCCESS', 'payer creates a channel')
+  const chans = (await req(client, { command: 'account_channels', account: payer.address, ledger_index: 'validated' })).channels
+  check(chans.length === 1, 'account_channels lists the channel')
+  const channelId = chans[0].channel_id
+  check((await submit(client, { TransactionType: 'PaymentChannelFund', Account: payer.address, Channel: channelId, Amount: '1000000' }, payer)) === 'tesSUCCESS', 'payer funds the channel')
+
+  const signed = await req(client, { command: 'channel_authorize', channel_id: channelId, amount: '2500000', seed: payer.seed, key_type: 'secp256k1' })
+  const local = authorizeChannel(payer, channelId, '2500000')
+  check(local.toUpperCase() === signed.signature.toUpperCase(), 'the claim signed locally by xrpl.js equals the server\'s')
+  check(verifyPaymentChannelClaim(channelId, '2.5', signed.signature, payer.publicKey), 'xrpl.js verifies the server\'s claim')
+  const msg = encodeForSigningClaim({ channel: channelId, amount: '2500000' })
+  check(verifyKeypairSignature(msg, signed.signature, payer.publicKey), 'ripple-keypairs verifies the claim message')
+  const ver = await req(client, { command: 'channel_verify', channel_id: channelId, amount: '2500000', public_key: payer.publicKey, signature: signed.signature })
+  check(ver.signature_verified === true, 'channel_verify is true')
+
+  const before = Number((await req(client, { command: 'account_info', account: payee.address, ledger_index: 'validated' })).account_data.Balance)
+  const claim = { TransactionType: 'PaymentChannelClaim', Account: payee.address, Channel: channelId, Balance: '2500000', Amount: '2500000', Signature: signed.signature, PublicKey: payer.publicKey }
+  const res = await client.submitAndWait(claim, { wallet: payee })
+  check(res.result.meta.TransactionResult === 'tesSUCCESS', 'payee redeems the claim')
+  const after = Number((await req(client, { command: 'account_info', account: payee.address, ledger_index: 'validated' })).account_data.Balance)
+  check(after === before + 2500000 - Number(res.result.tx_json ? res.result.tx_json.Fee : res.result.Fee), 'payee balance rose by the claim less the fee')
+
+  for (let i = 0; i < 50 && (ledgers.length === 0 || txs.length === 0); i++) await new Promise((r) => setTimeout(r, 100))
+  check(ledgers.length > 0 && typeof ledgers[0].ledger_hash === 'string', 'ledgerClosed messages arrived')
+  const seen = txs.find((t) => (t.tx_json || t.transaction || {}).TransactionType === 'PaymentChannelClaim')
+  check(seen && seen.validated === true && seen.engine_result === 'tesSUCCESS', 'the claim arrived on the transactions stream')
+
+  await client.disconnect()
+  console.log(`${steps} passed, 0 failed`)
+}
+
+main().catch((e) => {
+  console.log(`FAIL: ${e && e.stack ? e.stack : e}`)
+  process.exit(1)
+})

@@ -1,0 +1,222 @@
+"""Drive a running ledgerd with xrpl-py, unmodified: the authorized-trust-line flow and the
+payment-channel flow of the product document, over HTTP JSON-RPC or WebSocket.
+
+Usage: py_flow.py http://127.0.0.1:PORT ws://127.0.0.1:PORT (http|ws)
+Exits non-zero (with the failing step) on any mismatch.
+"""
+
+import sys
+
+from xrpl.clients import JsonRpcClient, WebsocketClient
+from xrpl.constants import CryptoAlgorithm
+from xrpl.core.binarycodec import encode_for_signing_claim
+from xrpl.core.keypairs import is_valid_message
+from xrpl.core.keypairs import sign as kp_sign
+from xrpl.models.amounts import IssuedCurrencyAmount
+from xrpl.models.requests import (
+    AccountChannels,
+    AccountInfo,
+    AccountLines,
+    ChannelAuthorize,
+    ChannelVerify,
+    ServerInfo,
+    StreamParameter,
+    Subscribe,
+)
+from xrpl.models.transactions import (
+    AccountSet,
+    AccountSetAsfFlag,
+    Payment,
+    PaymentChannelClaim,
+    PaymentChannelCreate,
+    PaymentChannelFund,
+    TrustSet,
+    TrustSetFlag,
+)
+from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
+from xrpl.wallet import Wallet
+
+LSF_REQUIRE_AUTH = 0x00040000
+GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
+steps = 0
+
+
+def check(cond, what):
+    global steps
+    steps += 1
+    if not cond:
+        print(f"FAIL: {what}", flush=True)
+        sys.exit(1)
+    print(f"ok {steps} - {what}", flush=True)
+
+
+def ok(result):
+    return result.get("meta", {}).get("TransactionResult") == "tesSUCCESS"
+
+
+def submit(client, tx, wallet):
+    return submit_and_wait(tx, client, wallet).result
+
+
+def submit_expect_fail(client, tx, wallet, code):
+    try:
+        r = submit_and_wait(tx, client, wallet).result
+        return r.get("meta", {}).get("TransactionResult") == code
+    except XRPLReliableSubmissionException as e:
+        return code in str(e)
+
+
+def request(client, req):
+    resp = client.request(req)
+    if not resp.is_successful():
+        print(f"request failed: {resp.result}", flush=True)
+    return resp.result
+
+
+def balance(client, address):
+    return int(request(client, AccountInfo(account=address, ledger_index="validated"))["account_data"]["Balance"])
+
+
+def usd(issuer, value, currency="USD"):
+    return IssuedCurrencyAmount(currency=currency, issuer=issuer.address, value=str(value))
+
+
+def flow(client):
+    info = request(client, ServerInfo())["info"]
+    check("validated_ledger" in info and info["validated_ledger"]["seq"] >= 1, "server_info has a validated ledger")
+
+    issuer = Wallet.create(CryptoAlgorithm.SECP256K1)
+    busy_issuer = Wallet.create(CryptoAlgorithm.SECP256K1)
+    holder = Wallet.create(CryptoAlgorithm.SECP256K1)
+    holder2 = Wallet.create(CryptoAlgorithm.ED25519)
+    payer = Wallet.create(CryptoAlgorithm.SECP256K1)
+    payee = Wallet.create(CryptoAlgorithm.ED25519)
+    for w in (issuer, busy_issuer, holder, holder2, payer, payee):
+        r = submit(client, Payment(account=GENESIS.address, destination=w.address, amount="1000000000"), GENESIS)
+        check(ok(r), f"genesis funds {w.address}")
+
+    # RequireAuth is refused while the issuer's owner directory holds a line.
+    r = submit(client, TrustSet(account=holder.address, limit_amount=usd(busy_issuer, 100)), holder)
+    check(ok(r), "holder trusts busy_issuer")
+    check(
+        submit_expect_fail(client, AccountSet(account=busy_issuer.address, set_flag=AccountSetAsfFlag.ASF_REQUIRE_AUTH), busy_issuer, "tecOWNERS"),
+        "RequireAuth refused with tecOWNERS while the issuer has a line",
+    )
+
+    # RequireAuth on an empty issuer.
+    r = submit(client, AccountSet(account=issuer.address, set_flag=AccountSetAsfFlag.ASF_REQUIRE_AUTH), issuer)
+    check(ok(r), "issuer turns RequireAuth on")
+    flags = request(client, AccountInfo(account=issuer.address, ledger_index="validated"))["account_data"]["Flags"]
+    check(flags & LSF_REQUIRE_AUTH, "account_info shows lsfRequireAuth")
+
+    # Holder's line, unauthorized: the issuer cannot pay it.
+    r = submit(client, TrustSet(account=holder.address, limit_amount=usd(issuer, 1000)), holder)
+    check(ok(r), "holder creates a USD line to the issuer")
+    check(
+        submit_expect_fail(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 10)), issuer, "tecPATH_DRY"),
+        "issuer payment to an unauthorized line fails with tecPATH_DRY",
+    )
+
+    # Issuer authorizes; both sides show it; the payment now succeeds.
+    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0), flags=TrustSetFlag.TF_SETF_AUTH)
+    check(ok(submit(client, auth, issuer)), "issuer authorizes the holder's USD line")
+    lines = request(client, AccountLines(account=holder.address, peer=issuer.address, ledger_index="validated"))["lines"]
+    line = [x for x in lines if x["currency"] == "USD"]
+    check(len(line) == 1 and line[0].get("peer_authorized") is True, "holder's line shows peer_authorized")
+    lines = request(client, AccountLines(account=issuer.address, peer=holder.address, ledger_index="validated"))["lines"]
+    line = [x for x in lines if x["currency"] == "USD"]
+    check(len(line) == 1 and line[0].get("authorized") is True, "issuer's view shows authorized")
+    r = submit(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 10)), issuer)
+    check(ok(r), "issuer pays 10 USD to the authorized line")
+    lines = request(client, AccountLines(account=holder.address, peer=issuer.address, ledger_index="validated"))["lines"]
+    check([x["balance"] for x in lines if x["currency"] == "USD"] == ["10"], "holder holds 10 USD")
+
+    # A second currency is authorized separately.
+    r = submit(client, TrustSet(account=holder.address, limit_amount=usd(issuer, 500, "EUR")), holder)
+    check(ok(r), "holder creates a EUR line")
+    check(
+        submit_expect_fail(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 5, "EUR")), issuer, "tecPATH_DRY"),
+        "EUR is not authorized by the USD authorization",
+    )
+    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0, "EUR"), flags=TrustSetFlag.TF_SETF_AUTH)
+    check(ok(submit(client, auth, issuer)), "issuer authorizes EUR")
+    r = submit(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 5, "EUR")), issuer)
+    check(ok(r), "EUR payment succeeds after authorization")
+
+    # Pre-authorization of a second holder before its TrustSet.
+    pre = TrustSet(account=issuer.address, limit_amount=usd(holder2, 0), flags=TrustSetFlag.TF_SETF_AUTH)
+    check(ok(submit(client, pre, issuer)), "issuer pre-authorizes holder2 before its line exists")
+    r = submit(client, TrustSet(account=holder2.address, limit_amount=usd(issuer, 300)), holder2)
+    check(ok(r), "holder2 sets its limit on the pre-authorized line")
+    lines = request(client, AccountLines(account=holder2.address, peer=issuer.address, ledger_index="validated"))["lines"]
+    line = [x for x in lines if x["currency"] == "USD"]
+    check(len(line) == 1 and line[0].get("peer_authorized") is True and line[0]["limit"] == "300", "holder2's line is authorized with limit 300")
+    r = submit(client, Payment(account=issuer.address, destination=holder2.address, amount=usd(issuer, 7)), issuer)
+    check(ok(r), "issuer pays the pre-authorized holder2")
+
+    # Payment channel: create, fund, authorize a claim on the server, verify locally, redeem.
+    create = PaymentChannelCreate(
+        account=payer.address, amount="10000000", destination=payee.address, settle_delay=86400, public_key=payer.public_key
+    )
+    check(ok(submit(client, create, payer)), "payer creates a channel")
+    chans = request(client, AccountChannels(account=payer.address, destination_account=payee.address, ledger_index="validated"))["channels"]
+    check(len(chans) == 1 and chans[0]["amount"] == "10000000", "account_channels lists the channel")
+    channel_id = chans[0]["channel_id"]
+    check(ok(submit(client, PaymentChannelFund(account=payer.address, channel=channel_id, amount="5000000"), payer)), "payer funds the channel")
+
+    sig = request(client, ChannelAuthorize(channel_id=channel_id, amount="3000000", seed=payer.seed, key_type=CryptoAlgorithm.SECP256K1))["signature"]
+    msg = bytes.fromhex(encode_for_signing_claim({"channel": channel_id, "amount": "3000000"}))
+    check(is_valid_message(msg, bytes.fromhex(sig), payer.public_key), "xrpl-py verifies the server's claim signature")
+    local = kp_sign(msg, payer.private_key)
+    check(local.upper() == sig.upper(), "the claim signed locally by xrpl-py equals the server's")
+    v = request(client, ChannelVerify(channel_id=channel_id, amount="3000000", public_key=payer.public_key, signature=sig))
+    check(v.get("signature_verified") is True, "channel_verify accepts the claim")
+    v = request(client, ChannelVerify(channel_id=channel_id, amount="3000001", public_key=payer.public_key, signature=sig))
+    check(v.get("signature_verified") is False, "channel_verify rejects a changed amount")
+
+    before = balance(client, payee.address)
+    claim = PaymentChannelClaim(
+        account=payee.address, channel=channel_id, balance="3000000", amount="3000000", signature=sig, public_key=payer.public_key
+    )
+    r = submit(client, claim, payee)
+    check(ok(r), "payee redeems the claim")
+    fee = int(r["tx_json"]["Fee"]) if "tx_json" in r else int(r["Fee"])
+    check(balance(client, payee.address) == before + 3000000 - fee, "payee's balance rose by the claim less the fee")
+    chans = request(client, AccountChannels(account=payer.address, ledger_index="validated"))["channels"]
+    check(chans[0]["balance"] == "3000000" and chans[0]["amount"] == "15000000", "the channel's balance and amount are updated")
+    return issuer
+
+
+def subscription(ws_url):
+    payer = Wallet.create(CryptoAlgorithm.SECP256K1)
+    with WebsocketClient(ws_url) as client:
+        sub = client.request(Subscribe(streams=[StreamParameter.LEDGER, StreamParameter.TRANSACTIONS]))
+        check(sub.is_successful() and "ledger_index" in sub.result, "subscribe to ledger and transactions")
+        r = submit(client, Payment(account=GENESIS.address, destination=payer.address, amount="50000000"), GENESIS)
+        check(ok(r), "payment while subscribed")
+        seen_ledger = seen_tx = False
+        for _ in range(200):
+            msg = next(iter(client))
+            if msg.get("type") == "ledgerClosed":
+                seen_ledger = True
+            if msg.get("type") == "transaction" and msg.get("transaction", msg.get("tx_json", {})).get("Destination") == payer.address:
+                seen_tx = msg.get("validated") is True and msg.get("engine_result") == "tesSUCCESS"
+            if seen_ledger and seen_tx:
+                break
+        check(seen_ledger, "a ledgerClosed message arrived")
+        check(seen_tx, "the validated transaction message arrived")
+
+
+def main():
+    http_url, ws_url, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    if mode == "http":
+        flow(JsonRpcClient(http_url))
+    else:
+        with WebsocketClient(ws_url) as client:
+            flow(client)
+        subscription(ws_url)
+    print(f"{steps} passed, 0 failed", flush=True)
+
+
+if __name__ == "__main__":
+    main()

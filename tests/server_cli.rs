@@ -1,0 +1,169 @@
+//! The command-line client against a real server: rippled's positional forms, local errors,
+//! exit codes.
+
+mod server_common;
+
+use serde_json::json;
+use server_common::{claim_vectors, cli, Server};
+use std::process::Command;
+
+const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
+
+#[test]
+fn methods_through_the_command_line() {
+    let server = Server::start(&[]);
+    let addr = server.addr();
+    assert_eq!(
+        cli(addr, &["ping"]),
+        (0, json!({"result": {"role": "admin", "status": "success"}}))
+    );
+
+    for case in claim_vectors().iter().step_by(3) {
+        let (id, drops, seed) = (
+            case["channel_id"].as_str().unwrap(),
+            case["amount_drops"].as_str().unwrap(),
+            case["signer_seed"].as_str().unwrap(),
+        );
+        let key_type = case["key_type"].as_str().unwrap();
+        let expected = case["signature_hex"].as_str().unwrap();
+        // 3 arguments: the secret; 4 arguments: passphrase (any secret form) and key type.
+        let (code, out) = cli(addr, &["channel_authorize", seed, id, drops]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(out["result"]["signature"], expected);
+        let (code, out) = cli(
+            addr,
+            &[
+                "channel_authorize",
+                seed,
+                key_type,
+                &id.to_lowercase(),
+                drops,
+            ],
+        );
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(out["result"]["signature"], expected);
+        let pk = case["public_key_hex"].as_str().unwrap();
+        let (code, out) = cli(addr, &["channel_verify", pk, id, drops, expected]);
+        assert_eq!(
+            (code, &out["result"]["signature_verified"]),
+            (0, &json!(true))
+        );
+        let (_, out) = cli(addr, &["channel_verify", pk, CHANNEL, drops, expected]);
+        assert_eq!(out["result"]["signature_verified"], false);
+    }
+
+    let (code, out) = cli(addr, &["wallet_propose", "masterpassphrase"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["result"]["account_id"],
+        "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"
+    );
+    let (code, out) = cli(addr, &["server_info"]);
+    assert_eq!(code, 0);
+    assert_eq!(out["result"]["info"]["server_state"], "full");
+    let (code, out) = cli(addr, &["json", "server_state", "{}"]);
+    assert_eq!(code, 0);
+    assert_eq!(out["result"]["state"]["load_base"], 256);
+}
+
+#[test]
+fn errors_exit_non_zero() {
+    let server = Server::start(&[]);
+    let addr = server.addr();
+    // Local checks, before anything is sent.
+    let (code, out) = cli(
+        addr,
+        &[
+            "channel_authorize",
+            "snoPBrXtMeMyMHUVTgbuqAfg1SUTb",
+            "rsa",
+            CHANNEL,
+            "1",
+        ],
+    );
+    assert_eq!(code, 76);
+    assert_eq!(out["error"], "badKeyType");
+    assert_eq!(out["rpc"]["params"][0], "<masked>");
+    let (code, out) = cli(
+        addr,
+        &[
+            "channel_authorize",
+            "snoPBrXtMeMyMHUVTgbuqAfg1SUTb",
+            "XYZ",
+            "1",
+        ],
+    );
+    assert_eq!(
+        (code, out["error"].as_str()),
+        (45, Some("channelMalformed"))
+    );
+    let (code, out) = cli(
+        addr,
+        &[
+            "channel_authorize",
+            "snoPBrXtMeMyMHUVTgbuqAfg1SUTb",
+            CHANNEL,
+            "1.5",
+        ],
+    );
+    assert_eq!(
+        (code, out["error"].as_str()),
+        (46, Some("channelAmtMalformed"))
+    );
+    let (code, out) = cli(addr, &["channel_verify", "zz", CHANNEL, "1", "00"]);
+    assert_eq!((code, out["error"].as_str()), (62, Some("publicMalformed")));
+    let (code, out) = cli(addr, &["ping", "extra"]);
+    assert_eq!((code, out["error"].as_str()), (1, Some("badSyntax")));
+    // Server-side errors.
+    let (code, out) = cli(
+        addr,
+        &[
+            "json",
+            "channel_authorize",
+            &json!({"secret": "snoPBrXtMeMyMHUVTgbuqAfg1SUTb", "channel_id": CHANNEL, "amount": 5})
+                .to_string(),
+        ],
+    );
+    assert_eq!(code, 46);
+    assert_eq!(out["result"]["error"], "channelAmtMalformed");
+    assert_eq!(out["result"]["request"]["secret"], "<masked>");
+    let (code, out) = cli(addr, &["no_such_method"]);
+    assert_eq!(
+        (code, out["result"]["error"].as_str()),
+        (32, Some("unknownCmd"))
+    );
+    // No server.
+    drop(server);
+    let (code, out) = cli(addr, &["ping"]);
+    assert_eq!((code, out["error"].as_str()), (2, Some("json_rpc")));
+}
+
+#[test]
+fn help_lists_the_methods() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for m in [
+        "serve",
+        "channel_authorize",
+        "channel_verify",
+        "wallet_propose",
+        "server_info",
+        "ping",
+        "json",
+        "random",
+        "server_state",
+    ] {
+        assert!(text.contains(m), "--help lacks {m}:\n{text}");
+    }
+}
+
+#[test]
+fn sigterm_shuts_down_cleanly() {
+    let server = Server::start(&[]);
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}");
+}

@@ -659,3 +659,41 @@ fn channel_create_errors() {
         Ter::temINVALID_FLAG,
     );
 }
+
+#[test]
+fn trust_set_permission_and_reserve_failures() {
+    let (mut env, gw, alice, bob) = gateway_env();
+    // NoRipple cannot be set by the side that owes (negative balance).
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&gw, trust(alice.iou("USD", 0)).flags(tst::SET_AUTH), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 5)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_NO_RIPPLE),
+        Ter::tecNO_PERMISSION,
+    );
+    // The holder (positive balance) may.
+    env.apply(
+        &alice,
+        trust(gw.iou("USD", 100)).flags(tst::SET_NO_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    // Incoming trust lines refused.
+    env.apply(&bob, fset(15), Ter::tesSUCCESS);
+    env.apply(&alice, trust(bob.iou("USD", 1)), Ter::tecNO_PERMISSION);
+
+    // A pre-authorized line costs the holder a reserve when it sets a limit; with two
+    // objects already owned that reserve is enforced.
+    let poor = Account::new("poor");
+    env.fund(&poor, drops(10_000_000 + 3 * FEE));
+    env.apply(&poor, trust(gw.iou("AAA", 1)), Ter::tesSUCCESS);
+    env.apply(&poor, trust(gw.iou("BBB", 1)), Ter::tesSUCCESS);
+    env.apply(&gw, trust(poor.iou("CCC", 0)).flags(tst::SET_AUTH), Ter::tesSUCCESS);
+    env.apply(&poor, trust(gw.iou("CCC", 1)), Ter::tecINSUF_RESERVE_LINE);
+    assert_eq!(env.owner_count(&poor), 2);
+    let line = env.line(&poor, &gw, "CCC").expect("pre-authorized line stays");
+    assert!(line
+        .amount_of(if poor.id < gw.id { sf().low_limit } else { sf().high_limit })
+        .unwrap()
+        .is_zero());
+}

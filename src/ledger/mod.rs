@@ -8,6 +8,7 @@
 //! - [`state`]: the multi-version map of entries (every ledger in history, one map).
 //! - [`view`]: read views of one ledger.
 //! - [`directory`]: reading owner directories.
+//! - [`trust_line`]: a trust line from one side (what account_lines shows).
 //! - [`shamap`]: rippled's tree hashing, persistent and incremental.
 //! - [`header`]: ledger headers, their hash, close-time rules.
 //! - [`store`]: the ledger store: history, the open ledger, apply and close (the API
@@ -22,4 +23,5 @@ pub mod sf;
 pub mod shamap;
 pub mod state;
 pub mod store;
+pub mod trust_line;
 pub mod view;

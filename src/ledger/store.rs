@@ -36,6 +36,34 @@ pub const GENESIS_ACCOUNT: AccountId = AccountId([
     0xF2, 0xF9, 0x37, 0xE8,
 ]);
 
+/// Why a snapshot was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The header's fields do not hash to its hash.
+    #[error("ledger header hash mismatch")]
+    HeaderHash,
+    /// The entries do not hash to the header's account hash.
+    #[error("state does not match the header's account hash")]
+    AccountHash,
+}
+
+/// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
+fn fees_of(o: &StObject, default: Fees) -> Fees {
+    use super::sf::StExt;
+    let s = sf();
+    Fees {
+        base_drops: o.u64_of(s.base_fee).unwrap_or(default.base_drops),
+        reserve_base_drops: o
+            .u32_of(s.reserve_base)
+            .map(u64::from)
+            .unwrap_or(default.reserve_base_drops),
+        reserve_inc_drops: o
+            .u32_of(s.reserve_increment)
+            .map(u64::from)
+            .unwrap_or(default.reserve_inc_drops),
+    }
+}
+
 /// How the store is set up.
 #[derive(Clone)]
 pub struct LedgerConfig {
@@ -216,6 +244,88 @@ impl LedgerStore {
         store
     }
 
+    /// Every entry of the last closed ledger, with its header: what a snapshot stores.
+    pub fn export_closed(&self) -> (LedgerHeader, Vec<(Hash256, Arc<StObject>)>) {
+        let snap = self.closed();
+        let header = match &snap.ledger {
+            Some(l) => l.header.clone(),
+            None => return (Self::empty_header(), Vec::new()),
+        };
+        let mut entries = Vec::new();
+        snap.view.for_each(|k, v| entries.push((*k, v.clone())));
+        entries.sort_by_key(|e| e.0);
+        (header, entries)
+    }
+
+    /// Rebuilds a store whose last closed ledger is `header` with these entries (a
+    /// snapshot), the next ledger open. Fails when the entries do not hash to the header's
+    /// account hash, or the header's own hash does not check.
+    pub fn from_snapshot(
+        cfg: LedgerConfig,
+        header: LedgerHeader,
+        entries: Vec<(Hash256, StObject)>,
+    ) -> Result<LedgerStore, SnapshotError> {
+        if header.compute_hash() != header.hash {
+            return Err(SnapshotError::HeaderHash);
+        }
+        let state = Arc::new(State::new());
+        let mut map = ShaMap::new();
+        let mut writes = Vec::with_capacity(entries.len());
+        let mut fees = cfg.fees;
+        for (k, v) in entries {
+            map.insert(k, state_leaf_hash(&k, &codec::encode(&v)));
+            if k == keylet::fees() {
+                fees = fees_of(&v, fees);
+            }
+            writes.push((k, Some(Arc::new(v))));
+        }
+        if map.hash() != header.account_hash {
+            return Err(SnapshotError::AccountHash);
+        }
+        state.commit(stamp(header.seq, 0), writes);
+        state.close(header.seq, header.seq);
+        let info = ViewInfo {
+            seq: header.seq + 1,
+            parent_close_time: header.close_time,
+            fees,
+            open: true,
+        };
+        let closed = Arc::new(ClosedLedger {
+            header,
+            txs: Vec::new(),
+            fees,
+            state_map: map,
+        });
+        Ok(LedgerStore {
+            state,
+            history: RwLock::new(VecDeque::from([closed])),
+            open_info: RwLock::new(info),
+            txs: DashMap::new(),
+            writer: Mutex::new(Open {
+                info,
+                txs: Vec::new(),
+                dirty: BTreeSet::new(),
+                fees_destroyed: 0,
+            }),
+            cfg,
+        })
+    }
+
+    fn empty_header() -> LedgerHeader {
+        LedgerHeader {
+            seq: 0,
+            total_drops: 0,
+            parent_hash: Hash256::ZERO,
+            transaction_hash: Hash256::ZERO,
+            account_hash: Hash256::ZERO,
+            parent_close_time: 0,
+            close_time: 0,
+            close_time_resolution: 0,
+            close_flags: 0,
+            hash: Hash256::ZERO,
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &LedgerConfig {
         &self.cfg
@@ -364,18 +474,7 @@ impl LedgerStore {
         let Some(parent) = parent else {
             // Unreachable: a store always holds its genesis.
             return Arc::new(ClosedLedger {
-                header: LedgerHeader {
-                    seq: 0,
-                    total_drops: 0,
-                    parent_hash: Hash256::ZERO,
-                    transaction_hash: Hash256::ZERO,
-                    account_hash: Hash256::ZERO,
-                    parent_close_time: 0,
-                    close_time: 0,
-                    close_time_resolution: 0,
-                    close_flags: 0,
-                    hash: Hash256::ZERO,
-                },
+                header: Self::empty_header(),
                 txs: Vec::new(),
                 fees: open.info.fees,
                 state_map: ShaMap::new(),

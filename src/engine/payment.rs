@@ -346,6 +346,10 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
         return no_liquidity;
     }
     let nodes = default_path(&src, dst, &max, amount);
+    // A path that starts where it ends moves nothing.
+    if nodes.len() < 2 {
+        return Ter::tecPATH_DRY;
+    }
     let steps = nodes.len() - 1;
     let mut caps = Vec::with_capacity(steps);
     for i in 0..steps {

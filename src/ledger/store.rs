@@ -285,7 +285,7 @@ impl LedgerStore {
         state.commit(stamp(header.seq, 0), writes);
         state.close(header.seq, header.seq);
         let info = ViewInfo {
-            seq: header.seq + 1,
+            seq: header.seq.saturating_add(1),
             parent_close_time: header.close_time,
             fees,
             open: true,
@@ -522,7 +522,7 @@ impl LedgerStore {
             state_map: map,
         });
         let keep = self.cfg.history_count.max(1);
-        let oldest_kept = (seq + 1).saturating_sub(keep).max(1);
+        let oldest_kept = seq.saturating_add(1).saturating_sub(keep).max(1);
         {
             let mut h = self.history.write();
             h.push_back(closed.clone());
@@ -536,7 +536,7 @@ impl LedgerStore {
         }
         self.state.close(seq, oldest_kept);
         open.info = ViewInfo {
-            seq: seq + 1,
+            seq: seq.saturating_add(1),
             parent_close_time: close,
             fees: open.info.fees,
             open: true,

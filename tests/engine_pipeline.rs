@@ -532,3 +532,39 @@ fn snapshot_round_trip_and_replay() {
         Some(SnapshotError::AccountHash)
     );
 }
+
+#[test]
+fn a_future_sequence_is_held_and_applied_after_the_gap_fills() {
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(1000));
+    env.fund(&bob, xrp(1000));
+    let seq = env.seq(&alice);
+    let bob_before = env.balance(&bob);
+    env.apply(
+        &alice,
+        pay(&bob, xrp(2)).u32("Sequence", seq + 1),
+        Ter::terPRE_SEQ,
+    );
+    assert_eq!(env.store.held().len(), 1);
+    env.apply(&alice, pay(&bob, xrp(1)), Ter::tesSUCCESS);
+    // Not yet: held transactions are retried when the next ledger opens.
+    assert_eq!(env.seq(&alice), seq + 1);
+    env.close();
+    assert_eq!(env.seq(&alice), seq + 2);
+    assert_eq!(env.balance(&bob), bob_before + 3_000_000);
+    assert!(env.store.held().is_empty());
+    assert_eq!(env.store.open_txs().len(), 1);
+    // A gap that never fills expires after a few ledgers.
+    env.apply(
+        &alice,
+        pay(&bob, xrp(2)).u32("Sequence", seq + 5),
+        Ter::terPRE_SEQ,
+    );
+    for _ in 0..7 {
+        env.close();
+    }
+    assert!(env.store.held().is_empty());
+    assert_eq!(env.seq(&alice), seq + 2);
+}

@@ -149,6 +149,17 @@ pub struct ApplyResult {
     pub id: Hash256,
     /// The entry recorded (when applied).
     pub entry: Option<Arc<TxEntry>>,
+    /// True when a ter result was kept to retry after the next close (rippled holds
+    /// such transactions and applies them to the next open ledger).
+    pub held: bool,
+}
+
+/// A transaction that got a retry (ter) result, kept for the next open ledgers.
+struct Held {
+    tx: Arc<StObject>,
+    id: Hash256,
+    /// Last open ledger it may be retried in.
+    until_seq: u32,
 }
 
 struct Open {
@@ -156,6 +167,7 @@ struct Open {
     txs: Vec<Arc<TxEntry>>,
     dirty: BTreeSet<Hash256>,
     fees_destroyed: u64,
+    held: Vec<Held>,
 }
 
 /// The state, its history and the open ledger.
@@ -237,6 +249,7 @@ impl LedgerStore {
                 txs: Vec::new(),
                 dirty: BTreeSet::new(),
                 fees_destroyed: 0,
+                held: Vec::new(),
             }),
             cfg,
         };
@@ -306,6 +319,7 @@ impl LedgerStore {
                 txs: Vec::new(),
                 dirty: BTreeSet::new(),
                 fees_destroyed: 0,
+                held: Vec::new(),
             }),
             cfg,
         })
@@ -423,9 +437,32 @@ impl LedgerStore {
     /// Applies a decoded signed transaction to the open ledger. Its ID and stored binary
     /// form come from its canonical serialization, as rippled's `STTx` does.
     pub fn apply(&self, tx: &StObject) -> ApplyResult {
+        let mut open = self.writer.lock();
+        let r = self.apply_locked(&mut open, tx);
+        if r.ter.is_ter() && !open.held.iter().any(|h| h.id == r.id) {
+            let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+            let until_seq = match tx.get(sf().last_ledger_sequence) {
+                Some(StValue::UInt32(lls)) => hold_until.min(*lls),
+                _ => hold_until,
+            };
+            open.held.push(Held {
+                tx: Arc::new(tx.clone()),
+                id: r.id,
+                until_seq,
+            });
+            return ApplyResult { held: true, ..r };
+        }
+        r
+    }
+
+    /// Transactions held for retry (IDs), oldest first.
+    pub fn held(&self) -> Vec<Hash256> {
+        self.writer.lock().held.iter().map(|h| h.id).collect()
+    }
+
+    fn apply_locked(&self, open: &mut Open, tx: &StObject) -> ApplyResult {
         let blob = codec::encode(tx);
         let id = transaction_id(&blob);
-        let mut open = self.writer.lock();
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
@@ -435,6 +472,7 @@ impl LedgerStore {
                 applied: false,
                 id,
                 entry: None,
+                held: false,
             };
         }
         let seq = open.info.seq;
@@ -460,6 +498,7 @@ impl LedgerStore {
             applied: true,
             id,
             entry: Some(entry),
+            held: false,
         }
     }
 
@@ -543,6 +582,36 @@ impl LedgerStore {
         };
         open.fees_destroyed = 0;
         *self.open_info.write() = open.info;
+        self.retry_held(&mut open);
         closed
+    }
+
+    /// Applies held transactions to the new open ledger, by account then sequence (so a
+    /// filled gap lets a chain through); keeps those still retriable and not expired.
+    fn retry_held(&self, open: &mut Open) {
+        let s = sf();
+        let mut held = std::mem::take(&mut open.held);
+        let key = |h: &Held| {
+            let acct = match h.tx.get(s.account) {
+                Some(StValue::AccountId(a)) => *a,
+                _ => AccountId::ZERO,
+            };
+            let seq = match h.tx.get(s.sequence) {
+                Some(StValue::UInt32(q)) => *q,
+                _ => 0,
+            };
+            (acct, seq)
+        };
+        held.sort_by_key(key);
+        let seq = open.info.seq;
+        for h in held {
+            if h.until_seq < seq {
+                continue;
+            }
+            let r = self.apply_locked(open, &h.tx);
+            if r.ter.is_ter() {
+                open.held.push(h);
+            }
+        }
     }
 }

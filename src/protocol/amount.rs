@@ -25,8 +25,6 @@ pub const IOU_MANTISSA_MAX: u64 = 9_999_999_999_999_999;
 pub const IOU_EXPONENT_MIN: i32 = -96;
 /// Largest exponent of an issued value (`cMaxOffset`).
 pub const IOU_EXPONENT_MAX: i32 = 80;
-/// Most digits rippled reads in an amount string before calling it overlong.
-const AMOUNT_DIGITS_MAX: usize = 32;
 /// The exponent rippled stores for zero.
 const ZERO_EXPONENT: i32 = -100;
 
@@ -36,7 +34,8 @@ pub enum AmountError {
     /// The text is not a number in rippled's grammar.
     #[error("Number '{0}' is not valid")]
     Malformed(String),
-    /// More than 32 digits.
+    /// The digits (integer and fraction together) do not fit in 64 bits: rippled's
+    /// `partsFromString` reads them with `lexical_cast<std::uint64_t>`, which throws.
     #[error("Number '{0}' is overlong")]
     Overlong(String),
     /// An XRP amount with a fractional part.
@@ -438,7 +437,6 @@ struct ParsedNumber {
     negative: bool,
     digits: u128,
     exponent: i64,
-    has_fraction: bool,
 }
 
 fn parse_number(s: &str) -> Result<ParsedNumber, AmountError> {
@@ -459,7 +457,6 @@ fn parse_number(s: &str) -> Result<ParsedNumber, AmountError> {
         return Err(bad());
     }
     let mut frac_digits = "";
-    let mut has_fraction = false;
     if i < b.len() && b[i] == b'.' {
         i += 1;
         let f = i;
@@ -470,7 +467,6 @@ fn parse_number(s: &str) -> Result<ParsedNumber, AmountError> {
         if frac_digits.is_empty() {
             return Err(bad());
         }
-        has_fraction = true;
     }
     let mut exponent: i64 = 0;
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
@@ -485,10 +481,16 @@ fn parse_number(s: &str) -> Result<ParsedNumber, AmountError> {
             i += 1;
         }
         let ed = &s[f..i];
-        if ed.is_empty() || ed.len() > 9 {
+        if ed.is_empty() {
             return Err(bad());
         }
-        exponent = ed.parse::<i64>().map_err(|_| bad())?;
+        // `lexical_cast<int>` of the digits: leading zeros are fine, above i32::MAX throws.
+        for c in ed.bytes() {
+            exponent = exponent * 10 + i64::from(c - b'0');
+            if exponent > i64::from(i32::MAX) {
+                return Err(bad());
+            }
+        }
         if eneg {
             exponent = -exponent;
         }
@@ -496,35 +498,39 @@ fn parse_number(s: &str) -> Result<ParsedNumber, AmountError> {
     if i != b.len() {
         return Err(bad());
     }
-    if int_digits.len() + frac_digits.len() > AMOUNT_DIGITS_MAX {
-        return Err(AmountError::Overlong(s.to_string()));
-    }
+    // rippled reads integer and fraction digits together as one u64
+    // (`lexical_cast<std::uint64_t>(int + frac)` in `partsFromString`): any count of
+    // digits is fine while the value fits ("0.000...01"), a larger value throws.
     let mut digits: u128 = 0;
     for c in int_digits.bytes().chain(frac_digits.bytes()) {
-        digits = digits * 10 + (c - b'0') as u128;
+        digits = digits * 10 + u128::from(c - b'0');
+        if digits > u128::from(u64::MAX) {
+            return Err(AmountError::Overlong(s.to_string()));
+        }
     }
     exponent -= frac_digits.len() as i64;
     Ok(ParsedNumber {
         negative,
         digits,
         exponent,
-        has_fraction,
     })
 }
 
-/// Parses an XRP amount string in drops with rippled's rules: a sign is allowed, a
-/// fraction is not, a positive exponent scales, a negative one truncates.
+/// Parses an XRP amount string in drops with rippled's rules (`amountFromJson`): a sign
+/// is allowed, a positive exponent scales, and any negative exponent, whether from a
+/// fraction (`1.0`) or written (`10e-1`), is refused ("XRP and MPT must be specified as
+/// integral amount.").
 pub fn parse_drops(s: &str) -> Result<i64, AmountError> {
     let p = parse_number(s)?;
-    if p.has_fraction {
+    if p.exponent < 0 {
         return Err(AmountError::XrpFraction);
     }
     let mut v = p.digits;
-    let mut e = p.exponent;
-    while e < 0 {
-        v /= 10;
-        e += 1;
+    if v == 0 {
+        // Zero whatever the exponent (rippled's canonicalize), without scaling "0e999999999".
+        return Ok(0);
     }
+    let mut e = p.exponent;
     while e > 0 {
         v = v.checked_mul(10).ok_or(AmountError::NativeOutOfRange)?;
         if v > DROPS_MAX as u128 {
@@ -813,6 +819,23 @@ mod tests {
             Err(AmountError::Overlong(_))
         ));
         assert_eq!(v("+5"), v("5"));
+        // rippled reads the digits as one u64: any length while the value fits.
+        assert_eq!(v("18446744073709551615").to_text(), "1844674407370955e4");
+        assert!(matches!(
+            IouValue::parse("18446744073709551616"),
+            Err(AmountError::Overlong(_))
+        ));
+        assert!(matches!(
+            IouValue::parse("1.8446744073709551616"),
+            Err(AmountError::Overlong(_))
+        ));
+        assert_eq!(v(&format!("0.{}1", "0".repeat(80))), v("1e-81"));
+        assert_eq!(v(&format!("-0.{}1", "0".repeat(100))), IouValue::ZERO);
+        // The exponent is an int: leading zeros are fine, above i32::MAX is not.
+        assert_eq!(v("1e0000000001"), v("10"));
+        assert_eq!(v("1e-2147483647"), IouValue::ZERO);
+        assert!(IouValue::parse("1e2147483648").is_err());
+        assert!(IouValue::parse("1e-2147483648").is_err());
         assert_eq!(v("12345678901234567").to_text(), "1234567890123457e1");
         assert_eq!(v("12345678901234565").to_text(), "1234567890123456e1");
     }
@@ -823,6 +846,16 @@ mod tests {
         assert_eq!(parse_drops("+7"), Ok(7));
         assert_eq!(parse_drops("-7"), Ok(-7));
         assert_eq!(parse_drops("1.0"), Err(AmountError::XrpFraction));
+        // Any negative exponent is refused for XRP, not only a fraction (amountFromJson).
+        assert_eq!(parse_drops("10e-1"), Err(AmountError::XrpFraction));
+        assert_eq!(parse_drops("0e-1"), Err(AmountError::XrpFraction));
+        assert_eq!(parse_drops("1e0"), Ok(1));
+        assert_eq!(parse_drops("0e2000000000"), Ok(0));
+        assert_eq!(parse_drops("1e18"), Err(AmountError::NativeOutOfRange));
+        assert_eq!(
+            parse_drops("18446744073709551616"),
+            Err(AmountError::Overlong("18446744073709551616".into()))
+        );
         assert_eq!(
             parse_drops("100000000000000001"),
             Err(AmountError::NativeOutOfRange)

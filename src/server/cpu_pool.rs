@@ -163,14 +163,14 @@ mod tests {
         assert!(!pool.try_spawn(|| {}), "a full queue must refuse");
         *gate.0.lock() = true;
         gate.1.notify_all();
-        assert_eq!(pool.run(|| 1).await, Some(1));
-        // The other worker may still be finishing its last job.
-        for _ in 0..200 {
+        // Let the workers drain the queue before asking for more room in it.
+        for _ in 0..400 {
             if done.load(Ordering::SeqCst) == 4 {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         assert_eq!(done.load(Ordering::SeqCst), 4);
+        assert_eq!(pool.run(|| 1).await, Some(1));
     }
 }

@@ -145,3 +145,6 @@ pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
 /// Ledgers a transaction with a retry (ter) result is held and retried after closes
 /// (rippled `LocalTxs` `holdLedgers`).
 pub const HELD_TX_LEDGERS: u32 = 5;
+/// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
+/// ExpandedSignerList).
+pub const MULTI_SIGNERS_MAX: usize = 32;

@@ -568,3 +568,50 @@ fn a_future_sequence_is_held_and_applied_after_the_gap_fills() {
     assert!(env.store.held().is_empty());
     assert_eq!(env.seq(&alice), seq + 2);
 }
+
+#[test]
+fn multi_signed_transaction_without_a_signer_list() {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::st::StObject;
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    let carol = Account::new("carol");
+    env.fund(&alice, xrp(1000));
+    env.fund(&bob, xrp(1000));
+    let s = sf();
+    let mut o = pay(&bob, xrp(1)).0;
+    o.set(s.account, StValue::AccountId(alice.id));
+    o.set(s.sequence, StValue::UInt32(env.seq(&alice)));
+    o.set(s.fee, StValue::Amount(Amount::Xrp(30)));
+    o.set(s.signing_pub_key, StValue::Blob(Vec::new()));
+    let mut signers = Vec::new();
+    let mut who = [&bob, &carol];
+    who.sort_by_key(|a| a.id);
+    for a in who {
+        let sig =
+            a.kp.sign(&ledgerd::protocol::tx::multisigning_data(&o, &a.id));
+        let mut e = StObject::new();
+        e.set(s.account, StValue::AccountId(a.id));
+        e.set(
+            s.signing_pub_key,
+            StValue::Blob(a.kp.public.as_bytes().to_vec()),
+        );
+        e.set(s.txn_signature, StValue::Blob(sig));
+        signers.push((Field::named("Signer"), e));
+    }
+    let mut good = o.clone();
+    good.set(s.signers, StValue::Array(signers.clone()));
+    let blob = ledgerd::protocol::codec::encode(&good);
+    // Valid signatures, but alice has no SignerList.
+    assert_eq!(
+        env.store.apply_blob(&blob).unwrap().ter,
+        Ter::tefNOT_MULTI_SIGNING
+    );
+    // Out of order signers fail the signature check.
+    signers.reverse();
+    let mut bad = o.clone();
+    bad.set(s.signers, StValue::Array(signers));
+    let blob = ledgerd::protocol::codec::encode(&bad);
+    assert_eq!(env.store.apply_blob(&blob).unwrap().ter, Ter::temINVALID);
+}

@@ -169,3 +169,9 @@ pub const LEDGER_HISTORY_COUNT: u32 = 256;
 pub const DOMAIN_BYTES_MAX: usize = 256;
 /// Network IDs at or below this do not carry NetworkID in transactions (rippled).
 pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
+/// Ledgers a transaction with a retry (ter) result is held and retried after closes
+/// (rippled `LocalTxs` `holdLedgers`).
+pub const HELD_TX_LEDGERS: u32 = 5;
+/// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
+/// ExpandedSignerList).
+pub const MULTI_SIGNERS_MAX: usize = 32;

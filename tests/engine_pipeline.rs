@@ -235,7 +235,7 @@ fn bad_signature_is_tem_invalid() {
     // Change the amount after signing.
     o.set(s.amount, StValue::Amount(xrp(2)));
     let blob = ledgerd::protocol::codec::encode(&o);
-    let r = env.store.apply(&o, &blob);
+    let r = env.store.apply_blob(&blob).expect("decodes");
     assert_eq!(r.ter, Ter::temINVALID);
     assert!(!r.applied);
 }
@@ -493,4 +493,125 @@ fn closed_ledgers_are_immutable_and_hashes_chain() {
     let tx = env.store.tx(&env.last_id.unwrap()).unwrap();
     assert_eq!(tx.ledger_seq, 4);
     assert!(!l3.view.info().open);
+}
+
+#[test]
+fn snapshot_round_trip_and_replay() {
+    use ledgerd::ledger::store::{LedgerStore, SnapshotError};
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let gw = Account::new("gateway");
+    env.fund(&alice, xrp(1000));
+    env.fund(&gw, xrp(1000));
+    env.apply(&alice, trust(gw.iou("USD", 10)), Ter::tesSUCCESS);
+    env.close();
+    let (header, entries) = env.store.export_closed();
+    let owned: Vec<_> = entries.iter().map(|(k, v)| (*k, (**v).clone())).collect();
+    let restored =
+        LedgerStore::from_snapshot(env.store.config().clone(), header.clone(), owned.clone())
+            .expect("restores");
+    assert_eq!(restored.closed().ledger.unwrap().header, header);
+    assert_eq!(restored.current().seq(), header.seq + 1);
+    // The same transaction on both gives the same ledger.
+    let mut env2 = Env::new();
+    env2.store = restored;
+    env2.now = env.now;
+    env.apply(&gw, pay(&alice, gw.iou("USD", 3)), Ter::tesSUCCESS);
+    env2.apply(&gw, pay(&alice, gw.iou("USD", 3)), Ter::tesSUCCESS);
+    env.close();
+    env2.close();
+    assert_eq!(
+        env.store.closed().ledger.unwrap().header,
+        env2.store.closed().ledger.unwrap().header
+    );
+    // A tampered snapshot is refused.
+    let mut bad = owned;
+    bad.pop();
+    assert_eq!(
+        LedgerStore::from_snapshot(env.store.config().clone(), header, bad).err(),
+        Some(SnapshotError::AccountHash)
+    );
+}
+
+#[test]
+fn a_future_sequence_is_held_and_applied_after_the_gap_fills() {
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(1000));
+    env.fund(&bob, xrp(1000));
+    let seq = env.seq(&alice);
+    let bob_before = env.balance(&bob);
+    env.apply(
+        &alice,
+        pay(&bob, xrp(2)).u32("Sequence", seq + 1),
+        Ter::terPRE_SEQ,
+    );
+    assert_eq!(env.store.held().len(), 1);
+    env.apply(&alice, pay(&bob, xrp(1)), Ter::tesSUCCESS);
+    // Not yet: held transactions are retried when the next ledger opens.
+    assert_eq!(env.seq(&alice), seq + 1);
+    env.close();
+    assert_eq!(env.seq(&alice), seq + 2);
+    assert_eq!(env.balance(&bob), bob_before + 3_000_000);
+    assert!(env.store.held().is_empty());
+    assert_eq!(env.store.open_txs().len(), 1);
+    // A gap that never fills expires after a few ledgers.
+    env.apply(
+        &alice,
+        pay(&bob, xrp(2)).u32("Sequence", seq + 5),
+        Ter::terPRE_SEQ,
+    );
+    for _ in 0..7 {
+        env.close();
+    }
+    assert!(env.store.held().is_empty());
+    assert_eq!(env.seq(&alice), seq + 2);
+}
+
+#[test]
+fn multi_signed_transaction_without_a_signer_list() {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::st::StObject;
+    let mut env = Env::new();
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    let carol = Account::new("carol");
+    env.fund(&alice, xrp(1000));
+    env.fund(&bob, xrp(1000));
+    let s = sf();
+    let mut o = pay(&bob, xrp(1)).0;
+    o.set(s.account, StValue::AccountId(alice.id));
+    o.set(s.sequence, StValue::UInt32(env.seq(&alice)));
+    o.set(s.fee, StValue::Amount(Amount::Xrp(30)));
+    o.set(s.signing_pub_key, StValue::Blob(Vec::new()));
+    let mut signers = Vec::new();
+    let mut who = [&bob, &carol];
+    who.sort_by_key(|a| a.id);
+    for a in who {
+        let sig =
+            a.kp.sign(&ledgerd::protocol::tx::multisigning_data(&o, &a.id));
+        let mut e = StObject::new();
+        e.set(s.account, StValue::AccountId(a.id));
+        e.set(
+            s.signing_pub_key,
+            StValue::Blob(a.kp.public.as_bytes().to_vec()),
+        );
+        e.set(s.txn_signature, StValue::Blob(sig));
+        signers.push((Field::named("Signer"), e));
+    }
+    let mut good = o.clone();
+    good.set(s.signers, StValue::Array(signers.clone()));
+    let blob = ledgerd::protocol::codec::encode(&good);
+    // Valid signatures, but alice has no SignerList.
+    assert_eq!(
+        env.store.apply_blob(&blob).unwrap().ter,
+        Ter::tefNOT_MULTI_SIGNING
+    );
+    // Out of order signers fail the signature check.
+    signers.reverse();
+    let mut bad = o.clone();
+    bad.set(s.signers, StValue::Array(signers));
+    let blob = ledgerd::protocol::codec::encode(&bad);
+    assert_eq!(env.store.apply_blob(&blob).unwrap().ter, Ter::temINVALID);
 }

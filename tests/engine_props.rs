@@ -323,6 +323,10 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         }
         Op::Close { secs } => {
             w.env.close_after(secs);
+            // Held (ter) transactions retried into the new open ledger paid their fees.
+            for t in w.env.store.open_txs() {
+                w.fees_burnt += t.tx.drops_of(sf().fee);
+            }
             return None;
         }
     };

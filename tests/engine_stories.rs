@@ -659,3 +659,82 @@ fn channel_create_errors() {
         Ter::temINVALID_FLAG,
     );
 }
+
+#[test]
+fn trust_set_permission_and_reserve_failures() {
+    let (mut env, gw, alice, bob) = gateway_env();
+    // NoRipple cannot be set by the side that owes (negative balance).
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&gw, pay(&alice, gw.iou("USD", 5)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_NO_RIPPLE),
+        Ter::tecNO_PERMISSION,
+    );
+    // The holder (positive balance) may.
+    env.apply(
+        &alice,
+        trust(gw.iou("USD", 100)).flags(tst::SET_NO_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    // Incoming trust lines refused.
+    env.apply(&bob, fset(15), Ter::tesSUCCESS);
+    env.apply(&alice, trust(bob.iou("USD", 1)), Ter::tecNO_PERMISSION);
+
+    // A pre-authorized line costs the holder a reserve when it sets a limit; with two
+    // objects already owned that reserve is enforced.
+    let poor = Account::new("poor");
+    env.fund(&poor, drops(10_000_000 + 3 * FEE));
+    env.apply(&poor, trust(gw.iou("AAA", 1)), Ter::tesSUCCESS);
+    env.apply(&poor, trust(gw.iou("BBB", 1)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(poor.iou("CCC", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&poor, trust(gw.iou("CCC", 1)), Ter::tecINSUF_RESERVE_LINE);
+    assert_eq!(env.owner_count(&poor), 2);
+    let line = env
+        .line(&poor, &gw, "CCC")
+        .expect("pre-authorized line stays");
+    assert!(line
+        .amount_of(if poor.id < gw.id {
+            sf().low_limit
+        } else {
+            sf().high_limit
+        })
+        .unwrap()
+        .is_zero());
+}
+
+#[test]
+fn account_lines_view_of_an_authorized_line() {
+    use ledgerd::ledger::trust_line::TrustLine;
+    let (mut env, gw, alice, _) = gateway_env();
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(
+        &gw,
+        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&gw, pay(&alice, gw.iou("USD", 30)), Ter::tesSUCCESS);
+    let line = env.line(&alice, &gw, "USD").unwrap();
+    let mine = TrustLine::from_entry(&line, &alice.id).unwrap();
+    assert_eq!(mine.peer, gw.id);
+    assert_eq!(mine.balance, IouValue::from_i64(30));
+    assert_eq!(mine.limit, IouValue::from_i64(100));
+    assert!(mine.peer_authorized && !mine.authorized);
+    let theirs = TrustLine::from_entry(&line, &gw.id).unwrap();
+    assert_eq!(theirs.balance, IouValue::from_i64(-30));
+    assert!(theirs.authorized && !theirs.peer_authorized);
+    assert!(theirs.limit.is_zero() && theirs.limit_peer == IouValue::from_i64(100));
+    // gw has DefaultRipple, so alice's TrustSet left gw's side rippling; alice asked for
+    // no NoRipple either.
+    assert!(!theirs.no_ripple && !theirs.no_ripple_peer);
+    assert!(TrustLine::from_entry(&line, &Account::new("x").id).is_none());
+}

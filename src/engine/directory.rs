@@ -170,3 +170,84 @@ pub fn remove_owned(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::ledger::fees::Fees;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+
+    fn empty_view() -> StateView {
+        let info = ViewInfo {
+            seq: 2,
+            parent_close_time: 0,
+            fees: Fees::default(),
+            open: true,
+        };
+        StateView::new(Arc::new(State::new()), stamp(1, 0), info)
+    }
+
+    fn key(i: u8) -> Hash256 {
+        Hash256([i; 32])
+    }
+
+    #[test]
+    fn pages_fill_link_and_unlink() {
+        let view = empty_view();
+        let mut sb = Sandbox::new(&view);
+        let owner = AccountId([9; 20]);
+        let root = keylet::owner_dir(&owner);
+        let pages: Vec<u64> = (0..70u8)
+            .map(|i| insert_owned(&mut sb, &owner, key(i)).unwrap())
+            .collect();
+        assert_eq!(pages[31], 0);
+        assert_eq!(pages[32], 1);
+        assert_eq!(pages[69], 2);
+        let r = sb.peek(&root).unwrap();
+        assert_eq!(r.u64_of(sf().index_next), Some(1));
+        assert_eq!(r.u64_of(sf().index_previous), Some(2));
+        let p2 = sb.peek(&keylet::dir_page(&root, 2)).unwrap();
+        assert_eq!(p2.u64_of(sf().index_previous), Some(1));
+        // Keys on a page are sorted.
+        let p0 = sb.peek(&root).unwrap();
+        let v = p0.v256_of(sf().indexes).unwrap();
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
+
+        // Empty the middle page: it is unlinked and deleted.
+        for i in 32..64u8 {
+            assert!(remove_owned(&mut sb, &owner, 1, &key(i), false));
+        }
+        assert!(!sb.exists(&keylet::dir_page(&root, 1)));
+        assert_eq!(sb.peek(&root).unwrap().u64_of(sf().index_next), Some(2));
+        let p2 = sb.peek(&keylet::dir_page(&root, 2)).unwrap();
+        assert_eq!(p2.u64_of(sf().index_previous), Some(0));
+        // A key not on that page.
+        assert!(!remove_owned(&mut sb, &owner, 2, &key(0), false));
+        // Empty the last page: the root points to itself again.
+        for i in 64..70u8 {
+            assert!(remove_owned(&mut sb, &owner, 2, &key(i), false));
+        }
+        assert!(!sb.exists(&keylet::dir_page(&root, 2)));
+        let r = sb.peek(&root).unwrap();
+        assert_eq!(r.u64_of(sf().index_next).unwrap_or(0), 0);
+        assert_eq!(r.u64_of(sf().index_previous).unwrap_or(0), 0);
+        // Empty the root: gone, unless kept.
+        for i in 0..31u8 {
+            assert!(remove_owned(&mut sb, &owner, 0, &key(i), false));
+        }
+        assert!(remove_owned(&mut sb, &owner, 0, &key(31), true));
+        assert!(sb.exists(&root));
+        assert!(sb
+            .peek(&root)
+            .unwrap()
+            .v256_of(sf().indexes)
+            .unwrap()
+            .is_empty());
+        insert_owned(&mut sb, &owner, key(1)).unwrap();
+        assert!(remove_owned(&mut sb, &owner, 0, &key(1), false));
+        assert!(!sb.exists(&root));
+    }
+}

@@ -158,3 +158,92 @@ pub fn check(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::entry::{new_account_root, new_entry, with_threading};
+    use crate::engine::sandbox::Sandbox;
+    use crate::ledger::fees::Fees;
+    use crate::ledger::keylet;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+    use crate::protocol::st::StValue;
+
+    fn view_with(accounts: &[(AccountId, i64)]) -> StateView {
+        let state = Arc::new(State::new());
+        state.commit(
+            stamp(1, 0),
+            accounts.iter().map(|(a, d)| {
+                (
+                    keylet::account(a),
+                    Some(Arc::new(new_account_root(a, *d, 1))),
+                )
+            }),
+        );
+        let info = ViewInfo {
+            seq: 2,
+            parent_close_time: 0,
+            fees: Fees::default(),
+            open: true,
+        };
+        StateView::new(state, stamp(1, 0), info)
+    }
+
+    fn set_balance(sb: &mut Sandbox, a: &AccountId, d: i64) {
+        let k = keylet::account(a);
+        let mut r = sb.peek(&k).unwrap();
+        r.set(sf().balance, StValue::Amount(Amount::Xrp(d)));
+        sb.update(k, r);
+    }
+
+    #[test]
+    fn catches_each_violation() {
+        let (a, b) = (AccountId([1; 20]), AccountId([2; 20]));
+        let view = view_with(&[(a, 1000), (b, 1000)]);
+
+        // A fee of 10 burnt: fine.
+        let mut sb = Sandbox::new(&view);
+        set_balance(&mut sb, &a, 990);
+        assert_eq!(check(sb.items(), 10, 10), Ok(()));
+        // XRP created.
+        set_balance(&mut sb, &b, 1001);
+        assert_eq!(check(sb.items(), 10, 10), Err(Violation::XrpNotConserved));
+        // Fee above the declared fee.
+        let mut sb = Sandbox::new(&view);
+        set_balance(&mut sb, &a, 980);
+        assert_eq!(check(sb.items(), 20, 10), Err(Violation::FeeOutOfBounds));
+        // Negative balance.
+        let mut sb = Sandbox::new(&view);
+        set_balance(&mut sb, &a, -10);
+        set_balance(&mut sb, &b, 2000);
+        assert_eq!(check(sb.items(), 10, 10), Err(Violation::BadXrpBalance));
+        // Deleting an account.
+        let mut sb = Sandbox::new(&view);
+        sb.erase(keylet::account(&a));
+        assert_eq!(check(sb.items(), 0, 10), Err(Violation::AccountDeleted));
+        // A channel (owner count not charged) and an overdrawn channel.
+        let mut sb = Sandbox::new(&view);
+        let mut chan = with_threading(new_entry(lt::PAYCHAN));
+        chan.set(sf().account, StValue::AccountId(a));
+        chan.set(sf().destination, StValue::AccountId(b));
+        chan.set(sf().amount, StValue::Amount(Amount::Xrp(100)));
+        chan.set(sf().balance, StValue::Amount(Amount::Xrp(0)));
+        set_balance(&mut sb, &a, 900);
+        sb.insert(keylet::pay_channel(&a, &b, 1), chan.clone());
+        assert_eq!(check(sb.items(), 0, 10), Err(Violation::OwnerCountMismatch));
+        chan.set(sf().balance, StValue::Amount(Amount::Xrp(101)));
+        sb.insert(keylet::pay_channel(&a, &b, 1), chan);
+        assert_eq!(check(sb.items(), 0, 10), Err(Violation::ChannelOverdrawn));
+        // A trust line in XRP.
+        let mut sb = Sandbox::new(&view);
+        let mut line = with_threading(new_entry(lt::RIPPLE_STATE));
+        line.set(sf().balance, StValue::Amount(Amount::Xrp(0)));
+        line.set(sf().low_limit, StValue::Amount(Amount::Xrp(0)));
+        line.set(sf().high_limit, StValue::Amount(Amount::Xrp(0)));
+        sb.insert(Hash256([3; 32]), line);
+        assert_eq!(check(sb.items(), 0, 10), Err(Violation::XrpTrustLine));
+    }
+}

@@ -241,7 +241,7 @@ pub fn finalize(
             }
         };
         // An owner threaded for the first time (no previous thread) gets no node.
-        if node.changed || inner.has("PreviousTxnID") {
+        if node.changed || inner.get(s.previous_txn_id).is_some() {
             affected.push((wrapper, inner));
         }
         writes.push((

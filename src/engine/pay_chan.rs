@@ -76,7 +76,7 @@ pub fn create_preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) 
     let reserve = view
         .info()
         .fees
-        .account_reserve(root.u32_of(s.owner_count).unwrap_or(0) + 1);
+        .account_reserve(root.u32_of(s.owner_count).unwrap_or(0).saturating_add(1));
     if balance < reserve {
         return Ter::tecINSUFFICIENT_RESERVE;
     }

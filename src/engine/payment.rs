@@ -14,7 +14,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue, Rounding, DROPS_MAX};
-use crate::protocol::st::StObject;
+use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
 
 /// Payment flags.
@@ -161,7 +161,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
     }
     let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
     if rippling && view.info().open {
-        if let Some(paths) = tx.get_pathset("Paths") {
+        if let Some(StValue::PathSet(paths)) = tx.get(s.paths) {
             if paths.len() > PATHS_MAX || paths.iter().any(|p| p.len() > PATH_STEPS_MAX) {
                 return Ter::telBAD_PATH_COUNT;
             }
@@ -346,6 +346,10 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
         return no_liquidity;
     }
     let nodes = default_path(&src, dst, &max, amount);
+    // A path that starts where it ends moves nothing.
+    if nodes.len() < 2 {
+        return Ter::tecPATH_DRY;
+    }
     let steps = nodes.len() - 1;
     let mut caps = Vec::with_capacity(steps);
     for i in 0..steps {

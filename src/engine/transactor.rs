@@ -39,20 +39,59 @@ pub struct ApplyConfig {
 /// standard one.
 pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 
-/// rippled's `checkValidity` for a single-signed transaction: the TxnSignature over the
-/// signing data by SigningPubKey, fully canonical when tfFullyCanonicalSig is set or
-/// (RequireFullyCanonicalSig being enabled) always for secp256k1. A multi-signed
-/// transaction (empty SigningPubKey) is refused: this engine has no SignerList.
+/// rippled's `checkValidity`: for a single-signed transaction, TxnSignature over the
+/// signing data by SigningPubKey; for a multi-signed one (empty SigningPubKey), every
+/// Signer's signature over the multi-signing data with its own account, signers sorted
+/// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`.
+/// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
 pub fn verify_signature(tx: &StObject) -> bool {
+    use crate::protocol::keys::PublicKey;
+    use crate::protocol::sign::verify;
     let s = sf();
-    let (Some(pk), Some(sig)) = (tx.blob_of(s.signing_pub_key), tx.blob_of(s.txn_signature)) else {
+    let Some(pk) = tx.blob_of(s.signing_pub_key) else {
         return false;
     };
-    let Ok(pk) = crate::protocol::keys::PublicKey::from_slice_lenient(pk) else {
+    if !pk.is_empty() {
+        let Some(sig) = tx.blob_of(s.txn_signature) else {
+            return false;
+        };
+        let Ok(pk) = PublicKey::from_slice_lenient(pk) else {
+            return false;
+        };
+        let data = crate::protocol::tx::signing_data(tx);
+        return verify(&pk, &data, sig, true);
+    }
+    let Some(StValue::Array(signers)) = tx.get(s.signers) else {
         return false;
     };
-    let data = crate::protocol::tx::signing_data(tx);
-    crate::protocol::sign::verify(&pk, &data, sig, true)
+    if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
+        return false;
+    }
+    let Some(account) = tx.account_of(s.account) else {
+        return false;
+    };
+    let mut last: Option<AccountId> = None;
+    for (_, signer) in signers {
+        let (Some(id), Some(pk), Some(sig)) = (
+            signer.account_of(s.account),
+            signer.blob_of(s.signing_pub_key),
+            signer.blob_of(s.txn_signature),
+        ) else {
+            return false;
+        };
+        if id == account || last.is_some_and(|l| l >= id) {
+            return false;
+        }
+        last = Some(id);
+        let Ok(pk) = PublicKey::from_slice_lenient(pk) else {
+            return false;
+        };
+        let data = crate::protocol::tx::multisigning_data(tx, &id);
+        if !verify(&pk, &data, sig, true) {
+            return false;
+        }
+    }
+    true
 }
 
 /// What applying one transaction did.
@@ -195,7 +234,10 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         }
     }
     // checkFee.
-    let signers = tx.get_array("Signers").map(|a| a.len()).unwrap_or(0) as u64;
+    let signers = match tx.get(s.signers) {
+        Some(StValue::Array(a)) => a.len() as u64,
+        _ => 0,
+    };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
     } else {

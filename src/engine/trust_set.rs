@@ -114,7 +114,7 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
     let reserve_create = if owner_count < 2 {
         0
     } else {
-        fees.account_reserve(owner_count + 1)
+        fees.account_reserve(owner_count.saturating_add(1))
     };
     let has_qin = tx.u32_of(s.quality_in).is_some();
     let has_qout = tx.u32_of(s.quality_out).is_some();

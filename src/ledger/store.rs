@@ -36,6 +36,34 @@ pub const GENESIS_ACCOUNT: AccountId = AccountId([
     0xF2, 0xF9, 0x37, 0xE8,
 ]);
 
+/// Why a snapshot was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The header's fields do not hash to its hash.
+    #[error("ledger header hash mismatch")]
+    HeaderHash,
+    /// The entries do not hash to the header's account hash.
+    #[error("state does not match the header's account hash")]
+    AccountHash,
+}
+
+/// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
+fn fees_of(o: &StObject, default: Fees) -> Fees {
+    use super::sf::StExt;
+    let s = sf();
+    Fees {
+        base_drops: o.u64_of(s.base_fee).unwrap_or(default.base_drops),
+        reserve_base_drops: o
+            .u32_of(s.reserve_base)
+            .map(u64::from)
+            .unwrap_or(default.reserve_base_drops),
+        reserve_inc_drops: o
+            .u32_of(s.reserve_increment)
+            .map(u64::from)
+            .unwrap_or(default.reserve_inc_drops),
+    }
+}
+
 /// How the store is set up.
 #[derive(Clone)]
 pub struct LedgerConfig {
@@ -121,6 +149,17 @@ pub struct ApplyResult {
     pub id: Hash256,
     /// The entry recorded (when applied).
     pub entry: Option<Arc<TxEntry>>,
+    /// True when a ter result was kept to retry after the next close (rippled holds
+    /// such transactions and applies them to the next open ledger).
+    pub held: bool,
+}
+
+/// A transaction that got a retry (ter) result, kept for the next open ledgers.
+struct Held {
+    tx: Arc<StObject>,
+    id: Hash256,
+    /// Last open ledger it may be retried in.
+    until_seq: u32,
 }
 
 struct Open {
@@ -128,6 +167,7 @@ struct Open {
     txs: Vec<Arc<TxEntry>>,
     dirty: BTreeSet<Hash256>,
     fees_destroyed: u64,
+    held: Vec<Held>,
 }
 
 /// The state, its history and the open ledger.
@@ -209,11 +249,95 @@ impl LedgerStore {
                 txs: Vec::new(),
                 dirty: BTreeSet::new(),
                 fees_destroyed: 0,
+                held: Vec::new(),
             }),
             cfg,
         };
         store.close(now);
         store
+    }
+
+    /// Every entry of the last closed ledger, with its header: what a snapshot stores.
+    pub fn export_closed(&self) -> (LedgerHeader, Vec<(Hash256, Arc<StObject>)>) {
+        let snap = self.closed();
+        let header = match &snap.ledger {
+            Some(l) => l.header.clone(),
+            None => return (Self::empty_header(), Vec::new()),
+        };
+        let mut entries = Vec::new();
+        snap.view.for_each(|k, v| entries.push((*k, v.clone())));
+        entries.sort_by_key(|e| e.0);
+        (header, entries)
+    }
+
+    /// Rebuilds a store whose last closed ledger is `header` with these entries (a
+    /// snapshot), the next ledger open. Fails when the entries do not hash to the header's
+    /// account hash, or the header's own hash does not check.
+    pub fn from_snapshot(
+        cfg: LedgerConfig,
+        header: LedgerHeader,
+        entries: Vec<(Hash256, StObject)>,
+    ) -> Result<LedgerStore, SnapshotError> {
+        if header.compute_hash() != header.hash {
+            return Err(SnapshotError::HeaderHash);
+        }
+        let state = Arc::new(State::new());
+        let mut map = ShaMap::new();
+        let mut writes = Vec::with_capacity(entries.len());
+        let mut fees = cfg.fees;
+        for (k, v) in entries {
+            map.insert(k, state_leaf_hash(&k, &codec::encode(&v)));
+            if k == keylet::fees() {
+                fees = fees_of(&v, fees);
+            }
+            writes.push((k, Some(Arc::new(v))));
+        }
+        if map.hash() != header.account_hash {
+            return Err(SnapshotError::AccountHash);
+        }
+        state.commit(stamp(header.seq, 0), writes);
+        state.close(header.seq, header.seq);
+        let info = ViewInfo {
+            seq: header.seq.saturating_add(1),
+            parent_close_time: header.close_time,
+            fees,
+            open: true,
+        };
+        let closed = Arc::new(ClosedLedger {
+            header,
+            txs: Vec::new(),
+            fees,
+            state_map: map,
+        });
+        Ok(LedgerStore {
+            state,
+            history: RwLock::new(VecDeque::from([closed])),
+            open_info: RwLock::new(info),
+            txs: DashMap::new(),
+            writer: Mutex::new(Open {
+                info,
+                txs: Vec::new(),
+                dirty: BTreeSet::new(),
+                fees_destroyed: 0,
+                held: Vec::new(),
+            }),
+            cfg,
+        })
+    }
+
+    fn empty_header() -> LedgerHeader {
+        LedgerHeader {
+            seq: 0,
+            total_drops: 0,
+            parent_hash: Hash256::ZERO,
+            transaction_hash: Hash256::ZERO,
+            account_hash: Hash256::ZERO,
+            parent_close_time: 0,
+            close_time: 0,
+            close_time_resolution: 0,
+            close_flags: 0,
+            hash: Hash256::ZERO,
+        }
     }
 
     /// The configuration.
@@ -304,11 +428,41 @@ impl LedgerStore {
         self.writer.lock().txs.clone()
     }
 
-    /// Applies a decoded signed transaction (`tx`) whose binary form is `blob` to the open
-    /// ledger.
-    pub fn apply(&self, tx: &StObject, blob: &[u8]) -> ApplyResult {
-        let id = transaction_id(blob);
+    /// Decodes a signed transaction blob and applies it ([`LedgerStore::apply`]).
+    pub fn apply_blob(&self, blob: &[u8]) -> Result<ApplyResult, codec::CodecError> {
+        let tx = codec::decode(blob)?;
+        Ok(self.apply(&tx))
+    }
+
+    /// Applies a decoded signed transaction to the open ledger. Its ID and stored binary
+    /// form come from its canonical serialization, as rippled's `STTx` does.
+    pub fn apply(&self, tx: &StObject) -> ApplyResult {
         let mut open = self.writer.lock();
+        let r = self.apply_locked(&mut open, tx);
+        if r.ter.is_ter() && !open.held.iter().any(|h| h.id == r.id) {
+            let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+            let until_seq = match tx.get(sf().last_ledger_sequence) {
+                Some(StValue::UInt32(lls)) => hold_until.min(*lls),
+                _ => hold_until,
+            };
+            open.held.push(Held {
+                tx: Arc::new(tx.clone()),
+                id: r.id,
+                until_seq,
+            });
+            return ApplyResult { held: true, ..r };
+        }
+        r
+    }
+
+    /// Transactions held for retry (IDs), oldest first.
+    pub fn held(&self) -> Vec<Hash256> {
+        self.writer.lock().held.iter().map(|h| h.id).collect()
+    }
+
+    fn apply_locked(&self, open: &mut Open, tx: &StObject) -> ApplyResult {
+        let blob = codec::encode(tx);
+        let id = transaction_id(&blob);
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
@@ -318,6 +472,7 @@ impl LedgerStore {
                 applied: false,
                 id,
                 entry: None,
+                held: false,
             };
         }
         let seq = open.info.seq;
@@ -329,7 +484,7 @@ impl LedgerStore {
         let entry = Arc::new(TxEntry {
             id,
             tx: Arc::new(tx.clone()),
-            blob: Arc::from(blob),
+            blob: Arc::from(blob.as_slice()),
             meta: out.meta.unwrap_or_default(),
             ter: out.ter,
             ledger_seq: seq,
@@ -343,6 +498,7 @@ impl LedgerStore {
             applied: true,
             id,
             entry: Some(entry),
+            held: false,
         }
     }
 
@@ -357,18 +513,7 @@ impl LedgerStore {
         let Some(parent) = parent else {
             // Unreachable: a store always holds its genesis.
             return Arc::new(ClosedLedger {
-                header: LedgerHeader {
-                    seq: 0,
-                    total_drops: 0,
-                    parent_hash: Hash256::ZERO,
-                    transaction_hash: Hash256::ZERO,
-                    account_hash: Hash256::ZERO,
-                    parent_close_time: 0,
-                    close_time: 0,
-                    close_time_resolution: 0,
-                    close_flags: 0,
-                    hash: Hash256::ZERO,
-                },
+                header: Self::empty_header(),
                 txs: Vec::new(),
                 fees: open.info.fees,
                 state_map: ShaMap::new(),
@@ -416,7 +561,7 @@ impl LedgerStore {
             state_map: map,
         });
         let keep = self.cfg.history_count.max(1);
-        let oldest_kept = (seq + 1).saturating_sub(keep).max(1);
+        let oldest_kept = seq.saturating_add(1).saturating_sub(keep).max(1);
         {
             let mut h = self.history.write();
             h.push_back(closed.clone());
@@ -430,13 +575,43 @@ impl LedgerStore {
         }
         self.state.close(seq, oldest_kept);
         open.info = ViewInfo {
-            seq: seq + 1,
+            seq: seq.saturating_add(1),
             parent_close_time: close,
             fees: open.info.fees,
             open: true,
         };
         open.fees_destroyed = 0;
         *self.open_info.write() = open.info;
+        self.retry_held(&mut open);
         closed
+    }
+
+    /// Applies held transactions to the new open ledger, by account then sequence (so a
+    /// filled gap lets a chain through); keeps those still retriable and not expired.
+    fn retry_held(&self, open: &mut Open) {
+        let s = sf();
+        let mut held = std::mem::take(&mut open.held);
+        let key = |h: &Held| {
+            let acct = match h.tx.get(s.account) {
+                Some(StValue::AccountId(a)) => *a,
+                _ => AccountId::ZERO,
+            };
+            let seq = match h.tx.get(s.sequence) {
+                Some(StValue::UInt32(q)) => *q,
+                _ => 0,
+            };
+            (acct, seq)
+        };
+        held.sort_by_key(key);
+        let seq = open.info.seq;
+        for h in held {
+            if h.until_seq < seq {
+                continue;
+            }
+            let r = self.apply_locked(open, &h.tx);
+            if r.ter.is_ter() {
+                open.held.push(h);
+            }
+        }
     }
 }

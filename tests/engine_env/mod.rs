@@ -211,7 +211,7 @@ impl Env {
         let blob = codec::encode(&o);
         let decoded = codec::decode(&blob).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
-        let r = self.store.apply(&decoded, &blob);
+        let r = self.store.apply(&decoded);
         self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
         self.last_id = Some(r.id);
         r.ter

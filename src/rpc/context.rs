@@ -4,7 +4,7 @@
 //! Later handlers (submit, account_info, ...) reach the ledger and the sequencer through
 //! [`ServerState`]; adding a field there changes no handler signature and no table row.
 
-use crate::protocol::types::Hash256;
+use crate::ledger::store::{LedgerConfig, LedgerStore};
 use crate::rpc::ledger_status::{ripple_now_secs, LedgerStatus};
 use crate::server::config::ServerConfig;
 use crate::server::cpu_pool::CpuPool;
@@ -28,6 +28,9 @@ pub struct ServerState {
     pub config: ServerConfig,
     /// The ledger snapshot; the ledger side replaces it after every close.
     ledger: RwLock<Arc<LedgerStatus>>,
+    /// The ledgers themselves: the open ledger, closed history, reads by ledger. Writes
+    /// (apply, close) go through the node's single writer, never through handlers directly.
+    pub ledgers: Arc<LedgerStore>,
     /// Signing and verification run here, never on the I/O threads.
     pub cpu: CpuPool,
     /// Derived channel_authorize keys, bounded and zeroizing.
@@ -47,13 +50,24 @@ pub struct ServerState {
 impl ServerState {
     /// Shared state for `config`, with a fresh node identity and a standalone genesis status.
     pub fn new(config: ServerConfig, cpu: CpuPool) -> ServerState {
+        let mut cfg = LedgerConfig::default();
+        cfg.apply.network_id = config.network_id.unwrap_or(0);
+        let ledgers = Arc::new(LedgerStore::genesis(cfg, ripple_now_secs() as u32));
+        ServerState::with_ledgers(config, cpu, ledgers)
+    }
+
+    /// Shared state over an existing ledger store (one recovered from disk, say).
+    pub fn with_ledgers(
+        config: ServerConfig,
+        cpu: CpuPool,
+        ledgers: Arc<LedgerStore>,
+    ) -> ServerState {
         let node = crate::rpc::node_identity::NodeIdentity::random();
+        let status = LedgerStatus::from_store(&ledgers);
         ServerState {
             config,
-            ledger: RwLock::new(Arc::new(LedgerStatus::standalone_genesis(
-                Hash256([0u8; 32]),
-                ripple_now_secs(),
-            ))),
+            ledger: RwLock::new(Arc::new(status)),
+            ledgers,
             cpu,
             keys: crate::rpc::key_cache::KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),
             resources: crate::server::resource::ResourceManager::new(),

@@ -110,6 +110,31 @@ impl LedgerStatus {
         }
     }
 
+    /// The status of a standalone server over `store`: its last closed ledger is validated.
+    pub fn from_store(store: &crate::ledger::store::LedgerStore) -> LedgerStatus {
+        let closed = store.closed();
+        let fees = store.fees();
+        let (lo, hi) = store.complete_range();
+        LedgerStatus {
+            standalone: true,
+            mode: OperatingMode::Full,
+            validated: closed.ledger.as_ref().map(|l| LedgerSummary {
+                seq: l.header.seq,
+                hash: l.header.hash,
+                close_time: l.header.close_time as u64,
+                base_fee_drops: fees.base_drops,
+                reserve_base_drops: fees.reserve_base_drops,
+                reserve_inc_drops: fees.reserve_inc_drops,
+            }),
+            open_seq: Some(store.current().seq()),
+            complete: Some((lo, hi)),
+            load_factor: LOAD_BASE,
+            last_close_converge_ms: 0,
+            last_close_proposers: 0,
+            amendment_blocked: false,
+        }
+    }
+
     /// `complete_ledgers` as rippled prints it: `"a-b"`, `"a"` or `"empty"`.
     pub fn complete_ledgers(&self) -> String {
         match self.complete {

@@ -265,6 +265,50 @@ fn no_freeze_is_irreversible_and_pins_global_freeze() {
 }
 
 #[test]
+fn account_txn_id_is_not_advanced_by_a_tec() {
+    // Transactor::apply writes AccountTxnID before doApply; on a tec, reset() discards
+    // that and charges only the fee and the sequence.
+    let mut env = Env::new();
+    let [alice] = <[Account; 1]>::try_from(funded(&mut env, &["alice"]))
+        .ok()
+        .unwrap();
+    let s = sf();
+    env.apply(&alice, fset(asf::ACCOUNT_TXN_ID), Ter::tesSUCCESS);
+    assert_eq!(
+        env.root(&alice).unwrap().h256_of(s.account_txn_id),
+        Some(Hash256::ZERO)
+    );
+    env.apply(&alice, account_set(), Ter::tesSUCCESS);
+    let ok_id = env.last_id.unwrap();
+    assert_eq!(
+        env.root(&alice).unwrap().h256_of(s.account_txn_id),
+        Some(ok_id)
+    );
+    // A tec: too little XRP to create an account.
+    let (bal, seq) = (env.balance(&alice), env.seq(&alice));
+    env.apply(
+        &alice,
+        pay(&Account::new("nobody"), xrp(1)),
+        Ter::tecNO_DST_INSUF_XRP,
+    );
+    assert_eq!(env.balance(&alice), bal - FEE);
+    assert_eq!(env.seq(&alice), seq + 1);
+    assert_eq!(
+        env.root(&alice).unwrap().h256_of(s.account_txn_id),
+        Some(ok_id),
+        "a tec leaves AccountTxnID alone"
+    );
+    // So the next transaction names the last successful one as its prior.
+    env.apply(
+        &alice,
+        account_set().h256("AccountTxnID", ok_id),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, fclear(asf::ACCOUNT_TXN_ID), Ter::tesSUCCESS);
+    assert!(env.root(&alice).unwrap().get(s.account_txn_id).is_none());
+}
+
+#[test]
 fn require_auth_checks_the_owner_directory_not_the_owner_count() {
     let mut env = Env::new();
     let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))

@@ -279,8 +279,15 @@ fn free_regular_key(tx: &StObject, root: &StObject, c_account_key: &Common) -> b
 }
 
 /// Consumes the sequence and charges the fee on the sender's root; returns the balance
-/// before the fee.
-fn charge(sb: &mut Sandbox, tx: &StObject, c: &Common, tx_id: &Hash256) -> Option<(i64, i64)> {
+/// before the fee. `tx_id` is recorded in AccountTxnID when given: rippled's
+/// `Transactor::apply` does that, but `reset` (the re-charge after a tec) does not, so a
+/// tec leaves AccountTxnID at the last applied transaction.
+fn charge(
+    sb: &mut Sandbox,
+    tx: &StObject,
+    c: &Common,
+    tx_id: Option<&Hash256>,
+) -> Option<(i64, i64)> {
     let s = sf();
     let key = keylet::account(&c.account);
     let mut root = sb.peek(&key)?;
@@ -291,8 +298,10 @@ fn charge(sb: &mut Sandbox, tx: &StObject, c: &Common, tx_id: &Hash256) -> Optio
         root.set(s.sequence, StValue::UInt32(seq.wrapping_add(1)));
     }
     set_drops(&mut root, s.balance, prior - fee);
-    if root.h256_of(s.account_txn_id).is_some() {
-        root.set(s.account_txn_id, StValue::Hash256(*tx_id));
+    if let Some(id) = tx_id {
+        if root.h256_of(s.account_txn_id).is_some() {
+            root.set(s.account_txn_id, StValue::Hash256(*id));
+        }
     }
     sb.update(key, root);
     Some((prior, fee))
@@ -334,7 +343,7 @@ pub fn apply_transaction(
     }
 
     let mut sb = Sandbox::new(view);
-    let Some((prior, fee)) = charge(&mut sb, tx, &c, tx_id) else {
+    let Some((prior, fee)) = charge(&mut sb, tx, &c, Some(tx_id)) else {
         return Outcome::rejected(Ter::tefINTERNAL);
     };
     let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
@@ -370,7 +379,7 @@ pub fn apply_transaction(
         sb.discard();
         delivered = None;
         meta_delivered = None;
-        if charge(&mut sb, tx, &c, tx_id).is_none() {
+        if charge(&mut sb, tx, &c, None).is_none() {
             return Outcome::rejected(Ter::tefINTERNAL);
         }
     }
@@ -379,7 +388,7 @@ pub fn apply_transaction(
         sb.discard();
         delivered = None;
         meta_delivered = None;
-        if charge(&mut sb, tx, &c, tx_id).is_none()
+        if charge(&mut sb, tx, &c, None).is_none()
             || invariants::check(sb.items(), fee, c.fee).is_err()
         {
             return Outcome::rejected(Ter::tefINVARIANT_FAILED);

@@ -104,6 +104,13 @@ pub static METHODS: &[Method] = &[
         api_versions: ALL_VERSIONS,
     },
     Method {
+        name: "ledger_accept",
+        handler: Handler::Async(handlers::ledger_accept::handle),
+        role: Role::Admin,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "ping",
         handler: Handler::Inline(handlers::ping::handle),
         role: Role::User,
@@ -127,6 +134,34 @@ pub static METHODS: &[Method] = &[
     Method {
         name: "server_state",
         handler: Handler::Inline(handlers::server_state::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "sign",
+        handler: Handler::Cpu(handlers::sign::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "submit",
+        handler: Handler::Async(handlers::submit::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "subscribe",
+        handler: Handler::Inline(handlers::subscribe::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "unsubscribe",
+        handler: Handler::Inline(handlers::unsubscribe::handle),
         role: Role::User,
         condition: Condition::None,
         api_versions: ALL_VERSIONS,

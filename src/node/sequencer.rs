@@ -11,19 +11,22 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::store::{ApplyResult, ClosedLedger, LedgerStore};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
+use crate::rpc::error::{ErrorCode, RpcError};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 /// What a handler asks of the sequencer.
 pub enum Command {
-    /// Apply a verified, signed transaction to the open ledger.
+    /// Apply a signed transaction to the open ledger. The command is queued when the
+    /// request arrives, before its signature is checked on the CPU pool, so submissions
+    /// keep their arrival order (a client pipelining one account's sequence numbers)
+    /// while their checks run in parallel; the sequencer takes the check's outcome when
+    /// the command reaches the head of the queue.
     Submit {
-        /// The decoded transaction.
-        tx: Arc<StObject>,
-        /// Its signed binary form as submitted (what the journal records).
-        blob: Arc<[u8]>,
+        /// The decoded, verified transaction, or the error to answer instead.
+        job: oneshot::Receiver<Result<Verified, RpcError>>,
         /// Where the outcome goes.
-        reply: oneshot::Sender<Result<Submitted, String>>,
+        reply: oneshot::Sender<Result<Submitted, RpcError>>,
     },
     /// Close the open ledger (ledger_accept, the close timer).
     Close {
@@ -33,6 +36,14 @@ pub enum Command {
     },
     /// Finish: the thread ends after the commands queued before this one.
     Stop,
+}
+
+/// A transaction ready to apply.
+pub struct Verified {
+    /// The decoded transaction.
+    pub tx: Arc<StObject>,
+    /// Its signed binary form as submitted (what the journal records).
+    pub blob: Arc<[u8]>,
 }
 
 /// The outcome of one submission.
@@ -114,8 +125,13 @@ fn run(
     while let Some(cmd) = rx.blocking_recv() {
         match cmd {
             Command::Stop => break,
-            Command::Submit { tx, blob, reply } => {
-                let outcome = submit(&store, &persist, &subs, &tx, &blob);
+            Command::Submit { job, reply } => {
+                let outcome = match job.blocking_recv() {
+                    Ok(Ok(v)) => submit(&store, &persist, &subs, &v.tx, &v.blob)
+                        .map_err(|why| RpcError::with_message(ErrorCode::Internal, why)),
+                    Ok(Err(e)) => Err(e),
+                    Err(_) => Err(RpcError::new(ErrorCode::Internal)),
+                };
                 let _ = reply.send(outcome);
             }
             Command::Close { reply } => {

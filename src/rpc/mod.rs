@@ -306,8 +306,11 @@ pub fn execute(
             }
         }
         Handler::Async(f) => {
+            // The function runs here, in arrival order (submit takes its place in the
+            // sequencer's queue in it); the future it returns runs as its own task.
+            let work = f(ctx, params.clone());
             tokio::spawn(async move {
-                let result = f(ctx, params.clone()).await;
+                let result = work.await;
                 done(result, params)
             });
         }

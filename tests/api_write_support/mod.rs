@@ -50,6 +50,8 @@ pub struct Ws {
     next_id: u64,
     /// Stream messages received while waiting for replies.
     pub events: VecDeque<Value>,
+    /// Replies that arrived before they were asked for, by id.
+    early: std::collections::HashMap<u64, Value>,
 }
 
 impl Ws {
@@ -62,6 +64,7 @@ impl Ws {
             stream,
             next_id: 1,
             events: VecDeque::new(),
+            early: std::collections::HashMap::new(),
         }
     }
 
@@ -92,12 +95,20 @@ impl Ws {
 
     /// The reply with `id` (stream messages in between are kept in `events`).
     pub async fn reply(&mut self, id: u64) -> Value {
+        if let Some(m) = self.early.remove(&id) {
+            return m;
+        }
         loop {
             let m = self.read().await.expect("reply");
-            if m["type"] == "response" && m["id"] == json!(id) {
-                return m;
-            }
-            if m["type"] != "response" {
+            if m["type"] == "response" {
+                match m["id"].as_u64() {
+                    Some(got) if got == id => return m,
+                    Some(got) => {
+                        self.early.insert(got, m);
+                    }
+                    None => {}
+                }
+            } else {
                 self.events.push_back(m);
             }
         }
@@ -122,7 +133,11 @@ impl Ws {
             if m["type"] == kind {
                 return m;
             }
-            if m["type"] != "response" {
+            if m["type"] == "response" {
+                if let Some(got) = m["id"].as_u64() {
+                    self.early.insert(got, m);
+                }
+            } else {
                 self.events.push_back(m);
             }
         }

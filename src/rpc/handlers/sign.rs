@@ -97,20 +97,6 @@ pub fn insert_engine_result(out: &mut Map<String, Value>, ter: Ter) {
     out.insert("engine_result_message".into(), Value::from(ter.message()));
 }
 
-/// Run `f` on the CPU pool and wait for it; a full pool is `tooBusy`.
-pub async fn on_cpu<T: Send + 'static>(
-    ctx: &Context,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, RpcError> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    if !ctx.server.cpu.try_spawn(move || {
-        let _ = tx.send(f());
-    }) {
-        return Err(RpcError::new(ErrorCode::TooBusy));
-    }
-    rx.await.map_err(|_| RpcError::new(ErrorCode::Internal))
-}
-
 /// The signing pipeline (rpc.md §3.1 Mode B steps 1–17), against the open ledger.
 pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
     let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.server.keys))?;

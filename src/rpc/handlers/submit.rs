@@ -4,11 +4,11 @@
 //! journal holds the transaction.
 
 use super::sign::{
-    as_bool, format_result, insert_engine_result, local_checks, on_cpu, required_fields,
-    sign_request, signing_gate, Signed,
+    as_bool, format_result, insert_engine_result, local_checks, required_fields, sign_request,
+    signing_gate, Signed,
 };
 use crate::node::messages::tx_json;
-use crate::node::sequencer::{Command, SendError};
+use crate::node::sequencer::{Command, SendError, Submitted, Verified};
 use crate::protocol::codec;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
@@ -17,38 +17,47 @@ use crate::rpc::{HandlerResult, Params};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use std::sync::Arc;
+use tokio::sync::oneshot;
 
-/// Submit, then answer with the engine result.
+/// Submit, then answer with the engine result. The sequencer slot is taken here, as the
+/// request arrives (see `Command::Submit`); the checks run on the CPU pool meanwhile.
 pub fn handle(ctx: Context, params: Params) -> BoxFuture<'static, HandlerResult> {
-    Box::pin(run(ctx, params))
-}
-
-async fn run(ctx: Context, params: Params) -> HandlerResult {
     let fail_hard = params.get("fail_hard").is_some_and(as_bool);
     let mode_a = params.contains_key("tx_blob");
-    if !mode_a {
-        signing_gate(&ctx)?;
-    }
-    let (job_ctx, job_params) = (ctx.clone(), params);
-    let signed = on_cpu(&ctx, move || {
-        if mode_a {
-            decode_and_verify(&job_params)
-        } else {
-            sign_request(&job_ctx, &job_params)
-        }
+    let queued = enqueue(&ctx, params, mode_a);
+    Box::pin(async move {
+        let (reply_rx, signed_rx) = queued?;
+        let submitted = reply_rx
+            .await
+            .map_err(|_| RpcError::new(ErrorCode::Internal))??;
+        let signed = signed_rx
+            .await
+            .map_err(|_| RpcError::new(ErrorCode::Internal))?;
+        respond(&ctx, signed, submitted, mode_a, fail_hard).await
     })
-    .await??;
+}
+
+type Queued = (
+    oneshot::Receiver<Result<Submitted, RpcError>>,
+    oneshot::Receiver<Signed>,
+);
+
+/// Queue the command and start the checks: decode and verify (Mode A) or sign (Mode B).
+fn enqueue(ctx: &Context, params: Params, mode_a: bool) -> Result<Queued, RpcError> {
+    if !mode_a {
+        signing_gate(ctx)?;
+    }
     let node = ctx
         .server
         .node()
         .ok_or_else(|| RpcError::new(ErrorCode::Internal))?
         .clone();
-    let (reply_tx, reply_rx) = tokio::sync::oneshot::channel();
-    let tx = Arc::new(signed.tx.clone());
+    let (job_tx, job_rx) = oneshot::channel();
+    let (reply_tx, reply_rx) = oneshot::channel();
+    let (signed_tx, signed_rx) = oneshot::channel();
     node.sequencer
         .try_send(Command::Submit {
-            tx,
-            blob: Arc::from(signed.blob.as_slice()),
+            job: job_rx,
             reply: reply_tx,
         })
         .map_err(|e| match e {
@@ -58,10 +67,37 @@ async fn run(ctx: Context, params: Params) -> HandlerResult {
                 "Exception occurred during transaction submission.",
             ),
         })?;
-    let submitted = reply_rx
-        .await
-        .map_err(|_| RpcError::new(ErrorCode::Internal))?
-        .map_err(|why| RpcError::with_message(ErrorCode::Internal, why))?;
+    let job_ctx = ctx.clone();
+    let accepted = ctx.server.cpu.try_spawn(move || {
+        let checked = if mode_a {
+            decode_and_verify(&params)
+        } else {
+            sign_request(&job_ctx, &params)
+        };
+        let verified = checked.map(|signed| {
+            let v = Verified {
+                tx: Arc::new(signed.tx.clone()),
+                blob: Arc::from(signed.blob.as_slice()),
+            };
+            let _ = signed_tx.send(signed);
+            v
+        });
+        let _ = job_tx.send(verified);
+    });
+    // A refused job drops its sender: the sequencer skips the command; answer tooBusy.
+    if !accepted {
+        return Err(RpcError::new(ErrorCode::TooBusy));
+    }
+    Ok((reply_rx, signed_rx))
+}
+
+async fn respond(
+    ctx: &Context,
+    signed: Signed,
+    submitted: Submitted,
+    mode_a: bool,
+    fail_hard: bool,
+) -> HandlerResult {
     if let Some(durable) = submitted.durable {
         durable
             .await

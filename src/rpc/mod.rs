@@ -19,6 +19,7 @@ pub mod error;
 pub mod handlers;
 pub mod json;
 pub mod key_cache;
+pub mod ledger_select;
 pub mod ledger_status;
 pub mod mask;
 pub mod node_identity;
@@ -90,6 +91,34 @@ const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
 /// The handler table: every method the server answers.
 pub static METHODS: &[Method] = &[
     Method {
+        name: "account_channels",
+        handler: Handler::Inline(handlers::account_channels::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_info",
+        handler: Handler::Inline(handlers::account_info::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_lines",
+        handler: Handler::Inline(handlers::account_lines::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_objects",
+        handler: Handler::Inline(handlers::account_objects::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "channel_authorize",
         handler: Handler::Cpu(handlers::channel_authorize::handle),
         role: Role::User,
@@ -104,10 +133,45 @@ pub static METHODS: &[Method] = &[
         api_versions: ALL_VERSIONS,
     },
     Method {
+        name: "fee",
+        handler: Handler::Inline(handlers::fee::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger",
+        handler: Handler::Cpu(handlers::ledger::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "ledger_accept",
         handler: Handler::Async(handlers::ledger_accept::handle),
         role: Role::Admin,
         condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_closed",
+        handler: Handler::Inline(handlers::ledger_closed::handle),
+        role: Role::User,
+        condition: Condition::NeedsClosedLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_current",
+        handler: Handler::Inline(handlers::ledger_current::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_entry",
+        handler: Handler::Inline(handlers::ledger_entry::handle),
+        role: Role::User,
+        condition: Condition::None,
         api_versions: ALL_VERSIONS,
     },
     Method {
@@ -120,6 +184,13 @@ pub static METHODS: &[Method] = &[
     Method {
         name: "random",
         handler: Handler::Inline(handlers::random::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "server_definitions",
+        handler: Handler::Inline(handlers::server_definitions::handle),
         role: Role::User,
         condition: Condition::None,
         api_versions: ALL_VERSIONS,
@@ -157,6 +228,13 @@ pub static METHODS: &[Method] = &[
         handler: Handler::Inline(handlers::subscribe::handle),
         role: Role::User,
         condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "tx",
+        handler: Handler::Inline(handlers::tx::handle),
+        role: Role::User,
+        condition: Condition::NeedsNetwork,
         api_versions: ALL_VERSIONS,
     },
     Method {

@@ -9,6 +9,7 @@
 //! - [`rpc`]: the handler table, rippled's error table, parameter parsing, masking, and
 //!   one file per method.
 //! - [`server`]: listeners, WebSocket and HTTP on one port, roles, subscriptions, shutdown.
+//! - [`node`]: the single writer (sequencer), ledger closes, persistence, subscriptions.
 //! - [`store`]: the journal with group commit, snapshots and recovery.
 //!
 //! `protocol`, `ledger` and `engine` never touch tokio, files or sockets (a test checks).
@@ -19,6 +20,7 @@
 pub mod engine;
 pub mod ledger;
 pub mod limits;
+pub mod node;
 pub mod protocol;
 pub mod rpc;
 pub mod server;

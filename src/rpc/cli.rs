@@ -85,6 +85,13 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "ledger_accept",
+        min: 0,
+        max: 0,
+        usage: "ledger_accept",
+        secret_args: &[],
+    },
+    Form {
         name: "ledger_closed",
         min: 0,
         max: 0,
@@ -132,6 +139,20 @@ pub const FORMS: &[Form] = &[
         max: 1,
         usage: "server_state [counters]",
         secret_args: &[],
+    },
+    Form {
+        name: "sign",
+        min: 2,
+        max: 3,
+        usage: "sign <secret> <tx_json> [offline]",
+        secret_args: &[0],
+    },
+    Form {
+        name: "submit",
+        min: 1,
+        max: 3,
+        usage: "submit <tx_blob> | submit <secret> <tx_json> [offline]",
+        secret_args: &[0],
     },
     Form {
         name: "tx",
@@ -290,6 +311,9 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
                 p.insert("counters".into(), Value::from(true));
             }
         }
+        "sign" | "submit" => p = sign_submit(args)?,
+        // rippled's command line refuses the streaming methods locally.
+        "subscribe" | "unsubscribe" => return Err(RpcError::new(ErrorCode::NoEvents)),
         "tx" => {
             if (args.len() == 2 || args.len() == 4) && args[1] == "binary" {
                 p.insert("binary".into(), Value::from(true));
@@ -324,6 +348,28 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
         p.insert("api_version".into(), Value::from(API_VERSION_COMMAND_LINE));
     }
     Ok((method, p))
+}
+
+/// rippled `parseSignSubmit`: `<tx_blob>`, or `<secret> <tx_json> [offline]`.
+fn sign_submit(args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    if let [blob] = args {
+        p.insert("tx_blob".into(), Value::from(blob.as_str()));
+        return Ok(p);
+    }
+    let offline = args.len() == 3 && args[2] == "offline";
+    let parsed = serde_json::from_str::<Value>(&args[1]).ok();
+    match parsed {
+        Some(tx_json) if args.len() == 2 || offline => {
+            p.insert("secret".into(), Value::from(args[0].as_str()));
+            p.insert("tx_json".into(), tx_json);
+            if offline {
+                p.insert("offline".into(), Value::from(true));
+            }
+            Ok(p)
+        }
+        _ => Err(RpcError::new(ErrorCode::InvalidParams)),
+    }
 }
 
 /// rippled's `jvParseLedger`: a shortcut name, a 64-character hash, or an index parsed
@@ -396,6 +442,25 @@ mod tests {
         assert_eq!(tok(&["p", "xyz", "5"]), "channelMalformed");
         assert_eq!(tok(&["p", ID, "5.0"]), "channelAmtMalformed");
         assert_eq!(tok(&["p", ID]), "badSyntax");
+    }
+
+    #[test]
+    fn sign_and_submit_forms() {
+        let (_, p) = request("submit", &args(&["ABCD"])).unwrap();
+        assert_eq!(p["tx_blob"], "ABCD");
+        let (_, p) = request("submit", &args(&["snoPBr", "{\"a\":1}"])).unwrap();
+        assert_eq!(p["secret"], "snoPBr");
+        assert_eq!(p["tx_json"]["a"], 1);
+        assert!(!p.contains_key("offline"));
+        let (_, p) = request("sign", &args(&["s", "{}", "offline"])).unwrap();
+        assert_eq!(p["offline"], true);
+        let tok = |m: &str, a: &[&str]| request(m, &args(a)).unwrap_err().token();
+        assert_eq!(tok("sign", &["s", "{}", "online"]), "invalidParams");
+        assert_eq!(tok("sign", &["s", "{nope"]), "invalidParams");
+        assert_eq!(tok("sign", &["s"]), "badSyntax");
+        assert_eq!(tok("ledger_accept", &["x"]), "badSyntax");
+        let (_, p) = request("ledger_accept", &[]).unwrap();
+        assert_eq!(p.len(), 1);
     }
 
     #[test]

@@ -147,6 +147,13 @@ pub static METHODS: &[Method] = &[
         api_versions: ALL_VERSIONS,
     },
     Method {
+        name: "ledger_accept",
+        handler: Handler::Async(handlers::ledger_accept::handle),
+        role: Role::Admin,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "ledger_closed",
         handler: Handler::Inline(handlers::ledger_closed::handle),
         role: Role::User,
@@ -203,10 +210,38 @@ pub static METHODS: &[Method] = &[
         api_versions: ALL_VERSIONS,
     },
     Method {
+        name: "sign",
+        handler: Handler::Cpu(handlers::sign::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "submit",
+        handler: Handler::Async(handlers::submit::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "subscribe",
+        handler: Handler::Inline(handlers::subscribe::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "tx",
         handler: Handler::Inline(handlers::tx::handle),
         role: Role::User,
         condition: Condition::NeedsNetwork,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "unsubscribe",
+        handler: Handler::Inline(handlers::unsubscribe::handle),
+        role: Role::User,
+        condition: Condition::None,
         api_versions: ALL_VERSIONS,
     },
     Method {
@@ -349,8 +384,11 @@ pub fn execute(
             }
         }
         Handler::Async(f) => {
+            // The function runs here, in arrival order (submit takes its place in the
+            // sequencer's queue in it); the future it returns runs as its own task.
+            let work = f(ctx, params.clone());
             tokio::spawn(async move {
-                let result = f(ctx, params.clone()).await;
+                let result = work.await;
                 done(result, params)
             });
         }

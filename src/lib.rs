@@ -10,6 +10,7 @@
 //!   one file per method.
 //! - [`server`]: listeners, WebSocket and HTTP on one port, roles, subscriptions, shutdown.
 //! - [`store`]: the journal with group commit, snapshots and recovery.
+//! - [`node`]: the single writer, and the ledger's persistence.
 //!
 //! `protocol`, `ledger` and `engine` never touch tokio, files or sockets (a test checks).
 
@@ -19,6 +20,7 @@
 pub mod engine;
 pub mod ledger;
 pub mod limits;
+pub mod node;
 pub mod protocol;
 pub mod rpc;
 pub mod server;

@@ -7,8 +7,15 @@
 //!     [--depth 32] [--seconds 2] [--rounds 3] [--io-threads N] [--cpu-threads N]
 //! ```
 //! Without `--server` it starts `ledgerd serve` from the same target directory on a free
-//! port (and stops it afterwards). The generator runs on one thread; it shares the machine's
+//! port (and stops it afterwards).
+//!
+//! `--mode submit [--accounts 50] [--each 40]`: fund the accounts, then submit pre-signed
+//! Payments from all of them pipelined over the connections (applied tx/s, p50/p99).
+//! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
+
+#[path = "loadgen/ledger.rs"]
+mod ledger;
 
 use futures::{SinkExt, StreamExt};
 use ledgerd::protocol::claim::sign_claim;
@@ -32,6 +39,11 @@ struct Options {
     depth: usize,
     seconds: f64,
     rounds: usize,
+    /// `authorize` (default), `submit` or `reads`.
+    mode: String,
+    accounts: usize,
+    each: u32,
+    count: usize,
     /// Extra arguments for the spawned `ledgerd serve`.
     serve_args: Vec<String>,
 }
@@ -43,6 +55,10 @@ fn options() -> Options {
         depth: 32,
         seconds: 2.0,
         rounds: 3,
+        mode: "authorize".into(),
+        accounts: 50,
+        each: 40,
+        count: 20_000,
         serve_args: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,6 +71,10 @@ fn options() -> Options {
             "--depth" => o.depth = v.parse().unwrap_or(o.depth),
             "--seconds" => o.seconds = v.parse().unwrap_or(o.seconds),
             "--rounds" => o.rounds = v.parse().unwrap_or(o.rounds),
+            "--mode" => o.mode = v.clone(),
+            "--accounts" => o.accounts = v.parse().unwrap_or(o.accounts),
+            "--each" => o.each = v.parse().unwrap_or(o.each),
+            "--count" => o.count = v.parse().unwrap_or(o.count),
             "--io-threads" | "--cpu-threads" => {
                 o.serve_args.push(args[i].clone());
                 o.serve_args.push(v.clone());
@@ -213,6 +233,25 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    if o.mode != "authorize" {
+        let d = o.depth;
+        match o.mode.as_str() {
+            "submit" => runtime.block_on(ledger::submit_mode(
+                &addr,
+                o.connections,
+                d,
+                o.accounts,
+                o.each,
+            )),
+            "reads" => runtime.block_on(ledger::reads_mode(&addr, o.connections, d, o.count)),
+            other => eprintln!("unknown mode {other}"),
+        }
+        if let Some(mut c) = child {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        return;
+    }
     println!(
         "channel_authorize over WebSocket at {addr}: {} connections x {} in flight, {} rounds of {} s",
         o.connections, o.depth, o.rounds, o.seconds

@@ -9,8 +9,8 @@
 //! - [`rpc`]: the handler table, rippled's error table, parameter parsing, masking, and
 //!   one file per method.
 //! - [`server`]: listeners, WebSocket and HTTP on one port, roles, subscriptions, shutdown.
+//! - [`node`]: the single writer (sequencer), ledger closes, persistence, subscriptions.
 //! - [`store`]: the journal with group commit, snapshots and recovery.
-//! - [`node`]: the single writer, and the ledger's persistence.
 //!
 //! `protocol`, `ledger` and `engine` never touch tokio, files or sockets (a test checks).
 

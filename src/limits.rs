@@ -176,6 +176,19 @@ pub const HELD_TX_LEDGERS: u32 = 5;
 /// ExpandedSignerList).
 pub const MULTI_SIGNERS_MAX: usize = 32;
 
+/// Commands (submissions, closes) waiting for the sequencer; a submission that finds the
+/// queue full is answered `tooBusy` at once instead of waiting.
+pub const SEQUENCER_QUEUE_COMMANDS_MAX: usize = 4096;
+
+/// Closed ledgers waiting to be published (their journal write not yet durable); the
+/// sequencer waits for room beyond this, which only happens when the disk stalls.
+pub const PUBLISH_QUEUE_CLOSES_MAX: usize = 64;
+
+/// Seconds between automatic ledger closes when neither the configuration nor the command
+/// line sets one: short, so that xrpl.js `submitAndWait` and xrpl-py `submit_and_wait`
+/// finish in about a second.
+pub const CLOSE_INTERVAL_SECS_DEFAULT: u64 = 1;
+
 // ---------------------------------------------------------------------------------------------
 // Persistence (src/node/persist.rs)
 

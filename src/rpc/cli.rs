@@ -29,6 +29,34 @@ pub struct Form {
 /// server answers `unknownCmd` for names it does not know either).
 pub const FORMS: &[Form] = &[
     Form {
+        name: "account_channels",
+        min: 1,
+        max: 3,
+        usage: "account_channels <account> [<destination>] [<ledger>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "account_info",
+        min: 1,
+        max: 3,
+        usage: "account_info <account> [<ledger>] [strict]",
+        secret_args: &[],
+    },
+    Form {
+        name: "account_lines",
+        min: 1,
+        max: 5,
+        usage: "account_lines <account> [<peer>] [<ledger>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "account_objects",
+        min: 1,
+        max: 3,
+        usage: "account_objects <account> [<ledger>] [strict]",
+        secret_args: &[],
+    },
+    Form {
         name: "channel_authorize",
         min: 3,
         max: 4,
@@ -50,6 +78,34 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "ledger",
+        min: 0,
+        max: 2,
+        usage: "ledger [<ledger>] [full|tx]",
+        secret_args: &[],
+    },
+    Form {
+        name: "ledger_accept",
+        min: 0,
+        max: 0,
+        usage: "ledger_accept",
+        secret_args: &[],
+    },
+    Form {
+        name: "ledger_closed",
+        min: 0,
+        max: 0,
+        usage: "ledger_closed",
+        secret_args: &[],
+    },
+    Form {
+        name: "ledger_current",
+        min: 0,
+        max: 0,
+        usage: "ledger_current",
+        secret_args: &[],
+    },
+    Form {
         name: "ping",
         min: 0,
         max: 0,
@@ -64,6 +120,13 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "server_definitions",
+        min: 0,
+        max: 1,
+        usage: "server_definitions [<hash>]",
+        secret_args: &[],
+    },
+    Form {
         name: "server_info",
         min: 0,
         max: 1,
@@ -75,6 +138,27 @@ pub const FORMS: &[Form] = &[
         min: 0,
         max: 1,
         usage: "server_state [counters]",
+        secret_args: &[],
+    },
+    Form {
+        name: "sign",
+        min: 2,
+        max: 3,
+        usage: "sign <secret> <tx_json> [offline]",
+        secret_args: &[0],
+    },
+    Form {
+        name: "submit",
+        min: 1,
+        max: 3,
+        usage: "submit <tx_blob> | submit <secret> <tx_json> [offline]",
+        secret_args: &[0],
+    },
+    Form {
+        name: "tx",
+        min: 1,
+        max: 4,
+        usage: "tx <hash or ctid> [binary] [<min_ledger> <max_ledger>]",
         secret_args: &[],
     },
     Form {
@@ -135,6 +219,34 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
     let mut p = Map::new();
     let mut method = method.to_owned();
     match method.as_str() {
+        "account_channels" | "account_lines" => {
+            account_arg(&mut p, &args[0])?;
+            let field = if method == "account_lines" {
+                "peer"
+            } else {
+                "destination_account"
+            };
+            if let Some(peer) = args.get(1).filter(|a| !a.is_empty()) {
+                if !is_account(peer) {
+                    return Err(RpcError::new(ErrorCode::ActMalformed));
+                }
+                p.insert(field.into(), Value::from(peer.as_str()));
+            }
+            if let Some(l) = args.get(2) {
+                ledger_arg(&mut p, l);
+            }
+        }
+        "account_info" | "account_objects" => {
+            let mut n = args.len();
+            if n >= 2 && args[n - 1] == "strict" {
+                p.insert("strict".into(), Value::from(1));
+                n -= 1;
+            }
+            account_arg(&mut p, &args[0])?;
+            if n == 2 {
+                ledger_arg(&mut p, &args[1]);
+            }
+        }
         "channel_authorize" => {
             let rest = if args.len() == 4 {
                 let key_type = args[1].as_str();
@@ -174,10 +286,49 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
             method = args[0].clone();
             p.insert("method".into(), Value::from(method.as_str()));
         }
+        "ledger" => {
+            if let Some(l) = args.first() {
+                ledger_arg(&mut p, l);
+            }
+            match args.get(1).map(String::as_str) {
+                Some("full") => {
+                    p.insert("full".into(), Value::from(true));
+                }
+                Some("tx") => {
+                    p.insert("transactions".into(), Value::from(true));
+                    p.insert("expand".into(), Value::from(true));
+                }
+                _ => {}
+            }
+        }
+        "server_definitions" => {
+            if let Some(h) = args.first() {
+                p.insert("hash".into(), Value::from(h.as_str()));
+            }
+        }
         "server_info" | "server_state" => {
             if args.first().map(String::as_str) == Some("counters") {
                 p.insert("counters".into(), Value::from(true));
             }
+        }
+        "sign" | "submit" => p = sign_submit(args)?,
+        // rippled's command line refuses the streaming methods locally.
+        "subscribe" | "unsubscribe" => return Err(RpcError::new(ErrorCode::NoEvents)),
+        "tx" => {
+            if (args.len() == 2 || args.len() == 4) && args[1] == "binary" {
+                p.insert("binary".into(), Value::from(true));
+            }
+            if args.len() >= 3 {
+                let at = if args.len() == 3 { 1 } else { 2 };
+                p.insert("min_ledger".into(), Value::from(args[at].as_str()));
+                p.insert("max_ledger".into(), Value::from(args[at + 1].as_str()));
+            }
+            let key = if args[0].len() == 16 {
+                "ctid"
+            } else {
+                "transaction"
+            };
+            p.insert(key.into(), Value::from(args[0].as_str()));
         }
         "wallet_propose" => {
             if let Some(pass) = args.first() {
@@ -197,6 +348,60 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
         p.insert("api_version".into(), Value::from(API_VERSION_COMMAND_LINE));
     }
     Ok((method, p))
+}
+
+/// rippled `parseSignSubmit`: `<tx_blob>`, or `<secret> <tx_json> [offline]`.
+fn sign_submit(args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    if let [blob] = args {
+        p.insert("tx_blob".into(), Value::from(blob.as_str()));
+        return Ok(p);
+    }
+    let offline = args.len() == 3 && args[2] == "offline";
+    let parsed = serde_json::from_str::<Value>(&args[1]).ok();
+    match parsed {
+        Some(tx_json) if args.len() == 2 || offline => {
+            p.insert("secret".into(), Value::from(args[0].as_str()));
+            p.insert("tx_json".into(), tx_json);
+            if offline {
+                p.insert("offline".into(), Value::from(true));
+            }
+            Ok(p)
+        }
+        _ => Err(RpcError::new(ErrorCode::InvalidParams)),
+    }
+}
+
+/// rippled's `jvParseLedger`: a shortcut name, a 64-character hash, or an index parsed
+/// leniently (0 when it is not a number).
+fn ledger_arg(p: &mut Params, text: &str) {
+    match text {
+        "current" | "closed" | "validated" => {
+            p.insert("ledger_index".into(), Value::from(text));
+        }
+        t if t.len() == 64 => {
+            p.insert("ledger_hash".into(), Value::from(t));
+        }
+        t => {
+            let n = t.parse::<u32>().unwrap_or(0);
+            p.insert("ledger_index".into(), Value::from(n));
+        }
+    }
+}
+
+/// A classic address or a base58 account public key (what the command line accepts).
+fn is_account(text: &str) -> bool {
+    crate::protocol::types::AccountId::from_address(text).is_ok()
+        || base58::decode(text, version::ACCOUNT_PUBLIC, 33).is_ok()
+}
+
+/// The first positional argument: an account, else a local `actMalformed`.
+fn account_arg(p: &mut Params, text: &str) -> Result<(), RpcError> {
+    if !is_account(text) {
+        return Err(RpcError::new(ErrorCode::ActMalformed));
+    }
+    p.insert("account".into(), Value::from(text));
+    Ok(())
 }
 
 /// A base58 account public key (`a...`) or 66 hex digits of a 33-byte key whose first byte
@@ -237,6 +442,25 @@ mod tests {
         assert_eq!(tok(&["p", "xyz", "5"]), "channelMalformed");
         assert_eq!(tok(&["p", ID, "5.0"]), "channelAmtMalformed");
         assert_eq!(tok(&["p", ID]), "badSyntax");
+    }
+
+    #[test]
+    fn sign_and_submit_forms() {
+        let (_, p) = request("submit", &args(&["ABCD"])).unwrap();
+        assert_eq!(p["tx_blob"], "ABCD");
+        let (_, p) = request("submit", &args(&["snoPBr", "{\"a\":1}"])).unwrap();
+        assert_eq!(p["secret"], "snoPBr");
+        assert_eq!(p["tx_json"]["a"], 1);
+        assert!(!p.contains_key("offline"));
+        let (_, p) = request("sign", &args(&["s", "{}", "offline"])).unwrap();
+        assert_eq!(p["offline"], true);
+        let tok = |m: &str, a: &[&str]| request(m, &args(a)).unwrap_err().token();
+        assert_eq!(tok("sign", &["s", "{}", "online"]), "invalidParams");
+        assert_eq!(tok("sign", &["s", "{nope"]), "invalidParams");
+        assert_eq!(tok("sign", &["s"]), "badSyntax");
+        assert_eq!(tok("ledger_accept", &["x"]), "badSyntax");
+        let (_, p) = request("ledger_accept", &[]).unwrap();
+        assert_eq!(p.len(), 1);
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct ServerState {
     pub host_name: String,
     /// The one-word host id non-admins see (derived from the node key, as rippled does).
     pub host_word: String,
+    /// The writer and the journal, once `server::start` (or a test) has started them.
+    pub node: std::sync::OnceLock<Arc<crate::node::Node>>,
+    /// Stream and account subscriptions of WebSocket sessions.
+    pub subscriptions: Arc<crate::node::subscriptions::Subscriptions>,
 }
 
 impl ServerState {
@@ -75,12 +79,19 @@ impl ServerState {
             node_public: node.public_base58,
             host_name: node.host_name,
             host_word: node.host_word,
+            node: std::sync::OnceLock::new(),
+            subscriptions: Arc::new(crate::node::subscriptions::Subscriptions::new()),
         }
     }
 
     /// The current ledger snapshot (cheap: an `Arc` clone).
     pub fn ledger_status(&self) -> Arc<LedgerStatus> {
         self.ledger.read().clone()
+    }
+
+    /// The node (sequencer, persistence), if started.
+    pub fn node(&self) -> Option<&Arc<crate::node::Node>> {
+        self.node.get()
     }
 
     /// Publish a new ledger snapshot (called by the ledger side after each close).

@@ -125,6 +125,9 @@ pub enum ErrorKind {
     Table(ErrorCode),
     /// rippled's "bare" errors: only the `error` string (e.g. `notStandAlone`).
     Bare(&'static str),
+    /// A custom `error` token with a table row's number (ledger_entry's
+    /// `malformedRequest` / `malformedAddress` ... carry `error_code` 31).
+    Named(&'static str, ErrorCode),
 }
 
 /// An error a handler (or the dispatcher) returns. It becomes `error`, `error_code`,
@@ -168,6 +171,20 @@ impl RpcError {
         }
     }
 
+    /// A custom token with `code`'s number and the message `message` (rippled's
+    /// `LedgerEntryHelpers` errors).
+    pub fn named(
+        token: &'static str,
+        code: ErrorCode,
+        message: impl Into<Cow<'static, str>>,
+    ) -> RpcError {
+        RpcError {
+            kind: ErrorKind::Named(token, code),
+            message: Some(message.into()),
+            fields: Map::new(),
+        }
+    }
+
     /// `invalidParams` "Missing field '<name>'." (`RPC::missing_field_error`).
     pub fn missing_field(name: &str) -> RpcError {
         RpcError::with_message(ErrorCode::InvalidParams, format!("Missing field '{name}'."))
@@ -197,13 +214,14 @@ impl RpcError {
         match &self.kind {
             ErrorKind::Table(code) => code.token(),
             ErrorKind::Bare(token) => token,
+            ErrorKind::Named(token, _) => token,
         }
     }
 
     /// The table row, if this is not a bare error.
     pub fn code(&self) -> Option<ErrorCode> {
         match &self.kind {
-            ErrorKind::Table(code) => Some(*code),
+            ErrorKind::Table(code) | ErrorKind::Named(_, code) => Some(*code),
             ErrorKind::Bare(_) => None,
         }
     }
@@ -224,6 +242,12 @@ impl RpcError {
             }
             ErrorKind::Bare(token) => {
                 out.insert("error".into(), Value::from(token));
+            }
+            ErrorKind::Named(token, code) => {
+                out.insert("error".into(), Value::from(token));
+                out.insert("error_code".into(), Value::from(code.code()));
+                let message = self.message.map(Cow::into_owned).unwrap_or_default();
+                out.insert("error_message".into(), Value::from(message));
             }
         }
         out

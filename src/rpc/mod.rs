@@ -19,6 +19,7 @@ pub mod error;
 pub mod handlers;
 pub mod json;
 pub mod key_cache;
+pub mod ledger_select;
 pub mod ledger_status;
 pub mod mask;
 pub mod node_identity;
@@ -90,6 +91,34 @@ const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
 /// The handler table: every method the server answers.
 pub static METHODS: &[Method] = &[
     Method {
+        name: "account_channels",
+        handler: Handler::Inline(handlers::account_channels::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_info",
+        handler: Handler::Inline(handlers::account_info::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_lines",
+        handler: Handler::Inline(handlers::account_lines::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "account_objects",
+        handler: Handler::Inline(handlers::account_objects::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "channel_authorize",
         handler: Handler::Cpu(handlers::channel_authorize::handle),
         role: Role::User,
@@ -99,6 +128,48 @@ pub static METHODS: &[Method] = &[
     Method {
         name: "channel_verify",
         handler: Handler::Cpu(handlers::channel_verify::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "fee",
+        handler: Handler::Inline(handlers::fee::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger",
+        handler: Handler::Cpu(handlers::ledger::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_accept",
+        handler: Handler::Async(handlers::ledger_accept::handle),
+        role: Role::Admin,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_closed",
+        handler: Handler::Inline(handlers::ledger_closed::handle),
+        role: Role::User,
+        condition: Condition::NeedsClosedLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_current",
+        handler: Handler::Inline(handlers::ledger_current::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "ledger_entry",
+        handler: Handler::Inline(handlers::ledger_entry::handle),
         role: Role::User,
         condition: Condition::None,
         api_versions: ALL_VERSIONS,
@@ -118,6 +189,13 @@ pub static METHODS: &[Method] = &[
         api_versions: ALL_VERSIONS,
     },
     Method {
+        name: "server_definitions",
+        handler: Handler::Inline(handlers::server_definitions::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
         name: "server_info",
         handler: Handler::Inline(handlers::server_info::handle),
         role: Role::User,
@@ -127,6 +205,41 @@ pub static METHODS: &[Method] = &[
     Method {
         name: "server_state",
         handler: Handler::Inline(handlers::server_state::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "sign",
+        handler: Handler::Cpu(handlers::sign::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "submit",
+        handler: Handler::Async(handlers::submit::handle),
+        role: Role::User,
+        condition: Condition::NeedsCurrentLedger,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "subscribe",
+        handler: Handler::Inline(handlers::subscribe::handle),
+        role: Role::User,
+        condition: Condition::None,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "tx",
+        handler: Handler::Inline(handlers::tx::handle),
+        role: Role::User,
+        condition: Condition::NeedsNetwork,
+        api_versions: ALL_VERSIONS,
+    },
+    Method {
+        name: "unsubscribe",
+        handler: Handler::Inline(handlers::unsubscribe::handle),
         role: Role::User,
         condition: Condition::None,
         api_versions: ALL_VERSIONS,
@@ -271,8 +384,11 @@ pub fn execute(
             }
         }
         Handler::Async(f) => {
+            // The function runs here, in arrival order (submit takes its place in the
+            // sequencer's queue in it); the future it returns runs as its own task.
+            let work = f(ctx, params.clone());
             tokio::spawn(async move {
-                let result = f(ctx, params.clone()).await;
+                let result = work.await;
                 done(result, params)
             });
         }

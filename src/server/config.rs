@@ -178,7 +178,7 @@ impl ServerConfig {
             network_id: None,
             ephemeral: false,
             data_dir: None,
-            close_interval_secs: 0,
+            close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
         }
     }
@@ -208,7 +208,9 @@ impl ServerConfig {
             network_id: file.network_id,
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
-            close_interval_secs: file.close_interval.unwrap_or(0),
+            close_interval_secs: file
+                .close_interval
+                .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
         })
     }

@@ -84,6 +84,7 @@ pub struct Running {
     /// `(port name, bound address)` for each port.
     pub addrs: Vec<(String, SocketAddr)>,
     shutdown: Shutdown,
+    node: crate::node::NodeTasks,
 }
 
 /// Bind every port of `config` and start accepting. Ports bound to port 0 report the
@@ -108,7 +109,15 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         None => CpuPool::per_core(CPU_QUEUE_JOBS_MAX),
     }
     .map_err(|e| format!("CPU pool: {e}"))?;
-    let state = Arc::new(ServerState::new(config, cpu));
+    let mut ledger_cfg = crate::ledger::store::LedgerConfig::default();
+    ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
+    let (persistence, ledgers) = match (&config.data_dir, config.ephemeral) {
+        (Some(dir), false) => crate::node::persist::Persistence::open(dir, ledger_cfg)
+            .map_err(|e| format!("data directory {}: {e}", dir.display()))?,
+        _ => crate::node::persist::Persistence::ephemeral(ledger_cfg),
+    };
+    let state = Arc::new(ServerState::with_ledgers(config, cpu, ledgers));
+    let node = crate::node::start(&state, persistence)?;
     let shutdown = Shutdown::new();
     let mut addrs = Vec::new();
     for ((listener, acceptor), port) in listeners
@@ -130,6 +139,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         state,
         addrs,
         shutdown,
+        node,
     })
 }
 
@@ -145,5 +155,7 @@ impl Running {
         {
             tracing::warn!("connections still open after the shutdown grace period");
         }
+        // Replies already owed are written; then the writer finishes what is queued.
+        self.node.stop().await;
     }
 }

@@ -84,6 +84,15 @@ impl Outbox {
     }
 }
 
+/// Stream messages go through the same bounded queue as replies (they count against
+/// `send_queue_limit`; overflowing it disconnects the client).
+impl crate::node::subscriptions::Sink for Outbox {
+    fn send(&self, text: String) -> bool {
+        self.push(text, None);
+        !self.state.killed.load(Ordering::Acquire)
+    }
+}
+
 impl OutboxState {
     /// Drop the connection: the reader stops and the socket is closed.
     fn kill(&self) {
@@ -121,6 +130,7 @@ where
         tx,
         state: state.clone(),
     });
+    let session = crate::node::subscriptions::Session::new(outbox.clone());
     tracing::debug!(peer = %conn.peer, "websocket open");
 
     let writer_state = state.clone();
@@ -225,9 +235,9 @@ where
             Ok(Some(Ok(m))) => m,
         };
         match message {
-            Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox),
+            Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox, &session),
             Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
-                Ok(text) => on_text(text, permit, &conn, &outbox),
+                Ok(text) => on_text(text, permit, &conn, &outbox, &session),
                 Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
             },
             Message::Close(_) => break,
@@ -235,7 +245,10 @@ where
             _ => {}
         }
     }
-    // Dropping our handle lets the writer finish once the in-flight jobs have answered.
+    // Subscriptions hold the outbox too: forget them first, so that dropping our handle lets
+    // the writer finish once the in-flight jobs have answered.
+    conn.state.subscriptions.remove_session(session.id());
+    drop(session);
     drop(outbox);
     let _ = writer.await;
     tracing::debug!(peer = %conn.peer, "websocket closed");
@@ -247,6 +260,7 @@ fn on_text(
     permit: tokio::sync::OwnedSemaphorePermit,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
 ) {
     let request = match json::parse_object(text.as_bytes()) {
         Ok(r) => r,
@@ -297,11 +311,14 @@ fn on_text(
         ),
         Ok(method) => {
             let outbox = outbox.clone();
-            rpc::execute(method, ctx, request, move |result, request| {
-                outbox.push(
-                    with_warning(envelope::ws_reply(&request, result), warn),
-                    Some(permit),
-                );
+            // Inline handlers (subscribe) find this connection's session while they run.
+            crate::node::subscriptions::with_session(session, || {
+                rpc::execute(method, ctx, request, move |result, request| {
+                    outbox.push(
+                        with_warning(envelope::ws_reply(&request, result), warn),
+                        Some(permit),
+                    );
+                })
             });
         }
     }

@@ -54,10 +54,13 @@ pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
     let mut info = Map::new();
 
     info.insert("build_version".into(), Value::from(BUILD_VERSION));
-    info.insert(
-        "complete_ledgers".into(),
-        Value::from(status.complete_ledgers()),
-    );
+    let (lo, hi) = server.ledgers.complete_range();
+    let complete = match (lo, hi) {
+        (0, _) | (_, 0) => "empty".to_string(),
+        (a, b) if a == b => a.to_string(),
+        (a, b) => format!("{a}-{b}"),
+    };
+    info.insert("complete_ledgers".into(), Value::from(complete));
     if human {
         let host = if admin {
             &server.host_name
@@ -179,32 +182,45 @@ pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
         info.insert("amendment_blocked".into(), Value::from(true));
     }
 
-    if let Some(l) = status.validated {
+    // The validated (in standalone: last closed) ledger, read from the store itself.
+    let validated = server.ledgers.validated().ledger;
+    if let Some(l) = validated {
         let mut v = Map::new();
-        v.insert("hash".into(), Value::from(l.hash.to_hex()));
-        v.insert("seq".into(), Value::from(l.seq));
+        v.insert("hash".into(), Value::from(l.header.hash.to_hex()));
+        v.insert("seq".into(), Value::from(l.header.seq));
+        let close_time = l.header.close_time as u64;
         if human {
-            v.insert("age".into(), Value::from(now.saturating_sub(l.close_time)));
+            v.insert("age".into(), Value::from(now.saturating_sub(close_time)));
             v.insert(
                 "base_fee_xrp".into(),
-                number(l.base_fee_drops as f64 / DROPS_PER_XRP),
+                number(l.fees.base_drops as f64 / DROPS_PER_XRP),
             );
             v.insert(
                 "reserve_base_xrp".into(),
-                number(l.reserve_base_drops as f64 / DROPS_PER_XRP),
+                number(l.fees.reserve_base_drops as f64 / DROPS_PER_XRP),
             );
             v.insert(
                 "reserve_inc_xrp".into(),
-                number(l.reserve_inc_drops as f64 / DROPS_PER_XRP),
+                number(l.fees.reserve_inc_drops as f64 / DROPS_PER_XRP),
             );
         } else {
-            v.insert("base_fee".into(), Value::from(l.base_fee_drops));
-            v.insert("close_time".into(), Value::from(l.close_time));
-            v.insert("reserve_base".into(), Value::from(l.reserve_base_drops));
-            v.insert("reserve_inc".into(), Value::from(l.reserve_inc_drops));
+            v.insert("base_fee".into(), Value::from(l.fees.base_drops));
+            v.insert("close_time".into(), Value::from(close_time));
+            v.insert(
+                "reserve_base".into(),
+                Value::from(l.fees.reserve_base_drops),
+            );
+            v.insert("reserve_inc".into(), Value::from(l.fees.reserve_inc_drops));
         }
         v.sort_keys();
-        info.insert("validated_ledger".into(), Value::Object(v));
+        // rippled names it closed_ledger when nothing is validated yet; a standalone
+        // server validates every ledger it closes.
+        let name = if status.standalone || status.validated.is_some() {
+            "validated_ledger"
+        } else {
+            "closed_ledger"
+        };
+        info.insert(name.into(), Value::Object(v));
     }
     info.sort_keys();
     info

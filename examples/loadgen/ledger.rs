@@ -1,0 +1,222 @@
+//! `--mode submit` and `--mode reads` of the load generator: pre-signed Payments from many
+//! funded accounts, pipelined over several connections (applied tx/s, p50/p99 latency),
+//! and account_info / account_lines reads (reads/s, p50/p99).
+
+use futures::{SinkExt, StreamExt};
+use ledgerd::protocol::codec;
+use ledgerd::protocol::keys::{KeyPair, KeyType};
+use ledgerd::protocol::seed::Seed;
+use ledgerd::protocol::st::StValue;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::Message;
+
+const GENESIS_SECRET: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: &str) -> Ws {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/"))
+        .await
+        .expect("connect")
+        .0
+}
+
+async fn call(ws: &mut Ws, req: Value) -> Value {
+    ws.send(Message::text(req.to_string())).await.expect("send");
+    while let Some(Ok(m)) = ws.next().await {
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+            if v["type"] == "response" {
+                return v;
+            }
+        }
+    }
+    Value::Null
+}
+
+fn pair(passphrase: &str) -> KeyPair {
+    KeyPair::from_seed(&Seed::from_passphrase(passphrase), KeyType::Secp256k1).expect("keys")
+}
+
+fn signed_payment(p: &KeyPair, seq: u32, dest: &str, drops: u64) -> String {
+    let tx = json!({"TransactionType": "Payment", "Account": p.account_id().to_address(),
+        "Destination": dest, "Amount": drops.to_string(), "Fee": "10", "Sequence": seq,
+        "Flags": 2147483648u32, "SigningPubKey": p.public.to_hex()});
+    let mut obj = codec::from_json(&tx).expect("tx");
+    let sig = p.sign(&ledgerd::protocol::tx::signing_data(&obj));
+    obj.set_named("TxnSignature", StValue::Blob(sig));
+    hex::encode_upper(codec::encode(&obj))
+}
+
+/// Send `requests[i]` (one list per connection) pipelined `depth` deep; returns the
+/// replies' latencies and how many satisfied `ok`, and the elapsed time.
+async fn drive(
+    addr: &str,
+    requests: Vec<Vec<Value>>,
+    depth: usize,
+    ok: fn(&Value) -> bool,
+) -> (Vec<Duration>, u64, Duration) {
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for list in requests {
+        let ws = connect(addr).await;
+        tasks.push(tokio::spawn(async move {
+            let (mut sink, mut stream) = ws.split();
+            let window = Arc::new(Semaphore::new(depth));
+            let sent: Arc<Mutex<HashMap<u64, Instant>>> = Arc::default();
+            let n = list.len();
+            let (w2, s2) = (window.clone(), sent.clone());
+            let reader = tokio::spawn(async move {
+                let mut lat = Vec::with_capacity(n);
+                let mut good = 0u64;
+                while lat.len() < n {
+                    let Some(Ok(m)) = stream.next().await else {
+                        break;
+                    };
+                    let Message::Text(t) = m else { continue };
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+                    if v["type"] != "response" {
+                        continue;
+                    }
+                    if let Some(at) = v["id"]
+                        .as_u64()
+                        .and_then(|id| s2.lock().ok().and_then(|mut m| m.remove(&id)))
+                    {
+                        lat.push(at.elapsed());
+                    }
+                    if ok(&v) {
+                        good += 1;
+                    }
+                    w2.add_permits(1);
+                }
+                (lat, good)
+            });
+            for (i, mut req) in list.into_iter().enumerate() {
+                window.acquire().await.expect("window").forget();
+                req["id"] = json!(i as u64);
+                if let Ok(mut m) = sent.lock() {
+                    m.insert(i as u64, Instant::now());
+                }
+                if sink.send(Message::text(req.to_string())).await.is_err() {
+                    break;
+                }
+            }
+            reader.await.unwrap_or_default()
+        }));
+    }
+    let mut all = Vec::new();
+    let mut good = 0;
+    for t in tasks {
+        let (lat, g) = t.await.unwrap_or_default();
+        all.extend(lat);
+        good += g;
+    }
+    (all, good, start.elapsed())
+}
+
+fn percentile(v: &mut [Duration], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort();
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[i].as_secs_f64() * 1000.0
+}
+
+/// Fund `accounts` accounts, then submit `each` pre-signed payments from each.
+pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts: usize, each: u32) {
+    let mut admin = connect(addr).await;
+    let senders: Vec<KeyPair> = (0..accounts)
+        .map(|i| pair(&format!("loadgen-{i}")))
+        .collect();
+    let mut fund = Vec::new();
+    for s in &senders {
+        fund.push(
+            json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": {
+            "TransactionType": "Payment", "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+            "Destination": s.account_id().to_address(), "Amount": "1000000000"}}),
+        );
+    }
+    for req in fund {
+        let r = call(&mut admin, req).await;
+        if r["result"]["engine_result"] != "tesSUCCESS" {
+            eprintln!("funding failed: {r}");
+            return;
+        }
+    }
+    call(&mut admin, json!({"command": "ledger_accept"})).await;
+    let mut seqs = Vec::new();
+    for s in &senders {
+        let r = call(
+            &mut admin,
+            json!({"command": "account_info",
+            "account": s.account_id().to_address()}),
+        )
+        .await;
+        seqs.push(
+            r["result"]["account_data"]["Sequence"]
+                .as_u64()
+                .unwrap_or(0) as u32,
+        );
+    }
+    let sink = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
+    let sign_start = Instant::now();
+    let mut lists: Vec<Vec<Value>> = vec![Vec::new(); connections.max(1)];
+    for (i, (s, seq)) in senders.iter().zip(seqs).enumerate() {
+        for k in 0..each {
+            let blob = signed_payment(s, seq + k, sink, 1_000);
+            let c = i % lists.len();
+            lists[c].push(json!({"command": "submit", "tx_blob": blob}));
+        }
+    }
+    let total: usize = lists.iter().map(Vec::len).sum();
+    println!(
+        "submit: {total} Payments from {accounts} accounts pre-signed in {:.2} s; {} connections x {} in flight",
+        sign_start.elapsed().as_secs_f64(),
+        lists.len(),
+        depth
+    );
+    let (mut lat, good, took) = drive(addr, lists, depth, |v| {
+        v["result"]["engine_result"] == "tesSUCCESS"
+    })
+    .await;
+    println!(
+        "applied {good}/{total} in {:.2} s: {:.0} tx/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        took.as_secs_f64(),
+        good as f64 / took.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99)
+    );
+}
+
+/// account_info and account_lines on the genesis account, `count` of each.
+pub async fn reads_mode(addr: &str, connections: usize, depth: usize, count: usize) {
+    for method in ["account_info", "account_lines"] {
+        let per = count / connections.max(1);
+        let lists: Vec<Vec<Value>> = (0..connections.max(1))
+            .map(|_| {
+                (0..per)
+                    .map(|_| {
+                        json!({"command": method,
+                        "account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+                        "ledger_index": "validated"})
+                    })
+                    .collect()
+            })
+            .collect();
+        let (mut lat, good, took) = drive(addr, lists, depth, |v| v["status"] == "success").await;
+        println!(
+            "{method}: {good} ok in {:.2} s: {:.0} reads/s, latency p50 {:.2} ms, p99 {:.2} ms",
+            took.as_secs_f64(),
+            good as f64 / took.as_secs_f64(),
+            percentile(&mut lat, 0.5),
+            percentile(&mut lat, 0.99)
+        );
+    }
+}

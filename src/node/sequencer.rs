@@ -1,0 +1,195 @@
+//! The single writer. One thread owns every `LedgerStore::apply` and `LedgerStore::close`;
+//! handlers send it commands over a bounded channel. It never waits for the disk: each
+//! accepted submission is journaled (`Persistence::record_tx`) and the reply travels with
+//! its [`Durable`] back to the handler, which waits for it; each close is journaled and
+//! handed to the publisher, which publishes it once durable.
+
+use super::persist::{Durable, Persistence};
+use super::subscriptions::Subscriptions;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::store::{ApplyResult, ClosedLedger, LedgerStore};
+use crate::ledger::view::ReadView;
+use crate::protocol::st::StObject;
+use crate::rpc::error::{ErrorCode, RpcError};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// What a handler asks of the sequencer.
+pub enum Command {
+    /// Apply a signed transaction to the open ledger. The command is queued when the
+    /// request arrives, before its signature is checked on the CPU pool, so submissions
+    /// keep their arrival order (a client pipelining one account's sequence numbers)
+    /// while their checks run in parallel; the sequencer takes the check's outcome when
+    /// the command reaches the head of the queue.
+    Submit {
+        /// The decoded, verified transaction, or the error to answer instead.
+        job: oneshot::Receiver<Result<Verified, RpcError>>,
+        /// Where the outcome goes.
+        reply: oneshot::Sender<Result<Submitted, RpcError>>,
+    },
+    /// Close the open ledger (ledger_accept, the close timer).
+    Close {
+        /// Gets the new open ledger's sequence once the close is durable and published,
+        /// or why it failed.
+        reply: Option<oneshot::Sender<Result<u32, String>>>,
+    },
+    /// Finish: the thread ends after the commands queued before this one.
+    Stop,
+}
+
+/// A transaction ready to apply.
+pub struct Verified {
+    /// The decoded transaction.
+    pub tx: Arc<StObject>,
+    /// Its signed binary form as submitted (what the journal records).
+    pub blob: Arc<[u8]>,
+}
+
+/// The outcome of one submission.
+pub struct Submitted {
+    /// What the store did.
+    pub result: ApplyResult,
+    /// Resolves when the journal holds it (None: nothing to journal).
+    pub durable: Option<Durable>,
+    /// The account's Sequence in the open ledger after applying (None: no account).
+    pub account_sequence: Option<u32>,
+    /// The open ledger's sequence it was applied to.
+    pub open_seq: u32,
+    /// The last validated ledger's sequence.
+    pub validated_seq: u32,
+}
+
+/// A close on its way to being published.
+pub struct ClosedWork {
+    /// The ledger just closed.
+    pub closed: Arc<ClosedLedger>,
+    /// Its journal record.
+    pub durable: Durable,
+    /// Who asked, if anyone.
+    pub reply: Option<oneshot::Sender<Result<u32, String>>>,
+}
+
+/// The sending side handlers use.
+#[derive(Clone)]
+pub struct SequencerHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+/// Why a command was not taken.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SendError {
+    /// The queue is full (answer tooBusy).
+    Full,
+    /// The sequencer has stopped (shutting down).
+    Stopped,
+}
+
+impl SequencerHandle {
+    /// Queue `cmd` without waiting.
+    pub fn try_send(&self, cmd: Command) -> Result<(), SendError> {
+        self.tx.try_send(cmd).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => SendError::Full,
+            mpsc::error::TrySendError::Closed(_) => SendError::Stopped,
+        })
+    }
+
+    /// Queue `cmd`, waiting for room.
+    pub async fn send(&self, cmd: Command) -> Result<(), SendError> {
+        self.tx.send(cmd).await.map_err(|_| SendError::Stopped)
+    }
+}
+
+/// Start the sequencer thread. It runs until every handle is dropped; closes go to
+/// `published` in order.
+pub fn start(
+    store: Arc<LedgerStore>,
+    persist: Arc<Persistence>,
+    subs: Arc<Subscriptions>,
+    published: mpsc::Sender<ClosedWork>,
+) -> std::io::Result<(SequencerHandle, std::thread::JoinHandle<()>)> {
+    let (tx, rx) = mpsc::channel(crate::limits::SEQUENCER_QUEUE_COMMANDS_MAX);
+    let join = std::thread::Builder::new()
+        .name("sequencer".into())
+        .spawn(move || run(rx, store, persist, subs, published))?;
+    Ok((SequencerHandle { tx }, join))
+}
+
+fn run(
+    mut rx: mpsc::Receiver<Command>,
+    store: Arc<LedgerStore>,
+    persist: Arc<Persistence>,
+    subs: Arc<Subscriptions>,
+    published: mpsc::Sender<ClosedWork>,
+) {
+    while let Some(cmd) = rx.blocking_recv() {
+        match cmd {
+            Command::Stop => break,
+            Command::Submit { job, reply } => {
+                let outcome = match job.blocking_recv() {
+                    Ok(Ok(v)) => submit(&store, &persist, &subs, &v.tx, &v.blob)
+                        .map_err(|why| RpcError::with_message(ErrorCode::Internal, why)),
+                    Ok(Err(e)) => Err(e),
+                    Err(_) => Err(RpcError::new(ErrorCode::Internal)),
+                };
+                let _ = reply.send(outcome);
+            }
+            Command::Close { reply } => {
+                if let Err(why) = persist.health() {
+                    if let Some(r) = reply {
+                        let _ = r.send(Err(why));
+                    }
+                    continue;
+                }
+                let now = crate::rpc::ledger_status::ripple_now_secs();
+                let closed = store.close(u32::try_from(now).unwrap_or(u32::MAX));
+                let durable = persist.record_close(&closed);
+                persist.after_close(&store);
+                // Held transactions retried into the new open ledger are proposed now.
+                if subs.wants_proposed() {
+                    let seq = store.current().seq();
+                    for entry in store.open_txs() {
+                        subs.publish_proposed(&entry, seq);
+                    }
+                }
+                let work = ClosedWork {
+                    closed,
+                    durable,
+                    reply,
+                };
+                // Waits only when PUBLISH_QUEUE_CLOSES_MAX closes are not yet durable.
+                if published.blocking_send(work).is_err() {
+                    tracing::warn!("publisher gone; close not published");
+                }
+            }
+        }
+    }
+}
+
+fn submit(
+    store: &Arc<LedgerStore>,
+    persist: &Persistence,
+    subs: &Subscriptions,
+    tx: &StObject,
+    blob: &[u8],
+) -> Result<Submitted, String> {
+    persist.health()?;
+    let result = store.apply(tx);
+    let durable = (result.applied || result.held).then(|| persist.record_tx(blob, &result));
+    let current = store.current();
+    let open_seq = current.seq();
+    let account_sequence = tx
+        .account_of(sf().account)
+        .and_then(|a| current.view.read(&keylet::account(&a)))
+        .and_then(|root| root.u32_of(sf().sequence));
+    if let Some(entry) = &result.entry {
+        subs.publish_proposed(entry, entry.ledger_seq);
+    }
+    Ok(Submitted {
+        result,
+        durable,
+        account_sequence,
+        open_seq,
+        validated_seq: store.validated().seq(),
+    })
+}

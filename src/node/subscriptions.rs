@@ -1,0 +1,339 @@
+//! Who listens to what: the stream subscriptions of WebSocket sessions, and the fan-out
+//! of ledger and transaction messages to them.
+//!
+//! Messages go through each session's bounded outbound queue (the port's
+//! `send_queue_limit`); a session that does not read overflows it, is disconnected by the
+//! transport, and is dropped from here the next time a message finds it gone. Rendering
+//! happens once per API version per message, only when someone listens.
+
+use super::messages::{self, TxSource};
+use crate::ledger::store::{ClosedLedger, TxEntry};
+use crate::protocol::types::AccountId;
+use parking_lot::RwLock;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// Where a session's messages go (the WebSocket outbound queue).
+pub trait Sink: Send + Sync {
+    /// Queue `text`; `false` when the session is gone or was just dropped for not reading.
+    fn send(&self, text: String) -> bool;
+}
+
+/// One connection that can hold subscriptions.
+pub struct Session {
+    id: u64,
+    sink: Arc<dyn Sink>,
+}
+
+static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
+
+impl Session {
+    /// A new session sending through `sink`.
+    pub fn new(sink: Arc<dyn Sink>) -> Arc<Session> {
+        Arc::new(Session {
+            id: NEXT_SESSION.fetch_add(1, Ordering::Relaxed),
+            sink,
+        })
+    }
+
+    /// Its id (unique in this process).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<Session>>> = const { RefCell::new(None) };
+}
+
+/// Run `f` with `session` as the session of the request being handled: inline handlers
+/// (`subscribe`, `unsubscribe`) run synchronously inside `f` on this thread and find it
+/// with [`current_session`]. HTTP requests have none.
+pub fn with_session<R>(session: &Arc<Session>, f: impl FnOnce() -> R) -> R {
+    let previous = CURRENT.with(|c| c.replace(Some(session.clone())));
+    let out = f();
+    CURRENT.with(|c| *c.borrow_mut() = previous);
+    out
+}
+
+/// The session of the request being handled on this thread, if any.
+pub fn current_session() -> Option<Arc<Session>> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// A stream name `subscribe` accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stream {
+    /// `ledger`: ledgerClosed.
+    Ledger,
+    /// `transactions`: validated transactions.
+    Transactions,
+    /// `transactions_proposed` (alias `rt_transactions`): proposed and validated.
+    TransactionsProposed,
+    /// `server`: serverStatus (sent when the load changes; ours never does).
+    Server,
+    /// Accepted; nothing is ever published on them by a standalone server.
+    Quiet(&'static str),
+}
+
+impl Stream {
+    /// The stream called `name`, if `subscribe` knows it.
+    pub fn from_name(name: &str) -> Option<Stream> {
+        Some(match name {
+            "ledger" => Stream::Ledger,
+            "transactions" => Stream::Transactions,
+            "transactions_proposed" | "rt_transactions" => Stream::TransactionsProposed,
+            "server" => Stream::Server,
+            "book_changes" => Stream::Quiet("book_changes"),
+            "manifests" => Stream::Quiet("manifests"),
+            "validations" => Stream::Quiet("validations"),
+            "peer_status" => Stream::Quiet("peer_status"),
+            "consensus" => Stream::Quiet("consensus"),
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Sub {
+    api_version: u32,
+    streams: HashSet<Stream>,
+    accounts: HashSet<AccountId>,
+    accounts_proposed: HashSet<AccountId>,
+}
+
+struct Entry {
+    session: Arc<Session>,
+    sub: Sub,
+}
+
+/// The registry.
+#[derive(Default)]
+pub struct Subscriptions {
+    entries: RwLock<HashMap<u64, Entry>>,
+    /// Sessions subscribed to anything proposed (a cheap test for the sequencer).
+    proposed_listeners: AtomicUsize,
+}
+
+impl Subscriptions {
+    /// An empty registry.
+    pub fn new() -> Subscriptions {
+        Subscriptions::default()
+    }
+
+    fn with_entry(&self, session: &Arc<Session>, api_version: u32, f: impl FnOnce(&mut Sub)) {
+        let mut map = self.entries.write();
+        let e = map.entry(session.id).or_insert_with(|| Entry {
+            session: session.clone(),
+            sub: Sub::default(),
+        });
+        // rippled renders a session's messages for the API version of its last subscribe.
+        e.sub.api_version = api_version;
+        f(&mut e.sub);
+        self.recount(&map);
+    }
+
+    fn recount(&self, map: &HashMap<u64, Entry>) {
+        let n = map
+            .values()
+            .filter(|e| {
+                e.sub.streams.contains(&Stream::TransactionsProposed)
+                    || !e.sub.accounts_proposed.is_empty()
+            })
+            .count();
+        self.proposed_listeners.store(n, Ordering::Relaxed);
+    }
+
+    /// Subscribe `session` to `stream`.
+    pub fn add_stream(&self, session: &Arc<Session>, api_version: u32, stream: Stream) {
+        self.with_entry(session, api_version, |s| {
+            s.streams.insert(stream);
+        });
+    }
+
+    /// Unsubscribe `session` from `stream`.
+    pub fn remove_stream(&self, session: &Arc<Session>, stream: Stream) {
+        self.edit(session, |s| {
+            s.streams.remove(&stream);
+        });
+    }
+
+    /// Follow `accounts` (validated, or proposed too when `proposed`).
+    pub fn add_accounts(
+        &self,
+        session: &Arc<Session>,
+        api_version: u32,
+        accounts: &[AccountId],
+        proposed: bool,
+    ) {
+        self.with_entry(session, api_version, |s| {
+            let set = if proposed {
+                &mut s.accounts_proposed
+            } else {
+                &mut s.accounts
+            };
+            set.extend(accounts.iter().copied());
+        });
+    }
+
+    /// Stop following `accounts`.
+    pub fn remove_accounts(&self, session: &Arc<Session>, accounts: &[AccountId], proposed: bool) {
+        self.edit(session, |s| {
+            let set = if proposed {
+                &mut s.accounts_proposed
+            } else {
+                &mut s.accounts
+            };
+            for a in accounts {
+                set.remove(a);
+            }
+        });
+    }
+
+    fn edit(&self, session: &Arc<Session>, f: impl FnOnce(&mut Sub)) {
+        let mut map = self.entries.write();
+        if let Some(e) = map.get_mut(&session.id) {
+            f(&mut e.sub);
+        }
+        self.recount(&map);
+    }
+
+    /// Forget everything `session` subscribed to (the connection ended).
+    pub fn remove_session(&self, id: u64) {
+        let mut map = self.entries.write();
+        map.remove(&id);
+        self.recount(&map);
+    }
+
+    /// True when someone listens to proposed transactions.
+    pub fn wants_proposed(&self) -> bool {
+        self.proposed_listeners.load(Ordering::Relaxed) > 0
+    }
+
+    /// Sessions currently registered.
+    pub fn len(&self) -> usize {
+        self.entries.read().len()
+    }
+
+    /// True when nobody is subscribed to anything.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Send one message to the sessions `pick` selects; `render` is called at most once per
+    /// API version. Sessions found gone are dropped.
+    fn fan_out(&self, pick: impl Fn(&Sub) -> bool, render: impl Fn(u32) -> Value) {
+        let targets: Vec<(Arc<Session>, u32)> = self
+            .entries
+            .read()
+            .values()
+            .filter(|e| pick(&e.sub))
+            .map(|e| (e.session.clone(), e.sub.api_version))
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        let mut rendered: HashMap<u32, String> = HashMap::new();
+        let mut gone = Vec::new();
+        for (session, version) in targets {
+            let text = rendered
+                .entry(version)
+                .or_insert_with(|| render(version).to_string())
+                .clone();
+            if !session.sink.send(text) {
+                gone.push(session.id);
+            }
+        }
+        for id in gone {
+            self.remove_session(id);
+        }
+    }
+
+    /// Publish a validated ledger: `ledgerClosed`, then each transaction to the
+    /// transaction streams and to the accounts it affected.
+    pub fn publish_closed(&self, closed: &ClosedLedger, network_id: u32, complete: &str) {
+        if self.is_empty() {
+            return;
+        }
+        let msg = messages::ledger_closed(closed, network_id, complete);
+        self.fan_out(|s| s.streams.contains(&Stream::Ledger), |_| msg.clone());
+        let source = TxSource::Validated { closed, network_id };
+        for entry in &closed.txs {
+            self.publish_tx(entry, &source, true);
+        }
+    }
+
+    /// Publish a transaction just applied to the open ledger `seq`.
+    pub fn publish_proposed(&self, entry: &TxEntry, seq: u32) {
+        if !self.wants_proposed() {
+            return;
+        }
+        self.publish_tx(entry, &TxSource::Proposed { seq }, false);
+    }
+
+    fn publish_tx(&self, entry: &TxEntry, source: &TxSource<'_>, validated: bool) {
+        let render = |v| messages::transaction_message(entry, source, v);
+        self.fan_out(
+            |s| {
+                s.streams.contains(&Stream::TransactionsProposed)
+                    || (validated && s.streams.contains(&Stream::Transactions))
+            },
+            render,
+        );
+        let accounts = messages::affected_accounts(entry, validated);
+        self.fan_out(
+            |s| {
+                accounts.iter().any(|a| {
+                    s.accounts_proposed.contains(a) || (validated && s.accounts.contains(a))
+                })
+            },
+            render,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parking_lot::Mutex;
+
+    struct Collect(Mutex<Vec<String>>, bool);
+    impl Sink for Collect {
+        fn send(&self, text: String) -> bool {
+            self.0.lock().push(text);
+            self.1
+        }
+    }
+
+    #[test]
+    fn sessions_are_current_only_inside_with_session() {
+        let s = Session::new(Arc::new(Collect(Mutex::new(vec![]), true)));
+        assert!(current_session().is_none());
+        let id = with_session(&s, || current_session().map(|c| c.id()));
+        assert_eq!(id, Some(s.id()));
+        assert!(current_session().is_none());
+    }
+
+    #[test]
+    fn gone_sessions_are_dropped_and_counts_follow() {
+        let subs = Subscriptions::new();
+        let dead = Session::new(Arc::new(Collect(Mutex::new(vec![]), false)));
+        let live_sink = Arc::new(Collect(Mutex::new(vec![]), true));
+        let live = Session::new(live_sink.clone());
+        subs.add_stream(&dead, 1, Stream::Ledger);
+        subs.add_stream(&live, 2, Stream::Ledger);
+        assert!(!subs.wants_proposed());
+        subs.add_accounts(&live, 2, &[AccountId::ONE], true);
+        assert!(subs.wants_proposed());
+        subs.fan_out(|s| s.streams.contains(&Stream::Ledger), Value::from);
+        assert_eq!(subs.len(), 1);
+        assert_eq!(live_sink.0.lock().as_slice(), ["2"]);
+        subs.remove_accounts(&live, &[AccountId::ONE], true);
+        assert!(!subs.wants_proposed());
+        subs.remove_session(live.id());
+        assert!(subs.is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! `account_channels` (rippled `AccountChannels.cpp`, rpc.md §3.5): the payment channels
+//! an account opened, paged over its whole owner directory like account_lines.
+
+use crate::ledger::flags::lt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::base58::{self, version};
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Hash256};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::handlers::owner_walk::{
+    account_field, check_marker, for_each_after, marker_text, parse_marker, read_limit, start_hint,
+    ACCOUNT_CHANNELS_LIMITS,
+};
+use crate::rpc::ledger_select::select;
+use crate::rpc::params::as_string;
+use crate::rpc::{HandlerResult, Params};
+use serde_json::{Map, Value};
+
+/// One channel as rippled prints it.
+pub fn channel_json(key: &Hash256, entry: &StObject) -> Value {
+    let s = sf();
+    let mut o = Map::new();
+    o.insert("channel_id".into(), Value::from(key.to_hex()));
+    if let Some(a) = entry.account_of(s.account) {
+        o.insert("account".into(), Value::from(a.to_address()));
+    }
+    if let Some(d) = entry.account_of(s.destination) {
+        o.insert("destination_account".into(), Value::from(d.to_address()));
+    }
+    o.insert(
+        "amount".into(),
+        Value::from(entry.drops_of(s.amount).to_string()),
+    );
+    o.insert(
+        "balance".into(),
+        Value::from(entry.drops_of(s.balance).to_string()),
+    );
+    if let Some(pk) = entry.blob_of(s.public_key) {
+        // rippled prints the key only when its type byte is a known one.
+        if pk.len() == 33 && matches!(pk[0], 0x02 | 0x03 | 0xED) {
+            o.insert(
+                "public_key".into(),
+                Value::from(base58::encode(version::ACCOUNT_PUBLIC, pk)),
+            );
+            o.insert("public_key_hex".into(), Value::from(hex::encode_upper(pk)));
+        }
+    }
+    if let Some(d) = entry.u32_of(s.settle_delay) {
+        o.insert("settle_delay".into(), Value::from(d));
+    }
+    for (name, f) in [
+        ("expiration", s.expiration),
+        ("cancel_after", s.cancel_after),
+        ("source_tag", s.source_tag),
+        ("destination_tag", s.destination_tag),
+    ] {
+        if let Some(v) = entry.u32_of(f) {
+            o.insert(name.into(), Value::from(v));
+        }
+    }
+    o.sort_keys();
+    Value::Object(o)
+}
+
+/// Answer account_channels.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let account = account_field(params)?;
+    let sel = select(ctx, params)?;
+    let id =
+        AccountId::from_address(account).map_err(|_| RpcError::new(ErrorCode::ActMalformed))?;
+    let view = &sel.snap.view;
+    if view.read(&keylet::account(&id)).is_none() {
+        return Err(RpcError::new(ErrorCode::ActNotFound));
+    }
+    let dst = match params.get("destination_account") {
+        None => None,
+        Some(v) => {
+            let text = as_string(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
+            if text.is_empty() {
+                None
+            } else {
+                Some(
+                    AccountId::from_address(&text)
+                        .map_err(|_| RpcError::new(ErrorCode::ActMalformed))?,
+                )
+            }
+        }
+    };
+    let limit = read_limit(ctx, params, ACCOUNT_CHANNELS_LIMITS)?;
+    let marker = match params.get("marker") {
+        None => None,
+        Some(v) => {
+            let m = parse_marker(v)?;
+            check_marker(view, &id, &m)?;
+            Some(m)
+        }
+    };
+    let s = sf();
+    let mut channels = Vec::new();
+    let mut count: u64 = 0;
+    let mut next = None;
+    let walked = for_each_after(view, &id, marker, limit.saturating_add(1), |key, entry| {
+        count += 1;
+        if count == u64::from(limit) {
+            next = Some(marker_text(key, start_hint(entry, &id)));
+        }
+        if count <= u64::from(limit)
+            && entry.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
+            && entry.account_of(s.account) == Some(id)
+            && dst.is_none_or(|d| entry.account_of(s.destination) == Some(d))
+        {
+            channels.push(channel_json(key, entry));
+        }
+    });
+    if !walked {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    }
+    let mut result = sel.result();
+    result.insert("account".into(), Value::from(id.to_address()));
+    result.insert("channels".into(), Value::Array(channels));
+    if count == u64::from(limit) + 1 {
+        if let Some(m) = next {
+            result.insert("limit".into(), Value::from(limit));
+            result.insert("marker".into(), Value::from(m));
+        }
+    }
+    Ok(result)
+}

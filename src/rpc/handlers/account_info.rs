@@ -1,0 +1,120 @@
+//! `account_info` (rippled `AccountInfo.cpp`, rpc.md §3.3): the AccountRoot, its flags by
+//! name, signer lists and queue data on request. Errors after the ledger lookup are
+//! injected into the partly built result, as rippled does.
+
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::types::AccountId;
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::handlers::ledger_json::entry_json;
+use crate::rpc::ledger_select::select;
+use crate::rpc::{HandlerResult, Params};
+use serde_json::{Map, Value};
+
+/// `account_flags` names and the AccountRoot bits they show (rippled's table, including
+/// the DisallowIncoming and Clawback amendments, which ledgerd treats as enabled).
+const ACCOUNT_FLAGS: [(&str, u32); 14] = [
+    ("defaultRipple", lsf::DEFAULT_RIPPLE),
+    ("depositAuth", lsf::DEPOSIT_AUTH),
+    ("disableMasterKey", lsf::DISABLE_MASTER),
+    ("disallowIncomingXRP", lsf::DISALLOW_XRP),
+    ("globalFreeze", lsf::GLOBAL_FREEZE),
+    ("noFreeze", lsf::NO_FREEZE),
+    ("passwordSpent", lsf::PASSWORD_SPENT),
+    ("requireAuthorization", lsf::REQUIRE_AUTH),
+    ("requireDestinationTag", lsf::REQUIRE_DEST_TAG),
+    (
+        "disallowIncomingNFTokenOffer",
+        lsf::DISALLOW_INCOMING_NFTOKEN_OFFER,
+    ),
+    ("disallowIncomingCheck", lsf::DISALLOW_INCOMING_CHECK),
+    ("disallowIncomingPayChan", lsf::DISALLOW_INCOMING_PAYCHAN),
+    (
+        "disallowIncomingTrustline",
+        lsf::DISALLOW_INCOMING_TRUSTLINE,
+    ),
+    ("allowTrustLineClawback", lsf::ALLOW_TRUSTLINE_CLAWBACK),
+];
+
+/// jsoncpp's `asBool` for the scalar types.
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+        Value::Null => false,
+    }
+}
+
+/// Answer account_info.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let ident = match (params.get("account"), params.get("ident")) {
+        (Some(v), _) => v
+            .as_str()
+            .ok_or_else(|| RpcError::invalid_field("account"))?,
+        (None, Some(v)) => v.as_str().ok_or_else(|| RpcError::invalid_field("ident"))?,
+        (None, None) => return Err(RpcError::missing_field("account")),
+    };
+    let sel = select(ctx, params)?;
+    let id = AccountId::from_address(ident).map_err(|_| sel.inject(ErrorCode::ActMalformed))?;
+    let key = keylet::account(&id);
+    let Some(root) = sel.snap.view.read(&key) else {
+        let mut fields = Map::new();
+        fields.insert("account".into(), Value::from(id.to_address()));
+        return Err(sel.inject(RpcError::new(ErrorCode::ActNotFound).with_fields(fields)));
+    };
+    let queue = params.get("queue").is_some_and(truthy);
+    if queue && !sel.is_open() {
+        return Err(sel.inject(ErrorCode::InvalidParams));
+    }
+    let mut result = sel.result();
+    let mut data = match entry_json(&key, &root) {
+        Value::Object(o) => o,
+        _ => Map::new(),
+    };
+    if let Some(h) = root.h128_of(sf().email_hash) {
+        data.insert(
+            "urlgravatar".into(),
+            Value::from(format!(
+                "http://www.gravatar.com/avatar/{}",
+                h.to_hex().to_lowercase()
+            )),
+        );
+    }
+    let flags = root.flags();
+    let mut account_flags = Map::new();
+    for (name, bit) in ACCOUNT_FLAGS {
+        account_flags.insert(name.into(), Value::from(flags & bit != 0));
+    }
+    account_flags.sort_keys();
+    result.insert("account_flags".into(), Value::Object(account_flags));
+    let signer_lists = params.get("signer_lists");
+    if ctx.api_version >= 2 && signer_lists.is_some_and(|v| !v.is_boolean()) {
+        data.sort_keys();
+        result.insert("account_data".into(), Value::Object(data));
+        return Err(RpcError::new(ErrorCode::InvalidParams).with_fields(result));
+    }
+    if signer_lists.is_some_and(truthy) {
+        // No transaction here creates a SignerList, so the list is always empty.
+        let lists = Value::Array(Vec::new());
+        if ctx.api_version == 1 {
+            data.insert("signer_lists".into(), lists);
+        } else {
+            result.insert("signer_lists".into(), lists);
+        }
+    }
+    data.sort_keys();
+    result.insert("account_data".into(), Value::Object(data));
+    if queue {
+        // ledgerd has no transaction queue: transactions apply or fail at once.
+        let mut q = Map::new();
+        q.insert("txn_count".into(), Value::from(0));
+        result.insert("queue_data".into(), Value::Object(q));
+    }
+    Ok(result)
+}

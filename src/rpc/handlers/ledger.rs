@@ -1,0 +1,164 @@
+//! `ledger` (rippled `LedgerHandler.cpp`, `LedgerToJson.cpp`; rpc.md §3.9): a ledger's
+//! header, optionally its transactions (hashes, expanded, or binary) and, for admins, its
+//! state entries.
+
+use crate::ledger::store::{LedgerSnapshot, TxEntry};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::handlers::ledger_json::{entry_json, header_json, meta_json, seq_value, tx_fields};
+use crate::rpc::ledger_select::select;
+use crate::rpc::{HandlerResult, Params};
+use crate::server::role::Role;
+use serde_json::{Map, Value};
+
+/// What to include.
+#[derive(Clone, Copy)]
+struct Fill {
+    transactions: bool,
+    expand: bool,
+    binary: bool,
+    accounts: bool,
+    api_version: u32,
+}
+
+fn tx_json(e: &TxEntry, fill: Fill) -> Value {
+    if !fill.expand {
+        return Value::from(e.id.to_hex());
+    }
+    let mut o = Map::new();
+    if fill.binary {
+        o.insert("tx_blob".into(), Value::from(hex::encode_upper(&e.blob)));
+        o.insert(
+            "meta".into(),
+            Value::from(hex::encode_upper(crate::protocol::codec::encode(&e.meta))),
+        );
+    } else if fill.api_version >= 2 {
+        o.insert(
+            "tx_json".into(),
+            Value::Object(tx_fields(&e.tx, fill.api_version)),
+        );
+        o.insert("meta".into(), meta_json(e));
+        o.insert("hash".into(), Value::from(e.id.to_hex()));
+    } else {
+        o = tx_fields(&e.tx, fill.api_version);
+        o.insert("hash".into(), Value::from(e.id.to_hex()));
+        o.insert("metaData".into(), meta_json(e));
+    }
+    o.sort_keys();
+    Value::Object(o)
+}
+
+/// The `ledger` object of one ledger.
+fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
+    let mut o = match &snap.ledger {
+        Some(l) => {
+            let mut o = header_json(&l.header, fill.api_version);
+            if fill.transactions {
+                // rippled walks the transaction tree, which is ordered by ID.
+                let mut txs: Vec<_> = l.txs.iter().collect();
+                txs.sort_by_key(|t| t.id);
+                let list = txs.into_iter().map(|t| tx_json(t, fill)).collect();
+                o.insert("transactions".into(), Value::Array(list));
+            }
+            o
+        }
+        None => {
+            let mut o = Map::new();
+            o.insert("closed".into(), Value::from(false));
+            o.insert(
+                "ledger_index".into(),
+                seq_value(snap.seq(), fill.api_version),
+            );
+            // The open ledger's parent is the closed ledger just before it.
+            let parent = ctx
+                .server
+                .ledgers
+                .by_seq(snap.seq().saturating_sub(1))
+                .and_then(|p| p.ledger)
+                .map(|l| l.header.hash.to_hex())
+                .unwrap_or_default();
+            o.insert("parent_hash".into(), Value::from(parent));
+            o
+        }
+    };
+    if fill.accounts {
+        let mut entries = Vec::new();
+        snap.view.for_each(|k, v| entries.push((*k, v.clone())));
+        entries.sort_by_key(|e| e.0);
+        let list = entries
+            .iter()
+            .map(|(k, v)| {
+                if fill.binary {
+                    let mut e = Map::new();
+                    e.insert(
+                        "data".into(),
+                        Value::from(hex::encode_upper(crate::protocol::codec::encode(v))),
+                    );
+                    e.insert("index".into(), Value::from(k.to_hex()));
+                    Value::Object(e)
+                } else if fill.expand {
+                    entry_json(k, v)
+                } else {
+                    Value::from(k.to_hex())
+                }
+            })
+            .collect();
+        o.insert("accountState".into(), Value::Array(list));
+    }
+    o.sort_keys();
+    Value::Object(o)
+}
+
+/// Answer ledger.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let flag = |name| params.get(name).is_some_and(truthy);
+    let fill = Fill {
+        transactions: flag("transactions"),
+        expand: flag("expand"),
+        binary: flag("binary"),
+        accounts: flag("accounts") || flag("full"),
+        api_version: ctx.api_version,
+    };
+    let store = &ctx.server.ledgers;
+    let named = ["ledger", "ledger_hash", "ledger_index"]
+        .iter()
+        .any(|k| params.contains_key(*k));
+    if !named {
+        let closed = store.closed();
+        let open = store.current();
+        let simple = Fill {
+            transactions: false,
+            accounts: false,
+            ..fill
+        };
+        let mut r = Map::new();
+        let wrap = |v: Value| {
+            let mut m = Map::new();
+            m.insert("ledger".into(), v);
+            Value::Object(m)
+        };
+        r.insert("closed".into(), wrap(ledger_object(ctx, &closed, simple)));
+        r.insert("open".into(), wrap(ledger_object(ctx, &open, simple)));
+        return Ok(r);
+    }
+    let sel = select(ctx, params)?;
+    if (flag("full") || flag("accounts")) && ctx.role != Role::Admin {
+        return Err(RpcError::new(ErrorCode::NoPermission));
+    }
+    if flag("queue") && !sel.is_open() {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    }
+    let mut fill = fill;
+    if flag("full") {
+        fill.transactions = true;
+        fill.expand = true;
+    }
+    let obj = ledger_object(ctx, &sel.snap, fill);
+    let mut r = sel.result();
+    r.insert("ledger".into(), obj);
+    if flag("queue") {
+        r.insert("queue_data".into(), Value::Array(Vec::new()));
+    }
+    Ok(r)
+}

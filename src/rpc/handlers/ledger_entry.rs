@@ -1,0 +1,266 @@
+//! `ledger_entry` (rippled `LedgerEntry.cpp` / `LedgerEntryHelpers.h`, 2.5+; rpc.md §3.17):
+//! one ledger entry by index or by the parts of its key, as JSON or binary.
+
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::codec;
+use crate::protocol::hash::sha512_half;
+use crate::protocol::types::{AccountId, Currency, Hash256};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::handlers::ledger_json::entry_json;
+use crate::rpc::ledger_select::select;
+use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::{HandlerResult, Params};
+use serde_json::Value;
+
+/// How a selector's value becomes a key.
+#[derive(Clone, Copy)]
+enum Parse {
+    /// A 64-hex index only.
+    Index,
+    /// An address.
+    AccountRoot,
+    /// An index, or `{accounts, currency}`.
+    RippleState,
+    /// An index, or `{owner | dir_root, sub_index}`.
+    Directory,
+    /// An index, or `{account, seq}`.
+    Offer,
+    /// An index, or `{owner, seq}`.
+    Escrow,
+    /// An index, or `{account, ticket_seq}`.
+    Ticket,
+}
+
+/// The selectors: name, parser, and the entry type it must find (None = any).
+const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
+    ("account", Parse::AccountRoot, Some("AccountRoot")),
+    ("amendments", Parse::Index, Some("Amendments")),
+    ("check", Parse::Index, Some("Check")),
+    ("deposit_preauth", Parse::Index, Some("DepositPreauth")),
+    ("directory", Parse::Directory, Some("DirectoryNode")),
+    ("escrow", Parse::Escrow, Some("Escrow")),
+    ("fee", Parse::Index, Some("FeeSettings")),
+    ("hashes", Parse::Index, Some("LedgerHashes")),
+    ("nft_offer", Parse::Index, Some("NFTokenOffer")),
+    ("nft_page", Parse::Index, Some("NFTokenPage")),
+    ("nunl", Parse::Index, Some("NegativeUNL")),
+    ("offer", Parse::Offer, Some("Offer")),
+    ("payment_channel", Parse::Index, Some("PayChannel")),
+    ("signer_list", Parse::Index, Some("SignerList")),
+    ("state", Parse::RippleState, Some("RippleState")),
+    ("ticket", Parse::Ticket, Some("Ticket")),
+    ("index", Parse::Index, None),
+    ("account_root", Parse::AccountRoot, Some("AccountRoot")),
+    ("ripple_state", Parse::RippleState, Some("RippleState")),
+];
+
+const CODE: ErrorCode = ErrorCode::InvalidParams;
+
+/// `invalidFieldError(err, field, type)`: "Invalid field '<field>', not <type>."
+fn invalid(token: &'static str, field: &str, kind: &str) -> RpcError {
+    RpcError::named(token, CODE, format!("Invalid field '{field}', not {kind}."))
+}
+
+/// `missingFieldError(field)`.
+fn missing(field: &str) -> RpcError {
+    RpcError::named(
+        "malformedRequest",
+        CODE,
+        format!("Missing field '{field}'."),
+    )
+}
+
+fn parse_index(v: &Value, field: &str) -> Result<Hash256, RpcError> {
+    v.as_str()
+        .and_then(parse_hash256)
+        .ok_or_else(|| invalid("malformedRequest", field, "hex string"))
+}
+
+/// `parse<AccountID>`: a string holding a non-zero classic address.
+fn parse_account(v: &Value) -> Option<AccountId> {
+    AccountId::from_address(v.as_str()?)
+        .ok()
+        .filter(|a| *a != AccountId::ZERO)
+}
+
+/// `parse<uint32>`: a non-negative integer, or a decimal string.
+fn parse_u32(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
+}
+
+fn required_account(o: &Value, field: &str, token: &'static str) -> Result<AccountId, RpcError> {
+    let v = o.get(field).ok_or_else(|| missing(field))?;
+    parse_account(v).ok_or_else(|| invalid(token, field, "AccountID"))
+}
+
+fn required_u32(o: &Value, field: &str, token: &'static str) -> Result<u32, RpcError> {
+    let v = o.get(field).ok_or_else(|| missing(field))?;
+    parse_u32(v).ok_or_else(|| invalid(token, field, "number"))
+}
+
+/// A key in namespace `space` over an account and a sequence (offers, escrows, tickets).
+fn account_seq_key(space: u8, account: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&[0, space], &account.0, &seq.to_be_bytes()])
+}
+
+fn ripple_state(v: &Value, field: &str) -> Result<Hash256, RpcError> {
+    if !v.is_object() {
+        return parse_index(v, field);
+    }
+    for f in ["currency", "accounts"] {
+        if v.get(f).is_none_or(Value::is_null) {
+            return Err(missing(f));
+        }
+    }
+    let accounts = match v.get("accounts").and_then(Value::as_array) {
+        Some(a) if a.len() == 2 => a,
+        _ => {
+            return Err(invalid(
+                "malformedRequest",
+                "accounts",
+                "length-2 array of Accounts",
+            ))
+        }
+    };
+    let (Some(a), Some(b)) = (parse_account(&accounts[0]), parse_account(&accounts[1])) else {
+        return Err(invalid("malformedAddress", "accounts", "array of Accounts"));
+    };
+    if a == b {
+        return Err(RpcError::named(
+            "malformedRequest",
+            CODE,
+            "Cannot have a trustline to self.",
+        ));
+    }
+    let currency = v
+        .get("currency")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .and_then(|s| Currency::from_json_str(s).ok())
+        .ok_or_else(|| invalid("malformedCurrency", "currency", "Currency"))?;
+    Ok(keylet::line(&a, &b, &currency))
+}
+
+fn directory(v: &Value, field: &str) -> Result<Hash256, RpcError> {
+    if !v.is_object() {
+        return parse_index(v, field);
+    }
+    let sub = match v.get("sub_index") {
+        None | Some(Value::Null) => 0,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(x) if x <= u32::MAX as u64 => x,
+            _ => match n.as_f64() {
+                Some(f) if f >= 0.0 && f <= u32::MAX as f64 && f.fract() == 0.0 => f as u64,
+                _ => return Err(invalid("malformedRequest", "sub_index", "integer")),
+            },
+        },
+        Some(_) => return Err(invalid("malformedRequest", "sub_index", "integer")),
+    };
+    let (owner, root) = (v.get("owner"), v.get("dir_root"));
+    if owner.is_some() == root.is_some() {
+        return Err(RpcError::named(
+            "malformedRequest",
+            CODE,
+            "Cannot have both `owner` and `dir_root` fields.",
+        ));
+    }
+    if let Some(r) = root {
+        let r = r
+            .as_str()
+            .and_then(parse_hash256)
+            .ok_or_else(|| invalid("malformedDirRoot", "dir_root", "hash"))?;
+        return Ok(keylet::dir_page(&r, sub));
+    }
+    let owner = owner
+        .and_then(parse_account)
+        .ok_or_else(|| invalid("malformedAddress", "owner", "Account"))?;
+    Ok(keylet::dir_page(&keylet::owner_dir(&owner), sub))
+}
+
+fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
+    match parse {
+        Parse::Index => parse_index(v, field),
+        Parse::AccountRoot => parse_account(v)
+            .map(|a| keylet::account(&a))
+            .ok_or_else(|| invalid("malformedAddress", field, "AccountID")),
+        Parse::RippleState => ripple_state(v, field),
+        Parse::Directory => directory(v, field),
+        Parse::Offer if v.is_object() => {
+            let a = required_account(v, "account", "malformedAddress")?;
+            let seq = required_u32(v, "seq", "malformedRequest")?;
+            Ok(account_seq_key(b'o', &a, seq))
+        }
+        Parse::Escrow if v.is_object() => {
+            let a = required_account(v, "owner", "malformedOwner")?;
+            let seq = required_u32(v, "seq", "malformedSeq")?;
+            Ok(account_seq_key(b'u', &a, seq))
+        }
+        Parse::Ticket if v.is_object() => {
+            let a = required_account(v, "account", "malformedAddress")?;
+            let seq = required_u32(v, "ticket_seq", "malformedRequest")?;
+            Ok(account_seq_key(b'T', &a, seq))
+        }
+        Parse::Offer | Parse::Escrow | Parse::Ticket => parse_index(v, field),
+    }
+}
+
+/// Answer ledger_entry.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let present: Vec<_> = SELECTORS
+        .iter()
+        .filter(|(name, _, _)| params.contains_key(*name))
+        .collect();
+    if present.len() > 1 {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Too many fields provided.",
+        ));
+    }
+    let sel = select(ctx, params)?;
+    let Some((name, parse, expected)) = present.first() else {
+        if ctx.api_version < 2 {
+            return Err(sel.inject(RpcError::bare("unknownOption")));
+        }
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "No ledger_entry params provided.",
+        ));
+    };
+    let key = key_for(*parse, &params[*name], name)?;
+    if key.is_zero() {
+        return Err(RpcError::new(ErrorCode::EntryNotFound));
+    }
+    let entry = sel
+        .snap
+        .view
+        .read(&key)
+        .ok_or_else(|| RpcError::new(ErrorCode::EntryNotFound))?;
+    if let Some(want) = expected {
+        let code = crate::protocol::definitions::defs()
+            .ledger_entry_types
+            .get(want)
+            .copied();
+        if entry.u16_of(sf().ledger_entry_type) != code {
+            return Err(RpcError::new(ErrorCode::UnexpectedLedgerType));
+        }
+    }
+    let mut result = sel.result();
+    if params.get("binary").is_some_and(truthy) {
+        result.insert(
+            "node_binary".into(),
+            Value::from(hex::encode_upper(codec::encode(&entry))),
+        );
+    } else {
+        result.insert("node".into(), entry_json(&key, &entry));
+    }
+    result.insert("index".into(), Value::from(key.to_hex()));
+    Ok(result)
+}

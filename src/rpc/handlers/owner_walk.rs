@@ -1,0 +1,165 @@
+//! What the paged account handlers (account_lines, account_channels, account_objects)
+//! share: the `account` field, `limit` (rippled `readLimitField`, `Tuning.h` ranges), and
+//! the walk over an owner directory after a marker (rippled `forEachItemAfter`,
+//! `getStartHint`, `isRelatedToAccount`).
+
+use std::sync::Arc;
+
+use crate::ledger::flags::lt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::Amount;
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Hash256};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::Params;
+use crate::server::role::Role;
+use serde_json::Value;
+
+/// A `limit` range: (min, default, max), rippled `Tuning.h`.
+pub type LimitRange = (u32, u32, u32);
+
+/// account_lines' limit range.
+pub const ACCOUNT_LINES_LIMITS: LimitRange = (10, 200, 400);
+/// account_channels' limit range.
+pub const ACCOUNT_CHANNELS_LIMITS: LimitRange = (10, 200, 400);
+/// account_objects' limit range.
+pub const ACCOUNT_OBJECTS_LIMITS: LimitRange = (10, 200, 400);
+
+/// The required `account` string (`Missing field` / `Invalid field 'account'.`).
+pub fn account_field(params: &Params) -> Result<&str, RpcError> {
+    match params.get("account") {
+        None => Err(RpcError::missing_field("account")),
+        Some(v) => v.as_str().ok_or_else(|| RpcError::invalid_field("account")),
+    }
+}
+
+/// rippled's `readLimitField`: absent or null is the default; otherwise a non-negative
+/// integer, clamped to the range for non-admin callers and taken as is for admins.
+pub fn read_limit(ctx: &Context, params: &Params, range: LimitRange) -> Result<u32, RpcError> {
+    let (min, default, max) = range;
+    let v = match params.get("limit") {
+        None | Some(Value::Null) => return Ok(default),
+        Some(v) => v,
+    };
+    let n = v
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| RpcError::expected_field("limit", "unsigned integer"))?;
+    if ctx.role == Role::Admin {
+        Ok(n)
+    } else {
+        Ok(n.clamp(min, max))
+    }
+}
+
+/// An account-lines style marker: `<entry key hex>,<directory page hint>`. Any failure
+/// is `invalidParams` with the default message, as rippled answers.
+pub fn parse_marker(value: &Value) -> Result<(Hash256, u64), RpcError> {
+    let text = value
+        .as_str()
+        .ok_or_else(|| RpcError::expected_field("marker", "string"))?;
+    let bad = || RpcError::new(ErrorCode::InvalidParams);
+    let (key, hint) = text.split_once(',').ok_or_else(bad)?;
+    if hint.contains(',') {
+        return Err(bad());
+    }
+    let key = parse_hash256(key).ok_or_else(bad)?;
+    let hint = parse_u64_decimal(hint).ok_or_else(bad)?;
+    Ok((key, hint))
+}
+
+/// The marker text for an entry.
+pub fn marker_text(key: &Hash256, hint: u64) -> String {
+    format!("{},{hint}", key.to_hex())
+}
+
+fn issuer(entry: &StObject, field: crate::protocol::definitions::Field) -> Option<AccountId> {
+    match entry.amount_of(field)? {
+        Amount::Iou { issuer, .. } => Some(issuer),
+        Amount::Xrp(_) => None,
+    }
+}
+
+/// rippled's `isRelatedToAccount`: a trust line with the account on either side, or an
+/// entry whose `Account` or `Destination` is the account.
+pub fn is_related(entry: &StObject, account: &AccountId) -> bool {
+    let s = sf();
+    if entry.u16_of(s.ledger_entry_type) == Some(lt::RIPPLE_STATE) {
+        return issuer(entry, s.low_limit) == Some(*account)
+            || issuer(entry, s.high_limit) == Some(*account);
+    }
+    match entry.account_of(s.account) {
+        Some(a) => a == *account || entry.account_of(s.destination) == Some(*account),
+        None => entry.account_of(s.owner) == Some(*account),
+    }
+}
+
+/// rippled's `getStartHint`: the owner-directory page an entry says it is on, from the
+/// account's side.
+pub fn start_hint(entry: &StObject, account: &AccountId) -> u64 {
+    let s = sf();
+    if entry.u16_of(s.ledger_entry_type) == Some(lt::RIPPLE_STATE) {
+        if issuer(entry, s.low_limit) == Some(*account) {
+            return entry.u64_of(s.low_node).unwrap_or(0);
+        }
+        if issuer(entry, s.high_limit) == Some(*account) {
+            return entry.u64_of(s.high_node).unwrap_or(0);
+        }
+    }
+    entry.u64_of(s.owner_node).unwrap_or(0)
+}
+
+/// Checks a marker names an entry of this ledger related to the account (else
+/// `invalidParams`).
+pub fn check_marker(
+    view: &dyn ReadView,
+    account: &AccountId,
+    marker: &(Hash256, u64),
+) -> Result<(), RpcError> {
+    match view.read(&marker.0) {
+        Some(e) if is_related(&e, account) => Ok(()),
+        _ => Err(RpcError::new(ErrorCode::InvalidParams)),
+    }
+}
+
+/// rippled's `forEachItemAfter` over `account`'s owner directory: visits at most `limit`
+/// entries (at least one), in directory order, starting after `after` (found on its hint
+/// page, else by a scan from the root). Returns false when `after` was given and never
+/// seen.
+pub fn for_each_after(
+    view: &dyn ReadView,
+    account: &AccountId,
+    after: Option<(Hash256, u64)>,
+    limit: u32,
+    mut f: impl FnMut(&Hash256, &Arc<StObject>),
+) -> bool {
+    let mut left = limit.max(1);
+    let (start, mut found) = match after {
+        None => (0, true),
+        Some((key, hint)) => {
+            let page = keylet::dir_page(&keylet::owner_dir(account), hint);
+            let on_hint = view
+                .read(&page)
+                .and_then(|p| p.v256_of(sf().indexes).map(|v| v.contains(&key)))
+                .unwrap_or(false);
+            (if on_hint { hint } else { 0 }, false)
+        }
+    };
+    let after_key = after.map(|a| a.0);
+    crate::ledger::directory::for_each_owned(view, account, start, |_, key| {
+        if !found {
+            found = Some(*key) == after_key;
+            return true;
+        }
+        if let Some(entry) = view.read(key) {
+            f(key, &entry);
+        }
+        left -= 1;
+        left > 0
+    });
+    found
+}

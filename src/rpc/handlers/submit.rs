@@ -1,0 +1,174 @@
+//! `submit` (rippled `Submit.cpp`, rpc.md §3.1): a signed `tx_blob` (Mode A), or
+//! `tx_json` + a secret to sign and submit (Mode B). Decoding and signature checks run on
+//! the CPU pool, in parallel; the sequencer applies in order; the reply waits until the
+//! journal holds the transaction.
+
+use super::sign::{
+    as_bool, format_result, insert_engine_result, local_checks, required_fields, sign_request,
+    signing_gate, Signed,
+};
+use crate::node::messages::tx_json;
+use crate::node::sequencer::{Command, SendError, Submitted, Verified};
+use crate::protocol::codec;
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::params::as_string;
+use crate::rpc::{HandlerResult, Params};
+use futures::future::BoxFuture;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// Submit, then answer with the engine result. The sequencer slot is taken here, as the
+/// request arrives (see `Command::Submit`); the checks run on the CPU pool meanwhile.
+pub fn handle(ctx: Context, params: Params) -> BoxFuture<'static, HandlerResult> {
+    let fail_hard = params.get("fail_hard").is_some_and(as_bool);
+    let mode_a = params.contains_key("tx_blob");
+    let queued = enqueue(&ctx, params, mode_a);
+    Box::pin(async move {
+        let (reply_rx, signed_rx) = queued?;
+        let submitted = reply_rx
+            .await
+            .map_err(|_| RpcError::new(ErrorCode::Internal))??;
+        let signed = signed_rx
+            .await
+            .map_err(|_| RpcError::new(ErrorCode::Internal))?;
+        respond(&ctx, signed, submitted, mode_a, fail_hard).await
+    })
+}
+
+type Queued = (
+    oneshot::Receiver<Result<Submitted, RpcError>>,
+    oneshot::Receiver<Signed>,
+);
+
+/// Queue the command and start the checks: decode and verify (Mode A) or sign (Mode B).
+fn enqueue(ctx: &Context, params: Params, mode_a: bool) -> Result<Queued, RpcError> {
+    if !mode_a {
+        signing_gate(ctx)?;
+    }
+    let node = ctx
+        .server
+        .node()
+        .ok_or_else(|| RpcError::new(ErrorCode::Internal))?
+        .clone();
+    let (job_tx, job_rx) = oneshot::channel();
+    let (reply_tx, reply_rx) = oneshot::channel();
+    let (signed_tx, signed_rx) = oneshot::channel();
+    node.sequencer
+        .try_send(Command::Submit {
+            job: job_rx,
+            reply: reply_tx,
+        })
+        .map_err(|e| match e {
+            SendError::Full => RpcError::new(ErrorCode::TooBusy),
+            SendError::Stopped => RpcError::with_message(
+                ErrorCode::Internal,
+                "Exception occurred during transaction submission.",
+            ),
+        })?;
+    let job_ctx = ctx.clone();
+    let accepted = ctx.server.cpu.try_spawn(move || {
+        let checked = if mode_a {
+            decode_and_verify(&params)
+        } else {
+            sign_request(&job_ctx, &params)
+        };
+        let verified = checked.map(|signed| {
+            let v = Verified {
+                tx: Arc::new(signed.tx.clone()),
+                blob: Arc::from(signed.blob.as_slice()),
+            };
+            let _ = signed_tx.send(signed);
+            v
+        });
+        let _ = job_tx.send(verified);
+    });
+    // A refused job drops its sender: the sequencer skips the command; answer tooBusy.
+    if !accepted {
+        return Err(RpcError::new(ErrorCode::TooBusy));
+    }
+    Ok((reply_rx, signed_rx))
+}
+
+async fn respond(
+    ctx: &Context,
+    signed: Signed,
+    submitted: Submitted,
+    mode_a: bool,
+    fail_hard: bool,
+) -> HandlerResult {
+    if let Some(durable) = submitted.durable {
+        durable
+            .await
+            .map_err(|e| RpcError::with_message(ErrorCode::Internal, e.to_string()))?;
+    }
+    let ter = submitted.result.ter;
+    if !mode_a {
+        return Ok(format_result(&signed, ctx.api_version, Some(ter)));
+    }
+    // Mode A: rippled's default JSON (hash inside tx_json) whatever the API version.
+    let mut out = Map::new();
+    out.insert(
+        "tx_json".into(),
+        Value::Object(tx_json(&signed.tx, &signed.id, 1)),
+    );
+    out.insert(
+        "tx_blob".into(),
+        Value::from(hex::encode_upper(&signed.blob)),
+    );
+    insert_engine_result(&mut out, ter);
+    let enforce_fail_hard = fail_hard && !ter.is_tes();
+    let applied = submitted.result.applied;
+    let broadcast = applied && !enforce_fail_hard;
+    let kept = !enforce_fail_hard;
+    out.insert("accepted".into(), Value::from(applied || broadcast || kept));
+    out.insert("applied".into(), Value::from(applied));
+    out.insert("broadcast".into(), Value::from(broadcast));
+    out.insert("queued".into(), Value::from(false));
+    out.insert("kept".into(), Value::from(kept));
+    let seq = submitted.account_sequence.unwrap_or(0);
+    out.insert("account_sequence_next".into(), Value::from(seq));
+    out.insert("account_sequence_available".into(), Value::from(seq));
+    let signers = signed.tx.get_array("Signers").map_or(0, |s| s.len() as u64);
+    let base = ctx.server.ledgers.fees().base_drops;
+    out.insert(
+        "open_ledger_cost".into(),
+        Value::from(base.saturating_mul(1 + signers).to_string()),
+    );
+    out.insert(
+        "validated_ledger_index".into(),
+        Value::from(submitted.validated_seq),
+    );
+    Ok(out)
+}
+
+/// Mode A: hex, decode, template, local checks, signature (rippled `checkValidity`).
+fn decode_and_verify(params: &Params) -> Result<Signed, RpcError> {
+    let text = params
+        .get("tx_blob")
+        .and_then(as_string)
+        .unwrap_or_default();
+    let bytes = match hex::decode(&text) {
+        Ok(b) if !b.is_empty() => b,
+        _ => return Err(RpcError::new(ErrorCode::InvalidParams)),
+    };
+    let invalid = |what: String| {
+        let mut f = Map::new();
+        f.insert("error_exception".into(), Value::from(what));
+        RpcError::bare("invalidTransaction").with_fields(f)
+    };
+    let tx = codec::decode(&bytes).map_err(|e| invalid(e.to_string()))?;
+    required_fields(&tx).map_err(invalid)?;
+    let local = local_checks(&tx).and_then(|()| {
+        if crate::engine::transactor::verify_signature(&tx) {
+            Ok(())
+        } else {
+            Err("Invalid signature.".to_string())
+        }
+    });
+    local.map_err(|reason| invalid(format!("fails local checks: {reason}")))?;
+    let blob = codec::encode(&tx);
+    let id = crate::protocol::tx::transaction_id(&blob);
+    Ok(Signed { tx, blob, id })
+}

@@ -1,0 +1,143 @@
+//! `subscribe` (rippled `Subscribe.cpp`, rpc.md §3.16): streams `ledger`, `transactions`,
+//! `transactions_proposed`, `server` (and the quiet ones a standalone server never
+//! publishes on), and `accounts` / `accounts_proposed`. WebSocket only: over HTTP a
+//! request without `url` is `invalidParams`, and `url` callbacks are not offered.
+
+use crate::node::messages::ledger_fields;
+use crate::node::subscriptions::{current_session, Session, Stream};
+use crate::protocol::types::AccountId;
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::{HandlerResult, Params};
+use crate::server::role::Role;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// Subscribe the calling session; answer the ledger / server fields the streams ask for.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let session = session_or_refuse(ctx, params)?;
+    let subs = &ctx.server.subscriptions;
+    let mut out = Map::new();
+    for stream in streams(ctx, params)? {
+        subs.add_stream(&session, ctx.api_version, stream);
+        match stream {
+            Stream::Ledger => ledger_reply(ctx, &mut out),
+            Stream::Server => server_reply(ctx, &mut out),
+            _ => {}
+        }
+    }
+    for (key, proposed) in [
+        ("accounts_proposed", true),
+        ("rt_accounts", true),
+        ("accounts", false),
+    ] {
+        if key == "rt_accounts" && params.contains_key("accounts_proposed") {
+            continue;
+        }
+        if let Some(ids) = accounts(params, key)? {
+            subs.add_accounts(&session, ctx.api_version, &ids, proposed);
+        }
+    }
+    if let Some(books) = params.get("books") {
+        // No order books here: an (empty or not) array is accepted and never publishes.
+        if !books.is_array() {
+            return Err(RpcError::new(ErrorCode::InvalidParams));
+        }
+    }
+    out.sort_keys();
+    Ok(out)
+}
+
+/// The calling WebSocket session; rippled's refusals for HTTP and `url`.
+pub fn session_or_refuse(ctx: &Context, params: &Params) -> Result<Arc<Session>, RpcError> {
+    let session = current_session();
+    if session.is_none() && !params.contains_key("url") {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    }
+    if params.contains_key("url") {
+        if ctx.role != Role::Admin {
+            return Err(RpcError::new(ErrorCode::NoPermission));
+        }
+        return Err(RpcError::new(ErrorCode::NotImpl));
+    }
+    session.ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))
+}
+
+/// The `streams` member: an array of known stream names (`peer_status` needs admin).
+pub fn streams(ctx: &Context, params: &Params) -> Result<Vec<Stream>, RpcError> {
+    let Some(v) = params.get("streams") else {
+        return Ok(Vec::new());
+    };
+    let Value::Array(items) = v else {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let stream = item
+            .as_str()
+            .and_then(Stream::from_name)
+            .ok_or_else(|| RpcError::new(ErrorCode::StreamMalformed))?;
+        if stream == Stream::Quiet("peer_status") && ctx.role != Role::Admin {
+            return Err(RpcError::new(ErrorCode::NoPermission));
+        }
+        out.push(stream);
+    }
+    Ok(out)
+}
+
+/// An accounts member: an array of classic addresses, not empty, else `actMalformed`.
+pub fn accounts(params: &Params, key: &str) -> Result<Option<Vec<AccountId>>, RpcError> {
+    let Some(v) = params.get(key) else {
+        return Ok(None);
+    };
+    let Value::Array(items) = v else {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    };
+    let ids: Option<Vec<AccountId>> = items
+        .iter()
+        .map(|i| i.as_str().and_then(|s| AccountId::from_address(s).ok()))
+        .collect();
+    match ids {
+        Some(ids) if !ids.is_empty() => Ok(Some(ids)),
+        _ => Err(RpcError::new(ErrorCode::ActMalformed)),
+    }
+}
+
+fn ledger_reply(ctx: &Context, out: &mut Map<String, Value>) {
+    let status = ctx.server.ledger_status();
+    let Some(v) = status.validated else {
+        return;
+    };
+    let Some(closed) = ctx.server.ledgers.by_seq(v.seq).and_then(|s| s.ledger) else {
+        return;
+    };
+    let network_id = ctx.server.config.network_id.unwrap_or(0);
+    out.extend(ledger_fields(
+        &closed,
+        network_id,
+        &status.complete_ledgers(),
+    ));
+}
+
+fn server_reply(ctx: &Context, out: &mut Map<String, Value>) {
+    let status = ctx.server.ledger_status();
+    let admin = ctx.role == Role::Admin;
+    let random: [u8; 32] = rand::random();
+    out.insert("random".into(), Value::from(hex::encode_upper(random)));
+    out.insert("server_status".into(), Value::from(status.mode.as_str()));
+    out.insert(
+        "load_base".into(),
+        Value::from(crate::rpc::ledger_status::LOAD_BASE),
+    );
+    out.insert("load_factor".into(), Value::from(status.load_factor));
+    let host = if admin {
+        &ctx.server.host_name
+    } else {
+        &ctx.server.host_word
+    };
+    out.insert("hostid".into(), Value::from(host.as_str()));
+    out.insert(
+        "pubkey_node".into(),
+        Value::from(ctx.server.node_public.as_str()),
+    );
+}

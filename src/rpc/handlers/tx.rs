@@ -1,0 +1,183 @@
+//! `tx` (rippled `Tx.cpp`, rpc.md §3.14): a transaction by hash or CTID, with its
+//! metadata and ledger, in the v1 or v2 shape.
+
+use std::sync::Arc;
+
+use crate::ledger::store::TxEntry;
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::handlers::ledger_json::{ctid, meta_json, parse_ctid, time_iso, tx_fields};
+use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::{HandlerResult, Params};
+use serde_json::{Map, Value};
+
+/// rippled's limit on a `min_ledger`..`max_ledger` search.
+pub const TX_LEDGER_RANGE_MAX: u32 = 1000;
+
+/// `asUInt` of a range bound: a non-negative integer or a decimal string.
+fn bound(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
+}
+
+/// Where a transaction stands.
+struct Found {
+    entry: Arc<TxEntry>,
+    /// The closed ledger it is in: (hash, close time), None while only in the open ledger.
+    ledger: Option<(String, u32)>,
+    validated: bool,
+}
+
+fn locate(ctx: &Context, entry: Arc<TxEntry>) -> Found {
+    let store = &ctx.server.ledgers;
+    let ledger = store
+        .by_seq(entry.ledger_seq)
+        .and_then(|s| s.ledger)
+        .map(|l| (l.header.hash.to_hex(), l.header.close_time));
+    let validated = ledger.is_some() && entry.ledger_seq <= store.validated().seq();
+    Found {
+        entry,
+        ledger,
+        validated,
+    }
+}
+
+/// Answer tx.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let (hash, ctid_param) = (params.get("transaction"), params.get("ctid"));
+    if hash.is_some() && ctid_param.is_some() {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    }
+    let network_id = ctx.server.config.network_id.unwrap_or(0);
+    let store = &ctx.server.ledgers;
+    let binary = params.get("binary").is_some_and(truthy);
+    let found = if let Some(h) = hash {
+        let id = h
+            .as_str()
+            .and_then(parse_hash256)
+            .ok_or_else(|| RpcError::new(ErrorCode::NotImpl))?;
+        Ok(id)
+    } else if let Some(c) = ctid_param {
+        let (seq, index, net) = c
+            .as_str()
+            .and_then(parse_ctid)
+            .ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))?;
+        if net != network_id {
+            return Err(RpcError::with_message(
+                ErrorCode::WrongNetwork,
+                format!(
+                    "Wrong network. You should submit this request to a node running on NetworkID: {net}"
+                ),
+            ));
+        }
+        Err((seq, index))
+    } else {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    };
+    let range = match (params.get("min_ledger"), params.get("max_ledger")) {
+        (Some(a), Some(b)) => {
+            let (Some(min), Some(max)) = (bound(a), bound(b)) else {
+                return Err(RpcError::new(ErrorCode::InvalidLgrRange));
+            };
+            if max < min {
+                return Err(RpcError::new(ErrorCode::InvalidLgrRange));
+            }
+            if max - min > TX_LEDGER_RANGE_MAX {
+                return Err(RpcError::new(ErrorCode::ExcessiveLgrRange));
+            }
+            Some((min, max))
+        }
+        _ => None,
+    };
+    let entry = match found {
+        Ok(id) => store.tx(&id),
+        Err((seq, index)) => store
+            .by_seq(seq)
+            .and_then(|s| s.ledger)
+            .and_then(|l| l.txs.get(index as usize).cloned()),
+    };
+    // A transaction outside the requested range is "not found" there.
+    let entry = entry.filter(|e| range.is_none_or(|(a, b)| (a..=b).contains(&e.ledger_seq)));
+    let Some(entry) = entry else {
+        let mut err = RpcError::new(ErrorCode::TxnNotFound);
+        if let Some((min, max)) = range {
+            let (lo, hi) = store.complete_range();
+            let mut fields = Map::new();
+            fields.insert(
+                "searched_all".into(),
+                Value::from(lo <= min && max <= hi && lo != 0),
+            );
+            err = err.with_fields(fields);
+        }
+        return Err(err);
+    };
+    Ok(render(ctx, locate(ctx, entry), binary, network_id))
+}
+
+fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String, Value> {
+    let e = &f.entry;
+    let v2 = ctx.api_version >= 2;
+    let in_ledger = f.ledger.is_some();
+    let mut r = Map::new();
+    let blob_hex = hex::encode_upper(&e.blob);
+    let mut txj = if binary {
+        Map::new()
+    } else {
+        tx_fields(&e.tx, ctx.api_version)
+    };
+    if in_ledger {
+        if !v2 {
+            r.insert("inLedger".into(), Value::from(e.ledger_seq));
+        }
+        let target = if v2 && !binary { &mut txj } else { &mut r };
+        target.insert("ledger_index".into(), Value::from(e.ledger_seq));
+        if let Some((_, close)) = &f.ledger {
+            target.insert("date".into(), Value::from(*close));
+        }
+    }
+    if v2 {
+        if binary {
+            r.insert("tx_blob".into(), Value::from(blob_hex));
+        } else {
+            txj.sort_keys();
+            r.insert("tx_json".into(), Value::Object(txj));
+        }
+        if let Some((hash, close)) = &f.ledger {
+            r.insert("ledger_hash".into(), Value::from(hash.as_str()));
+            if f.validated {
+                r.insert("ledger_index".into(), Value::from(e.ledger_seq));
+                r.insert("close_time_iso".into(), Value::from(time_iso(*close)));
+            }
+        }
+        r.insert("hash".into(), Value::from(e.id.to_hex()));
+    } else {
+        if binary {
+            r.insert("tx".into(), Value::from(blob_hex));
+        } else {
+            r.append(&mut txj);
+        }
+        r.insert("hash".into(), Value::from(e.id.to_hex()));
+    }
+    if in_ledger {
+        if binary {
+            let meta = hex::encode_upper(crate::protocol::codec::encode(&e.meta));
+            r.insert(
+                if v2 { "meta_blob" } else { "meta" }.into(),
+                Value::from(meta),
+            );
+        } else {
+            r.insert("meta".into(), meta_json(e));
+        }
+    }
+    r.insert("validated".into(), Value::from(f.validated));
+    if f.validated {
+        if let Some(c) = ctid(e.ledger_seq, e.index, network_id) {
+            r.insert("ctid".into(), Value::from(c));
+        }
+    }
+    r
+}

@@ -24,6 +24,10 @@ type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 const CLIENTS: usize = 4;
+
+/// One client's run: (hash, sequence, result) of each transaction acknowledged as
+/// applied, and the highest sequence it sent.
+type ClientRun = (Vec<(String, u32, String)>, u32);
 const IN_FLIGHT: usize = 16;
 
 struct Server {
@@ -121,13 +125,7 @@ async fn account(ws: &mut Ws, address: &str) -> Option<(u32, String)> {
 /// Submits payments from `p` starting at `seq`, `IN_FLIGHT` deep, until the connection
 /// dies or `stop` passes; returns the (hash, seq) of every reply that said tesSUCCESS,
 /// and the highest sequence sent.
-async fn client(
-    addr: String,
-    p: KeyPair,
-    mut seq: u32,
-    dest: String,
-    stop: Instant,
-) -> (Vec<(String, u32, String)>, u32) {
+async fn client(addr: String, p: KeyPair, mut seq: u32, dest: String, stop: Instant) -> ClientRun {
     let mut ws = connect(&addr).await;
     let mut acked = Vec::new();
     let mut pending: HashMap<u64, (String, u32)> = HashMap::new();
@@ -248,7 +246,7 @@ fn kill_9_loses_nothing_acknowledged() {
             .collect();
         std::thread::sleep(kill_after);
         server.kill9();
-        let results: Vec<(Vec<(String, u32, String)>, u32)> = rt.block_on(async {
+        let results: Vec<ClientRun> = rt.block_on(async {
             let mut out = Vec::new();
             for h in handles {
                 out.push(h.await.expect("client task"));

@@ -188,3 +188,26 @@ pub const PUBLISH_QUEUE_CLOSES_MAX: usize = 64;
 /// line sets one: short, so that xrpl.js `submitAndWait` and xrpl-py `submit_and_wait`
 /// finish in about a second.
 pub const CLOSE_INTERVAL_SECS_DEFAULT: u64 = 1;
+
+// ---------------------------------------------------------------------------------------------
+// Persistence (src/node/persist.rs)
+
+/// A snapshot of the state is written every this many closed ledgers (off the writer's
+/// path), so a restart replays at most this many ledgers past the history it rebuilds.
+pub const SNAPSHOT_INTERVAL_LEDGERS: u32 = 256;
+
+/// Closed ledgers whose history (ledger, tx, reads by index) a restart rebuilds by
+/// replaying from an older snapshot; snapshots and journal segments are pruned so that
+/// this much history stays replayable. Defaults to the in-memory history depth.
+pub const PERSIST_HISTORY_LEDGERS_DEFAULT: u32 = LEDGER_HISTORY_COUNT;
+
+/// Longest a background snapshot waits for its ledger's close record to become durable
+/// before giving up on that snapshot, in milliseconds.
+pub const SNAPSHOT_DURABLE_WAIT_MILLIS_MAX: u64 = 30_000;
+
+/// Replay logs a progress line every this many records once it has run longer than
+/// [`REPLAY_PROGRESS_QUIET_MILLIS`].
+pub const REPLAY_PROGRESS_LOG_RECORDS_INTERVAL: u64 = 100_000;
+
+/// A replay shorter than this (milliseconds) logs no progress lines, only its summary.
+pub const REPLAY_PROGRESS_QUIET_MILLIS: u64 = 1_000;

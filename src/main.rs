@@ -40,7 +40,7 @@ struct ServeArgs {
     /// Keep no journal: state lives in memory only.
     #[arg(long)]
     ephemeral: bool,
-    /// Directory of the journal and snapshots.
+    /// Directory of the journal and snapshots (default ./ledgerd-data).
     #[arg(long)]
     data_dir: Option<PathBuf>,
     /// Seconds between automatic ledger closes (0: only on ledger_accept).
@@ -105,6 +105,10 @@ async fn serve(args: ServeArgs) -> ExitCode {
     config.ephemeral |= args.ephemeral;
     if args.data_dir.is_some() {
         config.data_dir = args.data_dir;
+    }
+    // Durable by default: without --ephemeral the ledger lives in a data directory.
+    if !config.ephemeral && config.data_dir.is_none() {
+        config.data_dir = Some(ledgerd::node::persist::DEFAULT_DATA_DIR.into());
     }
     if let Some(s) = args.close_interval {
         config.close_interval_secs = s;

@@ -114,7 +114,22 @@ pub struct ClosedLedger {
     pub txs: Vec<Arc<TxEntry>>,
     /// Fees in force.
     pub fees: Fees,
+    /// The close time `close` was asked for, before rounding (replay passes it again;
+    /// the header's rounded time would not always round to itself).
+    pub close_time_requested: u32,
     state_map: ShaMap,
+    /// Transactions held for retry when this ledger closed, before the retry into the
+    /// next open ledger, with the last ledger each may be retried in: what a snapshot of
+    /// this ledger needs to rebuild the next open ledger exactly.
+    held_at_close: Vec<(Arc<StObject>, u32)>,
+}
+
+impl ClosedLedger {
+    /// The transactions held for retry when this ledger closed (before the retry into
+    /// the next open ledger), each with the last ledger it may be retried in.
+    pub fn held_at_close(&self) -> &[(Arc<StObject>, u32)] {
+        &self.held_at_close
+    }
 }
 
 /// A consistent read view of one ledger.
@@ -231,7 +246,9 @@ impl LedgerStore {
             header,
             txs: Vec::new(),
             fees: cfg.fees,
+            close_time_requested: 0,
             state_map: map,
+            held_at_close: Vec::new(),
         });
         let info = ViewInfo {
             seq: 2,
@@ -304,10 +321,12 @@ impl LedgerStore {
             open: true,
         };
         let closed = Arc::new(ClosedLedger {
+            close_time_requested: header.close_time,
             header,
             txs: Vec::new(),
             fees,
             state_map: map,
+            held_at_close: Vec::new(),
         });
         Ok(LedgerStore {
             state,
@@ -323,6 +342,40 @@ impl LedgerStore {
             }),
             cfg,
         })
+    }
+
+    /// [`LedgerStore::from_snapshot`], then the transactions that were held when that
+    /// ledger closed (`ClosedLedger::held_at_close`) are retried into the new open ledger
+    /// exactly as `close` retried them, so the store continues as the original did.
+    pub fn from_snapshot_with_held(
+        cfg: LedgerConfig,
+        header: LedgerHeader,
+        entries: Vec<(Hash256, StObject)>,
+        held: Vec<(StObject, u32)>,
+    ) -> Result<LedgerStore, SnapshotError> {
+        let store = LedgerStore::from_snapshot(cfg, header, entries)?;
+        {
+            let mut open = store.writer.lock();
+            open.held = held
+                .into_iter()
+                .map(|(tx, until_seq)| Held {
+                    id: transaction_id(&codec::encode(&tx)),
+                    tx: Arc::new(tx),
+                    until_seq,
+                })
+                .collect();
+            if let Some(last) = store.history.write().back_mut() {
+                if let Some(l) = Arc::get_mut(last) {
+                    l.held_at_close = open
+                        .held
+                        .iter()
+                        .map(|h| (h.tx.clone(), h.until_seq))
+                        .collect();
+                }
+            }
+            store.retry_held(&mut open);
+        }
+        Ok(store)
     }
 
     fn empty_header() -> LedgerHeader {
@@ -516,7 +569,9 @@ impl LedgerStore {
                 header: Self::empty_header(),
                 txs: Vec::new(),
                 fees: open.info.fees,
+                close_time_requested: close_time,
                 state_map: ShaMap::new(),
+                held_at_close: Vec::new(),
             });
         };
         let seq = open.info.seq;
@@ -558,7 +613,13 @@ impl LedgerStore {
             header,
             txs: std::mem::take(&mut open.txs),
             fees: open.info.fees,
+            close_time_requested: close_time,
             state_map: map,
+            held_at_close: open
+                .held
+                .iter()
+                .map(|h| (h.tx.clone(), h.until_seq))
+                .collect(),
         });
         let keep = self.cfg.history_count.max(1);
         let oldest_kept = seq.saturating_add(1).saturating_sub(keep).max(1);

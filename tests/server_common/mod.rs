@@ -43,8 +43,11 @@ impl Server {
 
     /// Run the binary with `args`, waiting for `ports` "listening" lines.
     pub fn start_args(args: &[&str], ports: usize) -> Server {
+        // These servers are throwaway: in memory, not in ./ledgerd-data (the default).
+        let ephemeral = (!args.contains(&"--data-dir")).then_some("--ephemeral");
         let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
             .args(args)
+            .args(ephemeral)
             .env("RUST_LOG", "trace")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

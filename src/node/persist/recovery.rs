@@ -1,0 +1,316 @@
+//! Opening a data directory: pick a base (a snapshot, or the genesis record), replay the
+//! journal after it through the engine, and check every replayed result and ledger hash
+//! against what the journal recorded.
+//!
+//! The base is chosen to rebuild history: the newest usable snapshot at least
+//! `history_ledgers` behind the newest snapshot, so after replay the last
+//! `history_ledgers` closed ledgers (with their transactions, for `ledger`, `tx` and reads
+//! by index) exist again. A damaged snapshot is skipped for the next best one.
+
+use std::path::Path;
+use std::sync::atomic::AtomicU32;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use super::format::{decode_snapshot, CloseRecord, GenesisRecord, TxRecord};
+use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
+use crate::ledger::store::{LedgerConfig, LedgerStore};
+use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
+use crate::store::{Journal, RecordKind, Recovered, SnapshotInfo, Snapshots};
+
+/// The last close replayed: (ledger seq, journal record).
+type LastClose = Option<(u32, u64)>;
+
+/// What recovery produced: the store, the last close, and a line saying what it did.
+type Outcome = (Arc<LedgerStore>, LastClose, String);
+
+/// Where replay starts.
+enum Base {
+    Snapshot(SnapshotInfo),
+    Genesis,
+}
+
+/// Opens `dir` (creating it), recovers the store and starts the journal.
+pub(super) fn open(
+    dir: &Path,
+    cfg: LedgerConfig,
+    options: PersistOptions,
+) -> Result<(Arc<Disk>, Arc<LedgerStore>), PersistError> {
+    let dir_err = |reason: String| PersistError::DataDir {
+        path: dir.to_path_buf(),
+        reason,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| dir_err(format!("cannot create it: {e}")))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("LOCK"))
+        .map_err(|e| dir_err(format!("cannot open its LOCK file: {e}")))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(dir_err("in use by another ledgerd (LOCK is held)".into()))
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(dir_err(format!("cannot lock it: {e}")))
+        }
+    }
+    let storage = options.storage.clone();
+    let (journal, recovered) = Journal::open(
+        storage.clone(),
+        &dir.join("journal"),
+        options.journal.clone(),
+    )?;
+    if let Some(t) = &recovered.repaired_tail {
+        tracing::warn!(
+            file = %t.file.display(),
+            offset = t.offset,
+            dropped_bytes = t.dropped_bytes,
+            "recovery: dropped a torn journal tail (never acknowledged): {}",
+            t.reason
+        );
+    }
+    let snapshots = Snapshots::open(storage, &dir.join("snapshots"))?;
+    let infos = snapshots.list()?;
+    let newest_snapshot = infos.last().map_or(0, |i| i.ledger_seq);
+    let history = options.history_ledgers.min(cfg.history_count);
+
+    let (store, last_close, recovered_from) = if recovered.next_record == 1 && infos.is_empty() {
+        // A new directory: genesis, recorded before anything else.
+        let now = crate::rpc::ledger_status::ripple_now_secs() as u32;
+        let g = GenesisRecord {
+            now,
+            fees: cfg.fees,
+            network_id: cfg.apply.network_id,
+        };
+        journal.append(RecordKind::Meta, g.encode()).wait()?;
+        tracing::info!(dir = %dir.display(), "created a new ledger (genesis)");
+        (
+            Arc::new(LedgerStore::genesis(cfg, now)),
+            None,
+            "new ledger".to_owned(),
+        )
+    } else {
+        recover(&recovered, &snapshots, &infos, cfg, history)?
+    };
+
+    let seq = store.current().seq();
+    let disk = Arc::new(Disk {
+        dir: dir.to_path_buf(),
+        options,
+        journal,
+        snapshots,
+        open_seq: AtomicU32::new(seq),
+        last_close: Mutex::new(last_close),
+        durable_close: Default::default(),
+        snapshot: Mutex::new(SnapshotStatus {
+            last_seq: newest_snapshot,
+            last_through_record: infos.last().map_or(0, |i| i.through_record),
+            ..Default::default()
+        }),
+        recovered_from,
+        _lock: lock,
+    });
+    // Everything recovered is durable.
+    disk.durable_close
+        .mark(recovered.next_record.saturating_sub(1));
+    Ok((disk, store))
+}
+
+/// Picks the base and replays; returns the store and the last close replayed.
+fn recover(
+    recovered: &Recovered,
+    snapshots: &Snapshots,
+    infos: &[SnapshotInfo],
+    cfg: LedgerConfig,
+    history: u32,
+) -> Result<Outcome, PersistError> {
+    // A snapshot is usable when the journal still holds every record after it and none
+    // it claims is missing (a snapshot is written only after its record is durable).
+    let mut usable = Vec::new();
+    for i in infos {
+        if i.through_record.saturating_add(1) < recovered.first_record {
+            continue;
+        }
+        if i.through_record >= recovered.next_record {
+            tracing::warn!(
+                file = %i.path.display(),
+                next_record = recovered.next_record,
+                "recovery: skipping a snapshot that claims journal records the journal does not hold"
+            );
+            continue;
+        }
+        usable.push(i.clone());
+    }
+    let genesis_ok = recovered.first_record == 1 && recovered.next_record > 1;
+    let newest = usable.last().map_or(0, |i| i.ledger_seq);
+    let target = newest.saturating_sub(history);
+    let mut order: Vec<Base> = Vec::new();
+    for i in usable.iter().rev().filter(|i| i.ledger_seq <= target) {
+        order.push(Base::Snapshot(i.clone()));
+    }
+    if genesis_ok {
+        order.push(Base::Genesis);
+    }
+    for i in usable.iter().filter(|i| i.ledger_seq > target) {
+        order.push(Base::Snapshot(i.clone()));
+    }
+    let mut last_error = None;
+    for base in order {
+        let loaded = match &base {
+            Base::Genesis => genesis_from_journal(recovered, cfg.clone()).map(|s| (s, 1)),
+            Base::Snapshot(info) => {
+                load_snapshot(snapshots, info, cfg.clone()).map(|s| (s, info.through_record))
+            }
+        };
+        match loaded {
+            Ok((store, through)) => {
+                if let Base::Snapshot(info) = &base {
+                    tracing::info!(file = %info.path.display(), seq = info.ledger_seq, "recovery: loaded snapshot");
+                }
+                let (last, replayed) = replay(recovered, &store, through)?;
+                let from = match &base {
+                    Base::Genesis => "genesis".to_owned(),
+                    Base::Snapshot(info) => format!("snapshot of ledger {}", info.ledger_seq),
+                };
+                let line = format!("{from}, then {replayed} journal records");
+                return Ok((Arc::new(store), last, line));
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "recovery: base unusable, trying the next one");
+                last_error = Some(e);
+            }
+        }
+    }
+    Err(last_error.unwrap_or_else(|| {
+        PersistError::Recovery(format!(
+            "no usable snapshot, and the journal no longer starts at genesis (oldest record {})",
+            recovered.first_record
+        ))
+    }))
+}
+
+fn load_snapshot(
+    snapshots: &Snapshots,
+    info: &SnapshotInfo,
+    cfg: LedgerConfig,
+) -> Result<LedgerStore, PersistError> {
+    let snap = snapshots.load(info)?;
+    let bad =
+        |why: String| PersistError::Recovery(format!("snapshot {}: {why}", info.path.display()));
+    let state = decode_snapshot(&snap.bytes).map_err(bad)?;
+    if state.header.seq != info.ledger_seq {
+        return Err(bad(format!(
+            "holds ledger {} but is named for {}",
+            state.header.seq, info.ledger_seq
+        )));
+    }
+    LedgerStore::from_snapshot_with_held(cfg, state.header, state.entries, state.held)
+        .map_err(|e| bad(e.to_string()))
+}
+
+fn genesis_from_journal(
+    recovered: &Recovered,
+    cfg: LedgerConfig,
+) -> Result<LedgerStore, PersistError> {
+    let first = recovered
+        .replay_from(1)?
+        .next()
+        .ok_or_else(|| PersistError::Recovery("the journal is empty".into()))??;
+    if first.kind != RecordKind::Meta {
+        return Err(PersistError::Recovery(
+            "journal record 1 is not the genesis record".into(),
+        ));
+    }
+    let g = GenesisRecord::decode(&first.payload)
+        .map_err(|e| PersistError::Recovery(format!("journal record 1 (genesis): {e}")))?;
+    let mut cfg = cfg;
+    if cfg.fees != g.fees || cfg.apply.network_id != g.network_id {
+        tracing::warn!(
+            "recovery: the ledger was created with other fees or network id than configured now; replaying with the recorded ones"
+        );
+        cfg.fees = g.fees;
+        cfg.apply.network_id = g.network_id;
+    }
+    Ok(LedgerStore::genesis(cfg, g.now))
+}
+
+/// Replays records after `through` into `store`, checking each against the journal.
+/// Returns the last close replayed (ledger seq, record number).
+fn replay(
+    recovered: &Recovered,
+    store: &LedgerStore,
+    through: u64,
+) -> Result<(LastClose, u64), PersistError> {
+    let started = Instant::now();
+    let quiet = Duration::from_millis(REPLAY_PROGRESS_QUIET_MILLIS);
+    let replay = recovered.replay_after(through)?.with_progress_every(
+        REPLAY_PROGRESS_LOG_RECORDS_INTERVAL,
+        move |p| {
+            if started.elapsed() >= quiet && p.done < p.total {
+                tracing::info!("replaying the journal: {} of {} records", p.done, p.total);
+            }
+        },
+    );
+    let total = replay.total();
+    let (mut txs, mut closes) = (0u64, 0u64);
+    let mut last_close = None;
+    for record in replay {
+        let record = record?;
+        let n = record.number;
+        let diverged = |detail: String| PersistError::Diverged { record: n, detail };
+        match record.kind {
+            RecordKind::Transaction => {
+                let rec = TxRecord::decode(&record.payload)
+                    .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
+                let r = store
+                    .apply_blob(&rec.blob)
+                    .map_err(|e| diverged(format!("transaction does not decode: {e}")))?;
+                let got = TxRecord::of(&rec.blob, &r, store.current().seq());
+                if got != rec {
+                    return Err(diverged(format!(
+                        "transaction {}: replay gave {} (ledger {}, index {}, applied {}, held {}) where the journal has {} (ledger {}, index {}, applied {}, held {})",
+                        rec.id,
+                        got.ter().map_or(got.ter.to_string(), |t| t.to_string()),
+                        got.ledger_seq, got.index, got.applied, got.held,
+                        rec.ter().map_or(rec.ter.to_string(), |t| t.to_string()),
+                        rec.ledger_seq, rec.index, rec.applied, rec.held,
+                    )));
+                }
+                txs += 1;
+            }
+            RecordKind::LedgerClose => {
+                let rec = CloseRecord::decode(&record.payload)
+                    .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
+                let closed = store.close(rec.close_time_requested);
+                let got = CloseRecord::of(&closed);
+                if got != rec {
+                    return Err(diverged(format!(
+                        "ledger {} replayed to hash {} where the journal has ledger {} with hash {}",
+                        got.seq, got.hash, rec.seq, rec.hash
+                    )));
+                }
+                last_close = Some((rec.seq, n));
+                closes += 1;
+            }
+            RecordKind::Meta => {
+                return Err(PersistError::Recovery(format!(
+                    "journal record {n}: a genesis record in the middle of the journal"
+                )));
+            }
+        }
+    }
+    let (first, last) = store.complete_range();
+    tracing::info!(
+        records = total,
+        transactions = txs,
+        closes,
+        ledgers = %format!("{first}-{last}"),
+        millis = started.elapsed().as_millis() as u64,
+        "recovery: journal replayed"
+    );
+    Ok((last_close, total))
+}

@@ -1,0 +1,136 @@
+//! Writing snapshots off the sequencer's path, and pruning behind them.
+//!
+//! A snapshot holds the ledger of the last journaled close, tagged with that close
+//! record's number. It is written only once that record is durable (otherwise a crash
+//! could leave a snapshot claiming records the journal lost, and record numbers would be
+//! reused). The entries are read from the store's multi-version state at that ledger's
+//! stamp while the sequencer goes on; their root is checked against the header before
+//! the file is written, so a snapshot on disk always loads.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::format::encode_snapshot;
+use super::{Disk, PersistError};
+use crate::ledger::shamap::{state_leaf_hash, ShaMap};
+use crate::ledger::store::LedgerStore;
+use crate::limits::SNAPSHOT_DURABLE_WAIT_MILLIS_MAX;
+use crate::protocol::codec;
+use crate::store::prune_history;
+
+/// Starts a background snapshot when one is due and none is running.
+pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<LedgerStore>) {
+    let interval = d.options.snapshot_interval_ledgers;
+    if interval == 0 {
+        return;
+    }
+    let Some((seq, through)) = *d.last_close.lock() else {
+        return;
+    };
+    let mut status = d.snapshot.lock();
+    if seq < status.last_seq.saturating_add(interval) {
+        return;
+    }
+    if status.running.as_ref().is_some_and(|h| !h.is_finished()) {
+        return;
+    }
+    if let Some(h) = status.running.take() {
+        let _ = h.join();
+    }
+    let (disk, store) = (d.clone(), store.clone());
+    let spawned = std::thread::Builder::new()
+        .name("ledgerd-snapshot".into())
+        .spawn(move || {
+            if let Err(e) = write(&disk, &store, seq, through) {
+                tracing::error!(error = %e, seq, "snapshot failed");
+            }
+        });
+    match spawned {
+        Ok(h) => status.running = Some(h),
+        Err(e) => tracing::warn!(error = %e, "cannot start the snapshot thread"),
+    }
+}
+
+/// Writes a snapshot of the last journaled close on this thread.
+pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<LedgerStore>) -> Result<bool, PersistError> {
+    let running = d.snapshot.lock().running.take();
+    if let Some(h) = running {
+        let _ = h.join();
+    }
+    let Some((seq, through)) = *d.last_close.lock() else {
+        return Ok(false);
+    };
+    write(d, store, seq, through)
+}
+
+/// Writes the snapshot of ledger `seq` (close record `through`). `Ok(false)` when it was
+/// skipped without harm (the ledger left history first, or its record never became
+/// durable because the journal failed).
+fn write(d: &Disk, store: &LedgerStore, seq: u32, through: u64) -> Result<bool, PersistError> {
+    let started = Instant::now();
+    if let Err(e) = d.journal.health() {
+        tracing::warn!(seq, error = %e, "snapshot skipped: the journal refuses writes");
+        return Ok(false);
+    }
+    let wait = Duration::from_millis(SNAPSHOT_DURABLE_WAIT_MILLIS_MAX);
+    if !d.durable_close.wait_for(through, wait) {
+        tracing::warn!(
+            seq,
+            through,
+            "snapshot skipped: its close record is not durable"
+        );
+        return Ok(false);
+    }
+    let Some(view) = store.by_seq(seq) else {
+        tracing::warn!(seq, "snapshot skipped: the ledger left history first");
+        return Ok(false);
+    };
+    let Some(ledger) = view.ledger.clone() else {
+        return Ok(false);
+    };
+    let mut entries = Vec::new();
+    view.view
+        .for_each(|k, v| entries.push((*k, codec::encode(v))));
+    entries.sort_by_key(|e| e.0);
+    let mut map = ShaMap::new();
+    for (k, bytes) in &entries {
+        map.insert(*k, state_leaf_hash(k, bytes));
+    }
+    if map.hash() != ledger.header.account_hash {
+        // The history window moved past this ledger while it was read.
+        tracing::warn!(
+            seq,
+            "snapshot skipped: the state read does not match the ledger"
+        );
+        return Ok(false);
+    }
+    let payload = encode_snapshot(&ledger.header, ledger.held_at_close(), &entries);
+    drop(entries);
+    let written = d.snapshots.write(seq, through, &payload);
+    let mut status = d.snapshot.lock();
+    match written {
+        Ok(path) => {
+            status.last_seq = seq;
+            status.last_through_record = through;
+            status.written += 1;
+            status.last_millis = started.elapsed().as_millis() as u64;
+            status.failure = None;
+            drop(status);
+            tracing::info!(seq, through, bytes = payload.len(), file = %path.display(), "snapshot written");
+        }
+        Err(e) => {
+            status.failure = Some(e.to_string());
+            return Err(e.into());
+        }
+    }
+    match prune_history(&d.journal, &d.snapshots, d.options.snapshots_kept()) {
+        Ok(r) if r.snapshots_removed + r.segments_removed > 0 => tracing::info!(
+            snapshots = r.snapshots_removed,
+            segments = r.segments_removed,
+            "pruned history"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "pruning history failed"),
+    }
+    Ok(true)
+}

@@ -112,6 +112,8 @@ async function main() {
 
   await client.disconnect()
   console.log(`${steps} passed, 0 failed`)
+  // Open sockets or timers inside the library must not keep the process alive.
+  process.exit(0)
 }
 
 main().catch((e) => {

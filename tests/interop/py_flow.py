@@ -118,7 +118,7 @@ def flow(client):
     )
 
     # Issuer authorizes; both sides show it; the payment now succeeds.
-    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0), flags=TrustSetFlag.TF_SETF_AUTH)
+    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0), flags=TrustSetFlag.TF_SET_AUTH)
     check(ok(submit(client, auth, issuer)), "issuer authorizes the holder's USD line")
     lines = request(client, AccountLines(account=holder.address, peer=issuer.address, ledger_index="validated"))["lines"]
     line = [x for x in lines if x["currency"] == "USD"]
@@ -138,13 +138,13 @@ def flow(client):
         submit_expect_fail(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 5, "EUR")), issuer, "tecPATH_DRY"),
         "EUR is not authorized by the USD authorization",
     )
-    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0, "EUR"), flags=TrustSetFlag.TF_SETF_AUTH)
+    auth = TrustSet(account=issuer.address, limit_amount=usd(holder, 0, "EUR"), flags=TrustSetFlag.TF_SET_AUTH)
     check(ok(submit(client, auth, issuer)), "issuer authorizes EUR")
     r = submit(client, Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 5, "EUR")), issuer)
     check(ok(r), "EUR payment succeeds after authorization")
 
     # Pre-authorization of a second holder before its TrustSet.
-    pre = TrustSet(account=issuer.address, limit_amount=usd(holder2, 0), flags=TrustSetFlag.TF_SETF_AUTH)
+    pre = TrustSet(account=issuer.address, limit_amount=usd(holder2, 0), flags=TrustSetFlag.TF_SET_AUTH)
     check(ok(submit(client, pre, issuer)), "issuer pre-authorizes holder2 before its line exists")
     r = submit(client, TrustSet(account=holder2.address, limit_amount=usd(issuer, 300)), holder2)
     check(ok(r), "holder2 sets its limit on the pre-authorized line")

@@ -16,7 +16,9 @@ fn interop_dir() -> PathBuf {
 }
 
 fn run(cmd: &mut Command, what: &str) {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
     assert!(
         out.status.success(),
         "{what} failed:\n{}\n{}",
@@ -33,11 +35,21 @@ fn python() -> PathBuf {
         let venv = dir.join(".venv");
         let py = venv.join("bin/python");
         if !py.exists() {
-            run(Command::new("python3").args(["-m", "venv"]).arg(&venv), "python3 -m venv");
+            run(
+                Command::new("python3").args(["-m", "venv"]).arg(&venv),
+                "python3 -m venv",
+            );
         }
         run(
             Command::new(&py)
-                .args(["-m", "pip", "install", "-q", "--disable-pip-version-check", "-r"])
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
                 .arg(dir.join("requirements.txt")),
             "pip install -r tests/interop/requirements.txt",
         );
@@ -52,7 +64,9 @@ fn node_modules() -> PathBuf {
     NM.get_or_init(|| {
         let dir = interop_dir();
         run(
-            Command::new("npm").args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir),
+            Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+                .current_dir(&dir),
             "npm install in tests/interop",
         );
         dir.join("node_modules")
@@ -69,14 +83,23 @@ struct Server {
 impl Server {
     fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--ephemeral", "--close-interval", "1"])
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--ephemeral",
+                "--close-interval",
+                "1",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("start ledgerd");
         let stdout = child.stdout.take().expect("stdout");
         let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).expect("read the listening line");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read the listening line");
         let addr = line
             .split_whitespace()
             .find(|w| w.starts_with("127.0.0.1:"))
@@ -103,8 +126,15 @@ fn run_script(mut cmd: Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
-    assert!(out.status.success(), "{what} failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains(" passed, 0 failed"), "{what} did not finish:\n{stdout}");
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(" passed, 0 failed"),
+        "{what} did not finish:\n{stdout}"
+    );
 }
 
 fn py_flow(mode: &str) {
@@ -135,7 +165,9 @@ fn xrpl_js_over_websocket() {
     let _g = serial();
     let server = Server::start();
     let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("js_flow.mjs")).arg(format!("ws://{}", server.addr)).env("NODE_PATH", nm);
+    cmd.arg(interop_dir().join("js_flow.mjs"))
+        .arg(format!("ws://{}", server.addr))
+        .env("NODE_PATH", nm);
     run_script(cmd, "xrpl.js flow");
 }
 
@@ -146,28 +178,50 @@ fn wscat_session() {
     let server = Server::start();
     let wscat = nm.join("wscat/bin/wscat");
     let url = format!("ws://{}", server.addr);
+    // wscat prints what it receives only to a terminal: run it under `script`, as a person
+    // at a terminal would, and read the JSON out of the terminal output.
     let ask = |frame: &str| -> serde_json::Value {
-        let out = Command::new("node")
-            .arg(&wscat)
-            .args(["-c", &url, "-x", frame, "-w", "2"])
+        assert!(
+            !frame.contains('\''),
+            "frames are single-quoted for the shell"
+        );
+        let cmd = format!("node '{}' -c '{url}' -x '{frame}' -w 2", wscat.display());
+        let out = Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
             .output()
-            .expect("run wscat");
+            .expect("run wscat under script");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let line = text.lines().find(|l| l.trim_start().starts_with('{')).unwrap_or_else(|| panic!("no reply: {text}"));
-        serde_json::from_str(line.trim()).expect("wscat printed JSON")
+        let line = text
+            .lines()
+            .find_map(|l| {
+                let start = l.find("{\"")?;
+                let end = l.rfind('}')?;
+                (end > start).then(|| l[start..=end].to_string())
+            })
+            .unwrap_or_else(|| panic!("no reply from wscat: {text:?}"));
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("wscat printed {line:?}: {e}"))
     };
-    let info = ask(r#"{"id":1,"command":"account_info","account":"rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"}"#);
+    let info =
+        ask(r#"{"id":1,"command":"account_info","account":"rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"}"#);
     assert_eq!(info["id"], 1);
     assert_eq!(info["status"], "success");
-    assert_eq!(info["result"]["account_data"]["Account"], "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh");
+    assert_eq!(
+        info["result"]["account_data"]["Account"],
+        "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"
+    );
     let claim = ask(
         r#"{"id":"c","command":"channel_authorize","channel_id":"5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3","amount":"1000000","passphrase":"masterpassphrase","key_type":"secp256k1"}"#,
     );
     assert_eq!(claim["id"], "c");
     assert_eq!(claim["status"], "success");
     let sig = claim["result"]["signature"].as_str().expect("signature");
-    assert!(sig.len() >= 140 && sig.chars().all(|c| c.is_ascii_hexdigit()), "{sig}");
-    let bad = ask(r#"{"id":2,"command":"channel_authorize","channel_id":"nothex","amount":"1","secret":"masterpassphrase"}"#);
+    assert!(
+        sig.len() >= 140 && sig.chars().all(|c| c.is_ascii_hexdigit()),
+        "{sig}"
+    );
+    let bad = ask(
+        r#"{"id":2,"command":"channel_authorize","channel_id":"nothex","amount":"1","secret":"masterpassphrase"}"#,
+    );
     assert_eq!(bad["status"], "error");
     assert_eq!(bad["error"], "channelMalformed");
     std::thread::sleep(Duration::from_millis(10));

@@ -11,6 +11,11 @@
 //!
 //! `--mode submit [--accounts 50] [--each 40]`: fund the accounts, then submit pre-signed
 //! Payments from all of them pipelined over the connections (applied tx/s, p50/p99).
+//! After a submit run it prints the server's storage counters (records per fsync) from
+//! server_info.
+//!
+//! The spawned server is in memory (`--ephemeral`) unless `--durable` (a fresh data
+//! directory under the target directory, removed afterwards) or `--data-dir DIR`.
 //! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
 
@@ -46,6 +51,10 @@ struct Options {
     count: usize,
     /// Extra arguments for the spawned `ledgerd serve`.
     serve_args: Vec<String>,
+    /// `--durable`: the spawned server journals to a fresh temporary data directory.
+    durable: bool,
+    /// `--data-dir DIR`: the spawned server journals to `DIR`.
+    data_dir: Option<String>,
 }
 
 fn options() -> Options {
@@ -60,12 +69,33 @@ fn options() -> Options {
         each: 40,
         count: 20_000,
         serve_args: Vec::new(),
+        durable: false,
+        data_dir: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
-    while i + 1 < args.len() {
-        let v = &args[i + 1];
+    while i < args.len() {
+        // Flags without a value.
         match args[i].as_str() {
+            "--durable" => {
+                o.durable = true;
+                i += 1;
+                continue;
+            }
+            "--ephemeral" => {
+                o.durable = false;
+                o.data_dir = None;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let Some(v) = args.get(i + 1) else {
+            eprintln!("ignoring {} (no value)", args[i]);
+            break;
+        };
+        match args[i].as_str() {
+            "--data-dir" => o.data_dir = Some(v.clone()),
             "--server" => o.server = Some(v.clone()),
             "--connections" => o.connections = v.parse().unwrap_or(o.connections),
             "--depth" => o.depth = v.parse().unwrap_or(o.depth),
@@ -221,7 +251,36 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let o = options();
+    let mut o = options();
+    // The temporary data directory of `--durable`, removed when this drops.
+    let mut temp_dir = None;
+    if o.server.is_none() {
+        let exe = std::env::current_exe().expect("current exe");
+        let target = exe.parent().and_then(|p| p.parent()).expect("target dir");
+        let data_dir = match (&o.data_dir, o.durable) {
+            (Some(d), _) => Some(d.clone()),
+            (None, true) => {
+                let t = tempfile::Builder::new()
+                    .prefix("loadgen-data-")
+                    .tempdir_in(target)
+                    .expect("temporary data directory");
+                let d = t.path().join("data").to_string_lossy().into_owned();
+                temp_dir = Some(t);
+                Some(d)
+            }
+            (None, false) => None,
+        };
+        match data_dir {
+            Some(d) => {
+                println!("server data directory: {d} (durable)");
+                o.serve_args.extend(["--data-dir".into(), d]);
+            }
+            None => {
+                println!("server in memory (--ephemeral)");
+                o.serve_args.push("--ephemeral".into());
+            }
+        }
+    }
     let (child, addr) = match &o.server {
         Some(a) => (None, a.clone()),
         None => {
@@ -250,6 +309,7 @@ fn main() {
             let _ = c.kill();
             let _ = c.wait();
         }
+        drop(temp_dir);
         return;
     }
     println!(

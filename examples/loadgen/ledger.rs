@@ -182,16 +182,52 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
         lists.len(),
         depth
     );
+    let before = storage(&mut admin).await;
     let (mut lat, good, took) = drive(addr, lists, depth, |v| {
         v["result"]["engine_result"] == "tesSUCCESS"
     })
     .await;
+    let after = storage(&mut admin).await;
     println!(
         "applied {good}/{total} in {:.2} s: {:.0} tx/s, latency p50 {:.2} ms, p99 {:.2} ms",
         took.as_secs_f64(),
         good as f64 / took.as_secs_f64(),
         percentile(&mut lat, 0.5),
         percentile(&mut lat, 0.99)
+    );
+    print_storage(&before, &after);
+}
+
+/// server_info's `storage` object (admin callers only; Null when absent).
+async fn storage(ws: &mut Ws) -> Value {
+    let r = call(ws, json!({"command": "server_info"})).await;
+    r["result"]["info"]["storage"].clone()
+}
+
+/// The journal's work during the run: records and fsyncs, and their ratio.
+fn print_storage(before: &Value, after: &Value) {
+    if after.is_null() {
+        println!("storage: not reported (not an admin connection?)");
+        return;
+    }
+    if after["durable"] != true {
+        println!("storage: ephemeral (nothing journaled)");
+        return;
+    }
+    let delta = |k: &str| {
+        after[k]
+            .as_u64()
+            .unwrap_or(0)
+            .saturating_sub(before[k].as_u64().unwrap_or(0))
+    };
+    let (records, fsyncs) = (delta("records"), delta("fsyncs"));
+    println!(
+        "storage during the run: {records} journal records in {fsyncs} fsyncs = {:.1} records/fsync \
+         (largest batch {}; since start: {} records/fsync); healthy {}",
+        records as f64 / fsyncs.max(1) as f64,
+        after["batch_records_max"],
+        after["records_per_fsync"],
+        after["healthy"]
     );
 }
 

@@ -2,6 +2,7 @@
 //! under `info`. Every field xrpl.js and xrpl-py read is present: `build_version`,
 //! `complete_ledgers`, `network_id`, `server_state`, `load_factor` and
 //! `validated_ledger.{seq, hash, age, base_fee_xrp, reserve_base_xrp, reserve_inc_xrp}`.
+//! Admin callers also get `storage`, ledgerd's persistence health and journal counters.
 
 use crate::rpc::context::Context;
 use crate::rpc::ledger_status::{ripple_now_secs, LOAD_BASE, RIPPLE_EPOCH_OFFSET_SECS};
@@ -94,6 +95,9 @@ pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
         info.insert("load".into(), Value::Object(load));
         info.insert("node_size".into(), Value::from("tiny"));
         info.insert("pubkey_validator".into(), Value::from("none"));
+        if let Some(storage) = storage(ctx) {
+            info.insert("storage".into(), storage);
+        }
     }
     if human {
         info.insert(
@@ -224,6 +228,26 @@ pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
     }
     info.sort_keys();
     info
+}
+
+/// ledgerd's own `storage` object (admin only; rippled has no such field): whether
+/// submissions are durable, why writes are refused if they are, and the journal's
+/// counters (records, fsyncs, records per fsync, last snapshot) from
+/// [`crate::node::persist::Persistence::stats_json`]. `None` before the node starts.
+fn storage(ctx: &Context) -> Option<Value> {
+    let node = ctx.server.node()?;
+    let p = &node.persistence;
+    let mut o = match p.stats_json() {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    o.insert("durable".into(), Value::from(!p.is_ephemeral()));
+    o.insert("healthy".into(), Value::from(p.health().is_ok()));
+    if let Err(why) = p.health() {
+        o.insert("failure".into(), Value::from(why));
+    }
+    o.sort_keys();
+    Some(Value::Object(o))
 }
 
 /// rippled's server_info `time`: `"2024-Nov-01 23:59:01.123456 UTC"`.

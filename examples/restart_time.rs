@@ -1,0 +1,262 @@
+//! Restart time for a large ledger: builds a data directory of `--txs` applied Payments
+//! through the persistence API directly (the sequencer's role, no server), then times
+//! `Persistence::open` on it.
+//!
+//! ```text
+//! cargo run --release --example restart_time -- [--txs 1000000] [--accounts 1000]
+//!     [--dir DIR] [--no-snapshots] [--keep]
+//! ```
+//! Every ledger holds one Payment from each account (`--accounts` per ledger) and is closed
+//! and journaled like the server does (apply, record_tx, close, record_close, wait for the
+//! group commit, after_close). With the default options snapshots are written every
+//! `SNAPSHOT_INTERVAL_LEDGERS` ledgers and a restart replays from one old enough to rebuild
+//! the history; `--no-snapshots` writes none, so the restart replays from genesis.
+//! The directory (default: a fresh one under the target directory) is removed afterwards
+//! unless `--keep`.
+
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
+use ledgerd::ledger::view::ReadView;
+use ledgerd::node::persist::{PersistOptions, Persistence};
+use ledgerd::protocol::amount::Amount;
+use ledgerd::protocol::codec;
+use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::keys::{KeyPair, KeyType};
+use ledgerd::protocol::seed::Seed;
+use ledgerd::protocol::st::{StObject, StValue};
+use ledgerd::protocol::tx::signing_data;
+use ledgerd::protocol::types::AccountId;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+struct Options {
+    txs: usize,
+    accounts: usize,
+    dir: Option<PathBuf>,
+    snapshots: bool,
+    keep: bool,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        txs: 1_000_000,
+        accounts: 1_000,
+        dir: None,
+        snapshots: true,
+        keep: false,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let v = args.get(i + 1);
+        match (args[i].as_str(), v) {
+            ("--no-snapshots", _) => o.snapshots = false,
+            ("--keep", _) => o.keep = true,
+            ("--txs", Some(v)) => {
+                o.txs = v.parse().unwrap_or(o.txs);
+                i += 1;
+            }
+            ("--accounts", Some(v)) => {
+                o.accounts = v.parse().unwrap_or(o.accounts).max(1);
+                i += 1;
+            }
+            ("--dir", Some(v)) => {
+                o.dir = Some(PathBuf::from(v));
+                i += 1;
+            }
+            (other, _) => eprintln!("ignoring {other}"),
+        }
+        i += 1;
+    }
+    o
+}
+
+fn key(name: &str) -> KeyPair {
+    KeyPair::from_seed(&Seed::from_passphrase(name), KeyType::Secp256k1).expect("key")
+}
+
+/// A signed XRP Payment's blob.
+fn payment(from: &KeyPair, seq: u32, to: &AccountId, drops: i64) -> Vec<u8> {
+    let mut o = StObject::new();
+    o.set(Field::named("TransactionType"), StValue::UInt16(0));
+    o.set(Field::named("Destination"), StValue::AccountId(*to));
+    o.set(Field::named("Amount"), StValue::Amount(Amount::Xrp(drops)));
+    o.set(
+        Field::named("Account"),
+        StValue::AccountId(from.account_id()),
+    );
+    o.set(Field::named("Sequence"), StValue::UInt32(seq));
+    o.set(Field::named("Fee"), StValue::Amount(Amount::Xrp(10)));
+    o.set(
+        Field::named("SigningPubKey"),
+        StValue::Blob(from.public.as_bytes().to_vec()),
+    );
+    let sig = from.sign(&signing_data(&o));
+    o.set(Field::named("TxnSignature"), StValue::Blob(sig));
+    codec::encode(&o)
+}
+
+fn account_seq(store: &LedgerStore, id: &AccountId) -> u32 {
+    let e = store
+        .current()
+        .view
+        .read(&keylet::account(id))
+        .expect("account exists");
+    match e.get(Field::named("Sequence")) {
+        Some(StValue::UInt32(s)) => *s,
+        _ => panic!("no Sequence"),
+    }
+}
+
+fn persist_options(snapshots: bool) -> PersistOptions {
+    let mut o = PersistOptions::default();
+    if !snapshots {
+        o.snapshot_interval_ledgers = 0;
+    }
+    o
+}
+
+fn dir_bytes(p: &Path) -> u64 {
+    let Ok(rd) = std::fs::read_dir(p) else {
+        return 0;
+    };
+    rd.filter_map(Result::ok)
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_bytes(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+/// Sender `a`'s payment of round `r`, to the next account along (all exist).
+fn sign_round(users: &[KeyPair], seqs: &[u32], r: usize) -> Vec<Vec<u8>> {
+    let n = users.len();
+    let ids: Vec<AccountId> = users.iter().map(KeyPair::account_id).collect();
+    (0..n)
+        .map(|a| {
+            let to = &ids[(a + 1 + r % (n - 1).max(1)) % n];
+            payment(&users[a], seqs[a] + r as u32, to, 1 + (r % 7) as i64)
+        })
+        .collect()
+}
+
+/// Build the directory; returns the number of applied transactions.
+fn build(dir: &Path, o: &Options) -> u64 {
+    let (persist, store) =
+        Persistence::open_with(dir, LedgerConfig::default(), persist_options(o.snapshots))
+            .expect("open a new data directory");
+    let mut close_time = 10u32;
+    let mut close = |store: &std::sync::Arc<LedgerStore>, pending: &mut Vec<_>| {
+        close_time += 3;
+        let closed = store.close(close_time);
+        let d = persist.record_close(&closed);
+        for p in pending.drain(..) {
+            ledgerd::node::persist::Durable::wait(p).expect("durable");
+        }
+        d.wait().expect("close durable");
+        persist.after_close(store);
+    };
+    let master = key("masterpassphrase");
+    let users: Vec<KeyPair> = (0..o.accounts).map(|i| key(&format!("user{i}"))).collect();
+    let first = account_seq(&store, &master.account_id());
+    let mut pending = Vec::new();
+    let mut applied = 0u64;
+    for (seq, u) in (first..).zip(users.iter()) {
+        let blob = payment(&master, seq, &u.account_id(), 1_000_000_000);
+        let r = store.apply_blob(&blob).expect("decodes");
+        assert!(r.applied, "funding applies");
+        pending.push(persist.record_tx(&blob, &r));
+        applied += 1;
+    }
+    close(&store, &mut pending);
+    let seqs: Vec<u32> = users
+        .iter()
+        .map(|u| account_seq(&store, &u.account_id()))
+        .collect();
+    let rounds = o.txs.saturating_sub(o.accounts).div_ceil(o.accounts);
+    // Sign round r+1 on another thread while round r is applied (signing is the same
+    // order of cost as applying).
+    let mut next = Some(std::thread::scope(|s| {
+        s.spawn(|| sign_round(&users, &seqs, 0))
+            .join()
+            .expect("signer")
+    }));
+    let started = Instant::now();
+    for r in 0..rounds {
+        let blobs = next.take().unwrap_or_default();
+        std::thread::scope(|s| {
+            let signer = (r + 1 < rounds).then(|| s.spawn(|| sign_round(&users, &seqs, r + 1)));
+            for blob in &blobs {
+                let res = store.apply_blob(blob).expect("decodes");
+                assert!(res.applied, "payment applies: {}", res.ter);
+                pending.push(persist.record_tx(blob, &res));
+                applied += 1;
+            }
+            next = signer.map(|h| h.join().expect("signer"));
+        });
+        close(&store, &mut pending);
+        if (r + 1) % 100 == 0 {
+            eprintln!(
+                "  {} ledgers, {applied} transactions, {:.0} tx/s",
+                r + 1,
+                applied as f64 / started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    drop(store);
+    drop(persist);
+    applied
+}
+
+fn main() {
+    let o = options();
+    let (dir, _temp) = match &o.dir {
+        Some(d) => (d.clone(), None),
+        None => {
+            let exe = std::env::current_exe().expect("current exe");
+            let target = exe.parent().and_then(|p| p.parent()).expect("target dir");
+            let t = tempfile::Builder::new()
+                .prefix("restart-data-")
+                .tempdir_in(target)
+                .expect("temporary directory");
+            (t.path().join("data"), Some(t))
+        }
+    };
+    println!(
+        "building {} ({} transactions, {} accounts, one ledger per {} transactions, snapshots {})",
+        dir.display(),
+        o.txs,
+        o.accounts,
+        o.accounts,
+        if o.snapshots { "as configured" } else { "off" }
+    );
+    let t = Instant::now();
+    let applied = build(&dir, &o);
+    let build_secs = t.elapsed().as_secs_f64();
+    let bytes = dir_bytes(&dir);
+    println!(
+        "built: {applied} applied transactions in {build_secs:.1} s ({:.0} tx/s); data directory {:.1} MiB (journal {:.1} MiB, snapshots {:.1} MiB)",
+        applied as f64 / build_secs,
+        bytes as f64 / 1048576.0,
+        dir_bytes(&dir.join("journal")) as f64 / 1048576.0,
+        dir_bytes(&dir.join("snapshots")) as f64 / 1048576.0,
+    );
+    let t = Instant::now();
+    let (persist, store) =
+        Persistence::open_with(&dir, LedgerConfig::default(), persist_options(o.snapshots))
+            .expect("reopen");
+    let open_secs = t.elapsed().as_secs_f64();
+    let (lo, hi) = store.complete_range();
+    println!(
+        "restart: Persistence::open in {open_secs:.2} s, recovered from {}; ledgers {lo}-{hi}",
+        persist.stats_json()["recovered_from"]
+    );
+    drop(store);
+    drop(persist);
+    if o.keep {
+        println!("kept {}", dir.display());
+    } else if o.dir.is_some() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

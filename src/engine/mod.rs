@@ -1,5 +1,5 @@
 //! The pure transaction engine: the transactor pipeline and one file per transaction
-//! type. No tokio, no files, no sockets.
+//! type. No async runtime, no files, no sockets.
 //!
 //! Entry point: [`apply_transaction`] applies one decoded, signed transaction to a read
 //! view and returns an [`Outcome`] (result code, metadata, the state writes). The ledger

@@ -1,5 +1,5 @@
 //! The pure ledger: entries, keylets, the DashMap-backed state, headers and close.
-//! No tokio, no files, no sockets.
+//! No async runtime, no files, no sockets.
 //!
 //! # The API the server uses
 //! ```text

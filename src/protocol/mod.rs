@@ -1,5 +1,5 @@
 //! The pure protocol core: everything that must agree byte for byte with rippled,
-//! xrpl.js and xrpl-py. No tokio, no files, no sockets.
+//! xrpl.js and xrpl-py. No async runtime, no files, no sockets.
 //!
 //! - [`hash`]: SHA-512-half, RIPEMD160(SHA256), hash prefixes.
 //! - [`base58`]: Base58Check with the XRPL alphabet and token versions.

@@ -256,9 +256,22 @@ impl LedgerStore {
             fees: cfg.fees,
             open: true,
         };
-        let store = LedgerStore {
+        let store = LedgerStore::around(cfg, state, genesis, info);
+        store.close(now);
+        store
+    }
+
+    /// A store whose history is the one closed ledger `last`, with `info`'s ledger open
+    /// and empty: where genesis and a snapshot both start.
+    fn around(
+        cfg: LedgerConfig,
+        state: Arc<State>,
+        last: Arc<ClosedLedger>,
+        info: ViewInfo,
+    ) -> LedgerStore {
+        LedgerStore {
             state,
-            history: RwLock::new(VecDeque::from([genesis])),
+            history: RwLock::new(VecDeque::from([last])),
             open_info: RwLock::new(info),
             txs: DashMap::new(),
             writer: Mutex::new(Open {
@@ -269,9 +282,7 @@ impl LedgerStore {
                 held: Vec::new(),
             }),
             cfg,
-        };
-        store.close(now);
-        store
+        }
     }
 
     /// Every entry of the last closed ledger, with its header: what a snapshot stores.
@@ -328,20 +339,7 @@ impl LedgerStore {
             state_map: map,
             held_at_close: Vec::new(),
         });
-        Ok(LedgerStore {
-            state,
-            history: RwLock::new(VecDeque::from([closed])),
-            open_info: RwLock::new(info),
-            txs: DashMap::new(),
-            writer: Mutex::new(Open {
-                info,
-                txs: Vec::new(),
-                dirty: BTreeSet::new(),
-                fees_destroyed: 0,
-                held: Vec::new(),
-            }),
-            cfg,
-        })
+        Ok(LedgerStore::around(cfg, state, closed, info))
     }
 
     /// [`LedgerStore::from_snapshot`], then the transactions that were held when that

@@ -11,8 +11,7 @@ use crate::protocol::types::{AccountId, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::owner_walk::{
-    account_field, check_marker, for_each_after, marker_text, parse_marker, read_limit, start_hint,
-    ACCOUNT_CHANNELS_LIMITS,
+    account_field, read_limit, walk_page, ACCOUNT_CHANNELS_LIMITS,
 };
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::as_string;
@@ -90,42 +89,19 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
     };
     let limit = read_limit(ctx, params, ACCOUNT_CHANNELS_LIMITS)?;
-    let marker = match params.get("marker") {
-        None => None,
-        Some(v) => {
-            let m = parse_marker(v)?;
-            check_marker(view, &id, &m)?;
-            Some(m)
-        }
-    };
     let s = sf();
-    let mut channels = Vec::new();
-    let mut count: u64 = 0;
-    let mut next = None;
-    let walked = for_each_after(view, &id, marker, limit.saturating_add(1), |key, entry| {
-        count += 1;
-        if count == u64::from(limit) {
-            next = Some(marker_text(key, start_hint(entry, &id)));
-        }
-        if count <= u64::from(limit)
-            && entry.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
+    let (channels, marker) = walk_page(view, &id, params, limit, |key, entry| {
+        (entry.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
             && entry.account_of(s.account) == Some(id)
-            && dst.is_none_or(|d| entry.account_of(s.destination) == Some(d))
-        {
-            channels.push(channel_json(key, entry));
-        }
-    });
-    if !walked {
-        return Err(RpcError::new(ErrorCode::InvalidParams));
-    }
+            && dst.is_none_or(|d| entry.account_of(s.destination) == Some(d)))
+        .then(|| channel_json(key, entry))
+    })?;
     let mut result = sel.result();
     result.insert("account".into(), Value::from(id.to_address()));
     result.insert("channels".into(), Value::Array(channels));
-    if count == u64::from(limit) + 1 {
-        if let Some(m) = next {
-            result.insert("limit".into(), Value::from(limit));
-            result.insert("marker".into(), Value::from(m));
-        }
+    if let Some(m) = marker {
+        result.insert("limit".into(), Value::from(limit));
+        result.insert("marker".into(), Value::from(m));
     }
     Ok(result)
 }

@@ -10,8 +10,7 @@ use crate::protocol::types::AccountId;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::owner_walk::{
-    account_field, check_marker, for_each_after, marker_text, parse_marker, read_limit, start_hint,
-    ACCOUNT_LINES_LIMITS,
+    account_field, read_limit, walk_page, ACCOUNT_LINES_LIMITS,
 };
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::as_string;
@@ -90,32 +89,14 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .get("ignore_default")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let marker = match params.get("marker") {
-        None => None,
-        Some(v) => {
-            let m = parse_marker(v)?;
-            check_marker(view, &id, &m)?;
-            Some(m)
-        }
-    };
-
     let s = sf();
-    let mut lines = Vec::new();
-    let mut count: u64 = 0;
-    let mut next = None;
-    let walked = for_each_after(view, &id, marker, limit.saturating_add(1), |key, entry| {
-        count += 1;
-        if count == u64::from(limit) {
-            next = Some(marker_text(key, start_hint(entry, &id)));
+    let (lines, marker) = walk_page(view, &id, params, limit, |_, entry| {
+        if entry.u16_of(s.ledger_entry_type) != Some(lt::RIPPLE_STATE) {
+            return None;
         }
-        if count > u64::from(limit) || entry.u16_of(s.ledger_entry_type) != Some(lt::RIPPLE_STATE) {
-            return;
-        }
-        let Some(line) = TrustLine::from_entry(entry, &id) else {
-            return;
-        };
+        let line = TrustLine::from_entry(entry, &id)?;
         if peer.is_some_and(|p| p != line.peer) {
-            return;
+            return None;
         }
         let flags = entry.flags();
         let viewer_low = id < line.peer;
@@ -125,21 +106,16 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             LSF_HIGH_RESERVE
         };
         if ignore_default && flags & reserve == 0 {
-            return;
+            return None;
         }
-        lines.push(line_json(&line, flags, viewer_low));
-    });
-    if !walked {
-        return Err(RpcError::new(ErrorCode::InvalidParams));
-    }
+        Some(line_json(&line, flags, viewer_low))
+    })?;
     let mut result = sel.result();
     result.insert("account".into(), Value::from(id.to_address()));
     result.insert("lines".into(), Value::Array(lines));
-    if count == u64::from(limit) + 1 {
-        if let Some(m) = next {
-            result.insert("limit".into(), Value::from(limit));
-            result.insert("marker".into(), Value::from(m));
-        }
+    if let Some(m) = marker {
+        result.insert("limit".into(), Value::from(limit));
+        result.insert("marker".into(), Value::from(m));
     }
     Ok(result)
 }

@@ -163,3 +163,48 @@ pub fn for_each_after(
     });
     found
 }
+
+/// One page of a paged account handler, as rippled pages account_lines and
+/// account_channels: it reads `marker` (which must name an entry related to `account`),
+/// visits up to `limit + 1` owner-directory entries of any type, offers the first `limit` to
+/// `pick`, and returns what `pick` kept plus the marker (the `limit`-th visited entry), given
+/// only when a further entry exists.
+pub fn walk_page(
+    view: &dyn ReadView,
+    account: &AccountId,
+    params: &Params,
+    limit: u32,
+    mut pick: impl FnMut(&Hash256, &Arc<StObject>) -> Option<Value>,
+) -> Result<(Vec<Value>, Option<String>), RpcError> {
+    let after = match params.get("marker") {
+        None => None,
+        Some(v) => {
+            let m = parse_marker(v)?;
+            check_marker(view, account, &m)?;
+            Some(m)
+        }
+    };
+    let mut items = Vec::new();
+    let mut count: u64 = 0;
+    let mut next = None;
+    let walked = for_each_after(
+        view,
+        account,
+        after,
+        limit.saturating_add(1),
+        |key, entry| {
+            count += 1;
+            if count == u64::from(limit) {
+                next = Some(marker_text(key, start_hint(entry, account)));
+            }
+            if count <= u64::from(limit) {
+                items.extend(pick(key, entry));
+            }
+        },
+    );
+    if !walked {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    }
+    let more = count == u64::from(limit) + 1;
+    Ok((items, next.filter(|_| more)))
+}

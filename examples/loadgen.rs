@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo run --release --example loadgen -- [--server HOST:PORT] [--connections 8]
-//!     [--depth 32] [--seconds 2] [--rounds 3] [--io-threads N] [--cpu-threads N]
+//!     [--depth 32] [--seconds 2] [--rounds 3] [--key-type secp256k1|ed25519]
+//!     [--io-threads N] [--cpu-threads N]
 //! ```
 //! Without `--server` it starts `ledgerd serve` from the same target directory on a free
 //! port (and stops it afterwards).
@@ -49,6 +50,8 @@ struct Options {
     accounts: usize,
     each: u32,
     count: usize,
+    /// `--key-type secp256k1|ed25519`: only that key type (default both).
+    key_type: Option<String>,
     /// Extra arguments for the spawned `ledgerd serve`.
     serve_args: Vec<String>,
     /// `--durable`: the spawned server journals to a fresh temporary data directory.
@@ -68,6 +71,7 @@ fn options() -> Options {
         accounts: 50,
         each: 40,
         count: 20_000,
+        key_type: None,
         serve_args: Vec::new(),
         durable: false,
         data_dir: None,
@@ -102,6 +106,7 @@ fn options() -> Options {
             "--seconds" => o.seconds = v.parse().unwrap_or(o.seconds),
             "--rounds" => o.rounds = v.parse().unwrap_or(o.rounds),
             "--mode" => o.mode = v.clone(),
+            "--key-type" => o.key_type = Some(v.clone()),
             "--accounts" => o.accounts = v.parse().unwrap_or(o.accounts),
             "--each" => o.each = v.parse().unwrap_or(o.each),
             "--count" => o.count = v.parse().unwrap_or(o.count),
@@ -155,10 +160,7 @@ async fn network_round(addr: &str, secret: &str, o: &Options) -> (f64, u64) {
     let mut tasks = Vec::new();
     let mut sockets = Vec::new();
     for _ in 0..o.connections {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
-            .await
-            .expect("connect");
-        sockets.push(ws);
+        sockets.push(ledger::connect(addr).await);
     }
     let start = Instant::now();
     for (c, ws) in sockets.into_iter().enumerate() {
@@ -321,6 +323,12 @@ fn main() {
         "key type", "server (/s)", "bare crypto (/s)", "ratio", "errors"
     );
     for (key_type, secret) in [(KeyType::Secp256k1, SECP_SEED), (KeyType::Ed25519, ED_SEED)] {
+        if o.key_type
+            .as_deref()
+            .is_some_and(|k| k != key_type.as_str())
+        {
+            continue;
+        }
         let seed = parse_ripple_lib_seed(secret)
             .or_else(|| Seed::from_base58(secret).ok())
             .expect("seed");

@@ -48,6 +48,11 @@ pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
 pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 
+/// Read buffer of a WebSocket connection, in bytes. tungstenite zero-fills the buffer's free
+/// capacity before every socket read, so its default (128 KiB) costs a 128 KiB memset per
+/// read; larger frames still grow the buffer as they arrive (up to [`WS_MESSAGE_BYTES_MAX`]).
+pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
+
 /// Time a connection has to finish its TLS handshake and to send a complete HTTP request head
 /// (or WebSocket upgrade), in seconds. The same clock bounds an idle HTTP keep-alive
 /// connection waiting for its next request.
@@ -60,6 +65,12 @@ pub const WS_IDLE_TIMEOUT_SECS: u64 = 600;
 /// Jobs waiting for the CPU pool (signing, verification) across all connections. Beyond it a
 /// request is answered `tooBusy` at once instead of queueing without bound.
 pub const CPU_QUEUE_JOBS_MAX: usize = 16_384;
+
+/// Replies a CPU pool worker queues before it wakes their connections' writers while more jobs
+/// are waiting (when its queue runs dry it wakes them at once). Each wake is a thread hand-off;
+/// batching them is what lets signing keep the cores. At about 30 µs a signature this holds a
+/// reply back at most about 0.5 ms, and only under load.
+pub const CPU_DEFERRED_REPLIES_MAX: usize = 16;
 
 /// Derived key pairs kept by the channel_authorize key cache (keyed by a hash of the secret and
 /// the key type). Deriving costs one extra scalar multiplication, about half the throughput

@@ -7,6 +7,7 @@ use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::mask::{masked, masked_raw};
 use crate::rpc::{parse_api_version, HandlerResult, Params};
 use serde_json::{Map, Value};
+use std::fmt::Write as _;
 
 /// Members of a request that rippled copies to the top level of the reply.
 const ECHOED: [&str; 3] = ["id", "jsonrpc", "ripplerpc"];
@@ -86,6 +87,47 @@ pub fn ws_reply(request: &Params, outcome: HandlerResult) -> Value {
     Value::Object(out)
 }
 
+/// [`ws_reply`] as text, with rippled's top-level `warning: "load"` when `warn`. A success is
+/// written straight out (the envelope's keys in their sorted order) instead of being built as
+/// a map and then serialized: this is the path every signed claim takes.
+pub fn ws_reply_text(request: &Params, outcome: HandlerResult, warn: bool) -> String {
+    let mut result = match outcome {
+        Ok(result) => result,
+        Err(e) => {
+            let mut reply = ws_reply(request, Err(e));
+            if warn {
+                if let Some(o) = reply.as_object_mut() {
+                    o.insert("warning".into(), Value::from("load"));
+                    o.sort_keys();
+                }
+            }
+            return reply.to_string();
+        }
+    };
+    result.sort_keys();
+    let mut out = String::with_capacity(192);
+    out.push('{');
+    // Sorted: api_version, id, jsonrpc, result, ripplerpc, status, type, warning.
+    let member = |out: &mut String, key: &str, value: &Value| {
+        let _ = write!(out, "\"{key}\":{value},");
+    };
+    for key in ["api_version", "id", "jsonrpc"] {
+        if let Some(v) = request.get(key) {
+            member(&mut out, key, v);
+        }
+    }
+    let _ = write!(out, "\"result\":{},", Value::Object(result));
+    if let Some(v) = request.get("ripplerpc") {
+        member(&mut out, "ripplerpc", v);
+    }
+    out.push_str("\"status\":\"success\",\"type\":\"response\"");
+    if warn {
+        out.push_str(",\"warning\":\"load\"");
+    }
+    out.push('}');
+    out
+}
+
 /// The WebSocket reply for an admin-only method called by a non-admin.
 pub fn ws_forbidden(request: &Params) -> Value {
     ws_reply(request, Err(RpcError::new(ErrorCode::Forbidden)))
@@ -141,6 +183,36 @@ mod tests {
         );
         let req = obj(json!({"command": "ping"}));
         assert!(ws_reply(&req, Ok(Map::new())).get("id").is_none());
+    }
+
+    #[test]
+    fn ws_reply_text_is_the_sorted_envelope() {
+        let requests = [
+            json!({"command": "ping"}),
+            json!({"id": {"any": [1, "x"]}, "command": "ping", "api_version": 2}),
+            json!({"id": "a\"b", "jsonrpc": "2.0", "ripplerpc": "2.0", "command": "ping"}),
+            json!({"ripplerpc": 2, "api_version": 1, "id": null, "command": "ping"}),
+        ];
+        let mut result = Map::new();
+        result.insert("z".into(), json!([1, {"b": 2, "a": 1}]));
+        result.insert("signature".into(), json!("AB\u{0001}"));
+        result.insert("a".into(), json!(null));
+        for request in requests.iter().map(|r| obj(r.clone())) {
+            for warn in [false, true] {
+                let text = ws_reply_text(&request, Ok(result.clone()), warn);
+                let mut expected = ws_reply(&request, Ok(result.clone()));
+                if warn {
+                    let o = expected.as_object_mut().unwrap();
+                    o.insert("warning".into(), json!("load"));
+                    o.sort_keys();
+                }
+                assert_eq!(text, expected.to_string(), "{request:?} warn={warn}");
+                let e = ws_reply_text(&request, Err(RpcError::new(ErrorCode::BadSeed)), warn);
+                let parsed: Value = serde_json::from_str(&e).unwrap();
+                assert_eq!(parsed["error"], "badSeed");
+                assert_eq!(parsed.get("warning").is_some(), warn);
+            }
+        }
     }
 
     #[test]

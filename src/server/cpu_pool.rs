@@ -5,8 +5,16 @@
 //! a oneshot), so no task is spawned per request. The queue is bounded by
 //! [`CPU_QUEUE_JOBS_MAX`](crate::limits::CPU_QUEUE_JOBS_MAX): a full queue refuses the job
 //! and the caller answers `tooBusy`.
+//!
+//! Waking a connection's writer costs more than queueing its reply (a thread hand-off, often a
+//! context switch on a busy machine), so a job that queues a reply asks for the wake with
+//! [`defer_wakeup`]: the worker wakes each writer once, when its queue runs dry or after
+//! [`CPU_DEFERRED_REPLIES_MAX`] replies. An idle server answers at once; a busy one hands
+//! replies over in batches.
 
+use crate::limits::CPU_DEFERRED_REPLIES_MAX;
 use parking_lot::{Condvar, Mutex};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -109,13 +117,95 @@ impl CpuPool {
     }
 }
 
+/// Something a job wants done once the worker has finished the jobs at hand: waking the
+/// writer of a connection it queued replies for.
+pub trait Wakeup: Send + Sync {
+    /// Wake the consumer (idempotent: waking twice is as good as once).
+    fn wake_up(&self);
+}
+
+/// The wakes a worker owes, and how many replies they cover.
+struct Deferred {
+    wakeups: Vec<Arc<dyn Wakeup>>,
+    replies: usize,
+}
+
+thread_local! {
+    /// `Some` on pool workers only.
+    static DEFERRED: RefCell<Option<Deferred>> = const { RefCell::new(None) };
+}
+
+/// On a pool worker: remember to call `w.wake_up()` when this run of jobs ends (the queue is
+/// empty, or [`CPU_DEFERRED_REPLIES_MAX`] replies are waiting) and return `true`. Anywhere
+/// else return `false`: the caller wakes `w` itself, now.
+pub fn defer_wakeup<W: Wakeup + 'static>(w: &Arc<W>) -> bool {
+    DEFERRED.with(|d| {
+        let mut d = d.borrow_mut();
+        let Some(d) = d.as_mut() else {
+            return false;
+        };
+        d.replies += 1;
+        let ptr = Arc::as_ptr(w) as *const ();
+        if !d
+            .wakeups
+            .iter()
+            .any(|x| std::ptr::eq(Arc::as_ptr(x) as *const (), ptr))
+        {
+            d.wakeups.push(w.clone());
+        }
+        true
+    })
+}
+
+/// Replies waiting for their wake on this worker.
+fn deferred_replies() -> usize {
+    DEFERRED.with(|d| d.borrow().as_ref().map_or(0, |d| d.replies))
+}
+
+/// Deliver the wakes this worker owes.
+fn wake_deferred() {
+    let wakeups = DEFERRED.with(|d| match d.borrow_mut().as_mut() {
+        Some(d) => {
+            d.replies = 0;
+            std::mem::take(&mut d.wakeups)
+        }
+        None => Vec::new(),
+    });
+    for w in &wakeups {
+        w.wake_up();
+    }
+    // Keep the allocation for the next run.
+    DEFERRED.with(|d| {
+        if let Some(d) = d.borrow_mut().as_mut() {
+            if d.wakeups.is_empty() {
+                let mut v = wakeups;
+                v.clear();
+                d.wakeups = v;
+            }
+        }
+    });
+}
+
 fn worker(inner: &Inner) {
+    DEFERRED.with(|d| {
+        *d.borrow_mut() = Some(Deferred {
+            wakeups: Vec::new(),
+            replies: 0,
+        })
+    });
     loop {
         let job = {
             let mut q = inner.queue.lock();
             loop {
-                if let Some(job) = q.jobs.pop_front() {
-                    break job;
+                let owed = deferred_replies();
+                if owed < CPU_DEFERRED_REPLIES_MAX {
+                    if let Some(job) = q.jobs.pop_front() {
+                        break Some(job);
+                    }
+                }
+                // The queue ran dry or the batch is full: wake the writers first.
+                if owed > 0 {
+                    break None;
                 }
                 if q.closing {
                     return;
@@ -123,7 +213,10 @@ fn worker(inner: &Inner) {
                 inner.ready.wait(&mut q);
             }
         };
-        job();
+        match job {
+            Some(job) => job(),
+            None => wake_deferred(),
+        }
     }
 }
 
@@ -172,5 +265,54 @@ mod tests {
         }
         assert_eq!(done.load(Ordering::SeqCst), 4);
         assert_eq!(pool.run(|| 1).await, Some(1));
+    }
+
+    struct Counter(AtomicUsize);
+    impl Wakeup for Counter {
+        fn wake_up(&self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn deferred_wakes_are_batched_and_never_lost() {
+        // Off the pool, nothing is deferred.
+        let w = Arc::new(Counter(AtomicUsize::new(0)));
+        assert!(!defer_wakeup(&w));
+        // One worker, blocked while jobs pile up: each job asks for the same wake.
+        let pool = CpuPool::new(1, 4096).unwrap();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let g = gate.clone();
+        assert!(pool.try_spawn(move || {
+            let mut open = g.0.lock();
+            while !*open {
+                g.1.wait(&mut open);
+            }
+        }));
+        let jobs = 3 * CPU_DEFERRED_REPLIES_MAX + 1;
+        let on_pool = Arc::new(AtomicUsize::new(0));
+        for _ in 0..jobs {
+            let (w, on_pool) = (w.clone(), on_pool.clone());
+            assert!(pool.try_spawn(move || {
+                if defer_wakeup(&w) {
+                    on_pool.fetch_add(1, Ordering::SeqCst);
+                }
+            }));
+        }
+        *gate.0.lock() = true;
+        gate.1.notify_all();
+        // Every job deferred; the wakes came in batches, the last one when the queue ran dry.
+        for _ in 0..1000 {
+            if w.0.load(Ordering::SeqCst) == 4 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert_eq!(on_pool.load(Ordering::SeqCst), jobs);
+        assert_eq!(
+            w.0.load(Ordering::SeqCst),
+            4,
+            "one wake per full batch, one at the end"
+        );
     }
 }

@@ -5,7 +5,8 @@
 //!   stays in flight until its reply has been written to the socket, and the reader stops
 //!   reading while that many are outstanding.
 //! - Handlers that sign or verify run on the CPU pool; the pool thread formats the reply and
-//!   queues it, so no task is spawned per request.
+//!   queues it, so no task is spawned per request, and wakes the writer once per run of jobs
+//!   rather than once per reply.
 //! - The writer feeds every ready reply to the socket, then flushes once.
 //! - A client that does not read is disconnected, as rippled does: when a write makes no
 //!   progress for the port's `send_timeout`, or when more than `send_queue_limit` messages
@@ -13,36 +14,47 @@
 
 use crate::limits::{
     RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_IDLE_TIMEOUT_SECS,
-    WS_MESSAGE_BYTES_MAX, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
+    WS_MESSAGE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
+    WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::{self, envelope, json, required_role};
+use crate::server::cpu_pool;
 use crate::server::resource::Disposition;
 use crate::server::role::Role;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::Connection;
 use futures::{SinkExt, StreamExt};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::OwnedSemaphorePermit;
-use tokio::sync::{mpsc, Notify, Semaphore};
+use tokio::sync::{Notify, Semaphore};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
-/// The outbound side shared by the reader and the CPU pool jobs. The writer holds only the
-/// [`OutboxState`], so the channel closes (and the writer finishes) once the reader and every
-/// outstanding job have dropped their `Outbox`.
+/// A message waiting for the writer, with the in-flight permit of the request it answers.
+type Outbound = (Message, Option<OwnedSemaphorePermit>);
+
+/// The outbound side shared by the reader, the CPU pool jobs and the subscription streams.
+/// The writer holds only the [`OutboxState`]; when the last `Outbox` is dropped (the reader
+/// ended and no job is outstanding) the writer finishes what is queued and closes.
 pub struct Outbox {
-    tx: mpsc::UnboundedSender<(Message, Option<OwnedSemaphorePermit>)>,
     state: Arc<OutboxState>,
 }
 
 /// What the writer and the senders share.
 pub struct OutboxState {
+    /// Messages waiting for the writer.
+    queue: parking_lot::Mutex<VecDeque<Outbound>>,
+    /// Wakes the writer: something was queued, or every sender is gone.
+    wake: Notify,
+    /// Set when the last [`Outbox`] is dropped.
+    senders_gone: AtomicBool,
     /// Messages queued and not yet handed to the socket.
     queued: AtomicUsize,
     /// The port's `send_queue_limit` plus the in-flight replies.
@@ -52,9 +64,24 @@ pub struct OutboxState {
     kill: Notify,
 }
 
+impl cpu_pool::Wakeup for OutboxState {
+    fn wake_up(&self) {
+        self.wake.notify_one();
+    }
+}
+
+impl Drop for Outbox {
+    fn drop(&mut self) {
+        self.state.senders_gone.store(true, Ordering::Release);
+        self.state.wake.notify_one();
+    }
+}
+
 impl Outbox {
     /// Queue one message (with the in-flight permit of the request it answers, released
     /// once it is written); on overflow, mark the connection for disconnection instead.
+    /// On a CPU pool worker the writer is woken when the worker's run of jobs ends
+    /// ([`cpu_pool::defer_wakeup`]); anywhere else at once.
     pub fn push(&self, text: String, permit: Option<OwnedSemaphorePermit>) {
         let state = &self.state;
         if state.killed.load(Ordering::Relaxed) {
@@ -65,8 +92,13 @@ impl Outbox {
             state.kill();
             return;
         }
-        if self.tx.send((Message::text(text), permit)).is_err() {
-            state.queued.fetch_sub(1, Ordering::AcqRel);
+        self.enqueue((Message::text(text), permit));
+    }
+
+    fn enqueue(&self, message: Outbound) {
+        self.state.queue.lock().push_back(message);
+        if !cpu_pool::defer_wakeup(&self.state) {
+            self.state.wake.notify_one();
         }
     }
 
@@ -78,9 +110,7 @@ impl Outbox {
             code,
             reason: reason.into(),
         };
-        if self.tx.send((Message::Close(Some(frame)), None)).is_err() {
-            self.state.queued.fetch_sub(1, Ordering::AcqRel);
-        }
+        self.enqueue((Message::Close(Some(frame)), None));
     }
 }
 
@@ -106,6 +136,26 @@ impl OutboxState {
             self.kill.notified().await;
         }
     }
+
+    /// The next batch to write, waiting for one; `None` once every sender is gone and
+    /// everything queued has been taken.
+    async fn next_batch(&self, batch: &mut Vec<Outbound>) -> Option<()> {
+        loop {
+            {
+                let mut q = self.queue.lock();
+                if !q.is_empty() {
+                    let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX);
+                    batch.extend(q.drain(..n));
+                    return Some(());
+                }
+                // Checked under the lock: a sender pushes before it is dropped.
+                if self.senders_gone.load(Ordering::Acquire) {
+                    return None;
+                }
+            }
+            self.wake.notified().await;
+        }
+    }
 }
 
 /// Run a WebSocket session on an upgraded stream until the client leaves, idles out, stops
@@ -116,18 +166,20 @@ where
 {
     let config = WebSocketConfig::default()
         .max_message_size(Some(WS_MESSAGE_BYTES_MAX))
-        .max_frame_size(Some(WS_MESSAGE_BYTES_MAX));
+        .max_frame_size(Some(WS_MESSAGE_BYTES_MAX))
+        .read_buffer_size(WS_READ_BUFFER_BYTES);
     let ws = WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await;
     let (mut sink, mut frames) = ws.split();
-    let (tx, mut rx) = mpsc::unbounded_channel();
     let state = Arc::new(OutboxState {
+        queue: parking_lot::Mutex::new(VecDeque::new()),
+        wake: Notify::new(),
+        senders_gone: AtomicBool::new(false),
         queued: AtomicUsize::new(0),
         limit: conn.port.send_queue_limit + WS_REQUESTS_IN_FLIGHT_MAX,
         killed: AtomicBool::new(false),
         kill: Notify::new(),
     });
     let outbox = Arc::new(Outbox {
-        tx,
         state: state.clone(),
     });
     let session = crate::node::subscriptions::Session::new(outbox.clone());
@@ -141,20 +193,20 @@ where
         let stall = Duration::from_secs(send_timeout_secs);
         let write_all = async {
             let mut permits = Vec::new();
-            while let Some((first, permit)) = rx.recv().await {
-                permits.extend(permit);
+            let mut queued = Vec::new();
+            while outbox.next_batch(&mut queued).await.is_some() {
                 // Let the replies already being produced catch up, so one write carries
                 // several of them (a write syscall costs more than a reply).
-                tokio::task::yield_now().await;
-                let mut batch = vec![first];
-                while batch.len() < WS_WRITE_BATCH_MESSAGES_MAX {
-                    match rx.try_recv() {
-                        Ok((next, permit)) => {
-                            permits.extend(permit);
-                            batch.push(next);
-                        }
-                        Err(_) => break,
-                    }
+                if queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
+                    tokio::task::yield_now().await;
+                    let mut q = outbox.queue.lock();
+                    let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
+                    queued.extend(q.drain(..n));
+                }
+                let mut batch = Vec::with_capacity(queued.len());
+                for (message, permit) in queued.drain(..) {
+                    permits.extend(permit);
+                    batch.push(message);
                 }
                 let count = batch.len();
                 let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
@@ -306,7 +358,7 @@ fn on_text(
     };
     match rpc::resolve(&ctx, &request) {
         Err(e) => outbox.push(
-            with_warning(envelope::ws_reply(&request, Err(e)), warn),
+            envelope::ws_reply_text(&request, Err(e), warn),
             Some(permit),
         ),
         Ok(method) => {
@@ -315,7 +367,7 @@ fn on_text(
             crate::node::subscriptions::with_session(session, || {
                 rpc::execute(method, ctx, request, move |result, request| {
                     outbox.push(
-                        with_warning(envelope::ws_reply(&request, result), warn),
+                        envelope::ws_reply_text(&request, result, warn),
                         Some(permit),
                     );
                 })

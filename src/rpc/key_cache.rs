@@ -10,7 +10,7 @@
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::keys::{KeyPair, KeyType};
-use parking_lot::Mutex;
+use parking_lot::RwLock;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use zeroize::Zeroize;
@@ -23,9 +23,10 @@ struct Entries {
     order: VecDeque<CacheKey>,
 }
 
-/// The cache; shared by every CPU pool thread.
+/// The cache; shared by every CPU pool thread. Lookups take a read lock, so pool threads
+/// signing with cached keys never wait for each other.
 pub struct KeyCache {
-    entries: Mutex<Entries>,
+    entries: RwLock<Entries>,
     capacity: usize,
 }
 
@@ -33,7 +34,7 @@ impl KeyCache {
     /// A cache for at most `capacity` secrets (0 disables it).
     pub fn new(capacity: usize) -> KeyCache {
         KeyCache {
-            entries: Mutex::new(Entries {
+            entries: RwLock::new(Entries {
                 map: HashMap::new(),
                 order: VecDeque::new(),
             }),
@@ -61,7 +62,7 @@ impl KeyCache {
 
     /// The pair cached under `key`.
     pub fn get(&self, key: &CacheKey) -> Option<Arc<KeyPair>> {
-        self.entries.lock().map.get(key).cloned()
+        self.entries.read().map.get(key).cloned()
     }
 
     /// Remember `pair` under `key`, evicting the oldest entry when full.
@@ -69,7 +70,7 @@ impl KeyCache {
         if self.capacity == 0 {
             return;
         }
-        let mut e = self.entries.lock();
+        let mut e = self.entries.write();
         if e.map.contains_key(&key) {
             return;
         }
@@ -86,7 +87,7 @@ impl KeyCache {
 
     /// Number of cached pairs.
     pub fn len(&self) -> usize {
-        self.entries.lock().map.len()
+        self.entries.read().map.len()
     }
 
     /// Whether nothing is cached.

@@ -8,15 +8,17 @@
 //!
 //! Waking a connection's writer costs more than queueing its reply (a thread hand-off, often a
 //! context switch on a busy machine), so a job that queues a reply asks for the wake with
-//! [`defer_wakeup`]: the worker wakes each writer once, when its queue runs dry or after
-//! [`CPU_DEFERRED_REPLIES_MAX`] replies. An idle server answers at once; a busy one hands
-//! replies over in batches.
+//! [`defer_wakeup`]: the worker wakes each writer once, when its queue runs dry, after
+//! [`CPU_DEFERRED_REPLIES_MAX`] replies or after [`CPU_DEFERRED_WAKE_MICROS_MAX`],
+//! whichever comes first. An idle server answers at once; a busy one hands replies over in
+//! batches.
 
-use crate::limits::CPU_DEFERRED_REPLIES_MAX;
+use crate::limits::{CPU_DEFERRED_REPLIES_MAX, CPU_DEFERRED_WAKE_MICROS_MAX};
 use parking_lot::{Condvar, Mutex};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -128,6 +130,8 @@ pub trait Wakeup: Send + Sync {
 struct Deferred {
     wakeups: Vec<Arc<dyn Wakeup>>,
     replies: usize,
+    /// When the oldest owed wake was deferred.
+    since: Option<Instant>,
 }
 
 thread_local! {
@@ -145,6 +149,9 @@ pub fn defer_wakeup<W: Wakeup + 'static>(w: &Arc<W>) -> bool {
             return false;
         };
         d.replies += 1;
+        if d.since.is_none() {
+            d.since = Some(Instant::now());
+        }
         let ptr = Arc::as_ptr(w) as *const ();
         if !d
             .wakeups
@@ -157,9 +164,19 @@ pub fn defer_wakeup<W: Wakeup + 'static>(w: &Arc<W>) -> bool {
     })
 }
 
-/// Replies waiting for their wake on this worker.
-fn deferred_replies() -> usize {
-    DEFERRED.with(|d| d.borrow().as_ref().map_or(0, |d| d.replies))
+/// Replies waiting for their wake on this worker, and whether the batch is due (full, or
+/// its oldest wake has waited long enough).
+fn deferred_replies() -> (usize, bool) {
+    DEFERRED.with(|d| match d.borrow().as_ref() {
+        Some(d) if d.replies > 0 => {
+            let due = d.replies >= CPU_DEFERRED_REPLIES_MAX
+                || d.since.is_some_and(|t| {
+                    t.elapsed() >= Duration::from_micros(CPU_DEFERRED_WAKE_MICROS_MAX)
+                });
+            (d.replies, due)
+        }
+        _ => (0, false),
+    })
 }
 
 /// Deliver the wakes this worker owes.
@@ -167,6 +184,7 @@ fn wake_deferred() {
     let wakeups = DEFERRED.with(|d| match d.borrow_mut().as_mut() {
         Some(d) => {
             d.replies = 0;
+            d.since = None;
             std::mem::take(&mut d.wakeups)
         }
         None => Vec::new(),
@@ -191,14 +209,15 @@ fn worker(inner: &Inner) {
         *d.borrow_mut() = Some(Deferred {
             wakeups: Vec::new(),
             replies: 0,
+            since: None,
         })
     });
     loop {
         let job = {
             let mut q = inner.queue.lock();
             loop {
-                let owed = deferred_replies();
-                if owed < CPU_DEFERRED_REPLIES_MAX {
+                let (owed, due) = deferred_replies();
+                if !due {
                     if let Some(job) = q.jobs.pop_front() {
                         break Some(job);
                     }
@@ -301,18 +320,59 @@ mod tests {
         }
         *gate.0.lock() = true;
         gate.1.notify_all();
-        // Every job deferred; the wakes came in batches, the last one when the queue ran dry.
+        // Every job deferred; the wakes came in batches: one per full batch and one when the
+        // queue ran dry (more only if the worker was descheduled past the time cap).
+        let full_batches = jobs / CPU_DEFERRED_REPLIES_MAX;
         for _ in 0..1000 {
-            if w.0.load(Ordering::SeqCst) == 4 {
+            if w.0.load(Ordering::SeqCst) > full_batches {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         assert_eq!(on_pool.load(Ordering::SeqCst), jobs);
-        assert_eq!(
-            w.0.load(Ordering::SeqCst),
-            4,
-            "one wake per full batch, one at the end"
+        let wakes = w.0.load(Ordering::SeqCst);
+        assert!(
+            wakes > full_batches && wakes < jobs / 4,
+            "{wakes} wakes for {jobs} replies"
+        );
+    }
+
+    #[test]
+    fn a_deferred_wake_waits_no_longer_than_the_cap() {
+        let w = Arc::new(Counter(AtomicUsize::new(0)));
+        let pool = CpuPool::new(1, 64).unwrap();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let g = gate.clone();
+        assert!(pool.try_spawn(move || {
+            let mut open = g.0.lock();
+            while !*open {
+                g.1.wait(&mut open);
+            }
+        }));
+        // Slow jobs: together they take 4 times the cap, far fewer than a full batch.
+        let jobs = 10;
+        let each = Duration::from_micros(4 * CPU_DEFERRED_WAKE_MICROS_MAX / jobs as u64);
+        for _ in 0..jobs {
+            let w = w.clone();
+            assert!(pool.try_spawn(move || {
+                std::thread::sleep(each);
+                defer_wakeup(&w);
+            }));
+        }
+        *gate.0.lock() = true;
+        gate.1.notify_all();
+        let done = Arc::new(AtomicUsize::new(0));
+        let d = done.clone();
+        assert!(pool.try_spawn(move || {
+            d.fetch_add(1, Ordering::SeqCst);
+        }));
+        while done.load(Ordering::SeqCst) == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Without the cap the worker would wake once, when its queue ran dry.
+        assert!(
+            w.0.load(Ordering::SeqCst) >= 2,
+            "the time cap released a batch early"
         );
     }
 }

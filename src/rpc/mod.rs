@@ -373,7 +373,14 @@ pub fn execute(
             let job_slot = slot.clone();
             let accepted = pool.try_spawn(move || {
                 if let Some((done, params)) = job_slot.lock().take() {
-                    let result = f(&ctx, &params);
+                    // A handler bug must still answer its request (and release its in-flight
+                    // slot): `internal`, as rippled answers an exception in a handler.
+                    let result =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&ctx, &params)))
+                            .unwrap_or_else(|_| {
+                                tracing::error!("a handler panicked; answering internal");
+                                Err(RpcError::new(ErrorCode::Internal))
+                            });
                     done(result, params);
                 }
             });
@@ -458,6 +465,35 @@ mod tests {
             transport: context::Transport::Http,
             server: std::sync::Arc::new(context::ServerState::new(config, cpu)),
         }
+    }
+
+    fn panics(_: &Context, _: &Params) -> HandlerResult {
+        panic!("a handler bug")
+    }
+
+    #[tokio::test]
+    async fn a_cpu_handler_that_panics_answers_internal() {
+        static PANICS: Method = Method {
+            name: "panics",
+            handler: Handler::Cpu(panics),
+            role: Role::User,
+            condition: Condition::None,
+            api_versions: ALL_VERSIONS,
+        };
+        let ctx = context(1, Role::User);
+        for _ in 0..3 {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            execute(&PANICS, ctx.clone(), Params::new(), move |r, _| {
+                let _ = tx.send(r.map_err(|e| e.token()));
+            });
+            let answer = tokio::time::timeout(std::time::Duration::from_secs(10), rx)
+                .await
+                .expect("no answer")
+                .expect("the reply callback was dropped");
+            assert_eq!(answer.err(), Some("internal"));
+        }
+        // The pool's one worker is still there.
+        assert_eq!(ctx.server.cpu.run(|| 5).await, Some(5));
     }
 
     #[test]

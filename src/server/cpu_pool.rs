@@ -12,6 +12,9 @@
 //! [`CPU_DEFERRED_REPLIES_MAX`] replies or after [`CPU_DEFERRED_WAKE_MICROS_MAX`],
 //! whichever comes first. An idle server answers at once; a busy one hands replies over in
 //! batches.
+//!
+//! A job that panics is caught: the worker keeps running and still delivers the wakes it owes
+//! (jobs that answer a request catch their own panic first and answer `internal`).
 
 use crate::limits::{CPU_DEFERRED_REPLIES_MAX, CPU_DEFERRED_WAKE_MICROS_MAX};
 use parking_lot::{Condvar, Mutex};
@@ -233,7 +236,14 @@ fn worker(inner: &Inner) {
             }
         };
         match job {
-            Some(job) => job(),
+            // A job that panics must not take the worker with it: the thread would die with
+            // the wakes it owes other connections' writers (their replies would sit queued
+            // until something else woke them), and the pool would shrink by one thread.
+            Some(job) => {
+                if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
+                    tracing::error!("a CPU pool job panicked; the worker carries on");
+                }
+            }
             None => wake_deferred(),
         }
     }
@@ -374,5 +384,47 @@ mod tests {
             w.0.load(Ordering::SeqCst) >= 2,
             "the time cap released a batch early"
         );
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_keeps_the_worker_and_the_wakes_it_owes() {
+        // One worker, so a dead worker would leave every later job unrun.
+        let pool = CpuPool::new(1, 64).unwrap();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let g = gate.clone();
+        assert!(pool.try_spawn(move || {
+            let mut open = g.0.lock();
+            while !*open {
+                g.1.wait(&mut open);
+            }
+        }));
+        // In one run: a job defers a wake, the next panics, the one after runs.
+        let w = Arc::new(Counter(AtomicUsize::new(0)));
+        let w2 = w.clone();
+        assert!(pool.try_spawn(move || assert!(defer_wakeup(&w2))));
+        assert!(pool.try_spawn(|| panic!("a handler bug")));
+        let done = Arc::new(AtomicUsize::new(0));
+        let d = done.clone();
+        assert!(pool.try_spawn(move || {
+            d.fetch_add(1, Ordering::SeqCst);
+        }));
+        *gate.0.lock() = true;
+        gate.1.notify_all();
+        for _ in 0..1000 {
+            if done.load(Ordering::SeqCst) == 1 && w.0.load(Ordering::SeqCst) >= 1 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(
+            done.load(Ordering::SeqCst),
+            1,
+            "the job after the panic never ran"
+        );
+        assert!(
+            w.0.load(Ordering::SeqCst) >= 1,
+            "the wake deferred before the panic was lost"
+        );
+        assert_eq!(pool.run(|| 7).await, Some(7), "the worker died");
     }
 }

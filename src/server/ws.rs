@@ -96,7 +96,15 @@ impl Outbox {
     }
 
     fn enqueue(&self, message: Outbound) {
-        self.state.queue.lock().push_back(message);
+        {
+            let mut q = self.state.queue.lock();
+            // Checked under the lock `kill` empties the queue under: nothing queued after a
+            // kill can be left holding its request's in-flight permit.
+            if self.state.killed.load(Ordering::Acquire) {
+                return;
+            }
+            q.push_back(message);
+        }
         if !cpu_pool::defer_wakeup(&self.state) {
             self.state.wake.notify_one();
         }
@@ -125,15 +133,28 @@ impl crate::node::subscriptions::Sink for Outbox {
 
 impl OutboxState {
     /// Drop the connection: the reader stops and the socket is closed.
+    /// What is still queued is dropped with it: nothing will write it, and the in-flight
+    /// permits it holds must come back, or a reader waiting for one would wait forever (and
+    /// the connection, its socket and its port slot would never be released).
     fn kill(&self) {
-        self.killed.store(true, Ordering::Release);
+        let dropped: Vec<Outbound> = {
+            let mut q = self.queue.lock();
+            self.killed.store(true, Ordering::Release);
+            q.drain(..).collect()
+        };
+        drop(dropped);
         self.kill.notify_waiters();
         self.kill.notify_one();
     }
 
     async fn killed(&self) {
-        while !self.killed.load(Ordering::Acquire) {
-            self.kill.notified().await;
+        loop {
+            // Registered before the check, so a kill between the two is not missed.
+            let notified = self.kill.notified();
+            if self.killed.load(Ordering::Acquire) {
+                return;
+            }
+            notified.await;
         }
     }
 
@@ -266,8 +287,15 @@ where
     let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
     let idle = Duration::from_secs(WS_IDLE_TIMEOUT_SECS);
     loop {
-        let Ok(permit) = in_flight.clone().acquire_owned().await else {
-            break;
+        // Waiting for an in-flight slot must not outlast the connection: a killed writer or
+        // a shutdown ends the session even while every slot is taken.
+        let permit = tokio::select! {
+            p = in_flight.clone().acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            _ = shutdown.recv() => break,
+            _ = state.killed() => break,
         };
         let next = tokio::select! {
             n = tokio::time::timeout(idle, frames.next()) => n,
@@ -386,4 +414,89 @@ fn with_warning(mut reply: serde_json::Value, warn: bool) -> String {
         }
     }
     reply.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::config::ServerConfig;
+
+    fn params(v: serde_json::Value) -> rpc::Params {
+        match v {
+            serde_json::Value::Object(o) => o,
+            _ => rpc::Params::new(),
+        }
+    }
+
+    /// A subscriber whose socket is full, with a stream message stalled in the writer and
+    /// every in-flight slot taken by replies queued behind it: when the stall disconnects it,
+    /// the session ends and gives its connection slot back (the queued replies hold the
+    /// slots the reader waits for, so they must go with the writer).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stalled_subscriber_with_every_slot_taken_is_released() {
+        let mut config = ServerConfig::single(([127, 0, 0, 1], 0).into());
+        config.ephemeral = true;
+        config.ports[0].send_timeout_secs = 1;
+        let running = crate::server::start(config).await.expect("server starts");
+        let state = running.state.clone();
+        let slots = Arc::new(Semaphore::new(1));
+        let conn = Arc::new(Connection {
+            peer: ([127, 0, 0, 1], 1).into(),
+            role: Role::Admin,
+            port: Arc::new(state.config.ports[0].clone()),
+            state: state.clone(),
+            _permit: slots.clone().try_acquire_owned().expect("slot"),
+        });
+        // A pipe far smaller than a socket's buffers: a few stream messages fill it.
+        let (client_io, server_io) = tokio::io::duplex(2048);
+        let session = tokio::spawn(run(server_io, conn, running.shutdown.signal()));
+        let client = WebSocketStream::from_raw_socket(client_io, WsRole::Client, None).await;
+        let (mut tx, mut rx) = client.split();
+        tx.send(Message::text(
+            r#"{"id":"sub","command":"subscribe","streams":["ledger"]}"#,
+        ))
+        .await
+        .expect("send");
+        let reply = tokio::time::timeout(Duration::from_secs(10), rx.next())
+            .await
+            .expect("subscribe reply");
+        assert!(matches!(reply, Some(Ok(Message::Text(_)))), "{reply:?}");
+        // From here on the client reads nothing. Ledger closes fill the pipe; the writer
+        // stalls on a stream message and the later ones queue behind it.
+        let ctx = Context {
+            role: Role::Admin,
+            api_version: 1,
+            transport: Transport::WebSocket,
+            server: state.clone(),
+        };
+        for _ in 0..20 {
+            let (r, _) = rpc::call(
+                ctx.clone(),
+                params(serde_json::json!({"command": "ledger_accept"})),
+            )
+            .await;
+            assert!(r.is_ok());
+        }
+        // Then more requests than the in-flight limit: their replies queue behind the stall
+        // and the reader waits for a slot.
+        let sender = tokio::spawn(async move {
+            for i in 0..WS_REQUESTS_IN_FLIGHT_MAX + 8 {
+                let ping = format!(r#"{{"id":{i},"command":"ping"}}"#);
+                if tx.send(Message::text(ping)).await.is_err() {
+                    break;
+                }
+            }
+            tx
+        });
+        // The stall (send_timeout 1 s) disconnects the client; the session must end.
+        let ended = tokio::time::timeout(Duration::from_secs(10), session).await;
+        sender.abort();
+        assert!(
+            ended.is_ok(),
+            "the session never ended after its writer was killed"
+        );
+        assert_eq!(slots.available_permits(), 1, "the connection slot was kept");
+        drop(rx);
+        running.stop().await;
+    }
 }

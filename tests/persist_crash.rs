@@ -4,6 +4,14 @@
 //! same result, nothing never submitted appears, and two restarts give identical hashes
 //! and state (the state is a replay of the journal).
 //!
+//! It also checks *where* transactions are: a watcher subscribed to the `ledger` stream
+//! records, before the crash, every published (so durable and validated) ledger's hash
+//! and, through `ledger` with its transactions, the ledger each transaction is in; after
+//! the restart each of those transactions must be in the same ledger with the same
+//! result, and `ledger` at each of those indexes must have the same hash. A closer sends
+//! `ledger_accept` every [`CLOSE_EVERY`] so that every iteration has closed ledgers to
+//! check, and crashes also land in the middle of closes.
+//!
 //! `PERSIST_CRASH_ITERATIONS` (default 3) sets how many crashes one run does.
 
 use std::collections::HashMap;
@@ -29,6 +37,18 @@ const CLIENTS: usize = 4;
 /// applied, and the highest sequence it sent.
 type ClientRun = (Vec<(String, u32, String)>, u32);
 const IN_FLIGHT: usize = 16;
+
+/// How often the closer asks for a close (`ledger_accept`) while the clients submit.
+const CLOSE_EVERY: Duration = Duration::from_millis(200);
+
+/// What the streams published before the crash.
+#[derive(Debug, Default)]
+struct Published {
+    /// `ledgerClosed`: ledger index -> ledger hash.
+    ledgers: HashMap<u32, String>,
+    /// Transactions of those ledgers: hash -> (ledger index, ledger hash, result).
+    txs: HashMap<String, (u32, String, String)>,
+}
 
 struct Server {
     child: Child,
@@ -169,6 +189,82 @@ async fn client(addr: String, p: KeyPair, mut seq: u32, dest: String, stop: Inst
     }
 }
 
+/// Subscribes to the `ledger` stream; returns the connection once the subscription is
+/// acknowledged. (Not the `transactions` stream: a ledger of a thousand payments is a
+/// burst of a thousand messages, over `send_queue_limit`, and the server rightly drops a
+/// subscriber that far behind.)
+async fn subscribe(addr: &str) -> Ws {
+    let mut ws = connect(addr).await;
+    let r = call(
+        &mut ws,
+        json!({"command": "subscribe", "streams": ["ledger"]}),
+    )
+    .await;
+    assert_eq!(r["status"], "success", "subscribe: {r}");
+    ws
+}
+
+/// Records, until the connection dies (the crash), each `ledgerClosed` (published only
+/// once the close is durable) and, by asking `ledger` for that index with its
+/// transactions, the ledger each of its transactions is in.
+async fn watch(mut ws: Ws) -> Published {
+    let mut seen = Published::default();
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+        let Message::Text(t) = m else { continue };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
+        if v["type"] == "ledgerClosed" {
+            let (Some(index), Some(hash)) = (v["ledger_index"].as_u64(), v["ledger_hash"].as_str())
+            else {
+                panic!("ledgerClosed without index or hash: {v}");
+            };
+            seen.ledgers.insert(index as u32, hash.to_owned());
+            let req = json!({"id": index, "command": "ledger", "ledger_index": index,
+                "transactions": true, "expand": true});
+            if ws.send(Message::text(req.to_string())).await.is_err() {
+                break;
+            }
+        } else if v["type"] == "response" {
+            let r = &v["result"];
+            let (Some(index), Some(hash)) = (v["id"].as_u64(), r["ledger_hash"].as_str()) else {
+                panic!("ledger request failed before the crash: {v}");
+            };
+            let index = index as u32;
+            assert_eq!(
+                seen.ledgers.get(&index).map(String::as_str),
+                Some(hash),
+                "ledger {index}: the stream and the ledger command disagree"
+            );
+            for tx in r["ledger"]["transactions"].as_array().into_iter().flatten() {
+                let (Some(id), Some(ter)) = (
+                    tx["hash"].as_str(),
+                    tx["metaData"]["TransactionResult"].as_str(),
+                ) else {
+                    panic!("ledger {index}: a transaction without hash or result: {tx}");
+                };
+                seen.txs
+                    .insert(id.to_owned(), (index, hash.to_owned(), ter.to_owned()));
+            }
+        }
+    }
+    seen
+}
+
+/// Asks for a close every [`CLOSE_EVERY`] until the connection dies or `stop` passes.
+async fn closer(addr: String, stop: Instant) {
+    let mut ws = connect(&addr).await;
+    while Instant::now() < stop {
+        tokio::time::sleep(CLOSE_EVERY).await;
+        let r = tokio::time::timeout(
+            Duration::from_secs(5),
+            call(&mut ws, json!({"command": "ledger_accept"})),
+        )
+        .await;
+        if !matches!(r, Ok(v) if v["status"] == "success") {
+            return;
+        }
+    }
+}
+
 /// What a restart shows: the last closed ledger's hash and every client's account.
 async fn observe(addr: &str, users: &[KeyPair]) -> (String, Vec<Option<(u32, String)>>) {
     let mut ws = connect(addr).await;
@@ -225,6 +321,7 @@ fn kill_9_loses_nothing_acknowledged() {
 
     let mut rng_state = 0x9E37_79B9_7F4A_7C15u64 ^ std::process::id() as u64;
     let mut total_acked = 0usize;
+    let (mut total_ledgers, mut total_placed) = (0usize, 0usize);
     for iteration in 0..iterations {
         let server = Server::start(dir.path(), 1);
         let addr = server.addr.clone();
@@ -234,6 +331,9 @@ fn kill_9_loses_nothing_acknowledged() {
         rng_state ^= rng_state << 17;
         let kill_after = Duration::from_millis(300 + rng_state % 1200);
         let stop = Instant::now() + Duration::from_secs(30);
+        let stream = rt.block_on(subscribe(&addr));
+        let watcher = rt.spawn(watch(stream));
+        let closing = rt.spawn(closer(addr.clone(), stop));
         let handles: Vec<_> = users
             .iter()
             .zip(&before)
@@ -253,17 +353,24 @@ fn kill_9_loses_nothing_acknowledged() {
             }
             out
         });
+        let published = rt.block_on(async {
+            let _ = closing.await;
+            watcher.await.expect("watcher task")
+        });
         let acked: usize = results.iter().map(|r| r.0.len()).sum();
         total_acked += acked;
 
         // Restart without a close timer: nothing changes between the two restarts.
         let server = Server::start(dir.path(), 0);
         let mut closed_checked = 0usize;
+        let mut placed_checked = 0usize;
         let (hash1, accounts1) = rt.block_on(async {
             let mut ws = connect(&server.addr).await;
+            let mut looked_up: HashMap<String, Value> = HashMap::new();
             for (acks, _) in &results {
                 for (hash, seq, ter) in acks {
                     let r = call(&mut ws, json!({"command": "tx", "transaction": hash})).await;
+                    looked_up.insert(hash.clone(), r.clone());
                     assert_eq!(
                         r["result"]["hash"].as_str(),
                         Some(hash.as_str()),
@@ -276,6 +383,40 @@ fn kill_9_loses_nothing_acknowledged() {
                         closed_checked += 1;
                     }
                 }
+            }
+            // Every transaction published in a validated ledger before the crash is in
+            // that same ledger, with the same result, and the ledger has the same hash.
+            for (hash, (index, ledger_hash, ter)) in &published.txs {
+                assert_eq!(
+                    published.ledgers.get(index).unwrap_or(ledger_hash),
+                    ledger_hash,
+                    "iteration {iteration}: ledger {index} published with two hashes"
+                );
+                let r = match looked_up.get(hash) {
+                    Some(r) => r.clone(),
+                    None => call(&mut ws, json!({"command": "tx", "transaction": hash})).await,
+                };
+                assert_eq!(
+                    r["result"]["ledger_index"].as_u64(),
+                    Some(u64::from(*index)),
+                    "iteration {iteration}: {hash} was in ledger {index} before the crash: {r}"
+                );
+                assert_eq!(
+                    r["result"]["meta"]["TransactionResult"].as_str(),
+                    Some(ter.as_str()),
+                    "iteration {iteration}: {hash} result changed"
+                );
+                placed_checked += 1;
+            }
+            let mut indexes: Vec<(&u32, &String)> = published.ledgers.iter().collect();
+            indexes.sort();
+            for (index, want) in indexes {
+                let r = call(&mut ws, json!({"command": "ledger", "ledger_index": index})).await;
+                assert_eq!(
+                    r["result"]["ledger_hash"].as_str(),
+                    Some(want.as_str()),
+                    "iteration {iteration}: ledger {index} changed its hash across the crash: {r}"
+                );
             }
             observe(&server.addr, &users).await
         });
@@ -301,10 +442,17 @@ fn kill_9_loses_nothing_acknowledged() {
         );
         server.kill9();
         eprintln!(
-            "crash iteration {iteration}: killed after {} ms, {acked} acknowledged, all present ({closed_checked} in closed ledgers, results checked)",
-            kill_after.as_millis()
+            "crash iteration {iteration}: killed after {} ms, {acked} acknowledged, all present ({closed_checked} in closed ledgers, results checked); {} published ledgers with the same hash, {placed_checked} published transactions in the same ledger",
+            kill_after.as_millis(),
+            published.ledgers.len()
         );
+        total_ledgers += published.ledgers.len();
+        total_placed += placed_checked;
     }
-    eprintln!("{iterations} crashes, {total_acked} acknowledged transactions, 0 lost");
+    eprintln!("{iterations} crashes, {total_acked} acknowledged transactions, 0 lost; {total_ledgers} published ledgers and {total_placed} published transactions in place after restart");
     assert!(total_acked > 0, "the clients got acknowledgements");
+    assert!(
+        total_ledgers > 0 && total_placed > 0,
+        "ledgers closed and were published before the crashes"
+    );
 }

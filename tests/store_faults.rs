@@ -194,3 +194,46 @@ fn failed_snapshot_fsync_leaves_the_previous_snapshot() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
+
+#[test]
+fn a_failed_segment_removal_does_not_stop_pruning_for_good() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let faults = FaultyStorage::default();
+    let options = JournalOptions {
+        segment_bytes_max: 512,
+        ..JournalOptions::default()
+    };
+    let (journal, _) = Journal::open(Arc::new(faults.clone()), dir.path(), options).expect("opens");
+    ack(&journal, 1, 200);
+    let seg_files = || {
+        std::fs::read_dir(dir.path())
+            .expect("list")
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".seg"))
+            })
+            .count()
+    };
+    let before = seg_files();
+    assert!(before > 6, "rotated into {before} segments");
+    // The second removal fails: the first segment is gone, the rest stay.
+    faults.fail_remove(2);
+    let Err(e) = journal.prune_before(u64::MAX) else {
+        panic!("the injected removal failure was not reported");
+    };
+    assert!(e.to_string().contains("remove"), "{e}");
+    assert_eq!(seg_files(), before - 1);
+    assert_eq!(
+        journal.stats().segments as usize,
+        before - 1,
+        "what is left"
+    );
+    // The next prune goes on from there (the first segment is not tried again).
+    assert_eq!(journal.prune_before(u64::MAX).expect("prunes"), before - 2);
+    assert_eq!(seg_files(), 1);
+    assert_eq!(journal.stats().segments, 1);
+    ack(&journal, 201, 210);
+    drop(journal);
+    let (_j, rec) = reopen(dir.path());
+    assert_eq!(rec.next_record, 211);
+}

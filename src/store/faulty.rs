@@ -1,4 +1,4 @@
-//! A [`Storage`] that fails on purpose, for tests: fail the k-th write or fsync, tear a
+//! A [`Storage`] that fails on purpose, for tests: fail the k-th write, fsync or remove, tear a
 //! write (only a prefix reaches the file, then the "machine" is dead), or report a full
 //! disk. It wraps a real storage, so what did get written can be reopened afterwards with
 //! [`super::DiskStorage`], exactly as after a crash.
@@ -25,6 +25,8 @@ struct Plan {
     tear_write_at: Option<(u64, usize)>,
     disk_full: bool,
     space_left_bytes: Option<u64>,
+    removes: u64,
+    fail_remove_at: Option<u64>,
     crashed: bool,
 }
 
@@ -92,6 +94,12 @@ impl FaultyStorage {
     /// fits and fails with ENOSPC, like a real file system.
     pub fn set_space_left(&self, bytes: u64) {
         self.plan.lock().space_left_bytes = Some(bytes);
+    }
+
+    /// The `k`-th `remove` (1-based, counted since creation) fails with EIO and removes
+    /// nothing.
+    pub fn fail_remove(&self, k: u64) {
+        self.plan.lock().fail_remove_at = Some(k);
     }
 
     /// Every later call fails, as if the machine had lost power.
@@ -208,6 +216,13 @@ impl Storage for FaultyStorage {
 
     fn remove(&self, path: &Path) -> io::Result<()> {
         self.check_alive()?;
+        let mut plan = self.plan.lock();
+        plan.removes += 1;
+        let n = plan.removes;
+        if plan.fail_remove_at == Some(n) {
+            return Err(io::Error::other(format!("injected failure of remove {n}")));
+        }
+        drop(plan);
         self.inner.remove(path)
     }
 

@@ -308,28 +308,40 @@ impl Journal {
     }
 
     /// Removes the segments whose records all come before `record` (never the segment
-    /// being written). Returns how many were removed.
+    /// being written), oldest first. Returns how many were removed. When a removal fails,
+    /// the segments removed before it are still forgotten (so the next prune does not
+    /// stumble on a file that is gone and stop pruning for good), and a segment already
+    /// gone counts as removed.
     pub fn prune_before(&self, record: u64) -> StoreResult<usize> {
         let mut segments = self.shared.segments.lock();
         let mut removable = 0;
         while removable + 1 < segments.len() && segments[removable + 1].first <= record {
             removable += 1;
         }
+        let mut removed = 0;
+        let mut failure = None;
         for seg in segments.iter().take(removable) {
-            self.shared
-                .storage
-                .remove(&seg.path)
-                .map_err(|e| StoreError::io("remove", &seg.path, e))?;
+            match self.shared.storage.remove(&seg.path) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => removed += 1,
+                Err(e) => {
+                    failure = Some(StoreError::io("remove", &seg.path, e));
+                    break;
+                }
+            }
         }
-        segments.drain(..removable);
+        segments.drain(..removed);
         drop(segments);
-        if removable > 0 {
+        if removed > 0 {
             self.shared
                 .storage
                 .sync_dir(&self.shared.dir)
                 .map_err(|e| StoreError::io("sync_dir", &self.shared.dir, e))?;
         }
-        Ok(removable)
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(removed),
+        }
     }
 
     /// Writes what is queued, stops the writer, and reports whether the journal was

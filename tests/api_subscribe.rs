@@ -187,6 +187,66 @@ async fn a_subscriber_that_never_reads_is_dropped() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_beyond_the_send_queue_closes_with_rippleds_1008() {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = start_with(0, |c| c.ports[0].send_queue_limit = 8).await;
+    let a = addr(&server);
+    let mut live = Ws::connect(a).await;
+    // 300 payments wait in the open ledger; the close publishes one `transaction` message for
+    // each to the subscriber at once, far beyond its queue (8 + the in-flight replies).
+    let genesis = keys("masterpassphrase");
+    const BURST: u32 = 300;
+    let mut ids = Vec::new();
+    for seq in 1..=BURST {
+        let blob = payment(&genesis, seq, &address("burst sink"), 20_000_000);
+        ids.push(
+            live.send(json!({"command": "submit", "tx_blob": blob}))
+                .await,
+        );
+    }
+    for id in ids {
+        let r = live.reply(id).await;
+        assert_eq!(r["result"]["engine_result"], "tesSUCCESS", "{r}");
+    }
+    let mut sub = Ws::connect(a).await;
+    let r = sub
+        .req(json!({"command": "subscribe", "streams": ["transactions"]}))
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    live.req(json!({"command": "ledger_accept"})).await;
+    // The subscriber reads everything it is sent: some transactions, then the close frame.
+    let mut transactions = 0;
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(20), sub.stream.next()).await {
+            Ok(Some(Ok(Message::Text(_)))) => transactions += 1,
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            Ok(Some(Ok(_))) => {}
+            other => panic!("no close frame after {transactions} messages: {other:?}"),
+        }
+    };
+    let frame = close.expect("a close frame with a code");
+    assert_eq!(frame.code, CloseCode::Policy);
+    assert_eq!(frame.reason.as_str(), "Policy error: client is too slow.");
+    assert!(
+        transactions < BURST,
+        "{transactions} of {BURST} transactions before the close"
+    );
+    // The subscription is gone; everyone else is served.
+    for _ in 0..200 {
+        if server.state.subscriptions.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(server.state.subscriptions.is_empty());
+    let r = live.req(json!({"command": "ping"})).await;
+    assert_eq!(r["status"], "success");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_concurrent_submitters_add_up() {
     const SENDERS: usize = 6;
     const EACH: u32 = 40;

@@ -182,6 +182,13 @@ fn deferred_replies() -> (usize, bool) {
     })
 }
 
+/// Deliver now the wakes this pool worker owes (nothing elsewhere). A job that may run long
+/// (a `ledger` request with its transactions or state) calls this first, so replies that
+/// finished before it are not held back for as long as it runs.
+pub fn deliver_deferred_wakes() {
+    wake_deferred();
+}
+
 /// Deliver the wakes this worker owes.
 fn wake_deferred() {
     let wakeups = DEFERRED.with(|d| match d.borrow_mut().as_mut() {
@@ -345,6 +352,35 @@ mod tests {
             wakes > full_batches && wakes < jobs / 4,
             "{wakes} wakes for {jobs} replies"
         );
+    }
+
+    #[test]
+    fn a_long_job_can_release_the_wakes_owed_before_it() {
+        let w = Arc::new(Counter(AtomicUsize::new(0)));
+        let pool = CpuPool::new(1, 64).unwrap();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let w1 = w.clone();
+        assert!(pool.try_spawn(move || {
+            defer_wakeup(&w1);
+        }));
+        let g = gate.clone();
+        assert!(pool.try_spawn(move || {
+            deliver_deferred_wakes();
+            let mut open = g.0.lock();
+            while !*open {
+                g.1.wait(&mut open);
+            }
+        }));
+        // The second job is still running (the gate is shut), yet the first one's wake came.
+        for _ in 0..1000 {
+            if w.0.load(Ordering::SeqCst) == 1 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(w.0.load(Ordering::SeqCst), 1);
+        *gate.0.lock() = true;
+        gate.1.notify_all();
     }
 
     #[test]

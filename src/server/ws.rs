@@ -37,6 +37,9 @@ use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSo
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
+/// The close reason rippled gives a client whose send queue overflowed (code 1008).
+pub const WS_OVERFLOW_CLOSE_REASON: &str = "Policy error: client is too slow.";
+
 /// A message waiting for the writer, with the in-flight permit of the request it answers.
 type Outbound = (Message, Option<OwnedSemaphorePermit>);
 
@@ -62,6 +65,9 @@ pub struct OutboxState {
     /// Set when the client is taken as not reading: the connection is being dropped.
     killed: AtomicBool,
     kill: Notify,
+    /// Set with `killed` when the send queue overflowed: the writer tries to tell the client
+    /// why, as rippled does, before it drops the connection.
+    overflowed: AtomicBool,
 }
 
 impl cpu_pool::Wakeup for OutboxState {
@@ -89,6 +95,7 @@ impl Outbox {
         }
         if state.queued.fetch_add(1, Ordering::AcqRel) >= state.limit {
             tracing::info!("websocket client not reading: send queue full, disconnecting");
+            state.overflowed.store(true, Ordering::Release);
             state.kill();
             return;
         }
@@ -199,6 +206,7 @@ where
         limit: conn.port.send_queue_limit + WS_REQUESTS_IN_FLIGHT_MAX,
         killed: AtomicBool::new(false),
         kill: Notify::new(),
+        overflowed: AtomicBool::new(false),
     });
     let outbox = Arc::new(Outbox {
         state: state.clone(),
@@ -280,7 +288,20 @@ where
                     let _ = sink.send(Message::Close(Some(frame))).await;
                 }
             }
-            _ = outbox.killed() => {}
+            _ = outbox.killed() => {
+                // rippled's BaseWSPeer::send on overflow: what is queued is dropped, the
+                // message being written is finished, then the connection is closed with 1008.
+                // A client that reads gets the frame; one that does not is cut off when the
+                // write stalls.
+                if outbox.overflowed.load(Ordering::Acquire) {
+                    let frame = CloseFrame {
+                        code: CloseCode::Policy,
+                        reason: WS_OVERFLOW_CLOSE_REASON.into(),
+                    };
+                    let close = sink.send(Message::Close(Some(frame)));
+                    let _ = tokio::time::timeout(stall, close).await;
+                }
+            }
         }
     });
 

@@ -113,6 +113,11 @@ fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
 /// Answer ledger.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let flag = |name| params.get(name).is_some_and(truthy);
+    if ["transactions", "accounts", "full"].into_iter().any(flag) {
+        // Listing a ledger can take milliseconds: release the replies this pool thread
+        // finished before it rather than hold them for that long.
+        crate::server::cpu_pool::deliver_deferred_wakes();
+    }
     let fill = Fill {
         transactions: flag("transactions"),
         expand: flag("expand"),

@@ -362,7 +362,7 @@ pub fn execute(
 ) {
     match method.handler {
         Handler::Inline(f) => {
-            let result = f(&ctx, &params);
+            let result = guarded(|| f(&ctx, &params));
             done(result, params)
         }
         Handler::Cpu(f) => {
@@ -373,14 +373,7 @@ pub fn execute(
             let job_slot = slot.clone();
             let accepted = pool.try_spawn(move || {
                 if let Some((done, params)) = job_slot.lock().take() {
-                    // A handler bug must still answer its request (and release its in-flight
-                    // slot): `internal`, as rippled answers an exception in a handler.
-                    let result =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&ctx, &params)))
-                            .unwrap_or_else(|_| {
-                                tracing::error!("a handler panicked; answering internal");
-                                Err(RpcError::new(ErrorCode::Internal))
-                            });
+                    let result = guarded(|| f(&ctx, &params));
                     done(result, params);
                 }
             });
@@ -393,13 +386,36 @@ pub fn execute(
         Handler::Async(f) => {
             // The function runs here, in arrival order (submit takes its place in the
             // sequencer's queue in it); the future it returns runs as its own task.
-            let work = f(ctx, params.clone());
+            let work = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                f(ctx, params.clone())
+            })) {
+                Ok(work) => work,
+                Err(_) => {
+                    tracing::error!("a handler panicked; answering internal");
+                    return done(Err(RpcError::new(ErrorCode::Internal)), params);
+                }
+            };
             tokio::spawn(async move {
-                let result = work.await;
+                let result = futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(work))
+                    .await
+                    .unwrap_or_else(|_| {
+                        tracing::error!("a handler panicked; answering internal");
+                        Err(RpcError::new(ErrorCode::Internal))
+                    });
                 done(result, params)
             });
         }
     }
+}
+
+/// Run a handler; a bug that panics still answers its request (and so releases its
+/// in-flight slot and keeps the connection): `internal`, as rippled answers an exception
+/// thrown in a handler.
+fn guarded(f: impl FnOnce() -> HandlerResult) -> HandlerResult {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        tracing::error!("a handler panicked; answering internal");
+        Err(RpcError::new(ErrorCode::Internal))
+    })
 }
 
 /// Resolve and run a request, awaiting the result (HTTP and tests). The parameters come back
@@ -469,6 +485,43 @@ mod tests {
 
     fn panics(_: &Context, _: &Params) -> HandlerResult {
         panic!("a handler bug")
+    }
+
+    fn panics_async(_: Context, _: Params) -> BoxFuture<'static, HandlerResult> {
+        Box::pin(async move {
+            tokio::task::yield_now().await;
+            panic!("an async handler bug")
+        })
+    }
+
+    #[tokio::test]
+    async fn inline_and_async_handlers_that_panic_answer_internal() {
+        static INLINE: Method = Method {
+            name: "panics_inline",
+            handler: Handler::Inline(panics),
+            role: Role::User,
+            condition: Condition::None,
+            api_versions: ALL_VERSIONS,
+        };
+        static ASYNC: Method = Method {
+            name: "panics_async",
+            handler: Handler::Async(panics_async),
+            role: Role::User,
+            condition: Condition::None,
+            api_versions: ALL_VERSIONS,
+        };
+        let ctx = context(1, Role::User);
+        for method in [&INLINE, &ASYNC] {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            execute(method, ctx.clone(), Params::new(), move |r, _| {
+                let _ = tx.send(r.map_err(|e| e.token()));
+            });
+            let answer = tokio::time::timeout(std::time::Duration::from_secs(10), rx)
+                .await
+                .expect("no answer")
+                .expect("the reply callback was dropped");
+            assert_eq!(answer.err(), Some("internal"), "{}", method.name);
+        }
     }
 
     #[tokio::test]

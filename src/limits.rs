@@ -58,9 +58,12 @@ pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
 /// connection waiting for its next request.
 pub const HANDSHAKE_TIMEOUT_SECS: u64 = 10;
 
-/// Time a WebSocket connection may stay silent (no frame of any kind) before it is closed, in
-/// seconds. xrpl.js and xrpl-py send a heartbeat well within it.
-pub const WS_IDLE_TIMEOUT_SECS: u64 = 600;
+/// Seconds a WebSocket connection may stay silent before the server pings it (rippled's
+/// BaseWSPeer timer: 30 s). Any frame from the client (a pong, a request) answers; a client
+/// silent for another interval after a ping is disconnected. So a live client, even one
+/// that never sends anything (a wallet left open for hours), stays connected, and a dead
+/// one is dropped within two intervals. Per port: `websocket_ping_frequency`.
+pub const WS_PING_INTERVAL_SECS: u64 = 30;
 
 /// Jobs waiting for the CPU pool (signing, verification) across all connections. Beyond it a
 /// request is answered `tooBusy` at once instead of queueing without bound.

@@ -217,3 +217,55 @@ async fn an_abusive_guest_is_warned_then_cut_off_and_admins_are_not() {
     assert!(r.get("warning").is_none());
     assert_eq!(r["status"], "success");
 }
+
+#[tokio::test]
+async fn silent_clients_are_pinged_kept_if_they_answer_and_dropped_if_not() {
+    use futures::StreamExt;
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
+                websocket_ping_frequency = 1\n";
+    let (server, _dir) = Server::with_config(toml, 1);
+    let url = server.ws_url();
+
+    // A live client that never sends a request: its WebSocket stack answers the pings (it
+    // only has to be reading), so it is still served after many intervals of silence.
+    let (mut live, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    // A dead one: connected, then never read from again, so its pings go unanswered.
+    let (mut dead, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+
+    let mut pings = 0;
+    let until = tokio::time::Instant::now() + Duration::from_secs(5);
+    while let Ok(frame) = tokio::time::timeout_at(until, live.next()).await {
+        match frame {
+            Some(Ok(Message::Ping(_))) => pings += 1,
+            other => panic!("the silent live client got {other:?}"),
+        }
+    }
+    assert!(pings >= 2, "{pings} pings in 5 s of silence at a 1 s interval");
+    live.send(Message::text(r#"{"id":1,"command":"ping"}"#))
+        .await
+        .unwrap();
+    let reply = loop {
+        match live.next().await {
+            Some(Ok(Message::Text(t))) => break t.to_string(),
+            Some(Ok(Message::Ping(_))) => continue,
+            other => panic!("no reply: {other:?}"),
+        }
+    };
+    assert!(reply.contains("\"status\":\"success\""), "{reply}");
+
+    // The dead client was pinged, did not answer, and was disconnected: reading now finds
+    // the ping(s), then the end of the connection.
+    let mut ended = false;
+    for _ in 0..10 {
+        match tokio::time::timeout(Duration::from_secs(5), dead.next()).await {
+            Ok(Some(Ok(Message::Ping(_)))) => continue,
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
+                ended = true;
+                break;
+            }
+            Ok(Some(Ok(other))) => panic!("the dead client got {other:?}"),
+            Err(_) => break,
+        }
+    }
+    assert!(ended, "a client that never answered its pings is still connected");
+}

@@ -21,11 +21,15 @@
 //! limit = 100                     # connections
 //! send_queue_limit = 100          # queued messages per WebSocket client
 //! send_timeout = 10               # seconds a stalled write may last
+//! websocket_ping_frequency = 30   # seconds of silence before the server pings a client
 //! admin_user = "ops"              # optional: admin requests must also carry
 //! admin_password = "..."          #   "admin_user" and "admin_password"
 //! ```
 
-use crate::limits::{CONNECTIONS_PER_PORT_MAX, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
+use crate::limits::{
+    CONNECTIONS_PER_PORT_MAX, WS_PING_INTERVAL_SECS, WS_SEND_QUEUE_MESSAGES_MAX,
+    WS_SEND_TIMEOUT_SECS,
+};
 use crate::server::role::{default_admin_nets, AdminNet};
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -96,6 +100,9 @@ pub struct FilePort {
     pub send_queue_limit: Option<usize>,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
     pub send_timeout: Option<u64>,
+    /// Seconds of silence before the server pings a WebSocket client (0 or absent:
+    /// [`WS_PING_INTERVAL_SECS`]).
+    pub websocket_ping_frequency: Option<u64>,
     /// With `admin_password`: admin callers must also send these in each request.
     pub admin_user: Option<String>,
     /// With `admin_user`: admin callers must also send these in each request.
@@ -134,6 +141,9 @@ pub struct PortConfig {
     pub send_queue_limit: usize,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
     pub send_timeout_secs: u64,
+    /// Seconds of silence before the server pings a WebSocket client; a client silent for
+    /// as long again after the ping is disconnected.
+    pub ping_interval_secs: u64,
     /// `(admin_user, admin_password)` an admin request must carry, if configured.
     pub admin_credentials: Option<(String, String)>,
 }
@@ -172,6 +182,7 @@ impl ServerConfig {
                 limit: CONNECTIONS_PER_PORT_MAX,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
+                ping_interval_secs: WS_PING_INTERVAL_SECS,
                 admin_credentials: None,
             }],
             signing_support: false,
@@ -297,6 +308,10 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         send_queue_limit,
         send_timeout_secs: match p.send_timeout {
             None | Some(0) => WS_SEND_TIMEOUT_SECS,
+            Some(n) => n,
+        },
+        ping_interval_secs: match p.websocket_ping_frequency {
+            None | Some(0) => WS_PING_INTERVAL_SECS,
             Some(n) => n,
         },
         // rippled requires both fields when either is configured (an absent one is empty).

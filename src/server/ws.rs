@@ -13,9 +13,8 @@
 //!   beyond the in-flight replies are waiting (unsolicited messages, such as streams).
 
 use crate::limits::{
-    RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_IDLE_TIMEOUT_SECS,
-    WS_MESSAGE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
-    WS_WRITE_BATCH_MESSAGES_MAX,
+    RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_MESSAGE_BYTES_MAX,
+    WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::{self, envelope, json, required_role};
@@ -115,6 +114,14 @@ impl Outbox {
         if !cpu_pool::defer_wakeup(&self.state) {
             self.state.wake.notify_one();
         }
+    }
+
+    /// Queue a ping (its payload a count, only to tell pings apart in a capture).
+    pub fn ping(&self) {
+        static PINGS: AtomicUsize = AtomicUsize::new(0);
+        let n = PINGS.fetch_add(1, Ordering::Relaxed) as u64;
+        self.state.queued.fetch_add(1, Ordering::AcqRel);
+        self.enqueue((Message::Ping(n.to_be_bytes().to_vec().into()), None));
     }
 
     /// Close the connection with `code` and `reason` once what is queued before it is
@@ -306,7 +313,9 @@ where
     });
 
     let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
-    let idle = Duration::from_secs(WS_IDLE_TIMEOUT_SECS);
+    let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
+    // A ping has gone out and nothing has come back since.
+    let mut pinged = false;
     loop {
         // Waiting for an in-flight slot must not outlast the connection: a killed writer or
         // a shutdown ends the session even while every slot is taken.
@@ -319,14 +328,21 @@ where
             _ = state.killed() => break,
         };
         let next = tokio::select! {
-            n = tokio::time::timeout(idle, frames.next()) => n,
+            n = tokio::time::timeout(silence, frames.next()) => n,
             _ = shutdown.recv() => break,
             _ = state.killed() => break,
         };
         let message = match next {
-            Err(_) => {
-                tracing::debug!(peer = %conn.peer, "websocket idle timeout");
+            // rippled pings a silent client and drops it if the ping goes unanswered: a live
+            // client's WebSocket stack answers by itself, however long it stays quiet.
+            Err(_) if pinged => {
+                tracing::debug!(peer = %conn.peer, "websocket ping unanswered, disconnecting");
                 break;
+            }
+            Err(_) => {
+                pinged = true;
+                outbox.ping();
+                continue;
             }
             Ok(None) => break,
             Ok(Some(Err(e))) => {
@@ -335,6 +351,8 @@ where
             }
             Ok(Some(Ok(m))) => m,
         };
+        // Any frame shows the client is there.
+        pinged = false;
         match message {
             Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox, &session),
             Message::Binary(bytes) => match std::str::from_utf8(&bytes) {

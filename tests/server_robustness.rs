@@ -240,7 +240,10 @@ async fn silent_clients_are_pinged_kept_if_they_answer_and_dropped_if_not() {
             other => panic!("the silent live client got {other:?}"),
         }
     }
-    assert!(pings >= 2, "{pings} pings in 5 s of silence at a 1 s interval");
+    assert!(
+        pings >= 2,
+        "{pings} pings in 5 s of silence at a 1 s interval"
+    );
     live.send(Message::text(r#"{"id":1,"command":"ping"}"#))
         .await
         .unwrap();
@@ -267,5 +270,8 @@ async fn silent_clients_are_pinged_kept_if_they_answer_and_dropped_if_not() {
             Err(_) => break,
         }
     }
-    assert!(ended, "a client that never answered its pings is still connected");
+    assert!(
+        ended,
+        "a client that never answered its pings is still connected"
+    );
 }

@@ -266,17 +266,14 @@ mod tests {
         let pool = CpuPool::new(2, 4).unwrap();
         assert_eq!(pool.run(|| 6 * 7).await, Some(42));
         // Block both workers, then fill the queue.
-        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate = Gate::new();
         let started = Arc::new(AtomicUsize::new(0));
         for _ in 0..2 {
             let gate = gate.clone();
             let started = started.clone();
             assert!(pool.try_spawn(move || {
                 started.fetch_add(1, Ordering::SeqCst);
-                let mut open = gate.0.lock();
-                while !*open {
-                    gate.1.wait(&mut open);
-                }
+                gate.wait();
             }));
         }
         while started.load(Ordering::SeqCst) < 2 {
@@ -290,8 +287,7 @@ mod tests {
             }));
         }
         assert!(!pool.try_spawn(|| {}), "a full queue must refuse");
-        *gate.0.lock() = true;
-        gate.1.notify_all();
+        gate.open();
         // The queued jobs run once the workers are free.
         for _ in 0..1000 {
             if done.load(Ordering::SeqCst) == 4 {
@@ -301,6 +297,26 @@ mod tests {
         }
         assert_eq!(done.load(Ordering::SeqCst), 4);
         assert_eq!(pool.run(|| 1).await, Some(1));
+    }
+
+    /// Holds pool workers in a job until opened.
+    #[derive(Clone)]
+    struct Gate(Arc<(Mutex<bool>, Condvar)>);
+
+    impl Gate {
+        fn new() -> Gate {
+            Gate(Arc::new((Mutex::new(false), Condvar::new())))
+        }
+        fn wait(&self) {
+            let mut open = self.0 .0.lock();
+            while !*open {
+                self.0 .1.wait(&mut open);
+            }
+        }
+        fn open(&self) {
+            *self.0 .0.lock() = true;
+            self.0 .1.notify_all();
+        }
     }
 
     struct Counter(AtomicUsize);
@@ -317,14 +333,9 @@ mod tests {
         assert!(!defer_wakeup(&w));
         // One worker, blocked while jobs pile up: each job asks for the same wake.
         let pool = CpuPool::new(1, 4096).unwrap();
-        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate = Gate::new();
         let g = gate.clone();
-        assert!(pool.try_spawn(move || {
-            let mut open = g.0.lock();
-            while !*open {
-                g.1.wait(&mut open);
-            }
-        }));
+        assert!(pool.try_spawn(move || g.wait()));
         let jobs = 3 * CPU_DEFERRED_REPLIES_MAX + 1;
         let on_pool = Arc::new(AtomicUsize::new(0));
         for _ in 0..jobs {
@@ -335,8 +346,7 @@ mod tests {
                 }
             }));
         }
-        *gate.0.lock() = true;
-        gate.1.notify_all();
+        gate.open();
         // Every job deferred; the wakes came in batches: one per full batch and one when the
         // queue ran dry (more only if the worker was descheduled past the time cap).
         let full_batches = jobs / CPU_DEFERRED_REPLIES_MAX;
@@ -358,7 +368,7 @@ mod tests {
     fn a_long_job_can_release_the_wakes_owed_before_it() {
         let w = Arc::new(Counter(AtomicUsize::new(0)));
         let pool = CpuPool::new(1, 64).unwrap();
-        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate = Gate::new();
         let w1 = w.clone();
         assert!(pool.try_spawn(move || {
             defer_wakeup(&w1);
@@ -366,10 +376,7 @@ mod tests {
         let g = gate.clone();
         assert!(pool.try_spawn(move || {
             deliver_deferred_wakes();
-            let mut open = g.0.lock();
-            while !*open {
-                g.1.wait(&mut open);
-            }
+            g.wait();
         }));
         // The second job is still running (the gate is shut), yet the first one's wake came.
         for _ in 0..1000 {
@@ -379,22 +386,16 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         assert_eq!(w.0.load(Ordering::SeqCst), 1);
-        *gate.0.lock() = true;
-        gate.1.notify_all();
+        gate.open();
     }
 
     #[test]
     fn a_deferred_wake_waits_no_longer_than_the_cap() {
         let w = Arc::new(Counter(AtomicUsize::new(0)));
         let pool = CpuPool::new(1, 64).unwrap();
-        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate = Gate::new();
         let g = gate.clone();
-        assert!(pool.try_spawn(move || {
-            let mut open = g.0.lock();
-            while !*open {
-                g.1.wait(&mut open);
-            }
-        }));
+        assert!(pool.try_spawn(move || g.wait()));
         // Slow jobs: together they take 4 times the cap, far fewer than a full batch.
         let jobs = 10;
         let each = Duration::from_micros(4 * CPU_DEFERRED_WAKE_MICROS_MAX / jobs as u64);
@@ -405,8 +406,7 @@ mod tests {
                 defer_wakeup(&w);
             }));
         }
-        *gate.0.lock() = true;
-        gate.1.notify_all();
+        gate.open();
         let done = Arc::new(AtomicUsize::new(0));
         let d = done.clone();
         assert!(pool.try_spawn(move || {
@@ -426,14 +426,9 @@ mod tests {
     async fn a_panicking_job_keeps_the_worker_and_the_wakes_it_owes() {
         // One worker, so a dead worker would leave every later job unrun.
         let pool = CpuPool::new(1, 64).unwrap();
-        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        let gate = Gate::new();
         let g = gate.clone();
-        assert!(pool.try_spawn(move || {
-            let mut open = g.0.lock();
-            while !*open {
-                g.1.wait(&mut open);
-            }
-        }));
+        assert!(pool.try_spawn(move || g.wait()));
         // In one run: a job defers a wake, the next panics, the one after runs.
         let w = Arc::new(Counter(AtomicUsize::new(0)));
         let w2 = w.clone();
@@ -444,8 +439,7 @@ mod tests {
         assert!(pool.try_spawn(move || {
             d.fetch_add(1, Ordering::SeqCst);
         }));
-        *gate.0.lock() = true;
-        gate.1.notify_all();
+        gate.open();
         for _ in 0..1000 {
             if done.load(Ordering::SeqCst) == 1 && w.0.load(Ordering::SeqCst) >= 1 {
                 break;

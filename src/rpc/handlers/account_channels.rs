@@ -2,19 +2,17 @@
 //! an account opened, paged over its whole owner directory like account_lines.
 
 use crate::ledger::flags::lt;
-use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::ledger::view::ReadView;
 use crate::protocol::base58::{self, version};
 use crate::protocol::st::StObject;
-use crate::protocol::types::{AccountId, Hash256};
+use crate::protocol::types::Hash256;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::owner_walk::{
-    account_field, read_limit, walk_page, ACCOUNT_CHANNELS_LIMITS,
+    account_field, existing_account, optional_account, read_limit, walk_page,
+    ACCOUNT_CHANNELS_LIMITS,
 };
 use crate::rpc::ledger_select::select;
-use crate::rpc::params::as_string;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -68,26 +66,11 @@ pub fn channel_json(key: &Hash256, entry: &StObject) -> Value {
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let account = account_field(params)?;
     let sel = select(ctx, params)?;
-    let id =
-        AccountId::from_address(account).map_err(|_| RpcError::new(ErrorCode::ActMalformed))?;
     let view = &sel.snap.view;
-    if view.read(&keylet::account(&id)).is_none() {
-        return Err(RpcError::new(ErrorCode::ActNotFound));
-    }
-    let dst = match params.get("destination_account") {
-        None => None,
-        Some(v) => {
-            let text = as_string(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
-            if text.is_empty() {
-                None
-            } else {
-                Some(
-                    AccountId::from_address(&text)
-                        .map_err(|_| RpcError::new(ErrorCode::ActMalformed))?,
-                )
-            }
-        }
-    };
+    let id = existing_account(view, account, || RpcError::new(ErrorCode::ActMalformed))?;
+    let dst = optional_account(params, "destination_account", || {
+        RpcError::new(ErrorCode::ActMalformed)
+    })?;
     let limit = read_limit(ctx, params, ACCOUNT_CHANNELS_LIMITS)?;
     let s = sf();
     let (channels, marker) = walk_page(view, &id, params, limit, |key, entry| {

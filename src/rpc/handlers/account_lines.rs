@@ -2,18 +2,14 @@
 //! from its side, paged over its whole owner directory.
 
 use crate::ledger::flags::lt;
-use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::trust_line::TrustLine;
-use crate::ledger::view::ReadView;
-use crate::protocol::types::AccountId;
 use crate::rpc::context::Context;
-use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::error::ErrorCode;
 use crate::rpc::handlers::owner_walk::{
-    account_field, read_limit, walk_page, ACCOUNT_LINES_LIMITS,
+    account_field, existing_account, optional_account, read_limit, walk_page, ACCOUNT_LINES_LIMITS,
 };
 use crate::rpc::ledger_select::select;
-use crate::rpc::params::as_string;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -65,25 +61,9 @@ pub fn line_json(line: &TrustLine, flags: u32, viewer_low: bool) -> Value {
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let account = account_field(params)?;
     let sel = select(ctx, params)?;
-    let id = AccountId::from_address(account).map_err(|_| sel.inject(ErrorCode::ActMalformed))?;
     let view = &sel.snap.view;
-    if view.read(&keylet::account(&id)).is_none() {
-        return Err(RpcError::new(ErrorCode::ActNotFound));
-    }
-    let peer = match params.get("peer") {
-        None => None,
-        Some(v) => {
-            let text = as_string(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
-            if text.is_empty() {
-                None
-            } else {
-                Some(
-                    AccountId::from_address(&text)
-                        .map_err(|_| sel.inject(ErrorCode::ActMalformed))?,
-                )
-            }
-        }
-    };
+    let id = existing_account(view, account, || sel.inject(ErrorCode::ActMalformed))?;
+    let peer = optional_account(params, "peer", || sel.inject(ErrorCode::ActMalformed))?;
     let limit = read_limit(ctx, params, ACCOUNT_LINES_LIMITS)?;
     let ignore_default = params
         .get("ignore_default")

@@ -6,12 +6,14 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::defs;
-use crate::protocol::types::{AccountId, Hash256};
+use crate::protocol::types::Hash256;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::account_info::truthy;
 use crate::rpc::handlers::ledger_json::entry_json;
-use crate::rpc::handlers::owner_walk::{account_field, read_limit, ACCOUNT_OBJECTS_LIMITS};
+use crate::rpc::handlers::owner_walk::{
+    account_field, existing_account, read_limit, ACCOUNT_OBJECTS_LIMITS,
+};
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::parse_hash256;
 use crate::rpc::{HandlerResult, Params};
@@ -89,12 +91,8 @@ fn chosen_type(params: &Params) -> Result<Option<&'static str>, RpcError> {
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let account = account_field(params)?;
     let sel = select(ctx, params)?;
-    let id =
-        AccountId::from_address(account).map_err(|_| RpcError::new(ErrorCode::ActMalformed))?;
     let view = &sel.snap.view;
-    if view.read(&keylet::account(&id)).is_none() {
-        return Err(RpcError::new(ErrorCode::ActNotFound));
-    }
+    let id = existing_account(view, account, || RpcError::new(ErrorCode::ActMalformed))?;
     let chosen = chosen_type(params)?;
     if chosen.is_some_and(|t| NOT_OWNED.contains(&t)) {
         return Err(RpcError::invalid_field("type"));

@@ -14,7 +14,7 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::params::{as_string, parse_hash256, parse_u64_decimal};
 use crate::rpc::Params;
 use crate::server::role::Role;
 use serde_json::Value;
@@ -35,6 +35,42 @@ pub fn account_field(params: &Params) -> Result<&str, RpcError> {
         None => Err(RpcError::missing_field("account")),
         Some(v) => v.as_str().ok_or_else(|| RpcError::invalid_field("account")),
     }
+}
+
+/// The account a paged request names, which must exist in `view`. An address that does not
+/// parse gets `malformed()` (rippled's account_lines injects the ledger fields into that
+/// error, account_channels and account_objects do not); a missing account root is
+/// `actNotFound`.
+pub fn existing_account(
+    view: &dyn ReadView,
+    address: &str,
+    malformed: impl FnOnce() -> RpcError,
+) -> Result<AccountId, RpcError> {
+    let id = AccountId::from_address(address).map_err(|_| malformed())?;
+    if view.read(&keylet::account(&id)).is_none() {
+        return Err(RpcError::new(ErrorCode::ActNotFound));
+    }
+    Ok(id)
+}
+
+/// An optional account filter (`peer`, `destination_account`): absent or empty is none, a
+/// value that is not a string or number is `internal` (rippled reads it with `asString`), an
+/// address that does not parse is `malformed()`.
+pub fn optional_account(
+    params: &Params,
+    name: &str,
+    malformed: impl FnOnce() -> RpcError,
+) -> Result<Option<AccountId>, RpcError> {
+    let Some(v) = params.get(name) else {
+        return Ok(None);
+    };
+    let text = as_string(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    AccountId::from_address(&text)
+        .map(Some)
+        .map_err(|_| malformed())
 }
 
 /// rippled's `readLimitField`: absent or null is the default; otherwise a non-negative

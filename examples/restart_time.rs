@@ -14,18 +14,15 @@
 //! The directory (default: a fresh one under the target directory) is removed afterwards
 //! unless `--keep`.
 
-use ledgerd::ledger::keylet;
+// The signed payments and account lookups the persistence tests use.
+#[path = "../tests/persist_common/mod.rs"]
+mod persist_common;
+
 use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
-use ledgerd::ledger::view::ReadView;
 use ledgerd::node::persist::{PersistOptions, Persistence};
-use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::codec;
-use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::Seed;
-use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::tx::signing_data;
+use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::types::AccountId;
+use persist_common::{account_seq, key, payment};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -69,43 +66,6 @@ fn options() -> Options {
         i += 1;
     }
     o
-}
-
-fn key(name: &str) -> KeyPair {
-    KeyPair::from_seed(&Seed::from_passphrase(name), KeyType::Secp256k1).expect("key")
-}
-
-/// A signed XRP Payment's blob.
-fn payment(from: &KeyPair, seq: u32, to: &AccountId, drops: i64) -> Vec<u8> {
-    let mut o = StObject::new();
-    o.set(Field::named("TransactionType"), StValue::UInt16(0));
-    o.set(Field::named("Destination"), StValue::AccountId(*to));
-    o.set(Field::named("Amount"), StValue::Amount(Amount::Xrp(drops)));
-    o.set(
-        Field::named("Account"),
-        StValue::AccountId(from.account_id()),
-    );
-    o.set(Field::named("Sequence"), StValue::UInt32(seq));
-    o.set(Field::named("Fee"), StValue::Amount(Amount::Xrp(10)));
-    o.set(
-        Field::named("SigningPubKey"),
-        StValue::Blob(from.public.as_bytes().to_vec()),
-    );
-    let sig = from.sign(&signing_data(&o));
-    o.set(Field::named("TxnSignature"), StValue::Blob(sig));
-    codec::encode(&o)
-}
-
-fn account_seq(store: &LedgerStore, id: &AccountId) -> u32 {
-    let e = store
-        .current()
-        .view
-        .read(&keylet::account(id))
-        .expect("account exists");
-    match e.get(Field::named("Sequence")) {
-        Some(StValue::UInt32(s)) => *s,
-        _ => panic!("no Sequence"),
-    }
 }
 
 fn persist_options(snapshots: bool) -> PersistOptions {

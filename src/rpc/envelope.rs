@@ -3,7 +3,6 @@
 //! rippled's JSON objects are ordered maps, so its replies list keys alphabetically; we sort
 //! the envelope and the top level of `result` the same way.
 
-use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::mask::{masked, masked_raw};
 use crate::rpc::{parse_api_version, HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -128,11 +127,6 @@ pub fn ws_reply_text(request: &Params, outcome: HandlerResult, warn: bool) -> St
     out
 }
 
-/// The WebSocket reply for an admin-only method called by a non-admin.
-pub fn ws_forbidden(request: &Params) -> Value {
-    ws_reply(request, Err(RpcError::new(ErrorCode::Forbidden)))
-}
-
 /// The HTTP JSON-RPC reply body object for `params` (which already holds `command`):
 /// `{"result": {..., "status"}}` plus `id`, `jsonrpc`, `ripplerpc` copied from `params`.
 pub fn http_reply(params: &Params, outcome: HandlerResult) -> Value {
@@ -163,6 +157,7 @@ pub fn http_reply(params: &Params, outcome: HandlerResult) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rpc::error::{ErrorCode, RpcError};
     use serde_json::json;
 
     fn obj(v: Value) -> Params {

@@ -17,6 +17,7 @@ use crate::limits::{
     WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
+use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::{self, envelope, json, required_role};
 use crate::server::cpu_pool;
 use crate::server::resource::Disposition;
@@ -411,7 +412,7 @@ fn on_text(
     if required_role(&name, api_version) == Role::Admin && role != Role::Admin {
         let warn = conn.charge(role, RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
         outbox.push(
-            with_warning(envelope::ws_forbidden(&request), warn),
+            envelope::ws_reply_text(&request, Err(RpcError::new(ErrorCode::Forbidden)), warn),
             Some(permit),
         );
         return;
@@ -441,18 +442,6 @@ fn on_text(
             });
         }
     }
-}
-
-/// The reply text, with rippled's top-level `warning: "load"` when the client is near its
-/// limit.
-fn with_warning(mut reply: serde_json::Value, warn: bool) -> String {
-    if warn {
-        if let Some(o) = reply.as_object_mut() {
-            o.insert("warning".into(), serde_json::Value::from("load"));
-            o.sort_keys();
-        }
-    }
-    reply.to_string()
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ impl OutboxState {
     }
 }
 
-/// Run a WebSocket session on an upgraded stream until the client leaves, idles out, stops
+/// Run a WebSocket session on an upgraded stream until the client leaves, stops answering pings, stops
 /// reading, or the server shuts down.
 pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSignal)
 where
@@ -287,7 +287,7 @@ where
             done = write_all => {
                 if done.is_some() {
                     // rippled closes with 1001 "Shutting Down" when the server stops; any other
-                    // end (the client left or idled out) is a normal close.
+                    // end (the client left or stopped answering pings) is a normal close.
                     let frame = if writer_shutdown.is_triggered() {
                         CloseFrame { code: CloseCode::Away, reason: "Shutting Down".into() }
                     } else {

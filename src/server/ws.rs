@@ -194,8 +194,8 @@ impl OutboxState {
     }
 }
 
-/// Run a WebSocket session on an upgraded stream until the client leaves, stops answering pings, stops
-/// reading, or the server shuts down.
+/// Run a WebSocket session on an upgraded stream until the client leaves, stops answering
+/// pings, stops reading, or the server shuts down.
 pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSignal)
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ledgerd::engine::Ter;
-use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
+use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
@@ -55,7 +55,7 @@ fn trust_set(limit: Amount) -> StObject {
     o
 }
 
-fn apply_all(store: &LedgerStore, txs: &[Signed]) {
+fn apply_all(store: &Ledgers, txs: &[Signed]) {
     for t in txs {
         let r = store.apply(&t.tx);
         assert_eq!(r.ter, Ter::tesSUCCESS);
@@ -63,8 +63,8 @@ fn apply_all(store: &LedgerStore, txs: &[Signed]) {
 }
 
 /// A store where `alice` exists with a USD line to `gw`, both funded.
-fn setup(cfg: LedgerConfig) -> (LedgerStore, KeyPair, KeyPair, KeyPair) {
-    let store = LedgerStore::genesis(cfg, 780_000_000);
+fn setup(cfg: LedgerConfig) -> (Ledgers, KeyPair, KeyPair, KeyPair) {
+    let store = Ledgers::genesis(cfg, 780_000_000);
     let master = key("masterpassphrase");
     let alice = key("alice");
     let gw = key("gateway");

@@ -10,25 +10,24 @@ use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
 use ledgerd::protocol::types::Hash256;
-use ledgerd::rpc::context::{Context, ServerState, Transport};
+use ledgerd::rpc::context::{Context, RpcConfig, Services, Transport};
+use ledgerd::rpc::cpu_pool::CpuPool;
 use ledgerd::rpc::envelope::ws_reply_text;
 use ledgerd::rpc::handlers::channel_authorize;
 use ledgerd::rpc::json::parse_object;
-use ledgerd::server::config::ServerConfig;
-use ledgerd::server::cpu_pool::CpuPool;
-use ledgerd::server::role::Role;
+use ledgerd::rpc::role::Role;
 use std::sync::Arc;
 
 const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
 
 fn bench(c: &mut Criterion) {
-    let config = ServerConfig::single(([127, 0, 0, 1], 0).into());
     let cpu = CpuPool::new(1, 16).expect("pool");
     let ctx = Context {
         role: Role::Admin,
         api_version: 1,
         transport: Transport::WebSocket,
-        server: Arc::new(ServerState::new(config, cpu)),
+        session: None,
+        services: Arc::new(Services::standalone(RpcConfig::default(), cpu)),
     };
     let channel = Hash256::from_hex(CHANNEL).expect("channel id");
     for (key_type, secret) in [

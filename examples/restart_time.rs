@@ -18,7 +18,7 @@
 #[path = "../tests/persist_common/mod.rs"]
 mod persist_common;
 
-use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
+use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::node::persist::{PersistOptions, Persistence};
 use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::types::AccountId;
@@ -107,7 +107,7 @@ fn build(dir: &Path, o: &Options) -> u64 {
         Persistence::open_with(dir, LedgerConfig::default(), persist_options(o.snapshots))
             .expect("open a new data directory");
     let mut close_time = 10u32;
-    let mut close = |store: &std::sync::Arc<LedgerStore>, pending: &mut Vec<_>| {
+    let mut close = |store: &std::sync::Arc<Ledgers>, pending: &mut Vec<_>| {
         close_time += 3;
         let closed = store.close(close_time);
         let d = persist.record_close(&closed);

@@ -17,11 +17,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod engine;
 pub mod ledger;
+pub mod ledgers;
 pub mod limits;
 pub mod node;
 pub mod protocol;
+pub mod render;
 pub mod rpc;
 pub mod server;
 pub mod store;

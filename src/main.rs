@@ -73,7 +73,7 @@ fn main() -> ExitCode {
     if let Command::Serve(args) = &cli.command {
         builder.worker_threads(
             args.io_threads
-                .unwrap_or_else(ledgerd::server::default_io_threads)
+                .unwrap_or_else(ledgerd::app::default_io_threads)
                 .max(1),
         );
     }
@@ -132,7 +132,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
         config.cpu_threads = args.cpu_threads;
     }
     let stop_signal = shutdown::os_signal();
-    let running = match ledgerd::server::start(config).await {
+    let running = match ledgerd::app::start(config).await {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ledgerd: {e}");

@@ -34,6 +34,7 @@ async fn account_info_shapes_and_errors() {
     assert_eq!(d["LedgerEntryType"], "AccountRoot");
     let seq = node
         .state()
+        .node
         .ledgers
         .current()
         .view
@@ -68,6 +69,7 @@ async fn account_info_shapes_and_errors() {
     assert_eq!(
         res["ledger_hash"],
         node.state()
+            .node
             .ledgers
             .by_seq(closed)
             .unwrap()

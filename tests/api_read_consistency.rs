@@ -58,7 +58,7 @@ async fn closed_ledgers_are_never_partial() {
                 i += 1;
                 if i.is_multiple_of(10) {
                     let t = now.fetch_add(10, Ordering::SeqCst) + 10;
-                    state.ledgers.close(t);
+                    state.node.ledgers.close(t);
                     closes += 1;
                 }
             }

@@ -24,6 +24,7 @@ async fn ledger_and_tx_shapes() {
     let seq = node.close();
     let header = node
         .state()
+        .node
         .ledgers
         .by_seq(seq)
         .unwrap()

@@ -12,10 +12,10 @@ use std::time::Duration;
 async fn ledger_accept_and_close_timer() {
     let server = start(0).await;
     let mut ws = Ws::connect(addr(&server)).await;
-    let before = server.state.ledgers.current().seq();
+    let before = server.state.node.ledgers.current().seq();
     let r = ws.req(json!({"command": "ledger_accept"})).await;
     assert_eq!(r["result"]["ledger_current_index"], before + 1, "{r}");
-    let status = server.state.ledger_status();
+    let status = server.state.node.status();
     assert_eq!(status.validated.map(|v| v.seq), Some(before));
     assert_eq!(status.open_seq, Some(before + 1));
     let r = http(addr(&server), "ledger_accept", json!({})).await;
@@ -23,9 +23,9 @@ async fn ledger_accept_and_close_timer() {
     server.stop().await;
 
     let server = start(1).await;
-    let first = server.state.ledgers.current().seq();
+    let first = server.state.node.ledgers.current().seq();
     tokio::time::sleep(Duration::from_millis(2600)).await;
-    let later = server.state.ledger_status().open_seq.unwrap_or(0);
+    let later = server.state.node.status().open_seq.unwrap_or(0);
     assert!(later >= first + 2, "{first} -> {later}");
     server.stop().await;
 }
@@ -156,7 +156,7 @@ async fn a_subscriber_that_never_reads_is_dropped() {
     idle.req(json!({"command": "subscribe", "streams": ["transactions_proposed", "ledger"]}))
         .await;
     let mut live = Ws::connect(a).await;
-    assert_eq!(server.state.subscriptions.len(), 1);
+    assert_eq!(server.state.node.subscriptions.len(), 1);
     // Fund accounts, then flood: every submission is a proposed message to `idle`.
     let genesis = keys("masterpassphrase");
     let mut seq = 1;
@@ -175,7 +175,7 @@ async fn a_subscriber_that_never_reads_is_dropped() {
             let r = live.reply(id).await;
             assert_eq!(r["result"]["engine_result"], "tesSUCCESS", "{r}");
         }
-        if server.state.subscriptions.is_empty() {
+        if server.state.node.subscriptions.is_empty() {
             dropped = true;
             break;
         }
@@ -235,12 +235,12 @@ async fn a_burst_beyond_the_send_queue_closes_with_rippleds_1008() {
     );
     // The subscription is gone; everyone else is served.
     for _ in 0..200 {
-        if server.state.subscriptions.is_empty() {
+        if server.state.node.subscriptions.is_empty() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    assert!(server.state.subscriptions.is_empty());
+    assert!(server.state.node.subscriptions.is_empty());
     let r = live.req(json!({"command": "ping"})).await;
     assert_eq!(r["status"], "success");
     server.stop().await;
@@ -307,7 +307,13 @@ async fn many_concurrent_submitters_add_up() {
         assert_eq!(seq, 3 + EACH);
     }
     assert_eq!(
-        server.state.ledgers.closed().ledger.map(|l| l.txs.len()),
+        server
+            .state
+            .node
+            .ledgers
+            .closed()
+            .ledger
+            .map(|l| l.txs.len()),
         Some(total as usize)
     );
     server.stop().await;

@@ -1,5 +1,5 @@
 //! Every transaction type, signed with both key types by the protocol core, encoded,
-//! and applied from its binary form (`LedgerStore::apply_blob`), as the server applies
+//! and applied from its binary form (`Ledgers::apply_blob`), as the server applies
 //! it; plus the product document's JSON requests going through `codec::from_json`.
 
 mod engine_env;
@@ -10,7 +10,7 @@ use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
+use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::codec;
@@ -18,13 +18,13 @@ use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::tx::{signing_data, transaction_id};
 
-fn signed_blob(store: &LedgerStore, who: &KeyPair, tx: Tx) -> Vec<u8> {
+fn signed_blob(store: &Ledgers, who: &KeyPair, tx: Tx) -> Vec<u8> {
     signed_blob_as(store, &who.account_id(), who, tx)
 }
 
 /// Signs for `account` with `who`'s key (its master or its regular key).
 fn signed_blob_as(
-    store: &LedgerStore,
+    store: &Ledgers,
     account: &ledgerd::protocol::types::AccountId,
     who: &KeyPair,
     tx: Tx,
@@ -60,13 +60,13 @@ impl ReadEntry for ledgerd::ledger::view::StateView {
     }
 }
 
-fn store() -> LedgerStore {
+fn store() -> Ledgers {
     let mut cfg = LedgerConfig::default();
     cfg.apply.signature_check = Some(Arc::new(ledgerd::engine::transactor::verify_signature));
-    LedgerStore::genesis(cfg, START_TIME)
+    Ledgers::genesis(cfg, START_TIME)
 }
 
-fn apply(store: &LedgerStore, who: &KeyPair, tx: Tx) -> Ter {
+fn apply(store: &Ledgers, who: &KeyPair, tx: Tx) -> Ter {
     let blob = signed_blob(store, who, tx);
     let r = store.apply_blob(&blob).expect("decodes");
     assert_eq!(r.id, transaction_id(&blob), "ID of the canonical blob");
@@ -151,7 +151,7 @@ fn every_type(kt: KeyType) {
     );
     // The claim moved 3 XRP to the holder, less the fee.
     use ledgerd::ledger::view::ReadView;
-    let bal = |v: &ledgerd::ledger::store::LedgerSnapshot| {
+    let bal = |v: &ledgerd::ledgers::LedgerSnapshot| {
         v.view
             .read(&keylet::account(&holder.id))
             .unwrap()

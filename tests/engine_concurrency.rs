@@ -12,8 +12,8 @@ use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledger::store::{LedgerSnapshot, LedgerStore};
 use ledgerd::ledger::view::ReadView;
+use ledgerd::ledgers::{LedgerSnapshot, Ledgers};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::tx::signing_data;
@@ -45,9 +45,9 @@ fn snapshots_are_consistent_under_writes() {
     env.fund(&bob, xrp(10_000));
     env.close();
     let base = (env.balance(&alice), env.balance(&bob), env.seq(&alice));
-    let store: Arc<LedgerStore> = Arc::new(std::mem::replace(
+    let store: Arc<Ledgers> = Arc::new(std::mem::replace(
         &mut env.store,
-        LedgerStore::genesis(Default::default(), START_TIME),
+        Ledgers::genesis(Default::default(), START_TIME),
     ));
     let done = Arc::new(AtomicBool::new(false));
     let mut readers = Vec::new();

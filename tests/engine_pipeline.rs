@@ -497,7 +497,7 @@ fn closed_ledgers_are_immutable_and_hashes_chain() {
 
 #[test]
 fn snapshot_round_trip_and_replay() {
-    use ledgerd::ledger::store::{LedgerStore, SnapshotError};
+    use ledgerd::ledgers::{Ledgers, SnapshotError};
     let mut env = Env::new();
     let alice = Account::new("alice");
     let gw = Account::new("gateway");
@@ -508,7 +508,7 @@ fn snapshot_round_trip_and_replay() {
     let (header, entries) = env.store.export_closed();
     let owned: Vec<_> = entries.iter().map(|(k, v)| (*k, (**v).clone())).collect();
     let restored =
-        LedgerStore::from_snapshot(env.store.config().clone(), header.clone(), owned.clone())
+        Ledgers::from_snapshot(env.store.config().clone(), header.clone(), owned.clone())
             .expect("restores");
     assert_eq!(restored.closed().ledger.unwrap().header, header);
     assert_eq!(restored.current().seq(), header.seq + 1);
@@ -528,7 +528,7 @@ fn snapshot_round_trip_and_replay() {
     let mut bad = owned;
     bad.pop();
     assert_eq!(
-        LedgerStore::from_snapshot(env.store.config().clone(), header, bad).err(),
+        Ledgers::from_snapshot(env.store.config().clone(), header, bad).err(),
         Some(SnapshotError::AccountHash)
     );
 }

@@ -148,7 +148,7 @@ fn snapshot_plus_replay_equals_full_replay() {
     assert_eq!(closed_state(&sa), state);
     assert_eq!(closed_state(&sb), state);
     assert_eq!(history_hashes(&sa), history_hashes(&sb));
-    let ids = |s: &ledgerd::ledger::store::LedgerStore| -> Vec<_> {
+    let ids = |s: &ledgerd::ledgers::Ledgers| -> Vec<_> {
         s.open_txs().iter().map(|t| (t.id, t.ter)).collect()
     };
     assert_eq!(ids(&sa), ids(&sb));

@@ -3,7 +3,7 @@
 //!
 //! Entry point: [`apply_transaction`] applies one decoded, signed transaction to a read
 //! view and returns an [`Outcome`] (result code, metadata, the state writes). The ledger
-//! store (`ledger::store`) commits the writes; nothing here mutates shared state.
+//! store (`ledgers`) commits the writes; nothing here mutates shared state.
 //!
 //! - [`ter`]: result codes with rippled's names, numbers and messages.
 //! - [`transactor`]: preflight / preclaim / apply / invariants / metadata, common checks.

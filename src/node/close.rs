@@ -3,8 +3,8 @@
 //! durable. In standalone a closed ledger is validated.
 
 use super::sequencer::{ClosedWork, Command, SequencerHandle};
-use crate::rpc::context::ServerState;
-use crate::rpc::ledger_status::{LedgerStatus, LedgerSummary};
+use super::status::{LedgerStatus, LedgerSummary};
+use super::Node;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -23,14 +23,14 @@ pub async fn timer(handle: SequencerHandle, interval_secs: u64) {
 }
 
 /// Publish closes in order, each once durable; ends when the sequencer does.
-pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, state: Arc<ServerState>) {
-    let network_id = state.config.network_id.unwrap_or(0);
+pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
+    let network_id = node.network_id;
     while let Some(work) = rx.recv().await {
         let closed = work.closed;
         let seq = closed.header.seq;
         match work.durable.await {
             Ok(()) => {
-                let mut status = LedgerStatus::from_store(&state.ledgers);
+                let mut status = LedgerStatus::from_store(&node.ledgers);
                 // Pin the status to this ledger: a later close may already be in the store
                 // without being durable yet.
                 status.validated = Some(LedgerSummary {
@@ -44,9 +44,8 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, state: Arc<ServerStat
                 status.open_seq = Some(seq.saturating_add(1));
                 status.complete = status.complete.map(|(lo, _)| (lo.min(seq), seq));
                 let complete = status.complete_ledgers();
-                state.set_ledger_status(status);
-                state
-                    .subscriptions
+                node.set_status(status);
+                node.subscriptions
                     .publish_closed(&closed, network_id, &complete);
                 if let Some(reply) = work.reply {
                     let _ = reply.send(Ok(seq.saturating_add(1)));

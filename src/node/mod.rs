@@ -13,26 +13,74 @@
 //! - [`sequencer`]: the writer thread and its commands.
 //! - [`close`]: the close timer and the publisher.
 //! - [`subscriptions`]: streams and account subscriptions, fan-out.
-//! - [`messages`]: the stream messages and transaction JSON shapes.
+//! - [`status`]: the status snapshot server_info and the preconditions read.
 //! - [`persist`]: the journal and snapshots behind a small API.
 
 pub mod close;
-pub mod messages;
 pub mod persist;
 pub mod sequencer;
+pub mod status;
 pub mod subscriptions;
 
-use crate::rpc::context::ServerState;
+use crate::ledgers::Ledgers;
+use parking_lot::RwLock;
 use persist::Persistence;
 use sequencer::{Command, SequencerHandle};
-use std::sync::Arc;
+use status::LedgerStatus;
+use std::sync::{Arc, OnceLock};
 
-/// What handlers reach through `ServerState::node`.
+/// The ledgers and everything that changes them: what the RPC layer reaches through
+/// `Services::node`.
 pub struct Node {
+    /// The open ledger, closed history, reads by ledger. Writes (apply, close) go through
+    /// the single writer, never through handlers directly.
+    pub ledgers: Arc<Ledgers>,
+    /// Stream and account subscriptions of WebSocket sessions.
+    pub subscriptions: Arc<subscriptions::Subscriptions>,
+    /// This server's network id (0 for the main network and standalone defaults).
+    pub network_id: u32,
+    /// The status snapshot; the publisher replaces it after every close.
+    status: RwLock<Arc<LedgerStatus>>,
+    /// The writer and the journal, once [`start`] has started them.
+    writer: OnceLock<Writer>,
+}
+
+/// The single writer's handles.
+pub struct Writer {
     /// The journal (health, stats).
     pub persistence: Arc<Persistence>,
     /// The writer's command queue.
     pub sequencer: SequencerHandle,
+}
+
+impl Node {
+    /// A node over `ledgers`, its status that of a standalone server; the writer starts
+    /// with [`start`].
+    pub fn new(ledgers: Arc<Ledgers>, network_id: u32) -> Arc<Node> {
+        let status = LedgerStatus::from_store(&ledgers);
+        Arc::new(Node {
+            ledgers,
+            subscriptions: Arc::new(subscriptions::Subscriptions::new()),
+            network_id,
+            status: RwLock::new(Arc::new(status)),
+            writer: OnceLock::new(),
+        })
+    }
+
+    /// The current status snapshot (cheap: an `Arc` clone).
+    pub fn status(&self) -> Arc<LedgerStatus> {
+        self.status.read().clone()
+    }
+
+    /// Publish a new status snapshot (the publisher, after each close; tests).
+    pub fn set_status(&self, status: LedgerStatus) {
+        *self.status.write() = Arc::new(status);
+    }
+
+    /// The writer, if started.
+    pub fn writer(&self) -> Option<&Writer> {
+        self.writer.get()
+    }
 }
 
 /// The node's running parts, for an orderly stop.
@@ -43,26 +91,30 @@ pub struct NodeTasks {
     timer: Option<tokio::task::JoinHandle<()>>,
 }
 
-/// Start the sequencer, the publisher and (unless the interval is 0) the close timer over
-/// `state.ledgers`, and make them reachable through `state.node`. Call once, inside the
-/// tokio runtime.
-pub fn start(state: &Arc<ServerState>, persistence: Arc<Persistence>) -> Result<NodeTasks, String> {
+/// Start the sequencer, the publisher and (unless `close_interval_secs` is 0) the close
+/// timer over `node.ledgers`, and make the writer reachable through [`Node::writer`].
+/// Call once, inside the tokio runtime.
+pub fn start(
+    node: &Arc<Node>,
+    persistence: Arc<Persistence>,
+    close_interval_secs: u64,
+) -> Result<NodeTasks, String> {
     let (pub_tx, pub_rx) = tokio::sync::mpsc::channel(crate::limits::PUBLISH_QUEUE_CLOSES_MAX);
     let (handle, thread) = sequencer::start(
-        state.ledgers.clone(),
+        node.ledgers.clone(),
         persistence.clone(),
-        state.subscriptions.clone(),
+        node.subscriptions.clone(),
         pub_tx,
     )
     .map_err(|e| format!("cannot start the sequencer: {e}"))?;
-    let publisher = tokio::spawn(close::publisher(pub_rx, state.clone()));
-    let interval = state.config.close_interval_secs;
-    let timer = (interval > 0).then(|| tokio::spawn(close::timer(handle.clone(), interval)));
-    let node = Node {
+    let publisher = tokio::spawn(close::publisher(pub_rx, node.clone()));
+    let timer = (close_interval_secs > 0)
+        .then(|| tokio::spawn(close::timer(handle.clone(), close_interval_secs)));
+    let writer = Writer {
         persistence,
         sequencer: handle.clone(),
     };
-    if state.node.set(Arc::new(node)).is_err() {
+    if node.writer.set(writer).is_err() {
         return Err("the node is already started".into());
     }
     Ok(NodeTasks {

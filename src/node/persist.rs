@@ -27,7 +27,7 @@ use parking_lot::{Condvar, Mutex};
 
 pub use durable::Durable;
 
-use crate::ledger::store::{ApplyResult, ClosedLedger, LedgerConfig, LedgerStore};
+use crate::ledgers::{ApplyResult, ClosedLedger, LedgerConfig, Ledgers};
 use crate::limits::{PERSIST_HISTORY_LEDGERS_DEFAULT, SNAPSHOT_INTERVAL_LEDGERS};
 use crate::store::{
     DiskStorage, Journal, JournalOptions, RecordKind, Snapshots, Storage, StoreError,
@@ -202,11 +202,11 @@ impl std::fmt::Debug for Persistence {
 impl Persistence {
     /// No disk at all (`--ephemeral`, tests): a genesis store; every [`Durable`] is
     /// immediately `Ok`.
-    pub fn ephemeral(cfg: LedgerConfig) -> (Arc<Persistence>, Arc<LedgerStore>) {
-        let now = crate::rpc::ledger_status::ripple_now_secs() as u32;
+    pub fn ephemeral(cfg: LedgerConfig) -> (Arc<Persistence>, Arc<Ledgers>) {
+        let now = crate::protocol::time::ripple_now_secs() as u32;
         (
             Arc::new(Persistence { disk: None }),
-            Arc::new(LedgerStore::genesis(cfg, now)),
+            Arc::new(Ledgers::genesis(cfg, now)),
         )
     }
 
@@ -215,7 +215,7 @@ impl Persistence {
     pub fn open(
         dir: &Path,
         cfg: LedgerConfig,
-    ) -> Result<(Arc<Persistence>, Arc<LedgerStore>), PersistError> {
+    ) -> Result<(Arc<Persistence>, Arc<Ledgers>), PersistError> {
         Self::open_with(dir, cfg, PersistOptions::default())
     }
 
@@ -225,7 +225,7 @@ impl Persistence {
         dir: &Path,
         cfg: LedgerConfig,
         options: PersistOptions,
-    ) -> Result<(Arc<Persistence>, Arc<LedgerStore>), PersistError> {
+    ) -> Result<(Arc<Persistence>, Arc<Ledgers>), PersistError> {
         let (disk, store) = recovery::open(dir, cfg, options)?;
         Ok((Arc::new(Persistence { disk: Some(disk) }), store))
     }
@@ -236,7 +236,7 @@ impl Persistence {
         ephemeral: bool,
         data_dir: Option<&Path>,
         cfg: LedgerConfig,
-    ) -> Result<(Arc<Persistence>, Arc<LedgerStore>), PersistError> {
+    ) -> Result<(Arc<Persistence>, Arc<Ledgers>), PersistError> {
         if ephemeral {
             return Ok(Self::ephemeral(cfg));
         }
@@ -262,7 +262,7 @@ impl Persistence {
         Durable::ticket(d.journal.append(RecordKind::Transaction, rec.encode()))
     }
 
-    /// Journal a close (call right after `LedgerStore::close`, before anything else is
+    /// Journal a close (call right after `Ledgers::close`, before anything else is
     /// applied).
     pub fn record_close(&self, closed: &ClosedLedger) -> Durable {
         let Some(d) = &self.disk else {
@@ -293,7 +293,7 @@ impl Persistence {
     /// Called by the sequencer after each close: starts a snapshot of the last journaled
     /// close on a background thread when [`PersistOptions::snapshot_interval_ledgers`]
     /// ledgers passed since the last one (and none is being written).
-    pub fn after_close(&self, store: &Arc<LedgerStore>) {
+    pub fn after_close(&self, store: &Arc<Ledgers>) {
         if let Some(d) = &self.disk {
             snapshotter::maybe_start(d, store);
         }
@@ -301,7 +301,7 @@ impl Persistence {
 
     /// Writes a snapshot of the last journaled close now and waits for it (tests,
     /// benchmarks, shutdown). `Ok(false)` when there is nothing to snapshot.
-    pub fn snapshot_now(&self, store: &Arc<LedgerStore>) -> Result<bool, PersistError> {
+    pub fn snapshot_now(&self, store: &Arc<Ledgers>) -> Result<bool, PersistError> {
         match &self.disk {
             Some(d) => snapshotter::write_now(d, store),
             None => Ok(false),

@@ -1,4 +1,4 @@
-//! The single writer. One thread owns every `LedgerStore::apply` and `LedgerStore::close`;
+//! The single writer. One thread owns every `Ledgers::apply` and `Ledgers::close`;
 //! handlers send it commands over a bounded channel. It never waits for the disk: each
 //! accepted submission is journaled (`Persistence::record_tx`) and the reply travels with
 //! its [`Durable`] back to the handler, which waits for it; each close is journaled and
@@ -8,10 +8,10 @@ use super::persist::{Durable, Persistence};
 use super::subscriptions::Subscriptions;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::ledger::store::{ApplyResult, ClosedLedger, LedgerStore};
 use crate::ledger::view::ReadView;
+use crate::ledgers::{ApplyResult, ClosedLedger, Ledgers};
 use crate::protocol::st::StObject;
-use crate::rpc::error::{ErrorCode, RpcError};
+use crate::protocol::types::Hash256;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -23,10 +23,11 @@ pub enum Command {
     /// while their checks run in parallel; the sequencer takes the check's outcome when
     /// the command reaches the head of the queue.
     Submit {
-        /// The decoded, verified transaction, or the error to answer instead.
-        job: oneshot::Receiver<Result<Verified, RpcError>>,
+        /// The decoded, verified transaction; `None` (or a dropped sender) when its checks
+        /// failed: the submitter knows why, the sequencer only skips it.
+        job: oneshot::Receiver<Option<Verified>>,
         /// Where the outcome goes.
-        reply: oneshot::Sender<Result<Submitted, RpcError>>,
+        reply: oneshot::Sender<Result<Submitted, SubmitError>>,
     },
     /// Close the open ledger (ledger_accept, the close timer).
     Close {
@@ -42,8 +43,19 @@ pub enum Command {
 pub struct Verified {
     /// The decoded transaction.
     pub tx: Arc<StObject>,
-    /// Its signed binary form as submitted (what the journal records).
+    /// Its canonical signed binary form (what the journal records).
     pub blob: Arc<[u8]>,
+    /// Its transaction ID (the hash of `blob`), computed once by whoever verified it.
+    pub id: Hash256,
+}
+
+/// Why a submission was not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubmitError {
+    /// Its checks failed or never ran; the submitter holds the reason.
+    Unchecked,
+    /// The journal cannot take writes (it failed earlier): nothing is applied.
+    Unhealthy(String),
 }
 
 /// The outcome of one submission.
@@ -103,7 +115,7 @@ impl SequencerHandle {
 /// Start the sequencer thread. It runs until every handle is dropped; closes go to
 /// `published` in order.
 pub fn start(
-    store: Arc<LedgerStore>,
+    store: Arc<Ledgers>,
     persist: Arc<Persistence>,
     subs: Arc<Subscriptions>,
     published: mpsc::Sender<ClosedWork>,
@@ -117,7 +129,7 @@ pub fn start(
 
 fn run(
     mut rx: mpsc::Receiver<Command>,
-    store: Arc<LedgerStore>,
+    store: Arc<Ledgers>,
     persist: Arc<Persistence>,
     subs: Arc<Subscriptions>,
     published: mpsc::Sender<ClosedWork>,
@@ -127,10 +139,10 @@ fn run(
             Command::Stop => break,
             Command::Submit { job, reply } => {
                 let outcome = match job.blocking_recv() {
-                    Ok(Ok(v)) => submit(&store, &persist, &subs, &v.tx, &v.blob)
-                        .map_err(|why| RpcError::with_message(ErrorCode::Internal, why)),
-                    Ok(Err(e)) => Err(e),
-                    Err(_) => Err(RpcError::new(ErrorCode::Internal)),
+                    Ok(Some(v)) => {
+                        submit(&store, &persist, &subs, &v).map_err(SubmitError::Unhealthy)
+                    }
+                    Ok(None) | Err(_) => Err(SubmitError::Unchecked),
                 };
                 let _ = reply.send(outcome);
             }
@@ -141,7 +153,7 @@ fn run(
                     }
                     continue;
                 }
-                let now = crate::rpc::ledger_status::ripple_now_secs();
+                let now = crate::protocol::time::ripple_now_secs();
                 let closed = store.close(u32::try_from(now).unwrap_or(u32::MAX));
                 let durable = persist.record_close(&closed);
                 persist.after_close(&store);
@@ -167,15 +179,15 @@ fn run(
 }
 
 fn submit(
-    store: &Arc<LedgerStore>,
+    store: &Arc<Ledgers>,
     persist: &Persistence,
     subs: &Subscriptions,
-    tx: &StObject,
-    blob: &[u8],
+    v: &Verified,
 ) -> Result<Submitted, String> {
     persist.health()?;
-    let result = store.apply(tx);
-    let durable = (result.applied || result.held).then(|| persist.record_tx(blob, &result));
+    let result = store.apply_verified(&v.tx, &v.blob, v.id);
+    let durable = (result.applied || result.held).then(|| persist.record_tx(&v.blob, &result));
+    let tx = &v.tx;
     let current = store.current();
     let open_seq = current.seq();
     let account_sequence = tx

@@ -6,12 +6,13 @@
 //! transport, and is dropped from here the next time a message finds it gone. Rendering
 //! happens once per API version per message, only when someone listens.
 
-use super::messages::{self, TxSource};
-use crate::ledger::store::{ClosedLedger, TxEntry};
+use crate::ledgers::{ClosedLedger, TxEntry};
+use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
+use crate::render::{ledger::ledger_closed, stream::transaction_message, stream::TxSource};
 use parking_lot::RwLock;
 use serde_json::Value;
-use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -43,25 +44,6 @@ impl Session {
     pub fn id(&self) -> u64 {
         self.id
     }
-}
-
-thread_local! {
-    static CURRENT: RefCell<Option<Arc<Session>>> = const { RefCell::new(None) };
-}
-
-/// Run `f` with `session` as the session of the request being handled: inline handlers
-/// (`subscribe`, `unsubscribe`) run synchronously inside `f` on this thread and find it
-/// with [`current_session`]. HTTP requests have none.
-pub fn with_session<R>(session: &Arc<Session>, f: impl FnOnce() -> R) -> R {
-    let previous = CURRENT.with(|c| c.replace(Some(session.clone())));
-    let out = f();
-    CURRENT.with(|c| *c.borrow_mut() = previous);
-    out
-}
-
-/// The session of the request being handled on this thread, if any.
-pub fn current_session() -> Option<Arc<Session>> {
-    CURRENT.with(|c| c.borrow().clone())
 }
 
 /// A stream name `subscribe` accepts.
@@ -258,7 +240,7 @@ impl Subscriptions {
         if self.is_empty() {
             return;
         }
-        let msg = messages::ledger_closed(closed, network_id, complete);
+        let msg = ledger_closed(closed, network_id, complete);
         self.fan_out(|s| s.streams.contains(&Stream::Ledger), |_| msg.clone());
         let source = TxSource::Validated { closed, network_id };
         for entry in &closed.txs {
@@ -275,7 +257,7 @@ impl Subscriptions {
     }
 
     fn publish_tx(&self, entry: &TxEntry, source: &TxSource<'_>, validated: bool) {
-        let render = |v| messages::transaction_message(entry, source, v);
+        let render = |v| transaction_message(entry, source, v);
         self.fan_out(
             |s| {
                 s.streams.contains(&Stream::TransactionsProposed)
@@ -283,7 +265,7 @@ impl Subscriptions {
             },
             render,
         );
-        let accounts = messages::affected_accounts(entry, validated);
+        let accounts = affected_accounts(entry, validated);
         self.fan_out(
             |s| {
                 accounts.iter().any(|a| {
@@ -292,6 +274,39 @@ impl Subscriptions {
             },
             render,
         );
+    }
+}
+
+/// The accounts a transaction mentions (`STTx::getMentionedAccounts`: account fields and
+/// issuers of amounts), plus, when it has metadata, the accounts of the entries it
+/// touched (`TxMeta::getAffectedAccounts`).
+pub fn affected_accounts(entry: &TxEntry, with_meta: bool) -> BTreeSet<AccountId> {
+    let mut out = BTreeSet::new();
+    collect_accounts(&entry.tx, &mut out);
+    if with_meta {
+        collect_accounts(&entry.meta, &mut out);
+    }
+    out.remove(&AccountId::ZERO);
+    out
+}
+
+fn collect_accounts(obj: &StObject, out: &mut BTreeSet<AccountId>) {
+    for (_, v) in obj.iter() {
+        match v {
+            StValue::AccountId(a) => {
+                out.insert(*a);
+            }
+            StValue::Amount(a) if !a.is_xrp() => {
+                out.insert(a.issue().issuer);
+            }
+            StValue::Object(o) => collect_accounts(o, out),
+            StValue::Array(items) => {
+                for (_, o) in items {
+                    collect_accounts(o, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -306,15 +321,6 @@ mod tests {
             self.0.lock().push(text);
             self.1
         }
-    }
-
-    #[test]
-    fn sessions_are_current_only_inside_with_session() {
-        let s = Session::new(Arc::new(Collect(Mutex::new(vec![]), true)));
-        assert!(current_session().is_none());
-        let id = with_session(&s, || current_session().map(|c| c.id()));
-        assert_eq!(id, Some(s.id()));
-        assert!(current_session().is_none());
     }
 
     #[test]

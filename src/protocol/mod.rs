@@ -28,5 +28,6 @@ pub mod secret;
 pub mod seed;
 pub mod sign;
 pub mod st;
+pub mod time;
 pub mod tx;
 pub mod types;

@@ -1,15 +1,17 @@
 //! What a handler sees besides its parameters: who is calling, which API version, over which
-//! transport, and the state shared by the whole server.
+//! transport, from which WebSocket session, and the [`Services`] shared by every handler.
 //!
-//! Later handlers (submit, account_info, ...) reach the ledger and the sequencer through
-//! [`ServerState`]; adding a field there changes no handler signature and no table row.
+//! Later handlers reach the ledgers and the writer through [`Services::node`]; adding a field
+//! there changes no handler signature and no table row.
 
-use crate::ledger::store::{LedgerConfig, LedgerStore};
-use crate::rpc::ledger_status::{ripple_now_secs, LedgerStatus};
-use crate::server::config::ServerConfig;
-use crate::server::cpu_pool::CpuPool;
-use crate::server::role::Role;
-use parking_lot::RwLock;
+use crate::ledgers::{LedgerConfig, Ledgers};
+use crate::node::subscriptions::Session;
+use crate::node::Node;
+use crate::protocol::time::ripple_now_secs;
+use crate::rpc::cpu_pool::CpuPool;
+use crate::rpc::key_cache::KeyCache;
+use crate::rpc::node_identity::NodeIdentity;
+use crate::rpc::role::Role;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,21 +24,38 @@ pub enum Transport {
     Http,
 }
 
-/// State shared by every connection and handler.
-pub struct ServerState {
-    /// The configuration the server runs with.
-    pub config: ServerConfig,
-    /// The ledger snapshot; the ledger side replaces it after every close.
-    ledger: RwLock<Arc<LedgerStatus>>,
-    /// The ledgers themselves: the open ledger, closed history, reads by ledger. Writes
-    /// (apply, close) go through the node's single writer, never through handlers directly.
-    pub ledgers: Arc<LedgerStore>,
+/// One listening port as server_info lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortInfo {
+    /// The bound port number.
+    pub port: u16,
+    /// Its protocols (`http`, `ws`, `https`, `wss`).
+    pub protocols: Vec<String>,
+    /// Whether it has admin networks (rippled hides those ports from non-admins).
+    pub has_admin: bool,
+}
+
+/// What the handlers need of the server's configuration.
+#[derive(Clone, Debug, Default)]
+pub struct RpcConfig {
+    /// The configured network id, if any (server_info shows it only when set).
+    pub network_id: Option<u32>,
+    /// `signing_support`: non-admin callers may sign with a secret they send.
+    pub signing_support: bool,
+    /// The listening ports, for server_info.
+    pub ports: Vec<PortInfo>,
+}
+
+/// State shared by every handler.
+pub struct Services {
+    /// The configuration handlers read.
+    pub config: RpcConfig,
+    /// The ledgers, the writer, the status snapshot and the subscriptions.
+    pub node: Arc<Node>,
     /// Signing and verification run here, never on the I/O threads.
     pub cpu: CpuPool,
     /// Derived channel_authorize keys, bounded and zeroizing.
-    pub keys: crate::rpc::key_cache::KeyCache,
-    /// Per-client-address load accounting (non-admin clients).
-    pub resources: crate::server::resource::ResourceManager,
+    pub keys: KeyCache,
     /// When the server started (server_info `uptime`).
     pub started: Instant,
     /// The node's public key, base58 `n...` (server_info `pubkey_node`).
@@ -45,58 +64,36 @@ pub struct ServerState {
     pub host_name: String,
     /// The one-word host id non-admins see (derived from the node key, as rippled does).
     pub host_word: String,
-    /// The writer and the journal, once `server::start` (or a test) has started them.
-    pub node: std::sync::OnceLock<Arc<crate::node::Node>>,
-    /// Stream and account subscriptions of WebSocket sessions.
-    pub subscriptions: Arc<crate::node::subscriptions::Subscriptions>,
 }
 
-impl ServerState {
-    /// Shared state for `config`, with a fresh node identity and a standalone genesis status.
-    pub fn new(config: ServerConfig, cpu: CpuPool) -> ServerState {
-        let mut cfg = LedgerConfig::default();
-        cfg.apply.network_id = config.network_id.unwrap_or(0);
-        let ledgers = Arc::new(LedgerStore::genesis(cfg, ripple_now_secs() as u32));
-        ServerState::with_ledgers(config, cpu, ledgers)
-    }
-
-    /// Shared state over an existing ledger store (one recovered from disk, say).
-    pub fn with_ledgers(
-        config: ServerConfig,
-        cpu: CpuPool,
-        ledgers: Arc<LedgerStore>,
-    ) -> ServerState {
-        let node = crate::rpc::node_identity::NodeIdentity::random();
-        let status = LedgerStatus::from_store(&ledgers);
-        ServerState {
+impl Services {
+    /// Services over `node` with a fresh node identity.
+    pub fn new(config: RpcConfig, node: Arc<Node>, cpu: CpuPool) -> Services {
+        let identity = NodeIdentity::random();
+        Services {
             config,
-            ledger: RwLock::new(Arc::new(status)),
-            ledgers,
+            node,
             cpu,
-            keys: crate::rpc::key_cache::KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),
-            resources: crate::server::resource::ResourceManager::new(),
+            keys: KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),
             started: Instant::now(),
-            node_public: node.public_base58,
-            host_name: node.host_name,
-            host_word: node.host_word,
-            node: std::sync::OnceLock::new(),
-            subscriptions: Arc::new(crate::node::subscriptions::Subscriptions::new()),
+            node_public: identity.public_base58,
+            host_name: identity.host_name,
+            host_word: identity.host_word,
         }
     }
 
-    /// The current ledger snapshot (cheap: an `Arc` clone).
-    pub fn ledger_status(&self) -> Arc<LedgerStatus> {
-        self.ledger.read().clone()
+    /// Services over a fresh genesis ledger with no writer started (unit tests, benches).
+    pub fn standalone(config: RpcConfig, cpu: CpuPool) -> Services {
+        let mut cfg = LedgerConfig::default();
+        cfg.apply.network_id = config.network_id.unwrap_or(0);
+        let network_id = cfg.apply.network_id;
+        let ledgers = Arc::new(Ledgers::genesis(cfg, ripple_now_secs() as u32));
+        Services::new(config, Node::new(ledgers, network_id), cpu)
     }
 
-    /// The node (sequencer, persistence), if started.
-    pub fn node(&self) -> Option<&Arc<crate::node::Node>> {
-        self.node.get()
-    }
-
-    /// Publish a new ledger snapshot (called by the ledger side after each close).
-    pub fn set_ledger_status(&self, status: LedgerStatus) {
-        *self.ledger.write() = Arc::new(status);
+    /// The ledgers (shorthand for `node.ledgers`).
+    pub fn ledgers(&self) -> &Arc<Ledgers> {
+        &self.node.ledgers
     }
 }
 
@@ -109,13 +106,15 @@ pub struct Context {
     pub api_version: u32,
     /// How the request arrived.
     pub transport: Transport,
-    /// The whole server's state.
-    pub server: Arc<ServerState>,
+    /// The WebSocket session the request came on (subscribe, unsubscribe); HTTP has none.
+    pub session: Option<Arc<Session>>,
+    /// The state every handler shares.
+    pub services: Arc<Services>,
 }
 
 impl Context {
     /// Whether the caller may sign with a server-side secret (admin, or `signing_support`).
     pub fn may_sign(&self) -> bool {
-        self.role == Role::Admin || self.server.config.signing_support
+        self.role == Role::Admin || self.services.config.signing_support
     }
 }

@@ -54,6 +54,30 @@ pub fn ws_precheck(request: &Params) -> Result<(String, u32), Value> {
     }
 }
 
+/// A JSON-RPC request's method name and parameters (`params[0]`), or the plain-text
+/// refusal rippled's `processRequest` answers with HTTP 400.
+pub fn http_precheck(request: &Params) -> Result<(String, Params), &'static str> {
+    let method = match request.get("method") {
+        None | Some(Value::Null) => return Err("Null method"),
+        Some(Value::String(s)) if s.is_empty() => return Err("method is empty"),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err("method is not string"),
+    };
+    let params: Params = match request.get("params") {
+        None | Some(Value::Null) => Params::new(),
+        Some(Value::Array(a)) if a.len() == 1 => match &a[0] {
+            Value::Object(o) => o.clone(),
+            Value::Null => Params::new(),
+            _ => return Err("params unparsable"),
+        },
+        Some(_) => return Err("params unparsable"),
+    };
+    if params.get("ripplerpc").is_some_and(|v| !v.is_string()) {
+        return Err("ripplerpc is not a string");
+    }
+    Ok((method, params))
+}
+
 fn echo_ws(request: &Params, out: &mut Map<String, Value>) {
     for key in ECHOED.iter().chain(std::iter::once(&"api_version")) {
         if let Some(v) = request.get(*key) {

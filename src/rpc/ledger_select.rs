@@ -5,10 +5,10 @@
 //! Handlers that fail after selecting a ledger *inject* their error into those fields, as
 //! rippled does, so the reply still names the ledger ([`Selected::inject`]).
 
-use crate::ledger::store::LedgerSnapshot;
+use crate::ledgers::LedgerSnapshot;
+use crate::protocol::time::ripple_now_secs;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::ledger_status::ripple_now_secs;
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
 use crate::rpc::{Params, VALIDATED_AGE_MAX_SECS};
 use serde_json::{Map, Value};
@@ -101,7 +101,7 @@ pub fn ledger_fields(ctx: &Context, snap: &LedgerSnapshot) -> Map<String, Value>
         Some(l) => {
             fields.insert("ledger_hash".into(), Value::from(l.header.hash.to_hex()));
             fields.insert("ledger_index".into(), Value::from(l.header.seq));
-            let validated = ctx.server.ledgers.validated().seq();
+            let validated = ctx.services.node.ledgers.validated().seq();
             fields.insert("validated".into(), Value::from(l.header.seq <= validated));
         }
         None => {
@@ -114,7 +114,7 @@ pub fn ledger_fields(ctx: &Context, snap: &LedgerSnapshot) -> Map<String, Value>
 
 /// Selects the ledger `params` names (rpc.md §3.0), or the error rippled gives.
 pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
-    let store = &ctx.server.ledgers;
+    let store = &ctx.services.node.ledgers;
     let legacy = params.get("ledger");
     let hash = params.get("ledger_hash");
     let index = params.get("ledger_index");
@@ -133,7 +133,7 @@ pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
         Some(v) => (None, Some(v)),
         None => (hash, index),
     };
-    let status = ctx.server.ledger_status();
+    let status = ctx.services.node.status();
     let stale = !status.standalone
         && status
             .validated

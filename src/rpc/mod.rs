@@ -14,22 +14,23 @@
 
 pub mod cli;
 pub mod context;
+pub mod cpu_pool;
 pub mod envelope;
 pub mod error;
 pub mod handlers;
 pub mod json;
 pub mod key_cache;
 pub mod ledger_select;
-pub mod ledger_status;
 pub mod mask;
 pub mod node_identity;
 pub mod params;
+pub mod role;
 
-use crate::server::role::Role;
+use crate::node::status::OperatingMode;
+use crate::rpc::role::Role;
 use context::Context;
 use error::{ErrorCode, RpcError};
 use futures::future::BoxFuture;
-use ledger_status::OperatingMode;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -281,6 +282,19 @@ pub fn required_role(name: &str, api_version: u32) -> Role {
         .unwrap_or(Role::User)
 }
 
+/// Whether a caller with `role` is refused `name` before dispatch: rippled's
+/// `requestRole`, which makes a non-admin caller of an admin method FORBID (WebSocket
+/// `forbidden`, HTTP 403). [`resolve`] applies the same rule again as rippled's
+/// `fillHandler` does (`noPermission`), for callers that reach it without a transport.
+pub fn forbidden(name: &str, api_version: u32, role: Role) -> bool {
+    !permits(required_role(name, api_version), role)
+}
+
+/// Whether `role` may call a method that requires `required`: the one role rule.
+fn permits(required: Role, role: Role) -> bool {
+    required != Role::Admin || role == Role::Admin
+}
+
 /// Parse an `api_version` member: absent means [`API_VERSION_DEFAULT`]; otherwise it must
 /// be a JSON integer in range (`2.0` and `"2"` are invalid). `None` means invalid.
 pub fn parse_api_version(value: Option<&Value>) -> Option<u32> {
@@ -310,7 +324,7 @@ pub fn resolve(ctx: &Context, params: &Params) -> Result<&'static Method, RpcErr
         .as_str()
         .and_then(|n| find(n, ctx.api_version))
         .ok_or_else(|| RpcError::new(ErrorCode::UnknownCommand))?;
-    if method.role == Role::Admin && ctx.role != Role::Admin {
+    if !permits(method.role, ctx.role) {
         return Err(RpcError::new(ErrorCode::NoPermission));
     }
     check_condition(method.condition, ctx)?;
@@ -322,7 +336,7 @@ fn check_condition(condition: Condition, ctx: &Context) -> Result<(), RpcError> 
     if condition == Condition::None {
         return Ok(());
     }
-    let status = ctx.server.ledger_status();
+    let status = ctx.services.node.status();
     let v2 = ctx.api_version >= 2;
     if status.amendment_blocked {
         return Err(RpcError::new(ErrorCode::AmendmentBlocked));
@@ -337,7 +351,7 @@ fn check_condition(condition: Condition, ctx: &Context) -> Result<(), RpcError> 
     if !status.standalone {
         let age = status
             .validated
-            .map(|l| ledger_status::ripple_now_secs().saturating_sub(l.close_time));
+            .map(|l| crate::protocol::time::ripple_now_secs().saturating_sub(l.close_time));
         if age.is_none_or(|a| a > VALIDATED_AGE_MAX_SECS) {
             return Err(unsynced(ErrorCode::NoCurrent));
         }
@@ -366,7 +380,7 @@ pub fn execute(
             done(result, params)
         }
         Handler::Cpu(f) => {
-            let pool = ctx.server.cpu.clone();
+            let pool = ctx.services.cpu.clone();
             // The job owns everything; if the queue refuses it, the refusal path needs `done`
             // and `params` back, so they travel in a slot either side can take them from.
             let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some((done, params))));
@@ -473,13 +487,14 @@ mod tests {
     }
 
     fn context(api_version: u32, role: Role) -> Context {
-        let config = crate::server::config::ServerConfig::single(([127, 0, 0, 1], 0).into());
-        let cpu = crate::server::cpu_pool::CpuPool::new(1, 16).unwrap();
+        let cpu = crate::rpc::cpu_pool::CpuPool::new(1, 16).unwrap();
+        let services = context::Services::standalone(context::RpcConfig::default(), cpu);
         Context {
             role,
             api_version,
             transport: context::Transport::Http,
-            server: std::sync::Arc::new(context::ServerState::new(config, cpu)),
+            session: None,
+            services: std::sync::Arc::new(services),
         }
     }
 
@@ -546,16 +561,16 @@ mod tests {
             assert_eq!(answer.err(), Some("internal"));
         }
         // The pool's one worker is still there.
-        assert_eq!(ctx.server.cpu.run(|| 5).await, Some(5));
+        assert_eq!(ctx.services.cpu.run(|| 5).await, Some(5));
     }
 
     #[test]
     fn preconditions_follow_the_api_version() {
         let ctx = context(1, Role::User);
         assert!(check_condition(Condition::NeedsCurrentLedger, &ctx).is_ok());
-        let mut status = (*ctx.server.ledger_status()).clone();
+        let mut status = (*ctx.services.node.status()).clone();
         status.mode = OperatingMode::Connected;
-        ctx.server.set_ledger_status(status.clone());
+        ctx.services.node.set_status(status.clone());
         let token = |c: &Context| {
             check_condition(Condition::NeedsClosedLedger, c)
                 .unwrap_err()
@@ -574,15 +589,15 @@ mod tests {
         if let Some(v) = status.validated.as_mut() {
             v.close_time = 0;
         }
-        ctx.server.set_ledger_status(status.clone());
+        ctx.services.node.set_status(status.clone());
         assert_eq!(token(&ctx), "noCurrent");
         assert_eq!(token(&v2), "notSynced");
         status.standalone = true;
         status.validated = None;
-        ctx.server.set_ledger_status(status.clone());
+        ctx.services.node.set_status(status.clone());
         assert_eq!(token(&ctx), "noClosed");
         status.amendment_blocked = true;
-        ctx.server.set_ledger_status(status);
+        ctx.services.node.set_status(status);
         assert_eq!(token(&v2), "amendmentBlocked");
     }
 

@@ -10,9 +10,9 @@ use crate::limits::{
     HANDSHAKE_TIMEOUT_SECS, REQUEST_BYTES_MAX, RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE,
 };
 use crate::rpc::context::{Context, Transport};
-use crate::rpc::{self, envelope, json, parse_api_version, required_role, Params};
+use crate::rpc::role::Role;
+use crate::rpc::{self, envelope, json, parse_api_version, Params};
 use crate::server::resource::Disposition;
-use crate::server::role::Role;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::ws;
 use crate::server::Connection;
@@ -169,11 +169,7 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
     let Some(api_version) = api_version else {
         return plain(StatusCode::BAD_REQUEST, "invalid_API_version", false);
     };
-    let required = request
-        .get("method")
-        .and_then(Value::as_str)
-        .map(|m| required_role(m, api_version))
-        .unwrap_or(Role::User);
+    let name = request.get("method").and_then(Value::as_str);
     let role = match first {
         Some(Value::Object(p)) => conn.role_for(p),
         _ => conn.role_for(&Params::new()),
@@ -191,28 +187,14 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         conn.charge(role, RESOURCE_CHARGE_MALFORMED);
         plain(StatusCode::BAD_REQUEST, text, false)
     };
-    if required == Role::Admin && role != Role::Admin {
+    if name.is_some_and(|m| rpc::forbidden(m, api_version, role)) {
         conn.charge(role, RESOURCE_CHARGE_MALFORMED);
         return plain(StatusCode::FORBIDDEN, "Forbidden", false);
     }
-    let method = match request.get("method") {
-        None | Some(Value::Null) => return refuse("Null method"),
-        Some(Value::String(s)) if s.is_empty() => return refuse("method is empty"),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return refuse("method is not string"),
+    let (method, mut params) = match envelope::http_precheck(&request) {
+        Ok(x) => x,
+        Err(text) => return refuse(text),
     };
-    let mut params: Params = match request.get("params") {
-        None | Some(Value::Null) => Params::new(),
-        Some(Value::Array(a)) if a.len() == 1 => match &a[0] {
-            Value::Object(o) => o.clone(),
-            Value::Null => Params::new(),
-            _ => return refuse("params unparsable"),
-        },
-        Some(_) => return refuse("params unparsable"),
-    };
-    if params.get("ripplerpc").is_some_and(|v| !v.is_string()) {
-        return refuse("ripplerpc is not a string");
-    }
     let warn = conn.charge(role, RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     params.insert("command".into(), Value::from(method.as_str()));
     tracing::debug!(peer = %conn.peer, method = %method, "http request");
@@ -220,7 +202,8 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         role,
         api_version,
         transport: Transport::Http,
-        server: conn.state.clone(),
+        session: None,
+        services: conn.state.services.clone(),
     };
     let (result, params) = rpc::call(ctx, params).await;
     let mut reply = envelope::http_reply(&params, result);

@@ -3,10 +3,10 @@
 //! connection gets its own task.
 
 use crate::limits::HANDSHAKE_TIMEOUT_SECS;
-use crate::rpc::context::ServerState;
 use crate::server::config::PortConfig;
 use crate::server::role::role_for;
 use crate::server::shutdown::ShutdownSignal;
+use crate::server::Shared;
 use crate::server::{http, Connection};
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +18,7 @@ use tokio_rustls::TlsAcceptor;
 pub async fn accept_loop(
     listener: TcpListener,
     port: Arc<PortConfig>,
-    state: Arc<ServerState>,
+    state: Arc<Shared>,
     tls: Option<TlsAcceptor>,
     mut shutdown: ShutdownSignal,
 ) {

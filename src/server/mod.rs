@@ -1,11 +1,11 @@
-//! Listeners, WebSocket and HTTP transports, roles and shutdown.
+//! Listeners, WebSocket and HTTP transports, admin networks, load accounting and shutdown.
 //!
-//! `serve` binds every configured port, then each accepted connection is served by
-//! [`http::serve`] (JSON-RPC, the health page, and the WebSocket upgrade into [`ws::run`]).
+//! [`bind`] binds every configured port and [`accept_all`] starts their accept loops; each
+//! accepted connection is served by [`http::serve`] (JSON-RPC, the health page, and the
+//! WebSocket upgrade into [`ws::run`]). The wiring of the whole server is `crate::app`.
 
 pub mod client;
 pub mod config;
-pub mod cpu_pool;
 pub mod http;
 pub mod listener;
 pub mod resource;
@@ -14,17 +14,36 @@ pub mod shutdown;
 pub mod tls;
 pub mod ws;
 
-use crate::limits::{CPU_QUEUE_JOBS_MAX, SHUTDOWN_GRACE_SECS};
-use crate::rpc::context::ServerState;
+use crate::rpc::context::Services;
+use crate::rpc::role::Role;
 use config::{PortConfig, ServerConfig};
-use cpu_pool::CpuPool;
-use role::Role;
-use shutdown::Shutdown;
+use shutdown::ShutdownSignal;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::OwnedSemaphorePermit;
+use tokio_rustls::TlsAcceptor;
+
+/// What every connection of every port shares.
+pub struct Shared {
+    /// The configuration the server runs with (ports, limits, credentials).
+    pub config: ServerConfig,
+    /// What the handlers share (the node, the CPU pool, ...).
+    pub services: Arc<Services>,
+    /// Per-client-address load accounting (non-admin clients).
+    pub resources: resource::ResourceManager,
+}
+
+impl Shared {
+    /// The transports' state over `services`.
+    pub fn new(config: ServerConfig, services: Arc<Services>) -> Shared {
+        Shared {
+            config,
+            services,
+            resources: resource::ResourceManager::new(),
+        }
+    }
+}
 
 /// What every request on one connection shares.
 pub struct Connection {
@@ -36,8 +55,8 @@ pub struct Connection {
     pub role: Role,
     /// The port it connected to.
     pub port: Arc<PortConfig>,
-    /// The server.
-    pub state: Arc<ServerState>,
+    /// What every connection shares.
+    pub state: Arc<Shared>,
     /// Holds one of the port's connection slots until the connection (and its WebSocket
     /// session, if upgraded) is gone.
     pub _permit: OwnedSemaphorePermit,
@@ -77,35 +96,18 @@ impl Connection {
     }
 }
 
-/// A server whose ports are bound and whose accept loops are running.
-pub struct Running {
-    /// Shared state (the ledger side publishes status through it).
-    pub state: Arc<ServerState>,
-    /// `(port name, bound address)` for each port.
-    pub addrs: Vec<(String, SocketAddr)>,
-    shutdown: Shutdown,
-    node: crate::node::NodeTasks,
+/// A port that is bound and ready to accept: its listener and TLS acceptor.
+pub struct Bound {
+    listener: TcpListener,
+    tls: Option<TlsAcceptor>,
 }
 
-/// The I/O threads `ledgerd serve` runs without `--io-threads`: one per two cores, at least one.
-/// Signing is the heavy work and has its own pool (one thread per core); per request the I/O
-/// side costs a few microseconds, and more I/O threads than it needs only add thread wake-ups.
-/// On 2 cores, one I/O thread served channel_authorize 10 to 15% faster than two, and reads
-/// and submissions no slower (README, figures).
-pub fn default_io_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get() / 2)
-        .unwrap_or(1)
-        .max(1)
-}
-
-/// Bind every port of `config` and start accepting. Ports bound to port 0 report the
-/// address they got in [`Running::addrs`] (and in server_info).
-pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
-    let mut listeners = Vec::with_capacity(config.ports.len());
-    let mut acceptors = Vec::with_capacity(config.ports.len());
+/// Bind every port of `config`. Ports bound to port 0 get the address they were given
+/// written back into `config` (server_info and `Running::addrs` report it).
+pub async fn bind(config: &mut ServerConfig) -> Result<Vec<Bound>, String> {
+    let mut bound = Vec::with_capacity(config.ports.len());
     for port in &mut config.ports {
-        let acceptor = match &port.tls {
+        let tls = match &port.tls {
             Some(files) => Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?),
             None => None,
         };
@@ -113,61 +115,30 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
             .await
             .map_err(|e| format!("[{}] cannot listen on {}: {e}", port.name, port.bind))?;
         port.bind = listener.local_addr().map_err(|e| e.to_string())?;
-        listeners.push(listener);
-        acceptors.push(acceptor);
+        bound.push(Bound { listener, tls });
     }
-    let cpu = match config.cpu_threads {
-        Some(n) => CpuPool::new(n, CPU_QUEUE_JOBS_MAX),
-        None => CpuPool::per_core(CPU_QUEUE_JOBS_MAX),
-    }
-    .map_err(|e| format!("CPU pool: {e}"))?;
-    let mut ledger_cfg = crate::ledger::store::LedgerConfig::default();
-    ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
-    let (persistence, ledgers) = match (&config.data_dir, config.ephemeral) {
-        (Some(dir), false) => crate::node::persist::Persistence::open(dir, ledger_cfg)
-            .map_err(|e| format!("data directory {}: {e}", dir.display()))?,
-        _ => crate::node::persist::Persistence::ephemeral(ledger_cfg),
-    };
-    let state = Arc::new(ServerState::with_ledgers(config, cpu, ledgers));
-    let node = crate::node::start(&state, persistence)?;
-    let shutdown = Shutdown::new();
-    let mut addrs = Vec::new();
-    for ((listener, acceptor), port) in listeners
-        .into_iter()
-        .zip(acceptors)
-        .zip(state.config.ports.iter())
-    {
-        let port = Arc::new(port.clone());
-        addrs.push((port.name.clone(), port.bind));
-        tokio::spawn(listener::accept_loop(
-            listener,
-            port,
-            state.clone(),
-            acceptor,
-            shutdown.signal(),
-        ));
-    }
-    Ok(Running {
-        state,
-        addrs,
-        shutdown,
-        node,
-    })
+    Ok(bound)
 }
 
-impl Running {
-    /// Stop accepting, tell every connection to finish, and wait for them (at most
-    /// [`SHUTDOWN_GRACE_SECS`]).
-    pub async fn stop(mut self) {
-        self.shutdown.trigger();
-        let grace = Duration::from_secs(SHUTDOWN_GRACE_SECS);
-        if tokio::time::timeout(grace, self.shutdown.finished())
-            .await
-            .is_err()
-        {
-            tracing::warn!("connections still open after the shutdown grace period");
-        }
-        // Replies already owed are written; then the writer finishes what is queued.
-        self.node.stop().await;
+/// Start accepting on every bound port (in the order of `shared.config.ports`) until
+/// `shutdown`; returns `(port name, bound address)` for each.
+pub fn accept_all(
+    bound: Vec<Bound>,
+    shared: &Arc<Shared>,
+    shutdown: &shutdown::Shutdown,
+) -> Vec<(String, SocketAddr)> {
+    let mut addrs = Vec::with_capacity(bound.len());
+    for (b, port) in bound.into_iter().zip(shared.config.ports.iter()) {
+        let port = Arc::new(port.clone());
+        addrs.push((port.name.clone(), port.bind));
+        let signal: ShutdownSignal = shutdown.signal();
+        tokio::spawn(listener::accept_loop(
+            b.listener,
+            port,
+            shared.clone(),
+            b.tls,
+            signal,
+        ));
     }
+    addrs
 }

@@ -1,17 +1,8 @@
 //! Who is calling: admin or not, decided from the peer address and the port's admin networks
-//! (rippled `Role.cpp`).
+//! (rippled `Role.cpp`). The [`Role`] itself is the RPC layer's.
 
+use crate::rpc::role::Role;
 use std::net::IpAddr;
-
-/// A caller's role, and the role a method requires (rippled's USER and ADMIN; the secure-
-/// gateway roles IDENTIFIED and PROXY are not implemented).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Role {
-    /// Anyone (rippled's GUEST caller, USER requirement).
-    User,
-    /// A caller inside one of the port's admin networks.
-    Admin,
-}
 
 /// One admin network: an address and a prefix length (`127.0.0.1`, `10.0.0.0/8`, `::1/128`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,11 +17,11 @@ use crate::limits::{
     WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
+use crate::rpc::cpu_pool;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::{self, envelope, json, required_role};
-use crate::server::cpu_pool;
+use crate::rpc::role::Role;
+use crate::rpc::{self, envelope, json};
 use crate::server::resource::Disposition;
-use crate::server::role::Role;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::Connection;
 use futures::{SinkExt, StreamExt};
@@ -367,7 +367,11 @@ where
     }
     // Subscriptions hold the outbox too: forget them first, so that dropping our handle lets
     // the writer finish once the in-flight jobs have answered.
-    conn.state.subscriptions.remove_session(session.id());
+    conn.state
+        .services
+        .node
+        .subscriptions
+        .remove_session(session.id());
     drop(session);
     drop(outbox);
     let _ = writer.await;
@@ -409,7 +413,7 @@ fn on_text(
         }
     };
     tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
-    if required_role(&name, api_version) == Role::Admin && role != Role::Admin {
+    if rpc::forbidden(&name, api_version, role) {
         let warn = conn.charge(role, RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
         outbox.push(
             envelope::ws_reply_text(&request, Err(RpcError::new(ErrorCode::Forbidden)), warn),
@@ -422,7 +426,8 @@ fn on_text(
         role,
         api_version,
         transport: Transport::WebSocket,
-        server: conn.state.clone(),
+        session: Some(session.clone()),
+        services: conn.state.services.clone(),
     };
     match rpc::resolve(&ctx, &request) {
         Err(e) => outbox.push(
@@ -431,14 +436,11 @@ fn on_text(
         ),
         Ok(method) => {
             let outbox = outbox.clone();
-            // Inline handlers (subscribe) find this connection's session while they run.
-            crate::node::subscriptions::with_session(session, || {
-                rpc::execute(method, ctx, request, move |result, request| {
-                    outbox.push(
-                        envelope::ws_reply_text(&request, result, warn),
-                        Some(permit),
-                    );
-                })
+            rpc::execute(method, ctx, request, move |result, request| {
+                outbox.push(
+                    envelope::ws_reply_text(&request, result, warn),
+                    Some(permit),
+                );
             });
         }
     }
@@ -465,8 +467,8 @@ mod tests {
         let mut config = ServerConfig::single(([127, 0, 0, 1], 0).into());
         config.ephemeral = true;
         config.ports[0].send_timeout_secs = 1;
-        let running = crate::server::start(config).await.expect("server starts");
-        let state = running.state.clone();
+        let running = crate::app::start(config).await.expect("server starts");
+        let state = running.state.shared.clone();
         let slots = Arc::new(Semaphore::new(1));
         let conn = Arc::new(Connection {
             peer: ([127, 0, 0, 1], 1).into(),
@@ -495,7 +497,8 @@ mod tests {
             role: Role::Admin,
             api_version: 1,
             transport: Transport::WebSocket,
-            server: state.clone(),
+            session: None,
+            services: state.services.clone(),
         };
         for _ in 0..20 {
             let (r, _) = rpc::call(

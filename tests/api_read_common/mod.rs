@@ -9,6 +9,8 @@ pub mod engine_env;
 pub mod server_common;
 
 use engine_env::{Account, Tx};
+use ledgerd::app::Running;
+use ledgerd::app::ServerState;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
@@ -18,9 +20,7 @@ use ledgerd::protocol::codec;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::tx::signing_data;
 use ledgerd::protocol::types::Hash256;
-use ledgerd::rpc::context::ServerState;
 use ledgerd::server::config::ServerConfig;
-use ledgerd::server::Running;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -45,11 +45,12 @@ impl Node {
         public.admin = Vec::new();
         config.ports.push(public);
         config.cpu_threads = Some(2);
-        let running = ledgerd::server::start(config).await.expect("start");
+        let running = ledgerd::app::start(config).await.expect("start");
         let admin = running.addrs[0].1;
         let public = running.addrs[1].1;
         let now = running
             .state
+            .node
             .ledgers
             .closed()
             .ledger
@@ -84,7 +85,7 @@ impl Node {
     pub fn close(&self) -> u32 {
         use std::sync::atomic::Ordering;
         let now = self.now.fetch_add(10, Ordering::SeqCst) + 10;
-        self.state().ledgers.close(now).header.seq
+        self.state().node.ledgers.close(now).header.seq
     }
 
     pub fn fund(&self, who: &Account, xrp: i64) {
@@ -117,7 +118,7 @@ impl Node {
 
 /// Signs and applies `tx` to the store of `state`.
 pub fn submit_to(state: &ServerState, who: &Account, tx: Tx) -> (Ter, Hash256) {
-    let store = &state.ledgers;
+    let store = &state.node.ledgers;
     let mut o = tx.0;
     let s = sf();
     o.set(s.account, StValue::AccountId(who.id));

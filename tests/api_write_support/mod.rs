@@ -5,12 +5,12 @@
 #![allow(dead_code)]
 
 use futures::{SinkExt, StreamExt};
+use ledgerd::app::Running;
 use ledgerd::protocol::codec;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::seed::Seed;
 use ledgerd::protocol::st::StValue;
 use ledgerd::server::config::ServerConfig;
-use ledgerd::server::Running;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -33,7 +33,7 @@ pub async fn start_with(close_interval: u64, f: impl FnOnce(&mut ServerConfig)) 
     let mut config = ServerConfig::single(([127, 0, 0, 1], 0).into());
     config.close_interval_secs = close_interval;
     f(&mut config);
-    ledgerd::server::start(config).await.expect("server starts")
+    ledgerd::app::start(config).await.expect("server starts")
 }
 
 /// The first port's address.
@@ -207,6 +207,7 @@ pub fn account(r: &Running, address: &str) -> Option<(i64, u32)> {
     let id = ledgerd::protocol::types::AccountId::from_address(address).ok()?;
     let root = r
         .state
+        .node
         .ledgers
         .current()
         .view

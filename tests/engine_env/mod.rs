@@ -9,8 +9,8 @@ use ledgerd::engine::Ter;
 use ledgerd::ledger::directory;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
 use ledgerd::ledger::view::ReadView;
+use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
@@ -152,7 +152,7 @@ pub fn fclear(flag: u32) -> Tx {
 
 /// The ledger, and what the last transaction did.
 pub struct Env {
-    pub store: LedgerStore,
+    pub store: Ledgers,
     pub master: Account,
     pub last_meta: Option<StObject>,
     pub last_id: Option<Hash256>,
@@ -172,7 +172,7 @@ impl Env {
 
     pub fn with_config(cfg: LedgerConfig) -> Env {
         Env {
-            store: LedgerStore::genesis(cfg, START_TIME),
+            store: Ledgers::genesis(cfg, START_TIME),
             master: Account::master(),
             last_meta: None,
             last_id: None,

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ledgerd::ledger::keylet;
-use ledgerd::ledger::store::{LedgerConfig, LedgerStore};
 use ledgerd::ledger::view::ReadView;
+use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::node::persist::{Durable, PersistError, PersistOptions, Persistence};
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::codec;
@@ -77,7 +77,7 @@ pub struct Acked {
 /// The sequencer's role, single-threaded.
 pub struct Driver {
     pub persist: Arc<Persistence>,
-    pub store: Arc<LedgerStore>,
+    pub store: Arc<Ledgers>,
     pub pending: Vec<(Acked, Durable)>,
     pub acked: Vec<Acked>,
     pub close_time: u32,
@@ -150,7 +150,7 @@ impl Driver {
 }
 
 /// Every entry of the last closed ledger, encoded, sorted by key.
-pub fn closed_state(store: &LedgerStore) -> (Hash256, Vec<(Hash256, Vec<u8>)>) {
+pub fn closed_state(store: &Ledgers) -> (Hash256, Vec<(Hash256, Vec<u8>)>) {
     let (h, entries) = store.export_closed();
     (
         h.hash,
@@ -162,7 +162,7 @@ pub fn closed_state(store: &LedgerStore) -> (Hash256, Vec<(Hash256, Vec<u8>)>) {
 }
 
 /// Hashes of every closed ledger in history.
-pub fn history_hashes(store: &LedgerStore) -> Vec<(u32, Hash256)> {
+pub fn history_hashes(store: &Ledgers) -> Vec<(u32, Hash256)> {
     let (first, last) = store.complete_range();
     (first..=last)
         .filter_map(|s| {
@@ -174,7 +174,7 @@ pub fn history_hashes(store: &LedgerStore) -> Vec<(u32, Hash256)> {
 }
 
 /// An account's balance in the open ledger.
-pub fn balance(store: &LedgerStore, id: &AccountId) -> Option<i64> {
+pub fn balance(store: &Ledgers, id: &AccountId) -> Option<i64> {
     let e = store.current().view.read(&keylet::account(id))?;
     match e.get(Field::named("Balance")) {
         Some(StValue::Amount(Amount::Xrp(d))) => Some(*d),
@@ -195,12 +195,12 @@ pub fn fund_users(d: &mut Driver, n: usize) -> Vec<KeyPair> {
 }
 
 /// The next sequence of the genesis account.
-pub fn master_seq(store: &LedgerStore) -> u32 {
+pub fn master_seq(store: &Ledgers) -> u32 {
     account_seq(store, &key("masterpassphrase").account_id())
 }
 
 /// The next sequence of an account, in the open ledger.
-pub fn account_seq(store: &LedgerStore, id: &AccountId) -> u32 {
+pub fn account_seq(store: &Ledgers, id: &AccountId) -> u32 {
     let e = store
         .current()
         .view

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use crate::engine::Ter;
 use crate::ledger::fees::Fees;
 use crate::ledger::header::LedgerHeader;
-use crate::ledger::store::{ApplyResult, ClosedLedger};
+use crate::ledgers::{ApplyResult, ClosedLedger};
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
@@ -199,7 +199,7 @@ impl CloseRecord {
     }
 }
 
-/// The genesis record: what `LedgerStore::genesis` was called with.
+/// The genesis record: what `Ledgers::genesis` was called with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenesisRecord {
     /// Ledger 2's close time.

@@ -16,7 +16,7 @@ use parking_lot::Mutex;
 
 use super::format::{decode_snapshot, CloseRecord, GenesisRecord, TxRecord};
 use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
-use crate::ledger::store::{LedgerConfig, LedgerStore};
+use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
 use crate::store::{Journal, RecordKind, Recovered, SnapshotInfo, Snapshots};
 
@@ -24,7 +24,7 @@ use crate::store::{Journal, RecordKind, Recovered, SnapshotInfo, Snapshots};
 type LastClose = Option<(u32, u64)>;
 
 /// What recovery produced: the store, the last close, and a line saying what it did.
-type Outcome = (Arc<LedgerStore>, LastClose, String);
+type Outcome = (Arc<Ledgers>, LastClose, String);
 
 /// Where replay starts.
 enum Base {
@@ -37,7 +37,7 @@ pub(super) fn open(
     dir: &Path,
     cfg: LedgerConfig,
     options: PersistOptions,
-) -> Result<(Arc<Disk>, Arc<LedgerStore>), PersistError> {
+) -> Result<(Arc<Disk>, Arc<Ledgers>), PersistError> {
     let dir_err = |reason: String| PersistError::DataDir {
         path: dir.to_path_buf(),
         reason,
@@ -80,7 +80,7 @@ pub(super) fn open(
 
     let (store, last_close, recovered_from) = if recovered.next_record == 1 && infos.is_empty() {
         // A new directory: genesis, recorded before anything else.
-        let now = crate::rpc::ledger_status::ripple_now_secs() as u32;
+        let now = crate::protocol::time::ripple_now_secs() as u32;
         let g = GenesisRecord {
             now,
             fees: cfg.fees,
@@ -89,7 +89,7 @@ pub(super) fn open(
         journal.append(RecordKind::Meta, g.encode()).wait()?;
         tracing::info!(dir = %dir.display(), "created a new ledger (genesis)");
         (
-            Arc::new(LedgerStore::genesis(cfg, now)),
+            Arc::new(Ledgers::genesis(cfg, now)),
             None,
             "new ledger".to_owned(),
         )
@@ -197,7 +197,7 @@ fn load_snapshot(
     snapshots: &Snapshots,
     info: &SnapshotInfo,
     cfg: LedgerConfig,
-) -> Result<LedgerStore, PersistError> {
+) -> Result<Ledgers, PersistError> {
     let snap = snapshots.load(info)?;
     let bad =
         |why: String| PersistError::Recovery(format!("snapshot {}: {why}", info.path.display()));
@@ -208,14 +208,11 @@ fn load_snapshot(
             state.header.seq, info.ledger_seq
         )));
     }
-    LedgerStore::from_snapshot_with_held(cfg, state.header, state.entries, state.held)
+    Ledgers::from_snapshot_with_held(cfg, state.header, state.entries, state.held)
         .map_err(|e| bad(e.to_string()))
 }
 
-fn genesis_from_journal(
-    recovered: &Recovered,
-    cfg: LedgerConfig,
-) -> Result<LedgerStore, PersistError> {
+fn genesis_from_journal(recovered: &Recovered, cfg: LedgerConfig) -> Result<Ledgers, PersistError> {
     let first = recovered
         .replay_from(1)?
         .next()
@@ -235,14 +232,14 @@ fn genesis_from_journal(
         cfg.fees = g.fees;
         cfg.apply.network_id = g.network_id;
     }
-    Ok(LedgerStore::genesis(cfg, g.now))
+    Ok(Ledgers::genesis(cfg, g.now))
 }
 
 /// Replays records after `through` into `store`, checking each against the journal.
 /// Returns the last close replayed (ledger seq, record number).
 fn replay(
     recovered: &Recovered,
-    store: &LedgerStore,
+    store: &Ledgers,
     through: u64,
 ) -> Result<(LastClose, u64), PersistError> {
     let started = Instant::now();

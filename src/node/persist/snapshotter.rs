@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use super::format::encode_snapshot;
 use super::{Disk, PersistError};
 use crate::ledger::shamap::{state_leaf_hash, ShaMap};
-use crate::ledger::store::LedgerStore;
+use crate::ledgers::Ledgers;
 use crate::limits::SNAPSHOT_DURABLE_WAIT_MILLIS_MAX;
 use crate::protocol::codec;
 use crate::store::prune_history;
 
 /// Starts a background snapshot when one is due and none is running.
-pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<LedgerStore>) {
+pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<Ledgers>) {
     let interval = d.options.snapshot_interval_ledgers;
     if interval == 0 {
         return;
@@ -52,7 +52,7 @@ pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<LedgerStore>) {
 }
 
 /// Writes a snapshot of the last journaled close on this thread.
-pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<LedgerStore>) -> Result<bool, PersistError> {
+pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<Ledgers>) -> Result<bool, PersistError> {
     let running = d.snapshot.lock().running.take();
     if let Some(h) = running {
         let _ = h.join();
@@ -66,7 +66,7 @@ pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<LedgerStore>) -> Result<bool,
 /// Writes the snapshot of ledger `seq` (close record `through`). `Ok(false)` when it was
 /// skipped without harm (the ledger left history first, or its record never became
 /// durable because the journal failed).
-fn write(d: &Disk, store: &LedgerStore, seq: u32, through: u64) -> Result<bool, PersistError> {
+fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, PersistError> {
     let started = Instant::now();
     if let Err(e) = d.journal.health() {
         tracing::warn!(seq, error = %e, "snapshot skipped: the journal refuses writes");

@@ -7,10 +7,10 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::defs;
 use crate::protocol::types::Hash256;
+use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::account_info::truthy;
-use crate::rpc::handlers::ledger_json::entry_json;
 use crate::rpc::handlers::owner_walk::{
     account_field, existing_account, read_limit, ACCOUNT_OBJECTS_LIMITS,
 };

@@ -21,7 +21,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     if !params.contains_key("key_type") && !params.contains_key("secret") {
         return Err(RpcError::missing_field("secret"));
     }
-    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.server.keys))?;
+    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.services.keys))?;
     let id = channel_id(id_value)?;
     let drops = channel_amount(amount_value)?;
     let signature = sign_claim(&pair, &id, drops);

@@ -23,7 +23,7 @@ fn to_drops(level: u64, base: u64) -> u64 {
 
 /// Answer fee.
 pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
-    let store = &ctx.server.ledgers;
+    let store = &ctx.services.node.ledgers;
     let open = store.current();
     let base = open_fees(ctx);
     let in_ledger = store.open_txs().len();
@@ -80,5 +80,5 @@ pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
 
 /// The open ledger's base fee in drops.
 fn open_fees(ctx: &Context) -> u64 {
-    ctx.server.ledgers.fees().base_drops
+    ctx.services.node.ledgers.fees().base_drops
 }

@@ -2,14 +2,15 @@
 //! header, optionally its transactions (hashes, expanded, or binary) and, for admins, its
 //! state entries.
 
-use crate::ledger::store::{LedgerSnapshot, TxEntry};
+use crate::ledgers::{LedgerSnapshot, TxEntry};
+use crate::render::ledger::{entry_json, header_json, seq_value};
+use crate::render::tx::{meta_json, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::account_info::truthy;
-use crate::rpc::handlers::ledger_json::{entry_json, header_json, meta_json, seq_value, tx_fields};
 use crate::rpc::ledger_select::select;
+use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
-use crate::server::role::Role;
 use serde_json::{Map, Value};
 
 /// What to include.
@@ -72,7 +73,8 @@ fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
             );
             // The open ledger's parent is the closed ledger just before it.
             let parent = ctx
-                .server
+                .services
+                .node
                 .ledgers
                 .by_seq(snap.seq().saturating_sub(1))
                 .and_then(|p| p.ledger)
@@ -116,7 +118,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     if ["transactions", "accounts", "full"].into_iter().any(flag) {
         // Listing a ledger can take milliseconds: release the replies this pool thread
         // finished before it rather than hold them for that long.
-        crate::server::cpu_pool::deliver_deferred_wakes();
+        crate::rpc::cpu_pool::deliver_deferred_wakes();
     }
     let fill = Fill {
         transactions: flag("transactions"),
@@ -125,7 +127,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         accounts: flag("accounts") || flag("full"),
         api_version: ctx.api_version,
     };
-    let store = &ctx.server.ledgers;
+    let store = &ctx.services.node.ledgers;
     let named = ["ledger", "ledger_hash", "ledger_index"]
         .iter()
         .any(|k| params.contains_key(*k));

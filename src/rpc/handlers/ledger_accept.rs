@@ -12,16 +12,18 @@ use serde_json::{Map, Value};
 /// Answer `{"ledger_current_index": n}`.
 pub fn handle(ctx: Context, _params: Params) -> BoxFuture<'static, HandlerResult> {
     Box::pin(async move {
-        if !ctx.server.ledger_status().standalone {
+        if !ctx.services.node.status().standalone {
             return Err(RpcError::bare("notStandAlone"));
         }
-        let node = ctx
-            .server
-            .node()
+        let sequencer = ctx
+            .services
+            .node
+            .writer()
             .ok_or_else(|| RpcError::new(ErrorCode::Internal))?
+            .sequencer
             .clone();
         let (tx, rx) = tokio::sync::oneshot::channel();
-        node.sequencer
+        sequencer
             .send(Command::Close { reply: Some(tx) })
             .await
             .map_err(|_| RpcError::new(ErrorCode::Internal))?;

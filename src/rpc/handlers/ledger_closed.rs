@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// Answer ledger_closed.
 pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
-    let closed = ctx.server.ledgers.closed();
+    let closed = ctx.services.node.ledgers.closed();
     let mut r = Map::new();
     if let Some(l) = &closed.ledger {
         r.insert("ledger_hash".into(), Value::from(l.header.hash.to_hex()));

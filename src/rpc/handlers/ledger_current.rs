@@ -9,7 +9,7 @@ pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
     let mut r = Map::new();
     r.insert(
         "ledger_current_index".into(),
-        Value::from(ctx.server.ledgers.current().seq()),
+        Value::from(ctx.services.node.ledgers.current().seq()),
     );
     Ok(r)
 }

@@ -13,7 +13,6 @@ pub mod ledger_accept;
 pub mod ledger_closed;
 pub mod ledger_current;
 pub mod ledger_entry;
-pub mod ledger_json;
 pub mod owner_walk;
 pub mod ping;
 pub mod random;

@@ -15,8 +15,8 @@ use crate::protocol::types::{AccountId, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_string, parse_hash256, parse_u64_decimal};
+use crate::rpc::role::Role;
 use crate::rpc::Params;
-use crate::server::role::Role;
 use serde_json::Value;
 
 /// A `limit` range: (min, default, max), rippled `Tuning.h`.

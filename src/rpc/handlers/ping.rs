@@ -2,8 +2,8 @@
 //! `"unlimited": true` on WebSocket, where admin consumers are unlimited.
 
 use crate::rpc::context::{Context, Transport};
+use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
-use crate::server::role::Role;
 use serde_json::{Map, Value};
 
 /// Answer a ping.

@@ -8,11 +8,11 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::node::messages::{insert_deliver_max, tx_json};
 use crate::protocol::amount::Amount;
 use crate::protocol::codec::{self, CodecError};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
+use crate::render::tx::{insert_deliver_max, tx_json};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_string, keypair_for_signature};
@@ -99,7 +99,7 @@ pub fn insert_engine_result(out: &mut Map<String, Value>, ter: Ter) {
 
 /// The signing pipeline (rpc.md §3.1 Mode B steps 1–17), against the open ledger.
 pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
-    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.server.keys))?;
+    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.services.keys))?;
     let offline = params.get("offline").is_some_and(as_bool);
     let mut txj = match params.get("tx_json") {
         None => return Err(RpcError::missing_field("tx_json")),
@@ -128,7 +128,7 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
     if offline && !txj.contains_key("Sequence") {
         return Err(RpcError::missing_field("tx_json.Sequence"));
     }
-    let open = ctx.server.ledgers.current();
+    let open = ctx.services.node.ledgers.current();
     let root = if offline {
         None
     } else {
@@ -151,7 +151,7 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
     if !txj.contains_key("Flags") {
         txj.insert("Flags".into(), Value::from(TF_FULLY_CANONICAL_SIG));
     }
-    let network_id = ctx.server.config.network_id.unwrap_or(0);
+    let network_id = ctx.services.node.network_id;
     if !txj.contains_key("NetworkID") && network_id > crate::limits::NETWORK_ID_LEGACY_MAX {
         txj.insert("NetworkID".into(), Value::from(network_id.to_string()));
     }

@@ -7,9 +7,9 @@ use super::sign::{
     as_bool, format_result, insert_engine_result, local_checks, required_fields, sign_request,
     signing_gate, Signed,
 };
-use crate::node::messages::tx_json;
-use crate::node::sequencer::{Command, SendError, Submitted, Verified};
+use crate::node::sequencer::{Command, SendError, SubmitError, Submitted, Verified};
 use crate::protocol::codec;
+use crate::render::tx::tx_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_string;
@@ -27,35 +27,46 @@ pub fn handle(ctx: Context, params: Params) -> BoxFuture<'static, HandlerResult>
     let queued = enqueue(&ctx, params, mode_a);
     Box::pin(async move {
         let (reply_rx, signed_rx) = queued?;
-        let submitted = reply_rx
-            .await
-            .map_err(|_| RpcError::new(ErrorCode::Internal))??;
-        let signed = signed_rx
+        let outcome = reply_rx
             .await
             .map_err(|_| RpcError::new(ErrorCode::Internal))?;
+        // A failed check is answered with its own error, whatever the sequencer said.
+        let signed = signed_rx
+            .await
+            .map_err(|_| RpcError::new(ErrorCode::Internal))??;
+        let submitted = outcome.map_err(sequencer_error)?;
         respond(&ctx, signed, submitted, mode_a, fail_hard).await
     })
 }
 
 type Queued = (
-    oneshot::Receiver<Result<Submitted, RpcError>>,
-    oneshot::Receiver<Signed>,
+    oneshot::Receiver<Result<Submitted, SubmitError>>,
+    oneshot::Receiver<Result<Signed, RpcError>>,
 );
+
+/// The sequencer's refusal as rippled's error.
+fn sequencer_error(e: SubmitError) -> RpcError {
+    match e {
+        SubmitError::Unchecked => RpcError::new(ErrorCode::Internal),
+        SubmitError::Unhealthy(why) => RpcError::with_message(ErrorCode::Internal, why),
+    }
+}
 
 /// Queue the command and start the checks: decode and verify (Mode A) or sign (Mode B).
 fn enqueue(ctx: &Context, params: Params, mode_a: bool) -> Result<Queued, RpcError> {
     if !mode_a {
         signing_gate(ctx)?;
     }
-    let node = ctx
-        .server
-        .node()
-        .ok_or_else(|| RpcError::new(ErrorCode::Internal))?
-        .clone();
+    let writer = ctx
+        .services
+        .node
+        .writer()
+        .ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
     let (job_tx, job_rx) = oneshot::channel();
     let (reply_tx, reply_rx) = oneshot::channel();
     let (signed_tx, signed_rx) = oneshot::channel();
-    node.sequencer
+    writer
+        .sequencer
         .try_send(Command::Submit {
             job: job_rx,
             reply: reply_tx,
@@ -68,21 +79,19 @@ fn enqueue(ctx: &Context, params: Params, mode_a: bool) -> Result<Queued, RpcErr
             ),
         })?;
     let job_ctx = ctx.clone();
-    let accepted = ctx.server.cpu.try_spawn(move || {
+    let accepted = ctx.services.cpu.try_spawn(move || {
         let checked = if mode_a {
             decode_and_verify(&params)
         } else {
             sign_request(&job_ctx, &params)
         };
-        let verified = checked.map(|signed| {
-            let v = Verified {
-                tx: Arc::new(signed.tx.clone()),
-                blob: Arc::from(signed.blob.as_slice()),
-            };
-            let _ = signed_tx.send(signed);
-            v
+        let verified = checked.as_ref().ok().map(|signed| Verified {
+            tx: Arc::new(signed.tx.clone()),
+            blob: Arc::from(signed.blob.as_slice()),
+            id: signed.id,
         });
         let _ = job_tx.send(verified);
+        let _ = signed_tx.send(checked);
     });
     // A refused job drops its sender: the sequencer skips the command; answer tooBusy.
     if !accepted {
@@ -131,7 +140,7 @@ async fn respond(
     out.insert("account_sequence_next".into(), Value::from(seq));
     out.insert("account_sequence_available".into(), Value::from(seq));
     let signers = signed.tx.get_array("Signers").map_or(0, |s| s.len() as u64);
-    let base = ctx.server.ledgers.fees().base_drops;
+    let base = ctx.services.node.ledgers.fees().base_drops;
     out.insert(
         "open_ledger_cost".into(),
         Value::from(base.saturating_mul(1 + signers).to_string()),

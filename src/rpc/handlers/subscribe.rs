@@ -3,20 +3,20 @@
 //! publishes on), and `accounts` / `accounts_proposed`. WebSocket only: over HTTP a
 //! request without `url` is `invalidParams`, and `url` callbacks are not offered.
 
-use crate::node::messages::ledger_fields;
-use crate::node::subscriptions::{current_session, Session, Stream};
+use crate::node::subscriptions::{Session, Stream};
 use crate::protocol::types::AccountId;
+use crate::render::ledger::ledger_fields;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
-use crate::server::role::Role;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// Subscribe the calling session; answer the ledger / server fields the streams ask for.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let session = session_or_refuse(ctx, params)?;
-    let subs = &ctx.server.subscriptions;
+    let subs = &ctx.services.node.subscriptions;
     let mut out = Map::new();
     for stream in streams(ctx, params)? {
         subs.add_stream(&session, ctx.api_version, stream);
@@ -50,7 +50,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
 
 /// The calling WebSocket session; rippled's refusals for HTTP and `url`.
 pub fn session_or_refuse(ctx: &Context, params: &Params) -> Result<Arc<Session>, RpcError> {
-    let session = current_session();
+    let session = ctx.session.clone();
     if session.is_none() && !params.contains_key("url") {
         return Err(RpcError::new(ErrorCode::InvalidParams));
     }
@@ -104,14 +104,20 @@ pub fn accounts(params: &Params, key: &str) -> Result<Option<Vec<AccountId>>, Rp
 }
 
 fn ledger_reply(ctx: &Context, out: &mut Map<String, Value>) {
-    let status = ctx.server.ledger_status();
+    let status = ctx.services.node.status();
     let Some(v) = status.validated else {
         return;
     };
-    let Some(closed) = ctx.server.ledgers.by_seq(v.seq).and_then(|s| s.ledger) else {
+    let Some(closed) = ctx
+        .services
+        .node
+        .ledgers
+        .by_seq(v.seq)
+        .and_then(|s| s.ledger)
+    else {
         return;
     };
-    let network_id = ctx.server.config.network_id.unwrap_or(0);
+    let network_id = ctx.services.node.network_id;
     out.extend(ledger_fields(
         &closed,
         network_id,
@@ -120,24 +126,24 @@ fn ledger_reply(ctx: &Context, out: &mut Map<String, Value>) {
 }
 
 fn server_reply(ctx: &Context, out: &mut Map<String, Value>) {
-    let status = ctx.server.ledger_status();
+    let status = ctx.services.node.status();
     let admin = ctx.role == Role::Admin;
     let random: [u8; 32] = rand::random();
     out.insert("random".into(), Value::from(hex::encode_upper(random)));
     out.insert("server_status".into(), Value::from(status.mode.as_str()));
     out.insert(
         "load_base".into(),
-        Value::from(crate::rpc::ledger_status::LOAD_BASE),
+        Value::from(crate::node::status::LOAD_BASE),
     );
     out.insert("load_factor".into(), Value::from(status.load_factor));
     let host = if admin {
-        &ctx.server.host_name
+        &ctx.services.host_name
     } else {
-        &ctx.server.host_word
+        &ctx.services.host_word
     };
     out.insert("hostid".into(), Value::from(host.as_str()));
     out.insert(
         "pubkey_node".into(),
-        Value::from(ctx.server.node_public.as_str()),
+        Value::from(ctx.services.node_public.as_str()),
     );
 }

@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use crate::ledger::store::TxEntry;
+use crate::ledgers::TxEntry;
+use crate::protocol::time;
+use crate::render::tx::{ctid, meta_json, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::handlers::account_info::truthy;
-use crate::rpc::handlers::ledger_json::{ctid, meta_json, parse_ctid, time_iso, tx_fields};
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -33,7 +34,7 @@ struct Found {
 }
 
 fn locate(ctx: &Context, entry: Arc<TxEntry>) -> Found {
-    let store = &ctx.server.ledgers;
+    let store = &ctx.services.node.ledgers;
     let ledger = store
         .by_seq(entry.ledger_seq)
         .and_then(|s| s.ledger)
@@ -52,8 +53,8 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     if hash.is_some() && ctid_param.is_some() {
         return Err(RpcError::new(ErrorCode::InvalidParams));
     }
-    let network_id = ctx.server.config.network_id.unwrap_or(0);
-    let store = &ctx.server.ledgers;
+    let network_id = ctx.services.node.network_id;
+    let store = &ctx.services.node.ledgers;
     let binary = params.get("binary").is_some_and(truthy);
     let found = if let Some(h) = hash {
         let id = h
@@ -150,7 +151,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
             r.insert("ledger_hash".into(), Value::from(hash.as_str()));
             if f.validated {
                 r.insert("ledger_index".into(), Value::from(e.ledger_seq));
-                r.insert("close_time_iso".into(), Value::from(time_iso(*close)));
+                r.insert("close_time_iso".into(), Value::from(time::iso(*close)));
             }
         }
         r.insert("hash".into(), Value::from(e.id.to_hex()));

@@ -10,7 +10,7 @@ use serde_json::Map;
 /// Remove the named subscriptions of the calling session.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let session = session_or_refuse(ctx, params)?;
-    let subs = &ctx.server.subscriptions;
+    let subs = &ctx.services.node.subscriptions;
     for stream in streams(ctx, params)? {
         subs.remove_stream(&session, stream);
     }

@@ -1,11 +1,11 @@
-//! What the RPC layer knows about the ledger without touching it: a small snapshot the ledger
-//! side replaces after every close (`ServerState::set_ledger_status`). server_info,
+//! What the server knows about its ledgers without touching them: a small snapshot the node
+//! replaces after every close ([`crate::node::Node::set_status`]). server_info,
 //! server_state and the handler preconditions read it.
 
+use crate::limits::{
+    FEE_BASE_DROPS_DEFAULT, RESERVE_BASE_DROPS_DEFAULT, RESERVE_INC_DROPS_DEFAULT,
+};
 use crate::protocol::types::Hash256;
-
-/// Seconds between the Unix epoch and the XRP Ledger epoch (2000-01-01T00:00:00Z).
-pub const RIPPLE_EPOCH_OFFSET_SECS: u64 = 946_684_800;
 
 /// The operating mode server_info reports (rippled `OperatingMode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +78,6 @@ pub struct LedgerStatus {
 /// rippled's `load_base`: load factors are integers scaled by it.
 pub const LOAD_BASE: u32 = 256;
 
-/// Reference transaction cost of a fresh ledger, drops (rippled default).
-pub const GENESIS_BASE_FEE_DROPS: u64 = 10;
-/// Account reserve of a fresh ledger, drops (10 XRP, rippled 2.x default).
-pub const GENESIS_RESERVE_BASE_DROPS: u64 = 10_000_000;
-/// Owner reserve of a fresh ledger, drops (2 XRP, rippled 2.x default).
-pub const GENESIS_RESERVE_INC_DROPS: u64 = 2_000_000;
-
 impl LedgerStatus {
     /// A standalone server that holds only its genesis ledger (sequence 1, closed at
     /// `close_time`, hash `hash`) with ledger 2 open: what the server reports until the
@@ -97,9 +90,9 @@ impl LedgerStatus {
                 seq: 1,
                 hash,
                 close_time,
-                base_fee_drops: GENESIS_BASE_FEE_DROPS,
-                reserve_base_drops: GENESIS_RESERVE_BASE_DROPS,
-                reserve_inc_drops: GENESIS_RESERVE_INC_DROPS,
+                base_fee_drops: FEE_BASE_DROPS_DEFAULT,
+                reserve_base_drops: RESERVE_BASE_DROPS_DEFAULT,
+                reserve_inc_drops: RESERVE_INC_DROPS_DEFAULT,
             }),
             open_seq: Some(2),
             complete: Some((1, 1)),
@@ -111,7 +104,7 @@ impl LedgerStatus {
     }
 
     /// The status of a standalone server over `store`: its last closed ledger is validated.
-    pub fn from_store(store: &crate::ledger::store::LedgerStore) -> LedgerStatus {
+    pub fn from_store(store: &crate::ledgers::Ledgers) -> LedgerStatus {
         let closed = store.closed();
         let fees = store.fees();
         let (lo, hi) = store.complete_range();
@@ -137,19 +130,6 @@ impl LedgerStatus {
 
     /// `complete_ledgers` as rippled prints it: `"a-b"`, `"a"` or `"empty"`.
     pub fn complete_ledgers(&self) -> String {
-        match self.complete {
-            None => "empty".into(),
-            Some((a, b)) if a == b => a.to_string(),
-            Some((a, b)) => format!("{a}-{b}"),
-        }
+        crate::render::ledger::complete_ledgers(self.complete)
     }
-}
-
-/// Now, in seconds since the XRP Ledger epoch.
-pub fn ripple_now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-        .saturating_sub(RIPPLE_EPOCH_OFFSET_SECS)
 }

@@ -1,10 +1,20 @@
-//! The ledger store: the shared state, the history of closed ledgers, and the open ledger
-//! its single writer applies transactions to.
+//! The ledgers: the shared state, the history of closed ledgers, and the open ledger its
+//! single writer applies transactions to. Pure (no async runtime, no files, no sockets);
+//! above the engine, below the store and the node.
 //!
-//! Readers call [`LedgerStore::current`], [`LedgerStore::closed`],
-//! [`LedgerStore::validated`], [`LedgerStore::by_seq`] or [`LedgerStore::by_hash`] and get
+//! ```text
+//! let ledgers = Ledgers::genesis(LedgerConfig::default(), now_ripple_secs); // 1, 2 closed; 3 open
+//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held }
+//! ledgers.close(close_time_ripple_secs) -> Arc<ClosedLedger>          // ledger_accept
+//! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
+//! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
+//! ledgers.export_closed() / Ledgers::from_snapshot(cfg, header, entries)
+//! ```
+//!
+//! Readers call [`Ledgers::current`], [`Ledgers::closed`],
+//! [`Ledgers::validated`], [`Ledgers::by_seq`] or [`Ledgers::by_hash`] and get
 //! a [`LedgerSnapshot`]: a cheap, consistent view of exactly one ledger. The writer calls
-//! [`LedgerStore::apply`] and [`LedgerStore::close`]; they serialize on an internal lock,
+//! [`Ledgers::apply`] and [`Ledgers::close`]; they serialize on an internal lock,
 //! and readers never wait for them.
 
 use std::collections::{BTreeSet, VecDeque};
@@ -13,16 +23,18 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use parking_lot::{Mutex, RwLock};
 
-use super::fees::Fees;
-use super::flags::lt;
-use super::header::{effective_close_time, next_resolution, LedgerHeader, CLOSE_RESOLUTIONS_SECS};
-use super::keylet;
-use super::sf::sf;
-use super::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
-use super::state::{stamp, stamp_closed, State};
-use super::view::{StateView, ViewInfo};
 use crate::engine::entry::new_account_root;
 use crate::engine::{apply_transaction, ApplyConfig, Ter};
+use crate::ledger::fees::Fees;
+use crate::ledger::flags::lt;
+use crate::ledger::header::{
+    effective_close_time, next_resolution, LedgerHeader, CLOSE_RESOLUTIONS_SECS,
+};
+use crate::ledger::keylet;
+use crate::ledger::sf::sf;
+use crate::ledger::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
+use crate::ledger::state::{stamp, stamp_closed, State};
+use crate::ledger::view::{StateView, ViewInfo};
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::codec;
 use crate::protocol::st::{StObject, StValue};
@@ -49,7 +61,7 @@ pub enum SnapshotError {
 
 /// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
 fn fees_of(o: &StObject, default: Fees) -> Fees {
-    use super::sf::StExt;
+    use crate::ledger::sf::StExt;
     let s = sf();
     Fees {
         base_drops: o.u64_of(s.base_fee).unwrap_or(default.base_drops),
@@ -144,7 +156,7 @@ pub struct LedgerSnapshot {
 impl LedgerSnapshot {
     /// The ledger's sequence.
     pub fn seq(&self) -> u32 {
-        use super::view::ReadView;
+        use crate::ledger::view::ReadView;
         self.view.info().seq
     }
     /// True for a closed ledger.
@@ -172,6 +184,7 @@ pub struct ApplyResult {
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
 struct Held {
     tx: Arc<StObject>,
+    blob: Arc<[u8]>,
     id: Hash256,
     /// Last open ledger it may be retried in.
     until_seq: u32,
@@ -186,7 +199,7 @@ struct Open {
 }
 
 /// The state, its history and the open ledger.
-pub struct LedgerStore {
+pub struct Ledgers {
     state: Arc<State>,
     cfg: LedgerConfig,
     history: RwLock<VecDeque<Arc<ClosedLedger>>>,
@@ -195,10 +208,10 @@ pub struct LedgerStore {
     writer: Mutex<Open>,
 }
 
-impl LedgerStore {
+impl Ledgers {
     /// A standalone store: genesis ledger 1, ledger 2 closed at `now` (seconds since the
     /// ripple epoch), ledger 3 open, as rippled's `startGenesisLedger`.
-    pub fn genesis(cfg: LedgerConfig, now: u32) -> LedgerStore {
+    pub fn genesis(cfg: LedgerConfig, now: u32) -> Ledgers {
         let state = Arc::new(State::new());
         let s = sf();
         let mut fee_obj = crate::engine::entry::new_entry(lt::FEE_SETTINGS);
@@ -256,7 +269,7 @@ impl LedgerStore {
             fees: cfg.fees,
             open: true,
         };
-        let store = LedgerStore::around(cfg, state, genesis, info);
+        let store = Ledgers::around(cfg, state, genesis, info);
         store.close(now);
         store
     }
@@ -268,8 +281,8 @@ impl LedgerStore {
         state: Arc<State>,
         last: Arc<ClosedLedger>,
         info: ViewInfo,
-    ) -> LedgerStore {
-        LedgerStore {
+    ) -> Ledgers {
+        Ledgers {
             state,
             history: RwLock::new(VecDeque::from([last])),
             open_info: RwLock::new(info),
@@ -305,7 +318,7 @@ impl LedgerStore {
         cfg: LedgerConfig,
         header: LedgerHeader,
         entries: Vec<(Hash256, StObject)>,
-    ) -> Result<LedgerStore, SnapshotError> {
+    ) -> Result<Ledgers, SnapshotError> {
         if header.compute_hash() != header.hash {
             return Err(SnapshotError::HeaderHash);
         }
@@ -339,10 +352,10 @@ impl LedgerStore {
             state_map: map,
             held_at_close: Vec::new(),
         });
-        Ok(LedgerStore::around(cfg, state, closed, info))
+        Ok(Ledgers::around(cfg, state, closed, info))
     }
 
-    /// [`LedgerStore::from_snapshot`], then the transactions that were held when that
+    /// [`Ledgers::from_snapshot`], then the transactions that were held when that
     /// ledger closed (`ClosedLedger::held_at_close`) are retried into the new open ledger
     /// exactly as `close` retried them, so the store continues as the original did.
     pub fn from_snapshot_with_held(
@@ -350,16 +363,20 @@ impl LedgerStore {
         header: LedgerHeader,
         entries: Vec<(Hash256, StObject)>,
         held: Vec<(StObject, u32)>,
-    ) -> Result<LedgerStore, SnapshotError> {
-        let store = LedgerStore::from_snapshot(cfg, header, entries)?;
+    ) -> Result<Ledgers, SnapshotError> {
+        let store = Ledgers::from_snapshot(cfg, header, entries)?;
         {
             let mut open = store.writer.lock();
             open.held = held
                 .into_iter()
-                .map(|(tx, until_seq)| Held {
-                    id: transaction_id(&codec::encode(&tx)),
-                    tx: Arc::new(tx),
-                    until_seq,
+                .map(|(tx, until_seq)| {
+                    let blob = codec::encode(&tx);
+                    Held {
+                        id: transaction_id(&blob),
+                        blob: Arc::from(blob.as_slice()),
+                        tx: Arc::new(tx),
+                        until_seq,
+                    }
                 })
                 .collect();
             if let Some(last) = store.history.write().back_mut() {
@@ -479,7 +496,7 @@ impl LedgerStore {
         self.writer.lock().txs.clone()
     }
 
-    /// Decodes a signed transaction blob and applies it ([`LedgerStore::apply`]).
+    /// Decodes a signed transaction blob and applies it ([`Ledgers::apply`]).
     pub fn apply_blob(&self, blob: &[u8]) -> Result<ApplyResult, codec::CodecError> {
         let tx = codec::decode(blob)?;
         Ok(self.apply(&tx))
@@ -488,8 +505,17 @@ impl LedgerStore {
     /// Applies a decoded signed transaction to the open ledger. Its ID and stored binary
     /// form come from its canonical serialization, as rippled's `STTx` does.
     pub fn apply(&self, tx: &StObject) -> ApplyResult {
+        let blob = codec::encode(tx);
+        let id = transaction_id(&blob);
+        self.apply_verified(&Arc::new(tx.clone()), &Arc::from(blob.as_slice()), id)
+    }
+
+    /// Applies a transaction whose canonical binary form and ID were computed already
+    /// (the submit path does that once, on the CPU pool): the single writer neither
+    /// encodes nor hashes it again.
+    pub fn apply_verified(&self, tx: &Arc<StObject>, blob: &Arc<[u8]>, id: Hash256) -> ApplyResult {
         let mut open = self.writer.lock();
-        let r = self.apply_locked(&mut open, tx);
+        let r = self.apply_locked(&mut open, tx, blob, id);
         if r.ter.is_ter() && !open.held.iter().any(|h| h.id == r.id) {
             let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
             let until_seq = match tx.get(sf().last_ledger_sequence) {
@@ -497,7 +523,8 @@ impl LedgerStore {
                 _ => hold_until,
             };
             open.held.push(Held {
-                tx: Arc::new(tx.clone()),
+                tx: tx.clone(),
+                blob: blob.clone(),
                 id: r.id,
                 until_seq,
             });
@@ -511,9 +538,13 @@ impl LedgerStore {
         self.writer.lock().held.iter().map(|h| h.id).collect()
     }
 
-    fn apply_locked(&self, open: &mut Open, tx: &StObject) -> ApplyResult {
-        let blob = codec::encode(tx);
-        let id = transaction_id(&blob);
+    fn apply_locked(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+    ) -> ApplyResult {
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
@@ -534,8 +565,8 @@ impl LedgerStore {
         open.fees_destroyed += out.fee_drops.max(0) as u64;
         let entry = Arc::new(TxEntry {
             id,
-            tx: Arc::new(tx.clone()),
-            blob: Arc::from(blob.as_slice()),
+            tx: tx.clone(),
+            blob: blob.clone(),
             meta: out.meta.unwrap_or_default(),
             ter: out.ter,
             ledger_seq: seq,
@@ -587,7 +618,7 @@ impl LedgerStore {
         }
         let resolution = next_resolution(parent.header.close_time_resolution, true, seq);
         let close = if parent.header.close_time == 0 {
-            super::header::round_close_time(close_time, resolution)
+            crate::ledger::header::round_close_time(close_time, resolution)
         } else {
             effective_close_time(close_time, resolution, parent.header.close_time)
         };
@@ -667,7 +698,7 @@ impl LedgerStore {
             if h.until_seq < seq {
                 continue;
             }
-            let r = self.apply_locked(open, &h.tx);
+            let r = self.apply_locked(open, &h.tx, &h.blob, h.id);
             if r.ter.is_ter() {
                 open.held.push(h);
             }

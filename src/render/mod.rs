@@ -1,0 +1,17 @@
+//! rippled's JSON renderings, in one place: transactions and their metadata in the API v1
+//! and v2 shapes (`delivered_amount`, `DeliverMax`, `ctid`), ledger headers and entries,
+//! and the stream messages (`ledgerClosed`, `transaction`). Every handler and every stream
+//! renders through here, so a reply and a stream message can never disagree.
+//!
+//! Pure: no async runtime, no files, no sockets. Above [`crate::ledgers`] (it renders
+//! its `TxEntry` and `ClosedLedger`), below the store, the node and the RPC layer.
+//!
+//! - [`tx`]: a transaction, its metadata, `delivered_amount`, `DeliverMax`, CTIDs.
+//! - [`ledger`]: ledger headers, entries, the `ledger` stream's fields.
+//! - [`stream`]: the `transaction` stream message.
+//!
+//! Times print through [`crate::protocol::time`].
+
+pub mod ledger;
+pub mod stream;
+pub mod tx;

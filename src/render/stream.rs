@@ -1,0 +1,87 @@
+//! The `transaction` stream message (rippled `NetworkOPs::transJson`), proposed or
+//! validated, in the API v1 and v2 shapes.
+
+use super::tx::{ctid, insert_deliver_max, meta_json, tx_json};
+use crate::engine::Ter;
+use crate::ledgers::{ClosedLedger, TxEntry};
+use crate::protocol::time;
+use serde_json::{Map, Value};
+
+/// Where a transaction message comes from.
+pub enum TxSource<'a> {
+    /// Applied to the open ledger `seq` (streams `transactions_proposed`, `accounts_proposed`).
+    Proposed {
+        /// The open ledger's sequence.
+        seq: u32,
+    },
+    /// In the validated ledger `closed`.
+    Validated {
+        /// The ledger.
+        closed: &'a ClosedLedger,
+        /// This server's network id (for `ctid`).
+        network_id: u32,
+    },
+}
+
+/// A `transaction` stream message for `api_version` (rippled `transJson`).
+pub fn transaction_message(entry: &TxEntry, source: &TxSource<'_>, api_version: u32) -> Value {
+    let mut m = Map::new();
+    let mut tx = tx_json(&entry.tx, &entry.id, 1);
+    tx.remove("hash");
+    m.insert("type".into(), Value::from("transaction"));
+    match source {
+        TxSource::Validated { closed, network_id } => {
+            insert_validated(&mut m, &mut tx, entry, closed, *network_id)
+        }
+        TxSource::Proposed { seq } => {
+            m.insert("validated".into(), Value::from(false));
+            m.insert("ledger_current_index".into(), Value::from(*seq));
+            m.insert("status".into(), Value::from("proposed"));
+        }
+    }
+    insert_result(&mut m, entry.ter);
+    tx.sort_keys();
+    insert_deliver_max(&mut tx, api_version);
+    if api_version >= 2 {
+        m.insert("tx_json".into(), Value::Object(tx));
+        m.insert("hash".into(), Value::from(entry.id.to_hex()));
+    } else {
+        tx.insert("hash".into(), Value::from(entry.id.to_hex()));
+        tx.sort_keys();
+        m.insert("transaction".into(), Value::Object(tx));
+    }
+    m.sort_keys();
+    Value::Object(m)
+}
+
+fn insert_validated(
+    m: &mut Map<String, Value>,
+    tx: &mut Map<String, Value>,
+    entry: &TxEntry,
+    closed: &ClosedLedger,
+    network_id: u32,
+) {
+    m.insert("meta".into(), meta_json(entry));
+    let net = entry.tx.get_u32("NetworkID").unwrap_or(network_id);
+    if let Some(ctid) = ctid(closed.header.seq, entry.index, net) {
+        m.insert("ctid".into(), Value::from(ctid));
+    }
+    m.insert(
+        "ledger_hash".into(),
+        Value::from(closed.header.hash.to_hex()),
+    );
+    m.insert("ledger_index".into(), Value::from(closed.header.seq));
+    tx.insert("date".into(), Value::from(closed.header.close_time));
+    m.insert("validated".into(), Value::from(true));
+    m.insert(
+        "close_time_iso".into(),
+        Value::from(time::iso(closed.header.close_time)),
+    );
+    m.insert("status".into(), Value::from("closed"));
+}
+
+fn insert_result(m: &mut Map<String, Value>, ter: Ter) {
+    m.insert("engine_result".into(), Value::from(ter.name()));
+    m.insert("engine_result_code".into(), Value::from(ter.code()));
+    m.insert("engine_result_message".into(), Value::from(ter.message()));
+}

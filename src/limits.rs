@@ -5,9 +5,11 @@
 /// constructors throw "Maximum nesting depth" when a field sits deeper than 10 levels.
 pub const CODEC_BINARY_DEPTH_MAX: usize = 10;
 
-/// Deepest nesting the JSON parser accepts: rippled's `STParsedJSON` `maxDepth`
-/// ("Field '...' exceeds nesting depth limit.").
-pub const CODEC_JSON_DEPTH_MAX: usize = 64;
+/// Deepest nesting of fields in an object given as JSON (a `tx_json`, a ledger entry) that
+/// the codec turns into an STObject: rippled's `STParsedJSON` `maxDepth` ("Field '...'
+/// exceeds nesting depth limit."). Whole requests are bounded first by
+/// [`REQUEST_JSON_DEPTH_MAX`].
+pub const STOBJECT_JSON_DEPTH_MAX: usize = 64;
 // ---------------------------------------------------------------------------------------------
 // Server: transport bounds (rippled `Tuning::maxRequestSize`, port `limit`, `send_queue_limit`).
 // ---------------------------------------------------------------------------------------------
@@ -22,9 +24,10 @@ pub const REQUEST_BYTES_MAX: usize = 1_000_000;
 /// it the connection is closed without reading the rest (nothing sane sends one).
 pub const WS_MESSAGE_BYTES_MAX: usize = 4 * REQUEST_BYTES_MAX;
 
-/// Deepest JSON nesting (objects and arrays) a request may have. rippled's JSON reader stops at
-/// 25 levels; the deepest real request (a `tx_json` with `Memos`) is about 6.
-pub const JSON_DEPTH_MAX: usize = 25;
+/// Deepest JSON nesting (objects and arrays) a whole request document may have, checked
+/// before it is parsed. rippled's JSON reader stops at 25 levels; the deepest real request
+/// (a `tx_json` with `Memos`) is about 6.
+pub const REQUEST_JSON_DEPTH_MAX: usize = 25;
 
 /// Simultaneous connections per listening port when the port sets no `limit` (a semaphore;
 /// excess connections are closed at accept, as rippled drops them).
@@ -232,3 +235,90 @@ pub const REPLAY_PROGRESS_LOG_RECORDS_INTERVAL: u64 = 100_000;
 
 /// A replay shorter than this (milliseconds) logs no progress lines, only its summary.
 pub const REPLAY_PROGRESS_QUIET_MILLIS: u64 = 1_000;
+
+// ---------------------------------------------------------------------------------------------
+// RPC: paging, searches and autofill (rippled `RPC::Tuning`, `Tuning.h`).
+// ---------------------------------------------------------------------------------------------
+
+/// A method's `limit` range (rippled `Tuning::LimitRange`): absent means `default`; non-admin
+/// callers are clamped into `min..=max`; admins get what they ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageLimit {
+    /// The smallest page a non-admin gets.
+    pub min: u32,
+    /// The page size when the request names none.
+    pub default: u32,
+    /// The largest page a non-admin gets.
+    pub max: u32,
+}
+
+/// account_lines' page (rippled `Tuning::accountLines`).
+pub const ACCOUNT_LINES_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 200,
+    max: 400,
+};
+/// account_channels' page (rippled `Tuning::accountChannels`).
+pub const ACCOUNT_CHANNELS_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 200,
+    max: 400,
+};
+/// account_objects' page (rippled `Tuning::accountObjects`).
+pub const ACCOUNT_OBJECTS_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 200,
+    max: 400,
+};
+
+/// Widest `min_ledger`..`max_ledger` range `tx` searches (rippled `Tuning::maxLedgerRange`
+/// in `Tx.cpp`: a wider one is `excessiveLgrRange`).
+pub const TX_LEDGER_RANGE_MAX: u32 = 1000;
+
+/// A networked server whose validated ledger is older than this is not synced, in seconds
+/// (rippled's `maxValidatedLedgerAge`; standalone servers skip the check).
+pub const VALIDATED_AGE_MAX_SECS: u64 = 120;
+
+/// Autofilled `Fee` may be at most this multiple of the base fee... (rippled
+/// `Tuning::defaultAutoFillFeeMultiplier`, the `fee_mult_max` default).
+pub const AUTOFILL_FEE_MULT_MAX_DEFAULT: i64 = 10;
+/// ...divided by this (rippled `Tuning::defaultAutoFillFeeDivisor`, the `fee_div_max`
+/// default).
+pub const AUTOFILL_FEE_DIV_MAX_DEFAULT: i64 = 1;
+
+/// Largest serialized `Memos` field of a transaction to sign, in bytes (rippled
+/// `maxMemoSize`).
+pub const MEMOS_BYTES_MAX: usize = 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Relations between the bounds, checked when the crate compiles.
+// ---------------------------------------------------------------------------------------------
+
+const fn page_is_ordered(p: PageLimit) -> bool {
+    p.min <= p.default && p.default <= p.max
+}
+
+const _: () = {
+    // A request the RPC layer would parse always fits in one WebSocket message.
+    assert!(REQUEST_BYTES_MAX <= WS_MESSAGE_BYTES_MAX);
+    // A signed blob fits in a request (as hex), and a journal record holds any blob.
+    assert!(REQUEST_BYTES_MAX / 2 <= JOURNAL_RECORD_PAYLOAD_BYTES_MAX);
+    // One record fits in one batch, one batch in the queue and in one segment.
+    assert!(JOURNAL_RECORD_PAYLOAD_BYTES_MAX <= JOURNAL_BATCH_BYTES_MAX);
+    assert!(JOURNAL_BATCH_BYTES_MAX <= JOURNAL_QUEUE_BYTES_MAX);
+    assert!(JOURNAL_BATCH_BYTES_MAX as u64 <= JOURNAL_SEGMENT_BYTES_MAX);
+    // A WebSocket connection can have every in-flight reply queued at once.
+    assert!(WS_REQUESTS_IN_FLIGHT_MAX <= WS_WRITE_BATCH_MESSAGES_MAX);
+    // A request's JSON nesting is checked before its fields are parsed as a transaction.
+    assert!(REQUEST_JSON_DEPTH_MAX <= STOBJECT_JSON_DEPTH_MAX);
+    // Restarts rebuild the history the ledgers keep in memory, and snapshots come often
+    // enough to cover it.
+    assert!(PERSIST_HISTORY_LEDGERS_DEFAULT <= LEDGER_HISTORY_COUNT);
+    assert!(SNAPSHOT_INTERVAL_LEDGERS <= PERSIST_HISTORY_LEDGERS_DEFAULT);
+    assert!(page_is_ordered(ACCOUNT_LINES_PAGE));
+    assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
+    assert!(page_is_ordered(ACCOUNT_OBJECTS_PAGE));
+    assert!(RESOURCE_BALANCE_WARNING < RESOURCE_BALANCE_DROP);
+    assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
+    assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
+};

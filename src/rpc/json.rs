@@ -1,7 +1,7 @@
 //! Request text to JSON object, with rippled's bounds: size ([`REQUEST_BYTES_MAX`]) and
-//! nesting depth ([`JSON_DEPTH_MAX`]), checked before serde_json sees the text.
+//! nesting depth ([`REQUEST_JSON_DEPTH_MAX`]), checked before serde_json sees the text.
 
-use crate::limits::{JSON_DEPTH_MAX, REQUEST_BYTES_MAX};
+use crate::limits::{REQUEST_BYTES_MAX, REQUEST_JSON_DEPTH_MAX};
 use serde_json::{Map, Value};
 
 /// Why a request text was refused.
@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 pub enum ParseError {
     /// Longer than [`REQUEST_BYTES_MAX`].
     TooLarge,
-    /// Nested deeper than [`JSON_DEPTH_MAX`].
+    /// Nested deeper than [`REQUEST_JSON_DEPTH_MAX`].
     TooDeep,
     /// Not JSON (the parser's message).
     Syntax(String),
@@ -78,7 +78,7 @@ pub fn parse_object(text: &[u8]) -> Result<Map<String, Value>, ParseError> {
     if text.len() > REQUEST_BYTES_MAX {
         return Err(ParseError::TooLarge);
     }
-    if exceeds_depth(text, JSON_DEPTH_MAX) {
+    if exceeds_depth(text, REQUEST_JSON_DEPTH_MAX) {
         return Err(ParseError::TooDeep);
     }
     match serde_json::from_slice::<Value>(text) {
@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn bounds_are_enforced() {
-        let deep = "[".repeat(JSON_DEPTH_MAX + 1) + &"]".repeat(JSON_DEPTH_MAX + 1);
+        let deep = "[".repeat(REQUEST_JSON_DEPTH_MAX + 1) + &"]".repeat(REQUEST_JSON_DEPTH_MAX + 1);
         assert_eq!(parse_object(deep.as_bytes()), Err(ParseError::TooDeep));
         let big = vec![b' '; REQUEST_BYTES_MAX + 1];
         assert_eq!(parse_object(&big), Err(ParseError::TooLarge));

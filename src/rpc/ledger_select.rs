@@ -6,11 +6,12 @@
 //! rippled does, so the reply still names the ledger ([`Selected::inject`]).
 
 use crate::ledgers::LedgerSnapshot;
+use crate::limits::VALIDATED_AGE_MAX_SECS;
 use crate::protocol::time::ripple_now_secs;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
-use crate::rpc::{Params, VALIDATED_AGE_MAX_SECS};
+use crate::rpc::Params;
 use serde_json::{Map, Value};
 
 /// The ledger a request selected, and the result fields that describe it.

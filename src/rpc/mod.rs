@@ -10,7 +10,10 @@
 //! A handler is a plain function `fn(&Context, &Params) -> HandlerResult`; the row says where
 //! it runs: [`Handler::Inline`] on the connection task (cheap work only), [`Handler::Cpu`] on
 //! the CPU pool (signing, verification), [`Handler::Async`] as its own task (work that waits,
-//! e.g. for a journal write). Adding a method = one file in `handlers/` + one row here.
+//! e.g. for a journal write). Adding a method = one file `handlers/<wire name>.rs` and one
+//! line in the `methods!` list in `handlers/mod.rs`: the macro declares the module and
+//! builds the row from the same name, so the file name is the wire name by construction;
+//! role, condition and API versions default to user, none and every version.
 
 pub mod cli;
 pub mod context;
@@ -23,9 +26,12 @@ pub mod key_cache;
 pub mod ledger_select;
 pub mod mask;
 pub mod node_identity;
+pub mod owner_walk;
 pub mod params;
 pub mod role;
+pub mod signing;
 
+use crate::limits::VALIDATED_AGE_MAX_SECS;
 use crate::node::status::OperatingMode;
 use crate::rpc::role::Role;
 use context::Context;
@@ -87,172 +93,10 @@ pub struct Method {
     pub api_versions: RangeInclusive<u32>,
 }
 
-const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
+/// Every API version served.
+pub const ALL_VERSIONS: RangeInclusive<u32> = API_VERSION_MIN..=API_VERSION_MAX;
 
-/// The handler table: every method the server answers.
-pub static METHODS: &[Method] = &[
-    Method {
-        name: "account_channels",
-        handler: Handler::Inline(handlers::account_channels::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "account_info",
-        handler: Handler::Inline(handlers::account_info::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "account_lines",
-        handler: Handler::Inline(handlers::account_lines::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "account_objects",
-        handler: Handler::Inline(handlers::account_objects::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "channel_authorize",
-        handler: Handler::Cpu(handlers::channel_authorize::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "channel_verify",
-        handler: Handler::Cpu(handlers::channel_verify::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "fee",
-        handler: Handler::Inline(handlers::fee::handle),
-        role: Role::User,
-        condition: Condition::NeedsCurrentLedger,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ledger",
-        handler: Handler::Cpu(handlers::ledger::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ledger_accept",
-        handler: Handler::Async(handlers::ledger_accept::handle),
-        role: Role::Admin,
-        condition: Condition::NeedsCurrentLedger,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ledger_closed",
-        handler: Handler::Inline(handlers::ledger_closed::handle),
-        role: Role::User,
-        condition: Condition::NeedsClosedLedger,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ledger_current",
-        handler: Handler::Inline(handlers::ledger_current::handle),
-        role: Role::User,
-        condition: Condition::NeedsCurrentLedger,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ledger_entry",
-        handler: Handler::Inline(handlers::ledger_entry::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "ping",
-        handler: Handler::Inline(handlers::ping::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "random",
-        handler: Handler::Inline(handlers::random::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "server_definitions",
-        handler: Handler::Inline(handlers::server_definitions::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "server_info",
-        handler: Handler::Inline(handlers::server_info::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "server_state",
-        handler: Handler::Inline(handlers::server_state::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "sign",
-        handler: Handler::Cpu(handlers::sign::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "submit",
-        handler: Handler::Async(handlers::submit::handle),
-        role: Role::User,
-        condition: Condition::NeedsCurrentLedger,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "subscribe",
-        handler: Handler::Inline(handlers::subscribe::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "tx",
-        handler: Handler::Inline(handlers::tx::handle),
-        role: Role::User,
-        condition: Condition::NeedsNetwork,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "unsubscribe",
-        handler: Handler::Inline(handlers::unsubscribe::handle),
-        role: Role::User,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-    Method {
-        name: "wallet_propose",
-        handler: Handler::Cpu(handlers::wallet_propose::handle),
-        role: Role::Admin,
-        condition: Condition::None,
-        api_versions: ALL_VERSIONS,
-    },
-];
+pub use handlers::METHODS;
 
 fn index() -> &'static HashMap<&'static str, &'static Method> {
     static INDEX: OnceLock<HashMap<&'static str, &'static Method>> = OnceLock::new();
@@ -361,10 +205,6 @@ fn check_condition(condition: Condition, ctx: &Context) -> Result<(), RpcError> 
     }
     Ok(())
 }
-
-/// rippled's `maxValidatedLedgerAge`: a non-standalone server whose validated ledger is
-/// older than this is not synced, in seconds.
-pub const VALIDATED_AGE_MAX_SECS: u64 = 120;
 
 /// Run `method` and hand its result, and the parameters back, to `done`, on the thread its
 /// row names. A full CPU queue is answered `tooBusy` at once.

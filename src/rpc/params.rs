@@ -199,6 +199,18 @@ pub fn channel_amount(value: &Value) -> Result<u64, RpcError> {
         .ok_or_else(|| RpcError::new(ErrorCode::ChannelAmtMalformed))
 }
 
+/// jsoncpp's `asBool`.
+pub fn as_bool(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::binary::{fixed_width, type_code as tc, VL_LENGTH_MAX};
 use super::error::{CodecError, JsonError, JsonErrorKind};
 use super::template;
-use crate::limits::CODEC_JSON_DEPTH_MAX;
+use crate::limits::STOBJECT_JSON_DEPTH_MAX;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::{defs, Field, FieldDef};
 use crate::protocol::st::{PathStep, StObject, StValue};
@@ -288,7 +288,7 @@ fn parse_object(
         Value::Null => None,
         _ => return Err(JsonError::new(JsonErrorKind::NotAnObject, path)),
     };
-    if depth > CODEC_JSON_DEPTH_MAX {
+    if depth > STOBJECT_JSON_DEPTH_MAX {
         return Err(JsonError::new(JsonErrorKind::TooDeep, path));
     }
     let mut obj = StObject::new();
@@ -347,7 +347,7 @@ fn parse_array(
         Value::Null => &[],
         _ => return Err(JsonError::new(JsonErrorKind::NotAnArray, path)),
     };
-    if depth > CODEC_JSON_DEPTH_MAX {
+    if depth > STOBJECT_JSON_DEPTH_MAX {
         return Err(JsonError::new(JsonErrorKind::TooDeep, path));
     }
     let mut out = Vec::with_capacity(items.len());
@@ -713,12 +713,12 @@ mod tests {
     #[test]
     fn json_depth_is_bounded() {
         let mut v = json!({});
-        for _ in 0..CODEC_JSON_DEPTH_MAX + 1 {
+        for _ in 0..STOBJECT_JSON_DEPTH_MAX + 1 {
             v = json!({ "Memo": v });
         }
         assert_eq!(perr(v).kind, JsonErrorKind::TooDeep);
         let mut v = json!({});
-        for _ in 0..CODEC_JSON_DEPTH_MAX {
+        for _ in 0..STOBJECT_JSON_DEPTH_MAX {
             v = json!({ "Memo": v });
         }
         assert!(from_json(&v).is_ok());

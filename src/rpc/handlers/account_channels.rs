@@ -8,9 +8,8 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::handlers::owner_walk::{
+use crate::rpc::owner_walk::{
     account_field, existing_account, optional_account, read_limit, walk_page,
-    ACCOUNT_CHANNELS_LIMITS,
 };
 use crate::rpc::ledger_select::select;
 use crate::rpc::{HandlerResult, Params};
@@ -71,7 +70,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let dst = optional_account(params, "destination_account", || {
         RpcError::new(ErrorCode::ActMalformed)
     })?;
-    let limit = read_limit(ctx, params, ACCOUNT_CHANNELS_LIMITS)?;
+    let limit = read_limit(ctx, params, crate::limits::ACCOUNT_CHANNELS_PAGE)?;
     let s = sf();
     let (channels, marker) = walk_page(view, &id, params, limit, |key, entry| {
         (entry.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)

@@ -11,6 +11,7 @@ use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::ledger_select::select;
+use crate::rpc::params::as_bool;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -39,18 +40,6 @@ const ACCOUNT_FLAGS: [(&str, u32); 14] = [
     ("allowTrustLineClawback", lsf::ALLOW_TRUSTLINE_CLAWBACK),
 ];
 
-/// jsoncpp's `asBool` for the scalar types.
-pub fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-        Value::Null => false,
-    }
-}
-
 /// Answer account_info.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let ident = match (params.get("account"), params.get("ident")) {
@@ -68,7 +57,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         fields.insert("account".into(), Value::from(id.to_address()));
         return Err(sel.inject(RpcError::new(ErrorCode::ActNotFound).with_fields(fields)));
     };
-    let queue = params.get("queue").is_some_and(truthy);
+    let queue = params.get("queue").is_some_and(as_bool);
     if queue && !sel.is_open() {
         return Err(sel.inject(ErrorCode::InvalidParams));
     }
@@ -99,7 +88,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         result.insert("account_data".into(), Value::Object(data));
         return Err(RpcError::new(ErrorCode::InvalidParams).with_fields(result));
     }
-    if signer_lists.is_some_and(truthy) {
+    if signer_lists.is_some_and(as_bool) {
         // No transaction here creates a SignerList, so the list is always empty.
         let lists = Value::Array(Vec::new());
         if ctx.api_version == 1 {

@@ -6,8 +6,8 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::trust_line::TrustLine;
 use crate::rpc::context::Context;
 use crate::rpc::error::ErrorCode;
-use crate::rpc::handlers::owner_walk::{
-    account_field, existing_account, optional_account, read_limit, walk_page, ACCOUNT_LINES_LIMITS,
+use crate::rpc::owner_walk::{
+    account_field, existing_account, optional_account, read_limit, walk_page,
 };
 use crate::rpc::ledger_select::select;
 use crate::rpc::{HandlerResult, Params};
@@ -64,7 +64,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let view = &sel.snap.view;
     let id = existing_account(view, account, || sel.inject(ErrorCode::ActMalformed))?;
     let peer = optional_account(params, "peer", || sel.inject(ErrorCode::ActMalformed))?;
-    let limit = read_limit(ctx, params, ACCOUNT_LINES_LIMITS)?;
+    let limit = read_limit(ctx, params, crate::limits::ACCOUNT_LINES_PAGE)?;
     let ignore_default = params
         .get("ignore_default")
         .and_then(Value::as_bool)

@@ -10,9 +10,9 @@ use crate::protocol::types::Hash256;
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::handlers::account_info::truthy;
-use crate::rpc::handlers::owner_walk::{
-    account_field, existing_account, read_limit, ACCOUNT_OBJECTS_LIMITS,
+use crate::rpc::params::as_bool;
+use crate::rpc::owner_walk::{
+    account_field, existing_account, read_limit,
 };
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::parse_hash256;
@@ -98,7 +98,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::invalid_field("type"));
     }
     let mut filter: Option<Vec<u16>> = chosen.map(|t| type_code(t).into_iter().collect());
-    if params.get("deletion_blockers_only").is_some_and(truthy) {
+    if params.get("deletion_blockers_only").is_some_and(as_bool) {
         filter = Some(
             DELETION_BLOCKERS
                 .iter()
@@ -107,7 +107,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
                 .collect(),
         );
     }
-    let limit = read_limit(ctx, params, ACCOUNT_OBJECTS_LIMITS)?;
+    let limit = read_limit(ctx, params, crate::limits::ACCOUNT_OBJECTS_PAGE)?;
     let (mut dir_key, mut entry_key, mut found) = (keylet::owner_dir(&id), Hash256::ZERO, true);
     if let Some(m) = params.get("marker") {
         let text = m

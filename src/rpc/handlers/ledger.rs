@@ -7,7 +7,7 @@ use crate::render::ledger::{entry_json, header_json, seq_value};
 use crate::render::tx::{meta_json, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::params::as_bool;
 use crate::rpc::ledger_select::select;
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
@@ -114,7 +114,7 @@ fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
 
 /// Answer ledger.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
-    let flag = |name| params.get(name).is_some_and(truthy);
+    let flag = |name| params.get(name).is_some_and(as_bool);
     if ["transactions", "accounts", "full"].into_iter().any(flag) {
         // Listing a ledger can take milliseconds: release the replies this pool thread
         // finished before it rather than hold them for that long.

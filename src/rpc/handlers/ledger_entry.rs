@@ -10,7 +10,7 @@ use crate::protocol::types::{AccountId, Currency, Hash256};
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::params::as_bool;
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
 use crate::rpc::{HandlerResult, Params};
@@ -253,7 +253,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
     }
     let mut result = sel.result();
-    if params.get("binary").is_some_and(truthy) {
+    if params.get("binary").is_some_and(as_bool) {
         result.insert(
             "node_binary".into(),
             Value::from(hex::encode_upper(codec::encode(&entry))),

@@ -1,27 +1,59 @@
-//! One file per method; each exposes `handle(&Context, &Params) -> HandlerResult` and is
-//! listed in the handler table ([`crate::rpc::METHODS`]).
+//! One file per method, named after it: each exposes `handle` (see [`crate::rpc::Handler`])
+//! and has one line in the `methods!` list below, which declares the module and builds its
+//! row of the handler table ([`METHODS`]) from the same name. Code shared by several
+//! methods lives beside this folder in `rpc/`, never in it (a test checks every file here
+//! is a method).
 
-pub mod account_channels;
-pub mod account_info;
-pub mod account_lines;
-pub mod account_objects;
-pub mod channel_authorize;
-pub mod channel_verify;
-pub mod fee;
-pub mod ledger;
-pub mod ledger_accept;
-pub mod ledger_closed;
-pub mod ledger_current;
-pub mod ledger_entry;
-pub mod owner_walk;
-pub mod ping;
-pub mod random;
-pub mod server_definitions;
-pub mod server_info;
-pub mod server_state;
-pub mod sign;
-pub mod submit;
-pub mod subscribe;
-pub mod tx;
-pub mod unsubscribe;
-pub mod wallet_propose;
+use crate::rpc::role::Role;
+use crate::rpc::{Condition, Handler, Method, ALL_VERSIONS};
+
+/// Declares each method's module and its row: `name => Kind` with optional `role: Admin`,
+/// `condition: NeedsCurrentLedger` and `versions: 2..=2`; the defaults are user, none and
+/// every version.
+macro_rules! methods {
+    (@or $default:expr) => { $default };
+    (@or $default:expr, $given:expr) => { $given };
+    ($($name:ident => $kind:ident
+        $(, role: $role:ident)?
+        $(, condition: $cond:ident)?
+        $(, versions: $versions:expr)?;)*) => {
+        $(pub mod $name;)*
+
+        /// The handler table: every method the server answers, in one list.
+        pub static METHODS: &[Method] = &[
+            $(Method {
+                name: stringify!($name),
+                handler: Handler::$kind($name::handle),
+                role: methods!(@or Role::User $(, Role::$role)?),
+                condition: methods!(@or Condition::None $(, Condition::$cond)?),
+                api_versions: methods!(@or ALL_VERSIONS $(, $versions)?),
+            },)*
+        ];
+    };
+}
+
+methods! {
+    account_channels => Inline;
+    account_info => Inline;
+    account_lines => Inline;
+    account_objects => Inline;
+    channel_authorize => Cpu;
+    channel_verify => Cpu;
+    fee => Inline, condition: NeedsCurrentLedger;
+    ledger => Cpu;
+    ledger_accept => Async, role: Admin, condition: NeedsCurrentLedger;
+    ledger_closed => Inline, condition: NeedsClosedLedger;
+    ledger_current => Inline, condition: NeedsCurrentLedger;
+    ledger_entry => Inline;
+    ping => Inline;
+    random => Inline;
+    server_definitions => Inline;
+    server_info => Inline;
+    server_state => Inline;
+    sign => Cpu;
+    submit => Async, condition: NeedsCurrentLedger;
+    subscribe => Inline;
+    tx => Inline, condition: NeedsNetwork;
+    unsubscribe => Inline;
+    wallet_propose => Cpu, role: Admin;
+}

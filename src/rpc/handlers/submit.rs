@@ -3,8 +3,8 @@
 //! the CPU pool, in parallel; the sequencer applies in order; the reply waits until the
 //! journal holds the transaction.
 
-use super::sign::{
-    as_bool, format_result, insert_engine_result, local_checks, required_fields, sign_request,
+use crate::rpc::signing::{
+    format_result, insert_engine_result, local_checks, required_fields, sign_request,
     signing_gate, Signed,
 };
 use crate::node::sequencer::{Command, SendError, SubmitError, Submitted, Verified};
@@ -12,7 +12,7 @@ use crate::protocol::codec;
 use crate::render::tx::tx_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::params::as_string;
+use crate::rpc::params::{as_bool, as_string};
 use crate::rpc::{HandlerResult, Params};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};

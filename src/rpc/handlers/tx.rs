@@ -4,17 +4,16 @@
 use std::sync::Arc;
 
 use crate::ledgers::TxEntry;
+use crate::limits::TX_LEDGER_RANGE_MAX;
 use crate::protocol::time;
 use crate::render::tx::{ctid, meta_json, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::handlers::account_info::truthy;
+use crate::rpc::params::as_bool;
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
-/// rippled's limit on a `min_ledger`..`max_ledger` search.
-pub const TX_LEDGER_RANGE_MAX: u32 = 1000;
 
 /// `asUInt` of a range bound: a non-negative integer or a decimal string.
 fn bound(v: &Value) -> Option<u32> {
@@ -55,7 +54,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     }
     let network_id = ctx.services.node.network_id;
     let store = &ctx.services.node.ledgers;
-    let binary = params.get("binary").is_some_and(truthy);
+    let binary = params.get("binary").is_some_and(as_bool);
     let found = if let Some(h) = hash {
         let id = h
             .as_str()

@@ -9,6 +9,7 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::limits::PageLimit;
 use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Hash256};
@@ -18,16 +19,6 @@ use crate::rpc::params::{as_string, parse_hash256, parse_u64_decimal};
 use crate::rpc::role::Role;
 use crate::rpc::Params;
 use serde_json::Value;
-
-/// A `limit` range: (min, default, max), rippled `Tuning.h`.
-pub type LimitRange = (u32, u32, u32);
-
-/// account_lines' limit range.
-pub const ACCOUNT_LINES_LIMITS: LimitRange = (10, 200, 400);
-/// account_channels' limit range.
-pub const ACCOUNT_CHANNELS_LIMITS: LimitRange = (10, 200, 400);
-/// account_objects' limit range.
-pub const ACCOUNT_OBJECTS_LIMITS: LimitRange = (10, 200, 400);
 
 /// The required `account` string (`Missing field` / `Invalid field 'account'.`).
 pub fn account_field(params: &Params) -> Result<&str, RpcError> {
@@ -75,8 +66,8 @@ pub fn optional_account(
 
 /// rippled's `readLimitField`: absent or null is the default; otherwise a non-negative
 /// integer, clamped to the range for non-admin callers and taken as is for admins.
-pub fn read_limit(ctx: &Context, params: &Params, range: LimitRange) -> Result<u32, RpcError> {
-    let (min, default, max) = range;
+pub fn read_limit(ctx: &Context, params: &Params, page: PageLimit) -> Result<u32, RpcError> {
+    let PageLimit { min, default, max } = page;
     let v = match params.get("limit") {
         None | Some(Value::Null) => return Ok(default),
         Some(v) => v,

@@ -1,0 +1,352 @@
+//! `sign` (rippled `SignHandler.cpp`, `TransactionSign.cpp`, rpc.md §3.2), and the signing
+//! pipeline `submit` shares with it (§3.1 Mode B, steps 1–17): key pair, `tx_json`
+//! checks, autofill of Sequence, Flags, NetworkID and Fee, Payment checks, key/account
+//! match, parsing, local checks, signing. Also the reply shape both use.
+
+use crate::engine::Ter;
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::{AUTOFILL_FEE_DIV_MAX_DEFAULT, AUTOFILL_FEE_MULT_MAX_DEFAULT, MEMOS_BYTES_MAX};
+use crate::protocol::amount::Amount;
+use crate::protocol::codec::{self, CodecError};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+use crate::render::tx::{insert_deliver_max, tx_json};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::params::{as_bool, as_string, keypair_for_signature};
+use crate::rpc::Params;
+use serde_json::{Map, Value};
+
+/// `tfFullyCanonicalSig`, set when `Flags` is absent.
+const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
+
+/// A signed transaction ready to submit.
+pub struct Signed {
+    /// The transaction.
+    pub tx: StObject,
+    /// Its canonical binary form.
+    pub blob: Vec<u8>,
+    /// Its ID.
+    pub id: Hash256,
+}
+
+/// `notSupported` unless the caller may sign with a server-side secret.
+pub fn signing_gate(ctx: &Context) -> Result<(), RpcError> {
+    if ctx.may_sign() {
+        Ok(())
+    } else {
+        Err(RpcError::with_message(
+            ErrorCode::NotSupported,
+            "Signing is not supported by this server.",
+        ))
+    }
+}
+
+/// The result rippled's `transactionFormatResultImpl` builds: `tx_json` (v1 with `hash`
+/// inside, v2 with `hash` at the top), `DeliverMax`, `tx_blob`, and the engine result
+/// when there is one.
+pub fn format_result(signed: &Signed, api_version: u32, ter: Option<Ter>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut json = tx_json(&signed.tx, &signed.id, api_version);
+    insert_deliver_max(&mut json, api_version);
+    if let Some(ter) = ter {
+        insert_engine_result(&mut out, ter);
+    }
+    if api_version >= 2 {
+        out.insert("hash".into(), Value::from(signed.id.to_hex()));
+    }
+    out.insert(
+        "tx_blob".into(),
+        Value::from(hex::encode_upper(&signed.blob)),
+    );
+    out.insert("tx_json".into(), Value::Object(json));
+    out
+}
+
+/// `engine_result`, `engine_result_code`, `engine_result_message`.
+pub fn insert_engine_result(out: &mut Map<String, Value>, ter: Ter) {
+    out.insert("engine_result".into(), Value::from(ter.name()));
+    out.insert("engine_result_code".into(), Value::from(ter.code()));
+    out.insert("engine_result_message".into(), Value::from(ter.message()));
+}
+
+/// The signing pipeline (rpc.md §3.1 Mode B steps 1–17), against the open ledger.
+pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.services.keys))?;
+    let offline = params.get("offline").is_some_and(as_bool);
+    let mut txj = match params.get("tx_json") {
+        None => return Err(RpcError::missing_field("tx_json")),
+        Some(Value::Object(o)) => o.clone(),
+        Some(_) => return Err(RpcError::expected_field("tx_json", "object")),
+    };
+    if !txj.contains_key("TransactionType") {
+        return Err(RpcError::missing_field("tx_json.TransactionType"));
+    }
+    let account = match txj.get("Account") {
+        None => {
+            return Err(RpcError::with_message(
+                ErrorCode::SrcActMissing,
+                "Missing field 'tx_json.Account'.",
+            ))
+        }
+        Some(v) => as_string(v)
+            .and_then(|s| AccountId::from_address(&s).ok())
+            .ok_or_else(|| {
+                RpcError::with_message(
+                    ErrorCode::SrcActMalformed,
+                    "Invalid field 'tx_json.Account'.",
+                )
+            })?,
+    };
+    if offline && !txj.contains_key("Sequence") {
+        return Err(RpcError::missing_field("tx_json.Sequence"));
+    }
+    let open = ctx.services.node.ledgers.current();
+    let root = if offline {
+        None
+    } else {
+        Some(
+            open.view
+                .read(&keylet::account(&account))
+                .ok_or_else(|| RpcError::new(ErrorCode::SrcActNotFound))?,
+        )
+    };
+    if !txj.contains_key("Sequence") {
+        let seq = if txj.contains_key("TicketSequence") {
+            0
+        } else {
+            root.as_ref()
+                .and_then(|r| r.u32_of(sf().sequence))
+                .unwrap_or(0)
+        };
+        txj.insert("Sequence".into(), Value::from(seq));
+    }
+    if !txj.contains_key("Flags") {
+        txj.insert("Flags".into(), Value::from(TF_FULLY_CANONICAL_SIG));
+    }
+    let network_id = ctx.services.node.network_id;
+    if !txj.contains_key("NetworkID") && network_id > crate::limits::NETWORK_ID_LEGACY_MAX {
+        txj.insert("NetworkID".into(), Value::from(network_id.to_string()));
+    }
+    check_fee(params, &mut txj, !offline, open.view.info().fees.base_drops)?;
+    check_payment(params, &mut txj, !offline)?;
+    if txj.contains_key("Signers") {
+        return Err(RpcError::new(ErrorCode::AlreadyMultisig));
+    }
+    if let Some(root) = &root {
+        let signer = pair.public.account_id();
+        if signer == account {
+            if root.is_flag(lsf::DISABLE_MASTER) {
+                return Err(RpcError::new(ErrorCode::MasterDisabled));
+            }
+        } else if root.account_of(sf().regular_key) != Some(signer) {
+            return Err(RpcError::new(ErrorCode::BadSecret));
+        }
+    }
+    let mut tx = codec::from_json(&Value::Object(txj)).map_err(|e| match e {
+        CodecError::Json(j) => {
+            RpcError::with_message(ErrorCode::InvalidParams, j.message("tx_json"))
+        }
+        other => RpcError::with_message(ErrorCode::InvalidParams, other.to_string()),
+    })?;
+    tx.set(
+        sf().signing_pub_key,
+        StValue::Blob(pair.public.as_bytes().to_vec()),
+    );
+    tx.remove(sf().txn_signature);
+    required_fields(&tx)
+        .and_then(|()| local_checks(&tx))
+        .map_err(|reason| RpcError::with_message(ErrorCode::InvalidParams, reason))?;
+    let signature = pair.sign(&crate::protocol::tx::signing_data(&tx));
+    if signature.is_empty() {
+        return Err(RpcError::with_message(
+            ErrorCode::Internal,
+            "Invalid signature.",
+        ));
+    }
+    tx.set(sf().txn_signature, StValue::Blob(signature));
+    let blob = codec::encode(&tx);
+    let id = crate::protocol::tx::transaction_id(&blob);
+    Ok(Signed { tx, blob, id })
+}
+
+/// rippled `checkFee`: a given Fee is kept; otherwise autofill the open ledger's base fee,
+/// within `fee_mult_max` / `fee_div_max`.
+fn check_fee(
+    params: &Params,
+    txj: &mut Map<String, Value>,
+    autofill: bool,
+    base_drops: u64,
+) -> Result<(), RpcError> {
+    if txj.contains_key("Fee") {
+        return Ok(());
+    }
+    if !autofill {
+        return Err(RpcError::missing_field("tx_json.Fee"));
+    }
+    let int_param = |name: &str, default: i64, min: i64| -> Result<i64, RpcError> {
+        match params.get(name) {
+            None => Ok(default),
+            Some(v) => {
+                let Some(n) = v.as_i64().filter(|n| i32::try_from(*n).is_ok()) else {
+                    return Err(RpcError::with_message(
+                        ErrorCode::HighFee,
+                        format!("Invalid field '{name}', not a positive integer."),
+                    ));
+                };
+                if n < min {
+                    return Err(RpcError::expected_field(name, "a positive integer"));
+                }
+                Ok(n)
+            }
+        }
+    };
+    let mult = int_param("fee_mult_max", AUTOFILL_FEE_MULT_MAX_DEFAULT, 0)?;
+    let div = int_param("fee_div_max", AUTOFILL_FEE_DIV_MAX_DEFAULT, 1)?;
+    // No load and no queue: the fee is the base fee.
+    let fee = base_drops;
+    let limit = (u128::from(base_drops) * mult as u128 / div as u128) as u64;
+    if fee > limit {
+        return Err(RpcError::with_message(
+            ErrorCode::HighFee,
+            format!("Fee of {fee} exceeds the requested tx limit of {limit}"),
+        ));
+    }
+    txj.insert("Fee".into(), Value::from(fee.to_string()));
+    Ok(())
+}
+
+/// rippled `checkPayment`: DeliverMax alias, Amount and Destination present and valid,
+/// `build_path` rules (path finding is not offered: every request for it is refused).
+fn check_payment(
+    params: &Params,
+    txj: &mut Map<String, Value>,
+    online: bool,
+) -> Result<(), RpcError> {
+    if txj.get("TransactionType").and_then(Value::as_str) != Some("Payment") {
+        return Ok(());
+    }
+    if let Some(dm) = txj.remove("DeliverMax") {
+        match txj.get("Amount") {
+            Some(a) if *a != dm => {
+                return Err(RpcError::with_message(
+                    ErrorCode::InvalidParams,
+                    "Cannot specify differing 'Amount' and 'DeliverMax'",
+                ))
+            }
+            Some(_) => {}
+            None => {
+                txj.insert("Amount".into(), dm);
+            }
+        }
+    }
+    let amount = txj
+        .get("Amount")
+        .ok_or_else(|| RpcError::missing_field("tx_json.Amount"))?;
+    let amount =
+        Amount::from_json(amount).map_err(|_| RpcError::invalid_field("tx_json.Amount"))?;
+    let dest = txj
+        .get("Destination")
+        .ok_or_else(|| RpcError::missing_field("tx_json.Destination"))?;
+    as_string(dest)
+        .and_then(|s| AccountId::from_address(&s).ok())
+        .ok_or_else(|| RpcError::invalid_field("tx_json.Destination"))?;
+    if params.contains_key("build_path") {
+        if !online {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "Field 'build_path' not allowed in this context.",
+            ));
+        }
+        if txj.contains_key("Paths") {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "Cannot specify both 'tx_json.Paths' and 'build_path'",
+            ));
+        }
+        let send_max_xrp = match txj.get("SendMax") {
+            Some(v) => Amount::from_json(v)
+                .map_err(|_| RpcError::invalid_field("tx_json.SendMax"))?
+                .is_xrp(),
+            None => amount.is_xrp(),
+        };
+        if send_max_xrp && amount.is_xrp() {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "Cannot build XRP to XRP paths.",
+            ));
+        }
+        // Path finding is not implemented: refuse as rippled refuses build_path where it
+        // cannot be used.
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Field 'build_path' not allowed in this context.",
+        ));
+    }
+    Ok(())
+}
+
+/// The common fields every transaction format requires (rippled's `STTx` constructor
+/// applies the format's template and throws on a missing one).
+pub fn required_fields(tx: &StObject) -> Result<(), String> {
+    let Some(code) = tx.get_u16("TransactionType") else {
+        return Err("Field 'TransactionType' is required but missing.".into());
+    };
+    if crate::protocol::definitions::defs()
+        .transaction_type_name(code)
+        .is_none()
+    {
+        return Err("invalid transaction type".into());
+    }
+    for name in ["Account", "Sequence", "Fee", "SigningPubKey"] {
+        if !tx.has(name) {
+            return Err(format!("Field '{name}' is required but missing."));
+        }
+    }
+    Ok(())
+}
+
+/// rippled `passesLocalChecks`: memo rules and no pseudo-transactions.
+pub fn local_checks(tx: &StObject) -> Result<(), String> {
+    if let Some(memos) = tx.get_array("Memos") {
+        let mut one = StObject::new();
+        one.set_named("Memos", StValue::Array(memos.to_vec()));
+        if codec::encode(&one).len() > MEMOS_BYTES_MAX {
+            return Err("The memo exceeds the maximum allowed size.".into());
+        }
+        for (field, memo) in memos {
+            if field.name() != "Memo" {
+                return Err("A memo array may contain only Memo objects.".into());
+            }
+            for (f, v) in memo.iter() {
+                match f.name() {
+                    "MemoData" => {}
+                    "MemoType" | "MemoFormat" => {
+                        let ok = matches!(v, StValue::Blob(b) if b.iter().all(|c| url_char(*c)));
+                        if !ok {
+                            return Err("The MemoType and MemoFormat fields may only contain characters that are allowed in URLs under RFC 3986.".into());
+                        }
+                    }
+                    _ => {
+                        return Err(
+                            "A memo may contain only MemoType, MemoData or MemoFormat fields."
+                                .into(),
+                        )
+                    }
+                }
+            }
+        }
+    }
+    // EnableAmendment, SetFee, UNLModify.
+    if matches!(tx.get_u16("TransactionType"), Some(100..=102)) {
+        return Err("Cannot submit pseudo transactions.".into());
+    }
+    Ok(())
+}
+
+fn url_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&c)
+}

@@ -216,138 +216,184 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
             return Err(RpcError::new(ErrorCode::BadSyntax));
         }
     }
-    let mut p = Map::new();
-    let mut method = method.to_owned();
-    match method.as_str() {
-        "account_channels" | "account_lines" => {
-            account_arg(&mut p, &args[0])?;
-            let field = if method == "account_lines" {
-                "peer"
-            } else {
-                "destination_account"
-            };
-            if let Some(peer) = args.get(1).filter(|a| !a.is_empty()) {
-                if !is_account(peer) {
-                    return Err(RpcError::new(ErrorCode::ActMalformed));
-                }
-                p.insert(field.into(), Value::from(peer.as_str()));
-            }
-            if let Some(l) = args.get(2) {
-                ledger_arg(&mut p, l);
-            }
-        }
-        "account_info" | "account_objects" => {
-            let mut n = args.len();
-            if n >= 2 && args[n - 1] == "strict" {
-                p.insert("strict".into(), Value::from(1));
-                n -= 1;
-            }
-            account_arg(&mut p, &args[0])?;
-            if n == 2 {
-                ledger_arg(&mut p, &args[1]);
-            }
-        }
-        "channel_authorize" => {
-            let rest = if args.len() == 4 {
-                let key_type = args[1].as_str();
-                if key_type != "secp256k1" && key_type != "ed25519" {
-                    return Err(RpcError::new(ErrorCode::BadKeyType));
-                }
-                p.insert("passphrase".into(), Value::from(args[0].as_str()));
-                p.insert("key_type".into(), Value::from(key_type));
-                &args[2..]
-            } else {
-                p.insert("secret".into(), Value::from(args[0].as_str()));
-                &args[1..]
-            };
-            let id = parse_hash256(&rest[0]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
-            parse_u64_decimal(&rest[1]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
-            p.insert("channel_id".into(), Value::from(id.to_hex()));
-            p.insert("amount".into(), Value::from(rest[1].as_str()));
-        }
-        "channel_verify" => {
-            if !is_public_key(&args[0]) {
-                return Err(RpcError::new(ErrorCode::PublicMalformed));
-            }
-            parse_hash256(&args[1]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
-            parse_u64_decimal(&args[2]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
-            p.insert("public_key".into(), Value::from(args[0].as_str()));
-            p.insert("channel_id".into(), Value::from(args[1].as_str()));
-            p.insert("amount".into(), Value::from(args[2].as_str()));
-            p.insert("signature".into(), Value::from(args[3].as_str()));
-        }
-        "json" => {
-            let parsed: Value = serde_json::from_str(&args[1])
-                .map_err(|_| RpcError::new(ErrorCode::InvalidParams))?;
-            let Value::Object(o) = parsed else {
-                return Err(RpcError::new(ErrorCode::InvalidParams));
-            };
-            p = o;
-            method = args[0].clone();
-            p.insert("method".into(), Value::from(method.as_str()));
-        }
-        "ledger" => {
-            if let Some(l) = args.first() {
-                ledger_arg(&mut p, l);
-            }
-            match args.get(1).map(String::as_str) {
-                Some("full") => {
-                    p.insert("full".into(), Value::from(true));
-                }
-                Some("tx") => {
-                    p.insert("transactions".into(), Value::from(true));
-                    p.insert("expand".into(), Value::from(true));
-                }
-                _ => {}
-            }
-        }
-        "server_definitions" => {
-            if let Some(h) = args.first() {
-                p.insert("hash".into(), Value::from(h.as_str()));
-            }
-        }
+    let (method, mut p) = match method {
+        "json" => json_form(args)?,
+        _ => (method.to_owned(), form_params(method, args)?),
+    };
+    if !p.contains_key("api_version") {
+        p.insert("api_version".into(), Value::from(API_VERSION_COMMAND_LINE));
+    }
+    Ok((method, p))
+}
+
+/// The request object of every positional form but `json`.
+fn form_params(method: &str, args: &[String]) -> Result<Params, RpcError> {
+    Ok(match method {
+        "account_channels" | "account_lines" => account_peer_form(method, args)?,
+        "account_info" | "account_objects" => account_strict_form(args)?,
+        "channel_authorize" => channel_authorize_form(args)?,
+        "channel_verify" => channel_verify_form(args)?,
+        "ledger" => ledger_form(args),
+        "server_definitions" => first_arg_as("hash", args),
         "server_info" | "server_state" => {
+            let mut p = Map::new();
             if args.first().map(String::as_str) == Some("counters") {
                 p.insert("counters".into(), Value::from(true));
             }
+            p
         }
-        "sign" | "submit" => p = sign_submit(args)?,
+        "sign" | "submit" => sign_submit(args)?,
         // rippled's command line refuses the streaming methods locally.
         "subscribe" | "unsubscribe" => return Err(RpcError::new(ErrorCode::NoEvents)),
-        "tx" => {
-            if (args.len() == 2 || args.len() == 4) && args[1] == "binary" {
-                p.insert("binary".into(), Value::from(true));
-            }
-            if args.len() >= 3 {
-                let at = if args.len() == 3 { 1 } else { 2 };
-                p.insert("min_ledger".into(), Value::from(args[at].as_str()));
-                p.insert("max_ledger".into(), Value::from(args[at + 1].as_str()));
-            }
-            let key = if args[0].len() == 16 {
-                "ctid"
-            } else {
-                "transaction"
-            };
-            p.insert(key.into(), Value::from(args[0].as_str()));
-        }
-        "wallet_propose" => {
-            if let Some(pass) = args.first() {
-                p.insert("passphrase".into(), Value::from(pass.as_str()));
-            }
-        }
+        "tx" => tx_form(args),
+        "wallet_propose" => first_arg_as("passphrase", args),
         _ => {
+            let mut p = Map::new();
             if !args.is_empty() {
                 p.insert(
                     "params".into(),
                     Value::Array(args.iter().map(|a| Value::from(a.as_str())).collect()),
                 );
             }
+            p
         }
+    })
+}
+
+/// `account_channels <account> [<destination>] [<ledger>]` and
+/// `account_lines <account> [<peer>] [<ledger>]`.
+fn account_peer_form(method: &str, args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    account_arg(&mut p, &args[0])?;
+    let field = if method == "account_lines" {
+        "peer"
+    } else {
+        "destination_account"
+    };
+    if let Some(peer) = args.get(1).filter(|a| !a.is_empty()) {
+        if !is_account(peer) {
+            return Err(RpcError::new(ErrorCode::ActMalformed));
+        }
+        p.insert(field.into(), Value::from(peer.as_str()));
     }
-    if !p.contains_key("api_version") {
-        p.insert("api_version".into(), Value::from(API_VERSION_COMMAND_LINE));
+    if let Some(l) = args.get(2) {
+        ledger_arg(&mut p, l);
     }
+    Ok(p)
+}
+
+/// `account_info` and `account_objects`: `<account> [<ledger>] [strict]`.
+fn account_strict_form(args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    let mut n = args.len();
+    if n >= 2 && args[n - 1] == "strict" {
+        p.insert("strict".into(), Value::from(1));
+        n -= 1;
+    }
+    account_arg(&mut p, &args[0])?;
+    if n == 2 {
+        ledger_arg(&mut p, &args[1]);
+    }
+    Ok(p)
+}
+
+/// `channel_authorize <secret> <channel_id> <drops>`, or with a passphrase and its key type
+/// `channel_authorize <passphrase> <key_type> <channel_id> <drops>`.
+fn channel_authorize_form(args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    let rest = if args.len() == 4 {
+        let key_type = args[1].as_str();
+        if key_type != "secp256k1" && key_type != "ed25519" {
+            return Err(RpcError::new(ErrorCode::BadKeyType));
+        }
+        p.insert("passphrase".into(), Value::from(args[0].as_str()));
+        p.insert("key_type".into(), Value::from(key_type));
+        &args[2..]
+    } else {
+        p.insert("secret".into(), Value::from(args[0].as_str()));
+        &args[1..]
+    };
+    let id = parse_hash256(&rest[0]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
+    parse_u64_decimal(&rest[1]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
+    p.insert("channel_id".into(), Value::from(id.to_hex()));
+    p.insert("amount".into(), Value::from(rest[1].as_str()));
+    Ok(p)
+}
+
+/// `channel_verify <public_key> <channel_id> <drops> <signature>`.
+fn channel_verify_form(args: &[String]) -> Result<Params, RpcError> {
+    if !is_public_key(&args[0]) {
+        return Err(RpcError::new(ErrorCode::PublicMalformed));
+    }
+    parse_hash256(&args[1]).ok_or(RpcError::new(ErrorCode::ChannelMalformed))?;
+    parse_u64_decimal(&args[2]).ok_or(RpcError::new(ErrorCode::ChannelAmtMalformed))?;
+    let mut p = Map::new();
+    p.insert("public_key".into(), Value::from(args[0].as_str()));
+    p.insert("channel_id".into(), Value::from(args[1].as_str()));
+    p.insert("amount".into(), Value::from(args[2].as_str()));
+    p.insert("signature".into(), Value::from(args[3].as_str()));
+    Ok(p)
+}
+
+/// `json <method> '<json object>'`: the object as given, with the method named in it.
+fn json_form(args: &[String]) -> Result<(String, Params), RpcError> {
+    let parsed: Value =
+        serde_json::from_str(&args[1]).map_err(|_| RpcError::new(ErrorCode::InvalidParams))?;
+    let Value::Object(mut p) = parsed else {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    };
+    let method = args[0].clone();
+    p.insert("method".into(), Value::from(method.as_str()));
     Ok((method, p))
+}
+
+/// `ledger [<ledger>] [full|tx]`.
+fn ledger_form(args: &[String]) -> Params {
+    let mut p = Map::new();
+    if let Some(l) = args.first() {
+        ledger_arg(&mut p, l);
+    }
+    match args.get(1).map(String::as_str) {
+        Some("full") => {
+            p.insert("full".into(), Value::from(true));
+        }
+        Some("tx") => {
+            p.insert("transactions".into(), Value::from(true));
+            p.insert("expand".into(), Value::from(true));
+        }
+        _ => {}
+    }
+    p
+}
+
+/// `tx <hash or ctid> [binary] [<min_ledger> <max_ledger>]`.
+fn tx_form(args: &[String]) -> Params {
+    let mut p = Map::new();
+    if (args.len() == 2 || args.len() == 4) && args[1] == "binary" {
+        p.insert("binary".into(), Value::from(true));
+    }
+    if args.len() >= 3 {
+        let at = if args.len() == 3 { 1 } else { 2 };
+        p.insert("min_ledger".into(), Value::from(args[at].as_str()));
+        p.insert("max_ledger".into(), Value::from(args[at + 1].as_str()));
+    }
+    let key = if args[0].len() == 16 {
+        "ctid"
+    } else {
+        "transaction"
+    };
+    p.insert(key.into(), Value::from(args[0].as_str()));
+    p
+}
+
+/// The optional first argument, as the string `key` (`server_definitions [<hash>]`,
+/// `wallet_propose [<passphrase>]`).
+fn first_arg_as(key: &str, args: &[String]) -> Params {
+    let mut p = Map::new();
+    if let Some(a) = args.first() {
+        p.insert(key.into(), Value::from(a.as_str()));
+    }
+    p
 }
 
 /// rippled `parseSignSubmit`: `<tx_blob>`, or `<secret> <tx_json> [offline]`.

@@ -200,13 +200,40 @@ pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSign
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let (sink, mut frames) = handshake(stream).await.split();
+    let state = outbox_state(&conn);
+    let outbox = Arc::new(Outbox {
+        state: state.clone(),
+    });
+    let session = crate::node::subscriptions::Session::new(outbox.clone());
+    tracing::debug!(peer = %conn.peer, "websocket open");
+    let writer = tokio::spawn(write_outbox(
+        sink,
+        state.clone(),
+        conn.port.send_timeout_secs,
+        shutdown.clone(),
+    ));
+    read_requests(&mut frames, &conn, &state, &outbox, &session, &mut shutdown).await;
+    close_session(&conn, session, outbox, writer).await;
+}
+
+/// The server side of the WebSocket protocol on `stream`, with the message and buffer
+/// bounds.
+async fn handshake<S>(stream: S) -> WebSocketStream<S>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let config = WebSocketConfig::default()
         .max_message_size(Some(WS_MESSAGE_BYTES_MAX))
         .max_frame_size(Some(WS_MESSAGE_BYTES_MAX))
         .read_buffer_size(WS_READ_BUFFER_BYTES);
-    let ws = WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await;
-    let (mut sink, mut frames) = ws.split();
-    let state = Arc::new(OutboxState {
+    WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await
+}
+
+/// An empty outbound queue, bounded by the port's `send_queue_limit` plus the in-flight
+/// replies.
+fn outbox_state(conn: &Connection) -> Arc<OutboxState> {
+    Arc::new(OutboxState {
         queue: parking_lot::Mutex::new(VecDeque::new()),
         wake: Notify::new(),
         senders_gone: AtomicBool::new(false),
@@ -215,156 +242,253 @@ where
         killed: AtomicBool::new(false),
         kill: Notify::new(),
         overflowed: AtomicBool::new(false),
-    });
-    let outbox = Arc::new(Outbox {
-        state: state.clone(),
-    });
-    let session = crate::node::subscriptions::Session::new(outbox.clone());
-    tracing::debug!(peer = %conn.peer, "websocket open");
+    })
+}
 
-    let writer_state = state.clone();
-    let send_timeout_secs = conn.port.send_timeout_secs;
-    let writer_shutdown = shutdown.clone();
-    let writer = tokio::spawn(async move {
-        let outbox = writer_state;
-        let stall = Duration::from_secs(send_timeout_secs);
-        let write_all = async {
-            let mut permits = Vec::new();
-            let mut queued = Vec::new();
-            while outbox.next_batch(&mut queued).await.is_some() {
-                // Let the replies already being produced catch up, so one write carries
-                // several of them (a write syscall costs more than a reply).
-                if queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
-                    tokio::task::yield_now().await;
-                    let mut q = outbox.queue.lock();
-                    let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
-                    queued.extend(q.drain(..n));
-                }
-                let mut batch = Vec::with_capacity(queued.len());
-                for (message, permit) in queued.drain(..) {
-                    permits.extend(permit);
-                    batch.push(message);
-                }
-                let count = batch.len();
-                let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
-                let write = async {
-                    for message in batch {
-                        let close = matches!(message, Message::Close(_));
-                        sink.feed(message).await?;
-                        if close {
-                            break;
-                        }
-                    }
-                    sink.flush().await
+/// The writer task: writes what is queued until every sender is gone, then closes the
+/// connection; or, when the connection is killed, stops (telling an overflowed client why).
+async fn write_outbox<S>(
+    mut sink: futures::stream::SplitSink<WebSocketStream<S>, Message>,
+    outbox: Arc<OutboxState>,
+    send_timeout_secs: u64,
+    shutdown: ShutdownSignal,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let stall = Duration::from_secs(send_timeout_secs);
+    tokio::select! {
+        done = write_all(&mut sink, &outbox, stall) => {
+            if done.is_some() {
+                // rippled closes with 1001 "Shutting Down" when the server stops; any other
+                // end (the client left or stopped answering pings) is a normal close.
+                let frame = if shutdown.is_triggered() {
+                    CloseFrame { code: CloseCode::Away, reason: "Shutting Down".into() }
+                } else {
+                    CloseFrame { code: CloseCode::Normal, reason: "".into() }
                 };
-                match tokio::time::timeout(stall, write).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => {
-                        tracing::debug!("websocket write failed: {e}");
-                        outbox.kill();
-                        return None;
-                    }
-                    Err(_) => {
-                        tracing::info!(
-                            "websocket client not reading: write stalled, disconnecting"
-                        );
-                        outbox.kill();
-                        return None;
-                    }
-                }
-                outbox.queued.fetch_sub(count, Ordering::AcqRel);
-                if closing {
-                    outbox.kill();
-                    return None;
-                }
-                // The requests these replies answer are no longer in flight.
-                permits.clear();
-            }
-            // Every sender is gone: the reader ended and no job is outstanding.
-            Some(())
-        };
-        tokio::select! {
-            done = write_all => {
-                if done.is_some() {
-                    // rippled closes with 1001 "Shutting Down" when the server stops; any other
-                    // end (the client left or stopped answering pings) is a normal close.
-                    let frame = if writer_shutdown.is_triggered() {
-                        CloseFrame { code: CloseCode::Away, reason: "Shutting Down".into() }
-                    } else {
-                        CloseFrame { code: CloseCode::Normal, reason: "".into() }
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                }
-            }
-            _ = outbox.killed() => {
-                // rippled's BaseWSPeer::send on overflow: what is queued is dropped, the
-                // message being written is finished, then the connection is closed with 1008.
-                // A client that reads gets the frame; one that does not is cut off when the
-                // write stalls.
-                if outbox.overflowed.load(Ordering::Acquire) {
-                    let frame = CloseFrame {
-                        code: CloseCode::Policy,
-                        reason: WS_OVERFLOW_CLOSE_REASON.into(),
-                    };
-                    let close = sink.send(Message::Close(Some(frame)));
-                    let _ = tokio::time::timeout(stall, close).await;
-                }
+                let _ = sink.send(Message::Close(Some(frame))).await;
             }
         }
-    });
+        _ = outbox.killed() => {
+            // rippled's BaseWSPeer::send on overflow: what is queued is dropped, the
+            // message being written is finished, then the connection is closed with 1008.
+            // A client that reads gets the frame; one that does not is cut off when the
+            // write stalls.
+            if outbox.overflowed.load(Ordering::Acquire) {
+                let frame = CloseFrame {
+                    code: CloseCode::Policy,
+                    reason: WS_OVERFLOW_CLOSE_REASON.into(),
+                };
+                let close = sink.send(Message::Close(Some(frame)));
+                let _ = tokio::time::timeout(stall, close).await;
+            }
+        }
+    }
+}
 
+/// Writes batch after batch; `Some` once every sender is gone and all is written, `None`
+/// when the connection was killed (a write failed or stalled, or a close frame went out).
+async fn write_all<S>(
+    sink: &mut futures::stream::SplitSink<WebSocketStream<S>, Message>,
+    outbox: &OutboxState,
+    stall: Duration,
+) -> Option<()>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let mut permits = Vec::new();
+    let mut queued = Vec::new();
+    while outbox.next_batch(&mut queued).await.is_some() {
+        // Let the replies already being produced catch up, so one write carries
+        // several of them (a write syscall costs more than a reply).
+        if queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
+            tokio::task::yield_now().await;
+            let mut q = outbox.queue.lock();
+            let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
+            queued.extend(q.drain(..n));
+        }
+        let mut batch = Vec::with_capacity(queued.len());
+        for (message, permit) in queued.drain(..) {
+            permits.extend(permit);
+            batch.push(message);
+        }
+        let count = batch.len();
+        let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
+        if !write_batch(sink, batch, stall).await {
+            outbox.kill();
+            return None;
+        }
+        outbox.queued.fetch_sub(count, Ordering::AcqRel);
+        if closing {
+            outbox.kill();
+            return None;
+        }
+        // The requests these replies answer are no longer in flight.
+        permits.clear();
+    }
+    // Every sender is gone: the reader ended and no job is outstanding.
+    Some(())
+}
+
+/// Feeds `batch` to the socket (up to a close frame) and flushes once; false when the
+/// write failed or made no progress for `stall`.
+async fn write_batch<S>(
+    sink: &mut futures::stream::SplitSink<WebSocketStream<S>, Message>,
+    batch: Vec<Message>,
+    stall: Duration,
+) -> bool
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let write = async {
+        for message in batch {
+            let close = matches!(message, Message::Close(_));
+            sink.feed(message).await?;
+            if close {
+                break;
+            }
+        }
+        sink.flush().await
+    };
+    match tokio::time::timeout(stall, write).await {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::debug!("websocket write failed: {e}");
+            false
+        }
+        Err(_) => {
+            tracing::info!("websocket client not reading: write stalled, disconnecting");
+            false
+        }
+    }
+}
+
+/// The reader: takes an in-flight slot, reads a frame and dispatches it, until the client
+/// leaves, stops answering pings, or the connection is killed or the server shuts down.
+async fn read_requests<S>(
+    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
+    conn: &Arc<Connection>,
+    state: &OutboxState,
+    outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
+    shutdown: &mut ShutdownSignal,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
     let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
     // A ping has gone out and nothing has come back since.
     let mut pinged = false;
     loop {
-        // Waiting for an in-flight slot must not outlast the connection: a killed writer or
-        // a shutdown ends the session even while every slot is taken.
-        let permit = tokio::select! {
-            p = in_flight.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            _ = shutdown.recv() => break,
-            _ = state.killed() => break,
+        let Some(permit) = in_flight_slot(&in_flight, shutdown, state).await else {
+            break;
         };
-        let next = tokio::select! {
-            n = tokio::time::timeout(silence, frames.next()) => n,
-            _ = shutdown.recv() => break,
-            _ = state.killed() => break,
-        };
-        let message = match next {
+        let message = match next_frame(frames, silence, shutdown, state, conn).await {
+            Heard::Frame(m) => m,
             // rippled pings a silent client and drops it if the ping goes unanswered: a live
             // client's WebSocket stack answers by itself, however long it stays quiet.
-            Err(_) if pinged => {
+            Heard::Silence if pinged => {
                 tracing::debug!(peer = %conn.peer, "websocket ping unanswered, disconnecting");
                 break;
             }
-            Err(_) => {
+            Heard::Silence => {
                 pinged = true;
                 outbox.ping();
                 continue;
             }
-            Ok(None) => break,
-            Ok(Some(Err(e))) => {
-                tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
-                break;
-            }
-            Ok(Some(Ok(m))) => m,
+            Heard::End => break,
         };
         // Any frame shows the client is there.
         pinged = false;
-        match message {
-            Message::Text(text) => on_text(text.as_str(), permit, &conn, &outbox, &session),
-            Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
-                Ok(text) => on_text(text, permit, &conn, &outbox, &session),
-                Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
-            },
-            Message::Close(_) => break,
-            // Pings are answered by tungstenite; pongs and raw frames need nothing.
-            _ => {}
+        if dispatch(message, permit, conn, outbox, session).is_break() {
+            break;
         }
     }
+}
+
+/// An in-flight slot for the next request; `None` when the connection is killed or the
+/// server shuts down first. Waiting for a slot must not outlast the connection: a killed
+/// writer or a shutdown ends the session even while every slot is taken.
+async fn in_flight_slot(
+    in_flight: &Arc<Semaphore>,
+    shutdown: &mut ShutdownSignal,
+    state: &OutboxState,
+) -> Option<OwnedSemaphorePermit> {
+    tokio::select! {
+        p = in_flight.clone().acquire_owned() => p.ok(),
+        _ = shutdown.recv() => None,
+        _ = state.killed() => None,
+    }
+}
+
+/// What waiting for the next frame came to.
+enum Heard {
+    /// A frame arrived.
+    Frame(Message),
+    /// Nothing arrived for the ping interval.
+    Silence,
+    /// The client left, the read failed, the connection was killed or the server is
+    /// shutting down.
+    End,
+}
+
+/// Waits up to `silence` for the next frame, or until the connection is killed or the
+/// server shuts down.
+async fn next_frame<S>(
+    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
+    silence: Duration,
+    shutdown: &mut ShutdownSignal,
+    state: &OutboxState,
+    conn: &Connection,
+) -> Heard
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let next = tokio::select! {
+        n = tokio::time::timeout(silence, frames.next()) => n,
+        _ = shutdown.recv() => return Heard::End,
+        _ = state.killed() => return Heard::End,
+    };
+    match next {
+        Err(_) => Heard::Silence,
+        Ok(None) => Heard::End,
+        Ok(Some(Err(e))) => {
+            tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
+            Heard::End
+        }
+        Ok(Some(Ok(m))) => Heard::Frame(m),
+    }
+}
+
+/// One frame: text (or UTF-8 binary) is a request; a close frame ends the session.
+fn dispatch(
+    message: Message,
+    permit: OwnedSemaphorePermit,
+    conn: &Arc<Connection>,
+    outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
+) -> std::ops::ControlFlow<()> {
+    match message {
+        Message::Text(text) => on_text(text.as_str(), permit, conn, outbox, session),
+        Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
+            Ok(text) => on_text(text, permit, conn, outbox, session),
+            Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
+        },
+        Message::Close(_) => return std::ops::ControlFlow::Break(()),
+        // Pings are answered by tungstenite; pongs and raw frames need nothing.
+        _ => {}
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
+/// The end of a session: the reader is done; the writer finishes once the in-flight jobs
+/// have answered.
+async fn close_session(
+    conn: &Connection,
+    session: Arc<crate::node::subscriptions::Session>,
+    outbox: Arc<Outbox>,
+    writer: tokio::task::JoinHandle<()>,
+) {
     // Subscriptions hold the outbox too: forget them first, so that dropping our handle lets
     // the writer finish once the in-flight jobs have answered.
     conn.state

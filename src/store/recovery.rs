@@ -94,14 +94,7 @@ pub(crate) fn scan(
     dir: &Path,
     payload_max: usize,
 ) -> StoreResult<ScanOutcome> {
-    let names = storage
-        .list(dir)
-        .map_err(|e| StoreError::io("list", dir, e))?;
-    let mut firsts: Vec<u64> = names
-        .iter()
-        .filter_map(|n| segment::parse_name(n))
-        .collect();
-    firsts.sort_unstable();
+    let firsts = segment_firsts(storage, dir)?;
     let mut segments = Vec::with_capacity(firsts.len());
     let mut repaired = None;
     let Some(&start) = firsts.first() else {
@@ -125,75 +118,116 @@ pub(crate) fn scan(
                 ),
             });
         }
-        let bytes = storage
-            .read(&path)
-            .map_err(|e| StoreError::io("read", &path, e))?;
-        let mut offset = 0usize;
-        while offset < bytes.len() {
-            match decode_at(&bytes, offset, payload_max) {
-                Ok(d) if d.number == expected => {
-                    expected += 1;
-                    offset = d.end;
-                }
-                Ok(d) => {
-                    return Err(StoreError::Corrupt {
-                        file: path,
-                        offset: offset as u64,
-                        reason: format!("record number {} where {expected} was expected", d.number),
-                    });
-                }
-                Err(why) => {
-                    let reason = match why {
-                        Undecodable::Short => "the file ends inside the record".to_owned(),
-                        Undecodable::Bad(r) => r,
-                    };
-                    if !is_last {
-                        return Err(StoreError::Corrupt {
-                            file: path,
-                            offset: offset as u64,
-                            reason: format!("{reason}, in a segment that was closed"),
-                        });
-                    }
-                    if let Some(later) = later_batch_after(&bytes, offset, expected, payload_max) {
-                        return Err(StoreError::Corrupt {
-                            file: path,
-                            offset: offset as u64,
-                            reason: format!(
-                                "{reason}, and a later batch follows at byte {later}, so this record was acknowledged"
-                            ),
-                        });
-                    }
-                    let dropped = (bytes.len() - offset) as u64;
-                    tracing::warn!(
-                        file = %path.display(),
-                        offset,
-                        dropped_bytes = dropped,
-                        reason = %reason,
-                        "journal: dropping a torn last batch (it was never acknowledged)"
-                    );
-                    storage
-                        .truncate(&path, offset as u64)
-                        .map_err(|e| StoreError::io("truncate", &path, e))?;
-                    repaired = Some(TailRepair {
-                        file: path.clone(),
-                        offset: offset as u64,
-                        dropped_bytes: dropped,
-                        reason,
-                    });
-                    break;
-                }
-            }
+        let (len, repair) = scan_segment(storage, &path, is_last, &mut expected, payload_max)?;
+        if repair.is_some() {
+            repaired = repair;
         }
-        segments.push(SegmentInfo {
-            first,
-            path,
-            len: offset as u64,
-        });
+        segments.push(SegmentInfo { first, path, len });
     }
     Ok(ScanOutcome {
         segments,
         next: expected,
         repaired,
+    })
+}
+
+/// The first record numbers of the segments in `dir`, in order.
+fn segment_firsts(storage: &dyn Storage, dir: &Path) -> StoreResult<Vec<u64>> {
+    let names = storage
+        .list(dir)
+        .map_err(|e| StoreError::io("list", dir, e))?;
+    let mut firsts: Vec<u64> = names
+        .iter()
+        .filter_map(|n| segment::parse_name(n))
+        .collect();
+    firsts.sort_unstable();
+    Ok(firsts)
+}
+
+/// Checks one segment's records in order, numbered from `*expected` on (advanced past
+/// each); damage ends the last segment (a torn tail, cut off) and fails any other.
+/// Returns the length kept, and the repair when a tail was cut.
+fn scan_segment(
+    storage: &dyn Storage,
+    path: &Path,
+    is_last: bool,
+    expected: &mut u64,
+    payload_max: usize,
+) -> StoreResult<(u64, Option<TailRepair>)> {
+    let bytes = storage
+        .read(path)
+        .map_err(|e| StoreError::io("read", path, e))?;
+    let mut offset = 0usize;
+    while offset < bytes.len() {
+        match decode_at(&bytes, offset, payload_max) {
+            Ok(d) if d.number == *expected => {
+                *expected += 1;
+                offset = d.end;
+            }
+            Ok(d) => {
+                return Err(StoreError::Corrupt {
+                    file: path.to_path_buf(),
+                    offset: offset as u64,
+                    reason: format!(
+                        "record number {} where {} was expected",
+                        d.number, *expected
+                    ),
+                });
+            }
+            Err(why) => {
+                let reason = match why {
+                    Undecodable::Short => "the file ends inside the record".to_owned(),
+                    Undecodable::Bad(r) => r,
+                };
+                if !is_last {
+                    return Err(StoreError::Corrupt {
+                        file: path.to_path_buf(),
+                        offset: offset as u64,
+                        reason: format!("{reason}, in a segment that was closed"),
+                    });
+                }
+                if let Some(later) = later_batch_after(&bytes, offset, *expected, payload_max) {
+                    return Err(StoreError::Corrupt {
+                        file: path.to_path_buf(),
+                        offset: offset as u64,
+                        reason: format!(
+                            "{reason}, and a later batch follows at byte {later}, so this record was acknowledged"
+                        ),
+                    });
+                }
+                let repair = cut_torn_tail(storage, path, bytes.len(), offset, reason)?;
+                return Ok((offset as u64, Some(repair)));
+            }
+        }
+    }
+    Ok((offset as u64, None))
+}
+
+/// Cuts the last segment at `offset`, the first record of a batch that was never
+/// acknowledged.
+fn cut_torn_tail(
+    storage: &dyn Storage,
+    path: &Path,
+    len: usize,
+    offset: usize,
+    reason: String,
+) -> StoreResult<TailRepair> {
+    let dropped = (len - offset) as u64;
+    tracing::warn!(
+        file = %path.display(),
+        offset,
+        dropped_bytes = dropped,
+        reason = %reason,
+        "journal: dropping a torn last batch (it was never acknowledged)"
+    );
+    storage
+        .truncate(path, offset as u64)
+        .map_err(|e| StoreError::io("truncate", path, e))?;
+    Ok(TailRepair {
+        file: path.to_path_buf(),
+        offset: offset as u64,
+        dropped_bytes: dropped,
+        reason,
     })
 }
 

@@ -390,149 +390,200 @@ fn parse_leaf(
     value: &Value,
 ) -> Result<StValue, JsonError> {
     let path = join(parent, name);
-    let err = |kind| JsonError::new(kind, path.clone());
-    let invalid = || err(JsonErrorKind::InvalidData);
-    let bad_type = || err(JsonErrorKind::BadType);
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path.clone());
+    let bad_type = || JsonError::new(JsonErrorKind::BadType, path.clone());
     Ok(match def.type_code {
-        tc::UINT8 => match value {
-            Value::String(s) if s.bytes().next().is_some_and(|c| !c.is_ascii_digit()) => {
-                if def.name != "TransactionResult" {
-                    return Err(bad_type());
-                }
-                let code = defs()
-                    .transaction_results
-                    .get(s.as_str())
-                    .copied()
-                    .ok_or_else(|| err(JsonErrorKind::OutOfRange))?;
-                StValue::UInt8(u8::try_from(code).map_err(|_| err(JsonErrorKind::OutOfRange))?)
-            }
-            Value::String(s) => StValue::UInt8(
-                lexical_unsigned(s)
-                    .and_then(|v| u8::try_from(v).ok())
-                    .ok_or_else(invalid)?,
-            ),
-            _ => match jnum(value) {
-                Some(JNum::Int(i)) => {
-                    StValue::UInt8(u8::try_from(i).map_err(|_| err(JsonErrorKind::OutOfRange))?)
-                }
-                Some(JNum::UInt(u)) => {
-                    StValue::UInt8(u8::try_from(u).map_err(|_| err(JsonErrorKind::OutOfRange))?)
-                }
-                _ => return Err(bad_type()),
-            },
-        },
-        tc::UINT16 => {
-            if let Value::String(s) = value {
-                if s.bytes().next().is_some_and(|c| !c.is_ascii_digit()) {
-                    let table = match def.name {
-                        "TransactionType" => &defs().transaction_types,
-                        "LedgerEntryType" => &defs().ledger_entry_types,
-                        _ => return Err(invalid()),
-                    };
-                    return Ok(StValue::UInt16(
-                        table.get(s.as_str()).copied().ok_or_else(invalid)?,
-                    ));
-                }
-            }
-            StValue::UInt16(parse_unsigned(value, u16::MAX as u64, &path)? as u16)
-        }
+        tc::UINT8 => parse_uint8(def, value, &path)?,
+        tc::UINT16 => parse_uint16(def, value, &path)?,
         tc::UINT32 => StValue::UInt32(parse_unsigned(value, u32::MAX as u64, &path)? as u32),
-        tc::UINT64 => match value {
-            Value::String(s) => {
-                let radix = if UINT64_BASE_TEN_FIELDS.contains(&def.name) {
-                    10
-                } else {
-                    16
-                };
-                StValue::UInt64(from_chars_u64(s, radix).ok_or_else(invalid)?)
-            }
-            _ => match jnum(value) {
-                Some(JNum::Int(i)) => StValue::UInt64(u64::try_from(i).map_err(|_| invalid())?),
-                Some(JNum::UInt(u)) => StValue::UInt64(u as u64),
-                _ => return Err(bad_type()),
-            },
-        },
+        tc::UINT64 => parse_uint64(def, value, &path)?,
         tc::HASH128 => StValue::Hash128(Hash128(parse_hash(value, &path)?)),
         tc::HASH160 => StValue::Hash160(Hash160(parse_hash(value, &path)?)),
         tc::HASH256 => StValue::Hash256(Hash256(parse_hash(value, &path)?)),
         tc::HASH192 => StValue::Fixed(parse_hash::<24>(value, &path)?.to_vec()),
-        tc::HASH384 | tc::HASH512 | tc::UINT96 => {
-            let width = fixed_width(def.type_code).unwrap_or(0);
-            let s = value.as_str().ok_or_else(bad_type)?;
-            if s.is_empty() {
-                StValue::Fixed(vec![0u8; width])
-            } else {
-                let b = hex::decode(s).map_err(|_| invalid())?;
-                if b.len() != width {
-                    return Err(invalid());
-                }
-                StValue::Fixed(b)
-            }
-        }
-        tc::INT32 => match value {
-            Value::String(s) => StValue::Int32(
-                lexical_signed(s)
-                    .and_then(|v| i32::try_from(v).ok())
-                    .ok_or_else(invalid)?,
-            ),
-            _ => match jnum(value) {
-                Some(JNum::Int(i)) => StValue::Int32(i),
-                Some(JNum::UInt(_)) => return Err(err(JsonErrorKind::OutOfRange)),
-                _ => return Err(bad_type()),
-            },
-        },
-        tc::BLOB => {
-            let s = value.as_str().ok_or_else(bad_type)?;
-            let b = str_unhex(s).ok_or_else(invalid)?;
-            if b.len() > VL_LENGTH_MAX {
-                return Err(invalid());
-            }
-            StValue::Blob(b)
-        }
+        tc::HASH384 | tc::HASH512 | tc::UINT96 => parse_fixed(def, value, &path)?,
+        tc::INT32 => parse_int32(value, &path)?,
+        tc::BLOB => parse_blob(value, &path)?,
         tc::AMOUNT => StValue::Amount(Amount::from_json(value).map_err(|_| invalid())?),
-        tc::NUMBER => {
-            let v = match value {
-                Value::String(s) => IouValue::parse(s).map_err(|_| invalid())?,
-                _ => match jnum(value) {
-                    Some(JNum::Int(i)) => IouValue::from_i64(i as i64),
-                    Some(JNum::UInt(u)) => IouValue::from_i64(u as i64),
-                    _ => return Err(invalid()),
-                },
-            };
-            StValue::Fixed(number_bytes(&v))
-        }
-        tc::VECTOR256 => {
-            let items: &[Value] = match value {
-                Value::Array(a) => a,
-                Value::Null => &[],
-                _ => return Err(err(JsonErrorKind::ArrayExpected)),
-            };
-            let mut out = Vec::with_capacity(items.len());
-            for item in items {
-                let h = item
-                    .as_str()
-                    .and_then(Hash256::from_hex)
-                    .ok_or_else(invalid)?;
-                out.push(h);
-            }
-            StValue::Vector256(out)
-        }
+        tc::NUMBER => parse_number(value, &path)?,
+        tc::VECTOR256 => parse_vector256(value, &path)?,
         tc::PATHSET => StValue::PathSet(parse_pathset(parent, name, value)?),
         tc::ACCOUNT_ID => {
             let s = value.as_str().ok_or_else(bad_type)?;
             StValue::AccountId(parse_account(s).ok_or_else(invalid)?)
         }
         tc::ISSUE => StValue::Issue(parse_issue(value).ok_or_else(invalid)?),
-        tc::CURRENCY => {
-            let s = value.as_str().ok_or_else(invalid)?;
-            let c = Currency::from_json_str(s).map_err(|_| invalid())?;
-            if c.is_bad() || is_no_currency(&c) {
-                return Err(invalid());
-            }
-            StValue::Currency(c)
-        }
+        tc::CURRENCY => parse_currency(value, &path)?,
         _ => return Err(bad_type()),
     })
+}
+
+/// The STI_UINT8 branch of `parseLeaf`: a number, or a `TransactionResult` by name.
+fn parse_uint8(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let err = |kind| JsonError::new(kind, path);
+    let invalid = || err(JsonErrorKind::InvalidData);
+    let bad_type = || err(JsonErrorKind::BadType);
+    Ok(match value {
+        Value::String(s) if s.bytes().next().is_some_and(|c| !c.is_ascii_digit()) => {
+            if def.name != "TransactionResult" {
+                return Err(bad_type());
+            }
+            let code = defs()
+                .transaction_results
+                .get(s.as_str())
+                .copied()
+                .ok_or_else(|| err(JsonErrorKind::OutOfRange))?;
+            StValue::UInt8(u8::try_from(code).map_err(|_| err(JsonErrorKind::OutOfRange))?)
+        }
+        Value::String(s) => StValue::UInt8(
+            lexical_unsigned(s)
+                .and_then(|v| u8::try_from(v).ok())
+                .ok_or_else(invalid)?,
+        ),
+        _ => match jnum(value) {
+            Some(JNum::Int(i)) => {
+                StValue::UInt8(u8::try_from(i).map_err(|_| err(JsonErrorKind::OutOfRange))?)
+            }
+            Some(JNum::UInt(u)) => {
+                StValue::UInt8(u8::try_from(u).map_err(|_| err(JsonErrorKind::OutOfRange))?)
+            }
+            _ => return Err(bad_type()),
+        },
+    })
+}
+
+/// The STI_UINT16 branch of `parseLeaf`: a number, or a transaction or ledger entry type
+/// by name.
+fn parse_uint16(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, JsonError> {
+    if let Value::String(s) = value {
+        if s.bytes().next().is_some_and(|c| !c.is_ascii_digit()) {
+            let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+            let table = match def.name {
+                "TransactionType" => &defs().transaction_types,
+                "LedgerEntryType" => &defs().ledger_entry_types,
+                _ => return Err(invalid()),
+            };
+            return Ok(StValue::UInt16(
+                table.get(s.as_str()).copied().ok_or_else(invalid)?,
+            ));
+        }
+    }
+    Ok(StValue::UInt16(
+        parse_unsigned(value, u16::MAX as u64, path)? as u16,
+    ))
+}
+
+/// The STI_UINT64 branch of `parseLeaf`: a string in hex (base ten for the
+/// [`UINT64_BASE_TEN_FIELDS`]), or a non-negative JSON integer.
+fn parse_uint64(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+    Ok(match value {
+        Value::String(s) => {
+            let radix = if UINT64_BASE_TEN_FIELDS.contains(&def.name) {
+                10
+            } else {
+                16
+            };
+            StValue::UInt64(from_chars_u64(s, radix).ok_or_else(invalid)?)
+        }
+        _ => match jnum(value) {
+            Some(JNum::Int(i)) => StValue::UInt64(u64::try_from(i).map_err(|_| invalid())?),
+            Some(JNum::UInt(u)) => StValue::UInt64(u as u64),
+            _ => return Err(JsonError::new(JsonErrorKind::BadType, path)),
+        },
+    })
+}
+
+/// The Hash384, Hash512 and UInt96 branch of `parseLeaf`: hex of exactly the type's
+/// width; the empty string is zero.
+fn parse_fixed(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+    let width = fixed_width(def.type_code).unwrap_or(0);
+    let s = value
+        .as_str()
+        .ok_or_else(|| JsonError::new(JsonErrorKind::BadType, path))?;
+    if s.is_empty() {
+        return Ok(StValue::Fixed(vec![0u8; width]));
+    }
+    let b = hex::decode(s).map_err(|_| invalid())?;
+    if b.len() != width {
+        return Err(invalid());
+    }
+    Ok(StValue::Fixed(b))
+}
+
+/// The STI_INT32 branch of `parseLeaf`: a decimal string or a JSON integer in range.
+fn parse_int32(value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let err = |kind| JsonError::new(kind, path);
+    Ok(match value {
+        Value::String(s) => StValue::Int32(
+            lexical_signed(s)
+                .and_then(|v| i32::try_from(v).ok())
+                .ok_or_else(|| err(JsonErrorKind::InvalidData))?,
+        ),
+        _ => match jnum(value) {
+            Some(JNum::Int(i)) => StValue::Int32(i),
+            Some(JNum::UInt(_)) => return Err(err(JsonErrorKind::OutOfRange)),
+            _ => return Err(err(JsonErrorKind::BadType)),
+        },
+    })
+}
+
+/// The STI_VL branch of `parseLeaf`: hex of at most [`VL_LENGTH_MAX`] bytes.
+fn parse_blob(value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+    let s = value
+        .as_str()
+        .ok_or_else(|| JsonError::new(JsonErrorKind::BadType, path))?;
+    let b = str_unhex(s).ok_or_else(invalid)?;
+    if b.len() > VL_LENGTH_MAX {
+        return Err(invalid());
+    }
+    Ok(StValue::Blob(b))
+}
+
+/// The STI_NUMBER branch of `parseLeaf`: a decimal string or a JSON integer.
+fn parse_number(value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+    let v = match value {
+        Value::String(s) => IouValue::parse(s).map_err(|_| invalid())?,
+        _ => match jnum(value) {
+            Some(JNum::Int(i)) => IouValue::from_i64(i as i64),
+            Some(JNum::UInt(u)) => IouValue::from_i64(u as i64),
+            _ => return Err(invalid()),
+        },
+    };
+    Ok(StValue::Fixed(number_bytes(&v)))
+}
+
+/// The STI_VECTOR256 branch of `parseLeaf`: an array of 256-bit hashes in hex.
+fn parse_vector256(value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let items: &[Value] = match value {
+        Value::Array(a) => a,
+        Value::Null => &[],
+        _ => return Err(JsonError::new(JsonErrorKind::ArrayExpected, path)),
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let h = item
+            .as_str()
+            .and_then(Hash256::from_hex)
+            .ok_or_else(|| JsonError::new(JsonErrorKind::InvalidData, path))?;
+        out.push(h);
+    }
+    Ok(StValue::Vector256(out))
+}
+
+/// The STI_CURRENCY branch of `parseLeaf`: a currency code, never the bad or the "no"
+/// currency.
+fn parse_currency(value: &Value, path: &str) -> Result<StValue, JsonError> {
+    let invalid = || JsonError::new(JsonErrorKind::InvalidData, path);
+    let s = value.as_str().ok_or_else(invalid)?;
+    let c = Currency::from_json_str(s).map_err(|_| invalid())?;
+    if c.is_bad() || is_no_currency(&c) {
+        return Err(invalid());
+    }
+    Ok(StValue::Currency(c))
 }
 
 /// `parseUnsigned`: a decimal string, or a JSON integer within the type's range.

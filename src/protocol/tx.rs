@@ -14,6 +14,7 @@ use super::definitions::defs;
 use super::hash::{prefix, sha512_half};
 use super::st::StObject;
 use super::types::{AccountId, Hash256};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The bytes a single signer signs: `STX\0` followed by the signing serialization.
 pub fn signing_data(tx: &StObject) -> Vec<u8> {
@@ -36,8 +37,17 @@ pub fn signing_hash(tx: &StObject) -> Hash256 {
     sha512_half(&[&signing_data(tx)])
 }
 
+static IDS: AtomicU64 = AtomicU64::new(0);
+
+/// How many transaction IDs [`transaction_id`] has computed in this process (a relaxed
+/// counter: tests use it to show a submitted transaction is hashed once).
+pub fn transaction_id_count() -> u64 {
+    IDS.load(Ordering::Relaxed)
+}
+
 /// The transaction ID of a signed blob: `SHA512Half(TXN\0 || blob)`.
 pub fn transaction_id(signed_blob: &[u8]) -> Hash256 {
+    IDS.fetch_add(1, Ordering::Relaxed);
     sha512_half(&[&prefix::TRANSACTION_ID, signed_blob])
 }
 

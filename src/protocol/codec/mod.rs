@@ -25,6 +25,15 @@ pub use json::UINT64_BASE_TEN_FIELDS;
 use serde_json::Value;
 
 use super::st::StObject;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static ENCODES: AtomicU64 = AtomicU64::new(0);
+
+/// How many times [`encode`] has run in this process (a relaxed counter: tests use it to
+/// show a submitted transaction is serialized once).
+pub fn encode_count() -> u64 {
+    ENCODES.load(Ordering::Relaxed)
+}
 
 /// The canonical serialization of a top-level object: fields sorted by
 /// `(type code, field code)`, only `isSerialized` fields, no end marker.
@@ -32,6 +41,7 @@ use super::st::StObject;
 /// The model must hold values of each field's type (as `decode` and `from_json`
 /// produce); a blob longer than [`VL_LENGTH_MAX`] is cut to that length.
 pub fn encode(obj: &StObject) -> Vec<u8> {
+    ENCODES.fetch_add(1, Ordering::Relaxed);
     let mut out = Vec::with_capacity(256);
     binary::write_fields(&mut out, obj, false);
     out

@@ -2,6 +2,7 @@
 //! needs an empty owner directory.
 
 use super::entry::key_kind;
+use super::ripple::QUALITY_ONE;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::directory;
@@ -71,8 +72,6 @@ pub mod asf {
     pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 16;
 }
 
-/// TransferRate / quality unity.
-pub const QUALITY_ONE: u32 = 1_000_000_000;
 const TICK_SIZE_MIN: u8 = 3;
 const TICK_SIZE_MAX: u8 = 16;
 
@@ -104,7 +103,7 @@ fn asks(tx: &StObject) -> Asks {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
@@ -173,7 +172,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let key = keylet::account(&ctx.account);

@@ -4,9 +4,8 @@
 //! to issuer, holder to holder through the issuer). No order books, so a cross-currency
 //! payment finds no liquidity.
 
-use super::account_set::QUALITY_ONE;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
-use super::ripple::{balance_for, limit_for, ripple_credit};
+use super::ripple::{balance_for, limit_for, ripple_credit, QUALITY_ONE};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -135,7 +134,7 @@ fn greater(a: &Amount, b: &Amount) -> bool {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
     let flags = tx.flags();
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
@@ -171,7 +170,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
 }
 
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::entry::{balance_drops, key_kind, set_drops};
 use super::invariants;
 use super::meta::{finalize, Writes};
+use super::registry;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::tx_type::TxType;
@@ -320,10 +321,13 @@ pub fn apply_transaction(
         Ok(c) => c,
         Err(t) => return Outcome::rejected(t),
     };
-    let Some(tx_type) = tx.u16_of(sf().transaction_type).and_then(TxType::from_code) else {
+    let Some(transactor) = tx
+        .u16_of(sf().transaction_type)
+        .and_then(registry::transactor)
+    else {
         return Outcome::rejected(Ter::temUNKNOWN);
     };
-    let t = tx_type.preflight(tx, &c.account);
+    let t = (transactor.preflight)(tx, &c.account);
     if t != Ter::tesSUCCESS {
         return Outcome::rejected(t);
     }
@@ -337,7 +341,7 @@ pub fn apply_transaction(
         return Outcome::rejected(t);
     }
     // A tec from preclaim still claims the fee: the transaction skips its own apply.
-    let preclaim = tx_type.preclaim(view, tx, &c.account);
+    let preclaim = (transactor.preclaim)(view, tx, &c.account);
     if !preclaim.is_applied() {
         return Outcome::rejected(preclaim);
     }
@@ -364,7 +368,7 @@ pub fn apply_transaction(
     let mut ter = if preclaim.is_tec() {
         preclaim
     } else {
-        tx_type.apply(&mut ctx)
+        (transactor.do_apply)(&mut ctx)
     };
     let ApplyContext {
         mut sb,

@@ -1,9 +1,8 @@
 //! TrustSet (rippled `SetTrust.cpp`): creates, changes, authorizes and deletes trust
 //! lines, including the issuer's pre-authorization of a line that does not exist yet.
 
-use super::account_set::QUALITY_ONE;
 use super::entry::adjust_owner_count;
-use super::ripple::{balance_for, iou_of, trust_create, trust_delete, NewLine};
+use super::ripple::{balance_for, iou_of, trust_create, trust_delete, NewLine, QUALITY_ONE};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -43,7 +42,7 @@ fn limit_amount(tx: &StObject) -> Option<(IouValue, crate::protocol::types::Curr
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
@@ -96,7 +95,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let account = ctx.account;

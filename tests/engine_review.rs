@@ -8,7 +8,7 @@ mod engine_env;
 
 use engine_env::*;
 use ledgerd::engine::account_set::asf;
-use ledgerd::engine::pay_chan::tf as ptf;
+use ledgerd::engine::payment_channel_claim::tf as ptf;
 use ledgerd::engine::trust_set::tf as tst;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::lsf;

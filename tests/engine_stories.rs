@@ -527,7 +527,7 @@ fn channel_life(kt: KeyType) {
         &alice,
         Tx::new("PaymentChannelClaim")
             .h256("Channel", chan)
-            .flags(ledgerd::engine::pay_chan::tf::CLOSE),
+            .flags(ledgerd::engine::payment_channel_claim::tf::CLOSE),
         Ter::tesSUCCESS,
     );
     let exp = env
@@ -540,7 +540,7 @@ fn channel_life(kt: KeyType) {
         &bob,
         Tx::new("PaymentChannelClaim")
             .h256("Channel", chan)
-            .flags(ledgerd::engine::pay_chan::tf::RENEW),
+            .flags(ledgerd::engine::payment_channel_claim::tf::RENEW),
         Ter::tecNO_PERMISSION,
     );
     assert!(exp > 0);
@@ -587,7 +587,7 @@ fn destination_closes_a_channel_at_once() {
             .amount("Balance", drops(4_000_000))
             .blob("Signature", &sig)
             .blob("PublicKey", &pk)
-            .flags(ledgerd::engine::pay_chan::tf::CLOSE),
+            .flags(ledgerd::engine::payment_channel_claim::tf::CLOSE),
         Ter::tesSUCCESS,
     );
     assert!(env.read(&chan).is_none());

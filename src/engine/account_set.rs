@@ -2,6 +2,7 @@
 //! needs an empty owner directory.
 
 use super::entry::key_kind;
+use super::ripple::QUALITY_ONE;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::directory;
@@ -71,8 +72,6 @@ pub mod asf {
     pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 16;
 }
 
-/// TransferRate / quality unity.
-pub const QUALITY_ONE: u32 = 1_000_000_000;
 const TICK_SIZE_MIN: u8 = 3;
 const TICK_SIZE_MAX: u8 = 16;
 
@@ -104,7 +103,7 @@ fn asks(tx: &StObject) -> Asks {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
@@ -173,15 +172,62 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
-    let s = sf();
-    let tx = ctx.tx;
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let key = keylet::account(&ctx.account);
     let Some(mut root) = ctx.sb.peek(&key) else {
         return Ter::tefINTERNAL;
     };
-    let a = asks(tx);
+    let a = asks(ctx.tx);
     let flags_in = root.flags();
+    let out = match new_flags(&root, &a, ctx.signed_by_master) {
+        Ok(out) => out,
+        Err(t) => return t,
+    };
+    set_fields(&mut root, ctx.tx, &a);
+    if out != flags_in {
+        root.set(sf().flags, StValue::UInt32(out));
+    }
+    ctx.sb.update(key, root);
+    Ter::tesSUCCESS
+}
+
+/// The SetFlag / ClearFlag values that switch one DisallowIncoming flag each.
+const DISALLOW_INCOMING: [(u32, u32); 4] = [
+    (
+        asf::DISALLOW_INCOMING_NFTOKEN_OFFER,
+        lsf::DISALLOW_INCOMING_NFTOKEN_OFFER,
+    ),
+    (asf::DISALLOW_INCOMING_CHECK, lsf::DISALLOW_INCOMING_CHECK),
+    (
+        asf::DISALLOW_INCOMING_PAYCHAN,
+        lsf::DISALLOW_INCOMING_PAYCHAN,
+    ),
+    (
+        asf::DISALLOW_INCOMING_TRUSTLINE,
+        lsf::DISALLOW_INCOMING_TRUSTLINE,
+    ),
+];
+
+/// The account's flags after the request, or the tec that refuses it.
+fn new_flags(root: &StObject, a: &Asks, signed_by_master: bool) -> Result<u32, Ter> {
+    let flags_in = root.flags();
+    let mut out = legacy_flags(flags_in, a);
+    out = master_key_flag(out, flags_in, root, a, signed_by_master)?;
+    out = switch(out, a, asf::DEFAULT_RIPPLE, lsf::DEFAULT_RIPPLE);
+    out = freeze_flags(out, flags_in, a, signed_by_master)?;
+    out = switch(out, a, asf::DEPOSIT_AUTH, lsf::DEPOSIT_AUTH);
+    for (asf_value, bit) in DISALLOW_INCOMING {
+        out = switch(out, a, asf_value, bit);
+    }
+    if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
+        out |= lsf::ALLOW_TRUSTLINE_CLAWBACK;
+    }
+    Ok(out)
+}
+
+/// The three flags a transaction flag or an asf value may change: RequireAuth,
+/// RequireDestTag, DisallowXRP.
+fn legacy_flags(flags_in: u32, a: &Asks) -> u32 {
     let mut out = flags_in;
     let toggle = |out: &mut u32, set: bool, clear: bool, bit: u32| {
         if set && flags_in & bit == 0 {
@@ -199,27 +245,49 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
         a.clear_disallow,
         lsf::DISALLOW_XRP,
     );
+    out
+}
 
+/// A flag SetFlag `asf_value` sets and ClearFlag `asf_value` clears.
+fn switch(out: u32, a: &Asks, asf_value: u32, bit: u32) -> u32 {
+    if a.set == asf_value {
+        out | bit
+    } else if a.clear == asf_value {
+        out & !bit
+    } else {
+        out
+    }
+}
+
+/// DisableMaster: only the master key may disable itself, and only when a regular key
+/// remains to sign with.
+fn master_key_flag(
+    mut out: u32,
+    flags_in: u32,
+    root: &StObject,
+    a: &Asks,
+    signed_by_master: bool,
+) -> Result<u32, Ter> {
     if a.set == asf::DISABLE_MASTER && flags_in & lsf::DISABLE_MASTER == 0 {
-        if !ctx.signed_by_master {
-            return Ter::tecNEED_MASTER_KEY;
+        if !signed_by_master {
+            return Err(Ter::tecNEED_MASTER_KEY);
         }
-        if root.get(s.regular_key).is_none() {
-            return Ter::tecNO_ALTERNATIVE_KEY;
+        if root.get(sf().regular_key).is_none() {
+            return Err(Ter::tecNO_ALTERNATIVE_KEY);
         }
         out |= lsf::DISABLE_MASTER;
     }
     if a.clear == asf::DISABLE_MASTER && flags_in & lsf::DISABLE_MASTER != 0 {
         out &= !lsf::DISABLE_MASTER;
     }
-    if a.set == asf::DEFAULT_RIPPLE {
-        out |= lsf::DEFAULT_RIPPLE;
-    } else if a.clear == asf::DEFAULT_RIPPLE {
-        out &= !lsf::DEFAULT_RIPPLE;
-    }
+    Ok(out)
+}
+
+/// NoFreeze (master key only, for good) and GlobalFreeze.
+fn freeze_flags(mut out: u32, flags_in: u32, a: &Asks, signed_by_master: bool) -> Result<u32, Ter> {
     if a.set == asf::NO_FREEZE {
-        if !ctx.signed_by_master && flags_in & lsf::DISABLE_MASTER == 0 {
-            return Ter::tecNEED_MASTER_KEY;
+        if !signed_by_master && flags_in & lsf::DISABLE_MASTER == 0 {
+            return Err(Ter::tecNEED_MASTER_KEY);
         }
         out |= lsf::NO_FREEZE;
     }
@@ -230,16 +298,19 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
     if a.set != asf::GLOBAL_FREEZE && a.clear == asf::GLOBAL_FREEZE && out & lsf::NO_FREEZE == 0 {
         out &= !lsf::GLOBAL_FREEZE;
     }
+    Ok(out)
+}
+
+/// The account's settings other than flags: AccountTxnID, EmailHash, WalletLocator,
+/// MessageKey, Domain, TransferRate, TickSize, NFTokenMinter. A zero or empty value
+/// removes the field.
+fn set_fields(root: &mut StObject, tx: &StObject, a: &Asks) {
+    let s = sf();
     if a.set == asf::ACCOUNT_TXN_ID && root.get(s.account_txn_id).is_none() {
         root.set(s.account_txn_id, StValue::Hash256(Hash256::ZERO));
     }
     if a.clear == asf::ACCOUNT_TXN_ID {
         root.remove(s.account_txn_id);
-    }
-    if a.set == asf::DEPOSIT_AUTH {
-        out |= lsf::DEPOSIT_AUTH;
-    } else if a.clear == asf::DEPOSIT_AUTH {
-        out &= !lsf::DEPOSIT_AUTH;
     }
     if let Some(h) = tx.h128_of(s.email_hash) {
         if h == Hash128::ZERO {
@@ -286,33 +357,4 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
     if a.clear == asf::AUTHORIZED_NFTOKEN_MINTER {
         root.remove(s.nftoken_minter);
     }
-    for (asf_value, bit) in [
-        (
-            asf::DISALLOW_INCOMING_NFTOKEN_OFFER,
-            lsf::DISALLOW_INCOMING_NFTOKEN_OFFER,
-        ),
-        (asf::DISALLOW_INCOMING_CHECK, lsf::DISALLOW_INCOMING_CHECK),
-        (
-            asf::DISALLOW_INCOMING_PAYCHAN,
-            lsf::DISALLOW_INCOMING_PAYCHAN,
-        ),
-        (
-            asf::DISALLOW_INCOMING_TRUSTLINE,
-            lsf::DISALLOW_INCOMING_TRUSTLINE,
-        ),
-    ] {
-        if a.set == asf_value {
-            out |= bit;
-        } else if a.clear == asf_value {
-            out &= !bit;
-        }
-    }
-    if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
-        out |= lsf::ALLOW_TRUSTLINE_CLAWBACK;
-    }
-    if out != flags_in {
-        root.set(s.flags, StValue::UInt32(out));
-    }
-    ctx.sb.update(key, root);
-    Ter::tesSUCCESS
 }

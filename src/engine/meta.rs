@@ -127,8 +127,35 @@ pub fn finalize(
     result_code: u8,
     delivered: Option<Amount>,
 ) -> (StObject, Writes) {
-    let seq = base.info().seq;
-    let mut nodes: BTreeMap<Hash256, Node> = items
+    let mut nodes = changed_nodes(items);
+    add_owner_nodes(&mut nodes, base);
+    thread_nodes(&mut nodes, tx_id, base.info().seq);
+    let s = sf();
+    let mut affected = Vec::with_capacity(nodes.len());
+    let mut writes = Vec::with_capacity(nodes.len());
+    for (key, node) in nodes {
+        let (wrapper, inner) = affected_node(&key, &node);
+        // An owner threaded for the first time (no previous thread) gets no node.
+        if node.changed || inner.get(s.previous_txn_id).is_some() {
+            affected.push((wrapper, inner));
+        }
+        writes.push((
+            key,
+            match node.action {
+                Action::Erase => None,
+                _ => Some(Arc::new(node.cur)),
+            },
+        ));
+    }
+    (
+        meta_object(tx_index, result_code, affected, delivered),
+        writes,
+    )
+}
+
+/// The change set's entries, less those modified back to what they were.
+fn changed_nodes(items: BTreeMap<Hash256, Item>) -> BTreeMap<Hash256, Node> {
+    items
         .into_iter()
         .filter(|(_, it)| it.action != Action::Modify || it.orig.as_deref() != Some(&it.cur))
         .map(|(k, it)| {
@@ -143,9 +170,11 @@ pub fn finalize(
                 },
             )
         })
-        .collect();
+        .collect()
+}
 
-    // Owners of created and deleted entries.
+/// Adds the roots of the owners of created and deleted entries, unchanged, to be threaded.
+fn add_owner_nodes(nodes: &mut BTreeMap<Hash256, Node>, base: &dyn ReadView) {
     let mut owner_keys = Vec::new();
     for node in nodes.values() {
         if node.action != Action::Modify {
@@ -167,6 +196,10 @@ pub fn finalize(
             });
         }
     }
+}
+
+/// Threads every remaining threaded entry to the transaction.
+fn thread_nodes(nodes: &mut BTreeMap<Hash256, Node>, tx_id: &Hash256, seq: u32) {
     for node in nodes.values_mut() {
         if node.action != Action::Erase && is_threaded(&node.cur) {
             if let Some(prev) = thread(&mut node.cur, tx_id, seq) {
@@ -174,85 +207,87 @@ pub fn finalize(
             }
         }
     }
+}
 
+/// The node's CreatedNode, ModifiedNode or DeletedNode: the wrapper field and its inner
+/// object.
+fn affected_node(key: &Hash256, node: &Node) -> (Field, StObject) {
     let s = sf();
-    let mut affected = Vec::with_capacity(nodes.len());
-    let mut writes = Vec::with_capacity(nodes.len());
-    for (key, node) in nodes {
-        let entry_type = node.cur.u16_of(s.ledger_entry_type).unwrap_or(0);
-        let mut inner = StObject::new();
-        inner.set(s.ledger_entry_type, StValue::UInt16(entry_type));
-        inner.set(s.ledger_index, StValue::Hash256(key));
-        let wrapper = match node.action {
-            Action::Insert => {
-                let mut news = StObject::new();
-                for (f, v) in node.cur.iter() {
-                    if matches!(class(f), MetaClass::Default | MetaClass::Always) && !is_default(v)
-                    {
-                        news.set(f, v.clone());
-                    }
-                }
-                if !news.is_empty() {
-                    inner.set(s.new_fields, StValue::Object(news));
-                }
-                s.created_node
-            }
-            Action::Modify => {
-                if let Some((id, lseq)) = node.prev_thread {
-                    inner.set(s.previous_txn_id, StValue::Hash256(id));
-                    inner.set(s.previous_txn_lgr_seq, StValue::UInt32(lseq));
-                }
-                if node.changed {
-                    if let Some(orig) = &node.orig {
-                        let prevs = previous_fields(orig, &node.cur);
-                        if !prevs.is_empty() {
-                            inner.set(s.previous_fields, StValue::Object(prevs));
-                        }
-                    }
-                    let mut finals = StObject::new();
-                    for (f, v) in node.cur.iter() {
-                        if matches!(class(f), MetaClass::Default | MetaClass::Always) {
-                            finals.set(f, v.clone());
-                        }
-                    }
-                    if !finals.is_empty() {
-                        inner.set(s.final_fields, StValue::Object(finals));
-                    }
-                }
-                s.modified_node
-            }
-            Action::Erase => {
-                if let Some(orig) = &node.orig {
-                    let prevs = previous_fields(orig, &node.cur);
-                    if !prevs.is_empty() {
-                        inner.set(s.previous_fields, StValue::Object(prevs));
-                    }
-                }
-                let mut finals = StObject::new();
-                for (f, v) in node.cur.iter() {
-                    if class(f) != MetaClass::Never {
-                        finals.set(f, v.clone());
-                    }
-                }
-                if !finals.is_empty() {
-                    inner.set(s.final_fields, StValue::Object(finals));
-                }
-                s.deleted_node
-            }
-        };
-        // An owner threaded for the first time (no previous thread) gets no node.
-        if node.changed || inner.get(s.previous_txn_id).is_some() {
-            affected.push((wrapper, inner));
+    let entry_type = node.cur.u16_of(s.ledger_entry_type).unwrap_or(0);
+    let mut inner = StObject::new();
+    inner.set(s.ledger_entry_type, StValue::UInt16(entry_type));
+    inner.set(s.ledger_index, StValue::Hash256(*key));
+    let wrapper = match node.action {
+        Action::Insert => {
+            let news = fields_where(&node.cur, |f, v| in_final(f) && !is_default(v));
+            set_object(&mut inner, s.new_fields, news);
+            s.created_node
         }
-        writes.push((
-            key,
-            match node.action {
-                Action::Erase => None,
-                _ => Some(Arc::new(node.cur)),
-            },
-        ));
-    }
+        Action::Modify => {
+            if let Some((id, lseq)) = node.prev_thread {
+                inner.set(s.previous_txn_id, StValue::Hash256(id));
+                inner.set(s.previous_txn_lgr_seq, StValue::UInt32(lseq));
+            }
+            if node.changed {
+                if let Some(orig) = &node.orig {
+                    set_object(
+                        &mut inner,
+                        s.previous_fields,
+                        previous_fields(orig, &node.cur),
+                    );
+                }
+                let finals = fields_where(&node.cur, |f, _| in_final(f));
+                set_object(&mut inner, s.final_fields, finals);
+            }
+            s.modified_node
+        }
+        Action::Erase => {
+            if let Some(orig) = &node.orig {
+                set_object(
+                    &mut inner,
+                    s.previous_fields,
+                    previous_fields(orig, &node.cur),
+                );
+            }
+            let finals = fields_where(&node.cur, |f, _| class(f) != MetaClass::Never);
+            set_object(&mut inner, s.final_fields, finals);
+            s.deleted_node
+        }
+    };
+    (wrapper, inner)
+}
 
+/// True for the fields a created or modified node lists.
+fn in_final(f: Field) -> bool {
+    matches!(class(f), MetaClass::Default | MetaClass::Always)
+}
+
+/// The fields of `o` that `keep` keeps.
+fn fields_where(o: &StObject, keep: impl Fn(Field, &StValue) -> bool) -> StObject {
+    let mut out = StObject::new();
+    for (f, v) in o.iter() {
+        if keep(f, v) {
+            out.set(f, v.clone());
+        }
+    }
+    out
+}
+
+/// Sets `field` to `obj` unless `obj` is empty.
+fn set_object(inner: &mut StObject, field: Field, obj: StObject) {
+    if !obj.is_empty() {
+        inner.set(field, StValue::Object(obj));
+    }
+}
+
+/// The metadata object.
+fn meta_object(
+    tx_index: u32,
+    result_code: u8,
+    affected: Vec<(Field, StObject)>,
+    delivered: Option<Amount>,
+) -> StObject {
+    let s = sf();
     let mut meta = StObject::new();
     meta.set(s.transaction_index, StValue::UInt32(tx_index));
     meta.set(s.transaction_result, StValue::UInt8(result_code));
@@ -260,7 +295,7 @@ pub fn finalize(
     if let Some(d) = delivered {
         meta.set(s.delivered_amount, StValue::Amount(d));
     }
-    (meta, writes)
+    meta
 }
 
 /// Original values of fields that changed or went away.

@@ -5,23 +5,39 @@
 //! view and returns an [`Outcome`] (result code, metadata, the state writes). The ledger
 //! store (`ledgers`) commits the writes; nothing here mutates shared state.
 //!
+//! The pipeline:
 //! - [`ter`]: result codes with rippled's names, numbers and messages.
 //! - [`transactor`]: preflight / preclaim / apply / invariants / metadata, common checks.
+//! - [`registry`]: the [`registry::TRANSACTORS`] table, one row per transaction type with
+//!   its `preflight` / `preclaim` / `do_apply`, looked up by type code.
+//! - [`tx_type`]: the [`TxType`] codes.
 //! - [`sandbox`]: the change set a transaction applies into.
 //! - [`meta`]: threading and AffectedNodes.
 //! - [`invariants`]: checks after every transaction.
+//!
+//! Ledger helpers the types share:
+//! - [`entry`]: builders and typed edits of ledger entries.
 //! - [`directory`]: owner directory pages.
 //! - [`ripple`]: trust line creation, deletion and credit.
-//! - [`account_set`], [`set_regular_key`], [`trust_set`], [`payment`], [`pay_chan`]:
-//!   the transaction types.
+//! - [`channel`]: reading, expiring and closing payment channels.
+//!
+//! The transaction types, one file each, named after rippled's type in snake case; each
+//! exposes `preflight` (no ledger, never a tec), `preclaim` (reads only) and `do_apply`
+//! (writes into the sandbox), and its flags as `tf`:
+//! - [`payment`], [`account_set`], [`set_regular_key`], [`trust_set`],
+//!   [`payment_channel_create`], [`payment_channel_fund`], [`payment_channel_claim`].
 
 pub mod account_set;
+pub mod channel;
 pub mod directory;
 pub mod entry;
 pub mod invariants;
 pub mod meta;
-pub mod pay_chan;
 pub mod payment;
+pub mod payment_channel_claim;
+pub mod payment_channel_create;
+pub mod payment_channel_fund;
+pub mod registry;
 pub mod ripple;
 pub mod sandbox;
 pub mod set_regular_key;

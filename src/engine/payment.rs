@@ -4,9 +4,9 @@
 //! to issuer, holder to holder through the issuer). No order books, so a cross-currency
 //! payment finds no liquidity.
 
-use super::account_set::QUALITY_ONE;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
-use super::ripple::{balance_for, limit_for, ripple_credit};
+use super::ripple::{balance_for, limit_for, ripple_credit, QUALITY_ONE};
+use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -135,7 +135,7 @@ fn greater(a: &Amount, b: &Amount) -> bool {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
     let flags = tx.flags();
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
@@ -171,7 +171,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
 }
 
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
@@ -350,41 +350,76 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
     if nodes.len() < 2 {
         return Ter::tecPATH_DRY;
     }
+    let view = ctx.sb.base();
+    let caps = match step_capacities(view, &nodes, &currency) {
+        Ok(caps) => caps,
+        Err(t) => return t,
+    };
+    let rates = transfer_rates(view, &nodes, &currency);
+    let delivered = min(deliverable(max_value, &caps, &rates), want);
+    if let Err(t) = check_delivered(tx, delivered, want, partial) {
+        return t;
+    }
+    let amounts = step_amounts(delivered, &rates, caps.len());
+    if amounts[0] > max_value {
+        return no_liquidity;
+    }
+    let t = credit_steps(&mut ctx.sb, &nodes, &currency, &amounts);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let delivered_amount = Amount::iou(delivered, currency, amount.issue().issuer);
+    if delivered != want {
+        ctx.meta_delivered = Some(delivered_amount);
+    }
+    ctx.delivered = Some(delivered_amount);
+    Ter::tesSUCCESS
+}
+
+/// Checks each step of the path; returns what each can carry.
+fn step_capacities(
+    view: &dyn ReadView,
+    nodes: &[AccountId],
+    currency: &Currency,
+) -> Result<Vec<IouValue>, Ter> {
     let steps = nodes.len() - 1;
     let mut caps = Vec::with_capacity(steps);
     for i in 0..steps {
         let prev = if i > 0 { Some(&nodes[i - 1]) } else { None };
-        match check_step(
-            ctx.sb.base(),
-            prev,
-            &nodes[i],
-            &nodes[i + 1],
-            &currency,
-            steps == 1,
-        ) {
+        match check_step(view, prev, &nodes[i], &nodes[i + 1], currency, steps == 1) {
             Ok(c) => caps.push(c),
             // Payment turns every retry code of the strand into tecPATH_DRY.
-            Err(t) if t.is_ter() => return Ter::tecPATH_DRY,
-            Err(t) => return t,
+            Err(t) if t.is_ter() => return Err(Ter::tecPATH_DRY),
+            Err(t) => return Err(t),
         }
     }
-    // The issuer's transfer fee applies where its IOUs pass between two other accounts:
-    // the node receives by redemption and pays out by issuing.
-    let view = ctx.sb.base();
+    Ok(caps)
+}
+
+/// The transfer rate charged at each node. The issuer's transfer fee applies where its
+/// IOUs pass between two other accounts: the node receives by redemption and pays out
+/// by issuing.
+fn transfer_rates(view: &dyn ReadView, nodes: &[AccountId], currency: &Currency) -> Vec<u32> {
+    let steps = nodes.len() - 1;
     let mut rate = vec![QUALITY_ONE; nodes.len()];
     for i in 1..steps {
         let n = &nodes[i];
         let redeems_in = view
-            .read(&keylet::line(&nodes[i - 1], n, &currency))
+            .read(&keylet::line(&nodes[i - 1], n, currency))
             .is_some_and(|l| balance_for(&l, &nodes[i - 1], n).signum() > 0);
         let issues_out = view
-            .read(&keylet::line(n, &nodes[i + 1], &currency))
+            .read(&keylet::line(n, &nodes[i + 1], currency))
             .is_some_and(|l| balance_for(&l, n, &nodes[i + 1]).signum() <= 0);
         if redeems_in && issues_out {
             rate[i] = transfer_rate(view, n);
         }
     }
-    // Forward: the most that can arrive, given SendMax and each step's capacity.
+    rate
+}
+
+/// Forward pass: the most that can arrive, given SendMax and each step's capacity.
+fn deliverable(max_value: IouValue, caps: &[IouValue], rate: &[u32]) -> IouValue {
+    let steps = caps.len();
     let mut x = max_value;
     for i in 0..steps {
         x = min(x, caps[i]);
@@ -394,21 +429,35 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
             x = x.checked_div(&r, Rounding::Down).unwrap_or(IouValue::ZERO);
         }
     }
-    let delivered = min(x, want);
+    x
+}
+
+/// Less than the Amount is delivered only by a partial payment, and not less than its
+/// DeliverMin.
+fn check_delivered(
+    tx: &StObject,
+    delivered: IouValue,
+    want: IouValue,
+    partial: bool,
+) -> Result<(), Ter> {
     if delivered < want {
         if !partial {
-            return Ter::tecPATH_PARTIAL;
+            return Err(Ter::tecPATH_PARTIAL);
         }
         if delivered.is_zero() {
-            return Ter::tecPATH_DRY;
+            return Err(Ter::tecPATH_DRY);
         }
-        if let Some(min_amt) = tx.amount_of(s.deliver_min).and_then(|m| m.as_iou()) {
+        if let Some(min_amt) = tx.amount_of(sf().deliver_min).and_then(|m| m.as_iou()) {
             if delivered < min_amt {
-                return Ter::tecPATH_PARTIAL;
+                return Err(Ter::tecPATH_PARTIAL);
             }
         }
     }
-    // Backward: what each step carries to deliver exactly `delivered`.
+    Ok(())
+}
+
+/// Backward pass: what each step carries to deliver exactly `delivered`.
+fn step_amounts(delivered: IouValue, rate: &[u32], steps: usize) -> Vec<IouValue> {
     let mut amounts = vec![IouValue::ZERO; steps];
     let mut need = delivered;
     for i in (0..steps).rev() {
@@ -417,29 +466,21 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
             need = need.mul_rate(rate[i], Rounding::Up).unwrap_or(need);
         }
     }
-    if amounts[0] > max_value {
-        return if partial {
-            Ter::tecPATH_DRY
-        } else {
-            Ter::tecPATH_PARTIAL
-        };
-    }
-    for i in 0..steps {
-        let t = ripple_credit(
-            &mut ctx.sb,
-            &nodes[i],
-            &nodes[i + 1],
-            &currency,
-            &amounts[i],
-        );
+    amounts
+}
+
+/// Moves each step's amount along its trust line.
+fn credit_steps(
+    sb: &mut Sandbox,
+    nodes: &[AccountId],
+    currency: &Currency,
+    amounts: &[IouValue],
+) -> Ter {
+    for (i, amount) in amounts.iter().enumerate() {
+        let t = ripple_credit(sb, &nodes[i], &nodes[i + 1], currency, amount);
         if t != Ter::tesSUCCESS {
             return t;
         }
     }
-    let delivered_amount = Amount::iou(delivered, currency, amount.issue().issuer);
-    if delivered != want {
-        ctx.meta_delivered = Some(delivered_amount);
-    }
-    ctx.delivered = Some(delivered_amount);
     Ter::tesSUCCESS
 }

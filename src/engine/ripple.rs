@@ -13,6 +13,9 @@ use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash256};
 
+/// TransferRate and trust line quality unity (rippled `QUALITY_ONE`).
+pub const QUALITY_ONE: u32 = 1_000_000_000;
+
 /// The issued value of an Amount field (zero when absent or XRP).
 pub fn iou_of(o: &StObject, field: crate::protocol::definitions::Field) -> IouValue {
     o.amount_of(field)

@@ -6,6 +6,7 @@ use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -20,8 +21,13 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     Ter::tesSUCCESS
 }
 
+/// preclaim: nothing to read before apply.
+pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
+    Ter::tesSUCCESS
+}
+
 /// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let key = keylet::account(&ctx.account);
     let Some(mut root) = ctx.sb.peek(&key) else {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::entry::{balance_drops, key_kind, set_drops};
 use super::invariants;
 use super::meta::{finalize, Writes};
+use super::registry::{self, Transactor};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::tx_type::TxType;
@@ -316,84 +317,36 @@ pub fn apply_transaction(
     tx_index: u32,
     cfg: &ApplyConfig,
 ) -> Outcome {
-    let c = match preflight_common(tx, cfg) {
-        Ok(c) => c,
+    let (c, transactor, preclaim) = match preflight_and_preclaim(view, tx, cfg) {
+        Ok(checked) => checked,
         Err(t) => return Outcome::rejected(t),
     };
-    let Some(tx_type) = tx.u16_of(sf().transaction_type).and_then(TxType::from_code) else {
-        return Outcome::rejected(Ter::temUNKNOWN);
-    };
-    let t = tx_type.preflight(tx, &c.account);
-    if t != Ter::tesSUCCESS {
-        return Outcome::rejected(t);
-    }
-    // preflight2: the signature.
-    if let Some(check) = &cfg.signature_check {
-        if !check(tx) {
-            return Outcome::rejected(Ter::temINVALID);
-        }
-    }
-    if let Err(t) = preclaim_common(view, tx, &c) {
-        return Outcome::rejected(t);
-    }
-    // A tec from preclaim still claims the fee: the transaction skips its own apply.
-    let preclaim = tx_type.preclaim(view, tx, &c.account);
-    if !preclaim.is_applied() {
-        return Outcome::rejected(preclaim);
-    }
-
-    let mut sb = Sandbox::new(view);
-    let Some((prior, fee)) = charge(&mut sb, tx, &c, Some(tx_id)) else {
+    let Some((mut ctx, fee)) = charged_context(view, tx, tx_id, &c) else {
         return Outcome::rejected(Ter::tefINTERNAL);
-    };
-    let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
-    let free_key = view
-        .read(&keylet::account(&c.account))
-        .is_some_and(|r| free_regular_key(tx, &r, &c));
-    let mut ctx = ApplyContext {
-        sb,
-        free_key,
-        tx,
-        account: c.account,
-        prior_balance: prior,
-        source_balance: prior - fee,
-        signed_by_master,
-        delivered: None,
-        meta_delivered: None,
     };
     let mut ter = if preclaim.is_tec() {
         preclaim
     } else {
-        tx_type.apply(&mut ctx)
+        (transactor.do_apply)(&mut ctx)
     };
-    let ApplyContext {
-        mut sb,
-        mut delivered,
-        mut meta_delivered,
-        ..
-    } = ctx;
     if !ter.is_applied() {
         return Outcome::rejected(ter);
     }
-    if ter.is_tec() {
-        sb.discard();
-        delivered = None;
-        meta_delivered = None;
-        if charge(&mut sb, tx, &c, None).is_none() {
-            return Outcome::rejected(Ter::tefINTERNAL);
-        }
+    if ter.is_tec() && !reset(&mut ctx, &c) {
+        return Outcome::rejected(Ter::tefINTERNAL);
     }
-    if invariants::check(sb.items(), fee, c.fee).is_err() {
+    if invariants::check(ctx.sb.items(), fee, c.fee).is_err() {
         ter = Ter::tecINVARIANT_FAILED;
-        sb.discard();
-        delivered = None;
-        meta_delivered = None;
-        if charge(&mut sb, tx, &c, None).is_none()
-            || invariants::check(sb.items(), fee, c.fee).is_err()
-        {
+        if !reset(&mut ctx, &c) || invariants::check(ctx.sb.items(), fee, c.fee).is_err() {
             return Outcome::rejected(Ter::tefINVARIANT_FAILED);
         }
     }
+    let ApplyContext {
+        sb,
+        delivered,
+        meta_delivered,
+        ..
+    } = ctx;
     let result_code = ter.code().clamp(0, 255) as u8;
     let (meta, writes) = finalize(
         sb.into_items(),
@@ -411,4 +364,75 @@ pub fn apply_transaction(
         fee_drops: fee,
         delivered,
     }
+}
+
+/// Everything before the sandbox: the common and the type's preflight, the signature,
+/// the common and the type's preclaim. Returns the common fields, the type's row and its
+/// preclaim result (tes, or a tec that still claims the fee: the type's apply is then
+/// skipped).
+fn preflight_and_preclaim(
+    view: &dyn ReadView,
+    tx: &StObject,
+    cfg: &ApplyConfig,
+) -> Result<(Common, &'static Transactor, Ter), Ter> {
+    let c = preflight_common(tx, cfg)?;
+    let Some(transactor) = tx
+        .u16_of(sf().transaction_type)
+        .and_then(registry::transactor)
+    else {
+        return Err(Ter::temUNKNOWN);
+    };
+    let t = (transactor.preflight)(tx, &c.account);
+    if t != Ter::tesSUCCESS {
+        return Err(t);
+    }
+    // preflight2: the signature.
+    if let Some(check) = &cfg.signature_check {
+        if !check(tx) {
+            return Err(Ter::temINVALID);
+        }
+    }
+    preclaim_common(view, tx, &c)?;
+    let preclaim = (transactor.preclaim)(view, tx, &c.account);
+    if !preclaim.is_applied() {
+        return Err(preclaim);
+    }
+    Ok((c, transactor, preclaim))
+}
+
+/// A sandbox with the fee charged and the sequence consumed, in the context the type's
+/// apply sees; and the fee charged.
+fn charged_context<'a, 't>(
+    view: &'a dyn ReadView,
+    tx: &'t StObject,
+    tx_id: &Hash256,
+    c: &Common,
+) -> Option<(ApplyContext<'a, 't>, i64)> {
+    let mut sb = Sandbox::new(view);
+    let (prior, fee) = charge(&mut sb, tx, c, Some(tx_id))?;
+    let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
+    let free_key = view
+        .read(&keylet::account(&c.account))
+        .is_some_and(|r| free_regular_key(tx, &r, c));
+    let ctx = ApplyContext {
+        sb,
+        free_key,
+        tx,
+        account: c.account,
+        prior_balance: prior,
+        source_balance: prior - fee,
+        signed_by_master,
+        delivered: None,
+        meta_delivered: None,
+    };
+    Some((ctx, fee))
+}
+
+/// Throws away the transaction's effect, keeping only the fee and the consumed sequence
+/// (after a tec, or an invariant failure). False when the fee cannot be charged again.
+fn reset(ctx: &mut ApplyContext, c: &Common) -> bool {
+    ctx.sb.discard();
+    ctx.delivered = None;
+    ctx.meta_delivered = None;
+    charge(&mut ctx.sb, ctx.tx, c, None).is_some()
 }

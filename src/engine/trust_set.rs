@@ -1,9 +1,9 @@
 //! TrustSet (rippled `SetTrust.cpp`): creates, changes, authorizes and deletes trust
 //! lines, including the issuer's pre-authorization of a line that does not exist yet.
 
-use super::account_set::QUALITY_ONE;
 use super::entry::adjust_owner_count;
-use super::ripple::{balance_for, iou_of, trust_create, trust_delete, NewLine};
+use super::ripple::{balance_for, iou_of, trust_create, trust_delete, NewLine, QUALITY_ONE};
+use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -11,8 +11,9 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Currency};
 
 /// TrustSet flags.
 pub mod tf {
@@ -31,7 +32,7 @@ pub mod tf {
         & !(SET_AUTH | SET_NO_RIPPLE | CLEAR_NO_RIPPLE | SET_FREEZE | CLEAR_FREEZE);
 }
 
-fn limit_amount(tx: &StObject) -> Option<(IouValue, crate::protocol::types::Currency, AccountId)> {
+fn limit_amount(tx: &StObject) -> Option<(IouValue, Currency, AccountId)> {
     match tx.amount_of(sf().limit_amount)? {
         Amount::Iou {
             value,
@@ -43,7 +44,7 @@ fn limit_amount(tx: &StObject) -> Option<(IouValue, crate::protocol::types::Curr
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
@@ -95,73 +96,81 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     Ter::tesSUCCESS
 }
 
-/// doApply.
-pub fn apply(ctx: &mut ApplyContext) -> Ter {
+/// What the transaction asks of the line, from the sender's side.
+struct Request {
+    limit: IouValue,
+    currency: Currency,
+    dst: AccountId,
+    has_quality_in: bool,
+    has_quality_out: bool,
+    quality_in: u32,
+    /// QualityOut, with QUALITY_ONE read as 0.
+    quality_out: u32,
+    set_auth: bool,
+    set_no_ripple: bool,
+    clear_no_ripple: bool,
+    set_freeze: bool,
+    clear_freeze: bool,
+}
+
+fn request(tx: &StObject) -> Option<Request> {
     let s = sf();
-    let tx = ctx.tx;
-    let account = ctx.account;
-    let Some((limit, currency, dst)) = limit_amount(tx) else {
-        return Ter::temBAD_LIMIT;
-    };
-    let high = account > dst;
-    let Some(me) = ctx.sb.peek(&keylet::account(&account)) else {
-        return Ter::tefINTERNAL;
-    };
-    let owner_count = me.u32_of(s.owner_count).unwrap_or(0);
-    // The first two owned objects need no reserve here, so a gateway can fund users'
-    // accounts without fuss (rippled's rule).
-    let fees = ctx.sb.info().fees;
-    let reserve_create = if owner_count < 2 {
-        0
-    } else {
-        fees.account_reserve(owner_count.saturating_add(1))
-    };
-    let has_qin = tx.u32_of(s.quality_in).is_some();
-    let has_qout = tx.u32_of(s.quality_out).is_some();
-    let quality_in = tx.u32_of(s.quality_in).unwrap_or(0);
+    let (limit, currency, dst) = limit_amount(tx)?;
+    let has_quality_out = tx.u32_of(s.quality_out).is_some();
     let mut quality_out = tx.u32_of(s.quality_out).unwrap_or(0);
-    if has_qout && quality_out == QUALITY_ONE {
+    if has_quality_out && quality_out == QUALITY_ONE {
         quality_out = 0;
     }
     let flags = tx.flags();
-    let set_auth = flags & tf::SET_AUTH != 0;
-    let set_no_ripple = flags & tf::SET_NO_RIPPLE != 0;
-    let clear_no_ripple = flags & tf::CLEAR_NO_RIPPLE != 0;
-    let set_freeze = flags & tf::SET_FREEZE != 0;
-    let clear_freeze = flags & tf::CLEAR_FREEZE != 0;
+    Some(Request {
+        limit,
+        currency,
+        dst,
+        has_quality_in: tx.u32_of(s.quality_in).is_some(),
+        has_quality_out,
+        quality_in: tx.u32_of(s.quality_in).unwrap_or(0),
+        quality_out,
+        set_auth: flags & tf::SET_AUTH != 0,
+        set_no_ripple: flags & tf::SET_NO_RIPPLE != 0,
+        clear_no_ripple: flags & tf::CLEAR_NO_RIPPLE != 0,
+        set_freeze: flags & tf::SET_FREEZE != 0,
+        clear_freeze: flags & tf::CLEAR_FREEZE != 0,
+    })
+}
 
-    let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
+/// The low-side or the high-side bit of a pair of line flags.
+fn side_bit(high: bool, low_bit: u32, high_bit: u32) -> u32 {
+    if high {
+        high_bit
+    } else {
+        low_bit
+    }
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let account = ctx.account;
+    let Some(req) = request(ctx.tx) else {
+        return Ter::temBAD_LIMIT;
+    };
+    let Some(me) = ctx.sb.peek(&keylet::account(&account)) else {
+        return Ter::tefINTERNAL;
+    };
+    let reserve_create = reserve_to_create(&ctx.sb, &me);
+    let Some(dst_root) = ctx.sb.peek(&keylet::account(&req.dst)) else {
         return Ter::tecNO_DST;
     };
-    let line_key = keylet::line(&account, &dst, &currency);
+    let line_key = keylet::line(&account, &req.dst, &req.currency);
     let Some(mut line) = ctx.sb.peek(&line_key) else {
-        if limit.is_zero()
-            && (!has_qin || quality_in == 0)
-            && (!has_qout || quality_out == 0)
-            && !set_auth
-        {
-            return Ter::tecNO_LINE_REDUNDANT;
-        }
-        if ctx.prior_balance < reserve_create {
-            return Ter::tecNO_LINE_INSUF_RESERVE;
-        }
-        return trust_create(
-            &mut ctx.sb,
-            &NewLine {
-                setter: account,
-                peer: dst,
-                currency,
-                limit,
-                auth: set_auth,
-                no_ripple: set_no_ripple && !clear_no_ripple,
-                freeze: set_freeze && !clear_freeze,
-                quality_in,
-                quality_out,
-            },
-        );
+        return create_line(ctx, &req, reserve_create);
     };
 
-    let (low_acct, high_acct) = if high { (dst, account) } else { (account, dst) };
+    let high = account > req.dst;
+    let (low_acct, high_acct) = if high {
+        (req.dst, account)
+    } else {
+        (account, req.dst)
+    };
     let (low_root, high_root) = if high {
         (&dst_root, &me)
     } else {
@@ -169,106 +178,30 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
     };
     let low_balance = balance_for(&line, &low_acct, &high_acct);
     let high_balance = low_balance.negate();
-    let my_limit_f = if high { s.high_limit } else { s.low_limit };
-    line.set(
-        my_limit_f,
-        StValue::Amount(Amount::iou(limit, currency, account)),
-    );
-    let low_limit = iou_of(&line, s.low_limit);
-    let high_limit = iou_of(&line, s.high_limit);
-
-    // Qualities: absent keeps, zero clears, else stores on the sender's side.
-    let (my_qin_f, my_qout_f) = if high {
-        (s.high_quality_in, s.high_quality_out)
-    } else {
-        (s.low_quality_in, s.low_quality_out)
-    };
-    if has_qin {
-        if quality_in != 0 {
-            line.set(my_qin_f, StValue::UInt32(quality_in));
-        } else {
-            line.remove(my_qin_f);
-        }
-    }
-    if has_qout {
-        if quality_out != 0 {
-            line.set(my_qout_f, StValue::UInt32(quality_out));
-        } else {
-            line.remove(my_qout_f);
-        }
-    }
-    let q = |f| match line.u32_of(f).unwrap_or(0) {
-        QUALITY_ONE => 0,
-        v => v,
-    };
-    let (low_qin, low_qout) = (q(s.low_quality_in), q(s.low_quality_out));
-    let (high_qin, high_qout) = (q(s.high_quality_in), q(s.high_quality_out));
-
-    let pick = |low: u32, hi: u32| if high { hi } else { low };
+    set_limit_and_qualities(&mut line, &req, &account, high);
     let flags_in = line.flags();
-    let mut out = flags_in;
-    if set_no_ripple && !clear_no_ripple {
-        let mine = if high { high_balance } else { low_balance };
-        if mine.signum() >= 0 {
-            out |= pick(lsf::LOW_NO_RIPPLE, lsf::HIGH_NO_RIPPLE);
-        } else {
-            return Ter::tecNO_PERMISSION;
-        }
-    } else if clear_no_ripple && !set_no_ripple {
-        out &= !pick(lsf::LOW_NO_RIPPLE, lsf::HIGH_NO_RIPPLE);
+    let my_balance = if high { high_balance } else { low_balance };
+    let mut out = match ripple_and_freeze(flags_in, &req, high, &me, my_balance) {
+        Ok(out) => out,
+        Err(t) => return t,
+    };
+    let low_reserve_set = side_needs_reserve(&line, out, false, low_root, low_balance);
+    let high_reserve_set = side_needs_reserve(&line, out, true, high_root, high_balance);
+    if req.set_auth {
+        out |= side_bit(high, lsf::LOW_AUTH, lsf::HIGH_AUTH);
     }
-    if set_freeze && !clear_freeze && !me.is_flag(lsf::NO_FREEZE) {
-        out |= pick(lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
-    } else if clear_freeze && !set_freeze {
-        out &= !pick(lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
-    }
-    let low_def_ripple = low_root.is_flag(lsf::DEFAULT_RIPPLE);
-    let high_def_ripple = high_root.is_flag(lsf::DEFAULT_RIPPLE);
-    let low_reserve_set = low_qin != 0
-        || low_qout != 0
-        || (out & lsf::LOW_NO_RIPPLE == 0) != low_def_ripple
-        || out & lsf::LOW_FREEZE != 0
-        || !low_limit.is_zero()
-        || low_balance.signum() > 0;
-    let high_reserve_set = high_qin != 0
-        || high_qout != 0
-        || (out & lsf::HIGH_NO_RIPPLE == 0) != high_def_ripple
-        || out & lsf::HIGH_FREEZE != 0
-        || !high_limit.is_zero()
-        || high_balance.signum() > 0;
-    let is_default = !low_reserve_set && !high_reserve_set;
-    let low_reserved = flags_in & lsf::LOW_RESERVE != 0;
-    let high_reserved = flags_in & lsf::HIGH_RESERVE != 0;
-    let mut reserve_increase = false;
-    if set_auth {
-        out |= pick(lsf::LOW_AUTH, lsf::HIGH_AUTH);
-    }
-    if low_reserve_set && !low_reserved {
-        adjust_owner_count(&mut ctx.sb, &low_acct, 1);
-        out |= lsf::LOW_RESERVE;
-        if !high {
-            reserve_increase = true;
-        }
-    }
-    if !low_reserve_set && low_reserved {
-        adjust_owner_count(&mut ctx.sb, &low_acct, -1);
-        out &= !lsf::LOW_RESERVE;
-    }
-    if high_reserve_set && !high_reserved {
-        adjust_owner_count(&mut ctx.sb, &high_acct, 1);
-        out |= lsf::HIGH_RESERVE;
-        if high {
-            reserve_increase = true;
-        }
-    }
-    if !high_reserve_set && high_reserved {
-        adjust_owner_count(&mut ctx.sb, &high_acct, -1);
-        out &= !lsf::HIGH_RESERVE;
-    }
+    let reserve_increase = update_reserves(
+        ctx,
+        &mut out,
+        flags_in,
+        [(low_acct, low_reserve_set), (high_acct, high_reserve_set)],
+        high,
+    );
     if out != flags_in {
-        line.set(s.flags, StValue::UInt32(out));
+        line.set(sf().flags, StValue::UInt32(out));
     }
-    if is_default || currency.is_bad() {
+    let is_default = !low_reserve_set && !high_reserve_set;
+    if is_default || req.currency.is_bad() {
         return trust_delete(&mut ctx.sb, &line_key, &line);
     }
     if reserve_increase && ctx.prior_balance < reserve_create {
@@ -276,4 +209,162 @@ pub fn apply(ctx: &mut ApplyContext) -> Ter {
     }
     ctx.sb.update(line_key, line);
     Ter::tesSUCCESS
+}
+
+/// The balance the sender needs to add a line. The first two owned objects need no
+/// reserve here, so a gateway can fund users' accounts without fuss (rippled's rule).
+fn reserve_to_create(sb: &Sandbox, me: &StObject) -> i64 {
+    let owner_count = me.u32_of(sf().owner_count).unwrap_or(0);
+    if owner_count < 2 {
+        0
+    } else {
+        sb.info()
+            .fees
+            .account_reserve(owner_count.saturating_add(1))
+    }
+}
+
+/// No line yet: creates one, unless it would hold only defaults or the sender lacks the
+/// reserve.
+fn create_line(ctx: &mut ApplyContext, req: &Request, reserve_create: i64) -> Ter {
+    if req.limit.is_zero()
+        && (!req.has_quality_in || req.quality_in == 0)
+        && (!req.has_quality_out || req.quality_out == 0)
+        && !req.set_auth
+    {
+        return Ter::tecNO_LINE_REDUNDANT;
+    }
+    if ctx.prior_balance < reserve_create {
+        return Ter::tecNO_LINE_INSUF_RESERVE;
+    }
+    trust_create(
+        &mut ctx.sb,
+        &NewLine {
+            setter: ctx.account,
+            peer: req.dst,
+            currency: req.currency,
+            limit: req.limit,
+            auth: req.set_auth,
+            no_ripple: req.set_no_ripple && !req.clear_no_ripple,
+            freeze: req.set_freeze && !req.clear_freeze,
+            quality_in: req.quality_in,
+            quality_out: req.quality_out,
+        },
+    )
+}
+
+/// Writes the sender's limit and qualities on its side of the line. A quality absent
+/// from the transaction is kept, zero clears it.
+fn set_limit_and_qualities(line: &mut StObject, req: &Request, account: &AccountId, high: bool) {
+    let s = sf();
+    let (limit_f, quality_in_f, quality_out_f) = if high {
+        (s.high_limit, s.high_quality_in, s.high_quality_out)
+    } else {
+        (s.low_limit, s.low_quality_in, s.low_quality_out)
+    };
+    line.set(
+        limit_f,
+        StValue::Amount(Amount::iou(req.limit, req.currency, *account)),
+    );
+    if req.has_quality_in {
+        set_quality(line, quality_in_f, req.quality_in);
+    }
+    if req.has_quality_out {
+        set_quality(line, quality_out_f, req.quality_out);
+    }
+}
+
+fn set_quality(line: &mut StObject, field: Field, quality: u32) {
+    if quality != 0 {
+        line.set(field, StValue::UInt32(quality));
+    } else {
+        line.remove(field);
+    }
+}
+
+/// The line's flags with the request's NoRipple and Freeze changes on the sender's side.
+/// NoRipple needs the sender's balance on the line not to be negative.
+fn ripple_and_freeze(
+    flags_in: u32,
+    req: &Request,
+    high: bool,
+    me: &StObject,
+    my_balance: IouValue,
+) -> Result<u32, Ter> {
+    let mut out = flags_in;
+    let no_ripple = side_bit(high, lsf::LOW_NO_RIPPLE, lsf::HIGH_NO_RIPPLE);
+    if req.set_no_ripple && !req.clear_no_ripple {
+        if my_balance.signum() >= 0 {
+            out |= no_ripple;
+        } else {
+            return Err(Ter::tecNO_PERMISSION);
+        }
+    } else if req.clear_no_ripple && !req.set_no_ripple {
+        out &= !no_ripple;
+    }
+    let freeze = side_bit(high, lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
+    if req.set_freeze && !req.clear_freeze && !me.is_flag(lsf::NO_FREEZE) {
+        out |= freeze;
+    } else if req.clear_freeze && !req.set_freeze {
+        out &= !freeze;
+    }
+    Ok(out)
+}
+
+/// True when one side of the line differs from its defaults, and so takes a reserve:
+/// a quality, NoRipple against the account's DefaultRipple, a freeze, a limit, or a
+/// positive balance (`balance` from that side).
+fn side_needs_reserve(
+    line: &StObject,
+    flags: u32,
+    high: bool,
+    root: &StObject,
+    balance: IouValue,
+) -> bool {
+    let s = sf();
+    let (limit_f, quality_in_f, quality_out_f) = if high {
+        (s.high_limit, s.high_quality_in, s.high_quality_out)
+    } else {
+        (s.low_limit, s.low_quality_in, s.low_quality_out)
+    };
+    let quality = |f| match line.u32_of(f).unwrap_or(0) {
+        QUALITY_ONE => 0,
+        v => v,
+    };
+    let rippling = flags & side_bit(high, lsf::LOW_NO_RIPPLE, lsf::HIGH_NO_RIPPLE) == 0;
+    quality(quality_in_f) != 0
+        || quality(quality_out_f) != 0
+        || rippling != root.is_flag(lsf::DEFAULT_RIPPLE)
+        || flags & side_bit(high, lsf::LOW_FREEZE, lsf::HIGH_FREEZE) != 0
+        || !iou_of(line, limit_f).is_zero()
+        || balance.signum() > 0
+}
+
+/// Takes or releases each side's reserve (owner count and the Low/HighReserve flag) as
+/// `sides` (low, high: account and whether it needs one) say. Returns true when the
+/// sender's side takes a new reserve.
+fn update_reserves(
+    ctx: &mut ApplyContext,
+    flags: &mut u32,
+    flags_in: u32,
+    sides: [(AccountId, bool); 2],
+    sender_high: bool,
+) -> bool {
+    let mut increase = false;
+    for (high, (account, needs_reserve)) in [false, true].into_iter().zip(sides) {
+        let reserve = side_bit(high, lsf::LOW_RESERVE, lsf::HIGH_RESERVE);
+        let reserved = flags_in & reserve != 0;
+        if needs_reserve && !reserved {
+            adjust_owner_count(&mut ctx.sb, &account, 1);
+            *flags |= reserve;
+            if high == sender_high {
+                increase = true;
+            }
+        }
+        if !needs_reserve && reserved {
+            adjust_owner_count(&mut ctx.sb, &account, -1);
+            *flags &= !reserve;
+        }
+    }
+    increase
 }

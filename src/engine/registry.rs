@@ -1,0 +1,158 @@
+//! The transactor table: one row per transaction type the engine applies, naming the
+//! type's three phases (rippled's `applySteps.cpp` dispatch). Adding a type is a new
+//! file with `preflight` / `preclaim` / `do_apply`, a [`TxType`] variant and a row here.
+
+use super::ter::Ter;
+use super::transactor::ApplyContext;
+use super::tx_type::TxType;
+use super::{
+    account_set, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
+    set_regular_key, trust_set,
+};
+use crate::ledger::view::ReadView;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// Type-specific checks that need no ledger; never returns a tec.
+pub type Preflight = fn(&StObject, &AccountId) -> Ter;
+/// Type-specific checks that only read the ledger; a tec here still claims the fee.
+pub type Preclaim = fn(&dyn ReadView, &StObject, &AccountId) -> Ter;
+/// The transaction's effect, written into the sandbox.
+pub type DoApply = fn(&mut ApplyContext<'_, '_>) -> Ter;
+
+/// One transaction type and its phases.
+pub struct Transactor {
+    /// The type (its discriminant is the `TransactionType` code).
+    pub tx_type: TxType,
+    /// rippled's name for the type (definitions.json TRANSACTION_TYPES).
+    pub name: &'static str,
+    /// Checks without the ledger.
+    pub preflight: Preflight,
+    /// Checks reading the ledger.
+    pub preclaim: Preclaim,
+    /// The effect.
+    pub do_apply: DoApply,
+}
+
+const ROWS: &[Transactor] = &[
+    Transactor {
+        tx_type: TxType::Payment,
+        name: "Payment",
+        preflight: payment::preflight,
+        preclaim: payment::preclaim,
+        do_apply: payment::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AccountSet,
+        name: "AccountSet",
+        preflight: account_set::preflight,
+        preclaim: account_set::preclaim,
+        do_apply: account_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::SetRegularKey,
+        name: "SetRegularKey",
+        preflight: set_regular_key::preflight,
+        preclaim: set_regular_key::preclaim,
+        do_apply: set_regular_key::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::PaymentChannelCreate,
+        name: "PaymentChannelCreate",
+        preflight: payment_channel_create::preflight,
+        preclaim: payment_channel_create::preclaim,
+        do_apply: payment_channel_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::PaymentChannelFund,
+        name: "PaymentChannelFund",
+        preflight: payment_channel_fund::preflight,
+        preclaim: payment_channel_fund::preclaim,
+        do_apply: payment_channel_fund::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::PaymentChannelClaim,
+        name: "PaymentChannelClaim",
+        preflight: payment_channel_claim::preflight,
+        preclaim: payment_channel_claim::preclaim,
+        do_apply: payment_channel_claim::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::TrustSet,
+        name: "TrustSet",
+        preflight: trust_set::preflight,
+        preclaim: trust_set::preclaim,
+        do_apply: trust_set::do_apply,
+    },
+];
+
+/// Every transaction type the engine applies.
+pub static TRANSACTORS: &[Transactor] = ROWS;
+
+/// Type codes the lookup table covers (definitions.json's codes are all below this).
+const CODES: usize = 256;
+/// A code with no row.
+const NO_ROW: u8 = u8::MAX;
+
+/// Row of each type code, built at compile time: the dispatch is one array index.
+static ROW_BY_CODE: [u8; CODES] = row_by_code(ROWS);
+
+const fn row_by_code(rows: &[Transactor]) -> [u8; CODES] {
+    assert!(rows.len() < NO_ROW as usize, "too many rows for a u8 index");
+    let mut by_code = [NO_ROW; CODES];
+    let mut i = 0;
+    while i < rows.len() {
+        let code = rows[i].tx_type as usize;
+        assert!(code < CODES, "a type code outside the lookup table");
+        assert!(by_code[code] == NO_ROW, "two rows with one type code");
+        by_code[code] = i as u8;
+        i += 1;
+    }
+    by_code
+}
+
+/// The row of a `TransactionType` code, if the engine applies that type.
+pub fn transactor(code: u16) -> Option<&'static Transactor> {
+    let row = *ROW_BY_CODE.get(code as usize)?;
+    TRANSACTORS.get(row as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::definitions::defs;
+    use std::collections::HashSet;
+
+    #[test]
+    fn rows_agree_with_definitions() {
+        let d = defs();
+        let mut codes = HashSet::new();
+        let mut names = HashSet::new();
+        for row in TRANSACTORS {
+            let code = row.tx_type as u16;
+            assert_eq!(
+                d.transaction_types.get(row.name),
+                Some(&code),
+                "{} has code {code} here",
+                row.name
+            );
+            assert_eq!(d.transaction_type_name(code), Some(row.name));
+            assert_eq!(format!("{:?}", row.tx_type), row.name);
+            assert!(codes.insert(code), "code {code} appears twice");
+            assert!(names.insert(row.name), "{} appears twice", row.name);
+        }
+    }
+
+    #[test]
+    fn lookup_finds_every_row_and_nothing_else() {
+        for row in TRANSACTORS {
+            let found = transactor(row.tx_type as u16).expect("row found by its code");
+            assert!(std::ptr::eq(found, row));
+            assert_eq!(TxType::from_code(row.tx_type as u16), Some(row.tx_type));
+        }
+        let known: HashSet<u16> = TRANSACTORS.iter().map(|r| r.tx_type as u16).collect();
+        for code in (0..=u16::MAX).filter(|c| !known.contains(c)) {
+            assert!(transactor(code).is_none(), "code {code}");
+        }
+    }
+}

@@ -2,8 +2,8 @@
 //! type. No async runtime, no files, no sockets.
 //!
 //! Entry point: [`apply_transaction`] applies one decoded, signed transaction to a read
-//! view and returns an [`Outcome`] (result code, metadata, the state writes). The ledger
-//! store (`ledgers`) commits the writes; nothing here mutates shared state.
+//! view and returns an [`Outcome`] (result code, metadata, the state writes). The
+//! ledgers (`crate::ledgers`) commit the writes; nothing here mutates shared state.
 //!
 //! The pipeline:
 //! - [`ter`]: result codes with rippled's names, numbers and messages.

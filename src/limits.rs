@@ -196,6 +196,10 @@ pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
 /// Ledgers a transaction with a retry (ter) result is held and retried after closes
 /// (rippled `LocalTxs` `holdLedgers`).
 pub const HELD_TX_LEDGERS: u32 = 5;
+/// Most paths a payment may carry in the open ledger (rippled `MaxPathSize`).
+pub const PAYMENT_PATHS_MAX: usize = 6;
+/// Most steps in one payment path (rippled `MaxPathLength`).
+pub const PAYMENT_PATH_STEPS_MAX: usize = 8;
 /// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
 /// ExpandedSignerList).
 pub const MULTI_SIGNERS_MAX: usize = 32;

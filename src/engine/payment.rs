@@ -13,6 +13,7 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::limits::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
 use crate::protocol::amount::{Amount, IouValue, Rounding, DROPS_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
@@ -29,11 +30,6 @@ pub mod tf {
     pub const MASK: u32 =
         super::TF_UNIVERSAL_MASK & !(NO_RIPPLE_DIRECT | PARTIAL_PAYMENT | LIMIT_QUALITY);
 }
-
-/// Most paths a payment may carry in the open ledger (rippled `MaxPathSize`).
-const PATHS_MAX: usize = 6;
-/// Most steps in one path (rippled `MaxPathLength`).
-const PATH_STEPS_MAX: usize = 8;
 
 fn legal(a: &Amount) -> bool {
     match a {
@@ -162,7 +158,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter
     let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
     if rippling && view.info().open {
         if let Some(StValue::PathSet(paths)) = tx.get(s.paths) {
-            if paths.len() > PATHS_MAX || paths.iter().any(|p| p.len() > PATH_STEPS_MAX) {
+            if paths.len() > PAYMENT_PATHS_MAX
+                || paths.iter().any(|p| p.len() > PAYMENT_PATH_STEPS_MAX)
+            {
                 return Ter::telBAD_PATH_COUNT;
             }
         }

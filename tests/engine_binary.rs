@@ -2,11 +2,10 @@
 //! and applied from its binary form (`LedgerStore::apply_blob`), as the server applies
 //! it; plus the product document's JSON requests going through `codec::from_json`.
 
-mod engine_env;
+mod support;
 
 use std::sync::Arc;
 
-use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
@@ -17,6 +16,7 @@ use ledgerd::protocol::codec;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::tx::{signing_data, transaction_id};
+use support::engine::*;
 
 fn signed_blob(store: &LedgerStore, who: &KeyPair, tx: Tx) -> Vec<u8> {
     signed_blob_as(store, &who.account_id(), who, tx)

@@ -2,13 +2,12 @@
 //! of the open and the last closed ledger while the writer applies payments and closes
 //! ledgers, and check that each snapshot is self-consistent.
 
-mod engine_env;
+mod support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
@@ -17,6 +16,7 @@ use ledgerd::ledger::view::ReadView;
 use ledgerd::protocol::codec;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::tx::signing_data;
+use support::engine::*;
 
 const PAY_DROPS: i64 = 7;
 const FEE_DROPS: i64 = 10;

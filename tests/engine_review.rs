@@ -4,9 +4,8 @@
 //! and the common pipeline (`Transactor.cpp`). Each test is a ledger story whose expected
 //! results were settled by reading rippled's source and tests.
 
-mod engine_env;
+mod support;
 
-use engine_env::*;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::pay_chan::tf as ptf;
 use ledgerd::engine::trust_set::tf as tst;
@@ -18,6 +17,7 @@ use ledgerd::ledger::view::ReadView;
 use ledgerd::protocol::amount::IouValue;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::types::Hash256;
+use support::engine::*;
 
 const FEE: i64 = 10;
 

@@ -3,9 +3,8 @@
 //! unauthorized lines, and the payment channel life. Each transaction is signed, encoded
 //! to binary and decoded before it is applied, as the server applies it.
 
-mod engine_env;
+mod support;
 
-use engine_env::*;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::trust_set::tf as tst;
 use ledgerd::engine::Ter;
@@ -15,6 +14,7 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::IouValue;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::keys::KeyType;
+use support::engine::*;
 
 const FEE: i64 = 10;
 

@@ -3,13 +3,15 @@
 //! later write while reads keep working, and a replay that disagrees with the journal
 //! refuses to start.
 
-mod persist_common;
+mod support;
 
 use std::sync::Arc;
 
 use ledgerd::node::persist::{PersistError, PersistOptions};
 use ledgerd::store::{DiskStorage, FaultyStorage};
-use persist_common::*;
+use support::accounts::{account_seq, balance};
+use support::payment::payment_blob;
+use support::persist::*;
 
 fn faulty_options() -> (FaultyStorage, PersistOptions) {
     let faulty = FaultyStorage::new(Arc::new(DiskStorage));
@@ -27,8 +29,7 @@ fn base(d: &mut Driver) -> Vec<ledgerd::protocol::keys::KeyPair> {
     d.close().expect("close");
     for _ in 0..3 {
         for u in &users {
-            let seq = account_seq(&d.store, &u.account_id());
-            d.submit(&payment(u, seq, &users[0].account_id(), 1_000));
+            d.pay(u, &users[0].account_id(), 1_000);
         }
         d.close().expect("close");
     }
@@ -54,9 +55,7 @@ fn refuses_after(arm: impl FnOnce(&FaultyStorage), what: &str) {
     let closed_before = d.store.closed().seq();
     arm(&faulty);
     let u = &users[1];
-    let seq = account_seq(&d.store, &u.account_id());
-    d.submit(&payment(u, seq, &users[2].account_id(), 5))
-        .expect("applied");
+    d.pay(u, &users[2].account_id(), 5).expect("applied");
     let err = d.flush().expect_err("the record is not durable");
     assert!(err.to_string().contains(what), "{err}");
     let health = d.persist.health().expect_err("unhealthy");
@@ -66,7 +65,7 @@ fn refuses_after(arm: impl FnOnce(&FaultyStorage), what: &str) {
     let seq = account_seq(&d.store, &u.account_id());
     let r = d
         .store
-        .apply_blob(&payment(u, seq, &users[2].account_id(), 6))
+        .apply_blob(&payment_blob(u, seq, &users[2].account_id(), 6))
         .expect("decodes");
     let e = d
         .persist
@@ -110,8 +109,7 @@ fn a_torn_tail_is_dropped_and_acknowledged_records_survive() {
     // The next write reaches the disk only in part, then the machine is gone.
     faulty.tear_write(faulty.writes() + 1, 30);
     for u in &users {
-        let seq = account_seq(&d.store, &u.account_id());
-        d.submit(&payment(u, seq, &users[0].account_id(), 9));
+        d.pay(u, &users[0].account_id(), 9);
     }
     assert!(d.flush().is_err(), "torn records are not acknowledged");
     let acked = d.acked.clone();

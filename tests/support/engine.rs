@@ -1,10 +1,10 @@
 //! A small test environment in the spirit of rippled's jtx: accounts with real keys,
 //! transactions built field by field, signed, encoded to binary and decoded again (as the
 //! server receives them), then applied to a standalone ledger store.
-#![allow(dead_code)]
 
 use std::sync::Arc;
 
+use super::keys::keys_of_type;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::directory;
 use ledgerd::ledger::keylet;
@@ -15,7 +15,6 @@ use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::Seed;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::tx::signing_data;
 use ledgerd::protocol::types::{AccountId, Currency, Hash256};
@@ -55,7 +54,7 @@ impl Account {
 
     /// An account of the given key type.
     pub fn with_type(name: &str, kt: KeyType) -> Account {
-        let kp = KeyPair::from_seed(&Seed::from_passphrase(name), kt).expect("key");
+        let kp = keys_of_type(name, kt);
         let id = kp.account_id();
         Account {
             name: name.to_string(),
@@ -138,6 +137,11 @@ pub fn pay(to: &Account, amount: Amount) -> Tx {
 /// A TrustSet with this limit.
 pub fn trust(limit: Amount) -> Tx {
     Tx::new("TrustSet").amount("LimitAmount", limit)
+}
+
+/// The issuer's authorization of `holder`'s line for `code` (TrustSet with tfSetfAuth).
+pub fn authorize(holder: &Account, code: &str) -> Tx {
+    trust(holder.iou(code, 0)).flags(ledgerd::engine::trust_set::tf::SET_AUTH)
 }
 
 /// An AccountSet with SetFlag.

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use ledgerd::node::persist::{PersistError, PersistOptions};
 use ledgerd::store::{DiskStorage, FaultyStorage};
 use support::accounts::{account_seq, balance};
+use support::journal::segments;
 use support::payment::payment_blob;
 use support::persist::*;
 
@@ -34,15 +35,6 @@ fn base(d: &mut Driver) -> Vec<ledgerd::protocol::keys::KeyPair> {
         d.close().expect("close");
     }
     users
-}
-
-fn segment(dir: &std::path::Path) -> std::path::PathBuf {
-    let mut segs: Vec<_> = std::fs::read_dir(dir.join("journal"))
-        .expect("list")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    segs.sort();
-    segs.into_iter().next().expect("a segment")
 }
 
 /// The disk failure is reported, later writes fail at once, reads keep working, and a
@@ -114,7 +106,7 @@ fn a_torn_tail_is_dropped_and_acknowledged_records_survive() {
     assert!(d.flush().is_err(), "torn records are not acknowledged");
     let acked = d.acked.clone();
     drop(d);
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let torn_len = std::fs::metadata(&seg).expect("stat").len();
     let d2 = Driver::open(dir.path(), cfg(32), PersistOptions::default()).expect("reopen");
     assert!(
@@ -134,7 +126,7 @@ fn damage_before_the_tail_refuses_to_start_naming_file_and_offset() {
     let mut d = Driver::open(dir.path(), cfg(32), PersistOptions::default()).expect("open");
     base(&mut d);
     drop(d);
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let at = bytes.len() / 3;
     bytes[at] ^= 0x55;
@@ -155,7 +147,7 @@ fn a_replay_that_disagrees_with_the_journal_refuses_to_start() {
     drop(d);
     // Rewrite the first transaction record's result (tesSUCCESS -> tecUNFUNDED_PAYMENT)
     // with a valid checksum: the damage is only visible to replay.
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let mut at = 0;
     let mut changed = None;

@@ -4,21 +4,18 @@
 mod support;
 
 use ledgerd::protocol::keys::{KeyType, PublicKey};
-use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
 use serde_json::{json, Value};
 use support::http::post;
 use support::keys::{CHANNEL, GENESIS_SEED};
 use support::server::Server;
-use support::vectors::claim_vectors;
+use support::vectors::{self, claim_vectors};
 use support::ws::Ws;
 
 /// The four secret forms of a vector: (fields, key_type or none).
 fn secret_forms(case: &Value) -> Vec<Value> {
     let seed_b58 = case["signer_seed"].as_str().unwrap();
     let key_type = case["key_type"].as_str().unwrap();
-    let seed = parse_ripple_lib_seed(seed_b58)
-        .or_else(|| Seed::from_base58(seed_b58).ok())
-        .expect("vector seed");
+    let seed = vectors::seed(seed_b58);
     let passphrase = case["signer_passphrase"].as_str().unwrap_or(seed_b58);
     vec![
         json!({"secret": seed_b58}),

@@ -7,6 +7,7 @@
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
 //! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
 //! - [`accounts`]: an account's root, sequence and balance in a store's open ledger.
+//! - [`journal`]: the store's journal on disk: open, replay, list segments.
 //! - [`persist`]: a driver playing the sequencer's role over persistence.
 //! - [`vectors`]: the JSON vectors in `tests/vectors/`.
 #![allow(dead_code)]
@@ -14,6 +15,7 @@
 pub mod accounts;
 pub mod engine;
 pub mod http;
+pub mod journal;
 pub mod keys;
 pub mod payment;
 pub mod persist;

@@ -24,7 +24,10 @@ pub fn claim_vectors() -> Vec<Value> {
 pub fn text<'a>(c: &'a Value, field: &str) -> &'a str {
     c[field]
         .as_str()
-        .unwrap_or_else(|| panic!("missing {field}"))
+        .unwrap_or_else(|| match c["label"].as_str() {
+            Some(label) => panic!("{label}: missing {field}"),
+            None => panic!("missing {field}"),
+        })
 }
 
 /// A vector's seed: ripple-lib's ed25519 form (`sEd...`) or a family seed (`s...`).

@@ -10,9 +10,12 @@
 //! - [`journal`]: the store's journal on disk: open, replay, list segments.
 //! - [`persist`]: a driver playing the sequencer's role over persistence.
 //! - [`vectors`]: the JSON vectors in `tests/vectors/`.
+//! - [`difftest`]: random inputs, normalization and the library oracles of `diff_libs`;
+//!   [`tools`]: the Python and Node installs the interop and difference suites make.
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod difftest;
 pub mod engine;
 pub mod http;
 pub mod journal;
@@ -21,5 +24,6 @@ pub mod payment;
 pub mod persist;
 pub mod reply;
 pub mod server;
+pub mod tools;
 pub mod vectors;
 pub mod ws;

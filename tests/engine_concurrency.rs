@@ -14,8 +14,6 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledger::store::{LedgerSnapshot, LedgerStore};
 use ledgerd::ledger::view::ReadView;
 use ledgerd::protocol::codec;
-use ledgerd::protocol::st::StValue;
-use ledgerd::protocol::tx::signing_data;
 use support::engine::*;
 
 const PAY_DROPS: i64 = 7;
@@ -73,19 +71,9 @@ fn snapshots_are_consistent_under_writes() {
             seen
         }));
     }
-    let s = sf();
     let mut now = START_TIME + 100;
     for i in 0..600u32 {
-        let mut o = pay(&bob, drops(PAY_DROPS)).0;
-        o.set(s.account, StValue::AccountId(alice.id));
-        o.set(s.sequence, StValue::UInt32(base.2 + i));
-        o.set(s.fee, StValue::Amount(drops(FEE_DROPS)));
-        o.set(
-            s.signing_pub_key,
-            StValue::Blob(alice.kp.public.as_bytes().to_vec()),
-        );
-        let sig = alice.kp.sign(&signing_data(&o));
-        o.set(s.txn_signature, StValue::Blob(sig));
+        let o = pay(&bob, drops(PAY_DROPS)).signed(&alice.id, base.2 + i, FEE_DROPS, &alice.kp);
         let r = store.apply_blob(&codec::encode(&o)).expect("decodes");
         assert_eq!(r.ter, Ter::tesSUCCESS);
         if i % 50 == 49 {

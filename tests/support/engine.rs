@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
+use super::accounts;
 use super::keys::keys_of_type;
+use super::payment::sign_object;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::directory;
 use ledgerd::ledger::keylet;
@@ -16,7 +18,6 @@ use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::tx::signing_data;
 use ledgerd::protocol::types::{AccountId, Currency, Hash256};
 
 /// Drops in `n` XRP.
@@ -125,6 +126,23 @@ impl Tx {
         self.0.remove(f(name));
         self
     }
+
+    /// The transaction as `account` sends it, signed by `signer` (its master or its
+    /// regular key): Account set, Sequence `seq` and Fee `fee` (drops) unless already
+    /// there, then SigningPubKey and TxnSignature.
+    pub fn signed(self, account: &AccountId, seq: u32, fee: i64, signer: &KeyPair) -> StObject {
+        let mut o = self.0;
+        let s = sf();
+        o.set(s.account, StValue::AccountId(*account));
+        if o.get(s.sequence).is_none() {
+            o.set(s.sequence, StValue::UInt32(seq));
+        }
+        if o.get(s.fee).is_none() {
+            o.set(s.fee, StValue::Amount(Amount::Xrp(fee)));
+        }
+        sign_object(&mut o, signer);
+        o
+    }
 }
 
 /// A payment.
@@ -186,32 +204,14 @@ impl Env {
 
     /// The next Sequence of `who` in the open ledger (0 when absent).
     pub fn seq(&self, who: &Account) -> u32 {
-        self.root(who)
-            .and_then(|r| r.u32_of(sf().sequence))
-            .unwrap_or(0)
+        accounts::sequence(&self.store, &who.id).unwrap_or(0)
     }
 
     /// Fills Account, Sequence, Fee and SigningPubKey, signs with `signer`, goes through
     /// the binary form and applies. Returns the result.
     pub fn submit_signed(&mut self, who: &Account, signer: &KeyPair, tx: Tx) -> Ter {
-        let mut o = tx.0;
-        let s = sf();
-        o.set(s.account, StValue::AccountId(who.id));
-        if o.get(s.sequence).is_none() {
-            o.set(s.sequence, StValue::UInt32(self.seq(who)));
-        }
-        if o.get(s.fee).is_none() {
-            o.set(
-                s.fee,
-                StValue::Amount(Amount::Xrp(self.store.fees().base_drops as i64)),
-            );
-        }
-        o.set(
-            s.signing_pub_key,
-            StValue::Blob(signer.public.as_bytes().to_vec()),
-        );
-        let sig = signer.sign(&signing_data(&o));
-        o.set(s.txn_signature, StValue::Blob(sig));
+        let fee = self.store.fees().base_drops as i64;
+        let o = tx.signed(&who.id, self.seq(who), fee, signer);
         let blob = codec::encode(&o);
         let decoded = codec::decode(&blob).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
@@ -255,14 +255,12 @@ impl Env {
     }
 
     pub fn root(&self, who: &Account) -> Option<Arc<StObject>> {
-        self.read(&keylet::account(&who.id))
+        accounts::account_root(&self.store, &who.id)
     }
 
     /// XRP balance in drops.
     pub fn balance(&self, who: &Account) -> i64 {
-        self.root(who)
-            .map(|r| r.drops_of(sf().balance))
-            .unwrap_or(0)
+        accounts::balance(&self.store, &who.id).unwrap_or(0)
     }
 
     pub fn owner_count(&self, who: &Account) -> u32 {

@@ -6,12 +6,9 @@
 use super::accounts;
 use super::engine::{self, Account, Tx};
 use super::http::rpc;
-use super::payment::sign_object;
 use super::ws::Ws;
 use ledgerd::engine::Ter;
-use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::codec;
-use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{AccountId, Hash256};
 use ledgerd::rpc::context::ServerState;
 use ledgerd::server::config::ServerConfig;
@@ -286,23 +283,12 @@ impl Node {
     }
 }
 
-/// Signs and applies `tx` to the store of `state`.
+/// Signs `tx` for `who` (see [`Tx::signed`]) and applies it, in binary, to the store of
+/// `state`.
 pub fn submit_to(state: &ServerState, who: &Account, tx: Tx) -> (Ter, Hash256) {
     let store = &state.ledgers;
-    let mut o = tx.0;
-    let s = ledgerd::ledger::sf::sf();
-    o.set(s.account, StValue::AccountId(who.id));
-    if o.get(s.sequence).is_none() {
-        let seq = accounts::sequence(store, &who.id).unwrap_or(0);
-        o.set(s.sequence, StValue::UInt32(seq));
-    }
-    if o.get(s.fee).is_none() {
-        o.set(
-            s.fee,
-            StValue::Amount(Amount::Xrp(store.fees().base_drops as i64)),
-        );
-    }
-    sign_object(&mut o, &who.kp);
+    let seq = accounts::sequence(store, &who.id).unwrap_or(0);
+    let o = tx.signed(&who.id, seq, store.fees().base_drops as i64, &who.kp);
     let r = store.apply_blob(&codec::encode(&o)).expect("decodes");
     (r.ter, r.id)
 }

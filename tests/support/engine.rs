@@ -172,6 +172,60 @@ pub fn fclear(flag: u32) -> Tx {
     Tx::new("AccountSet").u32("ClearFlag", flag)
 }
 
+/// An AccountSet with nothing set yet.
+pub fn account_set() -> Tx {
+    Tx::new("AccountSet")
+}
+
+/// A SetRegularKey to `key`'s master key.
+pub fn regular_key(key: &Account) -> Tx {
+    Tx::new("SetRegularKey").account("RegularKey", &key.id)
+}
+
+/// A PaymentChannelCreate to `dst` holding `amount`, with `settle_delay` seconds and
+/// claims signed by `public_key`.
+pub fn channel_create(dst: &Account, amount: Amount, settle_delay: u32, public_key: &[u8]) -> Tx {
+    Tx::new("PaymentChannelCreate")
+        .account("Destination", &dst.id)
+        .amount("Amount", amount)
+        .u32("SettleDelay", settle_delay)
+        .blob("PublicKey", public_key)
+}
+
+/// A PaymentChannelFund of `amount` into `channel`.
+pub fn channel_fund(channel: &Hash256, amount: Amount) -> Tx {
+    Tx::new("PaymentChannelFund")
+        .h256("Channel", *channel)
+        .amount("Amount", amount)
+}
+
+/// A PaymentChannelClaim on `channel` with nothing else set yet.
+pub fn channel_claim(channel: &Hash256) -> Tx {
+    Tx::new("PaymentChannelClaim").h256("Channel", *channel)
+}
+
+/// A payment channel in the ledger: its key, and the public key its claims are signed with
+/// (the owner's master key).
+pub struct Chan {
+    pub key: Hash256,
+    pub pk: Vec<u8>,
+}
+
+impl Chan {
+    /// A PaymentChannelClaim on this channel.
+    pub fn claim(&self) -> Tx {
+        channel_claim(&self.key)
+    }
+
+    /// A PaymentChannelFund of `amount` into this channel.
+    pub fn fund(&self, amount: Amount) -> Tx {
+        channel_fund(&self.key, amount)
+    }
+}
+
+/// What a transaction costs in these ledgers (the base fee), in drops.
+pub const FEE: i64 = 10;
+
 /// The ledger, and what the last transaction did.
 pub struct Env {
     pub store: LedgerStore,
@@ -236,6 +290,60 @@ impl Env {
     pub fn fund(&mut self, who: &Account, amount: Amount) {
         let master = Account::master();
         self.apply(&master, pay(who, amount), Ter::tesSUCCESS);
+    }
+
+    /// Accounts named `names`, created in order with 10,000 XRP each from the genesis
+    /// account.
+    pub fn funded<const N: usize>(&mut self, names: [&str; N]) -> [Account; N] {
+        names.map(|name| {
+            let a = Account::new(name);
+            self.fund(&a, xrp(10_000));
+            a
+        })
+    }
+
+    /// Makes `gw` a gateway that authorizes its holders: RequireAuth, and DefaultRipple so
+    /// that holders can pay each other through it.
+    pub fn gateway(&mut self, gw: &Account) {
+        self.apply(
+            gw,
+            fset(ledgerd::engine::account_set::asf::REQUIRE_AUTH),
+            Ter::tesSUCCESS,
+        );
+        self.apply(
+            gw,
+            fset(ledgerd::engine::account_set::asf::DEFAULT_RIPPLE),
+            Ter::tesSUCCESS,
+        );
+    }
+
+    /// `owner` opens a channel to `dst` holding `amount` with `settle_delay` seconds, claims
+    /// signed by its master key; asserts tesSUCCESS.
+    pub fn open_channel(
+        &mut self,
+        owner: &Account,
+        dst: &Account,
+        amount: Amount,
+        settle_delay: u32,
+    ) -> Chan {
+        let pk = owner.kp.public.as_bytes().to_vec();
+        self.open_channel_with(owner, dst, channel_create(dst, amount, settle_delay, &pk))
+    }
+
+    /// `owner` opens the channel to `dst` that `create` describes (claims signed by the
+    /// owner's master key); asserts tesSUCCESS.
+    pub fn open_channel_with(&mut self, owner: &Account, dst: &Account, create: Tx) -> Chan {
+        let seq = self.seq(owner);
+        self.apply(owner, create, Ter::tesSUCCESS);
+        Chan {
+            key: keylet::pay_channel(&owner.id, &dst.id, seq),
+            pk: owner.kp.public.as_bytes().to_vec(),
+        }
+    }
+
+    /// The open ledger's parent close time.
+    pub fn parent_close(&self) -> u32 {
+        self.store.current().view.info().parent_close_time
     }
 
     /// Closes the open ledger ten seconds after the last close.

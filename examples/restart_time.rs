@@ -14,15 +14,24 @@
 //! The directory (default: a fresh one under the target directory) is removed afterwards
 //! unless `--keep`.
 
-// The signed payments and account lookups the persistence tests use.
-#[path = "../tests/persist_common/mod.rs"]
-mod persist_common;
+// The keys, signed payments and account lookups the tests use.
+#[allow(dead_code)]
+#[path = "../tests/support/accounts.rs"]
+mod accounts;
+#[allow(dead_code)]
+#[path = "../tests/support/keys.rs"]
+mod keys;
+#[allow(dead_code)]
+#[path = "../tests/support/payment.rs"]
+mod payment;
 
+use accounts::account_seq;
+use keys::keys;
 use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::node::persist::{PersistOptions, Persistence};
 use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::types::AccountId;
-use persist_common::{account_seq, key, payment};
+use payment::payment_blob;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -96,7 +105,7 @@ fn sign_round(users: &[KeyPair], seqs: &[u32], r: usize) -> Vec<Vec<u8>> {
     (0..n)
         .map(|a| {
             let to = &ids[(a + 1 + r % (n - 1).max(1)) % n];
-            payment(&users[a], seqs[a] + r as u32, to, 1 + (r % 7) as i64)
+            payment_blob(&users[a], seqs[a] + r as u32, to, 1 + (r % 7) as u64)
         })
         .collect()
 }
@@ -117,13 +126,13 @@ fn build(dir: &Path, o: &Options) -> u64 {
         d.wait().expect("close durable");
         persist.after_close(store);
     };
-    let master = key("masterpassphrase");
-    let users: Vec<KeyPair> = (0..o.accounts).map(|i| key(&format!("user{i}"))).collect();
+    let master = keys("masterpassphrase");
+    let users: Vec<KeyPair> = (0..o.accounts).map(|i| keys(&format!("user{i}"))).collect();
     let first = account_seq(&store, &master.account_id());
     let mut pending = Vec::new();
     let mut applied = 0u64;
     for (seq, u) in (first..).zip(users.iter()) {
-        let blob = payment(&master, seq, &u.account_id(), 1_000_000_000);
+        let blob = payment_blob(&master, seq, &u.account_id(), 1_000_000_000);
         let r = store.apply_blob(&blob).expect("decodes");
         assert!(r.applied, "funding applies");
         pending.push(persist.record_tx(&blob, &r));

@@ -1,28 +1,22 @@
 //! account_info, account_lines, account_channels, account_objects and ledger_entry over
 //! HTTP and WebSocket: success shapes and every error rippled gives.
 
-mod api_read_common;
+mod support;
 
-use api_read_common::engine_env::{fset, pay, trust, xrp, Account, Tx};
-use api_read_common::{Node, ASF_REQUIRE_AUTH, TF_SETF_AUTH};
+use ledgerd::engine::account_set::asf;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::view::ReadView;
 use serde_json::{json, Value};
-
-fn err(v: &Value) -> (&str, i64, &str) {
-    (
-        v["error"].as_str().unwrap_or(""),
-        v["error_code"].as_i64().unwrap_or(0),
-        v["error_message"].as_str().unwrap_or(""),
-    )
-}
+use support::engine::{authorize, fset, pay, trust, xrp, Account, Tx};
+use support::reply::error;
+use support::server::Node;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn account_info_shapes_and_errors() {
     let node = Node::start().await;
     let alice = Account::new("alice");
     node.fund(&alice, 1000);
-    node.apply(&alice, fset(ASF_REQUIRE_AUTH));
+    node.apply(&alice, fset(asf::REQUIRE_AUTH));
     let closed = node.close();
 
     // Open ledger (default), v1 over HTTP.
@@ -89,11 +83,11 @@ async fn account_info_shapes_and_errors() {
 
     // Errors.
     let r = node.rpc("account_info", json!({}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Missing field 'account'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Missing field 'account'."));
     let r = node.rpc("account_info", json!({"account": 5}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid field 'account'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid field 'account'."));
     let r = node.rpc("account_info", json!({"account": "rNotAnAddress"}));
-    assert_eq!(err(&r), ("actMalformed", 35, "Account malformed."));
+    assert_eq!(error(&r), ("actMalformed", 35, "Account malformed."));
     assert_eq!(r["ledger_current_index"], closed + 1);
     assert_eq!(r["validated"], false);
     let nobody = Account::new("nobody");
@@ -101,7 +95,7 @@ async fn account_info_shapes_and_errors() {
         "account_info",
         json!({"account": nobody.id.to_address(), "ledger_index": "validated"}),
     );
-    assert_eq!(err(&r), ("actNotFound", 19, "Account not found."));
+    assert_eq!(error(&r), ("actNotFound", 19, "Account not found."));
     assert_eq!(r["account"], nobody.id.to_address());
     assert_eq!(r["ledger_index"], closed);
     assert_eq!(r["validated"], true);
@@ -109,36 +103,36 @@ async fn account_info_shapes_and_errors() {
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_index": 99999}),
     );
-    assert_eq!(err(&r), ("lgrNotFound", 21, "ledgerNotFound"));
+    assert_eq!(error(&r), ("lgrNotFound", 21, "ledgerNotFound"));
     let r = node.rpc(
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_index": "nope"}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "ledgerIndexMalformed"));
+    assert_eq!(error(&r), ("invalidParams", 31, "ledgerIndexMalformed"));
     let r = node.rpc(
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_index": 1.5}),
     );
     assert_eq!(
-        err(&r),
+        error(&r),
         ("invalidParams", 31, "Invalid field 'ledger_index'.")
     );
     let r = node.rpc(
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_hash": "ABC"}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "ledgerHashMalformed"));
+    assert_eq!(error(&r), ("invalidParams", 31, "ledgerHashMalformed"));
     let r = node.rpc(
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_hash": "00".repeat(32)}),
     );
-    assert_eq!(err(&r), ("lgrNotFound", 21, "ledgerNotFound"));
+    assert_eq!(error(&r), ("lgrNotFound", 21, "ledgerNotFound"));
     let r = node.rpc(
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_hash": "00".repeat(32), "ledger_index": 3}),
     );
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "invalidParams",
             31,
@@ -149,7 +143,7 @@ async fn account_info_shapes_and_errors() {
         "account_info",
         json!({"account": alice.id.to_address(), "ledger_index": "closed", "queue": true}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid parameters."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid parameters."));
     assert_eq!(r["ledger_index"], closed);
     let r = node.rpc(
         "account_info",
@@ -186,10 +180,10 @@ async fn account_lines_authorized_both_sides_and_paging() {
     let alice = Account::new("alice");
     node.fund(&gw, 10_000);
     node.fund(&alice, 1000);
-    node.apply(&gw, fset(ASF_REQUIRE_AUTH));
+    node.apply(&gw, fset(asf::REQUIRE_AUTH));
     node.apply(&alice, trust(gw.iou("USD", 100)));
     // The issuer authorizes alice's line.
-    node.apply(&gw, trust(alice.iou("USD", 0)).flags(TF_SETF_AUTH));
+    node.apply(&gw, authorize(&alice, "USD"));
     node.close();
 
     let lines = |who: &Account, extra: Value| {
@@ -286,24 +280,24 @@ async fn account_lines_authorized_both_sides_and_paging() {
 
     // Errors.
     let r = node.rpc("account_lines", json!({}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Missing field 'account'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Missing field 'account'."));
     let r = node.rpc("account_lines", json!({"account": true}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid field 'account'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid field 'account'."));
     let r = lines(&gw, json!({"peer": "rBad"}));
-    assert_eq!(err(&r).0, "actMalformed");
+    assert_eq!(error(&r).0, "actMalformed");
     assert!(r["ledger_current_index"].is_u64());
     let r = node.rpc("account_lines", json!({"account": "rBad"}));
-    assert_eq!(err(&r).0, "actMalformed");
+    assert_eq!(error(&r).0, "actMalformed");
     assert_eq!(r["validated"], false);
     let r = node.rpc(
         "account_lines",
         json!({"account": Account::new("ghost").id.to_address()}),
     );
-    assert_eq!(err(&r), ("actNotFound", 19, "Account not found."));
+    assert_eq!(error(&r), ("actNotFound", 19, "Account not found."));
     assert!(r.get("ledger_current_index").is_none());
     let r = lines(&gw, json!({"limit": -1}));
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "invalidParams",
             31,
@@ -312,13 +306,13 @@ async fn account_lines_authorized_both_sides_and_paging() {
     );
     let r = lines(&gw, json!({"marker": 5}));
     assert_eq!(
-        err(&r),
+        error(&r),
         ("invalidParams", 31, "Invalid field 'marker', not string.")
     );
     for bad in ["nonsense", "ABC,1", &format!("{},x", "00".repeat(32))] {
         let r = lines(&gw, json!({"marker": bad}));
         assert_eq!(
-            err(&r),
+            error(&r),
             ("invalidParams", 31, "Invalid parameters."),
             "{bad}"
         );
@@ -326,7 +320,7 @@ async fn account_lines_authorized_both_sides_and_paging() {
     // A marker naming an entry of another account.
     let other = keylet::account(&alice.id).to_hex();
     let r = lines(&gw, json!({"marker": format!("{other},0")}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid parameters."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid parameters."));
     node.running.stop().await;
 }
 
@@ -381,10 +375,10 @@ async fn channels_objects_and_ledger_entry() {
         "account_channels",
         json!({"account": alice.id.to_address(), "destination_account": "rBad"}),
     );
-    assert_eq!(err(&r).0, "actMalformed");
+    assert_eq!(error(&r).0, "actMalformed");
     assert!(r.get("ledger_current_index").is_none());
     let r = node.rpc("account_channels", json!({"account": "rBad"}));
-    assert_eq!(err(&r).0, "actMalformed");
+    assert_eq!(error(&r).0, "actMalformed");
 
     // account_objects: the line and the channel.
     let r = node.rpc("account_objects", json!({"account": alice.id.to_address()}));
@@ -411,12 +405,12 @@ async fn channels_objects_and_ledger_entry() {
         "account_objects",
         json!({"account": alice.id.to_address(), "type": "bogus"}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid field 'type'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid field 'type'."));
     let r = node.rpc(
         "account_objects",
         json!({"account": alice.id.to_address(), "type": "directory"}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid field 'type'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid field 'type'."));
     let r = node.rpc(
         "account_objects",
         json!({"account": alice.id.to_address(), "limit": 1}),
@@ -434,7 +428,7 @@ async fn channels_objects_and_ledger_entry() {
         "account_objects",
         json!({"account": alice.id.to_address(), "marker": "x"}),
     );
-    assert_eq!(err(&r), ("invalidParams", 31, "Invalid field 'marker'."));
+    assert_eq!(error(&r), ("invalidParams", 31, "Invalid field 'marker'."));
 
     // ledger_entry by every selector.
     let e = |p: Value| node.rpc("ledger_entry", p);
@@ -465,7 +459,7 @@ async fn channels_objects_and_ledger_entry() {
     // ledger_entry errors.
     let r = e(json!({"index": "zz"}));
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "malformedRequest",
             31,
@@ -474,7 +468,7 @@ async fn channels_objects_and_ledger_entry() {
     );
     let r = e(json!({"account_root": "rBad"}));
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "malformedAddress",
             31,
@@ -483,7 +477,7 @@ async fn channels_objects_and_ledger_entry() {
     );
     let r = e(json!({"ripple_state": {"accounts": [alice.id.to_address()], "currency": "EUR"}}));
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "malformedRequest",
             31,
@@ -492,20 +486,20 @@ async fn channels_objects_and_ledger_entry() {
     );
     let r = e(json!({"ripple_state": {"currency": "EUR"}}));
     assert_eq!(
-        err(&r),
+        error(&r),
         ("malformedRequest", 31, "Missing field 'accounts'.")
     );
     let a = alice.id.to_address();
     let r = e(json!({"ripple_state": {"accounts": [a, a], "currency": "EUR"}}));
     assert_eq!(
-        err(&r),
+        error(&r),
         ("malformedRequest", 31, "Cannot have a trustline to self.")
     );
     let r = e(
         json!({"ripple_state": {"accounts": [alice.id.to_address(), bob.id.to_address()], "currency": ""}}),
     );
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "malformedCurrency",
             31,
@@ -514,7 +508,7 @@ async fn channels_objects_and_ledger_entry() {
     );
     let r = e(json!({"payment_channel": "12"}));
     assert_eq!(
-        err(&r),
+        error(&r),
         (
             "malformedRequest",
             31,
@@ -522,16 +516,19 @@ async fn channels_objects_and_ledger_entry() {
         )
     );
     let r = e(json!({"index": "00".repeat(31) + "01"}));
-    assert_eq!(err(&r), ("entryNotFound", 98, "Entry not found."));
+    assert_eq!(error(&r), ("entryNotFound", 98, "Entry not found."));
     let r = e(json!({"account_root": Account::new("ghost").id.to_address()}));
-    assert_eq!(err(&r), ("entryNotFound", 98, "Entry not found."));
+    assert_eq!(error(&r), ("entryNotFound", 98, "Entry not found."));
     let r = e(json!({"payment_channel": keylet::account(&alice.id).to_hex()}));
     assert_eq!(
-        err(&r),
+        error(&r),
         ("unexpectedLedgerType", 99, "Unexpected ledger type.")
     );
     let r = e(json!({"index": chan.to_hex(), "account_root": a}));
-    assert_eq!(err(&r), ("invalidParams", 31, "Too many fields provided."));
+    assert_eq!(
+        error(&r),
+        ("invalidParams", 31, "Too many fields provided.")
+    );
     let r = e(json!({}));
     assert_eq!(r["error"], "unknownOption");
     assert!(r.get("error_code").is_none());
@@ -539,9 +536,9 @@ async fn channels_objects_and_ledger_entry() {
     let r = node.ws("ledger_entry", json!({"api_version": 2})).await;
     assert_eq!(r["error_message"], "No ledger_entry params provided.");
     let r = e(json!({"directory": {"owner": a, "dir_root": root}}));
-    assert_eq!(err(&r).0, "malformedRequest");
+    assert_eq!(error(&r).0, "malformedRequest");
     let r = e(json!({"index": chan.to_hex(), "ledger_index": 1000}));
-    assert_eq!(err(&r), ("lgrNotFound", 21, "ledgerNotFound"));
+    assert_eq!(error(&r), ("lgrNotFound", 21, "ledgerNotFound"));
     // A payment to show the line balance moves.
     node.apply(&bob, pay(&alice, bob.iou("EUR", 5)));
     let r = node.rpc("account_lines", json!({"account": alice.id.to_address()}));

@@ -3,20 +3,20 @@
 //! balances of all accounts add up to that ledger's total_coins (the fees destroyed are
 //! exactly what left), and a ledger read twice by number reads the same.
 
-mod api_read_common;
+mod support;
 
-use api_read_common::engine_env::{drops, pay, Account};
-use api_read_common::{submit_to, Node};
 use ledgerd::engine::Ter;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::engine::{drops, pay, Account};
+use support::http::rpc;
+use support::server::{submit_to, Node};
 
 fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
-    let body = json!({"method": method, "params": [params]}).to_string();
-    api_read_common::post(addr, &body).json()["result"].clone()
+    rpc(addr, method, params).json()["result"].clone()
 }
 
 fn balance(r: &Value) -> u128 {

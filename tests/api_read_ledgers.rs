@@ -1,19 +1,12 @@
 //! ledger, ledger_closed, ledger_current, tx, fee, server_info, server_definitions and
 //! the command-line forms: shapes in api v1 and v2 and every error.
 
-mod api_read_common;
+mod support;
 
-use api_read_common::engine_env::{pay, xrp, Account};
-use api_read_common::server_common::cli;
-use api_read_common::Node;
-use serde_json::{json, Value};
-
-fn err(v: &Value) -> (&str, i64) {
-    (
-        v["error"].as_str().unwrap_or(""),
-        v["error_code"].as_i64().unwrap_or(0),
-    )
-}
+use serde_json::json;
+use support::engine::{pay, xrp, Account};
+use support::reply::error_code;
+use support::server::{cli, Node};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ledger_and_tx_shapes() {
@@ -101,13 +94,13 @@ async fn ledger_and_tx_shapes() {
         "ledger",
         json!({"ledger_index": seq, "full": true}),
     );
-    assert_eq!(err(&r), ("noPermission", 6));
+    assert_eq!(error_code(&r), ("noPermission", 6));
     let r = node.rpc("ledger", json!({"ledger_index": seq, "accounts": true}));
     assert!(r["ledger"]["accountState"].as_array().unwrap().len() >= 3);
     let r = node.rpc("ledger", json!({"ledger_index": seq, "queue": true}));
-    assert_eq!(err(&r), ("invalidParams", 31));
+    assert_eq!(error_code(&r), ("invalidParams", 31));
     let r = node.rpc("ledger", json!({"ledger_index": seq + 5}));
-    assert_eq!(err(&r), ("lgrNotFound", 21));
+    assert_eq!(error_code(&r), ("lgrNotFound", 21));
 
     // ledger_closed / ledger_current.
     let r = node.rpc("ledger_closed", json!({}));
@@ -163,15 +156,15 @@ async fn ledger_and_tx_shapes() {
     assert!(r.get("meta").is_none());
     // tx errors.
     let r = node.rpc("tx", json!({"transaction": "ABCD"}));
-    assert_eq!(err(&r), ("notImpl", 74));
+    assert_eq!(error_code(&r), ("notImpl", 74));
     let r = node.rpc("tx", json!({"transaction": "00".repeat(32)}));
-    assert_eq!(err(&r), ("txnNotFound", 29));
+    assert_eq!(error_code(&r), ("txnNotFound", 29));
     assert!(r.get("searched_all").is_none());
     let r = node.rpc(
         "tx",
         json!({"transaction": "00".repeat(32), "min_ledger": 1, "max_ledger": seq}),
     );
-    assert_eq!(err(&r), ("txnNotFound", 29));
+    assert_eq!(error_code(&r), ("txnNotFound", 29));
     assert_eq!(r["searched_all"], true);
     let r = node.rpc(
         "tx",
@@ -182,23 +175,23 @@ async fn ledger_and_tx_shapes() {
         "tx",
         json!({"transaction": id.to_hex(), "min_ledger": 1, "max_ledger": 1002}),
     );
-    assert_eq!(err(&r), ("excessiveLgrRange", 78));
+    assert_eq!(error_code(&r), ("excessiveLgrRange", 78));
     let r = node.rpc(
         "tx",
         json!({"transaction": id.to_hex(), "min_ledger": 5, "max_ledger": 4}),
     );
-    assert_eq!(err(&r), ("invalidLgrRange", 79));
+    assert_eq!(error_code(&r), ("invalidLgrRange", 79));
     let r = node.rpc(
         "tx",
         json!({"transaction": id.to_hex(), "min_ledger": -5, "max_ledger": 4}),
     );
-    assert_eq!(err(&r), ("invalidLgrRange", 79));
+    assert_eq!(error_code(&r), ("invalidLgrRange", 79));
     let r = node.rpc("tx", json!({}));
-    assert_eq!(err(&r), ("invalidParams", 31));
+    assert_eq!(error_code(&r), ("invalidParams", 31));
     let r = node.rpc("tx", json!({"transaction": id.to_hex(), "ctid": ctid}));
-    assert_eq!(err(&r), ("invalidParams", 31));
+    assert_eq!(error_code(&r), ("invalidParams", 31));
     let r = node.rpc("tx", json!({"ctid": "C000000100000001"}));
-    assert_eq!(err(&r).0, "wrongNetwork");
+    assert_eq!(error_code(&r).0, "wrongNetwork");
     node.running.stop().await;
 }
 

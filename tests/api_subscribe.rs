@@ -2,23 +2,27 @@
 //! transactions_proposed, accounts) in api v1 and v2, a subscriber that never reads, and
 //! many concurrent submitters.
 
-mod api_write_support;
+mod support;
 
-use api_write_support::*;
 use serde_json::json;
 use std::time::Duration;
+use support::http::rpc_async;
+use support::keys::{address, keys};
+use support::payment::payment;
+use support::server::{account, addr, start, start_with};
+use support::ws::Ws;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ledger_accept_and_close_timer() {
     let server = start(0).await;
-    let mut ws = Ws::connect(addr(&server)).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
     let before = server.state.node.ledgers.current().seq();
     let r = ws.req(json!({"command": "ledger_accept"})).await;
     assert_eq!(r["result"]["ledger_current_index"], before + 1, "{r}");
     let status = server.state.node.status();
     assert_eq!(status.validated.map(|v| v.seq), Some(before));
     assert_eq!(status.open_seq, Some(before + 1));
-    let r = http(addr(&server), "ledger_accept", json!({})).await;
+    let r = rpc_async(addr(&server), "ledger_accept", json!({})).await;
     assert_eq!(r["result"]["ledger_current_index"], before + 2, "{r}");
     server.stop().await;
 
@@ -34,9 +38,9 @@ async fn ledger_accept_and_close_timer() {
 async fn streams_in_both_versions() {
     let server = start(0).await;
     let a = addr(&server);
-    let mut v1 = Ws::connect(a).await;
-    let mut v2 = Ws::connect(a).await;
-    let mut acct = Ws::connect(a).await;
+    let mut v1 = Ws::connect_to(a).await;
+    let mut v2 = Ws::connect_to(a).await;
+    let mut acct = Ws::connect_to(a).await;
     let alice = address("alice");
     let r = v1
         .req(json!({"command": "subscribe", "streams": ["ledger", "transactions"]}))
@@ -127,7 +131,7 @@ async fn streams_in_both_versions() {
 async fn subscribe_errors() {
     let server = start(0).await;
     let a = addr(&server);
-    let mut ws = Ws::connect(a).await;
+    let mut ws = Ws::connect_to(a).await;
     for (req, token) in [
         (json!({"streams": "ledger"}), "invalidParams"),
         (json!({"streams": ["nope"]}), "malformedStream"),
@@ -141,9 +145,9 @@ async fn subscribe_errors() {
         let r = ws.req(req.clone()).await;
         assert_eq!(r["error"], token, "{req} -> {r}");
     }
-    let r = http(a, "subscribe", json!({"streams": ["ledger"]})).await;
+    let r = rpc_async(a, "subscribe", json!({"streams": ["ledger"]})).await;
     assert_eq!(r["result"]["error"], "invalidParams", "{r}");
-    let r = http(a, "unsubscribe", json!({"streams": ["ledger"]})).await;
+    let r = rpc_async(a, "unsubscribe", json!({"streams": ["ledger"]})).await;
     assert_eq!(r["result"]["error"], "invalidParams", "{r}");
     server.stop().await;
 }
@@ -152,10 +156,10 @@ async fn subscribe_errors() {
 async fn a_subscriber_that_never_reads_is_dropped() {
     let server = start_with(0, |c| c.ports[0].send_queue_limit = 8).await;
     let a = addr(&server);
-    let mut idle = Ws::connect(a).await;
+    let mut idle = Ws::connect_to(a).await;
     idle.req(json!({"command": "subscribe", "streams": ["transactions_proposed", "ledger"]}))
         .await;
-    let mut live = Ws::connect(a).await;
+    let mut live = Ws::connect_to(a).await;
     assert_eq!(server.state.node.subscriptions.len(), 1);
     // Fund accounts, then flood: every submission is a proposed message to `idle`.
     let genesis = keys("masterpassphrase");
@@ -167,7 +171,7 @@ async fn a_subscriber_that_never_reads_is_dropped() {
             let blob = payment(&genesis, seq, &address(&format!("sink{round}")), 20_000_000);
             seq += 1;
             ids.push(
-                live.send(json!({"command": "submit", "tx_blob": blob}))
+                live.send_req(json!({"command": "submit", "tx_blob": blob}))
                     .await,
             );
         }
@@ -193,7 +197,7 @@ async fn a_burst_beyond_the_send_queue_closes_with_rippleds_1008() {
     use tokio_tungstenite::tungstenite::Message;
     let server = start_with(0, |c| c.ports[0].send_queue_limit = 8).await;
     let a = addr(&server);
-    let mut live = Ws::connect(a).await;
+    let mut live = Ws::connect_to(a).await;
     // 300 payments wait in the open ledger; the close publishes one `transaction` message for
     // each to the subscriber at once, far beyond its queue (8 + the in-flight replies).
     let genesis = keys("masterpassphrase");
@@ -202,7 +206,7 @@ async fn a_burst_beyond_the_send_queue_closes_with_rippleds_1008() {
     for seq in 1..=BURST {
         let blob = payment(&genesis, seq, &address("burst sink"), 20_000_000);
         ids.push(
-            live.send(json!({"command": "submit", "tx_blob": blob}))
+            live.send_req(json!({"command": "submit", "tx_blob": blob}))
                 .await,
         );
     }
@@ -210,7 +214,7 @@ async fn a_burst_beyond_the_send_queue_closes_with_rippleds_1008() {
         let r = live.reply(id).await;
         assert_eq!(r["result"]["engine_result"], "tesSUCCESS", "{r}");
     }
-    let mut sub = Ws::connect(a).await;
+    let mut sub = Ws::connect_to(a).await;
     let r = sub
         .req(json!({"command": "subscribe", "streams": ["transactions"]}))
         .await;
@@ -254,7 +258,7 @@ async fn many_concurrent_submitters_add_up() {
     const FUND: u64 = 1_000_000_000;
     let server = start(0).await;
     let a = addr(&server);
-    let mut admin = Ws::connect(a).await;
+    let mut admin = Ws::connect_to(a).await;
     let genesis = keys("masterpassphrase");
     let sink = address("sink");
     let senders: Vec<_> = (0..SENDERS).map(|i| keys(&format!("sender{i}"))).collect();
@@ -277,10 +281,13 @@ async fn many_concurrent_submitters_add_up() {
             let blobs: Vec<String> = (0..EACH)
                 .map(|k| payment(&s, 3 + k, &sink, AMOUNT))
                 .collect();
-            let mut ws = Ws::connect(a).await;
+            let mut ws = Ws::connect_to(a).await;
             let mut ids = Vec::new();
             for b in blobs {
-                ids.push(ws.send(json!({"command": "submit", "tx_blob": b})).await);
+                ids.push(
+                    ws.send_req(json!({"command": "submit", "tx_blob": b}))
+                        .await,
+                );
             }
             let mut ok = 0;
             for id in ids {

@@ -1,10 +1,14 @@
 //! submit with tx_blob (Mode A) and sign-and-submit (Mode B), sign, and their error
 //! shapes, over real sockets against an in-process server.
 
-mod api_write_support;
+mod support;
 
-use api_write_support::*;
 use serde_json::{json, Value};
+use support::http::rpc_async;
+use support::keys::{address, keys, secret, GENESIS, GENESIS_SEED};
+use support::payment::payment;
+use support::server::{account, addr, start, start_with};
+use support::ws::Ws;
 
 fn result(reply: &Value) -> &Value {
     &reply["result"]
@@ -13,7 +17,7 @@ fn result(reply: &Value) -> &Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn submit_blob_success_and_result_classes() {
     let server = start(0).await;
-    let mut ws = Ws::connect(addr(&server)).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
     let genesis = keys("masterpassphrase");
     let alice = address("alice");
     let blob = payment(&genesis, 1, &alice, 100_000_000);
@@ -91,7 +95,7 @@ async fn submit_blob_success_and_result_classes() {
 async fn submit_blob_error_shapes() {
     let server = start(0).await;
     let a = addr(&server);
-    let mut ws = Ws::connect(a).await;
+    let mut ws = Ws::connect_to(a).await;
     for bad in [json!("XYZ"), json!(""), json!("ABC")] {
         let r = ws.req(json!({"command": "submit", "tx_blob": bad})).await;
         assert_eq!(r["error"], "invalidParams", "{r}");
@@ -117,7 +121,7 @@ async fn submit_blob_error_shapes() {
         "fails local checks: Invalid signature."
     );
     // Same over HTTP.
-    let r = http(a, "submit", json!({"tx_blob": blob})).await;
+    let r = rpc_async(a, "submit", json!({"tx_blob": blob})).await;
     assert_eq!(r["result"]["error"], "invalidTransaction", "{r}");
     assert_eq!(r["result"]["status"], "error");
     server.stop().await;
@@ -126,11 +130,11 @@ async fn submit_blob_error_shapes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_and_submit_autofill() {
     let server = start(0).await;
-    let mut ws = Ws::connect(addr(&server)).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
     let alice = address("alice");
     let r = ws
         .req(
-            json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": {
+            json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": {
             "TransactionType": "Payment", "Account": GENESIS, "Destination": alice,
             "DeliverMax": "200000000"}}),
         )
@@ -155,7 +159,7 @@ async fn sign_and_submit_autofill() {
     // v2: hash at the top, DeliverMax only.
     let r = ws
         .req(
-            json!({"command": "submit", "api_version": 2, "secret": GENESIS_SECRET,
+            json!({"command": "submit", "api_version": 2, "secret": GENESIS_SEED,
             "tx_json": {"TransactionType": "Payment", "Account": GENESIS,
                         "Destination": alice, "Amount": "1000000"}}),
         )
@@ -169,7 +173,7 @@ async fn sign_and_submit_autofill() {
     // sign alone changes nothing.
     let r = ws
         .req(
-            json!({"command": "sign", "secret": GENESIS_SECRET, "tx_json": {
+            json!({"command": "sign", "secret": GENESIS_SEED, "tx_json": {
             "TransactionType": "AccountSet", "Account": GENESIS}}),
         )
         .await;
@@ -180,14 +184,14 @@ async fn sign_and_submit_autofill() {
     // Offline signing needs Sequence and Fee.
     let r = ws
         .req(
-            json!({"command": "sign", "secret": GENESIS_SECRET, "offline": true,
+            json!({"command": "sign", "secret": GENESIS_SEED, "offline": true,
             "tx_json": {"TransactionType": "AccountSet", "Account": GENESIS}}),
         )
         .await;
     assert_eq!(r["error_message"], "Missing field 'tx_json.Sequence'.");
     let r = ws
         .req(
-            json!({"command": "sign", "secret": GENESIS_SECRET, "offline": true,
+            json!({"command": "sign", "secret": GENESIS_SEED, "offline": true,
             "tx_json": {"TransactionType": "AccountSet", "Account": GENESIS, "Sequence": 9}}),
         )
         .await;
@@ -207,7 +211,7 @@ async fn err(ws: &mut Ws, req: Value) -> (String, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_and_submit_errors() {
     let server = start(0).await;
-    let mut ws = Ws::connect(addr(&server)).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
     let pay = |account: &str| {
         json!({"TransactionType": "Payment", "Account": account,
                "Destination": address("dave"), "Amount": "100000000"})
@@ -223,7 +227,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "seed": GENESIS_SECRET,
+        json!({"command": "submit", "secret": GENESIS_SEED, "seed": GENESIS_SEED,
                "tx_json": pay(GENESIS)}),
     )
     .await;
@@ -233,7 +237,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET}),
+        json!({"command": "submit", "secret": GENESIS_SEED}),
     )
     .await;
     assert_eq!(
@@ -242,19 +246,19 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": "x"}),
+        json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": "x"}),
     )
     .await;
     assert_eq!(e.1, "Invalid field 'tx_json', not object.");
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": {"Account": GENESIS}}),
+        json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": {"Account": GENESIS}}),
     )
     .await;
     assert_eq!(e.1, "Missing field 'tx_json.TransactionType'.");
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET,
+        json!({"command": "submit", "secret": GENESIS_SEED,
                "tx_json": {"TransactionType": "Payment"}}),
     )
     .await;
@@ -267,7 +271,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": pay("rNOPE")}),
+        json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": pay("rNOPE")}),
     )
     .await;
     assert_eq!(
@@ -294,7 +298,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "fee_mult_max": 0,
+        json!({"command": "submit", "secret": GENESIS_SEED, "fee_mult_max": 0,
                "tx_json": pay(GENESIS)}),
     )
     .await;
@@ -307,7 +311,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "fee_mult_max": "x",
+        json!({"command": "submit", "secret": GENESIS_SEED, "fee_mult_max": "x",
                "tx_json": pay(GENESIS)}),
     )
     .await;
@@ -320,7 +324,7 @@ async fn sign_and_submit_errors() {
     );
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "fee_div_max": 0,
+        json!({"command": "submit", "secret": GENESIS_SEED, "fee_div_max": 0,
                "tx_json": pay(GENESIS)}),
     )
     .await;
@@ -335,7 +339,7 @@ async fn sign_and_submit_errors() {
     bad["Fee"] = json!("ten");
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": bad}),
+        json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": bad}),
     )
     .await;
     assert_eq!(
@@ -349,13 +353,13 @@ async fn sign_and_submit_errors() {
     differ["DeliverMax"] = json!("5");
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": differ}),
+        json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": differ}),
     )
     .await;
     assert_eq!(e.1, "Cannot specify differing 'Amount' and 'DeliverMax'");
     let e = err(
         &mut ws,
-        json!({"command": "submit", "secret": GENESIS_SECRET, "build_path": true,
+        json!({"command": "submit", "secret": GENESIS_SEED, "build_path": true,
                "tx_json": pay(GENESIS)}),
     )
     .await;
@@ -363,7 +367,7 @@ async fn sign_and_submit_errors() {
 
     // masterDisabled: alice gets a regular key, then disables her master key.
     let alice = address("alice");
-    let fund = json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": {
+    let fund = json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": {
         "TransactionType": "Payment", "Account": GENESIS, "Destination": alice,
         "Amount": "100000000"}});
     assert_eq!(result(&ws.req(fund).await)["engine_result"], "tesSUCCESS");
@@ -401,11 +405,11 @@ async fn sign_and_submit_errors() {
 async fn non_admin_cannot_sign_without_signing_support() {
     let server = start_with(0, |c| c.ports[0].admin.clear()).await;
     let a = addr(&server);
-    let mut ws = Ws::connect(a).await;
+    let mut ws = Ws::connect_to(a).await;
     for cmd in ["submit", "sign"] {
         let e = err(
             &mut ws,
-            json!({"command": cmd, "secret": GENESIS_SECRET, "tx_json": {
+            json!({"command": cmd, "secret": GENESIS_SEED, "tx_json": {
                 "TransactionType": "AccountSet", "Account": GENESIS}}),
         )
         .await;
@@ -428,6 +432,6 @@ async fn non_admin_cannot_sign_without_signing_support() {
 
 #[test]
 fn genesis_secret_is_masterpassphrase() {
-    assert_eq!(secret("masterpassphrase"), GENESIS_SECRET);
+    assert_eq!(secret("masterpassphrase"), GENESIS_SEED);
     assert_eq!(address("masterpassphrase"), GENESIS);
 }

@@ -3,7 +3,7 @@
 //! on random inputs.
 //!
 //! The libraries are installed by the test itself into `tests/difftest/` (a Python venv
-//! and `node_modules`, cached between runs; see `difftest/oracle.rs`). Each test makes
+//! and `node_modules`, cached between runs; see `support/tools.rs`). Each test makes
 //! its random cases from a fixed seed, sends them to one process per library in one
 //! batch, and compares the answers with ours. The seed is printed in every failure;
 //! `DIFFTEST_SEED=<n>` replays a run and `DIFFTEST_CASES=<n>` changes the batch size.
@@ -13,19 +13,14 @@
 //! 2. claims: payment channel claim messages and signatures.
 //! 3. codec: random transactions of the types in scope: binary form, signing data,
 //!    signing hash, transaction ID, and the decoded JSON (rippled's forms normalized:
-//!    see `difftest/norm.rs`).
+//!    see `support/difftest/norm.rs`).
 //! 4. deviations: inputs where rippled deliberately differs from the libraries; both
 //!    behaviours are asserted so a change on either side is noticed.
 //!
 //! Runtime: about 30 s on the 2-core machine after the first install (xrpl-py's pure
 //! Python secp256k1 dominates); the first install (venv + pip, npm ci) adds about 30 s.
 
-#[path = "difftest/gen.rs"]
-mod gen;
-#[path = "difftest/norm.rs"]
-mod norm;
-#[path = "difftest/oracle.rs"]
-mod oracle;
+mod support;
 
 use ledgerd::protocol::claim::{claim_message, sign_claim, verify_claim};
 use ledgerd::protocol::codec::{decode, encode, from_json, to_json};
@@ -38,6 +33,7 @@ use ledgerd::protocol::types::Hash256;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
+use support::difftest::{gen, norm, oracle};
 
 /// The default seed of the random cases (any run can be replayed with DIFFTEST_SEED).
 const DEFAULT_SEED: u64 = 0x1edc_e7d0_2025;

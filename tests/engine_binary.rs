@@ -2,62 +2,34 @@
 //! and applied from its binary form (`Ledgers::apply_blob`), as the server applies
 //! it; plus the product document's JSON requests going through `codec::from_json`.
 
-mod engine_env;
+mod support;
 
 use std::sync::Arc;
 
-use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::{LedgerConfig, Ledgers};
-use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::codec;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::tx::{signing_data, transaction_id};
+use ledgerd::protocol::tx::transaction_id;
+use support::accounts;
+use support::engine::*;
 
 fn signed_blob(store: &Ledgers, who: &KeyPair, tx: Tx) -> Vec<u8> {
     signed_blob_as(store, &who.account_id(), who, tx)
 }
 
-/// Signs for `account` with `who`'s key (its master or its regular key).
+/// Signs for `account` with `who`'s key (its master or its regular key), fee 12 drops.
 fn signed_blob_as(
     store: &Ledgers,
     account: &ledgerd::protocol::types::AccountId,
     who: &KeyPair,
     tx: Tx,
 ) -> Vec<u8> {
-    let s = sf();
-    let mut o = tx.0;
-    let seq = store
-        .current()
-        .view
-        .read_entry(&keylet::account(account))
-        .and_then(|r| r.u32_of(s.sequence))
-        .unwrap_or(0);
-    o.set(s.account, StValue::AccountId(*account));
-    o.set(s.sequence, StValue::UInt32(seq));
-    o.set(s.fee, StValue::Amount(Amount::Xrp(12)));
-    o.set(
-        s.signing_pub_key,
-        StValue::Blob(who.public.as_bytes().to_vec()),
-    );
-    let sig = who.sign(&signing_data(&o));
-    o.set(s.txn_signature, StValue::Blob(sig));
-    codec::encode(&o)
-}
-
-trait ReadEntry {
-    fn read_entry(&self, key: &ledgerd::protocol::types::Hash256) -> Option<Arc<StObject>>;
-}
-
-impl ReadEntry for ledgerd::ledger::view::StateView {
-    fn read_entry(&self, key: &ledgerd::protocol::types::Hash256) -> Option<Arc<StObject>> {
-        use ledgerd::ledger::view::ReadView;
-        self.read(key)
-    }
+    let seq = accounts::sequence(store, account).unwrap_or(0);
+    codec::encode(&tx.signed(account, seq, 12, who))
 }
 
 fn store() -> Ledgers {
@@ -120,12 +92,7 @@ fn every_type(kt: KeyType) {
         Ter::tesSUCCESS
     );
     // Channel create, fund, claim.
-    let seq = store
-        .current()
-        .view
-        .read_entry(&keylet::account(&gw.id))
-        .and_then(|r| r.u32_of(sf().sequence))
-        .unwrap_or(0);
+    let seq = accounts::sequence(&store, &gw.id).unwrap_or(0);
     let create = Tx::new("PaymentChannelCreate")
         .account("Destination", &holder.id)
         .amount("Amount", xrp(10))

@@ -2,21 +2,19 @@
 //! of the open and the last closed ledger while the writer applies payments and closes
 //! ledgers, and check that each snapshot is self-consistent.
 
-mod engine_env;
+mod support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 
-use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledger::view::ReadView;
 use ledgerd::ledgers::{LedgerSnapshot, Ledgers};
 use ledgerd::protocol::codec;
-use ledgerd::protocol::st::StValue;
-use ledgerd::protocol::tx::signing_data;
+use support::engine::*;
 
 const PAY_DROPS: i64 = 7;
 const FEE_DROPS: i64 = 10;
@@ -73,19 +71,9 @@ fn snapshots_are_consistent_under_writes() {
             seen
         }));
     }
-    let s = sf();
     let mut now = START_TIME + 100;
     for i in 0..600u32 {
-        let mut o = pay(&bob, drops(PAY_DROPS)).0;
-        o.set(s.account, StValue::AccountId(alice.id));
-        o.set(s.sequence, StValue::UInt32(base.2 + i));
-        o.set(s.fee, StValue::Amount(drops(FEE_DROPS)));
-        o.set(
-            s.signing_pub_key,
-            StValue::Blob(alice.kp.public.as_bytes().to_vec()),
-        );
-        let sig = alice.kp.sign(&signing_data(&o));
-        o.set(s.txn_signature, StValue::Blob(sig));
+        let o = pay(&bob, drops(PAY_DROPS)).signed(&alice.id, base.2 + i, FEE_DROPS, &alice.kp);
         let r = store.apply_blob(&codec::encode(&o)).expect("decodes");
         assert_eq!(r.ter, Ter::tesSUCCESS);
         if i % 50 == 49 {

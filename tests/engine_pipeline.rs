@@ -1,9 +1,8 @@
 //! The common checks of the transactor pipeline, in rippled's order, plus AccountSet and
 //! SetRegularKey rules, metadata shape, directory paging and ledger close.
 
-mod engine_env;
+mod support;
 
-use engine_env::*;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::{lsf, lt};
@@ -13,6 +12,7 @@ use ledgerd::ledger::view::ReadView;
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::keys::KeyType;
 use ledgerd::protocol::st::StValue;
+use support::engine::*;
 
 #[test]
 fn sequence_fee_and_last_ledger_checks() {

@@ -4,11 +4,10 @@
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
 
-mod engine_env;
+mod support;
 
 use std::collections::HashMap;
 
-use engine_env::*;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::{lsf, lt};
 use ledgerd::ledger::keylet;
@@ -18,6 +17,7 @@ use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::keys::KeyType;
 use ledgerd::protocol::types::{AccountId, Hash256};
 use proptest::prelude::*;
+use support::engine::*;
 
 const NAMES: [&str; 4] = ["gw", "alice", "bob", "carol"];
 const CURRENCIES: [&str; 2] = ["USD", "EUR"];

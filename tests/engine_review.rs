@@ -4,45 +4,18 @@
 //! and the common pipeline (`Transactor.cpp`). Each test is a ledger story whose expected
 //! results were settled by reading rippled's source and tests.
 
-mod engine_env;
+mod support;
 
-use engine_env::*;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::payment_channel_claim::tf as ptf;
 use ledgerd::engine::trust_set::tf as tst;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::lsf;
-use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledger::view::ReadView;
 use ledgerd::protocol::amount::IouValue;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::types::Hash256;
-
-const FEE: i64 = 10;
-
-fn funded(env: &mut Env, names: &[&str]) -> Vec<Account> {
-    names
-        .iter()
-        .map(|n| {
-            let a = Account::new(n);
-            env.fund(&a, xrp(10_000));
-            a
-        })
-        .collect()
-}
-
-fn account_set() -> Tx {
-    Tx::new("AccountSet")
-}
-
-fn regular_key(key: &Account) -> Tx {
-    Tx::new("SetRegularKey").account("RegularKey", &key.id)
-}
-
-fn parent_close(env: &Env) -> u32 {
-    env.store.current().view.info().parent_close_time
-}
+use support::engine::*;
 
 // ---------------------------------------------------------------------------------------
 // AccountSet (SetAccount.cpp)
@@ -50,9 +23,7 @@ fn parent_close(env: &Env) -> u32 {
 #[test]
 fn account_set_preflight_codes_in_rippled_order() {
     let mut env = Env::new();
-    let [alice] = <[Account; 1]>::try_from(funded(&mut env, &["alice"]))
-        .ok()
-        .unwrap();
+    let [alice] = env.funded(["alice"]);
     let seq = env.seq(&alice);
     // A non-AccountSet flag bit wins over everything else.
     env.apply(
@@ -140,9 +111,7 @@ fn account_set_preflight_codes_in_rippled_order() {
 #[test]
 fn account_set_field_set_and_clear() {
     let mut env = Env::new();
-    let [alice] = <[Account; 1]>::try_from(funded(&mut env, &["alice"]))
-        .ok()
-        .unwrap();
+    let [alice] = env.funded(["alice"]);
     let s = sf();
     let pk = alice.kp.public.as_bytes().to_vec();
     env.apply(
@@ -201,9 +170,7 @@ fn account_set_field_set_and_clear() {
 #[test]
 fn disable_master_needs_master_signature_and_an_alternative_key() {
     let mut env = Env::new();
-    let [alice] = <[Account; 1]>::try_from(funded(&mut env, &["alice"]))
-        .ok()
-        .unwrap();
+    let [alice] = env.funded(["alice"]);
     let regular = Account::new("alice-regular");
     // No regular key and no signer list.
     env.apply(
@@ -238,9 +205,7 @@ fn disable_master_needs_master_signature_and_an_alternative_key() {
 #[test]
 fn no_freeze_is_irreversible_and_pins_global_freeze() {
     let mut env = Env::new();
-    let [gw] = <[Account; 1]>::try_from(funded(&mut env, &["gw"]))
-        .ok()
-        .unwrap();
+    let [gw] = env.funded(["gw"]);
     let regular = Account::new("gw-regular");
     env.apply(&gw, regular_key(&regular), Ter::tesSUCCESS);
     // NoFreeze needs the master key while the master key is enabled.
@@ -269,9 +234,7 @@ fn account_txn_id_is_not_advanced_by_a_tec() {
     // Transactor::apply writes AccountTxnID before doApply; on a tec, reset() discards
     // that and charges only the fee and the sequence.
     let mut env = Env::new();
-    let [alice] = <[Account; 1]>::try_from(funded(&mut env, &["alice"]))
-        .ok()
-        .unwrap();
+    let [alice] = env.funded(["alice"]);
     let s = sf();
     env.apply(&alice, fset(asf::ACCOUNT_TXN_ID), Ter::tesSUCCESS);
     assert_eq!(
@@ -311,9 +274,7 @@ fn account_txn_id_is_not_advanced_by_a_tec() {
 #[test]
 fn require_auth_checks_the_owner_directory_not_the_owner_count() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
+    let [gw, alice] = env.funded(["gw", "alice"]);
     // alice trusts gw, then removes the line again (limit 0 and, as alice lacks
     // DefaultRipple, NoRipple set: the default state): gw's directory is empty again and
     // RequireAuth is allowed.
@@ -345,9 +306,7 @@ fn require_auth_checks_the_owner_directory_not_the_owner_count() {
 #[test]
 fn trust_set_preflight_codes_in_rippled_order() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
+    let [gw, alice] = env.funded(["gw", "alice"]);
     // Flags first (the DeepFreeze bits are invalid without the amendment).
     env.apply(
         &alice,
@@ -394,9 +353,7 @@ fn trust_set_preflight_codes_in_rippled_order() {
 #[test]
 fn trust_set_qualities_and_default_state() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
+    let [gw, alice] = env.funded(["gw", "alice"]);
     let s = sf();
     let high = alice.id > gw.id;
     let (qin, qout) = if high {
@@ -459,9 +416,7 @@ fn trust_set_qualities_and_default_state() {
 #[test]
 fn trust_set_freeze_and_no_ripple_flags() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
+    let [gw, alice] = env.funded(["gw", "alice"]);
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     let gw_high = gw.id > alice.id;
     let pick = |low: u32, high: u32| if gw_high { high } else { low };
@@ -512,9 +467,7 @@ fn trust_set_freeze_and_no_ripple_flags() {
 #[test]
 fn trust_set_reserve_rules() {
     let mut env = Env::new();
-    let [gw] = <[Account; 1]>::try_from(funded(&mut env, &["gw"]))
-        .ok()
-        .unwrap();
+    let [gw] = env.funded(["gw"]);
     // Exactly the base reserve plus fees: the first two lines are free, the third is
     // checked against the balance before the fee.
     let poor = Account::new("poor");
@@ -541,24 +494,13 @@ fn trust_set_reserve_rules() {
 #[test]
 fn authorization_is_lost_only_with_the_line() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
-    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
-    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    let [gw, alice] = env.funded(["gw", "alice"]);
+    env.gateway(&gw);
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, true));
     // No TrustSet flag clears it; setting it again is a no-op.
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, true));
     // Clearing RequireAuth keeps the bit.
     env.apply(&gw, fclear(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
@@ -581,9 +523,7 @@ fn authorization_is_lost_only_with_the_line() {
 #[test]
 fn unauthorized_line_with_a_balance_may_still_redeem() {
     let mut env = Env::new();
-    let [gw, alice] = <[Account; 2]>::try_from(funded(&mut env, &["gw", "alice"]))
-        .ok()
-        .unwrap();
+    let [gw, alice] = env.funded(["gw", "alice"]);
     env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
     // gw trusts alice's USD (the line is in gw's directory, but RequireAuth was set before).
     env.apply(&gw, trust(alice.iou("USD", 100)), Ter::tesSUCCESS);
@@ -602,11 +542,8 @@ fn unauthorized_line_with_a_balance_may_still_redeem() {
 #[test]
 fn require_auth_payment_outcomes() {
     let mut env = Env::new();
-    let [gw, alice, bob] = <[Account; 3]>::try_from(funded(&mut env, &["gw", "alice", "bob"]))
-        .ok()
-        .unwrap();
-    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
-    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    let [gw, alice, bob] = env.funded(["gw", "alice", "bob"]);
+    env.gateway(&gw);
     // No line at all: terNO_LINE -> tecPATH_DRY, even with the partial flag.
     env.apply(&gw, pay(&alice, gw.iou("USD", 1)), Ter::tecPATH_DRY);
     env.apply(
@@ -618,11 +555,7 @@ fn require_auth_payment_outcomes() {
     env.apply(&bob, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     // Unauthorized, zero balance.
     env.apply(&gw, pay(&alice, gw.iou("USD", 1)), Ter::tecPATH_DRY);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     env.apply(&gw, pay(&alice, gw.iou("USD", 50)), Ter::tesSUCCESS);
     // Authorized holder to unauthorized holder.
     env.apply(&alice, pay(&bob, gw.iou("USD", 1)), Ter::tecPATH_DRY);
@@ -641,61 +574,16 @@ fn require_auth_payment_outcomes() {
 // ---------------------------------------------------------------------------------------
 // Payment channels (PayChan.cpp)
 
-struct Chan {
-    key: Hash256,
-    pk: Vec<u8>,
-}
-
-fn open_channel(env: &mut Env, owner: &Account, dst: &Account, amount: i64, delay: u32) -> Chan {
-    let seq = env.seq(owner);
-    let pk = owner.kp.public.as_bytes().to_vec();
-    env.apply(
-        owner,
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &dst.id)
-            .amount("Amount", drops(amount))
-            .u32("SettleDelay", delay)
-            .blob("PublicKey", &pk),
-        Ter::tesSUCCESS,
-    );
-    Chan {
-        key: keylet::pay_channel(&owner.id, &dst.id, seq),
-        pk,
-    }
-}
-
-fn claim(chan: &Chan) -> Tx {
-    Tx::new("PaymentChannelClaim").h256("Channel", chan.key)
-}
-
-fn fund(chan: &Chan, amount: i64) -> Tx {
-    Tx::new("PaymentChannelFund")
-        .h256("Channel", chan.key)
-        .amount("Amount", drops(amount))
-}
-
 #[test]
 fn channel_create_reserve_and_permissions() {
     let mut env = Env::new();
-    let [alice, bob] = <[Account; 2]>::try_from(funded(&mut env, &["alice", "bob"]))
-        .ok()
-        .unwrap();
+    let [alice, bob] = env.funded(["alice", "bob"]);
     let pk = alice.kp.public.as_bytes().to_vec();
-    let create = |dst: &Account, amount: i64| {
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &dst.id)
-            .amount("Amount", drops(amount))
-            .u32("SettleDelay", 100)
-            .blob("PublicKey", &pk)
-    };
+    let create = |dst: &Account, amount: i64| channel_create(dst, drops(amount), 100, &pk);
     // The reserve for one more object, from the balance before the fee.
     let poor = Account::new("poor");
     env.fund(&poor, drops(11_000_000));
-    let poor_create = Tx::new("PaymentChannelCreate")
-        .account("Destination", &bob.id)
-        .amount("Amount", drops(1))
-        .u32("SettleDelay", 100)
-        .blob("PublicKey", poor.kp.public.as_bytes());
+    let poor_create = channel_create(&bob, drops(1), 100, poor.kp.public.as_bytes());
     env.apply(&poor, poor_create, Ter::tecINSUFFICIENT_RESERVE);
     // Everything but the reserve may go into a channel.
     let reserve = 12_000_000;
@@ -722,15 +610,13 @@ fn channel_create_reserve_and_permissions() {
 #[test]
 fn channel_claim_preflight_codes_in_rippled_order() {
     let mut env = Env::new();
-    let [alice, bob] = <[Account; 2]>::try_from(funded(&mut env, &["alice", "bob"]))
-        .ok()
-        .unwrap();
-    let chan = open_channel(&mut env, &alice, &bob, 10_000_000, 100);
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let chan = env.open_channel(&alice, &bob, drops(10_000_000), 100);
     let sig = sign_claim(&alice.kp, &chan.key, 1_000_000);
     // Balance > Amount is checked before the flags.
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(2))
             .amount("Amount", drops(1))
             .flags(0x0000_0001),
@@ -738,31 +624,31 @@ fn channel_claim_preflight_codes_in_rippled_order() {
     );
     env.apply(
         &bob,
-        claim(&chan).amount("Balance", drops(0)),
+        chan.claim().amount("Balance", drops(0)),
         Ter::temBAD_AMOUNT,
     );
     env.apply(
         &bob,
-        claim(&chan).amount("Amount", alice.iou("USD", 1)),
+        chan.claim().amount("Amount", alice.iou("USD", 1)),
         Ter::temBAD_AMOUNT,
     );
-    env.apply(&bob, claim(&chan).flags(0x0004_0000), Ter::temINVALID_FLAG);
+    env.apply(&bob, chan.claim().flags(0x0004_0000), Ter::temINVALID_FLAG);
     env.apply(
         &bob,
-        claim(&chan).flags(ptf::CLOSE | ptf::RENEW),
+        chan.claim().flags(ptf::CLOSE | ptf::RENEW),
         Ter::temMALFORMED,
     );
     // A signature needs a public key and a balance.
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(1_000_000))
             .blob("Signature", &sig),
         Ter::temMALFORMED,
     );
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .blob("Signature", &sig)
             .blob("PublicKey", &chan.pk),
         Ter::temMALFORMED,
@@ -772,7 +658,7 @@ fn channel_claim_preflight_codes_in_rippled_order() {
     bad_pk[0] = 0x04;
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(1_000_000))
             .blob("Signature", &sig)
             .blob("PublicKey", &bad_pk),
@@ -784,7 +670,7 @@ fn channel_claim_preflight_codes_in_rippled_order() {
     let bob_before = env.balance(&bob);
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(1_000_000))
             .blob("Signature", &msig)
             .blob("PublicKey", mallory.kp.public.as_bytes()),
@@ -800,7 +686,7 @@ fn channel_claim_preflight_codes_in_rippled_order() {
     env.fund(&carol, xrp(1000));
     env.apply(
         &carol,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(1_000_000))
             .blob("Signature", &sig)
             .blob("PublicKey", &chan.pk),
@@ -810,7 +696,7 @@ fn channel_claim_preflight_codes_in_rippled_order() {
     let sig5 = sign_claim(&alice.kp, &chan.key, 5_000_000);
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(2_000_000))
             .amount("Amount", drops(5_000_000))
             .blob("Signature", &sig5)
@@ -823,23 +709,21 @@ fn channel_claim_preflight_codes_in_rippled_order() {
 #[test]
 fn channel_fund_expiration_rules() {
     let mut env = Env::new();
-    let [alice, bob] = <[Account; 2]>::try_from(funded(&mut env, &["alice", "bob"]))
-        .ok()
-        .unwrap();
-    let chan = open_channel(&mut env, &alice, &bob, 10_000_000, 1000);
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let chan = env.open_channel(&alice, &bob, drops(10_000_000), 1000);
     env.close();
-    let now = parent_close(&env);
+    let now = env.parent_close();
     let (bal, seq) = (env.balance(&alice), env.seq(&alice));
     // Earlier than parent close + SettleDelay: a tem from doApply, nothing charged.
     env.apply(
         &alice,
-        fund(&chan, 1).u32("Expiration", now + 999),
+        chan.fund(drops(1)).u32("Expiration", now + 999),
         Ter::temBAD_EXPIRATION,
     );
     assert_eq!((env.balance(&alice), env.seq(&alice)), (bal, seq));
     env.apply(
         &alice,
-        fund(&chan, 1).u32("Expiration", now + 1000),
+        chan.fund(drops(1)).u32("Expiration", now + 1000),
         Ter::tesSUCCESS,
     );
     assert_eq!(
@@ -849,26 +733,30 @@ fn channel_fund_expiration_rules() {
     // Once an Expiration exists, anything at or after it is allowed ...
     env.apply(
         &alice,
-        fund(&chan, 1).u32("Expiration", now + 1000),
+        chan.fund(drops(1)).u32("Expiration", now + 1000),
         Ter::tesSUCCESS,
     );
     // ... but not earlier.
     env.apply(
         &alice,
-        fund(&chan, 1).u32("Expiration", now + 999),
+        chan.fund(drops(1)).u32("Expiration", now + 999),
         Ter::temBAD_EXPIRATION,
     );
     // Only the owner funds.
-    env.apply(&bob, fund(&chan, 1), Ter::tecNO_PERMISSION);
+    env.apply(&bob, chan.fund(drops(1)), Ter::tecNO_PERMISSION);
     // The post-fee balance must keep the reserve.
     let bal = env.balance(&alice);
     env.apply(
         &alice,
-        fund(&chan, bal - FEE - 12_000_000 + 1),
+        chan.fund(drops(bal - FEE - 12_000_000 + 1)),
         Ter::tecUNFUNDED,
     );
     let bal = env.balance(&alice);
-    env.apply(&alice, fund(&chan, bal - FEE - 12_000_000), Ter::tesSUCCESS);
+    env.apply(
+        &alice,
+        chan.fund(drops(bal - FEE - 12_000_000)),
+        Ter::tesSUCCESS,
+    );
     assert_eq!(env.balance(&alice), 12_000_000);
 }
 
@@ -876,32 +764,16 @@ fn channel_fund_expiration_rules() {
 fn channel_with_a_past_cancel_after_is_created_then_closed_by_anyone() {
     // fixPayChanCancelAfter (tecEXPIRED at create) is DefaultNo in 2.x and not enabled.
     let mut env = Env::new();
-    let [alice, bob, carol] =
-        <[Account; 3]>::try_from(funded(&mut env, &["alice", "bob", "carol"]))
-            .ok()
-            .unwrap();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
     env.close();
-    let now = parent_close(&env);
-    let seq = env.seq(&alice);
+    let now = env.parent_close();
     let before = env.balance(&alice);
-    env.apply(
-        &alice,
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &bob.id)
-            .amount("Amount", xrp(10))
-            .u32("SettleDelay", 100)
-            .u32("CancelAfter", now)
-            .blob("PublicKey", alice.kp.public.as_bytes()),
-        Ter::tesSUCCESS,
-    );
-    let key = keylet::pay_channel(&alice.id, &bob.id, seq);
+    let create =
+        channel_create(&bob, xrp(10), 100, alice.kp.public.as_bytes()).u32("CancelAfter", now);
+    let key = env.open_channel_with(&alice, &bob, create).key;
     assert!(env.read(&key).is_some());
     // Expired: a third party's claim closes it (expiry comes before the permission check).
-    env.apply(
-        &carol,
-        Tx::new("PaymentChannelClaim").h256("Channel", key),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&carol, channel_claim(&key), Ter::tesSUCCESS);
     assert!(env.read(&key).is_none());
     assert_eq!(env.balance(&alice), before - FEE);
     assert_eq!(env.owner_count(&alice), 0);
@@ -912,35 +784,33 @@ fn channel_with_a_past_cancel_after_is_created_then_closed_by_anyone() {
 #[test]
 fn channel_close_and_renew_rules() {
     let mut env = Env::new();
-    let [alice, bob] = <[Account; 2]>::try_from(funded(&mut env, &["alice", "bob"]))
-        .ok()
-        .unwrap();
-    let chan = open_channel(&mut env, &alice, &bob, 5_000_000, 500);
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let chan = env.open_channel(&alice, &bob, drops(5_000_000), 500);
     env.close();
-    let now = parent_close(&env);
+    let now = env.parent_close();
     // The owner's close request sets Expiration = parent close + SettleDelay ...
-    env.apply(&alice, claim(&chan).flags(ptf::CLOSE), Ter::tesSUCCESS);
+    env.apply(&alice, chan.claim().flags(ptf::CLOSE), Ter::tesSUCCESS);
     assert_eq!(
         env.read(&chan.key).unwrap().u32_of(sf().expiration),
         Some(now + 500)
     );
     // ... and a later one does not push it back.
     env.close();
-    env.apply(&alice, claim(&chan).flags(ptf::CLOSE), Ter::tesSUCCESS);
+    env.apply(&alice, chan.claim().flags(ptf::CLOSE), Ter::tesSUCCESS);
     assert_eq!(
         env.read(&chan.key).unwrap().u32_of(sf().expiration),
         Some(now + 500)
     );
     // Renew (owner only) removes it.
-    env.apply(&bob, claim(&chan).flags(ptf::RENEW), Ter::tecNO_PERMISSION);
-    env.apply(&alice, claim(&chan).flags(ptf::RENEW), Ter::tesSUCCESS);
+    env.apply(&bob, chan.claim().flags(ptf::RENEW), Ter::tecNO_PERMISSION);
+    env.apply(&alice, chan.claim().flags(ptf::RENEW), Ter::tesSUCCESS);
     assert!(env.read(&chan.key).unwrap().get(sf().expiration).is_none());
     // A claim that empties the channel plus tfClose by the owner closes it at once.
     let bob_before = env.balance(&bob);
     let alice_before = env.balance(&alice);
     env.apply(
         &alice,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(5_000_000))
             .flags(ptf::CLOSE),
         Ter::tesSUCCESS,
@@ -950,29 +820,27 @@ fn channel_close_and_renew_rules() {
     assert_eq!(env.balance(&alice), alice_before - FEE);
     assert_eq!(env.owner_count(&alice), 0);
     // Touching a channel that is gone.
-    env.apply(&alice, claim(&chan), Ter::tecNO_TARGET);
-    env.apply(&alice, fund(&chan, 1), Ter::tecNO_ENTRY);
+    env.apply(&alice, chan.claim(), Ter::tecNO_TARGET);
+    env.apply(&alice, chan.fund(drops(1)), Ter::tecNO_ENTRY);
 }
 
 #[test]
 fn channel_claim_and_deposit_auth() {
     let mut env = Env::new();
-    let [alice, bob] = <[Account; 2]>::try_from(funded(&mut env, &["alice", "bob"]))
-        .ok()
-        .unwrap();
-    let chan = open_channel(&mut env, &alice, &bob, 5_000_000, 500);
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let chan = env.open_channel(&alice, &bob, drops(5_000_000), 500);
     env.apply(&bob, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
     // The owner may not push funds into a DepositAuth destination ...
     env.apply(
         &alice,
-        claim(&chan).amount("Balance", drops(1_000_000)),
+        chan.claim().amount("Balance", drops(1_000_000)),
         Ter::tecNO_PERMISSION,
     );
     // ... the destination may pull them.
     let sig = sign_claim(&alice.kp, &chan.key, 1_000_000);
     env.apply(
         &bob,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(1_000_000))
             .blob("Signature", &sig)
             .blob("PublicKey", &chan.pk),
@@ -984,7 +852,7 @@ fn channel_claim_and_deposit_auth() {
     bad[n] ^= 0x10;
     env.apply(
         &alice,
-        claim(&chan)
+        chan.claim()
             .amount("Balance", drops(2_000_000))
             .blob("Signature", &bad)
             .blob("PublicKey", &chan.pk),

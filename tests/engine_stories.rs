@@ -3,9 +3,8 @@
 //! unauthorized lines, and the payment channel life. Each transaction is signed, encoded
 //! to binary and decoded before it is applied, as the server applies it.
 
-mod engine_env;
+mod support;
 
-use engine_env::*;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::trust_set::tf as tst;
 use ledgerd::engine::Ter;
@@ -15,8 +14,7 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::IouValue;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::keys::KeyType;
-
-const FEE: i64 = 10;
+use support::engine::*;
 
 #[test]
 fn genesis_and_new_accounts() {
@@ -33,8 +31,7 @@ fn genesis_and_new_accounts() {
     assert_eq!(env.store.closed().seq(), 2);
 
     let mut env = env;
-    let alice = Account::new("alice");
-    env.fund(&alice, xrp(10_000));
+    let [alice] = env.funded(["alice"]);
     // Accounts start at the sequence of the ledger that creates them.
     assert_eq!(env.seq(&alice), 3);
     assert_eq!(env.balance(&alice), 10_000_000_000);
@@ -49,8 +46,7 @@ fn genesis_and_new_accounts() {
 #[test]
 fn require_auth_with_empty_owner_directory() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    env.fund(&gw, xrp(10_000));
+    let [gw] = env.funded(["gateway"]);
     assert!(env.owned(&gw).is_empty());
     env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
     assert_eq!(env.flags(&gw) & lsf::REQUIRE_AUTH, 0x0004_0000);
@@ -64,10 +60,7 @@ fn require_auth_with_empty_owner_directory() {
 #[test]
 fn require_auth_refused_once_the_issuer_has_a_trust_line() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    let alice = Account::new("alice");
-    env.fund(&gw, xrp(10_000));
-    env.fund(&alice, xrp(10_000));
+    let [gw, alice] = env.funded(["gateway", "alice"]);
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     // The line is in the issuer's directory although only alice pays its reserve.
     assert_eq!(env.owner_count(&gw), 0);
@@ -80,7 +73,7 @@ fn require_auth_refused_once_the_issuer_has_a_trust_line() {
     // The legacy tf form is refused the same way.
     env.apply(
         &gw,
-        ledgerd_tx_account_set_flags(ledgerd::engine::account_set::tf::REQUIRE_AUTH),
+        account_set().flags(ledgerd::engine::account_set::tf::REQUIRE_AUTH),
         Ter::tecOWNERS,
     );
     // A zero limit alone is not the default state: alice (no DefaultRipple) must also set
@@ -100,24 +93,13 @@ fn require_auth_refused_once_the_issuer_has_a_trust_line() {
     env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
 }
 
-fn ledgerd_tx_account_set_flags(flags: u32) -> Tx {
-    Tx::new("AccountSet").flags(flags)
-}
-
 #[test]
 fn set_auth_without_require_auth_is_tef_no_auth_required() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    let alice = Account::new("alice");
-    env.fund(&gw, xrp(10_000));
-    env.fund(&alice, xrp(10_000));
+    let [gw, alice] = env.funded(["gateway", "alice"]);
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     let (bal, seq) = (env.balance(&gw), env.seq(&gw));
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tefNO_AUTH_REQUIRED,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tefNO_AUTH_REQUIRED);
     assert_eq!(env.balance(&gw), bal, "a tef charges nothing");
     assert_eq!(env.seq(&gw), seq, "a tef consumes no sequence");
     assert_eq!(env.auth_flags(&alice, &gw, "USD"), (false, false));
@@ -126,14 +108,8 @@ fn set_auth_without_require_auth_is_tef_no_auth_required() {
 /// gw with RequireAuth (and DefaultRipple so holders can pay each other).
 fn gateway_env() -> (Env, Account, Account, Account) {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    let alice = Account::new("alice");
-    let bob = Account::new("bob");
-    for a in [&gw, &alice, &bob] {
-        env.fund(a, xrp(10_000));
-    }
-    env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
-    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    let [gw, alice, bob] = env.funded(["gateway", "alice", "bob"]);
+    env.gateway(&gw);
     (env, gw, alice, bob)
 }
 
@@ -168,20 +144,12 @@ fn issuer_authorizes_each_currency_separately() {
     assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::from_i64(10));
     env.apply(&gw, pay(&alice, gw.iou("EUR", 10)), Ter::tecPATH_DRY);
 
-    env.apply(
-        &gw,
-        trust(alice.iou("EUR", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "EUR"), Ter::tesSUCCESS);
     assert_eq!(env.auth_flags(&alice, &gw, "EUR"), (false, true));
     env.apply(&gw, pay(&alice, gw.iou("EUR", 10)), Ter::tesSUCCESS);
     assert_eq!(env.iou_balance(&alice, &gw, "EUR"), IouValue::from_i64(10));
     // Authorizing again is idempotent; no way to revoke by TrustSet.
-    env.apply(
-        &gw,
-        trust(alice.iou("EUR", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "EUR"), Ter::tesSUCCESS);
     assert_eq!(env.auth_flags(&alice, &gw, "EUR"), (false, true));
 }
 
@@ -189,11 +157,7 @@ fn issuer_authorizes_each_currency_separately() {
 fn pre_authorization_before_the_holders_trust_set() {
     let (mut env, gw, alice, _) = gateway_env();
     assert!(env.line(&alice, &gw, "USD").is_none());
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     // A zero-limit line exists, charged to the issuer.
     let line = env.line(&alice, &gw, "USD").expect("pre-authorized line");
     assert!(line.amount_of(sf().low_limit).unwrap().is_zero());
@@ -218,16 +182,9 @@ fn pre_authorization_before_the_holders_trust_set() {
 #[test]
 fn pre_authorizing_issuer_without_default_ripple_keeps_the_reserve() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    let alice = Account::new("alice");
-    env.fund(&gw, xrp(10_000));
-    env.fund(&alice, xrp(10_000));
+    let [gw, alice] = env.funded(["gateway", "alice"]);
     env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     assert_eq!(env.owner_count(&gw), 1);
     assert_eq!(env.owner_count(&alice), 1);
@@ -238,19 +195,11 @@ fn payments_through_the_issuer_need_both_lines_authorized() {
     let (mut env, gw, alice, bob) = gateway_env();
     env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
     env.apply(&bob, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
     // Bob's line is not authorized.
     env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tecPATH_DRY);
-    env.apply(
-        &gw,
-        trust(bob.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&bob, "USD"), Ter::tesSUCCESS);
     env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tesSUCCESS);
     assert_eq!(env.iou_balance(&alice, &gw, "USD"), IouValue::from_i64(90));
     assert_eq!(env.iou_balance(&bob, &gw, "USD"), IouValue::from_i64(10));
@@ -290,12 +239,7 @@ fn unauthorized_holder_cannot_pay_the_issuer() {
 #[test]
 fn no_ripple_blocks_holder_to_holder_without_default_ripple() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
-    let alice = Account::new("alice");
-    let bob = Account::new("bob");
-    for a in [&gw, &alice, &bob] {
-        env.fund(a, xrp(10_000));
-    }
+    let [gw, alice, bob] = env.funded(["gateway", "alice", "bob"]);
     env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
     env.apply(&bob, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
     env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
@@ -320,16 +264,12 @@ fn transfer_rate_needs_send_max() {
     let (mut env, gw, alice, bob) = gateway_env();
     env.apply(
         &gw,
-        Tx::new("AccountSet").u32("TransferRate", 1_002_000_000),
+        account_set().u32("TransferRate", 1_002_000_000),
         Ter::tesSUCCESS,
     );
     for h in [&alice, &bob] {
         env.apply(h, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
-        env.apply(
-            &gw,
-            trust(h.iou("USD", 0)).flags(tst::SET_AUTH),
-            Ter::tesSUCCESS,
-        );
+        env.apply(&gw, authorize(h, "USD"), Ter::tesSUCCESS);
     }
     env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
     env.apply(&alice, pay(&bob, gw.iou("USD", 10)), Ter::tecPATH_PARTIAL);
@@ -345,10 +285,9 @@ fn transfer_rate_needs_send_max() {
 #[test]
 fn trust_line_reserve_rules() {
     let mut env = Env::new();
-    let gw = Account::new("gateway");
+    let [gw] = env.funded(["gateway"]);
     // Exactly the base reserve plus fees for three TrustSets: the first two lines are free.
     let alice = Account::new("alice");
-    env.fund(&gw, xrp(10_000));
     env.fund(&alice, drops(10_000_000 + 3 * FEE));
     env.apply(&alice, trust(gw.iou("AAA", 1)), Ter::tesSUCCESS);
     env.apply(&alice, trust(gw.iou("BBB", 1)), Ter::tesSUCCESS);
@@ -413,56 +352,46 @@ fn channel_life(kt: KeyType) {
     let bob = Account::new("bob");
     env.fund(&alice, xrp(10_000));
     env.fund(&bob, xrp(10_000));
-    let seq = env.seq(&alice);
-    let pk = alice.kp.public.as_bytes().to_vec();
-    let create = Tx::new("PaymentChannelCreate")
-        .account("Destination", &bob.id)
-        .amount("Amount", xrp(100))
-        .u32("SettleDelay", 3600)
-        .blob("PublicKey", &pk);
     let before = env.balance(&alice);
-    env.apply(&alice, create, Ter::tesSUCCESS);
-    let chan = keylet::pay_channel(&alice.id, &bob.id, seq);
-    let c = env.read(&chan).expect("channel");
+    let chan = env.open_channel(&alice, &bob, xrp(100), 3600);
+    let c = env.read(&chan.key).expect("channel");
     assert_eq!(c.drops_of(sf().amount), 100_000_000);
     assert_eq!(c.drops_of(sf().balance), 0);
     assert_eq!(env.balance(&alice), before - 100_000_000 - FEE);
     assert_eq!(env.owner_count(&alice), 1);
     assert_eq!(env.owner_count(&bob), 0);
     // The channel is in both directories.
-    assert!(env.owned(&bob).contains(&chan));
+    assert!(env.owned(&bob).contains(&chan.key));
 
     // Fund.
-    let fund = |amount| {
-        Tx::new("PaymentChannelFund")
-            .h256("Channel", chan)
-            .amount("Amount", amount)
-    };
-    env.apply(&alice, fund(xrp(50)), Ter::tesSUCCESS);
-    assert_eq!(env.read(&chan).unwrap().drops_of(sf().amount), 150_000_000);
-    env.apply(&bob, fund(xrp(1)), Ter::tecNO_PERMISSION);
+    env.apply(&alice, chan.fund(xrp(50)), Ter::tesSUCCESS);
+    assert_eq!(
+        env.read(&chan.key).unwrap().drops_of(sf().amount),
+        150_000_000
+    );
+    env.apply(&bob, chan.fund(xrp(1)), Ter::tecNO_PERMISSION);
     env.apply(
         &alice,
-        Tx::new("PaymentChannelFund")
-            .h256("Channel", ledgerd::protocol::types::Hash256([7; 32]))
-            .amount("Amount", xrp(1)),
+        channel_fund(&ledgerd::protocol::types::Hash256([7; 32]), xrp(1)),
         Ter::tecNO_ENTRY,
     );
 
     // Claim with a valid signature.
     let claim = |balance: i64, amount: i64, sig: &[u8]| {
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
+        chan.claim()
             .amount("Balance", drops(balance))
             .amount("Amount", drops(amount))
             .blob("Signature", sig)
-            .blob("PublicKey", &pk)
+            .blob("PublicKey", &chan.pk)
     };
-    let sig = sign_claim(&alice.kp, &chan, 10_000_000);
+    let sig = sign_claim(&alice.kp, &chan.key, 10_000_000);
     let bob_before = env.balance(&bob);
     env.apply(&bob, claim(10_000_000, 10_000_000, &sig), Ter::tesSUCCESS);
     assert_eq!(env.balance(&bob), bob_before + 10_000_000 - FEE);
-    assert_eq!(env.read(&chan).unwrap().drops_of(sf().balance), 10_000_000);
+    assert_eq!(
+        env.read(&chan.key).unwrap().drops_of(sf().balance),
+        10_000_000
+    );
     // Nothing new to claim.
     env.apply(
         &bob,
@@ -471,7 +400,7 @@ fn channel_life(kt: KeyType) {
     );
 
     // A changed amount does not match the signature.
-    let sig20 = sign_claim(&alice.kp, &chan, 20_000_000);
+    let sig20 = sign_claim(&alice.kp, &chan.key, 20_000_000);
     let bob_before = env.balance(&bob);
     env.apply(
         &bob,
@@ -489,7 +418,7 @@ fn channel_life(kt: KeyType) {
     );
     // Someone else's key.
     let mallory = Account::with_type("mallory", kt);
-    let forged = sign_claim(&mallory.kp, &chan, 20_000_000);
+    let forged = sign_claim(&mallory.kp, &chan.key, 20_000_000);
     env.apply(
         &bob,
         claim(20_000_000, 20_000_000, &forged),
@@ -499,13 +428,11 @@ fn channel_life(kt: KeyType) {
     // Destination claims without a signature.
     env.apply(
         &bob,
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
-            .amount("Balance", drops(20_000_000)),
+        chan.claim().amount("Balance", drops(20_000_000)),
         Ter::temBAD_SIGNATURE,
     );
     // More than the channel holds.
-    let big = sign_claim(&alice.kp, &chan, 200_000_000);
+    let big = sign_claim(&alice.kp, &chan.key, 200_000_000);
     env.apply(
         &bob,
         claim(200_000_000, 200_000_000, &big),
@@ -514,32 +441,31 @@ fn channel_life(kt: KeyType) {
     // The owner can claim without a signature (paying the destination).
     env.apply(
         &alice,
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
-            .amount("Balance", drops(20_000_000)),
+        chan.claim().amount("Balance", drops(20_000_000)),
         Ter::tesSUCCESS,
     );
-    assert_eq!(env.read(&chan).unwrap().drops_of(sf().balance), 20_000_000);
+    assert_eq!(
+        env.read(&chan.key).unwrap().drops_of(sf().balance),
+        20_000_000
+    );
 
     // The owner asks to close: the channel expires after SettleDelay.
     env.close();
     env.apply(
         &alice,
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
+        chan.claim()
             .flags(ledgerd::engine::payment_channel_claim::tf::CLOSE),
         Ter::tesSUCCESS,
     );
     let exp = env
-        .read(&chan)
+        .read(&chan.key)
         .unwrap()
         .u32_of(sf().expiration)
         .expect("expiration");
     // Renew clears it again; only the owner may.
     env.apply(
         &bob,
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
+        chan.claim()
             .flags(ledgerd::engine::payment_channel_claim::tf::RENEW),
         Ter::tecNO_PERMISSION,
     );
@@ -547,8 +473,8 @@ fn channel_life(kt: KeyType) {
     // After the settle delay any touch closes it and returns the rest to the owner.
     env.close_after(3700);
     let alice_before = env.balance(&alice);
-    env.apply(&alice, fund(xrp(1)), Ter::tesSUCCESS);
-    assert!(env.read(&chan).is_none());
+    env.apply(&alice, chan.fund(xrp(1)), Ter::tesSUCCESS);
+    assert!(env.read(&chan.key).is_none());
     assert_eq!(env.balance(&alice), alice_before - FEE + 130_000_000);
     assert_eq!(env.owner_count(&alice), 0);
     env.apply(
@@ -561,36 +487,22 @@ fn channel_life(kt: KeyType) {
 #[test]
 fn destination_closes_a_channel_at_once() {
     let mut env = Env::new();
-    let alice = Account::new("alice");
-    let bob = Account::new("bob");
-    env.fund(&alice, xrp(10_000));
-    env.fund(&bob, xrp(10_000));
-    let seq = env.seq(&alice);
+    let [alice, bob] = env.funded(["alice", "bob"]);
     let pk = alice.kp.public.as_bytes().to_vec();
-    env.apply(
-        &alice,
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &bob.id)
-            .amount("Amount", xrp(10))
-            .u32("SettleDelay", 100)
-            .u32("DestinationTag", 7)
-            .blob("PublicKey", &pk),
-        Ter::tesSUCCESS,
-    );
-    let chan = keylet::pay_channel(&alice.id, &bob.id, seq);
-    let sig = sign_claim(&alice.kp, &chan, 4_000_000);
+    let create = channel_create(&bob, xrp(10), 100, &pk).u32("DestinationTag", 7);
+    let chan = env.open_channel_with(&alice, &bob, create);
+    let sig = sign_claim(&alice.kp, &chan.key, 4_000_000);
     let alice_before = env.balance(&alice);
     env.apply(
         &bob,
-        Tx::new("PaymentChannelClaim")
-            .h256("Channel", chan)
+        chan.claim()
             .amount("Balance", drops(4_000_000))
             .blob("Signature", &sig)
-            .blob("PublicKey", &pk)
+            .blob("PublicKey", &chan.pk)
             .flags(ledgerd::engine::payment_channel_claim::tf::CLOSE),
         Ter::tesSUCCESS,
     );
-    assert!(env.read(&chan).is_none());
+    assert!(env.read(&chan.key).is_none());
     assert_eq!(env.balance(&alice), alice_before + 6_000_000);
     // Both owner directories are empty again (the roots are kept, as rippled keeps them),
     // so bob may now enable RequireAuth.
@@ -601,37 +513,17 @@ fn destination_closes_a_channel_at_once() {
 #[test]
 fn incoming_channel_blocks_require_auth() {
     let mut env = Env::new();
-    let alice = Account::new("alice");
-    let bob = Account::new("bob");
-    env.fund(&alice, xrp(10_000));
-    env.fund(&bob, xrp(10_000));
-    env.apply(
-        &alice,
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &bob.id)
-            .amount("Amount", xrp(10))
-            .u32("SettleDelay", 100)
-            .blob("PublicKey", alice.kp.public.as_bytes()),
-        Ter::tesSUCCESS,
-    );
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    env.open_channel(&alice, &bob, xrp(10), 100);
     env.apply(&bob, fset(asf::REQUIRE_AUTH), Ter::tecOWNERS);
 }
 
 #[test]
 fn channel_create_errors() {
     let mut env = Env::new();
-    let alice = Account::new("alice");
-    let bob = Account::new("bob");
-    env.fund(&alice, xrp(10_000));
-    env.fund(&bob, xrp(10_000));
+    let [alice, bob] = env.funded(["alice", "bob"]);
     let pk = alice.kp.public.as_bytes().to_vec();
-    let create = |dst: &Account, amount| {
-        Tx::new("PaymentChannelCreate")
-            .account("Destination", &dst.id)
-            .amount("Amount", amount)
-            .u32("SettleDelay", 100)
-            .blob("PublicKey", &pk)
-    };
+    let create = |dst: &Account, amount| channel_create(dst, amount, 100, &pk);
     env.apply(&alice, create(&alice, xrp(1)), Ter::temDST_IS_SRC);
     env.apply(&alice, create(&bob, xrp(0)), Ter::temBAD_AMOUNT);
     env.apply(&alice, create(&bob, bob.iou("USD", 1)), Ter::temBAD_AMOUNT);
@@ -665,11 +557,7 @@ fn trust_set_permission_and_reserve_failures() {
     let (mut env, gw, alice, bob) = gateway_env();
     // NoRipple cannot be set by the side that owes (negative balance).
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     env.apply(&gw, pay(&alice, gw.iou("USD", 5)), Ter::tesSUCCESS);
     env.apply(
         &gw,
@@ -692,11 +580,7 @@ fn trust_set_permission_and_reserve_failures() {
     env.fund(&poor, drops(10_000_000 + 3 * FEE));
     env.apply(&poor, trust(gw.iou("AAA", 1)), Ter::tesSUCCESS);
     env.apply(&poor, trust(gw.iou("BBB", 1)), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(poor.iou("CCC", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&poor, "CCC"), Ter::tesSUCCESS);
     env.apply(&poor, trust(gw.iou("CCC", 1)), Ter::tecINSUF_RESERVE_LINE);
     assert_eq!(env.owner_count(&poor), 2);
     let line = env
@@ -717,11 +601,7 @@ fn account_lines_view_of_an_authorized_line() {
     use ledgerd::ledger::trust_line::TrustLine;
     let (mut env, gw, alice, _) = gateway_env();
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
-    env.apply(
-        &gw,
-        trust(alice.iou("USD", 0)).flags(tst::SET_AUTH),
-        Ter::tesSUCCESS,
-    );
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
     env.apply(&gw, pay(&alice, gw.iou("USD", 30)), Ter::tesSUCCESS);
     let line = env.line(&alice, &gw, "USD").unwrap();
     let mine = TrustLine::from_entry(&line, &alice.id).unwrap();

@@ -1,119 +1,41 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows.
 //!
-//! The suite installs its own pinned packages: a virtualenv with `tests/interop/requirements.txt`
-//! and `npm install` of `tests/interop/package.json` into `tests/interop/node_modules`. Without
-//! the registries it fails loudly; it never skips.
+//! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
+//! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
+//! `tests/interop/node_modules`, each redone only when its manifest changes. Without the
+//! registries it fails loudly; it never skips.
 
-use std::io::{BufRead, BufReader};
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+use support::server::Server;
+use support::tools;
 
 fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
-fn run(cmd: &mut Command, what: &str) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// The virtualenv's python, created once per run.
+/// The virtualenv's python, installed once per run.
 fn python() -> PathBuf {
     static PY: OnceLock<PathBuf> = OnceLock::new();
-    PY.get_or_init(|| {
-        let dir = interop_dir();
-        let venv = dir.join(".venv");
-        let py = venv.join("bin/python");
-        if !py.exists() {
-            run(
-                Command::new("python3").args(["-m", "venv"]).arg(&venv),
-                "python3 -m venv",
-            );
-        }
-        run(
-            Command::new(&py)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "-q",
-                    "--disable-pip-version-check",
-                    "-r",
-                ])
-                .arg(dir.join("requirements.txt")),
-            "pip install -r tests/interop/requirements.txt",
-        );
-        py
-    })
-    .clone()
+    PY.get_or_init(|| tools::python_venv(&interop_dir()))
+        .clone()
 }
 
-/// `npm install` of the pinned xrpl.js and wscat, once per run.
+/// The pinned xrpl.js and wscat, installed once per run.
 fn node_modules() -> PathBuf {
     static NM: OnceLock<PathBuf> = OnceLock::new();
-    NM.get_or_init(|| {
-        let dir = interop_dir();
-        run(
-            Command::new("npm")
-                .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
-                .current_dir(&dir),
-            "npm install in tests/interop",
-        );
-        dir.join("node_modules")
-    })
-    .clone()
+    NM.get_or_init(|| tools::node_modules(&interop_dir()))
+        .clone()
 }
 
-/// A running server on a free loopback port; killed on drop.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--ephemeral",
-                "--close-interval",
-                "1",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ledgerd");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("read the listening line");
-        let addr = line
-            .split_whitespace()
-            .find(|w| w.starts_with("127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Server { child, addr }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A running server on a free loopback port, closing every second; killed on drop.
+fn start_server() -> Server {
+    Server::start_quiet(&["--close-interval", "1"])
 }
 
 /// The suites share one machine of two cores: run them one at a time.
@@ -140,11 +62,11 @@ fn run_script(mut cmd: Command, what: &str) {
 fn py_flow(mode: &str) {
     let py = python();
     let _g = serial();
-    let server = Server::start();
+    let server = start_server();
     let mut cmd = Command::new(py);
     cmd.arg(interop_dir().join("py_flow.py"))
-        .arg(format!("http://{}", server.addr))
-        .arg(format!("ws://{}", server.addr))
+        .arg(format!("http://{}", server.addr()))
+        .arg(format!("ws://{}", server.addr()))
         .arg(mode);
     run_script(cmd, &format!("xrpl-py flow over {mode}"));
 }
@@ -163,10 +85,10 @@ fn xrpl_py_over_websocket() {
 fn xrpl_js_over_websocket() {
     let nm = node_modules();
     let _g = serial();
-    let server = Server::start();
+    let server = start_server();
     let mut cmd = Command::new("node");
     cmd.arg(interop_dir().join("js_flow.mjs"))
-        .arg(format!("ws://{}", server.addr))
+        .arg(format!("ws://{}", server.addr()))
         .env("NODE_PATH", nm);
     run_script(cmd, "xrpl.js flow");
 }
@@ -175,9 +97,9 @@ fn xrpl_js_over_websocket() {
 fn wscat_session() {
     let nm = node_modules();
     let _g = serial();
-    let server = Server::start();
+    let server = start_server();
     let wscat = nm.join("wscat/bin/wscat");
-    let url = format!("ws://{}", server.addr);
+    let url = format!("ws://{}", server.addr());
     // wscat prints what it receives only to a terminal: run it under `script`, as a person
     // at a terminal would, and read the JSON out of the terminal output.
     let ask = |frame: &str| -> serde_json::Value {

@@ -14,22 +14,22 @@
 //!
 //! `PERSIST_CRASH_ITERATIONS` (default 3) sets how many crashes one run does.
 
+mod support;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
-use ledgerd::protocol::codec;
-use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::Seed;
-use ledgerd::protocol::st::StValue;
+use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::tx::transaction_id;
+use ledgerd::protocol::types::AccountId;
 use serde_json::{json, Value};
+use support::keys::keys;
+use support::payment::payment_blob;
+use support::server::Server;
+use support::ws::Ws;
 use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 const CLIENTS: usize = 4;
 
@@ -50,91 +50,18 @@ struct Published {
     txs: HashMap<String, (u32, String, String)>,
 }
 
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start(dir: &std::path::Path, close_interval: u32) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--close-interval"])
-            .arg(close_interval.to_string())
-            .arg("--data-dir")
-            .arg(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn ledgerd");
-        let out = child.stdout.take().expect("stdout");
-        let mut lines = BufReader::new(out).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("ledgerd exited before listening")
-                .expect("read");
-            if let Some(rest) = line.strip_prefix("ledgerd listening on ") {
-                break rest.split(' ').next().expect("addr").to_owned();
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, addr }
-    }
-
-    /// SIGKILL: no shutdown code runs.
-    fn kill9(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn pair(passphrase: &str) -> KeyPair {
-    KeyPair::from_seed(&Seed::from_passphrase(passphrase), KeyType::Secp256k1).expect("keys")
-}
-
-fn signed_payment(p: &KeyPair, seq: u32, dest: &str, drops: u64) -> Vec<u8> {
-    let tx = json!({"TransactionType": "Payment", "Account": p.account_id().to_address(),
-        "Destination": dest, "Amount": drops.to_string(), "Fee": "10", "Sequence": seq,
-        "Flags": 2147483648u32, "SigningPubKey": p.public.to_hex()});
-    let mut obj = codec::from_json(&tx).expect("tx");
-    let sig = p.sign(&ledgerd::protocol::tx::signing_data(&obj));
-    obj.set_named("TxnSignature", StValue::Blob(sig));
-    codec::encode(&obj)
-}
-
-async fn connect(addr: &str) -> Ws {
-    tokio_tungstenite::connect_async(format!("ws://{addr}/"))
-        .await
-        .expect("connect")
-        .0
-}
-
-async fn call(ws: &mut Ws, req: Value) -> Value {
-    ws.send(Message::text(req.to_string())).await.expect("send");
-    while let Some(Ok(m)) = ws.next().await {
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
-            if v["type"] == "response" {
-                return v;
-            }
-        }
-    }
-    Value::Null
+/// The binary on the data directory `dir`, closing every `close_interval` seconds (0: only
+/// on `ledger_accept`).
+fn start(dir: &std::path::Path, close_interval: u32) -> Server {
+    let interval = close_interval.to_string();
+    let dir = dir.to_str().expect("a UTF-8 temp path");
+    Server::start_quiet(&["--close-interval", &interval, "--data-dir", dir])
 }
 
 async fn account(ws: &mut Ws, address: &str) -> Option<(u32, String)> {
-    let r = call(
-        ws,
-        json!({"command": "account_info", "account": address, "ledger_index": "current"}),
-    )
-    .await;
+    let r = ws
+        .response(json!({"command": "account_info", "account": address, "ledger_index": "current"}))
+        .await;
     let d = &r["result"]["account_data"];
     Some((
         d["Sequence"].as_u64()? as u32,
@@ -145,17 +72,23 @@ async fn account(ws: &mut Ws, address: &str) -> Option<(u32, String)> {
 /// Submits payments from `p` starting at `seq`, `IN_FLIGHT` deep, until the connection
 /// dies or `stop` passes; returns the (hash, seq) of every reply that said tesSUCCESS,
 /// and the highest sequence sent.
-async fn client(addr: String, p: KeyPair, mut seq: u32, dest: String, stop: Instant) -> ClientRun {
-    let mut ws = connect(&addr).await;
+async fn client(
+    addr: SocketAddr,
+    p: KeyPair,
+    mut seq: u32,
+    dest: AccountId,
+    stop: Instant,
+) -> ClientRun {
+    let mut ws = Ws::connect_to(addr).await;
     let mut acked = Vec::new();
     let mut pending: HashMap<u64, (String, u32)> = HashMap::new();
     let mut sent_max = seq.saturating_sub(1);
     loop {
         while pending.len() < IN_FLIGHT && Instant::now() < stop {
-            let blob = signed_payment(&p, seq, &dest, 1_000);
+            let blob = payment_blob(&p, seq, &dest, 1_000);
             let hash = transaction_id(&blob).to_string();
             let req = json!({"id": seq, "command": "submit", "tx_blob": hex::encode_upper(&blob)});
-            if ws.send(Message::text(req.to_string())).await.is_err() {
+            if ws.raw().send(Message::text(req.to_string())).await.is_err() {
                 return (acked, sent_max);
             }
             pending.insert(seq as u64, (hash, seq));
@@ -165,7 +98,7 @@ async fn client(addr: String, p: KeyPair, mut seq: u32, dest: String, stop: Inst
         if pending.is_empty() {
             return (acked, sent_max);
         }
-        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        match tokio::time::timeout(Duration::from_secs(5), ws.raw().next()).await {
             Ok(Some(Ok(Message::Text(t)))) => {
                 let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
                 if v["type"] != "response" {
@@ -193,13 +126,11 @@ async fn client(addr: String, p: KeyPair, mut seq: u32, dest: String, stop: Inst
 /// acknowledged. (Not the `transactions` stream: a ledger of a thousand payments is a
 /// burst of a thousand messages, over `send_queue_limit`, and the server rightly drops a
 /// subscriber that far behind.)
-async fn subscribe(addr: &str) -> Ws {
-    let mut ws = connect(addr).await;
-    let r = call(
-        &mut ws,
-        json!({"command": "subscribe", "streams": ["ledger"]}),
-    )
-    .await;
+async fn subscribe(addr: SocketAddr) -> Ws {
+    let mut ws = Ws::connect_to(addr).await;
+    let r = ws
+        .response(json!({"command": "subscribe", "streams": ["ledger"]}))
+        .await;
     assert_eq!(r["status"], "success", "subscribe: {r}");
     ws
 }
@@ -209,7 +140,8 @@ async fn subscribe(addr: &str) -> Ws {
 /// transactions, the ledger each of its transactions is in.
 async fn watch(mut ws: Ws) -> Published {
     let mut seen = Published::default();
-    while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(10), ws.next()).await {
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(Duration::from_secs(10), ws.raw().next()).await
+    {
         let Message::Text(t) = m else { continue };
         let v: Value = serde_json::from_str(t.as_str()).unwrap_or(Value::Null);
         if v["type"] == "ledgerClosed" {
@@ -220,7 +152,7 @@ async fn watch(mut ws: Ws) -> Published {
             seen.ledgers.insert(index as u32, hash.to_owned());
             let req = json!({"id": index, "command": "ledger", "ledger_index": index,
                 "transactions": true, "expand": true});
-            if ws.send(Message::text(req.to_string())).await.is_err() {
+            if ws.raw().send(Message::text(req.to_string())).await.is_err() {
                 break;
             }
         } else if v["type"] == "response" {
@@ -250,13 +182,13 @@ async fn watch(mut ws: Ws) -> Published {
 }
 
 /// Asks for a close every [`CLOSE_EVERY`] until the connection dies or `stop` passes.
-async fn closer(addr: String, stop: Instant) {
-    let mut ws = connect(&addr).await;
+async fn closer(addr: SocketAddr, stop: Instant) {
+    let mut ws = Ws::connect_to(addr).await;
     while Instant::now() < stop {
         tokio::time::sleep(CLOSE_EVERY).await;
         let r = tokio::time::timeout(
             Duration::from_secs(5),
-            call(&mut ws, json!({"command": "ledger_accept"})),
+            ws.response(json!({"command": "ledger_accept"})),
         )
         .await;
         if !matches!(r, Ok(v) if v["status"] == "success") {
@@ -266,9 +198,9 @@ async fn closer(addr: String, stop: Instant) {
 }
 
 /// What a restart shows: the last closed ledger's hash and every client's account.
-async fn observe(addr: &str, users: &[KeyPair]) -> (String, Vec<Option<(u32, String)>>) {
-    let mut ws = connect(addr).await;
-    let closed = call(&mut ws, json!({"command": "ledger_closed"})).await;
+async fn observe(addr: SocketAddr, users: &[KeyPair]) -> (String, Vec<Option<(u32, String)>>) {
+    let mut ws = Ws::connect_to(addr).await;
+    let closed = ws.response(json!({"command": "ledger_closed"})).await;
     let hash = closed["result"]["ledger_hash"]
         .as_str()
         .unwrap_or("")
@@ -292,28 +224,21 @@ fn kill_9_loses_nothing_acknowledged() {
         .enable_all()
         .build()
         .expect("runtime");
-    let master = pair("masterpassphrase");
-    let users: Vec<KeyPair> = (0..CLIENTS).map(|i| pair(&format!("crash{i}"))).collect();
+    let master = keys("masterpassphrase");
+    let users: Vec<KeyPair> = (0..CLIENTS).map(|i| keys(&format!("crash{i}"))).collect();
 
     // Fund the clients' accounts, acknowledged, then crash right away.
-    let server = Server::start(dir.path(), 1);
+    let server = start(dir.path(), 1);
     rt.block_on(async {
-        let mut ws = connect(&server.addr).await;
+        let mut ws = Ws::connect_to(server.addr()).await;
         let (seq, _) = account(&mut ws, &master.account_id().to_address())
             .await
             .expect("genesis account");
         for (i, u) in users.iter().enumerate() {
-            let blob = signed_payment(
-                &master,
-                seq + i as u32,
-                &u.account_id().to_address(),
-                10_000_000_000,
-            );
-            let r = call(
-                &mut ws,
-                json!({"command": "submit", "tx_blob": hex::encode_upper(&blob)}),
-            )
-            .await;
+            let blob = payment_blob(&master, seq + i as u32, &u.account_id(), 10_000_000_000);
+            let r = ws
+                .response(json!({"command": "submit", "tx_blob": hex::encode_upper(&blob)}))
+                .await;
             assert_eq!(r["result"]["engine_result"], "tesSUCCESS", "{r}");
         }
     });
@@ -323,25 +248,25 @@ fn kill_9_loses_nothing_acknowledged() {
     let mut total_acked = 0usize;
     let (mut total_ledgers, mut total_placed) = (0usize, 0usize);
     for iteration in 0..iterations {
-        let server = Server::start(dir.path(), 1);
-        let addr = server.addr.clone();
-        let before = rt.block_on(observe(&addr, &users)).1;
+        let server = start(dir.path(), 1);
+        let addr = server.addr();
+        let before = rt.block_on(observe(addr, &users)).1;
         rng_state ^= rng_state << 13;
         rng_state ^= rng_state >> 7;
         rng_state ^= rng_state << 17;
         let kill_after = Duration::from_millis(300 + rng_state % 1200);
         let stop = Instant::now() + Duration::from_secs(30);
-        let stream = rt.block_on(subscribe(&addr));
+        let stream = rt.block_on(subscribe(addr));
         let watcher = rt.spawn(watch(stream));
-        let closing = rt.spawn(closer(addr.clone(), stop));
+        let closing = rt.spawn(closer(addr, stop));
         let handles: Vec<_> = users
             .iter()
             .zip(&before)
             .enumerate()
             .map(|(i, (u, b))| {
                 let (seq, _) = b.clone().expect("client account exists");
-                let dest = users[(i + 1) % CLIENTS].account_id().to_address();
-                rt.spawn(client(addr.clone(), u.clone(), seq, dest, stop))
+                let dest = users[(i + 1) % CLIENTS].account_id();
+                rt.spawn(client(addr, u.clone(), seq, dest, stop))
             })
             .collect();
         std::thread::sleep(kill_after);
@@ -361,15 +286,17 @@ fn kill_9_loses_nothing_acknowledged() {
         total_acked += acked;
 
         // Restart without a close timer: nothing changes between the two restarts.
-        let server = Server::start(dir.path(), 0);
+        let server = start(dir.path(), 0);
         let mut closed_checked = 0usize;
         let mut placed_checked = 0usize;
         let (hash1, accounts1) = rt.block_on(async {
-            let mut ws = connect(&server.addr).await;
+            let mut ws = Ws::connect_to(server.addr()).await;
             let mut looked_up: HashMap<String, Value> = HashMap::new();
             for (acks, _) in &results {
                 for (hash, seq, ter) in acks {
-                    let r = call(&mut ws, json!({"command": "tx", "transaction": hash})).await;
+                    let r = ws
+                        .response(json!({"command": "tx", "transaction": hash}))
+                        .await;
                     looked_up.insert(hash.clone(), r.clone());
                     assert_eq!(
                         r["result"]["hash"].as_str(),
@@ -394,7 +321,10 @@ fn kill_9_loses_nothing_acknowledged() {
                 );
                 let r = match looked_up.get(hash) {
                     Some(r) => r.clone(),
-                    None => call(&mut ws, json!({"command": "tx", "transaction": hash})).await,
+                    None => {
+                        ws.response(json!({"command": "tx", "transaction": hash}))
+                            .await
+                    }
                 };
                 assert_eq!(
                     r["result"]["ledger_index"].as_u64(),
@@ -411,14 +341,16 @@ fn kill_9_loses_nothing_acknowledged() {
             let mut indexes: Vec<(&u32, &String)> = published.ledgers.iter().collect();
             indexes.sort();
             for (index, want) in indexes {
-                let r = call(&mut ws, json!({"command": "ledger", "ledger_index": index})).await;
+                let r = ws
+                    .response(json!({"command": "ledger", "ledger_index": index}))
+                    .await;
                 assert_eq!(
                     r["result"]["ledger_hash"].as_str(),
                     Some(want.as_str()),
                     "iteration {iteration}: ledger {index} changed its hash across the crash: {r}"
                 );
             }
-            observe(&server.addr, &users).await
+            observe(server.addr(), &users).await
         });
         for (i, (acks, sent_max)) in results.iter().enumerate() {
             let (seq, _) = accounts1[i].clone().expect("account");
@@ -430,8 +362,8 @@ fn kill_9_loses_nothing_acknowledged() {
             assert!(seq <= sent_max + 1, "iteration {iteration}: client {i} sequence {seq} beyond anything sent ({sent_max})");
         }
         server.kill9();
-        let server = Server::start(dir.path(), 0);
-        let (hash2, accounts2) = rt.block_on(observe(&server.addr, &users));
+        let server = start(dir.path(), 0);
+        let (hash2, accounts2) = rt.block_on(observe(server.addr(), &users));
         assert_eq!(
             hash1, hash2,
             "iteration {iteration}: two restarts, two ledgers"

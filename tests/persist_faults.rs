@@ -3,13 +3,16 @@
 //! later write while reads keep working, and a replay that disagrees with the journal
 //! refuses to start.
 
-mod persist_common;
+mod support;
 
 use std::sync::Arc;
 
 use ledgerd::node::persist::{PersistError, PersistOptions};
 use ledgerd::store::{DiskStorage, FaultyStorage};
-use persist_common::*;
+use support::accounts::{account_seq, balance};
+use support::journal::segments;
+use support::payment::payment_blob;
+use support::persist::*;
 
 fn faulty_options() -> (FaultyStorage, PersistOptions) {
     let faulty = FaultyStorage::new(Arc::new(DiskStorage));
@@ -27,21 +30,11 @@ fn base(d: &mut Driver) -> Vec<ledgerd::protocol::keys::KeyPair> {
     d.close().expect("close");
     for _ in 0..3 {
         for u in &users {
-            let seq = account_seq(&d.store, &u.account_id());
-            d.submit(&payment(u, seq, &users[0].account_id(), 1_000));
+            d.pay(u, &users[0].account_id(), 1_000);
         }
         d.close().expect("close");
     }
     users
-}
-
-fn segment(dir: &std::path::Path) -> std::path::PathBuf {
-    let mut segs: Vec<_> = std::fs::read_dir(dir.join("journal"))
-        .expect("list")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    segs.sort();
-    segs.into_iter().next().expect("a segment")
 }
 
 /// The disk failure is reported, later writes fail at once, reads keep working, and a
@@ -54,9 +47,7 @@ fn refuses_after(arm: impl FnOnce(&FaultyStorage), what: &str) {
     let closed_before = d.store.closed().seq();
     arm(&faulty);
     let u = &users[1];
-    let seq = account_seq(&d.store, &u.account_id());
-    d.submit(&payment(u, seq, &users[2].account_id(), 5))
-        .expect("applied");
+    d.pay(u, &users[2].account_id(), 5).expect("applied");
     let err = d.flush().expect_err("the record is not durable");
     assert!(err.to_string().contains(what), "{err}");
     let health = d.persist.health().expect_err("unhealthy");
@@ -66,7 +57,7 @@ fn refuses_after(arm: impl FnOnce(&FaultyStorage), what: &str) {
     let seq = account_seq(&d.store, &u.account_id());
     let r = d
         .store
-        .apply_blob(&payment(u, seq, &users[2].account_id(), 6))
+        .apply_blob(&payment_blob(u, seq, &users[2].account_id(), 6))
         .expect("decodes");
     let e = d
         .persist
@@ -110,13 +101,12 @@ fn a_torn_tail_is_dropped_and_acknowledged_records_survive() {
     // The next write reaches the disk only in part, then the machine is gone.
     faulty.tear_write(faulty.writes() + 1, 30);
     for u in &users {
-        let seq = account_seq(&d.store, &u.account_id());
-        d.submit(&payment(u, seq, &users[0].account_id(), 9));
+        d.pay(u, &users[0].account_id(), 9);
     }
     assert!(d.flush().is_err(), "torn records are not acknowledged");
     let acked = d.acked.clone();
     drop(d);
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let torn_len = std::fs::metadata(&seg).expect("stat").len();
     let d2 = Driver::open(dir.path(), cfg(32), PersistOptions::default()).expect("reopen");
     assert!(
@@ -136,7 +126,7 @@ fn damage_before_the_tail_refuses_to_start_naming_file_and_offset() {
     let mut d = Driver::open(dir.path(), cfg(32), PersistOptions::default()).expect("open");
     base(&mut d);
     drop(d);
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let at = bytes.len() / 3;
     bytes[at] ^= 0x55;
@@ -157,7 +147,7 @@ fn a_replay_that_disagrees_with_the_journal_refuses_to_start() {
     drop(d);
     // Rewrite the first transaction record's result (tesSUCCESS -> tecUNFUNDED_PAYMENT)
     // with a valid checksum: the damage is only visible to replay.
-    let seg = segment(dir.path());
+    let seg = segments(&dir.path().join("journal")).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let mut at = 0;
     let mut changed = None;

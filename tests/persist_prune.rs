@@ -10,14 +10,14 @@
 //! history) that is 3 snapshots, so the first segment can go only once the fourth
 //! snapshot (ledger 1024) is written; 1,000 ledgers prune nothing.
 
-mod persist_common;
+mod support;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use ledgerd::node::persist::PersistOptions;
 use ledgerd::protocol::types::Hash256;
-use persist_common::*;
+use support::persist::*;
 
 /// Small enough that a segment holds about two ledgers of three payments (~870 bytes).
 const SEGMENT_BYTES: u64 = 2 * 1024;
@@ -92,8 +92,7 @@ fn disk(dir: &Path) -> DiskView {
 fn ledger(d: &mut Driver, users: &[ledgerd::protocol::keys::KeyPair], l: u32) {
     for (i, u) in users.iter().enumerate() {
         let to = users[(i + 1) % users.len()].account_id();
-        let seq = account_seq(&d.store, &u.account_id());
-        let a = d.submit(&payment(u, seq, &to, 1_000 + i64::from(l)));
+        let a = d.pay(u, &to, 1_000 + u64::from(l));
         assert!(a.is_some_and(|a| a.applied), "payment applies");
     }
     d.close().expect("close");
@@ -131,11 +130,9 @@ fn assert_pruned_exactly(v: &DiskView, when: &str) {
 /// The last `HISTORY` closed ledgers' transactions: id -> (result, ledger, index).
 fn recent_txs(d: &Driver) -> HashMap<Hash256, (String, u32, u32)> {
     let last = d.store.complete_range().1;
-    d.acked
-        .iter()
-        .filter_map(|a| d.store.tx(&a.id))
-        .filter(|e| e.ledger_seq + HISTORY > last)
-        .map(|e| (e.id, (e.ter.to_string(), e.ledger_seq, e.index)))
+    d.acked_txs()
+        .into_iter()
+        .filter(|(_, (_, ledger_seq, _))| ledger_seq + HISTORY > last)
         .collect()
 }
 

@@ -2,12 +2,14 @@
 //! state, history and transactions after reopening; snapshot + replay equals a full replay
 //! from genesis; held (ter) transactions survive a snapshot.
 
-mod persist_common;
+mod support;
 
 use std::collections::HashMap;
 
 use ledgerd::node::persist::Persistence;
-use persist_common::*;
+use support::accounts::account_seq;
+use support::payment::payment_blob;
+use support::persist::*;
 
 /// Drives `ledgers` ledgers of payments among `users`, with a held transaction (sequence
 /// gap) in every fourth ledger that the next submission unblocks.
@@ -22,30 +24,19 @@ fn drive(d: &mut Driver, ledgers: u32) {
                 // seq+1 first: held (terPRE_SEQ); seq then applies, and the held one is
                 // retried into the next ledger at close.
                 let held = d
-                    .submit(&payment(u, seq + 1, &to, 1_000 + l as i64))
+                    .submit(&payment_blob(u, seq + 1, &to, 1_000 + u64::from(l)))
                     .expect("held");
                 assert!(held.held, "a sequence gap is held");
             }
-            d.submit(&payment(u, seq, &to, 10_000 + l as i64));
+            d.submit(&payment_blob(u, seq, &to, 10_000 + u64::from(l)));
         }
         d.close().expect("close");
     }
     // Some acknowledged transactions stay in the open ledger.
     for u in users.iter().take(3) {
-        let seq = account_seq(&d.store, &u.account_id());
-        d.submit(&payment(u, seq, &users[5].account_id(), 77));
+        d.pay(u, &users[5].account_id(), 77);
     }
     d.flush().expect("durable");
-}
-
-type TxView = HashMap<String, (String, u32, u32)>;
-
-fn tx_view(d: &Driver) -> TxView {
-    d.acked
-        .iter()
-        .filter_map(|a| d.store.tx(&a.id))
-        .map(|e| (e.id.to_string(), (e.ter.to_string(), e.ledger_seq, e.index)))
-        .collect()
 }
 
 #[test]
@@ -56,7 +47,7 @@ fn restart_round_trip_keeps_ledgers_state_history_and_transactions() {
     drive(&mut d, 40);
     let hashes = history_hashes(&d.store);
     let state = closed_state(&d.store);
-    let txs = tx_view(&d);
+    let txs = d.acked_txs();
     let open: Vec<_> = d.store.open_txs().iter().map(|t| t.id).collect();
     let acked = d.acked.clone();
     let stats = d.persist.stats_json();
@@ -99,7 +90,7 @@ fn restart_round_trip_keeps_ledgers_state_history_and_transactions() {
         let (first, _) = d2.store.complete_range();
         let mut checked = 0;
         for a in &acked {
-            let Some(want) = txs.get(&a.id.to_string()) else {
+            let Some(want) = txs.get(&a.id) else {
                 continue;
             };
             if want.1 <= first {
@@ -165,10 +156,10 @@ fn a_held_transaction_survives_a_snapshot() {
     let seq = account_seq(&d.store, &u.account_id());
     // Two gaps: seq+2 stays held across the close (seq+1 is still missing).
     let held = d
-        .submit(&payment(u, seq + 2, &users[1].account_id(), 5))
+        .submit(&payment_blob(u, seq + 2, &users[1].account_id(), 5))
         .expect("held");
     assert!(held.held);
-    d.submit(&payment(u, seq, &users[1].account_id(), 5))
+    d.submit(&payment_blob(u, seq, &users[1].account_id(), 5))
         .expect("applies");
     d.close().expect("close");
     assert!(d.persist.snapshot_now(&d.store).expect("snapshot"));
@@ -185,7 +176,7 @@ fn a_held_transaction_survives_a_snapshot() {
         "still held after the restart"
     );
     // Filling the gap lets it through at the next close.
-    d2.submit(&payment(u, seq + 1, &users[1].account_id(), 5))
+    d2.submit(&payment_blob(u, seq + 1, &users[1].account_id(), 5))
         .expect("applies");
     d2.close().expect("close");
     let e = d2.store.tx(&held.id).expect("retried");

@@ -1,13 +1,14 @@
 //! The command-line client against a real server: rippled's positional forms, local errors,
 //! exit codes.
 
-mod server_common;
+mod support;
 
 use serde_json::json;
-use server_common::{claim_vectors, cli, Server};
 use std::process::Command;
-
-const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
+use support::keys::CHANNEL;
+use support::server::{cli, Server};
+use support::vectors::claim_vectors;
+use support::ws::Ws;
 
 #[test]
 fn methods_through_the_command_line() {
@@ -173,7 +174,7 @@ async fn sigterm_closes_open_websockets_with_going_away() {
     use futures::StreamExt;
     use tokio_tungstenite::tungstenite::Message;
     let server = Server::start(&[]);
-    let mut ws = server_common::Ws::connect(&server.ws_url()).await;
+    let mut ws = Ws::connect(&server.ws_url()).await;
     assert_eq!(
         ws.call(json!({"command": "ping"})).await["status"],
         "success"

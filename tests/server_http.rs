@@ -1,14 +1,13 @@
 //! Black-box HTTP JSON-RPC tests: rippled's `{result:{..., status}}` bodies, HTTP 200 for
 //! method errors, plain-text 400/403 for transport errors, the health page.
 
-mod server_common;
+mod support;
 
 use serde_json::json;
-use server_common::{http, post, Server};
 use std::io::{Read, Write};
-
-const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
-const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
+use support::http::{http, parse_reply, post};
+use support::keys::{CHANNEL, GENESIS_SEED};
+use support::server::Server;
 
 #[test]
 fn success_and_method_errors_are_200_json() {
@@ -175,7 +174,7 @@ fn health_page_forbidden_and_protocol_checks() {
     s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
         .unwrap();
     let _ = s.read_to_end(&mut raw);
-    let r = server_common::parse_reply(&raw);
+    let r = parse_reply(&raw);
     assert_eq!(r.status, 401);
     assert!(r.body.starts_with("Invalid protocol."));
     // wallet_propose from loopback on an admin port works over HTTP.
@@ -215,7 +214,7 @@ fn keep_alive_serves_several_requests_on_one_connection() {
                 break;
             }
         }
-        let r = server_common::parse_reply(&got);
+        let r = parse_reply(&got);
         assert_eq!(r.json()["id"], i);
     }
 }

@@ -3,17 +3,17 @@
 //! in flight leave nothing behind, a trickle of requests beside a flood is not held back, and
 //! shutdown with jobs in flight closes every connection with 1001 within the grace period.
 
-mod server_common;
+mod support;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use server_common::{Server, Ws};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+use support::keys::{CHANNEL, GENESIS_SEED};
+use support::server::Server;
+use support::ws::{Ws, WsStream};
 use tokio_tungstenite::tungstenite::Message;
 
-const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
-const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
 /// Distinct amounts the pipelined requests cycle through (each has its own signature).
 const AMOUNTS: u64 = 8;
 
@@ -49,12 +49,7 @@ async fn reference_signatures(url: &str, ed25519: bool) -> Vec<String> {
 
 /// The next message, text parsed as JSON; `Err` with the close frame's code (or 0 for a
 /// connection that ended without one).
-async fn next(
-    s: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    wait: Duration,
-) -> Result<Value, u16> {
+async fn next(s: &mut WsStream, wait: Duration) -> Result<Value, u16> {
     loop {
         match tokio::time::timeout(wait, s.next()).await {
             Err(_) => panic!("no message within {wait:?}"),

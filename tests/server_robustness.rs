@@ -1,12 +1,14 @@
 //! Hostile input leaves the server answering everyone else: oversized messages, invalid
 //! JSON, deep nesting, binary frames, and a client that never reads.
 
-mod server_common;
+mod support;
 
 use futures::SinkExt;
 use serde_json::json;
-use server_common::{Server, Ws};
 use std::time::Duration;
+use support::http::post;
+use support::server::Server;
+use support::ws::Ws;
 use tokio::io::AsyncWriteExt;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -202,7 +204,7 @@ async fn an_abusive_guest_is_warned_then_cut_off_and_admins_are_not() {
     assert_eq!(u16::from(frame.code), 1008);
     assert_eq!(frame.reason.as_str(), "threshold exceeded");
     // The same address over HTTP: 503 Server is overloaded.
-    let r = server_common::post(server.addrs[0], r#"{"method":"ping"}"#);
+    let r = post(server.addrs[0], r#"{"method":"ping"}"#);
     assert_eq!(
         (r.status, r.reason.as_str(), r.body.as_str()),
         (503, "Server is overloaded", "Server is overloaded\r\n")

@@ -2,15 +2,17 @@
 //! known secret, and no reply, no CLI output and no log line (at trace level) contains it in
 //! any of its spellings.
 
-mod server_common;
+mod support;
 
 use ledgerd::protocol::keys::KeyType;
 use ledgerd::protocol::seed::Seed;
 use serde_json::{json, Value};
-use server_common::{cli, post, Server, Ws};
+use support::http::post;
+use support::keys::CHANNEL;
+use support::server::{cli, Server};
+use support::ws::Ws;
 
 const PASSPHRASE: &str = "ledgerd secret test passphrase 7f3a";
-const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
 
 fn spellings() -> Vec<String> {
     let seed = Seed::from_passphrase(PASSPHRASE);

@@ -1,10 +1,11 @@
 //! server_info's `storage` object: a server with a data directory reports durable, healthy
 //! storage and journal counters that grow with what it journals; an ephemeral one says so.
 
-mod server_common;
+mod support;
 
 use serde_json::{json, Value};
-use server_common::{Server, Ws};
+use support::server::Server;
+use support::ws::Ws;
 
 async fn storage(ws: &mut Ws) -> Value {
     let r = ws.call(json!({"command": "server_info"})).await;

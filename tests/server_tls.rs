@@ -1,13 +1,14 @@
 //! wss and https: a TLS port (rustls) answers JSON-RPC and WebSocket requests. The test
 //! makes a throwaway self-signed certificate with the `openssl` command (skipped without it).
 
-mod server_common;
+mod support;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use server_common::Server;
 use std::process::Command;
 use std::sync::Arc;
+use support::http::parse_reply;
+use support::server::Server;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_rustls::rustls;
 use tokio_tungstenite::tungstenite::Message;
@@ -88,7 +89,7 @@ async fn wss_and_https() {
     tls.write_all(req.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     let _ = tls.read_to_end(&mut raw).await;
-    let reply = server_common::parse_reply(&raw);
+    let reply = parse_reply(&raw);
     assert_eq!(reply.status, 200);
     assert_eq!(
         reply.json(),

@@ -1,23 +1,21 @@
 //! Black-box WebSocket tests: rippled's envelopes and errors, and channel_authorize /
 //! channel_verify against the claim vectors, over a real socket.
 
-mod server_common;
+mod support;
 
 use ledgerd::protocol::keys::{KeyType, PublicKey};
-use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
 use serde_json::{json, Value};
-use server_common::{claim_vectors, Server, Ws};
-
-const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
-const CHANNEL: &str = "5DB01B7FFED6B67E6B0414DED11E051D2EE2B7619CE0EAA6286D67A3A4D5BDB3";
+use support::http::post;
+use support::keys::{CHANNEL, GENESIS_SEED};
+use support::server::Server;
+use support::vectors::{self, claim_vectors};
+use support::ws::Ws;
 
 /// The four secret forms of a vector: (fields, key_type or none).
 fn secret_forms(case: &Value) -> Vec<Value> {
     let seed_b58 = case["signer_seed"].as_str().unwrap();
     let key_type = case["key_type"].as_str().unwrap();
-    let seed = parse_ripple_lib_seed(seed_b58)
-        .or_else(|| Seed::from_base58(seed_b58).ok())
-        .expect("vector seed");
+    let seed = vectors::seed(seed_b58);
     let passphrase = case["signer_passphrase"].as_str().unwrap_or(seed_b58);
     vec![
         json!({"secret": seed_b58}),
@@ -616,14 +614,8 @@ async fn admin_credentials_when_the_port_sets_them() {
         "without credentials the caller is a guest"
     );
     let body = json!({"method": "wallet_propose", "params": [{"admin_user": "ops", "admin_password": "hunter2hunter2"}]});
-    assert_eq!(
-        server_common::post(server.addr(), &body.to_string()).status,
-        200
-    );
+    assert_eq!(post(server.addr(), &body.to_string()).status, 200);
     let body = json!({"method": "wallet_propose", "params": [{}]});
-    assert_eq!(
-        server_common::post(server.addr(), &body.to_string()).status,
-        403
-    );
+    assert_eq!(post(server.addr(), &body.to_string()).status, 403);
     assert!(!server.log_text().contains("hunter2"));
 }

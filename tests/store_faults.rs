@@ -2,31 +2,15 @@
 //! fsync, a full disk. After any of them nothing more is acknowledged, and a reopen on the
 //! real disk finds every acknowledged record and none that was reported failed.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 
 use ledgerd::store::{
-    DiskStorage, FaultyStorage, Journal, JournalOptions, Record, RecordKind, Recovered, Snapshots,
-    StoreError, Ticket,
+    DiskStorage, FaultyStorage, Journal, JournalOptions, RecordKind, Snapshots, StoreError, Ticket,
 };
-
-fn open_faulty(dir: &Path) -> (Journal, FaultyStorage) {
-    let faults = FaultyStorage::default();
-    let (journal, _) =
-        Journal::open(Arc::new(faults.clone()), dir, JournalOptions::default()).expect("opens");
-    (journal, faults)
-}
-
-fn reopen(dir: &Path) -> (Journal, Recovered) {
-    Journal::open(Arc::new(DiskStorage), dir, JournalOptions::default()).expect("reopens")
-}
-
-fn replay_all(rec: &Recovered) -> Vec<Record> {
-    rec.replay_from(1)
-        .expect("replay")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("records")
-}
+use support::journal::{open_faulty, open_journal, replay_all, segments};
 
 fn body(i: u64) -> Vec<u8> {
     format!("transaction number {i} with some bytes").into_bytes()
@@ -68,7 +52,7 @@ fn assert_poisoned(journal: &Journal, tickets: Vec<Ticket>) {
 }
 
 fn assert_exactly(dir: &Path, acknowledged: u64) {
-    let (_j, rec) = reopen(dir);
+    let (_j, rec) = open_journal(dir);
     let all = replay_all(&rec);
     assert_eq!(all.len() as u64, acknowledged);
     for (i, r) in (1..).zip(&all) {
@@ -89,7 +73,7 @@ fn torn_write_then_crash_recovers_to_the_last_acknowledged_record() {
     assert_eq!(journal.stats().records, 10);
     drop(journal);
 
-    let (_j, rec) = reopen(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     let repair = rec.repaired_tail.clone().expect("the torn bytes were cut");
     assert_eq!(repair.dropped_bytes, 30);
     assert_eq!(rec.next_record, 11);
@@ -162,7 +146,7 @@ fn disk_filling_mid_write_leaves_no_partial_record() {
         .expect_err("disk is full");
     assert!(err.is_disk_full(), "{err}");
     drop(journal);
-    let (_j, rec) = reopen(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     // The partial write was cut back by the journal itself, not by recovery.
     assert!(rec.repaired_tail.is_none());
     assert_eq!(replay_all(&rec).len(), 6);
@@ -205,15 +189,7 @@ fn a_failed_segment_removal_does_not_stop_pruning_for_good() {
     };
     let (journal, _) = Journal::open(Arc::new(faults.clone()), dir.path(), options).expect("opens");
     ack(&journal, 1, 200);
-    let seg_files = || {
-        std::fs::read_dir(dir.path())
-            .expect("list")
-            .filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".seg"))
-            })
-            .count()
-    };
+    let seg_files = || segments(dir.path()).len();
     let before = seg_files();
     assert!(before > 6, "rotated into {before} segments");
     // The second removal fails: the first segment is gone, the rest stay.
@@ -234,6 +210,6 @@ fn a_failed_segment_removal_does_not_stop_pruning_for_good() {
     assert_eq!(journal.stats().segments, 1);
     ack(&journal, 201, 210);
     drop(journal);
-    let (_j, rec) = reopen(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     assert_eq!(rec.next_record, 211);
 }

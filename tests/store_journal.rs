@@ -1,31 +1,17 @@
 //! The journal on a real disk: round trips, group commit under concurrency, rotation,
 //! torn tails and corruption.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::sync::Arc;
 
-use ledgerd::store::{
-    DiskStorage, Journal, JournalOptions, Record, RecordKind, Recovered, StoreError,
-};
+use ledgerd::store::{JournalOptions, RecordKind, StoreError};
 use rand::{Rng, SeedableRng};
+use support::journal::{open_journal, open_journal_with, replay_all, segments};
 
 /// Bytes of a record header on disk (see src/store/record.rs).
 const HEADER: u64 = 21;
-
-fn open_with(dir: &Path, options: JournalOptions) -> Result<(Journal, Recovered), StoreError> {
-    Journal::open(Arc::new(DiskStorage), dir, options)
-}
-
-fn open(dir: &Path) -> (Journal, Recovered) {
-    open_with(dir, JournalOptions::default()).expect("journal opens")
-}
-
-fn replay_all(rec: &Recovered) -> Vec<Record> {
-    rec.replay_from(1)
-        .expect("replay starts")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("replay reads")
-}
 
 fn payload(i: u64) -> Vec<u8> {
     let len = (i * 37 % 300) as usize;
@@ -40,20 +26,10 @@ fn kind(i: u64) -> RecordKind {
     }
 }
 
-fn segments(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "seg"))
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn append_reopen_replay_round_trip() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, rec) = open(dir.path());
+    let (journal, rec) = open_journal(dir.path());
     assert_eq!((rec.first_record, rec.next_record), (1, 1));
     assert_eq!(replay_all(&rec), vec![]);
     for i in 1..=100u64 {
@@ -62,7 +38,7 @@ fn append_reopen_replay_round_trip() {
     }
     journal.close().expect("healthy");
 
-    let (journal, rec) = open(dir.path());
+    let (journal, rec) = open_journal(dir.path());
     assert_eq!(
         (rec.first_record, rec.next_record, rec.record_count()),
         (1, 101, 100)
@@ -88,7 +64,7 @@ fn append_reopen_replay_round_trip() {
         101
     );
     drop(journal);
-    let (_j, rec) = open(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     let all = replay_all(&rec);
     assert_eq!(all.len(), 101);
     assert_eq!(all[100].payload, b"after");
@@ -97,7 +73,7 @@ fn append_reopen_replay_round_trip() {
 #[test]
 fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, _) = open(dir.path());
+    let (journal, _) = open_journal(dir.path());
     let journal = Arc::new(journal);
     let threads = 16u64;
     let per_thread = 300u64;
@@ -141,7 +117,7 @@ fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
     assert!(stats.failure.is_none());
     drop(journal);
 
-    let (_j, rec) = open(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     let all = replay_all(&rec);
     assert_eq!(all.len() as u64, total);
     acked.sort();
@@ -153,7 +129,7 @@ fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tickets_are_futures_and_callbacks() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, _) = open(dir.path());
+    let (journal, _) = open_journal(dir.path());
     let a = journal.append(RecordKind::Transaction, b"a".to_vec());
     let b = journal.append(RecordKind::Transaction, b"b".to_vec());
     assert_eq!(b.await.expect("b"), 2);
@@ -174,7 +150,7 @@ fn oversized_payload_is_refused_before_the_disk() {
         payload_bytes_max: 1000,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_with(dir.path(), options).expect("opens");
+    let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
     let t = journal.append(RecordKind::Transaction, vec![0u8; 1001]);
     assert_eq!(t.record_number(), None);
     assert!(matches!(
@@ -201,7 +177,7 @@ fn segments_rotate_replay_across_them_and_prune() {
         segment_bytes_max: 2048,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_with(dir.path(), options.clone()).expect("opens");
+    let (journal, _) = open_journal_with(dir.path(), options.clone()).expect("opens");
     for i in 1..=200u64 {
         journal.append(kind(i), payload(i)).wait().expect("durable");
     }
@@ -214,7 +190,7 @@ fn segments_rotate_replay_across_them_and_prune() {
     assert_eq!(journal.stats().segments as usize, count);
     drop(journal);
 
-    let (journal, rec) = open_with(dir.path(), options.clone()).expect("reopens");
+    let (journal, rec) = open_journal_with(dir.path(), options.clone()).expect("reopens");
     let all = replay_all(&rec);
     assert_eq!(
         all.iter().map(|r| r.number).collect::<Vec<_>>(),
@@ -234,7 +210,7 @@ fn segments_rotate_replay_across_them_and_prune() {
     );
     drop(journal);
 
-    let (_j, rec) = open_with(dir.path(), options).expect("reopens");
+    let (_j, rec) = open_journal_with(dir.path(), options).expect("reopens");
     let only = segments(dir.path()).remove(0);
     let name = only
         .file_name()
@@ -258,7 +234,7 @@ fn segments_rotate_replay_across_them_and_prune() {
 /// Writes `n` records, each acknowledged on its own (one batch each); returns the end
 /// offset of every record in the (single) segment.
 fn write_individually(dir: &Path, n: u64) -> Vec<u64> {
-    let (journal, _) = open(dir);
+    let (journal, _) = open_journal(dir);
     let mut ends = Vec::new();
     let mut end = 0;
     for i in 1..=n {
@@ -287,7 +263,7 @@ fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
             .set_len(new_len)
             .expect("cut");
         let whole = ends.iter().filter(|&&e| e <= new_len).count() as u64;
-        let (journal, rec) = open(dir.path());
+        let (journal, rec) = open_journal(dir.path());
         assert_eq!(rec.next_record, whole + 1, "cut {cut} of {total}");
         let at_boundary = new_len == 0 || ends.contains(&new_len);
         assert_eq!(rec.repaired_tail.is_some(), !at_boundary);
@@ -306,7 +282,7 @@ fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
             .expect("ok");
         assert_eq!(n, whole + 1);
         drop(journal);
-        let (_j, rec) = open(dir.path());
+        let (_j, rec) = open_journal(dir.path());
         assert!(rec.repaired_tail.is_none());
         assert_eq!(rec.next_record, whole + 2);
     }
@@ -320,7 +296,7 @@ fn zero_filled_tail_is_dropped() {
     let mut bytes = std::fs::read(&seg).expect("read");
     bytes.extend_from_slice(&[0u8; 4096]);
     std::fs::write(&seg, &bytes).expect("write");
-    let (_j, rec) = open(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     assert_eq!(rec.next_record, 11);
     let t = rec.repaired_tail.expect("repaired");
     assert_eq!((t.offset, t.dropped_bytes), (ends[9], 4096));
@@ -336,7 +312,7 @@ fn corrupt_early_record_refuses_to_open_naming_file_and_offset() {
     let start = ends[2];
     bytes[(start + HEADER + 2) as usize] ^= 0x01;
     std::fs::write(&seg, &bytes).expect("write");
-    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    let err = open_journal_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
     match &err {
         StoreError::Corrupt { file, offset, .. } => {
             assert_eq!(file, &seg);
@@ -359,7 +335,7 @@ fn corrupt_length_field_of_early_record_also_refuses() {
     let mut bytes = std::fs::read(&seg).expect("read");
     bytes[(ends[4] + 5) as usize] ^= 0x10;
     std::fs::write(&seg, &bytes).expect("write");
-    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    let err = open_journal_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
     assert!(matches!(err, StoreError::Corrupt { offset, .. } if offset == ends[4]));
 }
 
@@ -374,7 +350,7 @@ fn damage_inside_the_last_batch_is_a_torn_write() {
             group_wait: std::time::Duration::from_millis(5),
             ..JournalOptions::default()
         };
-        let (journal, _) = open_with(dir.path(), options).expect("opens");
+        let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
         let tickets: Vec<_> = (6..=15u64)
             .map(|i| journal.append(kind(i), payload(i)))
             .collect();
@@ -390,7 +366,7 @@ fn damage_inside_the_last_batch_is_a_torn_write() {
     std::fs::write(&seg, &bytes).expect("write");
     // Nothing after the damaged record proves its batch was fsynced, so it is treated as
     // the torn last batch: cut at the damaged record.
-    let (_j, rec) = open(dir.path());
+    let (_j, rec) = open_journal(dir.path());
     assert_eq!(rec.next_record, 7);
     assert_eq!(rec.repaired_tail.expect("repaired").offset, rec7);
 }
@@ -403,7 +379,7 @@ fn damage_in_a_closed_segment_refuses() {
         ..JournalOptions::default()
     };
     {
-        let (journal, _) = open_with(dir.path(), options.clone()).expect("opens");
+        let (journal, _) = open_journal_with(dir.path(), options.clone()).expect("opens");
         for i in 1..=60u64 {
             journal.append(kind(i), payload(i)).wait().expect("durable");
         }
@@ -418,7 +394,7 @@ fn damage_in_a_closed_segment_refuses() {
         .expect("open")
         .set_len(len - 3)
         .expect("cut");
-    let err = open_with(dir.path(), options).expect_err("must refuse");
+    let err = open_journal_with(dir.path(), options).expect_err("must refuse");
     assert!(
         matches!(&err, StoreError::Corrupt { file, .. } if file == &segs[0]),
         "{err}"
@@ -433,7 +409,7 @@ fn a_full_queue_makes_append_wait_instead_of_growing() {
         queue_bytes_max: 2000,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_with(dir.path(), options).expect("opens");
+    let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
     // 300 appends of 900 bytes with no waiting: only about two fit in the queue at once,
     // so append blocks for the writer; every record still arrives, in order.
     let tickets: Vec<_> = (0..300u64)

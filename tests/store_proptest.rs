@@ -1,20 +1,15 @@
 //! Property: whatever the appends and wherever the machine dies mid-write, the journal
 //! reopens to a prefix of the appended records that includes every acknowledged one.
 
-use std::sync::Arc;
+mod support;
 
-use ledgerd::store::{DiskStorage, FaultyStorage, Journal, JournalOptions, RecordKind};
+use ledgerd::store::RecordKind;
 use proptest::prelude::*;
+use support::journal::{open_faulty, open_journal, replay_all};
 
 fn run(groups: Vec<Vec<usize>>, tear_write: u64, tear_keep: usize) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().expect("tempdir");
-    let faults = FaultyStorage::default();
-    let (journal, _) = Journal::open(
-        Arc::new(faults.clone()),
-        dir.path(),
-        JournalOptions::default(),
-    )
-    .expect("opens");
+    let (journal, faults) = open_faulty(dir.path());
     faults.tear_write(tear_write, tear_keep);
     let mut appended = Vec::new();
     let mut acknowledged = 0u64;
@@ -37,13 +32,8 @@ fn run(groups: Vec<Vec<usize>>, tear_write: u64, tear_keep: usize) -> Result<(),
         }
     }
     drop(journal);
-    let (_j, rec) = Journal::open(Arc::new(DiskStorage), dir.path(), JournalOptions::default())
-        .expect("reopens after the crash");
-    let got: Vec<Vec<u8>> = rec
-        .replay_from(1)
-        .expect("replay")
-        .map(|r| r.expect("record").payload)
-        .collect();
+    let (_j, rec) = open_journal(dir.path());
+    let got: Vec<Vec<u8>> = replay_all(&rec).into_iter().map(|r| r.payload).collect();
     prop_assert!(
         got.len() as u64 >= acknowledged,
         "lost acknowledged records"

@@ -1,12 +1,15 @@
 //! Snapshots: write and load, fallback from a damaged newest one, pruning with the
 //! journal segments that only older snapshots needed.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 
 use ledgerd::store::{
-    prune_history, DiskStorage, Journal, JournalOptions, RecordKind, Snapshots, StoreError,
+    prune_history, DiskStorage, JournalOptions, RecordKind, Snapshots, StoreError,
 };
+use support::journal::{open_journal, open_journal_with};
 
 fn snaps(dir: &Path) -> Snapshots {
     Snapshots::open(Arc::new(DiskStorage), dir).expect("opens")
@@ -92,7 +95,7 @@ fn prune_history_keeps_snapshots_and_the_journal_they_need() {
         segment_bytes_max: 1024,
         ..JournalOptions::default()
     };
-    let (journal, _) = Journal::open(Arc::new(DiskStorage), &jdir, options.clone()).expect("opens");
+    let (journal, _) = open_journal_with(&jdir, options.clone()).expect("opens");
     let s = snaps(&root.path().join("snapshots"));
     // Ten ledgers of 20 transactions and a close each; a snapshot after every close.
     let mut closes = Vec::new();
@@ -134,7 +137,7 @@ fn prune_history_keeps_snapshots_and_the_journal_they_need() {
     drop(journal);
 
     // After a restart, replay from the oldest kept snapshot still works; older is gone.
-    let (_j, rec) = Journal::open(Arc::new(DiskStorage), &jdir, options).expect("reopens");
+    let (_j, rec) = open_journal_with(&jdir, options).expect("reopens");
     let oldest = &s.list().expect("list")[0];
     assert!(rec.first_record <= oldest.through_record + 1);
     let replayed: Vec<u64> = rec
@@ -150,9 +153,7 @@ fn prune_history_keeps_snapshots_and_the_journal_they_need() {
 fn replay_reports_progress() {
     let dir = tempfile::tempdir().expect("tempdir");
     {
-        let (journal, _) =
-            Journal::open(Arc::new(DiskStorage), dir.path(), JournalOptions::default())
-                .expect("opens");
+        let (journal, _) = open_journal(dir.path());
         let tickets: Vec<_> = (0..1000)
             .map(|i| journal.append(RecordKind::Transaction, vec![i as u8; 10]))
             .collect();
@@ -160,8 +161,7 @@ fn replay_reports_progress() {
             t.wait().expect("durable");
         }
     }
-    let (_j, rec) = Journal::open(Arc::new(DiskStorage), dir.path(), JournalOptions::default())
-        .expect("reopens");
+    let (_j, rec) = open_journal(dir.path());
     let seen = Arc::new(parking_lot::Mutex::new(Vec::new()));
     let sink = seen.clone();
     let replay = rec

@@ -2,28 +2,25 @@
 //! for byte to xrpl-py's and xrpl.js's for both key types, and verification that fails when
 //! any one byte of the signature, the amount or the channel changes.
 
+mod support;
+
 use ledgerd::protocol::claim::{claim_message, sign_claim, verify_claim};
 use ledgerd::protocol::hash::sha512_half;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
 use ledgerd::protocol::types::Hash256;
 use serde_json::Value;
+use support::vectors::{cases, text};
 
 const CLAIM_CASES: usize = 35;
 
-fn s<'a>(c: &'a Value, field: &str) -> &'a str {
-    c[field]
-        .as_str()
-        .unwrap_or_else(|| panic!("missing {field}"))
-}
-
 fn seed_of(c: &Value, key_type: KeyType) -> Seed {
-    let text = s(c, "signer_seed");
+    let written = text(c, "signer_seed");
     let seed = match key_type {
-        KeyType::Ed25519 if text.starts_with("sEd") => {
-            parse_ripple_lib_seed(text).expect("sEd seed")
+        KeyType::Ed25519 if written.starts_with("sEd") => {
+            parse_ripple_lib_seed(written).expect("sEd seed")
         }
-        _ => Seed::from_base58(text).expect("family seed"),
+        _ => Seed::from_base58(written).expect("family seed"),
     };
     if let Some(p) = c["signer_passphrase"].as_str() {
         assert_eq!(Seed::from_passphrase(p), seed);
@@ -33,32 +30,34 @@ fn seed_of(c: &Value, key_type: KeyType) -> Seed {
 
 #[test]
 fn all_claim_vectors() {
-    let doc: Value =
-        serde_json::from_str(include_str!("vectors/claims.json")).expect("claims.json parses");
-    let cases = doc["cases"].as_array().expect("cases");
+    let cases = cases("claims");
     assert_eq!(cases.len(), CLAIM_CASES);
     let mut per_type = [0usize; 2];
     for (n, c) in cases.iter().enumerate() {
-        let key_type = KeyType::from_name(s(c, "key_type")).expect("key type");
+        let key_type = KeyType::from_name(text(c, "key_type")).expect("key type");
         per_type[key_type as usize] += 1;
-        let channel = Hash256::from_hex(s(c, "channel_id")).expect("channel id");
-        let drops: u64 = s(c, "amount_drops").parse().expect("drops");
+        let channel = Hash256::from_hex(text(c, "channel_id")).expect("channel id");
+        let drops: u64 = text(c, "amount_drops").parse().expect("drops");
         let kp = KeyPair::from_seed(&seed_of(c, key_type), key_type).expect("derive");
-        assert_eq!(kp.public.to_hex(), s(c, "public_key_hex"), "case {n}");
+        assert_eq!(kp.public.to_hex(), text(c, "public_key_hex"), "case {n}");
         assert_eq!(
             hex::encode_upper(kp.secret().expose_secret()),
-            s(c, "private_key_hex"),
+            text(c, "private_key_hex"),
             "case {n}"
         );
 
         let msg = claim_message(&channel, drops);
-        assert_eq!(hex::encode_upper(msg), s(c, "message_hex"), "case {n}");
+        assert_eq!(hex::encode_upper(msg), text(c, "message_hex"), "case {n}");
         if let Some(h) = c["message_sha512half_hex"].as_str() {
             assert_eq!(sha512_half(&[&msg]).to_hex(), h, "case {n}");
         }
 
         let sig = sign_claim(&kp, &channel, drops);
-        assert_eq!(hex::encode_upper(&sig), s(c, "signature_hex"), "case {n}");
+        assert_eq!(
+            hex::encode_upper(&sig),
+            text(c, "signature_hex"),
+            "case {n}"
+        );
         assert_eq!(sign_claim(&kp, &channel, drops), sig, "deterministic");
         assert!(verify_claim(&kp.public, &channel, drops, &sig), "case {n}");
 

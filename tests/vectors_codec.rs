@@ -11,13 +11,12 @@
 //! - path steps: rippled's `STPath::getJson` adds the step's `type` (1 account,
 //!   16 currency, 32 issuer, or-ed).
 
+mod support;
+
 use ledgerd::protocol::codec::{decode, encode, from_json, to_json, CodecError, JsonErrorKind};
 use ledgerd::protocol::definitions::defs;
 use serde_json::{json, Value};
-
-fn vectors() -> Value {
-    serde_json::from_str(include_str!("vectors/codec.json")).expect("codec.json parses")
-}
+use support::vectors::load;
 
 /// The libraries' decoded JSON, rewritten into the forms rippled prints.
 fn rippled_forms(decoded: &Value, case: &Value) -> Value {
@@ -52,7 +51,7 @@ fn rippled_forms(decoded: &Value, case: &Value) -> Value {
 
 #[test]
 fn every_round_trip() {
-    let v = vectors();
+    let v = load("codec");
     let cases = v["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 36);
     for case in cases {
@@ -104,7 +103,7 @@ fn every_round_trip() {
 }
 
 fn edge(label: &str) -> Value {
-    let v = vectors();
+    let v = load("codec");
     v["edge_cases"]
         .as_array()
         .expect("edge cases")
@@ -131,7 +130,7 @@ fn amount_error(case: &Value) -> CodecError {
 
 #[test]
 fn edge_cases_follow_rippled() {
-    let v = vectors();
+    let v = load("codec");
     assert_eq!(v["edge_cases"].as_array().map(Vec::len), Some(7));
 
     // 17 significant digits: both libraries refuse ("Decimal precision out of range");

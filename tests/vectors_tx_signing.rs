@@ -4,10 +4,12 @@
 //! (`KeyPair::from_seed`) and must match byte for byte (RFC 6979 / ed25519 are
 //! deterministic), then verify.
 
+mod support;
+
 use ledgerd::protocol::codec::{decode, encode, from_json, to_json};
 use ledgerd::protocol::hash::sha512_half;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::{parse_ripple_lib_seed, Seed};
+
 use ledgerd::protocol::sign::verify;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::tx::{
@@ -15,10 +17,7 @@ use ledgerd::protocol::tx::{
 };
 use ledgerd::protocol::types::AccountId;
 use serde_json::Value;
-
-fn vectors() -> Value {
-    serde_json::from_str(include_str!("vectors/tx_signing.json")).expect("tx_signing.json parses")
-}
+use support::vectors;
 
 fn all_cases(v: &Value) -> Vec<Value> {
     let mut out: Vec<Value> = v["cases"].as_array().expect("cases").clone();
@@ -38,7 +37,7 @@ fn parse(label: &str, j: &Value) -> StObject {
 
 #[test]
 fn blobs_json_signing_data_and_ids() {
-    let v = vectors();
+    let v = vectors::load("tx_signing");
     let cases = all_cases(&v);
     assert_eq!(cases.len(), 24);
     for case in &cases {
@@ -86,7 +85,7 @@ fn blobs_json_signing_data_and_ids() {
 
 #[test]
 fn multisigning_data_per_signer() {
-    let v = vectors();
+    let v = vectors::load("tx_signing");
     let ms = v["multisign_cases"].as_array().expect("multisign");
     assert_eq!(ms.len(), 1);
     for case in ms {
@@ -123,16 +122,12 @@ fn multisigning_data_per_signer() {
 
 fn key_pair(seed: &str, key_type: &str) -> KeyPair {
     let kt = KeyType::from_name(key_type).expect("key type");
-    // `sEd...` seeds are ripple-lib's ed25519 form; `s...` is the family seed.
-    let s = parse_ripple_lib_seed(seed)
-        .or_else(|| Seed::from_base58(seed).ok())
-        .expect("seed");
-    KeyPair::from_seed(&s, kt).expect("key pair")
+    KeyPair::from_seed(&vectors::seed(seed), kt).expect("key pair")
 }
 
 #[test]
 fn re_sign_and_verify() {
-    let v = vectors();
+    let v = vectors::load("tx_signing");
     for case in v["cases"].as_array().expect("cases") {
         let label = case["label"].as_str().unwrap_or("?");
         let kp = key_pair(
@@ -178,7 +173,7 @@ fn re_sign_and_verify() {
 
 #[test]
 fn multisign_re_sign_and_verify() {
-    let v = vectors();
+    let v = vectors::load("tx_signing");
     for case in v["multisign_cases"].as_array().expect("multisign") {
         let label = case["label"].as_str().unwrap_or("?");
         let tx = parse(label, &case["tx_json"]);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 
-const GENESIS_SECRET: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
+const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -143,7 +143,7 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
     let mut fund = Vec::new();
     for s in &senders {
         fund.push(
-            json!({"command": "submit", "secret": GENESIS_SECRET, "tx_json": {
+            json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": {
             "TransactionType": "Payment", "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
             "Destination": s.account_id().to_address(), "Amount": "1000000000"}}),
         );

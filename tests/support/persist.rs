@@ -1,49 +1,19 @@
 //! A test driver playing the sequencer's role over [`Persistence`]: apply, record_tx for
-//! accepted submissions, close, record_close, after_close; plus signed payments and ways
-//! to compare two stores.
-#![allow(dead_code)]
+//! accepted submissions, close, record_close, after_close; plus funded users and ways to
+//! compare two stores.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use ledgerd::ledger::keylet;
-use ledgerd::ledger::view::ReadView;
+use super::accounts::account_seq;
+use super::keys::keys;
+use super::payment::payment_blob;
 use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::node::persist::{Durable, PersistError, PersistOptions, Persistence};
-use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::codec;
-use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::Seed;
-use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::tx::signing_data;
+use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::types::{AccountId, Hash256};
-
-/// A key pair from a passphrase.
-pub fn key(name: &str) -> KeyPair {
-    KeyPair::from_seed(&Seed::from_passphrase(name), KeyType::Secp256k1).expect("key")
-}
-
-/// A signed XRP payment's blob.
-pub fn payment(from: &KeyPair, seq: u32, to: &AccountId, drops: i64) -> Vec<u8> {
-    let mut o = StObject::new();
-    o.set(Field::named("TransactionType"), StValue::UInt16(0));
-    o.set(Field::named("Destination"), StValue::AccountId(*to));
-    o.set(Field::named("Amount"), StValue::Amount(Amount::Xrp(drops)));
-    o.set(
-        Field::named("Account"),
-        StValue::AccountId(from.account_id()),
-    );
-    o.set(Field::named("Sequence"), StValue::UInt32(seq));
-    o.set(Field::named("Fee"), StValue::Amount(Amount::Xrp(10)));
-    o.set(
-        Field::named("SigningPubKey"),
-        StValue::Blob(from.public.as_bytes().to_vec()),
-    );
-    let sig = from.sign(&signing_data(&o));
-    o.set(Field::named("TxnSignature"), StValue::Blob(sig));
-    codec::encode(&o)
-}
 
 /// Small settings so tests see several snapshots, segments and prunes.
 pub fn small_options(snapshot_every: u32, history: u32) -> PersistOptions {
@@ -131,6 +101,21 @@ impl Driver {
         Ok(closed.header.hash)
     }
 
+    /// Submits a payment of `drops` from `from`, at its next sequence, to `to`.
+    pub fn pay(&mut self, from: &KeyPair, to: &AccountId, drops: u64) -> Option<Acked> {
+        let seq = account_seq(&self.store, &from.account_id());
+        self.submit(&payment_blob(from, seq, to, drops))
+    }
+
+    /// The acknowledged transactions the store still has: id -> (result, ledger, index).
+    pub fn acked_txs(&self) -> HashMap<Hash256, (String, u32, u32)> {
+        self.acked
+            .iter()
+            .filter_map(|a| self.store.tx(&a.id))
+            .map(|e| (e.id, (e.ter.to_string(), e.ledger_seq, e.index)))
+            .collect()
+    }
+
     /// Waits for every pending Durable; the acknowledged ones move to `acked`.
     pub fn flush(&mut self) -> Result<(), PersistError> {
         let mut first_err = None;
@@ -173,22 +158,13 @@ pub fn history_hashes(store: &Ledgers) -> Vec<(u32, Hash256)> {
         .collect()
 }
 
-/// An account's balance in the open ledger.
-pub fn balance(store: &Ledgers, id: &AccountId) -> Option<i64> {
-    let e = store.current().view.read(&keylet::account(id))?;
-    match e.get(Field::named("Balance")) {
-        Some(StValue::Amount(Amount::Xrp(d))) => Some(*d),
-        _ => None,
-    }
-}
-
 /// Funds `n` accounts named `user<i>` from the genesis account; returns their keys.
 pub fn fund_users(d: &mut Driver, n: usize) -> Vec<KeyPair> {
-    let master = key("masterpassphrase");
+    let master = keys("masterpassphrase");
     let first = master_seq(&d.store);
-    let users: Vec<KeyPair> = (0..n).map(|i| key(&format!("user{i}"))).collect();
+    let users: Vec<KeyPair> = (0..n).map(|i| keys(&format!("user{i}"))).collect();
     for (seq, u) in (first..).zip(users.iter()) {
-        let a = d.submit(&payment(&master, seq, &u.account_id(), 1_000_000_000));
+        let a = d.submit(&payment_blob(&master, seq, &u.account_id(), 1_000_000_000));
         assert!(a.is_some_and(|a| a.applied), "funding applies");
     }
     users
@@ -196,18 +172,5 @@ pub fn fund_users(d: &mut Driver, n: usize) -> Vec<KeyPair> {
 
 /// The next sequence of the genesis account.
 pub fn master_seq(store: &Ledgers) -> u32 {
-    account_seq(store, &key("masterpassphrase").account_id())
-}
-
-/// The next sequence of an account, in the open ledger.
-pub fn account_seq(store: &Ledgers, id: &AccountId) -> u32 {
-    let e = store
-        .current()
-        .view
-        .read(&keylet::account(id))
-        .expect("account exists");
-    match e.get(Field::named("Sequence")) {
-        Some(StValue::UInt32(s)) => *s,
-        _ => panic!("no Sequence"),
-    }
+    account_seq(store, &keys("masterpassphrase").account_id())
 }

@@ -1,19 +1,17 @@
-//! Installs the pinned client libraries (once, cached in this folder) and runs the two
-//! oracle scripts, one process per library per batch.
+//! Runs the two oracle scripts in `tests/difftest/`, one process per library per batch,
+//! after installing the pinned client libraries beside them (once per test process; see
+//! [`tools`](super::super::tools)):
 //!
-//! - Python: `tests/difftest/.venv` from `python3 -m venv`, then `pip install -r
-//!   requirements.txt` (xrpl-py).
-//! - Node: `npm ci` in `tests/difftest` (xrpl, ripple-binary-codec, ripple-keypairs, as
-//!   locked in package-lock.json).
-//!
-//! A stamp file beside each install records the manifest it was made from; a changed
-//! manifest reinstalls. A failed install fails the test: the suite never skips itself.
+//! - Python: `tests/difftest/.venv` with `requirements.txt` (xrpl-py).
+//! - Node: `tests/difftest/node_modules` by `npm ci` (xrpl, ripple-binary-codec,
+//!   ripple-keypairs, as locked in package-lock.json).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use super::super::tools;
 use serde_json::Value;
 
 /// The folder holding the scripts and their installs.
@@ -23,74 +21,12 @@ pub fn dir() -> PathBuf {
         .join("difftest")
 }
 
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_default()
-}
-
-fn run(cmd: &mut Command, what: &str) {
-    let out = cmd
-        .current_dir(dir())
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({}):\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn python() -> PathBuf {
-    dir().join(".venv").join("bin").join("python")
-}
-
-fn install_python() {
-    let d = dir();
-    let want = read(&d.join("requirements.txt"));
-    let stamp = d.join(".venv").join("ledgerd-installed.txt");
-    if python().exists() && read(&stamp) == want {
-        return;
-    }
-    run(
-        Command::new("python3").args(["-m", "venv", ".venv"]),
-        "python3 -m venv",
-    );
-    run(
-        Command::new(python()).args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-r",
-            "requirements.txt",
-        ]),
-        "pip install",
-    );
-    std::fs::write(&stamp, want).expect("write the venv stamp");
-}
-
-fn install_node() {
-    let d = dir();
-    let want = read(&d.join("package.json")) + &read(&d.join("package-lock.json"));
-    let stamp = d.join("node_modules").join("ledgerd-installed.txt");
-    if read(&stamp) == want {
-        return;
-    }
-    run(
-        Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]),
-        "npm ci",
-    );
-    std::fs::write(&stamp, want).expect("write the node_modules stamp");
-}
-
 /// Installs both libraries once per test process.
 pub fn setup() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        install_python();
-        install_node();
+        tools::python_venv(&dir());
+        tools::node_modules(&dir());
     });
 }
 
@@ -107,7 +43,7 @@ fn spawn(lib: Lib, input: String) -> std::thread::JoinHandle<Vec<Value>> {
     std::thread::spawn(move || {
         let mut cmd = match lib {
             Lib::Py => {
-                let mut c = Command::new(python());
+                let mut c = Command::new(tools::venv_python(&dir()));
                 c.arg("oracle.py");
                 c
             }

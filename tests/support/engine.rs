@@ -1,10 +1,12 @@
 //! A small test environment in the spirit of rippled's jtx: accounts with real keys,
 //! transactions built field by field, signed, encoded to binary and decoded again (as the
 //! server receives them), then applied to a standalone ledger store.
-#![allow(dead_code)]
 
 use std::sync::Arc;
 
+use super::accounts;
+use super::keys::keys_of_type;
+use super::payment::sign_object;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::directory;
 use ledgerd::ledger::keylet;
@@ -15,9 +17,7 @@ use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
-use ledgerd::protocol::seed::Seed;
 use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::tx::signing_data;
 use ledgerd::protocol::types::{AccountId, Currency, Hash256};
 
 /// Drops in `n` XRP.
@@ -55,7 +55,7 @@ impl Account {
 
     /// An account of the given key type.
     pub fn with_type(name: &str, kt: KeyType) -> Account {
-        let kp = KeyPair::from_seed(&Seed::from_passphrase(name), kt).expect("key");
+        let kp = keys_of_type(name, kt);
         let id = kp.account_id();
         Account {
             name: name.to_string(),
@@ -126,6 +126,23 @@ impl Tx {
         self.0.remove(f(name));
         self
     }
+
+    /// The transaction as `account` sends it, signed by `signer` (its master or its
+    /// regular key): Account set, Sequence `seq` and Fee `fee` (drops) unless already
+    /// there, then SigningPubKey and TxnSignature.
+    pub fn signed(self, account: &AccountId, seq: u32, fee: i64, signer: &KeyPair) -> StObject {
+        let mut o = self.0;
+        let s = sf();
+        o.set(s.account, StValue::AccountId(*account));
+        if o.get(s.sequence).is_none() {
+            o.set(s.sequence, StValue::UInt32(seq));
+        }
+        if o.get(s.fee).is_none() {
+            o.set(s.fee, StValue::Amount(Amount::Xrp(fee)));
+        }
+        sign_object(&mut o, signer);
+        o
+    }
 }
 
 /// A payment.
@@ -140,6 +157,11 @@ pub fn trust(limit: Amount) -> Tx {
     Tx::new("TrustSet").amount("LimitAmount", limit)
 }
 
+/// The issuer's authorization of `holder`'s line for `code` (TrustSet with tfSetfAuth).
+pub fn authorize(holder: &Account, code: &str) -> Tx {
+    trust(holder.iou(code, 0)).flags(ledgerd::engine::trust_set::tf::SET_AUTH)
+}
+
 /// An AccountSet with SetFlag.
 pub fn fset(flag: u32) -> Tx {
     Tx::new("AccountSet").u32("SetFlag", flag)
@@ -149,6 +171,60 @@ pub fn fset(flag: u32) -> Tx {
 pub fn fclear(flag: u32) -> Tx {
     Tx::new("AccountSet").u32("ClearFlag", flag)
 }
+
+/// An AccountSet with nothing set yet.
+pub fn account_set() -> Tx {
+    Tx::new("AccountSet")
+}
+
+/// A SetRegularKey to `key`'s master key.
+pub fn regular_key(key: &Account) -> Tx {
+    Tx::new("SetRegularKey").account("RegularKey", &key.id)
+}
+
+/// A PaymentChannelCreate to `dst` holding `amount`, with `settle_delay` seconds and
+/// claims signed by `public_key`.
+pub fn channel_create(dst: &Account, amount: Amount, settle_delay: u32, public_key: &[u8]) -> Tx {
+    Tx::new("PaymentChannelCreate")
+        .account("Destination", &dst.id)
+        .amount("Amount", amount)
+        .u32("SettleDelay", settle_delay)
+        .blob("PublicKey", public_key)
+}
+
+/// A PaymentChannelFund of `amount` into `channel`.
+pub fn channel_fund(channel: &Hash256, amount: Amount) -> Tx {
+    Tx::new("PaymentChannelFund")
+        .h256("Channel", *channel)
+        .amount("Amount", amount)
+}
+
+/// A PaymentChannelClaim on `channel` with nothing else set yet.
+pub fn channel_claim(channel: &Hash256) -> Tx {
+    Tx::new("PaymentChannelClaim").h256("Channel", *channel)
+}
+
+/// A payment channel in the ledger: its key, and the public key its claims are signed with
+/// (the owner's master key).
+pub struct Chan {
+    pub key: Hash256,
+    pub pk: Vec<u8>,
+}
+
+impl Chan {
+    /// A PaymentChannelClaim on this channel.
+    pub fn claim(&self) -> Tx {
+        channel_claim(&self.key)
+    }
+
+    /// A PaymentChannelFund of `amount` into this channel.
+    pub fn fund(&self, amount: Amount) -> Tx {
+        channel_fund(&self.key, amount)
+    }
+}
+
+/// What a transaction costs in these ledgers (the base fee), in drops.
+pub const FEE: i64 = 10;
 
 /// The ledger, and what the last transaction did.
 pub struct Env {
@@ -182,32 +258,14 @@ impl Env {
 
     /// The next Sequence of `who` in the open ledger (0 when absent).
     pub fn seq(&self, who: &Account) -> u32 {
-        self.root(who)
-            .and_then(|r| r.u32_of(sf().sequence))
-            .unwrap_or(0)
+        accounts::sequence(&self.store, &who.id).unwrap_or(0)
     }
 
     /// Fills Account, Sequence, Fee and SigningPubKey, signs with `signer`, goes through
     /// the binary form and applies. Returns the result.
     pub fn submit_signed(&mut self, who: &Account, signer: &KeyPair, tx: Tx) -> Ter {
-        let mut o = tx.0;
-        let s = sf();
-        o.set(s.account, StValue::AccountId(who.id));
-        if o.get(s.sequence).is_none() {
-            o.set(s.sequence, StValue::UInt32(self.seq(who)));
-        }
-        if o.get(s.fee).is_none() {
-            o.set(
-                s.fee,
-                StValue::Amount(Amount::Xrp(self.store.fees().base_drops as i64)),
-            );
-        }
-        o.set(
-            s.signing_pub_key,
-            StValue::Blob(signer.public.as_bytes().to_vec()),
-        );
-        let sig = signer.sign(&signing_data(&o));
-        o.set(s.txn_signature, StValue::Blob(sig));
+        let fee = self.store.fees().base_drops as i64;
+        let o = tx.signed(&who.id, self.seq(who), fee, signer);
         let blob = codec::encode(&o);
         let decoded = codec::decode(&blob).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
@@ -234,6 +292,60 @@ impl Env {
         self.apply(&master, pay(who, amount), Ter::tesSUCCESS);
     }
 
+    /// Accounts named `names`, created in order with 10,000 XRP each from the genesis
+    /// account.
+    pub fn funded<const N: usize>(&mut self, names: [&str; N]) -> [Account; N] {
+        names.map(|name| {
+            let a = Account::new(name);
+            self.fund(&a, xrp(10_000));
+            a
+        })
+    }
+
+    /// Makes `gw` a gateway that authorizes its holders: RequireAuth, and DefaultRipple so
+    /// that holders can pay each other through it.
+    pub fn gateway(&mut self, gw: &Account) {
+        self.apply(
+            gw,
+            fset(ledgerd::engine::account_set::asf::REQUIRE_AUTH),
+            Ter::tesSUCCESS,
+        );
+        self.apply(
+            gw,
+            fset(ledgerd::engine::account_set::asf::DEFAULT_RIPPLE),
+            Ter::tesSUCCESS,
+        );
+    }
+
+    /// `owner` opens a channel to `dst` holding `amount` with `settle_delay` seconds, claims
+    /// signed by its master key; asserts tesSUCCESS.
+    pub fn open_channel(
+        &mut self,
+        owner: &Account,
+        dst: &Account,
+        amount: Amount,
+        settle_delay: u32,
+    ) -> Chan {
+        let pk = owner.kp.public.as_bytes().to_vec();
+        self.open_channel_with(owner, dst, channel_create(dst, amount, settle_delay, &pk))
+    }
+
+    /// `owner` opens the channel to `dst` that `create` describes (claims signed by the
+    /// owner's master key); asserts tesSUCCESS.
+    pub fn open_channel_with(&mut self, owner: &Account, dst: &Account, create: Tx) -> Chan {
+        let seq = self.seq(owner);
+        self.apply(owner, create, Ter::tesSUCCESS);
+        Chan {
+            key: keylet::pay_channel(&owner.id, &dst.id, seq),
+            pk: owner.kp.public.as_bytes().to_vec(),
+        }
+    }
+
+    /// The open ledger's parent close time.
+    pub fn parent_close(&self) -> u32 {
+        self.store.current().view.info().parent_close_time
+    }
+
     /// Closes the open ledger ten seconds after the last close.
     pub fn close(&mut self) {
         self.now += 10;
@@ -251,14 +363,12 @@ impl Env {
     }
 
     pub fn root(&self, who: &Account) -> Option<Arc<StObject>> {
-        self.read(&keylet::account(&who.id))
+        accounts::account_root(&self.store, &who.id)
     }
 
     /// XRP balance in drops.
     pub fn balance(&self, who: &Account) -> i64 {
-        self.root(who)
-            .map(|r| r.drops_of(sf().balance))
-            .unwrap_or(0)
+        accounts::balance(&self.store, &who.id).unwrap_or(0)
     }
 
     pub fn owner_count(&self, who: &Account) -> u32 {

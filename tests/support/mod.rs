@@ -1,0 +1,29 @@
+//! Helpers shared by the integration tests. Each test file is its own crate and says
+//! `mod support;`; what one of them does not use is dead code there, hence the allow.
+//!
+//! - [`engine`]: the ledger-story environment (accounts with real keys, transactions built
+//!   field by field, signed, round-tripped through binary and applied to a standalone store).
+//! - [`server`]: the real binary, the CLI, and in-process servers (`Node`).
+//! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
+//! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
+//! - [`accounts`]: an account's root, sequence and balance in a store's open ledger.
+//! - [`journal`]: the store's journal on disk: open, replay, list segments.
+//! - [`persist`]: a driver playing the sequencer's role over persistence.
+//! - [`vectors`]: the JSON vectors in `tests/vectors/`.
+//! - [`difftest`]: random inputs, normalization and the library oracles of `diff_libs`;
+//!   [`tools`]: the Python and Node installs the interop and difference suites make.
+#![allow(dead_code)]
+
+pub mod accounts;
+pub mod difftest;
+pub mod engine;
+pub mod http;
+pub mod journal;
+pub mod keys;
+pub mod payment;
+pub mod persist;
+pub mod reply;
+pub mod server;
+pub mod tools;
+pub mod vectors;
+pub mod ws;

@@ -479,13 +479,20 @@ fn closed_ledgers_are_immutable_and_hashes_chain() {
         h3.account_hash
     );
     assert_eq!(env.store.by_hash(&h3.hash).unwrap().seq(), 3);
-    // Closing an empty ledger keeps the state hash.
+    // Closing an empty ledger changes the state only by its skip list (rippled's
+    // updateSkipList appends the parent's hash at every close).
     env.close();
-    let l5 = env.store.closed().ledger.unwrap();
-    assert_eq!(
-        l5.header.account_hash,
-        l4.ledger.unwrap().header.account_hash
-    );
+    let l5_snapshot = env.store.closed();
+    let l5 = l5_snapshot.ledger.clone().unwrap();
+    let l4_header = l4.ledger.unwrap().header.clone();
+    assert_ne!(l5.header.account_hash, l4_header.account_hash);
+    let skip = l5_snapshot.view.read(&keylet::skip()).unwrap();
+    match skip.get(sf().hashes) {
+        Some(ledgerd::protocol::st::StValue::Vector256(v)) => {
+            assert_eq!(v.last(), Some(&l4_header.hash))
+        }
+        _ => panic!("no Hashes"),
+    }
     assert_eq!(
         l5.header.transaction_hash,
         ledgerd::protocol::types::Hash256::ZERO

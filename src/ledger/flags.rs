@@ -8,6 +8,8 @@ pub mod lt {
     pub const DIR_NODE: u16 = 0x0064;
     /// RippleState (trust line).
     pub const RIPPLE_STATE: u16 = 0x0072;
+    /// LedgerHashes (skip lists).
+    pub const LEDGER_HASHES: u16 = 0x0068;
     /// FeeSettings.
     pub const FEE_SETTINGS: u16 = 0x0073;
     /// PayChannel.

@@ -12,6 +12,7 @@ mod space {
     pub const TRUST_LINE: u16 = b'r' as u16;
     pub const FEE_SETTINGS: u16 = b'e' as u16;
     pub const XRP_PAYMENT_CHANNEL: u16 = b'x' as u16;
+    pub const SKIP_LIST: u16 = b's' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -59,6 +60,17 @@ pub fn fees() -> Hash256 {
     sha512_half(&[&space::FEE_SETTINGS.to_be_bytes()])
 }
 
+/// The LedgerHashes list of the 256 most recent ledger hashes (`keylet::skip()`).
+pub fn skip() -> Hash256 {
+    sha512_half(&[&space::SKIP_LIST.to_be_bytes()])
+}
+
+/// The LedgerHashes list holding every 256th ledger hash for the 65536 ledgers around
+/// `seq` (`keylet::skip(seq)`: one list per `seq >> 16`).
+pub fn skip_long(seq: u32) -> Hash256 {
+    sha512_half(&[&space::SKIP_LIST.to_be_bytes(), &(seq >> 16).to_be_bytes()])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +104,18 @@ mod tests {
             "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651"
         );
         assert_eq!(dir_page(&owner_dir(&g), 0), owner_dir(&g));
+    }
+
+    #[test]
+    fn skip_list_keys() {
+        assert_eq!(
+            skip().to_hex(),
+            "B4979A36CDC7F3D3D5C31A4EAE2AC7D7209DDA877588B9AFC66799692AB0D66B"
+        );
+        let long = "692ECE2D61FD5074F298DC168177CA6E17B7282B9630E606AE519D7FE32B5940";
+        assert_eq!(skip_long(256).to_hex(), long);
+        assert_eq!(skip_long(37_888).to_hex(), long);
+        assert_eq!(skip_long(65_535).to_hex(), long);
+        assert_ne!(skip_long(65_536).to_hex(), long);
     }
 }

@@ -26,6 +26,7 @@ pub mod header;
 pub mod keylet;
 pub mod sf;
 pub mod shamap;
+pub mod skip;
 pub mod state;
 pub mod trust_line;
 pub mod view;

@@ -75,6 +75,7 @@ fields! {
     txn_signature => "TxnSignature",
     signers => "Signers",
     last_ledger_sequence => "LastLedgerSequence",
+    hashes => "Hashes",
     ticket_sequence => "TicketSequence",
     network_id => "NetworkID",
     set_flag => "SetFlag",

@@ -33,6 +33,7 @@ use crate::ledger::header::{
 use crate::ledger::keylet;
 use crate::ledger::sf::sf;
 use crate::ledger::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
+use crate::ledger::skip::skip_list_writes;
 use crate::ledger::state::{stamp, stamp_closed, State};
 use crate::ledger::view::{StateView, ViewInfo};
 use crate::protocol::amount::{Amount, DROPS_MAX};
@@ -604,6 +605,7 @@ impl Ledgers {
             });
         };
         let seq = open.info.seq;
+        self.write_skip_lists(&mut open, seq, parent.header.hash);
         let at = self.state.published();
         let mut map = parent.state_map.clone();
         for key in std::mem::take(&mut open.dirty) {
@@ -674,6 +676,21 @@ impl Ledgers {
         *self.open_info.write() = open.info;
         self.retry_held(&mut open);
         closed
+    }
+
+    /// Updates the skip lists after the last transaction of ledger `seq`, as rippled's
+    /// `updateSkipList` does before the ledger is flushed (no metadata records it).
+    fn write_skip_lists(&self, open: &mut Open, seq: u32, parent_hash: Hash256) {
+        let at = self.state.published();
+        let writes = skip_list_writes(seq, parent_hash, |k| self.state.read_at(k, at));
+        for (k, _) in &writes {
+            open.dirty.insert(*k);
+        }
+        let pos = (open.txs.len() as u32).saturating_add(1);
+        self.state.commit(
+            stamp(seq, pos),
+            writes.into_iter().map(|(k, v)| (k, Some(v))),
+        );
     }
 
     /// Applies held transactions to the new open ledger, by account then sequence (so a

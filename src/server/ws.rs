@@ -214,7 +214,9 @@ pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSign
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (sink, mut frames) = handshake(meter::Metered::new(stream)).await.split();
+    let metered = meter::Metered::new(stream);
+    let peak = metered.peak();
+    let (sink, mut frames) = handshake(metered).await.split();
     let state = outbox_state(&conn);
     let outbox = Arc::new(Outbox {
         state: state.clone(),
@@ -227,11 +229,11 @@ where
         conn.port.send_timeout_secs,
         shutdown.clone(),
     ));
-    let large = read_requests(&mut frames, &conn, &state, &outbox, &session, &mut shutdown).await;
+    read_requests(&mut frames, &conn, &state, &outbox, &session, &mut shutdown).await;
     close_session(&conn, session, outbox, writer).await;
     // The writer is done with its half: this frees the socket and tungstenite's buffers.
     drop(frames);
-    if large {
+    if peak.load(Ordering::Relaxed) > WS_PARSE_INLINE_BYTES_MAX {
         meter::return_freed_memory();
     }
 }
@@ -384,7 +386,6 @@ where
 
 /// The reader: takes an in-flight slot, reads a frame and dispatches it, until the client
 /// leaves, stops answering pings, or the connection is killed or the server shuts down.
-/// Whether the session read a large message or failed on one (its memory is worth returning).
 async fn read_requests<S>(
     frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
     conn: &Arc<Connection>,
@@ -392,12 +393,10 @@ async fn read_requests<S>(
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
-) -> bool
-where
+) where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
-    let mut large = false;
     let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
     // A ping has gone out and nothing has come back since.
     let mut pinged = false;
@@ -422,7 +421,6 @@ where
                 if let Some((code, reason)) = close {
                     outbox.close(code, reason);
                 }
-                large = true;
                 break;
             }
             Heard::End => break,
@@ -434,13 +432,11 @@ where
             break;
         }
         if message.len() > WS_PARSE_INLINE_BYTES_MAX {
-            large = true;
             dispatch_on_pool(message, permit, conn, outbox, session, shutdown).await;
         } else {
             dispatch(message, permit, conn, outbox, session);
         }
     }
-    large
 }
 
 /// The client sent a close frame: tungstenite has queued the answer (a close frame with the

@@ -19,6 +19,9 @@
 //!   does not count). Past that the read fails with a [`Refusal`] and the connection is closed
 //!   with 1008, whether or not bytes are still trickling in.
 //!
+//! The connection's peak is kept: after a session whose messages were large, the server asks
+//! the allocator to give the freed memory back ([`return_freed_memory`]).
+//!
 //! Frames larger than the socket layer accepts are not charged: tungstenite refuses them from
 //! their header (1009) without reserving anything.
 
@@ -27,6 +30,7 @@ use crate::limits::{
 };
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -98,6 +102,8 @@ impl std::error::Error for Refusal {}
 struct FrameScan {
     /// What the held bytes are charged to.
     budget: &'static Budget,
+    /// The most this connection has held at once.
+    peak: Arc<AtomicUsize>,
     /// The current frame's header bytes read so far (at most 14).
     header: [u8; 14],
     header_read: usize,
@@ -139,6 +145,7 @@ impl FrameScan {
     fn new(budget: &'static Budget) -> FrameScan {
         FrameScan {
             budget,
+            peak: Arc::new(AtomicUsize::new(0)),
             header: [0; 14],
             header_read: 0,
             payload_left: 0,
@@ -209,6 +216,7 @@ impl FrameScan {
     fn charge(&mut self, n: usize) -> Result<(), Refusal> {
         let before = self.budget.held.fetch_add(n, Ordering::AcqRel);
         self.held += n;
+        self.peak.fetch_max(self.held, Ordering::Relaxed);
         if before + n > self.budget.max {
             self.release();
             return Err(Refusal::Budget);
@@ -269,6 +277,12 @@ impl<S> Metered<S> {
             },
             refused: None,
         }
+    }
+
+    /// The most this connection's unfinished messages have held at once (whole messages
+    /// count too, while they arrive), readable after the socket is handed to tungstenite.
+    pub fn peak(&self) -> Arc<AtomicUsize> {
+        self.scan.peak.clone()
     }
 
     fn refuse(&mut self, why: Refusal) -> std::io::Error {
@@ -400,6 +414,7 @@ mod tests {
         // The final frame's header alone charges its declared length.
         scan.scan(&header(true, 0x0, 1000)).unwrap();
         assert_eq!(scan.held, 71_300);
+        assert_eq!(scan.peak.load(Ordering::SeqCst), 71_300);
         scan.scan(&[b'c'; 999]).unwrap();
         assert!(scan.unfinished());
         scan.settled = false;

@@ -386,3 +386,49 @@ async fn an_unfinished_message_trickling_in_is_dropped_after_its_time() {
         "closed after {elapsed} s"
     );
 }
+
+/// Requests too large to parse on the I/O thread are parsed and answered on the CPU pool,
+/// whatever runs them next: inline handlers (answered in order with the small requests
+/// around them), a method that runs as its own task (`ledger_accept`, `submit`), an invalid
+/// request, an over-limit one.
+#[tokio::test]
+async fn large_requests_are_answered_whatever_runs_them() {
+    let server = Server::start(&[]);
+    let mut ws = Ws::connect(&server.ws_url()).await;
+    let pad = "x".repeat(200_000);
+    let requests = [
+        json!({"id": 1, "command": "ping", "pad": pad}),
+        json!({"id": 2, "command": "ping"}),
+        json!({"id": 3, "command": "ledger_accept", "pad": pad}),
+        json!({"id": 4, "command": "submit", "tx_blob": "00", "pad": pad}),
+        json!({"id": 5, "command": "server_info", "pad": pad}),
+    ];
+    for r in &requests {
+        ws.send(r).await;
+    }
+    ws.send_text(&format!("{{\"id\":6,{pad}")).await;
+    ws.send_text(&format!(
+        "{{\"id\":7,\"pad\":\"{}\"}}",
+        "y".repeat(1_500_000)
+    ))
+    .await;
+    let mut seen = Vec::new();
+    for _ in 0..7 {
+        let r = ws.recv().await;
+        match r.get("id").and_then(|v| v.as_u64()) {
+            Some(id @ (1 | 2 | 3 | 5)) => assert_eq!(r["status"], "success", "{id}: {r}"),
+            Some(4) => assert_eq!(r["status"], "error", "{r}"),
+            _ => {
+                assert_eq!(r["error"], "jsonInvalid");
+                let value = r["value"].as_str().unwrap_or_default();
+                seen.push(if value.len() > 1_000_000 { 7 } else { 6 });
+                continue;
+            }
+        }
+        seen.push(r["id"].as_u64().unwrap());
+    }
+    let at = |id| seen.iter().position(|&x| x == id).unwrap();
+    assert!(at(1) < at(2) && at(2) < at(5), "{seen:?}");
+    seen.sort();
+    assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7]);
+}

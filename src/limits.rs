@@ -29,13 +29,20 @@ pub const REQUEST_BYTES_MAX: usize = 1_000_000;
 /// Beast's 16 MiB; it was 4 MB here before unfinished messages were metered.)
 pub const WS_MESSAGE_BYTES_MAX: usize = 2 * REQUEST_BYTES_MAX;
 
-/// Bytes all WebSocket connections together may hold in unfinished messages: the declared
-/// lengths of the data frames of every message whose final frame has not fully arrived,
-/// charged when each frame's header arrives. The connection whose frame would push the total
-/// over it is closed with 1008, so one address opening every connection slot and leaving a
-/// large message unfinished on each holds at most this (times about three in memory), not
-/// [`WS_MESSAGE_BYTES_MAX`] per slot. Room for 32 of the largest messages at once.
+/// Bytes all WebSocket connections together may hold in unfinished messages beyond each
+/// one's [`WS_UNFINISHED_BYTES_UNCHARGED_MAX`]: the declared lengths of the data frames of
+/// every message whose final frame has not fully arrived, charged when each frame's header
+/// arrives. The connection whose frame would push the total over it is closed with 1008, so
+/// one address opening every connection slot and leaving a large message unfinished on each
+/// holds at most this (times about three in memory), not [`WS_MESSAGE_BYTES_MAX`] per slot.
+/// Room for 32 of the largest messages at once.
 pub const WS_UNFINISHED_BYTES_TOTAL_MAX: usize = 64 * 1024 * 1024;
+
+/// Bytes of one WebSocket connection's unfinished message that are not charged to
+/// [`WS_UNFINISHED_BYTES_TOTAL_MAX`]: ordinary requests, far smaller, never compete for the
+/// shared budget, so a client that fills it cannot get other clients' small requests refused.
+/// Together they cost at most the connection cap times this.
+pub const WS_UNFINISHED_BYTES_UNCHARGED_MAX: usize = 64 * 1024;
 
 /// Seconds a WebSocket message may stay unfinished (begun and not complete) while the server
 /// waits for its bytes, whether or not bytes keep arriving; then the connection is closed with
@@ -326,8 +333,10 @@ const fn page_is_ordered(p: PageLimit) -> bool {
 const _: () = {
     // A request the RPC layer would parse always fits in one WebSocket message.
     assert!(REQUEST_BYTES_MAX <= WS_MESSAGE_BYTES_MAX);
-    // The largest message fits in the unfinished-message budget, many times over.
+    // The largest message fits in the unfinished-message budget, many times over; what each
+    // connection holds uncharged is a small part of the largest message.
     assert!(8 * WS_MESSAGE_BYTES_MAX <= WS_UNFINISHED_BYTES_TOTAL_MAX);
+    assert!(16 * WS_UNFINISHED_BYTES_UNCHARGED_MAX <= WS_MESSAGE_BYTES_MAX);
     // An unfinished message is dropped by its own clock, before a silent client is pinged.
     assert!(WS_UNFINISHED_MESSAGE_SECS_MAX < WS_PING_INTERVAL_SECS);
     // Requests too large to parse on the I/O thread exist: the largest is far above it.

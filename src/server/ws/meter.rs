@@ -8,11 +8,13 @@
 //! stream itself (headers only; payloads are skipped, not copied), so it knows, without asking
 //! tungstenite, when a message is unfinished and how much memory it has claimed:
 //!
-//! - **Held bytes**: the declared lengths of the unfinished message's data frames. They are
-//!   charged to one budget shared by every connection ([`WS_UNFINISHED_BYTES_TOTAL_MAX`]) when
-//!   each frame's header arrives, and given back when the message completes or the connection
-//!   ends. A frame that would push the total over the budget is refused: the read fails with a
-//!   [`Refusal`] and the connection is closed with 1008.
+//! - **Held bytes**: the declared lengths of the unfinished message's data frames, counted
+//!   when each frame's header arrives and given back when the message completes or the
+//!   connection ends. Beyond the connection's own allowance
+//!   ([`WS_UNFINISHED_BYTES_UNCHARGED_MAX`], so that ordinary requests never compete for it)
+//!   they are charged to one budget shared by every connection
+//!   ([`WS_UNFINISHED_BYTES_TOTAL_MAX`]). A frame that would push the total over the budget is
+//!   refused: the read fails with a [`Refusal`] and the connection is closed with 1008.
 //! - **Time**: an unfinished message must complete within
 //!   [`WS_UNFINISHED_MESSAGE_SECS_MAX`] of the time the server spent waiting for its bytes
 //!   (time the server spends elsewhere, such as with the client's earlier requests in flight,
@@ -26,7 +28,8 @@
 //! their header (1009) without reserving anything.
 
 use crate::limits::{
-    WS_MESSAGE_BYTES_MAX, WS_UNFINISHED_BYTES_TOTAL_MAX, WS_UNFINISHED_MESSAGE_SECS_MAX,
+    WS_MESSAGE_BYTES_MAX, WS_UNFINISHED_BYTES_TOTAL_MAX, WS_UNFINISHED_BYTES_UNCHARGED_MAX,
+    WS_UNFINISHED_MESSAGE_SECS_MAX,
 };
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -115,8 +118,10 @@ struct FrameScan {
     fin: bool,
     /// A data message's first frame has ended and its final frame has not.
     open_message: bool,
-    /// Bytes this connection holds against the budget.
+    /// Bytes this connection's unfinished message holds.
     held: usize,
+    /// The part of them charged to the budget (beyond the connection's own allowance).
+    charged: usize,
     /// Set when the stream reached a point between messages (read and cleared by the clock).
     settled: bool,
 }
@@ -153,6 +158,7 @@ impl FrameScan {
             fin: false,
             open_message: false,
             held: 0,
+            charged: 0,
             settled: false,
         }
     }
@@ -213,11 +219,19 @@ impl FrameScan {
         }
     }
 
+    /// Hold `n` more bytes; what passes the connection's own allowance is charged to the
+    /// shared budget.
     fn charge(&mut self, n: usize) -> Result<(), Refusal> {
-        let before = self.budget.held.fetch_add(n, Ordering::AcqRel);
         self.held += n;
         self.peak.fetch_max(self.held, Ordering::Relaxed);
-        if before + n > self.budget.max {
+        let owed = self.held.saturating_sub(WS_UNFINISHED_BYTES_UNCHARGED_MAX);
+        let more = owed - self.charged;
+        if more == 0 {
+            return Ok(());
+        }
+        let before = self.budget.held.fetch_add(more, Ordering::AcqRel);
+        self.charged = owed;
+        if before + more > self.budget.max {
             self.release();
             return Err(Refusal::Budget);
         }
@@ -225,10 +239,11 @@ impl FrameScan {
     }
 
     fn release(&mut self) {
-        if self.held > 0 {
-            self.budget.held.fetch_sub(self.held, Ordering::AcqRel);
-            self.held = 0;
+        if self.charged > 0 {
+            self.budget.held.fetch_sub(self.charged, Ordering::AcqRel);
+            self.charged = 0;
         }
+        self.held = 0;
     }
 }
 
@@ -442,29 +457,38 @@ mod tests {
     #[test]
     fn the_frame_that_pushes_the_total_over_the_budget_is_refused() {
         // A budget of its own: the process's is shared with the other tests.
+        const OWED: usize = WS_MESSAGE_BYTES_MAX - WS_UNFINISHED_BYTES_UNCHARGED_MAX;
         static SMALL: Budget = Budget {
             held: AtomicUsize::new(0),
-            max: 10 * WS_MESSAGE_BYTES_MAX,
+            max: 10 * OWED,
         };
         let mut scans: Vec<FrameScan> = (0..10).map(|_| FrameScan::new(&SMALL)).collect();
         for scan in &mut scans {
             scan.scan(&header(false, 0x1, WS_MESSAGE_BYTES_MAX as u64))
                 .unwrap();
+            assert_eq!((scan.held, scan.charged), (WS_MESSAGE_BYTES_MAX, OWED));
         }
         assert_eq!(SMALL.held.load(Ordering::SeqCst), SMALL.max);
-        // The eleventh is refused, and holds nothing.
+        // A message within a connection's own allowance still goes through...
+        let mut small = FrameScan::new(&SMALL);
+        let within = WS_UNFINISHED_BYTES_UNCHARGED_MAX as u64;
+        small.scan(&header(false, 0x1, within / 2)).unwrap();
+        small.scan(&vec![b' '; within as usize / 2]).unwrap();
+        small.scan(&header(true, 0x0, within / 2)).unwrap();
+        assert_eq!((small.held, small.charged), (within as usize, 0));
+        // ...and one byte past it is refused, leaving nothing held.
         let mut over = FrameScan::new(&SMALL);
-        let r = over.scan(&header(true, 0x1, 1));
+        let r = over.scan(&header(true, 0x1, within + 1));
         assert_eq!(r, Err(Refusal::Budget));
-        assert_eq!(over.held, 0);
+        assert_eq!((over.held, over.charged), (0, 0));
         assert_eq!(SMALL.held.load(Ordering::SeqCst), SMALL.max);
         // One message completes: its room is back.
         scans[0].scan(&vec![0; WS_MESSAGE_BYTES_MAX]).unwrap();
         assert_eq!(scans[0].held, WS_MESSAGE_BYTES_MAX);
         scans[0].scan(&header(true, 0x0, 0)).unwrap();
-        assert_eq!(scans[0].held, 0);
+        assert_eq!((scans[0].held, scans[0].charged), (0, 0));
         let mut fits = FrameScan::new(&SMALL);
-        fits.scan(&header(true, 0x1, 100)).unwrap();
+        fits.scan(&header(true, 0x1, within + 100)).unwrap();
         drop(fits);
         // Connections that end give theirs back.
         drop(scans);

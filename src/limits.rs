@@ -19,10 +19,42 @@ pub const STOBJECT_JSON_DEPTH_MAX: usize = 64;
 /// HTTP body `400 Unable to parse request`.
 pub const REQUEST_BYTES_MAX: usize = 1_000_000;
 
-/// Largest WebSocket message the socket layer accepts at all, in bytes. Between
-/// [`REQUEST_BYTES_MAX`] and this size a message still gets rippled's `jsonInvalid` answer; beyond
-/// it the connection is closed without reading the rest (nothing sane sends one).
-pub const WS_MESSAGE_BYTES_MAX: usize = 4 * REQUEST_BYTES_MAX;
+/// Largest WebSocket message (and frame) the socket layer accepts at all, in bytes. Between
+/// [`REQUEST_BYTES_MAX`] and this size a message still gets rippled's `jsonInvalid` answer (the
+/// whole text echoed); beyond it the connection is closed with 1009 without reading the rest
+/// (nothing sane sends one). tungstenite reserves a frame's declared length when its header
+/// arrives and assembles fragments in a growing buffer, so an unfinished message of this size
+/// can cost up to about three times it: [`WS_UNFINISHED_BYTES_TOTAL_MAX`] and
+/// [`WS_UNFINISHED_MESSAGE_SECS_MAX`] bound how many and for how long. (rippled's own bound is
+/// Beast's 16 MiB; it was 4 MB here before unfinished messages were metered.)
+pub const WS_MESSAGE_BYTES_MAX: usize = 2 * REQUEST_BYTES_MAX;
+
+/// Bytes all WebSocket connections together may hold in unfinished messages beyond each
+/// one's [`WS_UNFINISHED_BYTES_UNCHARGED_MAX`]: the declared lengths of the data frames of
+/// every message whose final frame has not fully arrived, charged when each frame's header
+/// arrives. The connection whose frame would push the total over it is closed with 1008, so
+/// one address opening every connection slot and leaving a large message unfinished on each
+/// holds at most this (times about three in memory), not [`WS_MESSAGE_BYTES_MAX`] per slot.
+/// Room for 32 of the largest messages at once.
+pub const WS_UNFINISHED_BYTES_TOTAL_MAX: usize = 64 * 1024 * 1024;
+
+/// Bytes of one WebSocket connection's unfinished message that are not charged to
+/// [`WS_UNFINISHED_BYTES_TOTAL_MAX`]: ordinary requests, far smaller, never compete for the
+/// shared budget, so a client that fills it cannot get other clients' small requests refused.
+/// Together they cost at most the connection cap times this.
+pub const WS_UNFINISHED_BYTES_UNCHARGED_MAX: usize = 64 * 1024;
+
+/// Seconds a WebSocket message may stay unfinished (begun and not complete) while the server
+/// waits for its bytes, whether or not bytes keep arriving; then the connection is closed with
+/// 1008. A request of [`REQUEST_BYTES_MAX`] needs 50 KB/s to arrive in time. Time the server
+/// spends on the client's earlier requests, not reading, does not count.
+pub const WS_UNFINISHED_MESSAGE_SECS_MAX: u64 = 20;
+
+/// WebSocket messages larger than this, in bytes, are parsed and dispatched on the CPU pool
+/// instead of the connection's I/O thread (the connection reads its next message only once
+/// that is done, so replies keep today's order). A 1 MB request costs milliseconds to parse:
+/// a few clients sending them on the I/O thread stalled every other connection.
+pub const WS_PARSE_INLINE_BYTES_MAX: usize = 64 * 1024;
 
 /// Deepest JSON nesting (objects and arrays) a whole request document may have, checked
 /// before it is parsed. rippled's JSON reader stops at 25 levels; the deepest real request
@@ -305,6 +337,15 @@ const fn page_is_ordered(p: PageLimit) -> bool {
 const _: () = {
     // A request the RPC layer would parse always fits in one WebSocket message.
     assert!(REQUEST_BYTES_MAX <= WS_MESSAGE_BYTES_MAX);
+    // The largest message fits in the unfinished-message budget, many times over; what each
+    // connection holds uncharged is a small part of the largest message.
+    assert!(8 * WS_MESSAGE_BYTES_MAX <= WS_UNFINISHED_BYTES_TOTAL_MAX);
+    assert!(16 * WS_UNFINISHED_BYTES_UNCHARGED_MAX <= WS_MESSAGE_BYTES_MAX);
+    // An unfinished message is dropped by its own clock, before a silent client is pinged.
+    assert!(WS_UNFINISHED_MESSAGE_SECS_MAX < WS_PING_INTERVAL_SECS);
+    // Requests too large to parse on the I/O thread exist: the largest is far above it.
+    assert!(WS_READ_BUFFER_BYTES <= WS_PARSE_INLINE_BYTES_MAX);
+    assert!(WS_PARSE_INLINE_BYTES_MAX < REQUEST_BYTES_MAX);
     // A signed blob fits in a request (as hex), and a journal record holds any blob.
     assert!(REQUEST_BYTES_MAX / 2 <= JOURNAL_RECORD_PAYLOAD_BYTES_MAX);
     // One record fits in one batch, one batch in the queue and in one segment.

@@ -14,6 +14,14 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Make mimalloc return the pages it holds free to the OS now (it otherwise purges them
+/// lazily, on later allocations): the WebSocket layer calls this after a session that held
+/// large messages, so an idle server gives an attack's memory back.
+fn trim_allocator() {
+    // SAFETY: mi_collect takes no pointers; it only releases memory mimalloc holds free.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 #[derive(Parser)]
 #[command(name = "ledgerd", version, about = "A ledger server that speaks the XRP Ledger's client API",
     after_help = cli::help_text())]
@@ -91,6 +99,7 @@ fn main() -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> ExitCode {
+    ledgerd::server::ws::set_memory_trim(trim_allocator);
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))

@@ -277,3 +277,160 @@ async fn silent_clients_are_pinged_kept_if_they_answer_and_dropped_if_not() {
         "a client that never answered its pings is still connected"
     );
 }
+
+/// The next frame that is not a ping, within 10 s.
+async fn next_non_ping(ws: &mut Ws) -> Option<Message> {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), futures::StreamExt::next(ws.raw()))
+            .await
+            .expect("no frame within 10 s");
+        match m {
+            Some(Ok(Message::Ping(_))) => continue,
+            Some(Ok(m)) => return Some(m),
+            _ => return None,
+        }
+    }
+}
+
+/// A client's close frame is answered with a close frame carrying the same code (and
+/// reason), then the connection ends: the client sees a clean close, not 1006.
+#[tokio::test]
+async fn a_client_close_is_answered_with_the_same_code() {
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    let server = Server::start(&[]);
+    // 1000 from a plain client; 4000 is what xrpl.js sends on `disconnect()`.
+    for code in [1000u16, 4000] {
+        let mut ws = Ws::connect(&server.ws_url()).await;
+        let r = ws.call(json!({"id": 1, "command": "ping"})).await;
+        assert_eq!(r["status"], "success");
+        let frame = CloseFrame {
+            code: CloseCode::from(code),
+            reason: "bye".into(),
+        };
+        ws.raw().close(Some(frame)).await.expect("send close");
+        match next_non_ping(&mut ws).await {
+            Some(Message::Close(Some(f))) => {
+                assert_eq!(u16::from(f.code), code);
+                assert_eq!(f.reason.as_str(), "bye");
+            }
+            other => panic!("close {code} answered with {other:?}"),
+        }
+        // Then the server ends the connection.
+        assert!(next_non_ping(&mut ws).await.is_none());
+    }
+}
+
+/// Invalid UTF-8 in a text message closes the connection with 1007, whether the message
+/// comes whole or in fragments (the first bad fragment is enough); others carry on.
+#[tokio::test]
+async fn invalid_utf8_in_text_closes_with_1007() {
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    let server = Server::start(&[]);
+    let mut bystander = Ws::connect(&server.ws_url()).await;
+    let bad = b"{\"command\":\"ping\",\"x\":\"\xff\xfe\"}".to_vec();
+    for fin in [true, false] {
+        let mut ws = Ws::connect(&server.ws_url()).await;
+        let frame = Frame::message(bad.clone(), OpCode::Data(Data::Text), fin);
+        ws.raw().send(Message::Frame(frame)).await.expect("send");
+        match next_non_ping(&mut ws).await {
+            Some(Message::Close(Some(f))) => assert_eq!(u16::from(f.code), 1007, "fin {fin}"),
+            other => panic!("invalid UTF-8 (fin {fin}) answered with {other:?}"),
+        }
+        let r = bystander.call(json!({"id": 1, "command": "ping"})).await;
+        assert_eq!(r["status"], "success");
+    }
+}
+
+/// A message that stays unfinished is dropped after its time, even while its bytes keep
+/// trickling in: the connection is closed with 1008, well before the ping timer would.
+#[tokio::test]
+async fn an_unfinished_message_trickling_in_is_dropped_after_its_time() {
+    use ledgerd::limits::WS_UNFINISHED_MESSAGE_SECS_MAX;
+    let server = Server::start(&[]);
+    let (mut ws, _) = tokio_tungstenite::connect_async(server.ws_url())
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    // A text frame's first part declaring 1000 bytes, then a byte a second.
+    let tokio_tungstenite::MaybeTlsStream::Plain(s) = ws.get_mut() else {
+        unreachable!()
+    };
+    s.write_all(&[0x81u8, 0x80 | 126, 0x03, 0xe8, 0, 0, 0, 0, b'{'])
+        .await
+        .unwrap();
+    let close = loop {
+        let next = futures::StreamExt::next(&mut ws);
+        match tokio::time::timeout(Duration::from_secs(1), next).await {
+            Ok(frame) => break frame,
+            Err(_) if started.elapsed().as_secs() > 2 * WS_UNFINISHED_MESSAGE_SECS_MAX => {
+                panic!("still open after {:?}", started.elapsed())
+            }
+            Err(_) => {
+                let tokio_tungstenite::MaybeTlsStream::Plain(s) = ws.get_mut() else {
+                    unreachable!()
+                };
+                s.write_all(b" ").await.unwrap();
+            }
+        }
+    };
+    let elapsed = started.elapsed().as_secs();
+    match close {
+        Some(Ok(Message::Close(Some(f)))) => {
+            assert_eq!(u16::from(f.code), 1008);
+            assert!(f.reason.contains("not completed in time"), "{}", f.reason);
+        }
+        other => panic!("after {elapsed} s: {other:?}"),
+    }
+    assert!(
+        (WS_UNFINISHED_MESSAGE_SECS_MAX..WS_UNFINISHED_MESSAGE_SECS_MAX + 5).contains(&elapsed),
+        "closed after {elapsed} s"
+    );
+}
+
+/// Requests too large to parse on the I/O thread are parsed and answered on the CPU pool,
+/// whatever runs them next: inline handlers (answered in order with the small requests
+/// around them), a method that runs as its own task (`ledger_accept`, `submit`), an invalid
+/// request, an over-limit one.
+#[tokio::test]
+async fn large_requests_are_answered_whatever_runs_them() {
+    let server = Server::start(&[]);
+    let mut ws = Ws::connect(&server.ws_url()).await;
+    let pad = "x".repeat(200_000);
+    let requests = [
+        json!({"id": 1, "command": "ping", "pad": pad}),
+        json!({"id": 2, "command": "ping"}),
+        json!({"id": 3, "command": "ledger_accept", "pad": pad}),
+        json!({"id": 4, "command": "submit", "tx_blob": "00", "pad": pad}),
+        json!({"id": 5, "command": "server_info", "pad": pad}),
+    ];
+    for r in &requests {
+        ws.send(r).await;
+    }
+    ws.send_text(&format!("{{\"id\":6,{pad}")).await;
+    ws.send_text(&format!(
+        "{{\"id\":7,\"pad\":\"{}\"}}",
+        "y".repeat(1_500_000)
+    ))
+    .await;
+    let mut seen = Vec::new();
+    for _ in 0..7 {
+        let r = ws.recv().await;
+        match r.get("id").and_then(|v| v.as_u64()) {
+            Some(id @ (1 | 2 | 3 | 5)) => assert_eq!(r["status"], "success", "{id}: {r}"),
+            Some(4) => assert_eq!(r["status"], "error", "{r}"),
+            _ => {
+                assert_eq!(r["error"], "jsonInvalid");
+                let value = r["value"].as_str().unwrap_or_default();
+                seen.push(if value.len() > 1_000_000 { 7 } else { 6 });
+                continue;
+            }
+        }
+        seen.push(r["id"].as_u64().unwrap());
+    }
+    let at = |id| seen.iter().position(|&x| x == id).unwrap();
+    assert!(at(1) < at(2) && at(2) < at(5), "{seen:?}");
+    seen.sort();
+    assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7]);
+}

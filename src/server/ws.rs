@@ -11,10 +11,21 @@
 //! - A client that does not read is disconnected, as rippled does: when a write makes no
 //!   progress for the port's `send_timeout`, or when more than `send_queue_limit` messages
 //!   beyond the in-flight replies are waiting (unsolicited messages, such as streams).
+//! - Messages larger than [`WS_PARSE_INLINE_BYTES_MAX`] are parsed and dispatched on the CPU
+//!   pool; the reader waits for that before it reads on, so replies keep their order and the
+//!   I/O thread serves the other connections meanwhile.
+//! - Unfinished messages are metered where the bytes come in ([`meter`]): a budget across
+//!   connections and a time limit, each closing the connection with 1008.
+//! - Closing: a client's close frame is answered with one echoing its code, then the
+//!   connection ends; a message that breaks the protocol closes it with the matching code
+//!   (1007 invalid UTF-8, 1009 too big, 1002 otherwise).
+
+mod meter;
 
 use crate::limits::{
     RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_MESSAGE_BYTES_MAX,
-    WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
+    WS_PARSE_INLINE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
+    WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::cpu_pool;
@@ -32,10 +43,13 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::{Notify, Semaphore};
+use tokio_tungstenite::tungstenite::error::{Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
+
+pub use meter::set_memory_trim;
 
 /// The close reason rippled gives a client whose send queue overflowed (code 1008).
 pub const WS_OVERFLOW_CLOSE_REASON: &str = "Policy error: client is too slow.";
@@ -200,7 +214,9 @@ pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSign
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (sink, mut frames) = handshake(stream).await.split();
+    let metered = meter::Metered::new(stream);
+    let peak = metered.peak();
+    let (sink, mut frames) = handshake(metered).await.split();
     let state = outbox_state(&conn);
     let outbox = Arc::new(Outbox {
         state: state.clone(),
@@ -215,6 +231,11 @@ where
     ));
     read_requests(&mut frames, &conn, &state, &outbox, &session, &mut shutdown).await;
     close_session(&conn, session, outbox, writer).await;
+    // The writer is done with its half: this frees the socket and tungstenite's buffers.
+    drop(frames);
+    if peak.load(Ordering::Relaxed) > WS_PARSE_INLINE_BYTES_MAX {
+        meter::return_freed_memory();
+    }
 }
 
 /// The server side of the WebSocket protocol on `stream`, with the message and buffer
@@ -396,14 +417,41 @@ async fn read_requests<S>(
                 outbox.ping();
                 continue;
             }
+            Heard::Failed(close) => {
+                if let Some((code, reason)) = close {
+                    outbox.close(code, reason);
+                }
+                break;
+            }
             Heard::End => break,
         };
         // Any frame shows the client is there.
         pinged = false;
-        if dispatch(message, permit, conn, outbox, session).is_break() {
+        if let Message::Close(frame) = message {
+            answer_close(frames, frame, conn).await;
             break;
         }
+        if message.len() > WS_PARSE_INLINE_BYTES_MAX {
+            dispatch_on_pool(message, permit, conn, outbox, session, shutdown).await;
+        } else {
+            dispatch(message, permit, conn, outbox, session);
+        }
     }
+}
+
+/// The client sent a close frame: tungstenite has queued the answer (a close frame with the
+/// client's code and reason); reading once more sends it and ends the stream. A client that
+/// no longer reads gets the port's send timeout to take it.
+async fn answer_close<S>(
+    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
+    frame: Option<CloseFrame>,
+    conn: &Connection,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    tracing::debug!(peer = %conn.peer, "websocket closed by the client: {frame:?}");
+    let stall = Duration::from_secs(conn.port.send_timeout_secs);
+    let _ = tokio::time::timeout(stall, frames.next()).await;
 }
 
 /// An in-flight slot for the next request; `None` when the connection is killed or the
@@ -427,8 +475,10 @@ enum Heard {
     Frame(Message),
     /// Nothing arrived for the ping interval.
     Silence,
-    /// The client left, the read failed, the connection was killed or the server is
-    /// shutting down.
+    /// The client broke the protocol or a bound: close with this code and reason, if the
+    /// connection can still carry a close frame.
+    Failed(Option<(CloseCode, &'static str)>),
+    /// The client left, the connection was killed or the server is shutting down.
     End,
 }
 
@@ -454,31 +504,83 @@ where
         Ok(None) => Heard::End,
         Ok(Some(Err(e))) => {
             tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
-            Heard::End
+            Heard::Failed(close_for(&e))
         }
         Ok(Some(Ok(m))) => Heard::Frame(m),
     }
 }
 
-/// One frame: text (or UTF-8 binary) is a request; a close frame ends the session.
+/// The close code and reason for a failed read (RFC 6455 section 7.4.1); `None` when the
+/// connection itself is gone.
+fn close_for(e: &WsError) -> Option<(CloseCode, &'static str)> {
+    match e {
+        WsError::Utf8 => Some((CloseCode::Invalid, "Invalid UTF-8")),
+        WsError::Capacity(_) => Some((CloseCode::Size, "Message too big")),
+        WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        WsError::Protocol(_) => Some((CloseCode::Protocol, "Protocol error")),
+        WsError::Io(e) => meter::Refusal::of(e).map(|why| {
+            tracing::info!("websocket client refused: {why}");
+            (CloseCode::Policy, why.reason())
+        }),
+        _ => None,
+    }
+}
+
+/// One text (or UTF-8 binary) message: a request. Anything else needs nothing: pings are
+/// answered by tungstenite, pongs only show the client is there.
 fn dispatch(
     message: Message,
     permit: OwnedSemaphorePermit,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
-) -> std::ops::ControlFlow<()> {
+) {
     match message {
         Message::Text(text) => on_text(text.as_str(), permit, conn, outbox, session),
         Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
             Ok(text) => on_text(text, permit, conn, outbox, session),
             Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
         },
-        Message::Close(_) => return std::ops::ControlFlow::Break(()),
-        // Pings are answered by tungstenite; pongs and raw frames need nothing.
         _ => {}
     }
-    std::ops::ControlFlow::Continue(())
+}
+
+/// [`dispatch`] on the CPU pool, for a large message: parsing it (and answering it, when its
+/// handler runs inline) takes milliseconds that the I/O thread owes the other connections.
+/// Waits until it is done, so the connection's replies keep their order; a full pool queue
+/// leaves it to the reader, as before.
+async fn dispatch_on_pool(
+    message: Message,
+    permit: OwnedSemaphorePermit,
+    conn: &Arc<Connection>,
+    outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
+    shutdown: &mut ShutdownSignal,
+) {
+    // The job may start handlers that spawn tasks: it runs inside this runtime's context.
+    let runtime = tokio::runtime::Handle::current();
+    let (done_tx, done) = tokio::sync::oneshot::channel::<()>();
+    let slot = Arc::new(parking_lot::Mutex::new(Some((message, permit))));
+    let job_slot = slot.clone();
+    let (c, o, s) = (conn.clone(), outbox.clone(), session.clone());
+    let accepted = conn.state.services.cpu.try_spawn(move || {
+        let _runtime = runtime.enter();
+        if let Some((message, permit)) = job_slot.lock().take() {
+            dispatch(message, permit, &c, &o, &s);
+        }
+        drop(done_tx);
+    });
+    if !accepted {
+        if let Some((message, permit)) = slot.lock().take() {
+            dispatch(message, permit, conn, outbox, session);
+        }
+        return;
+    }
+    tokio::select! {
+        _ = done => {}
+        _ = shutdown.recv() => {}
+        _ = outbox.state.killed() => {}
+    }
 }
 
 /// The end of a session: the reader is done; the writer finishes once the in-flight jobs

@@ -110,7 +110,12 @@ async function main() {
   const seen = txs.find((t) => (t.tx_json || t.transaction || {}).TransactionType === 'PaymentChannelClaim')
   check(seen && seen.validated === true && seen.engine_result === 'tesSUCCESS', 'the claim arrived on the transactions stream')
 
+  // xrpl.js closes with 4000 and reports 1000 when the server answers with the same code;
+  // a connection cut without a close frame shows as 1006.
+  let disconnectCode
+  client.on('disconnected', (code) => { disconnectCode = code })
   await client.disconnect()
+  check(disconnectCode === 1000, `client.disconnect() sees the server's close frame: code ${disconnectCode}, want 1000`)
   console.log(`${steps} passed, 0 failed`)
   // Open sockets or timers inside the library must not keep the process alive.
   process.exit(0)

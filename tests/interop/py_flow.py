@@ -214,6 +214,10 @@ def main():
     else:
         with WebsocketClient(ws_url) as client:
             flow(client)
+        # xrpl-py closes its websockets connection with 1000; websockets reports the code of
+        # the server's answering close frame, or 1006 when the connection was cut without one.
+        code = client._websocket.close_code
+        check(code == 1000, f"the server answers xrpl-py's close with a close frame: code {code}, want 1000")
         subscription(ws_url)
     print(f"{steps} passed, 0 failed", flush=True)
 

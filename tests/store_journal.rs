@@ -270,8 +270,16 @@ fn write_individually(dir: &Path, n: u64) -> Vec<u64> {
     ends
 }
 
+fn open_repairing(dir: &Path) -> (Journal, Recovered) {
+    let options = JournalOptions {
+        repair: true,
+        ..JournalOptions::default()
+    };
+    open_with(dir, options).expect("a repair opens")
+}
+
 #[test]
-fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
+fn a_random_cut_into_acknowledged_records_refuses_and_repair_keeps_the_whole_ones() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(6);
     for _ in 0..12 {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -287,19 +295,52 @@ fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
             .set_len(new_len)
             .expect("cut");
         let whole = ends.iter().filter(|&&e| e <= new_len).count() as u64;
-        let (journal, rec) = open(dir.path());
-        assert_eq!(rec.next_record, whole + 1, "cut {cut} of {total}");
-        let at_boundary = new_len == 0 || ends.contains(&new_len);
-        assert_eq!(rec.repaired_tail.is_some(), !at_boundary);
-        if let Some(t) = &rec.repaired_tail {
-            assert_eq!(t.offset + t.dropped_bytes, new_len);
+        let whole_end = if whole == 0 {
+            0
+        } else {
+            ends[whole as usize - 1]
+        };
+        // Every record was acknowledged on its own: any cut loses acknowledged ones.
+        let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+        let text = err.to_string();
+        match &err {
+            StoreError::Corrupt { file, offset, .. } => {
+                assert_eq!(file, &seg, "{text}");
+                assert_eq!(*offset, whole_end, "{text}");
+            }
+            other => panic!("expected Corrupt, got {other:?}"),
         }
+        let records = format!("acknowledged records {}..30", whole + 1);
+        assert!(text.contains(&records), "cut {cut} of {total}: {text}");
+        assert!(
+            text.contains(&format!("{total} bytes of it were acknowledged")),
+            "{text}"
+        );
+        assert_eq!(
+            std::fs::metadata(&seg).expect("meta").len(),
+            new_len,
+            "untouched"
+        );
+
+        let (journal, rec) = open_repairing(dir.path());
+        assert!(rec.repaired_tail.is_none());
+        let d = rec
+            .discarded
+            .clone()
+            .expect("the repair says what it discarded");
+        assert_eq!((d.first_record, d.last_acknowledged), (whole + 1, Some(30)));
+        assert_eq!(
+            d.cut.is_some(),
+            new_len != whole_end,
+            "cut {cut} of {total}"
+        );
+        assert_eq!(rec.next_record, whole + 1);
         let all = replay_all(&rec);
         assert_eq!(all.len() as u64, whole);
         for (i, r) in (1..).zip(&all) {
             assert_eq!(r.payload, payload(i));
         }
-        // The journal goes on from the cut, and reopens cleanly.
+        // The journal goes on from the cut, and reopens cleanly without repair.
         let n = journal
             .append(RecordKind::Meta, b"next".to_vec())
             .wait()
@@ -307,7 +348,7 @@ fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
         assert_eq!(n, whole + 1);
         drop(journal);
         let (_j, rec) = open(dir.path());
-        assert!(rec.repaired_tail.is_none());
+        assert!(rec.repaired_tail.is_none() && rec.discarded.is_none());
         assert_eq!(rec.next_record, whole + 2);
     }
 }
@@ -363,26 +404,34 @@ fn corrupt_length_field_of_early_record_also_refuses() {
     assert!(matches!(err, StoreError::Corrupt { offset, .. } if offset == ends[4]));
 }
 
-#[test]
-fn damage_inside_the_last_batch_is_a_torn_write() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let ends = write_individually(dir.path(), 5);
-    {
-        // Records 6..=15 in one batch: the writer is blocked on nothing, so queue them all
-        // before the first can be taken by using a tiny group wait.
-        let options = JournalOptions {
-            group_wait: std::time::Duration::from_millis(5),
-            ..JournalOptions::default()
-        };
-        let (journal, _) = open_with(dir.path(), options).expect("opens");
-        let tickets: Vec<_> = (6..=15u64)
-            .map(|i| journal.append(kind(i), payload(i)))
-            .collect();
-        for t in tickets {
-            t.wait().expect("durable");
-        }
-        assert_eq!(journal.stats().fsyncs, 1, "one batch expected");
+/// Records 1..=5 acknowledged one by one, then 6..=15 in one batch; returns the end
+/// offsets of 1..=5 and the acknowledgement record as it was before the batch.
+fn five_then_a_batch_of_ten(dir: &Path) -> (Vec<u64>, Vec<u8>) {
+    let ends = write_individually(dir, 5);
+    let before = std::fs::read(dir.join("synced")).expect("acknowledgement record");
+    // Queue 6..=15 before the writer takes the first, with a tiny group wait.
+    let options = JournalOptions {
+        group_wait: std::time::Duration::from_millis(5),
+        ..JournalOptions::default()
+    };
+    let (journal, _) = open_with(dir, options).expect("opens");
+    let tickets: Vec<_> = (6..=15u64)
+        .map(|i| journal.append(kind(i), payload(i)))
+        .collect();
+    for t in tickets {
+        t.wait().expect("durable");
     }
+    assert_eq!(journal.stats().fsyncs, 1, "one batch expected");
+    (ends, before)
+}
+
+#[test]
+fn damage_inside_an_unacknowledged_last_batch_is_a_torn_write() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ends, before) = five_then_a_batch_of_ten(dir.path());
+    // As if the batch's fdatasync never returned: the acknowledgement record still ends
+    // at record 5 (it is written only after the fdatasync).
+    std::fs::write(dir.path().join("synced"), before).expect("restore");
     let seg = segments(dir.path()).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let rec7 = ends[4] + HEADER + payload(6).len() as u64;
@@ -393,6 +442,31 @@ fn damage_inside_the_last_batch_is_a_torn_write() {
     let (_j, rec) = open(dir.path());
     assert_eq!(rec.next_record, 7);
     assert_eq!(rec.repaired_tail.expect("repaired").offset, rec7);
+}
+
+#[test]
+fn damage_inside_an_acknowledged_last_batch_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ends, _) = five_then_a_batch_of_ten(dir.path());
+    let seg = segments(dir.path()).remove(0);
+    let mut bytes = std::fs::read(&seg).expect("read");
+    let rec7 = ends[4] + HEADER + payload(6).len() as u64;
+    bytes[(rec7 + HEADER) as usize] ^= 0x01;
+    std::fs::write(&seg, &bytes).expect("write");
+    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    assert!(
+        matches!(&err, StoreError::Corrupt { file, offset, .. } if file == &seg && *offset == rec7),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("acknowledged records 7..15"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&seg).expect("read"),
+        bytes,
+        "refusing never truncates"
+    );
 }
 
 #[test]

@@ -48,6 +48,11 @@ struct ServeArgs {
     /// Directory of the journal and snapshots (default ./ledgerd-data).
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// Start even when acknowledged journal records are missing or unreadable (a segment
+    /// truncated, zeroed, emptied or deleted): keep what survives, set the rest aside as
+    /// *.discarded, log what was discarded, then serve.
+    #[arg(long, conflicts_with = "ephemeral")]
+    repair_journal: bool,
     /// Seconds between automatic ledger closes (0: only on ledger_accept).
     #[arg(long)]
     close_interval: Option<u64>,
@@ -115,6 +120,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
     };
     config.signing_support |= args.signing_support;
     config.ephemeral |= args.ephemeral;
+    config.repair_journal = args.repair_journal;
     if args.data_dir.is_some() {
         config.data_dir = args.data_dir;
     }

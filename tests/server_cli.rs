@@ -192,6 +192,54 @@ async fn sigterm_closes_open_websockets_with_going_away() {
     assert!(waiter.join().unwrap().success());
 }
 
+/// `ledgerd --server <addr> <args>` whose standard output is a pipe its reader already
+/// closed: every write fails with EPIPE.
+fn cli_into_closed_pipe(addr: std::net::SocketAddr, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .arg("--server")
+        .arg(addr.to_string())
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run ledgerd")
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly_with_141() {
+    let server = Server::start(&[]);
+    for args in [
+        &["account_info", "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"][..],
+        &["server_info"],
+        &["ping", "extra"],
+    ] {
+        let out = cli_into_closed_pipe(server.addr(), args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.is_empty(),
+            "{args:?}: nothing on stderr (no panic, no backtrace): {err}"
+        );
+        // 128 + SIGPIPE, as a shell reports for `cat` stopped by the signal.
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+    }
+    // As typed in a shell: `head -c1` takes one byte and leaves.
+    let line = format!(
+        "'{}' --server {} server_info | head -c1",
+        env!("CARGO_BIN_EXE_ledgerd"),
+        server.addr()
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .output()
+        .expect("sh");
+    assert_eq!(out.stdout, b"{");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 fn closed_index(addr: std::net::SocketAddr) -> u64 {
     let (code, out) = cli(addr, &["ledger_closed"]);
     assert_eq!(code, 0, "{out}");

@@ -56,6 +56,11 @@ struct ServeArgs {
     /// Directory of the journal and snapshots (default ./ledgerd-data).
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// Start even when acknowledged journal records are missing or unreadable (a segment
+    /// truncated, zeroed, emptied or deleted): keep what survives, set the rest aside as
+    /// *.discarded, log what was discarded, then serve.
+    #[arg(long, conflicts_with = "ephemeral")]
+    repair_journal: bool,
     /// Seconds between automatic ledger closes (0: only on ledger_accept).
     #[arg(long)]
     close_interval: Option<u64>,
@@ -124,6 +129,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
     };
     config.signing_support |= args.signing_support;
     config.ephemeral |= args.ephemeral;
+    config.repair_journal = args.repair_journal;
     if args.data_dir.is_some() {
         config.data_dir = args.data_dir;
     }
@@ -149,8 +155,9 @@ async fn serve(args: ServeArgs) -> ExitCode {
         }
     };
     for (name, addr) in &running.addrs {
-        // Tests and scripts read this line to learn the port when binding port 0.
-        println!("ledgerd listening on {addr} ({name})");
+        // Tests and scripts read this line to learn the port when binding port 0; nobody
+        // reading it (a closed pipe) is no reason to stop serving.
+        let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
         tracing::info!(port = %name, %addr, "listening");
     }
     stop_signal.await;
@@ -189,9 +196,31 @@ async fn client_command(server: &str, words: Vec<String>) -> ExitCode {
         Ok((method, request)) => client::call(server, &method, request, shown).await,
         Err(e) => client::local_error(e, method, shown),
     };
-    match serde_json::to_string_pretty(&outcome.output) {
-        Ok(text) => println!("{text}"),
-        Err(_) => println!("{}", outcome.output),
+    let text = serde_json::to_string_pretty(&outcome.output)
+        .unwrap_or_else(|_| outcome.output.to_string());
+    match print_line(&text) {
+        Ok(()) => ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1)),
+        // The reader went away (`ledgerd ... | head`): end quietly, as `cat` would.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_BROKEN_PIPE),
+        Err(e) => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "ledgerd: cannot write the reply: {e}");
+            ExitCode::from(1)
+        }
     }
-    ExitCode::from(u8::try_from(outcome.exit_code).unwrap_or(1))
+}
+
+/// Exit status when standard output is a pipe nobody reads any more: 128 + SIGPIPE (13),
+/// what a shell reports for `cat` or `grep` stopped by the signal, so `set -o pipefail`
+/// still sees that the output was cut short. (Rust ignores SIGPIPE, so the write fails
+/// with EPIPE instead of killing the process; `println!` would panic on it.)
+const EXIT_BROKEN_PIPE: u8 = 141;
+
+/// Writes `text` and a newline to standard output and flushes, returning the error
+/// instead of panicking as `println!` does.
+fn print_line(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
 }

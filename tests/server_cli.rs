@@ -192,3 +192,124 @@ async fn sigterm_closes_open_websockets_with_going_away() {
     }
     assert!(waiter.join().unwrap().success());
 }
+
+/// `ledgerd --server <addr> <args>` whose standard output is a pipe its reader already
+/// closed: every write fails with EPIPE.
+fn cli_into_closed_pipe(addr: std::net::SocketAddr, args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .arg("--server")
+        .arg(addr.to_string())
+        .args(args)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run ledgerd")
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly_with_141() {
+    let server = Server::start(&[]);
+    for args in [
+        &["account_info", "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"][..],
+        &["server_info"],
+        &["ping", "extra"],
+    ] {
+        let out = cli_into_closed_pipe(server.addr(), args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.is_empty(),
+            "{args:?}: nothing on stderr (no panic, no backtrace): {err}"
+        );
+        // 128 + SIGPIPE, as a shell reports for `cat` stopped by the signal.
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+    }
+    // As typed in a shell: `head -c1` takes one byte and leaves.
+    let line = format!(
+        "'{}' --server {} server_info | head -c1",
+        env!("CARGO_BIN_EXE_ledgerd"),
+        server.addr()
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(&line)
+        .output()
+        .expect("sh");
+    assert_eq!(out.stdout, b"{");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn closed_index(addr: std::net::SocketAddr) -> u64 {
+    let (code, out) = cli(addr, &["ledger_closed"]);
+    assert_eq!(code, 0, "{out}");
+    out["result"]["ledger_index"]
+        .as_u64()
+        .expect("ledger_index")
+}
+
+#[test]
+fn a_damaged_journal_refuses_to_serve_and_repair_journal_serves_what_is_left() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().to_str().expect("utf-8 path");
+    let serve = ["serve", "--listen", "127.0.0.1:0", "--close-interval", "0"];
+    let mut args: Vec<&str> = serve.to_vec();
+    args.extend(["--data-dir", data]);
+    let server = Server::start_args(&args, 1);
+    let first = closed_index(server.addr());
+    // 20 closes, each journaled and acknowledged before the next is asked for.
+    for _ in 0..20 {
+        assert_eq!(cli(server.addr(), &["ledger_accept"]).0, 0);
+    }
+    let before = closed_index(server.addr());
+    assert_eq!(before, first + 20);
+    assert!(server.terminate().success());
+
+    let seg = std::fs::read_dir(dir.path().join("journal"))
+        .expect("journal")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "seg"))
+        .expect("a segment");
+    let len = std::fs::metadata(&seg).expect("meta").len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&seg)
+        .expect("open")
+        .set_len(len / 2)
+        .expect("truncate");
+
+    let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(&args)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    let name = seg.file_name().and_then(|n| n.to_str()).expect("name");
+    assert!(err.contains(name), "{err}");
+    assert!(
+        err.contains("acknowledged records ") && err.contains(" are missing"),
+        "{err}"
+    );
+    assert!(err.contains("--repair-journal"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    args.push("--repair-journal");
+    let server = Server::start_args(&args, 1);
+    let log = server.log_text();
+    assert!(
+        log.contains("journal repair: discarded journal records"),
+        "{log}"
+    );
+    let after = closed_index(server.addr());
+    assert!(
+        after > first && after < before,
+        "{first} < {after} < {before}"
+    );
+    assert_eq!(cli(server.addr(), &["ledger_accept"]).0, 0);
+    assert_eq!(closed_index(server.addr()), after + 1);
+    assert!(server.terminate().success());
+    args.pop();
+    let server = Server::start_args(&args, 1);
+    assert_eq!(closed_index(server.addr()), after + 1, "restarts as it was");
+}

@@ -6,9 +6,11 @@ mod support;
 use std::path::Path;
 use std::sync::Arc;
 
-use ledgerd::store::{JournalOptions, RecordKind, StoreError};
+use ledgerd::store::{Journal, JournalOptions, RecordKind, Recovered, StoreError};
 use rand::{Rng, SeedableRng};
-use support::journal::{open_journal, open_journal_with, replay_all, segments};
+use support::journal::{
+    open_journal as open, open_journal_with as open_with, replay_all, segments,
+};
 
 /// Bytes of a record header on disk (see src/store/record.rs).
 const HEADER: u64 = 21;
@@ -29,7 +31,7 @@ fn kind(i: u64) -> RecordKind {
 #[test]
 fn append_reopen_replay_round_trip() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, rec) = open_journal(dir.path());
+    let (journal, rec) = open(dir.path());
     assert_eq!((rec.first_record, rec.next_record), (1, 1));
     assert_eq!(replay_all(&rec), vec![]);
     for i in 1..=100u64 {
@@ -38,7 +40,7 @@ fn append_reopen_replay_round_trip() {
     }
     journal.close().expect("healthy");
 
-    let (journal, rec) = open_journal(dir.path());
+    let (journal, rec) = open(dir.path());
     assert_eq!(
         (rec.first_record, rec.next_record, rec.record_count()),
         (1, 101, 100)
@@ -64,7 +66,7 @@ fn append_reopen_replay_round_trip() {
         101
     );
     drop(journal);
-    let (_j, rec) = open_journal(dir.path());
+    let (_j, rec) = open(dir.path());
     let all = replay_all(&rec);
     assert_eq!(all.len(), 101);
     assert_eq!(all[100].payload, b"after");
@@ -73,7 +75,7 @@ fn append_reopen_replay_round_trip() {
 #[test]
 fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, _) = open_journal(dir.path());
+    let (journal, _) = open(dir.path());
     let journal = Arc::new(journal);
     let threads = 16u64;
     let per_thread = 300u64;
@@ -117,7 +119,7 @@ fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
     assert!(stats.failure.is_none());
     drop(journal);
 
-    let (_j, rec) = open_journal(dir.path());
+    let (_j, rec) = open(dir.path());
     let all = replay_all(&rec);
     assert_eq!(all.len() as u64, total);
     acked.sort();
@@ -129,7 +131,7 @@ fn concurrent_appenders_share_fsyncs_and_all_survive_in_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tickets_are_futures_and_callbacks() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let (journal, _) = open_journal(dir.path());
+    let (journal, _) = open(dir.path());
     let a = journal.append(RecordKind::Transaction, b"a".to_vec());
     let b = journal.append(RecordKind::Transaction, b"b".to_vec());
     assert_eq!(b.await.expect("b"), 2);
@@ -150,7 +152,7 @@ fn oversized_payload_is_refused_before_the_disk() {
         payload_bytes_max: 1000,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
+    let (journal, _) = open_with(dir.path(), options).expect("opens");
     let t = journal.append(RecordKind::Transaction, vec![0u8; 1001]);
     assert_eq!(t.record_number(), None);
     assert!(matches!(
@@ -177,7 +179,7 @@ fn segments_rotate_replay_across_them_and_prune() {
         segment_bytes_max: 2048,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_journal_with(dir.path(), options.clone()).expect("opens");
+    let (journal, _) = open_with(dir.path(), options.clone()).expect("opens");
     for i in 1..=200u64 {
         journal.append(kind(i), payload(i)).wait().expect("durable");
     }
@@ -190,7 +192,7 @@ fn segments_rotate_replay_across_them_and_prune() {
     assert_eq!(journal.stats().segments as usize, count);
     drop(journal);
 
-    let (journal, rec) = open_journal_with(dir.path(), options.clone()).expect("reopens");
+    let (journal, rec) = open_with(dir.path(), options.clone()).expect("reopens");
     let all = replay_all(&rec);
     assert_eq!(
         all.iter().map(|r| r.number).collect::<Vec<_>>(),
@@ -210,7 +212,7 @@ fn segments_rotate_replay_across_them_and_prune() {
     );
     drop(journal);
 
-    let (_j, rec) = open_journal_with(dir.path(), options).expect("reopens");
+    let (_j, rec) = open_with(dir.path(), options).expect("reopens");
     let only = segments(dir.path()).remove(0);
     let name = only
         .file_name()
@@ -234,7 +236,7 @@ fn segments_rotate_replay_across_them_and_prune() {
 /// Writes `n` records, each acknowledged on its own (one batch each); returns the end
 /// offset of every record in the (single) segment.
 fn write_individually(dir: &Path, n: u64) -> Vec<u64> {
-    let (journal, _) = open_journal(dir);
+    let (journal, _) = open(dir);
     let mut ends = Vec::new();
     let mut end = 0;
     for i in 1..=n {
@@ -246,8 +248,16 @@ fn write_individually(dir: &Path, n: u64) -> Vec<u64> {
     ends
 }
 
+fn open_repairing(dir: &Path) -> (Journal, Recovered) {
+    let options = JournalOptions {
+        repair: true,
+        ..JournalOptions::default()
+    };
+    open_with(dir, options).expect("a repair opens")
+}
+
 #[test]
-fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
+fn a_random_cut_into_acknowledged_records_refuses_and_repair_keeps_the_whole_ones() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(6);
     for _ in 0..12 {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -263,27 +273,60 @@ fn real_file_cut_by_random_bytes_recovers_to_last_whole_record() {
             .set_len(new_len)
             .expect("cut");
         let whole = ends.iter().filter(|&&e| e <= new_len).count() as u64;
-        let (journal, rec) = open_journal(dir.path());
-        assert_eq!(rec.next_record, whole + 1, "cut {cut} of {total}");
-        let at_boundary = new_len == 0 || ends.contains(&new_len);
-        assert_eq!(rec.repaired_tail.is_some(), !at_boundary);
-        if let Some(t) = &rec.repaired_tail {
-            assert_eq!(t.offset + t.dropped_bytes, new_len);
+        let whole_end = if whole == 0 {
+            0
+        } else {
+            ends[whole as usize - 1]
+        };
+        // Every record was acknowledged on its own: any cut loses acknowledged ones.
+        let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+        let text = err.to_string();
+        match &err {
+            StoreError::Corrupt { file, offset, .. } => {
+                assert_eq!(file, &seg, "{text}");
+                assert_eq!(*offset, whole_end, "{text}");
+            }
+            other => panic!("expected Corrupt, got {other:?}"),
         }
+        let records = format!("acknowledged records {}..30", whole + 1);
+        assert!(text.contains(&records), "cut {cut} of {total}: {text}");
+        assert!(
+            text.contains(&format!("{total} bytes of it were acknowledged")),
+            "{text}"
+        );
+        assert_eq!(
+            std::fs::metadata(&seg).expect("meta").len(),
+            new_len,
+            "untouched"
+        );
+
+        let (journal, rec) = open_repairing(dir.path());
+        assert!(rec.repaired_tail.is_none());
+        let d = rec
+            .discarded
+            .clone()
+            .expect("the repair says what it discarded");
+        assert_eq!((d.first_record, d.last_acknowledged), (whole + 1, Some(30)));
+        assert_eq!(
+            d.cut.is_some(),
+            new_len != whole_end,
+            "cut {cut} of {total}"
+        );
+        assert_eq!(rec.next_record, whole + 1);
         let all = replay_all(&rec);
         assert_eq!(all.len() as u64, whole);
         for (i, r) in (1..).zip(&all) {
             assert_eq!(r.payload, payload(i));
         }
-        // The journal goes on from the cut, and reopens cleanly.
+        // The journal goes on from the cut, and reopens cleanly without repair.
         let n = journal
             .append(RecordKind::Meta, b"next".to_vec())
             .wait()
             .expect("ok");
         assert_eq!(n, whole + 1);
         drop(journal);
-        let (_j, rec) = open_journal(dir.path());
-        assert!(rec.repaired_tail.is_none());
+        let (_j, rec) = open(dir.path());
+        assert!(rec.repaired_tail.is_none() && rec.discarded.is_none());
         assert_eq!(rec.next_record, whole + 2);
     }
 }
@@ -296,7 +339,7 @@ fn zero_filled_tail_is_dropped() {
     let mut bytes = std::fs::read(&seg).expect("read");
     bytes.extend_from_slice(&[0u8; 4096]);
     std::fs::write(&seg, &bytes).expect("write");
-    let (_j, rec) = open_journal(dir.path());
+    let (_j, rec) = open(dir.path());
     assert_eq!(rec.next_record, 11);
     let t = rec.repaired_tail.expect("repaired");
     assert_eq!((t.offset, t.dropped_bytes), (ends[9], 4096));
@@ -312,7 +355,7 @@ fn corrupt_early_record_refuses_to_open_naming_file_and_offset() {
     let start = ends[2];
     bytes[(start + HEADER + 2) as usize] ^= 0x01;
     std::fs::write(&seg, &bytes).expect("write");
-    let err = open_journal_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
     match &err {
         StoreError::Corrupt { file, offset, .. } => {
             assert_eq!(file, &seg);
@@ -335,30 +378,38 @@ fn corrupt_length_field_of_early_record_also_refuses() {
     let mut bytes = std::fs::read(&seg).expect("read");
     bytes[(ends[4] + 5) as usize] ^= 0x10;
     std::fs::write(&seg, &bytes).expect("write");
-    let err = open_journal_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
     assert!(matches!(err, StoreError::Corrupt { offset, .. } if offset == ends[4]));
 }
 
-#[test]
-fn damage_inside_the_last_batch_is_a_torn_write() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let ends = write_individually(dir.path(), 5);
-    {
-        // Records 6..=15 in one batch: the writer is blocked on nothing, so queue them all
-        // before the first can be taken by using a tiny group wait.
-        let options = JournalOptions {
-            group_wait: std::time::Duration::from_millis(5),
-            ..JournalOptions::default()
-        };
-        let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
-        let tickets: Vec<_> = (6..=15u64)
-            .map(|i| journal.append(kind(i), payload(i)))
-            .collect();
-        for t in tickets {
-            t.wait().expect("durable");
-        }
-        assert_eq!(journal.stats().fsyncs, 1, "one batch expected");
+/// Records 1..=5 acknowledged one by one, then 6..=15 in one batch; returns the end
+/// offsets of 1..=5 and the acknowledgement record as it was before the batch.
+fn five_then_a_batch_of_ten(dir: &Path) -> (Vec<u64>, Vec<u8>) {
+    let ends = write_individually(dir, 5);
+    let before = std::fs::read(dir.join("synced")).expect("acknowledgement record");
+    // Queue 6..=15 before the writer takes the first, with a tiny group wait.
+    let options = JournalOptions {
+        group_wait: std::time::Duration::from_millis(5),
+        ..JournalOptions::default()
+    };
+    let (journal, _) = open_with(dir, options).expect("opens");
+    let tickets: Vec<_> = (6..=15u64)
+        .map(|i| journal.append(kind(i), payload(i)))
+        .collect();
+    for t in tickets {
+        t.wait().expect("durable");
     }
+    assert_eq!(journal.stats().fsyncs, 1, "one batch expected");
+    (ends, before)
+}
+
+#[test]
+fn damage_inside_an_unacknowledged_last_batch_is_a_torn_write() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ends, before) = five_then_a_batch_of_ten(dir.path());
+    // As if the batch's fdatasync never returned: the acknowledgement record still ends
+    // at record 5 (it is written only after the fdatasync).
+    std::fs::write(dir.path().join("synced"), before).expect("restore");
     let seg = segments(dir.path()).remove(0);
     let mut bytes = std::fs::read(&seg).expect("read");
     let rec7 = ends[4] + HEADER + payload(6).len() as u64;
@@ -366,9 +417,34 @@ fn damage_inside_the_last_batch_is_a_torn_write() {
     std::fs::write(&seg, &bytes).expect("write");
     // Nothing after the damaged record proves its batch was fsynced, so it is treated as
     // the torn last batch: cut at the damaged record.
-    let (_j, rec) = open_journal(dir.path());
+    let (_j, rec) = open(dir.path());
     assert_eq!(rec.next_record, 7);
     assert_eq!(rec.repaired_tail.expect("repaired").offset, rec7);
+}
+
+#[test]
+fn damage_inside_an_acknowledged_last_batch_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ends, _) = five_then_a_batch_of_ten(dir.path());
+    let seg = segments(dir.path()).remove(0);
+    let mut bytes = std::fs::read(&seg).expect("read");
+    let rec7 = ends[4] + HEADER + payload(6).len() as u64;
+    bytes[(rec7 + HEADER) as usize] ^= 0x01;
+    std::fs::write(&seg, &bytes).expect("write");
+    let err = open_with(dir.path(), JournalOptions::default()).expect_err("must refuse");
+    assert!(
+        matches!(&err, StoreError::Corrupt { file, offset, .. } if file == &seg && *offset == rec7),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("acknowledged records 7..15"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&seg).expect("read"),
+        bytes,
+        "refusing never truncates"
+    );
 }
 
 #[test]
@@ -379,7 +455,7 @@ fn damage_in_a_closed_segment_refuses() {
         ..JournalOptions::default()
     };
     {
-        let (journal, _) = open_journal_with(dir.path(), options.clone()).expect("opens");
+        let (journal, _) = open_with(dir.path(), options.clone()).expect("opens");
         for i in 1..=60u64 {
             journal.append(kind(i), payload(i)).wait().expect("durable");
         }
@@ -394,7 +470,7 @@ fn damage_in_a_closed_segment_refuses() {
         .expect("open")
         .set_len(len - 3)
         .expect("cut");
-    let err = open_journal_with(dir.path(), options).expect_err("must refuse");
+    let err = open_with(dir.path(), options).expect_err("must refuse");
     assert!(
         matches!(&err, StoreError::Corrupt { file, .. } if file == &segs[0]),
         "{err}"
@@ -409,7 +485,7 @@ fn a_full_queue_makes_append_wait_instead_of_growing() {
         queue_bytes_max: 2000,
         ..JournalOptions::default()
     };
-    let (journal, _) = open_journal_with(dir.path(), options).expect("opens");
+    let (journal, _) = open_with(dir.path(), options).expect("opens");
     // 300 appends of 900 bytes with no waiting: only about two fit in the queue at once,
     // so append blocks for the writer; every record still arrives, in order.
     let tickets: Vec<_> = (0..300u64)

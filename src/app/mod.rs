@@ -6,7 +6,7 @@
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, SHUTDOWN_GRACE_SECS};
-use crate::node::persist::Persistence;
+use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
 use crate::rpc::cpu_pool::CpuPool;
@@ -101,8 +101,14 @@ fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>
     let mut ledger_cfg = LedgerConfig::default();
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
     match (&config.data_dir, config.ephemeral) {
-        (Some(dir), false) => Persistence::open(dir, ledger_cfg)
-            .map_err(|e| format!("data directory {}: {e}", dir.display())),
+        (Some(dir), false) => {
+            let options = PersistOptions {
+                repair_journal: config.repair_journal,
+                ..PersistOptions::default()
+            };
+            Persistence::open_with(dir, ledger_cfg, options)
+                .map_err(|e| format!("data directory {}: {e}", dir.display()))
+        }
         _ => Ok(Persistence::ephemeral(ledger_cfg)),
     }
 }

@@ -49,6 +49,13 @@ pub enum PersistError {
     /// snapshot write); a restart recovers from what is on disk.
     #[error("persistence refuses writes: {0}")]
     Unhealthy(String),
+    /// Acknowledged records are missing or unreadable: a journal segment truncated, zeroed,
+    /// emptied or deleted, or a journal that ends before a snapshot does (emptied or
+    /// deleted while snapshots remain). The server refuses to start;
+    /// [`PersistOptions::repair_journal`] (`ledgerd serve --repair-journal`) discards what
+    /// is missing and starts from what is left.
+    #[error("{0}; refusing to start (`ledgerd serve --repair-journal` discards what is missing and starts from what is left)")]
+    Damaged(String),
     /// Replay did not reproduce what the journal recorded: the server refuses to start
     /// rather than serve a different ledger than the one it acknowledged.
     #[error("journal replay diverged at record {record}: {detail}; refusing to start")]
@@ -82,6 +89,10 @@ pub struct PersistOptions {
     pub snapshot_interval_ledgers: u32,
     /// Closed ledgers whose history a restart rebuilds and pruning keeps replayable.
     pub history_ledgers: u32,
+    /// Start even when acknowledged records are missing or unreadable: keep the journal's
+    /// verified prefix (or, when a snapshot holds more, start the journal over after that
+    /// snapshot), set the rest aside and log what was discarded (`--repair-journal`).
+    pub repair_journal: bool,
 }
 
 impl Default for PersistOptions {
@@ -91,6 +102,7 @@ impl Default for PersistOptions {
             journal: JournalOptions::default(),
             snapshot_interval_ledgers: SNAPSHOT_INTERVAL_LEDGERS,
             history_ledgers: PERSIST_HISTORY_LEDGERS_DEFAULT,
+            repair_journal: false,
         }
     }
 }
@@ -137,6 +149,8 @@ pub(crate) struct Disk {
     pub snapshot: Mutex<SnapshotStatus>,
     /// What recovery started from and replayed, for `stats_json`.
     pub recovered_from: String,
+    /// What a `--repair-journal` start discarded, for `stats_json`.
+    pub repaired: Option<String>,
     /// Held for the life of the process: a second server on the same directory is refused.
     _lock: File,
 }
@@ -345,6 +359,7 @@ impl Persistence {
             },
             "snapshots_written": s.written,
             "recovered_from": d.recovered_from,
+            "journal_repair": d.repaired,
             "failure": failure,
         })
     }

@@ -161,6 +161,9 @@ pub struct ServerConfig {
     pub ephemeral: bool,
     /// Journal and snapshot directory.
     pub data_dir: Option<PathBuf>,
+    /// Start even when acknowledged journal records are missing or unreadable, discarding
+    /// them (`--repair-journal`; command line only, never in the file: it is a one-off).
+    pub repair_journal: bool,
     /// Seconds between automatic closes (0: only `ledger_accept`).
     pub close_interval_secs: u64,
     /// Threads of the CPU pool (signing, verification); `None`: one per core.
@@ -189,6 +192,7 @@ impl ServerConfig {
             network_id: None,
             ephemeral: false,
             data_dir: None,
+            repair_journal: false,
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
         }
@@ -219,6 +223,7 @@ impl ServerConfig {
             network_id: file.network_id,
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
+            repair_journal: false,
             close_interval_secs: file
                 .close_interval
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),

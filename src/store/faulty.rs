@@ -1,6 +1,6 @@
-//! A [`Storage`] that fails on purpose, for tests: fail the k-th write, fsync or remove, tear a
-//! write (only a prefix reaches the file, then the "machine" is dead), or report a full
-//! disk. It wraps a real storage, so what did get written can be reopened afterwards with
+//! A [`Storage`] that fails on purpose, for tests: fail the k-th write (appends and
+//! positional writes alike), fsync or remove, tear a write (only a prefix reaches the file,
+//! then the "machine" is dead), or report a full disk. It wraps a real storage, so what did get written can be reopened afterwards with
 //! [`super::DiskStorage`], exactly as after a crash.
 
 use std::io;
@@ -120,9 +120,27 @@ struct FaultyFile {
     plan: Arc<Mutex<Plan>>,
 }
 
-impl StorageFile for FaultyFile {
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        let mut plan = self.plan.lock();
+/// Where a write goes: the end of the file, or an offset (an overwrite in place).
+#[derive(Clone, Copy)]
+enum At {
+    End,
+    Offset(u64),
+}
+
+impl FaultyFile {
+    fn put(&mut self, at: At, buf: &[u8]) -> io::Result<()> {
+        match at {
+            At::End => self.inner.write_all(buf),
+            At::Offset(o) => self.inner.write_at(o, buf),
+        }
+    }
+
+    /// One write under the plan: counted, then failed, torn, refused for a full disk, or
+    /// passed on. An overwrite in place takes no new space, so only appends count against
+    /// [`FaultyStorage::set_space_left`].
+    fn write(&mut self, at: At, buf: &[u8]) -> io::Result<()> {
+        let plan = self.plan.clone();
+        let mut plan = plan.lock();
         if plan.crashed {
             return Err(crashed_error());
         }
@@ -135,7 +153,7 @@ impl StorageFile for FaultyFile {
             if k == n {
                 plan.crashed = true;
                 let keep = keep.min(buf.len().saturating_sub(1));
-                self.inner.write_all(&buf[..keep])?;
+                self.put(at, &buf[..keep])?;
                 return Err(io::Error::other(format!(
                     "injected tear of write {n} after {keep} bytes"
                 )));
@@ -144,17 +162,28 @@ impl StorageFile for FaultyFile {
         if plan.disk_full {
             return Err(io::Error::from_raw_os_error(ENOSPC));
         }
-        if let Some(left) = plan.space_left_bytes {
+        if let (Some(left), At::End) = (plan.space_left_bytes, at) {
             let len = buf.len() as u64;
             if len > left {
                 plan.space_left_bytes = Some(0);
                 let fits = usize::try_from(left).unwrap_or(buf.len()).min(buf.len());
-                self.inner.write_all(&buf[..fits])?;
+                self.put(at, &buf[..fits])?;
                 return Err(io::Error::from_raw_os_error(ENOSPC));
             }
             plan.space_left_bytes = Some(left - len);
         }
-        self.inner.write_all(buf)
+        drop(plan);
+        self.put(at, buf)
+    }
+}
+
+impl StorageFile for FaultyFile {
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.write(At::End, buf)
+    }
+
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()> {
+        self.write(At::Offset(offset), buf)
     }
 
     fn sync_data(&mut self) -> io::Result<()> {
@@ -182,6 +211,14 @@ impl Storage for FaultyStorage {
         self.check_alive()?;
         Ok(Box::new(FaultyFile {
             inner: self.inner.open_append(path)?,
+            plan: self.plan.clone(),
+        }))
+    }
+
+    fn open_write(&self, path: &Path) -> io::Result<Box<dyn StorageFile>> {
+        self.check_alive()?;
+        Ok(Box::new(FaultyFile {
+            inner: self.inner.open_write(path)?,
             plan: self.plan.clone(),
         }))
     }

@@ -10,12 +10,14 @@ use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
 
+use super::damage;
 use super::error::{StoreError, StoreResult};
 use super::group_commit::{self, ActiveSegment};
 use super::record::{encoded_len, RecordKind};
 use super::recovery::{self, Recovered};
 use super::segment::{self, SegmentInfo};
 use super::storage::Storage;
+use super::synced::{self, SyncedFile, SyncedMark};
 use super::ticket::{Slot, Ticket};
 use crate::limits;
 
@@ -35,6 +37,10 @@ pub struct JournalOptions {
     pub queue_bytes_max: usize,
     /// Largest record payload accepted (`JOURNAL_RECORD_PAYLOAD_BYTES_MAX`).
     pub payload_bytes_max: usize,
+    /// Open a damaged journal anyway: keep its verified prefix, set the rest aside, even
+    /// acknowledged records, and say so in [`Recovered::discarded`]. Off by default:
+    /// opening then refuses when acknowledged records are missing or unreadable.
+    pub repair: bool,
 }
 
 impl Default for JournalOptions {
@@ -46,6 +52,7 @@ impl Default for JournalOptions {
             batch_records_max: limits::JOURNAL_BATCH_RECORDS_MAX,
             queue_bytes_max: limits::JOURNAL_QUEUE_BYTES_MAX,
             payload_bytes_max: limits::JOURNAL_RECORD_PAYLOAD_BYTES_MAX,
+            repair: false,
         }
     }
 }
@@ -156,7 +163,8 @@ impl std::fmt::Debug for Journal {
 
 impl Journal {
     /// Opens (or creates) the journal in `dir`: recovers what is on disk, cutting off a
-    /// torn last batch, refusing on damage to acknowledged records, and starts the writer.
+    /// torn last batch, refusing when acknowledged records are missing or unreadable (or,
+    /// with [`JournalOptions::repair`], discarding them), and starts the writer.
     pub fn open(
         storage: Arc<dyn Storage>,
         dir: &Path,
@@ -167,7 +175,9 @@ impl Journal {
             .create_dir_all(dir)
             .map_err(|e| StoreError::io("create_dir_all", dir, e))?;
         sync_dir_and_parent(storage.as_ref(), dir)?;
-        let outcome = recovery::scan(storage.as_ref(), dir, options.payload_bytes_max)?;
+        let state = synced::read(storage.as_ref(), dir)?;
+        let mut outcome = recovery::scan(storage.as_ref(), dir, options.payload_bytes_max)?;
+        damage::settle(storage.as_ref(), dir, &mut outcome, &state, options.repair)?;
         let recovered = Recovered::new(storage.clone(), &outcome, options.payload_bytes_max);
         let mut segments = outcome.segments;
         if segments.is_empty() {
@@ -188,11 +198,40 @@ impl Journal {
         storage
             .sync_dir(dir)
             .map_err(|e| StoreError::io("sync_dir", dir, e))?;
+        let mark = SyncedMark {
+            next_record: outcome.next,
+            segment: last.first,
+            segment_len: last.len,
+        };
+        let synced = SyncedFile::create_or_update(storage.as_ref(), dir, &state, mark)?;
         let active = ActiveSegment {
             file,
+            first: last.first,
             path: last.path,
             len: last.len,
         };
+        let journal = Self::start(
+            storage,
+            dir,
+            options,
+            outcome.next,
+            segments,
+            active,
+            synced,
+        )?;
+        Ok((journal, recovered))
+    }
+
+    /// Starts the writer thread on what `open` recovered.
+    fn start(
+        storage: Arc<dyn Storage>,
+        dir: &Path,
+        options: JournalOptions,
+        next: u64,
+        segments: Vec<SegmentInfo>,
+        active: ActiveSegment,
+        synced: SyncedFile,
+    ) -> StoreResult<Journal> {
         let shared = Arc::new(Shared {
             storage,
             dir: dir.to_path_buf(),
@@ -200,7 +239,7 @@ impl Journal {
             queue: Mutex::new(Queue {
                 pending: VecDeque::new(),
                 bytes: 0,
-                next_number: outcome.next,
+                next_number: next,
                 poisoned: None,
                 shutdown: false,
             }),
@@ -212,15 +251,51 @@ impl Journal {
         let writer_shared = shared.clone();
         let writer = std::thread::Builder::new()
             .name("ledgerd-journal".into())
-            .spawn(move || group_commit::run(writer_shared, active))
+            .spawn(move || group_commit::run(writer_shared, active, synced))
             .map_err(|e| StoreError::io("spawn writer for", dir, e))?;
-        Ok((
-            Journal {
-                shared,
-                writer: Some(writer),
-            },
-            recovered,
-        ))
+        Ok(Journal {
+            shared,
+            writer: Some(writer),
+        })
+    }
+
+    /// Starts the journal in `dir` over, empty, at record `next`: every segment file is set
+    /// aside (renamed `*.discarded`), an empty segment named for `next` is created and the
+    /// acknowledgement record says so. A repair uses it to go on after a snapshot that
+    /// holds more than the journal does. Returns the files set aside.
+    pub fn restart_at(storage: &dyn Storage, dir: &Path, next: u64) -> StoreResult<Vec<PathBuf>> {
+        storage
+            .create_dir_all(dir)
+            .map_err(|e| StoreError::io("create_dir_all", dir, e))?;
+        let names = storage
+            .list(dir)
+            .map_err(|e| StoreError::io("list", dir, e))?;
+        let mut set_aside = Vec::new();
+        for name in names.iter().filter(|n| segment::parse_name(n).is_some()) {
+            let from = dir.join(name);
+            let to = damage::aside_path(&from);
+            storage
+                .rename(&from, &to)
+                .map_err(|e| StoreError::io("rename", &from, e))?;
+            set_aside.push(to);
+        }
+        let path = segment::path_in(dir, next);
+        drop(
+            storage
+                .open_append(&path)
+                .map_err(|e| StoreError::io("create", &path, e))?,
+        );
+        storage
+            .sync_dir(dir)
+            .map_err(|e| StoreError::io("sync_dir", dir, e))?;
+        let state = synced::read(storage, dir)?;
+        let mark = SyncedMark {
+            next_record: next,
+            segment: next,
+            segment_len: 0,
+        };
+        SyncedFile::create_or_update(storage, dir, &state, mark)?;
+        Ok(set_aside)
     }
 
     /// Queues a record and returns at once with its ticket; records are numbered and

@@ -6,7 +6,10 @@
 //! - `segment`: segment file naming.
 //! - [`journal`]: [`Journal`], the append side: ordered, numbered, with [`Ticket`]s.
 //! - `group_commit`: the writer thread: one write and one fdatasync per batch.
-//! - [`recovery`]: what opening finds ([`Recovered`]), torn-tail repair, [`Replay`].
+//! - `synced`: the acknowledgement record, how far the journal acknowledged.
+//! - [`recovery`]: what opening finds ([`Recovered`]), and [`Replay`].
+//! - [`damage`]: judging it: cut a torn tail, refuse lost acknowledged records, or repair
+//!   ([`Discarded`]).
 //! - [`snapshot`]: [`Snapshots`]: temp file, fsync, rename, directory fsync; fallback.
 //! - [`history`]: [`prune_history`], the history depth.
 //! - [`ticket`]: [`Ticket`], the receipt of an append (blocking wait, future, callback).
@@ -15,6 +18,7 @@
 //! The store uses threads and `std::fs`, never tokio, so it works from any context; a
 //! tokio task awaits a [`Ticket`] directly (it is a plain future).
 
+pub mod damage;
 pub mod error;
 pub mod faulty;
 mod group_commit;
@@ -25,8 +29,10 @@ pub mod recovery;
 mod segment;
 pub mod snapshot;
 pub mod storage;
+mod synced;
 pub mod ticket;
 
+pub use damage::{Discarded, DISCARDED_SUFFIX};
 pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
 pub use history::{prune_history, PruneReport};

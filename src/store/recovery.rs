@@ -1,14 +1,19 @@
 //! Recovery: what opening the journal finds on disk, and the replay of it.
 //!
 //! Segments are scanned in order and every record is checked (checksum, length, record
-//! number). The rule for damage:
-//! - In the last segment, damage inside the **last group-commit batch** is a torn write:
-//!   that batch was being written when the process or machine died, so its fsync never
-//!   returned and none of it was acknowledged. It is cut off with a warning.
-//! - Damage anywhere else (an older segment, or an older batch of the last one) means
-//!   acknowledged records are unreadable: opening fails with [`StoreError::Corrupt`],
-//!   naming the file and byte offset, so an operator decides instead of the store
-//!   silently dropping them.
+//! number); the scan stops at the first damage and changes nothing. Judging it is
+//! `damage.rs`:
+//! - Every record the acknowledgement record (`synced.rs`) says was acknowledged must be
+//!   there and whole. A segment truncated, zeroed, emptied or deleted under them refuses to
+//!   open with [`StoreError::Corrupt`], naming the file and the records and bytes missing.
+//! - Past them, damage inside the **last group-commit batch** of the last segment is a torn
+//!   write: that batch was being written when the process or machine died, so its fsync
+//!   never returned and none of it was acknowledged. It is cut off with a warning.
+//! - Damage in a closed segment, or in an older batch of the last one, refuses to open as
+//!   well, so an operator decides instead of the store silently dropping records.
+//! - With `JournalOptions::repair` a refusal becomes a repair: the verified prefix is kept,
+//!   the rest is cut or set aside (renamed `*.discarded`), and [`Recovered::discarded`]
+//!   says what went.
 //!
 //! Which batch a damaged record belonged to is not readable from the record itself, so the
 //! scan looks past it for any whole record: each record stores its position in its batch,
@@ -19,6 +24,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::damage::Discarded;
 use super::error::{StoreError, StoreResult};
 use super::record::{decode_at, Record, Undecodable, HEADER_BYTES};
 use super::segment::{self, SegmentInfo};
@@ -38,11 +44,36 @@ pub struct TailRepair {
     pub reason: String,
 }
 
-/// What the scan found: the verified segments and the next record number.
+/// Damage the scan stopped at: the first byte of the journal that is not the next record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Damage {
+    /// The segment file.
+    pub file: PathBuf,
+    /// Offset of the first bad byte (0 for a segment that starts at the wrong record).
+    pub offset: u64,
+    /// The file's length.
+    pub file_len: u64,
+    /// What is wrong there.
+    pub reason: String,
+    /// The damaged records were acknowledged whatever the acknowledgement record says: the
+    /// segment was closed, a later batch follows, or the numbering is wrong.
+    pub proven: bool,
+}
+
+/// What the scan found: the verified prefix of the journal and where it ends.
 pub(crate) struct ScanOutcome {
+    /// The segments of the verified prefix; the last one's `len` ends at the damage.
     pub segments: Vec<SegmentInfo>,
+    /// The record after the verified prefix.
     pub next: u64,
+    /// Where the prefix ends short of the files, if it does.
+    pub damage: Option<Damage>,
+    /// Segment files after the damage: whole, perhaps, but not replayable past it.
+    pub beyond: Vec<PathBuf>,
+    /// The torn tail that was cut off (set once the damage was judged).
     pub repaired: Option<TailRepair>,
+    /// What a repair discarded (set once the damage was judged).
+    pub discarded: Option<Discarded>,
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -88,47 +119,54 @@ fn later_batch_after(
     None
 }
 
-/// Scans the journal directory, cutting a torn tail off the last segment.
+/// Scans the journal directory and checks every record, changing nothing: the scan stops
+/// at the first damage, which [`super::damage::settle`] then judges.
 pub(crate) fn scan(
     storage: &dyn Storage,
     dir: &Path,
     payload_max: usize,
 ) -> StoreResult<ScanOutcome> {
     let firsts = segment_firsts(storage, dir)?;
-    let mut segments = Vec::with_capacity(firsts.len());
-    let mut repaired = None;
-    let Some(&start) = firsts.first() else {
-        return Ok(ScanOutcome {
-            segments,
-            next: 1,
-            repaired,
-        });
+    let mut out = ScanOutcome {
+        segments: Vec::with_capacity(firsts.len()),
+        next: firsts.first().copied().unwrap_or(1),
+        damage: None,
+        beyond: Vec::new(),
+        repaired: None,
+        discarded: None,
     };
-    let mut expected = start;
     let count = firsts.len();
     for (i, first) in firsts.into_iter().enumerate() {
         let path = segment::path_in(dir, first);
-        let is_last = i + 1 == count;
-        if first != expected {
-            return Err(StoreError::Corrupt {
-                file: path,
+        if out.damage.is_some() {
+            out.beyond.push(path);
+            continue;
+        }
+        if first != out.next {
+            let file_len = storage
+                .len(&path)
+                .map_err(|e| StoreError::io("stat", &path, e))?;
+            out.damage = Some(Damage {
+                file: path.clone(),
                 offset: 0,
+                file_len,
                 reason: format!(
-                    "segment starts at record {first} but the journal continues at record {expected}"
+                    "segment starts at record {first} but the journal continues at record {}: records {}..{} are missing",
+                    out.next,
+                    out.next,
+                    first.saturating_sub(1)
                 ),
+                proven: true,
             });
+            out.beyond.push(path);
+            continue;
         }
-        let (len, repair) = scan_segment(storage, &path, is_last, &mut expected, payload_max)?;
-        if repair.is_some() {
-            repaired = repair;
-        }
-        segments.push(SegmentInfo { first, path, len });
+        let (len, damage) =
+            scan_segment(storage, &path, i + 1 == count, &mut out.next, payload_max)?;
+        out.segments.push(SegmentInfo { first, path, len });
+        out.damage = damage;
     }
-    Ok(ScanOutcome {
-        segments,
-        next: expected,
-        repaired,
-    })
+    Ok(out)
 }
 
 /// The first record numbers of the segments in `dir`, in order.
@@ -145,89 +183,81 @@ fn segment_firsts(storage: &dyn Storage, dir: &Path) -> StoreResult<Vec<u64>> {
 }
 
 /// Checks one segment's records in order, numbered from `*expected` on (advanced past
-/// each); damage ends the last segment (a torn tail, cut off) and fails any other.
-/// Returns the length kept, and the repair when a tail was cut.
+/// each). Returns the length of whole records, and the damage that ends them, if any:
+/// proven acknowledged in a closed segment, or when a later batch follows it.
 fn scan_segment(
     storage: &dyn Storage,
     path: &Path,
     is_last: bool,
     expected: &mut u64,
     payload_max: usize,
-) -> StoreResult<(u64, Option<TailRepair>)> {
+) -> StoreResult<(u64, Option<Damage>)> {
     let bytes = storage
         .read(path)
         .map_err(|e| StoreError::io("read", path, e))?;
     let mut offset = 0usize;
     while offset < bytes.len() {
-        match decode_at(&bytes, offset, payload_max) {
+        let damage = |reason: String, proven: bool| Damage {
+            file: path.to_path_buf(),
+            offset: offset as u64,
+            file_len: bytes.len() as u64,
+            reason,
+            proven,
+        };
+        let why = match decode_at(&bytes, offset, payload_max) {
             Ok(d) if d.number == *expected => {
                 *expected += 1;
                 offset = d.end;
+                continue;
             }
             Ok(d) => {
-                return Err(StoreError::Corrupt {
-                    file: path.to_path_buf(),
-                    offset: offset as u64,
-                    reason: format!(
-                        "record number {} where {} was expected",
-                        d.number, *expected
-                    ),
-                });
+                let reason = format!(
+                    "record number {} where {} was expected",
+                    d.number, *expected
+                );
+                return Ok((offset as u64, Some(damage(reason, true))));
             }
-            Err(why) => {
-                let reason = match why {
-                    Undecodable::Short => "the file ends inside the record".to_owned(),
-                    Undecodable::Bad(r) => r,
-                };
-                if !is_last {
-                    return Err(StoreError::Corrupt {
-                        file: path.to_path_buf(),
-                        offset: offset as u64,
-                        reason: format!("{reason}, in a segment that was closed"),
-                    });
-                }
-                if let Some(later) = later_batch_after(&bytes, offset, *expected, payload_max) {
-                    return Err(StoreError::Corrupt {
-                        file: path.to_path_buf(),
-                        offset: offset as u64,
-                        reason: format!(
-                            "{reason}, and a later batch follows at byte {later}, so this record was acknowledged"
-                        ),
-                    });
-                }
-                let repair = cut_torn_tail(storage, path, bytes.len(), offset, reason)?;
-                return Ok((offset as u64, Some(repair)));
-            }
-        }
+            Err(why) => why,
+        };
+        let reason = match why {
+            Undecodable::Short => "the file ends inside the record".to_owned(),
+            Undecodable::Bad(r) => r,
+        };
+        let found = if !is_last {
+            damage(format!("{reason}, in a segment that was closed"), true)
+        } else if let Some(later) = later_batch_after(&bytes, offset, *expected, payload_max) {
+            damage(
+                format!("{reason}, and a later batch follows at byte {later}, so this record was acknowledged"),
+                true,
+            )
+        } else {
+            damage(reason, false)
+        };
+        return Ok((offset as u64, Some(found)));
     }
     Ok((offset as u64, None))
 }
 
-/// Cuts the last segment at `offset`, the first record of a batch that was never
+/// Cuts the last segment at the damage, the first record of a batch that was never
 /// acknowledged.
-fn cut_torn_tail(
-    storage: &dyn Storage,
-    path: &Path,
-    len: usize,
-    offset: usize,
-    reason: String,
-) -> StoreResult<TailRepair> {
-    let dropped = (len - offset) as u64;
+pub(crate) fn cut_torn_tail(storage: &dyn Storage, damage: &Damage) -> StoreResult<TailRepair> {
+    let path = &damage.file;
+    let dropped = damage.file_len - damage.offset;
     tracing::warn!(
         file = %path.display(),
-        offset,
+        offset = damage.offset,
         dropped_bytes = dropped,
-        reason = %reason,
+        reason = %damage.reason,
         "journal: dropping a torn last batch (it was never acknowledged)"
     );
     storage
-        .truncate(path, offset as u64)
+        .truncate(path, damage.offset)
         .map_err(|e| StoreError::io("truncate", path, e))?;
     Ok(TailRepair {
-        file: path.to_path_buf(),
-        offset: offset as u64,
+        file: path.clone(),
+        offset: damage.offset,
         dropped_bytes: dropped,
-        reason,
+        reason: damage.reason.clone(),
     })
 }
 
@@ -242,6 +272,8 @@ pub struct Recovered {
     pub next_record: u64,
     /// The torn tail that was cut off, if there was one.
     pub repaired_tail: Option<TailRepair>,
+    /// What `JournalOptions::repair` discarded, if anything.
+    pub discarded: Option<Discarded>,
 }
 
 impl std::fmt::Debug for Recovered {
@@ -251,6 +283,7 @@ impl std::fmt::Debug for Recovered {
             .field("next_record", &self.next_record)
             .field("segments", &self.segments.len())
             .field("repaired_tail", &self.repaired_tail)
+            .field("discarded", &self.discarded)
             .finish()
     }
 }
@@ -269,6 +302,7 @@ impl Recovered {
             first_record,
             next_record: outcome.next,
             repaired_tail: outcome.repaired.clone(),
+            discarded: outcome.discarded.clone(),
         }
     }
 

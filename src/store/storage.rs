@@ -4,6 +4,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// An open file the store appends to.
@@ -12,6 +13,9 @@ pub trait StorageFile: Send {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()>;
     /// Makes the written data durable (`fdatasync`).
     fn sync_data(&mut self) -> io::Result<()>;
+    /// Writes all of `buf` at `offset` (a positional write). Only for files opened with
+    /// [`Storage::open_write`]: on an append-only file Linux appends instead.
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()>;
 }
 
 /// The file-system calls the store needs, and nothing more.
@@ -20,6 +24,9 @@ pub trait Storage: Send + Sync + 'static {
     fn create_dir_all(&self, dir: &Path) -> io::Result<()>;
     /// Opens a file for appending, creating it when missing.
     fn open_append(&self, path: &Path) -> io::Result<Box<dyn StorageFile>>;
+    /// Opens an existing file for positional writes ([`StorageFile::write_at`]), keeping
+    /// its content.
+    fn open_write(&self, path: &Path) -> io::Result<Box<dyn StorageFile>>;
     /// Creates a file (truncating any old one) for writing from the start.
     fn create(&self, path: &Path) -> io::Result<Box<dyn StorageFile>>;
     /// Reads a whole file.
@@ -52,6 +59,10 @@ impl StorageFile for DiskFile {
     fn sync_data(&mut self) -> io::Result<()> {
         self.0.sync_data()
     }
+
+    fn write_at(&mut self, offset: u64, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all_at(buf, offset)
+    }
 }
 
 impl Storage for DiskStorage {
@@ -61,6 +72,11 @@ impl Storage for DiskStorage {
 
     fn open_append(&self, path: &Path) -> io::Result<Box<dyn StorageFile>> {
         let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(Box::new(DiskFile(file)))
+    }
+
+    fn open_write(&self, path: &Path) -> io::Result<Box<dyn StorageFile>> {
+        let file = OpenOptions::new().write(true).open(path)?;
         Ok(Box::new(DiskFile(file)))
     }
 

@@ -6,8 +6,17 @@
 //! `history_ledgers` behind the newest snapshot, so after replay the last
 //! `history_ledgers` closed ledgers (with their transactions, for `ledger`, `tx` and reads
 //! by index) exist again. A damaged snapshot is skipped for the next best one.
+//!
+//! Lost acknowledged records refuse to start ([`PersistError::Damaged`]): the journal
+//! judges its own segments against its acknowledgement record (`store/damage.rs`); on top
+//! of that, a snapshot covers only acknowledged records, so a journal ending before a
+//! snapshot does lost some, and a journal with no records in a directory whose `CREATED`
+//! marker says a ledger was made there lost all. `repair_journal` starts anyway: the
+//! journal keeps its verified prefix, or starts over after a snapshot that holds more
+//! than it does; what was discarded is logged and kept in `Disk::repaired`.
 
-use std::path::Path;
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,7 +27,10 @@ use super::format::{decode_snapshot, CloseRecord, GenesisRecord, TxRecord};
 use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
-use crate::store::{Journal, RecordKind, Recovered, SnapshotInfo, Snapshots};
+use crate::store::{
+    Journal, JournalOptions, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage, StoreError,
+    DISCARDED_SUFFIX,
+};
 
 /// The last close replayed: (ledger seq, journal record).
 type LastClose = Option<(u32, u64)>;
@@ -38,48 +50,24 @@ pub(super) fn open(
     cfg: LedgerConfig,
     options: PersistOptions,
 ) -> Result<(Arc<Disk>, Arc<Ledgers>), PersistError> {
-    let dir_err = |reason: String| PersistError::DataDir {
-        path: dir.to_path_buf(),
-        reason,
-    };
-    std::fs::create_dir_all(dir).map_err(|e| dir_err(format!("cannot create it: {e}")))?;
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join("LOCK"))
-        .map_err(|e| dir_err(format!("cannot open its LOCK file: {e}")))?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(dir_err("in use by another ledgerd (LOCK is held)".into()))
-        }
-        Err(std::fs::TryLockError::Error(e)) => {
-            return Err(dir_err(format!("cannot lock it: {e}")))
-        }
-    }
-    let storage = options.storage.clone();
-    let (journal, recovered) = Journal::open(
-        storage.clone(),
-        &dir.join("journal"),
-        options.journal.clone(),
-    )?;
-    if let Some(t) = &recovered.repaired_tail {
-        tracing::warn!(
-            file = %t.file.display(),
-            offset = t.offset,
-            dropped_bytes = t.dropped_bytes,
-            "recovery: dropped a torn journal tail (never acknowledged): {}",
-            t.reason
-        );
-    }
-    let snapshots = Snapshots::open(storage, &dir.join("snapshots"))?;
+    let lock = lock_dir(dir)?;
+    let snapshots = Snapshots::open(options.storage.clone(), &dir.join("snapshots"))?;
+    let (journal, recovered, mut repaired) =
+        open_journal(&dir.join("journal"), &snapshots, &options)?;
     let infos = snapshots.list()?;
     let newest_snapshot = infos.last().map_or(0, |i| i.ledger_seq);
     let history = options.history_ledgers.min(cfg.history_count);
 
     let (store, last_close, recovered_from) = if recovered.next_record == 1 && infos.is_empty() {
-        // A new directory: genesis, recorded before anything else.
+        // A new directory (or a repair that kept nothing): genesis, recorded first. Unless
+        // the directory says a ledger was created in it already: then its journal is gone.
+        if let Some(why) = created_before(dir, options.storage.as_ref())? {
+            if !options.repair_journal {
+                return Err(PersistError::Damaged(why));
+            }
+            tracing::warn!("journal repair: {why}; starting a new ledger");
+            repaired.get_or_insert(why);
+        }
         let now = crate::protocol::time::ripple_now_secs() as u32;
         let g = GenesisRecord {
             now,
@@ -97,6 +85,7 @@ pub(super) fn open(
         recover(&recovered, &snapshots, &infos, cfg, history)?
     };
 
+    mark_created(dir, options.storage.as_ref())?;
     let seq = store.current().seq();
     let disk = Arc::new(Disk {
         dir: dir.to_path_buf(),
@@ -112,12 +101,207 @@ pub(super) fn open(
             ..Default::default()
         }),
         recovered_from,
+        repaired,
         _lock: lock,
     });
     // Everything recovered is durable.
     disk.durable_close
         .mark(recovered.next_record.saturating_sub(1));
     Ok((disk, store))
+}
+
+/// The marker a data directory gets once a ledger was created in it (and its genesis
+/// record is durable): a journal with no records beside it was emptied or deleted.
+const CREATED: &str = "CREATED";
+
+/// Why starting a new ledger in `dir` would lose one, if its `CREATED` marker is there.
+fn created_before(dir: &Path, storage: &dyn Storage) -> Result<Option<String>, PersistError> {
+    let path = dir.join(CREATED);
+    match storage.len(&path) {
+        Ok(_) => Ok(Some(format!(
+            "the journal {} holds no records (emptied or deleted) but {} says a ledger was created in this directory: every acknowledged record is missing",
+            dir.join("journal").display(),
+            path.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(StoreError::io("stat", &path, e).into()),
+    }
+}
+
+/// Writes the `CREATED` marker if it is missing (temporary file, fsync, rename, directory
+/// fsync): once per data directory.
+fn mark_created(dir: &Path, storage: &dyn Storage) -> Result<(), PersistError> {
+    let path = dir.join(CREATED);
+    if storage.len(&path).is_ok() {
+        return Ok(());
+    }
+    let temp = dir.join(format!("{CREATED}.tmp"));
+    let io = |op: &'static str, p: &Path| {
+        let p = p.to_path_buf();
+        move |e| PersistError::from(StoreError::io(op, p, e))
+    };
+    let mut file = storage.create(&temp).map_err(io("create", &temp))?;
+    file.write_all(b"a ledger was created in this data directory; its journal holds it\n")
+        .map_err(io("write", &temp))?;
+    file.sync_data().map_err(io("fdatasync", &temp))?;
+    drop(file);
+    storage.rename(&temp, &path).map_err(io("rename", &temp))?;
+    storage.sync_dir(dir).map_err(io("sync_dir", dir))
+}
+
+/// Creates `dir` and takes its `LOCK` (one server per directory).
+fn lock_dir(dir: &Path) -> Result<File, PersistError> {
+    let dir_err = |reason: String| PersistError::DataDir {
+        path: dir.to_path_buf(),
+        reason,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| dir_err(format!("cannot create it: {e}")))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("LOCK"))
+        .map_err(|e| dir_err(format!("cannot open its LOCK file: {e}")))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            Err(dir_err("in use by another ledgerd (LOCK is held)".into()))
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(dir_err(format!("cannot lock it: {e}"))),
+    }
+}
+
+/// Opens the journal in `dir` and checks it against the snapshots: every record a snapshot
+/// covers was acknowledged (a snapshot is written only once its close record is durable),
+/// so a journal that ends before a snapshot does has lost acknowledged records, and
+/// opening refuses, as it does for damage the journal finds itself. With
+/// `repair_journal` both are repaired instead; the third value says what was discarded.
+fn open_journal(
+    dir: &Path,
+    snapshots: &Snapshots,
+    options: &PersistOptions,
+) -> Result<(Journal, Recovered, Option<String>), PersistError> {
+    let storage = options.storage.clone();
+    let journal_options = JournalOptions {
+        repair: options.repair_journal,
+        ..options.journal.clone()
+    };
+    let (journal, recovered) = Journal::open(storage.clone(), dir, journal_options.clone())
+        .map_err(|e| match e {
+            StoreError::Corrupt { .. } => PersistError::Damaged(e.to_string()),
+            e => PersistError::Store(e),
+        })?;
+    if let Some(t) = &recovered.repaired_tail {
+        tracing::warn!(
+            file = %t.file.display(),
+            offset = t.offset,
+            dropped_bytes = t.dropped_bytes,
+            "recovery: dropped a torn journal tail (never acknowledged): {}",
+            t.reason
+        );
+    }
+    let mut notes: Vec<String> = recovered.discarded.iter().map(|d| d.to_string()).collect();
+    let ahead: Vec<SnapshotInfo> = snapshots
+        .list()?
+        .into_iter()
+        .filter(|i| i.through_record >= recovered.next_record)
+        .collect();
+    let Some(newest) = ahead.last() else {
+        return Ok((journal, recovered, joined(notes)));
+    };
+    if !options.repair_journal {
+        return Err(PersistError::Damaged(behind(dir, &recovered, newest)));
+    }
+    notes.push(behind(dir, &recovered, newest));
+    drop(journal);
+    let note = repair_behind(storage.as_ref(), dir, snapshots, &ahead)?;
+    tracing::warn!("journal repair: {note}");
+    notes.push(note);
+    let (journal, recovered) = Journal::open(storage, dir, journal_options)?;
+    Ok((journal, recovered, joined(notes)))
+}
+
+fn joined(notes: Vec<String>) -> Option<String> {
+    (!notes.is_empty()).then(|| notes.join("; "))
+}
+
+/// Why a journal that ends before snapshot `newest` is refused.
+fn behind(dir: &Path, recovered: &Recovered, newest: &SnapshotInfo) -> String {
+    let held = if recovered.record_count() == 0 {
+        format!(
+            "the journal {} holds no records (emptied or deleted)",
+            dir.display()
+        )
+    } else {
+        format!(
+            "the journal {} ends at record {}",
+            dir.display(),
+            recovered.next_record - 1
+        )
+    };
+    format!(
+        "{held} but snapshot {} (ledger {}) covers records through {}: acknowledged records {}..{} are missing",
+        newest.path.display(),
+        newest.ledger_seq,
+        newest.through_record,
+        recovered.next_record,
+        newest.through_record
+    )
+}
+
+/// Repairs a journal that ends before the snapshots `ahead` (oldest first): the newest of
+/// them that loads holds more acknowledged records than the journal, so the journal starts
+/// over after it (its segments set aside); when none loads they are set aside instead.
+fn repair_behind(
+    storage: &dyn Storage,
+    dir: &Path,
+    snapshots: &Snapshots,
+    ahead: &[SnapshotInfo],
+) -> Result<String, PersistError> {
+    for info in ahead.iter().rev() {
+        let usable = snapshots
+            .load(info)
+            .map_err(|e| e.to_string())
+            .and_then(|s| decode_snapshot(&s.bytes).map(|_| ()));
+        if let Err(e) = usable {
+            tracing::warn!(file = %info.path.display(), error = %e, "journal repair: snapshot unusable");
+            continue;
+        }
+        let aside = Journal::restart_at(storage, dir, info.through_record + 1)?;
+        return Ok(format!(
+            "the journal starts over at record {} after snapshot {} (ledger {}); set aside: {}",
+            info.through_record + 1,
+            info.path.display(),
+            info.ledger_seq,
+            names(&aside)
+        ));
+    }
+    let mut aside = Vec::new();
+    for info in ahead {
+        let to = aside_path(&info.path);
+        storage
+            .rename(&info.path, &to)
+            .map_err(|e| StoreError::io("rename", &info.path, e))?;
+        aside.push(to);
+    }
+    Ok(format!(
+        "no snapshot past the journal loads; set aside: {}",
+        names(&aside)
+    ))
+}
+
+fn names(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "nothing".to_owned();
+    }
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
+fn aside_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(DISCARDED_SUFFIX);
+    PathBuf::from(name)
 }
 
 /// Picks the base and replays; returns the store and the last close replayed.

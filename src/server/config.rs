@@ -9,7 +9,7 @@
 //! name = "public"
 //! bind = "0.0.0.0:51233"
 //! protocols = ["ws", "http"]
-//! admin = []                      # no admin callers on this port
+//! # no `admin` line: no admin callers on this port (as rippled)
 //!
 //! [[port]]
 //! name = "admin_tls"
@@ -88,7 +88,7 @@ pub struct FilePort {
     pub bind: String,
     /// Any of `ws`, `ws2`, `wss`, `wss2`, `http`, `https`.
     pub protocols: Vec<String>,
-    /// Admin networks (`ADDR` or `ADDR/BITS`); absent means loopback.
+    /// Admin networks (`ADDR` or `ADDR/BITS`); absent means nobody is admin, as in rippled.
     pub admin: Option<Vec<String>>,
     /// PEM certificate chain for wss/https.
     pub tls_cert: Option<PathBuf>,
@@ -168,7 +168,9 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    /// One plain ws+http port on `bind` with loopback admins, and defaults elsewhere.
+    /// One plain ws+http port on `bind` with loopback admins, and defaults elsewhere: what
+    /// `ledgerd serve` runs without a configuration file. (A configured port has admins only
+    /// if its `admin` line names them.)
     pub fn single(bind: SocketAddr) -> ServerConfig {
         ServerConfig {
             ports: vec![PortConfig {
@@ -274,20 +276,13 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             )))
         }
     };
-    let admin = match p.admin {
-        None => default_admin_nets(),
-        Some(list) => {
-            let mut nets = Vec::with_capacity(list.len());
-            for entry in list {
-                nets.push(AdminNet::parse(&entry).ok_or_else(|| {
-                    ConfigError::Invalid(format!(
-                        "[{name}] admin entry '{entry}' is not ADDR[/BITS]"
-                    ))
-                })?);
-            }
-            nets
-        }
-    };
+    // rippled: a port without an `admin` line has no admin callers.
+    let mut admin = Vec::new();
+    for entry in p.admin.unwrap_or_default() {
+        admin.push(AdminNet::parse(&entry).ok_or_else(|| {
+            ConfigError::Invalid(format!("[{name}] admin entry '{entry}' is not ADDR[/BITS]"))
+        })?);
+    }
     let limit = match p.limit {
         None | Some(0) => CONNECTIONS_PER_PORT_MAX,
         Some(n) => n,
@@ -343,6 +338,7 @@ protocols = ["wss"]
 tls_cert = "c.pem"
 tls_key = "k.pem"
 limit = 3
+admin = ["127.0.0.1", "::1"]
 "#,
         )
         .unwrap();
@@ -354,6 +350,16 @@ limit = 3
         assert!(c.ports[1].ws && !c.ports[1].http && c.ports[1].tls.is_some());
         assert_eq!(c.ports[1].limit, 3);
         assert_eq!(c.ports[1].admin.len(), 2);
+    }
+
+    #[test]
+    fn a_port_without_an_admin_line_has_no_admins() {
+        let c = ServerConfig::from_toml("[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n")
+            .unwrap();
+        assert!(c.ports[0].admin.is_empty());
+        // Only the no-configuration default port keeps loopback admins.
+        let single = ServerConfig::single(([127, 0, 0, 1], 0).into());
+        assert_eq!(single.ports[0].admin, default_admin_nets());
     }
 
     #[test]

@@ -158,6 +158,19 @@ pub const RESOURCE_CHARGE_MALFORMED: u32 = 100;
 /// Cost charged for an ordinary request: rippled's `feeReferenceRPC`.
 pub const RESOURCE_CHARGE_REFERENCE: u32 = 20;
 
+/// Cost charged for a request rippled counts as a medium burden (`feeMediumBurdenRPC`):
+/// `submit`, and `account_lines`, `account_channels`, `account_objects` when they succeed.
+pub const RESOURCE_CHARGE_MEDIUM: u32 = 400;
+
+/// Cost charged for a request rippled counts as a heavy burden (`feeHeavyBurdenRPC`): `sign`,
+/// and `ledger` with `full` or `accounts` (medium when `binary`).
+pub const RESOURCE_CHARGE_HEAVY: u32 = 3_000;
+
+/// Every this many bytes of a reply add one unit to its request's charge (ledgerd's addition
+/// to rippled's fees: a 80 KB `server_definitions` costs about 100 units, a 13 MB `ledger`
+/// about 12,700, so a client asking for large replies is warned and cut off after a few).
+pub const RESOURCE_REPLY_BYTES_PER_UNIT: usize = 1024;
+
 /// A client's balance above which replies carry `warning: "load"`.
 pub const RESOURCE_BALANCE_WARNING: u32 = 5_000;
 
@@ -319,6 +332,12 @@ const _: () = {
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
     assert!(page_is_ordered(ACCOUNT_OBJECTS_PAGE));
     assert!(RESOURCE_BALANCE_WARNING < RESOURCE_BALANCE_DROP);
+    assert!(RESOURCE_CHARGE_REFERENCE < RESOURCE_CHARGE_MEDIUM);
+    assert!(RESOURCE_CHARGE_MEDIUM < RESOURCE_CHARGE_HEAVY);
+    // A heavy request alone warns no one, and the largest request's reply alone (a reply
+    // echoing it) does not cut a client off.
+    assert!(RESOURCE_CHARGE_HEAVY < RESOURCE_BALANCE_WARNING);
+    assert!(REQUEST_BYTES_MAX / RESOURCE_REPLY_BYTES_PER_UNIT < RESOURCE_BALANCE_DROP as usize);
     assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
     assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
 };

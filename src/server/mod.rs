@@ -4,6 +4,7 @@
 //! accepted connection is served by [`http::serve`] (JSON-RPC, the health page, and the
 //! WebSocket upgrade into [`ws::run`]). The wiring of the whole server is `crate::app`.
 
+pub mod charge;
 pub mod client;
 pub mod config;
 pub mod http;

@@ -61,6 +61,38 @@ pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
 /// connection waiting for its next request.
 pub const HANDSHAKE_TIMEOUT_SECS: u64 = 10;
 
+/// Longest an HTTP request body may pause between two pieces, in seconds: a body that stops
+/// arriving is answered `408 Request Timeout` and its connection closed (rippled's HTTP peer
+/// closes a connection whose read stalls).
+pub const HTTP_BODY_IDLE_TIMEOUT_SECS: u64 = 10;
+
+/// Longest one HTTP request body may take to arrive in full, in seconds (a
+/// [`REQUEST_BYTES_MAX`] body at about 17 KB/s); beyond it the request is answered `408`, so a
+/// client trickling a byte now and then cannot hold its buffer for ever.
+pub const HTTP_BODY_TIMEOUT_SECS: u64 = 60;
+
+/// Bytes reserved by request bodies still arriving, across every connection of the server.
+/// A body reserves its declared `Content-Length` when it starts (a chunked body, its buffer
+/// as it grows); a body that would take the total past this is answered `503` and its
+/// connection closed. Each connection holds at most one body ([`REQUEST_BYTES_MAX`]) plus
+/// hyper's read buffer ([`HTTP_READ_BUFFER_BYTES_MAX`]).
+pub const HTTP_BODIES_BYTES_MAX: usize = 64 * REQUEST_BYTES_MAX;
+
+/// Most of a request body's buffer allocated before its bytes arrive, in bytes. The budget
+/// ([`HTTP_BODIES_BYTES_MAX`]) is charged the whole declared `Content-Length` at once, but the
+/// buffer starts at most this large and doubles as bytes come, so the memory a body holds
+/// tracks what it has sent (a client declaring a megabyte and sending a byte holds this much).
+pub const HTTP_BODY_BUFFER_INITIAL_BYTES_MAX: usize = 16 * 1024;
+
+/// Largest read buffer hyper keeps for one HTTP connection (its `max_buf_size`; a request
+/// head that does not fit is refused with 431). Body bytes only pass through it.
+pub const HTTP_READ_BUFFER_BYTES_MAX: usize = 64 * 1024;
+
+/// HTTP request bodies up to this size are parsed as JSON on the connection's I/O thread;
+/// larger ones (up to [`REQUEST_BYTES_MAX`]) are parsed, and dropped, on the CPU pool, so one
+/// client's megabyte requests do not hold up everyone else's pings.
+pub const HTTP_BODY_PARSE_INLINE_BYTES_MAX: usize = 64 * 1024;
+
 /// Seconds a WebSocket connection may stay silent before the server pings it (rippled's
 /// BaseWSPeer timer: 30 s). Any frame from the client (a pong, a request) answers; a client
 /// silent for another interval after a ping is disconnected. So a live client, even one
@@ -338,6 +370,13 @@ const _: () = {
     // echoing it) does not cut a client off.
     assert!(RESOURCE_CHARGE_HEAVY < RESOURCE_BALANCE_WARNING);
     assert!(REQUEST_BYTES_MAX / RESOURCE_REPLY_BYTES_PER_UNIT < RESOURCE_BALANCE_DROP as usize);
+    // A body stalls (idle timeout) before it runs out of total time; one body of the largest
+    // size fits the budget many times over; hyper needs at least 8 KiB of read buffer.
+    assert!(HTTP_BODY_IDLE_TIMEOUT_SECS < HTTP_BODY_TIMEOUT_SECS);
+    assert!(HTTP_BODIES_BYTES_MAX >= 16 * REQUEST_BYTES_MAX);
+    assert!(HTTP_READ_BUFFER_BYTES_MAX >= 8192);
+    assert!(HTTP_BODY_PARSE_INLINE_BYTES_MAX < REQUEST_BYTES_MAX);
+    assert!(HTTP_BODY_BUFFER_INITIAL_BYTES_MAX <= REQUEST_BYTES_MAX);
     assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
     assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
 };

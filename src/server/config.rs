@@ -19,6 +19,7 @@
 //! tls_cert = "cert.pem"
 //! tls_key = "key.pem"
 //! limit = 100                     # connections
+//! ip_limit = 20                   # connections from one address (absent or 0: unlimited)
 //! send_queue_limit = 100          # queued messages per WebSocket client
 //! send_timeout = 10               # seconds a stalled write may last
 //! websocket_ping_frequency = 30   # seconds of silence before the server pings a client
@@ -96,6 +97,8 @@ pub struct FilePort {
     pub tls_key: Option<PathBuf>,
     /// Simultaneous connections (0 or absent: [`CONNECTIONS_PER_PORT_MAX`]).
     pub limit: Option<usize>,
+    /// Simultaneous connections from one address (0 or absent: no limit beyond `limit`).
+    pub ip_limit: Option<usize>,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: Option<usize>,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
@@ -137,6 +140,9 @@ pub struct PortConfig {
     pub admin: Vec<AdminNet>,
     /// Simultaneous connections.
     pub limit: usize,
+    /// Simultaneous connections from one address; 0 means no limit but `limit`. Excess
+    /// connections are answered `503` with the reason, then closed.
+    pub ip_limit: usize,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: usize,
     /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
@@ -182,6 +188,7 @@ impl ServerConfig {
                 tls: None,
                 admin: default_admin_nets(),
                 limit: CONNECTIONS_PER_PORT_MAX,
+                ip_limit: 0,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
                 ping_interval_secs: WS_PING_INTERVAL_SECS,
@@ -300,6 +307,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         tls,
         admin,
         limit,
+        ip_limit: p.ip_limit.unwrap_or(0),
         send_queue_limit,
         send_timeout_secs: match p.send_timeout {
             None | Some(0) => WS_SEND_TIMEOUT_SECS,
@@ -338,6 +346,7 @@ protocols = ["wss"]
 tls_cert = "c.pem"
 tls_key = "k.pem"
 limit = 3
+ip_limit = 2
 admin = ["127.0.0.1", "::1"]
 "#,
         )
@@ -349,6 +358,7 @@ admin = ["127.0.0.1", "::1"]
         assert!(c.ports[0].ws && c.ports[0].http && c.ports[0].tls.is_none());
         assert!(c.ports[1].ws && !c.ports[1].http && c.ports[1].tls.is_some());
         assert_eq!(c.ports[1].limit, 3);
+        assert_eq!((c.ports[0].ip_limit, c.ports[1].ip_limit), (0, 2));
         assert_eq!(c.ports[1].admin.len(), 2);
     }
 

@@ -45,6 +45,7 @@ pub const WS_SEND_QUEUE_MESSAGES_MAX: usize = 100;
 /// Time one batched write to a WebSocket client may make no progress before the client is
 /// taken as not reading and disconnected, in seconds. (Replies to requests are bounded by
 /// [`WS_REQUESTS_IN_FLIGHT_MAX`]: a request stays in flight until its reply is written.)
+/// The port's `send_timeout` defaults to it, and bounds a stalled HTTP reply too.
 pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 
 /// Replies the writer hands the socket before one flush: batching writes is worth 3 to 7 times

@@ -351,6 +351,45 @@ fn an_http_client_asking_for_large_replies_is_warned_then_refused() {
     assert!(warned_at < refused_at);
 }
 
+/// Pipelined requests for an 80 KB reply: about 24 MB of replies, more than the socket
+/// buffers of a loopback connection hold.
+const UNREAD_REPLIES: usize = 300;
+
+#[test]
+fn an_http_client_that_stops_reading_its_replies_is_dropped() {
+    // An admin port (never charged), so only the stalled writes can end the connection.
+    let toml = format!("{ADMIN}send_timeout = 1\n");
+    let (server, _dir) = Server::with_config(&toml, 1);
+    let addr = server.addr();
+    let mut s = TcpStream::connect(addr).unwrap();
+    let body = r#"{"method":"server_definitions"}"#;
+    let one = format!("{}{body}", post_head(addr, body.len()));
+    s.write_all(one.repeat(UNREAD_REPLIES).as_bytes()).unwrap();
+    // Read nothing for a while: the server's writes stall for longer than send_timeout.
+    thread::sleep(Duration::from_secs(5));
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut raw = Vec::new();
+    let ended = s.read_to_end(&mut raw);
+    let replies = String::from_utf8_lossy(&raw)
+        .matches("HTTP/1.1 200 OK")
+        .count();
+    eprintln!(
+        "unread replies: {replies} of {UNREAD_REPLIES} arrived ({} bytes), then {ended:?}",
+        raw.len()
+    );
+    let ended_by_server = match &ended {
+        Ok(_) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    };
+    assert!(ended_by_server, "the connection was kept: {ended:?}");
+    assert!(
+        replies < UNREAD_REPLIES,
+        "every reply was kept for the client"
+    );
+    assert!(server.log_text().contains("write stalled"));
+    assert_eq!(post(addr, r#"{"method":"ping"}"#).status, 200);
+}
+
 // ---------------------------------------------------------------------------------------
 // Connections per address.
 // ---------------------------------------------------------------------------------------

@@ -101,7 +101,8 @@ pub struct FilePort {
     pub ip_limit: Option<usize>,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: Option<usize>,
-    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    /// Seconds a write to a client (a WebSocket message or an HTTP reply) may make no
+    /// progress before the client is disconnected.
     pub send_timeout: Option<u64>,
     /// Seconds of silence before the server pings a WebSocket client (0 or absent:
     /// [`WS_PING_INTERVAL_SECS`]).
@@ -145,7 +146,8 @@ pub struct PortConfig {
     pub ip_limit: usize,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: usize,
-    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    /// Seconds a write to a client (a WebSocket message or an HTTP reply) may make no
+    /// progress before the client is disconnected.
     pub send_timeout_secs: u64,
     /// Seconds of silence before the server pings a WebSocket client; a client silent for
     /// as long again after the ping is disconnected.

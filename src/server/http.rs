@@ -11,7 +11,8 @@
 //! hyper's read buffer, about 8 KiB, so keeping frames would keep a buffer per TCP segment),
 //! within the server's budget for bodies in progress and the body timeouts. A large body is parsed on the CPU pool. The
 //! request is charged once its reply is built (`charge.rs`), and the `Connection` header says
-//! whether the connection stays open.
+//! whether the connection stays open. A write that makes no progress for the port's
+//! `send_timeout` ends the connection (`stall.rs`).
 
 use crate::limits::{
     HANDSHAKE_TIMEOUT_SECS, HTTP_BODY_BUFFER_INITIAL_BYTES_MAX, HTTP_BODY_IDLE_TIMEOUT_SECS,
@@ -26,6 +27,7 @@ use crate::server::charge;
 use crate::server::listener::IpSlot;
 use crate::server::resource::Disposition;
 use crate::server::shutdown::ShutdownSignal;
+use crate::server::stall::StallGuard;
 use crate::server::ws;
 use crate::server::Connection;
 use bytes::Bytes;
@@ -90,6 +92,8 @@ pub async fn serve<IO>(
     });
     let mut builder = builder();
     builder.keep_alive(true);
+    // A client that stops reading its replies is dropped after the port's send_timeout.
+    let io = StallGuard::new(io, Duration::from_secs(conn.port.send_timeout_secs));
     let served = builder
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades();
@@ -118,6 +122,7 @@ where
     });
     let mut builder = builder();
     builder.keep_alive(false);
+    let io = StallGuard::new(io, Duration::from_secs(HANDSHAKE_TIMEOUT_SECS));
     let _ = builder.serve_connection(TokioIo::new(io), service).await;
 }
 

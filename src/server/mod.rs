@@ -13,6 +13,7 @@ pub mod listener;
 pub mod resource;
 pub mod role;
 pub mod shutdown;
+pub mod stall;
 pub mod tls;
 pub mod ws;
 

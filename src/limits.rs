@@ -77,6 +77,7 @@ pub const WS_SEND_QUEUE_MESSAGES_MAX: usize = 100;
 /// Time one batched write to a WebSocket client may make no progress before the client is
 /// taken as not reading and disconnected, in seconds. (Replies to requests are bounded by
 /// [`WS_REQUESTS_IN_FLIGHT_MAX`]: a request stays in flight until its reply is written.)
+/// The port's `send_timeout` defaults to it, and bounds a stalled HTTP reply too.
 pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 
 /// Replies the writer hands the socket before one flush: batching writes is worth 3 to 7 times
@@ -92,6 +93,38 @@ pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
 /// (or WebSocket upgrade), in seconds. The same clock bounds an idle HTTP keep-alive
 /// connection waiting for its next request.
 pub const HANDSHAKE_TIMEOUT_SECS: u64 = 10;
+
+/// Longest an HTTP request body may pause between two pieces, in seconds: a body that stops
+/// arriving is answered `408 Request Timeout` and its connection closed (rippled's HTTP peer
+/// closes a connection whose read stalls).
+pub const HTTP_BODY_IDLE_TIMEOUT_SECS: u64 = 10;
+
+/// Longest one HTTP request body may take to arrive in full, in seconds (a
+/// [`REQUEST_BYTES_MAX`] body at about 17 KB/s); beyond it the request is answered `408`, so a
+/// client trickling a byte now and then cannot hold its buffer for ever.
+pub const HTTP_BODY_TIMEOUT_SECS: u64 = 60;
+
+/// Bytes reserved by request bodies still arriving, across every connection of the server.
+/// A body reserves its declared `Content-Length` when it starts (a chunked body, its buffer
+/// as it grows); a body that would take the total past this is answered `503` and its
+/// connection closed. Each connection holds at most one body ([`REQUEST_BYTES_MAX`]) plus
+/// hyper's read buffer ([`HTTP_READ_BUFFER_BYTES_MAX`]).
+pub const HTTP_BODIES_BYTES_MAX: usize = 64 * REQUEST_BYTES_MAX;
+
+/// Most of a request body's buffer allocated before its bytes arrive, in bytes. The budget
+/// ([`HTTP_BODIES_BYTES_MAX`]) is charged the whole declared `Content-Length` at once, but the
+/// buffer starts at most this large and doubles as bytes come, so the memory a body holds
+/// tracks what it has sent (a client declaring a megabyte and sending a byte holds this much).
+pub const HTTP_BODY_BUFFER_INITIAL_BYTES_MAX: usize = 16 * 1024;
+
+/// Largest read buffer hyper keeps for one HTTP connection (its `max_buf_size`; a request
+/// head that does not fit is refused with 431). Body bytes only pass through it.
+pub const HTTP_READ_BUFFER_BYTES_MAX: usize = 64 * 1024;
+
+/// HTTP request bodies up to this size are parsed as JSON on the connection's I/O thread;
+/// larger ones (up to [`REQUEST_BYTES_MAX`]) are parsed, and dropped, on the CPU pool, so one
+/// client's megabyte requests do not hold up everyone else's pings.
+pub const HTTP_BODY_PARSE_INLINE_BYTES_MAX: usize = 64 * 1024;
 
 /// Seconds a WebSocket connection may stay silent before the server pings it (rippled's
 /// BaseWSPeer timer: 30 s). Any frame from the client (a pong, a request) answers; a client
@@ -189,6 +222,19 @@ pub const RESOURCE_CHARGE_MALFORMED: u32 = 100;
 
 /// Cost charged for an ordinary request: rippled's `feeReferenceRPC`.
 pub const RESOURCE_CHARGE_REFERENCE: u32 = 20;
+
+/// Cost charged for a request rippled counts as a medium burden (`feeMediumBurdenRPC`):
+/// `submit`, and `account_lines`, `account_channels`, `account_objects` when they succeed.
+pub const RESOURCE_CHARGE_MEDIUM: u32 = 400;
+
+/// Cost charged for a request rippled counts as a heavy burden (`feeHeavyBurdenRPC`): `sign`,
+/// and `ledger` with `full` or `accounts` (medium when `binary`).
+pub const RESOURCE_CHARGE_HEAVY: u32 = 3_000;
+
+/// Every this many bytes of a reply add one unit to its request's charge (ledgerd's addition
+/// to rippled's fees: a 80 KB `server_definitions` costs about 100 units, a 13 MB `ledger`
+/// about 12,700, so a client asking for large replies is warned and cut off after a few).
+pub const RESOURCE_REPLY_BYTES_PER_UNIT: usize = 1024;
 
 /// A client's balance above which replies carry `warning: "load"`.
 pub const RESOURCE_BALANCE_WARNING: u32 = 5_000;
@@ -364,6 +410,19 @@ const _: () = {
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
     assert!(page_is_ordered(ACCOUNT_OBJECTS_PAGE));
     assert!(RESOURCE_BALANCE_WARNING < RESOURCE_BALANCE_DROP);
+    assert!(RESOURCE_CHARGE_REFERENCE < RESOURCE_CHARGE_MEDIUM);
+    assert!(RESOURCE_CHARGE_MEDIUM < RESOURCE_CHARGE_HEAVY);
+    // A heavy request alone warns no one, and the largest request's reply alone (a reply
+    // echoing it) does not cut a client off.
+    assert!(RESOURCE_CHARGE_HEAVY < RESOURCE_BALANCE_WARNING);
+    assert!(REQUEST_BYTES_MAX / RESOURCE_REPLY_BYTES_PER_UNIT < RESOURCE_BALANCE_DROP as usize);
+    // A body stalls (idle timeout) before it runs out of total time; one body of the largest
+    // size fits the budget many times over; hyper needs at least 8 KiB of read buffer.
+    assert!(HTTP_BODY_IDLE_TIMEOUT_SECS < HTTP_BODY_TIMEOUT_SECS);
+    assert!(HTTP_BODIES_BYTES_MAX >= 16 * REQUEST_BYTES_MAX);
+    assert!(HTTP_READ_BUFFER_BYTES_MAX >= 8192);
+    assert!(HTTP_BODY_PARSE_INLINE_BYTES_MAX < REQUEST_BYTES_MAX);
+    assert!(HTTP_BODY_BUFFER_INITIAL_BYTES_MAX <= REQUEST_BYTES_MAX);
     assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
     assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
 };

@@ -124,6 +124,12 @@ async fn serve(args: ServeArgs) -> ExitCode {
                     .parse()
                     .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 6006)))
             });
+            // Configured ports have admins only where an `admin` line names them (rippled);
+            // this one port keeps the local operator's command line working.
+            tracing::info!(
+                %bind,
+                "no configuration file: loopback callers (127.0.0.0/8, ::1) are admin"
+            );
             ServerConfig::single(bind)
         }
     };

@@ -140,8 +140,8 @@ fn transport_errors_are_plain_text() {
 #[test]
 fn health_page_forbidden_and_protocol_checks() {
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n\
-                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n\
-                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\"]\n";
+                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\nadmin = [\"127.0.0.1\"]\n\
+                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\"]\nadmin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 3);
     let (public, ws_only, http_only) = (server.addrs[0], server.addrs[1], server.addrs[2]);
 

@@ -170,7 +170,8 @@ async fn deep_pipelines_on_many_connections_answer_every_id_once_with_its_own_an
 async fn clients_that_vanish_with_requests_in_flight_leave_nothing_behind() {
     const LIMIT: usize = 4;
     let toml = format!(
-        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nlimit = {LIMIT}\n"
+        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nlimit = {LIMIT}\n\
+         admin = [\"127.0.0.1\"]\n"
     );
     let (server, _dir) = Server::with_config(&toml, 1);
     let url = server.ws_url();

@@ -63,7 +63,8 @@ async fn bad_messages_get_json_invalid_and_the_connection_lives() {
 #[tokio::test]
 async fn a_client_that_never_reads_is_disconnected() {
     let toml =
-        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nsend_timeout = 1\n";
+        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nsend_timeout = 1\n\
+         admin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 1);
     let url = server.ws_url();
     let mut bystander = Ws::connect(&url).await;
@@ -124,7 +125,8 @@ async fn a_client_that_never_reads_is_disconnected() {
 
 #[tokio::test]
 async fn connections_beyond_the_port_limit_are_dropped() {
-    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nlimit = 2\n";
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nlimit = 2\n\
+                admin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 1);
     let mut a = Ws::connect(&server.ws_url()).await;
     let mut b = Ws::connect(&server.ws_url()).await;
@@ -163,7 +165,8 @@ async fn connections_beyond_the_port_limit_are_dropped() {
 #[tokio::test]
 async fn an_abusive_guest_is_warned_then_cut_off_and_admins_are_not() {
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n\
-                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n";
+                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
+                admin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 2);
     let guest_url = format!("ws://{}/", server.addrs[0]);
     let mut guest = Ws::connect(&guest_url).await;
@@ -224,7 +227,7 @@ async fn an_abusive_guest_is_warned_then_cut_off_and_admins_are_not() {
 async fn silent_clients_are_pinged_kept_if_they_answer_and_dropped_if_not() {
     use futures::StreamExt;
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
-                websocket_ping_frequency = 1\n";
+                websocket_ping_frequency = 1\nadmin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 1);
     let url = server.ws_url();
 

@@ -97,6 +97,7 @@ fn assert_clean(what: &str, text: &str) {
 #[tokio::test]
 async fn no_secret_in_any_reply_or_log_line() {
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
+                admin = [\"127.0.0.1\"]\n\
                 [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n";
     let (server, _dir) = Server::with_config(toml, 2);
     let requests = requests();

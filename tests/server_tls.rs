@@ -72,7 +72,7 @@ async fn wss_and_https() {
         return;
     }
     let toml = format!(
-        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"wss\", \"https\"]\ntls_cert = \"{}\"\ntls_key = \"{}\"\n",
+        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"wss\", \"https\"]\nadmin = [\"127.0.0.1\"]\ntls_cert = \"{}\"\ntls_key = \"{}\"\n",
         dir.path().join("cert.pem").display(),
         dir.path().join("key.pem").display()
     );

@@ -511,7 +511,7 @@ async fn wallet_propose_and_server_info() {
 #[tokio::test]
 async fn non_admin_roles_and_signing_gate() {
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n\
-                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n";
+                [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\nadmin = [\"127.0.0.1\"]\n";
     let (server, _dir) = Server::with_config(toml, 2);
     let mut public = Ws::connect(&format!("ws://{}/", server.addrs[0])).await;
     let r = public.call(json!({"id": 1, "command": "ping"})).await;
@@ -593,7 +593,7 @@ async fn pipelined_requests_all_answer() {
 #[tokio::test]
 async fn admin_credentials_when_the_port_sets_them() {
     let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
-                admin_user = \"ops\"\nadmin_password = \"hunter2hunter2\"\n";
+                admin = [\"127.0.0.1\"]\nadmin_user = \"ops\"\nadmin_password = \"hunter2hunter2\"\n";
     let (server, _dir) = Server::with_config(toml, 1);
     let mut ws = Ws::connect(&server.ws_url()).await;
     let r = ws.call(json!({"id": 1, "command": "wallet_propose"})).await;

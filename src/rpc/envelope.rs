@@ -114,15 +114,29 @@ pub fn ws_reply(request: &Params, outcome: HandlerResult) -> Value {
 /// written straight out (the envelope's keys in their sorted order) instead of being built as
 /// a map and then serialized: this is the path every signed claim takes.
 pub fn ws_reply_text(request: &Params, outcome: HandlerResult, warn: bool) -> String {
+    ws_reply_text_sized(request, outcome, |_| warn)
+}
+
+/// [`ws_reply_text`], with the warning decided by `warn_for` from the size of the reply
+/// (without the warning), once the reply has been written: the transports charge a request
+/// by its reply's size. `warning` is the envelope's last key, so a success is still written
+/// once; an error reply, always small, is written again with the warning.
+pub fn ws_reply_text_sized(
+    request: &Params,
+    outcome: HandlerResult,
+    warn_for: impl FnOnce(usize) -> bool,
+) -> String {
     let mut result = match outcome {
         Ok(result) => result,
         Err(e) => {
             let mut reply = ws_reply(request, Err(e));
-            if warn {
-                if let Some(o) = reply.as_object_mut() {
-                    o.insert("warning".into(), Value::from("load"));
-                    o.sort_keys();
-                }
+            let text = reply.to_string();
+            if !warn_for(text.len()) {
+                return text;
+            }
+            if let Some(o) = reply.as_object_mut() {
+                o.insert("warning".into(), Value::from("load"));
+                o.sort_keys();
             }
             return reply.to_string();
         }
@@ -144,7 +158,7 @@ pub fn ws_reply_text(request: &Params, outcome: HandlerResult, warn: bool) -> St
         member(&mut out, "ripplerpc", v);
     }
     out.push_str("\"status\":\"success\",\"type\":\"response\"");
-    if warn {
+    if warn_for(out.len() + 1) {
         out.push_str(",\"warning\":\"load\"");
     }
     out.push('}');

@@ -9,7 +9,7 @@
 //! name = "public"
 //! bind = "0.0.0.0:51233"
 //! protocols = ["ws", "http"]
-//! admin = []                      # no admin callers on this port
+//! # no `admin` line: no admin callers on this port (as rippled)
 //!
 //! [[port]]
 //! name = "admin_tls"
@@ -19,6 +19,7 @@
 //! tls_cert = "cert.pem"
 //! tls_key = "key.pem"
 //! limit = 100                     # connections
+//! ip_limit = 20                   # connections from one address (absent or 0: unlimited)
 //! send_queue_limit = 100          # queued messages per WebSocket client
 //! send_timeout = 10               # seconds a stalled write may last
 //! websocket_ping_frequency = 30   # seconds of silence before the server pings a client
@@ -88,7 +89,7 @@ pub struct FilePort {
     pub bind: String,
     /// Any of `ws`, `ws2`, `wss`, `wss2`, `http`, `https`.
     pub protocols: Vec<String>,
-    /// Admin networks (`ADDR` or `ADDR/BITS`); absent means loopback.
+    /// Admin networks (`ADDR` or `ADDR/BITS`); absent means nobody is admin, as in rippled.
     pub admin: Option<Vec<String>>,
     /// PEM certificate chain for wss/https.
     pub tls_cert: Option<PathBuf>,
@@ -96,9 +97,12 @@ pub struct FilePort {
     pub tls_key: Option<PathBuf>,
     /// Simultaneous connections (0 or absent: [`CONNECTIONS_PER_PORT_MAX`]).
     pub limit: Option<usize>,
+    /// Simultaneous connections from one address (0 or absent: no limit beyond `limit`).
+    pub ip_limit: Option<usize>,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: Option<usize>,
-    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    /// Seconds a write to a client (a WebSocket message or an HTTP reply) may make no
+    /// progress before the client is disconnected.
     pub send_timeout: Option<u64>,
     /// Seconds of silence before the server pings a WebSocket client (0 or absent:
     /// [`WS_PING_INTERVAL_SECS`]).
@@ -137,9 +141,13 @@ pub struct PortConfig {
     pub admin: Vec<AdminNet>,
     /// Simultaneous connections.
     pub limit: usize,
+    /// Simultaneous connections from one address; 0 means no limit but `limit`. Excess
+    /// connections are answered `503` with the reason, then closed.
+    pub ip_limit: usize,
     /// Replies queued per WebSocket client before it is disconnected.
     pub send_queue_limit: usize,
-    /// Seconds a write to a WebSocket client may make no progress before it is disconnected.
+    /// Seconds a write to a client (a WebSocket message or an HTTP reply) may make no
+    /// progress before the client is disconnected.
     pub send_timeout_secs: u64,
     /// Seconds of silence before the server pings a WebSocket client; a client silent for
     /// as long again after the ping is disconnected.
@@ -171,7 +179,9 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    /// One plain ws+http port on `bind` with loopback admins, and defaults elsewhere.
+    /// One plain ws+http port on `bind` with loopback admins, and defaults elsewhere: what
+    /// `ledgerd serve` runs without a configuration file. (A configured port has admins only
+    /// if its `admin` line names them.)
     pub fn single(bind: SocketAddr) -> ServerConfig {
         ServerConfig {
             ports: vec![PortConfig {
@@ -183,6 +193,7 @@ impl ServerConfig {
                 tls: None,
                 admin: default_admin_nets(),
                 limit: CONNECTIONS_PER_PORT_MAX,
+                ip_limit: 0,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
                 ping_interval_secs: WS_PING_INTERVAL_SECS,
@@ -279,20 +290,13 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             )))
         }
     };
-    let admin = match p.admin {
-        None => default_admin_nets(),
-        Some(list) => {
-            let mut nets = Vec::with_capacity(list.len());
-            for entry in list {
-                nets.push(AdminNet::parse(&entry).ok_or_else(|| {
-                    ConfigError::Invalid(format!(
-                        "[{name}] admin entry '{entry}' is not ADDR[/BITS]"
-                    ))
-                })?);
-            }
-            nets
-        }
-    };
+    // rippled: a port without an `admin` line has no admin callers.
+    let mut admin = Vec::new();
+    for entry in p.admin.unwrap_or_default() {
+        admin.push(AdminNet::parse(&entry).ok_or_else(|| {
+            ConfigError::Invalid(format!("[{name}] admin entry '{entry}' is not ADDR[/BITS]"))
+        })?);
+    }
     let limit = match p.limit {
         None | Some(0) => CONNECTIONS_PER_PORT_MAX,
         Some(n) => n,
@@ -310,6 +314,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         tls,
         admin,
         limit,
+        ip_limit: p.ip_limit.unwrap_or(0),
         send_queue_limit,
         send_timeout_secs: match p.send_timeout {
             None | Some(0) => WS_SEND_TIMEOUT_SECS,
@@ -348,6 +353,8 @@ protocols = ["wss"]
 tls_cert = "c.pem"
 tls_key = "k.pem"
 limit = 3
+ip_limit = 2
+admin = ["127.0.0.1", "::1"]
 "#,
         )
         .unwrap();
@@ -358,7 +365,18 @@ limit = 3
         assert!(c.ports[0].ws && c.ports[0].http && c.ports[0].tls.is_none());
         assert!(c.ports[1].ws && !c.ports[1].http && c.ports[1].tls.is_some());
         assert_eq!(c.ports[1].limit, 3);
+        assert_eq!((c.ports[0].ip_limit, c.ports[1].ip_limit), (0, 2));
         assert_eq!(c.ports[1].admin.len(), 2);
+    }
+
+    #[test]
+    fn a_port_without_an_admin_line_has_no_admins() {
+        let c = ServerConfig::from_toml("[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n")
+            .unwrap();
+        assert!(c.ports[0].admin.is_empty());
+        // Only the no-configuration default port keeps loopback admins.
+        let single = ServerConfig::single(([127, 0, 0, 1], 0).into());
+        assert_eq!(single.ports[0].admin, default_admin_nets());
     }
 
     #[test]

@@ -5,28 +5,45 @@
 //! chunked bodies and header timeouts correctly, and `with_upgrades` hands us the raw stream
 //! after the `101`, which `WebSocketStream::from_raw_socket` wraps without a second handshake.
 //! The replies follow rippled's `HTTPReply` (rpc.md §1.2 and §1.3).
+//!
+//! A request body is read frame by frame into one buffer bounded by [`REQUEST_BYTES_MAX`]
+//! that grows with what arrives (each frame is copied and let go at once: a frame shares
+//! hyper's read buffer, about 8 KiB, so keeping frames would keep a buffer per TCP segment),
+//! within the server's budget for bodies in progress and the body timeouts. A large body is parsed on the CPU pool. The
+//! request is charged once its reply is built (`charge.rs`), and the `Connection` header says
+//! whether the connection stays open. A write that makes no progress for the port's
+//! `send_timeout` ends the connection (`stall.rs`).
 
 use crate::limits::{
-    HANDSHAKE_TIMEOUT_SECS, REQUEST_BYTES_MAX, RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE,
+    HANDSHAKE_TIMEOUT_SECS, HTTP_BODY_BUFFER_INITIAL_BYTES_MAX, HTTP_BODY_IDLE_TIMEOUT_SECS,
+    HTTP_BODY_PARSE_INLINE_BYTES_MAX, HTTP_BODY_TIMEOUT_SECS, HTTP_READ_BUFFER_BYTES_MAX,
+    REQUEST_BYTES_MAX, RESOURCE_CHARGE_MALFORMED,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::role::Role;
-use crate::rpc::{self, envelope, json, parse_api_version, Params};
+use crate::rpc::{self, envelope, json, parse_api_version, HandlerResult, Params};
+use crate::server::budget::{InputBudget, Reservation};
+use crate::server::charge;
+use crate::server::listener::IpSlot;
 use crate::server::resource::Disposition;
 use crate::server::shutdown::ShutdownSignal;
+use crate::server::stall::StallGuard;
 use crate::server::ws;
 use crate::server::Connection;
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, SERVER, UPGRADE};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{
+    HeaderName, HeaderValue, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, SERVER, UPGRADE,
+};
+use hyper::{Method, Request, Response, StatusCode, Version};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::Value;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::Instant;
 
 /// The `Server` header of every HTTP reply (rippled: `rippled-json-rpc/<version>`).
 pub const SERVER_HEADER: &str = concat!("ledgerd-json-rpc/", env!("CARGO_PKG_VERSION"));
@@ -36,23 +53,47 @@ pub const HEALTH_PAGE: &str = "<!DOCTYPE html><html><head><title>Test page for l
 </head><body><h1>Test</h1><p>This page shows ledgerd http(s) connectivity is working.</p>\
 </body></html>";
 
-/// Serve HTTP (and upgrades) on one accepted, possibly TLS-wrapped, stream.
-pub async fn serve<IO>(io: IO, conn: Arc<Connection>, mut shutdown: ShutdownSignal)
-where
+/// The WebSocket protocol version served (RFC 6455).
+const WS_VERSION: &str = "13";
+
+type Reply = Response<Full<Bytes>>;
+
+/// What keeps a connection's address slot (`ip_limit`): the connection and, once it has
+/// upgraded, its WebSocket session.
+type Hold = Arc<Option<IpSlot>>;
+
+fn builder() -> hyper::server::conn::http1::Builder {
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(HANDSHAKE_TIMEOUT_SECS))
+        .max_buf_size(HTTP_READ_BUFFER_BYTES_MAX);
+    builder
+}
+
+/// Serve HTTP (and upgrades) on one accepted, possibly TLS-wrapped, stream; `slot` is the
+/// connection's share of its address's `ip_limit`, if the port counts them.
+pub async fn serve<IO>(
+    io: IO,
+    conn: Arc<Connection>,
+    slot: Option<IpSlot>,
+    mut shutdown: ShutdownSignal,
+) where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    let hold: Hold = Arc::new(slot);
     let service_conn = conn.clone();
     let service_shutdown = shutdown.clone();
     let service = hyper::service::service_fn(move |req| {
         let conn = service_conn.clone();
         let shutdown = service_shutdown.clone();
-        async move { Ok::<_, Infallible>(route(req, conn, shutdown).await) }
+        let hold = hold.clone();
+        async move { Ok::<_, Infallible>(route(req, conn, hold, shutdown).await) }
     });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(Duration::from_secs(HANDSHAKE_TIMEOUT_SECS))
-        .keep_alive(true);
+    let mut builder = builder();
+    builder.keep_alive(true);
+    // A client that stops reading its replies is dropped after the port's send_timeout.
+    let io = StallGuard::new(io, Duration::from_secs(conn.port.send_timeout_secs));
     let served = builder
         .serve_connection(TokioIo::new(io), service)
         .with_upgrades();
@@ -70,92 +111,274 @@ where
     }
 }
 
+/// Answer the request on `io` with `503 Server is overloaded` and `reason`, then close (a
+/// connection beyond its port's `ip_limit`).
+pub async fn refuse<IO>(io: IO, reason: &'static str)
+where
+    IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let service = hyper::service::service_fn(move |_req| async move {
+        Ok::<_, Infallible>(plain(StatusCode::SERVICE_UNAVAILABLE, reason, true))
+    });
+    let mut builder = builder();
+    builder.keep_alive(false);
+    let io = StallGuard::new(io, Duration::from_secs(HANDSHAKE_TIMEOUT_SECS));
+    let _ = builder.serve_connection(TokioIo::new(io), service).await;
+}
+
+/// Whether a header lists `token` (comma-separated, any case).
+fn header_has(req: &Request<Incoming>, name: HeaderName, token: &str) -> bool {
+    req.headers().get_all(name).iter().any(|v| {
+        v.to_str()
+            .map(|s| s.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+            .unwrap_or(false)
+    })
+}
+
 fn is_upgrade(req: &Request<Incoming>) -> bool {
-    let has = |name, token: &str| {
-        req.headers().get_all(name).iter().any(|v| {
-            v.to_str()
-                .map(|s| s.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
-                .unwrap_or(false)
-        })
-    };
-    has(UPGRADE, "websocket") && has(CONNECTION, "upgrade")
+    header_has(req, UPGRADE, "websocket") && header_has(req, CONNECTION, "upgrade")
+}
+
+/// Whether the client wants the connection kept after this request (RFC 9112 9.3): HTTP/1.1
+/// unless it says `close`, HTTP/1.0 only if it says `keep-alive`. hyper closes accordingly,
+/// so the reply's `Connection` header must say the same.
+fn wants_keep_alive(req: &Request<Incoming>) -> bool {
+    if req.version() < Version::HTTP_11 {
+        header_has(req, CONNECTION, "keep-alive")
+    } else {
+        !header_has(req, CONNECTION, "close")
+    }
 }
 
 async fn route(
-    mut req: Request<Incoming>,
+    req: Request<Incoming>,
     conn: Arc<Connection>,
+    hold: Hold,
     shutdown: ShutdownSignal,
-) -> Response<Full<Bytes>> {
-    if is_upgrade(&req) {
-        if !conn.port.ws {
-            return html(StatusCode::UNAUTHORIZED, "Invalid protocol.");
-        }
-        let Some(key) = req.headers().get("sec-websocket-key") else {
-            return plain(StatusCode::BAD_REQUEST, "Missing Sec-WebSocket-Key", true);
-        };
-        let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
-        let upgrade = hyper::upgrade::on(&mut req);
-        let ws_conn = conn.clone();
-        tokio::spawn(async move {
-            match upgrade.await {
-                Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, shutdown).await,
-                Err(e) => tracing::debug!("websocket upgrade failed: {e}"),
-            }
-        });
-        let mut resp = Response::new(Full::new(Bytes::new()));
-        *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
-        let h = resp.headers_mut();
-        h.insert(UPGRADE, HeaderValue::from_static("websocket"));
-        h.insert(CONNECTION, HeaderValue::from_static("Upgrade"));
-        if let Ok(v) = HeaderValue::from_str(&accept) {
-            h.insert("sec-websocket-accept", v);
-        }
-        h.insert(SERVER, HeaderValue::from_static(SERVER_HEADER));
-        return resp;
-    }
-    if req.method() == Method::GET && conn.port.ws {
-        let mut resp = html(StatusCode::OK, HEALTH_PAGE);
+) -> Reply {
+    let keep_alive = wants_keep_alive(&req);
+    let mut resp = if is_upgrade(&req) {
+        upgrade(req, &conn, hold, shutdown)
+    } else {
+        request(req, &conn).await
+    };
+    if !keep_alive && resp.status() != StatusCode::SWITCHING_PROTOCOLS {
         resp.headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    resp
+}
+
+/// The WebSocket opening handshake (RFC 6455 4.2): an HTTP/1.1 GET (else 400) for version 13
+/// (else 426 naming it, 4.2.2 and 4.4) with a key; the session runs as its own task.
+fn upgrade(
+    mut req: Request<Incoming>,
+    conn: &Arc<Connection>,
+    hold: Hold,
+    shutdown: ShutdownSignal,
+) -> Reply {
+    if !conn.port.ws {
+        return html(StatusCode::UNAUTHORIZED, "Invalid protocol.");
+    }
+    if req.method() != Method::GET || req.version() < Version::HTTP_11 {
+        let text = "Bad Request: a WebSocket handshake is an HTTP/1.1 GET";
+        return plain(StatusCode::BAD_REQUEST, text, true);
+    }
+    let version = req.headers().get("sec-websocket-version");
+    if version.map(HeaderValue::as_bytes) != Some(WS_VERSION.as_bytes()) {
+        let mut resp = plain(
+            StatusCode::UPGRADE_REQUIRED,
+            "Unsupported WebSocket version",
+            true,
+        );
+        resp.headers_mut().insert(
+            "sec-websocket-version",
+            HeaderValue::from_static(WS_VERSION),
+        );
         return resp;
+    }
+    let Some(key) = req.headers().get("sec-websocket-key") else {
+        return plain(StatusCode::BAD_REQUEST, "Missing Sec-WebSocket-Key", true);
+    };
+    let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let upgrade = hyper::upgrade::on(&mut req);
+    let ws_conn = conn.clone();
+    tokio::spawn(async move {
+        match upgrade.await {
+            Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, shutdown).await,
+            Err(e) => tracing::debug!("websocket upgrade failed: {e}"),
+        }
+        drop(hold);
+    });
+    let mut resp = Response::new(Full::new(Bytes::new()));
+    *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = resp.headers_mut();
+    h.insert(UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(CONNECTION, HeaderValue::from_static("Upgrade"));
+    if let Ok(v) = HeaderValue::from_str(&accept) {
+        h.insert("sec-websocket-accept", v);
+    }
+    h.insert(SERVER, HeaderValue::from_static(SERVER_HEADER));
+    resp
+}
+
+/// Anything but an upgrade: the health page, or a JSON-RPC request.
+async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
+    if req.method() == Method::GET && conn.port.ws {
+        return html(StatusCode::OK, HEALTH_PAGE);
     }
     if !conn.port.http {
         return plain(StatusCode::FORBIDDEN, "Forbidden", true);
     }
-    let body = match Limited::new(req.into_body(), REQUEST_BYTES_MAX)
-        .collect()
-        .await
-    {
-        Ok(b) => b.to_bytes(),
-        Err(e) => {
-            let reason = if e.is::<http_body_util::LengthLimitError>() {
-                json::ParseError::TooLarge.reason()
-            } else {
-                format!("{e}")
-            };
-            return plain(
-                StatusCode::BAD_REQUEST,
-                &format!("Unable to parse request: {reason}"),
-                true,
-            );
-        }
-    };
-    json_rpc(&body, &conn).await
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    match read_body(req.into_body(), declared, &conn.state.bodies).await {
+        Ok(body) => json_rpc(body, conn).await,
+        Err(e) => e.reply(conn),
+    }
 }
 
-/// rippled's `processRequest` for one (non-batch) JSON-RPC body.
-async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
-    let request = match json::parse_object(body) {
+/// Why a request body was not read.
+enum BodyError {
+    /// Longer than [`REQUEST_BYTES_MAX`] (declared or sent).
+    TooLarge,
+    /// The server's budget for bodies in progress is spent.
+    Busy,
+    /// The body paused longer than [`HTTP_BODY_IDLE_TIMEOUT_SECS`] or took longer than
+    /// [`HTTP_BODY_TIMEOUT_SECS`].
+    TimedOut,
+    /// The stream failed (the client left, or sent a malformed chunk).
+    Failed(String),
+}
+
+impl BodyError {
+    /// The reply; the connection is closed after it (the rest of the body is not read).
+    fn reply(self, conn: &Connection) -> Reply {
+        match self {
+            BodyError::TooLarge => {
+                let text = format!(
+                    "Unable to parse request: {}",
+                    json::ParseError::TooLarge.reason()
+                );
+                plain(StatusCode::BAD_REQUEST, &text, true)
+            }
+            BodyError::Busy => {
+                tracing::info!(peer = %conn.peer, "request bodies over their budget, refusing");
+                plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Server is overloaded",
+                    true,
+                )
+            }
+            BodyError::TimedOut => {
+                tracing::debug!(peer = %conn.peer, "request body timed out");
+                plain(StatusCode::REQUEST_TIMEOUT, "Request Timeout", true)
+            }
+            BodyError::Failed(e) => {
+                let text = format!("Unable to parse request: {e}");
+                plain(StatusCode::BAD_REQUEST, &text, true)
+            }
+        }
+    }
+}
+
+/// A request body, with the share of the budget its buffer holds.
+struct Body {
+    bytes: Vec<u8>,
+    _reserved: Reservation,
+}
+
+/// Reads a body frame by frame into one buffer within the budget and the timeouts. A body
+/// with a `Content-Length` (`declared`) reserves all of it from the budget at once, a chunked
+/// one as its buffer grows; the buffer itself starts at most
+/// [`HTTP_BODY_BUFFER_INITIAL_BYTES_MAX`] large and doubles as bytes arrive.
+async fn read_body(
+    mut body: Incoming,
+    declared: Option<u64>,
+    budget: &Arc<InputBudget>,
+) -> Result<Body, BodyError> {
+    let (reserve, cap) = match declared {
+        Some(n) if n > REQUEST_BYTES_MAX as u64 => return Err(BodyError::TooLarge),
+        Some(n) => (n as usize, n as usize),
+        None => (0, REQUEST_BYTES_MAX),
+    };
+    let mut reserved = budget.reserve(reserve).ok_or(BodyError::Busy)?;
+    let mut bytes = Vec::with_capacity(reserve.min(HTTP_BODY_BUFFER_INITIAL_BYTES_MAX));
+    let deadline = Instant::now() + Duration::from_secs(HTTP_BODY_TIMEOUT_SECS);
+    let idle = Duration::from_secs(HTTP_BODY_IDLE_TIMEOUT_SECS);
+    loop {
+        let wait = deadline.min(Instant::now() + idle);
+        let frame = match tokio::time::timeout_at(wait, body.frame()).await {
+            Err(_) => return Err(BodyError::TimedOut),
+            Ok(None) => break,
+            Ok(Some(Err(e))) => return Err(BodyError::Failed(e.to_string())),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            append(&mut bytes, cap, &mut reserved, &data)?;
+        }
+    }
+    Ok(Body {
+        bytes,
+        _reserved: reserved,
+    })
+}
+
+/// Copies `data` into `bytes` (the frame, and hyper's read buffer it shares, can go at
+/// once), growing the buffer at least twofold up to `cap` (the declared length, or
+/// [`REQUEST_BYTES_MAX`]), reserving from the budget what the reservation does not cover.
+fn append(
+    bytes: &mut Vec<u8>,
+    cap: usize,
+    reserved: &mut Reservation,
+    data: &[u8],
+) -> Result<(), BodyError> {
+    let need = bytes.len() + data.len();
+    if need > cap {
+        return Err(BodyError::TooLarge);
+    }
+    if need > bytes.capacity() {
+        let want = need.max(2 * bytes.capacity()).min(cap);
+        if want > reserved.bytes() && !reserved.resize(want) {
+            return Err(BodyError::Busy);
+        }
+        bytes.reserve_exact(want - bytes.len());
+    }
+    bytes.extend_from_slice(data);
+    Ok(())
+}
+
+/// A JSON-RPC body, read as far as it can be without the caller's role: rippled's
+/// `processRequest` up to `requestRole`, plus the envelope checks that follow it.
+struct Prepared {
+    api_version: u32,
+    /// `method`, if it is a string (for the role check).
+    method: Option<String>,
+    /// `admin_user` and `admin_password` of `params[0]`, for the role.
+    credentials: Params,
+    /// The method and its parameters, or the text of the 400 refusing them.
+    call: Result<(String, Params), &'static str>,
+}
+
+/// The text of a 400 refusing a JSON-RPC body.
+struct Refusal(std::borrow::Cow<'static, str>);
+
+/// Parses and checks `body`: on the CPU pool for a large body, which is dropped there too.
+fn prepare(body: Body) -> Result<Prepared, Refusal> {
+    let request = match json::parse_object(&body.bytes) {
         Ok(r) => r,
         Err(e) => {
             let text = format!("Unable to parse request: {}", e.reason());
-            return plain(StatusCode::BAD_REQUEST, &text, false);
+            return Err(Refusal(text.into()));
         }
     };
+    drop(body);
     if request.get("method").and_then(Value::as_str) == Some("batch") {
         // Batch requests are not served (no standard client sends them).
         if !matches!(request.get("params"), Some(Value::Array(_))) {
-            return plain(StatusCode::BAD_REQUEST, "Malformed batch request", false);
+            return Err(Refusal("Malformed batch request".into()));
         }
     }
     let first = match request.get("params") {
@@ -167,13 +390,49 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         _ => Some(rpc::API_VERSION_DEFAULT),
     };
     let Some(api_version) = api_version else {
-        return plain(StatusCode::BAD_REQUEST, "invalid_API_version", false);
+        return Err(Refusal("invalid_API_version".into()));
     };
-    let name = request.get("method").and_then(Value::as_str);
-    let role = match first {
-        Some(Value::Object(p)) => conn.role_for(p),
-        _ => conn.role_for(&Params::new()),
+    let credentials = match first {
+        Some(Value::Object(p)) => p
+            .iter()
+            .filter(|(k, _)| *k == "admin_user" || *k == "admin_password")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        _ => Params::new(),
     };
+    Ok(Prepared {
+        api_version,
+        method: request
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        credentials,
+        call: envelope::http_precheck(&request),
+    })
+}
+
+/// rippled's `processRequest` for one (non-batch) JSON-RPC body.
+async fn json_rpc(body: Body, conn: &Connection) -> Reply {
+    let large = body.bytes.len() > HTTP_BODY_PARSE_INLINE_BYTES_MAX;
+    let prepared = if large {
+        match conn.state.services.cpu.run(move || prepare(body)).await {
+            Some(p) => p,
+            None => {
+                return plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Server is overloaded",
+                    false,
+                )
+            }
+        }
+    } else {
+        prepare(body)
+    };
+    let p = match prepared {
+        Ok(p) => p,
+        Err(Refusal(text)) => return plain(StatusCode::BAD_REQUEST, &text, false),
+    };
+    let role = conn.role_for(&p.credentials);
     if role != Role::Admin && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
     {
         return plain(
@@ -183,38 +442,69 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
         );
     }
     // Each refusal below costs the client rippled's malformed-request charge.
-    let refuse = |text: &str| {
-        conn.charge(role, RESOURCE_CHARGE_MALFORMED);
-        plain(StatusCode::BAD_REQUEST, text, false)
-    };
-    if name.is_some_and(|m| rpc::forbidden(m, api_version, role)) {
+    if p.method
+        .is_some_and(|m| rpc::forbidden(&m, p.api_version, role))
+    {
         conn.charge(role, RESOURCE_CHARGE_MALFORMED);
         return plain(StatusCode::FORBIDDEN, "Forbidden", false);
     }
-    let (method, mut params) = match envelope::http_precheck(&request) {
+    let (method, mut params) = match p.call {
         Ok(x) => x,
-        Err(text) => return refuse(text),
+        Err(text) => {
+            conn.charge(role, RESOURCE_CHARGE_MALFORMED);
+            return plain(StatusCode::BAD_REQUEST, text, false);
+        }
     };
-    let warn = conn.charge(role, RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     params.insert("command".into(), Value::from(method.as_str()));
     tracing::debug!(peer = %conn.peer, method = %method, "http request");
     let ctx = Context {
         role,
-        api_version,
+        api_version: p.api_version,
         transport: Transport::Http,
         session: None,
         services: conn.state.services.clone(),
     };
     let (result, params) = rpc::call(ctx, params).await;
-    let mut reply = envelope::http_reply(&params, result);
-    if warn {
-        // rippled puts the load warning inside `result` for HTTP.
-        if let Some(r) = reply.get_mut("result").and_then(Value::as_object_mut) {
-            r.insert("warning".into(), Value::from("load"));
-            r.sort_keys();
+    let reply = charged_reply(conn, role, &method, &params, result);
+    if large {
+        // A large request's parameters are freed off the I/O thread too (if the pool's queue
+        // is full, here).
+        let _ = conn.state.services.cpu.try_spawn(move || drop(params));
+    }
+    reply
+}
+
+/// The reply to a call, charged by its method and size (`charge.rs`): with `warning: "load"`
+/// inside `result` (as rippled puts it for HTTP) when the client's balance is high; `503`,
+/// closing the connection, when this charge cuts the client off.
+fn charged_reply(
+    conn: &Connection,
+    role: Role,
+    method: &str,
+    params: &Params,
+    result: HandlerResult,
+) -> Reply {
+    let fee = charge::method_fee(method, params, &result);
+    let mut reply = envelope::http_reply(params, result);
+    let mut text = reply.to_string();
+    match conn.charge(role, fee.saturating_add(charge::reply_fee(text.len()))) {
+        Disposition::Ok => {}
+        Disposition::Warn => {
+            if let Some(r) = reply.get_mut("result").and_then(Value::as_object_mut) {
+                r.insert("warning".into(), Value::from("load"));
+                r.sort_keys();
+            }
+            text = reply.to_string();
+        }
+        Disposition::Drop => {
+            tracing::info!(peer = %conn.peer, method, "client over its load limit, disconnecting");
+            return plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Server is overloaded",
+                true,
+            );
         }
     }
-    let mut text = reply.to_string();
     text.push('\n');
     respond(
         StatusCode::OK,
@@ -225,7 +515,7 @@ async fn json_rpc(body: &[u8], conn: &Connection) -> Response<Full<Bytes>> {
 }
 
 /// A plain-text transport error in rippled's framing (its Content-Type says JSON anyway).
-fn plain(status: StatusCode, text: &str, close: bool) -> Response<Full<Bytes>> {
+fn plain(status: StatusCode, text: &str, close: bool) -> Reply {
     respond(
         status,
         text.to_owned(),
@@ -234,12 +524,13 @@ fn plain(status: StatusCode, text: &str, close: bool) -> Response<Full<Bytes>> {
     )
 }
 
-fn html(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
+fn html(status: StatusCode, text: &str) -> Reply {
     respond(status, text.to_owned(), "text/html", true)
 }
 
-/// rippled's `HTTPReply`: body = content + CRLF, `Connection: Keep-Alive`, the `Server`
-/// header, and the reason phrase `Server is overloaded` for every 503.
+/// rippled's `HTTPReply`: body = content + CRLF, `Connection: Keep-Alive` (or `close` when
+/// the connection ends after this reply: `close`, or the client asked, see `route`), the
+/// `Server` header, and the reason phrase `Server is overloaded` for every 503.
 fn respond(
     status: StatusCode,
     mut content: String,

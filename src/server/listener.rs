@@ -1,6 +1,7 @@
 //! Accepting connections on one port: a semaphore caps them (excess connections are closed
-//! at once, as rippled drops them), TLS is negotiated within the handshake timeout, and each
-//! connection gets its own task.
+//! at once, as rippled drops them), the port's `ip_limit` caps those of one address (excess
+//! ones are answered 503 with the reason, then closed), TLS is negotiated within the
+//! handshake timeout, and each connection gets its own task.
 
 use crate::limits::HANDSHAKE_TIMEOUT_SECS;
 use crate::server::config::PortConfig;
@@ -8,11 +9,79 @@ use crate::server::role::role_for;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::Shared;
 use crate::server::{http, Connection};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_rustls::TlsAcceptor;
+
+/// The body of the 503 a connection beyond the port's `ip_limit` gets.
+pub const IP_LIMIT_REASON: &str = "Server is overloaded: too many connections from your address";
+
+/// Open connections per client address on one port with an `ip_limit`.
+pub struct AddressCounts {
+    counts: Mutex<HashMap<IpAddr, usize>>,
+    limit: usize,
+}
+
+/// One of an address's connection slots on a port, given back when dropped (when the
+/// connection, and its WebSocket session if it upgraded, are gone).
+pub struct IpSlot {
+    counts: Arc<AddressCounts>,
+    ip: IpAddr,
+}
+
+impl AddressCounts {
+    /// Counts for a port allowing `limit` connections per address; `None` for 0 (no limit).
+    pub fn for_limit(limit: usize) -> Option<Arc<AddressCounts>> {
+        (limit > 0).then(|| {
+            Arc::new(AddressCounts {
+                counts: Mutex::new(HashMap::new()),
+                limit,
+            })
+        })
+    }
+
+    /// A slot for `ip`, or `None` when it already has `limit` connections.
+    pub fn take(self: &Arc<Self>, ip: IpAddr) -> Option<IpSlot> {
+        let ip = ip.to_canonical();
+        let mut counts = self.counts.lock();
+        let n = counts.entry(ip).or_insert(0);
+        if *n >= self.limit {
+            return None;
+        }
+        *n += 1;
+        Some(IpSlot {
+            counts: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for IpSlot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.counts.lock();
+        if let Some(n) = counts.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// What an accepted connection gets once it has a port slot.
+enum Admission {
+    /// Served, holding its address's slot (if the port counts them).
+    Serve(Arc<Connection>, Option<IpSlot>),
+    /// Its address is at the port's `ip_limit`: answered 503 (holding the port slot while
+    /// it is), then closed.
+    Refuse(OwnedSemaphorePermit),
+}
 
 /// Accept connections on `listener` until shutdown.
 pub async fn accept_loop(
@@ -23,6 +92,7 @@ pub async fn accept_loop(
     mut shutdown: ShutdownSignal,
 ) {
     let slots = Arc::new(Semaphore::new(port.limit));
+    let per_address = AddressCounts::for_limit(port.ip_limit);
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -43,31 +113,87 @@ pub async fn accept_loop(
             continue;
         };
         let _ = socket.set_nodelay(true);
-        let conn = Arc::new(Connection {
-            peer,
-            role: role_for(peer.ip(), &port.admin),
-            port: port.clone(),
-            state: state.clone(),
-            _permit: permit,
-        });
-        let tls = tls.clone();
-        let signal = shutdown.clone();
-        tokio::spawn(async move {
-            match tls {
-                None => http::serve(socket, conn, signal).await,
-                Some(acceptor) => {
-                    let handshake = tokio::time::timeout(
-                        Duration::from_secs(HANDSHAKE_TIMEOUT_SECS),
-                        acceptor.accept(socket),
-                    )
-                    .await;
-                    match handshake {
-                        Ok(Ok(stream)) => http::serve(stream, conn, signal).await,
-                        Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
-                        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
-                    }
-                }
+        let admission = match per_address.as_ref().map(|c| c.take(peer.ip())) {
+            Some(None) => {
+                tracing::info!(port = %port.name, %peer, "ip_limit reached, refusing");
+                Admission::Refuse(permit)
             }
-        });
+            slot => Admission::Serve(
+                Arc::new(Connection {
+                    peer,
+                    role: role_for(peer.ip(), &port.admin),
+                    port: port.clone(),
+                    state: state.clone(),
+                    _permit: permit,
+                }),
+                slot.flatten(),
+            ),
+        };
+        tokio::spawn(start(
+            socket,
+            peer,
+            tls.clone(),
+            admission,
+            shutdown.clone(),
+        ));
+    }
+}
+
+/// Negotiates TLS if the port has it, then serves or refuses the connection.
+async fn start(
+    socket: TcpStream,
+    peer: SocketAddr,
+    tls: Option<TlsAcceptor>,
+    admission: Admission,
+    signal: ShutdownSignal,
+) {
+    match tls {
+        None => run(socket, admission, signal).await,
+        Some(acceptor) => {
+            let handshake = tokio::time::timeout(
+                Duration::from_secs(HANDSHAKE_TIMEOUT_SECS),
+                acceptor.accept(socket),
+            )
+            .await;
+            match handshake {
+                Ok(Ok(stream)) => run(stream, admission, signal).await,
+                Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
+                Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+            }
+        }
+    }
+}
+
+async fn run<IO>(io: IO, admission: Admission, signal: ShutdownSignal)
+where
+    IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    match admission {
+        Admission::Serve(conn, slot) => http::serve(io, conn, slot, signal).await,
+        Admission::Refuse(permit) => {
+            http::refuse(io, IP_LIMIT_REASON).await;
+            drop(permit);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_get_ip_limit_slots_each_and_get_them_back() {
+        assert!(AddressCounts::for_limit(0).is_none());
+        let counts = AddressCounts::for_limit(2).unwrap();
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        let first = counts.take(a).expect("first");
+        let second = counts.take(mapped).expect("second (the same address)");
+        assert!(counts.take(a).is_none());
+        assert!(counts.take("10.0.0.2".parse().unwrap()).is_some());
+        drop(first);
+        let third = counts.take(a).expect("a slot came back");
+        drop((second, third));
+        assert!(counts.counts.lock().is_empty());
     }
 }

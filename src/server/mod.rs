@@ -4,6 +4,8 @@
 //! accepted connection is served by [`http::serve`] (JSON-RPC, the health page, and the
 //! WebSocket upgrade into [`ws::run`]). The wiring of the whole server is `crate::app`.
 
+pub mod budget;
+pub mod charge;
 pub mod client;
 pub mod config;
 pub mod http;
@@ -11,6 +13,7 @@ pub mod listener;
 pub mod resource;
 pub mod role;
 pub mod shutdown;
+pub mod stall;
 pub mod tls;
 pub mod ws;
 
@@ -32,6 +35,9 @@ pub struct Shared {
     pub services: Arc<Services>,
     /// Per-client-address load accounting (non-admin clients).
     pub resources: resource::ResourceManager,
+    /// Memory reserved by HTTP request bodies still arriving
+    /// ([`HTTP_BODIES_BYTES_MAX`](crate::limits::HTTP_BODIES_BYTES_MAX)).
+    pub bodies: Arc<budget::InputBudget>,
 }
 
 impl Shared {
@@ -41,6 +47,7 @@ impl Shared {
             config,
             services,
             resources: resource::ResourceManager::new(),
+            bodies: budget::InputBudget::new(crate::limits::HTTP_BODIES_BYTES_MAX),
         }
     }
 }

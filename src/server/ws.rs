@@ -23,9 +23,8 @@
 mod meter;
 
 use crate::limits::{
-    RESOURCE_CHARGE_MALFORMED, RESOURCE_CHARGE_REFERENCE, WS_MESSAGE_BYTES_MAX,
-    WS_PARSE_INLINE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
-    WS_WRITE_BATCH_MESSAGES_MAX,
+    RESOURCE_CHARGE_MALFORMED, WS_MESSAGE_BYTES_MAX, WS_PARSE_INLINE_BYTES_MAX,
+    WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::cpu_pool;
@@ -647,7 +646,6 @@ fn on_text(
         );
         return;
     }
-    let warn = conn.charge(role, RESOURCE_CHARGE_REFERENCE) != Disposition::Ok;
     let ctx = Context {
         role,
         api_version,
@@ -655,18 +653,13 @@ fn on_text(
         session: Some(session.clone()),
         services: conn.state.services.clone(),
     };
+    // Charged by method and reply size once the reply is built (server/charge.rs).
     match rpc::resolve(&ctx, &request) {
-        Err(e) => outbox.push(
-            envelope::ws_reply_text(&request, Err(e), warn),
-            Some(permit),
-        ),
+        Err(e) => conn.answer_ws(outbox, role, &name, &request, Err(e), permit),
         Ok(method) => {
-            let outbox = outbox.clone();
+            let (outbox, conn) = (outbox.clone(), conn.clone());
             rpc::execute(method, ctx, request, move |result, request| {
-                outbox.push(
-                    envelope::ws_reply_text(&request, result, warn),
-                    Some(permit),
-                );
+                conn.answer_ws(&outbox, role, method.name, &request, result, permit);
             });
         }
     }

@@ -111,6 +111,22 @@ impl Server {
         Server { child, addrs, log }
     }
 
+    /// The server process's id (for /proc/<pid>/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's resident memory now, in KiB (VmRSS in /proc/<pid>/status).
+    pub fn rss_kib(&self) -> u64 {
+        let path = format!("/proc/{}/status", self.pid());
+        let status = std::fs::read_to_string(&path).expect("read /proc/<pid>/status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc/<pid>/status")
+    }
+
     /// The first port's address.
     pub fn addr(&self) -> SocketAddr {
         self.addrs[0]

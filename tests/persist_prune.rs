@@ -189,6 +189,9 @@ fn old_segments_are_pruned_the_directory_stays_bounded_and_restart_keeps_history
     let (mut max_a, mut max_b) = (0u64, 0u64);
     for l in 1..=LEDGERS {
         ledger(&mut d, &users, l);
+        // In step with the background snapshots, so that a loaded machine (a snapshot
+        // finishing ledgers late) cannot move what the bounds below measure.
+        d.persist.wait_snapshot();
         let v = disk(dir.path());
         seen.extend(v.segments.iter().copied());
         if first_pruned_at.is_none() && !v.segments.contains(&1) {
@@ -270,8 +273,10 @@ fn old_segments_are_pruned_the_directory_stays_bounded_and_restart_keeps_history
         v2.segments[0]
     );
     assert_pruned_exactly(&v2, "after the restart");
+    let skip_growth = (SNAPSHOTS_KEPT as u64 + 1) * 32 * u64::from(LEDGERS + 40 - 89);
     assert!(
-        v2.bytes() <= max_a + SEGMENT_BYTES + v.snapshot_bytes / SNAPSHOTS_KEPT as u64,
+        v2.bytes()
+            <= max_a + SEGMENT_BYTES + v.snapshot_bytes / SNAPSHOTS_KEPT as u64 + skip_growth,
         "directory {} B after the restart",
         v2.bytes()
     );

@@ -313,6 +313,14 @@ impl Persistence {
         }
     }
 
+    /// Waits for the background snapshot in progress, and the pruning behind it, if any
+    /// (tests and benchmarks that need the directory in a settled state).
+    pub fn wait_snapshot(&self) {
+        if let Some(d) = &self.disk {
+            snapshotter::wait(d);
+        }
+    }
+
     /// Writes a snapshot of the last journaled close now and waits for it (tests,
     /// benchmarks, shutdown). `Ok(false)` when there is nothing to snapshot.
     pub fn snapshot_now(&self, store: &Arc<Ledgers>) -> Result<bool, PersistError> {

@@ -51,12 +51,17 @@ pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<Ledgers>) {
     }
 }
 
-/// Writes a snapshot of the last journaled close on this thread.
-pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<Ledgers>) -> Result<bool, PersistError> {
+/// Waits for the background snapshot in progress (and its pruning), if any.
+pub(super) fn wait(d: &Disk) {
     let running = d.snapshot.lock().running.take();
     if let Some(h) = running {
         let _ = h.join();
     }
+}
+
+/// Writes a snapshot of the last journaled close on this thread.
+pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<Ledgers>) -> Result<bool, PersistError> {
+    wait(d);
     let Some((seq, through)) = *d.last_close.lock() else {
         return Ok(false);
     };

@@ -353,6 +353,24 @@ pub const ACCOUNT_OBJECTS_PAGE: PageLimit = PageLimit {
     max: 400,
 };
 
+/// account_tx rows per page when `limit` is absent, 0, or above it for a non-admin: 200 in
+/// JSON, 500 in binary (rippled 2.x `RelationalDatabase` page lengths; 2.x has no minimum).
+pub const ACCOUNT_TX_PAGE_JSON: u32 = 200;
+/// account_tx rows per binary page (see [`ACCOUNT_TX_PAGE_JSON`]).
+pub const ACCOUNT_TX_PAGE_BINARY: u32 = 500;
+/// Most account_tx rows an admin's page may hold (admins are not clamped to the page
+/// length, as in rippled, but one reply is still bounded).
+pub const ACCOUNT_TX_ADMIN_ROWS_MAX: u32 = 10_000;
+/// Validated ledgers an `--ephemeral` server keeps queryable in its in-memory history
+/// database (older ones are deleted as new ones arrive); a server with a data directory
+/// keeps every ledger.
+pub const EPHEMERAL_HISTORY_LEDGERS_MAX: u32 = 100_000;
+/// Read connections to the history database (SQLite in WAL mode lets them read while
+/// the publisher writes); one per core is enough on the machines measured.
+pub const HISTORY_READERS: usize = 2;
+/// Closed ledgers the history writer puts in one database transaction when it is behind.
+pub const HISTORY_WRITE_BATCH_LEDGERS_MAX: usize = 64;
+
 /// Widest `min_ledger`..`max_ledger` range `tx` searches (rippled `Tuning::maxLedgerRange`
 /// in `Tx.cpp`: a wider one is `excessiveLgrRange`).
 pub const TX_LEDGER_RANGE_MAX: u32 = 1000;

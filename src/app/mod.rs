@@ -5,7 +5,8 @@
 //! command line and calls [`start`].
 
 use crate::ledgers::{LedgerConfig, Ledgers};
-use crate::limits::{CPU_QUEUE_JOBS_MAX, SHUTDOWN_GRACE_SECS};
+use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
+use crate::node::history::History;
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
@@ -13,6 +14,7 @@ use crate::rpc::cpu_pool::CpuPool;
 use crate::server::config::ServerConfig;
 use crate::server::shutdown::Shutdown;
 use crate::server::Shared;
+use crate::store::SqliteHistory;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -69,7 +71,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
     let (persistence, ledgers) = open_ledgers(&config)?;
-    let node = Node::new(ledgers, config.network_id.unwrap_or(0));
+    let node = open_node(&config, ledgers)?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
     let shared = Arc::new(Shared::new(config, services.clone()));
@@ -110,6 +112,29 @@ fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>
                 .map_err(|e| format!("data directory {}: {e}", dir.display()))
         }
         _ => Ok(Persistence::ephemeral(ledger_cfg)),
+    }
+}
+
+/// The history database's file in the data directory.
+pub const HISTORY_FILE: &str = "history.sqlite";
+
+/// The node over `ledgers`, with the data directory's history database (`history.sqlite`)
+/// or, for `--ephemeral`, an in-memory one bounded by
+/// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`].
+fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, String> {
+    let network_id = config.network_id.unwrap_or(0);
+    match (&config.data_dir, config.ephemeral) {
+        (Some(dir), false) => {
+            let path = dir.join(HISTORY_FILE);
+            let store = SqliteHistory::open(&path, HISTORY_READERS).map_err(|e| e.to_string())?;
+            let history = History {
+                store: Arc::new(store),
+                keep: None,
+            };
+            let file = path.display().to_string();
+            Node::with_history(ledgers, network_id, history, &file, config.repair_journal)
+        }
+        _ => Ok(Node::new(ledgers, network_id)),
     }
 }
 

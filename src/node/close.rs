@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+use crate::ledgers::ClosedLedger;
+
 /// Send a close every `interval_secs` seconds until the sequencer stops.
 pub async fn timer(handle: SequencerHandle, interval_secs: u64) {
     let period = Duration::from_secs(interval_secs.max(1));
@@ -30,6 +32,7 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
         let seq = closed.header.seq;
         match work.durable.await {
             Ok(()) => {
+                record_history(&node, &closed).await;
                 let mut status = LedgerStatus::from_store(&node.ledgers);
                 // Pin the status to this ledger: a later close may already be in the store
                 // without being durable yet.
@@ -42,7 +45,8 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                     reserve_inc_drops: closed.fees.reserve_inc_drops,
                 });
                 status.open_seq = Some(seq.saturating_add(1));
-                status.complete = status.complete.map(|(lo, _)| (lo.min(seq), seq));
+                let first = node.complete_range().0;
+                status.complete = status.complete.map(|(lo, _)| (lo.min(seq).min(first), seq));
                 let complete = status.complete_ledgers();
                 node.set_status(status);
                 node.subscriptions
@@ -58,5 +62,17 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                 }
             }
         }
+    }
+}
+
+/// Writes the closed ledger to the history store, off the async threads. A failure is
+/// logged and leaves the store behind: the next start catches it up from the journal.
+async fn record_history(node: &Arc<Node>, closed: &Arc<ClosedLedger>) {
+    let (n, c) = (node.clone(), closed.clone());
+    let seq = closed.header.seq;
+    match tokio::task::spawn_blocking(move || n.history.record(&c)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::error!(ledger = seq, "history not written: {e}"),
+        Err(e) => tracing::error!(ledger = seq, "history writer failed: {e}"),
     }
 }

@@ -15,8 +15,10 @@
 //! - [`subscriptions`]: streams and account subscriptions, fan-out.
 //! - [`status`]: the status snapshot server_info and the preconditions read.
 //! - [`persist`]: the journal and snapshots behind a small API.
+//! - [`history`]: validated ledgers and transactions beyond memory, in the history store.
 
 pub mod close;
+pub mod history;
 pub mod persist;
 pub mod sequencer;
 pub mod status;
@@ -43,6 +45,18 @@ pub struct Node {
     status: RwLock<Arc<LedgerStatus>>,
     /// The writer and the journal, once [`start`] has started them.
     writer: OnceLock<Writer>,
+    /// Every validated ledger and transaction, beyond the ledgers memory keeps.
+    pub history: history::History,
+}
+
+/// Memory's closed ledgers joined with the history store's (they meet: the publisher
+/// writes every validated ledger to the store).
+fn joined_range(ledgers: &Ledgers, history: &history::History) -> (u32, u32) {
+    let (lo, hi) = ledgers.complete_range();
+    match history.range() {
+        Some((first, _)) if lo != 0 => (first.min(lo), hi),
+        _ => (lo, hi),
+    }
 }
 
 /// The single writer's handles.
@@ -57,14 +71,42 @@ impl Node {
     /// A node over `ledgers`, its status that of a standalone server; the writer starts
     /// with [`start`].
     pub fn new(ledgers: Arc<Ledgers>, network_id: u32) -> Arc<Node> {
-        let status = LedgerStatus::from_store(&ledgers);
-        Arc::new(Node {
+        let store = crate::store::SqliteHistory::in_memory().expect("an in-memory database opens");
+        let history = history::History {
+            store: Arc::new(store),
+            keep: Some(crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX),
+        };
+        Node::with_history(ledgers, network_id, history, ":memory:", false)
+            .expect("an empty in-memory history catches up")
+    }
+
+    /// A node over `ledgers` whose validated history is kept in `history` (the database
+    /// `file`, for messages): the closed ledgers in memory that the store lacks are written
+    /// first; a store ahead of them or with a gap before them is refused (with `repair`,
+    /// the ledgers beyond them are discarded instead; see [`history::History::catch_up`]).
+    pub fn with_history(
+        ledgers: Arc<Ledgers>,
+        network_id: u32,
+        history: history::History,
+        file: &str,
+        repair: bool,
+    ) -> Result<Arc<Node>, String> {
+        history.catch_up(&ledgers, file, repair)?;
+        let mut status = LedgerStatus::from_store(&ledgers);
+        status.complete = Some(joined_range(&ledgers, &history));
+        Ok(Arc::new(Node {
             ledgers,
             subscriptions: Arc::new(subscriptions::Subscriptions::new()),
             network_id,
             status: RwLock::new(Arc::new(status)),
             writer: OnceLock::new(),
-        })
+            history,
+        }))
+    }
+
+    /// The ledgers this server can answer for: the history store's joined with memory's.
+    pub fn complete_range(&self) -> (u32, u32) {
+        joined_range(&self.ledgers, &self.history)
     }
 
     /// The current status snapshot (cheap: an `Arc` clone).

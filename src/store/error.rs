@@ -65,6 +65,14 @@ pub enum StoreError {
     /// The journal was closed (dropped) before this append became durable.
     #[error("store: journal closed before the record was written")]
     Closed,
+    /// The history database failed or holds something it should not.
+    #[error("store: history database {file}: {reason}")]
+    History {
+        /// The database file (`:memory:` for an ephemeral server).
+        file: String,
+        /// What failed.
+        reason: String,
+    },
 }
 
 impl StoreError {

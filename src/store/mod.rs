@@ -11,7 +11,9 @@
 //! - [`damage`]: judging it: cut a torn tail, refuse lost acknowledged records, or repair
 //!   ([`Discarded`]).
 //! - [`snapshot`]: [`Snapshots`]: temp file, fsync, rename, directory fsync; fallback.
-//! - [`history`]: [`prune_history`], the history depth.
+//! - [`prune`]: [`prune_history`], how many snapshots and journal segments are kept.
+//! - [`history`]: [`HistoryStore`], every validated ledger and transaction, queryable
+//!   ([`SqliteHistory`]).
 //! - [`ticket`]: [`Ticket`], the receipt of an append (blocking wait, future, callback).
 //! - [`error`]: [`StoreError`], the one error type.
 //!
@@ -24,6 +26,7 @@ pub mod faulty;
 mod group_commit;
 pub mod history;
 pub mod journal;
+pub mod prune;
 pub mod record;
 pub mod recovery;
 mod segment;
@@ -35,8 +38,11 @@ pub mod ticket;
 pub use damage::{Discarded, DISCARDED_SUFFIX};
 pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
-pub use history::{prune_history, PruneReport};
+pub use history::{
+    AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory, StoredTx,
+};
 pub use journal::{Journal, JournalOptions, JournalStats};
+pub use prune::{prune_history, PruneReport};
 pub use record::{Record, RecordKind};
 pub use recovery::{Recovered, Replay, ReplayProgress, TailRepair};
 pub use snapshot::{Snapshot, SnapshotInfo, Snapshots};

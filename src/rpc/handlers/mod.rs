@@ -37,6 +37,7 @@ methods! {
     account_info => Inline;
     account_lines => Inline;
     account_objects => Inline;
+    account_tx => Cpu;
     channel_authorize => Cpu;
     channel_verify => Cpu;
     fee => Inline, condition: NeedsCurrentLedger;
@@ -53,7 +54,7 @@ methods! {
     sign => Cpu;
     submit => Async, condition: NeedsCurrentLedger;
     subscribe => Inline;
-    tx => Inline, condition: NeedsNetwork;
+    tx => Cpu, condition: NeedsNetwork;
     unsubscribe => Inline;
     wallet_propose => Cpu, role: Admin;
 }

@@ -84,7 +84,7 @@ pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
 fn insert_identity(ask: &Ask, info: &mut Map<String, Value>) {
     let services = &ask.ctx.services;
     info.insert("build_version".into(), Value::from(BUILD_VERSION));
-    let (lo, hi) = services.node.ledgers.complete_range();
+    let (lo, hi) = services.node.complete_range();
     let range = (lo != 0 && hi != 0).then_some((lo, hi));
     info.insert(
         "complete_ledgers".into(),

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::ledgers::TxEntry;
+use crate::node::history::tx_entry;
 use crate::limits::TX_LEDGER_RANGE_MAX;
 use crate::protocol::time;
 use crate::render::tx::{ctid, meta_json, parse_ctid, tx_fields};
@@ -33,11 +34,16 @@ struct Found {
 }
 
 fn locate(ctx: &Context, entry: Arc<TxEntry>) -> Found {
-    let store = &ctx.services.node.ledgers;
+    let node = &ctx.services.node;
+    let store = &node.ledgers;
     let ledger = store
         .by_seq(entry.ledger_seq)
         .and_then(|s| s.ledger)
-        .map(|l| (l.header.hash.to_hex(), l.header.close_time));
+        .map(|l| (l.header.hash.to_hex(), l.header.close_time))
+        .or_else(|| {
+            let header = node.history.store.header(entry.ledger_seq).ok().flatten()?;
+            Some((header.hash.to_hex(), header.close_time))
+        });
     let validated = ledger.is_some() && entry.ledger_seq <= store.validated().seq();
     Found {
         entry,
@@ -93,19 +99,26 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         _ => None,
     };
+    let history = &ctx.services.node.history.store;
     let entry = match found {
-        Ok(id) => store.tx(&id),
+        Ok(id) => store
+            .tx(&id)
+            .or_else(|| history.tx(&id).ok().flatten().and_then(|t| tx_entry(&t))),
         Err((seq, index)) => store
             .by_seq(seq)
             .and_then(|s| s.ledger)
-            .and_then(|l| l.txs.get(index as usize).cloned()),
+            .and_then(|l| l.txs.get(index as usize).cloned())
+            .or_else(|| {
+                let txs = history.ledger_txs(seq).ok()?;
+                txs.iter().find(|t| t.index == index).and_then(tx_entry)
+            }),
     };
     // A transaction outside the requested range is "not found" there.
     let entry = entry.filter(|e| range.is_none_or(|(a, b)| (a..=b).contains(&e.ledger_seq)));
     let Some(entry) = entry else {
         let mut err = RpcError::new(ErrorCode::TxnNotFound);
         if let Some((min, max)) = range {
-            let (lo, hi) = store.complete_range();
+            let (lo, hi) = ctx.services.node.complete_range();
             let mut fields = Map::new();
             fields.insert(
                 "searched_all".into(),

@@ -1,0 +1,172 @@
+//! Validated history beyond memory: what the publisher writes to the [`HistoryStore`] at
+//! each close, the catch-up at start, and reading stored transactions back as
+//! [`TxEntry`]s for the renderers.
+//!
+//! The publisher writes a closed ledger once its journal record is durable and before the
+//! close is published, so every ledger a client has seen validated is in the store;
+//! submissions never wait for it. A crash between the journal write and the history write
+//! leaves the store behind the journal: at start, [`catch_up`] writes the ledgers recovery
+//! rebuilt that the store lacks. A store ahead of the journal, or with a gap before the
+//! rebuilt ledgers, is refused.
+
+use std::sync::Arc;
+
+use crate::engine::ter::Ter;
+use crate::ledgers::{ClosedLedger, Ledgers, TxEntry};
+use crate::protocol::amount::Amount;
+use crate::protocol::codec;
+use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StoredTx};
+
+use super::subscriptions::affected_accounts;
+
+/// The history store and how many ledgers it keeps (None: every ledger).
+pub struct History {
+    /// The backend.
+    pub store: Arc<dyn HistoryStore>,
+    /// Keep only the newest this many ledgers (an ephemeral server's bound).
+    pub keep: Option<u32>,
+}
+
+/// A closed ledger as the history store keeps it.
+pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
+    let txs = closed
+        .txs
+        .iter()
+        .map(|e| HistoryTx {
+            id: e.id,
+            index: e.index,
+            blob: e.blob.to_vec(),
+            meta: codec::encode(&e.meta),
+            delivered: e.delivered.map(|a| a.to_bytes()),
+            accounts: affected_accounts(e, true).into_iter().collect(),
+        })
+        .collect();
+    HistoryLedger {
+        header: closed.header.clone(),
+        txs,
+    }
+}
+
+impl History {
+    /// Writes one closed ledger, then forgets the oldest beyond the bound.
+    pub fn record(&self, closed: &ClosedLedger) -> Result<(), String> {
+        self.store
+            .write(&[history_ledger(closed)])
+            .map_err(|e| e.to_string())?;
+        self.trim(closed.header.seq)
+    }
+
+    fn trim(&self, last: u32) -> Result<(), String> {
+        let Some(keep) = self.keep else {
+            return Ok(());
+        };
+        let first = last.saturating_sub(keep.saturating_sub(1));
+        match self.store.range().map_err(|e| e.to_string())? {
+            Some((lo, _)) if lo < first => {
+                self.store.delete_before(first).map_err(|e| e.to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the closed ledgers in memory that the store lacks; refuses a store ahead of
+    /// them or one that ends before the oldest of them (a gap history cannot fill).
+    ///
+    /// With `repair` (`serve --repair-journal`, which discards lost journal records) the
+    /// ledgers the store holds beyond the journal are discarded too, and said so.
+    pub fn catch_up(&self, ledgers: &Ledgers, file: &str, repair: bool) -> Result<(), String> {
+        let (lo, hi) = ledgers.complete_range();
+        let mut range = self.store.range().map_err(|e| e.to_string())?;
+        if let Some((first, last)) = range.filter(|&(_, last)| repair && last > hi) {
+            self.store.delete_after(hi).map_err(|e| e.to_string())?;
+            tracing::warn!(
+                "history repair: discarded ledgers {}..={last} of {file}, beyond the repaired journal",
+                hi + 1
+            );
+            range = (first <= hi).then_some((first, hi));
+        }
+        let from = match range {
+            None => lo,
+            Some((_, last)) if last > hi => {
+                return Err(format!(
+                    "history database {file} holds ledgers up to {last}, but the journal ends at ledger {hi}; refusing to start (move the database away to rebuild history from ledger {lo})"
+                ))
+            }
+            Some((_, last)) if last.saturating_add(1) < lo => {
+                return Err(format!(
+                    "history database {file} ends at ledger {last}, but the journal starts at ledger {lo}: ledgers {} to {} are missing; refusing to start (move the database away to start history at ledger {lo})",
+                    last + 1,
+                    lo - 1
+                ))
+            }
+            Some((_, last)) => last + 1,
+        };
+        self.check_same_ledger(ledgers, range, file)?;
+        let mut batch = Vec::new();
+        for seq in from..=hi {
+            if let Some(closed) = ledgers.by_seq(seq).and_then(|s| s.ledger) {
+                batch.push(history_ledger(&closed));
+            }
+            if batch.len() >= crate::limits::HISTORY_WRITE_BATCH_LEDGERS_MAX || seq == hi {
+                self.store.write(&batch).map_err(|e| e.to_string())?;
+                batch.clear();
+            }
+        }
+        if hi >= from {
+            tracing::info!(from, to = hi, "history caught up from the journal");
+        }
+        self.trim(hi)
+    }
+
+    /// The store's last ledger, when memory has it too, must be the same ledger.
+    fn check_same_ledger(
+        &self,
+        ledgers: &Ledgers,
+        range: Option<(u32, u32)>,
+        file: &str,
+    ) -> Result<(), String> {
+        let Some((_, last)) = range else {
+            return Ok(());
+        };
+        let in_memory = ledgers.by_seq(last).and_then(|s| s.ledger);
+        let stored = self.store.header(last).map_err(|e| e.to_string())?;
+        match (in_memory, stored) {
+            (Some(m), Some(s)) if m.header.hash != s.hash => Err(format!(
+                "history database {file} holds a different ledger {last} ({}) than the journal ({}); refusing to start",
+                s.hash.to_hex(),
+                m.header.hash.to_hex()
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The first and last stored ledger.
+    pub fn range(&self) -> Option<(u32, u32)> {
+        self.store.range().ok().flatten()
+    }
+}
+
+/// A stored transaction as the renderers take it (None when its bytes do not decode).
+pub fn tx_entry(t: &StoredTx) -> Option<Arc<TxEntry>> {
+    let tx = codec::decode(&t.blob).ok()?;
+    let meta = codec::decode(&t.meta).ok()?;
+    let ter = meta
+        .get_u8("TransactionResult")
+        .and_then(|c| Ter::from_code(i32::from(c)))
+        .unwrap_or(Ter::tesSUCCESS);
+    let delivered = t
+        .delivered
+        .as_deref()
+        .and_then(|b| Amount::from_bytes(b).ok())
+        .map(|(a, _)| a);
+    Some(Arc::new(TxEntry {
+        id: t.id,
+        tx: Arc::new(tx),
+        blob: t.blob.clone().into(),
+        meta,
+        ter,
+        ledger_seq: t.ledger_seq,
+        index: t.index,
+        delivered,
+    }))
+}

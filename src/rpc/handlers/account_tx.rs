@@ -1,0 +1,331 @@
+//! `account_tx` (rippled 2.x `AccountTx.cpp`, `RelationalDatabase` paging;
+//! docs/notes/history-spec.md §1): an account's validated transactions, newest first by
+//! default, paged with a `{ledger, seq}` marker, from the history store.
+
+use crate::limits::{ACCOUNT_TX_ADMIN_ROWS_MAX, ACCOUNT_TX_PAGE_BINARY, ACCOUNT_TX_PAGE_JSON};
+use crate::node::history::tx_entry;
+use crate::protocol::time;
+use crate::protocol::types::{AccountId, Hash256};
+use crate::render::tx::{meta_json, tx_fields};
+use crate::rpc::context::Context;
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::params::{as_bool, parse_hash256, parse_u64_decimal};
+use crate::rpc::role::Role;
+use crate::rpc::{HandlerResult, Params};
+use crate::store::{AccountTxQuery, StoredTx};
+use serde_json::{Map, Value};
+
+/// What the request asked for, parsed.
+struct Request {
+    account: String,
+    id: AccountId,
+    binary: bool,
+    forward: bool,
+    limit: u32,
+    ledgers: Ledgers,
+    marker: Option<(u32, u32)>,
+}
+
+/// The ledger arguments (`parseLedgerArgs`).
+enum Ledgers {
+    None,
+    Range(u32, u32),
+    Hash(Hash256),
+    Seq(u32),
+    /// "current" (or ""): never validated.
+    Current,
+    /// "closed" or "validated": the newest validated ledger in standalone.
+    Validated,
+}
+
+/// Answer account_tx.
+pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
+    let req = parse(ctx, params)?;
+    let (min, max) = resolve_range(ctx, &req.ledgers)?;
+    let page_length = if req.binary {
+        ACCOUNT_TX_PAGE_BINARY
+    } else {
+        ACCOUNT_TX_PAGE_JSON
+    };
+    let rows = rows(req.limit, page_length, ctx.role == Role::Admin);
+    let query = AccountTxQuery {
+        account: req.id,
+        min,
+        max,
+        forward: req.forward,
+        rows,
+        marker: req.marker,
+    };
+    let page = ctx
+        .services
+        .node
+        .history
+        .store
+        .account_tx(&query)
+        .map_err(|e| RpcError::with_message(ErrorCode::Internal, e.to_string()))?;
+    let txs: Vec<Value> = page
+        .txs
+        .iter()
+        .filter_map(|t| entry_json(t, req.binary, ctx.api_version))
+        .collect();
+    let mut r = Map::new();
+    r.insert("account".into(), Value::from(req.account));
+    r.insert("ledger_index_min".into(), Value::from(min));
+    r.insert("ledger_index_max".into(), Value::from(max));
+    r.insert("limit".into(), Value::from(req.limit));
+    if let Some((ledger, seq)) = page.marker {
+        let mut m = Map::new();
+        m.insert("ledger".into(), Value::from(ledger));
+        m.insert("seq".into(), Value::from(seq));
+        r.insert("marker".into(), Value::Object(m));
+    }
+    r.insert("transactions".into(), Value::Array(txs));
+    r.insert("validated".into(), Value::Bool(true));
+    Ok(r)
+}
+
+/// Rows in a page: the page length unless a smaller limit is asked; admins may ask more.
+fn rows(limit: u32, page_length: u32, admin: bool) -> u32 {
+    if limit == 0 || limit == u32::MAX || (limit > page_length && !admin) {
+        page_length
+    } else {
+        limit.min(ACCOUNT_TX_ADMIN_ROWS_MAX)
+    }
+}
+
+fn parse(ctx: &Context, params: &Params) -> Result<Request, RpcError> {
+    let v2 = ctx.api_version >= 2;
+    let flag = |name: &str| -> Result<bool, RpcError> {
+        match params.get(name) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) if v2 => Err(RpcError::invalid_field(name)),
+            Some(v) => Ok(as_bool(v)),
+        }
+    };
+    let binary = flag("binary")?;
+    let forward = flag("forward")?;
+    let limit = match params.get("limit") {
+        None => 0,
+        Some(v) => as_uint(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?,
+    };
+    let account = match params.get("account") {
+        None => return Err(RpcError::missing_field("account")),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(RpcError::invalid_field("account")),
+    };
+    let id = AccountId::from_address(&account).map_err(|_| RpcError::new(ErrorCode::ActMalformed))?;
+    let ledgers = ledger_args(params, v2)?;
+    let marker = match params.get("marker") {
+        None => None,
+        Some(m) => Some(parse_marker(m)?),
+    };
+    Ok(Request {
+        account,
+        id,
+        binary,
+        forward,
+        limit,
+        ledgers,
+        marker,
+    })
+}
+
+/// JsonCpp's `asUInt`: None where it throws (negative, too large, not a number).
+fn as_uint(v: &Value) -> Option<u32> {
+    match v {
+        Value::Null => Some(0),
+        Value::Bool(b) => Some(u32::from(*b)),
+        Value::Number(n) => match (n.as_u64(), n.as_f64()) {
+            (Some(u), _) => u32::try_from(u).ok(),
+            (None, Some(f)) if (0.0..=f64::from(u32::MAX)).contains(&f) && n.as_i64().is_none() => {
+                Some(f as u32)
+            }
+            _ => None,
+        },
+        Value::String(s) => parse_u64_decimal(s).and_then(|u| u32::try_from(u).ok()),
+        _ => None,
+    }
+}
+
+/// JsonCpp's `asInt`: None where it throws.
+fn as_int(v: &Value) -> Option<i64> {
+    let i = match v {
+        Value::Null => 0,
+        Value::Bool(b) => i64::from(*b),
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))?,
+        Value::String(s) => s.trim().parse::<i64>().ok()?,
+        _ => return None,
+    };
+    (i64::from(i32::MIN)..=i64::from(i32::MAX))
+        .contains(&i)
+        .then_some(i)
+}
+
+fn ledger_args(params: &Params, v2: bool) -> Result<Ledgers, RpcError> {
+    let (min, max) = (params.get("ledger_index_min"), params.get("ledger_index_max"));
+    let (hash, index) = (params.get("ledger_hash"), params.get("ledger_index"));
+    if v2 && (min.is_some() || max.is_some()) && (hash.is_some() || index.is_some()) {
+        return Err(RpcError::with_message(ErrorCode::InvalidParams, "invalidParams"));
+    }
+    if min.is_some() || max.is_some() {
+        let bound = |v: Option<&Value>, unbounded: u32| -> Result<u32, RpcError> {
+            match v.map(as_int) {
+                None => Ok(unbounded),
+                Some(None) => Err(RpcError::new(ErrorCode::Internal)),
+                Some(Some(i)) if i >= 0 => Ok(i as u32),
+                Some(Some(_)) => Ok(unbounded),
+            }
+        };
+        return Ok(Ledgers::Range(bound(min, 0)?, bound(max, u32::MAX)?));
+    }
+    if let Some(h) = hash {
+        let text = h
+            .as_str()
+            .ok_or_else(|| RpcError::with_message(ErrorCode::InvalidParams, "ledgerHashNotString"))?;
+        let hash = parse_hash256(text)
+            .ok_or_else(|| RpcError::with_message(ErrorCode::InvalidParams, "ledgerHashMalformed"))?;
+        return Ok(Ledgers::Hash(hash));
+    }
+    match index {
+        None => Ok(Ledgers::None),
+        Some(Value::String(s)) => match s.as_str() {
+            "current" | "" => Ok(Ledgers::Current),
+            "closed" | "validated" => Ok(Ledgers::Validated),
+            _ => Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "ledger_index string malformed",
+            )),
+        },
+        Some(v) => as_uint(v)
+            .map(Ledgers::Seq)
+            .ok_or_else(|| RpcError::new(ErrorCode::Internal)),
+    }
+}
+
+fn parse_marker(m: &Value) -> Result<(u32, u32), RpcError> {
+    let field = |name: &str| m.get(name).and_then(as_uint);
+    match (m.is_object(), field("ledger"), field("seq")) {
+        (true, Some(l), Some(s)) => Ok((l, s)),
+        _ => Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "invalid marker. Provide ledger index via ledger field, and transaction sequence number via seq field",
+        )),
+    }
+}
+
+/// The ledgers to search (`getLedgerRange`): within the validated range, with v1's and
+/// v2's different answers to ranges outside it.
+fn resolve_range(ctx: &Context, args: &Ledgers) -> Result<(u32, u32), RpcError> {
+    let v2 = ctx.api_version >= 2;
+    let node = &ctx.services.node;
+    let Some(validated) = node.status().validated.as_ref().map(|v| v.seq) else {
+        return Err(RpcError::new(if v2 {
+            ErrorCode::NotSynced
+        } else {
+            ErrorCode::LgrIdxsInvalid
+        }));
+    };
+    let (v_min, v_max) = (node.complete_range().0.max(1), validated);
+    let single = |seq: u32| -> Result<(u32, u32), RpcError> {
+        if (v_min..=v_max).contains(&seq) {
+            Ok((seq, seq))
+        } else {
+            Err(RpcError::new(ErrorCode::LgrNotValidated))
+        }
+    };
+    match *args {
+        Ledgers::None => Ok((v_min, v_max)),
+        Ledgers::Range(min, max) => {
+            if v2 && ((max > v_max && max != u32::MAX) || (min < v_min && min != 0)) {
+                return Err(RpcError::new(ErrorCode::LgrIdxMalformed));
+            }
+            let (min, max) = (min.max(v_min), max.min(v_max));
+            if max < min {
+                return Err(RpcError::new(if v2 {
+                    ErrorCode::InvalidLgrRange
+                } else {
+                    ErrorCode::LgrIdxsInvalid
+                }));
+            }
+            Ok((min, max))
+        }
+        Ledgers::Current => Err(RpcError::new(ErrorCode::LgrNotValidated)),
+        Ledgers::Validated => Ok((v_max, v_max)),
+        Ledgers::Seq(seq) => {
+            let open = node.ledgers.current().seq();
+            if seq > open || (seq < v_min && seq != 0) {
+                return Err(RpcError::new(ErrorCode::LgrNotFound));
+            }
+            single(seq)
+        }
+        Ledgers::Hash(hash) => {
+            let seq = node.ledgers.by_hash(&hash).map(|s| s.seq()).or_else(|| {
+                node.history
+                    .store
+                    .header_by_hash(&hash)
+                    .ok()
+                    .flatten()
+                    .map(|h| h.seq)
+            });
+            single(seq.ok_or_else(|| RpcError::new(ErrorCode::LgrNotFound))?)
+        }
+    }
+}
+
+/// One row of `transactions`, in the shape the API version and `binary` ask for.
+fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
+    let v2 = api_version >= 2;
+    let mut o = Map::new();
+    if binary {
+        o.insert("tx_blob".into(), Value::from(hex::encode_upper(&t.blob)));
+        let meta_key = if v2 { "meta_blob" } else { "meta" };
+        o.insert(meta_key.into(), Value::from(hex::encode_upper(&t.meta)));
+    } else {
+        let entry = tx_entry(t)?;
+        let mut tx = tx_fields(&entry.tx, api_version);
+        tx.insert("ledger_index".into(), Value::from(t.ledger_seq));
+        tx.insert("date".into(), Value::from(t.close_time));
+        if v2 {
+            o.insert("hash".into(), Value::from(t.id.to_hex()));
+            o.insert("ledger_hash".into(), Value::from(t.ledger_hash.to_hex()));
+            o.insert("close_time_iso".into(), Value::from(time::iso(t.close_time)));
+        } else {
+            tx.insert("hash".into(), Value::from(t.id.to_hex()));
+            tx.insert("inLedger".into(), Value::from(t.ledger_seq));
+        }
+        tx.sort_keys();
+        let tx_key = if v2 { "tx_json" } else { "tx" };
+        o.insert(tx_key.into(), Value::Object(tx));
+        o.insert("meta".into(), meta_json(&entry));
+    }
+    o.insert("ledger_index".into(), Value::from(t.ledger_seq));
+    o.insert("validated".into(), Value::Bool(true));
+    o.sort_keys();
+    Some(Value::Object(o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_follow_rippled_2x_page_lengths() {
+        assert_eq!(rows(0, 200, false), 200);
+        assert_eq!(rows(5, 200, false), 5);
+        assert_eq!(rows(201, 200, false), 200);
+        assert_eq!(rows(u32::MAX, 200, true), 200);
+        assert_eq!(rows(1000, 200, true), 1000);
+        assert_eq!(rows(1000, 500, false), 500);
+    }
+
+    #[test]
+    fn json_numbers_convert_as_jsoncpp_does() {
+        assert_eq!(as_uint(&serde_json::json!(7)), Some(7));
+        assert_eq!(as_uint(&serde_json::json!(-1)), None);
+        assert_eq!(as_uint(&serde_json::json!("12")), Some(12));
+        assert_eq!(as_uint(&serde_json::json!([])), None);
+        assert_eq!(as_int(&serde_json::json!(-1)), Some(-1));
+        assert_eq!(as_int(&serde_json::json!("x")), None);
+    }
+}

@@ -1,0 +1,252 @@
+//! Full history against the real binary (issue 12): `account_tx` paging both ways with
+//! markers, its error cases and clamps, `tx` of a transaction hundreds of ledgers old
+//! (beyond the ledgers memory keeps), `complete_ledgers` from the first ledger, and all of
+//! it again after a restart on the same data directory, and after a kill -9.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use support::http::rpc;
+use support::keys::{address, secret};
+use support::reply::error;
+use support::server::Server;
+
+const GENESIS: &str = "masterpassphrase";
+const PAYMENTS: usize = 30;
+/// More than the 256 closed ledgers memory keeps (`LEDGER_HISTORY_COUNT`).
+const LATER_LEDGERS: usize = 300;
+
+fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
+    rpc(addr, method, params).json()["result"].clone()
+}
+
+fn start(dir: &std::path::Path) -> Server {
+    let dir = dir.to_str().expect("a UTF-8 temp path");
+    Server::start_args(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--data-dir",
+            dir,
+            "--close-interval",
+            "0",
+        ],
+        1,
+    )
+}
+
+fn accept(addr: SocketAddr) {
+    let r = call(addr, "ledger_accept", json!({}));
+    assert_eq!(r["status"], "success", "ledger_accept: {r}");
+}
+
+/// Pays `dest` from genesis; returns the transaction's hash.
+fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
+    let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
+        "Destination": dest, "Amount": drops.to_string()});
+    let r = call(
+        addr,
+        "submit",
+        json!({"secret": secret(GENESIS), "tx_json": tx}),
+    );
+    assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
+    r["tx_json"]["hash"].as_str().expect("hash").to_owned()
+}
+
+/// Every (ledger, hash) of `account`'s transactions, page by page with markers.
+fn walk(
+    addr: SocketAddr,
+    account: &str,
+    forward: bool,
+    limit: u32,
+    api: u32,
+) -> Vec<(u64, String)> {
+    let mut rows = Vec::new();
+    let mut marker = Value::Null;
+    for _ in 0..100 {
+        let mut req = json!({"account": account, "forward": forward, "limit": limit,
+            "api_version": api});
+        if !marker.is_null() {
+            req["marker"] = marker.clone();
+        }
+        let r = call(addr, "account_tx", req);
+        assert_eq!(r["status"], "success", "account_tx: {r}");
+        let page = r["transactions"].as_array().expect("transactions");
+        assert!(
+            page.len() <= limit as usize,
+            "page of {} for limit {limit}",
+            page.len()
+        );
+        for t in page {
+            let hash = if api >= 2 {
+                &t["hash"]
+            } else {
+                &t["tx"]["hash"]
+            };
+            rows.push((
+                t["ledger_index"].as_u64().expect("ledger_index"),
+                hash.as_str().expect("hash").to_owned(),
+            ));
+            assert_eq!(t["validated"], true);
+        }
+        marker = r["marker"].clone();
+        if marker.is_null() {
+            return rows;
+        }
+    }
+    panic!("account_tx paging did not end");
+}
+
+/// What the history shows: checked the same before and after restarts.
+fn check_history(addr: SocketAddr, dest: &str, hashes: &[String]) {
+    let forward = walk(addr, dest, true, 7, 1);
+    let got: Vec<&String> = forward.iter().map(|(_, h)| h).collect();
+    let want: Vec<&String> = hashes.iter().collect();
+    assert_eq!(
+        got, want,
+        "forward pages list every payment once, oldest first"
+    );
+    let mut backward = walk(addr, dest, false, 4, 2);
+    backward.reverse();
+    assert_eq!(
+        backward, forward,
+        "backward pages (v2) are the forward ones reversed"
+    );
+
+    // The first payment is hundreds of ledgers old: beyond memory, found in the store.
+    let r = call(addr, "tx", json!({"transaction": hashes[0]}));
+    assert_eq!(r["hash"], hashes[0].as_str(), "old tx: {r}");
+    assert_eq!(r["validated"], true);
+    assert_eq!(r["meta"]["TransactionResult"], "tesSUCCESS");
+    assert_eq!(r["ledger_index"].as_u64(), Some(forward[0].0));
+    let v2 = call(
+        addr,
+        "tx",
+        json!({"transaction": hashes[0], "api_version": 2}),
+    );
+    assert_eq!(v2["tx_json"]["DeliverMax"], "100000001", "v2: {v2}");
+    assert!(v2["ledger_hash"].is_string() && v2["close_time_iso"].is_string());
+
+    // One ledger by index: only that ledger's transaction.
+    let one = call(
+        addr,
+        "account_tx",
+        json!({"account": dest, "ledger_index": forward[0].0}),
+    );
+    assert_eq!(
+        one["transactions"].as_array().map(Vec::len),
+        Some(1),
+        "{one}"
+    );
+    assert_eq!(one["ledger_index_min"], one["ledger_index_max"]);
+
+    let info = call(addr, "server_info", json!({}));
+    let complete = info["info"]["complete_ledgers"].as_str().unwrap_or("");
+    assert!(complete.starts_with("1-"), "complete_ledgers {complete}");
+}
+
+fn expect_error(addr: SocketAddr, params: Value, token: &str, message: &str) {
+    let r = call(addr, "account_tx", params.clone());
+    let (got, _, text) = error(&r);
+    assert_eq!((got, text), (token, message), "account_tx {params}: {r}");
+}
+
+fn check_errors(addr: SocketAddr, dest: &str) {
+    expect_error(addr, json!({}), "invalidParams", "Missing field 'account'.");
+    expect_error(
+        addr,
+        json!({"account": 7}),
+        "invalidParams",
+        "Invalid field 'account'.",
+    );
+    expect_error(
+        addr,
+        json!({"account": "rBad"}),
+        "actMalformed",
+        "Account malformed.",
+    );
+    let v2 = |mut p: Value| {
+        p["account"] = json!(dest);
+        p["api_version"] = json!(2);
+        p
+    };
+    expect_error(
+        addr,
+        v2(json!({"binary": "yes"})),
+        "invalidParams",
+        "Invalid field 'binary'.",
+    );
+    expect_error(
+        addr,
+        v2(json!({"ledger_index_min": 1, "ledger_index": 5})),
+        "invalidParams",
+        "invalidParams",
+    );
+    expect_error(
+        addr,
+        v2(json!({"ledger_index_max": 100_000})),
+        "lgrIdxMalformed",
+        "Ledger index malformed.",
+    );
+    expect_error(
+        addr,
+        v2(json!({"ledger_index_min": 20, "ledger_index_max": 10})),
+        "invalidLgrRange",
+        "Ledger range is invalid.",
+    );
+    let v1 = json!({"account": dest, "ledger_index_min": 20, "ledger_index_max": 10});
+    expect_error(addr, v1, "lgrIdxsInvalid", "Ledger indexes invalid.");
+    let current = json!({"account": dest, "ledger_index": "current"});
+    expect_error(addr, current, "lgrNotValidated", "Ledger not validated.");
+    let bad_marker = json!({"account": dest, "marker": "x"});
+    let r = call(addr, "account_tx", bad_marker);
+    assert_eq!(error(&r).0, "invalidParams", "{r}");
+    let negative = json!({"account": dest, "limit": -1});
+    assert_eq!(error(&call(addr, "account_tx", negative)).0, "internal");
+
+    // -1 means unbounded; v1 clamps a range beyond the validated ledgers.
+    let r = call(
+        addr,
+        "account_tx",
+        json!({"account": dest, "ledger_index_min": -1, "ledger_index_max": 100_000}),
+    );
+    assert_eq!(r["status"], "success", "{r}");
+    assert_eq!(r["ledger_index_min"], 1);
+    // An account without transactions is an empty list, not an error.
+    let nobody = call(
+        addr,
+        "account_tx",
+        json!({"account": address("nobody here")}),
+    );
+    assert_eq!(nobody["transactions"], json!([]), "{nobody}");
+}
+
+#[test]
+fn history_outlives_memory_and_restarts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dest = address("history dest");
+    let server = start(dir.path());
+    let addr = server.addr();
+    let mut hashes = Vec::new();
+    for i in 0..PAYMENTS {
+        hashes.push(pay(addr, &dest, 100_000_001 + i as u64));
+        accept(addr);
+    }
+    for _ in 0..LATER_LEDGERS {
+        accept(addr);
+    }
+    check_history(addr, &dest, &hashes);
+    check_errors(addr, &dest);
+
+    // A clean restart, then a kill -9: the same history each time.
+    assert!(server.terminate().success());
+    let server = start(dir.path());
+    check_history(server.addr(), &dest, &hashes);
+    hashes.push(pay(server.addr(), &dest, 2_000_000));
+    accept(server.addr());
+    server.kill9();
+    let server = start(dir.path());
+    check_history(server.addr(), &dest, &hashes);
+}

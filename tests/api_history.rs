@@ -142,6 +142,27 @@ fn check_history(addr: SocketAddr, dest: &str, hashes: &[String]) {
     );
     assert_eq!(one["ledger_index_min"], one["ledger_index_max"]);
 
+    // That ledger, with its transactions expanded, by index and by hash.
+    let ledger = call(
+        addr,
+        "ledger",
+        json!({"ledger_index": forward[0].0, "transactions": true, "expand": true}),
+    );
+    assert_eq!(ledger["validated"], true, "{ledger}");
+    let txs = &ledger["ledger"]["transactions"];
+    assert_eq!(txs[0]["hash"], hashes[0].as_str(), "{ledger}");
+    assert_eq!(txs[0]["metaData"]["TransactionResult"], "tesSUCCESS");
+    let hash = ledger["ledger_hash"].clone();
+    let by_hash = call(addr, "ledger", json!({"ledger_hash": hash}));
+    assert_eq!(
+        by_hash["ledger"]["ledger_index"],
+        ledger["ledger"]["ledger_index"]
+    );
+    assert_eq!(
+        by_hash["ledger"]["transaction_hash"],
+        ledger["ledger"]["transaction_hash"]
+    );
+
     let info = call(addr, "server_info", json!({}));
     let complete = info["info"]["complete_ledgers"].as_str().unwrap_or("");
     assert!(complete.starts_with("1-"), "complete_ledgers {complete}");

@@ -105,6 +105,20 @@ async function main() {
   const after = Number((await req(client, { command: 'account_info', account: payee.address, ledger_index: 'validated' })).account_data.Balance)
   check(after === before + 2500000 - Number(res.result.tx_json ? res.result.tx_json.Fee : res.result.Fee), 'payee balance rose by the claim less the fee')
 
+  // History: the payer's transactions page by page (requestAll follows the markers) equal
+  // one large page, newest first, and the claim is the newest; tx finds it.
+  const claimHash = res.result.hash
+  const one = await req(client, { command: 'account_tx', account: payer.address, limit: 400 })
+  const paged = await client.requestAll({ command: 'account_tx', account: payer.address, limit: 1 })
+  const pagedHashes = paged.flatMap((p) => p.result.transactions.map((t) => t.hash || t.tx.hash))
+  const oneHashes = one.transactions.map((t) => t.hash || t.tx.hash)
+  check(oneHashes.length >= 4 && JSON.stringify(pagedHashes) === JSON.stringify(oneHashes), `account_tx pages of 1 (${pagedHashes.length}) equal one page (${oneHashes.length})`)
+  check(oneHashes[0] === claimHash, 'account_tx lists the claim first (newest first)')
+  const forward = await req(client, { command: 'account_tx', account: payer.address, forward: true, limit: 400 })
+  check(JSON.stringify(forward.transactions.map((t) => t.hash || t.tx.hash)) === JSON.stringify([...oneHashes].reverse()), 'forward: true lists them oldest first')
+  const found = await req(client, { command: 'tx', transaction: claimHash })
+  check(found.validated === true && found.hash === claimHash, 'tx finds the claim, validated')
+
   for (let i = 0; i < 50 && (ledgers.length === 0 || txs.length === 0); i++) await new Promise((r) => setTimeout(r, 100))
   check(ledgers.length > 0 && typeof ledgers[0].ledger_hash === 'string', 'ledgerClosed messages arrived')
   const seen = txs.find((t) => (t.tx_json || t.transaction || {}).TransactionType === 'PaymentChannelClaim')

@@ -13,8 +13,10 @@ from xrpl.core.binarycodec import encode_for_signing_claim
 from xrpl.core.keypairs import is_valid_message
 from xrpl.core.keypairs import sign as kp_sign
 from xrpl.models.amounts import IssuedCurrencyAmount
+from xrpl.account import get_latest_transaction
 from xrpl.models.requests import (
     AccountChannels,
+    AccountTx,
     AccountInfo,
     AccountLines,
     ChannelAuthorize,
@@ -22,6 +24,7 @@ from xrpl.models.requests import (
     ServerInfo,
     StreamParameter,
     Subscribe,
+    Tx,
 )
 from xrpl.models.transactions import (
     AccountSet,
@@ -184,7 +187,30 @@ def flow(client):
     check(balance(client, payee.address) == before + 3000000 - fee, "payee's balance rose by the claim less the fee")
     chans = request(client, AccountChannels(account=payer.address, ledger_index="validated"))["channels"]
     check(chans[0]["balance"] == "3000000" and chans[0]["amount"] == "15000000", "the channel's balance and amount are updated")
+    history(client, payer, r["hash"])
     return issuer
+
+
+def account_tx_hashes(client, account, limit, forward=False):
+    hashes, marker = [], None
+    for _ in range(100):
+        page = request(client, AccountTx(account=account, limit=limit, forward=forward, marker=marker))
+        hashes += [t.get("hash") or t["tx"]["hash"] for t in page["transactions"]]
+        marker = page.get("marker")
+        if marker is None:
+            return hashes
+    raise AssertionError("account_tx paging did not end")
+
+
+def history(client, payer, claim_hash):
+    latest = get_latest_transaction(payer.address, client).result["transactions"]
+    check(len(latest) == 1 and (latest[0].get("hash") or latest[0]["tx"]["hash"]) == claim_hash, "get_latest_transaction is the claim")
+    one = account_tx_hashes(client, payer.address, 400)
+    paged = account_tx_hashes(client, payer.address, 1)
+    check(len(one) >= 4 and paged == one, f"account_tx pages of 1 with markers ({len(paged)}) equal one page ({len(one)})")
+    check(account_tx_hashes(client, payer.address, 2, forward=True) == one[::-1], "forward pages list them oldest first")
+    found = request(client, Tx(transaction=claim_hash))
+    check(found.get("validated") is True and found.get("hash") == claim_hash, "tx finds the claim, validated")
 
 
 def subscription(ws_url):

@@ -19,7 +19,10 @@
 //!
 //! The spawned server is in memory (`--ephemeral`) unless `--durable` (a fresh data
 //! directory under the target directory, removed afterwards) or `--data-dir DIR`.
-//! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99). The generator runs on one thread; it shares the machine's
+//! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99).
+//! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
+//! payment goes to the genesis account), one close, then account_tx pages of 20 of the
+//! genesis account's history, from the newest page to the oldest by marker (pages/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
 
 #[path = "loadgen/ledger.rs"]
@@ -335,6 +338,10 @@ fn main() {
                 o.each,
             )),
             "reads" => runtime.block_on(ledger::reads_mode(&addr, o.connections, d, o.count)),
+            "history" => runtime.block_on(async {
+                ledger::submit_mode(&addr, o.connections, d, o.accounts, o.each).await;
+                ledger::history_mode(&addr, o.connections, d, o.count).await;
+            }),
             other => eprintln!("unknown mode {other}"),
         }
         if let Some(mut c) = child {

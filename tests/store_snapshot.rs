@@ -120,8 +120,16 @@ fn prune_history_keeps_snapshots_and_the_journal_they_need() {
         s.write(ledger, close, &state(ledger)).expect("snapshot");
     }
     let segments_before = journal.stats().segments;
-    let report = prune_history(&journal, &s, 3).expect("prunes");
+    // Snapshots 8, 9 and 10 are kept: the oldest is 2 ledgers behind the newest, so a
+    // history of 3 keeps the journal; a history of 2 lets it go.
+    let report = prune_history(&journal, &s, 3, 3).expect("prunes");
     assert_eq!(report.snapshots_removed, 7);
+    assert_eq!(
+        report.segments_removed, 0,
+        "the history window needs the journal"
+    );
+    let report = prune_history(&journal, &s, 3, 2).expect("prunes");
+    assert_eq!(report.snapshots_removed, 0);
     assert!(report.segments_removed > 0);
     assert_eq!(
         journal.stats().segments,

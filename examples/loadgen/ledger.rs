@@ -261,3 +261,58 @@ pub async fn reads_mode(addr: &str, connections: usize, depth: usize, count: usi
         );
     }
 }
+
+/// account_tx pages of 20 of the genesis account (every submit-mode payment goes to it),
+/// each request resuming at one of the markers of a walk through its whole history.
+pub async fn history_mode(addr: &str, connections: usize, depth: usize, count: usize) {
+    const GENESIS: &str = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
+    let mut admin = connect(addr).await;
+    call(&mut admin, json!({"command": "ledger_accept"})).await;
+    let mut markers = vec![Value::Null];
+    let walk_start = Instant::now();
+    loop {
+        let mut req = json!({"command": "account_tx", "account": GENESIS, "limit": 20});
+        if let Some(m) = markers.last().filter(|m| !m.is_null()) {
+            req["marker"] = m.clone();
+        }
+        let r = call(&mut admin, req).await;
+        match r["result"]["marker"].clone() {
+            Value::Null => break,
+            m => markers.push(m),
+        }
+    }
+    let rows = markers.len() * 20;
+    println!(
+        "account_tx: {} pages of 20 (about {rows} transactions) walked in {:.2} s",
+        markers.len(),
+        walk_start.elapsed().as_secs_f64()
+    );
+    let per = count / connections.max(1);
+    let lists: Vec<Vec<Value>> = (0..connections.max(1))
+        .map(|c| {
+            (0..per)
+                .map(|i| {
+                    let m = &markers[(c * per + i) % markers.len()];
+                    let mut req = json!({"command": "account_tx", "account": GENESIS, "limit": 20});
+                    if !m.is_null() {
+                        req["marker"] = m.clone();
+                    }
+                    req
+                })
+                .collect()
+        })
+        .collect();
+    let full = |v: &Value| {
+        v["result"]["transactions"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    };
+    let (mut lat, good, took) = drive(addr, lists, depth, full).await;
+    println!(
+        "account_tx pages of 20: {good} ok in {:.2} s: {:.0} pages/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        took.as_secs_f64(),
+        good as f64 / took.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99)
+    );
+}

@@ -332,19 +332,36 @@ fn insert_ledger(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite:
     Ok(())
 }
 
-/// The SQL of one account_tx page: rows from the lower bound up (or the upper bound down).
-fn account_tx_sql(forward: bool) -> String {
-    let (cmp, order) = if forward {
-        (">=", "ASC")
+/// The SQL of one account_tx query: the account's rows in ledgers `?2..=?3` with index
+/// `?4..=?5`, in the asked order, at most `?6` (each part of a page is one index range).
+/// Within one ledger (`?2 = ?3`) the sequence is an equality, so the index range covers
+/// the transaction indexes too (a ledger of thousands of an account's rows is not scanned).
+fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
+    let order = if forward { "ASC" } else { "DESC" };
+    let ledgers = if one_ledger {
+        "a.seq = ?2 AND ?2 = ?3"
     } else {
-        ("<=", "DESC")
+        "a.seq BETWEEN ?2 AND ?3"
     };
     format!(
         "SELECT {TX_COLUMNS} FROM account_txs a JOIN txs t ON t.id = a.id \
          JOIN ledgers l ON l.seq = a.seq \
-         WHERE a.account = ?1 AND a.seq BETWEEN ?2 AND ?3 AND (a.seq, a.idx) {cmp} (?4, ?5) \
+         WHERE a.account = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
          ORDER BY a.seq {order}, a.idx {order} LIMIT ?6"
     )
+}
+
+/// The parts of a page, each `(ledgers, indexes)`: from a marker, the rest of the marker's
+/// ledger first, then the ledgers beyond it.
+fn page_parts(q: &AccountTxQuery) -> Vec<((u32, u32), (u32, u32))> {
+    let all = (0, u32::MAX);
+    match q.marker {
+        None => vec![((q.min, q.max), all)],
+        Some((l, i)) if q.forward => {
+            vec![((l, l), (i, u32::MAX)), ((l.saturating_add(1), q.max), all)]
+        }
+        Some((l, i)) => vec![((l, l), (0, i)), ((q.min, l.saturating_sub(1)), all)],
+    }
 }
 
 impl HistoryStore for SqliteHistory {
@@ -359,14 +376,15 @@ impl HistoryStore for SqliteHistory {
 
     fn range(&self) -> StoreResult<Option<(u32, u32)>> {
         self.read(|c| {
-            c.query_row("SELECT MIN(seq), MAX(seq) FROM ledgers", [], |r| {
-                Ok(
-                    match (r.get::<_, Option<u32>>(0)?, r.get::<_, Option<u32>>(1)?) {
-                        (Some(a), Some(b)) => Some((a, b)),
-                        _ => None,
-                    },
-                )
-            })
+            c.prepare_cached("SELECT MIN(seq), MAX(seq) FROM ledgers")?
+                .query_row([], |r| {
+                    Ok(
+                        match (r.get::<_, Option<u32>>(0)?, r.get::<_, Option<u32>>(1)?) {
+                            (Some(a), Some(b)) => Some((a, b)),
+                            _ => None,
+                        },
+                    )
+                })
         })
     }
 
@@ -414,26 +432,22 @@ impl HistoryStore for SqliteHistory {
     }
 
     fn account_tx(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
-        let start = q.marker.unwrap_or(if q.forward {
-            (q.min, 0)
-        } else {
-            (q.max, u32::MAX)
-        });
-        let mut txs: Vec<StoredTx> = self.read(|c| {
-            let mut stmt = c.prepare_cached(&account_tx_sql(q.forward))?;
-            let rows = stmt.query_map(
-                params![
-                    &q.account.0[..],
-                    q.min,
-                    q.max,
-                    start.0,
-                    start.1,
-                    i64::from(q.rows) + 1
-                ],
-                stored_tx,
-            )?;
-            rows.collect()
-        })?;
+        let wanted = u64::from(q.rows) + 1;
+        let mut txs: Vec<StoredTx> = Vec::new();
+        for ((lo, hi), (from, to)) in page_parts(q) {
+            let left = wanted - txs.len() as u64;
+            let (a, b) = (lo.max(q.min), hi.min(q.max));
+            if left == 0 || a > b || lo > hi {
+                continue;
+            }
+            let part: Vec<StoredTx> = self.read(|c| {
+                let mut stmt = c.prepare_cached(&account_tx_sql(q.forward, a == b))?;
+                let args = params![&q.account.0[..], a, b, from, to, left as i64];
+                let rows = stmt.query_map(args, stored_tx)?;
+                rows.collect()
+            })?;
+            txs.extend(part);
+        }
         // Resuming starts at the marker's own row; without it the page is empty (rippled).
         if let Some(m) = q.marker {
             if txs.first().is_none_or(|t| (t.ledger_seq, t.index) != m) {

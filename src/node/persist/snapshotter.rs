@@ -128,7 +128,12 @@ fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, Pers
             return Err(e.into());
         }
     }
-    match prune_history(&d.journal, &d.snapshots, d.options.snapshots_kept()) {
+    match prune_history(
+        &d.journal,
+        &d.snapshots,
+        d.options.snapshots_kept(),
+        d.options.history_ledgers,
+    ) {
         Ok(r) if r.snapshots_removed + r.segments_removed > 0 => tracing::info!(
             snapshots = r.snapshots_removed,
             segments = r.segments_removed,

@@ -163,6 +163,30 @@ fn check_history(addr: SocketAddr, dest: &str, hashes: &[String]) {
         ledger["ledger"]["transaction_hash"]
     );
 
+    // transaction_entry: in its (old) ledger; elsewhere not found; the open ledger not yet.
+    let entry = call(
+        addr,
+        "transaction_entry",
+        json!({"tx_hash": hashes[0], "ledger_index": forward[0].0}),
+    );
+    assert_eq!(entry["tx_json"]["hash"], hashes[0].as_str(), "{entry}");
+    assert_eq!(entry["metadata"]["TransactionResult"], "tesSUCCESS");
+    let v2 = json!({"tx_hash": hashes[0], "ledger_index": forward[0].0, "api_version": 2});
+    let entry = call(addr, "transaction_entry", v2);
+    assert_eq!(entry["hash"], hashes[0].as_str(), "{entry}");
+    assert!(entry["meta"].is_object() && entry["close_time_iso"].is_string());
+    let elsewhere = json!({"tx_hash": hashes[0], "ledger_index": forward[1].0});
+    let r = call(addr, "transaction_entry", elsewhere);
+    assert_eq!(r["error"], "transactionNotFound", "{r}");
+    let r = call(addr, "transaction_entry", json!({"tx_hash": hashes[0]}));
+    assert_eq!(r["error"], "notYetImplemented", "{r}");
+    let r = call(
+        addr,
+        "transaction_entry",
+        json!({"ledger_index": "validated"}),
+    );
+    assert_eq!(r["error"], "fieldNotFoundTransaction", "{r}");
+
     let info = call(addr, "server_info", json!({}));
     let complete = info["info"]["complete_ledgers"].as_str().unwrap_or("");
     assert!(complete.starts_with("1-"), "complete_ledgers {complete}");

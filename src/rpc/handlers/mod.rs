@@ -54,6 +54,7 @@ methods! {
     sign => Cpu;
     submit => Async, condition: NeedsCurrentLedger;
     subscribe => Inline;
+    transaction_entry => Cpu;
     tx => Cpu, condition: NeedsNetwork;
     unsubscribe => Inline;
     wallet_propose => Cpu, role: Admin;

@@ -197,6 +197,29 @@ async fn closer(addr: SocketAddr, stop: Instant) {
     }
 }
 
+/// `account`'s transactions from ledger `from` on (every page): hash -> ledger index.
+async fn account_tx_window(ws: &mut Ws, account: &KeyPair, from: u64) -> HashMap<String, u64> {
+    let mut listed = HashMap::new();
+    let mut marker = Value::Null;
+    loop {
+        let mut req = json!({"command": "account_tx", "account": account.account_id().to_address(),
+            "ledger_index_min": from, "forward": true, "limit": 400});
+        if !marker.is_null() {
+            req["marker"] = marker.clone();
+        }
+        let r = ws.response(req).await;
+        for t in r["result"]["transactions"].as_array().into_iter().flatten() {
+            if let (Some(h), Some(l)) = (t["tx"]["hash"].as_str(), t["ledger_index"].as_u64()) {
+                listed.insert(h.to_owned(), l);
+            }
+        }
+        marker = r["result"]["marker"].clone();
+        if marker.is_null() {
+            return listed;
+        }
+    }
+}
+
 /// What a restart shows: the last closed ledger's hash and every client's account.
 async fn observe(addr: SocketAddr, users: &[KeyPair]) -> (String, Vec<Option<(u32, String)>>) {
     let mut ws = Ws::connect_to(addr).await;
@@ -247,6 +270,7 @@ fn kill_9_loses_nothing_acknowledged() {
     let mut rng_state = 0x9E37_79B9_7F4A_7C15u64 ^ std::process::id() as u64;
     let mut total_acked = 0usize;
     let (mut total_ledgers, mut total_placed) = (0usize, 0usize);
+    let mut total_account_tx = 0usize;
     for iteration in 0..iterations {
         let server = start(dir.path(), 1);
         let addr = server.addr();
@@ -289,6 +313,7 @@ fn kill_9_loses_nothing_acknowledged() {
         let server = start(dir.path(), 0);
         let mut closed_checked = 0usize;
         let mut placed_checked = 0usize;
+        let mut account_tx_checked = 0usize;
         let (hash1, accounts1) = rt.block_on(async {
             let mut ws = Ws::connect_to(server.addr()).await;
             let mut looked_up: HashMap<String, Value> = HashMap::new();
@@ -338,6 +363,34 @@ fn kill_9_loses_nothing_acknowledged() {
                 );
                 placed_checked += 1;
             }
+            // Every acknowledged transaction in a closed ledger is in its account's
+            // account_tx, in that same ledger.
+            for (i, (acks, _)) in results.iter().enumerate() {
+                let placed: HashMap<&str, u64> = acks
+                    .iter()
+                    .filter_map(|(hash, _, _)| {
+                        let r = &looked_up.get(hash)?["result"];
+                        Some((
+                            hash.as_str(),
+                            r["ledger_index"]
+                                .as_u64()
+                                .filter(|_| r["validated"] == true)?,
+                        ))
+                    })
+                    .collect();
+                let Some(from) = placed.values().min() else {
+                    continue;
+                };
+                let listed = account_tx_window(&mut ws, &users[i], *from).await;
+                for (hash, ledger) in &placed {
+                    assert_eq!(
+                        listed.get(*hash),
+                        Some(ledger),
+                        "iteration {iteration}: {hash} missing from account_tx or in another ledger"
+                    );
+                    account_tx_checked += 1;
+                }
+            }
             let mut indexes: Vec<(&u32, &String)> = published.ledgers.iter().collect();
             indexes.sort();
             for (index, want) in indexes {
@@ -374,17 +427,18 @@ fn kill_9_loses_nothing_acknowledged() {
         );
         server.kill9();
         eprintln!(
-            "crash iteration {iteration}: killed after {} ms, {acked} acknowledged, all present ({closed_checked} in closed ledgers, results checked); {} published ledgers with the same hash, {placed_checked} published transactions in the same ledger",
+            "crash iteration {iteration}: killed after {} ms, {acked} acknowledged, all present ({closed_checked} in closed ledgers, results checked); {} published ledgers with the same hash, {placed_checked} published transactions in the same ledger; {account_tx_checked} in account_tx in the same ledger",
             kill_after.as_millis(),
             published.ledgers.len()
         );
         total_ledgers += published.ledgers.len();
         total_placed += placed_checked;
+        total_account_tx += account_tx_checked;
     }
-    eprintln!("{iterations} crashes, {total_acked} acknowledged transactions, 0 lost; {total_ledgers} published ledgers and {total_placed} published transactions in place after restart");
+    eprintln!("{iterations} crashes, {total_acked} acknowledged transactions, 0 lost; {total_ledgers} published ledgers and {total_placed} published transactions in place after restart; {total_account_tx} found by account_tx in their ledger");
     assert!(total_acked > 0, "the clients got acknowledgements");
     assert!(
-        total_ledgers > 0 && total_placed > 0,
+        total_ledgers > 0 && total_placed > 0 && total_account_tx > 0,
         "ledgers closed and were published before the crashes"
     );
 }

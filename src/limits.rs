@@ -365,6 +365,8 @@ pub const ACCOUNT_TX_ADMIN_ROWS_MAX: u32 = 10_000;
 /// database (older ones are deleted as new ones arrive); a server with a data directory
 /// keeps every ledger.
 pub const EPHEMERAL_HISTORY_LEDGERS_MAX: u32 = 100_000;
+/// The smallest `online_delete` (rippled's minimum, and the closed ledgers memory keeps).
+pub const ONLINE_DELETE_LEDGERS_MIN: u32 = LEDGER_HISTORY_COUNT;
 /// Read connections to the history database (SQLite in WAL mode lets them read while
 /// the publisher writes); one per core is enough on the machines measured.
 pub const HISTORY_READERS: usize = 2;

@@ -61,6 +61,10 @@ struct ServeArgs {
     /// *.discarded, log what was discarded, then serve.
     #[arg(long, conflicts_with = "ephemeral")]
     repair_journal: bool,
+    /// Keep only the newest N validated ledgers' history, deleting older ones as new ones
+    /// close (rippled online_delete; at least 256). Default: keep every ledger.
+    #[arg(long, value_name = "N")]
+    online_delete: Option<u32>,
     /// Seconds between automatic ledger closes (0: only on ledger_accept).
     #[arg(long)]
     close_interval: Option<u64>,
@@ -136,6 +140,15 @@ async fn serve(args: ServeArgs) -> ExitCode {
     config.signing_support |= args.signing_support;
     config.ephemeral |= args.ephemeral;
     config.repair_journal = args.repair_journal;
+    if args.online_delete.is_some() {
+        match ledgerd::server::config::check_online_delete(args.online_delete) {
+            Ok(keep) => config.online_delete = keep,
+            Err(e) => {
+                eprintln!("ledgerd: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     if args.data_dir.is_some() {
         config.data_dir = args.data_dir;
     }

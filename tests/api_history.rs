@@ -295,3 +295,50 @@ fn history_outlives_memory_and_restarts() {
     let server = start(dir.path());
     check_history(server.addr(), &dest, &hashes);
 }
+
+/// `--online-delete N` keeps the newest N ledgers' history: older transactions are gone
+/// from `tx` and `account_tx`, and `complete_ledgers` starts N-1 ledgers back; a value below
+/// rippled's minimum (256) is refused at start.
+#[test]
+fn online_delete_keeps_the_newest_ledgers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().to_str().expect("a UTF-8 temp path");
+    let serve = ["serve", "--listen", "127.0.0.1:0", "--data-dir", path];
+    let mut refused: Vec<&str> = serve.to_vec();
+    refused.extend(["--online-delete", "10"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(&refused)
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("online_delete = 10") && err.contains("256"),
+        "{err}"
+    );
+
+    let mut args: Vec<&str> = serve.to_vec();
+    args.extend(["--close-interval", "0", "--online-delete", "256"]);
+    let server = Server::start_args(&args, 1);
+    let addr = server.addr();
+    let dest = address("online delete dest");
+    let old = pay(addr, &dest, 100_000_000);
+    for _ in 0..LATER_LEDGERS {
+        accept(addr);
+    }
+    let recent = pay(addr, &dest, 100_000_001);
+    accept(addr);
+    let info = call(addr, "server_info", json!({}));
+    let complete = info["info"]["complete_ledgers"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    let (first, last) = complete.split_once('-').expect("a range");
+    let (first, last): (u32, u32) = (first.parse().expect("n"), last.parse().expect("n"));
+    assert_eq!(last - first + 1, 256, "complete_ledgers {complete}");
+    let r = call(addr, "tx", json!({"transaction": old}));
+    assert_eq!(error(&r).0, "txnNotFound", "{r}");
+    let rows = walk(addr, &dest, true, 10, 1);
+    let hashes: Vec<&str> = rows.iter().map(|(_, h)| h.as_str()).collect();
+    assert_eq!(hashes, [recent.as_str()], "only the recent payment is kept");
+}

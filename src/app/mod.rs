@@ -129,7 +129,7 @@ fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, 
             let store = SqliteHistory::open(&path, HISTORY_READERS).map_err(|e| e.to_string())?;
             let history = History {
                 store: Arc::new(store),
-                keep: None,
+                keep: config.online_delete,
             };
             let file = path.display().to_string();
             Node::with_history(ledgers, network_id, history, &file, config.repair_journal)

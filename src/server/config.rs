@@ -74,6 +74,9 @@ pub struct FileConfig {
     pub close_interval: Option<u64>,
     /// Threads of the CPU pool (default: one per core).
     pub cpu_threads: Option<usize>,
+    /// Keep only the newest this many validated ledgers' history (rippled `online_delete`;
+    /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
+    pub online_delete: Option<u32>,
     /// The listening ports.
     #[serde(default, rename = "port")]
     pub ports: Vec<FilePort>,
@@ -176,6 +179,8 @@ pub struct ServerConfig {
     pub close_interval_secs: u64,
     /// Threads of the CPU pool (signing, verification); `None`: one per core.
     pub cpu_threads: Option<usize>,
+    /// Keep only the newest this many validated ledgers' history (`online_delete`).
+    pub online_delete: Option<u32>,
 }
 
 impl ServerConfig {
@@ -206,6 +211,7 @@ impl ServerConfig {
             repair_journal: false,
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
+            online_delete: None,
         }
     }
 
@@ -239,6 +245,7 @@ impl ServerConfig {
                 .close_interval
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
+            online_delete: check_online_delete(file.online_delete)?,
         })
     }
 }
@@ -330,6 +337,19 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             (u, pw) => Some((u.unwrap_or_default(), pw.unwrap_or_default())),
         },
     })
+}
+
+/// `online_delete` must keep at least the ledgers memory keeps (rippled: at least 256).
+pub fn check_online_delete(keep: Option<u32>) -> Result<Option<u32>, ConfigError> {
+    match keep {
+        Some(n) if n < crate::limits::ONLINE_DELETE_LEDGERS_MIN => {
+            Err(ConfigError::Invalid(format!(
+                "online_delete = {n}: it must be at least {}",
+                crate::limits::ONLINE_DELETE_LEDGERS_MIN
+            )))
+        }
+        other => Ok(other),
+    }
 }
 
 #[cfg(test)]

@@ -189,3 +189,22 @@ pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
     let fields = ledger_fields(ctx, &snap);
     Ok(Selected { snap, fields })
 }
+
+/// The ledger a request names (`ledger_hash`, `ledger` or `ledger_index`, by hash or by
+/// number), looked up in the history store: for ledgers older than memory keeps.
+pub fn stored_header(
+    ctx: &Context,
+    params: &Params,
+) -> Option<crate::ledger::header::LedgerHeader> {
+    let history = &ctx.services.node.history.store;
+    let key = ["ledger_hash", "ledger", "ledger_index"]
+        .iter()
+        .find_map(|k| params.get(*k))?;
+    match key.as_str().and_then(parse_hash256) {
+        Some(hash) => history.header_by_hash(&hash).ok()?,
+        None => {
+            let seq = key.as_u64().or_else(|| key.as_str()?.parse().ok())?;
+            history.header(u32::try_from(seq).ok()?).ok()?
+        }
+    }
+}

@@ -8,8 +8,8 @@ use crate::render::tx::{meta_json, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::node::history::tx_entry;
-use crate::rpc::params::{as_bool, parse_hash256};
-use crate::rpc::ledger_select::select;
+use crate::rpc::params::as_bool;
+use crate::rpc::ledger_select::{select, stored_header};
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -185,16 +185,7 @@ fn stored_ledger(ctx: &Context, params: &Params, fill: Fill) -> Option<HandlerRe
         return None;
     }
     let history = &ctx.services.node.history.store;
-    let key = ["ledger_hash", "ledger", "ledger_index"]
-        .iter()
-        .find_map(|k| params.get(*k))?;
-    let header = match key.as_str().and_then(parse_hash256) {
-        Some(hash) => history.header_by_hash(&hash).ok()??,
-        None => {
-            let seq = key.as_u64().or_else(|| key.as_str()?.parse().ok())?;
-            history.header(u32::try_from(seq).ok()?).ok()??
-        }
-    };
+    let header = stored_header(ctx, params)?;
     let mut o = header_json(&header, fill.api_version);
     if fill.transactions {
         let stored = history.ledger_txs(header.seq).ok()?;

@@ -12,7 +12,7 @@ use crate::protocol::types::Hash256;
 use crate::render::tx::tx_fields;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::ledger_select::select;
+use crate::rpc::ledger_select::{select, stored_header};
 use crate::rpc::params::parse_hash256;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -60,16 +60,7 @@ type Lookup = Result<(Map<String, Value>, Option<(Arc<TxEntry>, Ledger)>), RpcEr
 /// The lookup in a ledger older than memory, from the history store.
 fn stored(ctx: &Context, params: &Params) -> Option<Lookup> {
     let history = &ctx.services.node.history.store;
-    let key = ["ledger_hash", "ledger", "ledger_index"]
-        .iter()
-        .find_map(|k| params.get(*k))?;
-    let header = match key.as_str().and_then(parse_hash256) {
-        Some(hash) => history.header_by_hash(&hash).ok()??,
-        None => {
-            let seq = key.as_u64().or_else(|| key.as_str()?.parse().ok())?;
-            history.header(u32::try_from(seq).ok()?).ok()??
-        }
-    };
+    let header = stored_header(ctx, params)?;
     let mut fields = Map::new();
     fields.insert("ledger_hash".into(), Value::from(header.hash.to_hex()));
     fields.insert("ledger_index".into(), Value::from(header.seq));

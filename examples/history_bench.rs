@@ -14,7 +14,9 @@ use std::time::Instant;
 
 use ledgerd::ledger::header::LedgerHeader;
 use ledgerd::protocol::types::{AccountId, Hash256};
-use ledgerd::store::{AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory};
+use ledgerd::store::{
+    AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory, StateChanges,
+};
 use redb::{Database, TableDefinition};
 
 const TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("txs");
@@ -69,7 +71,12 @@ fn ledger(seq: u32, per: u32) -> HistoryLedger {
             }
         })
         .collect();
-    HistoryLedger { header, txs }
+    HistoryLedger {
+        header,
+        txs,
+        state: Vec::new(),
+        changes: StateChanges::Delta,
+    }
 }
 
 fn account_key(a: &AccountId, seq: u32, idx: u32) -> Vec<u8> {

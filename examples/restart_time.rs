@@ -11,6 +11,9 @@
 //! group commit, after_close). With the default options snapshots are written every
 //! `SNAPSHOT_INTERVAL_LEDGERS` ledgers and a restart replays from one old enough to rebuild
 //! the history; `--no-snapshots` writes none, so the restart replays from genesis.
+//! Each closed ledger is also written to the history store (`history.sqlite`, with its
+//! transactions, account index and changed entries) as the publisher writes it, and the
+//! restart opens that store and catches it up as the server does at start.
 //! The directory (default: a fresh one under the target directory) is removed afterwards
 //! unless `--keep`.
 
@@ -28,9 +31,11 @@ mod payment;
 use accounts::account_seq;
 use keys::keys;
 use ledgerd::ledgers::{LedgerConfig, Ledgers};
+use ledgerd::node::history::History;
 use ledgerd::node::persist::{PersistOptions, Persistence};
 use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::types::AccountId;
+use ledgerd::store::SqliteHistory;
 use payment::payment_blob;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -110,11 +115,26 @@ fn sign_round(users: &[KeyPair], seqs: &[u32], r: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The data directory's history store, as the server opens it.
+fn history(dir: &Path) -> History {
+    let path = dir.join("history.sqlite");
+    let store = SqliteHistory::open(&path, ledgerd::limits::HISTORY_READERS)
+        .expect("open the history store");
+    History {
+        store: std::sync::Arc::new(store),
+        keep: None,
+    }
+}
+
 /// Build the directory; returns the number of applied transactions.
 fn build(dir: &Path, o: &Options) -> u64 {
     let (persist, store) =
         Persistence::open_with(dir, LedgerConfig::default(), persist_options(o.snapshots))
             .expect("open a new data directory");
+    let history = history(dir);
+    history
+        .catch_up(&store, "history.sqlite", false)
+        .expect("a new history store catches up");
     let mut close_time = 10u32;
     let mut close = |store: &std::sync::Arc<Ledgers>, pending: &mut Vec<_>| {
         close_time += 3;
@@ -124,6 +144,7 @@ fn build(dir: &Path, o: &Options) -> u64 {
             ledgerd::node::persist::Durable::wait(p).expect("durable");
         }
         d.wait().expect("close durable");
+        history.record(&closed).expect("history written");
         persist.after_close(store);
     };
     let master = keys("masterpassphrase");
@@ -216,10 +237,20 @@ fn main() {
         Persistence::open_with(&dir, LedgerConfig::default(), persist_options(o.snapshots))
             .expect("reopen");
     let open_secs = t.elapsed().as_secs_f64();
+    let h = Instant::now();
+    let history = history(&dir);
+    history
+        .catch_up(&store, "history.sqlite", false)
+        .expect("history catches up");
+    let history_secs = h.elapsed().as_secs_f64();
     let (lo, hi) = store.complete_range();
     println!(
-        "restart: Persistence::open in {open_secs:.2} s, recovered from {}; ledgers {lo}-{hi}",
-        persist.stats_json()["recovered_from"]
+        "restart: Persistence::open in {open_secs:.2} s, recovered from {}; ledgers {lo}-{hi} in memory; history store opened and caught up in {history_secs:.2} s, ledgers {:?}, {:.1} MiB; total {:.2} s",
+        persist.stats_json()["recovered_from"],
+        history.range(),
+        std::fs::metadata(dir.join("history.sqlite")).map(|m| m.len()).unwrap_or(0) as f64
+            / 1048576.0,
+        t.elapsed().as_secs_f64(),
     );
     drop(store);
     drop(persist);

@@ -361,6 +361,15 @@ pub const ACCOUNT_TX_PAGE_BINARY: u32 = 500;
 /// Most account_tx rows an admin's page may hold (admins are not clamped to the page
 /// length, as in rippled, but one reply is still bounded).
 pub const ACCOUNT_TX_ADMIN_ROWS_MAX: u32 = 10_000;
+/// ledger_data entries per page (rippled `Tuning::pageLength`): JSON.
+pub const LEDGER_DATA_PAGE_JSON: usize = 256;
+/// ledger_data entries per page in binary.
+pub const LEDGER_DATA_PAGE_BINARY: usize = 2048;
+/// tx_history: transactions per page, and the furthest `start` a non-admin may ask for
+/// (rippled `TxHistory.cpp`, `getTxHistory`).
+pub const TX_HISTORY_PAGE: u32 = 20;
+/// See [`TX_HISTORY_PAGE`].
+pub const TX_HISTORY_START_MAX: u32 = 10_000;
 /// Validated ledgers an `--ephemeral` server keeps queryable in its in-memory history
 /// database (older ones are deleted as new ones arrive); a server with a data directory
 /// keeps every ledger.

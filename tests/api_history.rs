@@ -192,6 +192,169 @@ fn check_history(addr: SocketAddr, dest: &str, hashes: &[String]) {
     assert!(complete.starts_with("1-"), "complete_ledgers {complete}");
 }
 
+/// One ledger's state as seen while memory still held it.
+struct Seen {
+    seq: u64,
+    hash: String,
+    balance: String,
+    /// Every key, from ledger_data pages of 3 (JSON).
+    keys: Vec<String>,
+    /// Every entry in binary, from one admin page.
+    binary: Vec<Value>,
+}
+
+/// Every key of ledger `seq` through ledger_data markers, pages of `limit`; the first page's
+/// header must be the ledger's.
+fn ledger_data_keys(addr: SocketAddr, seq: u64, limit: u32) -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut marker = Value::Null;
+    for page in 0..1000 {
+        let mut req = json!({"ledger_index": seq, "limit": limit});
+        if !marker.is_null() {
+            req["marker"] = marker.clone();
+        }
+        let r = call(addr, "ledger_data", req);
+        assert_eq!(r["ledger_index"].as_u64(), Some(seq), "{r}");
+        assert_eq!(
+            r["ledger"].is_object(),
+            page == 0,
+            "header on page 1 only: {r}"
+        );
+        let state = r["state"].as_array().expect("state");
+        assert!(state.len() <= limit as usize, "{r}");
+        keys.extend(
+            state
+                .iter()
+                .map(|e| e["index"].as_str().expect("index").to_owned()),
+        );
+        marker = r["marker"].clone();
+        if marker.is_null() {
+            return keys;
+        }
+    }
+    panic!("ledger_data paging did not end");
+}
+
+fn see(addr: SocketAddr, dest: &str) -> Seen {
+    let info = call(
+        addr,
+        "account_info",
+        json!({"account": dest, "ledger_index": "validated"}),
+    );
+    let seq = info["ledger_index"].as_u64().expect("ledger_index");
+    let binary = call(
+        addr,
+        "ledger_data",
+        json!({"ledger_index": seq, "binary": true}),
+    );
+    Seen {
+        seq,
+        hash: info["ledger_hash"].as_str().expect("hash").to_owned(),
+        balance: info["account_data"]["Balance"]
+            .as_str()
+            .expect("Balance")
+            .to_owned(),
+        keys: ledger_data_keys(addr, seq, 3),
+        binary: binary["state"].as_array().expect("state").clone(),
+    }
+}
+
+/// The state of a ledger hundreds of ledgers old (beyond memory) reads as it did then.
+fn check_old_state(addr: SocketAddr, dest: &str, seen: &Seen) {
+    for at in [
+        json!({"ledger_index": seen.seq}),
+        json!({"ledger_hash": seen.hash}),
+    ] {
+        let mut req = json!({"account": dest});
+        req.as_object_mut()
+            .expect("object")
+            .extend(at.as_object().expect("o").clone());
+        let info = call(addr, "account_info", req);
+        assert_eq!(
+            info["account_data"]["Balance"],
+            seen.balance.as_str(),
+            "{info}"
+        );
+        assert_eq!(info["ledger_index"].as_u64(), Some(seen.seq));
+        assert_eq!(info["validated"], true);
+    }
+    let entry = call(
+        addr,
+        "ledger_entry",
+        json!({"account_root": dest, "ledger_index": seen.seq}),
+    );
+    assert_eq!(entry["node"]["Balance"], seen.balance.as_str(), "{entry}");
+    let lines = call(
+        addr,
+        "account_lines",
+        json!({"account": dest, "ledger_index": seen.seq}),
+    );
+    assert_eq!(lines["lines"], json!([]), "{lines}");
+    let before = call(
+        addr,
+        "account_info",
+        json!({"account": dest, "ledger_index": 2}),
+    );
+    assert_eq!(
+        before["error"], "actNotFound",
+        "dest did not exist yet: {before}"
+    );
+
+    assert_eq!(ledger_data_keys(addr, seen.seq, 3), seen.keys);
+    let binary = call(
+        addr,
+        "ledger_data",
+        json!({"ledger_index": seen.seq, "binary": true}),
+    );
+    assert_eq!(binary["state"].as_array(), Some(&seen.binary));
+    assert_eq!(binary["ledger"]["closed"], true);
+    // limit 0: no entries, a marker just before the first key.
+    let none = call(
+        addr,
+        "ledger_data",
+        json!({"ledger_index": seen.seq, "limit": 0}),
+    );
+    assert_eq!(none["state"], json!([]), "{none}");
+    assert!(none["marker"]
+        .as_str()
+        .is_some_and(|m| m < seen.keys[0].as_str()));
+    let accounts = call(
+        addr,
+        "ledger_data",
+        json!({"ledger_index": seen.seq, "type": "account"}),
+    );
+    let roots = accounts["state"].as_array().expect("state");
+    assert!(
+        roots.iter().all(|e| e["LedgerEntryType"] == "AccountRoot"),
+        "{accounts}"
+    );
+    assert!(roots.iter().any(|e| e["Account"] == dest));
+
+    let full = call(
+        addr,
+        "ledger",
+        json!({"ledger_index": seen.seq, "accounts": true}),
+    );
+    let state = full["ledger"]["accountState"]
+        .as_array()
+        .expect("accountState");
+    let mut keys: Vec<&str> = state.iter().map(|k| k.as_str().expect("key")).collect();
+    keys.sort();
+    assert_eq!(keys, seen.keys, "ledger accounts lists the same entries");
+
+    let header = call(addr, "ledger_header", json!({"ledger_index": seen.seq}));
+    let raw = header["ledger_data"].as_str().expect("ledger_data");
+    assert_eq!(raw.len(), 236, "118 bytes: {header}");
+    assert!(raw.starts_with(&format!("{:08X}", seen.seq)), "{raw}");
+    assert_eq!(header["ledger"]["ledger_hash"], seen.hash.as_str());
+    let v2 = call(
+        addr,
+        "ledger_header",
+        json!({"ledger_index": seen.seq, "api_version": 2}),
+    );
+    assert_eq!(error(&v2).0, "unknownCmd", "v1 only: {v2}");
+}
+
 fn expect_error(addr: SocketAddr, params: Value, token: &str, message: &str) {
     let r = call(addr, "account_tx", params.clone());
     let (got, _, text) = error(&r);
@@ -275,25 +438,56 @@ fn history_outlives_memory_and_restarts() {
     let server = start(dir.path());
     let addr = server.addr();
     let mut hashes = Vec::new();
+    let mut seen = None;
     for i in 0..PAYMENTS {
         hashes.push(pay(addr, &dest, 100_000_001 + i as u64));
         accept(addr);
+        if i == PAYMENTS / 2 {
+            seen = Some(see(addr, &dest));
+        }
     }
+    let seen = seen.expect("seen");
     for _ in 0..LATER_LEDGERS {
         accept(addr);
     }
     check_history(addr, &dest, &hashes);
+    check_old_state(addr, &dest, &seen);
+    check_tx_history(addr, &hashes);
     check_errors(addr, &dest);
 
     // A clean restart, then a kill -9: the same history each time.
     assert!(server.terminate().success());
     let server = start(dir.path());
     check_history(server.addr(), &dest, &hashes);
+    check_old_state(server.addr(), &dest, &seen);
     hashes.push(pay(server.addr(), &dest, 2_000_000));
     accept(server.addr());
     server.kill9();
     let server = start(dir.path());
     check_history(server.addr(), &dest, &hashes);
+    check_old_state(server.addr(), &dest, &seen);
+}
+
+/// tx_history (v1): 20 a page from `start`, newest first; the page past the end is empty;
+/// a non-admin may not start beyond 10,000.
+fn check_tx_history(addr: SocketAddr, hashes: &[String]) {
+    let r = call(addr, "tx_history", json!({"start": 0}));
+    assert_eq!(r["index"], 0, "{r}");
+    let txs = r["txs"].as_array().expect("txs");
+    assert_eq!(txs.len(), 20, "{r}");
+    assert_eq!(txs[0]["hash"], hashes[hashes.len() - 1].as_str());
+    assert_eq!(txs[0]["DeliverMax"], txs[0]["Amount"]);
+    assert!(txs[0]["inLedger"].as_u64().is_some() && txs[0]["meta"].is_null());
+    let r = call(addr, "tx_history", json!({"start": 20}));
+    assert_eq!(
+        r["txs"].as_array().map(Vec::len),
+        Some(hashes.len() - 20),
+        "{r}"
+    );
+    let r = call(addr, "tx_history", json!({}));
+    assert_eq!(error(&r).0, "invalidParams", "{r}");
+    let r = call(addr, "tx_history", json!({"start": 0, "api_version": 2}));
+    assert_eq!(error(&r).0, "unknownCmd", "{r}");
 }
 
 /// `--online-delete N` keeps the newest N ledgers' history: older transactions are gone

@@ -34,21 +34,29 @@ pub struct LedgerHeader {
     pub hash: Hash256,
 }
 
+/// Bytes of [`LedgerHeader::raw`].
+pub const HEADER_RAW_BYTES: usize = 4 + 8 + 32 * 3 + 4 + 4 + 1 + 1;
+
 impl LedgerHeader {
     /// rippled's ledger hash: SHA-512-half of `LWR\0` and the fields, big-endian.
     pub fn compute_hash(&self) -> Hash256 {
-        sha512_half(&[
-            &prefix::LEDGER_MASTER,
-            &self.seq.to_be_bytes(),
-            &self.total_drops.to_be_bytes(),
-            &self.parent_hash.0,
-            &self.transaction_hash.0,
-            &self.account_hash.0,
-            &self.parent_close_time.to_be_bytes(),
-            &self.close_time.to_be_bytes(),
-            &[self.close_time_resolution],
-            &[self.close_flags],
-        ])
+        sha512_half(&[&prefix::LEDGER_MASTER, &self.raw()])
+    }
+
+    /// The fields in rippled's `addRaw` order, without the hash (118 bytes): what the hash
+    /// covers, `ledger_header`'s and the binary `ledger`'s `ledger_data`.
+    pub fn raw(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_RAW_BYTES);
+        out.extend_from_slice(&self.seq.to_be_bytes());
+        out.extend_from_slice(&self.total_drops.to_be_bytes());
+        out.extend_from_slice(&self.parent_hash.0);
+        out.extend_from_slice(&self.transaction_hash.0);
+        out.extend_from_slice(&self.account_hash.0);
+        out.extend_from_slice(&self.parent_close_time.to_be_bytes());
+        out.extend_from_slice(&self.close_time.to_be_bytes());
+        out.push(self.close_time_resolution);
+        out.push(self.close_flags);
+        out
     }
 }
 

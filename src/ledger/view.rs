@@ -30,34 +30,105 @@ pub trait ReadView {
     fn info(&self) -> &ViewInfo;
 }
 
-/// A snapshot of the shared state at one stamp. Cheap to make and to clone.
+/// The state of closed ledgers kept outside memory (the history store), read by ledger
+/// sequence. Implemented above the pure core; a failed read is an absent entry.
+pub trait StateSource: Send + Sync {
+    /// The entry `key` as ledger `seq` left it.
+    fn read_at(&self, key: &Hash256, seq: u32) -> Option<Arc<StObject>>;
+    /// Ledger `seq`'s entries with keys after `after`, in key order, at most `limit`.
+    fn page_at(
+        &self,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: usize,
+    ) -> Vec<(Hash256, Arc<StObject>)>;
+}
+
+/// Where a view's entries come from.
+#[derive(Clone)]
+enum Backing {
+    /// The shared in-memory state, at a stamp.
+    Memory(Arc<State>, Stamp),
+    /// A stored ledger's state, at the view's sequence.
+    Stored(Arc<dyn StateSource>),
+}
+
+/// A snapshot of one ledger's state: the shared state at one stamp, or a stored
+/// ledger's. Cheap to make and to clone.
 #[derive(Clone)]
 pub struct StateView {
-    state: Arc<State>,
-    at: Stamp,
+    backing: Backing,
     info: ViewInfo,
 }
+
+/// Entries a stored view reads per step of a full walk.
+const STORED_WALK_PAGE: usize = 512;
 
 impl StateView {
     /// A view of `state` as of `at`.
     pub fn new(state: Arc<State>, at: Stamp, info: ViewInfo) -> StateView {
-        StateView { state, at, info }
+        StateView {
+            backing: Backing::Memory(state, at),
+            info,
+        }
     }
 
-    /// The stamp this view reads at.
-    pub fn stamp(&self) -> Stamp {
-        self.at
+    /// A view of closed ledger `info.seq` as `source` keeps it.
+    pub fn stored(source: Arc<dyn StateSource>, info: ViewInfo) -> StateView {
+        StateView {
+            backing: Backing::Stored(source),
+            info,
+        }
     }
 
     /// Every entry of this view, in no particular order (for full-state walks).
-    pub fn for_each(&self, f: impl FnMut(&Hash256, &Arc<StObject>)) {
-        self.state.for_each_at(self.at, f)
+    pub fn for_each(&self, mut f: impl FnMut(&Hash256, &Arc<StObject>)) {
+        match &self.backing {
+            Backing::Memory(state, at) => state.for_each_at(*at, f),
+            Backing::Stored(source) => {
+                let mut after = None;
+                loop {
+                    let page = source.page_at(self.info.seq, after.as_ref(), STORED_WALK_PAGE);
+                    for (k, v) in &page {
+                        f(k, v);
+                    }
+                    match page.last() {
+                        Some((k, _)) if page.len() == STORED_WALK_PAGE => after = Some(*k),
+                        _ => return,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The entries with keys after `after`, in key order, at most `limit` (ledger_data).
+    pub fn page(&self, after: Option<&Hash256>, limit: usize) -> Vec<(Hash256, Arc<StObject>)> {
+        match &self.backing {
+            Backing::Memory(state, at) => {
+                let mut all = Vec::new();
+                state.for_each_at(*at, |k, v| {
+                    if after.is_none_or(|a| k > a) {
+                        all.push((*k, v.clone()));
+                    }
+                });
+                if all.len() > limit {
+                    all.select_nth_unstable_by_key(limit, |e| e.0);
+                    all.truncate(limit);
+                }
+                all.sort_unstable_by_key(|e| e.0);
+                all
+            }
+            Backing::Stored(source) => source.page_at(self.info.seq, after, limit),
+        }
     }
 }
 
 impl ReadView for StateView {
     fn read(&self, key: &Hash256) -> Option<Arc<StObject>> {
-        self.state.read_at(key, self.at)
+        match &self.backing {
+            Backing::Memory(state, at) => state.read_at(key, *at),
+            Backing::Stored(source) => source.read_at(key, self.info.seq),
+        }
     }
     fn info(&self) -> &ViewInfo {
         &self.info

@@ -61,7 +61,7 @@ pub enum SnapshotError {
 }
 
 /// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
-fn fees_of(o: &StObject, default: Fees) -> Fees {
+pub fn fees_of(o: &StObject, default: Fees) -> Fees {
     use crate::ledger::sf::StExt;
     let s = sf();
     Fees {
@@ -135,9 +135,61 @@ pub struct ClosedLedger {
     /// next open ledger, with the last ledger each may be retried in: what a snapshot of
     /// this ledger needs to rebuild the next open ledger exactly.
     held_at_close: Vec<(Arc<StObject>, u32)>,
+    /// The entries this ledger changed, as it left them: what the history store keeps.
+    pub changes: LedgerChanges,
+}
+
+/// The entries a closed ledger changed, in their binary form, as it left them (None:
+/// deleted). The close encodes each changed entry to hash it; the bytes are kept here.
+#[derive(Default)]
+pub struct LedgerChanges {
+    /// Key and binary entry, in key order.
+    pub entries: Vec<(Hash256, Option<Vec<u8>>)>,
+    /// True when `entries` is the whole state (genesis, or a ledger rebuilt from a
+    /// snapshot), not only what changed.
+    pub whole_state: bool,
+}
+
+impl LedgerChanges {
+    fn whole(entries: Vec<(Hash256, Option<Vec<u8>>)>) -> LedgerChanges {
+        LedgerChanges {
+            entries,
+            whole_state: true,
+        }
+    }
+
+    /// The whole state these entries make, and its SHAMap.
+    fn whole_with_map<'a>(
+        entries: impl IntoIterator<Item = (&'a Hash256, &'a StObject)>,
+    ) -> (LedgerChanges, ShaMap) {
+        let mut map = ShaMap::new();
+        let mut rows = Vec::new();
+        for (k, v) in entries {
+            let bytes = codec::encode(v);
+            map.insert(*k, state_leaf_hash(k, &bytes));
+            rows.push((*k, Some(bytes)));
+        }
+        rows.sort_by_key(|r| r.0);
+        (LedgerChanges::whole(rows), map)
+    }
 }
 
 impl ClosedLedger {
+    /// A ledger read back from the history store: its header and fee schedule. Its
+    /// transactions and entries stay in the store (read them there and through a stored
+    /// [`StateView`]).
+    pub fn stored(header: LedgerHeader, fees: Fees) -> ClosedLedger {
+        ClosedLedger {
+            close_time_requested: header.close_time,
+            header,
+            txs: Vec::new(),
+            fees,
+            state_map: ShaMap::new(),
+            held_at_close: Vec::new(),
+            changes: LedgerChanges::default(),
+        }
+    }
+
     /// The transactions held for retry when this ledger closed (before the retry into
     /// the next open ledger), each with the last ledger it may be retried in.
     pub fn held_at_close(&self) -> &[(Arc<StObject>, u32)] {
@@ -235,12 +287,9 @@ impl Ledgers {
             (keylet::account(&GENESIS_ACCOUNT), Some(Arc::new(root))),
             (keylet::fees(), Some(Arc::new(fee_obj))),
         ];
-        let mut map = ShaMap::new();
-        for (k, v) in &writes {
-            if let Some(v) = v {
-                map.insert(*k, state_leaf_hash(k, &codec::encode(v)));
-            }
-        }
+        let (changes, map) = LedgerChanges::whole_with_map(
+            writes.iter().filter_map(|(k, v)| Some((k, v.as_deref()?))),
+        );
         state.commit(stamp(1, 0), writes);
         state.close(1, 1);
         let mut header = LedgerHeader {
@@ -263,6 +312,7 @@ impl Ledgers {
             close_time_requested: 0,
             state_map: map,
             held_at_close: Vec::new(),
+            changes,
         });
         let info = ViewInfo {
             seq: 2,
@@ -324,18 +374,17 @@ impl Ledgers {
             return Err(SnapshotError::HeaderHash);
         }
         let state = Arc::new(State::new());
-        let mut map = ShaMap::new();
-        let mut writes = Vec::with_capacity(entries.len());
+        let (changes, map) = LedgerChanges::whole_with_map(entries.iter().map(|(k, v)| (k, v)));
+        if map.hash() != header.account_hash {
+            return Err(SnapshotError::AccountHash);
+        }
         let mut fees = cfg.fees;
+        let mut writes = Vec::with_capacity(entries.len());
         for (k, v) in entries {
-            map.insert(k, state_leaf_hash(&k, &codec::encode(&v)));
             if k == keylet::fees() {
                 fees = fees_of(&v, fees);
             }
             writes.push((k, Some(Arc::new(v))));
-        }
-        if map.hash() != header.account_hash {
-            return Err(SnapshotError::AccountHash);
         }
         state.commit(stamp(header.seq, 0), writes);
         state.close(header.seq, header.seq);
@@ -352,6 +401,7 @@ impl Ledgers {
             fees,
             state_map: map,
             held_at_close: Vec::new(),
+            changes,
         });
         Ok(Ledgers::around(cfg, state, closed, info))
     }
@@ -602,17 +652,21 @@ impl Ledgers {
                 close_time_requested: close_time,
                 state_map: ShaMap::new(),
                 held_at_close: Vec::new(),
+                changes: LedgerChanges::default(),
             });
         };
         let seq = open.info.seq;
         self.write_skip_lists(&mut open, seq, parent.header.hash);
         let at = self.state.published();
         let mut map = parent.state_map.clone();
+        let mut changes = LedgerChanges::default();
         for key in std::mem::take(&mut open.dirty) {
-            match self.state.read_at(&key, at) {
-                Some(v) => map.insert(key, state_leaf_hash(&key, &codec::encode(&v))),
+            let bytes = self.state.read_at(&key, at).map(|v| codec::encode(&v));
+            match &bytes {
+                Some(b) => map.insert(key, state_leaf_hash(&key, b)),
                 None => map.remove(&key),
             }
+            changes.entries.push((key, bytes));
         }
         let mut tx_map = ShaMap::new();
         for t in &open.txs {
@@ -651,6 +705,7 @@ impl Ledgers {
                 .iter()
                 .map(|h| (h.tx.clone(), h.until_seq))
                 .collect(),
+            changes,
         });
         let keep = self.cfg.history_count.max(1);
         let oldest_kept = seq.saturating_add(1).saturating_sub(keep).max(1);

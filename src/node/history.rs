@@ -12,10 +12,15 @@
 use std::sync::Arc;
 
 use crate::engine::ter::Ter;
-use crate::ledgers::{ClosedLedger, Ledgers, TxEntry};
+use crate::ledger::header::LedgerHeader;
+use crate::ledger::keylet;
+use crate::ledger::view::{StateSource, StateView, ViewInfo};
+use crate::ledgers::{fees_of, ClosedLedger, LedgerSnapshot, Ledgers, TxEntry};
 use crate::protocol::amount::Amount;
 use crate::protocol::codec;
-use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StoredTx};
+use crate::protocol::st::StObject;
+use crate::protocol::types::Hash256;
+use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StateChanges, StoredTx};
 
 use super::subscriptions::affected_accounts;
 
@@ -41,9 +46,16 @@ pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
             accounts: affected_accounts(e, true).into_iter().collect(),
         })
         .collect();
+    let changes = if closed.changes.whole_state {
+        StateChanges::Full
+    } else {
+        StateChanges::Delta
+    };
     HistoryLedger {
         header: closed.header.clone(),
         txs,
+        state: closed.changes.entries.clone(),
+        changes,
     }
 }
 
@@ -115,7 +127,71 @@ impl History {
         if hi >= from {
             tracing::info!(from, to = hi, "history caught up from the journal");
         }
+        self.write_state_base(ledgers, hi)?;
         self.trim(hi)
+    }
+
+    /// A store without a state base (written before the store kept state) gets the last
+    /// closed ledger's whole state: old ledgers' state is then readable from there on.
+    fn write_state_base(&self, ledgers: &Ledgers, last: u32) -> Result<(), String> {
+        if self
+            .store
+            .state_from()
+            .map_err(|e| e.to_string())?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let Some(snap) = ledgers.by_seq(last) else {
+            return Ok(());
+        };
+        let mut rows = Vec::new();
+        snap.view
+            .for_each(|k, v| rows.push((*k, Some(codec::encode(v)))));
+        rows.sort_by_key(|r| r.0);
+        self.store
+            .write_state_base(last, &rows)
+            .map_err(|e| e.to_string())?;
+        tracing::info!(ledger = last, entries = rows.len(), "history state starts");
+        Ok(())
+    }
+
+    /// A closed ledger older than memory keeps, read from the store: its header and a view
+    /// of its state (None when the store has no such ledger or no state for it).
+    pub fn snapshot(&self, seq: u32) -> Option<LedgerSnapshot> {
+        let header = self.store.header(seq).ok()??;
+        self.snapshot_of(header)
+    }
+
+    /// [`History::snapshot`] by ledger hash.
+    pub fn snapshot_by_hash(&self, hash: &Hash256) -> Option<LedgerSnapshot> {
+        let header = self.store.header_by_hash(hash).ok()??;
+        self.snapshot_of(header)
+    }
+
+    fn snapshot_of(&self, header: LedgerHeader) -> Option<LedgerSnapshot> {
+        let from = self.store.state_from().ok()??;
+        if header.seq < from {
+            return None;
+        }
+        let source: Arc<dyn StateSource> = Arc::new(StoredState {
+            store: self.store.clone(),
+        });
+        let defaults = crate::ledger::fees::Fees::default();
+        let fees = source
+            .read_at(&keylet::fees(), header.seq)
+            .map(|o| fees_of(&o, defaults))
+            .unwrap_or(defaults);
+        let info = ViewInfo {
+            seq: header.seq,
+            parent_close_time: header.parent_close_time,
+            fees,
+            open: false,
+        };
+        Some(LedgerSnapshot {
+            view: StateView::stored(source, info),
+            ledger: Some(Arc::new(ClosedLedger::stored(header, fees))),
+        })
     }
 
     /// The store's last ledger, when memory has it too, must be the same ledger.
@@ -143,6 +219,53 @@ impl History {
     /// The first and last stored ledger.
     pub fn range(&self) -> Option<(u32, u32)> {
         self.store.range().ok().flatten()
+    }
+}
+
+/// The history store's state as the ledger views read it.
+struct StoredState {
+    store: Arc<dyn HistoryStore>,
+}
+
+/// An entry's stored bytes decoded; a store error or undecodable bytes are logged and read
+/// as absent.
+fn decode_entry(key: &Hash256, bytes: &[u8]) -> Option<Arc<StObject>> {
+    match codec::decode(bytes) {
+        Ok(o) => Some(Arc::new(o)),
+        Err(e) => {
+            tracing::warn!(key = %key.to_hex(), "history state entry does not decode: {e}");
+            None
+        }
+    }
+}
+
+impl StateSource for StoredState {
+    fn read_at(&self, key: &Hash256, seq: u32) -> Option<Arc<StObject>> {
+        match self.store.state_entry(key, seq) {
+            Ok(bytes) => decode_entry(key, &bytes?),
+            Err(e) => {
+                tracing::warn!("history state read failed: {e}");
+                None
+            }
+        }
+    }
+
+    fn page_at(
+        &self,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: usize,
+    ) -> Vec<(Hash256, Arc<StObject>)> {
+        match self.store.state_page(seq, after, limit) {
+            Ok(rows) => rows
+                .into_iter()
+                .filter_map(|(k, b)| Some((k, decode_entry(&k, &b)?)))
+                .collect(),
+            Err(e) => {
+                tracing::warn!("history state page failed: {e}");
+                Vec::new()
+            }
+        }
     }
 }
 

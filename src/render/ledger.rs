@@ -55,6 +55,17 @@ pub fn header_json(h: &LedgerHeader, api_version: u32) -> Map<String, Value> {
     o
 }
 
+/// A closed ledger's header in binary: `closed` and the raw header as `ledger_data`.
+pub fn header_binary_json(h: &LedgerHeader) -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert("closed".into(), Value::from(true));
+    o.insert(
+        "ledger_data".into(),
+        Value::from(hex::encode_upper(h.raw())),
+    );
+    o
+}
+
 /// A ledger sequence in a header: a string in v1, a number from v2 on.
 pub fn seq_value(seq: u32, api_version: u32) -> Value {
     if api_version >= 2 {

@@ -8,6 +8,7 @@
 use crate::ledgers::LedgerSnapshot;
 use crate::limits::VALIDATED_AGE_MAX_SECS;
 use crate::protocol::time::ripple_now_secs;
+use crate::render::ledger::{header_binary_json, header_json, seq_value};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{parse_hash256, parse_u64_decimal};
@@ -113,9 +114,61 @@ pub fn ledger_fields(ctx: &Context, snap: &LedgerSnapshot) -> Map<String, Value>
     fields
 }
 
-/// Selects the ledger `params` names (rpc.md §3.0), or the error rippled gives.
+/// The `ledger` object rippled's `LedgerFill` prints for a ledger with no options: a
+/// closed ledger's header (binary: `closed` and the raw header as `ledger_data`), or the
+/// open ledger's `closed`, `ledger_index` and `parent_hash`.
+pub fn header_object(ctx: &Context, snap: &LedgerSnapshot, binary: bool) -> Map<String, Value> {
+    match (&snap.ledger, binary) {
+        (Some(l), true) => header_binary_json(&l.header),
+        (Some(l), false) => header_json(&l.header, ctx.api_version),
+        (None, true) => {
+            let mut o = Map::new();
+            o.insert("closed".into(), Value::from(false));
+            o
+        }
+        (None, false) => {
+            let mut o = Map::new();
+            o.insert("closed".into(), Value::from(false));
+            o.insert(
+                "ledger_index".into(),
+                seq_value(snap.seq(), ctx.api_version),
+            );
+            o.insert(
+                "parent_hash".into(),
+                Value::from(open_parent(ctx, snap).to_hex()),
+            );
+            o
+        }
+    }
+}
+
+/// The open ledger's parent: the closed ledger just before it.
+pub fn open_parent(ctx: &Context, snap: &LedgerSnapshot) -> crate::protocol::types::Hash256 {
+    ctx.services
+        .node
+        .ledgers
+        .by_seq(snap.seq().saturating_sub(1))
+        .and_then(|p| p.ledger)
+        .map(|l| l.header.hash)
+        .unwrap_or_default()
+}
+
+/// Selects the ledger `params` names (rpc.md §3.0), or the error rippled gives. A closed
+/// ledger older than memory keeps is read from the history store (its header and state;
+/// its transactions stay in the store).
 pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
+    select_from(ctx, params, true)
+}
+
+/// [`select`] among the ledgers memory keeps only (handlers that list a ledger's
+/// transactions read older ones from the history store themselves).
+pub fn select_in_memory(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
+    select_from(ctx, params, false)
+}
+
+fn select_from(ctx: &Context, params: &Params, stored: bool) -> Result<Selected, RpcError> {
     let store = &ctx.services.node.ledgers;
+    let history = &ctx.services.node.history;
     let legacy = params.get("ledger");
     let hash = params.get("ledger_hash");
     let index = params.get("ledger_index");
@@ -142,7 +195,10 @@ pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
             .is_none_or(|age| age > VALIDATED_AGE_MAX_SECS);
     let snap = if let Some(h) = hash {
         let h = parse_hash(h)?;
-        store.by_hash(&h).ok_or_else(ledger_not_found)?
+        store
+            .by_hash(&h)
+            .or_else(|| stored.then(|| history.snapshot_by_hash(&h)).flatten())
+            .ok_or_else(ledger_not_found)?
     } else {
         let which = match index {
             Some(v) => parse_index(v)?,
@@ -179,7 +235,10 @@ pub fn select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
                             open
                         } else {
                             // The open ledger may have closed between the two reads.
-                            store.by_seq(n).ok_or_else(ledger_not_found)?
+                            store
+                                .by_seq(n)
+                                .or_else(|| stored.then(|| history.snapshot(n)).flatten())
+                                .ok_or_else(ledger_not_found)?
                         }
                     }
                 }

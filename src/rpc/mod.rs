@@ -18,6 +18,7 @@
 pub mod cli;
 pub mod context;
 pub mod cpu_pool;
+pub mod entry_type;
 pub mod envelope;
 pub mod error;
 pub mod handlers;

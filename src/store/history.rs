@@ -36,6 +36,20 @@ pub struct HistoryTx {
     pub accounts: Vec<AccountId>,
 }
 
+/// One ledger entry as a ledger left it: its key and its binary form (None: deleted).
+pub type StateRow = (Hash256, Option<Vec<u8>>);
+
+/// What a ledger did to the state, as the history store keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum StateChanges {
+    /// The entries the ledger created, modified or deleted.
+    #[default]
+    Delta,
+    /// Every entry of the ledger: a base the state can be read from (genesis, or the first
+    /// ledger a store holds).
+    Full,
+}
+
 /// One validated ledger, as the history store keeps it.
 #[derive(Debug, Clone)]
 pub struct HistoryLedger {
@@ -43,6 +57,10 @@ pub struct HistoryLedger {
     pub header: LedgerHeader,
     /// Its transactions, in ledger order.
     pub txs: Vec<HistoryTx>,
+    /// The entries it changed (or all of them, as `changes` says).
+    pub state: Vec<StateRow>,
+    /// Whether `state` is a delta or the whole state.
+    pub changes: StateChanges,
 }
 
 /// A transaction read back, with where it is.
@@ -108,7 +126,24 @@ pub trait HistoryStore: Send + Sync {
     fn tx(&self, id: &Hash256) -> StoreResult<Option<StoredTx>>;
     /// One page of an account's transactions.
     fn account_tx(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPage>;
-    /// Deletes every ledger before `seq` and its transactions (online deletion).
+    /// `count` transactions from the `start`th on, newest ledger first (tx_history).
+    fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>>;
+    /// The first ledger whose whole state the store can answer for (None: no state yet).
+    fn state_from(&self) -> StoreResult<Option<u32>>;
+    /// The entry `key` as ledger `seq` left it (None: absent then).
+    fn state_entry(&self, key: &Hash256, seq: u32) -> StoreResult<Option<Vec<u8>>>;
+    /// Ledger `seq`'s entries with keys after `after`, in key order, at most `limit`.
+    fn state_page(
+        &self,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: usize,
+    ) -> StoreResult<Vec<(Hash256, Vec<u8>)>>;
+    /// Writes the whole state of ledger `seq`, a ledger the store holds already, as the
+    /// base reads can start from (a store that had no state, or only older ledgers').
+    fn write_state_base(&self, seq: u32, rows: &[StateRow]) -> StoreResult<()>;
+    /// Deletes every ledger before `seq` and its transactions (online deletion); the
+    /// state stays readable from `seq` on.
     fn delete_before(&self, seq: u32) -> StoreResult<()>;
     /// Deletes every ledger after `seq` and its transactions (a repaired journal that
     /// ends earlier than the history did).
@@ -127,12 +162,19 @@ CREATE INDEX IF NOT EXISTS txs_by_ledger ON txs(seq, idx);
 CREATE TABLE IF NOT EXISTS account_txs(
     account BLOB NOT NULL, seq INTEGER NOT NULL, idx INTEGER NOT NULL, id BLOB NOT NULL,
     PRIMARY KEY(account, seq, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS state(
+    key BLOB NOT NULL, seq INTEGER NOT NULL, data BLOB,
+    PRIMARY KEY(key, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS settings(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 ";
+
+/// The setting that holds the first ledger with a readable state.
+const STATE_FROM: &str = "state_from";
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
 
 /// Bytes of a header as stored: the fields rippled hashes, in its order.
-const HEADER_BYTES: usize = 4 + 8 + 32 * 3 + 4 + 4 + 1 + 1;
+const HEADER_BYTES: usize = crate::ledger::header::HEADER_RAW_BYTES;
 
 /// The history store in one SQLite database file (or in memory).
 pub struct SqliteHistory {
@@ -238,6 +280,15 @@ impl SqliteHistory {
     }
 }
 
+/// Forgets the state ledgers after `seq` wrote; a base after `seq` goes with them.
+fn forget_state_after(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Result<()> {
+    tx.execute("DELETE FROM state WHERE seq > ?1", params![seq])?;
+    if state_from(tx)?.is_some_and(|from| from > seq) {
+        set_state_from(tx, None)?;
+    }
+    Ok(())
+}
+
 fn history_error(file: &str, e: rusqlite::Error) -> StoreError {
     StoreError::History {
         file: file.to_string(),
@@ -246,17 +297,7 @@ fn history_error(file: &str, e: rusqlite::Error) -> StoreError {
 }
 
 fn encode_header(h: &LedgerHeader) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_BYTES);
-    out.extend_from_slice(&h.seq.to_be_bytes());
-    out.extend_from_slice(&h.total_drops.to_be_bytes());
-    out.extend_from_slice(&h.parent_hash.0);
-    out.extend_from_slice(&h.transaction_hash.0);
-    out.extend_from_slice(&h.account_hash.0);
-    out.extend_from_slice(&h.parent_close_time.to_be_bytes());
-    out.extend_from_slice(&h.close_time.to_be_bytes());
-    out.push(h.close_time_resolution);
-    out.push(h.close_flags);
-    out
+    h.raw()
 }
 
 /// The header from its stored bytes, its hash recomputed (None when malformed).
@@ -328,6 +369,65 @@ fn insert_ledger(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite:
         for a in &t.accounts {
             put_account.execute(params![&a.0[..], h.seq, t.index, &t.id.0[..]])?;
         }
+    }
+    if l.changes == StateChanges::Full && state_from(tx)?.is_none() {
+        start_state_at(tx, h.seq)?;
+    }
+    insert_state(tx, h.seq, &l.state)
+}
+
+/// Writes ledger `seq`'s state rows (a row written again for the same ledger replaces it).
+fn insert_state(
+    tx: &rusqlite::Transaction<'_>,
+    seq: u32,
+    rows: &[StateRow],
+) -> rusqlite::Result<()> {
+    let mut put =
+        tx.prepare_cached("INSERT OR REPLACE INTO state(key, seq, data) VALUES (?1, ?2, ?3)")?;
+    for (key, data) in rows {
+        put.execute(params![&key.0[..], seq, data])?;
+    }
+    Ok(())
+}
+
+fn state_from(c: &Connection) -> rusqlite::Result<Option<u32>> {
+    c.prepare_cached("SELECT value FROM settings WHERE name = ?1")?
+        .query_row(params![STATE_FROM], |r| r.get(0))
+        .optional()
+}
+
+fn set_state_from(c: &Connection, seq: Option<u32>) -> rusqlite::Result<()> {
+    match seq {
+        Some(seq) => c.execute(
+            "INSERT OR REPLACE INTO settings(name, value) VALUES (?1, ?2)",
+            params![STATE_FROM, seq],
+        )?,
+        None => c.execute("DELETE FROM settings WHERE name = ?1", params![STATE_FROM])?,
+    };
+    Ok(())
+}
+
+/// Makes ledger `seq` the state's base: rows of older ledgers (an incomplete past) go.
+fn start_state_at(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Result<()> {
+    tx.execute("DELETE FROM state WHERE seq < ?1", params![seq])?;
+    set_state_from(tx, Some(seq))
+}
+
+/// Forgets the state before ledger `seq` while keeping every entry as `seq` saw it: a
+/// version goes once a newer one is at or before `seq`, and deletions at or before `seq`
+/// go with it.
+fn prune_state_before(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM state WHERE seq < ?1 AND EXISTS (SELECT 1 FROM state n \
+         WHERE n.key = state.key AND n.seq > state.seq AND n.seq <= ?1)",
+        params![seq],
+    )?;
+    tx.execute(
+        "DELETE FROM state WHERE data IS NULL AND seq <= ?1",
+        params![seq],
+    )?;
+    if let Some(from) = state_from(tx)? {
+        set_state_from(tx, Some(from.max(seq)))?;
     }
     Ok(())
 }
@@ -463,6 +563,75 @@ impl HistoryStore for SqliteHistory {
         Ok(AccountTxPage { txs, marker })
     }
 
+    fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>> {
+        self.read(|c| {
+            let sql = format!(
+                "SELECT {TX_COLUMNS} FROM txs t JOIN ledgers l ON l.seq = t.seq \
+                 ORDER BY t.seq DESC, t.idx DESC LIMIT ?1 OFFSET ?2"
+            );
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![count, start], stored_tx)?;
+            rows.collect()
+        })
+    }
+
+    fn state_from(&self) -> StoreResult<Option<u32>> {
+        self.read(state_from)
+    }
+
+    fn state_entry(&self, key: &Hash256, seq: u32) -> StoreResult<Option<Vec<u8>>> {
+        let row: Option<Option<Vec<u8>>> = self.read(|c| {
+            c.prepare_cached(
+                "SELECT data FROM state WHERE key = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![&key.0[..], seq], |r| r.get(0))
+            .optional()
+        })?;
+        Ok(row.flatten())
+    }
+
+    fn state_page(
+        &self,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: usize,
+    ) -> StoreResult<Vec<(Hash256, Vec<u8>)>> {
+        let after = after.map(|h| h.0.to_vec()).unwrap_or_default();
+        self.read(|c| {
+            // One step per key: the newest version at or before `seq` of the next key.
+            let mut next_key = c.prepare_cached(
+                "SELECT key FROM state WHERE key > ?1 AND seq <= ?2 ORDER BY key LIMIT 1",
+            )?;
+            let mut version = c.prepare_cached(
+                "SELECT data FROM state WHERE key = ?1 AND seq <= ?2 ORDER BY seq DESC LIMIT 1",
+            )?;
+            let mut out = Vec::new();
+            let mut cursor = after;
+            while out.len() < limit {
+                let Some(key): Option<Vec<u8>> = next_key
+                    .query_row(params![cursor, seq], |r| r.get(0))
+                    .optional()?
+                else {
+                    break;
+                };
+                let data: Option<Vec<u8>> = version.query_row(params![key, seq], |r| r.get(0))?;
+                if let Some(data) = data {
+                    out.push((hash_of(key.clone()), data));
+                }
+                cursor = key;
+            }
+            Ok(out)
+        })
+    }
+
+    fn write_state_base(&self, seq: u32, rows: &[StateRow]) -> StoreResult<()> {
+        let mut conn = self.writer.lock();
+        let tx = conn.transaction().map_err(|e| self.fail(e))?;
+        start_state_at(&tx, seq).map_err(|e| self.fail(e))?;
+        insert_state(&tx, seq, rows).map_err(|e| self.fail(e))?;
+        tx.commit().map_err(|e| self.fail(e))
+    }
+
     fn delete_before(&self, seq: u32) -> StoreResult<()> {
         self.delete_where("<", seq)
     }
@@ -481,6 +650,12 @@ impl SqliteHistory {
             let sql = format!("DELETE FROM {table} WHERE seq {cmp} ?1");
             tx.execute(&sql, params![seq]).map_err(|e| self.fail(e))?;
         }
+        let state = if cmp == "<" {
+            prune_state_before(&tx, seq)
+        } else {
+            forget_state_after(&tx, seq)
+        };
+        state.map_err(|e| self.fail(e))?;
         tx.commit().map_err(|e| self.fail(e))
     }
 }
@@ -528,7 +703,22 @@ mod tests {
                     },
                 })
                 .collect();
-            out.push(HistoryLedger { header, txs });
+            // Ledger n writes key n and rewrites key 0; ledger 1 is the base.
+            let state = vec![
+                (Hash256([0; 32]), Some(vec![seq as u8])),
+                (Hash256([seq as u8; 32]), Some(vec![seq as u8, 0xEE])),
+            ];
+            let changes = if seq == 1 {
+                StateChanges::Full
+            } else {
+                StateChanges::Delta
+            };
+            out.push(HistoryLedger {
+                header,
+                txs,
+                state,
+                changes,
+            });
         }
         out
     }
@@ -610,5 +800,70 @@ mod tests {
         // Writing a ledger twice fails and leaves the store as it was.
         assert!(s.write(&all[3..]).is_err());
         assert_eq!(s.range().expect("range"), Some((3, 5)));
+    }
+
+    fn keys_at(s: &SqliteHistory, seq: u32, page: usize) -> Vec<(u8, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut after = None;
+        loop {
+            let rows = s.state_page(seq, after.as_ref(), page).expect("page");
+            let Some(last) = rows.last() else {
+                return out;
+            };
+            after = Some(last.0);
+            out.extend(rows.into_iter().map(|(k, v)| (k.0[0], v)));
+        }
+    }
+
+    #[test]
+    fn state_reads_at_every_ledger_and_survives_deletion_of_the_past() {
+        let s = SqliteHistory::in_memory().expect("open");
+        let mut all = ledgers(6, 1);
+        // Ledger 4 deletes ledger 2's entry.
+        all[3].state.push((Hash256([2; 32]), None));
+        s.write(&all).expect("write");
+        assert_eq!(s.state_from().expect("from"), Some(1));
+        let key = |n: u8| Hash256([n; 32]);
+        assert_eq!(s.state_entry(&key(0), 3).expect("read"), Some(vec![3]));
+        assert_eq!(
+            s.state_entry(&key(2), 3).expect("read"),
+            Some(vec![2, 0xEE])
+        );
+        assert_eq!(s.state_entry(&key(2), 4).expect("read"), None);
+        assert_eq!(s.state_entry(&key(5), 4).expect("read"), None);
+        let at3: Vec<u8> = keys_at(&s, 3, 2).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(at3, [0, 1, 2, 3]);
+        let at5: Vec<u8> = keys_at(&s, 5, 1).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(at5, [0, 1, 3, 4, 5]);
+
+        // Online deletion keeps ledger 4's view whole and forgets what only 1..3 saw.
+        let before = keys_at(&s, 4, 10);
+        s.delete_before(4).expect("delete");
+        assert_eq!(s.state_from().expect("from"), Some(4));
+        assert_eq!(keys_at(&s, 4, 10), before);
+        assert_eq!(keys_at(&s, 6, 3).len(), 6);
+        // Cutting the newest ledgers forgets their writes.
+        s.delete_after(5).expect("delete");
+        assert_eq!(s.state_entry(&key(0), 9).expect("read"), Some(vec![5]));
+        assert_eq!(s.state_entry(&key(6), 9).expect("read"), None);
+    }
+
+    #[test]
+    fn a_base_written_later_starts_the_state_there() {
+        let s = SqliteHistory::in_memory().expect("open");
+        let mut all = ledgers(4, 1);
+        for l in &mut all {
+            l.changes = StateChanges::Delta;
+        }
+        s.write(&all).expect("write");
+        assert_eq!(s.state_from().expect("from"), None);
+        let base = vec![(Hash256([9; 32]), Some(vec![9]))];
+        s.write_state_base(3, &base).expect("base");
+        assert_eq!(s.state_from().expect("from"), Some(3));
+        // Rows before the base are gone; ledger 4's delta reads on top of it.
+        let at4: Vec<u8> = keys_at(&s, 4, 10).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(at4, [0, 3, 4, 9]);
+        s.delete_after(2).expect("delete");
+        assert_eq!(s.state_from().expect("from"), None);
     }
 }

@@ -39,7 +39,8 @@ pub use damage::{Discarded, DISCARDED_SUFFIX};
 pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
 pub use history::{
-    AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory, StoredTx,
+    AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory,
+    StateChanges, StateRow, StoredTx,
 };
 pub use journal::{Journal, JournalOptions, JournalStats};
 pub use prune::{prune_history, PruneReport};

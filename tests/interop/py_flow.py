@@ -21,6 +21,8 @@ from xrpl.models.requests import (
     AccountLines,
     ChannelAuthorize,
     ChannelVerify,
+    GenericRequest,
+    LedgerData,
     ServerInfo,
     StreamParameter,
     Subscribe,
@@ -211,6 +213,31 @@ def history(client, payer, claim_hash):
     check(account_tx_hashes(client, payer.address, 2, forward=True) == one[::-1], "forward pages list them oldest first")
     found = request(client, Tx(transaction=claim_hash))
     check(found.get("validated") is True and found.get("hash") == claim_hash, "tx finds the claim, validated")
+    old_state(client, payer)
+
+
+def ledger_data_keys(client, ledger_index):
+    keys, marker = [], None
+    for _ in range(1000):
+        page = request(client, LedgerData(ledger_index=ledger_index, limit=5, marker=marker))
+        keys += [e["index"] for e in page["state"]]
+        marker = page.get("marker")
+        if marker is None:
+            return keys
+    raise AssertionError("ledger_data paging did not end")
+
+
+def old_state(client, payer):
+    """A ledger pushed out of memory (300 closes later) reads as it did: account_info and
+    ledger_data pages there come from the history store."""
+    then = request(client, AccountInfo(account=payer.address, ledger_index="validated"))
+    seq, balance = then["ledger_index"], then["account_data"]["Balance"]
+    keys = ledger_data_keys(client, seq)
+    for _ in range(300):
+        request(client, GenericRequest(method="ledger_accept"))
+    now = request(client, AccountInfo(account=payer.address, ledger_index=seq))
+    check(now["account_data"]["Balance"] == balance and now["validated"] is True, f"account_info at ledger {seq}, 300 ledgers back, is as it was")
+    check(ledger_data_keys(client, seq) == keys and len(keys) > 5, f"ledger_data pages at ledger {seq} list the same {len(keys)} entries")
 
 
 def subscription(ws_url):

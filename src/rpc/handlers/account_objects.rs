@@ -5,7 +5,7 @@
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::definitions::defs;
+use crate::rpc::entry_type::{chosen_type, type_code};
 use crate::protocol::types::Hash256;
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
@@ -18,33 +18,6 @@ use crate::rpc::ledger_select::select;
 use crate::rpc::params::parse_hash256;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::Value;
-
-/// `type` filter names (rippled's `rpcName`s and entry type names) of the entry types.
-const TYPE_NAMES: &[(&str, &str)] = &[
-    ("account", "AccountRoot"),
-    ("amendments", "Amendments"),
-    ("amm", "AMM"),
-    ("bridge", "Bridge"),
-    ("check", "Check"),
-    ("credential", "Credential"),
-    ("deposit_preauth", "DepositPreauth"),
-    ("did", "DID"),
-    ("directory", "DirectoryNode"),
-    ("escrow", "Escrow"),
-    ("fee", "FeeSettings"),
-    ("hashes", "LedgerHashes"),
-    ("mpt_issuance", "MPTokenIssuance"),
-    ("mptoken", "MPToken"),
-    ("nft_offer", "NFTokenOffer"),
-    ("nft_page", "NFTokenPage"),
-    ("nunl", "NegativeUNL"),
-    ("offer", "Offer"),
-    ("oracle", "Oracle"),
-    ("payment_channel", "PayChannel"),
-    ("signer_list", "SignerList"),
-    ("state", "RippleState"),
-    ("ticket", "Ticket"),
-];
 
 /// Types that can never be in an owner directory: refused as a filter.
 const NOT_OWNED: &[&str] = &[
@@ -67,25 +40,6 @@ const DELETION_BLOCKERS: &[&str] = &[
     "MPTokenIssuance",
     "MPToken",
 ];
-
-fn type_code(name: &str) -> Option<u16> {
-    defs().ledger_entry_types.get(name).copied()
-}
-
-/// rippled's `chooseLedgerEntryType`: the entry type name a `type` value names.
-fn chosen_type(params: &Params) -> Result<Option<&'static str>, RpcError> {
-    let Some(v) = params.get("type") else {
-        return Ok(None);
-    };
-    let text = v
-        .as_str()
-        .ok_or_else(|| RpcError::expected_field("type", "string"))?;
-    TYPE_NAMES
-        .iter()
-        .find(|(rpc, name)| text.eq_ignore_ascii_case(rpc) || text.eq_ignore_ascii_case(name))
-        .map(|(_, name)| Some(*name))
-        .ok_or_else(|| RpcError::invalid_field("type"))
-}
 
 /// Answer account_objects.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {

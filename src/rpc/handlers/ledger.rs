@@ -3,13 +3,13 @@
 //! state entries.
 
 use crate::ledgers::{LedgerSnapshot, TxEntry};
-use crate::render::ledger::{entry_json, header_json, seq_value};
+use crate::render::ledger::{entry_json, header_binary_json, header_json};
 use crate::render::tx::{meta_json, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::node::history::tx_entry;
 use crate::rpc::params::as_bool;
-use crate::rpc::ledger_select::{select, stored_header};
+use crate::rpc::ledger_select::{header_object, select_in_memory as select, stored_header};
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -53,39 +53,24 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
 
 /// The `ledger` object of one ledger.
 fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
-    let mut o = match &snap.ledger {
-        Some(l) => {
-            let mut o = header_json(&l.header, fill.api_version);
-            if fill.transactions {
-                // rippled walks the transaction tree, which is ordered by ID.
-                let mut txs: Vec<_> = l.txs.iter().collect();
-                txs.sort_by_key(|t| t.id);
-                let list = txs.into_iter().map(|t| tx_json(t, fill)).collect();
-                o.insert("transactions".into(), Value::Array(list));
-            }
-            o
-        }
-        None => {
-            let mut o = Map::new();
-            o.insert("closed".into(), Value::from(false));
-            o.insert(
-                "ledger_index".into(),
-                seq_value(snap.seq(), fill.api_version),
-            );
-            // The open ledger's parent is the closed ledger just before it.
-            let parent = ctx
-                .services
-                .node
-                .ledgers
-                .by_seq(snap.seq().saturating_sub(1))
-                .and_then(|p| p.ledger)
-                .map(|l| l.header.hash.to_hex())
-                .unwrap_or_default();
-            o.insert("parent_hash".into(), Value::from(parent));
-            o
-        }
-    };
+    let mut o = header_object(ctx, snap, fill.binary);
+    if let (Some(l), true) = (&snap.ledger, fill.transactions) {
+        // rippled walks the transaction tree, which is ordered by ID.
+        let mut txs: Vec<_> = l.txs.iter().collect();
+        txs.sort_by_key(|t| t.id);
+        let list = txs.into_iter().map(|t| tx_json(t, fill)).collect();
+        o.insert("transactions".into(), Value::Array(list));
+    }
     if fill.accounts {
+        o.insert("accountState".into(), account_state(snap, fill));
+    }
+    o.sort_keys();
+    Value::Object(o)
+}
+
+/// Every entry of the ledger: keys, entries as JSON (expand), or binary.
+fn account_state(snap: &LedgerSnapshot, fill: Fill) -> Value {
+    {
         let mut entries = Vec::new();
         snap.view.for_each(|k, v| entries.push((*k, v.clone())));
         entries.sort_by_key(|e| e.0);
@@ -107,10 +92,8 @@ fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
                 }
             })
             .collect();
-        o.insert("accountState".into(), Value::Array(list));
+        Value::Array(list)
     }
-    o.sort_keys();
-    Value::Object(o)
 }
 
 /// Answer ledger.
@@ -177,16 +160,27 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     Ok(r)
 }
 
-/// A ledger older than memory keeps, from the history store: its header and transactions
-/// (None when the store has no such ledger, or when its state is asked for: the store
-/// keeps no state yet).
-fn stored_ledger(ctx: &Context, params: &Params, fill: Fill) -> Option<HandlerResult> {
-    if fill.accounts || params.get("full").is_some_and(as_bool) {
-        return None;
-    }
+/// A ledger older than memory keeps, from the history store: its header, transactions
+/// and (admins) state (None when the store has no such ledger).
+fn stored_ledger(ctx: &Context, params: &Params, mut fill: Fill) -> Option<HandlerResult> {
     let history = &ctx.services.node.history.store;
     let header = stored_header(ctx, params)?;
-    let mut o = header_json(&header, fill.api_version);
+    if fill.accounts && ctx.role != Role::Admin {
+        return Some(Err(RpcError::new(ErrorCode::NoPermission)));
+    }
+    if params.get("full").is_some_and(as_bool) {
+        fill.transactions = true;
+        fill.expand = true;
+    }
+    let mut o = if fill.binary {
+        header_binary_json(&header)
+    } else {
+        header_json(&header, fill.api_version)
+    };
+    if fill.accounts {
+        let snap = ctx.services.node.history.snapshot(header.seq)?;
+        o.insert("accountState".into(), account_state(&snap, fill));
+    }
     if fill.transactions {
         let stored = history.ledger_txs(header.seq).ok()?;
         let mut txs: Vec<_> = stored.iter().filter_map(tx_entry).collect();

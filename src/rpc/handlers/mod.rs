@@ -45,7 +45,9 @@ methods! {
     ledger_accept => Async, role: Admin, condition: NeedsCurrentLedger;
     ledger_closed => Inline, condition: NeedsClosedLedger;
     ledger_current => Inline, condition: NeedsCurrentLedger;
+    ledger_data => Cpu;
     ledger_entry => Inline;
+    ledger_header => Inline, versions: 1..=1;
     ping => Inline;
     random => Inline;
     server_definitions => Inline;
@@ -56,6 +58,7 @@ methods! {
     subscribe => Inline;
     transaction_entry => Cpu;
     tx => Cpu, condition: NeedsNetwork;
+    tx_history => Cpu, versions: 1..=1;
     unsubscribe => Inline;
     wallet_propose => Cpu, role: Admin;
 }

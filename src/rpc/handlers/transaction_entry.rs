@@ -12,7 +12,7 @@ use crate::protocol::types::Hash256;
 use crate::render::tx::tx_fields;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::ledger_select::{select, stored_header};
+use crate::rpc::ledger_select::{select_in_memory as select, stored_header};
 use crate::rpc::params::parse_hash256;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};

@@ -281,6 +281,9 @@ pub const PAYMENT_PATH_STEPS_MAX: usize = 8;
 /// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
 /// ExpandedSignerList).
 pub const MULTI_SIGNERS_MAX: usize = 32;
+/// Tickets one account may hold, and the most one TicketCreate makes (rippled
+/// `CreateTicket::maxTicketThreshold`, `maxValidCount`).
+pub const TICKETS_PER_ACCOUNT_MAX: u32 = 250;
 
 /// Commands (submissions, closes) waiting for the sequencer; a submission that finds the
 /// queue full is answered `tooBusy` at once instead of waiting.

@@ -179,7 +179,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let a = asks(ctx.tx);
     let flags_in = root.flags();
-    let out = match new_flags(&root, &a, ctx.signed_by_master) {
+    let keys = Keys {
+        signed_by_master: ctx.signed_by_master,
+        has_signer_list: ctx.sb.exists(&keylet::signers(&ctx.account)),
+    };
+    let out = match new_flags(&root, &a, keys) {
         Ok(out) => out,
         Err(t) => return t,
     };
@@ -208,11 +212,19 @@ const DISALLOW_INCOMING: [(u32, u32); 4] = [
     ),
 ];
 
+/// How the transaction was signed, and what else could sign for the account.
+#[derive(Clone, Copy)]
+struct Keys {
+    signed_by_master: bool,
+    has_signer_list: bool,
+}
+
 /// The account's flags after the request, or the tec that refuses it.
-fn new_flags(root: &StObject, a: &Asks, signed_by_master: bool) -> Result<u32, Ter> {
+fn new_flags(root: &StObject, a: &Asks, keys: Keys) -> Result<u32, Ter> {
+    let signed_by_master = keys.signed_by_master;
     let flags_in = root.flags();
     let mut out = legacy_flags(flags_in, a);
-    out = master_key_flag(out, flags_in, root, a, signed_by_master)?;
+    out = master_key_flag(out, flags_in, root, a, keys)?;
     out = switch(out, a, asf::DEFAULT_RIPPLE, lsf::DEFAULT_RIPPLE);
     out = freeze_flags(out, flags_in, a, signed_by_master)?;
     out = switch(out, a, asf::DEPOSIT_AUTH, lsf::DEPOSIT_AUTH);
@@ -259,20 +271,20 @@ fn switch(out: u32, a: &Asks, asf_value: u32, bit: u32) -> u32 {
     }
 }
 
-/// DisableMaster: only the master key may disable itself, and only when a regular key
-/// remains to sign with.
+/// DisableMaster: only the master key may disable itself, and only when a regular key or
+/// a signer list remains to sign with.
 fn master_key_flag(
     mut out: u32,
     flags_in: u32,
     root: &StObject,
     a: &Asks,
-    signed_by_master: bool,
+    keys: Keys,
 ) -> Result<u32, Ter> {
     if a.set == asf::DISABLE_MASTER && flags_in & lsf::DISABLE_MASTER == 0 {
-        if !signed_by_master {
+        if !keys.signed_by_master {
             return Err(Ter::tecNEED_MASTER_KEY);
         }
-        if root.get(sf().regular_key).is_none() {
+        if root.get(sf().regular_key).is_none() && !keys.has_signer_list {
             return Err(Ter::tecNO_ALTERNATIVE_KEY);
         }
         out |= lsf::DISABLE_MASTER;

@@ -30,6 +30,9 @@ pub enum Violation {
     AccountDeleted,
 }
 
+/// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
+const ACCOUNT_DELETE: u16 = 21;
+
 fn xrp_held(o: &StObject) -> i64 {
     let s = sf();
     match o.u16_of(s.ledger_entry_type) {
@@ -39,10 +42,21 @@ fn xrp_held(o: &StObject) -> i64 {
     }
 }
 
-/// Owned-entry counts an entry contributes to each account's OwnerCount.
-fn owned_by(o: &StObject, out: &mut HashMap<AccountId, i64>, sign: i64) {
+/// Owned-entry counts an entry contributes to each account's OwnerCount. A SignerList
+/// names no owner: only its owner's transactions change it, so it counts for `sender`.
+fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>, sign: i64) {
     let s = sf();
     match o.u16_of(s.ledger_entry_type) {
+        Some(lt::SIGNER_LIST) => {
+            let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
+                1
+            } else {
+                crate::engine::signer_list_set::signer_entries(o)
+                    .map(|e| 2 + e.len() as i64)
+                    .unwrap_or(1)
+            };
+            *out.entry(*sender).or_default() += sign * count;
+        }
         Some(lt::RIPPLE_STATE) => {
             let flags = o.flags();
             for (field, bit) in [
@@ -56,7 +70,7 @@ fn owned_by(o: &StObject, out: &mut HashMap<AccountId, i64>, sign: i64) {
                 }
             }
         }
-        Some(lt::PAYCHAN) => {
+        Some(lt::PAYCHAN) | Some(lt::TICKET) | Some(lt::DEPOSIT_PREAUTH) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }
@@ -65,12 +79,14 @@ fn owned_by(o: &StObject, out: &mut HashMap<AccountId, i64>, sign: i64) {
     }
 }
 
-/// Checks the change set of one transaction that charged `fee_drops` of a declared
-/// `fee_max_drops`.
+/// Checks the change set of one transaction of `sender` and type `tx_type` that charged
+/// `fee_drops` of a declared `fee_max_drops`.
 pub fn check(
     items: &std::collections::BTreeMap<Hash256, Item>,
     fee_drops: i64,
     fee_max_drops: i64,
+    sender: &AccountId,
+    tx_type: u16,
 ) -> Result<(), Violation> {
     if fee_drops < 0 || fee_drops > fee_max_drops || fee_drops as u64 > DROPS_MAX {
         return Err(Violation::FeeOutOfBounds);
@@ -87,11 +103,11 @@ pub fn check(
         };
         if let Some(b) = before {
             xrp_delta -= xrp_held(b) as i128;
-            owned_by(b, &mut owned, -1);
+            owned_by(b, sender, &mut owned, -1);
         }
         if let Some(a) = after {
             xrp_delta += xrp_held(a) as i128;
-            owned_by(a, &mut owned, 1);
+            owned_by(a, sender, &mut owned, 1);
         }
         for o in before.iter().copied().chain(after) {
             match o.u16_of(s.ledger_entry_type) {
@@ -131,7 +147,7 @@ pub fn check(
         let is_root = |o: Option<&StObject>| {
             o.is_some_and(|o| o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT))
         };
-        if is_root(before) && after.is_none() {
+        if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE {
             return Err(Violation::AccountDeleted);
         }
         if is_root(before) || is_root(after) {
@@ -207,23 +223,35 @@ mod tests {
         // A fee of 10 burnt: fine.
         let mut sb = Sandbox::new(&view);
         set_balance(&mut sb, &a, 990);
-        assert_eq!(check(sb.items(), 10, 10), Ok(()));
+        assert_eq!(check(sb.items(), 10, 10, &AccountId::ZERO, 0), Ok(()));
         // XRP created.
         set_balance(&mut sb, &b, 1001);
-        assert_eq!(check(sb.items(), 10, 10), Err(Violation::XrpNotConserved));
+        assert_eq!(
+            check(sb.items(), 10, 10, &AccountId::ZERO, 0),
+            Err(Violation::XrpNotConserved)
+        );
         // Fee above the declared fee.
         let mut sb = Sandbox::new(&view);
         set_balance(&mut sb, &a, 980);
-        assert_eq!(check(sb.items(), 20, 10), Err(Violation::FeeOutOfBounds));
+        assert_eq!(
+            check(sb.items(), 20, 10, &AccountId::ZERO, 0),
+            Err(Violation::FeeOutOfBounds)
+        );
         // Negative balance.
         let mut sb = Sandbox::new(&view);
         set_balance(&mut sb, &a, -10);
         set_balance(&mut sb, &b, 2000);
-        assert_eq!(check(sb.items(), 10, 10), Err(Violation::BadXrpBalance));
+        assert_eq!(
+            check(sb.items(), 10, 10, &AccountId::ZERO, 0),
+            Err(Violation::BadXrpBalance)
+        );
         // Deleting an account.
         let mut sb = Sandbox::new(&view);
         sb.erase(keylet::account(&a));
-        assert_eq!(check(sb.items(), 0, 10), Err(Violation::AccountDeleted));
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::AccountDeleted)
+        );
         // A channel (owner count not charged) and an overdrawn channel.
         let mut sb = Sandbox::new(&view);
         let mut chan = with_threading(new_entry(lt::PAYCHAN));
@@ -233,10 +261,16 @@ mod tests {
         chan.set(sf().balance, StValue::Amount(Amount::Xrp(0)));
         set_balance(&mut sb, &a, 900);
         sb.insert(keylet::pay_channel(&a, &b, 1), chan.clone());
-        assert_eq!(check(sb.items(), 0, 10), Err(Violation::OwnerCountMismatch));
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::OwnerCountMismatch)
+        );
         chan.set(sf().balance, StValue::Amount(Amount::Xrp(101)));
         sb.insert(keylet::pay_channel(&a, &b, 1), chan);
-        assert_eq!(check(sb.items(), 0, 10), Err(Violation::ChannelOverdrawn));
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::ChannelOverdrawn)
+        );
         // A trust line in XRP.
         let mut sb = Sandbox::new(&view);
         let mut line = with_threading(new_entry(lt::RIPPLE_STATE));
@@ -244,6 +278,9 @@ mod tests {
         line.set(sf().low_limit, StValue::Amount(Amount::Xrp(0)));
         line.set(sf().high_limit, StValue::Amount(Amount::Xrp(0)));
         sb.insert(Hash256([3; 32]), line);
-        assert_eq!(check(sb.items(), 0, 10), Err(Violation::XrpTrustLine));
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::XrpTrustLine)
+        );
     }
 }

@@ -68,7 +68,12 @@ fn is_default(v: &StValue) -> bool {
 fn is_threaded(o: &StObject) -> bool {
     matches!(
         o.u16_of(sf().ledger_entry_type),
-        Some(lt::ACCOUNT_ROOT) | Some(lt::RIPPLE_STATE) | Some(lt::PAYCHAN)
+        Some(lt::ACCOUNT_ROOT)
+            | Some(lt::RIPPLE_STATE)
+            | Some(lt::PAYCHAN)
+            | Some(lt::SIGNER_LIST)
+            | Some(lt::TICKET)
+            | Some(lt::DEPOSIT_PREAUTH)
     )
 }
 

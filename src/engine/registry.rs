@@ -7,7 +7,7 @@ use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
     account_set, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
-    set_regular_key, trust_set,
+    set_regular_key, signer_list_set, ticket_create, trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -35,6 +35,20 @@ pub struct Transactor {
 }
 
 const ROWS: &[Transactor] = &[
+    Transactor {
+        tx_type: TxType::TicketCreate,
+        name: "TicketCreate",
+        preflight: ticket_create::preflight,
+        preclaim: ticket_create::preclaim,
+        do_apply: ticket_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::SignerListSet,
+        name: "SignerListSet",
+        preflight: signer_list_set::preflight,
+        preclaim: signer_list_set::preclaim,
+        do_apply: signer_list_set::do_apply,
+    },
     Transactor {
         tx_type: TxType::Payment,
         name: "Payment",

@@ -39,8 +39,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     match ctx.tx.account_of(s.regular_key) {
         Some(k) => root.set(s.regular_key, StValue::AccountId(k)),
         None => {
-            // Removing the regular key must leave a way to sign (no SignerList exists here).
-            if root.is_flag(lsf::DISABLE_MASTER) {
+            // Removing the regular key must leave a way to sign: the master key or a
+            // signer list.
+            if root.is_flag(lsf::DISABLE_MASTER) && !ctx.sb.exists(&keylet::signers(&ctx.account)) {
                 return Ter::tecNO_ALTERNATIVE_KEY;
             }
             root.remove(s.regular_key);

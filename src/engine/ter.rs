@@ -80,6 +80,8 @@ ters! {
     temBAD_QUORUM = -271, "Malformed: Quorum is unreachable.";
     temBAD_WEIGHT = -270, "Malformed: Weight must be a positive value.";
     temBAD_TICK_SIZE = -269, "Malformed: Tick size out of range.";
+    temINVALID_COUNT = -266, "Malformed: Count field outside valid range.";
+    temCANNOT_PREAUTH_SELF = -267, "Malformed: An account may not preauthorize itself.";
     temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
 
@@ -157,6 +159,9 @@ ters! {
     tecKILLED = 150, "No funds transferred and no offer created.";
     tecHAS_OBLIGATIONS = 151, "The account cannot be deleted since it has obligations.";
     tecTOO_SOON = 152, "It is too early to attempt the requested operation. Please wait.";
+    tecMAX_SEQUENCE_REACHED = 154, "The maximum sequence number was reached.";
+    tecINSUFFICIENT_FUNDS = 159, "Not enough funds available to complete requested transaction.";
+    tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }
 
 impl Ter {

@@ -207,21 +207,15 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     let acct_seq = root.u32_of(s.sequence).unwrap_or(0);
     match tx.u32_of(s.ticket_sequence) {
         Some(_) if c.sequence != 0 => return Err(Ter::temSEQ_AND_TICKET),
-        Some(ticket) if c.sequence == 0 => {
-            // No transaction here creates tickets, so none can be in the ledger.
-            return Err(if ticket >= acct_seq {
-                Ter::terPRE_TICKET
-            } else {
-                Ter::tefNO_TICKET
-            });
+        // The TicketCreate making it may not be in the ledger yet: retry.
+        Some(ticket) if ticket >= acct_seq => return Err(Ter::terPRE_TICKET),
+        Some(ticket) if view.read(&keylet::ticket(&c.account, ticket)).is_none() => {
+            return Err(Ter::tefNO_TICKET)
         }
-        _ => {}
-    }
-    if c.sequence > acct_seq {
-        return Err(Ter::terPRE_SEQ);
-    }
-    if c.sequence < acct_seq {
-        return Err(Ter::tefPAST_SEQ);
+        Some(_) => {}
+        None if c.sequence > acct_seq => return Err(Ter::terPRE_SEQ),
+        None if c.sequence < acct_seq => return Err(Ter::tefPAST_SEQ),
+        None => {}
     }
     // checkPriorTxAndLastLedger.
     if let Some(prior) = tx.h256_of(s.account_txn_id) {
@@ -254,9 +248,8 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         }
     }
     // checkSign.
-    if c.signing_key.is_empty() {
-        // Multi-signing needs a SignerList, which no transaction here can create.
-        return Err(Ter::tefNOT_MULTI_SIGNING);
+    if let Some(StValue::Array(signers)) = tx.get(s.signers) {
+        return check_multi_sign(view, &c.account, signers);
     }
     let signer = AccountId::from_public_key(&c.signing_key);
     if root.account_of(s.regular_key) == Some(signer) {
@@ -269,6 +262,54 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         return Ok(());
     }
     Err(Ter::tefBAD_AUTH)
+}
+
+/// rippled's `checkMultiSign`: every signer must be on the account's signer list (both
+/// lists are sorted by account) and sign with its master key (not disabled), its regular
+/// key, or as a phantom account (not in the ledger, signing with its own key); their
+/// weights must reach the quorum.
+fn check_multi_sign(
+    view: &dyn ReadView,
+    account: &AccountId,
+    signers: &[(crate::protocol::definitions::Field, StObject)],
+) -> Result<(), Ter> {
+    let s = sf();
+    let Some(list) = view.read(&keylet::signers(account)) else {
+        return Err(Ter::tefNOT_MULTI_SIGNING);
+    };
+    let entries = super::signer_list_set::signer_entries(&list)?;
+    let mut listed = entries.iter().peekable();
+    let mut weight: u64 = 0;
+    for (_, signer) in signers {
+        let id = signer.account_of(s.account).unwrap_or_default();
+        while listed.peek().is_some_and(|e| e.account < id) {
+            listed.next();
+        }
+        let Some(entry) = listed.peek().filter(|e| e.account == id) else {
+            return Err(Ter::tefBAD_SIGNATURE);
+        };
+        let key = signer.blob_of(s.signing_pub_key).unwrap_or_default();
+        if key_kind(key).is_none() {
+            return Err(Ter::tefBAD_SIGNATURE);
+        }
+        let from_key = AccountId::from_public_key(key);
+        let root = view.read(&keylet::account(&id));
+        match root {
+            Some(r) if from_key == id && r.is_flag(lsf::DISABLE_MASTER) => {
+                return Err(Ter::tefMASTER_DISABLED)
+            }
+            Some(r) if from_key != id && r.account_of(s.regular_key) != Some(from_key) => {
+                return Err(Ter::tefBAD_SIGNATURE)
+            }
+            None if from_key != id => return Err(Ter::tefBAD_SIGNATURE),
+            _ => {}
+        }
+        weight += u64::from(entry.weight);
+    }
+    if weight < u64::from(list.u32_of(s.signer_quorum).unwrap_or(0)) {
+        return Err(Ter::tefBAD_QUORUM);
+    }
+    Ok(())
 }
 
 /// rippled lets an account set its first regular key for free, signed by its master key
@@ -291,6 +332,9 @@ fn charge(
 ) -> Option<(i64, i64)> {
     let s = sf();
     let key = keylet::account(&c.account);
+    if let Some(ticket) = tx.u32_of(s.ticket_sequence) {
+        delete_ticket(sb, &c.account, ticket)?;
+    }
     let mut root = sb.peek(&key)?;
     let prior = balance_drops(&root);
     let fee = c.fee.min(prior);
@@ -306,6 +350,31 @@ fn charge(
     }
     sb.update(key, root);
     Some((prior, fee))
+}
+
+/// Consumes `account`'s Ticket `seq` (rippled `Transactor::ticketDelete`): out of its
+/// directory and the ledger, one less in TicketCount (the field goes at zero) and in
+/// OwnerCount.
+fn delete_ticket(sb: &mut Sandbox, account: &AccountId, seq: u32) -> Option<()> {
+    let s = sf();
+    let key = keylet::ticket(account, seq);
+    let ticket = sb.peek(&key)?;
+    let page = ticket.u64_of(s.owner_node).unwrap_or(0);
+    if !super::directory::remove_owned(sb, account, page, &key, true) {
+        return None;
+    }
+    let root_key = keylet::account(account);
+    let mut root = sb.peek(&root_key)?;
+    match root.u32_of(s.ticket_count)? {
+        1 => {
+            root.remove(s.ticket_count);
+        }
+        n => root.set(s.ticket_count, StValue::UInt32(n - 1)),
+    }
+    sb.update(root_key, root);
+    super::entry::adjust_owner_count(sb, account, -1);
+    sb.erase(key);
+    Some(())
 }
 
 /// Applies one decoded, signed transaction to `view`, as transaction `tx_index`
@@ -335,9 +404,11 @@ pub fn apply_transaction(
     if ter.is_tec() && !reset(&mut ctx, &c) {
         return Outcome::rejected(Ter::tefINTERNAL);
     }
-    if invariants::check(ctx.sb.items(), fee, c.fee).is_err() {
+    let tx_type = tx.u16_of(sf().transaction_type).unwrap_or(0);
+    let checked = |sb: &Sandbox| invariants::check(sb.items(), fee, c.fee, &c.account, tx_type);
+    if checked(&ctx.sb).is_err() {
         ter = Ter::tecINVARIANT_FAILED;
-        if !reset(&mut ctx, &c) || invariants::check(ctx.sb.items(), fee, c.fee).is_err() {
+        if !reset(&mut ctx, &c) || checked(&ctx.sb).is_err() {
             return Outcome::rejected(Ter::tefINVARIANT_FAILED);
         }
     }

@@ -19,6 +19,10 @@ pub enum TxType {
     PaymentChannelFund = 14,
     /// PaymentChannelClaim.
     PaymentChannelClaim = 15,
+    /// TicketCreate.
+    TicketCreate = 10,
+    /// SignerListSet.
+    SignerListSet = 12,
     /// TrustSet.
     TrustSet = 20,
 }

@@ -14,6 +14,12 @@ pub mod lt {
     pub const FEE_SETTINGS: u16 = 0x0073;
     /// PayChannel.
     pub const PAYCHAN: u16 = 0x0078;
+    /// SignerList.
+    pub const SIGNER_LIST: u16 = 0x0053;
+    /// Ticket.
+    pub const TICKET: u16 = 0x0054;
+    /// DepositPreauth.
+    pub const DEPOSIT_PREAUTH: u16 = 0x0070;
 }
 
 /// AccountRoot flags.
@@ -59,6 +65,9 @@ pub mod lsf {
     pub const LOW_NO_RIPPLE: u32 = 0x0010_0000;
     /// RippleState: the high side does not ripple.
     pub const HIGH_NO_RIPPLE: u32 = 0x0020_0000;
+    /// SignerList: the list counts once toward OwnerCount (MultiSignReserve).
+    pub const ONE_OWNER_COUNT: u32 = 0x0001_0000;
+
     /// RippleState: the low account froze the line.
     pub const LOW_FREEZE: u32 = 0x0040_0000;
     /// RippleState: the high account froze the line.

@@ -13,6 +13,9 @@ mod space {
     pub const FEE_SETTINGS: u16 = b'e' as u16;
     pub const XRP_PAYMENT_CHANNEL: u16 = b'x' as u16;
     pub const SKIP_LIST: u16 = b's' as u16;
+    pub const SIGNER_LIST: u16 = b'S' as u16;
+    pub const TICKET: u16 = b'T' as u16;
+    pub const DEPOSIT_PREAUTH: u16 = b'p' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -52,6 +55,29 @@ pub fn pay_channel(src: &AccountId, dst: &AccountId, seq: u32) -> Hash256 {
         &src.0,
         &dst.0,
         &seq.to_be_bytes(),
+    ])
+}
+
+/// `account`'s SignerList (`keylet::signers`: the list ID, always 0, is part of the key).
+pub fn signers(account: &AccountId) -> Hash256 {
+    sha512_half(&[
+        &space::SIGNER_LIST.to_be_bytes(),
+        &account.0,
+        &0u32.to_be_bytes(),
+    ])
+}
+
+/// `account`'s Ticket numbered `seq`.
+pub fn ticket(account: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::TICKET.to_be_bytes(), &account.0, &seq.to_be_bytes()])
+}
+
+/// `owner`'s preauthorization of `authorized` (`keylet::depositPreauth`).
+pub fn deposit_preauth(owner: &AccountId, authorized: &AccountId) -> Hash256 {
+    sha512_half(&[
+        &space::DEPOSIT_PREAUTH.to_be_bytes(),
+        &owner.0,
+        &authorized.0,
     ])
 }
 

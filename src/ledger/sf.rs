@@ -99,6 +99,15 @@ fields! {
     previous_fields => "PreviousFields",
     transaction_index => "TransactionIndex",
     transaction_result => "TransactionResult",
+    signer_quorum => "SignerQuorum",
+    signer_entries => "SignerEntries",
+    signer_entry => "SignerEntry",
+    signer_weight => "SignerWeight",
+    signer_list_id => "SignerListID",
+    ticket_count => "TicketCount",
+    authorize => "Authorize",
+    unauthorize => "Unauthorize",
+    holder => "Holder",
 }
 
 /// The cached handles.

@@ -145,6 +145,34 @@ impl Tx {
     }
 }
 
+/// A SignerListSet with `quorum` and `(signer, weight)` entries (none: delete the list).
+pub fn signer_list(quorum: u32, entries: &[(&Account, u16)]) -> Tx {
+    let mut tx = Tx::new("SignerListSet").u32("SignerQuorum", quorum);
+    if !entries.is_empty() {
+        let list = entries
+            .iter()
+            .map(|(a, w)| {
+                let mut e = StObject::new();
+                e.set(f("Account"), StValue::AccountId(a.id));
+                e.set(f("SignerWeight"), StValue::UInt16(*w));
+                (f("SignerEntry"), e)
+            })
+            .collect();
+        tx.0.set(f("SignerEntries"), StValue::Array(list));
+    }
+    tx
+}
+
+/// A TicketCreate of `count` tickets.
+pub fn ticket_create(count: u32) -> Tx {
+    Tx::new("TicketCreate").u32("TicketCount", count)
+}
+
+/// `tx` sent with Ticket `ticket` (Sequence 0).
+pub fn with_ticket(tx: Tx, ticket: u32) -> Tx {
+    tx.u32("Sequence", 0).u32("TicketSequence", ticket)
+}
+
 /// A payment.
 pub fn pay(to: &Account, amount: Amount) -> Tx {
     Tx::new("Payment")
@@ -268,6 +296,54 @@ impl Env {
         let o = tx.signed(&who.id, self.seq(who), fee, signer);
         let blob = codec::encode(&o);
         let decoded = codec::decode(&blob).expect("decodes");
+        assert_eq!(decoded, o, "binary round trip");
+        let r = self.store.apply(&decoded);
+        self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
+        self.last_id = Some(r.id);
+        r.ter
+    }
+
+    /// Multi-signs `tx` for `who` with `signers` (account, signing key): SigningPubKey
+    /// empty, the fee `(1 + signers) x base` unless set, Signers sorted by account, each
+    /// over the multi-signing data; goes through the binary form and applies.
+    pub fn submit_multisigned(
+        &mut self,
+        who: &Account,
+        signers: &[(&Account, &KeyPair)],
+        tx: Tx,
+    ) -> Ter {
+        let s = sf();
+        let base = self.store.fees().base_drops as i64;
+        let mut o = tx.0;
+        o.set(s.account, StValue::AccountId(who.id));
+        if o.get(s.sequence).is_none() {
+            o.set(s.sequence, StValue::UInt32(self.seq(who)));
+        }
+        if o.get(s.fee).is_none() {
+            o.set(
+                s.fee,
+                StValue::Amount(Amount::Xrp(base * (1 + signers.len() as i64))),
+            );
+        }
+        o.set(s.signing_pub_key, StValue::Blob(Vec::new()));
+        let mut sorted: Vec<_> = signers.to_vec();
+        sorted.sort_by_key(|(a, _)| a.id);
+        let list = sorted
+            .iter()
+            .map(|(a, kp)| {
+                let data = ledgerd::protocol::tx::multisigning_data(&o, &a.id);
+                let mut signer = StObject::new();
+                signer.set(s.account, StValue::AccountId(a.id));
+                signer.set(
+                    s.signing_pub_key,
+                    StValue::Blob(kp.public.as_bytes().to_vec()),
+                );
+                signer.set(s.txn_signature, StValue::Blob(kp.sign(&data)));
+                (Field::named("Signer"), signer)
+            })
+            .collect();
+        o.set(s.signers, StValue::Array(list));
+        let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
         let r = self.store.apply(&decoded);
         self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());

@@ -281,6 +281,12 @@ pub const PAYMENT_PATH_STEPS_MAX: usize = 8;
 /// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
 /// ExpandedSignerList).
 pub const MULTI_SIGNERS_MAX: usize = 32;
+/// An account may be deleted only when its Sequence is at least this many ledgers behind
+/// the current ledger (rippled `DeleteAccount` `seqDelta` + 1: replay protection).
+pub const ACCOUNT_DELETE_LEDGERS_MIN: u32 = 255;
+/// Owned entries an AccountDelete may delete with the account (rippled
+/// `maxDeletableDirEntries`); more is `tefTOO_BIG`.
+pub const ACCOUNT_DELETE_OWNED_MAX: usize = 1000;
 /// Tickets one account may hold, and the most one TicketCreate makes (rippled
 /// `CreateTicket::maxTicketThreshold`, `maxValidCount`).
 pub const TICKETS_PER_ACCOUNT_MAX: u32 = 250;

@@ -358,3 +358,188 @@ fn tickets_need_their_reserve() {
     env.apply(&alice, ticket_create(2), Ter::tesSUCCESS);
     assert_eq!(env.owner_count(&alice), 2);
 }
+
+#[test]
+fn deposit_preauthorization_opens_a_deposit_authorized_account() {
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    env.apply(&alice, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+    env.apply(&bob, pay(&alice, xrp(1)), Ter::tecNO_PERMISSION);
+    env.apply(&alice, preauth(&bob), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 1);
+    let entry = env
+        .read(&keylet::deposit_preauth(&alice.id, &bob.id))
+        .expect("entry");
+    assert_eq!(entry.account_of(sf().authorize), Some(bob.id));
+    let before = env.balance(&alice);
+    env.apply(&bob, pay(&alice, xrp(1)), Ter::tesSUCCESS);
+    assert_eq!(env.balance(&alice), before + 1_000_000);
+    env.apply(&carol, pay(&alice, xrp(1)), Ter::tecNO_PERMISSION);
+    // Paying oneself is always allowed; so is the account's own deposit-authorized check.
+    env.apply(&alice, preauth(&bob), Ter::tecDUPLICATE);
+    env.apply(&alice, unpreauth(&bob), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 0);
+    env.apply(&bob, pay(&alice, xrp(1)), Ter::tecNO_PERMISSION);
+    env.apply(&alice, unpreauth(&bob), Ter::tecNO_ENTRY);
+
+    let nobody = Account::new("nobody");
+    let cases = [
+        (preauth(&alice), Ter::temCANNOT_PREAUTH_SELF),
+        (
+            preauth(&bob).account("Unauthorize", &carol.id),
+            Ter::temMALFORMED,
+        ),
+        (Tx::new("DepositPreauth"), Ter::temMALFORMED),
+        (preauth(&bob).flags(1), Ter::temINVALID_FLAG),
+        (preauth(&nobody), Ter::tecNO_TARGET),
+    ];
+    for (tx, want) in cases {
+        env.apply(&alice, tx, want);
+    }
+}
+
+#[test]
+fn a_deposit_authorized_account_is_never_wedged() {
+    let mut env = Env::new();
+    let [bob] = env.funded(["bob"]);
+    let carol = Account::new("carol");
+    // After its AccountSet carol holds exactly the base reserve.
+    env.fund(&carol, drops(RESERVE + FEE));
+    env.apply(&carol, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+    assert_eq!(env.balance(&carol), RESERVE);
+    env.apply(&bob, pay(&carol, drops(RESERVE + 1)), Ter::tecNO_PERMISSION);
+    env.apply(&bob, pay(&carol, drops(RESERVE)), Ter::tesSUCCESS);
+    env.apply(&bob, pay(&carol, drops(1)), Ter::tecNO_PERMISSION);
+}
+
+/// Closes ledgers until `who`'s Sequence is 255 behind the open ledger.
+fn close_until_deletable(env: &mut Env, who: &Account) {
+    while env.store.current().seq() < env.seq(who) + 255 {
+        env.close();
+    }
+}
+
+#[test]
+fn an_account_is_deleted_with_what_it_may_lose_and_its_xrp_goes_on() {
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let signer = Account::new("signer");
+    env.apply(&alice, signer_list(1, &[(&signer, 1)]), Ter::tesSUCCESS);
+    env.apply(&alice, ticket_create(2), Ter::tesSUCCESS);
+    env.apply(&alice, preauth(&bob), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 4);
+    env.apply(&alice, account_delete(&bob), Ter::tecTOO_SOON);
+    close_until_deletable(&mut env, &alice);
+    env.apply(
+        &alice,
+        account_delete(&bob).amount("Fee", drops(FEE)),
+        Ter::telINSUF_FEE_P,
+    );
+    env.apply(&alice, account_delete(&alice), Ter::temDST_IS_SRC);
+    env.apply(
+        &alice,
+        account_delete(&Account::new("nobody")),
+        Ter::tecNO_DST,
+    );
+    // That tec used a sequence number: 256 more ledgers.
+    env.apply(&alice, account_delete(&bob), Ter::tecTOO_SOON);
+    close_until_deletable(&mut env, &alice);
+    let (left, bob_before) = (env.balance(&alice), env.balance(&bob));
+    env.apply(&alice, account_delete(&bob), Ter::tesSUCCESS);
+    assert!(env.root(&alice).is_none(), "the account is gone");
+    assert_eq!(env.balance(&bob), bob_before + left - 2_000_000);
+    assert!(env.owned(&alice).is_empty());
+    assert!(env.read(&keylet::owner_dir(&alice.id)).is_none());
+    assert!(env.read(&keylet::signers(&alice.id)).is_none());
+    assert!(env
+        .read(&keylet::deposit_preauth(&alice.id, &bob.id))
+        .is_none());
+    let meta = env.last_meta.clone().expect("meta");
+    let delivered = meta.amount_of(sf().delivered_amount);
+    assert_eq!(delivered, Some(drops(left - 2_000_000)));
+    // Paid again, it comes back with a new Sequence: the current ledger's.
+    env.fund(&alice, xrp(100));
+    assert_eq!(env.seq(&alice), env.store.current().seq());
+}
+
+#[test]
+fn obligations_and_the_destination_block_account_deletion() {
+    let mut env = Env::new();
+    let [gw, alice, bob, carol] = env.funded(["gateway", "alice", "bob", "carol"]);
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&carol, fset(asf::REQUIRE_DEST), Ter::tesSUCCESS);
+    env.apply(&bob, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+    close_until_deletable(&mut env, &alice);
+    env.apply(&alice, account_delete(&gw), Ter::tecHAS_OBLIGATIONS);
+    env.apply(&gw, account_delete(&carol), Ter::tecDST_TAG_NEEDED);
+    env.apply(&gw, account_delete(&bob), Ter::tecNO_PERMISSION);
+    let zero = trust(gw.iou("USD", 0)).flags(ledgerd::engine::trust_set::tf::SET_NO_RIPPLE);
+    env.apply(&alice, zero, Ter::tesSUCCESS);
+    assert!(env.line(&alice, &gw, "USD").is_none(), "the line is gone");
+    env.apply(&bob, preauth(&alice), Ter::tesSUCCESS);
+    close_until_deletable(&mut env, &alice);
+    env.apply(&alice, account_delete(&bob), Ter::tesSUCCESS);
+    assert!(env.root(&alice).is_none());
+}
+
+#[test]
+fn clawback_takes_back_what_a_holder_holds() {
+    let mut env = Env::new();
+    let [gw, alice, other] = env.funded(["gateway", "alice", "other"]);
+    // Only with an empty owner directory, and never with NoFreeze.
+    env.apply(&other, trust(gw.iou("USD", 10)), Ter::tesSUCCESS);
+    env.apply(&other, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tecOWNERS);
+    env.apply(&gw, clawback(alice.iou("USD", 1)), Ter::tecNO_PERMISSION);
+    env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tecOWNERS);
+    let [issuer] = env.funded(["issuer"]);
+    env.apply(
+        &issuer,
+        fset(asf::ALLOW_TRUSTLINE_CLAWBACK),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&issuer, fset(asf::NO_FREEZE), Ter::tecNO_PERMISSION);
+    env.apply(
+        &issuer,
+        fclear(asf::ALLOW_TRUSTLINE_CLAWBACK),
+        Ter::tesSUCCESS,
+    );
+    assert_ne!(
+        env.flags(&issuer) & lsf::ALLOW_TRUSTLINE_CLAWBACK,
+        0,
+        "never cleared"
+    );
+
+    env.apply(&issuer, clawback(alice.iou("USD", 1)), Ter::tecNO_LINE);
+    env.apply(&alice, trust(issuer.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(
+        &issuer,
+        clawback(alice.iou("USD", 1)),
+        Ter::tecINSUFFICIENT_FUNDS,
+    );
+    env.apply(
+        &issuer,
+        pay(&alice, issuer.iou("USD", 100)),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&issuer, clawback(alice.iou("USD", 30)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &issuer, "USD"), val("70"));
+    // More than is held takes what is held.
+    env.apply(&issuer, clawback(alice.iou("USD", 1000)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &issuer, "USD"), val("0"));
+    env.apply(
+        &issuer,
+        clawback(alice.iou("USD", 1)),
+        Ter::tecINSUFFICIENT_FUNDS,
+    );
+
+    let cases = [
+        (clawback(xrp(1)), Ter::temBAD_AMOUNT),
+        (clawback(issuer.iou("USD", 1)), Ter::temBAD_AMOUNT),
+        (clawback(alice.iou("USD", 0)), Ter::temBAD_AMOUNT),
+        (clawback(alice.iou("USD", -5)), Ter::temBAD_AMOUNT),
+        (clawback(alice.iou("USD", 1)).flags(1), Ter::temINVALID_FLAG),
+    ];
+    for (tx, want) in cases {
+        env.apply(&issuer, tx, want);
+    }
+}

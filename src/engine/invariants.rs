@@ -31,7 +31,7 @@ pub enum Violation {
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
-const ACCOUNT_DELETE: u16 = 21;
+const ACCOUNT_DELETE: u16 = crate::engine::tx_type::TxType::AccountDelete as u16;
 
 fn xrp_held(o: &StObject) -> i64 {
     let s = sf();

@@ -27,8 +27,11 @@
 //! - [`payment`], [`account_set`], [`set_regular_key`], [`trust_set`],
 //!   [`payment_channel_create`], [`payment_channel_fund`], [`payment_channel_claim`].
 
+pub mod account_delete;
 pub mod account_set;
 pub mod channel;
+pub mod clawback;
+pub mod deposit_preauth;
 pub mod directory;
 pub mod entry;
 pub mod invariants;

@@ -4,6 +4,7 @@
 //! to issuer, holder to holder through the issuer). No order books, so a cross-currency
 //! payment finds no liquidity.
 
+use super::deposit_preauth::deposit_allowed;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use super::ripple::{balance_for, limit_for, ripple_credit, QUALITY_ONE};
 use super::sandbox::Sandbox;
@@ -184,11 +185,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             root
         }
     };
-    let deposit_auth = dst_root.is_flag(lsf::DEPOSIT_AUTH);
+    let allowed = deposit_allowed(ctx.sb.base(), &dst_root, &ctx.account, &dst);
     let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
     if rippling {
-        // No DepositPreauth entries exist here: only the account itself may deposit.
-        if deposit_auth && dst != ctx.account {
+        if !allowed {
             return Ter::tecNO_PERMISSION;
         }
         return ripple_payment(ctx, &dst, &amount);
@@ -203,11 +203,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if ctx.prior_balance < drops.saturating_add(reserve.max(fee)) {
         return Ter::tecUNFUNDED_PAYMENT;
     }
-    if deposit_auth && dst != ctx.account {
-        let base = fees.account_reserve(0);
-        if drops > base || balance_drops(&dst_root) > base {
-            return Ter::tecNO_PERMISSION;
-        }
+    // An account that requires deposit authorization and spent its XRP may still be
+    // sent up to the base reserve, so it is never wedged.
+    let base = fees.account_reserve(0);
+    if !allowed && (drops > base || balance_drops(&dst_root) > base) {
+        return Ter::tecNO_PERMISSION;
     }
     credit_drops(&mut ctx.sb, &ctx.account, -drops);
     credit_drops(&mut ctx.sb, &dst, drops);

@@ -2,10 +2,10 @@
 //! a channel.
 
 use super::channel::{channel, close_channel, expired, positive_xrp};
+use super::deposit_preauth::deposit_allowed;
 use super::entry::credit_drops;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
-use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -112,9 +112,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
             return Ter::tecNO_DST;
         };
-        // DepositAuth: only the destination itself may pull funds in (no preauthorizations
-        // exist in this ledger).
-        if dst_root.is_flag(lsf::DEPOSIT_AUTH) && me != dst {
+        // DepositAuth: the destination itself, or an account it preauthorized.
+        if !deposit_allowed(ctx.sb.base(), &dst_root, &me, &dst) {
             return Ter::tecNO_PERMISSION;
         }
         chan.set(s.balance, StValue::Amount(Amount::Xrp(req)));

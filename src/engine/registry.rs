@@ -6,8 +6,9 @@ use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
-    account_set, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
-    set_regular_key, signer_list_set, ticket_create, trust_set,
+    account_delete, account_set, clawback, deposit_preauth, payment, payment_channel_claim,
+    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
+    trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -92,11 +93,32 @@ const ROWS: &[Transactor] = &[
         do_apply: payment_channel_claim::do_apply,
     },
     Transactor {
+        tx_type: TxType::DepositPreauth,
+        name: "DepositPreauth",
+        preflight: deposit_preauth::preflight,
+        preclaim: deposit_preauth::preclaim,
+        do_apply: deposit_preauth::do_apply,
+    },
+    Transactor {
         tx_type: TxType::TrustSet,
         name: "TrustSet",
         preflight: trust_set::preflight,
         preclaim: trust_set::preclaim,
         do_apply: trust_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AccountDelete,
+        name: "AccountDelete",
+        preflight: account_delete::preflight,
+        preclaim: account_delete::preclaim,
+        do_apply: account_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::Clawback,
+        name: "Clawback",
+        preflight: clawback::preflight,
+        preclaim: clawback::preclaim,
+        do_apply: clawback::do_apply,
     },
 ];
 

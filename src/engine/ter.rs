@@ -80,6 +80,7 @@ ters! {
     temBAD_QUORUM = -271, "Malformed: Quorum is unreachable.";
     temBAD_WEIGHT = -270, "Malformed: Weight must be a positive value.";
     temBAD_TICK_SIZE = -269, "Malformed: Tick size out of range.";
+    temINVALID_ACCOUNT_ID = -268, "Malformed: A field contains an invalid account ID.";
     temINVALID_COUNT = -266, "Malformed: Count field outside valid range.";
     temCANNOT_PREAUTH_SELF = -267, "Malformed: An account may not preauthorize itself.";
     temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";

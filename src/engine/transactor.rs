@@ -235,6 +235,9 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
+    } else if tx.u16_of(s.transaction_type) == Some(TxType::AccountDelete as u16) {
+        // One owner reserve, whatever the signers (DeleteAccount::calculateBaseFee).
+        info.fees.reserve_inc_drops
     } else {
         info.fees.base_drops.saturating_mul(1 + signers)
     };
@@ -355,7 +358,7 @@ fn charge(
 /// Consumes `account`'s Ticket `seq` (rippled `Transactor::ticketDelete`): out of its
 /// directory and the ledger, one less in TicketCount (the field goes at zero) and in
 /// OwnerCount.
-fn delete_ticket(sb: &mut Sandbox, account: &AccountId, seq: u32) -> Option<()> {
+pub fn delete_ticket(sb: &mut Sandbox, account: &AccountId, seq: u32) -> Option<()> {
     let s = sf();
     let key = keylet::ticket(account, seq);
     let ticket = sb.peek(&key)?;

@@ -23,8 +23,14 @@ pub enum TxType {
     TicketCreate = 10,
     /// SignerListSet.
     SignerListSet = 12,
+    /// DepositPreauth.
+    DepositPreauth = 19,
     /// TrustSet.
     TrustSet = 20,
+    /// AccountDelete.
+    AccountDelete = 21,
+    /// Clawback.
+    Clawback = 30,
 }
 
 impl TxType {

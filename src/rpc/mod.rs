@@ -31,6 +31,7 @@ pub mod owner_walk;
 pub mod params;
 pub mod role;
 pub mod signing;
+pub mod submission;
 
 use crate::limits::VALIDATED_AGE_MAX_SECS;
 use crate::node::status::OperatingMode;

@@ -19,6 +19,7 @@ use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, as_string, keypair_for_signature};
 use crate::rpc::Params;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// `tfFullyCanonicalSig`, set when `Flags` is absent.
 const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
@@ -73,25 +74,230 @@ pub fn insert_engine_result(out: &mut Map<String, Value>, ter: Ter) {
     out.insert("engine_result_message".into(), Value::from(ter.message()));
 }
 
+/// How a request signs: alone (`sign`, `submit`) or as one signer for an account with a
+/// signer list (`sign_for`, whose signer's own account is given).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Signing {
+    Single,
+    For(AccountId),
+}
+
 /// The signing pipeline (rpc.md §3.1 Mode B steps 1–17), against the open ledger.
 pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
-    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.services.keys))?;
-    let offline = params.get("offline").is_some_and(as_bool);
-    let mut txj = match params.get("tx_json") {
+    let (pair, mut tx) = prepare(ctx, params, Signing::Single)?;
+    tx.set(
+        sf().signing_pub_key,
+        StValue::Blob(pair.public.as_bytes().to_vec()),
+    );
+    tx.remove(sf().txn_signature);
+    checked(&tx)?;
+    let signature = pair.sign(&crate::protocol::tx::signing_data(&tx));
+    if signature.is_empty() {
+        return Err(RpcError::with_message(
+            ErrorCode::Internal,
+            "Invalid signature.",
+        ));
+    }
+    tx.set(sf().txn_signature, StValue::Blob(signature));
+    Ok(finish(tx))
+}
+
+/// `sign_for` (rippled `transactionSignFor`): one more signature, by `account`'s key, in
+/// the transaction's Signers (sorted, no duplicates, not the sender's own); SigningPubKey
+/// stays empty and the Fee must be given.
+pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+    let signer = match params.get("account") {
+        None => return Err(RpcError::missing_field("account")),
+        Some(v) => as_string(v)
+            .and_then(|s| AccountId::from_address(&s).ok())
+            .ok_or_else(|| {
+                RpcError::with_message(ErrorCode::SrcActMalformed, "Invalid field 'account'.")
+            })?,
+    };
+    let (pair, mut tx) = prepare(ctx, params, Signing::For(signer))?;
+    let signer_root = ctx
+        .services
+        .node
+        .ledgers
+        .current()
+        .view
+        .read(&keylet::account(&signer));
+    key_matches_account(signer_root.as_deref(), &signer, &pair.public.account_id())?;
+    checked(&tx)?;
+    let s = sf();
+    let data = crate::protocol::tx::multisigning_data(&tx, &signer);
+    let mut entry = StObject::new();
+    entry.set(s.account, StValue::AccountId(signer));
+    entry.set(s.txn_signature, StValue::Blob(pair.sign(&data)));
+    entry.set(
+        s.signing_pub_key,
+        StValue::Blob(pair.public.as_bytes().to_vec()),
+    );
+    let mut signers = match tx.get(s.signers) {
+        Some(StValue::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    };
+    signers.push((crate::protocol::definitions::Field::named("Signer"), entry));
+    let sender = tx.account_of(s.account).unwrap_or_default();
+    sort_and_validate_signers(&mut signers, &sender)?;
+    tx.set(s.signers, StValue::Array(signers));
+    Ok(finish(tx))
+}
+
+/// `submit_multisigned`'s checks (rippled `transactionSubmitMultiSigned`): a transaction
+/// signed by its Signers only, with Sequence, an empty SigningPubKey and an XRP Fee given;
+/// its Signers sorted and checked, every signature verified.
+pub fn multisigned_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+    let txj = match params.get("tx_json") {
         None => return Err(RpcError::missing_field("tx_json")),
         Some(Value::Object(o)) => o.clone(),
-        Some(_) => return Err(RpcError::expected_field("tx_json", "object")),
+        Some(_) => return Err(RpcError::invalid_field("tx_json")),
     };
+    if !txj.contains_key("Sequence") {
+        return Err(RpcError::missing_field("tx_json.Sequence"));
+    }
+    if !txj.contains_key("SigningPubKey") {
+        return Err(RpcError::missing_field("tx_json.SigningPubKey"));
+    }
+    let account = tx_json_account(&txj)?;
+    let open = ctx.services.node.ledgers.current();
+    if open.view.read(&keylet::account(&account)).is_none() {
+        return Err(RpcError::new(ErrorCode::SrcActNotFound));
+    }
+    let mut txj = txj;
+    check_fee(params, &mut txj, false, open.view.info().fees.base_drops)?;
+    check_payment(params, &mut txj, false)?;
+    let mut tx = parse_tx_json(txj)?;
+    checked(&tx)?;
+    multisigned_fields(&tx)?;
+    let s = sf();
+    let mut signers = match tx.get(s.signers) {
+        Some(StValue::Array(a)) if !a.is_empty() => a.clone(),
+        Some(StValue::Array(_)) => {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "Invalid request: Signers array field is empty.",
+            ))
+        }
+        _ => {
+            return Err(RpcError::with_message(
+                ErrorCode::InvalidParams,
+                "Invalid request: Signers array field missing.",
+            ))
+        }
+    };
+    let whole = |o: &StObject| {
+        o.get(s.account).is_some()
+            && o.get(s.signing_pub_key).is_some()
+            && o.get(s.txn_signature).is_some()
+            && o.iter().count() == 3
+    };
+    if !signers.iter().all(|(_, o)| whole(o)) {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Signers array may only contain Signer entries.",
+        ));
+    }
+    sort_and_validate_signers(&mut signers, &account)?;
+    tx.set(s.signers, StValue::Array(signers));
+    if !crate::engine::transactor::verify_signature(&tx) {
+        let mut f = Map::new();
+        f.insert("error_exception".into(), Value::from("Invalid signature."));
+        return Err(RpcError::bare("invalidTransaction").with_fields(f));
+    }
+    Ok(finish(tx))
+}
+
+/// SigningPubKey empty, no TxnSignature, a positive XRP Fee.
+fn multisigned_fields(tx: &StObject) -> Result<(), RpcError> {
+    let s = sf();
+    if tx.blob_of(s.signing_pub_key).is_some_and(|k| !k.is_empty()) {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Invalid  SigningPubKey field.  Field must be empty when multi-signing.",
+        ));
+    }
+    if tx.get(s.txn_signature).is_some() {
+        return Err(RpcError::new(ErrorCode::SigningMalformed));
+    }
+    match tx.amount_of(s.fee) {
+        Some(Amount::Xrp(d)) if d > 0 => Ok(()),
+        Some(Amount::Xrp(_)) => Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Invalid Fee field.  Fees must be greater than zero.",
+        )),
+        _ => Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Invalid Fee field.  Fees must be specified in XRP.",
+        )),
+    }
+}
+
+/// rippled `sortAndValidateSigners`: sorted by account, no duplicates, not the sender.
+fn sort_and_validate_signers(
+    signers: &mut [(crate::protocol::definitions::Field, StObject)],
+    sender: &AccountId,
+) -> Result<(), RpcError> {
+    let s = sf();
+    let id = |o: &StObject| o.account_of(s.account).unwrap_or_default();
+    if signers.is_empty() {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "Signers array may not be empty.",
+        ));
+    }
+    signers.sort_by_key(|(_, o)| id(o));
+    if let Some(w) = signers.windows(2).find(|w| id(&w[0].1) == id(&w[1].1)) {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            format!(
+                "Duplicate Signers:Signer:Account entries ({}) are not allowed.",
+                id(&w[0].1).to_address()
+            ),
+        ));
+    }
+    if signers.iter().any(|(_, o)| id(o) == *sender) {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            format!(
+                "A Signer may not be the transaction's Account ({}).",
+                sender.to_address()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// rippled `acctMatchesPubKey`: the key is the account's master key (not disabled), its
+/// regular key, or the master key of an account not in the ledger.
+fn key_matches_account(
+    root: Option<&StObject>,
+    account: &AccountId,
+    key_account: &AccountId,
+) -> Result<(), RpcError> {
+    let master = key_account == account;
+    match root {
+        None if master => Ok(()),
+        None => Err(RpcError::new(ErrorCode::BadSecret)),
+        Some(r) if master && r.is_flag(lsf::DISABLE_MASTER) => {
+            Err(RpcError::new(ErrorCode::MasterDisabled))
+        }
+        Some(_) if master => Ok(()),
+        Some(r) if r.account_of(sf().regular_key) == Some(*key_account) => Ok(()),
+        Some(_) => Err(RpcError::new(ErrorCode::BadSecret)),
+    }
+}
+
+/// The transaction's Account, or rippled's srcActMissing / srcActMalformed.
+fn tx_json_account(txj: &Map<String, Value>) -> Result<AccountId, RpcError> {
     if !txj.contains_key("TransactionType") {
         return Err(RpcError::missing_field("tx_json.TransactionType"));
     }
-    let account = match txj.get("Account") {
-        None => {
-            return Err(RpcError::with_message(
-                ErrorCode::SrcActMissing,
-                "Missing field 'tx_json.Account'.",
-            ))
-        }
+    match txj.get("Account") {
+        None => Err(RpcError::with_message(
+            ErrorCode::SrcActMissing,
+            "Missing field 'tx_json.Account'.",
+        )),
         Some(v) => as_string(v)
             .and_then(|s| AccountId::from_address(&s).ok())
             .ok_or_else(|| {
@@ -99,8 +305,29 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
                     ErrorCode::SrcActMalformed,
                     "Invalid field 'tx_json.Account'.",
                 )
-            })?,
+            }),
+    }
+}
+
+/// rippled `transactionPreProcessImpl` up to the signature: the key pair, the tx_json
+/// checks, autofill (Sequence, Flags, NetworkID; the Fee only when signing alone), the
+/// Payment checks, and the key's right to sign for the account (signing alone).
+fn prepare(
+    ctx: &Context,
+    params: &Params,
+    signing: Signing,
+) -> Result<(Arc<crate::protocol::keys::KeyPair>, StObject), RpcError> {
+    let pair = keypair_for_signature(params, ctx.api_version, Some(&ctx.services.keys))?;
+    let offline = params.get("offline").is_some_and(as_bool);
+    let mut txj = match params.get("tx_json") {
+        None => return Err(RpcError::missing_field("tx_json")),
+        Some(Value::Object(o)) => o.clone(),
+        Some(_) => return Err(RpcError::expected_field("tx_json", "object")),
     };
+    if signing != Signing::Single && !txj.contains_key("SigningPubKey") {
+        txj.insert("SigningPubKey".into(), Value::from(""));
+    }
+    let account = tx_json_account(&txj)?;
     if offline && !txj.contains_key("Sequence") {
         return Err(RpcError::missing_field("tx_json.Sequence"));
     }
@@ -114,13 +341,34 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
                 .ok_or_else(|| RpcError::new(ErrorCode::SrcActNotFound))?,
         )
     };
+    autofill(ctx, &mut txj, root.as_deref());
+    let single = signing == Signing::Single;
+    check_fee(
+        params,
+        &mut txj,
+        !offline && single,
+        open.view.info().fees.base_drops,
+    )?;
+    check_payment(params, &mut txj, !offline && single)?;
+    if single && txj.contains_key("Signers") {
+        return Err(RpcError::new(ErrorCode::AlreadyMultisig));
+    }
+    if !single && txj.contains_key("TxnSignature") {
+        return Err(RpcError::new(ErrorCode::AlreadySingleSig));
+    }
+    if let (Some(root), true) = (&root, single) {
+        key_matches_account(Some(root), &account, &pair.public.account_id())?;
+    }
+    Ok((pair, parse_tx_json(txj)?))
+}
+
+/// Sequence (0 with a TicketSequence), Flags and NetworkID when absent.
+fn autofill(ctx: &Context, txj: &mut Map<String, Value>, root: Option<&StObject>) {
     if !txj.contains_key("Sequence") {
         let seq = if txj.contains_key("TicketSequence") {
             0
         } else {
-            root.as_ref()
-                .and_then(|r| r.u32_of(sf().sequence))
-                .unwrap_or(0)
+            root.and_then(|r| r.u32_of(sf().sequence)).unwrap_or(0)
         };
         txj.insert("Sequence".into(), Value::from(seq));
     }
@@ -131,46 +379,30 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
     if !txj.contains_key("NetworkID") && network_id > crate::limits::NETWORK_ID_LEGACY_MAX {
         txj.insert("NetworkID".into(), Value::from(network_id.to_string()));
     }
-    check_fee(params, &mut txj, !offline, open.view.info().fees.base_drops)?;
-    check_payment(params, &mut txj, !offline)?;
-    if txj.contains_key("Signers") {
-        return Err(RpcError::new(ErrorCode::AlreadyMultisig));
-    }
-    if let Some(root) = &root {
-        let signer = pair.public.account_id();
-        if signer == account {
-            if root.is_flag(lsf::DISABLE_MASTER) {
-                return Err(RpcError::new(ErrorCode::MasterDisabled));
-            }
-        } else if root.account_of(sf().regular_key) != Some(signer) {
-            return Err(RpcError::new(ErrorCode::BadSecret));
-        }
-    }
-    let mut tx = codec::from_json(&Value::Object(txj)).map_err(|e| match e {
+}
+
+/// tx_json in its binary model, or rippled's parse error.
+fn parse_tx_json(txj: Map<String, Value>) -> Result<StObject, RpcError> {
+    codec::from_json(&Value::Object(txj)).map_err(|e| match e {
         CodecError::Json(j) => {
             RpcError::with_message(ErrorCode::InvalidParams, j.message("tx_json"))
         }
         other => RpcError::with_message(ErrorCode::InvalidParams, other.to_string()),
-    })?;
-    tx.set(
-        sf().signing_pub_key,
-        StValue::Blob(pair.public.as_bytes().to_vec()),
-    );
-    tx.remove(sf().txn_signature);
-    required_fields(&tx)
-        .and_then(|()| local_checks(&tx))
-        .map_err(|reason| RpcError::with_message(ErrorCode::InvalidParams, reason))?;
-    let signature = pair.sign(&crate::protocol::tx::signing_data(&tx));
-    if signature.is_empty() {
-        return Err(RpcError::with_message(
-            ErrorCode::Internal,
-            "Invalid signature.",
-        ));
-    }
-    tx.set(sf().txn_signature, StValue::Blob(signature));
+    })
+}
+
+/// The required common fields and rippled's local checks.
+fn checked(tx: &StObject) -> Result<(), RpcError> {
+    required_fields(tx)
+        .and_then(|()| local_checks(tx))
+        .map_err(|reason| RpcError::with_message(ErrorCode::InvalidParams, reason))
+}
+
+/// The canonical blob and ID of a finished transaction.
+fn finish(tx: StObject) -> Signed {
     let blob = codec::encode(&tx);
     let id = crate::protocol::tx::transaction_id(&blob);
-    Ok(Signed { tx, blob, id })
+    Signed { tx, blob, id }
 }
 
 /// rippled `checkFee`: a given Fee is kept; otherwise autofill the open ledger's base fee,

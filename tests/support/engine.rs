@@ -163,6 +163,28 @@ pub fn signer_list(quorum: u32, entries: &[(&Account, u16)]) -> Tx {
     tx
 }
 
+/// A DepositPreauth authorizing `who`.
+pub fn preauth(who: &Account) -> Tx {
+    Tx::new("DepositPreauth").account("Authorize", &who.id)
+}
+
+/// A DepositPreauth taking `who`'s preauthorization back.
+pub fn unpreauth(who: &Account) -> Tx {
+    Tx::new("DepositPreauth").account("Unauthorize", &who.id)
+}
+
+/// An AccountDelete sending what is left to `to`, with the owner-reserve fee.
+pub fn account_delete(to: &Account) -> Tx {
+    Tx::new("AccountDelete")
+        .account("Destination", &to.id)
+        .amount("Fee", Amount::Xrp(2_000_000))
+}
+
+/// A Clawback of `amount` (its issuer field names the holder).
+pub fn clawback(amount: Amount) -> Tx {
+    Tx::new("Clawback").amount("Amount", amount)
+}
+
 /// A TicketCreate of `count` tickets.
 pub fn ticket_create(count: u32) -> Tx {
     Tx::new("TicketCreate").u32("TicketCount", count)

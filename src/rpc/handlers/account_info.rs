@@ -89,8 +89,9 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::new(ErrorCode::InvalidParams).with_fields(result));
     }
     if signer_lists.is_some_and(as_bool) {
-        // No transaction here creates a SignerList, so the list is always empty.
-        let lists = Value::Array(Vec::new());
+        let signers = keylet::signers(&id);
+        let lists = sel.snap.view.read(&signers).map(|l| entry_json(&signers, &l));
+        let lists = Value::Array(lists.into_iter().collect());
         if ctx.api_version == 1 {
             data.insert("signer_lists".into(), lists);
         } else {

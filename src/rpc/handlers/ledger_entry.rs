@@ -33,6 +33,8 @@ enum Parse {
     Escrow,
     /// An index, or `{account, ticket_seq}`.
     Ticket,
+    /// An index, or `{owner, authorized}`.
+    DepositPreauth,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -40,7 +42,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("account", Parse::AccountRoot, Some("AccountRoot")),
     ("amendments", Parse::Index, Some("Amendments")),
     ("check", Parse::Index, Some("Check")),
-    ("deposit_preauth", Parse::Index, Some("DepositPreauth")),
+    ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
     ("directory", Parse::Directory, Some("DirectoryNode")),
     ("escrow", Parse::Escrow, Some("Escrow")),
     ("fee", Parse::Index, Some("FeeSettings")),
@@ -208,7 +210,14 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let seq = required_u32(v, "ticket_seq", "malformedRequest")?;
             Ok(account_seq_key(b'T', &a, seq))
         }
-        Parse::Offer | Parse::Escrow | Parse::Ticket => parse_index(v, field),
+        Parse::DepositPreauth if v.is_object() => {
+            let owner = required_account(v, "owner", "malformedOwner")?;
+            let authorized = required_account(v, "authorized", "malformedAuthorized")?;
+            Ok(keylet::deposit_preauth(&owner, &authorized))
+        }
+        Parse::Offer | Parse::Escrow | Parse::Ticket | Parse::DepositPreauth => {
+            parse_index(v, field)
+        }
     }
 }
 

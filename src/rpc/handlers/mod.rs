@@ -40,6 +40,7 @@ methods! {
     account_tx => Cpu;
     channel_authorize => Cpu;
     channel_verify => Cpu;
+    deposit_authorized => Inline;
     fee => Inline, condition: NeedsCurrentLedger;
     ledger => Cpu;
     ledger_accept => Async, role: Admin, condition: NeedsCurrentLedger;
@@ -54,7 +55,9 @@ methods! {
     server_info => Inline;
     server_state => Inline;
     sign => Cpu;
+    sign_for => Cpu;
     submit => Async, condition: NeedsCurrentLedger;
+    submit_multisigned => Async, condition: NeedsCurrentLedger;
     subscribe => Inline;
     transaction_entry => Cpu;
     tx => Cpu, condition: NeedsNetwork;

@@ -1,0 +1,152 @@
+//! AccountDelete (rippled `DeleteAccount.cpp`): deletes the sending account and sends
+//! its remaining XRP to Destination. Only accounts whose owner directory holds nothing but
+//! entries without obligations (signer list, tickets, preauthorizations) may go, at least
+//! 256 ledgers after their Sequence; the fee is one owner reserve.
+
+use super::deposit_preauth::remove_preauth;
+use super::entry::{balance_drops, credit_drops, set_flags};
+use super::signer_list_set::remove_signer_list;
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::directory::owned;
+use crate::ledger::flags::{lsf, lt};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::{ACCOUNT_DELETE_LEDGERS_MIN, ACCOUNT_DELETE_OWNED_MAX};
+use crate::protocol::amount::Amount;
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Hash256};
+
+/// Entry types an account may own and still be deleted (rippled `nonObligationDeleter`).
+fn deletable(entry_type: u16) -> bool {
+    matches!(
+        entry_type,
+        lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH
+    )
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    if tx.get_named("CredentialIDs").is_some() {
+        return Ter::temDISABLED;
+    }
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    match tx.account_of(sf().destination) {
+        Some(d) if d == *account => Ter::temDST_IS_SRC,
+        Some(_) => Ter::tesSUCCESS,
+        None => Ter::temMALFORMED,
+    }
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(dst) = tx.account_of(s.destination) else {
+        return Ter::temMALFORMED;
+    };
+    let Some(dst_root) = view.read(&keylet::account(&dst)) else {
+        return Ter::tecNO_DST;
+    };
+    if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
+        return Ter::tecDST_TAG_NEEDED;
+    }
+    if !super::deposit_preauth::deposit_allowed(view, &dst_root, account, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let Some(root) = view.read(&keylet::account(account)) else {
+        return Ter::terNO_ACCOUNT;
+    };
+    let seq = root.u32_of(s.sequence).unwrap_or(0);
+    if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
+        return Ter::tecTOO_SOON;
+    }
+    owned_deletable(view, account)
+}
+
+/// tesSUCCESS when everything the account owns may be deleted with it.
+fn owned_deletable(view: &dyn ReadView, account: &AccountId) -> Ter {
+    let keys = owned(view, account);
+    for key in &keys {
+        let Some(entry) = view.read(key) else {
+            return Ter::tefBAD_LEDGER;
+        };
+        if !deletable(entry.u16_of(sf().ledger_entry_type).unwrap_or(0)) {
+            return Ter::tecHAS_OBLIGATIONS;
+        }
+    }
+    if keys.len() > ACCOUNT_DELETE_OWNED_MAX {
+        return Ter::tefTOO_BIG;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let account = ctx.account;
+    let Some(dst) = ctx.tx.account_of(s.destination) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    for key in owned(ctx.sb.base(), &account) {
+        let t = delete_owned(ctx, &account, &key);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let dir = keylet::owner_dir(&account);
+    if ctx.sb.exists(&dir) {
+        match ctx.sb.peek(&dir) {
+            Some(page) if is_empty_page(&page) => ctx.sb.erase(dir),
+            _ => return Ter::tecHAS_OBLIGATIONS,
+        }
+    }
+    let Some(src_root) = ctx.sb.peek(&keylet::account(&account)) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    let remaining = balance_drops(&src_root);
+    if !credit_drops(&mut ctx.sb, &dst, remaining) {
+        return Ter::tefBAD_LEDGER;
+    }
+    let dst_key = keylet::account(&dst);
+    if let Some(mut d) = ctx.sb.peek(&dst_key) {
+        if remaining > 0 && d.is_flag(lsf::PASSWORD_SPENT) {
+            set_flags(&mut d, 0, lsf::PASSWORD_SPENT);
+            ctx.sb.update(dst_key, d);
+        }
+    }
+    credit_drops(&mut ctx.sb, &account, -remaining);
+    ctx.sb.erase(keylet::account(&account));
+    ctx.delivered = Some(Amount::Xrp(remaining));
+    ctx.meta_delivered = Some(Amount::Xrp(remaining));
+    Ter::tesSUCCESS
+}
+
+fn is_empty_page(page: &StObject) -> bool {
+    let s = sf();
+    page.v256_of(s.indexes).is_none_or(|v| v.is_empty())
+        && page.u64_of(s.index_next).unwrap_or(0) == 0
+}
+
+/// Deletes one owned entry with its type's deleter (an entry the fee step consumed, a
+/// ticket, is gone already).
+fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> Ter {
+    let Some(entry) = ctx.sb.peek(key) else {
+        return Ter::tesSUCCESS;
+    };
+    match entry.u16_of(sf().ledger_entry_type) {
+        Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
+        Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
+        Some(lt::TICKET) => {
+            let seq = entry.u32_of(sf().ticket_sequence).unwrap_or(0);
+            if super::transactor::delete_ticket(&mut ctx.sb, account, seq).is_some() {
+                Ter::tesSUCCESS
+            } else {
+                Ter::tefBAD_LEDGER
+            }
+        }
+        _ => Ter::tecHAS_OBLIGATIONS,
+    }
+}

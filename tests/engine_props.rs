@@ -1,5 +1,6 @@
-//! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment and
-//! payment channel transactions among a few accounts, valid and invalid. After every
+//! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
+//! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth and
+//! Clawback transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -78,6 +79,36 @@ enum Op {
     BadSeq {
         from: usize,
         offset: i32,
+    },
+    SignerList {
+        from: usize,
+        quorum: u32,
+        signers: Vec<usize>,
+    },
+    Multi {
+        from: usize,
+        to: usize,
+        signers: Vec<usize>,
+    },
+    Tickets {
+        from: usize,
+        count: u32,
+    },
+    Ticketed {
+        from: usize,
+        to: usize,
+        back: u32,
+    },
+    Preauth {
+        from: usize,
+        to: usize,
+        undo: bool,
+    },
+    Claw {
+        from: usize,
+        holder: usize,
+        cur: usize,
+        value: i64,
     },
     Close {
         secs: u32,
@@ -167,6 +198,36 @@ fn op() -> impl Strategy<Value = Op> {
         (acct(), prop::sample::select(vec![-1i32, 1, 2]))
             .prop_map(|(from, offset)| Op::BadSeq { from, offset }),
         (1u32..200).prop_map(|secs| Op::Close { secs }),
+        custody_op(),
+        custody_op(),
+        custody_op(),
+        custody_op(),
+    ]
+}
+
+fn signers() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(acct(), 0..4)
+}
+
+fn custody_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (acct(), 0u32..4, signers()).prop_map(|(from, quorum, signers)| Op::SignerList {
+            from,
+            quorum,
+            signers
+        }),
+        (acct(), acct(), signers()).prop_map(|(from, to, signers)| Op::Multi { from, to, signers }),
+        (acct(), 0u32..4).prop_map(|(from, count)| Op::Tickets { from, count }),
+        (acct(), acct(), 0u32..8).prop_map(|(from, to, back)| Op::Ticketed { from, to, back }),
+        (acct(), acct(), any::<bool>()).prop_map(|(from, to, undo)| Op::Preauth { from, to, undo }),
+        (acct(), acct(), 0..2usize, -2i64..200).prop_map(|(from, holder, cur, value)| {
+            Op::Claw {
+                from,
+                holder,
+                cur,
+                value,
+            }
+        }),
     ]
 }
 
@@ -321,6 +382,34 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
                 pay(a((from + 1) % NAMES.len()), xrp(1)).u32("Sequence", seq),
             )
         }
+        Op::SignerList {
+            from,
+            quorum,
+            signers,
+        } => {
+            let entries: Vec<(&Account, u16)> = signers.iter().map(|i| (a(*i), 1)).collect();
+            (from, signer_list(quorum, &entries))
+        }
+        Op::Multi { from, to, signers } => return multi_step(w, from, to, &signers),
+        Op::Tickets { from, count } => (from, ticket_create(count)),
+        Op::Ticketed { from, to, back } => {
+            let ticket = w.env.seq(a(from)).saturating_sub(back + 1);
+            (from, with_ticket(pay(a(to), xrp(1)), ticket))
+        }
+        Op::Preauth { from, to, undo } => (
+            from,
+            if undo {
+                unpreauth(a(to))
+            } else {
+                preauth(a(to))
+            },
+        ),
+        Op::Claw {
+            from,
+            holder,
+            cur,
+            value,
+        } => (from, clawback(a(holder).iou(CURRENCIES[cur], value))),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -329,6 +418,11 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
             }
             return None;
         }
+    };
+    let ticketed = tx.0.get(sf().ticket_sequence).is_some();
+    let created = match tx.0.get_named("TicketCount") {
+        Some(ledgerd::protocol::st::StValue::UInt32(n)) => *n,
+        _ => 0,
     };
     let id = w.accts[who].id;
     let seq_before = w.env.seq(&w.accts[who]);
@@ -345,10 +439,16 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
     let ter = w.env.submit_signed(&w.accts[who], &kp, tx);
     let seq_after = w.env.seq(&w.accts[who]);
     if ter.is_applied() {
+        let used = match (ticketed, ter.is_tes()) {
+            (true, true) => created,
+            (true, false) => 0,
+            (false, true) => 1 + created,
+            (false, false) => 1,
+        };
         assert_eq!(
             seq_after,
-            seq_before + 1,
-            "{ter}: applied consumes one sequence"
+            seq_before + used,
+            "{ter}: applied consumes its sequence (and the tickets it created)"
         );
         w.fees_burnt += 10;
     } else {
@@ -360,6 +460,62 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
     }
     assert!(ter != Ter::tecINVARIANT_FAILED && ter != Ter::tefINVARIANT_FAILED);
     Some((id, ter))
+}
+
+/// A payment from `from` multi-signed by `signers` (their master keys, or the regular key
+/// once the master is disabled).
+fn multi_step(
+    w: &mut World,
+    from: usize,
+    to: usize,
+    signers: &[usize],
+) -> Option<(AccountId, Ter)> {
+    let mut list: Vec<usize> = signers.to_vec();
+    list.sort();
+    list.dedup();
+    let keys: Vec<(Account, ledgerd::protocol::keys::KeyPair)> = list
+        .iter()
+        .map(|i| {
+            let acct = w.accts[*i].clone();
+            let kp = signing_key(w, *i);
+            (acct, kp)
+        })
+        .collect();
+    let refs: Vec<(&Account, &ledgerd::protocol::keys::KeyPair)> =
+        keys.iter().map(|(a, k)| (a, k)).collect();
+    let who = w.accts[from].clone();
+    let (seq_before, bal_before) = (w.env.seq(&who), w.env.balance(&who));
+    let ter = if refs.is_empty() {
+        // No signer at all: refused before the ledger (nothing to verify).
+        return None;
+    } else {
+        w.env
+            .submit_multisigned(&who, &refs, pay(&w.accts[to].clone(), xrp(1)))
+    };
+    if ter.is_applied() {
+        assert_eq!(w.env.seq(&who), seq_before + 1, "{ter}");
+        w.fees_burnt += 10 * (1 + refs.len() as i64);
+    } else {
+        assert_eq!(w.env.seq(&who), seq_before, "{ter}");
+        assert_eq!(w.env.balance(&who), bal_before, "{ter}: no fee");
+    }
+    assert!(ter != Ter::tecINVARIANT_FAILED && ter != Ter::tefINVARIANT_FAILED);
+    Some((who.id, ter))
+}
+
+/// The key account `i` signs with: its master key, or its regular key once the master
+/// is disabled.
+fn signing_key(w: &World, i: usize) -> ledgerd::protocol::keys::KeyPair {
+    let Some(root) = w.env.root(&w.accts[i]) else {
+        return w.accts[i].kp.clone();
+    };
+    let regular = root
+        .account_of(sf().regular_key)
+        .and_then(|k| w.accts.iter().find(|x| x.id == k));
+    match regular {
+        Some(r) if root.is_flag(lsf::DISABLE_MASTER) => r.kp.clone(),
+        _ => w.accts[i].kp.clone(),
+    }
 }
 
 /// Ledger-wide checks over the whole open state.
@@ -409,6 +565,21 @@ fn check_state(w: &World) {
                         *owned.entry(issuer).or_default() += 1;
                     }
                 }
+            }
+            Some(lt::TICKET) | Some(lt::DEPOSIT_PREAUTH) => {
+                let owner = o.account_of(s.account).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+            }
+            Some(lt::SIGNER_LIST) => {
+                let owner = w
+                    .accts
+                    .iter()
+                    .map(|a| a.id)
+                    .find(|id| keylet::signers(id) == *key)
+                    .expect("a list of a known account");
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
             }
             Some(lt::DIR_NODE) => {
                 let owner = o.account_of(s.owner).unwrap();

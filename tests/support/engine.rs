@@ -41,6 +41,7 @@ pub fn val(s: &str) -> IouValue {
 }
 
 /// A named account with a real key pair.
+#[derive(Clone)]
 pub struct Account {
     pub name: String,
     pub kp: KeyPair,

@@ -4,7 +4,7 @@
 import xrpl from 'xrpl'
 
 // xrpl.js is CommonJS: its enum ECDSA is reachable only through the default export.
-const { Client, ECDSA, Wallet, authorizeChannel, encodeForSigningClaim, verifyPaymentChannelClaim, verifyKeypairSignature } = xrpl
+const { Client, ECDSA, Wallet, authorizeChannel, encodeForSigningClaim, verifyPaymentChannelClaim, verifyKeypairSignature, multisign, decode, hashes } = xrpl
 
 const LSF_REQUIRE_AUTH = 0x00040000
 let steps = 0
@@ -31,6 +31,88 @@ async function submit(client, tx, wallet) {
 
 const req = async (client, r) => (await client.request(r)).result
 const usd = (issuer, value, currency = 'USD') => ({ currency, issuer: issuer.address, value: String(value) })
+
+// Issue 13's flows with xrpl.js's own helpers: a cold wallet behind a signer list,
+// multi-signed payments (xrpl.js multisign through submit_multisigned and submit, and the
+// server's sign_for giving the same bytes), tickets, deposit preauthorization, clawback and
+// account deletion with xrpl.js's deletion-blocker check.
+async function custody(client, genesis) {
+  const fund = async (w) => check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
+  const cold = Wallet.generate(ECDSA.secp256k1)
+  const hot = Wallet.generate(ECDSA.ed25519)
+  const signerA = Wallet.generate(ECDSA.secp256k1)
+  const signerB = Wallet.generate(ECDSA.ed25519)
+  for (const w of [cold, hot]) await fund(w)
+  const entries = [signerA, signerB].map((w) => ({ SignerEntry: { Account: w.address, SignerWeight: 1 } }))
+  check((await submit(client, { TransactionType: 'SignerListSet', Account: cold.address, SignerQuorum: 2, SignerEntries: entries }, cold)) === 'tesSUCCESS', 'the cold wallet sets a signer list of two, quorum 2')
+  const objs = await req(client, { command: 'account_objects', account: cold.address, type: 'signer_list', ledger_index: 'validated' })
+  check(objs.account_objects.length === 1 && objs.account_objects[0].index === hashes.hashSignerListId(cold.address), 'account_objects lists the list at xrpl.js hashSignerListId')
+  const info = await req(client, { command: 'account_info', account: cold.address, signer_lists: true, ledger_index: 'validated' })
+  check(info.signer_lists[0].SignerQuorum === 2 && info.account_data.signer_lists === undefined, 'account_info signer_lists (xrpl.js asks API v2: top level)')
+
+  const balanceOf = async (w) => Number((await req(client, { command: 'account_info', account: w.address, ledger_index: 'validated' })).account_data.Balance)
+  const before = await balanceOf(hot)
+  const pay1 = await client.autofill({ TransactionType: 'Payment', Account: cold.address, Destination: hot.address, Amount: '1000000' }, 2)
+  const blob1 = multisign([signerA.sign(pay1, true).tx_blob, signerB.sign(pay1, true).tx_blob])
+  const viaMs = await req(client, { command: 'submit_multisigned', tx_json: decode(blob1) })
+  check(viaMs.engine_result === 'tesSUCCESS', `submit_multisigned of xrpl.js multisign: ${viaMs.engine_result}`)
+  const pay2 = await client.autofill({ TransactionType: 'Payment', Account: cold.address, Destination: hot.address, Amount: '2000000', Sequence: pay1.Sequence + 1 }, 2)
+  const blob2 = multisign([signerA.sign(pay2, true).tx_blob, signerB.sign(pay2, true).tx_blob])
+  const forA = await req(client, { command: 'sign_for', account: signerA.address, secret: signerA.seed, tx_json: { ...pay2, SigningPubKey: '' } })
+  const forB = await req(client, { command: 'sign_for', account: signerB.address, secret: signerB.seed, tx_json: forA.tx_json })
+  check(forB.tx_blob === blob2, 'sign_for twice gives the bytes xrpl.js multisign gives')
+  const viaSubmit = await client.submitAndWait(blob2)
+  check(viaSubmit.result.meta.TransactionResult === 'tesSUCCESS', 'the multi-signed blob through submit validates')
+  check((await balanceOf(hot)) === before + 3000000, 'both multi-signed payments arrived')
+  const single = await submit(client, { TransactionType: 'Payment', Account: cold.address, Destination: hot.address, Amount: '1' }, signerA)
+  check(single === 'tefBAD_AUTH', `a signer alone cannot single-sign for the cold wallet: ${single}`)
+
+  check((await submit(client, { TransactionType: 'TicketCreate', Account: hot.address, TicketCount: 2 }, hot)) === 'tesSUCCESS', 'TicketCreate of two')
+  const tickets = (await req(client, { command: 'account_objects', account: hot.address, type: 'ticket', ledger_index: 'validated' })).account_objects
+  check(tickets.length === 2, 'account_objects type ticket lists both')
+  const ticketed = await submit(client, { TransactionType: 'Payment', Account: hot.address, Destination: cold.address, Amount: '1000', Sequence: 0, TicketSequence: tickets[1].TicketSequence }, hot)
+  check(ticketed === 'tesSUCCESS', `a payment with the second ticket first: ${ticketed}`)
+  const entry = await req(client, { command: 'ledger_entry', ticket: { account: hot.address, ticket_seq: tickets[0].TicketSequence }, ledger_index: 'validated' })
+  check(entry.node.TicketSequence === tickets[0].TicketSequence, 'ledger_entry ticket finds the other')
+
+  const shop = Wallet.generate(ECDSA.secp256k1)
+  await fund(shop)
+  check((await submit(client, { TransactionType: 'AccountSet', Account: shop.address, SetFlag: 9 }, shop)) === 'tesSUCCESS', 'shop requires deposit authorization')
+  const refused = await submit(client, { TransactionType: 'Payment', Account: hot.address, Destination: shop.address, Amount: '1000000' }, hot)
+  check(refused === 'tecNO_PERMISSION', `an unauthorized deposit is refused: ${refused}`)
+  let auth = await req(client, { command: 'deposit_authorized', source_account: hot.address, destination_account: shop.address })
+  check(auth.deposit_authorized === false, 'deposit_authorized says no')
+  check((await submit(client, { TransactionType: 'DepositPreauth', Account: shop.address, Authorize: hot.address }, shop)) === 'tesSUCCESS', 'shop preauthorizes hot')
+  auth = await req(client, { command: 'deposit_authorized', source_account: hot.address, destination_account: shop.address, ledger_index: 'validated' })
+  check(auth.deposit_authorized === true, 'deposit_authorized says yes')
+  check((await submit(client, { TransactionType: 'Payment', Account: hot.address, Destination: shop.address, Amount: '1000000' }, hot)) === 'tesSUCCESS', 'the preauthorized deposit arrives')
+
+  const token = Wallet.generate(ECDSA.secp256k1)
+  await fund(token)
+  check((await submit(client, { TransactionType: 'AccountSet', Account: token.address, SetFlag: 16 }, token)) === 'tesSUCCESS', 'issuer allows clawback')
+  check((await submit(client, { TransactionType: 'TrustSet', Account: hot.address, LimitAmount: usd(token, 1000) }, hot)) === 'tesSUCCESS', 'hot trusts the issuer')
+  check((await submit(client, { TransactionType: 'Payment', Account: token.address, Destination: hot.address, Amount: usd(token, 100) }, token)) === 'tesSUCCESS', 'issuer pays 100 USD')
+  check((await submit(client, { TransactionType: 'Clawback', Account: token.address, Amount: usd(hot, 40) }, token)) === 'tesSUCCESS', 'issuer claws back 40')
+  const lines = (await req(client, { command: 'account_lines', account: hot.address, ledger_index: 'validated' })).lines
+  check(lines[0].balance === '60', `hot holds 60 USD: ${lines[0].balance}`)
+
+  // 256 ledgers later an account can be deleted; xrpl.js refuses one with a trust line first.
+  for (let i = 0; i < 256; i++) await req(client, { command: 'ledger_accept' })
+  let blocked
+  try {
+    await client.autofill({ TransactionType: 'AccountDelete', Account: hot.address, Destination: token.address })
+  } catch (e) {
+    blocked = String(e.message)
+  }
+  check(blocked && blocked.includes('cannot be deleted'), `xrpl.js's deletion-blocker check stops hot (a trust line): ${blocked}`)
+  const del = await client.autofill({ TransactionType: 'AccountDelete', Account: cold.address, Destination: hot.address }, 2)
+  const delBlob = multisign([signerA.sign(del, true).tx_blob, signerB.sign(del, true).tx_blob])
+  const deleted = await client.submitAndWait(delBlob)
+  check(deleted.result.meta.TransactionResult === 'tesSUCCESS' && Number(del.Fee) >= 2000000, `the cold wallet (signer list and all) is deleted by its signers, fee ${del.Fee}`)
+  check(typeof deleted.result.meta.delivered_amount === 'string', 'AccountDelete metadata has delivered_amount')
+  const after = await client.request({ command: 'account_info', account: cold.address, ledger_index: 'validated' }).catch((e) => e.data)
+  check(after && after.error === 'actNotFound', 'account_info of the deleted account: actNotFound')
+}
 
 async function main() {
   const url = process.argv[2]
@@ -146,6 +228,8 @@ async function main() {
   check(ledgers.length > 0 && typeof ledgers[0].ledger_hash === 'string', 'ledgerClosed messages arrived')
   const seen = txs.find((t) => (t.tx_json || t.transaction || {}).TransactionType === 'PaymentChannelClaim')
   check(seen && seen.validated === true && seen.engine_result === 'tesSUCCESS', 'the claim arrived on the transactions stream')
+
+  await custody(client, genesis)
 
   // xrpl.js closes with 4000 and reports 1000 when the server answers with the same code;
   // a connection cut without a close frame shows as 1006.

@@ -38,7 +38,16 @@ from xrpl.models.transactions import (
     TrustSet,
     TrustSetFlag,
 )
-from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
+from xrpl.models.requests import AccountObjects, AccountObjectType, DepositAuthorized, SubmitMultisigned
+from xrpl.models.transactions import (
+    AccountDelete,
+    Clawback,
+    DepositPreauth,
+    SignerEntry,
+    SignerListSet,
+    TicketCreate,
+)
+from xrpl.transaction import XRPLReliableSubmissionException, autofill, multisign, sign, submit_and_wait
 from xrpl.wallet import Wallet
 
 LSF_REQUIRE_AUTH = 0x00040000
@@ -190,7 +199,64 @@ def flow(client):
     chans = request(client, AccountChannels(account=payer.address, ledger_index="validated"))["channels"]
     check(chans[0]["balance"] == "3000000" and chans[0]["amount"] == "15000000", "the channel's balance and amount are updated")
     history(client, payer, r["hash"])
+    custody(client)
     return issuer
+
+
+def custody(client):
+    """Issue 13's flows with xrpl-py's own helpers: a signer list, multi-signed payments
+    (xrpl-py multisign through submit_multisigned and submit), tickets, deposit
+    preauthorization with deposit_authorized, clawback and a multi-signed account deletion."""
+    cold, hot, token = (Wallet.create(CryptoAlgorithm.SECP256K1) for _ in range(3))
+    signer_a, signer_b = Wallet.create(CryptoAlgorithm.ED25519), Wallet.create(CryptoAlgorithm.SECP256K1)
+    for w in (cold, hot, token):
+        check(ok(submit(client, Payment(account=GENESIS.address, destination=w.address, amount="1000000000"), GENESIS)), f"genesis funds {w.address}")
+    entries = [SignerEntry(account=w.address, signer_weight=1) for w in (signer_a, signer_b)]
+    check(ok(submit(client, SignerListSet(account=cold.address, signer_quorum=2, signer_entries=entries), cold)), "cold sets a signer list, quorum 2")
+    lists = request(client, AccountInfo(account=cold.address, signer_lists=True, ledger_index="validated"))
+    check(lists["signer_lists"][0]["SignerQuorum"] == 2, "account_info signer_lists (xrpl-py asks API v2: top level)")
+
+    def multisigned(tx):
+        filled = autofill(tx, client, 2)
+        return multisign(filled, [sign(filled, signer_a, multisign=True), sign(filled, signer_b, multisign=True)])
+
+    pay = multisigned(Payment(account=cold.address, destination=hot.address, amount="1000000"))
+    r = request(client, SubmitMultisigned(tx_json=pay))
+    check(r.get("engine_result") == "tesSUCCESS", f"submit_multisigned of xrpl-py multisign: {r.get('engine_result')}")
+    request(client, GenericRequest(method="ledger_accept"))
+    pay2 = multisigned(Payment(account=cold.address, destination=hot.address, amount="2000000"))
+    check(ok(submit_and_wait(pay2, client).result), "a multi-signed payment through submit (submit_and_wait) validates")
+
+    check(ok(submit(client, TicketCreate(account=hot.address, ticket_count=2), hot)), "TicketCreate of two")
+    tickets = request(client, AccountObjects(account=hot.address, type=AccountObjectType.TICKET, ledger_index="validated"))["account_objects"]
+    check(len(tickets) == 2, "account_objects type ticket lists both")
+    ticketed = Payment(account=hot.address, destination=cold.address, amount="1000", sequence=0, ticket_sequence=tickets[0]["TicketSequence"])
+    check(ok(submit(client, ticketed, hot)), "a payment with a ticket")
+
+    check(ok(submit(client, AccountSet(account=token.address, set_flag=AccountSetAsfFlag.ASF_DEPOSIT_AUTH), token)), "token requires deposit authorization")
+    auth = request(client, DepositAuthorized(source_account=hot.address, destination_account=token.address))
+    check(auth["deposit_authorized"] is False, "deposit_authorized says no")
+    check(ok(submit(client, DepositPreauth(account=token.address, authorize=hot.address), token)), "token preauthorizes hot")
+    auth = request(client, DepositAuthorized(source_account=hot.address, destination_account=token.address, ledger_index="validated"))
+    check(auth["deposit_authorized"] is True, "deposit_authorized says yes")
+    check(ok(submit(client, Payment(account=hot.address, destination=token.address, amount="1000000"), hot)), "the preauthorized deposit arrives")
+
+    issuer = Wallet.create(CryptoAlgorithm.SECP256K1)
+    check(ok(submit(client, Payment(account=GENESIS.address, destination=issuer.address, amount="1000000000"), GENESIS)), "genesis funds the issuer")
+    check(ok(submit(client, AccountSet(account=issuer.address, set_flag=AccountSetAsfFlag.ASF_ALLOW_TRUSTLINE_CLAWBACK), issuer)), "the issuer allows clawback")
+    check(ok(submit(client, TrustSet(account=hot.address, limit_amount=usd(issuer, 1000)), hot)), "hot trusts the issuer")
+    check(ok(submit(client, Payment(account=issuer.address, destination=hot.address, amount=usd(issuer, 100)), issuer)), "the issuer pays 100 USD")
+    check(ok(submit(client, Clawback(account=issuer.address, amount=usd(hot, 25)), issuer)), "the issuer claws back 25")
+    lines = request(client, AccountLines(account=hot.address, ledger_index="validated"))["lines"]
+    check(lines[0]["balance"] == "75", f"hot holds 75 USD: {lines[0]['balance']}")
+
+    for _ in range(256):
+        request(client, GenericRequest(method="ledger_accept"))
+    gone = multisigned(AccountDelete(account=cold.address, destination=hot.address))
+    r = submit_and_wait(gone, client).result
+    check(ok(r) and int(gone.fee) >= 2000000, f"the cold wallet is deleted by its signers (fee {gone.fee})")
+    after = client.request(AccountInfo(account=cold.address, ledger_index="validated"))
+    check(after.result.get("error") == "actNotFound", "account_info of the deleted account: actNotFound")
 
 
 def account_tx_hashes(client, account, limit, forward=False):

@@ -93,6 +93,27 @@ fn xrpl_js_over_websocket() {
     run_script(cmd, "xrpl.js flow");
 }
 
+/// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read
+/// `build_version` as a rippled of at least 1.11.0.
+#[test]
+fn both_libraries_autofill_network_id_above_1024() {
+    let (py, nm) = (python(), node_modules());
+    let _g = serial();
+    let server = Server::start_quiet(&["--close-interval", "1", "--network-id", "21337"]);
+    let url = format!("ws://{}", server.addr());
+    let mut js = Command::new("node");
+    js.arg(interop_dir().join("network_id.mjs"))
+        .arg(&url)
+        .arg("21337")
+        .env("NODE_PATH", nm);
+    run_script(js, "xrpl.js on network 21337");
+    let mut pyc = Command::new(py);
+    pyc.arg(interop_dir().join("network_id.py"))
+        .arg(&url)
+        .arg("21337");
+    run_script(pyc, "xrpl-py on network 21337");
+}
+
 #[test]
 fn wscat_session() {
     let nm = node_modules();

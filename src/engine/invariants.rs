@@ -38,6 +38,7 @@ fn xrp_held(o: &StObject) -> i64 {
     match o.u16_of(s.ledger_entry_type) {
         Some(lt::ACCOUNT_ROOT) => o.drops_of(s.balance),
         Some(lt::PAYCHAN) => o.drops_of(s.amount) - o.drops_of(s.balance),
+        Some(lt::ESCROW) => o.drops_of(s.amount),
         _ => 0,
     }
 }
@@ -70,7 +71,11 @@ fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>,
                 }
             }
         }
-        Some(lt::PAYCHAN) | Some(lt::TICKET) | Some(lt::DEPOSIT_PREAUTH) => {
+        Some(lt::PAYCHAN)
+        | Some(lt::TICKET)
+        | Some(lt::DEPOSIT_PREAUTH)
+        | Some(lt::ESCROW)
+        | Some(lt::CHECK) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }

@@ -74,6 +74,8 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::SIGNER_LIST)
             | Some(lt::TICKET)
             | Some(lt::DEPOSIT_PREAUTH)
+            | Some(lt::ESCROW)
+            | Some(lt::CHECK)
     )
 }
 

@@ -6,9 +6,9 @@ use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
-    account_delete, account_set, clawback, deposit_preauth, payment, payment_channel_claim,
-    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
-    trust_set,
+    account_delete, account_set, clawback, deposit_preauth, escrow_cancel, escrow_create,
+    escrow_finish, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
+    set_regular_key, signer_list_set, ticket_create, trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -119,6 +119,27 @@ const ROWS: &[Transactor] = &[
         preflight: clawback::preflight,
         preclaim: clawback::preclaim,
         do_apply: clawback::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::EscrowCreate,
+        name: "EscrowCreate",
+        preflight: escrow_create::preflight,
+        preclaim: escrow_create::preclaim,
+        do_apply: escrow_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::EscrowFinish,
+        name: "EscrowFinish",
+        preflight: escrow_finish::preflight,
+        preclaim: escrow_finish::preclaim,
+        do_apply: escrow_finish::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::EscrowCancel,
+        name: "EscrowCancel",
+        preflight: escrow_cancel::preflight,
+        preclaim: escrow_cancel::preclaim,
+        do_apply: escrow_cancel::do_apply,
     },
 ];
 

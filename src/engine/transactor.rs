@@ -239,7 +239,13 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         // One owner reserve, whatever the signers (DeleteAccount::calculateBaseFee).
         info.fees.reserve_inc_drops
     } else {
-        info.fees.base_drops.saturating_mul(1 + signers)
+        let fulfillment = tx
+            .blob_of(s.fulfillment)
+            .filter(|_| tx.u16_of(s.transaction_type) == Some(TxType::EscrowFinish as u16))
+            .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
+        info.fees
+            .base_drops
+            .saturating_mul(1 + signers + fulfillment)
     };
     if info.open && (c.fee as u64) < fee_due {
         return Err(Ter::telINSUF_FEE_P);

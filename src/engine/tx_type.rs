@@ -9,8 +9,14 @@ use super::registry;
 pub enum TxType {
     /// Payment.
     Payment = 0,
+    /// EscrowCreate.
+    EscrowCreate = 1,
+    /// EscrowFinish.
+    EscrowFinish = 2,
     /// AccountSet.
     AccountSet = 3,
+    /// EscrowCancel.
+    EscrowCancel = 4,
     /// SetRegularKey.
     SetRegularKey = 5,
     /// PaymentChannelCreate.

@@ -20,6 +20,10 @@ pub mod lt {
     pub const TICKET: u16 = 0x0054;
     /// DepositPreauth.
     pub const DEPOSIT_PREAUTH: u16 = 0x0070;
+    /// Escrow.
+    pub const ESCROW: u16 = 0x0075;
+    /// Check.
+    pub const CHECK: u16 = 0x0043;
 }
 
 /// AccountRoot flags.

@@ -16,6 +16,8 @@ mod space {
     pub const SIGNER_LIST: u16 = b'S' as u16;
     pub const TICKET: u16 = b'T' as u16;
     pub const DEPOSIT_PREAUTH: u16 = b'p' as u16;
+    pub const ESCROW: u16 = b'u' as u16;
+    pub const CHECK: u16 = b'C' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -79,6 +81,16 @@ pub fn deposit_preauth(owner: &AccountId, authorized: &AccountId) -> Hash256 {
         &owner.0,
         &authorized.0,
     ])
+}
+
+/// The escrow `owner` created with the transaction of sequence (or ticket) `seq`.
+pub fn escrow(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::ESCROW.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
+}
+
+/// The check `owner` created with the transaction of sequence (or ticket) `seq`.
+pub fn check(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::CHECK.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
 }
 
 /// The FeeSettings singleton.

@@ -108,6 +108,12 @@ fields! {
     authorize => "Authorize",
     unauthorize => "Unauthorize",
     holder => "Holder",
+    offer_sequence => "OfferSequence",
+    condition => "Condition",
+    fulfillment => "Fulfillment",
+    finish_after => "FinishAfter",
+    check_id => "CheckID",
+    invoice_id => "InvoiceID",
 }
 
 /// The cached handles.

@@ -20,6 +20,7 @@ pub mod amount;
 pub mod base58;
 pub mod claim;
 pub mod codec;
+pub mod condition;
 pub mod definitions;
 pub mod hash;
 pub mod keys;

@@ -186,6 +186,27 @@ pub fn clawback(amount: Amount) -> Tx {
     Tx::new("Clawback").amount("Amount", amount)
 }
 
+/// An EscrowCreate of `amount` to `to`.
+pub fn escrow_create(to: &Account, amount: Amount) -> Tx {
+    Tx::new("EscrowCreate")
+        .account("Destination", &to.id)
+        .amount("Amount", amount)
+}
+
+/// An EscrowFinish of `owner`'s escrow created with sequence `seq`.
+pub fn escrow_finish(owner: &Account, seq: u32) -> Tx {
+    Tx::new("EscrowFinish")
+        .account("Owner", &owner.id)
+        .u32("OfferSequence", seq)
+}
+
+/// An EscrowCancel of `owner`'s escrow created with sequence `seq`.
+pub fn escrow_cancel(owner: &Account, seq: u32) -> Tx {
+    Tx::new("EscrowCancel")
+        .account("Owner", &owner.id)
+        .u32("OfferSequence", seq)
+}
+
 /// A TicketCreate of `count` tickets.
 pub fn ticket_create(count: u32) -> Tx {
     Tx::new("TicketCreate").u32("TicketCount", count)

@@ -13,8 +13,11 @@ use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Number, Value};
 use std::sync::Arc;
 
-/// The version string reported as `build_version`.
-pub const BUILD_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The version string reported as `build_version`: the rippled release whose API ledgerd
+/// serves, with ledgerd's own version as semver build metadata (`2.4.0+ledgerd.0.1.0`).
+/// The client libraries compare it with rippled releases (xrpl.js and xrpl-py fill
+/// NetworkID only for servers at least 1.11.0), so it must read as that rippled.
+pub const BUILD_VERSION: &str = concat!("2.4.0", "+ledgerd.", env!("CARGO_PKG_VERSION"));
 
 /// Drops per XRP.
 const DROPS_PER_XRP: f64 = 1_000_000.0;

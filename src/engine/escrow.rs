@@ -1,0 +1,51 @@
+//! What the three escrow transactions share (rippled `Escrow.cpp`): the time rule, reading
+//! an escrow named by Owner and OfferSequence, and taking it out of the ledger.
+
+use super::directory::remove_owned;
+use super::entry::adjust_owner_count;
+use super::sandbox::Sandbox;
+use super::ter::Ter;
+use crate::ledger::flags::lt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::protocol::st::StObject;
+use crate::protocol::types::Hash256;
+
+/// rippled's `after(now, mark)`: strictly later.
+pub fn after(now: u32, mark: u32) -> bool {
+    now > mark
+}
+
+/// The escrow the transaction's Owner and OfferSequence name, with its key.
+pub fn named_escrow(sb: &Sandbox, tx: &StObject) -> Option<(Hash256, StObject)> {
+    let s = sf();
+    let key = keylet::escrow(&tx.account_of(s.owner)?, tx.u32_of(s.offer_sequence)?);
+    let entry = sb
+        .peek(&key)
+        .filter(|e| e.u16_of(s.ledger_entry_type) == Some(lt::ESCROW))?;
+    Some((key, entry))
+}
+
+/// Takes an escrow out of both owner directories and the ledger, one owner count less for
+/// its creator. The XRP it held is the caller's to place.
+pub fn remove_escrow(sb: &mut Sandbox, key: &Hash256, escrow: &StObject) -> Ter {
+    let s = sf();
+    let (Some(owner), Some(dst)) = (
+        escrow.account_of(s.account),
+        escrow.account_of(s.destination),
+    ) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    let page = escrow.u64_of(s.owner_node).unwrap_or(0);
+    if !remove_owned(sb, &owner, page, key, true) {
+        return Ter::tefBAD_LEDGER;
+    }
+    if let Some(page) = escrow.u64_of(s.destination_node) {
+        if !remove_owned(sb, &dst, page, key, true) {
+            return Ter::tefBAD_LEDGER;
+        }
+    }
+    adjust_owner_count(sb, &owner, -1);
+    sb.erase(*key);
+    Ter::tesSUCCESS
+}

@@ -1,0 +1,86 @@
+//! EscrowFinish (rippled `Escrow.cpp`): delivers an escrow's XRP to its destination once
+//! its FinishAfter has passed (and before its CancelAfter), with the fulfillment of its
+//! condition if it has one. Anyone may finish an escrow; the fee grows with the
+//! fulfillment's size (`base x (32 + bytes / 16)` more).
+
+use super::deposit_preauth::deposit_allowed;
+use super::entry::credit_drops;
+use super::escrow::{after, named_escrow, remove_escrow};
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::condition::fulfills;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// The extra fee a fulfillment of `bytes` costs, in base fees (`calculateBaseFee`).
+pub fn fulfillment_fee_units(bytes: usize) -> u64 {
+    32 + (bytes / 16) as u64
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let s = sf();
+    if tx.get_named("CredentialIDs").is_some() {
+        return Ter::temDISABLED;
+    }
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if tx.account_of(s.owner).is_none() || tx.u32_of(s.offer_sequence).is_none() {
+        return Ter::temMALFORMED;
+    }
+    if tx.get(s.condition).is_some() != tx.get(s.fulfillment).is_some() {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim: nothing more to read before apply.
+pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some((key, escrow)) = named_escrow(&ctx.sb, ctx.tx) else {
+        return Ter::tecNO_TARGET;
+    };
+    let now = ctx.sb.info().parent_close_time;
+    if escrow
+        .u32_of(s.finish_after)
+        .is_some_and(|t| !after(now, t))
+    {
+        return Ter::tecNO_PERMISSION;
+    }
+    if escrow.u32_of(s.cancel_after).is_some_and(|t| after(now, t)) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let given = ctx.tx.blob_of(s.condition);
+    if let (Some(c), Some(f)) = (given, ctx.tx.blob_of(s.fulfillment)) {
+        if !fulfills(f, c) {
+            return Ter::tecCRYPTOCONDITION_ERROR;
+        }
+    }
+    if escrow.blob_of(s.condition) != given {
+        return Ter::tecCRYPTOCONDITION_ERROR;
+    }
+    let Some(dst) = escrow.account_of(s.destination) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
+        return Ter::tecNO_DST;
+    };
+    if !deposit_allowed(ctx.sb.base(), &dst_root, &ctx.account, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let removed = remove_escrow(&mut ctx.sb, &key, &escrow);
+    if removed != Ter::tesSUCCESS {
+        return removed;
+    }
+    credit_drops(&mut ctx.sb, &dst, escrow.drops_of(s.amount));
+    Ter::tesSUCCESS
+}

@@ -46,7 +46,11 @@ fn a_time_locked_escrow_finishes_only_after_its_time() {
     env.apply(&carol, escrow_finish(&alice, seq), Ter::tecNO_PERMISSION);
     env.apply(&alice, escrow_cancel(&alice, seq), Ter::tecNO_PERMISSION);
     env.close_after(20);
-    assert_eq!(env.parent_close(), now + 20, "the parent ledger closed at FinishAfter");
+    assert_eq!(
+        env.parent_close(),
+        now + 20,
+        "the parent ledger closed at FinishAfter"
+    );
     env.apply(&carol, escrow_finish(&alice, seq), Ter::tecNO_PERMISSION);
     env.close();
     assert!(env.parent_close() > now + 20);

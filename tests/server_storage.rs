@@ -8,7 +8,9 @@ use support::server::Server;
 use support::ws::Ws;
 
 async fn storage(ws: &mut Ws) -> Value {
-    let r = ws.call(json!({"command": "server_info"})).await;
+    let r = ws
+        .call(json!({"command": "server_info", "storage": true}))
+        .await;
     r["result"]["info"]["storage"].clone()
 }
 

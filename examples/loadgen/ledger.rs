@@ -205,7 +205,7 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
 
 /// server_info's `storage` object (admin callers only; Null when absent).
 async fn storage(ws: &mut Ws) -> Value {
-    let r = call(ws, json!({"command": "server_info"})).await;
+    let r = call(ws, json!({"command": "server_info", "storage": true})).await;
     r["result"]["info"]["storage"].clone()
 }
 

@@ -7,6 +7,10 @@ use crate::limits::{
 };
 use crate::protocol::types::Hash256;
 
+/// How long a standalone close's consensus round takes: rippled's `Consensus::simulate`
+/// ticks 100 ms (server_info `last_close.converge_time_s` 0.1).
+pub const STANDALONE_CONVERGE_MS: u64 = 100;
+
 /// The operating mode server_info reports (rippled `OperatingMode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OperatingMode {
@@ -103,7 +107,8 @@ impl LedgerStatus {
         }
     }
 
-    /// The status of a standalone server over `store`: its last closed ledger is validated.
+    /// The status of a standalone server over `store`: its last closed ledger is validated,
+    /// and closes took rippled's simulated consensus round (`STANDALONE_CONVERGE_MS`).
     pub fn from_store(store: &crate::ledgers::Ledgers) -> LedgerStatus {
         let closed = store.closed();
         let fees = store.fees();
@@ -122,7 +127,7 @@ impl LedgerStatus {
             open_seq: Some(store.current().seq()),
             complete: Some((lo, hi)),
             load_factor: LOAD_BASE,
-            last_close_converge_ms: 0,
+            last_close_converge_ms: STANDALONE_CONVERGE_MS,
             last_close_proposers: 0,
             amendment_blocked: false,
         }

@@ -2,7 +2,8 @@
 //! under `info`. Every field xrpl.js and xrpl-py read is present: `build_version`,
 //! `complete_ledgers`, `network_id`, `server_state`, `load_factor` and
 //! `validated_ledger.{seq, hash, age, base_fee_xrp, reserve_base_xrp, reserve_inc_xrp}`.
-//! Admin callers also get `storage`, ledgerd's persistence health and journal counters.
+//! Admin callers who ask (`storage: true`) also get `storage`, ledgerd's persistence health
+//! and journal counters (an extension: rippled has no such field).
 
 use crate::node::status::{LedgerStatus, LOAD_BASE};
 use crate::protocol::time::ripple_now_secs;
@@ -56,16 +57,19 @@ struct Ask<'a> {
     status: Arc<LedgerStatus>,
     admin: bool,
     human: bool,
+    /// `storage: true` asked for ledgerd's own `storage` object (admin only).
+    storage: bool,
     now: u64,
 }
 
 /// The body shared by server_info and server_state.
-pub fn info(ctx: &Context, _params: &Params, form: Form) -> Map<String, Value> {
+pub fn info(ctx: &Context, params: &Params, form: Form) -> Map<String, Value> {
     let ask = Ask {
         ctx,
         status: ctx.services.node.status(),
         admin: ctx.role == Role::Admin,
         human: form == Form::Human,
+        storage: params.get("storage").is_some_and(crate::rpc::params::as_bool),
         now: ripple_now_secs(),
     };
     let mut info = Map::new();
@@ -137,8 +141,10 @@ fn insert_admin(ask: &Ask, info: &mut Map<String, Value>) {
     info.insert("load".into(), Value::Object(load));
     info.insert("node_size".into(), Value::from("tiny"));
     info.insert("pubkey_validator".into(), Value::from("none"));
-    if let Some(storage) = storage(ask.ctx) {
-        info.insert("storage".into(), storage);
+    if ask.storage {
+        if let Some(storage) = storage(ask.ctx) {
+            info.insert("storage".into(), storage);
+        }
     }
 }
 
@@ -166,9 +172,8 @@ fn insert_load(ask: &Ask, info: &mut Map<String, Value>) {
 
 fn insert_network(ask: &Ask, info: &mut Map<String, Value>) {
     let config = &ask.ctx.services.config;
-    if let Some(id) = config.network_id {
-        info.insert("network_id".into(), Value::from(id));
-    }
+    // rippled reports its configured network id, 0 by default.
+    info.insert("network_id".into(), Value::from(config.network_id.unwrap_or(0)));
     info.insert("peer_disconnects".into(), Value::from("0"));
     info.insert("peer_disconnects_resources".into(), Value::from("0"));
     info.insert("peers".into(), Value::from(0));
@@ -215,8 +220,18 @@ fn insert_state(ask: &Ask, info: &mut Map<String, Value>) {
     info.insert("uptime".into(), Value::from(uptime.as_secs()));
     info.insert(
         "validation_quorum".into(),
-        Value::from(if status.standalone { 1 } else { 0 }),
+        Value::from(0),
     );
+    // No validator list is configured (standalone): rippled's answer for that.
+    if ask.human {
+        let mut list = Map::new();
+        list.insert("count".into(), Value::from(0));
+        list.insert("expiration".into(), Value::from("unknown"));
+        list.insert("status".into(), Value::from("unknown"));
+        info.insert("validator_list".into(), Value::Object(list));
+    } else {
+        info.insert("validator_list_expires".into(), Value::from(0));
+    }
     if status.amendment_blocked {
         info.insert("amendment_blocked".into(), Value::from(true));
     }

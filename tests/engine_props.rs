@@ -1,6 +1,6 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
-//! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth and
-//! Clawback transactions among a few accounts, valid and invalid. After every
+//! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
+//! Clawback, escrow and check transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -110,6 +110,29 @@ enum Op {
         cur: usize,
         value: i64,
     },
+    Escrow {
+        from: usize,
+        to: usize,
+        drops: i64,
+        finish_in: u32,
+        cancel_in: u32,
+    },
+    EscrowEnd {
+        from: usize,
+        which: usize,
+        cancel: bool,
+    },
+    Check {
+        from: usize,
+        to: usize,
+        drops: i64,
+    },
+    CheckEnd {
+        from: usize,
+        which: usize,
+        drops: i64,
+        cancel: bool,
+    },
     Close {
         secs: u32,
     },
@@ -202,6 +225,41 @@ fn op() -> impl Strategy<Value = Op> {
         custody_op(),
         custody_op(),
         custody_op(),
+        deferred_op(),
+        deferred_op(),
+        deferred_op(),
+    ]
+}
+
+fn deferred_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (acct(), acct(), 0i64..3_000_000_000, 0u32..40, 0u32..80).prop_map(
+            |(from, to, drops, finish_in, cancel_in)| Op::Escrow {
+                from,
+                to,
+                drops,
+                finish_in,
+                cancel_in
+            }
+        ),
+        (acct(), 0..4usize, any::<bool>()).prop_map(|(from, which, cancel)| Op::EscrowEnd {
+            from,
+            which,
+            cancel
+        }),
+        (acct(), acct(), 0i64..3_000_000_000).prop_map(|(from, to, drops)| Op::Check {
+            from,
+            to,
+            drops
+        }),
+        (acct(), 0..4usize, 0i64..3_000_000_000, any::<bool>()).prop_map(
+            |(from, which, drops, cancel)| Op::CheckEnd {
+                from,
+                which,
+                drops,
+                cancel
+            }
+        ),
     ]
 }
 
@@ -235,6 +293,9 @@ struct World {
     env: Env,
     accts: Vec<Account>,
     chans: Vec<Hash256>,
+    /// Escrows and checks created (or attempted), by owner and sequence.
+    escrows: Vec<(usize, u32)>,
+    checks: Vec<Hash256>,
     fees_burnt: i64,
     fresh: u32,
 }
@@ -263,6 +324,8 @@ fn world() -> World {
         env,
         accts,
         chans: Vec::new(),
+        escrows: Vec::new(),
+        checks: Vec::new(),
         fees_burnt,
         fresh: 0,
     }
@@ -410,6 +473,53 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
             cur,
             value,
         } => (from, clawback(a(holder).iou(CURRENCIES[cur], value))),
+        Op::Escrow {
+            from,
+            to,
+            drops,
+            finish_in,
+            cancel_in,
+        } => {
+            w.escrows.push((from, w.env.seq(a(from))));
+            let now = w.env.parent_close();
+            let mut t = escrow_create(a(to), drops_of(drops)).u32("FinishAfter", now + finish_in);
+            if cancel_in > 0 {
+                t = t.u32("CancelAfter", now + cancel_in);
+            }
+            (from, t)
+        }
+        Op::EscrowEnd {
+            from,
+            which,
+            cancel,
+        } => {
+            let (owner, seq) = w.escrows.get(which).copied().unwrap_or((0, 1));
+            let t = if cancel {
+                escrow_cancel(a(owner), seq)
+            } else {
+                escrow_finish(a(owner), seq)
+            };
+            (from, t)
+        }
+        Op::Check { from, to, drops } => {
+            w.checks
+                .push(keylet::check(&a(from).id, w.env.seq(a(from))));
+            (from, check_create(a(to), drops_of(drops)))
+        }
+        Op::CheckEnd {
+            from,
+            which,
+            drops,
+            cancel,
+        } => {
+            let key = w.checks.get(which).copied().unwrap_or(Hash256([3; 32]));
+            let t = if cancel {
+                check_cancel(key)
+            } else {
+                check_cash(key, drops_of(drops))
+            };
+            (from, t)
+        }
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -460,6 +570,10 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
     }
     assert!(ter != Ter::tecINVARIANT_FAILED && ter != Ter::tefINVARIANT_FAILED);
     Some((id, ter))
+}
+
+fn drops_of(d: i64) -> Amount {
+    Amount::Xrp(d)
 }
 
 /// A payment from `from` multi-signed by `signers` (their master keys, or the regular key
@@ -565,6 +679,19 @@ fn check_state(w: &World) {
                         *owned.entry(issuer).or_default() += 1;
                     }
                 }
+            }
+            Some(lt::ESCROW) => {
+                xrp += o.drops_of(s.amount) as i128;
+                let owner = o.account_of(s.account).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+                must_list.push((o.account_of(s.destination).unwrap(), *key));
+            }
+            Some(lt::CHECK) => {
+                let owner = o.account_of(s.account).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+                must_list.push((o.account_of(s.destination).unwrap(), *key));
             }
             Some(lt::TICKET) | Some(lt::DEPOSIT_PREAUTH) => {
                 let owner = o.account_of(s.account).unwrap();

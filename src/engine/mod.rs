@@ -30,6 +30,10 @@
 pub mod account_delete;
 pub mod account_set;
 pub mod channel;
+pub mod check;
+pub mod check_cancel;
+pub mod check_cash;
+pub mod check_create;
 pub mod clawback;
 pub mod deposit_preauth;
 pub mod directory;

@@ -123,7 +123,8 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     Ter::tesSUCCESS
 }
 
-fn greater(a: &Amount, b: &Amount) -> bool {
+/// True when `a` is more than `b` (same kind of amount; never across XRP and IOUs).
+pub fn greater(a: &Amount, b: &Amount) -> bool {
     match (a, b) {
         (Amount::Xrp(x), Amount::Xrp(y)) => x > y,
         (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x > y,
@@ -324,57 +325,80 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
     let s = sf();
     let tx = ctx.tx;
     let flags = tx.flags();
-    let partial = flags & tf::PARTIAL_PAYMENT != 0;
-    let src = ctx.account;
-    let max = max_source(tx, &src, amount);
-    let no_liquidity = if partial {
+    if flags & tf::NO_RIPPLE_DIRECT != 0 && tx.get(s.paths).is_none() {
+        return Ter::temRIPPLE_EMPTY;
+    }
+    let flow = Flow {
+        src: ctx.account,
+        dst: *dst,
+        amount: *amount,
+        max: max_source(tx, &ctx.account, amount),
+        partial: flags & tf::PARTIAL_PAYMENT != 0,
+        deliver_min: tx.amount_of(s.deliver_min).and_then(|m| m.as_iou()),
+    };
+    let delivered = match default_path_flow(&mut ctx.sb, &flow) {
+        Ok(d) => d,
+        Err(t) => return t,
+    };
+    if delivered != *amount {
+        ctx.meta_delivered = Some(delivered);
+    }
+    ctx.delivered = Some(delivered);
+    Ter::tesSUCCESS
+}
+
+/// A payment of issued currency along the default path (rippled `flow` without paths or
+/// offers): from `src` to `dst`, `amount` at most, spending `max` at most.
+pub struct Flow {
+    /// Who pays.
+    pub src: AccountId,
+    /// Who receives.
+    pub dst: AccountId,
+    /// What to deliver (an IOU).
+    pub amount: Amount,
+    /// The most the source may spend (SendMax, or the Amount).
+    pub max: Amount,
+    /// Less than `amount` may be delivered.
+    pub partial: bool,
+    /// With `partial`, the least that must be delivered.
+    pub deliver_min: Option<IouValue>,
+}
+
+/// Moves `flow` along the default path in `sb`; returns what was delivered.
+pub fn default_path_flow(sb: &mut Sandbox, flow: &Flow) -> Result<Amount, Ter> {
+    let no_liquidity = if flow.partial {
         Ter::tecPATH_DRY
     } else {
         Ter::tecPATH_PARTIAL
     };
-    if flags & tf::NO_RIPPLE_DIRECT != 0 && tx.get(s.paths).is_none() {
-        return Ter::temRIPPLE_EMPTY;
-    }
-    let (Some(want), Some(max_value)) = (amount.as_iou(), max.as_iou()) else {
+    let (Some(want), Some(max_value)) = (flow.amount.as_iou(), flow.max.as_iou()) else {
         // XRP on one side: crossing needs an order book, and there are none.
-        return no_liquidity;
+        return Err(no_liquidity);
     };
-    let currency = currency_of(amount);
-    if currency_of(&max) != currency {
-        return no_liquidity;
+    let currency = currency_of(&flow.amount);
+    if currency_of(&flow.max) != currency {
+        return Err(no_liquidity);
     }
-    let nodes = default_path(&src, dst, &max, amount);
+    let nodes = default_path(&flow.src, &flow.dst, &flow.max, &flow.amount);
     // A path that starts where it ends moves nothing.
     if nodes.len() < 2 {
-        return Ter::tecPATH_DRY;
+        return Err(Ter::tecPATH_DRY);
     }
-    let view = ctx.sb.base();
-    let caps = match step_capacities(view, &nodes, &currency) {
-        Ok(caps) => caps,
-        Err(t) => return t,
-    };
-    let rates = transfer_rates(view, &nodes, &currency);
+    let caps = step_capacities(&*sb, &nodes, &currency)?;
+    let rates = transfer_rates(&*sb, &nodes, &currency);
     let delivered = min(deliverable(max_value, &caps, &rates), want);
-    if let Err(t) = check_delivered(tx, delivered, want, partial) {
-        return t;
-    }
+    check_delivered(flow, delivered, want)?;
     let amounts = step_amounts(delivered, &rates, caps.len());
     if amounts[0] > max_value {
-        return no_liquidity;
+        return Err(no_liquidity);
     }
-    let t = credit_steps(&mut ctx.sb, &nodes, &currency, &amounts);
+    let t = credit_steps(sb, &nodes, &currency, &amounts);
     if t != Ter::tesSUCCESS {
-        return t;
+        return Err(t);
     }
-    let delivered_amount = Amount::iou(delivered, currency, amount.issue().issuer);
-    if delivered != want {
-        ctx.meta_delivered = Some(delivered_amount);
-    }
-    ctx.delivered = Some(delivered_amount);
-    Ter::tesSUCCESS
+    Ok(Amount::iou(delivered, currency, flow.amount.issue().issuer))
 }
 
-/// Checks each step of the path; returns what each can carry.
 fn step_capacities(
     view: &dyn ReadView,
     nodes: &[AccountId],
@@ -432,23 +456,16 @@ fn deliverable(max_value: IouValue, caps: &[IouValue], rate: &[u32]) -> IouValue
 
 /// Less than the Amount is delivered only by a partial payment, and not less than its
 /// DeliverMin.
-fn check_delivered(
-    tx: &StObject,
-    delivered: IouValue,
-    want: IouValue,
-    partial: bool,
-) -> Result<(), Ter> {
+fn check_delivered(flow: &Flow, delivered: IouValue, want: IouValue) -> Result<(), Ter> {
     if delivered < want {
-        if !partial {
+        if !flow.partial {
             return Err(Ter::tecPATH_PARTIAL);
         }
         if delivered.is_zero() {
             return Err(Ter::tecPATH_DRY);
         }
-        if let Some(min_amt) = tx.amount_of(sf().deliver_min).and_then(|m| m.as_iou()) {
-            if delivered < min_amt {
-                return Err(Ter::tecPATH_PARTIAL);
-            }
+        if flow.deliver_min.is_some_and(|m| delivered < m) {
+            return Err(Ter::tecPATH_PARTIAL);
         }
     }
     Ok(())

@@ -6,9 +6,10 @@ use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
-    account_delete, account_set, clawback, deposit_preauth, escrow_cancel, escrow_create,
-    escrow_finish, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
-    set_regular_key, signer_list_set, ticket_create, trust_set,
+    account_delete, account_set, check_cancel, check_cash, check_create, clawback, deposit_preauth,
+    escrow_cancel, escrow_create, escrow_finish, payment, payment_channel_claim,
+    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
+    trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -140,6 +141,27 @@ const ROWS: &[Transactor] = &[
         preflight: escrow_cancel::preflight,
         preclaim: escrow_cancel::preclaim,
         do_apply: escrow_cancel::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CheckCreate,
+        name: "CheckCreate",
+        preflight: check_create::preflight,
+        preclaim: check_create::preclaim,
+        do_apply: check_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CheckCash,
+        name: "CheckCash",
+        preflight: check_cash::preflight,
+        preclaim: check_cash::preclaim,
+        do_apply: check_cash::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CheckCancel,
+        name: "CheckCancel",
+        preflight: check_cancel::preflight,
+        preclaim: check_cancel::preclaim,
+        do_apply: check_cancel::do_apply,
     },
 ];
 

@@ -156,3 +156,14 @@ impl<'a> Sandbox<'a> {
         self.items
     }
 }
+
+/// A sandbox reads as its base with its changes applied: what later steps of one
+/// transaction see of its earlier ones.
+impl ReadView for Sandbox<'_> {
+    fn read(&self, key: &Hash256) -> Option<std::sync::Arc<StObject>> {
+        self.peek(key).map(std::sync::Arc::new)
+    }
+    fn info(&self) -> &ViewInfo {
+        self.base.info()
+    }
+}

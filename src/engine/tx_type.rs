@@ -27,6 +27,12 @@ pub enum TxType {
     PaymentChannelClaim = 15,
     /// TicketCreate.
     TicketCreate = 10,
+    /// CheckCreate.
+    CheckCreate = 16,
+    /// CheckCash.
+    CheckCash = 17,
+    /// CheckCancel.
+    CheckCancel = 18,
     /// SignerListSet.
     SignerListSet = 12,
     /// DepositPreauth.

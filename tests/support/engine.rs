@@ -207,6 +207,25 @@ pub fn escrow_cancel(owner: &Account, seq: u32) -> Tx {
         .u32("OfferSequence", seq)
 }
 
+/// A CheckCreate to `to` for up to `send_max`.
+pub fn check_create(to: &Account, send_max: Amount) -> Tx {
+    Tx::new("CheckCreate")
+        .account("Destination", &to.id)
+        .amount("SendMax", send_max)
+}
+
+/// A CheckCash of `check` for exactly `amount`.
+pub fn check_cash(check: Hash256, amount: Amount) -> Tx {
+    Tx::new("CheckCash")
+        .h256("CheckID", check)
+        .amount("Amount", amount)
+}
+
+/// A CheckCancel of `check`.
+pub fn check_cancel(check: Hash256) -> Tx {
+    Tx::new("CheckCancel").h256("CheckID", check)
+}
+
 /// A TicketCreate of `count` tickets.
 pub fn ticket_create(count: u32) -> Tx {
     Tx::new("TicketCreate").u32("TicketCount", count)

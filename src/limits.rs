@@ -362,6 +362,13 @@ pub const ACCOUNT_OBJECTS_PAGE: PageLimit = PageLimit {
     max: 400,
 };
 
+/// noripple_check's page: lines with a problem (rippled `Tuning::noRippleCheck`).
+pub const NORIPPLE_CHECK_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 300,
+    max: 400,
+};
+
 /// account_tx rows per page when `limit` is absent, 0, or above it for a non-admin: 200 in
 /// JSON, 500 in binary (rippled 2.x `RelationalDatabase` page lengths; 2.x has no minimum).
 pub const ACCOUNT_TX_PAGE_JSON: u32 = 200;
@@ -447,6 +454,7 @@ const _: () = {
     assert!(page_is_ordered(ACCOUNT_LINES_PAGE));
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
     assert!(page_is_ordered(ACCOUNT_OBJECTS_PAGE));
+    assert!(page_is_ordered(NORIPPLE_CHECK_PAGE));
     assert!(RESOURCE_BALANCE_WARNING < RESOURCE_BALANCE_DROP);
     assert!(RESOURCE_CHARGE_REFERENCE < RESOURCE_CHARGE_MEDIUM);
     assert!(RESOURCE_CHARGE_MEDIUM < RESOURCE_CHARGE_HEAVY);

@@ -15,6 +15,7 @@
 //! builds the row from the same name, so the file name is the wire name by construction;
 //! role, condition and API versions default to user, none and every version.
 
+pub mod amendments;
 pub mod cli;
 pub mod context;
 pub mod cpu_pool;

@@ -20,6 +20,18 @@ use crate::rpc::role::Role;
 use crate::rpc::Params;
 use serde_json::Value;
 
+/// Every trust line in `account`'s owner directory, as `account` sees it.
+pub fn trust_lines(
+    view: &dyn ReadView,
+    account: &AccountId,
+) -> Vec<crate::ledger::trust_line::TrustLine> {
+    crate::ledger::directory::owned(view, account)
+        .iter()
+        .filter_map(|k| view.read(k))
+        .filter_map(|e| crate::ledger::trust_line::TrustLine::from_entry(&e, account))
+        .collect()
+}
+
 /// The required `account` string (`Missing field` / `Invalid field 'account'.`).
 pub fn account_field(params: &Params) -> Result<&str, RpcError> {
     match params.get("account") {

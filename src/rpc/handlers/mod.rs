@@ -34,6 +34,7 @@ macro_rules! methods {
 
 methods! {
     account_channels => Inline;
+    account_currencies => Inline;
     account_info => Inline;
     account_lines => Inline;
     account_objects => Inline;
@@ -41,13 +42,17 @@ methods! {
     channel_authorize => Cpu;
     channel_verify => Cpu;
     deposit_authorized => Inline;
+    feature => Inline;
     fee => Inline, condition: NeedsCurrentLedger;
+    gateway_balances => Inline;
     ledger => Cpu;
     ledger_accept => Async, role: Admin, condition: NeedsCurrentLedger;
     ledger_closed => Inline, condition: NeedsClosedLedger;
     ledger_current => Inline, condition: NeedsCurrentLedger;
     ledger_data => Cpu;
     ledger_entry => Inline;
+    manifest => Inline;
+    noripple_check => Inline;
     ledger_header => Inline, versions: 1..=1;
     ping => Inline;
     random => Inline;
@@ -63,5 +68,6 @@ methods! {
     tx => Cpu, condition: NeedsNetwork;
     tx_history => Cpu, versions: 1..=1;
     unsubscribe => Inline;
+    version => Inline;
     wallet_propose => Cpu, role: Admin;
 }

@@ -292,3 +292,89 @@ fn server_methods() {
     );
     assert_eq!(error(&call(addr, "manifest", json!({}))).0, "invalidParams");
 }
+
+/// `simulate` answers what a transaction would do, and the ledger stays as it was.
+#[test]
+fn simulate_changes_nothing() {
+    let server = Server::start_quiet(&["--close-interval", "0"]);
+    let addr = server.addr();
+    let genesis = address("masterpassphrase");
+    let balance = |a: &str| {
+        call(addr, "account_info", json!({"account": a}))["account_data"]["Balance"].clone()
+    };
+    let before = balance(&genesis);
+    let pay = json!({"TransactionType": "Payment", "Account": genesis, "Destination": address("sim dest"), "Amount": "50000000"});
+    let r = call(addr, "simulate", json!({"tx_json": pay}));
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    assert_eq!(r["applied"], true);
+    assert_eq!(r["meta"]["TransactionResult"], "tesSUCCESS");
+    assert!(
+        r["meta"]["AffectedNodes"]
+            .as_array()
+            .is_some_and(|n| n.len() == 2),
+        "{r}"
+    );
+    assert_eq!(r["tx_json"]["Fee"], "10", "autofilled: {r}");
+    assert_eq!(r["tx_json"]["SigningPubKey"], "");
+    assert_eq!(balance(&genesis), before, "nothing kept");
+    assert_eq!(
+        error(&call(
+            addr,
+            "account_info",
+            json!({"account": address("sim dest")})
+        ))
+        .0,
+        "actNotFound"
+    );
+
+    let bin = call(addr, "simulate", json!({"tx_json": pay, "binary": true}));
+    assert!(
+        bin["meta_blob"].is_string() && bin["tx_blob"].is_string(),
+        "{bin}"
+    );
+    let again = call(addr, "simulate", json!({"tx_blob": bin["tx_blob"]}));
+    assert_eq!(
+        again["engine_result"], "tesSUCCESS",
+        "a blob simulates too: {again}"
+    );
+    let small = json!({"TransactionType": "Payment", "Account": genesis, "Destination": address("sim dest"), "Amount": "5"});
+    let r = call(addr, "simulate", json!({"tx_json": small}));
+    assert_eq!(
+        (r["engine_result"].clone(), r["applied"].clone()),
+        (json!("tecNO_DST_INSUF_XRP"), json!(true)),
+        "{r}"
+    );
+    let bad = json!({"TransactionType": "Payment", "Account": genesis, "Destination": genesis, "Amount": "5"});
+    let r = call(addr, "simulate", json!({"tx_json": bad}));
+    assert_eq!(r["engine_result"], "temREDUNDANT", "{r}");
+    assert_eq!(r["applied"], false);
+    assert!(r.get("meta").is_none());
+
+    let mut signed = pay.clone();
+    signed["TxnSignature"] = json!("ABCD");
+    assert_eq!(
+        error(&call(addr, "simulate", json!({"tx_json": signed}))).0,
+        "transactionSigned"
+    );
+    let neither = call(addr, "simulate", json!({}));
+    assert_eq!(
+        error(&neither).2,
+        "Neither `tx_blob` nor `tx_json` included."
+    );
+    let both = call(addr, "simulate", json!({"tx_json": pay, "tx_blob": "00"}));
+    assert_eq!(
+        error(&both).2,
+        "Can only include one of `tx_blob` and `tx_json`."
+    );
+    let secret_given = call(
+        addr,
+        "simulate",
+        json!({"tx_json": pay, "secret": "snoPBrXtMeMyMHUVTgbuqAfg1SUTb"}),
+    );
+    assert_eq!(error(&secret_given).0, "invalidParams");
+    assert_eq!(
+        error(&call(addr, "simulate", json!({"tx_blob": "zz"}))).0,
+        "invalidParams"
+    );
+    assert_eq!(balance(&genesis), before);
+}

@@ -208,6 +208,78 @@ pub fn multisigned_request(ctx: &Context, params: &Params) -> Result<Signed, Rpc
     Ok(finish(tx))
 }
 
+/// `simulate`'s transaction (rippled `Simulate.cpp`): `tx_json` or `tx_blob`, not signed,
+/// autofilled as for signing (Sequence, Flags, NetworkID, Fee) with an empty
+/// SigningPubKey where none is given.
+pub fn simulate_request(ctx: &Context, params: &Params) -> Result<StObject, RpcError> {
+    let param_error = |m: &str| RpcError::with_message(ErrorCode::InvalidParams, m.to_string());
+    if let Some(f) = ["secret", "seed", "seed_hex", "passphrase"]
+        .into_iter()
+        .find(|f| params.contains_key(*f))
+    {
+        return Err(RpcError::invalid_field(f));
+    }
+    let mut txj = match (params.get("tx_json"), params.get("tx_blob")) {
+        (None, None) => return Err(param_error("Neither `tx_blob` nor `tx_json` included.")),
+        (Some(_), Some(_)) => {
+            return Err(param_error(
+                "Can only include one of `tx_blob` and `tx_json`.",
+            ))
+        }
+        (Some(Value::Object(o)), None) => o.clone(),
+        (Some(_), None) => return Err(RpcError::expected_field("tx_json", "object")),
+        (None, Some(blob)) => blob_json(blob)?,
+    };
+    let signed = |o: &Map<String, Value>| {
+        o.get("TxnSignature")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty())
+    };
+    let signers = match txj.get_mut("Signers") {
+        Some(Value::Array(list)) => list
+            .iter_mut()
+            .filter_map(|s| s.get_mut("Signer")?.as_object_mut())
+            .collect(),
+        _ => Vec::new(),
+    };
+    for signer in signers {
+        if signed(signer) {
+            return Err(RpcError::new(ErrorCode::TxSigned));
+        }
+        signer.entry("SigningPubKey").or_insert(Value::from(""));
+        signer.entry("TxnSignature").or_insert(Value::from(""));
+    }
+    if signed(&txj) {
+        return Err(RpcError::new(ErrorCode::TxSigned));
+    }
+    txj.entry("SigningPubKey").or_insert(Value::from(""));
+    let account = tx_json_account(&txj)?;
+    let open = ctx.services.node.ledgers.current();
+    let root = open.view.read(&keylet::account(&account));
+    if root.is_none() && !txj.contains_key("Sequence") && !txj.contains_key("TicketSequence") {
+        return Err(RpcError::new(ErrorCode::SrcActNotFound));
+    }
+    autofill(ctx, &mut txj, root.as_deref());
+    check_fee(params, &mut txj, true, open.view.info().fees.base_drops)?;
+    let tx = parse_tx_json(txj)?;
+    checked(&tx)?;
+    Ok(tx)
+}
+
+/// A `tx_blob` as the JSON it encodes.
+fn blob_json(blob: &Value) -> Result<Map<String, Value>, RpcError> {
+    let bad = || RpcError::invalid_field("tx_blob");
+    let bytes = blob
+        .as_str()
+        .and_then(|t| hex::decode(t).ok())
+        .ok_or_else(bad)?;
+    let tx = codec::decode(&bytes).map_err(|_| bad())?;
+    match codec::to_json(&tx) {
+        Value::Object(o) => Ok(o),
+        _ => Err(bad()),
+    }
+}
+
 /// SigningPubKey empty, no TxnSignature, a positive XRP Fee.
 fn multisigned_fields(tx: &StObject) -> Result<(), RpcError> {
     let s = sf();

@@ -114,6 +114,36 @@ async function custody(client, genesis) {
   check(after && after.error === 'actNotFound', 'account_info of the deleted account: actNotFound')
 }
 
+// Issue 14's flows: a condition escrow finished with its fulfillment, a check cashed,
+// and client.simulate, which answers without changing the ledger.
+const CONDITION = 'A0258020E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855810100'
+const FULFILLMENT = 'A0028000'
+async function deferred(client, genesis) {
+  const alice = Wallet.generate(ECDSA.secp256k1)
+  const bob = Wallet.generate(ECDSA.ed25519)
+  for (const w of [alice, bob]) {
+    check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
+  }
+  const closeTime = (await req(client, { command: 'ledger', ledger_index: 'validated' })).ledger.close_time
+  const create = await client.submitAndWait({ TransactionType: 'EscrowCreate', Account: alice.address, Destination: bob.address, Amount: '10000000', Condition: CONDITION, CancelAfter: closeTime + 3600 }, { wallet: alice })
+  check(create.result.meta.TransactionResult === 'tesSUCCESS', 'EscrowCreate with a crypto-condition')
+  const seq = create.result.tx_json.Sequence
+  const finish = await client.submitAndWait({ TransactionType: 'EscrowFinish', Account: bob.address, Owner: alice.address, OfferSequence: seq, Condition: CONDITION, Fulfillment: FULFILLMENT }, { wallet: bob })
+  check(finish.result.meta.TransactionResult === 'tesSUCCESS', `EscrowFinish with the fulfillment (xrpl.js autofilled the fee: ${finish.result.tx_json.Fee})`)
+
+  const created = await client.submitAndWait({ TransactionType: 'CheckCreate', Account: alice.address, Destination: bob.address, SendMax: '5000000' }, { wallet: alice })
+  const checkNode = created.result.meta.AffectedNodes.find((n) => n.CreatedNode && n.CreatedNode.LedgerEntryType === 'Check')
+  check(checkNode !== undefined, 'CheckCreate creates a Check')
+  const cashed = await client.submitAndWait({ TransactionType: 'CheckCash', Account: bob.address, CheckID: checkNode.CreatedNode.LedgerIndex, Amount: '3000000' }, { wallet: bob })
+  check(cashed.result.meta.TransactionResult === 'tesSUCCESS' && cashed.result.meta.delivered_amount === '3000000', 'CheckCash delivers 3 XRP')
+
+  const before = (await req(client, { command: 'account_info', account: alice.address })).account_data.Balance
+  const sim = await client.simulate({ TransactionType: 'Payment', Account: alice.address, Destination: bob.address, Amount: '1000000' })
+  check(sim.result.engine_result === 'tesSUCCESS' && sim.result.applied === true && sim.result.meta.TransactionResult === 'tesSUCCESS', 'client.simulate answers tesSUCCESS with metadata')
+  const after = (await req(client, { command: 'account_info', account: alice.address })).account_data.Balance
+  check(before === after, 'and the ledger did not change')
+}
+
 async function main() {
   const url = process.argv[2]
   const client = new Client(url, { connectionTimeout: 10000 })
@@ -230,6 +260,7 @@ async function main() {
   check(seen && seen.validated === true && seen.engine_result === 'tesSUCCESS', 'the claim arrived on the transactions stream')
 
   await custody(client, genesis)
+  await deferred(client, genesis)
 
   // xrpl.js closes with 4000 and reports 1000 when the server answers with the same code;
   // a connection cut without a close frame shows as 1006.

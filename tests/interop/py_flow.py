@@ -22,6 +22,7 @@ from xrpl.models.requests import (
     ChannelAuthorize,
     ChannelVerify,
     GenericRequest,
+    Ledger,
     LedgerData,
     ServerInfo,
     StreamParameter,
@@ -41,13 +42,17 @@ from xrpl.models.transactions import (
 from xrpl.models.requests import AccountObjects, AccountObjectType, DepositAuthorized, SubmitMultisigned
 from xrpl.models.transactions import (
     AccountDelete,
+    CheckCash,
+    CheckCreate,
+    EscrowCreate,
+    EscrowFinish,
     Clawback,
     DepositPreauth,
     SignerEntry,
     SignerListSet,
     TicketCreate,
 )
-from xrpl.transaction import XRPLReliableSubmissionException, autofill, multisign, sign, submit_and_wait
+from xrpl.transaction import XRPLReliableSubmissionException, autofill, multisign, sign, simulate, submit_and_wait
 from xrpl.wallet import Wallet
 
 LSF_REQUIRE_AUTH = 0x00040000
@@ -200,6 +205,7 @@ def flow(client):
     check(chans[0]["balance"] == "3000000" and chans[0]["amount"] == "15000000", "the channel's balance and amount are updated")
     history(client, payer, r["hash"])
     custody(client)
+    deferred(client)
     return issuer
 
 
@@ -257,6 +263,33 @@ def custody(client):
     check(ok(r) and int(gone.fee) >= 2000000, f"the cold wallet is deleted by its signers (fee {gone.fee})")
     after = client.request(AccountInfo(account=cold.address, ledger_index="validated"))
     check(after.result.get("error") == "actNotFound", "account_info of the deleted account: actNotFound")
+
+
+CONDITION = "A0258020E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855810100"
+FULFILLMENT = "A0028000"
+
+
+def deferred(client):
+    """Issue 14's flows: a condition escrow finished with its fulfillment, a check cashed,
+    and simulate, which changes nothing."""
+    alice, bob = Wallet.create(CryptoAlgorithm.SECP256K1), Wallet.create(CryptoAlgorithm.ED25519)
+    for w in (alice, bob):
+        check(ok(submit(client, Payment(account=GENESIS.address, destination=w.address, amount="1000000000"), GENESIS)), f"genesis funds {w.address}")
+    close_time = request(client, Ledger(ledger_index="validated"))["ledger"]["close_time"]
+    r = submit(client, EscrowCreate(account=alice.address, destination=bob.address, amount="10000000", condition=CONDITION, cancel_after=close_time + 3600), alice)
+    check(ok(r), "EscrowCreate with a crypto-condition")
+    seq = r["tx_json"]["Sequence"]
+    r = submit(client, EscrowFinish(account=bob.address, owner=alice.address, offer_sequence=seq, condition=CONDITION, fulfillment=FULFILLMENT), bob)
+    check(ok(r), f"EscrowFinish with the fulfillment (xrpl-py autofilled the fee: {r['tx_json']['Fee']})")
+    r = submit(client, CheckCreate(account=alice.address, destination=bob.address, send_max="5000000"), alice)
+    node = next(n["CreatedNode"] for n in r["meta"]["AffectedNodes"] if n.get("CreatedNode", {}).get("LedgerEntryType") == "Check")
+    r = submit(client, CheckCash(account=bob.address, check_id=node["LedgerIndex"], amount="3000000"), bob)
+    check(ok(r) and r["meta"]["delivered_amount"] == "3000000", "CheckCash delivers 3 XRP")
+    before = balance(client, alice.address)
+    sim = simulate(Payment(account=alice.address, destination=bob.address, amount="1000000"), client).result
+    check(sim["engine_result"] == "tesSUCCESS" and sim["applied"] and sim["meta"]["TransactionResult"] == "tesSUCCESS", "simulate answers tesSUCCESS with metadata")
+    request(client, GenericRequest(method="ledger_accept"))
+    check(balance(client, alice.address) == before, "and the ledger did not change")
 
 
 def account_tx_hashes(client, account, limit, forward=False):

@@ -61,6 +61,7 @@ methods! {
     server_state => Inline;
     sign => Cpu;
     sign_for => Cpu;
+    simulate => Cpu, condition: NeedsCurrentLedger;
     submit => Async, condition: NeedsCurrentLedger;
     submit_multisigned => Async, condition: NeedsCurrentLedger;
     subscribe => Inline;

@@ -306,7 +306,10 @@ fn simulate_changes_nothing() {
     let pay = json!({"TransactionType": "Payment", "Account": genesis, "Destination": address("sim dest"), "Amount": "50000000"});
     let r = call(addr, "simulate", json!({"tx_json": pay}));
     assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
-    assert_eq!(r["applied"], true);
+    assert_eq!(
+        r["applied"], false,
+        "a dry run applies nothing, as rippled says"
+    );
     assert_eq!(r["meta"]["TransactionResult"], "tesSUCCESS");
     assert!(
         r["meta"]["AffectedNodes"]
@@ -341,7 +344,7 @@ fn simulate_changes_nothing() {
     let r = call(addr, "simulate", json!({"tx_json": small}));
     assert_eq!(
         (r["engine_result"].clone(), r["applied"].clone()),
-        (json!("tecNO_DST_INSUF_XRP"), json!(true)),
+        (json!("tecNO_DST_INSUF_XRP"), json!(false)),
         "{r}"
     );
     let bad = json!({"TransactionType": "Payment", "Account": genesis, "Destination": genesis, "Amount": "5"});

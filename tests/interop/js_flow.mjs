@@ -139,7 +139,7 @@ async function deferred(client, genesis) {
 
   const before = (await req(client, { command: 'account_info', account: alice.address })).account_data.Balance
   const sim = await client.simulate({ TransactionType: 'Payment', Account: alice.address, Destination: bob.address, Amount: '1000000' })
-  check(sim.result.engine_result === 'tesSUCCESS' && sim.result.applied === true && sim.result.meta.TransactionResult === 'tesSUCCESS', 'client.simulate answers tesSUCCESS with metadata')
+  check(sim.result.engine_result === 'tesSUCCESS' && sim.result.applied === false && sim.result.meta.TransactionResult === 'tesSUCCESS', 'client.simulate answers tesSUCCESS with metadata')
   const after = (await req(client, { command: 'account_info', account: alice.address })).account_data.Balance
   check(before === after, 'and the ledger did not change')
 }

@@ -287,7 +287,7 @@ def deferred(client):
     check(ok(r) and r["meta"]["delivered_amount"] == "3000000", "CheckCash delivers 3 XRP")
     before = balance(client, alice.address)
     sim = simulate(Payment(account=alice.address, destination=bob.address, amount="1000000"), client).result
-    check(sim["engine_result"] == "tesSUCCESS" and sim["applied"] and sim["meta"]["TransactionResult"] == "tesSUCCESS", "simulate answers tesSUCCESS with metadata")
+    check(sim["engine_result"] == "tesSUCCESS" and sim["applied"] is False and sim["meta"]["TransactionResult"] == "tesSUCCESS", "simulate answers tesSUCCESS with metadata")
     request(client, GenericRequest(method="ledger_accept"))
     check(balance(client, alice.address) == before, "and the ledger did not change")
 

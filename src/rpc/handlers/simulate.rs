@@ -31,7 +31,9 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let out = apply_transaction(&open.view, &tx, &id, index, &cfg);
     let mut r = Map::new();
     insert_engine_result(&mut r, out.ter);
-    r.insert("applied".into(), Value::from(out.applied));
+    // A dry run applies nothing: rippled answers `applied: false` even for a tesSUCCESS,
+    // with the metadata the transaction would have had.
+    r.insert("applied".into(), Value::from(false));
     r.insert("ledger_index".into(), Value::from(open.seq()));
     if let Some(meta) = out.meta.filter(|_| out.applied) {
         if binary {

@@ -223,3 +223,61 @@ fn an_issued_currency_check_moves_tokens_along_the_default_path() {
     );
     assert_eq!(env.iou_balance(&carol, &issuer, "EUR"), val("5"));
 }
+
+/// CheckCashMakesTrustLine: a casher without a trust line to the issuer gets one (limit 0,
+/// its reserve), and a casher's limit does not stop a check it signed for.
+#[test]
+fn cashing_a_check_makes_the_trust_line_it_needs() {
+    let mut env = Env::new();
+    let [gw, alice, bob, carol] = env.funded(["gateway", "alice", "bob", "carol"]);
+    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    let seq = env.seq(&alice);
+    env.apply(
+        &alice,
+        check_create(&bob, gw.iou("USD", 40)),
+        Ter::tesSUCCESS,
+    );
+    let key = keylet::check(&alice.id, seq);
+    assert!(env.line(&bob, &gw, "USD").is_none());
+    env.apply(&bob, check_cash(key, gw.iou("USD", 40)), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("40"));
+    assert_eq!(env.owner_count(&bob), 1, "bob pays the new line's reserve");
+    let line = env.line(&bob, &gw, "USD").expect("line");
+    let mine = if bob.id < gw.id {
+        sf().low_limit
+    } else {
+        sf().high_limit
+    };
+    assert_eq!(
+        line.amount_of(mine).and_then(|a| a.as_iou()),
+        Some(val("0")),
+        "limit 0"
+    );
+
+    // carol trusts the gateway for 10 only; a check for 30 still arrives, the limit stays.
+    env.apply(&carol, trust(gw.iou("USD", 10)), Ter::tesSUCCESS);
+    let seq = env.seq(&alice);
+    env.apply(
+        &alice,
+        check_create(&carol, gw.iou("USD", 30)),
+        Ter::tesSUCCESS,
+    );
+    env.apply(
+        &carol,
+        check_cash(keylet::check(&alice.id, seq), gw.iou("USD", 30)),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(env.iou_balance(&carol, &gw, "USD"), val("30"));
+    let line = env.line(&carol, &gw, "USD").expect("line");
+    let mine = if carol.id < gw.id {
+        sf().low_limit
+    } else {
+        sf().high_limit
+    };
+    assert_eq!(
+        line.amount_of(mine).and_then(|a| a.as_iou()),
+        Some(val("10"))
+    );
+}

@@ -1,21 +1,24 @@
 //! CheckCash (rippled `CashCheck.cpp`): the destination cashes a check for exactly Amount,
 //! or for as much as it can with at least DeliverMin, up to the check's SendMax: XRP from
-//! the writer's balance above its reserve, issued currencies along the default path,
+//! the writer's balance above its reserve, issued currencies along the default path (a
+//! casher without a trust line to the issuer gets one, CheckCashMakesTrustLine),
 //! honouring RequireAuth and freezes on the lines involved.
 
 use super::check::{check_at, expired, frozen, funds, remove_check, xrp_liquid};
 use super::check_create::good_amount;
 use super::entry::credit_drops;
 use super::payment::{default_path_flow, greater, Flow};
+use super::ripple::{trust_create, NewLine};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::amount::Amount;
-use crate::protocol::st::StObject;
-use crate::protocol::types::AccountId;
+use crate::protocol::amount::{Amount, IouValue, Rounding};
+use crate::protocol::definitions::Field;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
 
 /// The amount asked for: Amount, or DeliverMin (exactly one is present).
 fn asked(tx: &StObject) -> Option<(Amount, bool)> {
@@ -181,6 +184,74 @@ fn cash_xrp(
     Ok(Amount::Xrp(deliver))
 }
 
+/// A trust line whose casher-side limit was lifted: its key, the limit field, the limit.
+type Lifted = (Hash256, Field, StValue);
+
+/// rippled's CheckCashMakesTrustLine: the casher signed for the funds, so it gets a trust
+/// line to the issuer if it has none (limit 0, its reserve checked against its balance
+/// before the fee), and its limit is lifted while the check's funds move (then put back).
+/// Returns the line's key and the casher's limit to restore, when a line is involved.
+fn casher_line(ctx: &mut ApplyContext, send_max: &Amount) -> Result<Option<Lifted>, Ter> {
+    let s = sf();
+    let (casher, issue) = (ctx.account, send_max.issue());
+    if issue.issuer == casher {
+        return Ok(None);
+    }
+    let key = keylet::line(&casher, &issue.issuer, &issue.currency);
+    if !ctx.sb.exists(&key) {
+        let Some(root) = ctx.sb.peek(&keylet::account(&casher)) else {
+            return Err(Ter::tefINTERNAL);
+        };
+        let owners = root.u32_of(s.owner_count).unwrap_or(0);
+        if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+            return Err(Ter::tecNO_LINE_INSUF_RESERVE);
+        }
+        let line = NewLine {
+            setter: casher,
+            peer: issue.issuer,
+            currency: issue.currency,
+            limit: IouValue::ZERO,
+            auth: false,
+            no_ripple: !root.is_flag(lsf::DEFAULT_RIPPLE),
+            freeze: false,
+            quality_in: 0,
+            quality_out: 0,
+        };
+        let t = trust_create(&mut ctx.sb, &line);
+        if t != Ter::tesSUCCESS {
+            return Err(t);
+        }
+    }
+    let Some(mut line) = ctx.sb.peek(&key) else {
+        return Err(Ter::tecNO_LINE);
+    };
+    let field = if casher > issue.issuer {
+        s.high_limit
+    } else {
+        s.low_limit
+    };
+    let saved = line.get(field).cloned().ok_or(Ter::tefBAD_LEDGER)?;
+    let huge = IouValue::from_parts(9_999_999_999_999_999, 80, false, Rounding::Down)
+        .map_err(|_| Ter::tefINTERNAL)?;
+    line.set(
+        field,
+        StValue::Amount(Amount::iou(huge, issue.currency, casher)),
+    );
+    ctx.sb.update(key, line);
+    Ok(Some((key, field, saved)))
+}
+
+/// Puts back the casher's limit [`casher_line`] lifted.
+fn restore_limit(ctx: &mut ApplyContext, lifted: Option<Lifted>) {
+    let Some((key, field, saved)) = lifted else {
+        return;
+    };
+    if let Some(mut line) = ctx.sb.peek(&key) {
+        line.set(field, saved);
+        ctx.sb.update(key, line);
+    }
+}
+
 /// Issued currency: along the default path from the writer, spending at most SendMax.
 fn cash_iou(
     ctx: &mut ApplyContext,
@@ -197,7 +268,10 @@ fn cash_iou(
         partial: minimum,
         deliver_min: if minimum { value.as_iou() } else { None },
     };
-    default_path_flow(&mut ctx.sb, &flow).map_err(|t| {
+    let lifted = casher_line(ctx, &send_max)?;
+    let moved = default_path_flow(&mut ctx.sb, &flow);
+    restore_limit(ctx, lifted);
+    moved.map_err(|t| {
         if t == Ter::tecPATH_DRY {
             Ter::tecPATH_PARTIAL
         } else {

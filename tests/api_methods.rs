@@ -44,6 +44,9 @@ fn gateway(addr: SocketAddr) {
         "gw",
         json!({"TransactionType": "AccountSet", "SetFlag": 8}),
     );
+    // The gateway ripples before its holders' lines exist: a close in between, since a
+    // close orders one ledger's transactions canonically, not by arrival.
+    assert_eq!(call(addr, "ledger_accept", json!({}))["status"], "success");
     for (who, cur) in [
         ("alice", "USD"),
         ("alice", "EUR"),

@@ -182,7 +182,9 @@ async fn account_lines_authorized_both_sides_and_paging() {
     node.fund(&alice, 1000);
     node.apply(&gw, fset(asf::REQUIRE_AUTH));
     node.apply(&alice, trust(gw.iou("USD", 100)));
-    // The issuer authorizes alice's line.
+    // Alice's line exists before the issuer authorizes it (a close in between: a close
+    // orders one ledger's transactions canonically, not by arrival).
+    node.close();
     node.apply(&gw, authorize(&alice, "USD"));
     node.close();
 

@@ -38,6 +38,8 @@ fn store() -> Ledgers {
     Ledgers::genesis(cfg, START_TIME)
 }
 
+/// Applies, then closes the ledger: each step sees the one before it, whatever the
+/// canonical order of one ledger's transactions would be.
 fn apply(store: &Ledgers, who: &KeyPair, tx: Tx) -> Ter {
     let blob = signed_blob(store, who, tx);
     let r = store.apply_blob(&blob).expect("decodes");
@@ -45,7 +47,16 @@ fn apply(store: &Ledgers, who: &KeyPair, tx: Tx) -> Ter {
     if let Some(e) = &r.entry {
         assert_eq!(&e.blob[..], &blob[..]);
     }
+    close(store);
     r.ter
+}
+
+fn close(store: &Ledgers) -> usize {
+    let t = store
+        .closed()
+        .ledger
+        .map_or(START_TIME, |l| l.header.close_time);
+    store.close(t + 10).txs.len()
 }
 
 fn every_type(kt: KeyType) {
@@ -78,6 +89,7 @@ fn every_type(kt: KeyType) {
         store.apply_blob(&blob).expect("decodes").ter,
         Ter::tesSUCCESS
     );
+    close(&store);
     assert_eq!(
         apply(
             &store,
@@ -125,8 +137,13 @@ fn every_type(kt: KeyType) {
             .drops_of(sf().balance)
     };
     assert_eq!(bal(&store.current()) - bal(&before), 3_000_000 - 12);
-    let closed = store.close(START_TIME + 10);
-    assert_eq!(closed.txs.len(), 11);
+    assert_eq!(close(&store), 1, "the claim closes alone");
+    let (lo, hi) = store.complete_range();
+    let all: usize = (lo..=hi)
+        .filter_map(|n| store.by_seq(n)?.ledger)
+        .map(|l| l.txs.len())
+        .sum();
+    assert_eq!(all, 11, "every transaction in a closed ledger");
 }
 
 #[test]

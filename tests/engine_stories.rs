@@ -618,3 +618,60 @@ fn account_lines_view_of_an_authorized_line() {
     assert!(!theirs.no_ripple && !theirs.no_ripple_peer);
     assert!(TrustLine::from_entry(&line, &Account::new("x").id).is_none());
 }
+
+/// At close the ledger is rebuilt in rippled's canonical order (account XOR the hash of
+/// the transaction set, then sequence, then ID), whatever order the transactions arrived
+/// in; each gets its TransactionIndex in that order, and a transaction that depended on one
+/// sorted after it is applied in a later pass of the same close.
+#[test]
+fn a_closed_ledger_holds_its_transactions_in_canonical_order() {
+    use ledgerd::ledgers::tx_set_hash;
+    let mut env = Env::new();
+    let [alice, bob, carol, dave] = env.funded(["alice", "bob", "carol", "dave"]);
+    env.close();
+    for (from, to) in [
+        (&alice, &carol),
+        (&bob, &carol),
+        (&carol, &alice),
+        (&dave, &bob),
+        (&alice, &bob),
+    ] {
+        env.apply(from, pay(to, xrp(1)), Ter::tesSUCCESS);
+    }
+    env.close();
+    let closed = env.store.closed().ledger.expect("closed");
+    assert_eq!(closed.txs.len(), 5);
+    let salt = tx_set_hash(closed.txs.iter().map(|t| t.id));
+    let key = |t: &ledgerd::ledgers::TxEntry| {
+        let mut k = [0u8; 32];
+        k[..20].copy_from_slice(&t.tx.account_of(sf().account).unwrap().0);
+        for (a, b) in k.iter_mut().zip(salt.0.iter()) {
+            *a ^= b;
+        }
+        (k, t.tx.u32_of(sf().sequence).unwrap(), t.id)
+    };
+    let keys: Vec<_> = closed.txs.iter().map(|t| key(t)).collect();
+    assert!(
+        keys.windows(2).all(|w| w[0] < w[1]),
+        "sorted by the salted account, then sequence"
+    );
+    for (i, t) in closed.txs.iter().enumerate() {
+        assert_eq!(t.index, i as u32);
+        assert_eq!(t.meta.u32_of(sf().transaction_index), Some(i as u32));
+    }
+
+    // Erin can pay only with what Frank sends her in the same ledger.
+    let [erin, frank] = env.funded(["erin", "frank"]);
+    env.close();
+    let spend = env.balance(&erin) - 10_000_000 - FEE + 50_000_000;
+    env.apply(&frank, pay(&erin, xrp(50)), Ter::tesSUCCESS);
+    env.apply(&erin, pay(&alice, drops(spend)), Ter::tesSUCCESS);
+    env.close();
+    let closed = env.store.closed().ledger.expect("closed");
+    assert_eq!(closed.txs.len(), 2);
+    assert!(
+        closed.txs.iter().all(|t| t.ter == Ter::tesSUCCESS),
+        "the later pass applied it"
+    );
+    assert_eq!(env.balance(&erin), 10_000_000);
+}

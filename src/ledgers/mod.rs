@@ -17,6 +17,10 @@
 //! [`Ledgers::apply`] and [`Ledgers::close`]; they serialize on an internal lock,
 //! and readers never wait for them.
 
+mod canonical;
+
+pub use canonical::{canonical_order, tx_set_hash};
+
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
@@ -35,7 +39,7 @@ use crate::ledger::sf::sf;
 use crate::ledger::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
 use crate::ledger::skip::skip_list_writes;
 use crate::ledger::state::{stamp, stamp_closed, State};
-use crate::ledger::view::{StateView, ViewInfo};
+use crate::ledger::view::{ReadView, StateView, ViewInfo};
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::codec;
 use crate::protocol::st::{StObject, StValue};
@@ -656,6 +660,7 @@ impl Ledgers {
             });
         };
         let seq = open.info.seq;
+        self.apply_canonically(&mut open, &parent);
         self.write_skip_lists(&mut open, seq, parent.header.hash);
         let at = self.state.published();
         let mut map = parent.state_map.clone();
@@ -733,6 +738,60 @@ impl Ledgers {
         closed
     }
 
+    /// Rebuilds the closing ledger from its parent in canonical order when that differs from
+    /// the order the open ledger applied ([`canonical`]): the rebuilt entries are written
+    /// over the open ledger's (each key it or the rebuild touched gets its final value),
+    /// the transactions get their new indexes and metadata, and those still retriable go
+    /// back to the held set for the next open ledger.
+    fn apply_canonically(&self, open: &mut Open, parent: &ClosedLedger) {
+        let order = canonical_order(&open.txs);
+        if order.iter().enumerate().all(|(i, &j)| i == j) {
+            return;
+        }
+        let seq = open.info.seq;
+        let info = ViewInfo {
+            seq,
+            parent_close_time: parent.header.close_time,
+            fees: open.info.fees,
+            open: false,
+        };
+        let parent_view = StateView::new(self.state.clone(), stamp_closed(parent.header.seq), info);
+        let rebuilt = canonical::rebuild(&parent_view, info, &open.txs, &order, &self.cfg.apply);
+        let mut keys: BTreeSet<Hash256> = std::mem::take(&mut open.dirty);
+        keys.extend(rebuilt.writes.keys().copied());
+        let finals: Vec<_> = keys
+            .iter()
+            .map(|k| match rebuilt.writes.get(k) {
+                Some(v) => (*k, v.clone()),
+                None => (*k, parent_view.read(k)),
+            })
+            .collect();
+        let pos = (open.txs.len() as u32).saturating_add(1);
+        self.state.commit(stamp(seq, pos), finals);
+        open.dirty = keys;
+        for t in &open.txs {
+            self.txs.remove(&t.id);
+        }
+        for t in &rebuilt.txs {
+            self.txs.insert(t.id, t.clone());
+        }
+        open.txs = rebuilt.txs;
+        open.fees_destroyed = rebuilt.fees_destroyed;
+        for t in rebuilt.retry {
+            let hold_until = seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+            let until_seq = match t.tx.get(sf().last_ledger_sequence) {
+                Some(StValue::UInt32(lls)) => hold_until.min(*lls),
+                _ => hold_until,
+            };
+            open.held.push(Held {
+                tx: t.tx.clone(),
+                blob: t.blob.clone(),
+                id: t.id,
+                until_seq,
+            });
+        }
+    }
+
     /// Updates the skip lists after the last transaction of ledger `seq`, as rippled's
     /// `updateSkipList` does before the ledger is flushed (no metadata records it).
     fn write_skip_lists(&self, open: &mut Open, seq: u32, parent_hash: Hash256) {
@@ -741,7 +800,13 @@ impl Ledgers {
         for (k, _) in &writes {
             open.dirty.insert(*k);
         }
-        let pos = (open.txs.len() as u32).saturating_add(1);
+        // After the last write of this ledger (transactions, or their canonical rebuild).
+        let published = self.state.published();
+        let pos = if (published >> 32) as u32 == seq {
+            (published as u32).saturating_add(1)
+        } else {
+            1
+        };
         self.state.commit(
             stamp(seq, pos),
             writes.into_iter().map(|(k, v)| (k, Some(v))),

@@ -16,6 +16,19 @@ pub fn after(now: u32, mark: u32) -> bool {
     now > mark
 }
 
+/// The preflight EscrowFinish and EscrowCancel share: no flags beyond the universal ones,
+/// an Owner and an OfferSequence naming the escrow.
+pub fn preflight_named(tx: &StObject) -> Ter {
+    let s = sf();
+    if tx.flags() & super::transactor::TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if tx.account_of(s.owner).is_none() || tx.u32_of(s.offer_sequence).is_none() {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
 /// The escrow the transaction's Owner and OfferSequence name, with its key.
 pub fn named_escrow(sb: &Sandbox, tx: &StObject) -> Option<(Hash256, StObject)> {
     let s = sf();

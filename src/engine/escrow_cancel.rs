@@ -2,9 +2,9 @@
 //! CancelAfter has passed. Anyone may cancel an expired escrow.
 
 use super::entry::credit_drops;
-use super::escrow::{after, named_escrow, remove_escrow};
+use super::escrow::{after, named_escrow, preflight_named, remove_escrow};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -12,14 +12,7 @@ use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if tx.account_of(s.owner).is_none() || tx.u32_of(s.offer_sequence).is_none() {
-        return Ter::temMALFORMED;
-    }
-    Ter::tesSUCCESS
+    preflight_named(tx)
 }
 
 /// preclaim: nothing more to read before apply.

@@ -5,9 +5,9 @@
 
 use super::deposit_preauth::deposit_allowed;
 use super::entry::credit_drops;
-use super::escrow::{after, named_escrow, remove_escrow};
+use super::escrow::{after, named_escrow, preflight_named, remove_escrow};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -26,11 +26,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.get_named("CredentialIDs").is_some() {
         return Ter::temDISABLED;
     }
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if tx.account_of(s.owner).is_none() || tx.u32_of(s.offer_sequence).is_none() {
-        return Ter::temMALFORMED;
+    let named = preflight_named(tx);
+    if named != Ter::tesSUCCESS {
+        return named;
     }
     if tx.get(s.condition).is_some() != tx.get(s.fulfillment).is_some() {
         return Ter::temMALFORMED;

@@ -44,11 +44,9 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let Some(dst) = tx.account_of(s.destination) else {
-        return Ter::temMALFORMED;
-    };
-    let Some(dst_root) = view.read(&keylet::account(&dst)) else {
-        return Ter::tecNO_DST;
+    let (dst, dst_root) = match super::entry::destination_root(view, tx) {
+        Ok(d) => d,
+        Err(t) => return t,
     };
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
         return Ter::tecDST_TAG_NEEDED;

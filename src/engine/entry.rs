@@ -97,3 +97,18 @@ pub fn key_kind(pk: &[u8]) -> Option<KeyKind> {
         _ => None,
     }
 }
+
+/// The transaction's Destination and its AccountRoot: `temMALFORMED` without a
+/// Destination, `tecNO_DST` when the account does not exist.
+pub fn destination_root(
+    view: &dyn crate::ledger::view::ReadView,
+    tx: &StObject,
+) -> Result<(AccountId, std::sync::Arc<StObject>), super::ter::Ter> {
+    let dst = tx
+        .account_of(sf().destination)
+        .ok_or(super::ter::Ter::temMALFORMED)?;
+    let root = view
+        .read(&keylet::account(&dst))
+        .ok_or(super::ter::Ter::tecNO_DST)?;
+    Ok((dst, root))
+}

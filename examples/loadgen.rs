@@ -22,9 +22,13 @@
 //! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99).
 //! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
 //! payment goes to the genesis account), one close, then account_tx pages of 20 of the
-//! genesis account's history, from the newest page to the oldest by marker (pages/s). The generator runs on one thread; it shares the machine's
+//! genesis account's history, from the newest page to the oldest by marker (pages/s).
+//! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
+//! a 1,000-offer book (tx/s), then book_offers reads of that book (reads/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
 
+#[path = "loadgen/dex.rs"]
+mod dex;
 #[path = "loadgen/ledger.rs"]
 mod ledger;
 
@@ -342,6 +346,14 @@ fn main() {
                 ledger::submit_mode(&addr, o.connections, d, o.accounts, o.each).await;
                 ledger::history_mode(&addr, o.connections, d, o.count).await;
             }),
+            "dex" => runtime.block_on(dex::dex_mode(
+                &addr,
+                o.connections,
+                d,
+                o.accounts,
+                o.each,
+                o.count,
+            )),
             other => eprintln!("unknown mode {other}"),
         }
         if let Some(mut c) = child {

@@ -228,7 +228,8 @@ pub const RESOURCE_CHARGE_REFERENCE: u32 = 20;
 pub const RESOURCE_CHARGE_MEDIUM: u32 = 400;
 
 /// Cost charged for a request rippled counts as a heavy burden (`feeHeavyBurdenRPC`): `sign`,
-/// and `ledger` with `full` or `accounts` (medium when `binary`).
+/// and `ledger` with `full` or `accounts` (medium when `binary`), `ripple_path_find`, and
+/// `path_find create` (`feeHighBurdenRPC`, the same 3000).
 pub const RESOURCE_CHARGE_HEAVY: u32 = 3_000;
 
 /// Every this many bytes of a reply add one unit to its request's charge (ledgerd's addition
@@ -362,6 +363,21 @@ pub const ACCOUNT_OBJECTS_PAGE: PageLimit = PageLimit {
     max: 400,
 };
 
+/// account_offers' page (rippled `Tuning::accountOffers`).
+pub const ACCOUNT_OFFERS_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 200,
+    max: 400,
+};
+
+/// book_offers' page: offers (rippled `Tuning::bookOffers`; also the snapshot size of a
+/// `books` subscription). rippled answers no marker for this method.
+pub const BOOK_OFFERS_PAGE: PageLimit = PageLimit {
+    min: 1,
+    default: 60,
+    max: 100,
+};
+
 /// noripple_check's page: lines with a problem (rippled `Tuning::noRippleCheck`).
 pub const NORIPPLE_CHECK_PAGE: PageLimit = PageLimit {
     min: 10,
@@ -455,6 +471,8 @@ const _: () = {
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
     assert!(page_is_ordered(ACCOUNT_OBJECTS_PAGE));
     assert!(page_is_ordered(NORIPPLE_CHECK_PAGE));
+    assert!(page_is_ordered(ACCOUNT_OFFERS_PAGE));
+    assert!(page_is_ordered(BOOK_OFFERS_PAGE));
     assert!(RESOURCE_BALANCE_WARNING < RESOURCE_BALANCE_DROP);
     assert!(RESOURCE_CHARGE_REFERENCE < RESOURCE_CHARGE_MEDIUM);
     assert!(RESOURCE_CHARGE_MEDIUM < RESOURCE_CHARGE_HEAVY);
@@ -472,3 +490,89 @@ const _: () = {
     assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
     assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
 };
+
+// ---------------------------------------------------------------------------------------------
+// AMM (rippled `AMMCore.h`, `Number.h`).
+// ---------------------------------------------------------------------------------------------
+
+/// Smallest exponent of a non-zero rippled `Number` (`minExponent`).
+pub const NUMBER_EXPONENT_MIN: i32 = -32_768;
+/// Largest exponent of a rippled `Number` (`maxExponent`).
+pub const NUMBER_EXPONENT_MAX: i32 = 32_768;
+/// Highest AMM trading fee, in units of 1/100,000 (`TRADING_FEE_THRESHOLD`: 1%).
+pub const AMM_TRADING_FEE_MAX: u16 = 1_000;
+/// Denominator of AMM fees and vote weights (`AUCTION_SLOT_FEE_SCALE_FACTOR`,
+/// `VOTE_WEIGHT_SCALE_FACTOR`).
+pub const AMM_FEE_SCALE: u32 = 100_000;
+/// Life of an AMM auction slot, in seconds (`TOTAL_TIME_SLOT_SECS`: 24 hours).
+pub const AMM_AUCTION_SLOT_SECS: u32 = 24 * 3600;
+/// Intervals an auction slot's life is cut into (`AUCTION_SLOT_TIME_INTERVALS`).
+pub const AMM_AUCTION_SLOT_INTERVALS: u32 = 20;
+/// The discounted fee of the auction slot holder is the trading fee divided by this
+/// (`AUCTION_SLOT_DISCOUNTED_FEE_FRACTION`).
+pub const AMM_DISCOUNTED_FEE_FRACTION: u16 = 10;
+/// The minimum slot price is the LP token balance times the trading fee divided by this
+/// (`AUCTION_SLOT_MIN_FEE_FRACTION`).
+pub const AMM_MIN_SLOT_PRICE_FRACTION: i64 = 25;
+/// Accounts an auction slot holder may name to share its discount
+/// (`AUCTION_SLOT_MAX_AUTH_ACCOUNTS`).
+pub const AMM_AUTH_ACCOUNTS_MAX: usize = 4;
+/// Vote slots of an AMM (`VOTE_MAX_SLOTS`).
+pub const AMM_VOTE_SLOTS_MAX: usize = 8;
+/// Addresses tried for a pseudo-account before giving up (`maxAccountAttempts`).
+pub const AMM_ACCOUNT_ATTEMPTS_MAX: u16 = 256;
+/// Trust lines one AMMWithdraw or AMMDelete removes from an empty AMM before leaving the
+/// rest for a later AMMDelete (`maxDeletableAMMTrustLines`).
+pub const AMM_TRUST_LINES_DELETE_MAX: usize = 512;
+
+/// Rounds of the payment engine before it gives up (`maxTries` in rippled's
+/// `StrandFlow.h`): telFAILED_PROCESSING.
+pub const FLOW_TRIES_MAX: usize = 1000;
+
+/// Offers the payment engine looks at across all rounds before it stops adding
+/// liquidity (`maxOffersToConsider`, FlowSortStrands).
+pub const FLOW_OFFERS_CONSIDERED_MAX: u32 = 1500;
+
+/// Offers one book step looks at in one run before its strand is marked inactive
+/// (`getMaxOffersToConsume` with fix1515).
+pub const FLOW_BOOK_OFFERS_MAX: u32 = 1000;
+
+/// Payment-engine rounds that may consume an AMM offer (rippled `AMMContext::MaxIterations`).
+pub const AMM_FLOW_ITERATIONS_MAX: u32 = 30;
+
+// ---------------------------------------------------------------------------------------------
+// Path finding (rippled `Config` PATH_SEARCH*, `RPC::Tuning`, `Pathfinder.cpp`, `PathRequest.h`).
+// ---------------------------------------------------------------------------------------------
+
+/// Search level of a full path search (rippled config `path_search`, default 2).
+pub const PATH_SEARCH: i32 = 2;
+/// Search level of the first, quick reply to `path_find create` (`path_search_fast`).
+pub const PATH_SEARCH_FAST: i32 = 2;
+/// Highest search level a path_find request may climb to (`path_search_max`).
+pub const PATH_SEARCH_MAX: i32 = 3;
+/// Search level of the legacy `ripple_path_find` in old servers (`path_search_old`): kept
+/// for the record, rippled 2.x no longer reads it.
+pub const PATH_SEARCH_OLD: i32 = 2;
+/// Paths one alternative carries (`PathRequest::max_paths_`).
+pub const PATHFIND_PATHS_MAX: usize = 4;
+/// Complete paths one search collects before it stops (`PATHFINDER_MAX_COMPLETE_PATHS`).
+pub const PATHFIND_COMPLETE_PATHS_MAX: usize = 1000;
+/// Partial paths one search may hold in all (ours: rippled has no such bound; with the
+/// candidate caps below it is never reached by a sane ledger).
+pub const PATHFIND_PARTIAL_PATHS_MAX: usize = 20_000;
+/// Accounts one path is extended with from an intermediate account (rippled: 10) and from
+/// the source (50).
+pub const PATHFIND_CANDIDATES_MAX: usize = 10;
+/// See [`PATHFIND_CANDIDATES_MAX`].
+pub const PATHFIND_SOURCE_CANDIDATES_MAX: usize = 50;
+/// Source currencies a request may name (`RPC::Tuning::max_src_cur`).
+pub const PATHFIND_SOURCE_CURRENCIES_MAX: usize = 18;
+/// Source currencies found automatically before a request is refused
+/// (`RPC::Tuning::max_auto_src_cur`).
+pub const PATHFIND_AUTO_SOURCE_CURRENCIES_MAX: usize = 88;
+/// Wall-clock bound of one path search (ours: rippled stops only when the client leaves);
+/// past it the search stops and answers with what it has.
+pub const PATHFIND_SEARCH_MILLIS_MAX: u64 = 10_000;
+/// Legacy `ripple_path_find` searches run at once for non-admin callers
+/// (`RPC::Tuning::maxPathfindsInProgress`); more are answered `tooBusy`.
+pub const PATHFIND_LEGACY_IN_PROGRESS_MAX: usize = 2;

@@ -262,11 +262,11 @@ fn server_methods() {
         (ms["enabled"].clone(), ms["supported"].clone()),
         (json!(true), json!(true))
     );
-    let amm = features
+    let did = features
         .values()
-        .find(|f| f["name"] == "AMM")
-        .expect("AMM listed");
-    assert_eq!(amm["enabled"], false);
+        .find(|f| f["name"] == "DID")
+        .expect("DID listed");
+    assert_eq!(did["enabled"], false);
     let one = call(addr, "feature", json!({"feature": "MultiSign"}));
     assert_eq!(
         one["4C97EBA926031A7CF7D7B36FDE3ED66DDA5421192D63DE53FFB46E43B9DC8373"]["name"],

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 
-const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
+pub const GENESIS_SEED: &str = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
 
-type Ws =
+pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A WebSocket connection to the server. The generator shares the cores with the server, so
@@ -32,7 +32,7 @@ pub async fn connect(addr: &str) -> Ws {
         .0
 }
 
-async fn call(ws: &mut Ws, req: Value) -> Value {
+pub async fn call(ws: &mut Ws, req: Value) -> Value {
     ws.send(Message::text(req.to_string())).await.expect("send");
     while let Some(Ok(m)) = ws.next().await {
         if let Message::Text(t) = m {
@@ -45,7 +45,7 @@ async fn call(ws: &mut Ws, req: Value) -> Value {
     Value::Null
 }
 
-fn pair(passphrase: &str) -> KeyPair {
+pub fn pair(passphrase: &str) -> KeyPair {
     KeyPair::from_seed(&Seed::from_passphrase(passphrase), KeyType::Secp256k1).expect("keys")
 }
 
@@ -61,7 +61,7 @@ fn signed_payment(p: &KeyPair, seq: u32, dest: &str, drops: u64) -> String {
 
 /// Send `requests[i]` (one list per connection) pipelined `depth` deep; returns the
 /// replies' latencies and how many satisfied `ok`, and the elapsed time.
-async fn drive(
+pub async fn drive(
     addr: &str,
     requests: Vec<Vec<Value>>,
     depth: usize,
@@ -125,7 +125,7 @@ async fn drive(
     (all, good, start.elapsed())
 }
 
-fn percentile(v: &mut [Duration], p: f64) -> f64 {
+pub fn percentile(v: &mut [Duration], p: f64) -> f64 {
     if v.is_empty() {
         return 0.0;
     }

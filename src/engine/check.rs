@@ -3,17 +3,18 @@
 //! writer has, and taking a check out of the ledger.
 
 use super::directory::remove_owned;
-use super::entry::{adjust_owner_count, balance_drops};
+use super::entry::adjust_owner_count;
+use super::funds::{frozen, xrp_liquid};
 use super::ripple::balance_for;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use crate::ledger::flags::{lsf, lt};
+use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::st::StObject;
-use crate::protocol::types::{AccountId, Currency, Hash256};
+use crate::protocol::types::{AccountId, Hash256};
 
 /// rippled's `hasExpired`: an Expiration at or before the parent ledger's close time.
 pub fn expired(view: &dyn ReadView, expiration: Option<u32>) -> bool {
@@ -25,41 +26,6 @@ pub fn check_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
     view.read(key)
         .filter(|c| c.u16_of(sf().ledger_entry_type) == Some(lt::CHECK))
         .map(|c| (*c).clone())
-}
-
-/// True when the issuer froze `holder`'s line in `currency`, or froze everything.
-pub fn frozen(
-    view: &dyn ReadView,
-    holder: &AccountId,
-    issuer: &AccountId,
-    currency: &Currency,
-) -> bool {
-    if holder == issuer {
-        return false;
-    }
-    let global = view
-        .read(&keylet::account(issuer))
-        .is_some_and(|r| r.is_flag(lsf::GLOBAL_FREEZE));
-    let bit = if issuer > holder {
-        lsf::HIGH_FREEZE
-    } else {
-        lsf::LOW_FREEZE
-    };
-    global
-        || view
-            .read(&keylet::line(holder, issuer, currency))
-            .is_some_and(|l| l.flags() & bit != 0)
-}
-
-/// XRP `account` can spend above its reserve, the reserve counted with `owner_delta` more
-/// owned entries (rippled `xrpLiquid`).
-pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, owner_delta: i32) -> i64 {
-    let Some(root) = view.read(&keylet::account(account)) else {
-        return 0;
-    };
-    let owners = i64::from(root.u32_of(sf().owner_count).unwrap_or(0)) + i64::from(owner_delta);
-    let reserve = view.info().fees.account_reserve(owners.max(0) as u32);
-    (balance_drops(&root) - reserve).max(0)
 }
 
 /// What `account` can pay of `amount`'s issue: XRP above the reserve, its own issue without

@@ -4,9 +4,10 @@
 //! casher without a trust line to the issuer gets one, CheckCashMakesTrustLine),
 //! honouring RequireAuth and freezes on the lines involved.
 
-use super::check::{check_at, expired, frozen, funds, remove_check, xrp_liquid};
+use super::check::{check_at, expired, funds, remove_check};
 use super::check_create::good_amount;
 use super::entry::credit_drops;
+use super::funds::{frozen, xrp_liquid};
 use super::payment::{default_path_flow, greater, Flow};
 use super::ripple::{trust_create, NewLine};
 use super::ter::Ter;

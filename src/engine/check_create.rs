@@ -1,9 +1,10 @@
 //! CheckCreate (rippled `CreateCheck.cpp`): a deferred payment the destination may cash
 //! later for up to SendMax, XRP or an issued currency, until its Expiration.
 
-use super::check::{expired, frozen};
+use super::check::expired;
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, new_entry, with_threading};
+use super::funds::frozen;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};

@@ -11,11 +11,14 @@ use crate::limits::{DIR_PAGES_MAX, DIR_PAGE_ENTRIES_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
-fn new_page(root: &Hash256, owner: &AccountId, key: Hash256) -> StObject {
+/// Writes what a directory is about onto each of its new pages (rippled's describer).
+pub type Describe<'d> = &'d dyn Fn(&mut StObject);
+
+fn new_page(root: &Hash256, describe: Describe, key: Hash256) -> StObject {
     let mut page = new_entry(lt::DIR_NODE);
     page.set(sf().root_index, StValue::Hash256(*root));
     page.set(sf().indexes, StValue::Vector256(vec![key]));
-    page.set(sf().owner, StValue::AccountId(*owner));
+    describe(&mut page);
     page
 }
 
@@ -28,9 +31,23 @@ fn indexes(page: &StObject) -> Vec<Hash256> {
 /// Adds `key` to `owner`'s owner directory. Returns the page it went to, or `None` when
 /// the directory is full (`tecDIR_FULL`).
 pub fn insert_owned(sb: &mut Sandbox, owner: &AccountId, key: Hash256) -> Option<u64> {
-    let root_key = keylet::owner_dir(owner);
+    let describe = |p: &mut StObject| p.set(sf().owner, StValue::AccountId(*owner));
+    dir_add(sb, &keylet::owner_dir(owner), key, true, &describe)
+}
+
+/// Adds `key` to the directory rooted at `root_key` (rippled `dirAdd`): sorted within
+/// its page when `sorted` (`dirInsert`, owner directories), else appended in arrival
+/// order (`dirAppend`, order books). Returns the page, or `None` when full.
+pub fn dir_add(
+    sb: &mut Sandbox,
+    root_key: &Hash256,
+    key: Hash256,
+    sorted: bool,
+    describe: Describe,
+) -> Option<u64> {
+    let root_key = *root_key;
     let Some(mut root) = sb.peek(&root_key) else {
-        sb.insert(root_key, new_page(&root_key, owner, key));
+        sb.insert(root_key, new_page(&root_key, describe, key));
         return Some(0);
     };
     let last = root.u64_of(sf().index_previous).unwrap_or(0);
@@ -42,11 +59,15 @@ pub fn insert_owned(sb: &mut Sandbox, owner: &AccountId, key: Hash256) -> Option
     };
     let mut keys = indexes(&node);
     if keys.len() < DIR_PAGE_ENTRIES_MAX {
-        // A legacy page may be unsorted: sort before the ordered insert, as rippled does.
-        keys.sort();
-        let pos = keys.partition_point(|k| *k < key);
-        if keys.get(pos) != Some(&key) {
-            keys.insert(pos, key);
+        if sorted {
+            // A legacy page may be unsorted: sort before the ordered insert, as rippled does.
+            keys.sort();
+            let pos = keys.partition_point(|k| *k < key);
+            if keys.get(pos) != Some(&key) {
+                keys.insert(pos, key);
+            }
+        } else if !keys.contains(&key) {
+            keys.push(key);
         }
         node.set(sf().indexes, StValue::Vector256(keys));
         sb.update(last_key, node);
@@ -66,7 +87,7 @@ pub fn insert_owned(sb: &mut Sandbox, owner: &AccountId, key: Hash256) -> Option
         root.set(sf().index_previous, StValue::UInt64(page));
         sb.update(root_key, root);
     }
-    let mut fresh = new_page(&root_key, owner, key);
+    let mut fresh = new_page(&root_key, describe, key);
     if page != 1 {
         fresh.set(sf().index_previous, StValue::UInt64(page - 1));
     }
@@ -84,7 +105,19 @@ pub fn remove_owned(
     key: &Hash256,
     keep_root: bool,
 ) -> bool {
-    let root_key = keylet::owner_dir(owner);
+    dir_remove(sb, &keylet::owner_dir(owner), page, key, keep_root)
+}
+
+/// Removes `key` from page `page` of the directory rooted at `root_key` (rippled
+/// `dirRemove`), as [`remove_owned`] does for owner directories.
+pub fn dir_remove(
+    sb: &mut Sandbox,
+    root_key: &Hash256,
+    page: u64,
+    key: &Hash256,
+    keep_root: bool,
+) -> bool {
+    let root_key = *root_key;
     let node_key = keylet::dir_page(&root_key, page);
     let Some(mut node) = sb.peek(&node_key) else {
         return false;
@@ -186,6 +219,7 @@ mod tests {
             parent_close_time: 0,
             fees: Fees::default(),
             open: true,
+            parent_hash: crate::protocol::types::Hash256::ZERO,
         };
         StateView::new(Arc::new(State::new()), stamp(1, 0), info)
     }

@@ -75,7 +75,8 @@ fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>,
         | Some(lt::TICKET)
         | Some(lt::DEPOSIT_PREAUTH)
         | Some(lt::ESCROW)
-        | Some(lt::CHECK) => {
+        | Some(lt::CHECK)
+        | Some(lt::OFFER) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }
@@ -83,6 +84,9 @@ fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>,
         _ => {}
     }
 }
+
+/// AMMWithdraw, AMMDelete and AMMClawback: may delete an AMM's pseudo-account.
+const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
 
 /// Checks the change set of one transaction of `sender` and type `tx_type` that charged
 /// `fee_drops` of a declared `fee_max_drops`.
@@ -152,7 +156,11 @@ pub fn check(
         let is_root = |o: Option<&StObject>| {
             o.is_some_and(|o| o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT))
         };
-        if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE {
+        // rippled's AccountRootsNotDeleted lets the last AMMWithdraw, AMMDelete and
+        // AMMClawback of an AMM delete its pseudo-account.
+        let amm_root_gone = before.is_some_and(|b| b.h256_of(s.amm_id).is_some())
+            && AMM_DELETES_ROOT.contains(&tx_type);
+        if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE && !amm_root_gone {
             return Err(Violation::AccountDeleted);
         }
         if is_root(before) || is_root(after) {
@@ -209,6 +217,7 @@ mod tests {
             parent_close_time: 0,
             fees: Fees::default(),
             open: true,
+            parent_hash: crate::protocol::types::Hash256::ZERO,
         };
         StateView::new(state, stamp(1, 0), info)
     }

@@ -76,6 +76,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::DEPOSIT_PREAUTH)
             | Some(lt::ESCROW)
             | Some(lt::CHECK)
+            | Some(lt::OFFER)
     )
 }
 

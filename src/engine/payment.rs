@@ -6,6 +6,7 @@
 
 use super::deposit_preauth::deposit_allowed;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
+use super::flow::{flow, Crossing, FlowRequest};
 use super::ripple::{balance_for, limit_for, ripple_credit, QUALITY_ONE};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
@@ -320,31 +321,48 @@ fn min(a: IouValue, b: IouValue) -> IouValue {
     }
 }
 
-/// A same-currency payment along the default path of direct steps.
+/// A payment through the payment engine (rippled `Payment::doApply` with
+/// `RippleCalc`): the default path unless tfNoRippleDirect, plus the explicit Paths.
 fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let flags = tx.flags();
-    if flags & tf::NO_RIPPLE_DIRECT != 0 && tx.get(s.paths).is_none() {
-        return Ter::temRIPPLE_EMPTY;
-    }
-    let flow = Flow {
+    let paths: Vec<Vec<crate::protocol::st::PathStep>> = match tx.get(s.paths) {
+        Some(StValue::PathSet(p)) => p.clone(),
+        _ => Vec::new(),
+    };
+    let max = max_source(tx, &ctx.account, amount);
+    let limit_quality = (flags & tf::LIMIT_QUALITY != 0)
+        .then(|| crate::protocol::quality::Quality::from_amounts(&max, amount));
+    let req = FlowRequest {
         src: ctx.account,
         dst: *dst,
-        amount: *amount,
-        max: max_source(tx, &ctx.account, amount),
+        deliver: *amount,
+        send_max: Some(max),
+        paths: &paths,
+        default_path: flags & tf::NO_RIPPLE_DIRECT == 0,
         partial: flags & tf::PARTIAL_PAYMENT != 0,
-        deliver_min: tx.amount_of(s.deliver_min).and_then(|m| m.as_iou()),
+        owner_pays_fee: false,
+        crossing: Crossing::No,
+        limit_quality,
     };
-    let delivered = match default_path_flow(&mut ctx.sb, &flow) {
-        Ok(d) => d,
-        Err(t) => return t,
-    };
-    if delivered != *amount {
-        ctx.meta_delivered = Some(delivered);
+    let out = flow(&mut ctx.sb, &req);
+    let mut ter = out.ter;
+    if ter == Ter::tesSUCCESS && out.actual_out != *amount {
+        match tx.amount_of(s.deliver_min) {
+            Some(min) if crate::engine::flow::amt_cmp(&out.actual_out, &min).is_lt() => {
+                ter = Ter::tecPATH_PARTIAL;
+            }
+            _ => ctx.meta_delivered = Some(out.actual_out),
+        }
     }
-    ctx.delivered = Some(delivered);
-    Ter::tesSUCCESS
+    if ter.is_ter() {
+        return Ter::tecPATH_DRY;
+    }
+    if ter == Ter::tesSUCCESS {
+        ctx.delivered = Some(ctx.meta_delivered.unwrap_or(*amount));
+    }
+    ter
 }
 
 /// A payment of issued currency along the default path (rippled `flow` without paths or

@@ -6,10 +6,11 @@ use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
-    account_delete, account_set, check_cancel, check_cash, check_create, clawback, deposit_preauth,
-    escrow_cancel, escrow_create, escrow_finish, payment, payment_channel_claim,
-    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
-    trust_set,
+    account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
+    amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
+    escrow_cancel, escrow_create, escrow_finish, offer_cancel, offer_create, payment,
+    payment_channel_claim, payment_channel_create, payment_channel_fund, set_regular_key,
+    signer_list_set, ticket_create, trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -37,6 +38,20 @@ pub struct Transactor {
 }
 
 const ROWS: &[Transactor] = &[
+    Transactor {
+        tx_type: TxType::OfferCreate,
+        name: "OfferCreate",
+        preflight: offer_create::preflight,
+        preclaim: offer_create::preclaim,
+        do_apply: offer_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::OfferCancel,
+        name: "OfferCancel",
+        preflight: offer_cancel::preflight,
+        preclaim: offer_cancel::preclaim,
+        do_apply: offer_cancel::do_apply,
+    },
     Transactor {
         tx_type: TxType::TicketCreate,
         name: "TicketCreate",
@@ -162,6 +177,55 @@ const ROWS: &[Transactor] = &[
         preflight: check_cancel::preflight,
         preclaim: check_cancel::preclaim,
         do_apply: check_cancel::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMCreate,
+        name: "AMMCreate",
+        preflight: amm_create::preflight,
+        preclaim: amm_create::preclaim,
+        do_apply: amm_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMDeposit,
+        name: "AMMDeposit",
+        preflight: amm_deposit::preflight,
+        preclaim: amm_deposit::preclaim,
+        do_apply: amm_deposit::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMWithdraw,
+        name: "AMMWithdraw",
+        preflight: amm_withdraw::preflight,
+        preclaim: amm_withdraw::preclaim,
+        do_apply: amm_withdraw::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMVote,
+        name: "AMMVote",
+        preflight: amm_vote::preflight,
+        preclaim: amm_vote::preclaim,
+        do_apply: amm_vote::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMBid,
+        name: "AMMBid",
+        preflight: amm_bid::preflight,
+        preclaim: amm_bid::preclaim,
+        do_apply: amm_bid::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMDelete,
+        name: "AMMDelete",
+        preflight: amm_delete::preflight,
+        preclaim: amm_delete::preclaim,
+        do_apply: amm_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::AMMClawback,
+        name: "AMMClawback",
+        preflight: amm_clawback::preflight,
+        preclaim: amm_clawback::preclaim,
+        do_apply: amm_clawback::do_apply,
     },
 ];
 

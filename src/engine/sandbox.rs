@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::ledger::book_index::{is_book_root, next_key};
 use crate::ledger::view::{ReadView, ViewInfo};
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
@@ -136,6 +137,21 @@ impl<'a> Sandbox<'a> {
         }
     }
 
+    /// Takes in the changes a sandbox over this one made (rippled `Sandbox::apply`
+    /// onto its parent view).
+    pub fn absorb(&mut self, items: BTreeMap<Hash256, Item>) {
+        for (key, item) in items {
+            match item.action {
+                Action::Insert => self.insert(key, item.cur),
+                Action::Modify => self.update(key, item.cur),
+                Action::Erase => {
+                    self.update(key, item.cur);
+                    self.erase(key);
+                }
+            }
+        }
+    }
+
     /// Forgets every change (a `tec` or a reset).
     pub fn discard(&mut self) {
         self.items.clear();
@@ -165,5 +181,32 @@ impl ReadView for Sandbox<'_> {
     }
     fn info(&self) -> &ViewInfo {
         self.base.info()
+    }
+    fn parent_hash(&self) -> Hash256 {
+        self.base.parent_hash()
+    }
+    fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256> {
+        let mine = self
+            .items
+            .range(*from..*end)
+            .find(|(_, i)| i.action != Action::Erase && is_book_root(&i.cur))
+            .map(|(k, _)| *k);
+        let mut cursor = *from;
+        let theirs = loop {
+            let Some(k) = self.base.succ(&cursor, end) else {
+                break None;
+            };
+            match self.items.get(&k) {
+                Some(i) if i.action == Action::Erase => match next_key(&k) {
+                    Some(n) => cursor = n,
+                    None => break None,
+                },
+                _ => break Some(k),
+            }
+        };
+        match (mine, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }

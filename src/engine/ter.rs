@@ -85,6 +85,7 @@ ters! {
     temCANNOT_PREAUTH_SELF = -267, "Malformed: An account may not preauthorize itself.";
     temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
+    temBAD_AMM_TOKENS = -261, "Malformed: Invalid LPTokens.";
 
     tefFAILURE = -199, "Failed to apply.";
     tefALREADY = -198, "The exact transaction was already in this ledger.";
@@ -119,6 +120,7 @@ ters! {
     terNO_RIPPLE = -90, "Path does not permit rippling.";
     terQUEUED = -89, "Held until escalated fee drops.";
     terPRE_TICKET = -88, "Ticket is not yet in ledger.";
+    terNO_AMM = -87, "AMM doesn't exist for the asset pair.";
 
     tesSUCCESS = 0, "The transaction was applied. Only final in a validated ledger.";
 
@@ -162,6 +164,15 @@ ters! {
     tecTOO_SOON = 152, "It is too early to attempt the requested operation. Please wait.";
     tecMAX_SEQUENCE_REACHED = 154, "The maximum sequence number was reached.";
     tecINSUFFICIENT_FUNDS = 159, "Not enough funds available to complete requested transaction.";
+    tecINSUFFICIENT_PAYMENT = 161, "The payment is not sufficient.";
+    tecUNFUNDED_AMM = 162, "Insufficient balance to fund AMM.";
+    tecAMM_BALANCE = 163, "AMM has invalid balance.";
+    tecAMM_FAILED = 164, "AMM transaction failed.";
+    tecAMM_INVALID_TOKENS = 165, "AMM invalid LP tokens.";
+    tecAMM_EMPTY = 166, "AMM is in empty state.";
+    tecAMM_NOT_EMPTY = 167, "AMM is not in empty state.";
+    tecAMM_ACCOUNT = 168, "This operation is not allowed on an AMM Account.";
+    tecINCOMPLETE = 169, "Some work was completed, but more submissions required to finish.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }
 

@@ -240,6 +240,9 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
+    } else if tx.u16_of(s.transaction_type) == Some(TxType::AMMCreate as u16) {
+        // One owner reserve increment (AMMCreate::calculateBaseFee).
+        info.fees.reserve_inc_drops
     } else if tx.u16_of(s.transaction_type) == Some(TxType::AccountDelete as u16) {
         // One owner reserve, whatever the signers (DeleteAccount::calculateBaseFee).
         info.fees.reserve_inc_drops
@@ -418,8 +421,16 @@ pub fn apply_transaction(
     if !ter.is_applied() {
         return Outcome::rejected(ter);
     }
+    let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {
+        unfunded_offers_removed(&ctx.sb)
+    } else {
+        Vec::new()
+    };
     if ter.is_tec() && !reset(&mut ctx, &c) {
         return Outcome::rejected(Ter::tefINTERNAL);
+    }
+    for key in &removed_offers {
+        let _ = super::offer::offer_delete(&mut ctx.sb, key);
     }
     let tx_type = tx.u16_of(sf().transaction_type).unwrap_or(0);
     let checked = |sb: &Sandbox| invariants::check(sb.items(), fee, c.fee, &c.account, tx_type);
@@ -452,6 +463,23 @@ pub fn apply_transaction(
         fee_drops: fee,
         delivered,
     }
+}
+
+/// Offers a killed transaction deleted without trading against them (found unfunded,
+/// expired or unauthorized): rippled deletes them again after the reset.
+fn unfunded_offers_removed(sb: &Sandbox) -> Vec<Hash256> {
+    let s = sf();
+    sb.items()
+        .iter()
+        .filter(|(_, i)| {
+            i.action == super::sandbox::Action::Erase
+                && i.orig.as_ref().is_some_and(|o| {
+                    o.u16_of(s.ledger_entry_type) == Some(crate::ledger::flags::lt::OFFER)
+                        && o.amount_of(s.taker_pays) == i.cur.amount_of(s.taker_pays)
+                })
+        })
+        .map(|(k, _)| *k)
+        .collect()
 }
 
 /// Everything before the sandbox: the common and the type's preflight, the signature,

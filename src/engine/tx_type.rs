@@ -9,6 +9,10 @@ use super::registry;
 pub enum TxType {
     /// Payment.
     Payment = 0,
+    /// OfferCreate.
+    OfferCreate = 7,
+    /// OfferCancel.
+    OfferCancel = 8,
     /// EscrowCreate.
     EscrowCreate = 1,
     /// EscrowFinish.
@@ -43,6 +47,20 @@ pub enum TxType {
     AccountDelete = 21,
     /// Clawback.
     Clawback = 30,
+    /// AMMClawback.
+    AMMClawback = 31,
+    /// AMMCreate.
+    AMMCreate = 35,
+    /// AMMDeposit.
+    AMMDeposit = 36,
+    /// AMMWithdraw.
+    AMMWithdraw = 37,
+    /// AMMVote.
+    AMMVote = 38,
+    /// AMMBid.
+    AMMBid = 39,
+    /// AMMDelete.
+    AMMDelete = 40,
 }
 
 impl TxType {

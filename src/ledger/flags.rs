@@ -24,6 +24,18 @@ pub mod lt {
     pub const ESCROW: u16 = 0x0075;
     /// Check.
     pub const CHECK: u16 = 0x0043;
+    /// AMM.
+    pub const AMM: u16 = 0x0079;
+    /// Offer.
+    pub const OFFER: u16 = 0x006f;
+}
+
+/// Offer flags.
+pub mod lsf_offer {
+    /// Placed with tfPassive: does not cross offers of equal quality.
+    pub const PASSIVE: u32 = 0x0001_0000;
+    /// Placed with tfSell: sells all of TakerGets even for more than TakerPays.
+    pub const SELL: u32 = 0x0002_0000;
 }
 
 /// AccountRoot flags.
@@ -76,4 +88,6 @@ pub mod lsf {
     pub const LOW_FREEZE: u32 = 0x0040_0000;
     /// RippleState: the high account froze the line.
     pub const HIGH_FREEZE: u32 = 0x0080_0000;
+    /// RippleState: one side is an AMM pseudo-account holding a pool asset.
+    pub const AMM_NODE: u32 = 0x0100_0000;
 }

@@ -2,7 +2,7 @@
 //! ledger entry is SHA-512-half of a two-byte namespace and the entry's identifying parts.
 
 use crate::protocol::hash::sha512_half;
-use crate::protocol::types::{AccountId, Currency, Hash256};
+use crate::protocol::types::{AccountId, Currency, Hash256, Issue};
 
 /// Namespace bytes (`LedgerNameSpace`), written as a big-endian u16.
 mod space {
@@ -18,6 +18,9 @@ mod space {
     pub const DEPOSIT_PREAUTH: u16 = b'p' as u16;
     pub const ESCROW: u16 = b'u' as u16;
     pub const CHECK: u16 = b'C' as u16;
+    pub const OFFER: u16 = b'o' as u16;
+    pub const BOOK_DIR: u16 = b'B' as u16;
+    pub const AMM: u16 = b'A' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -93,6 +96,55 @@ pub fn check(owner: &AccountId, seq: u32) -> Hash256 {
     sha512_half(&[&space::CHECK.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
 }
 
+/// The offer `owner` placed with the transaction of sequence (or ticket) `seq`.
+pub fn offer(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::OFFER.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
+}
+
+/// The base of the order book where takers pay `taker_pays` and get `taker_gets`
+/// (`getBookBase`): the low 64 bits, where a page's quality goes, are zero.
+pub fn book_base(taker_pays: &Issue, taker_gets: &Issue) -> Hash256 {
+    let h = sha512_half(&[
+        &space::BOOK_DIR.to_be_bytes(),
+        &taker_pays.currency.0,
+        &taker_gets.currency.0,
+        &taker_pays.issuer.0,
+        &taker_gets.issuer.0,
+    ]);
+    book_quality_key(&h, 0)
+}
+
+/// The book directory of `base`'s book at `quality` (`getQualityIndex`): the base with
+/// its low 64 bits replaced by the quality.
+pub fn book_quality_key(base: &Hash256, quality: u64) -> Hash256 {
+    let mut k = *base;
+    k.0[24..].copy_from_slice(&quality.to_be_bytes());
+    k
+}
+
+/// The first key after every quality page of `base`'s book (`getQualityNext`).
+pub fn book_end(base: &Hash256) -> Hash256 {
+    let mut k = *base;
+    let mut carry = true;
+    for b in k.0[..24].iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        let (v, c) = b.overflowing_add(1);
+        *b = v;
+        carry = c;
+    }
+    k.0[24..].fill(0);
+    k
+}
+
+/// The quality of a book directory page (`getQuality`): its key's low 64 bits.
+pub fn book_quality_of(key: &Hash256) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&key.0[24..]);
+    u64::from_be_bytes(b)
+}
+
 /// The FeeSettings singleton.
 pub fn fees() -> Hash256 {
     sha512_half(&[&space::FEE_SETTINGS.to_be_bytes()])
@@ -107,6 +159,19 @@ pub fn skip() -> Hash256 {
 /// `seq` (`keylet::skip(seq)`: one list per `seq >> 16`).
 pub fn skip_long(seq: u32) -> Hash256 {
     sha512_half(&[&space::SKIP_LIST.to_be_bytes(), &(seq >> 16).to_be_bytes()])
+}
+
+/// The AMM of the issue pair `a` / `b` (`keylet::amm`): the smaller issue (currency, then
+/// issuer) first, each as issuer then currency.
+pub fn amm(a: &Issue, b: &Issue) -> Hash256 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    sha512_half(&[
+        &space::AMM.to_be_bytes(),
+        &lo.issuer.0,
+        &lo.currency.0,
+        &hi.issuer.0,
+        &hi.currency.0,
+    ])
 }
 
 #[cfg(test)]

@@ -14,11 +14,15 @@
 //! - [`fees`]: base fee and reserves.
 //! - [`state`]: the multi-version map of entries (every ledger in history, one map).
 //! - [`view`]: read views of one ledger.
+//! - [`book_index`]: book directory roots in key order (for `ReadView::succ`).
+//! - [`book`]: walking an order book best quality first.
 //! - [`directory`]: reading owner directories.
 //! - [`trust_line`]: a trust line from one side (what account_lines shows).
 //! - [`shamap`]: rippled's tree hashing, persistent and incremental.
 //! - [`header`]: ledger headers, their hash, close-time rules.
 
+pub mod book;
+pub mod book_index;
 pub mod directory;
 pub mod fees;
 pub mod flags;

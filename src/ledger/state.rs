@@ -19,6 +19,7 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use parking_lot::Mutex;
 
+use super::book_index::{is_book_root, BookIndex};
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 
@@ -49,6 +50,8 @@ pub struct State {
     floor: AtomicU64,
     /// Keys deleted per ledger seq, so tombstones can be dropped when they leave history.
     deleted: Mutex<VecDeque<(u32, Vec<Hash256>)>>,
+    /// Book directory roots in key order (the map above is unordered).
+    books: BookIndex,
 }
 
 impl State {
@@ -81,8 +84,15 @@ impl State {
         let floor = self.floor.load(Ordering::Acquire);
         let mut deleted = Vec::new();
         for (key, value) in writes {
-            if value.is_none() {
-                deleted.push(key);
+            match &value {
+                None => {
+                    deleted.push(key);
+                    if self.books.holds(&key) {
+                        self.books.note(key, at, false);
+                    }
+                }
+                Some(v) if is_book_root(v) => self.books.note(key, at, true),
+                Some(_) => {}
             }
             let mut versions = self.map.entry(key).or_default();
             versions.push((at, value));
@@ -105,6 +115,7 @@ impl State {
         self.published.store(stamp_closed(seq), Ordering::Release);
         let floor = stamp_closed(oldest_kept);
         self.floor.store(floor, Ordering::Release);
+        self.books.prune(floor);
         let mut log = self.deleted.lock();
         while let Some((s, _)) = log.front() {
             if *s >= oldest_kept {
@@ -136,6 +147,16 @@ impl State {
                 f(item.key(), v);
             }
         }
+    }
+
+    /// The first book directory root in `[from, end)` as of `at`.
+    pub fn book_succ(&self, from: &Hash256, end: &Hash256, at: Stamp) -> Option<Hash256> {
+        self.books.succ(from, end, at)
+    }
+
+    /// Every book directory root as of `at`, in key order.
+    pub fn book_roots(&self, at: Stamp) -> Vec<Hash256> {
+        self.books.all_at(at)
     }
 
     /// Number of keys held (all versions of one key count once).

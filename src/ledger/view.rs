@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::book_index::prev_key;
 use super::fees::Fees;
 use super::state::{Stamp, State};
 use crate::protocol::st::StObject;
@@ -20,6 +21,8 @@ pub struct ViewInfo {
     pub fees: Fees,
     /// True for the open ledger (fee and partial-payment rules differ there).
     pub open: bool,
+    /// The parent ledger's hash (pseudo-account addresses derive from it).
+    pub parent_hash: Hash256,
 }
 
 /// Reads ledger entries by key.
@@ -28,6 +31,14 @@ pub trait ReadView {
     fn read(&self, key: &Hash256) -> Option<Arc<StObject>>;
     /// The ledger this view shows.
     fn info(&self) -> &ViewInfo;
+    /// The first order-book directory root with a key in `[from, end)` (rippled's
+    /// `succ`, which the engine only asks within one book's range).
+    fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256>;
+    /// The parent ledger's hash (rippled `info().parentHash`), which pseudo-account
+    /// addresses derive from.
+    fn parent_hash(&self) -> Hash256 {
+        self.info().parent_hash
+    }
 }
 
 /// The state of closed ledgers kept outside memory (the history store), read by ledger
@@ -101,6 +112,23 @@ impl StateView {
         }
     }
 
+    /// Every order-book directory root of this view, in key order.
+    pub fn book_roots(&self) -> Vec<Hash256> {
+        match &self.backing {
+            Backing::Memory(state, at) => state.book_roots(*at),
+            Backing::Stored(_) => {
+                let mut out = Vec::new();
+                self.for_each(|k, v| {
+                    if super::book_index::is_book_root(v) {
+                        out.push(*k);
+                    }
+                });
+                out.sort_unstable();
+                out
+            }
+        }
+    }
+
     /// The entries with keys after `after`, in key order, at most `limit` (ledger_data).
     pub fn page(&self, after: Option<&Hash256>, limit: usize) -> Vec<(Hash256, Arc<StObject>)> {
         match &self.backing {
@@ -132,5 +160,15 @@ impl ReadView for StateView {
     }
     fn info(&self) -> &ViewInfo {
         &self.info
+    }
+    fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256> {
+        match &self.backing {
+            Backing::Memory(state, at) => state.book_succ(from, end, *at),
+            Backing::Stored(source) => {
+                let after = prev_key(from);
+                let (k, _) = source.page_at(self.info.seq, after.as_ref(), 1).pop()?;
+                (k < *end).then_some(k)
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::TxEntry;
 use crate::engine::{apply_transaction, ApplyConfig};
+use crate::ledger::book_index::{is_book_root, next_key};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::shamap::ShaMap;
 use crate::ledger::view::{ReadView, StateView, ViewInfo};
@@ -78,6 +79,31 @@ impl ReadView for Overlay<'_> {
     }
     fn info(&self) -> &ViewInfo {
         &self.info
+    }
+    fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256> {
+        let mine = self
+            .writes
+            .iter()
+            .filter(|(k, v)| *k >= from && *k < end && v.as_deref().is_some_and(is_book_root))
+            .map(|(k, _)| *k)
+            .min();
+        let mut cursor = *from;
+        let theirs = loop {
+            let Some(k) = self.parent.succ(&cursor, end) else {
+                break None;
+            };
+            match self.writes.get(&k) {
+                Some(None) => match next_key(&k) {
+                    Some(n) => cursor = n,
+                    None => break None,
+                },
+                _ => break Some(k),
+            }
+        };
+        match (mine, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 

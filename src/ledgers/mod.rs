@@ -323,6 +323,7 @@ impl Ledgers {
             parent_close_time: 0,
             fees: cfg.fees,
             open: true,
+            parent_hash: genesis.header.hash,
         };
         let store = Ledgers::around(cfg, state, genesis, info);
         store.close(now);
@@ -397,6 +398,7 @@ impl Ledgers {
             parent_close_time: header.close_time,
             fees,
             open: true,
+            parent_hash: header.hash,
         };
         let closed = Arc::new(ClosedLedger {
             close_time_requested: header.close_time,
@@ -488,6 +490,7 @@ impl Ledgers {
             parent_close_time: l.header.parent_close_time,
             fees: l.fees,
             open: false,
+            parent_hash: l.header.parent_hash,
         };
         LedgerSnapshot {
             view: StateView::new(self.state.clone(), stamp_closed(l.header.seq), info),
@@ -731,6 +734,7 @@ impl Ledgers {
             parent_close_time: close,
             fees: open.info.fees,
             open: true,
+            parent_hash: closed.header.hash,
         };
         open.fees_destroyed = 0;
         *self.open_info.write() = open.info;
@@ -754,6 +758,7 @@ impl Ledgers {
             parent_close_time: parent.header.close_time,
             fees: open.info.fees,
             open: false,
+            parent_hash: parent.header.hash,
         };
         let parent_view = StateView::new(self.state.clone(), stamp_closed(parent.header.seq), info);
         let rebuilt = canonical::rebuild(&parent_view, info, &open.txs, &order, &self.cfg.apply);

@@ -51,6 +51,7 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                 node.set_status(status);
                 node.subscriptions
                     .publish_closed(&closed, network_id, &complete);
+                update_path_requests(&node, seq);
                 if let Some(reply) = work.reply {
                     let _ = reply.send(Ok(seq.saturating_add(1)));
                 }
@@ -62,6 +63,18 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                 }
             }
         }
+    }
+}
+
+/// Recomputes the sessions' path_find requests against ledger `seq`, on a blocking
+/// thread: the publisher does not wait for it.
+fn update_path_requests(node: &Arc<Node>, seq: u32) {
+    if !node.subscriptions.has_path_requests() {
+        return;
+    }
+    if let Some(snap) = node.ledgers.by_seq(seq) {
+        let subs = node.subscriptions.clone();
+        tokio::task::spawn_blocking(move || subs.update_path_requests(&snap));
     }
 }
 

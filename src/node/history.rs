@@ -187,6 +187,7 @@ impl History {
             parent_close_time: header.parent_close_time,
             fees,
             open: false,
+            parent_hash: header.parent_hash,
         };
         Some(LedgerSnapshot {
             view: StateView::stored(source, info),

@@ -6,9 +6,9 @@
 //! transport, and is dropped from here the next time a message finds it gone. Rendering
 //! happens once per API version per message, only when someone listens.
 
-use crate::ledgers::{ClosedLedger, TxEntry};
+use crate::ledgers::{ClosedLedger, LedgerSnapshot, TxEntry};
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Issue};
 use crate::render::{ledger::ledger_closed, stream::transaction_message, stream::TxSource};
 use parking_lot::RwLock;
 use serde_json::Value;
@@ -57,6 +57,8 @@ pub enum Stream {
     TransactionsProposed,
     /// `server`: serverStatus (sent when the load changes; ours never does).
     Server,
+    /// `book_changes`: a ledger's `bookChanges` after each close.
+    BookChanges,
     /// Accepted; nothing is ever published on them by a standalone server.
     Quiet(&'static str),
 }
@@ -69,7 +71,7 @@ impl Stream {
             "transactions" => Stream::Transactions,
             "transactions_proposed" | "rt_transactions" => Stream::TransactionsProposed,
             "server" => Stream::Server,
-            "book_changes" => Stream::Quiet("book_changes"),
+            "book_changes" => Stream::BookChanges,
             "manifests" => Stream::Quiet("manifests"),
             "validations" => Stream::Quiet("validations"),
             "peer_status" => Stream::Quiet("peer_status"),
@@ -85,6 +87,8 @@ struct Sub {
     streams: HashSet<Stream>,
     accounts: HashSet<AccountId>,
     accounts_proposed: HashSet<AccountId>,
+    /// Order books followed, as (taker pays, taker gets).
+    books: HashSet<(Issue, Issue)>,
 }
 
 struct Entry {
@@ -92,10 +96,25 @@ struct Entry {
     sub: Sub,
 }
 
+/// A `path_find` request a session keeps (the RPC layer implements it): updated after
+/// each close, its answer sent to the session as a `path_find` message.
+pub trait PathUpdate: Send + Sync {
+    /// The message for the ledger just closed; None when there is nothing to send (an
+    /// update of it is still running). `wanted` turns false once the session dropped or
+    /// replaced the request: the update may stop early.
+    fn update(&self, ledger: &LedgerSnapshot, wanted: &dyn Fn() -> bool) -> Option<Value>;
+    /// The request itself, for its owner's status and close.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+type PathRequests = HashMap<u64, (Arc<Session>, Arc<dyn PathUpdate>)>;
+
 /// The registry.
 #[derive(Default)]
 pub struct Subscriptions {
     entries: RwLock<HashMap<u64, Entry>>,
+    /// Each session's path_find request (one per session, as rippled's `InfoSub`).
+    path_requests: parking_lot::Mutex<PathRequests>,
     /// Sessions subscribed to anything proposed (a cheap test for the sequencer).
     proposed_listeners: AtomicUsize,
 }
@@ -175,6 +194,22 @@ impl Subscriptions {
         });
     }
 
+    /// Follow order books, each given as (taker pays, taker gets).
+    pub fn add_books(&self, session: &Arc<Session>, api_version: u32, books: &[(Issue, Issue)]) {
+        self.with_entry(session, api_version, |s| {
+            s.books.extend(books.iter().copied())
+        });
+    }
+
+    /// Stop following order books.
+    pub fn remove_books(&self, session: &Arc<Session>, books: &[(Issue, Issue)]) {
+        self.edit(session, |s| {
+            for b in books {
+                s.books.remove(b);
+            }
+        });
+    }
+
     fn edit(&self, session: &Arc<Session>, f: impl FnOnce(&mut Sub)) {
         let mut map = self.entries.write();
         if let Some(e) = map.get_mut(&session.id) {
@@ -188,6 +223,58 @@ impl Subscriptions {
         let mut map = self.entries.write();
         map.remove(&id);
         self.recount(&map);
+        drop(map);
+        self.path_requests.lock().remove(&id);
+    }
+
+    /// Give `session` its path_find request (None: it has none any more).
+    pub fn set_path_request(&self, session: &Arc<Session>, req: Option<Arc<dyn PathUpdate>>) {
+        let mut map = self.path_requests.lock();
+        match req {
+            Some(r) => {
+                map.insert(session.id, (session.clone(), r));
+            }
+            None => {
+                map.remove(&session.id);
+            }
+        }
+    }
+
+    /// `session`'s path_find request.
+    pub fn path_request(&self, session: &Arc<Session>) -> Option<Arc<dyn PathUpdate>> {
+        self.path_requests
+            .lock()
+            .get(&session.id)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// True when some session keeps a path_find request.
+    pub fn has_path_requests(&self) -> bool {
+        !self.path_requests.lock().is_empty()
+    }
+
+    /// Update every path_find request against `ledger` and send each its message (rippled
+    /// `PathRequests::updateAll`). Blocking: run it off the async threads.
+    pub fn update_path_requests(&self, ledger: &LedgerSnapshot) {
+        let list: Vec<(u64, Arc<Session>, Arc<dyn PathUpdate>)> = self
+            .path_requests
+            .lock()
+            .iter()
+            .map(|(id, (s, r))| (*id, s.clone(), r.clone()))
+            .collect();
+        for (id, session, req) in list {
+            let wanted = || {
+                self.path_requests.lock().get(&id).is_some_and(|(_, r)| {
+                    Arc::as_ptr(r).cast::<()>() == Arc::as_ptr(&req).cast::<()>()
+                })
+            };
+            let Some(msg) = req.update(ledger, &wanted) else {
+                continue;
+            };
+            if wanted() && !session.sink.send(msg.to_string()) {
+                self.remove_session(id);
+            }
+        }
     }
 
     /// True when someone listens to proposed transactions.
@@ -242,6 +329,21 @@ impl Subscriptions {
         }
         let msg = ledger_closed(closed, network_id, complete);
         self.fan_out(|s| s.streams.contains(&Stream::Ledger), |_| msg.clone());
+        self.fan_out(
+            |s| s.streams.contains(&Stream::BookChanges),
+            |_| {
+                let ledger = crate::render::book_changes::LedgerRef {
+                    seq: closed.header.seq,
+                    hash: closed.header.hash,
+                    close_time: closed.header.close_time,
+                    validated: true,
+                };
+                Value::Object(crate::render::book_changes::book_changes(
+                    &closed.txs,
+                    &ledger,
+                ))
+            },
+        );
         let source = TxSource::Validated { closed, network_id };
         for entry in &closed.txs {
             self.publish_tx(entry, &source, true);
@@ -265,6 +367,14 @@ impl Subscriptions {
             },
             render,
         );
+        if validated && entry.ter == crate::engine::Ter::tesSUCCESS {
+            // rippled `OrderBookDB::processTxn`: once per session, to followers of a book
+            // one of whose offers the transaction created, changed or deleted.
+            let books = touched_books(entry);
+            if !books.is_empty() {
+                self.fan_out(|s| books.iter().any(|b| s.books.contains(b)), render);
+            }
+        }
         let accounts = affected_accounts(entry, validated);
         self.fan_out(
             |s| {
@@ -275,6 +385,36 @@ impl Subscriptions {
             render,
         );
     }
+}
+
+/// The order books whose offers a transaction's metadata shows created (NewFields),
+/// changed (PreviousFields) or deleted (FinalFields), keyed as a `books` subscription is:
+/// rippled looks its listeners up as (the offer's TakerGets issue, its TakerPays issue),
+/// so a subscription with `taker_pays` X and `taker_gets` Y hears of offers that sell X
+/// for Y — the side opposite to the one book_offers lists for it.
+pub fn touched_books(entry: &TxEntry) -> BTreeSet<(Issue, Issue)> {
+    let mut out = BTreeSet::new();
+    for (f, node) in entry.meta.get_array("AffectedNodes").unwrap_or(&[]) {
+        if node.get_u16("LedgerEntryType") != Some(crate::ledger::flags::lt::OFFER) {
+            continue;
+        }
+        let part = match f.name() {
+            "ModifiedNode" => "PreviousFields",
+            "CreatedNode" => "NewFields",
+            "DeletedNode" => "FinalFields",
+            _ => continue,
+        };
+        let Some(fields) = node.get_object(part) else {
+            continue;
+        };
+        if let (Some(pays), Some(gets)) = (
+            fields.get_amount("TakerPays"),
+            fields.get_amount("TakerGets"),
+        ) {
+            out.insert((gets.issue(), pays.issue()));
+        }
+    }
+    out
 }
 
 /// The accounts a transaction mentions (`STTx::getMentionedAccounts`: account fields and

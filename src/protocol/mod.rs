@@ -17,6 +17,7 @@
 //! - [`tx`]: transaction signing data, IDs and multi-signing data.
 
 pub mod amount;
+pub mod amount_math;
 pub mod base58;
 pub mod claim;
 pub mod codec;
@@ -24,6 +25,8 @@ pub mod condition;
 pub mod definitions;
 pub mod hash;
 pub mod keys;
+pub mod number;
+pub mod quality;
 pub mod rfc1751;
 pub mod secret;
 pub mod seed;

@@ -9,9 +9,11 @@
 //! - [`tx`]: a transaction, its metadata, `delivered_amount`, `DeliverMax`, CTIDs.
 //! - [`ledger`]: ledger headers, entries, the `ledger` stream's fields.
 //! - [`stream`]: the `transaction` stream message.
+//! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
 //!
 //! Times print through [`crate::protocol::time`].
 
+pub mod book_changes;
 pub mod ledger;
 pub mod stream;
 pub mod tx;

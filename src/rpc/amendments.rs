@@ -1,7 +1,7 @@
 //! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
 //! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
 //! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (offers, NFTs, AMM, MPTs, bridges and the newer fixes) neither.
+//! rest (NFTs, MPTs, bridges and the newer fixes) neither.
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::types::Hash256;
@@ -54,6 +54,13 @@ const APPLIED: &[&str] = &[
     "TicketBatch",
     "TickSize",
     "TrustSetAuth",
+    "AMM",
+    "fixAMMv1_1",
+    "fixAMMv1_2",
+    "fixAMMv1_3",
+    "fixAMMOverflowOffer",
+    "AMMClawback",
+    "fixAMMClawbackRounding",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -76,10 +83,8 @@ const NOT_APPLIED: &[&str] = &[
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
     "fixMPTDeliveredAmount",
-    "fixAMMClawbackRounding",
     "TokenEscrow",
     "fixEnforceNFTokenTrustlineV2",
-    "fixAMMv1_3",
     "PermissionedDEX",
     "SingleAssetVault",
     "fixPayChanCancelAfter",
@@ -89,15 +94,12 @@ const NOT_APPLIED: &[&str] = &[
     "PermissionedDomains",
     "DynamicNFT",
     "Credentials",
-    "AMMClawback",
-    "fixAMMv1_2",
     "MPTokensV1",
     "fixNFTokenPageLinks",
     "fixInnerObjTemplate2",
     "fixEnforceNFTokenTrustline",
     "fixReducedOffersV2",
     "NFTokenMintOffer",
-    "fixAMMv1_1",
     "fixPreviousTxnID",
     "fixXChainRewardRounding",
     "fixEmptyDID",
@@ -105,10 +107,8 @@ const NOT_APPLIED: &[&str] = &[
     "fixFillOrKill",
     "DID",
     "XChainBridge",
-    "AMM",
     "XRPFees",
     "fixRemoveNFTokenAutoTrustLine",
-    "fixAMMOverflowOffer",
     "fixNonFungibleTokensV1_2",
     "fixNFTokenRemint",
     "fixNFTokenReserve",

@@ -57,6 +57,20 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "account_offers",
+        min: 1,
+        max: 4,
+        usage: "account_offers <account> [<ledger>] [strict]",
+        secret_args: &[],
+    },
+    Form {
+        name: "book_offers",
+        min: 2,
+        max: 7,
+        usage: "book_offers <taker_pays> <taker_gets> [<taker> [<ledger> [<limit> [<proof> [<marker>]]]]]",
+        secret_args: &[],
+    },
+    Form {
         name: "channel_authorize",
         min: 3,
         max: 4,
@@ -117,6 +131,13 @@ pub const FORMS: &[Form] = &[
         min: 0,
         max: 0,
         usage: "random",
+        secret_args: &[],
+    },
+    Form {
+        name: "ripple_path_find",
+        min: 1,
+        max: 2,
+        usage: "ripple_path_find <json> [<ledger>]",
         secret_args: &[],
     },
     Form {
@@ -230,10 +251,12 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
 fn form_params(method: &str, args: &[String]) -> Result<Params, RpcError> {
     Ok(match method {
         "account_channels" | "account_lines" => account_peer_form(method, args)?,
-        "account_info" | "account_objects" => account_strict_form(args)?,
+        "account_info" | "account_objects" | "account_offers" => account_strict_form(args)?,
+        "book_offers" => book_offers_form(args)?,
         "channel_authorize" => channel_authorize_form(args)?,
         "channel_verify" => channel_verify_form(args)?,
         "ledger" => ledger_form(args),
+        "ripple_path_find" => ripple_path_find_form(args)?,
         "server_definitions" => first_arg_as("hash", args),
         "server_info" | "server_state" => {
             let mut p = Map::new();
@@ -244,7 +267,9 @@ fn form_params(method: &str, args: &[String]) -> Result<Params, RpcError> {
         }
         "sign" | "submit" => sign_submit(args)?,
         // rippled's command line refuses the streaming methods locally.
-        "subscribe" | "unsubscribe" => return Err(RpcError::new(ErrorCode::NoEvents)),
+        "path_find" | "subscribe" | "unsubscribe" => {
+            return Err(RpcError::new(ErrorCode::NoEvents))
+        }
         "tx" => tx_form(args),
         "wallet_propose" => first_arg_as("passphrase", args),
         _ => {
@@ -297,6 +322,67 @@ fn account_strict_form(args: &[String]) -> Result<Params, RpcError> {
     Ok(p)
 }
 
+/// rippled's `jvParseCurrencyIssuer`: `<currency>[/<issuer>]`, the currency three
+/// characters of the ISO set; else `invalidParams` "Invalid currency/issuer '<text>'".
+fn currency_issuer(text: &str) -> Result<Value, RpcError> {
+    let (currency, issuer) = match text.split_once('/') {
+        Some((c, i)) if !i.is_empty() => (c, Some(i)),
+        Some(_) => ("", None),
+        None => (text, None),
+    };
+    let iso = crate::protocol::types::ISO_CHARSET;
+    if currency.chars().count() != 3 || !currency.chars().all(|c| iso.contains(c)) {
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            format!("Invalid currency/issuer '{text}'"),
+        ));
+    }
+    let mut o = Map::new();
+    o.insert("currency".into(), Value::from(currency));
+    if let Some(i) = issuer {
+        o.insert("issuer".into(), Value::from(i));
+    }
+    Ok(Value::Object(o))
+}
+
+/// `book_offers <taker_pays> <taker_gets> [<taker> [<ledger> [<limit> [<proof>
+/// [<marker>]]]]]` as rippled's `parseBookOffers` builds it: the third argument goes to
+/// an `issuer` member (which the server ignores), a limit of 0 or less is left out, a
+/// proof other than 0 is `proof: true`.
+fn book_offers_form(args: &[String]) -> Result<Params, RpcError> {
+    let mut p = Map::new();
+    p.insert("taker_pays".into(), currency_issuer(&args[0])?);
+    p.insert("taker_gets".into(), currency_issuer(&args[1])?);
+    if let Some(t) = args.get(2) {
+        p.insert("issuer".into(), Value::from(t.as_str()));
+    }
+    if let Some(l) = args.get(3) {
+        ledger_arg(&mut p, l);
+    }
+    if let Some(l) = args.get(4) {
+        let n: i64 = l
+            .trim()
+            .parse()
+            .map_err(|_| RpcError::invalid_field("limit"))?;
+        if n > 0 {
+            p.insert("limit".into(), Value::from(n));
+        }
+    }
+    if let Some(proof) = args.get(5) {
+        let n: i64 = proof
+            .trim()
+            .parse()
+            .map_err(|_| RpcError::invalid_field("proof"))?;
+        if n != 0 {
+            p.insert("proof".into(), Value::from(true));
+        }
+    }
+    if let Some(m) = args.get(6) {
+        p.insert("marker".into(), Value::from(m.as_str()));
+    }
+    Ok(p)
+}
+
 /// `channel_authorize <secret> <channel_id> <drops>`, or with a passphrase and its key type
 /// `channel_authorize <passphrase> <key_type> <channel_id> <drops>`.
 fn channel_authorize_form(args: &[String]) -> Result<Params, RpcError> {
@@ -332,6 +418,20 @@ fn channel_verify_form(args: &[String]) -> Result<Params, RpcError> {
     p.insert("channel_id".into(), Value::from(args[1].as_str()));
     p.insert("amount".into(), Value::from(args[2].as_str()));
     p.insert("signature".into(), Value::from(args[3].as_str()));
+    Ok(p)
+}
+
+/// `ripple_path_find <json> [<ledger>]` (rippled `parseRipplePathFind`): the request
+/// object as given, the ledger added as `jvParseLedger` reads it.
+fn ripple_path_find_form(args: &[String]) -> Result<Params, RpcError> {
+    let parsed: Value =
+        serde_json::from_str(&args[0]).map_err(|_| RpcError::new(ErrorCode::InvalidParams))?;
+    let Value::Object(mut p) = parsed else {
+        return Err(RpcError::new(ErrorCode::InvalidParams));
+    };
+    if let Some(ledger) = args.get(1) {
+        ledger_arg(&mut p, ledger);
+    }
     Ok(p)
 }
 
@@ -515,6 +615,10 @@ mod tests {
         assert!(request("channel_verify", &args(&[pk, ID, "1", "AB"])).is_ok());
         let bad = request("channel_verify", &args(&["04AB", ID, "1", "AB"])).unwrap_err();
         assert_eq!(bad.token(), "publicMalformed");
+        let (_, p) = request("ripple_path_find", &args(&["{\"x\":1}", "7"])).unwrap();
+        assert_eq!(p["x"], 1);
+        assert_eq!(p["ledger_index"], 7);
+        assert!(request("ripple_path_find", &args(&["[1]"])).is_err());
         let (m, p) = request("json", &args(&["fee", "{\"x\":1}"])).unwrap();
         assert_eq!(m, "fee");
         assert_eq!(p["method"], "fee");
@@ -525,6 +629,27 @@ mod tests {
             request("ping", &args(&["x"])).unwrap_err().token(),
             "badSyntax"
         );
+        let (_, p) = request("book_offers", &args(&["XRP", "USD/rGW", "rT", "5", "3"])).unwrap();
+        assert_eq!(p["taker_pays"], serde_json::json!({"currency": "XRP"}));
+        assert_eq!(
+            p["taker_gets"],
+            serde_json::json!({"currency": "USD", "issuer": "rGW"})
+        );
+        assert_eq!(
+            (&p["issuer"], &p["ledger_index"], &p["limit"]),
+            (&"rT".into(), &5.into(), &3.into())
+        );
+        let bad = request("book_offers", &args(&["XRPX", "USD"])).unwrap_err();
+        assert_eq!(bad.token(), "invalidParams");
+        let bad = request("book_offers", &args(&["XRP", "USD", "r", "1", "x"])).unwrap_err();
+        assert_eq!(bad.token(), "invalidParams");
+        assert!(request("book_offers", &args(&["XRP"])).is_err());
+        let (_, p) = request(
+            "account_offers",
+            &args(&["rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh", "validated"]),
+        )
+        .unwrap();
+        assert_eq!(p["ledger_index"], "validated");
         assert_eq!(
             shown_args("wallet_propose", &args(&["hunter2"])),
             vec![Value::from(MASK)]

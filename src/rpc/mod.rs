@@ -16,6 +16,7 @@
 //! role, condition and API versions default to user, none and every version.
 
 pub mod amendments;
+pub mod book_page;
 pub mod cli;
 pub mod context;
 pub mod cpu_pool;
@@ -30,6 +31,7 @@ pub mod mask;
 pub mod node_identity;
 pub mod owner_walk;
 pub mod params;
+pub mod pathfind;
 pub mod role;
 pub mod signing;
 pub mod submission;

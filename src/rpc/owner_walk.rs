@@ -213,7 +213,7 @@ pub fn walk_page(
     account: &AccountId,
     params: &Params,
     limit: u32,
-    mut pick: impl FnMut(&Hash256, &Arc<StObject>) -> Option<Value>,
+    pick: impl FnMut(&Hash256, &Arc<StObject>) -> Option<Value>,
 ) -> Result<(Vec<Value>, Option<String>), RpcError> {
     let after = match params.get("marker") {
         None => None,
@@ -223,6 +223,18 @@ pub fn walk_page(
             Some(m)
         }
     };
+    walk_page_after(view, account, after, limit, pick)
+}
+
+/// [`walk_page`] after a marker the caller parsed and checked (account_offers answers
+/// its own errors for a marker that does not parse).
+pub fn walk_page_after(
+    view: &dyn ReadView,
+    account: &AccountId,
+    after: Option<(Hash256, u64)>,
+    limit: u32,
+    mut pick: impl FnMut(&Hash256, &Arc<StObject>) -> Option<Value>,
+) -> Result<(Vec<Value>, Option<String>), RpcError> {
     let mut items = Vec::new();
     let mut count: u64 = 0;
     let mut next = None;

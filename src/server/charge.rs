@@ -44,6 +44,15 @@ pub fn method_fee(method: &str, params: &Params, result: &HandlerResult) -> u32 
         "account_lines" | "account_channels" | "account_objects" if result.is_ok() => {
             RESOURCE_CHARGE_MEDIUM
         }
+        // Set before any check (RipplePathFind.cpp), and for a create once the session is
+        // known (PathFind.cpp): `feeHeavyBurdenRPC` / `feeHighBurdenRPC`, both 3000.
+        "ripple_path_find" => RESOURCE_CHARGE_HEAVY,
+        "path_find"
+            if params.get("subcommand").and_then(|v| v.as_str()) == Some("create")
+                && !matches!(result, Err(e) if e.kind == ErrorKind::Table(ErrorCode::NoEvents)) =>
+        {
+            RESOURCE_CHARGE_HEAVY
+        }
         // A whole ledger's state (LedgerHandler.cpp): heavy, medium in binary.
         "ledger" if result.is_ok() && (flag("full") || flag("accounts")) => {
             if flag("binary") {

@@ -144,6 +144,67 @@ async function deferred(client, genesis) {
   check(before === after, 'and the ledger did not change')
 }
 
+// Issue 15's flows: an order book read with getOrderbook, a cross-currency payment found
+// with ripple_path_find and sent with its paths, an AMM created, deposited into, traded
+// against and withdrawn, and an unauthorized holder's offer refused.
+async function dex(client, genesis) {
+  const fund = async (w) => check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '2000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
+  const [gw, alice, bob, carol] = [0, 1, 2, 3].map(() => Wallet.generate(ECDSA.secp256k1))
+  for (const w of [gw, alice, bob, carol]) await fund(w)
+  check((await submit(client, { TransactionType: 'AccountSet', Account: gw.address, SetFlag: 8 }, gw)) === 'tesSUCCESS', 'the gateway ripples by default')
+  for (const w of [alice, carol]) {
+    check((await submit(client, { TransactionType: 'TrustSet', Account: w.address, LimitAmount: usd(gw, 10000) }, w)) === 'tesSUCCESS', `${w.address} trusts USD`)
+  }
+  check((await submit(client, { TransactionType: 'Payment', Account: gw.address, Destination: alice.address, Amount: usd(gw, 1000) }, gw)) === 'tesSUCCESS', 'alice holds 1000 USD')
+  for (const [xrp, value] of [['110000000', 100], ['50000000', 50]]) {
+    check((await submit(client, { TransactionType: 'OfferCreate', Account: alice.address, TakerPays: xrp, TakerGets: usd(gw, value) }, alice)) === 'tesSUCCESS', `alice offers ${value} USD for ${Number(xrp) / 1e6} XRP`)
+  }
+  const book = await client.getOrderbook({ currency: 'USD', issuer: gw.address }, { currency: 'XRP' }, { limit: 10 })
+  const orders = [...book.buy, ...book.sell]
+  check(orders.length === 2 && orders.every((o) => o.Account === alice.address), 'getOrderbook lists both of alice\'s offers')
+  check(Number(orders[0].quality) <= Number(orders[1].quality), `best quality first: ${orders.map((o) => o.quality).join(', ')}`)
+  const offers = await req(client, { command: 'account_offers', account: alice.address })
+  check(offers.offers.length === 2, 'account_offers lists them')
+
+  const found = await req(client, { command: 'ripple_path_find', source_account: bob.address, destination_account: carol.address, destination_amount: usd(gw, 10) })
+  const alt = found.alternatives && found.alternatives[0]
+  check(alt && typeof alt.source_amount === 'string' && Array.isArray(alt.paths_computed), `ripple_path_find finds an XRP source for 10 USD: ${alt && alt.source_amount} drops`)
+  const sendMax = String(Math.ceil(Number(alt.source_amount) * 1.01))
+  const paid = await client.submitAndWait({ TransactionType: 'Payment', Account: bob.address, Destination: carol.address, Amount: usd(gw, 10), SendMax: sendMax, Paths: alt.paths_computed }, { wallet: bob })
+  check(paid.result.meta.TransactionResult === 'tesSUCCESS' && paid.result.meta.delivered_amount.value === '10', 'the payment sent with those paths delivers 10 USD')
+
+  for (const o of (await req(client, { command: 'account_offers', account: alice.address })).offers) {
+    check((await submit(client, { TransactionType: 'OfferCancel', Account: alice.address, OfferSequence: o.seq }, alice)) === 'tesSUCCESS', `alice cancels offer ${o.seq}`)
+  }
+  const create = await client.submitAndWait(await client.autofill({ TransactionType: 'AMMCreate', Account: alice.address, Amount: '100000000', Amount2: usd(gw, 100), TradingFee: 500 }), { wallet: alice })
+  check(create.result.meta.TransactionResult === 'tesSUCCESS', `AMMCreate 100 XRP / 100 USD (fee autofilled: ${create.result.tx_json.Fee})`)
+  const asset = { currency: 'XRP' }
+  const asset2 = { currency: 'USD', issuer: gw.address }
+  const info1 = (await req(client, { command: 'amm_info', asset, asset2 })).amm
+  check(info1.amount === '100000000' && info1.amount2.value === '100' && info1.trading_fee === 500, 'amm_info shows the pool')
+  const dep = await client.submitAndWait({ TransactionType: 'AMMDeposit', Account: alice.address, Asset: asset, Asset2: asset2, Amount: '10000000', Flags: 0x00080000 }, { wallet: alice })
+  check(dep.result.meta.TransactionResult === 'tesSUCCESS', 'AMMDeposit of 10 XRP alone (tfSingleAsset)')
+  const before = Number((await req(client, { command: 'account_lines', account: carol.address })).lines[0].balance)
+  const trade = await client.submitAndWait({ TransactionType: 'Payment', Account: bob.address, Destination: carol.address, Amount: usd(gw, 1), SendMax: '5000000' }, { wallet: bob })
+  check(trade.result.meta.TransactionResult === 'tesSUCCESS', 'a payment of 1 USD for XRP trades')
+  const after = Number((await req(client, { command: 'account_lines', account: carol.address })).lines[0].balance)
+  check(after - before === 1, 'carol received 1 USD')
+  const info2 = (await req(client, { command: 'amm_info', asset, asset2 })).amm
+  check(Number(info2.amount) > 110000000 && Number(info2.amount2.value) < 100, `the pool took XRP and paid USD: ${info2.amount} drops / ${info2.amount2.value} USD`)
+  const all = await client.submitAndWait({ TransactionType: 'AMMWithdraw', Account: alice.address, Asset: asset, Asset2: asset2, Flags: 0x00020000 }, { wallet: alice })
+  check(all.result.meta.TransactionResult === 'tesSUCCESS', 'AMMWithdraw tfWithdrawAll by the only provider')
+  let gone
+  try { await req(client, { command: 'amm_info', asset, asset2 }) } catch (e) { gone = e.data && e.data.error }
+  check(gone === 'actNotFound', `the AMM is gone: ${gone}`)
+
+  const gw2 = Wallet.generate(ECDSA.secp256k1)
+  await fund(gw2)
+  check((await submit(client, { TransactionType: 'AccountSet', Account: gw2.address, SetFlag: 2 }, gw2)) === 'tesSUCCESS', 'gateway 2 requires authorization')
+  check((await submit(client, { TransactionType: 'OfferCreate', Account: bob.address, TakerPays: usd(gw2, 10), TakerGets: '10000000' }, bob)) === 'tecNO_LINE', 'an offer to buy its USD without a line: tecNO_LINE')
+  check((await submit(client, { TransactionType: 'TrustSet', Account: bob.address, LimitAmount: usd(gw2, 100) }, bob)) === 'tesSUCCESS', 'bob trusts gateway 2')
+  check((await submit(client, { TransactionType: 'OfferCreate', Account: bob.address, TakerPays: usd(gw2, 10), TakerGets: '10000000' }, bob)) === 'tecNO_AUTH', 'and without its authorization: tecNO_AUTH')
+}
+
 async function main() {
   const url = process.argv[2]
   const client = new Client(url, { connectionTimeout: 10000 })
@@ -261,6 +322,7 @@ async function main() {
 
   await custody(client, genesis)
   await deferred(client, genesis)
+  await dex(client, genesis)
 
   // xrpl.js closes with 4000 and reports 1000 when the server answers with the same code;
   // a connection cut without a close frame shows as 1006.

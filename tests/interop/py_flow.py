@@ -206,6 +206,7 @@ def flow(client):
     history(client, payer, r["hash"])
     custody(client)
     deferred(client)
+    dex(client)
     return issuer
 
 
@@ -290,6 +291,62 @@ def deferred(client):
     check(sim["engine_result"] == "tesSUCCESS" and sim["applied"] is False and sim["meta"]["TransactionResult"] == "tesSUCCESS", "simulate answers tesSUCCESS with metadata")
     request(client, GenericRequest(method="ledger_accept"))
     check(balance(client, alice.address) == before, "and the ledger did not change")
+
+
+def dex(client):
+    """Issue 15's flows with xrpl-py's models: offers read back with book_offers, a
+    cross-currency payment found with ripple_path_find and sent with its paths, an AMM
+    created, deposited into, traded against and withdrawn, and an unauthorized holder's
+    offer refused."""
+    from xrpl.models.currencies import XRP, IssuedCurrency
+    from xrpl.models.requests import AMMInfo, AccountOffers, BookOffers, RipplePathFind
+    from xrpl.models.transactions import AMMCreate, AMMDeposit, AMMDepositFlag, AMMWithdraw, AMMWithdrawFlag, OfferCancel, OfferCreate
+
+    gw, alice, bob, carol = (Wallet.create(CryptoAlgorithm.SECP256K1) for _ in range(4))
+    for w in (gw, alice, bob, carol):
+        check(ok(submit(client, Payment(account=GENESIS.address, destination=w.address, amount="2000000000"), GENESIS)), f"genesis funds {w.address}")
+    check(ok(submit(client, AccountSet(account=gw.address, set_flag=AccountSetAsfFlag.ASF_DEFAULT_RIPPLE), gw)), "the gateway ripples by default")
+    for w in (alice, carol):
+        check(ok(submit(client, TrustSet(account=w.address, limit_amount=usd(gw, 10000)), w)), f"{w.address} trusts USD")
+    check(ok(submit(client, Payment(account=gw.address, destination=alice.address, amount=usd(gw, 1000)), gw)), "alice holds 1000 USD")
+    for drops, value in (("110000000", 100), ("50000000", 50)):
+        check(ok(submit(client, OfferCreate(account=alice.address, taker_pays=drops, taker_gets=usd(gw, value)), alice)), f"alice offers {value} USD")
+    usd_cur = IssuedCurrency(currency="USD", issuer=gw.address)
+    book = request(client, BookOffers(taker_gets=usd_cur, taker_pays=XRP(), ledger_index="validated"))["offers"]
+    check(len(book) == 2 and float(book[0]["quality"]) <= float(book[1]["quality"]), "book_offers lists both, best quality first")
+    check(len(request(client, AccountOffers(account=alice.address))["offers"]) == 2, "account_offers lists them")
+
+    found = request(client, RipplePathFind(source_account=bob.address, destination_account=carol.address, destination_amount=usd(gw, 10)))
+    alt = found["alternatives"][0]
+    check(isinstance(alt["source_amount"], str), f"ripple_path_find finds an XRP source for 10 USD: {alt['source_amount']} drops")
+    send_max = str(int(int(alt["source_amount"]) * 1.01) + 1)
+    r = submit(client, Payment(account=bob.address, destination=carol.address, amount=usd(gw, 10), send_max=send_max, paths=alt["paths_computed"]), bob)
+    check(ok(r) and r["meta"]["delivered_amount"]["value"] == "10", "the payment sent with those paths delivers 10 USD")
+
+    for o in request(client, AccountOffers(account=alice.address))["offers"]:
+        check(ok(submit(client, OfferCancel(account=alice.address, offer_sequence=o["seq"]), alice)), f"alice cancels offer {o['seq']}")
+    r = submit(client, AMMCreate(account=alice.address, amount="100000000", amount2=usd(gw, 100), trading_fee=500), alice)
+    check(ok(r), f"AMMCreate 100 XRP / 100 USD (fee autofilled: {r['tx_json']['Fee']})")
+    amm = request(client, AMMInfo(asset=XRP(), asset2=usd_cur))["amm"]
+    check(amm["amount"] == "100000000" and amm["amount2"]["value"] == "100" and amm["trading_fee"] == 500, "amm_info shows the pool")
+    r = submit(client, AMMDeposit(account=alice.address, asset=XRP(), asset2=usd_cur, amount="10000000", flags=AMMDepositFlag.TF_SINGLE_ASSET), alice)
+    check(ok(r), "AMMDeposit of 10 XRP alone")
+    r = submit(client, Payment(account=bob.address, destination=carol.address, amount=usd(gw, 1), send_max="5000000"), bob)
+    check(ok(r) and r["meta"]["delivered_amount"]["value"] == "1", "a payment of 1 USD for XRP trades against the pool")
+    amm = request(client, AMMInfo(asset=XRP(), asset2=usd_cur))["amm"]
+    check(int(amm["amount"]) > 110000000 and float(amm["amount2"]["value"]) < 100, f"the pool took XRP and paid USD: {amm['amount']} / {amm['amount2']['value']}")
+    r = submit(client, AMMWithdraw(account=alice.address, asset=XRP(), asset2=usd_cur, flags=AMMWithdrawFlag.TF_WITHDRAW_ALL), alice)
+    check(ok(r), "AMMWithdraw tfWithdrawAll by the only provider")
+    gone = client.request(AMMInfo(asset=XRP(), asset2=usd_cur))
+    check(not gone.is_successful() and gone.result.get("error") == "actNotFound", "the AMM is gone")
+
+    gw2 = Wallet.create(CryptoAlgorithm.SECP256K1)
+    check(ok(submit(client, Payment(account=GENESIS.address, destination=gw2.address, amount="2000000000"), GENESIS)), "genesis funds gateway 2")
+    check(ok(submit(client, AccountSet(account=gw2.address, set_flag=AccountSetAsfFlag.ASF_REQUIRE_AUTH), gw2)), "gateway 2 requires authorization")
+    buy = OfferCreate(account=bob.address, taker_pays=usd(gw2, 10), taker_gets="10000000")
+    check(submit_expect_fail(client, buy, bob, "tecNO_LINE"), "an offer to buy its USD without a line: tecNO_LINE")
+    check(ok(submit(client, TrustSet(account=bob.address, limit_amount=usd(gw2, 100)), bob)), "bob trusts gateway 2")
+    check(submit_expect_fail(client, buy, bob, "tecNO_AUTH"), "and without its authorization: tecNO_AUTH")
 
 
 def account_tx_hashes(client, account, limit, forward=False):

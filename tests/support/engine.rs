@@ -123,6 +123,10 @@ impl Tx {
         self.0.set(f(name), StValue::Hash256(h));
         self
     }
+    pub fn paths(mut self, paths: Vec<Vec<ledgerd::protocol::st::PathStep>>) -> Tx {
+        self.0.set(f("Paths"), StValue::PathSet(paths));
+        self
+    }
     pub fn remove(mut self, name: &str) -> Tx {
         self.0.remove(f(name));
         self

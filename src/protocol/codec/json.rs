@@ -619,7 +619,7 @@ fn parse_hash<const N: usize>(value: &Value, path: &str) -> Result<[u8; N], Json
 }
 
 /// `issueFromJson`: `{"currency":"XRP"}` or `{"currency", "issuer"}`.
-fn parse_issue(value: &Value) -> Option<Issue> {
+pub fn parse_issue(value: &Value) -> Option<Issue> {
     let m = value.as_object()?;
     if m.contains_key("mpt_issuance_id") {
         return None;

@@ -20,7 +20,7 @@ mod template;
 
 pub use binary::VL_LENGTH_MAX;
 pub use error::{CodecError, JsonError, JsonErrorKind};
-pub use json::UINT64_BASE_TEN_FIELDS;
+pub use json::{parse_issue as issue_from_json, UINT64_BASE_TEN_FIELDS};
 
 use serde_json::Value;
 

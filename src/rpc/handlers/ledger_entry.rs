@@ -35,12 +35,15 @@ enum Parse {
     Ticket,
     /// An index, or `{owner, authorized}`.
     DepositPreauth,
+    /// An index, or `{asset, asset2}`.
+    Amm,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
 const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("account", Parse::AccountRoot, Some("AccountRoot")),
     ("amendments", Parse::Index, Some("Amendments")),
+    ("amm", Parse::Amm, Some("AMM")),
     ("check", Parse::Index, Some("Check")),
     ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
     ("directory", Parse::Directory, Some("DirectoryNode")),
@@ -215,7 +218,16 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let authorized = required_account(v, "authorized", "malformedAuthorized")?;
             Ok(keylet::deposit_preauth(&owner, &authorized))
         }
-        Parse::Offer | Parse::Escrow | Parse::Ticket | Parse::DepositPreauth => {
+        Parse::Amm if v.is_object() => {
+            let issue = |name: &str| match v.get(name) {
+                None => Err(missing(name)),
+                Some(j) => crate::protocol::codec::issue_from_json(j).ok_or_else(|| {
+                    RpcError::named("malformedRequest", CODE, "Malformed request.".to_string())
+                }),
+            };
+            Ok(crate::engine::amm::amm_key(&issue("asset")?, &issue("asset2")?))
+        }
+        Parse::Offer | Parse::Escrow | Parse::Ticket | Parse::DepositPreauth | Parse::Amm => {
             parse_index(v, field)
         }
     }

@@ -37,8 +37,12 @@ methods! {
     account_currencies => Inline;
     account_info => Inline;
     account_lines => Inline;
+    account_offers => Inline;
     account_objects => Inline;
     account_tx => Cpu;
+    amm_info => Inline;
+    book_changes => Cpu;
+    book_offers => Inline;
     channel_authorize => Cpu;
     channel_verify => Cpu;
     deposit_authorized => Inline;
@@ -53,9 +57,11 @@ methods! {
     ledger_entry => Inline;
     manifest => Inline;
     noripple_check => Inline;
+    path_find => Cpu;
     ledger_header => Inline, versions: 1..=1;
     ping => Inline;
     random => Inline;
+    ripple_path_find => Cpu;
     server_definitions => Inline;
     server_info => Inline;
     server_state => Inline;

@@ -1,13 +1,18 @@
 //! `subscribe` (rippled `Subscribe.cpp`, rpc.md §3.16): streams `ledger`, `transactions`,
 //! `transactions_proposed`, `server` (and the quiet ones a standalone server never
-//! publishes on), and `accounts` / `accounts_proposed`. WebSocket only: over HTTP a
+//! publishes on), `accounts` / `accounts_proposed`, and `books` (order books, with an optional
+//! snapshot of their offers). WebSocket only: over HTTP a
 //! request without `url` is `invalidParams`, and `url` callbacks are not offered.
 
 use crate::node::subscriptions::{Session, Stream};
 use crate::protocol::types::AccountId;
 use crate::render::ledger::ledger_fields;
+use crate::rpc::book_page::{
+    book_page, subscription_book, subscription_domain, subscription_flag, Book,
+};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::params::as_string;
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -39,13 +44,73 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
     }
     if let Some(books) = params.get("books") {
-        // No order books here: an (empty or not) array is accepted and never publishes.
-        if !books.is_array() {
+        let Value::Array(books) = books else {
             return Err(RpcError::new(ErrorCode::InvalidParams));
+        };
+        for entry in books {
+            subscribe_book(ctx, &session, entry, &mut out)?;
         }
     }
     out.sort_keys();
     Ok(out)
+}
+
+/// One `books` entry (rippled `doSubscribe`): follow the book (and the other side with
+/// `both`); with `snapshot`, add the published ledger's page of it to `offers`, or of
+/// each side to `bids` and `asks`. A book in a permissioned domain is checked and
+/// answered empty: domains do not exist here.
+fn subscribe_book(
+    ctx: &Context,
+    session: &Arc<Session>,
+    entry: &Value,
+    out: &mut Map<String, Value>,
+) -> Result<(), RpcError> {
+    let book = subscription_book(entry)?;
+    let taker = match entry.get("taker") {
+        None => None,
+        Some(v) => Some(
+            as_string(v)
+                .and_then(|t| AccountId::from_address(&t).ok())
+                .ok_or_else(|| RpcError::new(ErrorCode::BadIssuer))?,
+        ),
+    };
+    let domain = subscription_domain(entry)?;
+    let both = subscription_flag(entry, "both", "both_sides");
+    let subs = &ctx.services.node.subscriptions;
+    if domain.is_none() {
+        subs.add_books(session, ctx.api_version, &[(book.pays, book.gets)]);
+        if both {
+            subs.add_books(session, ctx.api_version, &[(book.gets, book.pays)]);
+        }
+    }
+    if !subscription_flag(entry, "snapshot", "state_now") {
+        return Ok(());
+    }
+    let published = ctx.services.node.status().validated;
+    let Some(snap) = published.and_then(|v| ctx.services.node.ledgers.by_seq(v.seq)) else {
+        return Ok(());
+    };
+    let taker = taker.unwrap_or(AccountId::ONE);
+    let limit = crate::limits::BOOK_OFFERS_PAGE.default;
+    let mut add = |field: &str, side: Book| {
+        let page = match domain {
+            Some(_) => Vec::new(),
+            None => book_page(&snap.view, &side, &taker, limit),
+        };
+        match out.get_mut(field) {
+            Some(Value::Array(list)) => list.extend(page),
+            _ => {
+                out.insert(field.into(), Value::Array(page));
+            }
+        }
+    };
+    if both {
+        add("bids", book);
+        add("asks", book.reversed());
+    } else {
+        add("offers", book);
+    }
+    Ok(())
 }
 
 /// The calling WebSocket session; rippled's refusals for HTTP and `url`.

@@ -1,11 +1,12 @@
-//! `unsubscribe` (rippled `Unsubscribe.cpp`): the same members and checks as `subscribe`;
-//! answers `{}`.
+//! `unsubscribe` (rippled `Unsubscribe.cpp`): the same members and checks as `subscribe`
+//! (`books` without `taker`); answers `{}`.
 
 use super::subscribe::{accounts, session_or_refuse, streams};
+use crate::rpc::book_page::{subscription_book, subscription_domain, subscription_flag};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::{HandlerResult, Params};
-use serde_json::Map;
+use serde_json::{Map, Value};
 
 /// Remove the named subscriptions of the calling session.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
@@ -23,8 +24,20 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             subs.remove_accounts(&session, &ids, proposed);
         }
     }
-    if params.get("books").is_some_and(|b| !b.is_array()) {
-        return Err(RpcError::new(ErrorCode::InvalidParams));
+    if let Some(books) = params.get("books") {
+        let Value::Array(books) = books else {
+            return Err(RpcError::new(ErrorCode::InvalidParams));
+        };
+        for entry in books {
+            let book = subscription_book(entry)?;
+            if subscription_domain(entry)?.is_some() {
+                continue;
+            }
+            subs.remove_books(&session, &[(book.pays, book.gets)]);
+            if subscription_flag(entry, "both", "both_sides") {
+                subs.remove_books(&session, &[(book.gets, book.pays)]);
+            }
+        }
     }
     Ok(Map::new())
 }

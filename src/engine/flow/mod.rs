@@ -1,0 +1,422 @@
+//! The payment engine (rippled `Flow.cpp`, `StrandFlow.h`): a payment or an offer's
+//! crossing is a set of strands (paths turned into steps); each round the strands are
+//! ranked by their best possible quality, the best one that yields liquidity is run
+//! (reverse pass to find the limiting step, forward pass from it), and its changes are
+//! kept, until the amount is delivered, the source's limit is spent or all are dry.
+
+pub mod amm_liquidity;
+pub mod book;
+pub mod direct;
+pub mod step;
+pub mod strand;
+pub mod xrp_endpoint;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use self::amm_liquidity::{AmmContext, AmmCtx};
+
+use self::step::{DebtDir, OffersToRemove, Step};
+use super::offer::offer_delete;
+use super::sandbox::{Item, Sandbox};
+use super::ter::Ter;
+use crate::ledger::view::ReadView;
+use crate::limits::{FLOW_OFFERS_CONSIDERED_MAX, FLOW_TRIES_MAX};
+use crate::protocol::amount::Amount;
+use crate::protocol::amount_math::{compare, mul_ratio};
+use crate::protocol::quality::Quality;
+use crate::protocol::st::PathStep;
+use crate::protocol::types::{AccountId, Hash256, Issue};
+
+/// Offer crossing mode (rippled `OfferCrossing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Crossing {
+    /// A payment.
+    No,
+    /// An OfferCreate.
+    Yes,
+    /// An OfferCreate with tfSell.
+    Sell,
+}
+
+/// What to move.
+#[derive(Debug, Clone)]
+pub struct FlowRequest<'p> {
+    /// Who pays.
+    pub src: AccountId,
+    /// Who receives.
+    pub dst: AccountId,
+    /// What to deliver (its issue is what arrives).
+    pub deliver: Amount,
+    /// The most to spend (its issue is what leaves).
+    pub send_max: Option<Amount>,
+    /// Explicit paths.
+    pub paths: &'p [Vec<PathStep>],
+    /// Also use the default path.
+    pub default_path: bool,
+    /// Less than `deliver` is fine.
+    pub partial: bool,
+    /// Offer owners pay transfer fees (offer crossing).
+    pub owner_pays_fee: bool,
+    /// Offer crossing.
+    pub crossing: Crossing,
+    /// No strand worse than this quality is used.
+    pub limit_quality: Option<Quality>,
+}
+
+/// What moved.
+#[derive(Debug, Clone)]
+pub struct FlowOutcome {
+    /// tesSUCCESS, or why nothing was kept.
+    pub ter: Ter,
+    /// What the source spent.
+    pub actual_in: Amount,
+    /// What arrived.
+    pub actual_out: Amount,
+    /// Offers found unfunded, expired or unauthorized (remove even on failure).
+    pub removable: OffersToRemove,
+}
+
+/// `a` compared to `b` by value.
+pub fn amt_cmp(a: &Amount, b: &Amount) -> std::cmp::Ordering {
+    compare(a, b)
+}
+
+/// True above zero.
+pub(crate) fn amt_positive(a: &Amount) -> bool {
+    !a.is_zero() && !a.is_negative()
+}
+
+/// `a - b` (same kind).
+pub(crate) fn amt_sub(a: &Amount, b: &Amount) -> Amount {
+    super::offer::minus(a, b)
+}
+
+/// `a * num / den` rounded as asked; zero when it overflows.
+pub(crate) fn mul_ratio_or_zero(a: &Amount, num: u32, den: u32, up: bool) -> Amount {
+    mul_ratio(a, num, den, up).unwrap_or_else(|_| super::funds::zero_of(&a.issue()))
+}
+
+/// The sum of amounts, smallest first (as rippled sums its flat_multisets); `like`'s
+/// issue when empty.
+pub(crate) fn sum_sorted(v: &[Amount], like: &Amount) -> Amount {
+    let mut s = v.to_vec();
+    s.sort_by(amt_cmp);
+    let mut it = s.into_iter();
+    let Some(first) = it.next() else {
+        return super::funds::zero_of(&like.issue());
+    };
+    it.fold(first, |acc, x| super::offer::plus(&acc, &x))
+}
+
+/// The value of `a` in `issue`.
+pub(crate) fn with_issue(a: &Amount, issue: &Issue) -> Amount {
+    super::offer::with_issue(a, issue)
+}
+
+/// One strand's run.
+struct StrandRun {
+    inp: Amount,
+    out: Amount,
+    items: BTreeMap<Hash256, Item>,
+    inactive: bool,
+}
+
+fn offers_used(strand: &[Step]) -> u32 {
+    strand.iter().map(Step::offers_used).sum()
+}
+
+/// The quality the strand could give at best (rippled `qualityUpperBound`).
+pub fn quality_upper_bound(view: &dyn ReadView, strand: &[Step]) -> Option<Quality> {
+    let mut q = Quality::ONE;
+    let mut dir = DebtDir::Issues;
+    for (i, step) in strand.iter().enumerate() {
+        let prev = if i > 0 { Some(&strand[i - 1]) } else { None };
+        let (sq, d) = step.quality_upper_bound(view, dir, prev);
+        q = q.compose(&sq?).ok()?;
+        dir = d;
+    }
+    Some(q)
+}
+
+fn step_at(strand: &mut [Step], i: usize) -> (Option<&Step>, &mut Step) {
+    let (before, rest) = strand.split_at_mut(i);
+    (before.last(), &mut rest[0])
+}
+
+/// Runs one strand for `out` (at most `max_in` in): rippled's single-strand `flow`.
+fn run_strand(
+    base: &dyn ReadView,
+    strand: &mut [Step],
+    max_in: Option<&Amount>,
+    out: &Amount,
+    ofrs: &mut OffersToRemove,
+) -> Option<StrandRun> {
+    let n = strand.len();
+    if n == 0 {
+        return None;
+    }
+    let mut sb = Sandbox::new(base);
+    let mut limiting = n;
+    let mut limit_out = *out;
+    let mut step_out = *out;
+    for i in (0..n).rev() {
+        let (prev, step) = step_at(strand, i);
+        let mut r = step.rev(&mut sb, base, prev, ofrs, &step_out);
+        if !amt_positive(&r.1) {
+            return None;
+        }
+        if i == 0 && max_in.is_some_and(|m| amt_cmp(m, &r.0).is_lt()) {
+            let m = max_in.copied().unwrap_or(r.0);
+            sb.discard();
+            limiting = i;
+            let (prev, step) = step_at(strand, i);
+            r = step.fwd(&mut sb, base, prev, ofrs, &m);
+            limit_out = r.1;
+            if !amt_positive(&r.1) || amt_cmp(&r.0, &m).is_ne() {
+                return None;
+            }
+        } else if amt_cmp(&r.1, &step_out).is_ne() {
+            sb.discard();
+            limiting = i;
+            step_out = r.1;
+            let (prev, step) = step_at(strand, i);
+            r = step.rev(&mut sb, base, prev, ofrs, &step_out);
+            limit_out = r.1;
+            if !amt_positive(&r.1) || amt_cmp(&r.1, &step_out).is_ne() {
+                return None;
+            }
+        }
+        step_out = r.0;
+    }
+    let mut step_in = limit_out;
+    for i in limiting + 1..n {
+        let (prev, step) = step_at(strand, i);
+        let r = step.fwd(&mut sb, base, prev, ofrs, &step_in);
+        if !amt_positive(&r.1) || amt_cmp(&r.0, &step_in).is_ne() {
+            return None;
+        }
+        step_in = r.1;
+    }
+    let inp = strand[0].cached_in()?;
+    let out = strand[n - 1].cached_out()?;
+    let inactive = strand.iter().any(Step::inactive);
+    Some(StrandRun {
+        inp,
+        out,
+        items: sb.into_items(),
+        inactive,
+    })
+}
+
+/// Moves value along the request's strands in `sb` (rippled `flow`). On success the
+/// changes are in `sb`; on failure `sb` is untouched. Removable offers are reported
+/// either way; the caller decides whether to delete them.
+pub fn flow(sb: &mut Sandbox, req: &FlowRequest) -> FlowOutcome {
+    let zero_in = super::funds::zero_of(&req.send_max.unwrap_or(req.deliver).issue());
+    let zero_out = super::funds::zero_of(&req.deliver.issue());
+    let fail = |ter: Ter, removable: OffersToRemove| FlowOutcome {
+        ter,
+        actual_in: zero_in,
+        actual_out: zero_out,
+        removable,
+    };
+    let amm: AmmCtx = Rc::new(RefCell::new(AmmContext {
+        account: req.src,
+        ..AmmContext::default()
+    }));
+    let strands = match strand::to_strands(&*sb, req, &amm) {
+        Ok(s) => s,
+        Err(t) => return fail(t, OffersToRemove::new()),
+    };
+    run_flow(sb, req, strands, &amm, (zero_in, zero_out))
+}
+
+fn run_flow(
+    sb: &mut Sandbox,
+    req: &FlowRequest,
+    mut strands: Vec<Vec<Step>>,
+    amm: &AmmCtx,
+    (zero_in, zero_out): (Amount, Amount),
+) -> FlowOutcome {
+    let send_max = req.send_max.filter(|m| !m.is_negative());
+    let mut remaining_in = send_max;
+    let mut remaining_out = req.deliver;
+    let mut ins: Vec<Amount> = Vec::new();
+    let mut outs: Vec<Amount> = Vec::new();
+    let mut removable_on_fail = OffersToRemove::new();
+    let mut fsb = Sandbox::new(&*sb);
+    let mut next: Vec<usize> = (0..strands.len()).collect();
+    let mut tries = 0usize;
+    let mut considered = 0u32;
+    while amt_positive(&remaining_out) && remaining_in.is_none_or(|r| amt_positive(&r)) {
+        tries += 1;
+        if tries >= FLOW_TRIES_MAX {
+            return FlowOutcome {
+                ter: Ter::telFAILED_PROCESSING,
+                actual_in: zero_in,
+                actual_out: zero_out,
+                removable: removable_on_fail,
+            };
+        }
+        let cur = rank_strands(&fsb, &strands, &next, req.limit_quality);
+        amm.borrow_mut().multi_path = cur.len() > 1;
+        next.clear();
+        let mut ofrs = OffersToRemove::new();
+        let best = best_strand(
+            &fsb,
+            req,
+            &mut strands,
+            &cur,
+            &mut next,
+            (remaining_in.as_ref(), &remaining_out),
+            &mut ofrs,
+            &mut considered,
+        );
+        let found = best.is_some();
+        if let Some((run, _)) = best {
+            ins.push(run.inp);
+            outs.push(run.out);
+            remaining_out = amt_sub(&req.deliver, &sum_sorted(&outs, &zero_out));
+            if let Some(m) = send_max {
+                remaining_in = Some(amt_sub(&m, &sum_sorted(&ins, &zero_in)));
+            }
+            fsb.absorb(run.items);
+            amm.borrow_mut().update();
+        }
+        if !ofrs.is_empty() {
+            for k in &ofrs {
+                let _ = offer_delete(&mut fsb, k);
+            }
+            removable_on_fail.extend(ofrs);
+        }
+        if !found || considered >= FLOW_OFFERS_CONSIDERED_MAX {
+            break;
+        }
+    }
+    let actual_out = with_issue(&sum_sorted(&outs, &zero_out), &req.deliver.issue());
+    let actual_in = with_issue(&sum_sorted(&ins, &zero_in), &zero_in.issue());
+    let fail = |ter| FlowOutcome {
+        ter,
+        actual_in,
+        actual_out,
+        removable: removable_on_fail.clone(),
+    };
+    if let Err(t) = final_check(req, &actual_out, remaining_in.as_ref()) {
+        return fail(t);
+    }
+    let items = fsb.into_items();
+    sb.absorb(items);
+    FlowOutcome {
+        ter: Ter::tesSUCCESS,
+        actual_in,
+        actual_out,
+        removable: removable_on_fail,
+    }
+}
+
+/// Runs the round's strands best first; the first that yields liquidity at an
+/// acceptable quality wins. `next` gets the strands to try next round.
+#[allow(clippy::too_many_arguments)]
+fn best_strand(
+    fsb: &Sandbox,
+    req: &FlowRequest,
+    strands: &mut [Vec<Step>],
+    cur: &[usize],
+    next: &mut Vec<usize>,
+    remaining: (Option<&Amount>, &Amount),
+    ofrs: &mut OffersToRemove,
+    considered: &mut u32,
+) -> Option<(StrandRun, usize)> {
+    for (pos, &si) in cur.iter().enumerate() {
+        if let Some(Step::Book(b)) = strands[si].iter().find(|s| matches!(s, Step::Book(_))) {
+            if let Some(a) = &b.amm {
+                a.clear_used();
+            }
+        }
+        if req.crossing != Crossing::No {
+            if let Some(lq) = req.limit_quality {
+                match quality_upper_bound(fsb, &strands[si]) {
+                    Some(q) if !q.worse_than(&lq) => {}
+                    _ => continue,
+                }
+            }
+        }
+        let run = run_strand(fsb, &mut strands[si], remaining.0, remaining.1, ofrs);
+        *considered += offers_used(&strands[si]);
+        let Some(run) = run else { continue };
+        if !amt_positive(&run.out) {
+            continue;
+        }
+        let q = Quality::from_amounts(&run.inp, &run.out);
+        if req.limit_quality.is_some_and(|lq| q.worse_than(&lq)) {
+            continue;
+        }
+        if !run.inactive {
+            next.push(si);
+        }
+        next.extend(cur[pos + 1..].iter().copied());
+        return Some((run, si));
+    }
+    None
+}
+
+/// rippled's end-of-flow checks: a short delivery is tecPATH_PARTIAL unless partial
+/// (or a tfSell crossing); nothing delivered is tecPATH_DRY; a FillOrKill sell must
+/// spend all it may.
+fn final_check(
+    req: &FlowRequest,
+    actual_out: &Amount,
+    remaining_in: Option<&Amount>,
+) -> Result<(), Ter> {
+    if amt_cmp(actual_out, &req.deliver).is_ne() {
+        if amt_cmp(actual_out, &req.deliver).is_gt() {
+            return Err(Ter::tefEXCEPTION);
+        }
+        if !req.partial {
+            if req.crossing != Crossing::Sell {
+                return Err(Ter::tecPATH_PARTIAL);
+            }
+        } else if actual_out.is_zero() {
+            return Err(Ter::tecPATH_DRY);
+        }
+    }
+    if req.crossing == Crossing::Sell && !req.partial && remaining_in.is_some_and(|r| !r.is_zero())
+    {
+        return Err(Ter::tecPATH_PARTIAL);
+    }
+    Ok(())
+}
+
+/// The strands to try this round, best possible quality first, without those that
+/// cannot meet `limit` (rippled `ActiveStrands::activateNext` with FlowSortStrands).
+fn rank_strands(
+    view: &dyn ReadView,
+    strands: &[Vec<Step>],
+    next: &[usize],
+    limit: Option<Quality>,
+) -> Vec<usize> {
+    if next.len() <= 1 {
+        return next.to_vec();
+    }
+    let mut ranked: Vec<(Quality, usize)> = Vec::with_capacity(next.len());
+    for &i in next {
+        if let Some(q) = quality_upper_bound(view, &strands[i]) {
+            if limit.is_some_and(|l| q.worse_than(&l)) {
+                continue;
+            }
+            ranked.push((q, i));
+        }
+    }
+    ranked.sort_by_key(|r| r.0 .0);
+    ranked.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The issue the flow spends.
+pub fn in_issue(req: &FlowRequest) -> Issue {
+    match req.send_max {
+        Some(m) => m.issue(),
+        None => req.deliver.issue(),
+    }
+}

@@ -1,0 +1,218 @@
+//! What an account can spend (rippled `View.cpp`: `xrpLiquid`, `accountHolds`,
+//! `accountFunds`, `isFrozen`, `transferRate`, `requireAuth`, `accountSend`), as the
+//! offer and payment rules read it.
+
+use super::entry::credit_drops;
+use super::ripple::{balance_for, ripple_credit, trust_create, NewLine, QUALITY_ONE};
+use super::sandbox::Sandbox;
+use super::ter::Ter;
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::types::{AccountId, Currency, Issue};
+
+/// The zero amount of `issue`.
+pub fn zero_of(issue: &Issue) -> Amount {
+    if issue.is_xrp() {
+        Amount::Xrp(0)
+    } else {
+        Amount::iou(IouValue::ZERO, issue.currency, issue.issuer)
+    }
+}
+
+/// XRP above the reserve (rippled `xrpLiquid`), with the owner count moved by `adj`.
+pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, adj: i32) -> i64 {
+    let Some(root) = view.read(&keylet::account(account)) else {
+        return 0;
+    };
+    let owners = root.u32_of(sf().owner_count).unwrap_or(0) as i64 + adj as i64;
+    let owners = owners.clamp(0, u32::MAX as i64) as u32;
+    let reserve = if root.get(sf().amm_id).is_some() {
+        0
+    } else {
+        view.info().fees.account_reserve(owners)
+    };
+    let balance = root.drops_of(sf().balance);
+    (balance - reserve).max(0)
+}
+
+/// True when the issuer froze `holder`'s line in `currency`, or froze everything
+/// (rippled `isFrozen`).
+pub fn frozen(
+    view: &dyn ReadView,
+    holder: &AccountId,
+    issuer: &AccountId,
+    currency: &Currency,
+) -> bool {
+    if currency.is_xrp() || holder == issuer {
+        return false;
+    }
+    if is_global_frozen(view, issuer) {
+        return true;
+    }
+    let bit = if issuer > holder {
+        lsf::HIGH_FREEZE
+    } else {
+        lsf::LOW_FREEZE
+    };
+    view.read(&keylet::line(holder, issuer, currency))
+        .is_some_and(|l| l.flags() & bit != 0)
+}
+
+/// [`frozen`] for an [`Issue`] (XRP is never frozen).
+pub fn frozen_issue(view: &dyn ReadView, holder: &AccountId, issue: &Issue) -> bool {
+    frozen(view, holder, &issue.issuer, &issue.currency)
+}
+
+/// True when `issuer` set GlobalFreeze.
+pub fn is_global_frozen(view: &dyn ReadView, issuer: &AccountId) -> bool {
+    *issuer != AccountId::ZERO
+        && view
+            .read(&keylet::account(issuer))
+            .is_some_and(|r| r.is_flag(lsf::GLOBAL_FREEZE))
+}
+
+/// What `account` holds of `issue` (rippled `accountHolds`; `zero_if_frozen` is
+/// fhZERO_IF_FROZEN): XRP above the reserve, or the trust line balance on its side.
+pub fn account_holds(
+    view: &dyn ReadView,
+    account: &AccountId,
+    issue: &Issue,
+    zero_if_frozen: bool,
+) -> Amount {
+    if issue.is_xrp() {
+        return Amount::Xrp(xrp_liquid(view, account, 0));
+    }
+    let zero = zero_of(issue);
+    if zero_if_frozen && frozen(view, account, &issue.issuer, &issue.currency) {
+        return zero;
+    }
+    match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
+        Some(line) => Amount::iou(
+            balance_for(&line, account, &issue.issuer),
+            issue.currency,
+            issue.issuer,
+        ),
+        None => zero,
+    }
+}
+
+/// What `account` can deliver of `like`'s issue: unlimited (`like` itself) for its own
+/// issue, else what it holds (rippled `accountFunds`).
+pub fn account_funds(
+    view: &dyn ReadView,
+    account: &AccountId,
+    like: &Amount,
+    zero_if_frozen: bool,
+) -> Amount {
+    let issue = like.issue();
+    if !issue.is_xrp() && issue.issuer == *account {
+        return *like;
+    }
+    account_holds(view, account, &issue, zero_if_frozen)
+}
+
+/// `issuer`'s TransferRate (QUALITY_ONE when unset; none for XRP).
+pub fn transfer_rate(view: &dyn ReadView, issuer: &AccountId) -> u32 {
+    if *issuer == AccountId::ZERO {
+        return QUALITY_ONE;
+    }
+    view.read(&keylet::account(issuer))
+        .and_then(|r| r.u32_of(sf().transfer_rate))
+        .filter(|r| *r != 0)
+        .unwrap_or(QUALITY_ONE)
+}
+
+/// rippled `requireAuth`: may `account` hold `issue`?
+pub fn require_auth(view: &dyn ReadView, issue: &Issue, account: &AccountId) -> Ter {
+    if issue.is_xrp() || issue.issuer == *account {
+        return Ter::tesSUCCESS;
+    }
+    let Some(issuer) = view.read(&keylet::account(&issue.issuer)) else {
+        return Ter::tesSUCCESS;
+    };
+    if !issuer.is_flag(lsf::REQUIRE_AUTH) {
+        return Ter::tesSUCCESS;
+    }
+    let bit = if *account > issue.issuer {
+        lsf::LOW_AUTH
+    } else {
+        lsf::HIGH_AUTH
+    };
+    match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
+        Some(l) if l.flags() & bit != 0 => Ter::tesSUCCESS,
+        Some(_) => Ter::tecNO_AUTH,
+        None => Ter::tecNO_LINE,
+    }
+}
+
+/// Moves `amount` from `from` to `to` (rippled `accountSend` with the transfer fee
+/// waived, as the payment steps and the AMM use it): XRP between roots, where the zero
+/// account stands for the other side of a strand; an issued currency directly when one
+/// side issues it, else through the issuer. A missing trust line is created for the
+/// receiver, as rippled's `rippleCredit` does.
+pub fn account_send(sb: &mut Sandbox, from: &AccountId, to: &AccountId, amount: &Amount) -> Ter {
+    match amount {
+        Amount::Xrp(d) => {
+            if *from != AccountId::ZERO && !credit_drops(sb, from, -d) {
+                return Ter::tecFAILED_PROCESSING;
+            }
+            if *to != AccountId::ZERO && !credit_drops(sb, to, *d) {
+                return Ter::tecFAILED_PROCESSING;
+            }
+            Ter::tesSUCCESS
+        }
+        Amount::Iou {
+            value, currency, ..
+        } => {
+            if from == to || value.is_zero() {
+                return Ter::tesSUCCESS;
+            }
+            let issuer = amount.issue().issuer;
+            if *from == issuer || *to == issuer {
+                return credit_line(sb, from, to, currency, value);
+            }
+            let t = credit_line(sb, &issuer, to, currency, value);
+            if t != Ter::tesSUCCESS {
+                return t;
+            }
+            credit_line(sb, from, &issuer, currency, value)
+        }
+    }
+}
+
+/// rippled `rippleCreditIOU`: credits along the line, creating it (for the receiver,
+/// limit zero) when there is none.
+pub fn credit_line(
+    sb: &mut Sandbox,
+    from: &AccountId,
+    to: &AccountId,
+    currency: &Currency,
+    value: &IouValue,
+) -> Ter {
+    if !sb.exists(&keylet::line(from, to, currency)) {
+        let receiver_ripples = sb
+            .peek(&keylet::account(to))
+            .is_some_and(|r| r.is_flag(lsf::DEFAULT_RIPPLE));
+        let t = trust_create(
+            sb,
+            &NewLine {
+                setter: *to,
+                peer: *from,
+                currency: *currency,
+                limit: IouValue::ZERO,
+                auth: false,
+                no_ripple: !receiver_ripples,
+                freeze: false,
+                quality_in: 0,
+                quality_out: 0,
+            },
+        );
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    ripple_credit(sb, from, to, currency, value)
+}

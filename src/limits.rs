@@ -576,3 +576,10 @@ pub const PATHFIND_SEARCH_MILLIS_MAX: u64 = 10_000;
 /// Legacy `ripple_path_find` searches run at once for non-admin callers
 /// (`RPC::Tuning::maxPathfindsInProgress`); more are answered `tooBusy`.
 pub const PATHFIND_LEGACY_IN_PROGRESS_MAX: usize = 2;
+
+/// Addresses each thread remembers (base58 of recent account IDs); the cache empties when
+/// full (`AccountId::to_address`).
+pub const ADDRESS_CACHE_ENTRIES: usize = 4096;
+
+/// Rendered `book_offers` pages of closed ledgers kept (the cache empties when full).
+pub const BOOK_PAGE_CACHE_ENTRIES: usize = 256;

@@ -4,7 +4,7 @@
 //! offer (crossing tx/s, p50/p99), then `count` book_offers reads of that book
 //! (reads/s, p50/p99).
 
-use super::ledger::{call, connect, drive, pair, percentile, Ws, GENESIS_SEED};
+use super::ledger::{applied, call, connect, drive, pair, percentile, succeeded, Ws, GENESIS_SEED};
 use ledgerd::protocol::codec;
 use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::st::StValue;
@@ -151,10 +151,7 @@ pub async fn dex_mode(
         }
     }
     let total: usize = lists.iter().map(Vec::len).sum();
-    let (mut lat, good, took) = drive(addr, lists, depth, |v| {
-        v["result"]["engine_result"] == "tesSUCCESS"
-    })
-    .await;
+    let (mut lat, good, took) = drive(addr, lists, depth, applied).await;
     println!(
         "crossing OfferCreate: {good}/{total} in {:.2} s: {:.0} tx/s, latency p50 {:.2} ms, p99 {:.2} ms",
         took.as_secs_f64(),
@@ -164,7 +161,7 @@ pub async fn dex_mode(
     );
     call(&mut admin, json!({"command": "ledger_accept"})).await;
     let book = json!({"command": "book_offers", "taker_gets": {"currency": "USD", "issuer": gwa},
-        "taker_pays": {"currency": "XRP"}, "ledger_index": "validated"});
+        "taker_pays": {"currency": "XRP"}, "ledger_index": "validated", "limit": std::env::var("BOOK_LIMIT").ok().and_then(|v| v.parse::<u32>().ok()).unwrap_or(60)});
     let r = call(&mut admin, book.clone()).await;
     println!(
         "book_offers answers {} offers per page",
@@ -174,7 +171,7 @@ pub async fn dex_mode(
     let lists: Vec<Vec<Value>> = (0..connections.max(1))
         .map(|_| vec![book.clone(); per])
         .collect();
-    let (mut lat, good, took) = drive(addr, lists, depth, |v| v["status"] == "success").await;
+    let (mut lat, good, took) = drive(addr, lists, depth, succeeded).await;
     println!(
         "book_offers: {good} ok in {:.2} s: {:.0} reads/s, latency p50 {:.2} ms, p99 {:.2} ms",
         took.as_secs_f64(),

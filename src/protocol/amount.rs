@@ -896,7 +896,7 @@ mod tests {
     fn amount_json_and_bytes() {
         let a = Amount::from_json(&serde_json::json!({"currency":"USD","issuer":"rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe","value":"0"})).unwrap();
         assert_eq!(
-            hex::encode_upper(a.to_bytes()),
+            crate::protocol::types::hex_upper(a.to_bytes()),
             "80000000000000000000000000000000000000005553440000000000F667B0CA50CC7709A220B0561B85E53A48461FA8"
         );
         assert_eq!(Amount::from_bytes(&a.to_bytes()).unwrap().0, a);
@@ -907,7 +907,7 @@ mod tests {
             Err(AmountError::XrpAsObject)
         );
         assert_eq!(
-            hex::encode_upper(Amount::Xrp(1_000_000).to_bytes()),
+            crate::protocol::types::hex_upper(Amount::Xrp(1_000_000).to_bytes()),
             "40000000000F4240"
         );
         assert!(Amount::from_bytes(&hex::decode("0000000000000000").unwrap()).is_err());

@@ -65,7 +65,7 @@ mod tests {
         let pk = hex::decode("0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020")
             .unwrap();
         assert_eq!(
-            hex::encode_upper(ripemd160_sha256(&pk)),
+            crate::protocol::types::hex_upper(ripemd160_sha256(&pk)),
             "B5F762798A53D543A014CAF8B297CFF8F2F937E8"
         );
     }

@@ -201,7 +201,7 @@ impl PublicKey {
 
     /// 66 upper-case hex digits, as rippled prints keys.
     pub fn to_hex(&self) -> String {
-        hex::encode_upper(self.0)
+        crate::protocol::types::hex_upper(self.0)
     }
 
     /// The 33 bytes.
@@ -576,7 +576,7 @@ mod tests {
     #[test]
     fn debug_hides_secrets() {
         let kp = KeyPair::from_seed(&genesis_seed(), KeyType::Ed25519).expect("derive");
-        let hex_secret = hex::encode_upper(kp.secret().expose_secret());
+        let hex_secret = crate::protocol::types::hex_upper(kp.secret().expose_secret());
         let dbg = format!("{kp:?} {:?}", kp.secret());
         assert!(!dbg.contains(&hex_secret));
         assert!(!dbg.to_lowercase().contains(&hex_secret.to_lowercase()));

@@ -82,7 +82,7 @@ impl Seed {
 
     /// 32 upper-case hex digits (`master_seed_hex` in `wallet_propose`).
     pub fn to_hex(&self) -> String {
-        hex::encode_upper(self.as_bytes())
+        crate::protocol::types::hex_upper(self.as_bytes())
     }
 
     /// rippled's `generateSeed`: the first 16 bytes of SHA512Half(passphrase bytes).

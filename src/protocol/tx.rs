@@ -86,8 +86,8 @@ mod tests {
         let sd = signing_data(&tx);
         assert_eq!(&sd[..4], b"STX\0");
         // TxnSignature (74 01 AB) is left out of the signing data only.
-        assert!(!hex::encode_upper(&sd).contains("7401AB"));
-        assert!(hex::encode_upper(encode(&tx)).contains("7401AB"));
+        assert!(!crate::protocol::types::hex_upper(&sd).contains("7401AB"));
+        assert!(crate::protocol::types::hex_upper(encode(&tx)).contains("7401AB"));
         let md = multisigning_data(&tx, &AccountId::ONE);
         assert_eq!(&md[..4], b"SMT\0");
         assert_eq!(&md[md.len() - 20..], AccountId::ONE.as_bytes());

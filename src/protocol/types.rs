@@ -8,6 +8,24 @@ use std::str::FromStr;
 
 use super::base58::{self, version, Base58Error};
 
+thread_local! {
+    /// Addresses made on this thread, by account (see [`AccountId::to_address`]).
+    static ADDRESSES: std::cell::RefCell<std::collections::HashMap<AccountId, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Upper-case hex of `bytes` (the `hex` crate's encoder goes through a char iterator).
+pub fn hex_upper(bytes: impl AsRef<[u8]>) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    let bytes = bytes.as_ref();
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize]);
+        out.push(DIGITS[(b & 0x0f) as usize]);
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// A 160-bit account identifier: RIPEMD160(SHA256(public key)).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct AccountId(pub [u8; 20]);
@@ -24,9 +42,23 @@ impl AccountId {
         AccountId(super::hash::ripemd160_sha256(public_key))
     }
 
-    /// The classic address, `r...`.
+    /// The classic address, `r...`. Base58 with a double SHA-256 checksum costs about a
+    /// microsecond, and replies name the same few accounts over and over (an order book
+    /// page names its issuer in every offer), so each thread remembers the addresses it
+    /// made last.
     pub fn to_address(&self) -> String {
-        base58::encode(version::ACCOUNT_ID, &self.0)
+        ADDRESSES.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some(a) = cache.get(self) {
+                return a.clone();
+            }
+            let a = base58::encode(version::ACCOUNT_ID, &self.0);
+            if cache.len() >= crate::limits::ADDRESS_CACHE_ENTRIES {
+                cache.clear();
+            }
+            cache.insert(*self, a.clone());
+            a
+        })
     }
 
     /// Parses a classic address (`r...`). X-addresses are not accepted, as in rippled.
@@ -84,7 +116,7 @@ macro_rules! hash_type {
 
             /// Upper-case hex, as rippled prints hashes.
             pub fn to_hex(&self) -> String {
-                hex::encode_upper(self.0)
+                hex_upper(self.0)
             }
 
             /// True when every byte is zero.
@@ -207,7 +239,7 @@ impl Currency {
                 return String::from_utf8_lossy(code).into_owned();
             }
         }
-        hex::encode_upper(b)
+        crate::protocol::types::hex_upper(b)
     }
 }
 
@@ -253,7 +285,7 @@ mod tests {
     fn address_round_trip() {
         let a = AccountId::from_address("rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh").unwrap();
         assert_eq!(
-            hex::encode_upper(a.0),
+            crate::protocol::types::hex_upper(a.0),
             "B5F762798A53D543A014CAF8B297CFF8F2F937E8"
         );
         assert_eq!(a.to_string(), "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh");
@@ -264,7 +296,7 @@ mod tests {
     fn currency_forms() {
         let usd = Currency::from_json_str("USD").unwrap();
         assert_eq!(
-            hex::encode_upper(usd.0),
+            crate::protocol::types::hex_upper(usd.0),
             "0000000000000000000000005553440000000000"
         );
         assert_eq!(usd.to_json_string(), "USD");

@@ -61,7 +61,7 @@ pub fn header_binary_json(h: &LedgerHeader) -> Map<String, Value> {
     o.insert("closed".into(), Value::from(true));
     o.insert(
         "ledger_data".into(),
-        Value::from(hex::encode_upper(h.raw())),
+        Value::from(crate::protocol::types::hex_upper(h.raw())),
     );
     o
 }

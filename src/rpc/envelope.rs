@@ -153,7 +153,10 @@ pub fn ws_reply_text_sized(
             member(&mut out, key, v);
         }
     }
-    let _ = write!(out, "\"result\":{},", Value::Object(result));
+    // serde_json's writer, not `Display` (which goes through `fmt::Write` byte runs).
+    out.push_str("\"result\":");
+    out.push_str(&serde_json::to_string(&result).unwrap_or_else(|_| "{}".into()));
+    out.push(',');
     if let Some(v) = request.get("ripplerpc") {
         member(&mut out, "ripplerpc", v);
     }

@@ -61,7 +61,7 @@ pub fn format_result(signed: &Signed, api_version: u32, ter: Option<Ter>) -> Map
     }
     out.insert(
         "tx_blob".into(),
-        Value::from(hex::encode_upper(&signed.blob)),
+        Value::from(crate::protocol::types::hex_upper(&signed.blob)),
     );
     out.insert("tx_json".into(), Value::Object(json));
     out

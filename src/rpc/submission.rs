@@ -132,7 +132,7 @@ async fn respond(
     );
     out.insert(
         "tx_blob".into(),
-        Value::from(hex::encode_upper(&signed.blob)),
+        Value::from(crate::protocol::types::hex_upper(&signed.blob)),
     );
     insert_engine_result(&mut out, ter);
     let enforce_fail_hard = fail_hard && !ter.is_tes();

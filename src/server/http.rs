@@ -486,7 +486,7 @@ fn charged_reply(
 ) -> Reply {
     let fee = charge::method_fee(method, params, &result);
     let mut reply = envelope::http_reply(params, result);
-    let mut text = reply.to_string();
+    let mut text = serde_json::to_string(&reply).unwrap_or_default();
     match conn.charge(role, fee.saturating_add(charge::reply_fee(text.len()))) {
         Disposition::Ok => {}
         Disposition::Warn => {
@@ -494,7 +494,7 @@ fn charged_reply(
                 r.insert("warning".into(), Value::from("load"));
                 r.sort_keys();
             }
-            text = reply.to_string();
+            text = serde_json::to_string(&reply).unwrap_or_default();
         }
         Disposition::Drop => {
             tracing::info!(peer = %conn.peer, method, "client over its load limit, disconnecting");

@@ -541,7 +541,7 @@ mod tests {
     fn hdr(t: u16, n: u16) -> String {
         let mut v = Vec::new();
         write_field_header(&mut v, t, n);
-        hex::encode_upper(v)
+        crate::protocol::types::hex_upper(v)
     }
 
     #[test]
@@ -574,7 +574,11 @@ mod tests {
             let data = vec![7u8; len];
             let mut out = Vec::new();
             write_vl(&mut out, &data);
-            assert_eq!(hex::encode_upper(&out[..out.len() - len]), prefix, "{len}");
+            assert_eq!(
+                crate::protocol::types::hex_upper(&out[..out.len() - len]),
+                prefix,
+                "{len}"
+            );
             let mut r = Reader { buf: &out, pos: 0 };
             assert_eq!(r.vl("Domain").unwrap().len(), len);
             assert!(r.is_empty());
@@ -664,6 +668,9 @@ mod tests {
         let o = decode(&b).unwrap();
         let mut out = Vec::new();
         write_fields(&mut out, &o, false);
-        assert_eq!(hex::encode_upper(out), "22000000002400000005");
+        assert_eq!(
+            crate::protocol::types::hex_upper(out),
+            "22000000002400000005"
+        );
     }
 }

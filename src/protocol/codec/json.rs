@@ -82,11 +82,11 @@ fn value_to_json(def: &FieldDef, v: &StValue) -> Value {
             if def.type_code == tc::NUMBER {
                 Value::String(number_text(b))
             } else {
-                Value::String(hex::encode_upper(b))
+                Value::String(crate::protocol::types::hex_upper(b))
             }
         }
         StValue::Amount(a) => a.to_json(),
-        StValue::Blob(b) => Value::String(hex::encode_upper(b)),
+        StValue::Blob(b) => Value::String(crate::protocol::types::hex_upper(b)),
         StValue::AccountId(a) => Value::String(a.to_address()),
         StValue::Object(o) => to_json(o),
         StValue::Array(items) => Value::Array(
@@ -146,7 +146,7 @@ fn path_step_to_json(s: &PathStep) -> Value {
 /// normalizing to 16 digits as `Number`'s constructor does.
 fn number_text(b: &[u8]) -> String {
     let (Some(m), Some(e)) = (b.get(..8), b.get(8..12)) else {
-        return hex::encode_upper(b);
+        return crate::protocol::types::hex_upper(b);
     };
     let mut mb = [0u8; 8];
     mb.copy_from_slice(m);

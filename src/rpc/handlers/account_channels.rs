@@ -41,7 +41,7 @@ pub fn channel_json(key: &Hash256, entry: &StObject) -> Value {
                 "public_key".into(),
                 Value::from(base58::encode(version::ACCOUNT_PUBLIC, pk)),
             );
-            o.insert("public_key_hex".into(), Value::from(hex::encode_upper(pk)));
+            o.insert("public_key_hex".into(), Value::from(crate::protocol::types::hex_upper(pk)));
         }
     }
     if let Some(d) = entry.u32_of(s.settle_delay) {

@@ -278,9 +278,9 @@ fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
     let v2 = api_version >= 2;
     let mut o = Map::new();
     if binary {
-        o.insert("tx_blob".into(), Value::from(hex::encode_upper(&t.blob)));
+        o.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&t.blob)));
         let meta_key = if v2 { "meta_blob" } else { "meta" };
-        o.insert(meta_key.into(), Value::from(hex::encode_upper(&t.meta)));
+        o.insert(meta_key.into(), Value::from(crate::protocol::types::hex_upper(&t.meta)));
     } else {
         let entry = tx_entry(t)?;
         let mut tx = tx_fields(&entry.tx, api_version);

@@ -2,7 +2,9 @@
 //! order book, best quality first, each offer with what its owner can fund. rippled reads
 //! `marker` but answers none; so does this.
 
-use crate::protocol::types::{AccountId, Currency, Issue};
+use std::collections::HashMap;
+
+use crate::protocol::types::{AccountId, Currency, Hash256, Issue};
 use crate::rpc::book_page::{book_page, parse_issuer, Book};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
@@ -127,6 +129,27 @@ fn taker(params: &Params) -> Result<AccountId, RpcError> {
     }
 }
 
+/// A closed ledger's book page as one taker sees it: (ledger hash, pays, gets, taker, limit).
+type PageKey = (Hash256, Issue, Issue, AccountId, u32);
+
+/// Pages of closed ledgers already rendered. A closed ledger never changes, so a page of
+/// it is rendered once; the cache empties when full.
+static PAGES: std::sync::LazyLock<parking_lot::Mutex<HashMap<PageKey, Vec<Value>>>> =
+    std::sync::LazyLock::new(Default::default);
+
+fn cached_page(key: PageKey, render: impl FnOnce() -> Vec<Value>) -> Vec<Value> {
+    if let Some(page) = PAGES.lock().get(&key) {
+        return page.clone();
+    }
+    let page = render();
+    let mut pages = PAGES.lock();
+    if pages.len() >= crate::limits::BOOK_PAGE_CACHE_ENTRIES {
+        pages.clear();
+    }
+    pages.insert(key, page.clone());
+    page
+}
+
 /// Answer book_offers.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let sel = select(ctx, params)?;
@@ -146,7 +169,13 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let limit = read_limit(ctx, params, crate::limits::BOOK_OFFERS_PAGE)?;
     let offers = match domain {
         Some(_) => Vec::new(),
-        None => book_page(&sel.snap.view, &book, &taker, limit),
+        None => match &sel.snap.ledger {
+            Some(closed) => {
+                let key = (closed.header.hash, book.pays, book.gets, taker, limit);
+                cached_page(key, || book_page(&sel.snap.view, &book, &taker, limit))
+            }
+            None => book_page(&sel.snap.view, &book, &taker, limit),
+        },
     };
     let mut result = sel.result();
     result.insert("offers".into(), Value::Array(offers));

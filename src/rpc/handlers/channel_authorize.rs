@@ -34,7 +34,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let mut result = Map::new();
     result.insert(
         "signature".into(),
-        Value::from(hex::encode_upper(signature)),
+        Value::from(crate::protocol::types::hex_upper(signature)),
     );
     Ok(result)
 }

@@ -30,10 +30,10 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
     }
     let mut o = Map::new();
     if fill.binary {
-        o.insert("tx_blob".into(), Value::from(hex::encode_upper(&e.blob)));
+        o.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&e.blob)));
         o.insert(
             "meta".into(),
-            Value::from(hex::encode_upper(crate::protocol::codec::encode(&e.meta))),
+            Value::from(crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta))),
         );
     } else if fill.api_version >= 2 {
         o.insert(
@@ -81,7 +81,7 @@ fn account_state(snap: &LedgerSnapshot, fill: Fill) -> Value {
                     let mut e = Map::new();
                     e.insert(
                         "data".into(),
-                        Value::from(hex::encode_upper(crate::protocol::codec::encode(v))),
+                        Value::from(crate::protocol::types::hex_upper(crate::protocol::codec::encode(v))),
                     );
                     e.insert("index".into(), Value::from(k.to_hex()));
                     Value::Object(e)

@@ -94,7 +94,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .map(|(k, v)| {
             if binary {
                 let mut e = Map::new();
-                e.insert("data".into(), Value::from(hex::encode_upper(codec::encode(v))));
+                e.insert("data".into(), Value::from(crate::protocol::types::hex_upper(codec::encode(v))));
                 e.insert("index".into(), Value::from(k.to_hex()));
                 Value::Object(e)
             } else {

@@ -277,7 +277,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     if params.get("binary").is_some_and(as_bool) {
         result.insert(
             "node_binary".into(),
-            Value::from(hex::encode_upper(codec::encode(&entry))),
+            Value::from(crate::protocol::types::hex_upper(codec::encode(&entry))),
         );
     } else {
         result.insert("node".into(), entry_json(&key, &entry));

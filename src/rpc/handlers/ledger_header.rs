@@ -39,7 +39,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let mut r = sel.result();
     r.insert(
         "ledger_data".into(),
-        Value::from(hex::encode_upper(header.raw())),
+        Value::from(crate::protocol::types::hex_upper(header.raw())),
     );
     let ledger = header_object(ctx, &sel.snap, false);
     r.insert("ledger".into(), Value::Object(ledger));

@@ -11,6 +11,6 @@ pub fn handle(_ctx: &Context, _params: &Params) -> HandlerResult {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let mut result = Map::new();
-    result.insert("random".into(), Value::from(hex::encode_upper(bytes)));
+    result.insert("random".into(), Value::from(crate::protocol::types::hex_upper(bytes)));
     Ok(result)
 }

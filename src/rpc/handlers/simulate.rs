@@ -37,13 +37,13 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     r.insert("ledger_index".into(), Value::from(open.seq()));
     if let Some(meta) = out.meta.filter(|_| out.applied) {
         if binary {
-            r.insert("meta_blob".into(), Value::from(hex::encode_upper(codec::encode(&meta))));
+            r.insert("meta_blob".into(), Value::from(crate::protocol::types::hex_upper(codec::encode(&meta))));
         } else {
             r.insert("meta".into(), codec::to_json(&meta));
         }
     }
     if binary {
-        r.insert("tx_blob".into(), Value::from(hex::encode_upper(&blob)));
+        r.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&blob)));
     } else {
         r.insert("tx_json".into(), Value::Object(tx_json(&tx, &id, ctx.api_version)));
     }

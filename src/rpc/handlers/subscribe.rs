@@ -194,7 +194,7 @@ fn server_reply(ctx: &Context, out: &mut Map<String, Value>) {
     let status = ctx.services.node.status();
     let admin = ctx.role == Role::Admin;
     let random: [u8; 32] = rand::random();
-    out.insert("random".into(), Value::from(hex::encode_upper(random)));
+    out.insert("random".into(), Value::from(crate::protocol::types::hex_upper(random)));
     out.insert("server_status".into(), Value::from(status.mode.as_str()));
     out.insert(
         "load_base".into(),

@@ -136,7 +136,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     let v2 = ctx.api_version >= 2;
     let in_ledger = f.ledger.is_some();
     let mut r = Map::new();
-    let blob_hex = hex::encode_upper(&e.blob);
+    let blob_hex = crate::protocol::types::hex_upper(&e.blob);
     let mut txj = if binary {
         Map::new()
     } else {
@@ -177,7 +177,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     }
     if in_ledger {
         if binary {
-            let meta = hex::encode_upper(crate::protocol::codec::encode(&e.meta));
+            let meta = crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta));
             r.insert(
                 if v2 { "meta_blob" } else { "meta" }.into(),
                 Value::from(meta),

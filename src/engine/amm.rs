@@ -402,6 +402,54 @@ pub fn delete_amm_account(sb: &mut Sandbox, asset: &Issue, asset2: &Issue) -> Te
     Ter::tesSUCCESS
 }
 
+/// The amounts an AMMDeposit or AMMWithdraw names, for [`preflight_mode`].
+pub struct ModeAmounts<'a> {
+    /// Amount.
+    pub amount: Option<&'a Amount>,
+    /// Amount2.
+    pub amount2: Option<&'a Amount>,
+    /// LPTokenOut or LPTokenIn.
+    pub lp_tokens: Option<&'a Amount>,
+}
+
+/// The preflight checks AMMDeposit and AMMWithdraw share, in rippled's order: no flags but
+/// one of `modes`, the fields the mode takes (`fits`), a valid pair of assets, two
+/// different amounts, positive LP tokens. Returns the pair.
+pub fn preflight_mode(
+    tx: &StObject,
+    modes: u32,
+    fits: impl FnOnce(u32) -> bool,
+    named: &ModeAmounts,
+) -> Result<(Issue, Issue), Ter> {
+    let s = sf();
+    let flags = tx.flags();
+    if flags & !(crate::engine::transactor::TF_FULLY_CANONICAL_SIG | modes) != 0 {
+        return Err(Ter::temINVALID_FLAG);
+    }
+    if (flags & modes).count_ones() != 1 || !fits(flags) {
+        return Err(Ter::temMALFORMED);
+    }
+    let (Some(asset), Some(asset2)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
+        return Err(Ter::temMALFORMED);
+    };
+    let t = invalid_amm_asset_pair(&asset, &asset2, None);
+    if t != Ter::tesSUCCESS {
+        return Err(t);
+    }
+    if let (Some(a), Some(b)) = (named.amount, named.amount2) {
+        if a.issue() == b.issue() {
+            return Err(Ter::temBAD_AMM_TOKENS);
+        }
+    }
+    if named
+        .lp_tokens
+        .is_some_and(|t| t.is_zero() || t.is_negative())
+    {
+        return Err(Ter::temBAD_AMM_TOKENS);
+    }
+    Ok((asset, asset2))
+}
+
 /// A pool as the flow engine sees it: what to trade against and at which fee.
 #[derive(Debug, Clone)]
 pub struct AmmPool {

@@ -10,8 +10,8 @@
 use std::cmp::Ordering;
 
 use super::amm::{
-    amm_holds, init_fee_auction_vote, invalid_amm_amount, invalid_amm_asset_pair,
-    is_individual_frozen, issue_of, lp_holds, tf, trading_fee, tx_amm, AmmEntry,
+    amm_holds, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen, lp_holds,
+    preflight_mode, tf, trading_fee, tx_amm, AmmEntry, ModeAmounts,
 };
 use super::amm_math::{
     add, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in, amm_lp_tokens, cmp, faulted,
@@ -21,7 +21,7 @@ use super::amm_math::{
 use super::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG};
+use super::transactor::ApplyContext;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -77,34 +77,16 @@ fn fields_fit_mode(flags: u32, f: &Fields) -> bool {
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let s = sf();
-    let flags = tx.flags();
-    if flags & !(TF_FULLY_CANONICAL_SIG | tf::DEPOSIT_SUB_TX) != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if (flags & tf::DEPOSIT_SUB_TX).count_ones() != 1 {
-        return Ter::temMALFORMED;
-    }
     let f = fields(tx);
-    if !fields_fit_mode(flags, &f) {
-        return Ter::temMALFORMED;
-    }
-    let (Some(asset), Some(asset2)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
-        return Ter::temMALFORMED;
+    let named = ModeAmounts {
+        amount: f.amount.as_ref(),
+        amount2: f.amount2.as_ref(),
+        lp_tokens: f.lp_tokens.as_ref(),
     };
-    let t = invalid_amm_asset_pair(&asset, &asset2, None);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    if let (Some(a), Some(b)) = (&f.amount, &f.amount2) {
-        if a.issue() == b.issue() {
-            return Ter::temBAD_AMM_TOKENS;
-        }
-    }
-    if f.lp_tokens.is_some_and(|t| t.is_zero() || t.is_negative()) {
-        return Ter::temBAD_AMM_TOKENS;
-    }
-    let pair = Some((asset, asset2));
+    let pair = match preflight_mode(tx, tf::DEPOSIT_SUB_TX, |fl| fields_fit_mode(fl, &f), &named) {
+        Ok(p) => Some(p),
+        Err(t) => return t,
+    };
     if let Some(a) = &f.amount {
         let t = invalid_amm_amount(a, pair, f.e_price.is_some());
         if t != Ter::tesSUCCESS {

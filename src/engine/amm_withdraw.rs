@@ -14,9 +14,8 @@
 use std::cmp::Ordering;
 
 use super::amm::{
-    amm_holds, delete_amm_account, invalid_amm_amount, invalid_amm_asset_pair,
-    is_individual_frozen, issue_of, lp_holds, tf, trading_fee, tx_amm,
-    verify_and_adjust_lp_balance, AmmEntry,
+    amm_holds, delete_amm_account, invalid_amm_amount, is_individual_frozen, lp_holds,
+    preflight_mode, tf, trading_fee, tx_amm, verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
 };
 use super::amm_math::{
     adjust_asset_out_by_tokens, adjust_lp_tokens, amm_asset_out, cmp, faulted, frac_by_tokens,
@@ -26,7 +25,7 @@ use super::amm_math::{
 use super::funds::{frozen_issue, require_auth};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG};
+use super::transactor::ApplyContext;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -83,34 +82,22 @@ fn withdraw_all(flags: u32) -> bool {
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let s = sf();
-    let flags = tx.flags();
-    if flags & !(TF_FULLY_CANONICAL_SIG | tf::WITHDRAW_SUB_TX) != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if (flags & tf::WITHDRAW_SUB_TX).count_ones() != 1 {
-        return Ter::temMALFORMED;
-    }
     let f = fields(tx);
-    if !fields_fit_mode(flags, &f) {
-        return Ter::temMALFORMED;
-    }
-    let (Some(asset), Some(asset2)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
-        return Ter::temMALFORMED;
+    let named = ModeAmounts {
+        amount: f.amount.as_ref(),
+        amount2: f.amount2.as_ref(),
+        lp_tokens: f.lp_tokens.as_ref(),
     };
-    let t = invalid_amm_asset_pair(&asset, &asset2, None);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    if let (Some(a), Some(b)) = (&f.amount, &f.amount2) {
-        if a.issue() == b.issue() {
-            return Ter::temBAD_AMM_TOKENS;
-        }
-    }
-    if f.lp_tokens.is_some_and(|t| t.is_zero() || t.is_negative()) {
-        return Ter::temBAD_AMM_TOKENS;
-    }
-    let pair = Some((asset, asset2));
+    let flags = tx.flags();
+    let pair = match preflight_mode(
+        tx,
+        tf::WITHDRAW_SUB_TX,
+        |fl| fields_fit_mode(fl, &f),
+        &named,
+    ) {
+        Ok(p) => Some(p),
+        Err(t) => return t,
+    };
     if let Some(a) = &f.amount {
         let zero_ok = flags & (tf::ONE_ASSET_WITHDRAW_ALL | tf::ONE_ASSET_LP_TOKEN) != 0
             || f.e_price.is_some();

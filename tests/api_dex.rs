@@ -8,122 +8,29 @@
 
 mod support;
 
-use ledgerd::app::Running;
 use serde_json::{json, Value};
-use support::keys::{address, secret, GENESIS};
-use support::server::{addr, start};
+use support::keys::{address, GENESIS};
+use support::market::{err, usd, with, xrp, Market};
+use support::server::addr;
 use support::ws::Ws;
 
-struct Dex {
-    server: Running,
-    ws: Ws,
-}
-
-/// The error fields of a reply, wherever the API version put them.
-fn err(r: &Value) -> (String, String) {
-    let o = if r["result"].is_object() {
-        &r["result"]
-    } else {
-        r
-    };
-    (
-        o["error"].as_str().unwrap_or("").to_string(),
-        o["error_message"].as_str().unwrap_or("").to_string(),
-    )
-}
-
-fn usd(gw: &str, v: &str) -> Value {
-    json!({"currency": "USD", "issuer": address(gw), "value": v})
-}
-
-fn xrp(n: i64) -> Value {
-    Value::from((n * 1_000_000).to_string())
-}
-
-impl Dex {
-    async fn start() -> Dex {
-        let server = start(0).await;
-        let ws = Ws::connect_to(addr(&server)).await;
-        Dex { server, ws }
-    }
-
-    async fn call(&mut self, method: &str, params: Value) -> Value {
-        let mut p = params;
-        p["command"] = json!(method);
-        self.ws.req(p).await
-    }
-
-    async fn result(&mut self, method: &str, params: Value) -> Value {
-        let r = self.call(method, params).await;
-        assert_eq!(r["status"], "success", "{method}: {r}");
-        r["result"].clone()
-    }
-
-    /// Signs with `who`'s secret and submits; returns the result, asserting tesSUCCESS.
-    async fn submit(&mut self, who: &str, tx: Value) -> Value {
-        let mut tx = tx;
-        tx["Account"] = json!(address(who));
-        let secret = if who == "masterpassphrase" {
-            support::keys::GENESIS_SEED.to_string()
-        } else {
-            secret(who)
-        };
-        let r = self
-            .result("submit", json!({"secret": secret, "tx_json": tx}))
-            .await;
-        assert_eq!(r["engine_result"], "tesSUCCESS", "{tx}: {r}");
-        r
-    }
-
-    async fn close(&mut self) {
-        self.result("ledger_accept", json!({})).await;
-    }
-
-    async fn fund(&mut self, who: &str, xrp_amount: i64) {
-        let tx = json!({"TransactionType": "Payment", "Destination": address(who), "Amount": xrp(xrp_amount)});
-        self.submit("masterpassphrase", tx).await;
-    }
-
-    /// `who` trusts `gw` for 1000 USD, then `gw` pays it `v` USD.
-    async fn hold(&mut self, who: &str, gw: &str, v: &str) {
-        let trust = json!({"TransactionType": "TrustSet", "LimitAmount": usd(gw, "1000")});
-        self.submit(who, trust).await;
-        if v == "0" {
-            return;
-        }
-        let pay = json!({"TransactionType": "Payment", "Destination": address(who), "Amount": usd(gw, v)});
-        self.submit(gw, pay).await;
-    }
-
-    /// `who` offers `gets` for `pays`; returns the offer's sequence.
-    async fn offer(&mut self, who: &str, pays: Value, gets: Value) -> u64 {
-        let tx = json!({"TransactionType": "OfferCreate", "TakerPays": pays, "TakerGets": gets});
-        let r = self.submit(who, tx).await;
-        r["tx_json"]["Sequence"].as_u64().expect("sequence")
-    }
-
+/// What only these tests read: order books.
+impl Market {
+    /// `book_offers` of the validated ledger for `pays`/`gets`, with `extra`'s fields.
     async fn book_offers(&mut self, pays: Value, gets: Value, extra: Value) -> Value {
-        let mut p = json!({"taker_pays": pays, "taker_gets": gets, "ledger_index": "validated"});
-        if let Value::Object(o) = extra {
-            for (k, v) in o {
-                p[k] = v;
-            }
-        }
-        self.result("book_offers", p).await
-    }
-
-    async fn stop(self) {
-        self.server.stop().await;
+        let p = json!({"taker_pays": pays, "taker_gets": gets, "ledger_index": "validated"});
+        self.result("book_offers", with(p, extra)).await
     }
 }
 
+/// The USD of `gw` as a book side names it (no value).
 fn usd_spec(gw: &str) -> Value {
     json!({"currency": "USD", "issuer": address(gw)})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn book_offers_errors_are_rippleds() {
-    let mut d = Dex::start().await;
+    let mut d = Market::start().await;
     let gw = address("gw");
     let x = json!({"currency": "XRP"});
     let cases: Vec<(Value, &str, &str)> = vec![
@@ -276,7 +183,7 @@ async fn book_offers_errors_are_rippleds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn account_offers_errors_and_an_account_without_offers() {
-    let mut d = Dex::start().await;
+    let mut d = Market::start().await;
     d.fund("alice", 1000).await;
     d.close().await;
     let r = d.call("account_offers", json!({})).await;
@@ -354,7 +261,7 @@ async fn account_offers_errors_and_an_account_without_offers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn subscribe_books_errors_and_empty_snapshots() {
-    let mut d = Dex::start().await;
+    let mut d = Market::start().await;
     let x = json!({"currency": "XRP"});
     let gw = usd_spec("gw");
     let cases: Vec<(Value, &str)> = vec![
@@ -432,7 +339,7 @@ async fn subscribe_books_errors_and_empty_snapshots() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn book_changes_shapes_without_trades() {
-    let mut d = Dex::start().await;
+    let mut d = Market::start().await;
     d.fund("alice", 1000).await;
     d.close().await;
     for (which, validated) in [("validated", true), ("closed", true), ("current", false)] {
@@ -462,19 +369,16 @@ async fn book_changes_shapes_without_trades() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 
 async fn offers_paged_listed_funded_and_streamed() {
-    let mut d = Dex::start().await;
+    let mut d = Market::start().await;
     for who in ["gw", "alice", "bob", "carol"] {
         d.fund(who, 10_000).await;
     }
     d.close().await;
-    // gw charges a 25% transfer fee; alice holds 100 USD, bob 20.
+    // gw (DefaultRipple from `fund`) charges a 25% transfer fee; alice holds 100 USD, bob 20.
     let rate = json!({"TransactionType": "AccountSet", "TransferRate": 1_250_000_000u32});
     d.submit("gw", rate).await;
-    // DefaultRipple, as rippled's test `fund` sets on every account.
-    let ripple = json!({"TransactionType": "AccountSet", "SetFlag": 8});
-    d.submit("gw", ripple).await;
-    d.hold("alice", "gw", "100").await;
-    d.hold("bob", "gw", "20").await;
+    d.hold("alice", "USD", "gw", "100").await;
+    d.hold("bob", "USD", "gw", "20").await;
     d.close().await;
     let mut watcher = Ws::connect_to(addr(&d.server)).await;
     // Follows the book where takers pay USD and get XRP: rippled publishes to it the
@@ -584,7 +488,7 @@ async fn offers_paged_listed_funded_and_streamed() {
     changes
         .req(json!({"command": "subscribe", "streams": ["book_changes"]}))
         .await;
-    d.hold("carol", "gw", "0").await;
+    d.hold("carol", "USD", "gw", "0").await;
     let take = json!({"TransactionType": "OfferCreate", "TakerPays": usd("gw", "10"), "TakerGets": xrp(100)});
     d.submit("carol", take).await;
     d.close().await;

@@ -6,128 +6,21 @@
 
 mod support;
 
-use ledgerd::app::Running;
 use serde_json::{json, Value};
-use support::keys::{address, secret};
-use support::server::{addr, start};
-use support::ws::Ws;
+use support::keys::address;
+use support::market::{err, iou, with, xrp, Market};
+use support::server::addr;
 
-struct Paths {
-    server: Running,
-    ws: Ws,
-}
-
-fn iou(code: &str, gw: &str, v: &str) -> Value {
-    json!({"currency": code, "issuer": address(gw), "value": v})
-}
-
-fn xrp(n: i64) -> Value {
-    Value::from((n * 1_000_000).to_string())
-}
-
-/// The error token of a reply.
-fn error_of(r: &Value) -> String {
-    let o = if r["result"].is_object() {
-        &r["result"]
-    } else {
-        r
-    };
-    o["error"].as_str().unwrap_or("").to_string()
-}
-
-impl Paths {
-    async fn start() -> Paths {
-        let server = start(0).await;
-        let ws = Ws::connect_to(addr(&server)).await;
-        Paths { server, ws }
-    }
-
-    async fn call(&mut self, method: &str, params: Value) -> Value {
-        let mut p = params;
-        p["command"] = json!(method);
-        self.ws.req(p).await
-    }
-
-    async fn result(&mut self, method: &str, params: Value) -> Value {
-        let r = self.call(method, params).await;
-        assert_eq!(r["status"], "success", "{method}: {r}");
-        r["result"].clone()
-    }
-
-    async fn submit(&mut self, who: &str, tx: Value) -> Value {
-        let mut tx = tx;
-        tx["Account"] = json!(address(who));
-        let secret = if who == "masterpassphrase" {
-            support::keys::GENESIS_SEED.to_string()
-        } else {
-            secret(who)
-        };
-        let r = self
-            .result("submit", json!({"secret": secret, "tx_json": tx}))
-            .await;
-        assert_eq!(r["engine_result"], "tesSUCCESS", "{tx}: {r}");
-        r
-    }
-
-    async fn close(&mut self) {
-        self.result("ledger_accept", json!({})).await;
-    }
-
-    /// Funds `who`; a gateway (`gw...`) also gets DefaultRipple, as rippled's test
-    /// environment gives every account: without it, IOUs cannot ripple through it, nor
-    /// leave it after a book (terNO_RIPPLE).
-    async fn fund(&mut self, who: &str) {
-        let tx = json!({"TransactionType": "Payment", "Destination": address(who), "Amount": xrp(10_000)});
-        self.submit("masterpassphrase", tx).await;
-        if who.starts_with("gw") {
-            self.close().await;
-            let set = json!({"TransactionType": "AccountSet", "SetFlag": 8});
-            self.submit(who, set).await;
-        }
-    }
-
-    /// `who` trusts `gw` for 1000 `code`, then `gw` pays it `v`.
-    async fn hold(&mut self, who: &str, code: &str, gw: &str, v: &str) {
-        let trust = json!({"TransactionType": "TrustSet", "LimitAmount": iou(code, gw, "1000")});
-        self.submit(who, trust).await;
-        if v != "0" {
-            let pay = json!({"TransactionType": "Payment", "Destination": address(who), "Amount": iou(code, gw, v)});
-            self.submit(gw, pay).await;
-        }
-    }
-
-    async fn offer(&mut self, who: &str, pays: Value, gets: Value) {
-        let tx = json!({"TransactionType": "OfferCreate", "TakerPays": pays, "TakerGets": gets});
-        self.submit(who, tx).await;
-    }
-
-    /// `who`'s balance of `code` with `gw`, from account_lines.
-    async fn balance(&mut self, who: &str, code: &str, gw: &str) -> String {
-        let r = self
-            .result(
-                "account_lines",
-                json!({"account": address(who), "peer": address(gw), "ledger_index": "current"}),
-            )
-            .await;
-        r["lines"]
-            .as_array()
-            .and_then(|l| l.iter().find(|x| x["currency"] == code))
-            .map(|x| x["balance"].as_str().unwrap_or("").to_string())
-            .unwrap_or_default()
-    }
-
+/// What only these tests do: find paths and pay along them.
+impl Market {
+    /// `ripple_path_find` from `src` to `dst` for `amount`, with `extra`'s fields.
     async fn find(&mut self, src: &str, dst: &str, amount: Value, extra: Value) -> Value {
-        let mut p = json!({
+        let p = json!({
             "source_account": address(src),
             "destination_account": address(dst),
             "destination_amount": amount,
         });
-        if let Value::Object(o) = extra {
-            for (k, v) in o {
-                p[k] = v;
-            }
-        }
-        self.result("ripple_path_find", p).await
+        self.result("ripple_path_find", with(p, extra)).await
     }
 
     /// Pays with the alternative's paths and source amount (plus 1%) as SendMax.
@@ -153,17 +46,13 @@ impl Paths {
         }
         self.submit(src, tx).await;
     }
-
-    async fn stop(self) {
-        self.server.stop().await;
-    }
 }
 
 /// gw issues USD; carol sells 50 USD for 100 XRP; bob trusts gw; alice has only XRP.
-async fn market() -> Paths {
-    let mut p = Paths::start().await;
+async fn market() -> Market {
+    let mut p = Market::start().await;
     for who in ["gw", "alice", "bob", "carol"] {
-        p.fund(who).await;
+        p.fund(who, 10_000).await;
     }
     p.close().await;
     p.hold("carol", "USD", "gw", "500").await;
@@ -211,7 +100,7 @@ async fn xrp_to_usd_through_a_book_then_paid_along_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn usd_to_usd_ripples_through_the_gateway_on_the_default_path() {
     let mut p = market().await;
-    p.fund("dave").await;
+    p.fund("dave", 10_000).await;
     p.close().await;
     p.hold("dave", "USD", "gw", "100").await;
     p.close().await;
@@ -250,9 +139,9 @@ async fn usd_to_usd_ripples_through_the_gateway_on_the_default_path() {
 }
 
 /// gw2 issues EUR; frank sells EUR.gw2 for USD.gw; dan holds USD.gw; eve trusts gw2.
-async fn two_gateways(p: &mut Paths) {
+async fn two_gateways(p: &mut Market) {
     for who in ["gw2", "dan", "eve", "frank"] {
-        p.fund(who).await;
+        p.fund(who, 10_000).await;
     }
     p.close().await;
     p.hold("dan", "USD", "gw", "100").await;
@@ -409,7 +298,7 @@ async fn ripple_path_find_errors_are_rippleds() {
     ];
     for (params, want) in cases {
         let r = p.call("ripple_path_find", params.clone()).await;
-        assert_eq!(error_of(&r), want, "{params}: {r}");
+        assert_eq!(err(&r).0, want, "{params}: {r}");
     }
     let many: Vec<Value> = (0..19).map(|_| json!({"currency": "XRP"})).collect();
     let r = p
@@ -418,7 +307,7 @@ async fn ripple_path_find_errors_are_rippleds() {
             json!({"source_account": alice, "destination_account": bob, "destination_amount": usd, "source_currencies": many}),
         )
         .await;
-    assert_eq!(error_of(&r), "srcCurMalformed");
+    assert_eq!(err(&r).0, "srcCurMalformed");
     // An error after the ledger was chosen still names it.
     let r = p
         .call(
@@ -426,7 +315,7 @@ async fn ripple_path_find_errors_are_rippleds() {
             json!({"source_account": address("nobody"), "destination_account": bob, "destination_amount": usd, "ledger_index": "validated"}),
         )
         .await;
-    assert_eq!(error_of(&r), "srcActNotFound", "{r}");
+    assert_eq!(err(&r).0, "srcActNotFound", "{r}");
     assert!(r["ledger_index"].is_u64(), "{r}");
     assert_eq!(r["validated"], true, "{r}");
     p.stop().await;
@@ -463,7 +352,7 @@ async fn path_find_create_status_update_close() {
     assert_eq!(closed["closed"], true, "{closed}");
     for sub in ["status", "close"] {
         let r = p.call("path_find", json!({"subcommand": sub})).await;
-        assert_eq!(error_of(&r), "noPathRequest", "{r}");
+        assert_eq!(err(&r).0, "noPathRequest", "{r}");
     }
     for bad in [
         json!({}),
@@ -471,17 +360,17 @@ async fn path_find_create_status_update_close() {
         json!({"subcommand": "x"}),
     ] {
         let r = p.call("path_find", bad).await;
-        assert_eq!(error_of(&r), "invalidParams", "{r}");
+        assert_eq!(err(&r).0, "invalidParams", "{r}");
     }
     // A failed create leaves no request behind.
     let mut bad = create.clone();
     bad["source_account"] = json!(address("nobody"));
     let r = p.call("path_find", bad).await;
-    assert_eq!(error_of(&r), "srcActNotFound", "{r}");
+    assert_eq!(err(&r).0, "srcActNotFound", "{r}");
     let r = p.call("path_find", json!({"subcommand": "status"})).await;
-    assert_eq!(error_of(&r), "noPathRequest", "{r}");
+    assert_eq!(err(&r).0, "noPathRequest", "{r}");
     // Over HTTP there are no events.
     let http = support::http::rpc_async(addr(&p.server), "path_find", create).await;
-    assert_eq!(error_of(&http), "noEvents", "{http}");
+    assert_eq!(err(&http).0, "noEvents", "{http}");
     p.stop().await;
 }

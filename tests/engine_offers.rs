@@ -358,3 +358,54 @@ fn a_transfer_fee_is_paid_by_the_offer_owner_when_crossing() {
     assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("80"));
     assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("0"));
 }
+
+/// DeepFreeze (rippled `Freeze_test` testPaymentsWhenDeepFrozen and `SetTrust` preclaim):
+/// a deep freeze needs a freeze, stops the holder receiving from others as well as
+/// sending (the issuer and the holder still pay each other), refuses offers to buy the
+/// frozen token, and cannot outlive the freeze it rests on.
+#[test]
+fn a_deep_freeze_stops_receiving_too() {
+    use ledgerd::engine::trust_set::tf as tst;
+    use ledgerd::ledger::flags::lsf;
+    let (mut env, gw, alice, bob) = market();
+    env.apply(&gw, pay(&bob, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    let freeze = |flags: u32| trust(alice.iou("USD", 0)).flags(flags);
+    env.apply(&gw, freeze(tst::SET_DEEP_FREEZE), Ter::tecNO_PERMISSION);
+    env.apply(
+        &gw,
+        freeze(tst::SET_FREEZE | tst::CLEAR_DEEP_FREEZE),
+        Ter::tecNO_PERMISSION,
+    );
+    env.apply(
+        &gw,
+        freeze(tst::SET_FREEZE | tst::SET_DEEP_FREEZE),
+        Ter::tesSUCCESS,
+    );
+    let line = env
+        .read(&keylet::line(&gw.id, &alice.id, &cur("USD")))
+        .expect("line");
+    let (f, d) = if gw.id > alice.id {
+        (lsf::HIGH_FREEZE, lsf::HIGH_DEEP_FREEZE)
+    } else {
+        (lsf::LOW_FREEZE, lsf::LOW_DEEP_FREEZE)
+    };
+    assert_eq!(line.flags() & (f | d), f | d);
+    // The issuer and alice still pay each other; bob cannot pay alice, and alice cannot
+    // buy USD on the exchange.
+    env.apply(&gw, pay(&alice, gw.iou("USD", 1)), Ter::tesSUCCESS);
+    env.apply(&alice, pay(&gw, gw.iou("USD", 1)), Ter::tesSUCCESS);
+    env.apply(&bob, pay(&alice, gw.iou("USD", 1)), Ter::tecPATH_DRY);
+    env.apply(&alice, pay(&bob, gw.iou("USD", 1)), Ter::tecPATH_DRY);
+    env.apply(&alice, offer(gw.iou("USD", 1), xrp(1)), Ter::tecFROZEN);
+    // The freeze cannot go while the deep freeze stays.
+    env.apply(&gw, freeze(tst::CLEAR_FREEZE), Ter::tecNO_PERMISSION);
+    env.apply(
+        &gw,
+        freeze(tst::CLEAR_FREEZE | tst::CLEAR_DEEP_FREEZE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&bob, pay(&alice, gw.iou("USD", 1)), Ter::tesSUCCESS);
+    // An account that gave up freezing cannot freeze.
+    env.apply(&gw, fset(asf::NO_FREEZE), Ter::tesSUCCESS);
+    env.apply(&gw, freeze(tst::SET_FREEZE), Ter::tecNO_PERMISSION);
+}

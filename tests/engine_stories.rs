@@ -329,9 +329,16 @@ fn freeze_and_no_ripple_flags() {
         Ter::tesSUCCESS,
     );
     assert_eq!(env.line(&alice, &gw, "USD").unwrap().flags() & gw_freeze, 0);
+    // tfSetDeepFreeze (DeepFreeze) on a line not frozen: refused.
     env.apply(
         &alice,
         trust(gw.iou("USD", 100)).flags(0x0040_0000),
+        Ter::tecNO_PERMISSION,
+    );
+    // Any other unknown bit is still malformed.
+    env.apply(
+        &alice,
+        trust(gw.iou("USD", 100)).flags(0x0100_0000),
         Ter::temINVALID_FLAG,
     );
 }

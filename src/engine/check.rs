@@ -4,7 +4,7 @@
 
 use super::directory::remove_owned;
 use super::entry::adjust_owner_count;
-use super::funds::{frozen, xrp_liquid};
+use super::funds::{deep_frozen, frozen, xrp_liquid};
 use super::ripple::balance_for;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
@@ -38,7 +38,9 @@ pub fn funds(view: &dyn ReadView, account: &AccountId, amount: &Amount) -> Amoun
         } => {
             let held = if account == issuer {
                 return *amount;
-            } else if frozen(view, account, issuer, currency) {
+            } else if frozen(view, account, issuer, currency)
+                || deep_frozen(view, account, issuer, currency)
+            {
                 IouValue::ZERO
             } else {
                 view.read(&keylet::line(account, issuer, currency))

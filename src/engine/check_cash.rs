@@ -215,6 +215,7 @@ fn casher_line(ctx: &mut ApplyContext, send_max: &Amount) -> Result<Option<Lifte
             auth: false,
             no_ripple: !root.is_flag(lsf::DEFAULT_RIPPLE),
             freeze: false,
+            deep_freeze: false,
             quality_in: 0,
             quality_out: 0,
         };

@@ -38,6 +38,21 @@ pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, adj: i32) -> i64 {
     (balance - reserve).max(0)
 }
 
+/// Flags of `holder`'s line to `issuer` in `currency`; none for XRP, for an issuer's own
+/// issue, or without a line.
+fn holder_line_flags(
+    view: &dyn ReadView,
+    holder: &AccountId,
+    issuer: &AccountId,
+    currency: &Currency,
+) -> Option<u32> {
+    if currency.is_xrp() || holder == issuer {
+        return None;
+    }
+    view.read(&keylet::line(holder, issuer, currency))
+        .map(|l| l.flags())
+}
+
 /// True when the issuer froze `holder`'s line in `currency`, or froze everything
 /// (rippled `isFrozen`).
 pub fn frozen(
@@ -49,16 +64,25 @@ pub fn frozen(
     if currency.is_xrp() || holder == issuer {
         return false;
     }
-    if is_global_frozen(view, issuer) {
-        return true;
-    }
     let bit = if issuer > holder {
         lsf::HIGH_FREEZE
     } else {
         lsf::LOW_FREEZE
     };
-    view.read(&keylet::line(holder, issuer, currency))
-        .is_some_and(|l| l.flags() & bit != 0)
+    is_global_frozen(view, issuer)
+        || holder_line_flags(view, holder, issuer, currency).is_some_and(|f| f & bit != 0)
+}
+
+/// True when either side deep-froze `holder`'s line to `issuer` (rippled
+/// `isDeepFrozen`): it may neither send nor receive.
+pub fn deep_frozen(
+    view: &dyn ReadView,
+    holder: &AccountId,
+    issuer: &AccountId,
+    currency: &Currency,
+) -> bool {
+    holder_line_flags(view, holder, issuer, currency)
+        .is_some_and(|f| f & (lsf::LOW_DEEP_FREEZE | lsf::HIGH_DEEP_FREEZE) != 0)
 }
 
 /// [`frozen`] for an [`Issue`] (XRP is never frozen).
@@ -86,7 +110,10 @@ pub fn account_holds(
         return Amount::Xrp(xrp_liquid(view, account, 0));
     }
     let zero = zero_of(issue);
-    if zero_if_frozen && frozen(view, account, &issue.issuer, &issue.currency) {
+    if zero_if_frozen
+        && (frozen(view, account, &issue.issuer, &issue.currency)
+            || deep_frozen(view, account, &issue.issuer, &issue.currency))
+    {
         return zero;
     }
     match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
@@ -206,6 +233,7 @@ pub fn credit_line(
                 auth: false,
                 no_ripple: !receiver_ripples,
                 freeze: false,
+                deep_freeze: false,
                 quality_in: 0,
                 quality_out: 0,
             },

@@ -142,6 +142,9 @@ pub fn check_accept_asset(view: &dyn ReadView, account: &AccountId, issue: &Issu
             return Ter::tecNO_AUTH;
         }
     }
+    if super::funds::deep_frozen(view, account, &issue.issuer, &issue.currency) {
+        return Ter::tecFROZEN;
+    }
     Ter::tesSUCCESS
 }
 

@@ -67,6 +67,8 @@ pub struct NewLine {
     pub no_ripple: bool,
     /// Set the setter's Freeze bit.
     pub freeze: bool,
+    /// Set the setter's DeepFreeze bit.
+    pub deep_freeze: bool,
     /// Setter's QualityIn (0 = none).
     pub quality_in: u32,
     /// Setter's QualityOut (0 = none).
@@ -136,6 +138,9 @@ pub fn trust_create(sb: &mut Sandbox, n: &NewLine) -> Ter {
     }
     if n.freeze {
         flags |= pick(lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
+    }
+    if n.deep_freeze {
+        flags |= pick(lsf::LOW_DEEP_FREEZE, lsf::HIGH_DEEP_FREEZE);
     }
     // The peer's side does not ripple unless the peer ripples by default.
     let peer_default_ripple = sb

@@ -27,9 +27,19 @@ pub mod tf {
     pub const SET_FREEZE: u32 = 0x0010_0000;
     /// Unfreeze the line.
     pub const CLEAR_FREEZE: u32 = 0x0020_0000;
+    /// Deep-freeze the line (DeepFreeze; the line must be frozen too).
+    pub const SET_DEEP_FREEZE: u32 = 0x0040_0000;
+    /// Lift a deep freeze.
+    pub const CLEAR_DEEP_FREEZE: u32 = 0x0080_0000;
     /// Bits TrustSet may not set (the DeepFreeze bits are refused: amendment not enabled).
     pub const MASK: u32 = super::TF_UNIVERSAL_MASK
-        & !(SET_AUTH | SET_NO_RIPPLE | CLEAR_NO_RIPPLE | SET_FREEZE | CLEAR_FREEZE);
+        & !(SET_AUTH
+            | SET_NO_RIPPLE
+            | CLEAR_NO_RIPPLE
+            | SET_FREEZE
+            | CLEAR_FREEZE
+            | SET_DEEP_FREEZE
+            | CLEAR_DEEP_FREEZE);
 }
 
 fn limit_amount(tx: &StObject) -> Option<(IouValue, Currency, AccountId)> {
@@ -93,7 +103,60 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     {
         return Ter::tecNO_PERMISSION;
     }
+    freeze_preclaim(view, tx, account, &root, &dst, &currency)
+}
+
+/// DeepFreeze's rules (rippled `SetTrust::preclaim`): no freezing under NoFreeze, no
+/// freezing and unfreezing at once, and a deep freeze only on a frozen line.
+fn freeze_preclaim(
+    view: &dyn ReadView,
+    tx: &StObject,
+    account: &AccountId,
+    root: &StObject,
+    dst: &AccountId,
+    currency: &Currency,
+) -> Ter {
+    let Some(req) = request(tx) else {
+        return Ter::temBAD_LIMIT;
+    };
+    let setting = req.set_freeze || req.set_deep_freeze;
+    let clearing = req.clear_freeze || req.clear_deep_freeze;
+    if root.is_flag(lsf::NO_FREEZE) && setting {
+        return Ter::tecNO_PERMISSION;
+    }
+    if setting && clearing {
+        return Ter::tecNO_PERMISSION;
+    }
+    let high = account > dst;
+    let flags = view
+        .read(&keylet::line(account, dst, currency))
+        .map_or(0, |l| l.flags());
+    let flags = freeze_flags(flags, &req, high, root.is_flag(lsf::NO_FREEZE));
+    let frozen = flags & side_bit(high, lsf::LOW_FREEZE, lsf::HIGH_FREEZE) != 0;
+    let deep = flags & side_bit(high, lsf::LOW_DEEP_FREEZE, lsf::HIGH_DEEP_FREEZE) != 0;
+    if deep && !frozen {
+        return Ter::tecNO_PERMISSION;
+    }
     Ter::tesSUCCESS
+}
+
+/// The line's flags with the request's freeze and deep-freeze changes on the sender's
+/// side (rippled `computeFreezeFlags`).
+fn freeze_flags(flags_in: u32, req: &Request, high: bool, no_freeze: bool) -> u32 {
+    let mut out = flags_in;
+    let freeze = side_bit(high, lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
+    if req.set_freeze && !req.clear_freeze && !no_freeze {
+        out |= freeze;
+    } else if req.clear_freeze && !req.set_freeze {
+        out &= !freeze;
+    }
+    let deep = side_bit(high, lsf::LOW_DEEP_FREEZE, lsf::HIGH_DEEP_FREEZE);
+    if req.set_deep_freeze && !req.clear_deep_freeze && !no_freeze {
+        out |= deep;
+    } else if req.clear_deep_freeze && !req.set_deep_freeze {
+        out &= !deep;
+    }
+    out
 }
 
 /// What the transaction asks of the line, from the sender's side.
@@ -111,6 +174,8 @@ struct Request {
     clear_no_ripple: bool,
     set_freeze: bool,
     clear_freeze: bool,
+    set_deep_freeze: bool,
+    clear_deep_freeze: bool,
 }
 
 fn request(tx: &StObject) -> Option<Request> {
@@ -135,6 +200,8 @@ fn request(tx: &StObject) -> Option<Request> {
         clear_no_ripple: flags & tf::CLEAR_NO_RIPPLE != 0,
         set_freeze: flags & tf::SET_FREEZE != 0,
         clear_freeze: flags & tf::CLEAR_FREEZE != 0,
+        set_deep_freeze: flags & tf::SET_DEEP_FREEZE != 0,
+        clear_deep_freeze: flags & tf::CLEAR_DEEP_FREEZE != 0,
     })
 }
 
@@ -247,6 +314,7 @@ fn create_line(ctx: &mut ApplyContext, req: &Request, reserve_create: i64) -> Te
             auth: req.set_auth,
             no_ripple: req.set_no_ripple && !req.clear_no_ripple,
             freeze: req.set_freeze && !req.clear_freeze,
+            deep_freeze: req.set_deep_freeze && !req.clear_deep_freeze,
             quality_in: req.quality_in,
             quality_out: req.quality_out,
         },
@@ -302,13 +370,7 @@ fn ripple_and_freeze(
     } else if req.clear_no_ripple && !req.set_no_ripple {
         out &= !no_ripple;
     }
-    let freeze = side_bit(high, lsf::LOW_FREEZE, lsf::HIGH_FREEZE);
-    if req.set_freeze && !req.clear_freeze && !me.is_flag(lsf::NO_FREEZE) {
-        out |= freeze;
-    } else if req.clear_freeze && !req.set_freeze {
-        out &= !freeze;
-    }
-    Ok(out)
+    Ok(freeze_flags(out, req, high, me.is_flag(lsf::NO_FREEZE)))
 }
 
 /// True when one side of the line differs from its defaults, and so takes a reserve:

@@ -88,6 +88,10 @@ pub mod lsf {
     pub const LOW_FREEZE: u32 = 0x0040_0000;
     /// RippleState: the high account froze the line.
     pub const HIGH_FREEZE: u32 = 0x0080_0000;
+    /// The low account deep-froze the line (DeepFreeze): neither side may send or receive.
+    pub const LOW_DEEP_FREEZE: u32 = 0x0200_0000;
+    /// The high account deep-froze the line.
+    pub const HIGH_DEEP_FREEZE: u32 = 0x0400_0000;
     /// RippleState: one side is an AMM pseudo-account holding a pool asset.
     pub const AMM_NODE: u32 = 0x0100_0000;
 }

@@ -61,6 +61,7 @@ const APPLIED: &[&str] = &[
     "fixAMMOverflowOffer",
     "AMMClawback",
     "fixAMMClawbackRounding",
+    "DeepFreeze",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -90,7 +91,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",
-    "DeepFreeze",
     "PermissionedDomains",
     "DynamicNFT",
     "Credentials",

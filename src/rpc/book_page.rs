@@ -7,8 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::engine::funds::{frozen, xrp_liquid};
-use crate::engine::ripple::{balance_for, QUALITY_ONE};
+use crate::engine::ripple::QUALITY_ONE;
 use crate::ledger::book::for_each_book_offer;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
@@ -20,11 +19,6 @@ use crate::render::ledger::entry_json;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, as_string, parse_hash256};
 use serde_json::Value;
-
-/// RippleState: the low account deep-froze the line (DeepFreeze amendment).
-const LSF_LOW_DEEP_FREEZE: u32 = 0x0200_0000;
-/// RippleState: the high account deep-froze the line.
-const LSF_HIGH_DEEP_FREEZE: u32 = 0x0400_0000;
 
 /// An order book: takers pay `pays` and get `gets` (rippled `Book{in, out}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -202,24 +196,11 @@ fn transfer_rate(view: &dyn ReadView, issuer: &AccountId) -> u32 {
 /// rippled `accountHolds(..., fhZERO_IF_FROZEN)`, negatives as zero: XRP above the
 /// reserve, or the owner's balance on an unfrozen line to the issuer.
 fn holds(view: &dyn ReadView, owner: &AccountId, issue: &Issue) -> Qty {
-    if issue.is_xrp() {
-        return Qty::Drops(xrp_liquid(view, owner, 0));
-    }
-    if frozen(view, owner, &issue.issuer, &issue.currency) {
+    let held = crate::engine::funds::account_holds(view, owner, issue, true);
+    if held.is_negative() {
         return Qty::zero(issue);
     }
-    let Some(line) = view.read(&keylet::line(owner, &issue.issuer, &issue.currency)) else {
-        return Qty::zero(issue);
-    };
-    if line.flags() & (LSF_LOW_DEEP_FREEZE | LSF_HIGH_DEEP_FREEZE) != 0 {
-        return Qty::zero(issue);
-    }
-    let b = balance_for(&line, owner, &issue.issuer);
-    if b.is_negative() {
-        Qty::zero(issue)
-    } else {
-        Qty::Iou(b)
-    }
+    Qty::of(&held)
 }
 
 /// One page of `book` in `view`, at most `limit` offers, as seen by `taker` (rippled passes

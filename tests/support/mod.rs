@@ -7,6 +7,8 @@
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
 //! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
 //! - [`accounts`]: an account's root, sequence and balance in a store's open ledger.
+//! - [`market`]: the DEX API tests' harness: a server and a WebSocket on which accounts
+//!   are funded, trust gateways, hold IOUs and place offers with real transactions.
 //! - [`journal`]: the store's journal on disk: open, replay, list segments.
 //! - [`persist`]: a driver playing the sequencer's role over persistence.
 //! - [`vectors`]: the JSON vectors in `tests/vectors/`.
@@ -20,6 +22,7 @@ pub mod engine;
 pub mod http;
 pub mod journal;
 pub mod keys;
+pub mod market;
 pub mod payment;
 pub mod persist;
 pub mod reply;

@@ -6,7 +6,7 @@
 use super::amm_liquidity::{AmmLiquidity, AmmOffer};
 use super::step::{DebtDir, OffersToRemove, PrevInfo, Step, StrandDir};
 use super::{amt_cmp, amt_positive, amt_sub, mul_ratio_or_zero, sum_sorted};
-use crate::engine::funds::{account_funds, require_auth, transfer_rate, zero_of};
+use crate::engine::funds::{account_funds, deep_frozen, require_auth, transfer_rate, zero_of};
 use crate::engine::offer::{offer_delete, LiveOffer};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
@@ -201,6 +201,11 @@ impl OfferStream {
                 continue;
             };
             if offer.fully_consumed() {
+                self.perm_rm.insert(key);
+                continue;
+            }
+            let paid = offer.issue_in();
+            if deep_frozen(&*sb, &offer.owner, &paid.issuer, &paid.currency) {
                 self.perm_rm.insert(key);
                 continue;
             }

@@ -313,6 +313,10 @@ fn check_freeze(
         if line.flags() & bit != 0 {
             return Err(Ter::terNO_LINE);
         }
+        // A deep freeze stops the line whichever side set it.
+        if line.flags() & (lsf::LOW_DEEP_FREEZE | lsf::HIGH_DEEP_FREEZE) != 0 {
+            return Err(Ter::terNO_LINE);
+        }
     }
     Ok(())
 }

@@ -374,3 +374,57 @@ async fn path_find_create_status_update_close() {
     assert_eq!(err(&http).0, "noEvents", "{http}");
     p.stop().await;
 }
+
+/// `sign` and `submit` with `build_path` fill `Paths` from a path search (rippled
+/// `checkPayment`), and the payment delivers along them; XRP to XRP and a `Paths` of its
+/// own are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn build_path_fills_paths_for_sign_and_submit() {
+    let mut p = market().await;
+    let tx = json!({"TransactionType": "Payment", "Account": address("alice"),
+        "Destination": address("bob"), "Amount": iou("USD", "gw", "10"), "SendMax": xrp(25)});
+    let secret = support::keys::secret("alice");
+    let signed = p
+        .result(
+            "sign",
+            json!({"tx_json": tx, "secret": secret, "build_path": true}),
+        )
+        .await;
+    assert_eq!(
+        signed["tx_json"]["Paths"],
+        json!([[{"currency": "USD", "issuer": address("gw"), "type": 48}]]),
+        "{signed}"
+    );
+    let r = p
+        .result(
+            "submit",
+            json!({"tx_json": tx, "secret": secret, "build_path": true}),
+        )
+        .await;
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    p.close().await;
+    assert_eq!(p.balance("bob", "USD", "gw").await, "10");
+    let xrp_only = json!({"TransactionType": "Payment", "Account": address("alice"),
+        "Destination": address("bob"), "Amount": xrp(1)});
+    let r = p
+        .call(
+            "sign",
+            json!({"tx_json": xrp_only, "secret": secret, "build_path": true}),
+        )
+        .await;
+    assert_eq!(err(&r).1, "Cannot build XRP to XRP paths.", "{r}");
+    let mut own = tx.clone();
+    own["Paths"] = json!([[{"currency": "USD", "issuer": address("gw")}]]);
+    let r = p
+        .call(
+            "sign",
+            json!({"tx_json": own, "secret": secret, "build_path": true}),
+        )
+        .await;
+    assert_eq!(
+        err(&r).1,
+        "Cannot specify both 'tx_json.Paths' and 'build_path'",
+        "{r}"
+    );
+    p.stop().await;
+}

@@ -422,6 +422,9 @@ fn prepare(
         open.view.info().fees.base_drops,
     )?;
     check_payment(params, &mut txj, !offline && single)?;
+    if single && !offline && params.contains_key("build_path") {
+        build_path(&open.view, &account, &mut txj)?;
+    }
     if single && txj.contains_key("Signers") {
         return Err(RpcError::new(ErrorCode::AlreadyMultisig));
     }
@@ -524,7 +527,7 @@ fn check_fee(
 }
 
 /// rippled `checkPayment`: DeliverMax alias, Amount and Destination present and valid,
-/// `build_path` rules (path finding is not offered: every request for it is refused).
+/// `build_path` rules (the paths themselves are filled in by [`build_path`]).
 fn check_payment(
     params: &Params,
     txj: &mut Map<String, Value>,
@@ -583,12 +586,36 @@ fn check_payment(
                 "Cannot build XRP to XRP paths.",
             ));
         }
-        // Path finding is not implemented: refuse as rippled refuses build_path where it
-        // cannot be used.
-        return Err(RpcError::with_message(
-            ErrorCode::InvalidParams,
-            "Field 'build_path' not allowed in this context.",
-        ));
+    }
+    Ok(())
+}
+
+/// Fills `Paths` for `build_path` from a path search in the open ledger: from SendMax's
+/// issue (or the Amount re-issued by the sender) to the Amount; no `Paths` when none.
+fn build_path(
+    view: &crate::ledger::view::StateView,
+    account: &AccountId,
+    txj: &mut Map<String, Value>,
+) -> Result<(), RpcError> {
+    let field = |name: &str| txj.get(name).and_then(|v| Amount::from_json(v).ok());
+    let amount = field("Amount").ok_or_else(|| RpcError::invalid_field("tx_json.Amount"))?;
+    let send_max = field("SendMax").unwrap_or(match amount {
+        Amount::Iou {
+            value, currency, ..
+        } => Amount::iou(value, currency, *account),
+        xrp => xrp,
+    });
+    let dst = txj
+        .get("Destination")
+        .and_then(as_string)
+        .and_then(|s| AccountId::from_address(&s).ok())
+        .ok_or_else(|| RpcError::invalid_field("tx_json.Destination"))?;
+    let paths = crate::rpc::pathfind::build_paths(view, account, &dst, &send_max, &amount);
+    if !paths.is_empty() {
+        txj.insert(
+            "Paths".into(),
+            crate::rpc::pathfind::request::paths_json(&paths),
+        );
     }
     Ok(())
 }

@@ -402,6 +402,11 @@ async fn offers_paged_listed_funded_and_streamed() {
         msg["transaction"]["TransactionType"], "OfferCreate",
         "{msg}"
     );
+    // rippled's transJson adds what the (non-issuer) owner holds of TakerGets.
+    assert!(
+        msg["transaction"]["owner_funds"].is_string(),
+        "owner_funds on the OfferCreate message: {msg}"
+    );
 
     let r = d
         .book_offers(json!({"currency": "XRP"}), usd_spec("gw"), json!({}))

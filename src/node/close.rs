@@ -49,8 +49,12 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                 status.complete = status.complete.map(|(lo, _)| (lo.min(seq).min(first), seq));
                 let complete = status.complete_ledgers();
                 node.set_status(status);
+                let snap = node.ledgers.by_seq(seq);
+                let view = snap
+                    .as_ref()
+                    .map(|s| &s.view as &dyn crate::ledger::view::ReadView);
                 node.subscriptions
-                    .publish_closed(&closed, network_id, &complete);
+                    .publish_closed(&closed, network_id, &complete, view);
                 update_path_requests(&node, seq);
                 if let Some(reply) = work.reply {
                     let _ = reply.send(Ok(seq.saturating_add(1)));

@@ -159,9 +159,9 @@ fn run(
                 persist.after_close(&store);
                 // Held transactions retried into the new open ledger are proposed now.
                 if subs.wants_proposed() {
-                    let seq = store.current().seq();
+                    let current = store.current();
                     for entry in store.open_txs() {
-                        subs.publish_proposed(&entry, seq);
+                        subs.publish_proposed(&entry, current.seq(), &current.view);
                     }
                 }
                 let work = ClosedWork {
@@ -195,7 +195,7 @@ fn submit(
         .and_then(|a| current.view.read(&keylet::account(&a)))
         .and_then(|root| root.u32_of(sf().sequence));
     if let Some(entry) = &result.entry {
-        subs.publish_proposed(entry, entry.ledger_seq);
+        subs.publish_proposed(entry, entry.ledger_seq, &current.view);
     }
     Ok(Submitted {
         result,

@@ -6,10 +6,13 @@
 //! transport, and is dropped from here the next time a message finds it gone. Rendering
 //! happens once per API version per message, only when someone listens.
 
+use crate::ledger::view::ReadView;
 use crate::ledgers::{ClosedLedger, LedgerSnapshot, TxEntry};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Issue};
-use crate::render::{ledger::ledger_closed, stream::transaction_message, stream::TxSource};
+use crate::render::{
+    ledger::ledger_closed, stream::owner_funds, stream::transaction_message, stream::TxSource,
+};
 use parking_lot::RwLock;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -323,7 +326,13 @@ impl Subscriptions {
 
     /// Publish a validated ledger: `ledgerClosed`, then each transaction to the
     /// transaction streams and to the accounts it affected.
-    pub fn publish_closed(&self, closed: &ClosedLedger, network_id: u32, complete: &str) {
+    pub fn publish_closed(
+        &self,
+        closed: &ClosedLedger,
+        network_id: u32,
+        complete: &str,
+        view: Option<&dyn ReadView>,
+    ) {
         if self.is_empty() {
             return;
         }
@@ -346,20 +355,27 @@ impl Subscriptions {
         );
         let source = TxSource::Validated { closed, network_id };
         for entry in &closed.txs {
-            self.publish_tx(entry, &source, true);
+            self.publish_tx(entry, &source, true, view);
         }
     }
 
     /// Publish a transaction just applied to the open ledger `seq`.
-    pub fn publish_proposed(&self, entry: &TxEntry, seq: u32) {
+    pub fn publish_proposed(&self, entry: &TxEntry, seq: u32, view: &dyn ReadView) {
         if !self.wants_proposed() {
             return;
         }
-        self.publish_tx(entry, &TxSource::Proposed { seq }, false);
+        self.publish_tx(entry, &TxSource::Proposed { seq }, false, Some(view));
     }
 
-    fn publish_tx(&self, entry: &TxEntry, source: &TxSource<'_>, validated: bool) {
-        let render = |v| transaction_message(entry, source, v);
+    fn publish_tx(
+        &self,
+        entry: &TxEntry,
+        source: &TxSource<'_>,
+        validated: bool,
+        view: Option<&dyn ReadView>,
+    ) {
+        let funds = view.and_then(|v| owner_funds(v, &entry.tx));
+        let render = |v| transaction_message(entry, source, v, funds.as_deref());
         self.fan_out(
             |s| {
                 s.streams.contains(&Stream::TransactionsProposed)

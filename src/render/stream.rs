@@ -2,8 +2,13 @@
 //! validated, in the API v1 and v2 shapes.
 
 use super::tx::{ctid, insert_deliver_max, meta_json, tx_json};
+use crate::engine::funds::account_funds;
+use crate::engine::tx_type::TxType;
 use crate::engine::Ter;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
 use crate::ledgers::{ClosedLedger, TxEntry};
+use crate::protocol::st::StObject;
 use crate::protocol::time;
 use serde_json::{Map, Value};
 
@@ -23,11 +28,35 @@ pub enum TxSource<'a> {
     },
 }
 
-/// A `transaction` stream message for `api_version` (rippled `transJson`).
-pub fn transaction_message(entry: &TxEntry, source: &TxSource<'_>, api_version: u32) -> Value {
+/// What the owner of an OfferCreate's TakerGets holds of it, for the streams (rippled
+/// `transJson`: `accountFunds` ignoring freezes, when the offer is not self-funded).
+pub fn owner_funds(view: &dyn ReadView, tx: &StObject) -> Option<String> {
+    let s = sf();
+    if tx.u16_of(s.transaction_type) != Some(TxType::OfferCreate as u16) {
+        return None;
+    }
+    let owner = tx.account_of(s.account)?;
+    let gets = tx.amount_of(s.taker_gets)?;
+    if !gets.is_xrp() && gets.issue().issuer == owner {
+        return None;
+    }
+    Some(account_funds(view, &owner, &gets, false).value_text())
+}
+
+/// A `transaction` stream message for `api_version` (rippled `transJson`), with the
+/// offer owner's funds when given.
+pub fn transaction_message(
+    entry: &TxEntry,
+    source: &TxSource<'_>,
+    api_version: u32,
+    owner_funds: Option<&str>,
+) -> Value {
     let mut m = Map::new();
     let mut tx = tx_json(&entry.tx, &entry.id, 1);
     tx.remove("hash");
+    if let Some(f) = owner_funds {
+        tx.insert("owner_funds".into(), Value::from(f));
+    }
     m.insert("type".into(), Value::from("transaction"));
     match source {
         TxSource::Validated { closed, network_id } => {

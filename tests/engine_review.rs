@@ -307,10 +307,10 @@ fn require_auth_checks_the_owner_directory_not_the_owner_count() {
 fn trust_set_preflight_codes_in_rippled_order() {
     let mut env = Env::new();
     let [gw, alice] = env.funded(["gw", "alice"]);
-    // Flags first (the DeepFreeze bits are invalid without the amendment).
+    // Flags first (an unknown bit; the DeepFreeze bits are valid with the amendment).
     env.apply(
         &alice,
-        trust(xrp(1)).flags(0x0040_0000),
+        trust(xrp(1)).flags(0x0100_0000),
         Ter::temINVALID_FLAG,
     );
     // (rippled's isLegalNet -> temBAD_AMOUNT for an XRP limit above 1e17 drops cannot be
@@ -420,12 +420,13 @@ fn trust_set_freeze_and_no_ripple_flags() {
     env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
     let gw_high = gw.id > alice.id;
     let pick = |low: u32, high: u32| if gw_high { high } else { low };
-    // Set and clear in one transaction change nothing.
+    // Freezing and unfreezing at once is refused (DeepFreeze's preclaim); setting and
+    // clearing NoRipple at once changes nothing.
     let before = env.line(&alice, &gw, "USD").unwrap().flags();
     env.apply(
         &gw,
         trust(alice.iou("USD", 0)).flags(tst::SET_FREEZE | tst::CLEAR_FREEZE),
-        Ter::tesSUCCESS,
+        Ter::tecNO_PERMISSION,
     );
     env.apply(
         &gw,
@@ -453,12 +454,12 @@ fn trust_set_freeze_and_no_ripple_flags() {
         Ter::tesSUCCESS,
     );
     assert_eq!(env.owner_count(&gw), 0);
-    // After NoFreeze, tfSetFreeze is silently ignored (no DeepFreeze amendment).
+    // After NoFreeze, freezing is refused (DeepFreeze's preclaim).
     env.apply(&gw, fset(asf::NO_FREEZE), Ter::tesSUCCESS);
     env.apply(
         &gw,
         trust(alice.iou("USD", 0)).flags(tst::SET_FREEZE),
-        Ter::tesSUCCESS,
+        Ter::tecNO_PERMISSION,
     );
     let f = env.line(&alice, &gw, "USD").unwrap().flags();
     assert_eq!(f & pick(lsf::LOW_FREEZE, lsf::HIGH_FREEZE), 0);

@@ -7,8 +7,9 @@
 use super::check::{check_at, expired, funds, remove_check};
 use super::check_create::good_amount;
 use super::entry::credit_drops;
+use super::flow::{flow, Crossing, FlowRequest};
 use super::funds::{frozen, xrp_liquid};
-use super::payment::{default_path_flow, greater, Flow};
+use super::payment::greater;
 use super::ripple::{trust_create, NewLine};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -262,17 +263,42 @@ fn cash_iou(
     value: Amount,
     minimum: bool,
 ) -> Result<Amount, Ter> {
-    let flow = Flow {
+    // rippled: a DeliverMin check asks the engine for as much as it can deliver (half the
+    // largest value, room for a transfer fee), partially, then checks the minimum.
+    let deliver = if minimum {
+        let half = IouValue::from_parts(
+            (crate::protocol::amount::IOU_MANTISSA_MAX / 2) as u128,
+            crate::protocol::amount::IOU_EXPONENT_MAX,
+            false,
+            Rounding::Nearest,
+        )
+        .map_err(|_| Ter::tefINTERNAL)?;
+        let issue = value.issue();
+        Amount::iou(half, issue.currency, issue.issuer)
+    } else {
+        value
+    };
+    let req = FlowRequest {
         src: *src,
         dst: ctx.account,
-        amount: if minimum { send_max } else { value },
-        max: send_max,
+        deliver,
+        send_max: Some(send_max),
+        paths: &[],
+        default_path: true,
         partial: minimum,
-        deliver_min: if minimum { value.as_iou() } else { None },
+        owner_pays_fee: true,
+        crossing: Crossing::No,
+        limit_quality: None,
     };
     let lifted = casher_line(ctx, &send_max)?;
-    let moved = default_path_flow(&mut ctx.sb, &flow);
+    let out = flow(&mut ctx.sb, &req);
     restore_limit(ctx, lifted);
+    let moved = match out.ter {
+        Ter::tesSUCCESS if minimum && greater(&value, &out.actual_out) => Err(Ter::tecPATH_PARTIAL),
+        Ter::tesSUCCESS => Ok(out.actual_out),
+        t if t.is_ter() => Err(Ter::tecPATH_DRY),
+        t => Err(t),
+    };
     moved.map_err(|t| {
         if t == Ter::tecPATH_DRY {
             Ter::tecPATH_PARTIAL

@@ -1,14 +1,10 @@
-//! Payment (rippled `Payment.cpp` and, for issued currencies, the direct-step part of the
-//! flow engine: `DirectStep.cpp`, `StepChecks.h`, `StrandFlow.h`). XRP payments, account
-//! creation, and same-currency payments along the default path (issuer to holder, holder
-//! to issuer, holder to holder through the issuer). No order books, so a cross-currency
-//! payment finds no liquidity.
+//! Payment (rippled `Payment.cpp`): XRP payments and account creation directly; anything
+//! with an issued currency, SendMax or Paths through the payment engine (`flow`), which
+//! ripples along trust lines and takes order book offers and AMM pools.
 
 use super::deposit_preauth::deposit_allowed;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use super::flow::{flow, Crossing, FlowRequest};
-use super::ripple::{balance_for, limit_for, ripple_credit, QUALITY_ONE};
-use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -16,7 +12,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
-use crate::protocol::amount::{Amount, IouValue, Rounding, DROPS_MAX};
+use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
 
@@ -223,104 +219,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     Ter::tesSUCCESS
 }
 
-/// The accounts of the default path: source, SendMax issuer, Amount issuer, destination.
-fn default_path(src: &AccountId, dst: &AccountId, max: &Amount, amount: &Amount) -> Vec<AccountId> {
-    let mut nodes = vec![*src];
-    let max_issuer = max.issue().issuer;
-    if max_issuer != *src {
-        nodes.push(max_issuer);
-    }
-    let issuer = amount.issue().issuer;
-    if issuer != *dst && nodes.last() != Some(&issuer) {
-        nodes.push(issuer);
-    }
-    if nodes.last() != Some(dst) {
-        nodes.push(*dst);
-    }
-    nodes
-}
-
-fn transfer_rate(view: &dyn ReadView, issuer: &AccountId) -> u32 {
-    view.read(&keylet::account(issuer))
-        .and_then(|r| r.u32_of(sf().transfer_rate))
-        .unwrap_or(QUALITY_ONE)
-}
-
-/// A direct step's checks at strand-building time (rippled `DirectStepI::check`).
-fn check_step(
-    view: &dyn ReadView,
-    prev: Option<&AccountId>,
-    src: &AccountId,
-    dst: &AccountId,
-    currency: &Currency,
-    single: bool,
-) -> Result<IouValue, Ter> {
-    let Some(src_root) = view.read(&keylet::account(src)) else {
-        return Err(Ter::terNO_ACCOUNT);
-    };
-    let Some(line) = view.read(&keylet::line(src, dst, currency)) else {
-        return Err(Ter::terNO_LINE);
-    };
-    let auth_bit = if src > dst {
-        lsf::HIGH_AUTH
-    } else {
-        lsf::LOW_AUTH
-    };
-    if src_root.is_flag(lsf::REQUIRE_AUTH)
-        && line.flags() & auth_bit == 0
-        && balance_for(&line, src, dst).is_zero()
-    {
-        return Err(Ter::terNO_AUTH);
-    }
-    if !single {
-        let dst_frozen = view
-            .read(&keylet::account(dst))
-            .is_some_and(|r| r.is_flag(lsf::GLOBAL_FREEZE));
-        let freeze_bit = if dst > src {
-            lsf::HIGH_FREEZE
-        } else {
-            lsf::LOW_FREEZE
-        };
-        if dst_frozen || line.flags() & freeze_bit != 0 {
-            return Err(Ter::terNO_LINE);
-        }
-    }
-    if let Some(prev) = prev {
-        let Some(line_in) = view.read(&keylet::line(prev, src, currency)) else {
-            return Err(Ter::terNO_LINE);
-        };
-        let in_bit = if src > prev {
-            lsf::HIGH_NO_RIPPLE
-        } else {
-            lsf::LOW_NO_RIPPLE
-        };
-        let out_bit = if src > dst {
-            lsf::HIGH_NO_RIPPLE
-        } else {
-            lsf::LOW_NO_RIPPLE
-        };
-        if line_in.flags() & in_bit != 0 && line.flags() & out_bit != 0 {
-            return Err(Ter::terNO_RIPPLE);
-        }
-    }
-    // Capacity: what src can redeem plus what dst still accepts of src's issue.
-    let owed = balance_for(&line, src, dst);
-    let limit = limit_for(&line, dst, src);
-    let capacity = owed.checked_add(&limit).unwrap_or(IouValue::ZERO);
-    if owed.signum() <= 0 && owed.negate() >= limit {
-        return Err(Ter::tecPATH_DRY);
-    }
-    Ok(capacity)
-}
-
-fn min(a: IouValue, b: IouValue) -> IouValue {
-    if a <= b {
-        a
-    } else {
-        b
-    }
-}
-
 /// A payment through the payment engine (rippled `Payment::doApply` with
 /// `RippleCalc`): the default path unless tfNoRippleDirect, plus the explicit Paths.
 fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> Ter {
@@ -363,157 +261,4 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
         ctx.delivered = Some(ctx.meta_delivered.unwrap_or(*amount));
     }
     ter
-}
-
-/// A payment of issued currency along the default path (rippled `flow` without paths or
-/// offers): from `src` to `dst`, `amount` at most, spending `max` at most.
-pub struct Flow {
-    /// Who pays.
-    pub src: AccountId,
-    /// Who receives.
-    pub dst: AccountId,
-    /// What to deliver (an IOU).
-    pub amount: Amount,
-    /// The most the source may spend (SendMax, or the Amount).
-    pub max: Amount,
-    /// Less than `amount` may be delivered.
-    pub partial: bool,
-    /// With `partial`, the least that must be delivered.
-    pub deliver_min: Option<IouValue>,
-}
-
-/// Moves `flow` along the default path in `sb`; returns what was delivered.
-pub fn default_path_flow(sb: &mut Sandbox, flow: &Flow) -> Result<Amount, Ter> {
-    let no_liquidity = if flow.partial {
-        Ter::tecPATH_DRY
-    } else {
-        Ter::tecPATH_PARTIAL
-    };
-    let (Some(want), Some(max_value)) = (flow.amount.as_iou(), flow.max.as_iou()) else {
-        // XRP on one side: crossing needs an order book, and there are none.
-        return Err(no_liquidity);
-    };
-    let currency = currency_of(&flow.amount);
-    if currency_of(&flow.max) != currency {
-        return Err(no_liquidity);
-    }
-    let nodes = default_path(&flow.src, &flow.dst, &flow.max, &flow.amount);
-    // A path that starts where it ends moves nothing.
-    if nodes.len() < 2 {
-        return Err(Ter::tecPATH_DRY);
-    }
-    let caps = step_capacities(&*sb, &nodes, &currency)?;
-    let rates = transfer_rates(&*sb, &nodes, &currency);
-    let delivered = min(deliverable(max_value, &caps, &rates), want);
-    check_delivered(flow, delivered, want)?;
-    let amounts = step_amounts(delivered, &rates, caps.len());
-    if amounts[0] > max_value {
-        return Err(no_liquidity);
-    }
-    let t = credit_steps(sb, &nodes, &currency, &amounts);
-    if t != Ter::tesSUCCESS {
-        return Err(t);
-    }
-    Ok(Amount::iou(delivered, currency, flow.amount.issue().issuer))
-}
-
-fn step_capacities(
-    view: &dyn ReadView,
-    nodes: &[AccountId],
-    currency: &Currency,
-) -> Result<Vec<IouValue>, Ter> {
-    let steps = nodes.len() - 1;
-    let mut caps = Vec::with_capacity(steps);
-    for i in 0..steps {
-        let prev = if i > 0 { Some(&nodes[i - 1]) } else { None };
-        match check_step(view, prev, &nodes[i], &nodes[i + 1], currency, steps == 1) {
-            Ok(c) => caps.push(c),
-            // Payment turns every retry code of the strand into tecPATH_DRY.
-            Err(t) if t.is_ter() => return Err(Ter::tecPATH_DRY),
-            Err(t) => return Err(t),
-        }
-    }
-    Ok(caps)
-}
-
-/// The transfer rate charged at each node. The issuer's transfer fee applies where its
-/// IOUs pass between two other accounts: the node receives by redemption and pays out
-/// by issuing.
-fn transfer_rates(view: &dyn ReadView, nodes: &[AccountId], currency: &Currency) -> Vec<u32> {
-    let steps = nodes.len() - 1;
-    let mut rate = vec![QUALITY_ONE; nodes.len()];
-    for i in 1..steps {
-        let n = &nodes[i];
-        let redeems_in = view
-            .read(&keylet::line(&nodes[i - 1], n, currency))
-            .is_some_and(|l| balance_for(&l, &nodes[i - 1], n).signum() > 0);
-        let issues_out = view
-            .read(&keylet::line(n, &nodes[i + 1], currency))
-            .is_some_and(|l| balance_for(&l, n, &nodes[i + 1]).signum() <= 0);
-        if redeems_in && issues_out {
-            rate[i] = transfer_rate(view, n);
-        }
-    }
-    rate
-}
-
-/// Forward pass: the most that can arrive, given SendMax and each step's capacity.
-fn deliverable(max_value: IouValue, caps: &[IouValue], rate: &[u32]) -> IouValue {
-    let steps = caps.len();
-    let mut x = max_value;
-    for i in 0..steps {
-        x = min(x, caps[i]);
-        if i + 1 < steps && rate[i + 1] != QUALITY_ONE {
-            let r = IouValue::from_parts(rate[i + 1] as u128, -9, false, Rounding::Nearest)
-                .unwrap_or(IouValue::ZERO);
-            x = x.checked_div(&r, Rounding::Down).unwrap_or(IouValue::ZERO);
-        }
-    }
-    x
-}
-
-/// Less than the Amount is delivered only by a partial payment, and not less than its
-/// DeliverMin.
-fn check_delivered(flow: &Flow, delivered: IouValue, want: IouValue) -> Result<(), Ter> {
-    if delivered < want {
-        if !flow.partial {
-            return Err(Ter::tecPATH_PARTIAL);
-        }
-        if delivered.is_zero() {
-            return Err(Ter::tecPATH_DRY);
-        }
-        if flow.deliver_min.is_some_and(|m| delivered < m) {
-            return Err(Ter::tecPATH_PARTIAL);
-        }
-    }
-    Ok(())
-}
-
-/// Backward pass: what each step carries to deliver exactly `delivered`.
-fn step_amounts(delivered: IouValue, rate: &[u32], steps: usize) -> Vec<IouValue> {
-    let mut amounts = vec![IouValue::ZERO; steps];
-    let mut need = delivered;
-    for i in (0..steps).rev() {
-        amounts[i] = need;
-        if i > 0 && rate[i] != QUALITY_ONE {
-            need = need.mul_rate(rate[i], Rounding::Up).unwrap_or(need);
-        }
-    }
-    amounts
-}
-
-/// Moves each step's amount along its trust line.
-fn credit_steps(
-    sb: &mut Sandbox,
-    nodes: &[AccountId],
-    currency: &Currency,
-    amounts: &[IouValue],
-) -> Ter {
-    for (i, amount) in amounts.iter().enumerate() {
-        let t = ripple_credit(sb, &nodes[i], &nodes[i + 1], currency, amount);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
-    }
-    Ter::tesSUCCESS
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::directory::{insert_owned, remove_owned};
 use super::entry::{adjust_owner_count, new_account_root, new_entry};
-use super::funds::{account_holds, zero_of};
+use super::funds::zero_of;
 use super::ripple::{balance_for, trust_delete};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
@@ -197,10 +197,39 @@ pub fn amm_holds(
     };
     let (x, y) = pair.ok_or(Ter::tecAMM_INVALID_TOKENS)?;
     Ok((
-        account_holds(view, &amm.account, &x, zero_if_frozen),
-        account_holds(view, &amm.account, &y, zero_if_frozen),
+        pool_holds(view, &amm.account, &x, zero_if_frozen),
+        pool_holds(view, &amm.account, &y, zero_if_frozen),
         amm.lp_balance,
     ))
+}
+
+/// The pool account's balance of `issue` (rippled `ammAccountHolds`): its whole XRP
+/// balance (a pseudo-account has no reserve), or its line's balance. Read from the
+/// ledger as it is, never through a payment's deferred credits: the pool's own
+/// balances price its offers.
+pub fn pool_holds(
+    view: &dyn ReadView,
+    pool: &AccountId,
+    issue: &Issue,
+    zero_if_frozen: bool,
+) -> Amount {
+    if issue.is_xrp() {
+        let drops = view
+            .read(&keylet::account(pool))
+            .map_or(0, |r| r.drops_of(sf().balance));
+        return Amount::Xrp(drops);
+    }
+    if zero_if_frozen && super::funds::frozen(view, pool, &issue.issuer, &issue.currency) {
+        return zero_of(issue);
+    }
+    match view.read(&keylet::line(pool, &issue.issuer, &issue.currency)) {
+        Some(line) => Amount::iou(
+            balance_for(&line, pool, &issue.issuer),
+            issue.currency,
+            issue.issuer,
+        ),
+        None => zero_of(issue),
+    }
 }
 
 /// The LP tokens `lp` holds (`ammLPHolds`): zero without a line.

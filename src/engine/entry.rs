@@ -62,6 +62,7 @@ pub fn adjust_owner_count(sb: &mut Sandbox, account: &AccountId, delta: i32) {
         let next = (cur + delta as i64).clamp(0, u32::MAX as i64) as u32;
         root.set(sf().owner_count, StValue::UInt32(next));
         sb.update(key, root);
+        sb.record_owner_count(account, cur as u32, next);
     }
 }
 

@@ -6,6 +6,7 @@ use super::entry::credit_drops;
 use super::ripple::{balance_for, ripple_credit, trust_create, NewLine, QUALITY_ONE};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
+use crate::ledger::deferred::adjusted;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -22,19 +23,23 @@ pub fn zero_of(issue: &Issue) -> Amount {
     }
 }
 
-/// XRP above the reserve (rippled `xrpLiquid`), with the owner count moved by `adj`.
+/// XRP above the reserve (rippled `xrpLiquid`), with the owner count moved by `adj`;
+/// during a payment, XRP received in it is not counted and the reserve is the highest
+/// the payment reached (the view's deferred credits).
 pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, adj: i32) -> i64 {
     let Some(root) = view.read(&keylet::account(account)) else {
         return 0;
     };
-    let owners = root.u32_of(sf().owner_count).unwrap_or(0) as i64 + adj as i64;
-    let owners = owners.clamp(0, u32::MAX as i64) as u32;
+    let count = view.owner_count_hook(account, root.u32_of(sf().owner_count).unwrap_or(0));
+    let owners = (count as i64 + adj as i64).clamp(0, u32::MAX as i64) as u32;
     let reserve = if root.get(sf().amm_id).is_some() {
         0
     } else {
         view.info().fees.account_reserve(owners)
     };
-    let balance = root.drops_of(sf().balance);
+    let full = Amount::Xrp(root.drops_of(sf().balance));
+    let deferred = view.deferred(account, &AccountId::ZERO, &Currency::XRP);
+    let balance = adjusted(&full, deferred).as_drops().unwrap_or(0);
     (balance - reserve).max(0)
 }
 
@@ -117,11 +122,17 @@ pub fn account_holds(
         return zero;
     }
     match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
-        Some(line) => Amount::iou(
-            balance_for(&line, account, &issue.issuer),
-            issue.currency,
-            issue.issuer,
-        ),
+        Some(line) => {
+            let held = Amount::iou(
+                balance_for(&line, account, &issue.issuer),
+                issue.currency,
+                issue.issuer,
+            );
+            adjusted(
+                &held,
+                view.deferred(account, &issue.issuer, &issue.currency),
+            )
+        }
         None => zero,
     }
 }
@@ -182,15 +193,7 @@ pub fn require_auth(view: &dyn ReadView, issue: &Issue, account: &AccountId) -> 
 /// receiver, as rippled's `rippleCredit` does.
 pub fn account_send(sb: &mut Sandbox, from: &AccountId, to: &AccountId, amount: &Amount) -> Ter {
     match amount {
-        Amount::Xrp(d) => {
-            if *from != AccountId::ZERO && !credit_drops(sb, from, -d) {
-                return Ter::tecFAILED_PROCESSING;
-            }
-            if *to != AccountId::ZERO && !credit_drops(sb, to, *d) {
-                return Ter::tecFAILED_PROCESSING;
-            }
-            Ter::tesSUCCESS
-        }
+        Amount::Xrp(d) => send_xrp(sb, from, to, *d),
         Amount::Iou {
             value, currency, ..
         } => {
@@ -210,8 +213,51 @@ pub fn account_send(sb: &mut Sandbox, from: &AccountId, to: &AccountId, amount: 
     }
 }
 
+/// XRP from `from` to `to` (rippled `accountSend`'s XRP branch): either may be the zero
+/// account, standing for the other side of a strand; the sender must hold the amount.
+/// Each side is recorded for deferred credits.
+fn send_xrp(sb: &mut Sandbox, from: &AccountId, to: &AccountId, drops: i64) -> Ter {
+    let zero = AccountId::ZERO;
+    if *from != zero {
+        let Some(before) = sb
+            .peek(&keylet::account(from))
+            .map(|r| r.drops_of(sf().balance))
+        else {
+            return Ter::tecFAILED_PROCESSING;
+        };
+        if before < drops {
+            return Ter::tecFAILED_PROCESSING;
+        }
+        sb.record_credit(
+            from,
+            &zero,
+            &Currency::XRP,
+            &Amount::Xrp(drops),
+            &Amount::Xrp(before),
+        );
+        credit_drops(sb, from, -drops);
+    }
+    if *to != zero {
+        let Some(before) = sb
+            .peek(&keylet::account(to))
+            .map(|r| r.drops_of(sf().balance))
+        else {
+            return Ter::tecFAILED_PROCESSING;
+        };
+        credit_drops(sb, to, drops);
+        sb.record_credit(
+            &zero,
+            to,
+            &Currency::XRP,
+            &Amount::Xrp(drops),
+            &Amount::Xrp(-before),
+        );
+    }
+    Ter::tesSUCCESS
+}
+
 /// rippled `rippleCreditIOU`: credits along the line, creating it (for the receiver,
-/// limit zero) when there is none.
+/// limit zero) when there is none; the transfer is recorded for deferred credits.
 pub fn credit_line(
     sb: &mut Sandbox,
     from: &AccountId,
@@ -219,6 +265,16 @@ pub fn credit_line(
     currency: &Currency,
     value: &IouValue,
 ) -> Ter {
+    let pre = sb
+        .peek(&keylet::line(from, to, currency))
+        .map_or(IouValue::ZERO, |l| balance_for(&l, from, to));
+    sb.record_credit(
+        from,
+        to,
+        currency,
+        &Amount::iou(*value, *currency, *to),
+        &Amount::iou(pre, *currency, *to),
+    );
     if !sb.exists(&keylet::line(from, to, currency)) {
         let receiver_ripples = sb
             .peek(&keylet::account(to))

@@ -6,9 +6,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::ledger::book_index::{is_book_root, next_key};
+use crate::ledger::deferred::{combine, Deferred, DeferredCredits};
 use crate::ledger::view::{ReadView, ViewInfo};
+use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
-use crate::protocol::types::Hash256;
+use crate::protocol::types::{AccountId, Currency, Hash256};
 
 /// What a transaction did to one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +38,9 @@ pub struct Item {
 pub struct Sandbox<'a> {
     base: &'a dyn ReadView,
     items: BTreeMap<Hash256, Item>,
+    /// Set for a payment's sandboxes (rippled `PaymentSandbox`): transfers are recorded
+    /// so that what an account receives is not spendable until the payment ends.
+    credits: Option<DeferredCredits>,
 }
 
 impl<'a> Sandbox<'a> {
@@ -44,6 +49,57 @@ impl<'a> Sandbox<'a> {
         Sandbox {
             base,
             items: BTreeMap::new(),
+            credits: None,
+        }
+    }
+
+    /// An empty change set over `base` for a payment in progress (rippled
+    /// `PaymentSandbox`): it keeps deferred credits.
+    pub fn new_payment(base: &'a dyn ReadView) -> Sandbox<'a> {
+        Sandbox {
+            base,
+            items: BTreeMap::new(),
+            credits: Some(DeferredCredits::default()),
+        }
+    }
+
+    /// Records a transfer for deferred credits (a payment sandbox only; rippled
+    /// `creditHook`): `pre_sender` is the sender's balance before it.
+    pub fn record_credit(
+        &mut self,
+        sender: &AccountId,
+        receiver: &AccountId,
+        currency: &Currency,
+        amount: &Amount,
+        pre_sender: &Amount,
+    ) {
+        if let Some(t) = self.credits.as_mut() {
+            t.credit(sender, receiver, currency, amount, pre_sender);
+        }
+    }
+
+    /// Records an owner count change (a payment sandbox only; rippled
+    /// `adjustOwnerCountHook`).
+    pub fn record_owner_count(&mut self, account: &AccountId, cur: u32, next: u32) {
+        if let Some(t) = self.credits.as_mut() {
+            t.owner_count(account, cur, next);
+        }
+    }
+
+    /// Takes the change set and the deferred credits.
+    pub fn into_parts(self) -> (BTreeMap<Hash256, Item>, Option<DeferredCredits>) {
+        (self.items, self.credits)
+    }
+
+    /// Takes in a child payment sandbox's changes and its deferred credits.
+    pub fn absorb_payment(
+        &mut self,
+        items: BTreeMap<Hash256, Item>,
+        credits: Option<DeferredCredits>,
+    ) {
+        self.absorb(items);
+        if let (Some(mine), Some(theirs)) = (self.credits.as_mut(), credits) {
+            mine.absorb(theirs);
         }
     }
 
@@ -155,6 +211,9 @@ impl<'a> Sandbox<'a> {
     /// Forgets every change (a `tec` or a reset).
     pub fn discard(&mut self) {
         self.items.clear();
+        if let Some(t) = self.credits.as_mut() {
+            *t = DeferredCredits::default();
+        }
     }
 
     /// The touched entries, in key order.
@@ -184,6 +243,29 @@ impl ReadView for Sandbox<'_> {
     }
     fn parent_hash(&self) -> Hash256 {
         self.base.parent_hash()
+    }
+    fn deferred(
+        &self,
+        account: &AccountId,
+        issuer: &AccountId,
+        currency: &Currency,
+    ) -> Option<Deferred> {
+        let mine = self
+            .credits
+            .as_ref()
+            .and_then(|t| t.adjustments(account, issuer, currency));
+        combine(mine, self.base.deferred(account, issuer, currency))
+    }
+    fn owner_count_hook(&self, account: &AccountId, count: u32) -> u32 {
+        let outer = self.base.owner_count_hook(account, count);
+        match self
+            .credits
+            .as_ref()
+            .and_then(|t| t.owner_count_of(account))
+        {
+            Some(n) => outer.max(n),
+            None => outer,
+        }
     }
     fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256> {
         let mine = self

@@ -16,6 +16,7 @@
 //! - [`view`]: read views of one ledger.
 //! - [`book_index`]: book directory roots in key order (for `ReadView::succ`).
 //! - [`book`]: walking an order book best quality first.
+//! - [`deferred`]: deferred credits of a payment in progress (rippled `PaymentSandbox`).
 //! - [`directory`]: reading owner directories.
 //! - [`trust_line`]: a trust line from one side (what account_lines shows).
 //! - [`shamap`]: rippled's tree hashing, persistent and incremental.
@@ -23,6 +24,7 @@
 
 pub mod book;
 pub mod book_index;
+pub mod deferred;
 pub mod directory;
 pub mod fees;
 pub mod flags;

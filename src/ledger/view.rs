@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use super::book_index::prev_key;
+use super::deferred::Deferred;
 use super::fees::Fees;
 use super::state::{Stamp, State};
 use crate::protocol::st::StObject;
-use crate::protocol::types::Hash256;
+use crate::protocol::types::{AccountId, Currency, Hash256};
 
 /// Facts about the ledger a view shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +39,22 @@ pub trait ReadView {
     /// addresses derive from.
     fn parent_hash(&self) -> Hash256 {
         self.info().parent_hash
+    }
+    /// The deferred credits of a payment running over this view, for `account`'s
+    /// holding of `issuer`'s `currency` (rippled `PaymentSandbox::balanceHook`); none
+    /// outside a payment.
+    fn deferred(
+        &self,
+        _account: &AccountId,
+        _issuer: &AccountId,
+        _currency: &Currency,
+    ) -> Option<Deferred> {
+        None
+    }
+    /// `account`'s owner count for reserves during a payment: the highest it reached
+    /// (rippled `ownerCountHook`).
+    fn owner_count_hook(&self, _account: &AccountId, count: u32) -> u32 {
+        count
     }
 }
 

@@ -21,6 +21,7 @@ use self::step::{DebtDir, OffersToRemove, Step};
 use super::offer::offer_delete;
 use super::sandbox::{Item, Sandbox};
 use super::ter::Ter;
+use crate::ledger::deferred::DeferredCredits;
 use crate::ledger::view::ReadView;
 use crate::limits::{FLOW_OFFERS_CONSIDERED_MAX, FLOW_TRIES_MAX};
 use crate::protocol::amount::Amount;
@@ -120,6 +121,7 @@ struct StrandRun {
     inp: Amount,
     out: Amount,
     items: BTreeMap<Hash256, Item>,
+    credits: Option<DeferredCredits>,
     inactive: bool,
 }
 
@@ -157,7 +159,7 @@ fn run_strand(
     if n == 0 {
         return None;
     }
-    let mut sb = Sandbox::new(base);
+    let mut sb = Sandbox::new_payment(base);
     let mut limiting = n;
     let mut limit_out = *out;
     let mut step_out = *out;
@@ -202,10 +204,12 @@ fn run_strand(
     let inp = strand[0].cached_in()?;
     let out = strand[n - 1].cached_out()?;
     let inactive = strand.iter().any(Step::inactive);
+    let (items, credits) = sb.into_parts();
     Some(StrandRun {
         inp,
         out,
-        items: sb.into_items(),
+        items,
+        credits,
         inactive,
     })
 }
@@ -246,7 +250,7 @@ fn run_flow(
     let mut ins: Vec<Amount> = Vec::new();
     let mut outs: Vec<Amount> = Vec::new();
     let mut removable_on_fail = OffersToRemove::new();
-    let mut fsb = Sandbox::new(&*sb);
+    let mut fsb = Sandbox::new_payment(&*sb);
     let mut next: Vec<usize> = (0..strands.len()).collect();
     let mut tries = 0usize;
     let mut considered = 0u32;
@@ -282,7 +286,7 @@ fn run_flow(
             if let Some(m) = send_max {
                 remaining_in = Some(amt_sub(&m, &sum_sorted(&ins, &zero_in)));
             }
-            fsb.absorb(run.items);
+            fsb.absorb_payment(run.items, run.credits);
             amm.borrow_mut().update();
         }
         if !ofrs.is_empty() {

@@ -155,7 +155,27 @@ struct Left {
 }
 
 /// rippled `flowCross`: crosses as a taker paying `inp` for `out`.
+/// rippled `flowCross` over a payment sandbox of `sb` (`psbFlow`): the funds left after
+/// crossing are read through the crossing's deferred credits, so what the taker received
+/// from itself (through its own offers) does not count.
 fn flow_cross(
+    sb: &mut Sandbox,
+    sb_cancel: &mut Sandbox,
+    account: &AccountId,
+    inp: &Amount,
+    out: &Amount,
+    flags: u32,
+) -> (Ter, Left) {
+    let (ter, left, items) = {
+        let mut psb = Sandbox::new_payment(&*sb);
+        let (ter, left) = cross_in(&mut psb, sb_cancel, account, inp, out, flags);
+        (ter, left, psb.into_parts().0)
+    };
+    sb.absorb(items);
+    (ter, left)
+}
+
+fn cross_in(
     sb: &mut Sandbox,
     sb_cancel: &mut Sandbox,
     account: &AccountId,

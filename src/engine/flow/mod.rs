@@ -310,8 +310,8 @@ fn run_flow(
     if let Err(t) = final_check(req, &actual_out, remaining_in.as_ref()) {
         return fail(t);
     }
-    let items = fsb.into_items();
-    sb.absorb(items);
+    let (items, credits) = fsb.into_parts();
+    sb.absorb_payment(items, credits);
     FlowOutcome {
         ter: Ter::tesSUCCESS,
         actual_in,

@@ -349,3 +349,78 @@ fn a_better_path_through_two_pools_then_the_offer() {
         "pool part plus offer part"
     );
 }
+
+/// Offer crossing against a single pool with a transfer fee (AMM_test
+/// testBasicPaymentEngine, "Single-path AMM offer", fixAMMv1_1): the crossing asks the
+/// pool only for the output at which its average quality, fee included, meets the
+/// offer's (StrandFlow `limitOut`); the rest of the offer is placed.
+#[test]
+fn a_single_pool_crossing_stops_at_the_offers_quality() {
+    let (mut w, _, carol) = pool_world(1_000, "500");
+    let gw = w.gw.clone();
+    w.env.apply(
+        &gw,
+        account_set().u32("TransferRate", 1_001_000_000),
+        Ter::tesSUCCESS,
+    );
+    let offer = Tx::new("OfferCreate")
+        .amount("TakerPays", xrp(100))
+        .amount("TakerGets", w.usd("55"));
+    w.env.apply(&carol, offer, Ter::tesSUCCESS);
+    let usd = usd_issue(&w);
+    assert_eq!(
+        w.pool(&Issue::XRP, &usd),
+        (
+            Amount::Xrp(909_090_909),
+            Amount::iou(v(550_000_000_055, -9), usd.currency, usd.issuer)
+        )
+    );
+    let left: Vec<_> = w
+        .env
+        .owned(&carol)
+        .into_iter()
+        .filter_map(|k| w.env.read(&k))
+        .filter(|o| o.get(sf().taker_pays).is_some())
+        .collect();
+    assert_eq!(left.len(), 1, "the rest of carol's offer");
+    assert_eq!(
+        left[0].amount_of(sf().taker_pays),
+        Some(Amount::Xrp(9_090_909))
+    );
+    assert_eq!(
+        left[0].amount_of(sf().taker_gets),
+        Some(Amount::iou(v(499_999_995, -8), usd.currency, usd.issuer))
+    );
+    // carol paid the pool's 50.000000055 USD plus the 0.1% transfer fee. rippled's test
+    // reads 29,949.94999999494, 5e-8 more than that arithmetic gives; see compat.md.
+    let paid = v(50_000_000_055, -9)
+        .mul_rate(1_001_000_000, Rounding::Up)
+        .unwrap();
+    let expected = val("30000").checked_sub(&paid).unwrap();
+    assert_eq!(w.line(&carol, "USD"), expected);
+}
+
+/// The same with a smaller offer that the pool fills (AMM_test, the next case).
+#[test]
+fn a_small_crossing_is_filled_by_the_pool() {
+    let (mut w, _, carol) = pool_world(1_000, "500");
+    let gw = w.gw.clone();
+    w.env.apply(
+        &gw,
+        account_set().u32("TransferRate", 1_001_000_000),
+        Ter::tesSUCCESS,
+    );
+    let offer = Tx::new("OfferCreate")
+        .amount("TakerPays", xrp(10))
+        .amount("TakerGets", w.usd("5.5"));
+    w.env.apply(&carol, offer, Ter::tesSUCCESS);
+    let usd = usd_issue(&w);
+    assert_eq!(
+        w.pool(&Issue::XRP, &usd),
+        (
+            xrp(990),
+            Amount::iou(v(5_050_505_050_505_051, -13), usd.currency, usd.issuer)
+        )
+    );
+    assert_eq!(w.env.owner_count(&carol), 1, "only carol's trust line");
+}

@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::quality_fn::QualityFunction;
 use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
 use crate::engine::amm_math::{
     fee_mult, num, solve_quadratic_smallest, swap_asset_in, swap_asset_out, to_amount,
@@ -90,7 +91,7 @@ fn quality_of(amounts: &(Amount, Amount)) -> Quality {
 }
 
 /// rippled `withinRelativeDistance` for qualities: `(min.rate - max.rate) / min.rate`.
-fn qualities_close(a: &Quality, b: &Quality, dist: Number) -> bool {
+pub fn qualities_close(a: &Quality, b: &Quality, dist: Number) -> bool {
     if a == b {
         return true;
     }
@@ -377,6 +378,15 @@ impl AmmOffer {
             *limit,
             swap_asset_in(&self.balances.0, &self.balances.1, limit, self.fee),
         )
+    }
+
+    /// The offer's quality function (rippled `AMMOffer::getQualityFunc`): constant when
+    /// several strands compete, the pool's own curve otherwise.
+    pub fn quality_function(&self) -> Option<QualityFunction> {
+        if self.multi_path {
+            return QualityFunction::clob_like(&self.quality);
+        }
+        QualityFunction::amm(&self.balances.0, &self.balances.1, self.fee)
     }
 
     /// Marks the pool used this round (the transfers themselves move the pool).

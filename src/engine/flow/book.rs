@@ -4,6 +4,7 @@
 //! removed.
 
 use super::amm_liquidity::{AmmLiquidity, AmmOffer};
+use super::quality_fn::QualityFunction;
 use super::step::{DebtDir, OffersToRemove, PrevInfo, Step, StrandDir};
 use super::{amt_cmp, amt_positive, amt_sub, mul_ratio_or_zero, sum_sorted};
 use crate::engine::funds::{account_funds, deep_frozen, require_auth, transfer_rate, zero_of};
@@ -298,44 +299,44 @@ impl BookStep {
         transfer_rate(view, &issue.issuer)
     }
 
-    /// The tip's quality adjusted for fees, and the debt direction (rippled
-    /// `qualityUpperBound` over `tip`: the book's best page or the pool's offer,
-    /// whichever is better).
-    pub fn quality_upper_bound(
-        &self,
-        view: &dyn ReadView,
-        prev_dir: DebtDir,
-    ) -> (Option<Quality>, DebtDir) {
-        let dir = self.debt_dir();
+    /// The book's tip (rippled `BookStep::tip`): the best page's quality, or the pool's
+    /// offer when it is better.
+    fn tip(&self, view: &dyn ReadView) -> Option<(Quality, Option<AmmOffer>)> {
         let stream = OfferStream::new(&self.book_in, &self.book_out, 0);
         let lob = stream.tip_of(view).map(|(_, _, q)| q);
         let amm = self
             .amm
             .as_ref()
             .and_then(|a| a.offer(view, self.amm_threshold(lob)))
-            .map(|o| o.quality)
-            .filter(|q| lob.is_none_or(|l| q.better_than(&l)));
-        let Some(q) = amm.or(lob) else {
-            return (None, dir);
-        };
-        let is_amm = amm.is_some();
+            .filter(|o| lob.is_none_or(|l| o.quality.better_than(&l)));
+        match amm {
+            Some(o) => Some((o.quality, Some(o))),
+            None => lob.map(|q| (q, None)),
+        }
+    }
+
+    /// rippled `adjustQualityWithFees`: a payment charges the transfer rate in (when the
+    /// step before redeems) and, when owners pay fees, out (never on a pool's side);
+    /// offer crossing charges nothing, except the rate in on a single-strand pool.
+    fn adjust_quality(
+        &self,
+        view: &dyn ReadView,
+        q: Quality,
+        prev_dir: DebtDir,
+        amm: bool,
+    ) -> Quality {
         let tr_in = if prev_dir.redeems() {
             self.rate(view, &self.book_in)
         } else {
             QUALITY_ONE
         };
-        if self.crossing.is_some() {
-            let single_amm = is_amm && self.amm.as_ref().is_some_and(|a| !a.multi_path());
+        let tr_out = if self.crossing.is_some() {
+            let single_amm = amm && self.amm.as_ref().is_some_and(|a| !a.multi_path());
             if !single_amm {
-                return (Some(q), dir);
+                return q;
             }
-            let q1 = Quality(get_rate(
-                &Amount::Xrp(QUALITY_ONE as i64),
-                &Amount::Xrp(tr_in as i64),
-            ));
-            return (Some(q1.compose(&q).unwrap_or(q)), dir);
-        }
-        let tr_out = if self.owner_pays_fee && !is_amm {
+            QUALITY_ONE
+        } else if self.owner_pays_fee && !amm {
             self.rate(view, &self.book_out)
         } else {
             QUALITY_ONE
@@ -344,7 +345,57 @@ impl BookStep {
             &Amount::Xrp(tr_out as i64),
             &Amount::Xrp(tr_in as i64),
         ));
-        (Some(q1.compose(&q).unwrap_or(q)), dir)
+        q1.compose(&q).unwrap_or(q)
+    }
+
+    /// The tip's quality adjusted for fees, and the debt direction (rippled
+    /// `qualityUpperBound`).
+    pub fn quality_upper_bound(
+        &self,
+        view: &dyn ReadView,
+        prev_dir: DebtDir,
+    ) -> (Option<Quality>, DebtDir) {
+        let dir = self.debt_dir();
+        let Some((q, amm)) = self.tip(view) else {
+            return (None, dir);
+        };
+        (
+            Some(self.adjust_quality(view, q, prev_dir, amm.is_some())),
+            dir,
+        )
+    }
+
+    /// How the step's average quality falls with its output (rippled `getQualityFunc`):
+    /// constant for offers, linear for a single-strand pool.
+    pub fn quality_function(
+        &self,
+        view: &dyn ReadView,
+        prev_dir: DebtDir,
+    ) -> (Option<QualityFunction>, DebtDir) {
+        let dir = self.debt_dir();
+        let Some((q, amm)) = self.tip(view) else {
+            return (None, dir);
+        };
+        let Some(offer) = amm else {
+            let adjusted = self.adjust_quality(view, q, prev_dir, false);
+            return (QualityFunction::clob_like(&adjusted), dir);
+        };
+        let Some(pool) = offer.quality_function() else {
+            return (None, dir);
+        };
+        if pool.is_const() {
+            let adjusted = self.adjust_quality(view, q, prev_dir, false);
+            return (QualityFunction::clob_like(&adjusted), dir);
+        }
+        let fees = self.adjust_quality(view, Quality::ONE, prev_dir, true);
+        if fees == Quality::ONE {
+            return (Some(pool), dir);
+        }
+        let Some(mut f) = QualityFunction::clob_like(&fees) else {
+            return (None, dir);
+        };
+        f.combine(&pool);
+        (Some(f), dir)
     }
 
     fn rates_for(

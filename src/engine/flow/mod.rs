@@ -7,6 +7,7 @@
 pub mod amm_liquidity;
 pub mod book;
 pub mod direct;
+pub mod quality_fn;
 pub mod step;
 pub mod strand;
 pub mod xrp_endpoint;
@@ -26,6 +27,7 @@ use crate::ledger::view::ReadView;
 use crate::limits::{FLOW_OFFERS_CONSIDERED_MAX, FLOW_TRIES_MAX};
 use crate::protocol::amount::Amount;
 use crate::protocol::amount_math::{compare, mul_ratio};
+use crate::protocol::number::Number;
 use crate::protocol::quality::Quality;
 use crate::protocol::st::PathStep;
 use crate::protocol::types::{AccountId, Hash256, Issue};
@@ -267,6 +269,12 @@ fn run_flow(
         let cur = rank_strands(&fsb, &strands, &next, req.limit_quality);
         amm.borrow_mut().multi_path = cur.len() > 1;
         next.clear();
+        // One strand and a quality limit: ask it for the output at which its average
+        // quality meets the limit (rippled `limitOut`; it matters for pools).
+        let asked = match (cur.as_slice(), req.limit_quality) {
+            ([only], Some(lq)) => limit_out(&fsb, &strands[*only], &remaining_out, &lq),
+            _ => remaining_out,
+        };
         let mut ofrs = OffersToRemove::new();
         let best = best_strand(
             &fsb,
@@ -274,7 +282,7 @@ fn run_flow(
             &mut strands,
             &cur,
             &mut next,
-            (remaining_in.as_ref(), &remaining_out),
+            (remaining_in.as_ref(), &asked, asked != remaining_out),
             &mut ofrs,
             &mut considered,
         );
@@ -329,7 +337,7 @@ fn best_strand(
     strands: &mut [Vec<Step>],
     cur: &[usize],
     next: &mut Vec<usize>,
-    remaining: (Option<&Amount>, &Amount),
+    remaining: (Option<&Amount>, &Amount, bool),
     ofrs: &mut OffersToRemove,
     considered: &mut u32,
 ) -> Option<(StrandRun, usize)> {
@@ -354,7 +362,12 @@ fn best_strand(
             continue;
         }
         let q = Quality::from_amounts(&run.inp, &run.out);
-        if req.limit_quality.is_some_and(|lq| q.worse_than(&lq)) {
+        // An output limited to meet the quality may miss it by rounding.
+        let adjusted = remaining.2;
+        if req.limit_quality.is_some_and(|lq| {
+            q.worse_than(&lq)
+                && (!adjusted || !amm_liquidity::qualities_close(&q, &lq, Number::new(1, -7)))
+        }) {
             continue;
         }
         if !run.inactive {
@@ -391,6 +404,44 @@ fn final_check(
         return Err(Ter::tecPATH_PARTIAL);
     }
     Ok(())
+}
+
+/// The output of `strand` at which its average quality is `limit` (rippled `limitOut`):
+/// `remaining` unless the strand's quality depends on its output (a pool).
+fn limit_out(view: &dyn ReadView, strand: &[Step], remaining: &Amount, limit: &Quality) -> Amount {
+    let mut qf: Option<quality_fn::QualityFunction> = None;
+    let mut dir = DebtDir::Issues;
+    for (i, step) in strand.iter().enumerate() {
+        let prev = if i > 0 { Some(&strand[i - 1]) } else { None };
+        let (f, d) = step.quality_function(view, dir, prev);
+        let Some(f) = f else {
+            return *remaining;
+        };
+        match qf.as_mut() {
+            None => qf = Some(f),
+            Some(q) => q.combine(&f),
+        }
+        dir = d;
+    }
+    let Some(qf) = qf.filter(|q| !q.is_const()) else {
+        return *remaining;
+    };
+    let Some(out) = qf.out_from_avg_q(limit) else {
+        return *remaining;
+    };
+    let out = crate::engine::amm_math::to_amount(
+        &remaining.issue(),
+        out,
+        crate::protocol::number::RoundingMode::ToNearest,
+    );
+    if crate::engine::amm_math::within_relative_distance(&out, remaining, Number::new(1, -9)) {
+        return *remaining;
+    }
+    if amt_cmp(&out, remaining).is_lt() {
+        out
+    } else {
+        *remaining
+    }
 }
 
 /// The strands to try this round, best possible quality first, without those that

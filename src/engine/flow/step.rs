@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use super::book::BookStep;
 use super::direct::DirectStep;
+use super::quality_fn::QualityFunction;
 use super::xrp_endpoint::XrpEndpointStep;
 use crate::engine::sandbox::Sandbox;
 use crate::ledger::view::ReadView;
@@ -157,6 +158,23 @@ impl Step {
             Step::Direct(s) => s.quality_upper_bound(view, prev_dir, prev),
             Step::Book(s) => s.quality_upper_bound(view, prev_dir),
             Step::XrpEndpoint(_) => (Some(Quality::ONE), DebtDir::Issues),
+        }
+    }
+
+    /// How the step's average quality falls with its output (rippled `getQualityFunc`):
+    /// a book step's pool curve, else the constant best quality.
+    pub fn quality_function(
+        &self,
+        view: &dyn ReadView,
+        prev_dir: DebtDir,
+        prev: Option<&Step>,
+    ) -> (Option<QualityFunction>, DebtDir) {
+        match self {
+            Step::Book(b) => b.quality_function(view, prev_dir),
+            _ => {
+                let (q, d) = self.quality_upper_bound(view, prev_dir, prev);
+                (q.and_then(|q| QualityFunction::clob_like(&q)), d)
+            }
         }
     }
 

@@ -615,3 +615,85 @@ fn mpt_entries_are_threaded_and_in_the_metadata() {
         "delivered in full"
     );
 }
+
+/// MPToken_test testPayment "Transfer fee": 10%, SendMax 109 / 110 / 115, then a partial
+/// payment from SendMax 90 delivering 82 (90 / 1.1 rounded to nearest).
+#[test]
+fn transfer_fee_numbers_of_mptoken_test() {
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    let mut tx = create(ctf::CAN_TRANSFER);
+    tx.0.set(Field::named("TransferFee"), StValue::UInt16(10_000));
+    let id = issue(&mut env, &alice, tx);
+    for h in [&bob, &carol] {
+        env.apply(h, authorize(&id), Ter::tesSUCCESS);
+    }
+    env.apply(&alice, pay_mpt(&bob, &id, 2_000), Ter::tesSUCCESS);
+    env.apply(&bob, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
+    assert_eq!(balance(&env, &bob, &id), Some(1_000));
+    env.apply(&bob, pay_mpt(&carol, &id, 1_000), Ter::tecPATH_PARTIAL);
+    env.apply(&bob, pay_mpt(&carol, &id, 100), Ter::tecPATH_PARTIAL);
+    let sm = |v| with_amount(pay_mpt(&carol, &id, 100), "SendMax", &id, v);
+    env.apply(&bob, sm(109), Ter::tecPATH_PARTIAL);
+    env.apply(&bob, sm(110), Ter::tesSUCCESS);
+    env.apply(&bob, sm(115), Ter::tesSUCCESS);
+    assert_eq!(balance(&env, &bob, &id), Some(780));
+    assert_eq!(balance(&env, &carol, &id), Some(200));
+    env.apply(&bob, sm(90).flags(pay_tf::PARTIAL_PAYMENT), Ter::tesSUCCESS);
+    assert_eq!(balance(&env, &bob, &id), Some(690));
+    assert_eq!(balance(&env, &carol, &id), Some(282));
+    conserved(&env, &id, &[&bob, &carol]);
+}
+
+/// MPToken_test "Pay maximum amount with the transfer fee, SendMax, and partial
+/// payment": 0.1% on 10,000 delivers 9,990 and spends everything; the emptied token
+/// loses its MPTAmount field (soeDEFAULT).
+#[test]
+fn a_partial_payment_of_the_whole_balance_empties_the_token() {
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    let mut tx = create(ctf::CAN_TRANSFER);
+    tx.0.set(Field::named("TransferFee"), StValue::UInt16(100));
+    tx.0.set(Field::named("MaximumAmount"), StValue::UInt64(10_000));
+    let id = issue(&mut env, &alice, tx);
+    for h in [&bob, &carol] {
+        env.apply(h, authorize(&id), Ter::tesSUCCESS);
+    }
+    env.apply(&alice, pay_mpt(&bob, &id, 10_000), Ter::tesSUCCESS);
+    let all = || with_amount(pay_mpt(&carol, &id, 10_000), "SendMax", &id, 10_000);
+    env.apply(&bob, all().flags(pay_tf::PARTIAL_PAYMENT), Ter::tesSUCCESS);
+    assert_eq!(outstanding(&env, &id), 9_990);
+    assert_eq!(balance(&env, &carol, &id), Some(9_990));
+    let tok = env.read(&keylet::mptoken(&id, &bob.id)).unwrap();
+    assert!(
+        tok.get(sf().mpt_amount).is_none(),
+        "a zero MPTAmount is left out"
+    );
+    let meta = env.last_meta.clone().unwrap();
+    let bob_key = keylet::mptoken(&id, &bob.id);
+    let (_, node) = meta
+        .get_array("AffectedNodes")
+        .unwrap()
+        .iter()
+        .find(|(_, n)| n.get_h256("LedgerIndex") == Some(bob_key))
+        .expect("bob's token modified")
+        .clone();
+    let prev = node.get_object("PreviousFields").unwrap();
+    assert_eq!(prev.get_u64("MPTAmount"), Some(10_000));
+    assert!(!node.get_object("FinalFields").unwrap().has("MPTAmount"));
+    env.apply(&bob, all(), Ter::tecPATH_PARTIAL);
+    conserved(&env, &id, &[&bob, &carol]);
+}
+
+/// An issuance created with a zero TransferFee and AssetScale leaves both out.
+#[test]
+fn default_fields_are_left_out() {
+    let mut env = Env::new();
+    let [alice] = env.funded(["alice"]);
+    let mut tx = create(0).u8("AssetScale", 0);
+    tx.0.set(Field::named("TransferFee"), StValue::UInt16(0));
+    let id = issue(&mut env, &alice, tx);
+    let iss = env.read(&keylet::mpt_issuance(&id)).unwrap();
+    assert!(!iss.has("AssetScale") && !iss.has("TransferFee"));
+    assert_eq!(iss.u64_of(sf().outstanding_amount), Some(0));
+}

@@ -16,10 +16,11 @@ use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::definitions::Field;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// The highest TransferFee (`maxTransferFee`, 50%).
 pub const TRANSFER_FEE_MAX: u16 = 50_000;
@@ -124,14 +125,14 @@ pub fn holds(view: &dyn ReadView, holder: &AccountId, id: &MptId, zero_if_locked
     token.u64_of(sf().mpt_amount).unwrap_or(0)
 }
 
-fn set_u64(
-    sb: &mut Sandbox,
-    key: crate::protocol::types::Hash256,
-    mut o: StObject,
-    f: crate::protocol::definitions::Field,
-    v: u64,
-) {
-    o.set(f, StValue::UInt64(v));
+/// Writes a UInt64 field; MPTAmount is soeDEFAULT, so a zero balance leaves the field
+/// out (OutstandingAmount is required and stays).
+fn set_u64(sb: &mut Sandbox, key: Hash256, mut o: StObject, f: Field, v: u64) {
+    if v == 0 && f == sf().mpt_amount {
+        o.remove(f);
+    } else {
+        o.set(f, StValue::UInt64(v));
+    }
     sb.update(key, o);
 }
 

@@ -105,10 +105,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if let Some(v) = tx.u64_of(s.maximum_amount) {
         iss.set(s.maximum_amount, StValue::UInt64(v));
     }
-    if let Some(v) = tx.u8_of(s.asset_scale) {
+    // AssetScale and TransferFee are soeDEFAULT: a zero is left out.
+    if let Some(v) = tx.u8_of(s.asset_scale).filter(|v| *v != 0) {
         iss.set(s.asset_scale, StValue::UInt8(v));
     }
-    if let Some(v) = tx.u16_of(s.transfer_fee) {
+    if let Some(v) = tx.u16_of(s.transfer_fee).filter(|v| *v != 0) {
         iss.set(s.transfer_fee, StValue::UInt16(v));
     }
     if let Some(v) = tx.blob_of(s.mptoken_metadata) {

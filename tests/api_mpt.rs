@@ -173,3 +173,70 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
     let r = node.rpc("ledger_entry", json!({"mpt_issuance": missing.to_hex()}));
     assert_eq!(error(&r).0, "entryNotFound");
 }
+
+/// Signing and submitting: an MPT Payment signs and applies from tx_json; build_path is
+/// refused for it; an MPT amount where a template does not allow one fails rippled's
+/// local checks ("Amount can not be MPT."): invalidParams from tx_json,
+/// invalidTransaction from a signed blob.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mpt_amounts_through_sign_and_submit() {
+    let node = Node::start().await;
+    let (alice, bob) = (Account::new("alice"), Account::new("bob"));
+    node.fund(&alice, 1000);
+    node.fund(&bob, 1000);
+    let info = node.rpc("account_info", json!({"account": alice.id.to_address()}));
+    let seq = info["account_data"]["Sequence"].as_u64().unwrap() as u32;
+    node.apply(&alice, Tx::new("MPTokenIssuanceCreate"));
+    let id = MptId::new(seq, &alice.id);
+    node.apply(&bob, with_id(Tx::new("MPTokenAuthorize"), &id));
+    let mpt = json!({"mpt_issuance_id": id.to_hex(), "value": "25"});
+    let payment = json!({"TransactionType": "Payment", "Account": alice.id.to_address(),
+                         "Destination": bob.id.to_address(), "Amount": mpt});
+    let r = node.rpc(
+        "submit",
+        json!({"secret": "alice", "tx_json": payment.clone()}),
+    );
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    assert_eq!(r["tx_json"]["Amount"], mpt);
+    let r = node.rpc(
+        "sign",
+        json!({"secret": "alice", "tx_json": payment, "build_path": true}),
+    );
+    assert_eq!(
+        error(&r),
+        (
+            "invalidParams",
+            31,
+            "Field 'build_path' not allowed in this context."
+        )
+    );
+    let offer = json!({"TransactionType": "OfferCreate", "Account": bob.id.to_address(),
+                       "TakerPays": mpt, "TakerGets": "1000000"});
+    for method in ["sign", "submit"] {
+        let r = node.rpc(method, json!({"secret": "bob", "tx_json": offer.clone()}));
+        assert_eq!(
+            error(&r),
+            ("invalidParams", 31, "Amount can not be MPT."),
+            "{method}"
+        );
+    }
+    // A signed blob: rejected before the engine sees it.
+    let mut tx = Tx::new("OfferCreate");
+    tx.0.set(
+        Field::named("TakerPays"),
+        StValue::MptAmount(MptAmount::new(25, id)),
+    );
+    tx = tx.amount("TakerGets", support::engine::xrp(1));
+    let seq = node.rpc("account_info", json!({"account": bob.id.to_address()}))["account_data"]
+        ["Sequence"]
+        .as_u64()
+        .unwrap() as u32;
+    let signed = tx.signed(&bob.id, seq, 10, &bob.kp);
+    let blob = hex::encode_upper(ledgerd::protocol::codec::encode(&signed));
+    let r = node.rpc("submit", json!({"tx_blob": blob}));
+    assert_eq!(error(&r).0, "invalidTransaction", "{r}");
+    assert_eq!(
+        r["error_exception"],
+        "fails local checks: Amount can not be MPT."
+    );
+}

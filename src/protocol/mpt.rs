@@ -212,6 +212,35 @@ impl MptAmount {
     }
 }
 
+/// The (transaction type, field) pairs whose template allows an MPT amount or issue
+/// (`soeMPTSupported` in rippled's `transactions.macro`); every other Amount or Issue
+/// field of a transaction, Fee included, is `soeMPTNotSupported`.
+const MPT_FIELDS: &[(&str, &str)] = &[
+    ("Payment", "Amount"),
+    ("Payment", "SendMax"),
+    ("Payment", "DeliverMin"),
+    ("Clawback", "Amount"),
+    ("EscrowCreate", "Amount"),
+    ("VaultCreate", "Asset"),
+    ("VaultDeposit", "Amount"),
+    ("VaultWithdraw", "Amount"),
+    ("VaultClawback", "Amount"),
+];
+
+/// rippled's `invalidMPTAmountInTx` (a local check: "Amount can not be MPT."): an MPT
+/// amount or issue in a top-level field whose template does not allow one.
+pub fn invalid_mpt_in_tx(tx: &super::st::StObject) -> bool {
+    let Some(tt) = super::tx::transaction_type_name(tx) else {
+        return false;
+    };
+    tx.iter().any(|(f, v)| {
+        matches!(
+            v,
+            super::st::StValue::MptAmount(_) | super::st::StValue::MptIssue(_)
+        ) && !MPT_FIELDS.contains(&(tt, f.name()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

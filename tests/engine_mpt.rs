@@ -697,3 +697,26 @@ fn default_fields_are_left_out() {
     assert!(!iss.has("AssetScale") && !iss.has("TransferFee"));
     assert_eq!(iss.u64_of(sf().outstanding_amount), Some(0));
 }
+
+/// MPToken_test testTxJsonMetaFields: jtx's alice (passphrase "alice") creates an
+/// issuance with her fourth transaction: rippled's transaction hash and MPTID.
+#[test]
+fn the_synthetic_fields_vector_of_mptoken_test() {
+    let mut env = Env::new();
+    let [alice] = env.funded(["alice"]);
+    while env.seq(&alice) < 4 {
+        env.apply(&alice, account_set(), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.seq(&alice), 4, "the vector needs Sequence 4");
+    env.apply(&alice, create(0), Ter::tesSUCCESS);
+    assert_eq!(
+        env.last_id.unwrap().to_hex(),
+        "E11F0E0CA14219922B7881F060B9CEE67CFBC87E4049A441ED2AE348FF8FAC0E"
+    );
+    let id = MptId::new(4, &alice.id);
+    assert_eq!(
+        id.to_hex(),
+        "00000004AE123A8556F3CF91154711376AFB0F894F832B3D"
+    );
+    assert!(env.read(&keylet::mpt_issuance(&id)).is_some());
+}

@@ -720,3 +720,102 @@ fn the_synthetic_fields_vector_of_mptoken_test() {
     );
     assert!(env.read(&keylet::mpt_issuance(&id)).is_some());
 }
+
+/// An issuance and an MPToken are obligations: AccountDelete answers tecHAS_OBLIGATIONS
+/// until they are gone (rippled's DeleteAccount deleters know neither type).
+#[test]
+fn mpt_entries_block_account_deletion() {
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    let id = setup(&mut env, &alice, 0, &[&bob]);
+    while env.store.current().seq() < env.seq(&alice).max(env.seq(&bob)) + 255 {
+        env.close();
+    }
+    env.apply(&alice, account_delete(&carol), Ter::tecHAS_OBLIGATIONS);
+    env.apply(&bob, account_delete(&carol), Ter::tecHAS_OBLIGATIONS);
+    env.apply(
+        &bob,
+        authorize(&id).flags(auth_tf::UNAUTHORIZE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, destroy(&id), Ter::tesSUCCESS);
+    while env.store.current().seq() < env.seq(&alice).max(env.seq(&bob)) + 255 {
+        env.close();
+    }
+    env.apply(&bob, account_delete(&carol), Ter::tesSUCCESS);
+    env.apply(&alice, account_delete(&carol), Ter::tesSUCCESS);
+}
+
+/// An MPT amount or issue handed to the engine in a type that does not take one is
+/// refused before anything is written (rippled refuses the transaction even earlier, in
+/// its local checks), never a panic.
+#[test]
+fn mpt_amounts_elsewhere_are_refused_without_effect() {
+    use ledgerd::ledger::sf::sf as fields;
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let id = setup(&mut env, &alice, 0, &[&bob]);
+    let m = || mpt(&id, 10);
+    let with = |name: &str, tx: Tx| {
+        let mut tx = tx;
+        tx.0.set(Field::named(name), m());
+        tx
+    };
+    let issue = StValue::MptIssue(id);
+    let cases: Vec<Tx> = vec![
+        with(
+            "TakerPays",
+            Tx::new("OfferCreate").amount("TakerGets", xrp(1)),
+        ),
+        with(
+            "TakerGets",
+            Tx::new("OfferCreate").amount("TakerPays", xrp(1)),
+        ),
+        with(
+            "SendMax",
+            Tx::new("CheckCreate").account("Destination", &bob.id),
+        ),
+        with(
+            "Amount",
+            Tx::new("CheckCash").h256("CheckID", keylet::check(&bob.id, 1)),
+        ),
+        with(
+            "Amount",
+            escrow_create(&bob, xrp(1)).u32("FinishAfter", env.now + 100),
+        ),
+        with(
+            "Amount",
+            Tx::new("PaymentChannelFund").h256("Channel", keylet::check(&bob.id, 1)),
+        ),
+        with("LimitAmount", Tx::new("TrustSet")),
+        {
+            let mut t = with("Amount", Tx::new("AMMCreate").amount("Amount2", xrp(1)));
+            t.0.set(Field::named("TradingFee"), StValue::UInt16(0));
+            t
+        },
+        {
+            let mut t = Tx::new("AMMVote");
+            t.0.set(Field::named("Asset"), issue.clone());
+            t.0.set(
+                Field::named("Asset2"),
+                StValue::Issue(ledgerd::protocol::types::Issue::XRP),
+            );
+            t.0.set(Field::named("TradingFee"), StValue::UInt16(1));
+            t
+        },
+        with("Amount", pay(&bob, xrp(1))).remove("Amount"),
+    ];
+    let owners = (env.owner_count(&alice), env.owner_count(&bob));
+    for tx in cases {
+        let name = tx.0.get_u16("TransactionType");
+        let t = env.submit(&bob, tx);
+        assert!(t.is_tem(), "{name:?}: {t}");
+    }
+    assert_eq!((env.owner_count(&alice), env.owner_count(&bob)), owners);
+    assert!(
+        env.read(&keylet::mpt_issuance(&id))
+            .unwrap()
+            .u64_of(fields().outstanding_amount)
+            == Some(0)
+    );
+}

@@ -154,6 +154,11 @@ fn malformed_issuances_are_refused_in_preflight() {
         t
     };
     env.apply(&alice, create(0x0001), Ter::temINVALID_FLAG);
+    env.apply(
+        &alice,
+        create(ctf::REQUIRE_AUTH).h256("DomainID", ledgerd::protocol::types::Hash256([42; 32])),
+        Ter::temDISABLED,
+    );
     env.apply(&alice, create(0x0080), Ter::temINVALID_FLAG);
     env.apply(
         &alice,
@@ -324,6 +329,18 @@ fn locks_stop_payments_between_holders_but_not_with_the_issuer() {
         Ter::temINVALID_FLAG,
     );
     env.apply(&alice, set(&id, 0x0004), Ter::temINVALID_FLAG);
+    // DynamicMPT and the vault's DomainID are not enabled.
+    env.apply(
+        &alice,
+        set(&id, 0).blob("MPTokenMetadata", b"x"),
+        Ter::temDISABLED,
+    );
+    let domain = ledgerd::protocol::types::Hash256([42; 32]);
+    env.apply(
+        &alice,
+        set(&id, 0).h256("DomainID", domain),
+        Ter::temDISABLED,
+    );
     env.apply(&bob, set(&id, set_tf::LOCK), Ter::tecNO_PERMISSION);
     env.apply(
         &alice,

@@ -39,6 +39,11 @@ pub mod tf {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
+    // A vault's DomainID (SingleAssetVault, PermissionedDomains): amendments this ledger
+    // does not have.
+    if tx.has("DomainID") {
+        return Ter::temDISABLED;
+    }
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }

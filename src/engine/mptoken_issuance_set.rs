@@ -29,7 +29,6 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     // DynamicMPT's fields and the vault's DomainID: amendments this ledger does not have.
     if tx.get(s.mptoken_metadata).is_some()
         || tx.get(s.transfer_fee).is_some()
-        || tx.has("MutableFlags")
         || tx.has("DomainID")
     {
         return Ter::temDISABLED;

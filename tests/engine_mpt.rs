@@ -836,3 +836,24 @@ fn mpt_amounts_elsewhere_are_refused_without_effect() {
             == Some(0)
     );
 }
+
+/// A holder's opt-in and opt-out touch only the holder's entries, yet rippled's
+/// `getAffectedAccounts` counts the issuer too: the token's MPTokenIssuanceID names it
+/// (account_tx and the accounts stream use this).
+#[test]
+fn an_mptoken_change_affects_its_issuer() {
+    use ledgerd::node::subscriptions::affected_accounts;
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let id = setup(&mut env, &alice, 0, &[]);
+    for flags in [0, auth_tf::UNAUTHORIZE] {
+        env.apply(&bob, authorize(&id).flags(flags), Ter::tesSUCCESS);
+        let txs = env.store.open_txs();
+        let last = txs.last().expect("the authorize");
+        let touched = affected_accounts(last, true);
+        assert!(
+            touched.contains(&alice.id) && touched.contains(&bob.id),
+            "{flags}"
+        );
+    }
+}

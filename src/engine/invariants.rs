@@ -290,6 +290,50 @@ mod tests {
     }
 
     #[test]
+    fn mpt_outstanding_moves_with_the_holders() {
+        use crate::protocol::mpt::MptId;
+        let (a, b) = (AccountId([1; 20]), AccountId([2; 20]));
+        let view = view_with(&[(a, 1000), (b, 1000)]);
+        let id = MptId::new(7, &a);
+        let mut iss = with_threading(new_entry(lt::MPTOKEN_ISSUANCE));
+        iss.set(sf().issuer, StValue::AccountId(a));
+        iss.set(sf().sequence, StValue::UInt32(7));
+        iss.set(sf().outstanding_amount, StValue::UInt64(0));
+        let mut tok = with_threading(new_entry(lt::MPTOKEN));
+        tok.set(sf().account, StValue::AccountId(b));
+        tok.set(sf().mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
+        tok.set(sf().mpt_amount, StValue::UInt64(5));
+        let owners = |sb: &mut Sandbox| {
+            for acct in [&a, &b] {
+                let k = keylet::account(acct);
+                let mut r = sb.peek(&k).unwrap();
+                r.set(sf().owner_count, StValue::UInt32(1));
+                sb.update(k, r);
+            }
+        };
+        // A holder balance out of nowhere.
+        let mut sb = Sandbox::new(&view);
+        owners(&mut sb);
+        sb.insert(keylet::mpt_issuance(&id), iss.clone());
+        sb.insert(keylet::mptoken(&id, &b), tok.clone());
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::MptNotConserved)
+        );
+        // Minted: OutstandingAmount moves with it.
+        iss.set(sf().outstanding_amount, StValue::UInt64(5));
+        sb.insert(keylet::mpt_issuance(&id), iss.clone());
+        assert_eq!(check(sb.items(), 0, 10, &AccountId::ZERO, 0), Ok(()));
+        // Past MaximumAmount.
+        iss.set(sf().maximum_amount, StValue::UInt64(4));
+        sb.insert(keylet::mpt_issuance(&id), iss);
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::MptNotConserved)
+        );
+    }
+
+    #[test]
     fn catches_each_violation() {
         let (a, b) = (AccountId([1; 20]), AccountId([2; 20]));
         let view = view_with(&[(a, 1000), (b, 1000)]);

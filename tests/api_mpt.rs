@@ -65,7 +65,18 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
         with_id(Tx::new("MPTokenAuthorize"), &id).account("Holder", &bob.id),
     );
     let pay_hash = node.apply(&alice, pay_mpt(&bob, &id, 100));
+    // A partial payment limited by SendMax delivers 60 of 100.
+    let mut partial = pay_mpt(&bob, &id, 100).flags(0x0002_0000);
+    partial.0.set(
+        Field::named("SendMax"),
+        StValue::MptAmount(MptAmount::new(60, id)),
+    );
+    let partial_hash = node.apply(&alice, partial);
     node.close();
+    let r = node.rpc("tx", json!({"transaction": partial_hash.to_hex()}));
+    let sixty = json!({"mpt_issuance_id": id.to_hex(), "value": "60"});
+    assert_eq!(r["meta"]["DeliveredAmount"], sixty, "{r}");
+    assert_eq!(r["meta"]["delivered_amount"], sixty);
 
     // tx: the created issuance's ID in the metadata (v1 and v2).
     for v in [1, 2] {
@@ -92,7 +103,7 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
     assert_eq!(iss.len(), 1);
     assert_eq!(iss[0]["LedgerEntryType"], "MPTokenIssuance");
     assert_eq!(iss[0]["MaximumAmount"], "9223372036854775807");
-    assert_eq!(iss[0]["OutstandingAmount"], "100");
+    assert_eq!(iss[0]["OutstandingAmount"], "160");
     assert_eq!(iss[0]["AssetScale"], 2);
     assert_eq!(iss[0]["Flags"], 0x24);
     assert_eq!(iss[0]["Issuer"], alice.id.to_address());
@@ -102,7 +113,7 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
     let toks = objects(&node, &bob, "mptoken");
     assert_eq!(toks.len(), 1);
     assert_eq!(toks[0]["MPTokenIssuanceID"], id.to_hex());
-    assert_eq!(toks[0]["MPTAmount"], "100");
+    assert_eq!(toks[0]["MPTAmount"], "160");
     assert_eq!(toks[0]["Flags"], 2, "lsfMPTAuthorized");
     assert_eq!(toks[0]["Account"], bob.id.to_address());
     // Both block AccountDelete.
@@ -115,14 +126,14 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
     // ledger_entry: the issuance by MPTID, the token by ID and account or by index.
     let r = node.rpc("ledger_entry", json!({"mpt_issuance": id.to_hex()}));
     assert_eq!(r["index"], keylet::mpt_issuance(&id).to_hex(), "{r}");
-    assert_eq!(r["node"]["OutstandingAmount"], "100");
+    assert_eq!(r["node"]["OutstandingAmount"], "160");
     let token_key = keylet::mptoken(&id, &bob.id).to_hex();
     let r = node.rpc(
         "ledger_entry",
         json!({"mptoken": {"mpt_issuance_id": id.to_hex(), "account": bob.id.to_address()}}),
     );
     assert_eq!(r["index"], token_key, "{r}");
-    assert_eq!(r["node"]["MPTAmount"], "100");
+    assert_eq!(r["node"]["MPTAmount"], "160");
     let r = node.rpc("ledger_entry", json!({"mptoken": token_key}));
     assert_eq!(r["node"]["LedgerEntryType"], "MPToken");
     let r = node.rpc(
@@ -131,7 +142,7 @@ async fn issuances_and_tokens_read_back_as_rippled_shows_them() {
     );
     let blob = hex::decode(r["node_binary"].as_str().unwrap()).unwrap();
     let decoded = ledgerd::protocol::codec::decode(&blob).unwrap();
-    assert_eq!(decoded.get_u64("OutstandingAmount"), Some(100));
+    assert_eq!(decoded.get_u64("OutstandingAmount"), Some(160));
 
     // Errors, as rippled's parsers give them.
     let r = node.rpc("ledger_entry", json!({"mpt_issuance": "ABCD"}));

@@ -1,6 +1,6 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow and check transactions among a few accounts, valid and invalid. After every
+//! Clawback, escrow, check and MPT transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -171,6 +171,50 @@ enum Op {
         pool: (usize, usize),
         all: bool,
     },
+    /// MPTokenIssuanceCreate with these flags, MaximumAmount and TransferFee.
+    MptCreate {
+        from: usize,
+        flags: u32,
+        max: Option<u64>,
+        fee: u16,
+    },
+    /// MPTokenAuthorize of issuance `which` (by a holder, or by the issuer for `holder`).
+    MptAuth {
+        from: usize,
+        which: usize,
+        holder: Option<usize>,
+        unauth: bool,
+    },
+    /// MPTokenIssuanceSet: lock or unlock, globally or for `holder`.
+    MptSet {
+        from: usize,
+        which: usize,
+        holder: Option<usize>,
+        lock: bool,
+    },
+    /// An MPT payment, with an optional SendMax, maybe partial; `mint` sends from the
+    /// issuer instead of `from`.
+    MptPay {
+        mint: bool,
+        from: usize,
+        to: usize,
+        which: usize,
+        value: u64,
+        send_max: Option<u64>,
+        partial: bool,
+    },
+    /// An MPT clawback from `holder`.
+    MptClaw {
+        from: usize,
+        holder: usize,
+        which: usize,
+        value: u64,
+    },
+    /// MPTokenIssuanceDestroy.
+    MptDestroy {
+        from: usize,
+        which: usize,
+    },
 }
 
 fn acct() -> impl Strategy<Value = usize> {
@@ -267,7 +311,180 @@ fn op() -> impl Strategy<Value = Op> {
         dex_op(),
         dex_op(),
         dex_op(),
+        mpt_op(),
+        mpt_op(),
+        mpt_op(),
+        mpt_op(),
     ]
+}
+
+/// MPT transactions over the issuances created so far (`which` past the end names one
+/// that does not exist).
+fn mpt_op() -> impl Strategy<Value = Op> {
+    let which = || prop_oneof![9 => 0..2usize, 1 => 2..4usize];
+    let holder = || prop::option::weighted(0.3, acct());
+    prop_oneof![
+        3 => (
+            acct(),
+            prop::sample::select(vec![0u32, 0x62, 0x62, 0x66, 0x22, 0x42, 0x80]),
+            prop::option::of(prop_oneof![9 => 1u64..500, 1 => Just(0u64)]),
+            prop::sample::select(vec![0u16, 0, 10_000, 50_000, 50_001])
+        )
+            .prop_map(|(from, flags, max, fee)| Op::MptCreate {
+                from,
+                flags,
+                max,
+                fee
+            }),
+        4 => (acct(), which(), holder(), prop::bool::weighted(0.2)).prop_map(
+            |(from, which, holder, unauth)| Op::MptAuth {
+                from,
+                which,
+                holder,
+                unauth
+            }
+        ),
+        1 => (acct(), which(), holder(), any::<bool>()).prop_map(
+            |(from, which, holder, lock)| Op::MptSet {
+                from,
+                which,
+                holder,
+                lock
+            }
+        ),
+        4 => (
+            acct(),
+            acct(),
+            which(),
+            0u64..300,
+            prop::option::of(0u64..400),
+            (any::<bool>(), any::<bool>())
+        )
+            .prop_map(|(from, to, which, value, send_max, (partial, mint))| Op::MptPay {
+                mint,
+                from,
+                to,
+                which,
+                value,
+                send_max,
+                partial
+            }),
+        1 => (acct(), acct(), which(), 0u64..200).prop_map(|(from, holder, which, value)| {
+            Op::MptClaw {
+                from,
+                holder,
+                which,
+                value,
+            }
+        }),
+        1 => (acct(), which()).prop_map(|(from, which)| Op::MptDestroy { from, which }),
+    ]
+}
+
+/// The transaction of an MPT op (and the issuance a create will make).
+fn mpt_tx(w: &mut World, op: &Op) -> (usize, Tx) {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+    use ledgerd::protocol::st::StValue;
+    let id = |w: &World, which: usize| {
+        w.mpts
+            .get(which)
+            .copied()
+            .unwrap_or(MptId::new(999, &w.accts[0].id))
+    };
+    let with_id = |mut t: Tx, id: MptId| {
+        t.0.set(
+            Field::named("MPTokenIssuanceID"),
+            StValue::Fixed(id.0.to_vec()),
+        );
+        t
+    };
+    let amount = |t: &mut Tx, name: &str, id: MptId, v: u64| {
+        t.0.set(
+            Field::named(name),
+            StValue::MptAmount(MptAmount::new(v, id)),
+        );
+    };
+    match *op {
+        Op::MptCreate {
+            from,
+            flags,
+            max,
+            fee,
+        } => {
+            let a = &w.accts[from];
+            w.mpts.push(MptId::new(w.env.seq(a), &a.id));
+            let mut t = Tx::new("MPTokenIssuanceCreate").flags(flags);
+            if let Some(m) = max {
+                t.0.set(Field::named("MaximumAmount"), StValue::UInt64(m));
+            }
+            if fee > 0 {
+                t.0.set(Field::named("TransferFee"), StValue::UInt16(fee));
+            }
+            (from, t)
+        }
+        Op::MptAuth {
+            from,
+            which,
+            holder,
+            unauth,
+        } => {
+            let mut t = with_id(Tx::new("MPTokenAuthorize"), id(w, which));
+            if let Some(h) = holder {
+                t = t.account("Holder", &w.accts[h].id);
+            }
+            (from, t.flags(u32::from(unauth)))
+        }
+        Op::MptSet {
+            from,
+            which,
+            holder,
+            lock,
+        } => {
+            let mut t = with_id(Tx::new("MPTokenIssuanceSet"), id(w, which));
+            if let Some(h) = holder {
+                t = t.account("Holder", &w.accts[h].id);
+            }
+            (from, t.flags(if lock { 1 } else { 2 }))
+        }
+        Op::MptPay {
+            mint,
+            from,
+            to,
+            which,
+            value,
+            send_max,
+            partial,
+        } => {
+            let issuer = id(w, which).issuer();
+            // Minting goes from the issuer to someone else.
+            let (from, to) = match w.accts.iter().position(|x| x.id == issuer) {
+                Some(i) if mint => (i, (i + 1 + to % 3) % w.accts.len()),
+                _ => (from, to),
+            };
+            let mut t = Tx::new("Payment").account("Destination", &w.accts[to].id);
+            amount(&mut t, "Amount", id(w, which), value);
+            if let Some(m) = send_max {
+                amount(&mut t, "SendMax", id(w, which), m);
+            }
+            (from, t.flags(if partial { 0x0002_0000 } else { 0 }))
+        }
+        Op::MptClaw {
+            from,
+            holder,
+            which,
+            value,
+        } => {
+            let mut t = Tx::new("Clawback").account("Holder", &w.accts[holder].id);
+            amount(&mut t, "Amount", id(w, which), value);
+            (from, t)
+        }
+        Op::MptDestroy { from, which } => (
+            from,
+            with_id(Tx::new("MPTokenIssuanceDestroy"), id(w, which)),
+        ),
+        _ => unreachable!("not an MPT op"),
+    }
 }
 
 /// An asset: 0 = XRP, 1 = USD.gw, 2 = EUR.gw; with an amount in whole units.
@@ -424,6 +641,8 @@ struct World {
     /// Escrows and checks created (or attempted), by owner and sequence.
     escrows: Vec<(usize, u32)>,
     checks: Vec<Hash256>,
+    /// MPT issuances created (or attempted), in order.
+    mpts: Vec<ledgerd::protocol::mpt::MptId>,
     fees_burnt: i64,
     fresh: u32,
 }
@@ -461,6 +680,7 @@ fn world() -> World {
         chans: Vec::new(),
         escrows: Vec::new(),
         checks: Vec::new(),
+        mpts: Vec::new(),
         fees_burnt,
         fresh: 0,
     }
@@ -712,6 +932,12 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
             }
             (from, tx)
         }
+        Op::MptCreate { .. }
+        | Op::MptAuth { .. }
+        | Op::MptSet { .. }
+        | Op::MptPay { .. }
+        | Op::MptClaw { .. }
+        | Op::MptDestroy { .. } => mpt_tx(w, op),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -744,6 +970,9 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         _ => w.accts[who].kp.clone(),
     };
     let ter = w.env.submit_signed(&w.accts[who], &kp, tx);
+    if matches!(op, Op::MptCreate { .. }) && !ter.is_tes() {
+        w.mpts.pop();
+    }
     let seq_after = w.env.seq(&w.accts[who]);
     if ter.is_applied() {
         let used = match (ticketed, ter.is_tes()) {
@@ -840,6 +1069,8 @@ fn check_state(w: &World) {
     let mut must_list: Vec<(AccountId, Hash256)> = Vec::new();
     let mut book_entries: Vec<(Hash256, Hash256)> = Vec::new();
     let mut offers: Vec<(Hash256, Hash256, u64)> = Vec::new();
+    // Per issuance key: OutstandingAmount less what its holders hold.
+    let mut mpt_out: HashMap<Hash256, i128> = HashMap::new();
     snap.view
         .for_each(|key, o| match o.u16_of(s.ledger_entry_type) {
             Some(lt::ACCOUNT_ROOT) => {
@@ -891,6 +1122,24 @@ fn check_state(w: &World) {
                 *owned.entry(owner).or_default() += 1;
                 must_list.push((owner, *key));
                 must_list.push((o.account_of(s.destination).unwrap(), *key));
+            }
+            Some(lt::MPTOKEN_ISSUANCE) => {
+                let issuer = o.account_of(s.issuer).unwrap();
+                *owned.entry(issuer).or_default() += 1;
+                must_list.push((issuer, *key));
+                let out = o.u64_of(s.outstanding_amount).unwrap();
+                assert!(out <= o.u64_of(s.maximum_amount).unwrap_or(i64::MAX as u64));
+                *mpt_out.entry(*key).or_default() += i128::from(out);
+            }
+            Some(lt::MPTOKEN) => {
+                let holder = o.account_of(s.account).unwrap();
+                *owned.entry(holder).or_default() += 1;
+                must_list.push((holder, *key));
+                let id = o.mpt_id_of(s.mpt_issuance_id).unwrap();
+                let held = o.u64_of(s.mpt_amount);
+                assert_ne!(held, Some(0), "a zero MPTAmount is left out");
+                *mpt_out.entry(keylet::mpt_issuance(&id)).or_default() -=
+                    i128::from(held.unwrap_or(0));
             }
             Some(lt::TICKET) | Some(lt::DEPOSIT_PREAUTH) => {
                 let owner = o.account_of(s.account).unwrap();
@@ -968,6 +1217,9 @@ fn check_state(w: &World) {
             "each offer is listed on its book page"
         );
     }
+    for (key, d) in &mpt_out {
+        assert_eq!(*d, 0, "OutstandingAmount of {key:?} is its holders' total");
+    }
     let header_coins = w.env.store.closed().ledger.unwrap().header.total_drops as i128;
     assert!(header_coins >= xrp);
 }
@@ -995,6 +1247,30 @@ fn dex_successes(ops: &[Op]) -> (usize, usize) {
         }
     }
     (ok, amm)
+}
+
+/// How many MPT ops of `ops` succeed, and how many of those are payments.
+fn mpt_successes(ops: &[Op]) -> (usize, usize) {
+    let mut w = world();
+    let (mut ok, mut pays) = (0, 0);
+    for op in ops {
+        let mpt = matches!(
+            op,
+            Op::MptCreate { .. }
+                | Op::MptAuth { .. }
+                | Op::MptSet { .. }
+                | Op::MptPay { .. }
+                | Op::MptClaw { .. }
+                | Op::MptDestroy { .. }
+        );
+        if let Some((_, t)) = step(&mut w, op) {
+            if mpt && t.is_tes() {
+                ok += 1;
+                pays += usize::from(matches!(op, Op::MptPay { .. }));
+            }
+        }
+    }
+    (ok, pays)
 }
 
 /// The fees of every transaction the ledgers hold (closed ones and the open one).
@@ -1072,6 +1348,11 @@ fn generated_sequences_mix_success_and_failure() {
         "offers and crossing payments succeed in the mix: {dex_ok}"
     );
     assert!(amm_ok >= 2, "AMM transactions succeed in the mix: {amm_ok}");
+    let (mpt_ok, mpt_pays) = mpt_successes(&ops);
+    assert!(
+        mpt_ok >= 10 && mpt_pays >= 2,
+        "MPT transactions succeed in the mix: {mpt_ok}, payments {mpt_pays}"
+    );
     let mut by: HashMap<&'static str, usize> = HashMap::new();
     for r in &results {
         *by.entry(r.name()).or_default() += 1;

@@ -8,7 +8,7 @@ use super::sandbox::{Action, Item};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::{Amount, DROPS_MAX};
-use crate::protocol::st::StObject;
+use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
 /// Which invariant failed.
@@ -28,6 +28,9 @@ pub enum Violation {
     ChannelOverdrawn,
     /// An AccountRoot was deleted (no transaction here deletes accounts).
     AccountDeleted,
+    /// An MPT issuance's OutstandingAmount changed by other than what its holders'
+    /// MPTAmounts did, or went past MaximumAmount.
+    MptNotConserved,
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
@@ -71,7 +74,13 @@ fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>,
                 }
             }
         }
+        Some(lt::MPTOKEN_ISSUANCE) => {
+            if let Some(a) = o.account_of(s.issuer) {
+                *out.entry(a).or_default() += sign;
+            }
+        }
         Some(lt::PAYCHAN)
+        | Some(lt::MPTOKEN)
         | Some(lt::TICKET)
         | Some(lt::DEPOSIT_PREAUTH)
         | Some(lt::ESCROW)
@@ -175,6 +184,7 @@ pub fn check(
     if xrp_delta != -(fee_drops as i128) {
         return Err(Violation::XrpNotConserved);
     }
+    check_mpt(items)?;
     for (acct, delta) in owned.iter().filter(|(_, d)| **d != 0) {
         if counts.get(acct).copied().unwrap_or(0) != *delta {
             return Err(Violation::OwnerCountMismatch);
@@ -184,6 +194,57 @@ pub fn check(
         if owned.get(acct).copied().unwrap_or(0) != *delta {
             return Err(Violation::OwnerCountMismatch);
         }
+    }
+    Ok(())
+}
+
+/// For each issuance the change set touches, OutstandingAmount moves exactly as the
+/// sum of its holders' MPTAmounts does (so it stays their total), and stays within
+/// MaximumAmount. A created or deleted entry counts as zero on its missing side.
+fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Violation> {
+    let s = sf();
+    let mut delta: HashMap<Vec<u8>, i128> = HashMap::new();
+    for (key, item) in items {
+        let after = match item.action {
+            Action::Erase => None,
+            _ => Some(&item.cur),
+        };
+        for (o, sign) in [(item.orig.as_deref(), -1i128), (after, 1)] {
+            let Some(o) = o else { continue };
+            match o.u16_of(s.ledger_entry_type) {
+                Some(lt::MPTOKEN) => {
+                    let Some(StValue::Fixed(id)) = o.get(s.mpt_issuance_id) else {
+                        continue;
+                    };
+                    let v = i128::from(o.u64_of(s.mpt_amount).unwrap_or(0));
+                    *delta.entry(id.clone()).or_default() += sign * v;
+                }
+                Some(lt::MPTOKEN_ISSUANCE) => {
+                    let (Some(issuer), Some(seq)) = (o.account_of(s.issuer), o.u32_of(s.sequence))
+                    else {
+                        continue;
+                    };
+                    let id = crate::protocol::mpt::MptId::new(seq, &issuer);
+                    if crate::ledger::keylet::mpt_issuance(&id) != *key {
+                        continue;
+                    }
+                    let out = o.u64_of(s.outstanding_amount).unwrap_or(0);
+                    let max = o
+                        .u64_of(s.maximum_amount)
+                        .unwrap_or(crate::protocol::mpt::MPT_AMOUNT_MAX);
+                    if sign > 0 && out > max {
+                        return Err(Violation::MptNotConserved);
+                    }
+                    *delta.entry(id.0.to_vec()).or_default() -= sign * i128::from(out);
+                }
+                _ => {}
+            }
+        }
+    }
+    // Holders' balances only move with their issuance's OutstandingAmount (an issuance
+    // destroyed earlier leaves empty tokens behind, which move nothing).
+    if delta.values().any(|d| *d != 0) {
+        return Err(Violation::MptNotConserved);
     }
     Ok(())
 }
@@ -199,7 +260,6 @@ mod tests {
     use crate::ledger::keylet;
     use crate::ledger::state::{stamp, State};
     use crate::ledger::view::{StateView, ViewInfo};
-    use crate::protocol::st::StValue;
 
     fn view_with(accounts: &[(AccountId, i64)]) -> StateView {
         let state = Arc::new(State::new());
@@ -227,6 +287,50 @@ mod tests {
         let mut r = sb.peek(&k).unwrap();
         r.set(sf().balance, StValue::Amount(Amount::Xrp(d)));
         sb.update(k, r);
+    }
+
+    #[test]
+    fn mpt_outstanding_moves_with_the_holders() {
+        use crate::protocol::mpt::MptId;
+        let (a, b) = (AccountId([1; 20]), AccountId([2; 20]));
+        let view = view_with(&[(a, 1000), (b, 1000)]);
+        let id = MptId::new(7, &a);
+        let mut iss = with_threading(new_entry(lt::MPTOKEN_ISSUANCE));
+        iss.set(sf().issuer, StValue::AccountId(a));
+        iss.set(sf().sequence, StValue::UInt32(7));
+        iss.set(sf().outstanding_amount, StValue::UInt64(0));
+        let mut tok = with_threading(new_entry(lt::MPTOKEN));
+        tok.set(sf().account, StValue::AccountId(b));
+        tok.set(sf().mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
+        tok.set(sf().mpt_amount, StValue::UInt64(5));
+        let owners = |sb: &mut Sandbox| {
+            for acct in [&a, &b] {
+                let k = keylet::account(acct);
+                let mut r = sb.peek(&k).unwrap();
+                r.set(sf().owner_count, StValue::UInt32(1));
+                sb.update(k, r);
+            }
+        };
+        // A holder balance out of nowhere.
+        let mut sb = Sandbox::new(&view);
+        owners(&mut sb);
+        sb.insert(keylet::mpt_issuance(&id), iss.clone());
+        sb.insert(keylet::mptoken(&id, &b), tok.clone());
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::MptNotConserved)
+        );
+        // Minted: OutstandingAmount moves with it.
+        iss.set(sf().outstanding_amount, StValue::UInt64(5));
+        sb.insert(keylet::mpt_issuance(&id), iss.clone());
+        assert_eq!(check(sb.items(), 0, 10, &AccountId::ZERO, 0), Ok(()));
+        // Past MaximumAmount.
+        iss.set(sf().maximum_amount, StValue::UInt64(4));
+        sb.insert(keylet::mpt_issuance(&id), iss);
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            Err(Violation::MptNotConserved)
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::deposit_preauth::deposit_allowed;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use super::flow::{flow, Crossing, FlowRequest};
+use super::mpt;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -13,6 +14,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
 use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::mpt::{MptAmount, MPT_AMOUNT_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
 
@@ -60,6 +62,15 @@ fn positive(a: &Amount) -> bool {
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
+    if let Some(amount) = tx.mpt_amount_of(s.amount) {
+        return mpt_preflight(tx, account, &amount);
+    }
+    if tx.mpt_amount_of(s.send_max).is_some() {
+        return Ter::temMALFORMED;
+    }
+    if tx.mpt_amount_of(s.deliver_min).is_some() {
+        return Ter::temBAD_AMOUNT;
+    }
     let flags = tx.flags();
     if flags & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
@@ -133,6 +144,9 @@ pub fn greater(a: &Amount, b: &Amount) -> bool {
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
     let flags = tx.flags();
+    if tx.mpt_amount_of(s.amount).is_some() {
+        return mpt_preclaim(view, tx);
+    }
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
         return Ter::temMALFORMED;
     };
@@ -171,6 +185,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
+    if let Some(amount) = tx.mpt_amount_of(s.amount) {
+        return mpt_apply(ctx, &amount);
+    }
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
         return Ter::temMALFORMED;
     };
@@ -259,6 +276,129 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
     }
     if ter == Ter::tesSUCCESS {
         ctx.delivered = Some(ctx.meta_delivered.unwrap_or(*amount));
+    }
+    ter
+}
+
+/// Flags an MPT payment may set (`tfMPTPaymentMask`): only tfPartialPayment.
+const MPT_MASK: u32 = TF_UNIVERSAL_MASK & !tf::PARTIAL_PAYMENT;
+
+/// `Payment::preflight` for a direct MPT payment (no paths; SendMax and DeliverMin, if
+/// any, in the same MPT).
+fn mpt_preflight(tx: &StObject, account: &AccountId, amount: &MptAmount) -> Ter {
+    let s = sf();
+    let flags = tx.flags();
+    if flags & MPT_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if tx.get(s.paths).is_some() {
+        return Ter::temMALFORMED;
+    }
+    let has_max = tx.get(s.send_max).is_some();
+    let max = match tx.mpt_amount_of(s.send_max) {
+        Some(m) if m.id == amount.id => m,
+        None if !has_max => *amount,
+        _ => return Ter::temMALFORMED,
+    };
+    if amount.value > MPT_AMOUNT_MAX || max.value > MPT_AMOUNT_MAX {
+        return Ter::temBAD_AMOUNT;
+    }
+    let Some(dst) = tx
+        .account_of(s.destination)
+        .filter(|d| *d != AccountId::ZERO)
+    else {
+        return Ter::temDST_NEEDED;
+    };
+    if (has_max && !max.is_positive()) || !amount.is_positive() {
+        return Ter::temBAD_AMOUNT;
+    }
+    if dst == *account {
+        return Ter::temREDUNDANT;
+    }
+    if tx.get(s.deliver_min).is_some() {
+        let min = match tx.mpt_amount_of(s.deliver_min) {
+            Some(m) if m.id == amount.id && m.is_positive() => m,
+            _ => return Ter::temBAD_AMOUNT,
+        };
+        if flags & tf::PARTIAL_PAYMENT == 0 || min.value > amount.value {
+            return Ter::temBAD_AMOUNT;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// `Payment::preclaim` for an MPT payment: the destination must exist.
+fn mpt_preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
+    let s = sf();
+    let Some(dst) = tx.account_of(s.destination) else {
+        return Ter::temMALFORMED;
+    };
+    match view.read(&keylet::account(&dst)) {
+        None => Ter::tecNO_DST,
+        Some(root)
+            if root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() =>
+        {
+            Ter::tecDST_TAG_NEEDED
+        }
+        Some(_) => Ter::tesSUCCESS,
+    }
+}
+
+/// The MPT branch of `Payment::doApply`: authorization of both sides, CanTransfer,
+/// deposit authorization, locks and the transfer fee between holders, partial delivery
+/// from SendMax, then `accountSend`. A partial delivery is recorded as DeliveredAmount
+/// (fixMPTDeliveredAmount).
+fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
+    let s = sf();
+    let tx = ctx.tx;
+    let (src, id) = (ctx.account, amount.id);
+    let Some(dst) = tx.account_of(s.destination) else {
+        return Ter::tecINTERNAL;
+    };
+    let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
+        return Ter::tecNO_DST;
+    };
+    for t in [
+        mpt::require_auth(&ctx.sb, &id, &src),
+        mpt::require_auth(&ctx.sb, &id, &dst),
+        mpt::can_transfer(&ctx.sb, &id, &src, &dst),
+    ] {
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if !deposit_allowed(&ctx.sb, &dst_root, &src, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let issuer = id.issuer();
+    let mut rate = 1_000_000_000;
+    if src != issuer && dst != issuer {
+        if mpt::is_any_locked(&ctx.sb, &id, &[src, dst]) {
+            return Ter::tecLOCKED;
+        }
+        rate = mpt::transfer_rate(&ctx.sb, &id);
+    }
+    let max = tx.mpt_amount_of(s.send_max).unwrap_or(*amount).value;
+    let mut deliver = amount.value;
+    let Some(mut required) = mpt::multiply_rate(deliver, rate) else {
+        return Ter::tecPATH_PARTIAL;
+    };
+    if tx.flags() & tf::PARTIAL_PAYMENT != 0 && required > max {
+        required = max;
+        deliver = mpt::divide_rate(max, rate).unwrap_or(0);
+    }
+    let below_min = tx
+        .mpt_amount_of(s.deliver_min)
+        .is_some_and(|m| deliver < m.value);
+    if required > max || below_min {
+        return Ter::tecPATH_PARTIAL;
+    }
+    let ter = match mpt::send(&mut ctx.sb, &id, &src, &dst, deliver) {
+        Ter::tecINSUFFICIENT_FUNDS | Ter::tecPATH_DRY => Ter::tecPATH_PARTIAL,
+        t => t,
+    };
+    if ter == Ter::tesSUCCESS && deliver != amount.value {
+        ctx.meta_delivered_mpt = Some(MptAmount::new(deliver, id));
     }
     ter
 }

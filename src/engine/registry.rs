@@ -8,7 +8,8 @@ use super::tx_type::TxType;
 use super::{
     account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
     amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
-    escrow_cancel, escrow_create, escrow_finish, offer_cancel, offer_create, payment,
+    escrow_cancel, escrow_create, escrow_finish, mptoken_authorize, mptoken_issuance_create,
+    mptoken_issuance_destroy, mptoken_issuance_set, offer_cancel, offer_create, payment,
     payment_channel_claim, payment_channel_create, payment_channel_fund, set_regular_key,
     signer_list_set, ticket_create, trust_set,
 };
@@ -226,6 +227,34 @@ const ROWS: &[Transactor] = &[
         preflight: amm_clawback::preflight,
         preclaim: amm_clawback::preclaim,
         do_apply: amm_clawback::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::MPTokenIssuanceCreate,
+        name: "MPTokenIssuanceCreate",
+        preflight: mptoken_issuance_create::preflight,
+        preclaim: mptoken_issuance_create::preclaim,
+        do_apply: mptoken_issuance_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::MPTokenIssuanceDestroy,
+        name: "MPTokenIssuanceDestroy",
+        preflight: mptoken_issuance_destroy::preflight,
+        preclaim: mptoken_issuance_destroy::preclaim,
+        do_apply: mptoken_issuance_destroy::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::MPTokenIssuanceSet,
+        name: "MPTokenIssuanceSet",
+        preflight: mptoken_issuance_set::preflight,
+        preclaim: mptoken_issuance_set::preclaim,
+        do_apply: mptoken_issuance_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::MPTokenAuthorize,
+        name: "MPTokenAuthorize",
+        preflight: mptoken_authorize::preflight,
+        preclaim: mptoken_authorize::preclaim,
+        do_apply: mptoken_authorize::do_apply,
     },
 ];
 

@@ -86,6 +86,7 @@ ters! {
     temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
     temBAD_AMM_TOKENS = -261, "Malformed: Invalid LPTokens.";
+    temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
 
     tefFAILURE = -199, "Failed to apply.";
     tefALREADY = -198, "The exact transaction was already in this ledger.";
@@ -164,6 +165,7 @@ ters! {
     tecTOO_SOON = 152, "It is too early to attempt the requested operation. Please wait.";
     tecMAX_SEQUENCE_REACHED = 154, "The maximum sequence number was reached.";
     tecINSUFFICIENT_FUNDS = 159, "Not enough funds available to complete requested transaction.";
+    tecOBJECT_NOT_FOUND = 160, "A requested object could not be located.";
     tecINSUFFICIENT_PAYMENT = 161, "The payment is not sufficient.";
     tecUNFUNDED_AMM = 162, "Insufficient balance to fund AMM.";
     tecAMM_BALANCE = 163, "AMM has invalid balance.";
@@ -173,6 +175,7 @@ ters! {
     tecAMM_NOT_EMPTY = 167, "AMM is not in empty state.";
     tecAMM_ACCOUNT = 168, "This operation is not allowed on an AMM Account.";
     tecINCOMPLETE = 169, "Some work was completed, but more submissions required to finish.";
+    tecLOCKED = 192, "Fund is locked.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }
 

@@ -148,6 +148,8 @@ pub struct ApplyContext<'a, 't> {
     pub delivered: Option<Amount>,
     /// Set by a partial payment: the metadata's DeliveredAmount.
     pub meta_delivered: Option<Amount>,
+    /// Set by a partial MPT payment: the metadata's DeliveredAmount.
+    pub meta_delivered_mpt: Option<crate::protocol::mpt::MptAmount>,
 }
 
 /// Fields every transaction carries, read once.
@@ -179,6 +181,7 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
     let fee = match tx.amount_of(s.fee) {
         Some(Amount::Xrp(d)) if d >= 0 && d as u64 <= DROPS_MAX => d,
         Some(_) => return Err(Ter::temBAD_FEE),
+        None if tx.get(s.fee).is_some() => return Err(Ter::temBAD_FEE),
         None => return Err(Ter::temMALFORMED),
     };
     let Some(sequence) = tx.u32_of(s.sequence) else {
@@ -444,10 +447,11 @@ pub fn apply_transaction(
         sb,
         delivered,
         meta_delivered,
+        meta_delivered_mpt,
         ..
     } = ctx;
     let result_code = ter.code().clamp(0, 255) as u8;
-    let (meta, writes) = finalize(
+    let (mut meta, writes) = finalize(
         sb.into_items(),
         view,
         tx_id,
@@ -455,6 +459,9 @@ pub fn apply_transaction(
         result_code,
         meta_delivered,
     );
+    if let Some(d) = meta_delivered_mpt {
+        meta.set(sf().delivered_amount, StValue::MptAmount(d));
+    }
     Outcome {
         ter,
         applied: true,
@@ -540,6 +547,7 @@ fn charged_context<'a, 't>(
         signed_by_master,
         delivered: None,
         meta_delivered: None,
+        meta_delivered_mpt: None,
     };
     Some((ctx, fee))
 }
@@ -550,5 +558,6 @@ fn reset(ctx: &mut ApplyContext, c: &Common) -> bool {
     ctx.sb.discard();
     ctx.delivered = None;
     ctx.meta_delivered = None;
+    ctx.meta_delivered_mpt = None;
     charge(&mut ctx.sb, ctx.tx, c, None).is_some()
 }

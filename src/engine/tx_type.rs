@@ -61,6 +61,14 @@ pub enum TxType {
     AMMBid = 39,
     /// AMMDelete.
     AMMDelete = 40,
+    /// MPTokenIssuanceCreate.
+    MPTokenIssuanceCreate = 54,
+    /// MPTokenIssuanceDestroy.
+    MPTokenIssuanceDestroy = 55,
+    /// MPTokenIssuanceSet.
+    MPTokenIssuanceSet = 56,
+    /// MPTokenAuthorize.
+    MPTokenAuthorize = 57,
 }
 
 impl TxType {

@@ -28,6 +28,30 @@ pub mod lt {
     pub const AMM: u16 = 0x0079;
     /// Offer.
     pub const OFFER: u16 = 0x006f;
+    /// MPTokenIssuance.
+    pub const MPTOKEN_ISSUANCE: u16 = 0x007e;
+    /// MPToken.
+    pub const MPTOKEN: u16 = 0x007f;
+}
+
+/// MPTokenIssuance and MPToken flags.
+pub mod lsf_mpt {
+    /// Issuance: every holder is locked; MPToken: this holder is locked.
+    pub const LOCKED: u32 = 0x0000_0001;
+    /// Issuance: the issuer may lock.
+    pub const CAN_LOCK: u32 = 0x0000_0002;
+    /// Issuance: holders need the issuer's authorization.
+    pub const REQUIRE_AUTH: u32 = 0x0000_0004;
+    /// Issuance: may be escrowed.
+    pub const CAN_ESCROW: u32 = 0x0000_0008;
+    /// Issuance: may be traded on the DEX.
+    pub const CAN_TRADE: u32 = 0x0000_0010;
+    /// Issuance: holders may pay each other.
+    pub const CAN_TRANSFER: u32 = 0x0000_0020;
+    /// Issuance: the issuer may claw back.
+    pub const CAN_CLAWBACK: u32 = 0x0000_0040;
+    /// MPToken: the issuer authorized this holder.
+    pub const AUTHORIZED: u32 = 0x0000_0002;
 }
 
 /// Offer flags.

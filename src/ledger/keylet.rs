@@ -21,6 +21,8 @@ mod space {
     pub const OFFER: u16 = b'o' as u16;
     pub const BOOK_DIR: u16 = b'B' as u16;
     pub const AMM: u16 = b'A' as u16;
+    pub const MPTOKEN_ISSUANCE: u16 = b'~' as u16;
+    pub const MPTOKEN: u16 = b't' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -174,6 +176,22 @@ pub fn amm(a: &Issue, b: &Issue) -> Hash256 {
     ])
 }
 
+/// The MPTokenIssuance of `id` (`keylet::mptIssuance`).
+pub fn mpt_issuance(id: &crate::protocol::mpt::MptId) -> Hash256 {
+    sha512_half(&[&space::MPTOKEN_ISSUANCE.to_be_bytes(), &id.0])
+}
+
+/// `holder`'s MPToken of the issuance `id` (`keylet::mptoken`: the issuance's key, then
+/// the holder).
+pub fn mptoken(id: &crate::protocol::mpt::MptId, holder: &AccountId) -> Hash256 {
+    mptoken_of_issuance(&mpt_issuance(id), holder)
+}
+
+/// `holder`'s MPToken of the issuance whose ledger key is `issuance`.
+pub fn mptoken_of_issuance(issuance: &Hash256, holder: &AccountId) -> Hash256 {
+    sha512_half(&[&space::MPTOKEN.to_be_bytes(), &issuance.0, &holder.0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,6 +225,21 @@ mod tests {
             "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651"
         );
         assert_eq!(dir_page(&owner_dir(&g), 0), owner_dir(&g));
+    }
+
+    #[test]
+    fn mpt_keys() {
+        // SHA-512-half of 007E || MPTID, and of 0074 || issuance key || holder
+        // (computed independently with Python's hashlib).
+        let id = crate::protocol::mpt::MptId::new(5, &genesis());
+        assert_eq!(
+            mpt_issuance(&id).to_hex(),
+            "8AD74F33EF13BD12BBDC4CD8B439C28B665A11ED713720342EDEE5EEFBB9C37F"
+        );
+        assert_eq!(
+            mptoken(&id, &genesis()).to_hex(),
+            "F7DAD1A5D3789BEA7652A1B1599E66B557C6697295EAEDCD004EA218369527CC"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::Field;
+use crate::protocol::mpt::{MptAmount, MptId};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash128, Hash256};
 
@@ -142,6 +143,14 @@ fields! {
     e_price => "EPrice",
     bid_min => "BidMin",
     bid_max => "BidMax",
+    mpt_issuance_id => "MPTokenIssuanceID",
+    issuer => "Issuer",
+    outstanding_amount => "OutstandingAmount",
+    maximum_amount => "MaximumAmount",
+    mpt_amount => "MPTAmount",
+    asset_scale => "AssetScale",
+    transfer_fee => "TransferFee",
+    mptoken_metadata => "MPTokenMetadata",
 }
 
 /// The cached handles.
@@ -172,6 +181,10 @@ pub trait StExt {
     fn blob_of(&self, f: Field) -> Option<&[u8]>;
     /// A Vector256 field.
     fn v256_of(&self, f: Field) -> Option<&[Hash256]>;
+    /// A Hash192 field as an MPT issuance ID.
+    fn mpt_id_of(&self, f: Field) -> Option<MptId>;
+    /// An Amount field holding an MPT amount.
+    fn mpt_amount_of(&self, f: Field) -> Option<MptAmount>;
     /// The Flags field, 0 when absent.
     fn flags(&self) -> u32;
     /// True when every bit of `mask` is set in Flags.
@@ -242,6 +255,18 @@ impl StExt for StObject {
     fn v256_of(&self, f: Field) -> Option<&[Hash256]> {
         match self.get(f)? {
             StValue::Vector256(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn mpt_id_of(&self, f: Field) -> Option<MptId> {
+        match self.get(f)? {
+            StValue::Fixed(b) => Some(MptId(b.as_slice().try_into().ok()?)),
+            _ => None,
+        }
+    }
+    fn mpt_amount_of(&self, f: Field) -> Option<MptAmount> {
+        match self.get(f)? {
+            StValue::MptAmount(v) => Some(*v),
             _ => None,
         }
     }

@@ -447,13 +447,19 @@ pub fn affected_accounts(entry: &TxEntry, with_meta: bool) -> BTreeSet<AccountId
 }
 
 fn collect_accounts(obj: &StObject, out: &mut BTreeSet<AccountId>) {
-    for (_, v) in obj.iter() {
+    for (f, v) in obj.iter() {
         match v {
             StValue::AccountId(a) => {
                 out.insert(*a);
             }
             StValue::Amount(a) if !a.is_xrp() => {
                 out.insert(a.issue().issuer);
+            }
+            // rippled's `getAffectedAccounts`: an MPTokenIssuanceID names its issuer.
+            StValue::Fixed(b) if f.name() == "MPTokenIssuanceID" => {
+                if let Ok(id) = <[u8; 24]>::try_from(b.as_slice()) {
+                    out.insert(crate::protocol::mpt::MptId(id).issuer());
+                }
             }
             StValue::Object(o) => collect_accounts(o, out),
             StValue::Array(items) => {

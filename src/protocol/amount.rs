@@ -544,6 +544,31 @@ pub fn parse_drops(s: &str) -> Result<i64, AmountError> {
     Ok(if p.negative { -(v as i64) } else { v as i64 })
 }
 
+/// Parses an MPT amount's value with rippled's rules (`amountFromString` for an MPT
+/// asset, then `canonicalize`): an integer, a sign and a positive exponent allowed, any
+/// fraction refused; the result must fit in 63 bits (`maxMPTokenAmount`). Returns the
+/// magnitude and the sign (a zero is never negative).
+pub fn parse_mpt_value(s: &str) -> Result<(u64, bool), AmountError> {
+    let p = parse_number(s)?;
+    if p.exponent < 0 {
+        return Err(AmountError::XrpFraction);
+    }
+    let mut v = p.digits;
+    if v == 0 {
+        return Ok((0, false));
+    }
+    for _ in 0..p.exponent {
+        v = v.saturating_mul(10);
+        if v > i64::MAX as u128 {
+            return Err(AmountError::Overflow);
+        }
+    }
+    if v > i64::MAX as u128 {
+        return Err(AmountError::Overflow);
+    }
+    Ok((v as u64, p.negative))
+}
+
 /// An amount of XRP (signed drops) or of an issued currency.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Amount {

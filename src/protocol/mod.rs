@@ -5,6 +5,7 @@
 //! - [`base58`]: Base58Check with the XRPL alphabet and token versions.
 //! - [`types`]: account IDs, hashes, currency codes, issues.
 //! - [`amount`]: XRP drops and issued values: grammar, canonical form, arithmetic, text.
+//! - [`mpt`]: multi-purpose token IDs, amounts and issues (beside `amount`).
 //! - [`secret`]: secret bytes that zeroize on drop and print `***`.
 //! - [`seed`]: seeds from entropy, base58, hex, passphrase, RFC 1751; rippled's secret parsing.
 //! - [`rfc1751`]: the RFC 1751 word codec.
@@ -25,6 +26,7 @@ pub mod condition;
 pub mod definitions;
 pub mod hash;
 pub mod keys;
+pub mod mpt;
 pub mod number;
 pub mod quality;
 pub mod rfc1751;

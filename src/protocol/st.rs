@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use super::amount::Amount;
 use super::definitions::{Field, FieldDef};
+use super::mpt::{MptAmount, MptId};
 use super::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
 
 /// One step of a payment path (PathSet).
@@ -64,6 +65,10 @@ pub enum StValue {
     Currency(Currency),
     /// Issue (currency and, unless XRP, issuer).
     Issue(Issue),
+    /// An Amount field holding an MPT amount.
+    MptAmount(MptAmount),
+    /// An Issue field holding an MPT issue.
+    MptIssue(MptId),
 }
 
 /// An object: fields in canonical order.
@@ -189,6 +194,22 @@ impl StObject {
     pub fn get_amount(&self, name: &str) -> Option<Amount> {
         match self.get_named(name)? {
             StValue::Amount(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// An Amount field holding an MPT amount.
+    pub fn get_mpt_amount(&self, name: &str) -> Option<MptAmount> {
+        match self.get_named(name)? {
+            StValue::MptAmount(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// A Hash192 field as an MPT issuance ID.
+    pub fn get_mpt_id(&self, name: &str) -> Option<MptId> {
+        match self.get_named(name)? {
+            StValue::Fixed(b) => Some(MptId(b.as_slice().try_into().ok()?)),
             _ => None,
         }
     }

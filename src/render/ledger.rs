@@ -15,6 +15,15 @@ pub fn entry_json(key: &Hash256, entry: &StObject) -> Value {
     let mut v = codec::to_json(entry);
     if let Value::Object(o) = &mut v {
         o.insert("index".into(), Value::from(key.to_hex()));
+        // `STLedgerEntry::getJson`: an issuance also shows its MPTID.
+        if entry.get_u16("LedgerEntryType") == Some(crate::ledger::flags::lt::MPTOKEN_ISSUANCE) {
+            if let (Some(seq), Some(issuer)) =
+                (entry.get_u32("Sequence"), entry.get_account("Issuer"))
+            {
+                let id = crate::protocol::mpt::MptId::new(seq, &issuer);
+                o.insert("mpt_issuance_id".into(), Value::from(id.to_hex()));
+            }
+        }
         o.sort_keys();
     }
     v

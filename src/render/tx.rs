@@ -2,9 +2,11 @@
 //! `insertDeliverMax`, `insertDeliveredAmount`, `encodeCTID`).
 
 use crate::engine::Ter;
+use crate::ledger::flags::lt;
 use crate::ledgers::TxEntry;
 use crate::protocol::codec;
-use crate::protocol::st::StObject;
+use crate::protocol::mpt::MptId;
+use crate::protocol::st::{StObject, StValue};
 use crate::protocol::tx::transaction_type_name;
 use crate::protocol::types::Hash256;
 use serde_json::{Map, Value};
@@ -68,14 +70,52 @@ pub fn meta_json(entry: &TxEntry) -> Value {
     if can_have_delivered_amount(&entry.tx) && entry.ter == Ter::tesSUCCESS {
         let delivered = entry
             .delivered
-            .or_else(|| entry.meta.get_amount("DeliveredAmount"))
-            .or_else(|| entry.tx.get_amount("Amount"));
+            .map(|a| a.to_json())
+            .or_else(|| amount_json(&entry.meta, "DeliveredAmount"))
+            .or_else(|| amount_json(&entry.tx, "Amount"));
         if let Some(a) = delivered {
-            meta.insert("delivered_amount".into(), a.to_json());
+            meta.insert("delivered_amount".into(), a);
         }
+    }
+    if let Some(id) = created_mpt_issuance_id(entry) {
+        meta.insert("mpt_issuance_id".into(), Value::from(id.to_hex()));
     }
     meta.sort_keys();
     Value::Object(meta)
+}
+
+/// An Amount field's JSON, XRP, IOU or MPT.
+fn amount_json(o: &StObject, name: &str) -> Option<Value> {
+    match o.get_named(name)? {
+        StValue::Amount(a) => Some(a.to_json()),
+        StValue::MptAmount(a) => Some(a.to_json()),
+        _ => None,
+    }
+}
+
+/// rippled's `insertMPTokenIssuanceID`: a successful MPTokenIssuanceCreate names the
+/// issuance it created (from the created entry's Issuer and Sequence).
+fn created_mpt_issuance_id(entry: &TxEntry) -> Option<MptId> {
+    if transaction_type_name(&entry.tx) != Some("MPTokenIssuanceCreate")
+        || entry.ter != Ter::tesSUCCESS
+    {
+        return None;
+    }
+    entry
+        .meta
+        .get_array("AffectedNodes")?
+        .iter()
+        .filter(|(f, node)| {
+            f.name() == "CreatedNode"
+                && node.get_u16("LedgerEntryType") == Some(lt::MPTOKEN_ISSUANCE)
+        })
+        .find_map(|(_, node)| {
+            let fields = node.get_object("NewFields")?;
+            Some(MptId::new(
+                fields.get_u32("Sequence")?,
+                &fields.get_account("Issuer")?,
+            ))
+        })
 }
 
 /// rippled's `encodeCTID`: `C` + 16 hex digits of (0xC, ledger seq: 28 bits, index: 16

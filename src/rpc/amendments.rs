@@ -1,7 +1,7 @@
 //! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
 //! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
 //! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (NFTs, MPTs, bridges and the newer fixes) neither.
+//! rest (NFTs, MPTokensV2, bridges and the newer fixes) neither.
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::types::Hash256;
@@ -62,6 +62,8 @@ const APPLIED: &[&str] = &[
     "AMMClawback",
     "fixAMMClawbackRounding",
     "DeepFreeze",
+    "MPTokensV1",
+    "fixMPTDeliveredAmount",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -83,7 +85,6 @@ const NOT_APPLIED: &[&str] = &[
     "DynamicMPT",
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
-    "fixMPTDeliveredAmount",
     "TokenEscrow",
     "fixEnforceNFTokenTrustlineV2",
     "PermissionedDEX",
@@ -94,7 +95,6 @@ const NOT_APPLIED: &[&str] = &[
     "PermissionedDomains",
     "DynamicNFT",
     "Credentials",
-    "MPTokensV1",
     "fixNFTokenPageLinks",
     "fixInnerObjTemplate2",
     "fixEnforceNFTokenTrustline",

@@ -11,6 +11,7 @@ use crate::ledger::view::ReadView;
 use crate::limits::{AUTOFILL_FEE_DIV_MAX_DEFAULT, AUTOFILL_FEE_MULT_MAX_DEFAULT, MEMOS_BYTES_MAX};
 use crate::protocol::amount::Amount;
 use crate::protocol::codec::{self, CodecError};
+use crate::protocol::mpt::MptAmount;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 use crate::render::tx::{insert_deliver_max, tx_json};
@@ -553,8 +554,18 @@ fn check_payment(
     let amount = txj
         .get("Amount")
         .ok_or_else(|| RpcError::missing_field("tx_json.Amount"))?;
-    let amount =
-        Amount::from_json(amount).map_err(|_| RpcError::invalid_field("tx_json.Amount"))?;
+    // An MPT Amount parses (rippled's `amountFromJsonNoThrow`), but no paths are built
+    // for it.
+    let mpt = match amount.as_object() {
+        Some(o) if o.contains_key("mpt_issuance_id") => {
+            Some(MptAmount::from_json(o).map_err(|_| RpcError::invalid_field("tx_json.Amount"))?)
+        }
+        _ => None,
+    };
+    let amount = match mpt {
+        Some(_) => Amount::Xrp(0),
+        None => Amount::from_json(amount).map_err(|_| RpcError::invalid_field("tx_json.Amount"))?,
+    };
     let dest = txj
         .get("Destination")
         .ok_or_else(|| RpcError::missing_field("tx_json.Destination"))?;
@@ -562,7 +573,7 @@ fn check_payment(
         .and_then(|s| AccountId::from_address(&s).ok())
         .ok_or_else(|| RpcError::invalid_field("tx_json.Destination"))?;
     if params.contains_key("build_path") {
-        if !online {
+        if !online || mpt.is_some() {
             return Err(RpcError::with_message(
                 ErrorCode::InvalidParams,
                 "Field 'build_path' not allowed in this context.",
@@ -674,6 +685,9 @@ pub fn local_checks(tx: &StObject) -> Result<(), String> {
     // EnableAmendment, SetFee, UNLModify.
     if matches!(tx.get_u16("TransactionType"), Some(100..=102)) {
         return Err("Cannot submit pseudo transactions.".into());
+    }
+    if crate::protocol::mpt::invalid_mpt_in_tx(tx) {
+        return Err("Amount can not be MPT.".into());
     }
     Ok(())
 }

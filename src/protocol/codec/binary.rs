@@ -19,6 +19,7 @@ use super::template;
 use crate::limits::CODEC_BINARY_DEPTH_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::{defs, Field, FieldDef};
+use crate::protocol::mpt::{MptAmount, MptId, MPT_AMOUNT_WIDTH, MPT_ISSUE_WIDTH};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
 
@@ -166,6 +167,8 @@ fn write_value(out: &mut Vec<u8>, value: &StValue) {
                 out.extend_from_slice(&i.issuer.0);
             }
         }
+        StValue::MptAmount(a) => out.extend_from_slice(&a.to_bytes()),
+        StValue::MptIssue(id) => out.extend_from_slice(&id.issue_bytes()),
     }
 }
 
@@ -375,6 +378,15 @@ fn read_value(r: &mut Reader<'_>, field: Field, depth: usize) -> Result<StValue,
         t if fixed_width(t).is_some() => {
             StValue::Fixed(r.take(fixed_width(t).unwrap_or(0))?.to_vec())
         }
+        tc::AMOUNT if r.remaining() > 0 && MptAmount::is_mpt_lead(r.buf[r.pos]) => {
+            let rest = &r.buf[r.pos..];
+            let a = MptAmount::from_bytes(rest).map_err(|source| CodecError::Amount {
+                field: name,
+                source,
+            })?;
+            r.take(MPT_AMOUNT_WIDTH)?;
+            StValue::MptAmount(a)
+        }
         tc::AMOUNT => {
             let rest = &r.buf[r.pos..];
             let (a, used) = Amount::from_bytes(rest).map_err(|source| CodecError::Amount {
@@ -423,11 +435,13 @@ fn read_value(r: &mut Reader<'_>, field: Field, depth: usize) -> Result<StValue,
             } else {
                 let issuer = AccountId(r.array()?);
                 if issuer == AccountId::ONE {
-                    // noAccount() as the issuer marks an MPT issue.
-                    return Err(CodecError::Unsupported {
-                        field: name,
-                        type_name: "Issue (MPT)",
-                    });
+                    // noAccount() as the issuer marks an MPT issue: a 4-byte sequence
+                    // follows.
+                    let mut b = [0u8; MPT_ISSUE_WIDTH];
+                    b[..20].copy_from_slice(&currency.0);
+                    b[20..40].copy_from_slice(&issuer.0);
+                    b[40..].copy_from_slice(r.take(4)?);
+                    return Ok(StValue::MptIssue(MptId::from_issue_bytes(&b)));
                 }
                 if issuer == AccountId::ZERO {
                     return Err(CodecError::BadIssue { field: name });

@@ -4,7 +4,7 @@
 //! Input follows `STParsedJSON.cpp` type by type, with its error kinds and field paths
 //! (see [`JsonError`]). Not modelled: inner-object templates (`applyTemplateFromSField`,
 //! "Object 'Memo' contents did not meet requirements"), granular `PermissionValue`
-//! names, XChainBridge and MPT forms.
+//! names and XChainBridge forms.
 
 use serde_json::{Map, Value};
 
@@ -14,6 +14,7 @@ use super::template;
 use crate::limits::STOBJECT_JSON_DEPTH_MAX;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::{defs, Field, FieldDef};
+use crate::protocol::mpt::{MptAmount, MptId};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
 
@@ -120,6 +121,8 @@ fn value_to_json(def: &FieldDef, v: &StValue) -> Value {
             }
             Value::Object(m)
         }
+        StValue::MptAmount(a) => a.to_json(),
+        StValue::MptIssue(id) => id.issue_json(),
     }
 }
 
@@ -404,7 +407,12 @@ fn parse_leaf(
         tc::HASH384 | tc::HASH512 | tc::UINT96 => parse_fixed(def, value, &path)?,
         tc::INT32 => parse_int32(value, &path)?,
         tc::BLOB => parse_blob(value, &path)?,
-        tc::AMOUNT => StValue::Amount(Amount::from_json(value).map_err(|_| invalid())?),
+        tc::AMOUNT => match value.as_object() {
+            Some(o) if o.contains_key("mpt_issuance_id") => {
+                StValue::MptAmount(MptAmount::from_json(o).map_err(|_| invalid())?)
+            }
+            _ => StValue::Amount(Amount::from_json(value).map_err(|_| invalid())?),
+        },
         tc::NUMBER => parse_number(value, &path)?,
         tc::VECTOR256 => parse_vector256(value, &path)?,
         tc::PATHSET => StValue::PathSet(parse_pathset(parent, name, value)?),
@@ -412,7 +420,10 @@ fn parse_leaf(
             let s = value.as_str().ok_or_else(bad_type)?;
             StValue::AccountId(parse_account(s).ok_or_else(invalid)?)
         }
-        tc::ISSUE => StValue::Issue(parse_issue(value).ok_or_else(invalid)?),
+        tc::ISSUE => match parse_mpt_issue(value) {
+            Some(id) => StValue::MptIssue(id.ok_or_else(invalid)?),
+            None => StValue::Issue(parse_issue(value).ok_or_else(invalid)?),
+        },
         tc::CURRENCY => parse_currency(value, &path)?,
         _ => return Err(bad_type()),
     })
@@ -634,6 +645,17 @@ pub fn parse_issue(value: &Value) -> Option<Issue> {
     }
     let issuer = AccountId::from_address(issuer?.as_str()?).ok()?;
     Some(Issue { currency, issuer })
+}
+
+/// `issueFromJson` for an MPT issue: `None` when the object has no `mpt_issuance_id`;
+/// else the ID, if it is 48 hex digits and no `currency` or `issuer` comes with it.
+pub fn parse_mpt_issue(value: &Value) -> Option<Option<MptId>> {
+    let m = value.as_object()?;
+    let id = m.get("mpt_issuance_id")?;
+    if m.contains_key("currency") || m.contains_key("issuer") {
+        return Some(None);
+    }
+    Some(id.as_str().and_then(MptId::from_hex))
 }
 
 /// The STI_PATHSET branch of `parseLeaf`.

@@ -6,6 +6,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::codec;
 use crate::protocol::hash::sha512_half;
+use crate::protocol::mpt::MptId;
 use crate::protocol::types::{AccountId, Currency, Hash256};
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
@@ -37,6 +38,10 @@ enum Parse {
     DepositPreauth,
     /// An index, or `{asset, asset2}`.
     Amm,
+    /// A 48-hex MPTID.
+    MptIssuance,
+    /// An index, or `{mpt_issuance_id, account}`.
+    MpToken,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -50,6 +55,8 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("escrow", Parse::Escrow, Some("Escrow")),
     ("fee", Parse::Index, Some("FeeSettings")),
     ("hashes", Parse::Index, Some("LedgerHashes")),
+    ("mpt_issuance", Parse::MptIssuance, Some("MPTokenIssuance")),
+    ("mptoken", Parse::MpToken, Some("MPToken")),
     ("nft_offer", Parse::Index, Some("NFTokenOffer")),
     ("nft_page", Parse::Index, Some("NFTokenPage")),
     ("nunl", Parse::Index, Some("NegativeUNL")),
@@ -109,6 +116,11 @@ fn required_account(o: &Value, field: &str, token: &'static str) -> Result<Accou
 fn required_u32(o: &Value, field: &str, token: &'static str) -> Result<u32, RpcError> {
     let v = o.get(field).ok_or_else(|| missing(field))?;
     parse_u32(v).ok_or_else(|| invalid(token, field, "number"))
+}
+
+/// `parse<uint192>`: 48 hex digits.
+fn parse_mpt_id(v: &Value) -> Option<MptId> {
+    MptId::from_hex(v.as_str()?)
 }
 
 /// A key in namespace `space` over an account and a sequence (offers, escrows, tickets).
@@ -227,9 +239,23 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             };
             Ok(crate::engine::amm::amm_key(&issue("asset")?, &issue("asset2")?))
         }
-        Parse::Offer | Parse::Escrow | Parse::Ticket | Parse::DepositPreauth | Parse::Amm => {
-            parse_index(v, field)
+        Parse::MptIssuance => parse_mpt_id(v)
+            .map(|id| keylet::mpt_issuance(&id))
+            .ok_or_else(|| invalid("malformedMPTokenIssuance", field, "Hash192")),
+        Parse::MpToken if v.is_object() => {
+            let id = v.get("mpt_issuance_id").ok_or_else(|| missing("mpt_issuance_id"))?;
+            let id = parse_mpt_id(id).ok_or_else(|| {
+                invalid("malformedMPTIssuanceID", "mpt_issuance_id", "Hash192")
+            })?;
+            let a = required_account(v, "account", "malformedAccount")?;
+            Ok(keylet::mptoken(&id, &a))
         }
+        Parse::Offer
+        | Parse::Escrow
+        | Parse::Ticket
+        | Parse::DepositPreauth
+        | Parse::Amm
+        | Parse::MpToken => parse_index(v, field),
     }
 }
 

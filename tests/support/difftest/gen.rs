@@ -201,6 +201,17 @@ pub fn amount(rng: &mut StdRng) -> Value {
     }
 }
 
+/// An MPT amount of issuance `id` (48 hex digits): any value up to 2^63 - 1, small ones
+/// often.
+pub fn mpt_amount(rng: &mut StdRng, id: &str) -> Value {
+    let value = if rng.gen() {
+        rng.gen_range(0u64..1_000)
+    } else {
+        rng.gen_range(0..=i64::MAX as u64)
+    };
+    json!({"mpt_issuance_id": id, "value": value.to_string()})
+}
+
 fn paths(rng: &mut StdRng) -> Value {
     let np = rng.gen_range(1..=3);
     let mut out = Vec::new();
@@ -305,6 +316,17 @@ pub fn transaction(rng: &mut StdRng) -> Value {
         tx.insert("Memos".into(), memos(rng));
     }
     match kind {
+        "Payment" if maybe(rng, 0.2) => {
+            // A direct MPT payment: Amount, SendMax and DeliverMin in one issuance.
+            let id = hex_bytes(rng, 24);
+            tx.insert("Destination".into(), json!(address(rng)));
+            tx.insert("Amount".into(), mpt_amount(rng, &id));
+            for (field, p) in [("SendMax", 0.4), ("DeliverMin", 0.3)] {
+                if maybe(rng, p) {
+                    tx.insert(field.into(), mpt_amount(rng, &id));
+                }
+            }
+        }
         "Payment" => {
             tx.insert("Destination".into(), json!(address(rng)));
             tx.insert("Amount".into(), amount(rng));

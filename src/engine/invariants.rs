@@ -45,9 +45,26 @@ fn xrp_held(o: &StObject) -> i64 {
 
 /// Owned-entry counts an entry contributes to each account's OwnerCount. A SignerList
 /// names no owner: only its owner's transactions change it, so it counts for `sender`.
-fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>, sign: i64) {
+fn owned_by(
+    key: &Hash256,
+    o: &StObject,
+    sender: &AccountId,
+    out: &mut HashMap<AccountId, i64>,
+    sign: i64,
+) {
     let s = sf();
     match o.u16_of(s.ledger_entry_type) {
+        // An NFTokenPage belongs to the account its key begins with.
+        Some(lt::NFTOKEN_PAGE) => {
+            let mut a = [0u8; 20];
+            a.copy_from_slice(&key.0[..20]);
+            *out.entry(AccountId(a)).or_default() += sign;
+        }
+        Some(lt::NFTOKEN_OFFER) => {
+            if let Some(a) = o.account_of(s.owner) {
+                *out.entry(a).or_default() += sign;
+            }
+        }
         Some(lt::SIGNER_LIST) => {
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
@@ -104,7 +121,7 @@ pub fn check(
     let mut xrp_delta: i128 = 0;
     let mut owned: HashMap<AccountId, i64> = HashMap::new();
     let mut counts: HashMap<AccountId, i64> = HashMap::new();
-    for item in items.values() {
+    for (key, item) in items.iter() {
         let before = item.orig.as_deref();
         let after = match item.action {
             Action::Erase => None,
@@ -112,11 +129,11 @@ pub fn check(
         };
         if let Some(b) = before {
             xrp_delta -= xrp_held(b) as i128;
-            owned_by(b, sender, &mut owned, -1);
+            owned_by(key, b, sender, &mut owned, -1);
         }
         if let Some(a) = after {
             xrp_delta += xrp_held(a) as i128;
-            owned_by(a, sender, &mut owned, 1);
+            owned_by(key, a, sender, &mut owned, 1);
         }
         for o in before.iter().copied().chain(after) {
             match o.u16_of(s.ledger_entry_type) {

@@ -77,6 +77,8 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::ESCROW)
             | Some(lt::CHECK)
             | Some(lt::OFFER)
+            | Some(lt::NFTOKEN_PAGE)
+            | Some(lt::NFTOKEN_OFFER)
     )
 }
 

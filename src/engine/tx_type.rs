@@ -61,6 +61,18 @@ pub enum TxType {
     AMMBid = 39,
     /// AMMDelete.
     AMMDelete = 40,
+    /// NFTokenMint.
+    NFTokenMint = 25,
+    /// NFTokenBurn.
+    NFTokenBurn = 26,
+    /// NFTokenCreateOffer.
+    NFTokenCreateOffer = 27,
+    /// NFTokenCancelOffer.
+    NFTokenCancelOffer = 28,
+    /// NFTokenAcceptOffer.
+    NFTokenAcceptOffer = 29,
+    /// NFTokenModify.
+    NFTokenModify = 61,
 }
 
 impl TxType {

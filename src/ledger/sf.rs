@@ -142,6 +142,23 @@ fields! {
     e_price => "EPrice",
     bid_min => "BidMin",
     bid_max => "BidMax",
+    nftoken_id => "NFTokenID",
+    nftoken => "NFToken",
+    nftokens => "NFTokens",
+    nftoken_taxon => "NFTokenTaxon",
+    transfer_fee => "TransferFee",
+    uri => "URI",
+    issuer => "Issuer",
+    minted_nftokens => "MintedNFTokens",
+    burned_nftokens => "BurnedNFTokens",
+    first_nftoken_sequence => "FirstNFTokenSequence",
+    previous_page_min => "PreviousPageMin",
+    next_page_min => "NextPageMin",
+    nftoken_offer_node => "NFTokenOfferNode",
+    nftoken_buy_offer => "NFTokenBuyOffer",
+    nftoken_sell_offer => "NFTokenSellOffer",
+    nftoken_broker_fee => "NFTokenBrokerFee",
+    nftoken_offers => "NFTokenOffers",
 }
 
 /// The cached handles.

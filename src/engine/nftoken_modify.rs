@@ -42,10 +42,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     }
     let issuer = nft::issuer(&id);
     if issuer != *account {
-        let minter = view
-            .read(&keylet::account(&issuer))
-            .and_then(|r| r.account_of(s.nftoken_minter));
-        if minter != Some(*account) {
+        let Some(root) = view.read(&keylet::account(&issuer)) else {
+            return Ter::tecINTERNAL;
+        };
+        if root.account_of(s.nftoken_minter) != Some(*account) {
             return Ter::tecNO_PERMISSION;
         }
     }

@@ -147,6 +147,44 @@ async fn account_nfts_pages_and_the_meta_names_each_token() {
         .await;
     assert_eq!(e["node"]["LedgerEntryType"], "NFTokenPage");
     assert_eq!(e["index"], last);
+    // account_objects lists the pages (before the owner directory), in key order.
+    let objs = m
+        .result(
+            "account_objects",
+            json!({"account": address("alice"), "type": "nft_page"}),
+        )
+        .await;
+    let pages = objs["account_objects"].as_array().unwrap().clone();
+    assert!(pages.len() >= 2, "{objs}");
+    let tokens: usize = pages
+        .iter()
+        .map(|p| p["NFTokens"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(tokens, 45);
+    assert_eq!(pages.last().unwrap()["index"], last);
+    assert!(pages.iter().all(|p| p["LedgerEntryType"] == "NFTokenPage"));
+    // One page at a time through the "0,<page>" marker.
+    let mut walked = Vec::new();
+    let mut marker = Value::Null;
+    loop {
+        let mut p = json!({"account": address("alice"), "limit": 1});
+        if !marker.is_null() {
+            p["marker"] = marker.clone();
+        }
+        let r = m.result("account_objects", p).await;
+        for o in r["account_objects"].as_array().unwrap() {
+            walked.push(o["index"].clone());
+        }
+        match r.get("marker") {
+            Some(mk) => {
+                assert!(mk.as_str().unwrap().starts_with("0,"));
+                marker = mk.clone();
+            }
+            None => break,
+        }
+    }
+    let indexes: Vec<Value> = pages.iter().map(|p| p["index"].clone()).collect();
+    assert_eq!(walked, indexes);
     m.stop().await;
 }
 

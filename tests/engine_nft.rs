@@ -873,3 +873,26 @@ fn an_account_with_tokens_cannot_be_deleted() {
     }
     env.apply(&carol, account_delete(&bob), Ter::tesSUCCESS);
 }
+
+#[test]
+fn offers_in_an_authorized_currency_need_authorized_lines() {
+    // fixEnforceNFTokenTrustlineV2: whoever is to receive the currency must hold an
+    // authorized line when its issuer requires authorization.
+    let mut env = Env::new();
+    let [gw, alice, bob] = env.funded(["gw", "alice", "bob"]);
+    env.gateway(&gw);
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 0);
+    env.apply(&alice, sell_offer(id, gw.iou("USD", 10)), Ter::tecNO_LINE);
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&alice, sell_offer(id, gw.iou("USD", 10)), Ter::tecNO_AUTH);
+    env.apply(&gw, authorize(&alice, "USD"), Ter::tesSUCCESS);
+    let sell = next_offer(&env, &alice);
+    env.apply(&alice, sell_offer(id, gw.iou("USD", 10)), Ter::tesSUCCESS);
+    env.apply(&bob, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    env.apply(&gw, authorize(&bob, "USD"), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&bob, gw.iou("USD", 50)), Ter::tesSUCCESS);
+    env.apply(&bob, accept_sell(sell), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("10"));
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("40"));
+    assert_eq!(nft_count(&env, &bob), 1);
+}

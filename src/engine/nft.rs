@@ -679,6 +679,42 @@ fn offer_preclaim_parties(view: &dyn ReadView, t: &OfferTerms) -> Ter {
     Ter::tesSUCCESS
 }
 
+/// rippled `checkTrustlineDeepFrozen` (DeepFreeze): an account may not receive an issued
+/// currency on a line either side deep-froze.
+pub fn trustline_deep_frozen(
+    view: &dyn ReadView,
+    id: &AccountId,
+    issue: &crate::protocol::types::Issue,
+) -> Ter {
+    use crate::ledger::flags::lsf;
+    if view.read(&keylet::account(&issue.issuer)).is_none() {
+        return Ter::tecNO_ISSUER;
+    }
+    if issue.issuer == *id {
+        return Ter::tesSUCCESS;
+    }
+    match view.read(&keylet::line(id, &issue.issuer, &issue.currency)) {
+        Some(line) if line.flags() & (lsf::LOW_DEEP_FREEZE | lsf::HIGH_DEEP_FREEZE) != 0 => {
+            Ter::tecFROZEN
+        }
+        _ => Ter::tesSUCCESS,
+    }
+}
+
+/// [`trustline_authorized`], then [`trustline_deep_frozen`] when `frozen_too`.
+pub fn may_receive(
+    view: &dyn ReadView,
+    id: &AccountId,
+    issue: &crate::protocol::types::Issue,
+    frozen_too: bool,
+) -> Ter {
+    let t = trustline_authorized(view, id, issue);
+    if t != Ter::tesSUCCESS || !frozen_too {
+        return t;
+    }
+    trustline_deep_frozen(view, id, issue)
+}
+
 /// rippled `checkTrustlineAuthorized` (fixEnforceNFTokenTrustlineV2): an account may
 /// receive an issued currency only on a line its issuer authorized, when it requires so.
 pub fn trustline_authorized(

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::amm_math::sub;
-use super::funds::{account_funds, account_send, deep_frozen, transfer_rate};
+use super::funds::{account_funds, account_send, transfer_rate};
 use super::nft::{self, is_sell};
 use super::offer::is_positive;
 use super::ter::Ter;
@@ -80,7 +80,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         Err(t) => return t,
     };
     if let (Some(b), Some(sl)) = (&bo, &so) {
-        let t = brokered_preclaim(tx, account, b, sl);
+        let t = brokered_preclaim(view, tx, account, b, sl);
         if t != Ter::tesSUCCESS {
             return t;
         }
@@ -117,11 +117,20 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         {
             return Ter::tecNO_LINE;
         }
+        if nft::transfer_fee(&id) != 0 {
+            return nft::may_receive(view, &issuer, &amount(offer).issue(), true);
+        }
     }
     Ter::tesSUCCESS
 }
 
-fn brokered_preclaim(tx: &StObject, account: &AccountId, bo: &StObject, so: &StObject) -> Ter {
+fn brokered_preclaim(
+    view: &dyn ReadView,
+    tx: &StObject,
+    account: &AccountId,
+    bo: &StObject,
+    so: &StObject,
+) -> Ter {
     let s = sf();
     if bo.h256_of(s.nftoken_id) != so.h256_of(s.nftoken_id) {
         return Ter::tecNFTOKEN_BUY_SELL_MISMATCH;
@@ -151,6 +160,9 @@ fn brokered_preclaim(tx: &StObject, account: &AccountId, bo: &StObject, so: &StO
         if less(&sub(&buy, &fee), &sell) {
             return Ter::tecINSUFFICIENT_PAYMENT;
         }
+        if !fee.is_xrp() {
+            return nft::may_receive(view, account, &fee.issue(), true);
+        }
     }
     Ter::tesSUCCESS
 }
@@ -177,6 +189,13 @@ fn buy_preclaim(view: &dyn ReadView, account: &AccountId, bo: &StObject, direct:
     if less(&account_funds(view, &owner, &needed, true), &needed) {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
+    if !needed.is_xrp() {
+        let t = nft::may_receive(view, &owner, &needed.issue(), false);
+        if t != Ter::tesSUCCESS || !direct {
+            return t;
+        }
+        return nft::may_receive(view, account, &needed.issue(), true);
+    }
     Ter::tesSUCCESS
 }
 
@@ -202,16 +221,19 @@ fn sell_preclaim(view: &dyn ReadView, account: &AccountId, so: &StObject, direct
             return Ter::tecINSUFFICIENT_FUNDS;
         }
     }
-    if let Amount::Iou {
-        currency, issuer, ..
-    } = needed
-    {
-        if view.read(&keylet::account(&issuer)).is_none() {
-            return Ter::tecNO_ISSUER;
+    if !needed.is_xrp() {
+        let issue = needed.issue();
+        let t = nft::trustline_authorized(view, &owner, &issue);
+        if t != Ter::tesSUCCESS {
+            return t;
         }
-        if issuer != owner && deep_frozen(view, &owner, &issuer, &currency) {
-            return Ter::tecFROZEN;
+        if direct {
+            let t = nft::trustline_authorized(view, account, &issue);
+            if t != Ter::tesSUCCESS {
+                return t;
+            }
         }
+        return nft::trustline_deep_frozen(view, &owner, &issue);
     }
     Ter::tesSUCCESS
 }

@@ -896,3 +896,78 @@ fn offers_in_an_authorized_currency_need_authorized_lines() {
     assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("40"));
     assert_eq!(nft_count(&env, &bob), 1);
 }
+
+/// rippled NFToken_test `testMintTransferFee`: the issuer's cut of sales in XAU with a
+/// transfer fee of 1 basis point and of 50%, none when the issuer is a party; and the
+/// rounding of a 1 basis point cut of a sale in drops.
+#[test]
+fn transfer_fees_match_rippleds_numbers() {
+    let mut env = Env::new();
+    let [gw, alice, becky, carol, minter] = env.funded(["gw", "alice", "becky", "carol", "minter"]);
+    for who in [&alice, &becky, &carol, &minter] {
+        env.apply(who, trust(gw.iou("XAU", 2_000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(who, gw.iou("XAU", 1_000)), Ter::tesSUCCESS);
+    }
+    let xau = |v: &str| gw.iou_s("XAU", v);
+    let bal = |env: &Env, who: &Account| env.iou_balance(who, &gw, "XAU");
+    let buy = |env: &mut Env, buyer: &Account, id: Hash256, owner: &Account, amt| {
+        let o = next_offer(env, buyer);
+        env.apply(buyer, buy_offer(id, owner, amt), Ter::tesSUCCESS);
+        env.apply(owner, accept_buy(o), Ter::tesSUCCESS);
+    };
+    let sell = |env: &mut Env, seller: &Account, id: Hash256, buyer: &Account, amt| {
+        let o = next_offer(env, seller);
+        env.apply(seller, sell_offer(id, amt), Ter::tesSUCCESS);
+        env.apply(buyer, accept_sell(o), Ter::tesSUCCESS);
+    };
+    // 1 basis point.
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 1);
+    buy(&mut env, &becky, id, &alice, xau("10"));
+    assert_eq!(
+        (bal(&env, &alice), bal(&env, &becky)),
+        (val("1010"), val("990"))
+    );
+    sell(&mut env, &becky, id, &carol, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1010.0001"));
+    assert_eq!(bal(&env, &becky), val("999.9999"));
+    assert_eq!(bal(&env, &carol), val("990"));
+    buy(&mut env, &minter, id, &carol, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1010.0002"));
+    assert_eq!(bal(&env, &carol), val("999.9999"));
+    assert_eq!(bal(&env, &minter), val("990"));
+    sell(&mut env, &minter, id, &alice, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1000.0002"));
+    assert_eq!(bal(&env, &minter), val("1000"));
+    env.apply(&alice, burn(id), Ter::tesSUCCESS);
+    // 50%.
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 50_000);
+    buy(&mut env, &becky, id, &alice, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1010.0002"));
+    assert_eq!(bal(&env, &becky), val("989.9999"));
+    sell(&mut env, &becky, id, &minter, xau("100"));
+    assert_eq!(bal(&env, &alice), val("1060.0002"));
+    assert_eq!(bal(&env, &becky), val("1039.9999"));
+    assert_eq!(bal(&env, &minter), val("900"));
+    buy(&mut env, &carol, id, &minter, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1065.0002"));
+    assert_eq!(bal(&env, &minter), val("905"));
+    assert_eq!(bal(&env, &carol), val("989.9999"));
+    sell(&mut env, &carol, id, &alice, xau("10"));
+    assert_eq!(bal(&env, &alice), val("1055.0002"));
+    assert_eq!(bal(&env, &carol), val("999.9999"));
+    env.apply(&alice, burn(id), Ter::tesSUCCESS);
+    // Drops: half a drop of fee rounds to nothing, a little more to one drop.
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 1);
+    buy(&mut env, &minter, id, &alice, drops(1_000_000));
+    let (a0, c0) = (env.balance(&alice), env.balance(&carol));
+    let m0 = env.balance(&minter);
+    sell(&mut env, &minter, id, &carol, drops(50_000));
+    assert_eq!(env.balance(&alice), a0);
+    assert_eq!(env.balance(&minter), m0 + 50_000 - FEE);
+    assert_eq!(env.balance(&carol), c0 - 50_000 - FEE);
+    let (b0, c0) = (env.balance(&becky), env.balance(&carol));
+    buy(&mut env, &becky, id, &carol, drops(50_001));
+    assert_eq!(env.balance(&alice), a0 + 1);
+    assert_eq!(env.balance(&carol), c0 + 50_001 - 1 - FEE);
+    assert_eq!(env.balance(&becky), b0 - 50_001 - FEE);
+}

@@ -971,3 +971,107 @@ fn transfer_fees_match_rippleds_numbers() {
     assert_eq!(env.balance(&carol), c0 + 50_001 - 1 - FEE);
     assert_eq!(env.balance(&becky), b0 - 50_001 - FEE);
 }
+
+/// rippled NFToken_test `testBrokeredAccept` (XRP cases): a minter sells for nothing, a
+/// buyer bids 1 XRP, a broker matches them with or without a fee, with or without a 50%
+/// transfer fee for the issuer (whose minter minted the token).
+#[test]
+fn brokered_xrp_sales_split_as_rippled() {
+    let mut env = Env::new();
+    let [issuer, minter, buyer, broker] = env.funded(["issuer", "minter", "buyer", "broker"]);
+    let set_minter = account_set()
+        .u32(
+            "SetFlag",
+            ledgerd::engine::account_set::asf::AUTHORIZED_NFTOKEN_MINTER,
+        )
+        .account("NFTokenMinter", &minter.id);
+    env.apply(&issuer, set_minter, Ter::tesSUCCESS);
+    // (transfer fee, broker fee) -> (minter, issuer, broker) gains in drops.
+    let cases: [(u16, i64, i64, i64, i64); 4] = [
+        (0, 0, 1_000_000, 0, 0),
+        (0, 500_000, 500_000, 0, 500_000),
+        (50_000, 0, 500_000, 500_000, 0),
+        (50_000, 500_000, 250_000, 250_000, 500_000),
+    ];
+    for (fee, broker_fee, to_minter, to_issuer, to_broker) in cases {
+        let id = next_id(&env, &issuer, 0, mint_tf::TRANSFERABLE, fee);
+        let mut tx = mint(0)
+            .account("Issuer", &issuer.id)
+            .flags(mint_tf::TRANSFERABLE);
+        tx.0.set(sf().transfer_fee, StValue::UInt16(fee));
+        env.apply(&minter, tx, Ter::tesSUCCESS);
+        let sell = next_offer(&env, &minter);
+        env.apply(&minter, sell_offer(id, xrp(0)), Ter::tesSUCCESS);
+        let buy = next_offer(&env, &buyer);
+        env.apply(&buyer, buy_offer(id, &minter, xrp(1)), Ter::tesSUCCESS);
+        let brokered = |f: i64| {
+            let tx = Tx::new("NFTokenAcceptOffer")
+                .h256("NFTokenBuyOffer", buy)
+                .h256("NFTokenSellOffer", sell);
+            if f > 0 {
+                tx.amount("NFTokenBrokerFee", drops(f))
+            } else {
+                tx
+            }
+        };
+        env.apply(&broker, brokered(1_100_000), Ter::tecINSUFFICIENT_PAYMENT);
+        let (m, b, k, i) = (
+            env.balance(&minter),
+            env.balance(&buyer),
+            env.balance(&broker),
+            env.balance(&issuer),
+        );
+        env.apply(&broker, brokered(broker_fee), Ter::tesSUCCESS);
+        assert_eq!(
+            env.balance(&minter),
+            m + to_minter,
+            "fee {fee} broker {broker_fee}"
+        );
+        assert_eq!(env.balance(&buyer), b - 1_000_000);
+        assert_eq!(env.balance(&broker), k + to_broker - FEE);
+        assert_eq!(env.balance(&issuer), i + to_issuer);
+        env.apply(&buyer, burn(id), Ter::tesSUCCESS);
+        for who in [&minter, &buyer, &broker] {
+            assert_eq!(env.owner_count(who), 0);
+        }
+    }
+}
+
+#[test]
+fn tickets_and_account_deletion() {
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    // A first mint with a ticket: FirstNFTokenSequence is the Sequence as it stands.
+    let t = env.seq(&alice) + 1;
+    env.apply(&alice, ticket_create(2), Ter::tesSUCCESS);
+    let seq = env.seq(&alice);
+    env.apply(
+        &alice,
+        with_ticket(mint(0).flags(mint_tf::TRANSFERABLE), t),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(
+        u32_field(&env, &alice, sf().first_nftoken_sequence),
+        Some(seq)
+    );
+    let id = pages(&env, &alice)[0].1[0];
+    assert_eq!(nft::serial(&id), seq);
+    // An offer placed with a ticket is keyed by the ticket.
+    let offer = keylet::nftoffer(&alice.id, t + 1);
+    env.apply(
+        &alice,
+        with_ticket(sell_offer(id, xrp(1)), t + 1),
+        Ter::tesSUCCESS,
+    );
+    assert!(env.read(&offer).is_some());
+    // bob's buy offer goes with his account.
+    let bob_offer = next_offer(&env, &bob);
+    env.apply(&bob, buy_offer(id, &alice, xrp(5)), Ter::tesSUCCESS);
+    for _ in 0..260 {
+        env.close();
+    }
+    env.apply(&bob, account_delete(&carol), Ter::tesSUCCESS);
+    assert!(env.read(&bob_offer).is_none());
+    assert!(env.read(&keylet::nft_buys(&id)).is_none());
+    assert!(env.root(&bob).is_none());
+}

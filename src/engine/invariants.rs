@@ -28,6 +28,9 @@ pub enum Violation {
     ChannelOverdrawn,
     /// An AccountRoot was deleted (no transaction here deletes accounts).
     AccountDeleted,
+    /// An NFTokenPage empty, over 32 tokens, unsorted, holding a token at or above its key
+    /// (except the last page), or linked out of order (rippled `ValidNFTokenPage`).
+    BadNFTokenPage,
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
@@ -102,6 +105,24 @@ fn owned_by(
     }
 }
 
+/// rippled `ValidNFTokenPage`: 1 to 32 tokens in `compareTokens` order, each below the
+/// page's low 96 bits unless it is the last page, links to lower and higher pages.
+fn valid_nft_page(key: &Hash256, page: &StObject) -> bool {
+    use crate::engine::nft::{compare_tokens, low96, page_tokens, TOKENS_PER_PAGE_MAX};
+    let s = sf();
+    let ids: Vec<Hash256> = page_tokens(page)
+        .iter()
+        .filter_map(|t| t.h256_of(s.nftoken_id))
+        .collect();
+    let last = low96(key).iter().all(|b| *b == 0xFF);
+    !ids.is_empty()
+        && ids.len() <= TOKENS_PER_PAGE_MAX
+        && ids.windows(2).all(|w| compare_tokens(&w[0], &w[1]).is_lt())
+        && (last || ids.iter().all(|id| low96(id) < low96(key)))
+        && page.h256_of(s.previous_page_min).is_none_or(|p| p < *key)
+        && page.h256_of(s.next_page_min).is_none_or(|n| n > *key)
+}
+
 /// AMMWithdraw, AMMDelete and AMMClawback: may delete an AMM's pseudo-account.
 const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
 
@@ -151,6 +172,9 @@ pub fn check(
                             _ => return Err(Violation::XrpTrustLine),
                         }
                     }
+                }
+                Some(lt::NFTOKEN_PAGE) if !valid_nft_page(key, o) => {
+                    return Err(Violation::BadNFTokenPage);
                 }
                 Some(lt::PAYCHAN) => {
                     let amt = o.drops_of(s.amount);
@@ -244,6 +268,44 @@ mod tests {
         let mut r = sb.peek(&k).unwrap();
         r.set(sf().balance, StValue::Amount(Amount::Xrp(d)));
         sb.update(k, r);
+    }
+
+    #[test]
+    fn nft_pages_must_be_well_formed() {
+        let owner = AccountId([4; 20]);
+        let token = |low: u8| {
+            let mut t = StObject::new();
+            let mut id = [0u8; 32];
+            id[31] = low;
+            t.set(sf().nftoken_id, StValue::Hash256(Hash256(id)));
+            (sf().nftoken, t)
+        };
+        let page = |tokens: Vec<(crate::protocol::definitions::Field, StObject)>| {
+            let mut p = with_threading(new_entry(lt::NFTOKEN_PAGE));
+            p.set(sf().nftokens, StValue::Array(tokens));
+            p
+        };
+        let mid = keylet::nftpage(&owner, &Hash256([0x80; 32]));
+        let last = keylet::nftpage_max(&owner);
+        assert!(valid_nft_page(&mid, &page(vec![token(1), token(2)])));
+        assert!(
+            !valid_nft_page(&mid, &page(vec![token(2), token(1)])),
+            "unsorted"
+        );
+        assert!(!valid_nft_page(&mid, &page(vec![])), "empty");
+        assert!(
+            !valid_nft_page(&mid, &page((0..33).map(token).collect())),
+            "33 tokens"
+        );
+        let low = keylet::nftpage(&owner, &Hash256([0; 32]));
+        assert!(
+            !valid_nft_page(&low, &page(vec![token(1)])),
+            "token above its page"
+        );
+        assert!(valid_nft_page(&last, &page(vec![token(0xFF)])));
+        let mut linked = page(vec![token(1)]);
+        linked.set(sf().next_page_min, StValue::Hash256(low));
+        assert!(!valid_nft_page(&mid, &linked), "next page below");
     }
 
     #[test]

@@ -1075,3 +1075,23 @@ fn tickets_and_account_deletion() {
     assert!(env.read(&keylet::nft_buys(&id)).is_none());
     assert!(env.root(&bob).is_none());
 }
+
+#[test]
+fn a_globally_frozen_currency_cannot_price_an_offer() {
+    // rippled isFrozen: an issuer's global freeze holds for its own offers too.
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 0);
+    env.apply(
+        &alice,
+        fset(ledgerd::engine::account_set::asf::GLOBAL_FREEZE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, sell_offer(id, alice.iou("USD", 5)), Ter::tecFROZEN);
+    env.apply(
+        &bob,
+        buy_offer(id, &alice, alice.iou("USD", 5)),
+        Ter::tecFROZEN,
+    );
+    env.apply(&alice, sell_offer(id, xrp(5)), Ter::tesSUCCESS);
+}

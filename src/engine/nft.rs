@@ -622,7 +622,7 @@ pub fn offer_preclaim(view: &dyn ReadView, t: &OfferTerms, token: &Hash256) -> T
             {
                 return Ter::tecNO_LINE;
             }
-            if super::funds::frozen(view, &nft_issuer, &iou_issuer, &currency) {
+            if is_frozen(view, &nft_issuer, &iou_issuer, &currency) {
                 return Ter::tecFROZEN;
             }
         }
@@ -638,13 +638,25 @@ pub fn offer_preclaim(view: &dyn ReadView, t: &OfferTerms, token: &Hash256) -> T
     offer_preclaim_parties(view, t)
 }
 
+/// rippled `isFrozen`: the issuer's global freeze (which holds for the issuer itself too),
+/// or the issuer froze the holder's line.
+fn is_frozen(
+    view: &dyn ReadView,
+    holder: &AccountId,
+    issuer: &AccountId,
+    currency: &crate::protocol::types::Currency,
+) -> bool {
+    super::funds::is_global_frozen(view, issuer)
+        || super::funds::frozen(view, holder, issuer, currency)
+}
+
 fn offer_preclaim_parties(view: &dyn ReadView, t: &OfferTerms) -> Ter {
     use crate::ledger::flags::lsf;
     if let Amount::Iou {
         currency, issuer, ..
     } = t.amount
     {
-        if super::funds::frozen(view, &t.account, &issuer, &currency) {
+        if is_frozen(view, &t.account, &issuer, &currency) {
             return Ter::tecFROZEN;
         }
     }

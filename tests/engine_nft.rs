@@ -1095,3 +1095,92 @@ fn a_globally_frozen_currency_cannot_price_an_offer() {
     );
     env.apply(&alice, sell_offer(id, xrp(5)), Ter::tesSUCCESS);
 }
+
+/// rippled NFTokenDir_test: 33 seeds whose account IDs share their low 32 bits
+/// (0x115d0525).
+const SAME_LOW_BITS_B: [&str; 33] = [
+    "sp6JS7f14BuwFY8Mw56vZeiBuhePx",
+    "sp6JS7f14BuwFY8Mw5BodF9tGuTUe",
+    "sp6JS7f14BuwFY8Mw5EnhC1cg84J7",
+    "sp6JS7f14BuwFY8Mw5P913Cunr2BK",
+    "sp6JS7f14BuwFY8Mw5Pru7eLo1XzT",
+    "sp6JS7f14BuwFY8Mw61SLUC8UX2m8",
+    "sp6JS7f14BuwFY8Mw6AsBF9TpeMpq",
+    "sp6JS7f14BuwFY8Mw84XqrBZkU2vE",
+    "sp6JS7f14BuwFY8Mw89oSU6dBk3KB",
+    "sp6JS7f14BuwFY8Mw89qUKCyDmyzj",
+    "sp6JS7f14BuwFY8Mw8GfqQ9VRZ8tm",
+    "sp6JS7f14BuwFY8Mw8LtW3VqrqMks",
+    "sp6JS7f14BuwFY8Mw8ZrAkJc2sHew",
+    "sp6JS7f14BuwFY8Mw8jpkYSNrD3ah",
+    "sp6JS7f14BuwFY8MwF2mshd786m3V",
+    "sp6JS7f14BuwFY8MwFHfXq9x5NbPY",
+    "sp6JS7f14BuwFY8MwFrjWq5LAB8NT",
+    "sp6JS7f14BuwFY8Mwj4asgSh6hQZd",
+    "sp6JS7f14BuwFY8Mwj7ipFfqBSRrE",
+    "sp6JS7f14BuwFY8MwjHqtcvGav8uW",
+    "sp6JS7f14BuwFY8MwjLp4sk5fmzki",
+    "sp6JS7f14BuwFY8MwjioHuYb3Ytkx",
+    "sp6JS7f14BuwFY8MwkRjHPXWi7fGN",
+    "sp6JS7f14BuwFY8MwkdVdPV3LjNN1",
+    "sp6JS7f14BuwFY8MwkxUtVY5AXZFk",
+    "sp6JS7f14BuwFY8Mwm4jQzdfTbY9F",
+    "sp6JS7f14BuwFY8MwmCucYAqNp4iF",
+    "sp6JS7f14BuwFY8Mwo2bgdFtxBzpF",
+    "sp6JS7f14BuwFY8MwoGwD7v4U6qBh",
+    "sp6JS7f14BuwFY8MwoUczqFADMoXi",
+    "sp6JS7f14BuwFY8MwoY1xZeGd3gAr",
+    "sp6JS7f14BuwFY8MwomVCbfkv4kYZ",
+    "sp6JS7f14BuwFY8MwoqbrPSr4z13F",
+];
+
+/// rippled NFTokenDir_test `testConsecutivePacking`: 33 accounts with equal low 32 bits
+/// each mint 7 consecutive tokens whose stored taxons make seven groups of 33 tokens
+/// with identical low 96 bits; one buyer takes 32 of each group (filling the middle and
+/// the ends first), the 33rd of every group finds no page, and every token taken stays
+/// findable.
+#[test]
+fn consecutive_packing_of_seven_equivalent_groups() {
+    let mut env = Env::new();
+    let [buyer] = env.funded(["buyer"]);
+    let accounts: Vec<Account> = SAME_LOW_BITS_B.iter().map(|s| seeded(s)).collect();
+    for a in &accounts {
+        env.fund(a, xrp(10_000));
+    }
+    env.close();
+    let mut ids: Vec<Vec<Hash256>> = vec![Vec::new(); 7];
+    let mut offers: Vec<Vec<Hash256>> = vec![Vec::new(); 7];
+    for i in 0..7u32 {
+        for a in &accounts {
+            let taxon = nft::ciphered_taxon(i, 0);
+            let id = mint_id(&mut env, a, taxon, mint_tf::TRANSFERABLE, 0);
+            ids[i as usize].push(id);
+            offers[i as usize].push(next_offer(&env, a));
+            let tx = sell_offer(id, xrp(0)).account("Destination", &buyer.id);
+            env.apply(a, tx, Ter::tesSUCCESS);
+        }
+    }
+    for group in &ids {
+        assert!(group.iter().all(|i| nft::low96(i) == nft::low96(&group[0])));
+    }
+    let overflow: Vec<Hash256> = offers.iter_mut().map(|o| o.pop().unwrap()).collect();
+    for g in &mut ids {
+        g.pop();
+    }
+    for i in [3usize, 6, 0, 1, 2, 5, 4] {
+        for o in &offers[i] {
+            env.apply(&buyer, accept_sell(*o), Ter::tesSUCCESS);
+        }
+    }
+    for o in overflow {
+        env.apply(&buyer, accept_sell(o), Ter::tecNO_SUITABLE_NFTOKEN_PAGE);
+    }
+    let p = pages(&env, &buyer);
+    assert_eq!(nft_count(&env, &buyer), 7 * 32);
+    assert_eq!(p.len(), 7, "each group fills a page of its own");
+    assert!(p.iter().all(|(_, t)| t.len() == 32));
+    for id in ids.iter().flatten() {
+        env.apply(&buyer, sell_offer(*id, xrp(100)), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.owner_count(&buyer), 7 + 224);
+}

@@ -1184,3 +1184,169 @@ fn consecutive_packing_of_seven_equivalent_groups() {
     }
     assert_eq!(env.owner_count(&buyer), 7 + 224);
 }
+
+/// rippled NFTokenDir_test `exerciseLopsided` / `exerciseFixNFTokenDirV1`: 33 accounts
+/// mint one token each and give it to one buyer; every accept succeeds (the last one
+/// splits a full page around runs of equivalent tokens) and every token stays findable.
+fn exercise_split(seeds: &[&str]) {
+    let mut env = Env::new();
+    let [buyer] = env.funded(["buyer"]);
+    let accounts: Vec<Account> = seeds.iter().map(|s| seeded(s)).collect();
+    for a in &accounts {
+        env.fund(a, xrp(10_000));
+    }
+    env.close();
+    let mut ids = Vec::new();
+    let mut offers = Vec::new();
+    for a in &accounts {
+        ids.push(mint_id(&mut env, a, 0, mint_tf::TRANSFERABLE, 0));
+        offers.push(next_offer(&env, a));
+        let tx = sell_offer(*ids.last().unwrap(), xrp(0)).account("Destination", &buyer.id);
+        env.apply(a, tx, Ter::tesSUCCESS);
+    }
+    for o in &offers {
+        env.apply(&buyer, accept_sell(*o), Ter::tesSUCCESS);
+    }
+    let p = pages(&env, &buyer);
+    assert_eq!(p.len(), 2, "the 33rd token split the page");
+    for (_, tokens) in &p {
+        // Equivalent tokens never straddle a page boundary.
+        for (_, other) in p.iter().filter(|(_, t)| t != tokens) {
+            assert!(tokens
+                .iter()
+                .all(|a| other.iter().all(|b| nft::low96(a) != nft::low96(b))));
+        }
+    }
+    let mut held: Vec<Hash256> = p.into_iter().flat_map(|(_, t)| t).collect();
+    held.sort();
+    ids.sort();
+    assert_eq!(held, ids);
+    for id in &ids {
+        let o = next_offer(&env, &buyer);
+        env.apply(&buyer, sell_offer(*id, xrp(100)), Ter::tesSUCCESS);
+        env.apply(&buyer, cancel(&[o]), Ter::tesSUCCESS);
+    }
+}
+
+#[test]
+fn lopsided_splits_keep_equivalent_tokens_together() {
+    let common = [
+        "sp6JS7f14BuwFY8Mw5p3b8jjQBBTK",
+        "sp6JS7f14BuwFY8Mw6F7X3EiGKazu",
+        "sp6JS7f14BuwFY8Mw6FxjntJJfKXq",
+        "sp6JS7f14BuwFY8Mw6eSF1ydEozJg",
+        "sp6JS7f14BuwFY8Mw6koPB91um2ej",
+        "sp6JS7f14BuwFY8Mw6m6D64iwquSe",
+        "sp6JS7f14BuwFY8Mw5rC43sN4adC2",
+        "sp6JS7f14BuwFY8Mw65L9DDQqgebz",
+        "sp6JS7f14BuwFY8Mw65nKvU8pPQNn",
+        "sp6JS7f14BuwFY8Mw6bxZLyTrdipw",
+        "sp6JS7f14BuwFY8Mw6d5abucntSoX",
+        "sp6JS7f14BuwFY8Mw6qXK5awrRRP8",
+        "sp6JS7f14BuwFY8Mw66EBtMxoMcCa",
+        "sp6JS7f14BuwFY8Mw66dGfE9jVfGv",
+        "sp6JS7f14BuwFY8Mw6APdZa7PH566",
+        "sp6JS7f14BuwFY8Mw6C3QX5CZyET5",
+        "sp6JS7f14BuwFY8Mw6CSysFf8GvaR",
+        "sp6JS7f14BuwFY8Mw6c7QSDmoAeRV",
+        "sp6JS7f14BuwFY8Mw6mvonveaZhW7",
+        "sp6JS7f14BuwFY8Mw6vtHHG7dYcXi",
+        "sp6JS7f14BuwFY8Mw66yppUNxESaw",
+        "sp6JS7f14BuwFY8Mw6ATYQvobXiDT",
+        "sp6JS7f14BuwFY8Mw6bis8D1Wa9Uy",
+        "sp6JS7f14BuwFY8Mw6cTiGCWA8Wfa",
+        "sp6JS7f14BuwFY8Mw6eAy2fpXmyYf",
+        "sp6JS7f14BuwFY8Mw6icn58TRs8YG",
+        "sp6JS7f14BuwFY8Mw68tj2eQEWoJt",
+        "sp6JS7f14BuwFY8Mw6AjnAinNnMHT",
+        "sp6JS7f14BuwFY8Mw6CKDUwB4LrhL",
+        "sp6JS7f14BuwFY8Mw6d2yPszEFA6J",
+        "sp6JS7f14BuwFY8Mw6jcBQBH3PfnB",
+        "sp6JS7f14BuwFY8Mw6qxx19KSnN1w",
+    ];
+    // The 33rd goes to the upper page, then to the lower one.
+    for last in [
+        "sp6JS7f14BuwFY8Mw6ut1hFrqWoY5",
+        "sp6JS7f14BuwFY8Mw6xCigaMwC6Dp",
+    ] {
+        let mut seeds = common.to_vec();
+        seeds.push(last);
+        exercise_split(&seeds);
+    }
+}
+
+#[test]
+fn seventeen_equivalent_tokens_split_as_fix_nftoken_dir_v1() {
+    let lo16 = [
+        "sp6JS7f14BuwFY8Mw5EYu5z86hKDL",
+        "sp6JS7f14BuwFY8Mw5PUAMwc5ygd7",
+        "sp6JS7f14BuwFY8Mw5R3xUBcLSeTs",
+        "sp6JS7f14BuwFY8Mw5W6oS5sdC3oF",
+        "sp6JS7f14BuwFY8Mw5pYc3D9iuLcw",
+        "sp6JS7f14BuwFY8Mw5pfGVnhcdp3b",
+        "sp6JS7f14BuwFY8Mw6jS6RdEqXqrN",
+        "sp6JS7f14BuwFY8Mw6krt6AKbvRXW",
+        "sp6JS7f14BuwFY8Mw6mnVBQq7cAN2",
+        "sp6JS7f14BuwFY8Mw8ECJxPjmkufQ",
+        "sp6JS7f14BuwFY8Mw8asgzcceGWYm",
+        "sp6JS7f14BuwFY8MwF6J3FXnPCgL8",
+        "sp6JS7f14BuwFY8MwFEud2w5czv5q",
+        "sp6JS7f14BuwFY8MwFNxKVqJnx8P5",
+        "sp6JS7f14BuwFY8MwFnTCXg3eRidL",
+        "sp6JS7f14BuwFY8Mwj47hv1vrDge6",
+    ];
+    let hi16 = [
+        "sp6JS7f14BuwFY8MwjYa5yLkgCLuT",
+        "sp6JS7f14BuwFY8MwjenxuJ3TH2Bc",
+        "sp6JS7f14BuwFY8MwjriN7Ui11NzB",
+        "sp6JS7f14BuwFY8Mwk3AuoJNSEo34",
+        "sp6JS7f14BuwFY8MwkT36hnRv8hTo",
+        "sp6JS7f14BuwFY8MwkTQixEXfi1Cr",
+        "sp6JS7f14BuwFY8MwkYJaZM1yTJBF",
+        "sp6JS7f14BuwFY8Mwkc4k1uo85qp2",
+        "sp6JS7f14BuwFY8Mwkf7cFhF1uuxx",
+        "sp6JS7f14BuwFY8MwmCK2un99wb4e",
+        "sp6JS7f14BuwFY8MwmETztNHYu2Bx",
+        "sp6JS7f14BuwFY8MwmJws9UwRASfR",
+        "sp6JS7f14BuwFY8MwoH5PQkGK8tEb",
+        "sp6JS7f14BuwFY8MwoVXtP2yCzjJV",
+        "sp6JS7f14BuwFY8MwobxRXA9vsTeX",
+        "sp6JS7f14BuwFY8Mwos3pc5Gb3ihU",
+    ];
+    // Seventeen high: 16 low, then 17 high (the extra one first).
+    let mut hi = lo16.to_vec();
+    hi.push("sp6JS7f14BuwFY8MwjJCwYr9zSfAv");
+    hi.extend(hi16);
+    exercise_split(&hi);
+    // Seventeen low: 17 low (the extra one last), then 16 high.
+    let mut lo = lo16.to_vec();
+    lo.push("sp6JS7f14BuwFY8Mwj6TYekeeyukh");
+    lo.extend(hi16);
+    exercise_split(&lo);
+}
+
+/// rippled NFTokenDir_test `testConsecutiveNFTs`: 100 tokens of one issuer, all findable
+/// and all taken by a buyer in reverse order.
+#[test]
+fn one_hundred_consecutive_tokens() {
+    let mut env = Env::new();
+    let [buyer, issuer] = env.funded(["buyer", "issuer"]);
+    let ids: Vec<Hash256> = (0..100u32)
+        .map(|i| {
+            let taxon = nft::ciphered_taxon(i, 0);
+            mint_id(&mut env, &issuer, taxon, mint_tf::TRANSFERABLE, 0)
+        })
+        .collect();
+    let mut offers = Vec::new();
+    for id in &ids {
+        offers.push(next_offer(&env, &issuer));
+        env.apply(&issuer, sell_offer(*id, xrp(0)), Ter::tesSUCCESS);
+    }
+    for o in offers.iter().rev() {
+        env.apply(&buyer, accept_sell(*o), Ter::tesSUCCESS);
+    }
+    assert_eq!(nft_count(&env, &buyer), 100);
+    assert_eq!(nft_count(&env, &issuer), 0);
+    assert_eq!(env.owner_count(&issuer), 0);
+    assert_eq!(env.owner_count(&buyer) as usize, pages(&env, &buyer).len());
+}

@@ -1350,3 +1350,35 @@ fn one_hundred_consecutive_tokens() {
     assert_eq!(env.owner_count(&issuer), 0);
     assert_eq!(env.owner_count(&buyer) as usize, pages(&env, &buyer).len());
 }
+
+/// rippled NFTokenBurn_test `testBurnTooManyOffers` (fixNonFungibleTokensV1_2): a burn
+/// deletes at most 500 of the token's offers, sell offers first; the rest stay.
+#[test]
+fn a_burn_deletes_at_most_500_offers_sells_first() {
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    env.fund(&bob, xrp(100_000));
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 0);
+    for _ in 0..3 {
+        env.apply(&alice, sell_offer(id, xrp(1)), Ter::tesSUCCESS);
+    }
+    let mut buys = Vec::new();
+    for _ in 0..499 {
+        buys.push(next_offer(&env, &bob));
+        env.apply(&bob, buy_offer(id, &alice, drops(1)), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.owner_count(&alice), 4);
+    assert_eq!(env.owner_count(&bob), 499);
+    env.apply(&alice, burn(id), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&alice), 0, "page and sell offers gone");
+    assert!(env.read(&keylet::nft_sells(&id)).is_none());
+    let left: Vec<&Hash256> = buys.iter().filter(|o| env.read(o).is_some()).collect();
+    assert_eq!(left.len(), 2, "497 of 499 buy offers deleted");
+    assert_eq!(env.owner_count(&bob), 2);
+    assert!(env.read(&keylet::nft_buys(&id)).is_some());
+    // The leftovers can still be cancelled by their owner.
+    let left: Vec<Hash256> = left.into_iter().copied().collect();
+    env.apply(&bob, cancel(&left), Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&bob), 0);
+    assert!(env.read(&keylet::nft_buys(&id)).is_none());
+}

@@ -200,6 +200,12 @@ enum Op {
         from: usize,
         which: usize,
     },
+    NftModify {
+        from: usize,
+        which: usize,
+        owner: usize,
+        uri: bool,
+    },
 }
 
 fn acct() -> impl Strategy<Value = usize> {
@@ -343,6 +349,14 @@ fn nft_op() -> impl Strategy<Value = Op> {
                 broker_fee
             }),
         (acct(), 0usize..40).prop_map(|(from, which)| Op::NftCancel { from, which }),
+        (acct(), 0usize..40, acct(), any::<bool>()).prop_map(|(from, which, owner, uri)| {
+            Op::NftModify {
+                from,
+                which,
+                owner,
+                uri,
+            }
+        }),
     ]
 }
 
@@ -797,7 +811,8 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::NftBurn { .. }
         | Op::NftOffer { .. }
         | Op::NftAccept { .. }
-        | Op::NftCancel { .. }) => nft_tx(w, &op),
+        | Op::NftCancel { .. }
+        | Op::NftModify { .. }) => nft_tx(w, &op),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -875,6 +890,14 @@ fn nft_tx(w: &mut World, op: &Op) -> (usize, Tx) {
             let mut tx = Tx::new("NFTokenMint")
                 .u32("NFTokenTaxon", taxon)
                 .flags(flags);
+            if taxon == 2 {
+                // A mint that also offers the token for sale (NFTokenMintOffer).
+                w.nft_offers.push(keylet::nftoffer(
+                    &w.accts[from].id,
+                    w.env.seq(&w.accts[from]),
+                ));
+                tx = tx.amount("Amount", Amount::Xrp(1_000));
+            }
             tx.0.set(
                 sf().transfer_fee,
                 ledgerd::protocol::st::StValue::UInt16(fee),
@@ -945,6 +968,20 @@ fn nft_tx(w: &mut World, op: &Op) -> (usize, Tx) {
                 sf().nftoken_offers,
                 ledgerd::protocol::st::StValue::Vector256(vec![pick(&w.nft_offers, which)]),
             );
+            (from, tx)
+        }
+        Op::NftModify {
+            from,
+            which,
+            owner,
+            uri,
+        } => {
+            let mut tx = Tx::new("NFTokenModify")
+                .h256("NFTokenID", pick(&w.nfts, which))
+                .account("Owner", &w.accts[owner].id);
+            if uri {
+                tx = tx.blob("URI", b"ipfs://x");
+            }
             (from, tx)
         }
         _ => unreachable!("not an NFToken op"),
@@ -1213,7 +1250,11 @@ fn nft_successes(ops: &[Op]) -> (usize, usize) {
         let mint = matches!(op, Op::NftMint { .. });
         let other = matches!(
             op,
-            Op::NftBurn { .. } | Op::NftOffer { .. } | Op::NftAccept { .. } | Op::NftCancel { .. }
+            Op::NftBurn { .. }
+                | Op::NftOffer { .. }
+                | Op::NftAccept { .. }
+                | Op::NftCancel { .. }
+                | Op::NftModify { .. }
         );
         if let Some((_, t)) = step(&mut w, op) {
             if mint && t.is_tes() {

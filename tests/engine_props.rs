@@ -1358,9 +1358,13 @@ fn generated_sequences_mix_success_and_failure() {
         "offers and crossing payments succeed in the mix: {dex_ok}"
     );
     assert!(amm_ok >= 2, "AMM transactions succeed in the mix: {amm_ok}");
-    let (mints, nft_ok) = nft_successes(&ops);
+    let nft_ops = prop::collection::vec(nft_op(), 300)
+        .new_tree(&mut runner)
+        .expect("tree")
+        .current();
+    let (mints, nft_ok) = nft_successes(&nft_ops);
     eprintln!("NFToken mints {mints}, other NFToken successes {nft_ok}");
-    assert!(mints >= 3, "mints succeed in the mix: {mints}");
+    assert!(mints >= 20, "mints succeed in the NFToken mix: {mints}");
     assert!(
         nft_ok >= 5,
         "burns, offers, accepts succeed in the mix: {nft_ok}"

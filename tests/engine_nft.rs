@@ -1382,3 +1382,25 @@ fn a_burn_deletes_at_most_500_offers_sells_first() {
     assert_eq!(env.owner_count(&bob), 0);
     assert!(env.read(&keylet::nft_buys(&id)).is_none());
 }
+
+#[test]
+fn an_issuer_whose_tokens_remain_cannot_be_deleted() {
+    // rippled DeleteAccount: MintedNFTokens != BurnedNFTokens is an obligation.
+    let mut env = Env::new();
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 0);
+    let o = next_offer(&env, &alice);
+    env.apply(&alice, sell_offer(id, xrp(0)), Ter::tesSUCCESS);
+    env.apply(&bob, accept_sell(o), Ter::tesSUCCESS);
+    for _ in 0..300 {
+        env.close();
+    }
+    env.apply(&alice, account_delete(&carol), Ter::tecHAS_OBLIGATIONS);
+    env.apply(&bob, account_delete(&carol), Ter::tecHAS_OBLIGATIONS);
+    env.apply(&bob, burn(id), Ter::tesSUCCESS);
+    env.apply(&alice, account_delete(&carol), Ter::tesSUCCESS);
+    for _ in 0..300 {
+        env.close();
+    }
+    env.apply(&bob, account_delete(&carol), Ter::tesSUCCESS);
+}

@@ -57,12 +57,15 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let Some(root) = view.read(&keylet::account(account)) else {
         return Ter::terNO_ACCOUNT;
     };
+    // An issuer whose tokens are still in the ledger, or an owner of tokens, stays.
+    if root.u32_of(s.minted_nftokens) != root.u32_of(s.burned_nftokens)
+        || super::nft::first_page(view, account).is_some()
+    {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
     let seq = root.u32_of(s.sequence).unwrap_or(0);
     if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
         return Ter::tecTOO_SOON;
-    }
-    if super::nft::first_page(view, account).is_some() {
-        return Ter::tecHAS_OBLIGATIONS;
     }
     // An issuer's tokens keep their serials unique: its next account (same address) must
     // not mint a serial again (rippled: FirstNFTokenSequence + MintedNFTokens + 256).

@@ -1404,3 +1404,22 @@ fn an_issuer_whose_tokens_remain_cannot_be_deleted() {
     }
     env.apply(&bob, account_delete(&carol), Ter::tesSUCCESS);
 }
+
+#[test]
+fn an_expired_offer_cannot_be_accepted() {
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let id = mint_id(&mut env, &alice, 0, mint_tf::TRANSFERABLE, 0);
+    let o = next_offer(&env, &alice);
+    let soon = env.parent_close() + 15;
+    env.apply(
+        &alice,
+        sell_offer(id, xrp(1)).u32("Expiration", soon),
+        Ter::tesSUCCESS,
+    );
+    env.close_after(30);
+    env.close_after(30);
+    env.apply(&bob, accept_sell(o), Ter::tecEXPIRED);
+    assert!(env.read(&o).is_some(), "a tec leaves the offer");
+    assert_eq!(nft_count(&env, &alice), 1);
+}

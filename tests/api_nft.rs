@@ -185,6 +185,25 @@ async fn account_nfts_pages_and_the_meta_names_each_token() {
     }
     let indexes: Vec<Value> = pages.iter().map(|p| p["index"].clone()).collect();
     assert_eq!(walked, indexes);
+    // ledger_data filtered to pages lists the same ones.
+    let data = m
+        .result(
+            "ledger_data",
+            json!({"type": "nft_page", "ledger_index": "validated"}),
+        )
+        .await;
+    let mut listed: Vec<Value> = data["state"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["index"].clone())
+        .collect();
+    listed.sort_by_key(|v| v.as_str().unwrap().to_string());
+    assert_eq!(listed, indexes);
+    let missing = m
+        .call("ledger_entry", json!({"nft_page": "AB".repeat(32)}))
+        .await;
+    assert_eq!(err(&missing).0, "entryNotFound");
     m.stop().await;
 }
 

@@ -304,10 +304,15 @@ async fn offers_are_listed_paged_and_named_in_the_meta() {
         "invalidParams",
         "the marker is not a buy offer of it"
     );
+    // The transaction stream carries the same fields.
+    m.result("subscribe", json!({"accounts": [address("bob")]}))
+        .await;
     // bob takes the sell offer: nftoken_id in the meta.
     let take = json!({"TransactionType": "NFTokenAcceptOffer", "NFTokenSellOffer": offer_id});
     let meta = m.applied_meta("bob", take).await;
     assert_eq!(meta["nftoken_id"], id);
+    let streamed = m.ws.event("transaction").await;
+    assert_eq!(streamed["meta"]["nftoken_id"], id, "{streamed}");
     let r = m
         .result("account_nfts", json!({"account": address("bob")}))
         .await;

@@ -8,6 +8,7 @@ use super::amm_math::sub;
 use super::funds::{account_funds, account_send, transfer_rate};
 use super::nft::{self, is_sell};
 use super::offer::is_positive;
+use super::ripple::QUALITY_ONE;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
@@ -281,8 +282,6 @@ fn send_with_fee(ctx: &mut ApplyContext, from: &AccountId, to: &AccountId, amt: 
     }
     super::funds::credit_line(&mut ctx.sb, from, &issuer, &currency, &actual)
 }
-
-const QUALITY_ONE: u32 = 1_000_000_000;
 
 /// Moves the token from `seller` to `buyer`; with fixNFTokenReserve the buyer needs the
 /// reserve for a new page out of what it has left.

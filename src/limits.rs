@@ -370,6 +370,20 @@ pub const ACCOUNT_OFFERS_PAGE: PageLimit = PageLimit {
     max: 400,
 };
 
+/// account_nfts' page: tokens (rippled `Tuning::accountNFTokens`).
+pub const ACCOUNT_NFTS_PAGE: PageLimit = PageLimit {
+    min: 20,
+    default: 100,
+    max: 400,
+};
+
+/// nft_buy_offers' and nft_sell_offers' page (rippled `Tuning::nftOffers`).
+pub const NFT_OFFERS_PAGE: PageLimit = PageLimit {
+    min: 50,
+    default: 250,
+    max: 500,
+};
+
 /// book_offers' page: offers (rippled `Tuning::bookOffers`; also the snapshot size of a
 /// `books` subscription). rippled answers no marker for this method.
 pub const BOOK_OFFERS_PAGE: PageLimit = PageLimit {

@@ -1,6 +1,6 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow, check and MPT transactions among a few accounts, valid and invalid. After every
+//! Clawback, escrow, check, MPT and NFToken transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -9,6 +9,7 @@ mod support;
 
 use std::collections::HashMap;
 
+use ledgerd::engine::nft;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::{lsf, lt};
 use ledgerd::ledger::keylet;
@@ -215,6 +216,40 @@ enum Op {
         from: usize,
         which: usize,
     },
+    NftMint {
+        from: usize,
+        flags: u32,
+        fee: u16,
+        taxon: u32,
+    },
+    NftBurn {
+        from: usize,
+        which: usize,
+        owner: Option<usize>,
+    },
+    NftOffer {
+        from: usize,
+        which: usize,
+        drops: i64,
+        sell: bool,
+        owner: usize,
+    },
+    NftAccept {
+        from: usize,
+        which: usize,
+        other: Option<usize>,
+        broker_fee: i64,
+    },
+    NftCancel {
+        from: usize,
+        which: usize,
+    },
+    NftModify {
+        from: usize,
+        which: usize,
+        owner: usize,
+        uri: bool,
+    },
 }
 
 fn acct() -> impl Strategy<Value = usize> {
@@ -315,6 +350,61 @@ fn op() -> impl Strategy<Value = Op> {
         mpt_op(),
         mpt_op(),
         mpt_op(),
+        nft_op(),
+        nft_op(),
+        nft_op(),
+    ]
+}
+
+/// NFToken ops: mints (often with a transfer fee), burns by the owner or the issuer,
+/// offers, direct and brokered accepts, cancels; indexes pick among what was minted and
+/// offered so far (or nothing).
+fn nft_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (
+            acct(),
+            prop::sample::select(vec![0u32, 1, 8, 9, 0x19, 4]),
+            prop::sample::select(vec![0u16, 1_000, 50_000]),
+            0u32..3
+        )
+            .prop_map(|(from, flags, fee, taxon)| Op::NftMint {
+                from,
+                flags,
+                fee,
+                taxon
+            }),
+        (acct(), 0usize..40, prop::option::of(acct()))
+            .prop_map(|(from, which, owner)| Op::NftBurn { from, which, owner }),
+        (acct(), 0usize..40, 0i64..50_000_000, any::<bool>(), acct()).prop_map(
+            |(from, which, drops, sell, owner)| Op::NftOffer {
+                from,
+                which,
+                drops,
+                sell,
+                owner
+            }
+        ),
+        (
+            acct(),
+            0usize..40,
+            prop::option::of(0usize..40),
+            0i64..2_000_000
+        )
+            .prop_map(|(from, which, other, broker_fee)| Op::NftAccept {
+                from,
+                which,
+                other,
+                broker_fee
+            }),
+        (acct(), 0usize..40).prop_map(|(from, which)| Op::NftCancel { from, which }),
+        (acct(), 0usize..40, acct(), any::<bool>()).prop_map(|(from, which, owner, uri)| {
+            Op::NftModify {
+                from,
+                which,
+                owner,
+                uri,
+            }
+        }),
     ]
 }
 
@@ -643,6 +733,9 @@ struct World {
     checks: Vec<Hash256>,
     /// MPT issuances created (or attempted), in order.
     mpts: Vec<ledgerd::protocol::mpt::MptId>,
+    /// NFTokenIDs minted (or attempted) and NFToken offers placed (or attempted).
+    nfts: Vec<Hash256>,
+    nft_offers: Vec<Hash256>,
     fees_burnt: i64,
     fresh: u32,
 }
@@ -681,6 +774,8 @@ fn world() -> World {
         escrows: Vec::new(),
         checks: Vec::new(),
         mpts: Vec::new(),
+        nfts: Vec::new(),
+        nft_offers: Vec::new(),
         fees_burnt,
         fresh: 0,
     }
@@ -938,6 +1033,12 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::MptPay { .. }
         | Op::MptClaw { .. }
         | Op::MptDestroy { .. } => mpt_tx(w, op),
+        op @ (Op::NftMint { .. }
+        | Op::NftBurn { .. }
+        | Op::NftOffer { .. }
+        | Op::NftAccept { .. }
+        | Op::NftCancel { .. }
+        | Op::NftModify { .. }) => nft_tx(w, &op),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -996,6 +1097,124 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
     }
     assert!(ter != Ter::tecINVARIANT_FAILED && ter != Ter::tefINVARIANT_FAILED);
     Some((id, ter))
+}
+
+/// The NFToken transaction an op stands for, noting the IDs and offers it may create.
+fn nft_tx(w: &mut World, op: &Op) -> (usize, Tx) {
+    let pick = |v: &Vec<Hash256>, i: usize| v.get(i).copied().unwrap_or(Hash256([5; 32]));
+    match *op {
+        Op::NftMint {
+            from,
+            flags,
+            fee,
+            taxon,
+        } => {
+            let root = w.env.root(&w.accts[from]).expect("funded");
+            let minted = root.u32_of(sf().minted_nftokens).unwrap_or(0);
+            let first = root
+                .u32_of(sf().first_nftoken_sequence)
+                .unwrap_or_else(|| w.env.seq(&w.accts[from]));
+            let id = nft::token_id(flags as u16, fee, &w.accts[from].id, taxon, first + minted);
+            w.nfts.push(id);
+            let mut tx = Tx::new("NFTokenMint")
+                .u32("NFTokenTaxon", taxon)
+                .flags(flags);
+            if taxon == 2 {
+                // A mint that also offers the token for sale (NFTokenMintOffer).
+                w.nft_offers.push(keylet::nftoffer(
+                    &w.accts[from].id,
+                    w.env.seq(&w.accts[from]),
+                ));
+                tx = tx.amount("Amount", Amount::Xrp(1_000));
+            }
+            tx.0.set(
+                sf().transfer_fee,
+                ledgerd::protocol::st::StValue::UInt16(fee),
+            );
+            (from, tx)
+        }
+        Op::NftBurn { from, which, owner } => {
+            let mut tx = Tx::new("NFTokenBurn").h256("NFTokenID", pick(&w.nfts, which));
+            if let Some(o) = owner {
+                tx = tx.account("Owner", &w.accts[o].id);
+            }
+            (from, tx)
+        }
+        Op::NftOffer {
+            from,
+            which,
+            drops,
+            sell,
+            owner,
+        } => {
+            w.nft_offers.push(keylet::nftoffer(
+                &w.accts[from].id,
+                w.env.seq(&w.accts[from]),
+            ));
+            let tx = Tx::new("NFTokenCreateOffer")
+                .h256("NFTokenID", pick(&w.nfts, which))
+                .amount("Amount", Amount::Xrp(drops));
+            let tx = if sell {
+                tx.flags(1)
+            } else {
+                tx.account("Owner", &w.accts[owner].id)
+            };
+            (from, tx)
+        }
+        Op::NftAccept {
+            from,
+            which,
+            other,
+            broker_fee,
+        } => {
+            let first = pick(&w.nft_offers, which);
+            let mut tx = Tx::new("NFTokenAcceptOffer");
+            match other {
+                None => {
+                    let sell = nft::offer_at(&w.env.store.current().view, &first)
+                        .is_some_and(|o| nft::is_sell(&o));
+                    let field = if sell {
+                        "NFTokenSellOffer"
+                    } else {
+                        "NFTokenBuyOffer"
+                    };
+                    tx = tx.h256(field, first);
+                }
+                Some(i) => {
+                    tx = tx
+                        .h256("NFTokenBuyOffer", first)
+                        .h256("NFTokenSellOffer", pick(&w.nft_offers, i));
+                    if broker_fee > 0 {
+                        tx = tx.amount("NFTokenBrokerFee", Amount::Xrp(broker_fee));
+                    }
+                }
+            }
+            (from, tx)
+        }
+        Op::NftCancel { from, which } => {
+            let mut tx = Tx::new("NFTokenCancelOffer");
+            tx.0.set(
+                sf().nftoken_offers,
+                ledgerd::protocol::st::StValue::Vector256(vec![pick(&w.nft_offers, which)]),
+            );
+            (from, tx)
+        }
+        Op::NftModify {
+            from,
+            which,
+            owner,
+            uri,
+        } => {
+            let mut tx = Tx::new("NFTokenModify")
+                .h256("NFTokenID", pick(&w.nfts, which))
+                .account("Owner", &w.accts[owner].id);
+            if uri {
+                tx = tx.blob("URI", b"ipfs://x");
+            }
+            (from, tx)
+        }
+        _ => unreachable!("not an NFToken op"),
+    }
 }
 
 fn drops_of(d: i64) -> Amount {
@@ -1071,11 +1290,14 @@ fn check_state(w: &World) {
     let mut offers: Vec<(Hash256, Hash256, u64)> = Vec::new();
     // Per issuance key: OutstandingAmount less what its holders hold.
     let mut mpt_out: HashMap<Hash256, i128> = HashMap::new();
+    let (mut tokens_held, mut tokens_alive) = (0i64, 0i64);
     snap.view
         .for_each(|key, o| match o.u16_of(s.ledger_entry_type) {
             Some(lt::ACCOUNT_ROOT) => {
                 let b = o.drops_of(s.balance);
                 assert!((0..=DROPS_MAX as i64).contains(&b));
+                tokens_alive += i64::from(o.u32_of(s.minted_nftokens).unwrap_or(0))
+                    - i64::from(o.u32_of(s.burned_nftokens).unwrap_or(0));
                 xrp += b as i128;
                 counts.insert(
                     o.account_of(s.account).unwrap(),
@@ -1168,6 +1390,25 @@ fn check_state(w: &World) {
                         .map(|k| (*key, *k)),
                 ),
             },
+            Some(lt::NFTOKEN_PAGE) => {
+                let mut a = [0u8; 20];
+                a.copy_from_slice(&key.0[..20]);
+                *owned.entry(AccountId(a)).or_default() += 1;
+                let ids: Vec<Hash256> = nft::page_tokens(o)
+                    .iter()
+                    .map(|t| t.h256_of(s.nftoken_id).unwrap())
+                    .collect();
+                assert!((1..=32).contains(&ids.len()), "1 to 32 tokens a page");
+                assert!(ids
+                    .windows(2)
+                    .all(|p| nft::compare_tokens(&p[0], &p[1]).is_lt()));
+                tokens_held += ids.len() as i64;
+            }
+            Some(lt::NFTOKEN_OFFER) => {
+                let owner = o.account_of(s.owner).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+            }
             Some(lt::OFFER) => {
                 let owner = o.account_of(s.account).unwrap();
                 *owned.entry(owner).or_default() += 1;
@@ -1187,6 +1428,10 @@ fn check_state(w: &World) {
             }
             _ => {}
         });
+    assert_eq!(
+        tokens_held, tokens_alive,
+        "minted less burned tokens are on pages"
+    );
     assert_eq!(
         xrp + w.fees_burnt as i128,
         DROPS_MAX as i128,
@@ -1273,6 +1518,32 @@ fn mpt_successes(ops: &[Op]) -> (usize, usize) {
     (ok, pays)
 }
 
+/// How many NFToken ops of `ops` succeed: mints, and burns, offers, accepts and cancels.
+fn nft_successes(ops: &[Op]) -> (usize, usize) {
+    let mut w = world();
+    let (mut mints, mut others) = (0, 0);
+    for op in ops {
+        let mint = matches!(op, Op::NftMint { .. });
+        let other = matches!(
+            op,
+            Op::NftBurn { .. }
+                | Op::NftOffer { .. }
+                | Op::NftAccept { .. }
+                | Op::NftCancel { .. }
+                | Op::NftModify { .. }
+        );
+        if let Some((_, t)) = step(&mut w, op) {
+            if mint && t.is_tes() {
+                mints += 1;
+            }
+            if other && t.is_tes() {
+                others += 1;
+            }
+        }
+    }
+    (mints, others)
+}
+
 /// The fees of every transaction the ledgers hold (closed ones and the open one).
 fn fees_claimed(w: &World) -> i64 {
     let (first, last) = w.env.store.complete_range();
@@ -1323,6 +1594,21 @@ proptest! {
         prop_assert_eq!(r1, r2);
         prop_assert_eq!(h1, h2);
     }
+
+    /// Mostly NFToken transactions: pages split and merge, offers come and go, sales pay
+    /// transfer and broker fees; the invariants hold throughout.
+    #[test]
+    fn nftoken_sequences_keep_the_invariants(
+        ops in prop::collection::vec(prop_oneof![
+            4 => nft_op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ], 1..120)
+    ) {
+        let (r1, h1) = run(&ops);
+        let (r2, h2) = run(&ops);
+        prop_assert_eq!(r1, r2);
+        prop_assert_eq!(h1, h2);
+    }
 }
 
 /// The generator reaches both sides: many transactions succeed and many fail, across
@@ -1348,10 +1634,43 @@ fn generated_sequences_mix_success_and_failure() {
         "offers and crossing payments succeed in the mix: {dex_ok}"
     );
     assert!(amm_ok >= 2, "AMM transactions succeed in the mix: {amm_ok}");
-    let (mpt_ok, mpt_pays) = mpt_successes(&ops);
+    // A random MPT mix over one working issuance (account 0's, transferable, held by
+    // accounts 1 and 2), so `which` 0 names something payable.
+    let mut mpt_ops = vec![Op::MptCreate {
+        from: 0,
+        flags: 0x62,
+        max: Some(100_000),
+        fee: 0,
+    }];
+    for holder in [1, 2] {
+        mpt_ops.push(Op::MptAuth {
+            from: holder,
+            which: 0,
+            holder: None,
+            unauth: false,
+        });
+    }
+    mpt_ops.extend(
+        prop::collection::vec(mpt_op(), 300)
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current(),
+    );
+    let (mpt_ok, mpt_pays) = mpt_successes(&mpt_ops);
     assert!(
         mpt_ok >= 10 && mpt_pays >= 2,
         "MPT transactions succeed in the mix: {mpt_ok}, payments {mpt_pays}"
+    );
+    let nft_ops = prop::collection::vec(nft_op(), 300)
+        .new_tree(&mut runner)
+        .expect("tree")
+        .current();
+    let (mints, nft_ok) = nft_successes(&nft_ops);
+    eprintln!("NFToken mints {mints}, other NFToken successes {nft_ok}");
+    assert!(mints >= 20, "mints succeed in the NFToken mix: {mints}");
+    assert!(
+        nft_ok >= 5,
+        "burns, offers, accepts succeed in the mix: {nft_ok}"
     );
     let mut by: HashMap<&'static str, usize> = HashMap::new();
     for r in &results {

@@ -22,7 +22,7 @@ use crate::protocol::types::{AccountId, Hash256};
 fn deletable(entry_type: u16) -> bool {
     matches!(
         entry_type,
-        lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH
+        lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH | lt::NFTOKEN_OFFER
     )
 }
 
@@ -57,9 +57,24 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let Some(root) = view.read(&keylet::account(account)) else {
         return Ter::terNO_ACCOUNT;
     };
+    // An issuer whose tokens are still in the ledger, or an owner of tokens, stays.
+    if root.u32_of(s.minted_nftokens) != root.u32_of(s.burned_nftokens)
+        || super::nft::first_page(view, account).is_some()
+    {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
     let seq = root.u32_of(s.sequence).unwrap_or(0);
     if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
         return Ter::tecTOO_SOON;
+    }
+    // An issuer's tokens keep their serials unique: its next account (same address) must
+    // not mint a serial again (rippled: FirstNFTokenSequence + MintedNFTokens + 256).
+    if let Some(minted) = root.u32_of(s.minted_nftokens) {
+        let first = root.u32_of(s.first_nftoken_sequence).unwrap_or(0);
+        let until = u64::from(first) + u64::from(minted) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN);
+        if until > u64::from(view.info().seq) {
+            return Ter::tecTOO_SOON;
+        }
     }
     owned_deletable(view, account)
 }
@@ -137,6 +152,13 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
     match entry.u16_of(sf().ledger_entry_type) {
         Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
         Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
+        Some(lt::NFTOKEN_OFFER) => {
+            if super::nft::delete_offer(&mut ctx.sb, key) {
+                Ter::tesSUCCESS
+            } else {
+                Ter::tefBAD_LEDGER
+            }
+        }
         Some(lt::TICKET) => {
             let seq = entry.u32_of(sf().ticket_sequence).unwrap_or(0);
             if super::transactor::delete_ticket(&mut ctx.sb, account, seq).is_some() {

@@ -31,6 +31,9 @@ pub enum Violation {
     /// An MPT issuance's OutstandingAmount changed by other than what its holders'
     /// MPTAmounts did, or went past MaximumAmount.
     MptNotConserved,
+    /// An NFTokenPage empty, over 32 tokens, unsorted, holding a token at or above its key
+    /// (except the last page), or linked out of order (rippled `ValidNFTokenPage`).
+    BadNFTokenPage,
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
@@ -48,9 +51,26 @@ fn xrp_held(o: &StObject) -> i64 {
 
 /// Owned-entry counts an entry contributes to each account's OwnerCount. A SignerList
 /// names no owner: only its owner's transactions change it, so it counts for `sender`.
-fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>, sign: i64) {
+fn owned_by(
+    key: &Hash256,
+    o: &StObject,
+    sender: &AccountId,
+    out: &mut HashMap<AccountId, i64>,
+    sign: i64,
+) {
     let s = sf();
     match o.u16_of(s.ledger_entry_type) {
+        // An NFTokenPage belongs to the account its key begins with.
+        Some(lt::NFTOKEN_PAGE) => {
+            let mut a = [0u8; 20];
+            a.copy_from_slice(&key.0[..20]);
+            *out.entry(AccountId(a)).or_default() += sign;
+        }
+        Some(lt::NFTOKEN_OFFER) => {
+            if let Some(a) = o.account_of(s.owner) {
+                *out.entry(a).or_default() += sign;
+            }
+        }
         Some(lt::SIGNER_LIST) => {
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
@@ -94,6 +114,24 @@ fn owned_by(o: &StObject, sender: &AccountId, out: &mut HashMap<AccountId, i64>,
     }
 }
 
+/// rippled `ValidNFTokenPage`: 1 to 32 tokens in `compareTokens` order, each below the
+/// page's low 96 bits unless it is the last page, links to lower and higher pages.
+fn valid_nft_page(key: &Hash256, page: &StObject) -> bool {
+    use crate::engine::nft::{compare_tokens, low96, page_tokens, TOKENS_PER_PAGE_MAX};
+    let s = sf();
+    let ids: Vec<Hash256> = page_tokens(page)
+        .iter()
+        .filter_map(|t| t.h256_of(s.nftoken_id))
+        .collect();
+    let last = low96(key).iter().all(|b| *b == 0xFF);
+    !ids.is_empty()
+        && ids.len() <= TOKENS_PER_PAGE_MAX
+        && ids.windows(2).all(|w| compare_tokens(&w[0], &w[1]).is_lt())
+        && (last || ids.iter().all(|id| low96(id) < low96(key)))
+        && page.h256_of(s.previous_page_min).is_none_or(|p| p < *key)
+        && page.h256_of(s.next_page_min).is_none_or(|n| n > *key)
+}
+
 /// AMMWithdraw, AMMDelete and AMMClawback: may delete an AMM's pseudo-account.
 const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
 
@@ -113,7 +151,7 @@ pub fn check(
     let mut xrp_delta: i128 = 0;
     let mut owned: HashMap<AccountId, i64> = HashMap::new();
     let mut counts: HashMap<AccountId, i64> = HashMap::new();
-    for item in items.values() {
+    for (key, item) in items.iter() {
         let before = item.orig.as_deref();
         let after = match item.action {
             Action::Erase => None,
@@ -121,38 +159,14 @@ pub fn check(
         };
         if let Some(b) = before {
             xrp_delta -= xrp_held(b) as i128;
-            owned_by(b, sender, &mut owned, -1);
+            owned_by(key, b, sender, &mut owned, -1);
         }
         if let Some(a) = after {
             xrp_delta += xrp_held(a) as i128;
-            owned_by(a, sender, &mut owned, 1);
+            owned_by(key, a, sender, &mut owned, 1);
         }
         for o in before.iter().copied().chain(after) {
-            match o.u16_of(s.ledger_entry_type) {
-                Some(lt::ACCOUNT_ROOT) => {
-                    let bal = o.amount_of(s.balance);
-                    match bal {
-                        Some(Amount::Xrp(d)) if (0..=DROPS_MAX as i64).contains(&d) => {}
-                        _ => return Err(Violation::BadXrpBalance),
-                    }
-                }
-                Some(lt::RIPPLE_STATE) => {
-                    for f in [s.balance, s.low_limit, s.high_limit] {
-                        match o.amount_of(f) {
-                            Some(Amount::Iou { currency, .. }) if !currency.is_xrp() => {}
-                            _ => return Err(Violation::XrpTrustLine),
-                        }
-                    }
-                }
-                Some(lt::PAYCHAN) => {
-                    let amt = o.drops_of(s.amount);
-                    let bal = o.drops_of(s.balance);
-                    if bal < 0 || amt < 0 || bal > amt {
-                        return Err(Violation::ChannelOverdrawn);
-                    }
-                }
-                _ => {}
-            }
+            entry_shape(key, o)?;
         }
         if let (Some(b), Some(a)) = (before, after) {
             if b.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
@@ -194,6 +208,41 @@ pub fn check(
         if owned.get(acct).copied().unwrap_or(0) != *delta {
             return Err(Violation::OwnerCountMismatch);
         }
+    }
+    Ok(())
+}
+
+/// One entry's own shape: an XRP balance in range, no XRP on a trust line, a well-formed
+/// NFTokenPage, a channel holding no more than its amount.
+fn entry_shape(key: &Hash256, o: &StObject) -> Result<(), Violation> {
+    let s = sf();
+    match o.u16_of(s.ledger_entry_type) {
+        Some(lt::ACCOUNT_ROOT) => {
+            let bal = o.amount_of(s.balance);
+            match bal {
+                Some(Amount::Xrp(d)) if (0..=DROPS_MAX as i64).contains(&d) => {}
+                _ => return Err(Violation::BadXrpBalance),
+            }
+        }
+        Some(lt::RIPPLE_STATE) => {
+            for f in [s.balance, s.low_limit, s.high_limit] {
+                match o.amount_of(f) {
+                    Some(Amount::Iou { currency, .. }) if !currency.is_xrp() => {}
+                    _ => return Err(Violation::XrpTrustLine),
+                }
+            }
+        }
+        Some(lt::NFTOKEN_PAGE) if !valid_nft_page(key, o) => {
+            return Err(Violation::BadNFTokenPage);
+        }
+        Some(lt::PAYCHAN) => {
+            let amt = o.drops_of(s.amount);
+            let bal = o.drops_of(s.balance);
+            if bal < 0 || amt < 0 || bal > amt {
+                return Err(Violation::ChannelOverdrawn);
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -331,6 +380,44 @@ mod tests {
             check(sb.items(), 0, 10, &AccountId::ZERO, 0),
             Err(Violation::MptNotConserved)
         );
+    }
+
+    #[test]
+    fn nft_pages_must_be_well_formed() {
+        let owner = AccountId([4; 20]);
+        let token = |low: u8| {
+            let mut t = StObject::new();
+            let mut id = [0u8; 32];
+            id[31] = low;
+            t.set(sf().nftoken_id, StValue::Hash256(Hash256(id)));
+            (sf().nftoken, t)
+        };
+        let page = |tokens: Vec<(crate::protocol::definitions::Field, StObject)>| {
+            let mut p = with_threading(new_entry(lt::NFTOKEN_PAGE));
+            p.set(sf().nftokens, StValue::Array(tokens));
+            p
+        };
+        let mid = keylet::nftpage(&owner, &Hash256([0x80; 32]));
+        let last = keylet::nftpage_max(&owner);
+        assert!(valid_nft_page(&mid, &page(vec![token(1), token(2)])));
+        assert!(
+            !valid_nft_page(&mid, &page(vec![token(2), token(1)])),
+            "unsorted"
+        );
+        assert!(!valid_nft_page(&mid, &page(vec![])), "empty");
+        assert!(
+            !valid_nft_page(&mid, &page((0..33).map(token).collect())),
+            "33 tokens"
+        );
+        let low = keylet::nftpage(&owner, &Hash256([0; 32]));
+        assert!(
+            !valid_nft_page(&low, &page(vec![token(1)])),
+            "token above its page"
+        );
+        assert!(valid_nft_page(&last, &page(vec![token(0xFF)])));
+        let mut linked = page(vec![token(1)]);
+        linked.set(sf().next_page_min, StValue::Hash256(low));
+        assert!(!valid_nft_page(&mid, &linked), "next page below");
     }
 
     #[test]

@@ -79,6 +79,8 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::OFFER)
             | Some(lt::MPTOKEN_ISSUANCE)
             | Some(lt::MPTOKEN)
+            | Some(lt::NFTOKEN_PAGE)
+            | Some(lt::NFTOKEN_OFFER)
     )
 }
 

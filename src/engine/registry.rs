@@ -9,9 +9,10 @@ use super::{
     account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
     amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
     escrow_cancel, escrow_create, escrow_finish, mptoken_authorize, mptoken_issuance_create,
-    mptoken_issuance_destroy, mptoken_issuance_set, offer_cancel, offer_create, payment,
-    payment_channel_claim, payment_channel_create, payment_channel_fund, set_regular_key,
-    signer_list_set, ticket_create, trust_set,
+    mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer, nftoken_burn,
+    nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify, offer_cancel,
+    offer_create, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
+    set_regular_key, signer_list_set, ticket_create, trust_set,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -255,6 +256,48 @@ const ROWS: &[Transactor] = &[
         preflight: mptoken_authorize::preflight,
         preclaim: mptoken_authorize::preclaim,
         do_apply: mptoken_authorize::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenMint,
+        name: "NFTokenMint",
+        preflight: nftoken_mint::preflight,
+        preclaim: nftoken_mint::preclaim,
+        do_apply: nftoken_mint::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenBurn,
+        name: "NFTokenBurn",
+        preflight: nftoken_burn::preflight,
+        preclaim: nftoken_burn::preclaim,
+        do_apply: nftoken_burn::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenCreateOffer,
+        name: "NFTokenCreateOffer",
+        preflight: nftoken_create_offer::preflight,
+        preclaim: nftoken_create_offer::preclaim,
+        do_apply: nftoken_create_offer::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenCancelOffer,
+        name: "NFTokenCancelOffer",
+        preflight: nftoken_cancel_offer::preflight,
+        preclaim: nftoken_cancel_offer::preclaim,
+        do_apply: nftoken_cancel_offer::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenAcceptOffer,
+        name: "NFTokenAcceptOffer",
+        preflight: nftoken_accept_offer::preflight,
+        preclaim: nftoken_accept_offer::preclaim,
+        do_apply: nftoken_accept_offer::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::NFTokenModify,
+        name: "NFTokenModify",
+        preflight: nftoken_modify::preflight,
+        preclaim: nftoken_modify::preclaim,
+        do_apply: nftoken_modify::do_apply,
     },
 ];
 

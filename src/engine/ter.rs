@@ -85,6 +85,7 @@ ters! {
     temCANNOT_PREAUTH_SELF = -267, "Malformed: An account may not preauthorize itself.";
     temUNKNOWN = -264, "The transaction requires logic that is not implemented yet.";
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
+    temBAD_NFTOKEN_TRANSFER_FEE = -262, "Malformed: The NFToken transfer fee must be between 1 and 5000, inclusive.";
     temBAD_AMM_TOKENS = -261, "Malformed: Invalid LPTokens.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
 
@@ -108,6 +109,7 @@ ters! {
     tefINVARIANT_FAILED = -182, "Fee claim violated invariants for the transaction.";
     tefTOO_BIG = -181, "Transaction affects too many items.";
     tefNO_TICKET = -180, "Ticket is not in ledger.";
+    tefNFTOKEN_IS_NOT_TRANSFERABLE = -179, "The specified NFToken is not transferable.";
 
     terRETRY = -99, "Retry transaction.";
     terFUNDS_SPENT = -98, "DEPRECATED.";
@@ -164,6 +166,10 @@ ters! {
     tecHAS_OBLIGATIONS = 151, "The account cannot be deleted since it has obligations.";
     tecTOO_SOON = 152, "It is too early to attempt the requested operation. Please wait.";
     tecMAX_SEQUENCE_REACHED = 154, "The maximum sequence number was reached.";
+    tecNO_SUITABLE_NFTOKEN_PAGE = 155, "A suitable NFToken page could not be located.";
+    tecNFTOKEN_BUY_SELL_MISMATCH = 156, "The 'Buy' and 'Sell' NFToken offers are mismatched.";
+    tecNFTOKEN_OFFER_TYPE_MISMATCH = 157, "The type of NFToken offer is incorrect.";
+    tecCANT_ACCEPT_OWN_NFTOKEN_OFFER = 158, "An NFToken offer cannot be claimed by its owner.";
     tecINSUFFICIENT_FUNDS = 159, "Not enough funds available to complete requested transaction.";
     tecOBJECT_NOT_FOUND = 160, "A requested object could not be located.";
     tecINSUFFICIENT_PAYMENT = 161, "The payment is not sufficient.";

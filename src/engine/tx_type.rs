@@ -69,6 +69,18 @@ pub enum TxType {
     MPTokenIssuanceSet = 56,
     /// MPTokenAuthorize.
     MPTokenAuthorize = 57,
+    /// NFTokenMint.
+    NFTokenMint = 25,
+    /// NFTokenBurn.
+    NFTokenBurn = 26,
+    /// NFTokenCreateOffer.
+    NFTokenCreateOffer = 27,
+    /// NFTokenCancelOffer.
+    NFTokenCancelOffer = 28,
+    /// NFTokenAcceptOffer.
+    NFTokenAcceptOffer = 29,
+    /// NFTokenModify.
+    NFTokenModify = 61,
 }
 
 impl TxType {

@@ -32,6 +32,10 @@ pub mod lt {
     pub const MPTOKEN_ISSUANCE: u16 = 0x007e;
     /// MPToken.
     pub const MPTOKEN: u16 = 0x007f;
+    /// NFTokenPage: up to 32 of an owner's NFTokens.
+    pub const NFTOKEN_PAGE: u16 = 0x0050;
+    /// NFTokenOffer: an offer to buy or sell one NFToken.
+    pub const NFTOKEN_OFFER: u16 = 0x0037;
 }
 
 /// MPTokenIssuance and MPToken flags.
@@ -52,6 +56,16 @@ pub mod lsf_mpt {
     pub const CAN_CLAWBACK: u32 = 0x0000_0040;
     /// MPToken: the issuer authorized this holder.
     pub const AUTHORIZED: u32 = 0x0000_0002;
+}
+
+/// NFTokenOffer flags, and the flags of the NFToken offer directories' pages.
+pub mod lsf_nft {
+    /// NFTokenOffer: an offer to sell (else to buy).
+    pub const SELL_NFTOKEN: u32 = 0x0000_0001;
+    /// DirectoryNode: the buy offers of one NFToken.
+    pub const NFTOKEN_BUY_OFFERS: u32 = 0x0000_0001;
+    /// DirectoryNode: the sell offers of one NFToken.
+    pub const NFTOKEN_SELL_OFFERS: u32 = 0x0000_0002;
 }
 
 /// Offer flags.

@@ -23,6 +23,9 @@ mod space {
     pub const AMM: u16 = b'A' as u16;
     pub const MPTOKEN_ISSUANCE: u16 = b'~' as u16;
     pub const MPTOKEN: u16 = b't' as u16;
+    pub const NFTOKEN_OFFER: u16 = b'q' as u16;
+    pub const NFTOKEN_BUY_OFFERS: u16 = b'h' as u16;
+    pub const NFTOKEN_SELL_OFFERS: u16 = b'i' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -190,6 +193,52 @@ pub fn mptoken(id: &crate::protocol::mpt::MptId, holder: &AccountId) -> Hash256 
 /// `holder`'s MPToken of the issuance whose ledger key is `issuance`.
 pub fn mptoken_of_issuance(issuance: &Hash256, holder: &AccountId) -> Hash256 {
     sha512_half(&[&space::MPTOKEN.to_be_bytes(), &issuance.0, &holder.0])
+}
+
+/// The low 96 bits of an NFTokenID or NFTokenPage key (rippled `nft::pageMask`) start
+/// at this byte.
+pub const NFT_PAGE_MASK_START: usize = 20;
+
+/// The lowest possible NFTokenPage key of `owner` (`keylet::nftpage_min`): the account
+/// followed by 96 zero bits. No page has this key.
+pub fn nftpage_min(owner: &AccountId) -> Hash256 {
+    let mut k = [0u8; 32];
+    k[..20].copy_from_slice(&owner.0);
+    Hash256(k)
+}
+
+/// The highest NFTokenPage key of `owner` (`keylet::nftpage_max`): the account followed
+/// by 96 one bits; the owner's last page has this key.
+pub fn nftpage_max(owner: &AccountId) -> Hash256 {
+    let mut k = [0xFFu8; 32];
+    k[..20].copy_from_slice(&owner.0);
+    Hash256(k)
+}
+
+/// The page key of `owner` for the low 96 bits of `token` (`keylet::nftpage`).
+pub fn nftpage(owner: &AccountId, token: &Hash256) -> Hash256 {
+    let mut k = token.0;
+    k[..20].copy_from_slice(&owner.0);
+    Hash256(k)
+}
+
+/// The NFTokenOffer `owner` placed with sequence (or ticket) `seq` (`keylet::nftoffer`).
+pub fn nftoffer(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::NFTOKEN_OFFER.to_be_bytes(),
+        &owner.0,
+        &seq.to_be_bytes(),
+    ])
+}
+
+/// The directory of the buy offers for `token` (`keylet::nft_buys`).
+pub fn nft_buys(token: &Hash256) -> Hash256 {
+    sha512_half(&[&space::NFTOKEN_BUY_OFFERS.to_be_bytes(), &token.0])
+}
+
+/// The directory of the sell offers for `token` (`keylet::nft_sells`).
+pub fn nft_sells(token: &Hash256) -> Hash256 {
+    sha512_half(&[&space::NFTOKEN_SELL_OFFERS.to_be_bytes(), &token.0])
 }
 
 #[cfg(test)]

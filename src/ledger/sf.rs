@@ -151,6 +151,21 @@ fields! {
     asset_scale => "AssetScale",
     transfer_fee => "TransferFee",
     mptoken_metadata => "MPTokenMetadata",
+    nftoken_id => "NFTokenID",
+    nftoken => "NFToken",
+    nftokens => "NFTokens",
+    nftoken_taxon => "NFTokenTaxon",
+    uri => "URI",
+    minted_nftokens => "MintedNFTokens",
+    burned_nftokens => "BurnedNFTokens",
+    first_nftoken_sequence => "FirstNFTokenSequence",
+    previous_page_min => "PreviousPageMin",
+    next_page_min => "NextPageMin",
+    nftoken_offer_node => "NFTokenOfferNode",
+    nftoken_buy_offer => "NFTokenBuyOffer",
+    nftoken_sell_offer => "NFTokenSellOffer",
+    nftoken_broker_fee => "NFTokenBrokerFee",
+    nftoken_offers => "NFTokenOffers",
 }
 
 /// The cached handles.

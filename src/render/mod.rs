@@ -8,6 +8,7 @@
 //!
 //! - [`tx`]: a transaction, its metadata, `delivered_amount`, `DeliverMax`, CTIDs.
 //! - [`ledger`]: ledger headers, entries, the `ledger` stream's fields.
+//! - [`nft`]: the NFToken fields of a transaction's metadata (`nftoken_id`, `offer_id`).
 //! - [`stream`]: the `transaction` stream message.
 //! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
 //!
@@ -15,5 +16,6 @@
 
 pub mod book_changes;
 pub mod ledger;
+pub mod nft;
 pub mod stream;
 pub mod tx;

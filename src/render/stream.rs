@@ -1,7 +1,7 @@
 //! The `transaction` stream message (rippled `NetworkOPs::transJson`), proposed or
 //! validated, in the API v1 and v2 shapes.
 
-use super::tx::{ctid, insert_deliver_max, meta_json, tx_json};
+use super::tx::{ctid, insert_deliver_max, meta_json_nft, tx_json};
 use crate::engine::funds::account_funds;
 use crate::engine::tx_type::TxType;
 use crate::engine::Ter;
@@ -90,7 +90,7 @@ fn insert_validated(
     closed: &ClosedLedger,
     network_id: u32,
 ) {
-    m.insert("meta".into(), meta_json(entry));
+    m.insert("meta".into(), meta_json_nft(entry));
     let net = entry.tx.get_u32("NetworkID").unwrap_or(network_id);
     if let Some(ctid) = ctid(closed.header.seq, entry.index, net) {
         m.insert("ctid".into(), Value::from(ctid));

@@ -118,6 +118,15 @@ fn created_mpt_issuance_id(entry: &TxEntry) -> Option<MptId> {
         })
 }
 
+/// [`meta_json`] with rippled's NFToken fields (`insertNFTSyntheticInJson`), as `tx`,
+/// `account_tx` and the transaction stream show it.
+pub fn meta_json_nft(entry: &TxEntry) -> Value {
+    let mut meta = object(meta_json(entry));
+    super::nft::insert_nft_synthetic(&mut meta, entry);
+    meta.sort_keys();
+    Value::Object(meta)
+}
+
 /// rippled's `encodeCTID`: `C` + 16 hex digits of (0xC, ledger seq: 28 bits, index: 16
 /// bits, network id: 16 bits), or none when a part does not fit.
 pub fn ctid(ledger_seq: u32, index: u32, network_id: u32) -> Option<String> {

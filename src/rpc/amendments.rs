@@ -1,7 +1,7 @@
 //! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
 //! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
 //! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (NFTs, MPTokensV2, bridges and the newer fixes) neither.
+//! rest (MPTokensV2, bridges and the newer fixes) neither.
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::types::Hash256;
@@ -64,6 +64,16 @@ const APPLIED: &[&str] = &[
     "DeepFreeze",
     "MPTokensV1",
     "fixMPTDeliveredAmount",
+    "NonFungibleTokensV1_1",
+    "fixNFTokenRemint",
+    "fixNonFungibleTokensV1_2",
+    "fixNFTokenReserve",
+    "fixRemoveNFTokenAutoTrustLine",
+    "fixEnforceNFTokenTrustline",
+    "fixEnforceNFTokenTrustlineV2",
+    "fixNFTokenPageLinks",
+    "NFTokenMintOffer",
+    "DynamicNFT",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -86,20 +96,15 @@ const NOT_APPLIED: &[&str] = &[
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
     "TokenEscrow",
-    "fixEnforceNFTokenTrustlineV2",
     "PermissionedDEX",
     "SingleAssetVault",
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",
     "PermissionedDomains",
-    "DynamicNFT",
     "Credentials",
-    "fixNFTokenPageLinks",
     "fixInnerObjTemplate2",
-    "fixEnforceNFTokenTrustline",
     "fixReducedOffersV2",
-    "NFTokenMintOffer",
     "fixPreviousTxnID",
     "fixXChainRewardRounding",
     "fixEmptyDID",
@@ -108,10 +113,6 @@ const NOT_APPLIED: &[&str] = &[
     "DID",
     "XChainBridge",
     "XRPFees",
-    "fixRemoveNFTokenAutoTrustLine",
-    "fixNonFungibleTokensV1_2",
-    "fixNFTokenRemint",
-    "fixNFTokenReserve",
     "fixReducedOffersV1",
     "fixRmSmallIncreasedQOffers",
     "fixTakerDryOfferRemoval",
@@ -120,7 +121,6 @@ const NOT_APPLIED: &[&str] = &[
     "FlowCross",
     "FlowSortStrands",
     "ImmediateOfferKilled",
-    "NonFungibleTokensV1_1",
 ];
 
 /// One amendment: its ID, name, and whether ledgerd applies it.

@@ -28,6 +28,7 @@ pub mod json;
 pub mod key_cache;
 pub mod ledger_select;
 pub mod mask;
+pub mod nft_offers;
 pub mod node_identity;
 pub mod owner_walk;
 pub mod params;

@@ -4,7 +4,7 @@
 import xrpl from 'xrpl'
 
 // xrpl.js is CommonJS: its enum ECDSA is reachable only through the default export.
-const { Client, ECDSA, Wallet, authorizeChannel, encodeForSigningClaim, verifyPaymentChannelClaim, verifyKeypairSignature, multisign, decode, hashes } = xrpl
+const { Client, ECDSA, Wallet, authorizeChannel, encodeForSigningClaim, verifyPaymentChannelClaim, verifyKeypairSignature, multisign, decode, hashes, getNFTokenID, parseNFTokenID, convertStringToHex } = xrpl
 
 const LSF_REQUIRE_AUTH = 0x00040000
 let steps = 0
@@ -147,6 +147,55 @@ async function deferred(client, genesis) {
 // Issue 15's flows: an order book read with getOrderbook, a cross-currency payment found
 // with ripple_path_find and sent with its paths, an AMM created, deposited into, traded
 // against and withdrawn, and an unauthorized holder's offer refused.
+// Issue 16's NFTokens with xrpl.js's helpers: a mint whose metadata xrpl.js reads the
+// NFTokenID from (JSON and binary), account_nfts, a mint with a sell offer (offer_id),
+// nft_sell_offers / nft_buy_offers, a brokered sale with a transfer fee, NFTokenModify, a
+// burn, and account_objects of type nft_page.
+async function nfts(client, genesis) {
+  const fund = async (w) => check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
+  const [artist, buyer, broker] = [0, 1, 2].map(() => Wallet.generate(ECDSA.secp256k1))
+  for (const w of [artist, buyer, broker]) await fund(w)
+  const uri = convertStringToHex('ipfs://ledgerd')
+  const minted = await client.submitAndWait({ TransactionType: 'NFTokenMint', Account: artist.address, NFTokenTaxon: 7, Flags: 8 + 16, TransferFee: 10000, URI: uri }, { wallet: artist })
+  const id = getNFTokenID(minted.result.meta)
+  check(typeof id === 'string' && minted.result.meta.nftoken_id === id, `xrpl.js getNFTokenID agrees with the server's nftoken_id: ${id}`)
+  const bin = await req(client, { command: 'tx', transaction: minted.result.hash, binary: true })
+  check(getNFTokenID(bin.meta_blob) === id, 'getNFTokenID from the binary metadata too')
+  const parsed = parseNFTokenID(id)
+  check(parsed.Issuer === artist.address && parsed.Taxon === 7 && parsed.TransferFee === 10000 && parsed.Flags === 24, `parseNFTokenID reads issuer, taxon, fee and flags: ${JSON.stringify(parsed)}`)
+  const info = await req(client, { command: 'account_info', account: artist.address, ledger_index: 'validated' })
+  check(info.account_data.FirstNFTokenSequence === minted.result.tx_json.Sequence && info.account_data.MintedNFTokens === 1, 'FirstNFTokenSequence is the mint\'s Sequence, MintedNFTokens 1')
+  const listed = await req(client, { command: 'account_nfts', account: artist.address })
+  const nft = listed.account_nfts.find((n) => n.NFTokenID === id)
+  check(nft && nft.URI === uri && nft.NFTokenTaxon === 7 && nft.nft_serial === parsed.Sequence && nft.TransferFee === 10000 && listed.account === artist.address, 'account_nfts lists it with URI, taxon, serial and fee')
+
+  const withOffer = await client.submitAndWait({ TransactionType: 'NFTokenMint', Account: artist.address, NFTokenTaxon: 0, Flags: 8, Amount: '1000000', Destination: buyer.address }, { wallet: artist })
+  const second = getNFTokenID(withOffer.result.meta)
+  const sells = await req(client, { command: 'nft_sell_offers', nft_id: second })
+  check(sells.offers.length === 1 && sells.offers[0].nft_offer_index === withOffer.result.meta.offer_id && sells.offers[0].destination === buyer.address, 'a mint with Amount: offer_id names the sell offer nft_sell_offers lists')
+
+  const sellTx = await client.submitAndWait({ TransactionType: 'NFTokenCreateOffer', Account: artist.address, NFTokenID: id, Amount: '10000000', Flags: 1 }, { wallet: artist })
+  const sellId = sellTx.result.meta.offer_id
+  const buyTx = await client.submitAndWait({ TransactionType: 'NFTokenCreateOffer', Account: buyer.address, NFTokenID: id, Amount: '12000000', Owner: artist.address }, { wallet: buyer })
+  const buyId = buyTx.result.meta.offer_id
+  const buys = await req(client, { command: 'nft_buy_offers', nft_id: id })
+  check(buys.offers.length === 1 && buys.offers[0].nft_offer_index === buyId && buys.offers[0].amount === '12000000' && buys.offers[0].owner === buyer.address, 'nft_buy_offers lists the buy offer')
+  const before = Number((await req(client, { command: 'account_info', account: broker.address })).account_data.Balance)
+  const brokered = await client.submitAndWait({ TransactionType: 'NFTokenAcceptOffer', Account: broker.address, NFTokenSellOffer: sellId, NFTokenBuyOffer: buyId, NFTokenBrokerFee: '2000000' }, { wallet: broker })
+  check(brokered.result.meta.TransactionResult === 'tesSUCCESS' && brokered.result.meta.nftoken_id === id, 'a brokered sale; its metadata names the token')
+  const after = Number((await req(client, { command: 'account_info', account: broker.address })).account_data.Balance)
+  check(after - before === 2000000 - Number(brokered.result.tx_json.Fee), `the broker keeps its 2 XRP fee: ${after - before}`)
+  const owned = await req(client, { command: 'account_nfts', account: buyer.address })
+  check(owned.account_nfts.some((n) => n.NFTokenID === id), 'the buyer holds the token')
+  const modify = await submit(client, { TransactionType: 'NFTokenModify', Account: artist.address, Owner: buyer.address, NFTokenID: id, URI: convertStringToHex('ipfs://changed') }, artist)
+  check(modify === 'tesSUCCESS', `the issuer changes the mutable token's URI: ${modify}`)
+  const pages = await req(client, { command: 'account_objects', account: buyer.address, type: 'nft_page' })
+  check(pages.account_objects.length === 1 && pages.account_objects[0].NFTokens[0].NFToken.URI === convertStringToHex('ipfs://changed'), 'account_objects type nft_page shows the new URI')
+  check((await submit(client, { TransactionType: 'NFTokenBurn', Account: buyer.address, NFTokenID: id }, buyer)) === 'tesSUCCESS', 'the buyer burns it')
+  const gone = await req(client, { command: 'account_nfts', account: buyer.address })
+  check(gone.account_nfts.length === 0, 'account_nfts is empty after the burn')
+}
+
 async function dex(client, genesis) {
   const fund = async (w) => check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '2000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
   const [gw, alice, bob, carol] = [0, 1, 2, 3].map(() => Wallet.generate(ECDSA.secp256k1))
@@ -323,6 +372,7 @@ async function main() {
   await custody(client, genesis)
   await deferred(client, genesis)
   await dex(client, genesis)
+  await nfts(client, genesis)
 
   // xrpl.js closes with 4000 and reports 1000 when the server answers with the same code;
   // a connection cut without a close frame shows as 1006.

@@ -207,6 +207,7 @@ def flow(client):
     custody(client)
     deferred(client)
     dex(client)
+    nfts(client)
     return issuer
 
 
@@ -347,6 +348,33 @@ def dex(client):
     check(submit_expect_fail(client, buy, bob, "tecNO_LINE"), "an offer to buy its USD without a line: tecNO_LINE")
     check(ok(submit(client, TrustSet(account=bob.address, limit_amount=usd(gw2, 100)), bob)), "bob trusts gateway 2")
     check(submit_expect_fail(client, buy, bob, "tecNO_AUTH"), "and without its authorization: tecNO_AUTH")
+
+
+def nfts(client):
+    """Issue 16's NFTokens with xrpl-py's models (its test_nftoken_mint): a mint with an
+    Amount, Destination and Expiration creates a page and a sell offer that account_objects
+    lists; get_nftoken_id reads the token from the metadata; the destination buys it."""
+    from xrpl.models.requests import AccountNFTs, NFTSellOffers
+    from xrpl.models.transactions import NFTokenAcceptOffer, NFTokenBurn, NFTokenMint
+    from xrpl.utils import get_nftoken_id, parse_nftoken_id, str_to_hex
+
+    owner, dest = Wallet.create(CryptoAlgorithm.SECP256K1), Wallet.create(CryptoAlgorithm.ED25519)
+    for w in (owner, dest):
+        check(ok(submit(client, Payment(account=GENESIS.address, destination=w.address, amount="1000000000"), GENESIS)), f"genesis funds {w.address}")
+    r = submit(client, NFTokenMint(account=owner.address, nftoken_taxon=1, uri=str_to_hex("https://example.com/nftoken"), amount="10000", destination=dest.address, expiration=970000000, flags=8), owner)
+    check(ok(r), "NFTokenMint with Amount, Destination and Expiration")
+    token = get_nftoken_id(r["meta"])
+    check(token == r["meta"]["nftoken_id"] and parse_nftoken_id(token)["taxon"] == 1, f"get_nftoken_id agrees with nftoken_id: {token}")
+    pages = request(client, AccountObjects(account=owner.address, type=AccountObjectType.NFT_PAGE))["account_objects"]
+    offers = request(client, AccountObjects(account=owner.address, type=AccountObjectType.NFT_OFFER))["account_objects"]
+    check(len(pages) == 1 and len(offers) == 1 and offers[0]["index"] == r["meta"]["offer_id"], "account_objects lists the NFTokenPage and the NFTokenOffer")
+    sells = request(client, NFTSellOffers(nft_id=token))["offers"]
+    check(len(sells) == 1 and sells[0]["destination"] == dest.address and sells[0]["amount"] == "10000", "nft_sell_offers lists the offer to the destination")
+    r = submit(client, NFTokenAcceptOffer(account=dest.address, nftoken_sell_offer=sells[0]["nft_offer_index"]), dest)
+    check(ok(r) and r["meta"]["nftoken_id"] == token, "the destination accepts it")
+    held = request(client, AccountNFTs(account=dest.address))["account_nfts"]
+    check(len(held) == 1 and held[0]["NFTokenID"] == token and held[0]["Issuer"] == owner.address, "account_nfts of the buyer")
+    check(ok(submit(client, NFTokenBurn(account=dest.address, nftoken_id=token), dest)), "the buyer burns it")
 
 
 def account_tx_hashes(client, account, limit, forward=False):

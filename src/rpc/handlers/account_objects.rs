@@ -2,6 +2,7 @@
 //! an account's owner directory, optionally of one type, paged with a
 //! `<directory page key>,<entry key>` marker.
 
+use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -47,41 +48,34 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let sel = select(ctx, params)?;
     let view = &sel.snap.view;
     let id = existing_account(view, account, || RpcError::new(ErrorCode::ActMalformed))?;
-    let chosen = chosen_type(params)?;
-    if chosen.is_some_and(|t| NOT_OWNED.contains(&t)) {
-        return Err(RpcError::invalid_field("type"));
-    }
-    let mut filter: Option<Vec<u16>> = chosen.map(|t| type_code(t).into_iter().collect());
-    if params.get("deletion_blockers_only").is_some_and(as_bool) {
-        filter = Some(
-            DELETION_BLOCKERS
-                .iter()
-                .filter(|t| chosen.is_none_or(|c| c == **t))
-                .filter_map(|t| type_code(t))
-                .collect(),
-        );
-    }
+    let filter = type_filter(params)?;
     let limit = read_limit(ctx, params, crate::limits::ACCOUNT_OBJECTS_PAGE)?;
-    let (mut dir_key, mut entry_key, mut found) = (keylet::owner_dir(&id), Hash256::ZERO, true);
-    if let Some(m) = params.get("marker") {
-        let text = m
-            .as_str()
-            .ok_or_else(|| RpcError::expected_field("marker", "string"))?;
-        let parts: Vec<&str> = text.split(',').collect();
-        let [d, e] = parts.as_slice() else {
-            return Err(RpcError::invalid_field("marker"));
-        };
-        dir_key = parse_hash256(d).ok_or_else(|| RpcError::invalid_field("marker"))?;
-        entry_key = parse_hash256(e).ok_or_else(|| RpcError::invalid_field("marker"))?;
-        found = false;
-    }
-
+    let (mut dir_key, entry_key) = parse_marker(params)?.unwrap_or_default();
+    let mut found = params.get("marker").is_none();
     let s = sf();
     let root = keylet::owner_dir(&id);
     let mut objects = Vec::new();
     let mut next_marker = None;
     let mut taken: u32 = 0;
+    let mut dir_limit = limit;
+    if dir_key.is_zero() {
+        let wanted = filter
+            .as_ref()
+            .is_none_or(|f| f.contains(&lt::NFTOKEN_PAGE));
+        if wanted {
+            let (pages, marker) = nft_pages(view, &id, &entry_key, limit);
+            dir_limit = limit.saturating_sub(pages.len() as u32);
+            objects = pages;
+            if marker.is_some() {
+                return Ok(reply(&sel, &id, objects, limit, marker));
+            }
+        }
+        (dir_key, found) = (root, true);
+    }
     let mut dir = view.read(&dir_key);
+    if !found && dir.is_none() {
+        return Err(RpcError::invalid_field("marker"));
+    }
     // Each step reads one page; the bound guards a malformed directory chain.
     for _ in 0..=crate::limits::DIR_PAGES_MAX {
         let Some(page) = dir else {
@@ -101,7 +95,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         let mut full = false;
         for key in keys.iter().skip(start) {
-            if taken == limit {
+            if taken == dir_limit {
                 next_marker = Some(format!("{},{}", dir_key.to_hex(), key.to_hex()));
                 full = true;
                 break;
@@ -123,7 +117,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         dir_key = keylet::dir_page(&root, next);
         dir = view.read(&dir_key);
-        if taken == limit {
+        if taken == dir_limit {
             if let Some(first) = dir
                 .as_ref()
                 .and_then(|p| p.v256_of(s.indexes)?.first().copied())
@@ -133,12 +127,104 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             break;
         }
     }
+    Ok(reply(&sel, &id, objects, limit, next_marker))
+}
+
+fn reply(
+    sel: &crate::rpc::ledger_select::Selected,
+    id: &crate::protocol::types::AccountId,
+    objects: Vec<Value>,
+    limit: u32,
+    marker: Option<String>,
+) -> serde_json::Map<String, Value> {
     let mut result = sel.result();
     result.insert("account".into(), Value::from(id.to_address()));
     result.insert("account_objects".into(), Value::Array(objects));
-    if let Some(m) = next_marker {
+    if let Some(m) = marker {
         result.insert("limit".into(), Value::from(limit));
         result.insert("marker".into(), Value::from(m));
     }
-    Ok(result)
+    result
+}
+
+/// The `type` / `deletion_blockers_only` filter: the entry type codes to list (None: all).
+fn type_filter(params: &Params) -> Result<Option<Vec<u16>>, RpcError> {
+    let chosen = chosen_type(params)?;
+    if chosen.is_some_and(|t| NOT_OWNED.contains(&t)) {
+        return Err(RpcError::invalid_field("type"));
+    }
+    let mut filter: Option<Vec<u16>> = chosen.map(|t| type_code(t).into_iter().collect());
+    if params.get("deletion_blockers_only").is_some_and(as_bool) {
+        filter = Some(
+            DELETION_BLOCKERS
+                .iter()
+                .filter(|t| chosen.is_none_or(|c| c == **t))
+                .filter_map(|t| type_code(t))
+                .collect(),
+        );
+    }
+    Ok(filter)
+}
+
+/// The `<directory page key>,<entry key>` marker (rippled writes `0,<page key>` after a
+/// page of NFTokenPages).
+fn parse_marker(params: &Params) -> Result<Option<(Hash256, Hash256)>, RpcError> {
+    let Some(m) = params.get("marker") else {
+        return Ok(None);
+    };
+    let text = m
+        .as_str()
+        .ok_or_else(|| RpcError::expected_field("marker", "string"))?;
+    let bad = || RpcError::invalid_field("marker");
+    let parts: Vec<&str> = text.split(',').collect();
+    let [d, e] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let dir = if *d == "0" {
+        Hash256::ZERO
+    } else {
+        parse_hash256(d).ok_or_else(bad)?
+    };
+    Ok(Some((dir, parse_hash256(e).ok_or_else(bad)?)))
+}
+
+/// rippled `getAccountObjects`' first part: the account's NFTokenPages in key order, after
+/// the page a `0,<page key>` marker names (or from the first), at most `limit`; the marker
+/// when more pages follow.
+fn nft_pages(
+    view: &dyn ReadView,
+    id: &crate::protocol::types::AccountId,
+    after: &Hash256,
+    limit: u32,
+) -> (Vec<Value>, Option<String>) {
+    let mut out = Vec::new();
+    let min = keylet::nftpage_min(id);
+    let mut start = *after;
+    start.0[keylet::NFT_PAGE_MASK_START..].fill(0);
+    if !after.is_zero() && start != min {
+        return (out, None);
+    }
+    let from = if after.is_zero() { Hash256::ZERO } else { *after };
+    // The first page above `from`: `locate_page` looks above the owner's key for the
+    // token's low 96 bits, which for a page key are its own.
+    let mut key = crate::engine::nft::locate_page(view, id, &from);
+    if key == Some(*after) {
+        key = view
+            .read(after)
+            .and_then(|p| p.h256_of(sf().next_page_min));
+    }
+    while let Some(k) = key {
+        let Some(page) = view.read(&k) else {
+            break;
+        };
+        out.push(entry_json(&k, &page));
+        key = page.h256_of(sf().next_page_min);
+        if out.len() as u32 >= limit.max(1) {
+            if key.is_some() {
+                return (out, Some(format!("0,{}", k.to_hex())));
+            }
+            break;
+        }
+    }
+    (out, None)
 }

@@ -6,7 +6,7 @@ use crate::limits::{ACCOUNT_TX_ADMIN_ROWS_MAX, ACCOUNT_TX_PAGE_BINARY, ACCOUNT_T
 use crate::node::history::tx_entry;
 use crate::protocol::time;
 use crate::protocol::types::{AccountId, Hash256};
-use crate::render::tx::{meta_json, tx_fields};
+use crate::render::tx::{meta_json_nft, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, parse_hash256, parse_u64_decimal};
@@ -297,7 +297,7 @@ fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
         tx.sort_keys();
         let tx_key = if v2 { "tx_json" } else { "tx" };
         o.insert(tx_key.into(), Value::Object(tx));
-        o.insert("meta".into(), meta_json(&entry));
+        o.insert("meta".into(), meta_json_nft(&entry));
     }
     o.insert("ledger_index".into(), Value::from(t.ledger_seq));
     o.insert("validated".into(), Value::Bool(true));

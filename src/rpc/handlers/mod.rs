@@ -37,6 +37,7 @@ methods! {
     account_currencies => Inline;
     account_info => Inline;
     account_lines => Inline;
+    account_nfts => Inline;
     account_offers => Inline;
     account_objects => Inline;
     account_tx => Cpu;
@@ -56,6 +57,8 @@ methods! {
     ledger_data => Cpu;
     ledger_entry => Inline;
     manifest => Inline;
+    nft_buy_offers => Inline;
+    nft_sell_offers => Inline;
     noripple_check => Inline;
     path_find => Cpu;
     ledger_header => Inline, versions: 1..=1;

@@ -7,7 +7,7 @@ use crate::ledgers::TxEntry;
 use crate::node::history::tx_entry;
 use crate::limits::TX_LEDGER_RANGE_MAX;
 use crate::protocol::time;
-use crate::render::tx::{ctid, meta_json, parse_ctid, tx_fields};
+use crate::render::tx::{ctid, meta_json_nft, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_bool;
@@ -183,7 +183,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
                 Value::from(meta),
             );
         } else {
-            r.insert("meta".into(), meta_json(e));
+            r.insert("meta".into(), meta_json_nft(e));
         }
     }
     r.insert("validated".into(), Value::from(f.validated));

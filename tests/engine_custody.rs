@@ -427,7 +427,18 @@ fn an_account_is_deleted_with_what_it_may_lose_and_its_xrp_goes_on() {
     env.apply(&alice, signer_list(1, &[(&signer, 1)]), Ter::tesSUCCESS);
     env.apply(&alice, ticket_create(2), Ter::tesSUCCESS);
     env.apply(&alice, preauth(&bob), Ter::tesSUCCESS);
-    assert_eq!(env.owner_count(&alice), 4);
+    // An offer goes with the account too (rippled's nonObligationDeleter: offerDelete).
+    let offer_seq = env.seq(&alice);
+    let offer = Tx::new("OfferCreate")
+        .amount("TakerPays", bob.iou("USD", 10))
+        .amount("TakerGets", xrp(10));
+    env.apply(&alice, offer, Ter::tesSUCCESS);
+    let offer_key = keylet::offer(&alice.id, offer_seq);
+    let book_dir = env
+        .read(&offer_key)
+        .expect("offer")
+        .h256_of(sf().book_directory);
+    assert_eq!(env.owner_count(&alice), 5);
     env.apply(&alice, account_delete(&bob), Ter::tecTOO_SOON);
     close_until_deletable(&mut env, &alice);
     env.apply(
@@ -451,6 +462,11 @@ fn an_account_is_deleted_with_what_it_may_lose_and_its_xrp_goes_on() {
     assert!(env.owned(&alice).is_empty());
     assert!(env.read(&keylet::owner_dir(&alice.id)).is_none());
     assert!(env.read(&keylet::signers(&alice.id)).is_none());
+    assert!(env.read(&offer_key).is_none(), "the offer is gone");
+    assert!(
+        env.read(&book_dir.expect("book directory")).is_none(),
+        "and its book page with it"
+    );
     assert!(env
         .read(&keylet::deposit_preauth(&alice.id, &bob.id))
         .is_none());

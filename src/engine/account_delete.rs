@@ -22,7 +22,7 @@ use crate::protocol::types::{AccountId, Hash256};
 fn deletable(entry_type: u16) -> bool {
     matches!(
         entry_type,
-        lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH | lt::NFTOKEN_OFFER
+        lt::OFFER | lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH | lt::NFTOKEN_OFFER
     )
 }
 
@@ -150,6 +150,7 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
         return Ter::tesSUCCESS;
     };
     match entry.u16_of(sf().ledger_entry_type) {
+        Some(lt::OFFER) => super::offer::offer_delete(&mut ctx.sb, key),
         Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
         Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
         Some(lt::NFTOKEN_OFFER) => {

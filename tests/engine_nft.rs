@@ -443,11 +443,12 @@ const SAME_LOW_BITS: [&str; 33] = [
     "sp6JS7f14BuwFY8MwoujwMJofGnsA",
 ];
 
-#[test]
-fn thirty_three_equivalent_tokens_do_not_fit_one_owner() {
+/// A ledger where each seeded account mints one transferable token and offers it for
+/// nothing to one buyer: the ledger, the buyer, the tokens and the sell offers.
+fn minted_for_one_buyer(seeds: &[&str]) -> (Env, Account, Vec<Hash256>, Vec<Hash256>) {
     let mut env = Env::new();
     let [buyer] = env.funded(["buyer"]);
-    let accounts: Vec<Account> = SAME_LOW_BITS.iter().map(|s| seeded(s)).collect();
+    let accounts: Vec<Account> = seeds.iter().map(|s| seeded(s)).collect();
     for a in &accounts {
         env.fund(a, xrp(10_000));
     }
@@ -460,6 +461,12 @@ fn thirty_three_equivalent_tokens_do_not_fit_one_owner() {
         let tx = sell_offer(*ids.last().unwrap(), xrp(0)).account("Destination", &buyer.id);
         env.apply(a, tx, Ter::tesSUCCESS);
     }
+    (env, buyer, ids, offers)
+}
+
+#[test]
+fn thirty_three_equivalent_tokens_do_not_fit_one_owner() {
+    let (mut env, buyer, mut ids, mut offers) = minted_for_one_buyer(&SAME_LOW_BITS);
     assert!(ids.iter().all(|i| nft::low96(i) == nft::low96(&ids[0])));
     let overflow = offers.pop().unwrap();
     ids.pop();
@@ -1189,21 +1196,7 @@ fn consecutive_packing_of_seven_equivalent_groups() {
 /// mint one token each and give it to one buyer; every accept succeeds (the last one
 /// splits a full page around runs of equivalent tokens) and every token stays findable.
 fn exercise_split(seeds: &[&str]) {
-    let mut env = Env::new();
-    let [buyer] = env.funded(["buyer"]);
-    let accounts: Vec<Account> = seeds.iter().map(|s| seeded(s)).collect();
-    for a in &accounts {
-        env.fund(a, xrp(10_000));
-    }
-    env.close();
-    let mut ids = Vec::new();
-    let mut offers = Vec::new();
-    for a in &accounts {
-        ids.push(mint_id(&mut env, a, 0, mint_tf::TRANSFERABLE, 0));
-        offers.push(next_offer(&env, a));
-        let tx = sell_offer(*ids.last().unwrap(), xrp(0)).account("Destination", &buyer.id);
-        env.apply(a, tx, Ter::tesSUCCESS);
-    }
+    let (mut env, buyer, mut ids, offers) = minted_for_one_buyer(seeds);
     for o in &offers {
         env.apply(&buyer, accept_sell(*o), Ter::tesSUCCESS);
     }

@@ -105,7 +105,8 @@ fn owned_by(
         | Some(lt::DEPOSIT_PREAUTH)
         | Some(lt::ESCROW)
         | Some(lt::CHECK)
-        | Some(lt::OFFER) => {
+        | Some(lt::OFFER)
+        | Some(lt::BRIDGE) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }

@@ -81,6 +81,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::MPTOKEN)
             | Some(lt::NFTOKEN_PAGE)
             | Some(lt::NFTOKEN_OFFER)
+            | Some(lt::BRIDGE)
     )
 }
 

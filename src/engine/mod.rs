@@ -84,6 +84,7 @@ pub mod ticket_create;
 pub mod transactor;
 pub mod trust_set;
 pub mod tx_type;
+pub mod xchain_create_bridge;
 
 pub use ter::Ter;
 pub use transactor::{apply_transaction, ApplyConfig, Outcome};

@@ -12,7 +12,7 @@ use super::{
     mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer, nftoken_burn,
     nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify, offer_cancel,
     offer_create, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
-    set_regular_key, signer_list_set, ticket_create, trust_set,
+    set_regular_key, signer_list_set, ticket_create, trust_set, xchain_create_bridge,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -298,6 +298,13 @@ const ROWS: &[Transactor] = &[
         preflight: nftoken_modify::preflight,
         preclaim: nftoken_modify::preclaim,
         do_apply: nftoken_modify::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainCreateBridge,
+        name: "XChainCreateBridge",
+        preflight: xchain_create_bridge::preflight,
+        preclaim: xchain_create_bridge::preclaim,
+        do_apply: xchain_create_bridge::do_apply,
     },
 ];
 

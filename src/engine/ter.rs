@@ -87,6 +87,12 @@ ters! {
     temSEQ_AND_TICKET = -263, "Transaction contains a TicketSequence and a non-zero Sequence.";
     temBAD_NFTOKEN_TRANSFER_FEE = -262, "Malformed: The NFToken transfer fee must be between 1 and 5000, inclusive.";
     temBAD_AMM_TOKENS = -261, "Malformed: Invalid LPTokens.";
+    temXCHAIN_EQUAL_DOOR_ACCOUNTS = -260, "Malformed: Bridge must have unique door accounts.";
+    temXCHAIN_BAD_PROOF = -259, "Malformed: Bad cross-chain claim proof.";
+    temXCHAIN_BRIDGE_BAD_ISSUES = -258, "Malformed: Bad bridge issues.";
+    temXCHAIN_BRIDGE_NONDOOR_OWNER = -257, "Malformed: Bridge owner must be one of the door accounts.";
+    temXCHAIN_BRIDGE_BAD_MIN_ACCOUNT_CREATE_AMOUNT = -256, "Malformed: Bad min account create amount.";
+    temXCHAIN_BRIDGE_BAD_REWARD_AMOUNT = -255, "Malformed: Bad reward amount.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
 
     tefFAILURE = -199, "Failed to apply.";

@@ -81,6 +81,8 @@ pub enum TxType {
     NFTokenAcceptOffer = 29,
     /// NFTokenModify.
     NFTokenModify = 61,
+    /// XChainCreateBridge.
+    XChainCreateBridge = 48,
 }
 
 impl TxType {

@@ -36,6 +36,8 @@ pub mod lt {
     pub const NFTOKEN_PAGE: u16 = 0x0050;
     /// NFTokenOffer: an offer to buy or sell one NFToken.
     pub const NFTOKEN_OFFER: u16 = 0x0037;
+    /// Bridge: one door's end of a cross-chain bridge.
+    pub const BRIDGE: u16 = 0x0069;
 }
 
 /// MPTokenIssuance and MPToken flags.

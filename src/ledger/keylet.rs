@@ -26,6 +26,7 @@ mod space {
     pub const NFTOKEN_OFFER: u16 = b'q' as u16;
     pub const NFTOKEN_BUY_OFFERS: u16 = b'h' as u16;
     pub const NFTOKEN_SELL_OFFERS: u16 = b'i' as u16;
+    pub const BRIDGE: u16 = b'H' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -176,6 +177,19 @@ pub fn amm(a: &Issue, b: &Issue) -> Hash256 {
         &lo.currency.0,
         &hi.issuer.0,
         &hi.currency.0,
+    ])
+}
+
+/// The Bridge of `bridge` on `chain` (`keylet::bridge`): that chain's door, then the
+/// currency of that chain's issue (one bridge per door and currency).
+pub fn bridge(
+    bridge: &crate::protocol::xchain::XChainBridge,
+    chain: crate::protocol::xchain::ChainType,
+) -> Hash256 {
+    sha512_half(&[
+        &space::BRIDGE.to_be_bytes(),
+        &bridge.door(chain).0,
+        &bridge.issue(chain).currency.0,
     ])
 }
 

@@ -166,6 +166,12 @@ fields! {
     nftoken_sell_offer => "NFTokenSellOffer",
     nftoken_broker_fee => "NFTokenBrokerFee",
     nftoken_offers => "NFTokenOffers",
+    xchain_bridge => "XChainBridge",
+    signature_reward => "SignatureReward",
+    min_account_create_amount => "MinAccountCreateAmount",
+    xchain_claim_id => "XChainClaimID",
+    xchain_account_create_count => "XChainAccountCreateCount",
+    xchain_account_claim_count => "XChainAccountClaimCount",
 }
 
 /// The cached handles.

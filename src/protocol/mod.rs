@@ -37,3 +37,4 @@ pub mod st;
 pub mod time;
 pub mod tx;
 pub mod types;
+pub mod xchain;

@@ -11,6 +11,7 @@ use super::amount::Amount;
 use super::definitions::{Field, FieldDef};
 use super::mpt::{MptAmount, MptId};
 use super::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
+use super::xchain::XChainBridge;
 
 /// One step of a payment path (PathSet).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -69,6 +70,8 @@ pub enum StValue {
     MptAmount(MptAmount),
     /// An Issue field holding an MPT issue.
     MptIssue(MptId),
+    /// XChainBridge: two doors and two issues.
+    XChainBridge(XChainBridge),
 }
 
 /// An object: fields in canonical order.
@@ -214,7 +217,15 @@ impl StObject {
         }
     }
 
-    /// A Blob field.
+    /// An XChainBridge field.
+    pub fn get_xchain_bridge(&self, name: &str) -> Option<XChainBridge> {
+        match self.get_named(name)? {
+            StValue::XChainBridge(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a Blob field.
     pub fn get_blob(&self, name: &str) -> Option<&[u8]> {
         match self.get_named(name)? {
             StValue::Blob(v) => Some(v),

@@ -1,7 +1,8 @@
 //! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
 //! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
 //! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (MPTokensV2, bridges and the newer fixes) neither.
+//! rest (MPTokensV2 and the newer fixes) neither. XChainBridge is reported applied for
+//! its first transaction, XChainCreateBridge; its other transactions answer `temUNKNOWN`.
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::types::Hash256;
@@ -9,6 +10,8 @@ use crate::protocol::types::Hash256;
 /// Amendments whose rules ledgerd applies (rippled's retired amendments, enabled for
 /// good on the main network, that concern what ledgerd implements).
 const APPLIED: &[&str] = &[
+    // Only XChainCreateBridge of its transactions is built (docs/compat.md).
+    "XChainBridge",
     "fix1201",
     "fix1368",
     "fix1373",
@@ -111,7 +114,6 @@ const NOT_APPLIED: &[&str] = &[
     "PriceOracle",
     "fixFillOrKill",
     "DID",
-    "XChainBridge",
     "XRPFees",
     "fixReducedOffersV1",
     "fixRmSmallIncreasedQOffers",

@@ -22,6 +22,7 @@ use crate::protocol::definitions::{defs, Field, FieldDef};
 use crate::protocol::mpt::{MptAmount, MptId, MPT_AMOUNT_WIDTH, MPT_ISSUE_WIDTH};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
+use crate::protocol::xchain::XChainBridge;
 
 /// Type codes of definitions.json `TYPES`.
 pub(crate) mod type_code {
@@ -47,6 +48,7 @@ pub(crate) mod type_code {
     pub const HASH384: u16 = 22;
     pub const HASH512: u16 = 23;
     pub const ISSUE: u16 = 24;
+    pub const XCHAIN_BRIDGE: u16 = 25;
     pub const CURRENCY: u16 = 26;
 }
 use type_code as tc;
@@ -169,6 +171,7 @@ fn write_value(out: &mut Vec<u8>, value: &StValue) {
         }
         StValue::MptAmount(a) => out.extend_from_slice(&a.to_bytes()),
         StValue::MptIssue(id) => out.extend_from_slice(&id.issue_bytes()),
+        StValue::XChainBridge(b) => b.write(out),
     }
 }
 
@@ -449,12 +452,44 @@ fn read_value(r: &mut Reader<'_>, field: Field, depth: usize) -> Result<StValue,
                 StValue::Issue(Issue { currency, issuer })
             }
         }
+        tc::XCHAIN_BRIDGE => StValue::XChainBridge(read_bridge(r, name)?),
         _ => {
             return Err(CodecError::Unsupported {
                 field: name,
                 type_name: def.type_name,
             })
         }
+    })
+}
+
+/// `STXChainBridge(SerialIter&)`: door (VL AccountID), issue, door, issue.
+fn read_bridge(r: &mut Reader<'_>, name: &'static str) -> Result<XChainBridge, CodecError> {
+    let door = |r: &mut Reader<'_>| -> Result<AccountId, CodecError> {
+        let b = r.vl(name)?;
+        b.try_into()
+            .map(AccountId)
+            .map_err(|_| CodecError::BadAccountSize { field: name })
+    };
+    let issue = |r: &mut Reader<'_>| -> Result<Issue, CodecError> {
+        let currency = Currency(r.array()?);
+        if currency.is_xrp() {
+            return Ok(Issue::XRP);
+        }
+        let issuer = AccountId(r.array()?);
+        if issuer == AccountId::ZERO || issuer == AccountId::ONE {
+            return Err(CodecError::BadIssue { field: name });
+        }
+        Ok(Issue { currency, issuer })
+    };
+    let locking_door = door(r)?;
+    let locking_issue = issue(r)?;
+    let issuing_door = door(r)?;
+    let issuing_issue = issue(r)?;
+    Ok(XChainBridge {
+        locking_door,
+        locking_issue,
+        issuing_door,
+        issuing_issue,
     })
 }
 

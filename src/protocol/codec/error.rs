@@ -110,7 +110,7 @@ pub enum CodecError {
     /// Nesting deeper than the limit ("Maximum nesting depth of STVar exceeded").
     #[error("Maximum nesting depth exceeded")]
     TooDeep,
-    /// A type ledgerd does not model (XChainBridge, MPT amounts and issues).
+    /// A type ledgerd does not model.
     #[error("Unsupported type {type_name} in {field}")]
     Unsupported {
         /// The field.

@@ -4,7 +4,7 @@
 //! Input follows `STParsedJSON.cpp` type by type, with its error kinds and field paths
 //! (see [`JsonError`]). Not modelled: inner-object templates (`applyTemplateFromSField`,
 //! "Object 'Memo' contents did not meet requirements"), granular `PermissionValue`
-//! names and XChainBridge forms.
+//! names.
 
 use serde_json::{Map, Value};
 
@@ -17,6 +17,7 @@ use crate::protocol::definitions::{defs, Field, FieldDef};
 use crate::protocol::mpt::{MptAmount, MptId};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
+use crate::protocol::xchain::XChainBridge;
 
 /// UInt64 fields rippled prints and parses in base ten (`SField::sMD_BaseTen` in
 /// sfields.macro); every other UInt64 is lower-case hex without leading zeros.
@@ -123,6 +124,7 @@ fn value_to_json(def: &FieldDef, v: &StValue) -> Value {
         }
         StValue::MptAmount(a) => a.to_json(),
         StValue::MptIssue(id) => id.issue_json(),
+        StValue::XChainBridge(b) => b.to_json(),
     }
 }
 
@@ -425,6 +427,9 @@ fn parse_leaf(
             None => StValue::Issue(parse_issue(value).ok_or_else(invalid)?),
         },
         tc::CURRENCY => parse_currency(value, &path)?,
+        tc::XCHAIN_BRIDGE => {
+            StValue::XChainBridge(XChainBridge::from_json(value).ok_or_else(invalid)?)
+        }
         _ => return Err(bad_type()),
     })
 }

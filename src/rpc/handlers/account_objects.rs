@@ -38,6 +38,7 @@ const DELETION_BLOCKERS: &[&str] = &[
     "RippleState",
     "XChainOwnedClaimID",
     "XChainOwnedCreateAccountClaimID",
+    "Bridge",
     "MPTokenIssuance",
     "MPToken",
 ];

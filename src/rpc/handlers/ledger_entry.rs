@@ -8,6 +8,7 @@ use crate::protocol::codec;
 use crate::protocol::hash::sha512_half;
 use crate::protocol::mpt::MptId;
 use crate::protocol::types::{AccountId, Currency, Hash256};
+use crate::protocol::xchain::{ChainType, XChainBridge};
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
@@ -42,6 +43,8 @@ enum Parse {
     MptIssuance,
     /// An index, or `{mpt_issuance_id, account}`.
     MpToken,
+    /// `bridge` (the four parts) with `bridge_account` beside it.
+    Bridge,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -49,6 +52,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("account", Parse::AccountRoot, Some("AccountRoot")),
     ("amendments", Parse::Index, Some("Amendments")),
     ("amm", Parse::Amm, Some("AMM")),
+    ("bridge", Parse::Bridge, Some("Bridge")),
     ("check", Parse::Index, Some("Check")),
     ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
     ("directory", Parse::Directory, Some("DirectoryNode")),
@@ -250,6 +254,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let a = required_account(v, "account", "malformedAccount")?;
             Ok(keylet::mptoken(&id, &a))
         }
+        Parse::Bridge => Err(invalid("malformedRequest", field, "hex string")),
         Parse::Offer
         | Parse::Escrow
         | Parse::Ticket
@@ -257,6 +262,58 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::Amm
         | Parse::MpToken => parse_index(v, field),
     }
+}
+
+/// `parseBridgeFields`: the four parts, each present and not null, doors then issues.
+fn bridge_fields(v: &Value) -> Result<XChainBridge, RpcError> {
+    const PARTS: [&str; 4] = [
+        "LockingChainDoor",
+        "LockingChainIssue",
+        "IssuingChainDoor",
+        "IssuingChainIssue",
+    ];
+    if let Some(absent) = PARTS
+        .iter()
+        .find(|p| v.get(**p).is_none_or(Value::is_null))
+    {
+        return Err(missing(absent));
+    }
+    let locking_door = required_account(v, PARTS[0], "malformedLockingChainDoor")?;
+    let issuing_door = required_account(v, PARTS[2], "malformedIssuingChainDoor")?;
+    let issue = |name: &str| {
+        codec::issue_from_json(&v[name]).ok_or_else(|| invalid("malformedIssue", name, "Issue"))
+    };
+    Ok(XChainBridge {
+        locking_door,
+        locking_issue: issue(PARTS[1])?,
+        issuing_door,
+        issuing_issue: issue(PARTS[3])?,
+    })
+}
+
+/// `parseBridge`: reads the whole request. A string `bridge` is checked as an index
+/// against the request itself, so rippled always refuses it.
+fn bridge_key(params: &Params) -> Result<Hash256, RpcError> {
+    let v = &params["bridge"];
+    if v.is_string() {
+        return Err(invalid("malformedRequest", "bridge", "hex string"));
+    }
+    let bridge = bridge_fields(v)?;
+    let request = Value::Object(params.clone());
+    let account = required_account(&request, "bridge_account", "malformedBridgeAccount")?;
+    let chain = if account == bridge.locking_door {
+        ChainType::Locking
+    } else {
+        ChainType::Issuing
+    };
+    if account != bridge.door(chain) {
+        return Err(RpcError::named(
+            "malformedRequest",
+            CODE,
+            "Malformed request.".to_string(),
+        ));
+    }
+    Ok(keylet::bridge(&bridge, chain))
 }
 
 /// Answer ledger_entry.
@@ -281,7 +338,10 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             "No ledger_entry params provided.",
         ));
     };
-    let key = key_for(*parse, &params[*name], name)?;
+    let key = match parse {
+        Parse::Bridge => bridge_key(params)?,
+        _ => key_for(*parse, &params[*name], name)?,
+    };
     if key.is_zero() {
         return Err(RpcError::new(ErrorCode::EntryNotFound));
     }

@@ -94,6 +94,20 @@ async fn claim_signatures_match_the_vectors_for_every_secret_form() {
                 .await;
             assert_eq!(r["result"]["signature_verified"], false, "{r}");
         }
+        // An odd number of hex digits is still hex to rippled (strUnHex reads the first
+        // digit alone): "0" + the signature reads as a zero byte before it, which does not verify.
+        let r = ws
+            .call(json!({"command": "channel_verify", "public_key": pk_hex,
+                "channel_id": case["channel_id"], "amount": case["amount_drops"],
+                "signature": format!("0{expected}")}))
+            .await;
+        assert_eq!(r["result"]["signature_verified"], false, "{r}");
+        let r = ws
+            .call(json!({"command": "channel_verify", "public_key": pk_hex,
+                "channel_id": case["channel_id"], "amount": case["amount_drops"],
+                "signature": "3G"}))
+            .await;
+        assert_eq!(r["error"], "invalidParams", "{r}");
     }
     assert_eq!(checked, cases.len() * 4);
 }

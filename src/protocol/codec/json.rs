@@ -14,6 +14,7 @@ use super::template;
 use crate::limits::STOBJECT_JSON_DEPTH_MAX;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::{defs, Field, FieldDef};
+use crate::protocol::keys::str_unhex;
 use crate::protocol::mpt::{MptAmount, MptId};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash128, Hash160, Hash256, Issue};
@@ -243,18 +244,6 @@ fn from_chars_u64(s: &str, radix: u32) -> Option<u64> {
         return None;
     }
     u64::from_str_radix(s, radix).ok()
-}
-
-/// `strUnHex`: either case; an odd length reads the first digit alone.
-fn str_unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 == 1 {
-        let mut padded = String::with_capacity(s.len() + 1);
-        padded.push('0');
-        padded.push_str(s);
-        hex::decode(padded).ok()
-    } else {
-        hex::decode(s).ok()
-    }
 }
 
 /// An AccountID from 40 hex digits or a classic address (rippled tries hex first).

@@ -2,6 +2,7 @@
 //! well-formed but wrong signature is `signature_verified: false`, not an error.
 
 use crate::protocol::claim::verify_claim;
+use crate::protocol::keys::str_unhex;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_string, channel_amount, channel_id, public_key, required};
@@ -18,7 +19,7 @@ pub fn handle(_ctx: &Context, params: &Params) -> HandlerResult {
     let id = channel_id(id_value)?;
     let drops = channel_amount(amount_value)?;
     let signature = as_string(sig_value)
-        .and_then(|s| hex::decode(s).ok())
+        .and_then(|s| str_unhex(&s))
         .filter(|s| !s.is_empty())
         .ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))?;
     let mut result = Map::new();

@@ -158,6 +158,23 @@ pub const KEY_CACHE_ENTRIES_MAX: usize = 1024;
 /// Time the server waits for open connections to finish after SIGINT/SIGTERM, in seconds.
 pub const SHUTDOWN_GRACE_SECS: u64 = 5;
 
+/// `serve --fork`: seconds to connect to the upstream server (TCP and WebSocket handshake)
+/// before refusing to start.
+pub const FORK_CONNECT_TIMEOUT_SECS: u64 = 10;
+
+/// `serve --fork`: seconds one request to the upstream (a header, one ledger_data page) may
+/// take before the fork refuses to start; the upstream going away mid-fetch ends in this.
+pub const FORK_REQUEST_TIMEOUT_SECS: u64 = 30;
+
+/// `serve --fork`: entries asked for per `ledger_data` page (rippled's binary page length,
+/// [`LEDGER_DATA_PAGE_BINARY`]).
+pub const FORK_PAGE_ENTRIES: usize = LEDGER_DATA_PAGE_BINARY;
+
+/// `serve --fork`: most state entries a fork copies. The fork fetches the upstream ledger's
+/// whole state at start and proves it against the header's account hash; an upstream with
+/// more entries than this is refused (a lazy, by-key fork is not built: docs/compat.md).
+pub const FORK_STATE_ENTRIES_MAX: usize = 1_000_000;
+
 /// Largest reply the command-line client reads from the server, in bytes (rippled: 256 MiB).
 pub const CLI_REPLY_BYTES_MAX: usize = 256 * 1024 * 1024;
 

@@ -181,6 +181,17 @@ pub struct ServerConfig {
     pub cpu_threads: Option<usize>,
     /// Keep only the newest this many validated ledgers' history (`online_delete`).
     pub online_delete: Option<u32>,
+    /// Start from another server's ledger (`serve --fork`; command line only).
+    pub fork: Option<ForkConfig>,
+}
+
+/// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkConfig {
+    /// The upstream's WebSocket URL (`ws://HOST:PORT`).
+    pub upstream: String,
+    /// The ledger to fork at; `None`: the upstream's newest validated ledger.
+    pub ledger: Option<u32>,
 }
 
 impl ServerConfig {
@@ -212,6 +223,7 @@ impl ServerConfig {
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
+            fork: None,
         }
     }
 
@@ -246,6 +258,7 @@ impl ServerConfig {
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
+            fork: None,
         })
     }
 }

@@ -170,10 +170,14 @@ pub const FORK_REQUEST_TIMEOUT_SECS: u64 = 30;
 /// [`LEDGER_DATA_PAGE_BINARY`]).
 pub const FORK_PAGE_ENTRIES: usize = LEDGER_DATA_PAGE_BINARY;
 
-/// `serve --fork`: most state entries a fork copies. The fork fetches the upstream ledger's
-/// whole state at start and proves it against the header's account hash; an upstream with
-/// more entries than this is refused (a lazy, by-key fork is not built: docs/compat.md).
-pub const FORK_STATE_ENTRIES_MAX: usize = 1_000_000;
+/// `serve --fork`: most state entries a fork copies whole at start (and proves against the
+/// header's account hash). An upstream ledger with more is forked lazily: entries are read
+/// by key on first use (docs/compat.md, "Forking").
+pub const FORK_WHOLE_ENTRIES_MAX: usize = 100_000;
+
+/// `serve --fork`, lazy: most directory entries fetched up front (every book directory must
+/// be known for order books to be walked in key order); an upstream with more is refused.
+pub const FORK_DIRECTORIES_MAX: usize = 2_000_000;
 
 /// Largest reply the command-line client reads from the server, in bytes (rippled: 256 MiB).
 pub const CLI_REPLY_BYTES_MAX: usize = 256 * 1024 * 1024;

@@ -18,7 +18,7 @@ use support::ws::Ws;
 /// 10 USD for 10 XRP, all validated.
 async fn upstream() -> Market {
     let mut m = Market::start().await;
-    for who in ["gwF", "aliceF", "bobF"] {
+    for who in ["gwF", "aliceF", "bobF", "daveF"] {
         m.fund(who, 1000).await;
     }
     m.close().await;
@@ -31,8 +31,20 @@ async fn upstream() -> Market {
 
 /// A fork of `up` (in-process) at `ledger` (None: its newest validated), and a connection.
 async fn fork_of(up: &Market, ledger: Option<u32>) -> Market {
+    fork_with(up, ledger, false).await
+}
+
+/// [`fork_of`], lazy (`--fork-lazy`) when `lazy`.
+async fn fork_with(up: &Market, ledger: Option<u32>, lazy: bool) -> Market {
     let upstream = format!("ws://{}/", addr(&up.server));
-    let server = start_with(0, |c| c.fork = Some(ForkConfig { upstream, ledger })).await;
+    let server = start_with(0, |c| {
+        c.fork = Some(ForkConfig {
+            upstream,
+            ledger,
+            lazy,
+        })
+    })
+    .await;
     let ws = Ws::connect_to(addr(&server)).await;
     Market { server, ws }
 }
@@ -157,6 +169,78 @@ async fn a_fork_at_an_older_ledger_sees_that_ledger_and_outlives_its_upstream() 
     fork.submit("aliceF", pay).await;
     fork.close().await;
     assert_eq!(fork.balance("aliceF", "USD", "gwF").await, "100");
+    fork.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lazy_fork_reads_by_key_walks_books_and_fails_cleanly_without_its_upstream() {
+    let mut up = upstream().await;
+    let (up_seq, up_hash) = validated(&mut up).await;
+    let alice_up = account_root(&mut up, "aliceF", "validated").await;
+    let mut fork = fork_with(&up, None, true).await;
+    assert_eq!(validated(&mut fork).await, (up_seq, up_hash.clone()));
+    assert_eq!(
+        account_root(&mut fork, "aliceF", "validated").await,
+        alice_up
+    );
+    assert_eq!(fork.balance("aliceF", "USD", "gwF").await, "100");
+    // The book's directories were copied up front; its offer is read by key.
+    let book = offers(&mut fork).await;
+    assert_eq!(book.len(), 1, "{book:?}");
+    assert_eq!(book[0]["Account"], json!(address("aliceF")));
+    // A walk over every entry cannot be answered from part of the state.
+    let r = fork
+        .call("ledger_data", json!({"ledger_index": "validated"}))
+        .await;
+    assert_eq!(support::market::err(&r).0, "notSupported", "{r}");
+    let missing = fork
+        .call("account_info", json!({"account": address("nobodyF")}))
+        .await;
+    assert_eq!(
+        support::market::err(&missing).0,
+        "actNotFound",
+        "an absence is read too"
+    );
+
+    fork.hold("bobF", "USD", "gwF", "0").await;
+    let take = json!({"TransactionType": "OfferCreate", "TakerPays": usd("gwF", "10"), "TakerGets": xrp(10)});
+    fork.submit("bobF", take).await;
+    fork.close().await;
+    assert_eq!(fork.balance("bobF", "USD", "gwF").await, "10");
+    assert_eq!(fork.balance("aliceF", "USD", "gwF").await, "90");
+    assert!(offers(&mut fork).await.is_empty());
+    let next = fork
+        .result("ledger", json!({"ledger_index": up_seq + 1}))
+        .await;
+    assert_eq!(next["ledger"]["parent_hash"], json!(up_hash));
+    assert_eq!(
+        up.balance("bobF", "USD", "gwF").await,
+        "",
+        "the upstream is untouched"
+    );
+
+    // The upstream goes away: what the fork holds still answers; what it would have to
+    // read fails cleanly, and a transaction that needed it is not applied.
+    up.stop().await;
+    assert_eq!(fork.balance("aliceF", "USD", "gwF").await, "90");
+    let dave = fork
+        .call("account_info", json!({"account": address("daveF")}))
+        .await;
+    assert_eq!(support::market::err(&dave).0, "noNetwork", "{dave}");
+    let seq = account_root(&mut fork, "aliceF", "current").await["Sequence"].clone();
+    let pay = json!({"TransactionType": "Payment", "Destination": address("daveF"), "Amount": xrp(1),
+        "Account": address("aliceF")});
+    let r = fork
+        .result(
+            "submit",
+            json!({"secret": support::keys::secret("aliceF"), "tx_json": pay}),
+        )
+        .await;
+    assert_eq!(r["engine_result"], "tefFAILURE", "{r}");
+    assert_eq!(
+        account_root(&mut fork, "aliceF", "current").await["Sequence"],
+        seq
+    );
     fork.stop().await;
 }
 

@@ -1,19 +1,27 @@
-//! `serve --fork ws://HOST:PORT [--fork-ledger N]`: start from another server's ledger.
+//! `serve --fork ws://HOST:PORT [--fork-ledger N] [--fork-lazy]`: start from another
+//! server's ledger.
 //!
-//! The fork copies the upstream ledger whole at start: its header (`ledger`, binary), checked
-//! against the hash the upstream names, then every state entry (`ledger_data`, binary pages
-//! pinned to that hash), proven byte for byte against the header's account hash by
-//! [`Ledgers::from_snapshot`]. The local chain continues on top (the first open ledger is
-//! N+1, its parent the upstream's ledger; fees from its FeeSettings entry). After start the
-//! upstream is never contacted again: local transactions stay local, and the upstream
-//! going away changes nothing. Every step is bounded by [`FORK_CONNECT_TIMEOUT_SECS`] or
-//! [`FORK_REQUEST_TIMEOUT_SECS`]; a failure refuses to start with a message naming the
-//! upstream. Why whole and not lazy by key: docs/compat.md, "Forking".
+//! The fork first fetches the upstream ledger's header (`ledger`, binary), checked against
+//! the hash the upstream names. Then its state, one of two ways:
+//! - **whole** (up to [`FORK_WHOLE_ENTRIES_MAX`] entries): every entry (`ledger_data`,
+//!   binary pages pinned to that hash), proven byte for byte against the header's account
+//!   hash by [`Ledgers::from_snapshot`]; after start the upstream is never contacted again.
+//! - **lazy** (`--fork-lazy`, or a larger state): every directory up front (`ledger_data`
+//!   `type: "directory"`, so order books can be walked in key order), everything else by
+//!   key on first use ([`UpstreamEntries`], [`Ledgers::lazy_fork`]).
+//!
+//! The local chain continues on top (the first open ledger is N+1, its parent the
+//! upstream's ledger; fees from its FeeSettings entry); local transactions stay local.
+//! Every step is bounded by [`FORK_CONNECT_TIMEOUT_SECS`] or [`FORK_REQUEST_TIMEOUT_SECS`];
+//! a failure at start refuses to start with a message naming the upstream. What a lazy fork
+//! cannot do: docs/compat.md, "Forking".
 
+use super::fork_source::UpstreamEntries;
 use crate::ledger::header::LedgerHeader;
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{
-    FORK_CONNECT_TIMEOUT_SECS, FORK_PAGE_ENTRIES, FORK_REQUEST_TIMEOUT_SECS, FORK_STATE_ENTRIES_MAX,
+    FORK_CONNECT_TIMEOUT_SECS, FORK_DIRECTORIES_MAX, FORK_PAGE_ENTRIES, FORK_REQUEST_TIMEOUT_SECS,
+    FORK_WHOLE_ENTRIES_MAX,
 };
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
@@ -21,6 +29,7 @@ use crate::protocol::types::Hash256;
 use crate::server::config::ForkConfig;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -30,8 +39,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub struct Forked {
     /// The upstream ledger's header (its hash checked).
     pub header: LedgerHeader,
-    /// Its state entries, in the order the upstream paged them.
+    /// Its state entries: all of them when `whole`, else at least every directory.
     pub entries: Vec<(Hash256, StObject)>,
+    /// True when `entries` is the whole state (else the fork is lazy).
+    pub whole: bool,
     /// The upstream's `network_id` (server_info), when it reports one.
     pub network_id: Option<u32>,
 }
@@ -42,12 +53,17 @@ pub async fn open(fork: &ForkConfig, cfg: LedgerConfig) -> Result<Ledgers, Strin
     ledgers_of(fork, forked, cfg)
 }
 
-/// The fetched ledger as this server's history: refused unless the entries hash to the
-/// header's account hash.
+/// The fetched ledger as this server's history: a whole state is refused unless its
+/// entries hash to the header's account hash; otherwise a lazy fork reading the upstream.
 pub fn ledgers_of(fork: &ForkConfig, forked: Forked, cfg: LedgerConfig) -> Result<Ledgers, String> {
     let seq = forked.header.seq;
-    Ledgers::from_snapshot(cfg, forked.header, forked.entries)
-        .map_err(|e| format!("fork of {} at ledger {seq}: {e}", fork.upstream))
+    let made = if forked.whole {
+        Ledgers::from_snapshot(cfg, forked.header, forked.entries)
+    } else {
+        let source = Arc::new(UpstreamEntries::new(&fork.upstream, forked.header.hash));
+        Ledgers::lazy_fork(cfg, forked.header, source, forked.entries)
+    };
+    made.map_err(|e| format!("fork of {} at ledger {seq}: {e}", fork.upstream))
 }
 
 /// Fetches the header and the whole state of the fork ledger from the upstream.
@@ -55,17 +71,29 @@ pub async fn fetch(fork: &ForkConfig) -> Result<Forked, String> {
     let mut up = Upstream::connect(&fork.upstream).await?;
     let network_id = up.network_id().await?;
     let header = up.header(fork.ledger).await?;
-    let entries = up.state(&header).await?;
+    let (mut entries, whole) = match fork.lazy {
+        true => (Vec::new(), false),
+        false => up.state(&header).await?,
+    };
+    if !whole {
+        entries.extend(up.directories(&header).await?);
+        entries.sort_unstable_by_key(|e| e.0);
+        entries.dedup_by_key(|e| e.0);
+    }
     tracing::info!(
         upstream = %fork.upstream,
         ledger = header.seq,
         hash = %header.hash.to_hex(),
         entries = entries.len(),
-        "forked: the upstream ledger's state is copied and proven against its account hash"
+        whole,
+        "forked: {}",
+        if whole { "the state is copied and proven against the account hash" }
+        else { "lazy: directories copied, other entries read by key on first use" }
     );
     Ok(Forked {
         header,
         entries,
+        whole,
         network_id,
     })
 }
@@ -165,35 +193,81 @@ impl Upstream {
         header_of(&self.url, &r)
     }
 
-    /// Every state entry of the ledger `header` names, page by page.
-    async fn state(&mut self, header: &LedgerHeader) -> Result<Vec<(Hash256, StObject)>, String> {
+    /// The ledger's whole state, page by page, and true; or, once it holds more than
+    /// [`FORK_WHOLE_ENTRIES_MAX`] entries, the entries read so far and false.
+    async fn state(
+        &mut self,
+        header: &LedgerHeader,
+    ) -> Result<(Vec<(Hash256, StObject)>, bool), String> {
         let mut entries = Vec::new();
         let mut marker: Option<Value> = None;
         loop {
-            let mut request = json!({"command": "ledger_data", "ledger_hash": header.hash.to_hex(),
-                "binary": true, "limit": FORK_PAGE_ENTRIES});
-            if let Some(m) = &marker {
-                request["marker"] = m.clone();
-            }
-            let page = self.call(request).await?;
+            let page = self.page(header, None, &marker).await?;
             entries.extend(page_entries(&self.url, &page)?);
-            if entries.len() > FORK_STATE_ENTRIES_MAX {
+            if entries.len() > FORK_WHOLE_ENTRIES_MAX {
+                return Ok((entries, false));
+            }
+            match self.next_marker(&page, &marker)? {
+                Some(m) => marker = Some(m),
+                None => return Ok((entries, true)),
+            }
+        }
+    }
+
+    /// Every directory entry of the ledger (`ledger_data` with `type: "directory"`).
+    async fn directories(
+        &mut self,
+        header: &LedgerHeader,
+    ) -> Result<Vec<(Hash256, StObject)>, String> {
+        let mut entries = Vec::new();
+        let mut marker: Option<Value> = None;
+        loop {
+            let page = self.page(header, Some("directory"), &marker).await?;
+            entries.extend(page_entries(&self.url, &page)?);
+            if entries.len() > FORK_DIRECTORIES_MAX {
                 return Err(format!(
-                    "fork upstream {}: ledger {} holds more than {FORK_STATE_ENTRIES_MAX} state entries, \
-                     more than a fork copies (FORK_STATE_ENTRIES_MAX)",
+                    "fork upstream {}: ledger {} holds more than {FORK_DIRECTORIES_MAX} directories, \
+                     more than a fork copies (FORK_DIRECTORIES_MAX)",
                     self.url, header.seq
                 ));
             }
-            match page.get("marker") {
-                Some(m) if marker.as_ref() == Some(m) => {
-                    return Err(format!(
-                        "fork upstream {}: ledger_data repeated its marker",
-                        self.url
-                    ))
-                }
-                Some(m) => marker = Some(m.clone()),
+            match self.next_marker(&page, &marker)? {
+                Some(m) => marker = Some(m),
                 None => return Ok(entries),
             }
+        }
+    }
+
+    /// One binary `ledger_data` page of the ledger, of entries of `kind` when given.
+    async fn page(
+        &mut self,
+        header: &LedgerHeader,
+        kind: Option<&str>,
+        marker: &Option<Value>,
+    ) -> Result<Map<String, Value>, String> {
+        let mut request = json!({"command": "ledger_data", "ledger_hash": header.hash.to_hex(),
+            "binary": true, "limit": FORK_PAGE_ENTRIES});
+        if let Some(m) = marker {
+            request["marker"] = m.clone();
+        }
+        if let Some(k) = kind {
+            request["type"] = json!(k);
+        }
+        self.call(request).await
+    }
+
+    /// The page's marker (None on the last page); a marker repeated is an error.
+    fn next_marker(
+        &self,
+        page: &Map<String, Value>,
+        last: &Option<Value>,
+    ) -> Result<Option<Value>, String> {
+        match page.get("marker") {
+            Some(m) if last.as_ref() == Some(m) => Err(format!(
+                "fork upstream {}: ledger_data repeated its marker",
+                self.url
+            )),
+            m => Ok(m.cloned()),
         }
     }
 }

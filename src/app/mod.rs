@@ -5,6 +5,7 @@
 //! command line and calls [`start`].
 
 pub mod fork;
+pub mod fork_source;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};

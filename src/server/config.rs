@@ -192,6 +192,9 @@ pub struct ForkConfig {
     pub upstream: String,
     /// The ledger to fork at; `None`: the upstream's newest validated ledger.
     pub ledger: Option<u32>,
+    /// Read entries from the upstream by key on first use instead of copying the state
+    /// whole at start (`--fork-lazy`; a larger upstream is forked lazily anyway).
+    pub lazy: bool,
 }
 
 impl ServerConfig {

@@ -430,10 +430,14 @@ impl Ledgers {
         let writes = prefetched.into_iter().map(|(k, v)| (k, Some(Arc::new(v))));
         state.commit(stamp(header.seq, 0), writes);
         state.close(header.seq, header.seq);
-        let fees = match state.read_at(&keylet::fees(), stamp_closed(header.seq)) {
+        let at = stamp_closed(header.seq);
+        let fees = match state.read_at(&keylet::fees(), at) {
             Some(o) => fees_of(&o, cfg.fees),
             None => cfg.fees,
         };
+        // Read now, while the upstream answers: every close updates the skip lists.
+        state.read_at(&keylet::skip(), at);
+        state.read_at(&keylet::skip_long(header.seq.saturating_add(1)), at);
         let info = ViewInfo {
             seq: header.seq.saturating_add(1),
             parent_close_time: header.close_time,

@@ -5,14 +5,17 @@
 
 mod support;
 
-use ledgerd::server::config::ForkConfig;
+use futures::{SinkExt, StreamExt};
+use ledgerd::server::config::{ForkConfig, ServerConfig};
 use serde_json::{json, Value};
+use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use support::keys::address;
 use support::market::{usd, xrp, Market};
 use support::server::{addr, start_with};
 use support::ws::Ws;
+use tokio_tungstenite::tungstenite::Message;
 
 /// An upstream with a gateway, two funded accounts, alice holding 100 USD and offering
 /// 10 USD for 10 XRP, all validated.
@@ -242,6 +245,56 @@ async fn a_lazy_fork_reads_by_key_walks_books_and_fails_cleanly_without_its_upst
         seq
     );
     fork.stop().await;
+}
+
+/// A WebSocket server that forwards every request to `upstream` and drops the first entry
+/// of each `ledger_data` page: an upstream whose state does not match its header.
+async fn dropping_proxy(upstream: SocketAddr) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let at = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(mut client) = tokio_tungstenite::accept_async(tcp).await else {
+                    return;
+                };
+                let mut up = Ws::connect_to(upstream).await;
+                while let Some(Ok(Message::Text(text))) = client.next().await {
+                    let request: Value = serde_json::from_str(text.as_str()).unwrap();
+                    let mut reply = up.call(request.clone()).await;
+                    if request["command"] == "ledger_data" {
+                        if let Some(state) = reply["result"]["state"].as_array_mut() {
+                            state.remove(0);
+                        }
+                    }
+                    let _ = client.send(Message::text(reply.to_string())).await;
+                }
+            });
+        }
+    });
+    at
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copied_state_that_does_not_hash_to_the_header_refuses_to_start() {
+    let up = upstream().await;
+    let proxy = dropping_proxy(addr(&up.server)).await;
+    let mut config = ServerConfig::single(([127, 0, 0, 1], 0).into());
+    let upstream = format!("ws://{proxy}/");
+    config.fork = Some(ForkConfig {
+        upstream: upstream.clone(),
+        ledger: None,
+        lazy: false,
+    });
+    let refused = ledgerd::app::start(config)
+        .await
+        .err()
+        .expect("a fork of a lying upstream refuses");
+    assert!(
+        refused.contains("account hash") && refused.contains(&upstream),
+        "{refused}"
+    );
+    up.stop().await;
 }
 
 /// `ledgerd serve --listen 127.0.0.1:0 --fork <url> <extra>`: its exit code and stderr,

@@ -119,8 +119,8 @@ fn xrpl_py_mpt_flow() {
 }
 
 /// xrpl-py funds two accounts on one ledgerd, then pays between them on a second ledgerd
-/// forked from it (`--fork ws://...`): the fork sees them, the payment validates there, and
-/// the upstream's accounts stay as they were.
+/// forked from it (`--fork ws://...`, then again lazily with `--fork-lazy`): the fork sees
+/// them, the payment validates there, and the upstream's accounts stay as they were.
 #[test]
 fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
     let py = python();
@@ -136,14 +136,20 @@ fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
         .arg(&up_http)
         .arg(&state_file);
     run_script(cmd, "xrpl-py on the upstream");
-    let fork = Server::start_quiet(&["--close-interval", "1", "--fork", &upstream.ws_url()]);
-    let mut cmd = Command::new(&py);
-    cmd.arg(&script)
-        .arg("fork")
-        .arg(&up_http)
-        .arg(format!("http://{}", fork.addr()))
-        .arg(&state_file);
-    run_script(cmd, "xrpl-py on the fork");
+    for lazy in [None, Some("--fork-lazy")] {
+        let mut args = vec!["--close-interval", "1", "--fork"];
+        let url = upstream.ws_url();
+        args.push(&url);
+        args.extend(lazy);
+        let fork = Server::start_quiet(&args);
+        let mut cmd = Command::new(&py);
+        cmd.arg(&script)
+            .arg("fork")
+            .arg(&up_http)
+            .arg(format!("http://{}", fork.addr()))
+            .arg(&state_file);
+        run_script(cmd, &format!("xrpl-py on the fork {lazy:?}"));
+    }
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read

@@ -104,6 +104,7 @@ fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
     .map_err(|e| format!("CPU pool: {e}"))
 }
 
+/// The ledgers' settings the server configuration decides (the network id).
 fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     let mut ledger_cfg = LedgerConfig::default();
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);

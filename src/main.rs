@@ -157,6 +157,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
             upstream,
             ledger: args.fork_ledger,
             lazy: args.fork_lazy,
+            copy_entries_max: ledgerd::limits::FORK_WHOLE_ENTRIES_MAX,
         });
     }
     config.repair_journal = args.repair_journal;

@@ -39,15 +39,24 @@ async fn fork_of(up: &Market, ledger: Option<u32>) -> Market {
 
 /// [`fork_of`], lazy (`--fork-lazy`) when `lazy`.
 async fn fork_with(up: &Market, ledger: Option<u32>, lazy: bool) -> Market {
+    fork_copying(up, ledger, lazy, ledgerd::limits::FORK_WHOLE_ENTRIES_MAX).await
+}
+
+/// [`fork_with`], copying at most `copy_entries_max` entries whole.
+async fn fork_copying(
+    up: &Market,
+    ledger: Option<u32>,
+    lazy: bool,
+    copy_entries_max: usize,
+) -> Market {
     let upstream = format!("ws://{}/", addr(&up.server));
-    let server = start_with(0, |c| {
-        c.fork = Some(ForkConfig {
-            upstream,
-            ledger,
-            lazy,
-        })
-    })
-    .await;
+    let fork = ForkConfig {
+        upstream,
+        ledger,
+        lazy,
+        copy_entries_max,
+    };
+    let server = start_with(0, |c| c.fork = Some(fork)).await;
     let ws = Ws::connect_to(addr(&server)).await;
     Market { server, ws }
 }
@@ -247,6 +256,37 @@ async fn a_lazy_fork_reads_by_key_walks_books_and_fails_cleanly_without_its_upst
     fork.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_larger_than_the_copy_bound_is_forked_lazily() {
+    let mut up = upstream().await;
+    let (up_seq, up_hash) = validated(&mut up).await;
+    let entries = up
+        .result("ledger_data", json!({"ledger_index": "validated"}))
+        .await;
+    assert!(entries["state"].as_array().unwrap().len() > 3);
+    let mut fork = fork_copying(&up, None, false, 3).await;
+    assert_eq!(validated(&mut fork).await, (up_seq, up_hash));
+    let r = fork
+        .call("ledger_data", json!({"ledger_index": "validated"}))
+        .await;
+    assert_eq!(support::market::err(&r).0, "notSupported", "lazy: {r}");
+    assert_eq!(
+        account_root(&mut fork, "aliceF", "validated").await,
+        account_root(&mut up, "aliceF", "validated").await
+    );
+    assert_eq!(offers(&mut fork).await.len(), 1);
+    let pay =
+        json!({"TransactionType": "Payment", "Destination": address("daveF"), "Amount": xrp(5)});
+    fork.submit("bobF", pay).await;
+    fork.close().await;
+    let dave_fork = account_root(&mut fork, "daveF", "validated").await["Balance"].clone();
+    let dave_up = account_root(&mut up, "daveF", "validated").await["Balance"].clone();
+    let drops = |v: &Value| v.as_str().unwrap().parse::<i64>().unwrap();
+    assert_eq!(drops(&dave_fork) - drops(&dave_up), 5_000_000);
+    fork.stop().await;
+    up.stop().await;
+}
+
 /// A WebSocket server that forwards every request to `upstream` and drops the first entry
 /// of each `ledger_data` page: an upstream whose state does not match its header.
 async fn dropping_proxy(upstream: SocketAddr) -> SocketAddr {
@@ -285,6 +325,7 @@ async fn a_copied_state_that_does_not_hash_to_the_header_refuses_to_start() {
         upstream: upstream.clone(),
         ledger: None,
         lazy: false,
+        copy_entries_max: ledgerd::limits::FORK_WHOLE_ENTRIES_MAX,
     });
     let refused = ledgerd::app::start(config)
         .await

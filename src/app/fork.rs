@@ -3,9 +3,11 @@
 //!
 //! The fork first fetches the upstream ledger's header (`ledger`, binary), checked against
 //! the hash the upstream names. Then its state, one of two ways:
-//! - **whole** (up to [`FORK_WHOLE_ENTRIES_MAX`] entries): every entry (`ledger_data`,
-//!   binary pages pinned to that hash), proven byte for byte against the header's account
-//!   hash by [`Ledgers::from_snapshot`]; after start the upstream is never contacted again.
+//! - **whole** (up to `ForkConfig::copy_entries_max` entries,
+//!   [`crate::limits::FORK_WHOLE_ENTRIES_MAX`] from the command line): every entry
+//!   (`ledger_data`, binary pages pinned to that hash), proven byte for byte against the
+//!   header's account hash by [`Ledgers::from_snapshot`]; after start the upstream is
+//!   never contacted again.
 //! - **lazy** (`--fork-lazy`, or a larger state): every directory up front (`ledger_data`
 //!   `type: "directory"`, so order books can be walked in key order), everything else by
 //!   key on first use ([`UpstreamEntries`], [`Ledgers::lazy_fork`]).
@@ -21,7 +23,6 @@ use crate::ledger::header::LedgerHeader;
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{
     FORK_CONNECT_TIMEOUT_SECS, FORK_DIRECTORIES_MAX, FORK_PAGE_ENTRIES, FORK_REQUEST_TIMEOUT_SECS,
-    FORK_WHOLE_ENTRIES_MAX,
 };
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
@@ -73,7 +74,7 @@ pub async fn fetch(fork: &ForkConfig) -> Result<Forked, String> {
     let header = up.header(fork.ledger).await?;
     let (mut entries, whole) = match fork.lazy {
         true => (Vec::new(), false),
-        false => up.state(&header).await?,
+        false => up.state(&header, fork.copy_entries_max).await?,
     };
     if !whole {
         entries.extend(up.directories(&header).await?);
@@ -194,17 +195,19 @@ impl Upstream {
     }
 
     /// The ledger's whole state, page by page, and true; or, once it holds more than
-    /// [`FORK_WHOLE_ENTRIES_MAX`] entries, the entries read so far and false.
+    /// `max` entries ([`crate::limits::FORK_WHOLE_ENTRIES_MAX`] from the command line), the entries read
+    /// so far and false.
     async fn state(
         &mut self,
         header: &LedgerHeader,
+        max: usize,
     ) -> Result<(Vec<(Hash256, StObject)>, bool), String> {
         let mut entries = Vec::new();
         let mut marker: Option<Value> = None;
         loop {
             let page = self.page(header, None, &marker).await?;
             entries.extend(page_entries(&self.url, &page)?);
-            if entries.len() > FORK_WHOLE_ENTRIES_MAX {
+            if entries.len() > max {
                 return Ok((entries, false));
             }
             match self.next_marker(&page, &marker)? {

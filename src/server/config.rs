@@ -195,6 +195,9 @@ pub struct ForkConfig {
     /// Read entries from the upstream by key on first use instead of copying the state
     /// whole at start (`--fork-lazy`; a larger upstream is forked lazily anyway).
     pub lazy: bool,
+    /// Most entries copied whole; an upstream ledger with more is forked lazily
+    /// ([`crate::limits::FORK_WHOLE_ENTRIES_MAX`] from the command line).
+    pub copy_entries_max: usize,
 }
 
 impl ServerConfig {

@@ -158,6 +158,27 @@ pub const KEY_CACHE_ENTRIES_MAX: usize = 1024;
 /// Time the server waits for open connections to finish after SIGINT/SIGTERM, in seconds.
 pub const SHUTDOWN_GRACE_SECS: u64 = 5;
 
+/// `serve --fork`: seconds to connect to the upstream server (TCP and WebSocket handshake)
+/// before refusing to start.
+pub const FORK_CONNECT_TIMEOUT_SECS: u64 = 10;
+
+/// `serve --fork`: seconds one request to the upstream (a header, one ledger_data page) may
+/// take before the fork refuses to start; the upstream going away mid-fetch ends in this.
+pub const FORK_REQUEST_TIMEOUT_SECS: u64 = 30;
+
+/// `serve --fork`: entries asked for per `ledger_data` page (rippled's binary page length,
+/// [`LEDGER_DATA_PAGE_BINARY`]).
+pub const FORK_PAGE_ENTRIES: usize = LEDGER_DATA_PAGE_BINARY;
+
+/// `serve --fork`: most state entries a fork copies whole at start (and proves against the
+/// header's account hash). An upstream ledger with more is forked lazily: entries are read
+/// by key on first use (docs/compat.md, "Forking").
+pub const FORK_WHOLE_ENTRIES_MAX: usize = 100_000;
+
+/// `serve --fork`, lazy: most directory entries fetched up front (every book directory must
+/// be known for order books to be walked in key order); an upstream with more is refused.
+pub const FORK_DIRECTORIES_MAX: usize = 2_000_000;
+
 /// Largest reply the command-line client reads from the server, in bytes (rippled: 256 MiB).
 pub const CLI_REPLY_BYTES_MAX: usize = 256 * 1024 * 1024;
 

@@ -74,6 +74,18 @@ struct ServeArgs {
     /// The network id server_info reports.
     #[arg(long)]
     network_id: Option<u32>,
+    /// Start from another server's validated ledger (`ws://HOST:PORT`): its state is copied
+    /// at start and proven against the ledger's account hash (a large one is read by key
+    /// on first use); local transactions apply on top and never go upstream. In memory only.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["data_dir", "repair_journal"])]
+    fork: Option<String>,
+    /// The upstream ledger to fork at (default: its newest validated ledger).
+    #[arg(long, value_name = "N", requires = "fork")]
+    fork_ledger: Option<u32>,
+    /// Read the upstream's entries by key on first use instead of copying its state at
+    /// start (an upstream too large to copy is forked this way anyway).
+    #[arg(long, requires = "fork")]
+    fork_lazy: bool,
     /// Threads doing socket I/O, framing and the cheap handlers (default: one per two cores,
     /// at least one).
     #[arg(long)]
@@ -138,7 +150,16 @@ async fn serve(args: ServeArgs) -> ExitCode {
         }
     };
     config.signing_support |= args.signing_support;
-    config.ephemeral |= args.ephemeral;
+    config.ephemeral |= args.ephemeral || args.fork.is_some();
+    if let Some(upstream) = args.fork.clone() {
+        config.data_dir = None;
+        config.fork = Some(ledgerd::server::config::ForkConfig {
+            upstream,
+            ledger: args.fork_ledger,
+            lazy: args.fork_lazy,
+            copy_entries_max: ledgerd::limits::FORK_WHOLE_ENTRIES_MAX,
+        });
+    }
     config.repair_journal = args.repair_journal;
     if args.online_delete.is_some() {
         match ledgerd::server::config::check_online_delete(args.online_delete) {

@@ -1,7 +1,7 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! and through the MPT flows of their own integration tests (`mpt_flow.mjs`,
-//! `py_mpt_flow.py`).
+//! `py_mpt_flow.py`), and across a fork of a second ledgerd (`py_fork_flow.py`).
 //!
 //! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
 //! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
@@ -116,6 +116,40 @@ fn xrpl_py_mpt_flow() {
     cmd.arg(interop_dir().join("py_mpt_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py MPT flow");
+}
+
+/// xrpl-py funds two accounts on one ledgerd, then pays between them on a second ledgerd
+/// forked from it (`--fork ws://...`, then again lazily with `--fork-lazy`): the fork sees
+/// them, the payment validates there, and the upstream's accounts stay as they were.
+#[test]
+fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
+    let py = python();
+    let _g = serial();
+    let upstream = start_server();
+    let state = tempfile::tempdir().expect("tempdir");
+    let state_file = state.path().join("fork_flow.json");
+    let script = interop_dir().join("py_fork_flow.py");
+    let up_http = format!("http://{}", upstream.addr());
+    let mut cmd = Command::new(&py);
+    cmd.arg(&script)
+        .arg("upstream")
+        .arg(&up_http)
+        .arg(&state_file);
+    run_script(cmd, "xrpl-py on the upstream");
+    for lazy in [None, Some("--fork-lazy")] {
+        let mut args = vec!["--close-interval", "1", "--fork"];
+        let url = upstream.ws_url();
+        args.push(&url);
+        args.extend(lazy);
+        let fork = Server::start_quiet(&args);
+        let mut cmd = Command::new(&py);
+        cmd.arg(&script)
+            .arg("fork")
+            .arg(&up_http)
+            .arg(format!("http://{}", fork.addr()))
+            .arg(&state_file);
+        run_script(cmd, &format!("xrpl-py on the fork {lazy:?}"));
+    }
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read

@@ -4,6 +4,9 @@
 //! binds the ports. The only module that knows every layer; `main.rs` only parses the
 //! command line and calls [`start`].
 
+pub mod fork;
+pub mod fork_source;
+
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
 use crate::node::history::History;
@@ -11,7 +14,7 @@ use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
 use crate::rpc::cpu_pool::CpuPool;
-use crate::server::config::ServerConfig;
+use crate::server::config::{ForkConfig, ServerConfig};
 use crate::server::shutdown::Shutdown;
 use crate::server::Shared;
 use crate::store::SqliteHistory;
@@ -70,7 +73,10 @@ pub fn default_io_threads() -> usize {
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
-    let (persistence, ledgers) = open_ledgers(&config)?;
+    let (persistence, ledgers) = match config.fork.clone() {
+        Some(fork) => open_fork(&fork, &mut config).await?,
+        None => open_ledgers(&config)?,
+    };
     let node = open_node(&config, ledgers)?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
@@ -98,10 +104,31 @@ fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
     .map_err(|e| format!("CPU pool: {e}"))
 }
 
-/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`).
-fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
+/// The ledgers' settings the server configuration decides (the network id).
+fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     let mut ledger_cfg = LedgerConfig::default();
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
+    ledger_cfg
+}
+
+/// `serve --fork`: the upstream's ledger, in memory only. Without `--network-id` the fork
+/// takes the upstream's, so transactions signed for that network apply.
+async fn open_fork(
+    fork: &ForkConfig,
+    config: &mut ServerConfig,
+) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
+    let forked = fork::fetch(fork).await?;
+    config.ephemeral = true;
+    if config.network_id.is_none() {
+        config.network_id = forked.network_id;
+    }
+    let ledgers = fork::ledgers_of(fork, forked, ledger_config(config))?;
+    Ok(Persistence::ephemeral_over(ledgers))
+}
+
+/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`).
+fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
+    let ledger_cfg = ledger_config(config);
     match (&config.data_dir, config.ephemeral) {
         (Some(dir), false) => {
             let options = PersistOptions {
@@ -123,7 +150,7 @@ pub const HISTORY_FILE: &str = "history.sqlite";
 /// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`].
 fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, String> {
     let network_id = config.network_id.unwrap_or(0);
-    match (&config.data_dir, config.ephemeral) {
+    match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
         (Some(dir), false) => {
             let path = dir.join(HISTORY_FILE);
             let store = SqliteHistory::open(&path, HISTORY_READERS).map_err(|e| e.to_string())?;

@@ -58,6 +58,30 @@ impl LedgerHeader {
         out.push(self.close_flags);
         out
     }
+
+    /// The header from [`LedgerHeader::raw`]'s bytes, its hash recomputed (None unless
+    /// exactly [`HEADER_RAW_BYTES`] long).
+    pub fn from_raw(b: &[u8]) -> Option<LedgerHeader> {
+        if b.len() != HEADER_RAW_BYTES {
+            return None;
+        }
+        let u32_at = |i: usize| u32::from_be_bytes(b[i..i + 4].try_into().unwrap_or_default());
+        let hash_at = |i: usize| Hash256(b[i..i + 32].try_into().unwrap_or_default());
+        let mut h = LedgerHeader {
+            seq: u32_at(0),
+            total_drops: u64::from_be_bytes(b[4..12].try_into().ok()?),
+            parent_hash: hash_at(12),
+            transaction_hash: hash_at(44),
+            account_hash: hash_at(76),
+            parent_close_time: u32_at(108),
+            close_time: u32_at(112),
+            close_time_resolution: b[116],
+            close_flags: b[117],
+            hash: Hash256::ZERO,
+        };
+        h.hash = h.compute_hash();
+        Some(h)
+    }
 }
 
 /// The resolution of ledger `seq` given its parent's and whether the parent's close time

@@ -52,6 +52,25 @@ pub struct State {
     deleted: Mutex<VecDeque<(u32, Vec<Hash256>)>>,
     /// Book directory roots in key order (the map above is unordered).
     books: BookIndex,
+    /// A lazy fork's upstream: where keys this map has never held are read.
+    lazy: Option<Lazy>,
+}
+
+/// Where a lazy fork's state reads the entries it does not hold yet: the upstream ledger
+/// it forked. Implemented above the pure core (the app's blocking upstream client).
+pub trait EntrySource: Send + Sync {
+    /// The entry at `key` in the forked ledger: `Ok(None)` when it has none, `Err` when
+    /// that cannot be known now (the upstream is unreachable).
+    fn fetch(&self, key: &Hash256) -> Result<Option<StObject>, String>;
+}
+
+/// A lazy fork's read-through: the upstream, the stamp fetched entries are written at,
+/// the keys known to be absent, and how many fetches failed.
+struct Lazy {
+    source: Arc<dyn EntrySource>,
+    base: Stamp,
+    absent: DashMap<Hash256, ()>,
+    failures: AtomicU64,
 }
 
 impl State {
@@ -65,14 +84,59 @@ impl State {
         self.published.load(Ordering::Acquire)
     }
 
+    /// A lazy fork's state: keys it has never held are read from `source` (ledger
+    /// `base_seq`) on first use, kept as that ledger's version, and absences remembered.
+    pub fn lazy(source: Arc<dyn EntrySource>, base_seq: u32) -> State {
+        State {
+            lazy: Some(Lazy {
+                source,
+                base: stamp(base_seq, 0),
+                absent: DashMap::new(),
+                failures: AtomicU64::new(0),
+            }),
+            ..State::default()
+        }
+    }
+
+    /// True for a lazy fork's state: it holds only what was read or written, so walks
+    /// over every entry (`for_each_at`) see only part of the ledger.
+    pub fn is_lazy(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    /// Reads a lazy fork's upstream could not answer so far (each answered as absent).
+    pub fn lazy_failures(&self) -> u64 {
+        self.lazy
+            .as_ref()
+            .map_or(0, |l| l.failures.load(Ordering::Acquire))
+    }
+
     /// The entry `key` as of `at`.
     pub fn read_at(&self, key: &Hash256, at: Stamp) -> Option<Arc<StObject>> {
-        let versions = self.map.get(key)?;
-        versions
-            .iter()
-            .rev()
-            .find(|(s, _)| *s <= at)
-            .and_then(|(_, v)| v.clone())
+        if let Some(versions) = self.map.get(key) {
+            return pick(&versions, at);
+        }
+        let lazy = self.lazy.as_ref()?;
+        if at < lazy.base || lazy.absent.contains_key(key) {
+            return None;
+        }
+        match lazy.source.fetch(key) {
+            Ok(Some(entry)) => {
+                let versions = self
+                    .map
+                    .entry(*key)
+                    .or_insert_with(|| vec![(lazy.base, Some(Arc::new(entry)))]);
+                pick(&versions, at)
+            }
+            Ok(None) => {
+                lazy.absent.insert(*key, ());
+                None
+            }
+            Err(_) => {
+                lazy.failures.fetch_add(1, Ordering::AcqRel);
+                None
+            }
+        }
     }
 
     /// Writes one transaction's changes at `at` and publishes them. Only the single
@@ -133,6 +197,10 @@ impl State {
                     None => false,
                 };
                 if gone {
+                    // A lazy fork must not read a deleted entry back from upstream.
+                    if let Some(lazy) = &self.lazy {
+                        lazy.absent.insert(key, ());
+                    }
                     self.map
                         .remove_if(&key, |_, v| v.len() == 1 && v[0].1.is_none());
                 }
@@ -163,6 +231,15 @@ impl State {
     pub fn key_count(&self) -> usize {
         self.map.len()
     }
+}
+
+/// The newest of `versions` at or before `at` (None: absent or deleted then).
+fn pick(versions: &[Version], at: Stamp) -> Option<Arc<StObject>> {
+    versions
+        .iter()
+        .rev()
+        .find(|(s, _)| *s <= at)
+        .and_then(|(_, v)| v.clone())
 }
 
 /// Drops versions no reader in history can pick: a version is dead once the next one is
@@ -201,6 +278,44 @@ mod tests {
         s.close(3, 3);
         // Ledger 2's deletion left history: the key is gone.
         assert_eq!(s.key_count(), 0);
+    }
+
+    struct Upstream(Hash256);
+    impl EntrySource for Upstream {
+        fn fetch(&self, key: &Hash256) -> Result<Option<StObject>, String> {
+            match *key == self.0 {
+                true => Ok(obj(1).map(|o| (*o).clone())),
+                false if key.0[0] == 0xEE => Err("gone".into()),
+                false => Ok(None),
+            }
+        }
+    }
+
+    #[test]
+    fn a_lazy_state_reads_through_once_and_never_resurrects_a_deletion() {
+        let k = Hash256([7; 32]);
+        let s = State::lazy(Arc::new(Upstream(k)), 5);
+        s.close(5, 5);
+        assert_eq!(
+            s.read_at(&k, stamp_closed(4)),
+            None,
+            "before the fork: nothing"
+        );
+        assert_eq!(s.read_at(&k, stamp_closed(5)), obj(1));
+        assert_eq!(s.key_count(), 1, "cached");
+        assert_eq!(s.read_at(&Hash256([8; 32]), stamp_closed(5)), None);
+        assert_eq!(s.lazy_failures(), 0);
+        assert_eq!(s.read_at(&Hash256([0xEE; 32]), stamp_closed(5)), None);
+        assert_eq!(s.lazy_failures(), 1);
+        s.commit(stamp(6, 1), [(k, None)]);
+        s.close(6, 6);
+        s.close(7, 7);
+        assert_eq!(s.key_count(), 0, "the tombstone left history");
+        assert_eq!(
+            s.read_at(&k, stamp_closed(7)),
+            None,
+            "not read back from upstream"
+        );
     }
 
     #[test]

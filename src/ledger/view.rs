@@ -109,6 +109,16 @@ impl StateView {
         }
     }
 
+    /// False for a lazy fork's in-memory state, which holds only the entries read or
+    /// written so far: a walk over every entry ([`StateView::for_each`],
+    /// [`StateView::page`]) would miss the rest. Reads by key are complete either way.
+    pub fn is_complete(&self) -> bool {
+        match &self.backing {
+            Backing::Memory(state, _) => !state.is_lazy(),
+            Backing::Stored(_) => true,
+        }
+    }
+
     /// Every entry of this view, in no particular order (for full-state walks).
     pub fn for_each(&self, mut f: impl FnMut(&Hash256, &Arc<StObject>)) {
         match &self.backing {

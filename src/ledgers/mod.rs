@@ -38,7 +38,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::sf;
 use crate::ledger::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
 use crate::ledger::skip::skip_list_writes;
-use crate::ledger::state::{stamp, stamp_closed, State};
+use crate::ledger::state::{stamp, stamp_closed, EntrySource, State};
 use crate::ledger::view::{ReadView, StateView, ViewInfo};
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::codec;
@@ -412,6 +412,62 @@ impl Ledgers {
         Ok(Ledgers::around(cfg, state, closed, info))
     }
 
+    /// A lazy fork of the ledger `header` names: entries are read from `source` on first
+    /// use (`State::lazy`); `prefetched` (at least every book directory, so order books
+    /// can be walked in key order) is written as that ledger's. The fee schedule is its
+    /// FeeSettings entry's. The state's SHAMap starts empty: ledgers closed on top hash
+    /// only the entries the fork changed (docs/compat.md, "Forking").
+    pub fn lazy_fork(
+        cfg: LedgerConfig,
+        header: LedgerHeader,
+        source: Arc<dyn EntrySource>,
+        prefetched: Vec<(Hash256, StObject)>,
+    ) -> Result<Ledgers, SnapshotError> {
+        if header.compute_hash() != header.hash {
+            return Err(SnapshotError::HeaderHash);
+        }
+        let state = Arc::new(State::lazy(source, header.seq));
+        let writes = prefetched.into_iter().map(|(k, v)| (k, Some(Arc::new(v))));
+        state.commit(stamp(header.seq, 0), writes);
+        state.close(header.seq, header.seq);
+        let at = stamp_closed(header.seq);
+        let fees = match state.read_at(&keylet::fees(), at) {
+            Some(o) => fees_of(&o, cfg.fees),
+            None => cfg.fees,
+        };
+        // Read now, while the upstream answers: every close updates the skip lists.
+        state.read_at(&keylet::skip(), at);
+        state.read_at(&keylet::skip_long(header.seq.saturating_add(1)), at);
+        let info = ViewInfo {
+            seq: header.seq.saturating_add(1),
+            parent_close_time: header.close_time,
+            fees,
+            open: true,
+            parent_hash: header.hash,
+        };
+        let closed = Arc::new(ClosedLedger {
+            close_time_requested: header.close_time,
+            header,
+            txs: Vec::new(),
+            fees,
+            state_map: ShaMap::new(),
+            held_at_close: Vec::new(),
+            changes: LedgerChanges::default(),
+        });
+        Ok(Ledgers::around(cfg, state, closed, info))
+    }
+
+    /// True for a lazy fork ([`Ledgers::lazy_fork`]): walks over every entry of a ledger
+    /// in memory see only what was read or written.
+    pub fn is_lazy(&self) -> bool {
+        self.state.is_lazy()
+    }
+
+    /// Reads a lazy fork's upstream could not answer so far.
+    pub fn lazy_failures(&self) -> u64 {
+        self.state.lazy_failures()
+    }
+
     /// [`Ledgers::from_snapshot`], then the transactions that were held when that
     /// ledger closed (`ClosedLedger::held_at_close`) are retried into the new open ledger
     /// exactly as `close` retried them, so the store continues as the original did.
@@ -605,7 +661,14 @@ impl Ledgers {
     ) -> ApplyResult {
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
-        let out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
+        let failures = self.state.lazy_failures();
+        let mut out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
+        if self.state.lazy_failures() != failures {
+            // A lazy fork's upstream could not say whether an entry the transaction read
+            // exists: its result is unknowable, so nothing of it is kept.
+            out.applied = false;
+            out.ter = Ter::tefFAILURE;
+        }
         if !out.applied {
             return ApplyResult {
                 ter: out.ter,

@@ -134,6 +134,11 @@ impl History {
     /// A store without a state base (written before the store kept state) gets the last
     /// closed ledger's whole state: old ledgers' state is then readable from there on.
     fn write_state_base(&self, ledgers: &Ledgers, last: u32) -> Result<(), String> {
+        // A lazy fork holds part of its state only: the store keeps no state, and state
+        // reads of ledgers older than memory answer lgrNotFound.
+        if ledgers.is_lazy() {
+            return Ok(());
+        }
         if self
             .store
             .state_from()

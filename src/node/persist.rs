@@ -224,6 +224,11 @@ impl Persistence {
         )
     }
 
+    /// No disk, over ledgers built elsewhere (`serve --fork`: another server's ledger).
+    pub fn ephemeral_over(ledgers: Ledgers) -> (Arc<Persistence>, Arc<Ledgers>) {
+        (Arc::new(Persistence { disk: None }), Arc::new(ledgers))
+    }
+
     /// Open or create `dir`: the newest usable snapshot old enough to rebuild the history
     /// depth, then the journal after it replayed and checked -> the recovered store.
     pub fn open(

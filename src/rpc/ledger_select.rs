@@ -153,6 +153,18 @@ pub fn open_parent(ctx: &Context, snap: &LedgerSnapshot) -> crate::protocol::typ
         .unwrap_or_default()
 }
 
+/// `notSupported` for a walk over every entry of a lazy fork's ledger, which holds only
+/// the entries read or written so far (`StateView::is_complete`).
+pub fn require_complete(snap: &LedgerSnapshot, what: &str) -> Result<(), RpcError> {
+    if snap.view.is_complete() {
+        return Ok(());
+    }
+    Err(RpcError::with_message(
+        ErrorCode::NotSupported,
+        format!("{what} walks every entry, which a lazy fork does not hold (it reads its upstream by key)"),
+    ))
+}
+
 /// Selects the ledger `params` names (rpc.md §3.0), or the error rippled gives. A closed
 /// ledger older than memory keeps is read from the history store (its header and state;
 /// its transactions stay in the store).

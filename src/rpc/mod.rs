@@ -222,7 +222,7 @@ pub fn execute(
 ) {
     match method.handler {
         Handler::Inline(f) => {
-            let result = guarded(|| f(&ctx, &params));
+            let result = upstream_checked(&ctx, || guarded(|| f(&ctx, &params)));
             done(result, params)
         }
         Handler::Cpu(f) => {
@@ -233,7 +233,7 @@ pub fn execute(
             let job_slot = slot.clone();
             let accepted = pool.try_spawn(move || {
                 if let Some((done, params)) = job_slot.lock().take() {
-                    let result = guarded(|| f(&ctx, &params));
+                    let result = upstream_checked(&ctx, || guarded(|| f(&ctx, &params)));
                     done(result, params);
                 }
             });
@@ -271,6 +271,21 @@ pub fn execute(
 /// Run a handler; a bug that panics still answers its request (and so releases its
 /// in-flight slot and keeps the connection): `internal`, as rippled answers an exception
 /// thrown in a handler.
+/// A lazy fork's reads that the upstream could not answer read as absent; a request that
+/// ran while one failed gets `noNetwork` instead of an answer that may be wrong.
+fn upstream_checked(ctx: &Context, f: impl FnOnce() -> HandlerResult) -> HandlerResult {
+    let ledgers = &ctx.services.node.ledgers;
+    let failures = ledgers.lazy_failures();
+    let result = f();
+    if ledgers.lazy_failures() == failures {
+        return result;
+    }
+    Err(RpcError::with_message(
+        ErrorCode::NoNetwork,
+        "The fork's upstream server cannot be read: an entry this request needs is unknown.",
+    ))
+}
+
 fn guarded(f: impl FnOnce() -> HandlerResult) -> HandlerResult {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
         tracing::error!("a handler panicked; answering internal");

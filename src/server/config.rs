@@ -181,6 +181,23 @@ pub struct ServerConfig {
     pub cpu_threads: Option<usize>,
     /// Keep only the newest this many validated ledgers' history (`online_delete`).
     pub online_delete: Option<u32>,
+    /// Start from another server's ledger (`serve --fork`; command line only).
+    pub fork: Option<ForkConfig>,
+}
+
+/// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkConfig {
+    /// The upstream's WebSocket URL (`ws://HOST:PORT`).
+    pub upstream: String,
+    /// The ledger to fork at; `None`: the upstream's newest validated ledger.
+    pub ledger: Option<u32>,
+    /// Read entries from the upstream by key on first use instead of copying the state
+    /// whole at start (`--fork-lazy`; a larger upstream is forked lazily anyway).
+    pub lazy: bool,
+    /// Most entries copied whole; an upstream ledger with more is forked lazily
+    /// ([`crate::limits::FORK_WHOLE_ENTRIES_MAX`] from the command line).
+    pub copy_entries_max: usize,
 }
 
 impl ServerConfig {
@@ -212,6 +229,7 @@ impl ServerConfig {
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
+            fork: None,
         }
     }
 
@@ -246,6 +264,7 @@ impl ServerConfig {
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
+            fork: None,
         })
     }
 }

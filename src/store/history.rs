@@ -173,9 +173,6 @@ const STATE_FROM: &str = "state_from";
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
 
-/// Bytes of a header as stored: the fields rippled hashes, in its order.
-const HEADER_BYTES: usize = crate::ledger::header::HEADER_RAW_BYTES;
-
 /// The history store in one SQLite database file (or in memory).
 pub struct SqliteHistory {
     file: String,
@@ -302,25 +299,7 @@ fn encode_header(h: &LedgerHeader) -> Vec<u8> {
 
 /// The header from its stored bytes, its hash recomputed (None when malformed).
 fn decode_header(b: &[u8]) -> Option<LedgerHeader> {
-    if b.len() != HEADER_BYTES {
-        return None;
-    }
-    let u32_at = |i: usize| u32::from_be_bytes(b[i..i + 4].try_into().unwrap_or_default());
-    let hash_at = |i: usize| Hash256(b[i..i + 32].try_into().unwrap_or_default());
-    let mut h = LedgerHeader {
-        seq: u32_at(0),
-        total_drops: u64::from_be_bytes(b[4..12].try_into().ok()?),
-        parent_hash: hash_at(12),
-        transaction_hash: hash_at(44),
-        account_hash: hash_at(76),
-        parent_close_time: u32_at(108),
-        close_time: u32_at(112),
-        close_time_resolution: b[116],
-        close_flags: b[117],
-        hash: Hash256::ZERO,
-    };
-    h.hash = h.compute_hash();
-    Some(h)
+    LedgerHeader::from_raw(b)
 }
 
 fn hash_of(bytes: Vec<u8>) -> Hash256 {

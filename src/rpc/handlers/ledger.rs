@@ -9,7 +9,9 @@ use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::node::history::tx_entry;
 use crate::rpc::params::as_bool;
-use crate::rpc::ledger_select::{header_object, select_in_memory as select, stored_header};
+use crate::rpc::ledger_select::{
+    header_object, require_complete, select_in_memory as select, stored_header,
+};
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -142,6 +144,9 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     };
     if (flag("full") || flag("accounts")) && ctx.role != Role::Admin {
         return Err(RpcError::new(ErrorCode::NoPermission));
+    }
+    if fill.accounts {
+        require_complete(&sel.snap, "ledger with accounts or full")?;
     }
     if flag("queue") && !sel.is_open() {
         return Err(RpcError::new(ErrorCode::InvalidParams));

@@ -11,7 +11,7 @@ use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
 use crate::rpc::entry_type::{chosen_type, type_code};
 use crate::rpc::error::RpcError;
-use crate::rpc::ledger_select::{header_object, select};
+use crate::rpc::ledger_select::{header_object, require_complete, select};
 use crate::rpc::params::{as_bool, parse_hash256};
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
@@ -66,6 +66,7 @@ fn key_before(key: &Hash256) -> Hash256 {
 /// Answer ledger_data.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let sel = select(ctx, params)?;
+    require_complete(&sel.snap, "ledger_data")?;
     let after = marker(params)?;
     let binary = params.get("binary").is_some_and(as_bool);
     let limit = limit(ctx, params, binary)?;

@@ -81,6 +81,47 @@ struct ServeArgs {
     /// Threads signing and verifying (default: one per core).
     #[arg(long)]
     cpu_threads: Option<usize>,
+    /// Turn the development faucet (`POST /accounts`) off on every port.
+    #[arg(long)]
+    no_faucet: bool,
+    /// Fund N development accounts at start and print their addresses and seeds.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    accounts: u32,
+    /// The text the accounts' seeds derive from: account i is the seed of the passphrase
+    /// "TEXT/i" (the same text gives the same accounts).
+    #[arg(long, value_name = "TEXT", default_value = ledgerd::rpc::devnet::DEV_ACCOUNTS_SEED_DEFAULT)]
+    accounts_seed: String,
+    /// The accounts' key type.
+    #[arg(long, value_name = "TYPE", default_value = "secp256k1",
+        value_parser = ["secp256k1", "ed25519"])]
+    accounts_key_type: String,
+    /// Each account's balance, in XRP (default 10000).
+    #[arg(long, value_name = "XRP")]
+    accounts_balance: Option<String>,
+    /// Start a new ledger from a JSON description of accounts, trust lines and offers
+    /// (refused when the data directory already holds a ledger).
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+}
+
+/// The development options of `serve`, checked.
+fn dev_options(args: &ServeArgs) -> Result<ledgerd::server::config::DevOptions, String> {
+    let max = ledgerd::limits::DEV_ACCOUNTS_MAX;
+    if args.accounts > max {
+        return Err(format!("--accounts {}: at most {max}", args.accounts));
+    }
+    let mut dev = ledgerd::server::config::DevOptions {
+        accounts: args.accounts,
+        accounts_seed: args.accounts_seed.clone(),
+        accounts_ed25519: args.accounts_key_type == "ed25519",
+        genesis: args.genesis.clone(),
+        ..Default::default()
+    };
+    if let Some(xrp) = &args.accounts_balance {
+        dev.accounts_drops = ledgerd::rpc::devnet::xrp_to_drops(xrp)
+            .map_err(|e| format!("--accounts-balance: {e}"))?;
+    }
+    Ok(dev)
 }
 
 fn main() -> ExitCode {
@@ -150,7 +191,7 @@ async fn serve(args: ServeArgs) -> ExitCode {
         }
     }
     if args.data_dir.is_some() {
-        config.data_dir = args.data_dir;
+        config.data_dir = args.data_dir.clone();
     }
     // Durable by default: without --ephemeral the ledger lives in a data directory.
     if !config.ephemeral && config.data_dir.is_none() {
@@ -165,6 +206,18 @@ async fn serve(args: ServeArgs) -> ExitCode {
     if args.cpu_threads.is_some() {
         config.cpu_threads = args.cpu_threads;
     }
+    if args.no_faucet {
+        for port in &mut config.ports {
+            port.faucet = ledgerd::server::config::FaucetMode::Off;
+        }
+    }
+    match dev_options(&args) {
+        Ok(dev) => config.dev = dev,
+        Err(e) => {
+            eprintln!("ledgerd: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let stop_signal = shutdown::os_signal();
     let running = match ledgerd::app::start(config).await {
         Ok(r) => r,
@@ -173,6 +226,9 @@ async fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    for line in &running.banner {
+        let _ = print_line(line);
+    }
     for (name, addr) in &running.addrs {
         // Tests and scripts read this line to learn the port when binding port 0; nobody
         // reading it (a closed pipe) is no reason to stop serving.

@@ -4,6 +4,9 @@
 //! binds the ports. The only module that knows every layer; `main.rs` only parses the
 //! command line and calls [`start`].
 
+pub mod devnet;
+pub mod genesis_file;
+
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
 use crate::node::history::History;
@@ -49,6 +52,8 @@ pub struct Running {
     pub addrs: Vec<(String, SocketAddr)>,
     /// Tells every connection to finish.
     pub shutdown: Shutdown,
+    /// The prefunded accounts' lines to print (`serve --accounts`), if any.
+    pub banner: Vec<String>,
     node: NodeTasks,
 }
 
@@ -70,10 +75,22 @@ pub fn default_io_threads() -> usize {
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
+    let new_ledger = match (&config.data_dir, config.ephemeral) {
+        (Some(dir), false) => !crate::node::persist::holds_ledger(dir),
+        _ => true,
+    };
     let (persistence, ledgers) = open_ledgers(&config)?;
     let node = open_node(&config, ledgers)?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
+    let accounts = match devnet::prepare(&services, &config.dev, new_ledger).await {
+        Ok(a) => a,
+        Err(e) => {
+            node_tasks.stop().await;
+            return Err(e);
+        }
+    };
+    let banner = devnet::banner(&config.dev, &accounts);
     let shared = Arc::new(Shared::new(config, services.clone()));
     let shutdown = Shutdown::new();
     let addrs = crate::server::accept_all(bound, &shared, &shutdown);
@@ -86,6 +103,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         state,
         addrs,
         shutdown,
+        banner,
         node: node_tasks,
     })
 }

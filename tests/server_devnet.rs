@@ -444,3 +444,86 @@ fn genesis_file_errors_are_clear() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("already holds a ledger"), "{err}");
 }
+
+#[test]
+fn faucet_pays_from_a_configured_account() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let seed = seed_of("faucet account");
+    let file = write_genesis(
+        dir.path(),
+        &json!({"accounts": [{"seed": seed, "balance": "50000"}]}),
+    );
+    let config = dir.path().join("ledgerd.toml");
+    let port = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\", \"ws\"]\nadmin = [\"127.0.0.1\"]\n";
+    std::fs::write(
+        &config,
+        format!("ephemeral = true\nfaucet_seed = \"{seed}\"\n{port}"),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let server = Server::start_args(&["serve", "--config", config, "--genesis", &file], 1);
+    let addr = server.addr();
+    let dest = new_address("paid by the configured account");
+    let (status, body, _) = faucet(
+        addr,
+        &json!({"destination": dest, "xrpAmount": "30"}).to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    call(addr, "ledger_accept", json!({}));
+    let txs = call(addr, "account_tx", json!({"account": dest}));
+    assert_eq!(
+        txs["transactions"][0]["tx"]["Account"],
+        new_address("faucet account").as_str()
+    );
+    assert_eq!(
+        balance(addr, &new_address("faucet account")),
+        Some(50_000_000_000 - 30_000_000 - 10)
+    );
+    assert!(
+        !server.log_text().contains(&seed),
+        "the faucet's seed is logged"
+    );
+    assert!(!body.to_string().contains(&seed));
+    // A bad seed is refused without being echoed.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, format!("faucet_seed = \"sNotASeedAtAll\"\n{port}")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["serve", "--ephemeral", "--config", bad.to_str().unwrap()])
+        .output()
+        .expect("run ledgerd");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("faucet_seed is not a seed") && !err.contains("sNotASeedAtAll"),
+        "{err}"
+    );
+}
+
+#[test]
+fn genesis_file_authorizes_lines_of_a_require_auth_issuer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (issuer, holder) = (new_address("auth issuer"), new_address("auth holder"));
+    let file = write_genesis(
+        dir.path(),
+        &json!({
+            "accounts": [
+                {"seed": seed_of("auth issuer"), "balance": "100", "flags": ["asfRequireAuth", "defaultRipple"]},
+                {"seed": seed_of("auth holder"), "balance": "100"}
+            ],
+            "trust_lines": [{"account": holder, "issuer": issuer, "currency": "EUR", "limit": "50", "balance": "7.5"}]
+        }),
+    );
+    let server = Server::start_quiet(&["--genesis", &file]);
+    let addr = server.addr();
+    let lines = call(addr, "account_lines", json!({"account": holder}));
+    assert_eq!(lines["lines"][0]["balance"], "7.5", "{lines}");
+    assert_eq!(lines["lines"][0]["peer_authorized"], true, "{lines}");
+    let info = call(addr, "account_info", json!({"account": issuer}));
+    assert_eq!(
+        info["account_flags"]["requireAuthorization"], true,
+        "{info}"
+    );
+    // Each account's balance is the file's: the fees of its own transactions were added.
+    assert_eq!(balance(addr, &issuer), Some(100_000_000));
+    assert_eq!(balance(addr, &holder), Some(100_000_000));
+}

@@ -1,7 +1,7 @@
-//! The development ledger at start: a genesis file's state (`--genesis`) and the prefunded
-//! accounts (`--accounts N`), both by transactions from the genesis account submitted
-//! through the normal path before any port accepts, then one close, so clients find them
-//! in a validated ledger. Everything is journaled: a restart replays it, and finds the
+//! The development ledger at start: a genesis file's state (`--genesis`, one ledger per
+//! phase of its plan) and the prefunded accounts (`--accounts N`, payments from the genesis
+//! account, then a close), all by transactions submitted through the normal path before
+//! any port accepts, so clients find them in a validated ledger. Everything is journaled: a restart replays it, and finds the
 //! prefunded accounts already there (they are funded only when missing).
 
 use super::genesis_file::{self, Costs, Plan};
@@ -83,8 +83,21 @@ fn costs(services: &Services) -> Costs {
     }
 }
 
+/// Each phase's transactions, then a close.
 async fn apply(services: &Arc<Services>, genesis: &Signer, plan: Plan) -> Result<(), String> {
-    for step in plan.steps {
+    for phase in plan.phases.into_iter().filter(|p| !p.is_empty()) {
+        apply_phase(services, genesis, phase).await?;
+        devnet::close_ledger(services).await?;
+    }
+    Ok(())
+}
+
+async fn apply_phase(
+    services: &Arc<Services>,
+    genesis: &Signer,
+    phase: Vec<genesis_file::Step>,
+) -> Result<(), String> {
+    for step in phase {
         let kind = step
             .tx
             .get("TransactionType")

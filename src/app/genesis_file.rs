@@ -1,5 +1,5 @@
 //! `serve --genesis FILE`: a new ledger described in JSON, checked whole before anything is
-//! applied, then built by real transactions (see [`Plan::transactions`]).
+//! applied, then built by real transactions in five ledgers (see [`Plan::new`]).
 //!
 //! ```json
 //! {
@@ -22,8 +22,6 @@
 //! can receive XRP but cannot own trust lines or offers, nor issue (it cannot sign).
 
 use crate::protocol::amount::{Amount, IouValue};
-use crate::protocol::keys::KeyType;
-use crate::protocol::seed::{parse_ripple_lib_seed, Seed};
 use crate::protocol::types::{AccountId, Currency};
 use crate::rpc::devnet::{self, DevAccount};
 use serde::Deserialize;
@@ -101,10 +99,13 @@ pub struct Step {
     pub origin: String,
 }
 
-/// A checked file as the transactions that build it, in order.
+/// A checked file as the transactions that build it: one ledger per phase.
 pub struct Plan {
-    /// Genesis payments, AccountSets, TrustSets, issuer payments, OfferCreates.
-    pub steps: Vec<Step>,
+    /// Genesis payments; AccountSets; holders' TrustSets; issuers' authorizations and
+    /// payments; OfferCreates. A phase's transactions never depend on another account's
+    /// transaction of the same phase, so a close's canonical order (rippled's, by account)
+    /// cannot change their results; only crossing offers could cross in another order.
+    pub phases: Vec<Vec<Step>>,
 }
 
 /// What the checks need of the ledger: the fees and reserves.
@@ -166,18 +167,12 @@ fn asf(name: &str) -> Option<u32> {
         .map(|&(_, f)| f)
 }
 
-fn parse_seed(text: &str) -> Option<(Seed, KeyType)> {
-    if let Ok(seed) = Seed::from_base58(text) {
-        return Some((seed, KeyType::Secp256k1));
-    }
-    parse_ripple_lib_seed(text).map(|s| (s, KeyType::Ed25519))
-}
-
 fn account_entry(i: usize, a: &FileAccount) -> Result<(AccountId, Known), String> {
     let at = format!("accounts[{i}]");
     let signer = match (&a.seed, &a.address) {
         (Some(seed), None) => {
-            let (seed, kt) = parse_seed(seed).ok_or_else(|| format!("{at}: seed is not a seed"))?;
+            let (seed, kt) =
+                devnet::parse_seed(seed).ok_or_else(|| format!("{at}: seed is not a seed"))?;
             Some(DevAccount::new(seed, kt).map_err(|e| format!("{at}: {e}"))?)
         }
         (None, Some(_)) => None,
@@ -253,7 +248,7 @@ fn iou(text: &str, what: &str, at: &str) -> Result<IouValue, String> {
 
 /// The steps of one trust line: TrustSet, the issuer's authorization (if it requires it),
 /// the issuer's payment of the balance.
-fn line_steps(map: &mut Accounts, i: usize, l: &FileLine) -> Result<Vec<Step>, String> {
+fn line_steps(map: &mut Accounts, i: usize, l: &FileLine) -> Result<(Step, Vec<Step>), String> {
     let at = format!("trust_lines[{i}]");
     let (holder, holder_key) = signer_of(map, &l.account, &at)?;
     let (issuer, issuer_key) = signer_of(map, &l.issuer, &at)?;
@@ -270,12 +265,13 @@ fn line_steps(map: &mut Accounts, i: usize, l: &FileLine) -> Result<Vec<Step>, S
         return Err(format!("{at}: need 0 <= balance <= limit"));
     }
     let cur = currency.to_json_string();
-    let mut steps = vec![Step {
+    let trust = Step {
         signer: Some(holder_key),
         tx: obj(json!({"TransactionType": "TrustSet",
             "LimitAmount": {"currency": cur, "issuer": issuer.to_address(), "value": l.limit}})),
         origin: at.clone(),
-    }];
+    };
+    let mut steps = Vec::new();
     bump(map, &holder, 1, 1);
     if map.get(&issuer).is_some_and(|k| k.flags.contains(&2)) {
         steps.push(Step {
@@ -299,7 +295,7 @@ fn line_steps(map: &mut Accounts, i: usize, l: &FileLine) -> Result<Vec<Step>, S
         });
         bump(map, &issuer, 1, 0);
     }
-    Ok(steps)
+    Ok((trust, steps))
 }
 
 fn bump(map: &mut Accounts, id: &AccountId, txs: u64, owned: u64) {
@@ -330,10 +326,10 @@ fn offer_step(map: &mut Accounts, i: usize, o: &FileOffer) -> Result<Step, Strin
 }
 
 impl Plan {
-    /// Checks `file` against `costs` and orders its transactions: the genesis account's
-    /// payments (each account's balance plus the fees of its own transactions, so the
-    /// balance after them is the one written), the AccountSet flags, then each trust line
-    /// (TrustSet, authorization, the issuer's payment), then the offers in order.
+    /// Checks `file` against `costs` and orders its transactions in phases: the genesis
+    /// account's payments (each account's balance plus the fees of its own transactions,
+    /// so the balance after them is the one written), the AccountSet flags, the holders'
+    /// TrustSets, the issuers' authorizations (`requireAuth`) and payments, the offers.
     pub fn new(file: &GenesisFile, costs: Costs) -> Result<Plan, String> {
         let entries = file.accounts.len() + file.trust_lines.len() + file.offers.len();
         if entries > crate::limits::GENESIS_FILE_ENTRIES_MAX {
@@ -343,21 +339,24 @@ impl Plan {
             ));
         }
         let mut map = accounts(file)?;
-        let mut later = Vec::new();
+        let (mut trusts, mut issuers, mut offers) = (Vec::new(), Vec::new(), Vec::new());
         for (i, l) in file.trust_lines.iter().enumerate() {
-            later.extend(line_steps(&mut map, i, l)?);
+            let (trust, steps) = line_steps(&mut map, i, l)?;
+            trusts.push(trust);
+            issuers.extend(steps);
         }
         for (i, o) in file.offers.iter().enumerate() {
-            later.push(offer_step(&mut map, i, o)?);
+            offers.push(offer_step(&mut map, i, o)?);
         }
-        let mut steps = funding_steps(&mut map, costs)?;
-        steps.extend(later);
-        Ok(Plan { steps })
+        let (payments, sets) = funding_steps(&mut map, costs)?;
+        Ok(Plan {
+            phases: vec![payments, sets, trusts, issuers, offers],
+        })
     }
 }
 
 /// The genesis payments and AccountSets, after the reserve and supply checks.
-fn funding_steps(map: &mut Accounts, costs: Costs) -> Result<Vec<Step>, String> {
+fn funding_steps(map: &mut Accounts, costs: Costs) -> Result<(Vec<Step>, Vec<Step>), String> {
     let mut known: Vec<(&AccountId, &mut Known)> = map.iter_mut().collect();
     known.sort_by_key(|(_, k)| k.index);
     let mut total: u64 = 0;
@@ -394,6 +393,5 @@ fn funding_steps(map: &mut Accounts, costs: Costs) -> Result<Vec<Step>, String> 
             devnet::drops_to_xrp(costs.genesis_drops)
         ));
     }
-    payments.extend(sets);
-    Ok(payments)
+    Ok((payments, sets))
 }

@@ -41,6 +41,14 @@ pub fn genesis_key() -> KeyPair {
     .expect("the genesis passphrase derives a key")
 }
 
+/// A seed as a client library writes it: `s...` (secp256k1) or `sEd...` (ed25519).
+pub fn parse_seed(text: &str) -> Option<(Seed, KeyType)> {
+    if let Ok(seed) = Seed::from_base58(text) {
+        return Some((seed, KeyType::Secp256k1));
+    }
+    crate::protocol::seed::parse_ripple_lib_seed(text).map(|s| (s, KeyType::Ed25519))
+}
+
 /// An account whose seed the server knows (a prefunded account, a genesis file's account).
 #[derive(Clone)]
 pub struct DevAccount {
@@ -93,9 +101,17 @@ impl Signer {
     }
 
     /// Sign `tx` as this account and submit it, one at a time.
+    /// Sign `tx` as this account and submit it, one at a time. A submission that meets a
+    /// Sequence already used (someone else signed for the account meanwhile) is signed
+    /// again once, with the open ledger's next Sequence.
     pub async fn submit(&self, services: &Arc<Services>, tx: Map<String, Value>) -> Applied {
         let _one_at_a_time = self.lock.lock().await;
-        submit_as(services, &self.pair, tx).await
+        match submit_as(services, &self.pair, tx.clone()).await {
+            Applied::Failed(_, ter) if ter == "tefPAST_SEQ" => {
+                submit_as(services, &self.pair, tx).await
+            }
+            other => other,
+        }
     }
 }
 

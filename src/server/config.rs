@@ -78,6 +78,9 @@ pub struct FileConfig {
     /// Keep only the newest this many validated ledgers' history (rippled `online_delete`;
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
+    /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
+    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account).
+    pub faucet_seed: Option<String>,
     /// The listening ports.
     #[serde(default, rename = "port")]
     pub ports: Vec<FilePort>,
@@ -238,6 +241,9 @@ pub struct ServerConfig {
     pub online_delete: Option<u32>,
     /// Prefunded accounts and a genesis file (command line only).
     pub dev: DevOptions,
+    /// The key the faucet pays with (`faucet_seed`); `None`: the genesis account's. Its
+    /// `Debug` shows only the public key.
+    pub faucet_key: Option<crate::protocol::keys::KeyPair>,
 }
 
 impl ServerConfig {
@@ -271,6 +277,7 @@ impl ServerConfig {
             cpu_threads: None,
             online_delete: None,
             dev: DevOptions::default(),
+            faucet_key: None,
         }
     }
 
@@ -306,6 +313,7 @@ impl ServerConfig {
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
             dev: DevOptions::default(),
+            faucet_key: faucet_key(file.faucet_seed.as_deref())?,
         })
     }
 }
@@ -406,6 +414,16 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         },
         faucet,
     })
+}
+
+/// The faucet's key from `faucet_seed` (the error never shows the seed).
+fn faucet_key(seed: Option<&str>) -> Result<Option<crate::protocol::keys::KeyPair>, ConfigError> {
+    let Some(text) = seed else { return Ok(None) };
+    let bad = || ConfigError::Invalid("faucet_seed is not a seed (s... or sEd...)".into());
+    let (seed, key_type) = crate::rpc::devnet::parse_seed(text).ok_or_else(bad)?;
+    crate::protocol::keys::KeyPair::from_seed(&seed, key_type)
+        .map(Some)
+        .map_err(|_| bad())
 }
 
 /// `online_delete` must keep at least the ledgers memory keeps (rippled: at least 256).

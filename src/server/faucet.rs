@@ -13,7 +13,7 @@
 //! a payment that failed with its engine result), `403` (a non-loopback caller on a
 //! `loopback` port), `404` (`faucet = "off"`), `429` (the caller's bucket is empty).
 //!
-//! The faucet pays from the genesis account by a signed Payment through the submission path
+//! The faucet pays from the genesis account (or the configuration's `faucet_seed`) by a signed Payment through the submission path
 //! ([`crate::rpc::devnet`]); its key is never logged nor returned.
 
 use crate::limits::{
@@ -74,8 +74,13 @@ fn error(status: StatusCode, token: &str, message: impl Into<String>) -> FaucetR
 impl Faucet {
     /// A faucet paying from the genesis account.
     pub fn genesis() -> Faucet {
+        Faucet::new(devnet::genesis_key())
+    }
+
+    /// A faucet paying from `key`'s account (`faucet_seed`).
+    pub fn new(key: crate::protocol::keys::KeyPair) -> Faucet {
         Faucet {
-            signer: Signer::new(devnet::genesis_key()),
+            signer: Signer::new(key),
             buckets: Mutex::new(HashMap::new()),
         }
     }

@@ -46,12 +46,16 @@ pub struct Shared {
 impl Shared {
     /// The transports' state over `services`.
     pub fn new(config: ServerConfig, services: Arc<Services>) -> Shared {
+        let faucet = match &config.faucet_key {
+            Some(key) => faucet::Faucet::new(key.clone()),
+            None => faucet::Faucet::genesis(),
+        };
         Shared {
             config,
             services,
             resources: resource::ResourceManager::new(),
             bodies: budget::InputBudget::new(crate::limits::HTTP_BODIES_BYTES_MAX),
-            faucet: faucet::Faucet::genesis(),
+            faucet,
         }
     }
 }

@@ -36,7 +36,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Send `<method> <args...>` to a running server (see the list below).
     #[command(external_subcommand)]
     Method(Vec<String>),
@@ -143,7 +143,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Serve(args) => runtime.block_on(serve(*args)),
         Command::Method(words) => runtime.block_on(client_command(&cli.server, words)),
     }
 }

@@ -255,7 +255,7 @@ fn success(
 /// Drops as a JSON number of XRP: an integer when whole (`1000`, as the public faucets
 /// answer), else a decimal.
 fn xrp_number(drops: u64) -> Value {
-    if drops % 1_000_000 == 0 {
+    if drops.is_multiple_of(1_000_000) {
         Value::from(drops / 1_000_000)
     } else {
         Value::from(drops as f64 / 1e6)

@@ -395,3 +395,104 @@ fn funding_steps(map: &mut Accounts, costs: Costs) -> Result<(Vec<Step>, Vec<Ste
     }
     Ok((payments, sets))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::seed::Seed;
+
+    const COSTS: Costs = Costs {
+        fee_drops: 10,
+        reserve_base_drops: 10_000_000,
+        reserve_inc_drops: 2_000_000,
+        genesis_drops: 100_000_000_000,
+    };
+
+    fn seed(p: &str) -> String {
+        Seed::from_passphrase(p).to_base58(crate::protocol::keys::KeyType::Secp256k1)
+    }
+
+    fn address(p: &str) -> String {
+        DevAccount::new(
+            Seed::from_passphrase(p),
+            crate::protocol::keys::KeyType::Secp256k1,
+        )
+        .unwrap()
+        .account()
+        .to_address()
+    }
+
+    fn file(v: Value) -> GenesisFile {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn two_accounts(holder_xrp: &str) -> GenesisFile {
+        file(json!({
+            "accounts": [
+                {"seed": seed("i"), "balance": "100", "flags": ["requireAuth"]},
+                {"seed": seed("h"), "balance": holder_xrp}
+            ],
+            "trust_lines": [{"account": address("h"), "issuer": address("i"),
+                "currency": "USD", "limit": "10", "balance": "1"}],
+            "offers": [{"account": address("h"), "taker_gets": "1000000",
+                "taker_pays": {"currency": "USD", "issuer": address("i"), "value": "1"}}]
+        }))
+    }
+
+    #[test]
+    fn phases_and_fees() {
+        let plan = Plan::new(&two_accounts("100"), COSTS).unwrap();
+        let sizes: Vec<usize> = plan.phases.iter().map(Vec::len).collect();
+        // Two payments; one AccountSet; one TrustSet; authorization and payment; one offer.
+        assert_eq!(sizes, vec![2, 1, 1, 2, 1]);
+        // The issuer signs three transactions: its payment is 100 XRP and 30 drops.
+        let first = &plan.phases[0][0].tx;
+        assert_eq!(first["Amount"], "100000030");
+        assert_eq!(first["Destination"], address("i").as_str());
+    }
+
+    #[test]
+    fn reserves_and_supply() {
+        // The holder owns a line and an offer: 10 + 2 * 2 XRP.
+        let err = Plan::new(&two_accounts("13.9"), COSTS).err().unwrap();
+        assert!(
+            err.contains("not enough XRP") && err.contains("14 XRP"),
+            "{err}"
+        );
+        assert!(Plan::new(&two_accounts("14"), COSTS).is_ok());
+        let poor = Costs {
+            genesis_drops: 150_000_000,
+            ..COSTS
+        };
+        let err = Plan::new(&two_accounts("100"), poor).err().unwrap();
+        assert!(err.contains("the genesis account holds 150 XRP"), "{err}");
+    }
+
+    #[test]
+    fn duplicates_and_references() {
+        let dup = file(json!({"accounts": [
+            {"seed": seed("a"), "balance": "20"}, {"address": address("a"), "balance": "20"}]}));
+        let err = Plan::new(&dup, COSTS).err().unwrap();
+        assert!(err.contains("is also accounts[0]"), "{err}");
+        let both = file(
+            json!({"accounts": [{"seed": seed("a"), "address": address("a"), "balance": "20"}]}),
+        );
+        assert!(Plan::new(&both, COSTS)
+            .err()
+            .unwrap()
+            .contains("exactly one"));
+        let flag =
+            file(json!({"accounts": [{"seed": seed("a"), "balance": "20", "flags": ["fly"]}]}));
+        assert!(Plan::new(&flag, COSTS)
+            .err()
+            .unwrap()
+            .contains("unknown flag 'fly'"));
+        let xrp_line = file(json!({
+            "accounts": [{"seed": seed("a"), "balance": "20"}, {"seed": seed("b"), "balance": "20"}],
+            "trust_lines": [{"account": address("a"), "issuer": address("b"), "currency": "XRP", "limit": "1"}]}));
+        assert!(Plan::new(&xrp_line, COSTS)
+            .err()
+            .unwrap()
+            .contains("not an issued currency"));
+    }
+}

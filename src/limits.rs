@@ -618,3 +618,45 @@ pub const ADDRESS_CACHE_ENTRIES: usize = 4096;
 
 /// Rendered `book_offers` pages of closed ledgers kept (the cache empties when full).
 pub const BOOK_PAGE_CACHE_ENTRIES: usize = 256;
+
+// ---------------------------------------------------------------------------------------------
+// Development ledger: the faucet (`POST /accounts`), prefunded accounts, genesis files.
+// ---------------------------------------------------------------------------------------------
+
+/// Drops one faucet request pays when it names no `xrpAmount`: 1,000 XRP, what xrpl.js
+/// documents for `fundWallet` and what the public test-net faucets paid.
+pub const FAUCET_DROPS_DEFAULT: u64 = 1_000 * 1_000_000;
+
+/// Most drops one faucet request may ask for (10,000 XRP); a larger `xrpAmount` is answered
+/// `400` with a JSON error naming this bound.
+pub const FAUCET_DROPS_MAX: u64 = 10_000 * 1_000_000;
+
+/// Faucet requests one client address may make at once (the token bucket's size).
+pub const FAUCET_BURST_REQUESTS: u32 = 20;
+
+/// Milliseconds for one faucet request to come back to a client's bucket (so a steady one
+/// per second is never refused); a request finding the bucket empty is answered `429`.
+pub const FAUCET_REFILL_MILLIS: u64 = 1_000;
+
+/// Client addresses whose buckets the faucet remembers; when full, full buckets are forgotten
+/// (they hold nothing), and if none is, a new address is answered `429` until one is.
+pub const FAUCET_CLIENTS_MAX: usize = 4096;
+
+/// Largest faucet request body, in bytes (the libraries send under 200).
+pub const FAUCET_BODY_BYTES_MAX: usize = 4096;
+
+/// Most accounts `serve --accounts N` may create (each is one Payment at start).
+pub const DEV_ACCOUNTS_MAX: u32 = 1000;
+
+/// Drops each prefunded account gets when `--accounts-balance` is not given (10,000 XRP).
+pub const DEV_ACCOUNT_DROPS_DEFAULT: u64 = 10_000 * 1_000_000;
+
+/// Largest genesis file `serve --genesis FILE` reads, in bytes.
+pub const GENESIS_FILE_BYTES_MAX: u64 = 4 * 1024 * 1024;
+
+/// Most entries (accounts, trust lines and offers together) one genesis file may describe:
+/// each is one to three transactions applied at start.
+pub const GENESIS_FILE_ENTRIES_MAX: usize = 10_000;
+
+const _: () = assert!(FAUCET_DROPS_DEFAULT <= FAUCET_DROPS_MAX);
+const _: () = assert!(FAUCET_BURST_REQUESTS >= 1);

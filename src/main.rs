@@ -36,7 +36,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Send `<method> <args...>` to a running server (see the list below).
     #[command(external_subcommand)]
     Method(Vec<String>),
@@ -93,6 +93,47 @@ struct ServeArgs {
     /// Threads signing and verifying (default: one per core).
     #[arg(long)]
     cpu_threads: Option<usize>,
+    /// Turn the development faucet (`POST /accounts`) off on every port.
+    #[arg(long)]
+    no_faucet: bool,
+    /// Fund N development accounts at start and print their addresses and seeds.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    accounts: u32,
+    /// The text the accounts' seeds derive from: account i is the seed of the passphrase
+    /// "TEXT/i" (the same text gives the same accounts).
+    #[arg(long, value_name = "TEXT", default_value = ledgerd::rpc::devnet::DEV_ACCOUNTS_SEED_DEFAULT)]
+    accounts_seed: String,
+    /// The accounts' key type.
+    #[arg(long, value_name = "TYPE", default_value = "secp256k1",
+        value_parser = ["secp256k1", "ed25519"])]
+    accounts_key_type: String,
+    /// Each account's balance, in XRP (default 10000).
+    #[arg(long, value_name = "XRP")]
+    accounts_balance: Option<String>,
+    /// Start a new ledger from a JSON description of accounts, trust lines and offers
+    /// (refused when the data directory already holds a ledger).
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+}
+
+/// The development options of `serve`, checked.
+fn dev_options(args: &ServeArgs) -> Result<ledgerd::server::config::DevOptions, String> {
+    let max = ledgerd::limits::DEV_ACCOUNTS_MAX;
+    if args.accounts > max {
+        return Err(format!("--accounts {}: at most {max}", args.accounts));
+    }
+    let mut dev = ledgerd::server::config::DevOptions {
+        accounts: args.accounts,
+        accounts_seed: args.accounts_seed.clone(),
+        accounts_ed25519: args.accounts_key_type == "ed25519",
+        genesis: args.genesis.clone(),
+        ..Default::default()
+    };
+    if let Some(xrp) = &args.accounts_balance {
+        dev.accounts_drops = ledgerd::rpc::devnet::xrp_to_drops(xrp)
+            .map_err(|e| format!("--accounts-balance: {e}"))?;
+    }
+    Ok(dev)
 }
 
 fn main() -> ExitCode {
@@ -114,7 +155,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Serve(args) => runtime.block_on(serve(*args)),
         Command::Method(words) => runtime.block_on(client_command(&cli.server, words)),
     }
 }
@@ -126,14 +167,40 @@ async fn serve(args: ServeArgs) -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(log_filter())
         .init();
+    let config = match server_config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("ledgerd: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let stop_signal = shutdown::os_signal();
+    let running = match ledgerd::app::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ledgerd: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for line in &running.banner {
+        let _ = print_line(line);
+    }
+    for (name, addr) in &running.addrs {
+        // Tests and scripts read this line to learn the port when binding port 0; nobody
+        // reading it (a closed pipe) is no reason to stop serving.
+        let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
+        tracing::info!(port = %name, %addr, "listening");
+    }
+    stop_signal.await;
+    tracing::info!("shutting down");
+    running.stop().await;
+    ExitCode::SUCCESS
+}
+
+/// The configuration file (or one loopback port) with the command line's options over it.
+fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
     let mut config = match &args.config {
-        Some(path) => match ServerConfig::from_file(path) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("ledgerd: {e}");
-                return ExitCode::from(2);
-            }
-        },
+        Some(path) => ServerConfig::from_file(path).map_err(|e| e.to_string())?,
         None => {
             let bind = args.listen.unwrap_or_else(|| {
                 DEFAULT_LISTEN
@@ -149,7 +216,14 @@ async fn serve(args: ServeArgs) -> ExitCode {
             ServerConfig::single(bind)
         }
     };
-    config.signing_support |= args.signing_support;
+    apply_storage_args(&mut config, args)?;
+    apply_node_args(&mut config, args);
+    config.dev = dev_options(args)?;
+    Ok(config)
+}
+
+/// `--ephemeral`, `--fork`, `--data-dir`, `--repair-journal`, `--online-delete`.
+fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(), String> {
     config.ephemeral |= args.ephemeral || args.fork.is_some();
     if let Some(upstream) = args.fork.clone() {
         config.data_dir = None;
@@ -162,21 +236,22 @@ async fn serve(args: ServeArgs) -> ExitCode {
     }
     config.repair_journal = args.repair_journal;
     if args.online_delete.is_some() {
-        match ledgerd::server::config::check_online_delete(args.online_delete) {
-            Ok(keep) => config.online_delete = keep,
-            Err(e) => {
-                eprintln!("ledgerd: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        config.online_delete = ledgerd::server::config::check_online_delete(args.online_delete)
+            .map_err(|e| e.to_string())?;
     }
     if args.data_dir.is_some() {
-        config.data_dir = args.data_dir;
+        config.data_dir = args.data_dir.clone();
     }
     // Durable by default: without --ephemeral the ledger lives in a data directory.
     if !config.ephemeral && config.data_dir.is_none() {
         config.data_dir = Some(ledgerd::node::persist::DEFAULT_DATA_DIR.into());
     }
+    Ok(())
+}
+
+/// `--signing-support`, `--close-interval`, `--network-id`, `--cpu-threads`, `--no-faucet`.
+fn apply_node_args(config: &mut ServerConfig, args: &ServeArgs) {
+    config.signing_support |= args.signing_support;
     if let Some(s) = args.close_interval {
         config.close_interval_secs = s;
     }
@@ -186,24 +261,11 @@ async fn serve(args: ServeArgs) -> ExitCode {
     if args.cpu_threads.is_some() {
         config.cpu_threads = args.cpu_threads;
     }
-    let stop_signal = shutdown::os_signal();
-    let running = match ledgerd::app::start(config).await {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("ledgerd: {e}");
-            return ExitCode::from(2);
+    if args.no_faucet {
+        for port in &mut config.ports {
+            port.faucet = ledgerd::server::config::FaucetMode::Off;
         }
-    };
-    for (name, addr) in &running.addrs {
-        // Tests and scripts read this line to learn the port when binding port 0; nobody
-        // reading it (a closed pipe) is no reason to stop serving.
-        let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
-        tracing::info!(port = %name, %addr, "listening");
     }
-    stop_signal.await;
-    tracing::info!("shutting down");
-    running.stop().await;
-    ExitCode::SUCCESS
 }
 
 /// `RUST_LOG` (default `info`), except that the socket libraries never log below `warn`:

@@ -1,7 +1,9 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
-//! and through the MPT flows of their own integration tests (`mpt_flow.mjs`,
-//! `py_mpt_flow.py`), and across a fork of a second ledgerd (`py_fork_flow.py`).
+//! through the MPT flows of their own integration tests (`mpt_flow.mjs`,
+//! `py_mpt_flow.py`), across a fork of a second ledgerd (`py_fork_flow.py`), and through
+//! the development faucet and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet`
+//! and `generate_faucet_wallet`).
 //!
 //! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
 //! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
@@ -227,4 +229,44 @@ fn wscat_session() {
     assert_eq!(bad["status"], "error");
     assert_eq!(bad["error"], "channelMalformed");
     std::thread::sleep(Duration::from_millis(10));
+}
+
+/// xrpl.js `client.fundWallet` with a wallet, with an amount and without a wallet, against
+/// the faucet on the server's own port, and the balances it reports and the ledger holds.
+#[test]
+fn xrpl_js_fund_wallet() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("faucet.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .arg(server.addr().to_string())
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js fundWallet");
+}
+
+/// xrpl-py `generate_faucet_wallet` (a new wallet, then the same one again), and a seed
+/// `serve --accounts` printed used as an xrpl-py wallet.
+#[test]
+fn xrpl_py_generate_faucet_wallet() {
+    let py = python();
+    let _g = serial();
+    let server = Server::start_quiet(&["--close-interval", "1", "--accounts", "2"]);
+    let seed = server
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .find_map(|l| {
+            let words: Vec<&str> = l.strip_prefix("(0) ")?.split_whitespace().collect();
+            (words.get(1) == Some(&"seed")).then(|| words[2].to_owned())
+        })
+        .expect("serve printed the prefunded accounts");
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("faucet.py"))
+        .arg(format!("http://{}", server.addr()))
+        .arg(format!("http://{}", server.addr()))
+        .arg(seed);
+    run_script(cmd, "xrpl-py generate_faucet_wallet");
 }

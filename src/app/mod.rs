@@ -4,8 +4,10 @@
 //! binds the ports. The only module that knows every layer; `main.rs` only parses the
 //! command line and calls [`start`].
 
+pub mod devnet;
 pub mod fork;
 pub mod fork_source;
+pub mod genesis_file;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
@@ -52,6 +54,8 @@ pub struct Running {
     pub addrs: Vec<(String, SocketAddr)>,
     /// Tells every connection to finish.
     pub shutdown: Shutdown,
+    /// The prefunded accounts' lines to print (`serve --accounts`), if any.
+    pub banner: Vec<String>,
     node: NodeTasks,
 }
 
@@ -73,6 +77,11 @@ pub fn default_io_threads() -> usize {
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
+    let new_ledger = match (&config.data_dir, config.ephemeral, &config.fork) {
+        (_, _, Some(_)) => false,
+        (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
+        _ => true,
+    };
     let (persistence, ledgers) = match config.fork.clone() {
         Some(fork) => open_fork(&fork, &mut config).await?,
         None => open_ledgers(&config)?,
@@ -80,6 +89,14 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let node = open_node(&config, ledgers)?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
+    let accounts = match devnet::prepare(&services, &config.dev, new_ledger).await {
+        Ok(a) => a,
+        Err(e) => {
+            node_tasks.stop().await;
+            return Err(e);
+        }
+    };
+    let banner = devnet::banner(&config.dev, &accounts);
     let shared = Arc::new(Shared::new(config, services.clone()));
     let shutdown = Shutdown::new();
     let addrs = crate::server::accept_all(bound, &shared, &shutdown);
@@ -92,6 +109,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         state,
         addrs,
         shutdown,
+        banner,
         node: node_tasks,
     })
 }

@@ -26,6 +26,7 @@ use std::thread::JoinHandle;
 use parking_lot::{Condvar, Mutex};
 
 pub use durable::Durable;
+pub use recovery::holds_ledger;
 
 use crate::ledgers::{ApplyResult, ClosedLedger, LedgerConfig, Ledgers};
 use crate::limits::{PERSIST_HISTORY_LEDGERS_DEFAULT, SNAPSHOT_INTERVAL_LEDGERS};

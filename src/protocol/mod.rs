@@ -37,4 +37,5 @@ pub mod st;
 pub mod time;
 pub mod tx;
 pub mod types;
+pub mod xaddress;
 pub mod xchain;

@@ -20,6 +20,7 @@ pub mod book_page;
 pub mod cli;
 pub mod context;
 pub mod cpu_pool;
+pub mod devnet;
 pub mod entry_type;
 pub mod envelope;
 pub mod error;

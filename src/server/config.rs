@@ -25,6 +25,7 @@
 //! websocket_ping_frequency = 30   # seconds of silence before the server pings a client
 //! admin_user = "ops"              # optional: admin requests must also carry
 //! admin_password = "..."          #   "admin_user" and "admin_password"
+//! faucet = "loopback"             # POST /accounts: "loopback" (default), "all" or "off"
 //! ```
 
 use crate::limits::{
@@ -77,6 +78,9 @@ pub struct FileConfig {
     /// Keep only the newest this many validated ledgers' history (rippled `online_delete`;
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
+    /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
+    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account).
+    pub faucet_seed: Option<String>,
     /// The listening ports.
     #[serde(default, rename = "port")]
     pub ports: Vec<FilePort>,
@@ -114,6 +118,58 @@ pub struct FilePort {
     pub admin_user: Option<String>,
     /// With `admin_user`: admin callers must also send these in each request.
     pub admin_password: Option<String>,
+    /// Who may use the faucet (`POST /accounts`): `loopback` (default), `all` or `off`.
+    pub faucet: Option<String>,
+}
+
+/// Who may use a port's faucet (`POST /accounts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaucetMode {
+    /// Callers from 127.0.0.0/8 and ::1 only; others get `403` (the default).
+    Loopback,
+    /// Every caller (a shared development server).
+    All,
+    /// Nobody: `POST /accounts` is `404`.
+    Off,
+}
+
+impl FaucetMode {
+    /// Parses the configuration's word.
+    pub fn parse(word: &str) -> Option<FaucetMode> {
+        match word {
+            "loopback" => Some(FaucetMode::Loopback),
+            "all" => Some(FaucetMode::All),
+            "off" => Some(FaucetMode::Off),
+            _ => None,
+        }
+    }
+}
+
+/// The development ledger's start-up options: prefunded accounts and a genesis file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DevOptions {
+    /// Accounts to fund at start (`--accounts N`, at most `DEV_ACCOUNTS_MAX`).
+    pub accounts: u32,
+    /// The text their seeds derive from (`--accounts-seed`).
+    pub accounts_seed: String,
+    /// Their key type (`--accounts-key-type`).
+    pub accounts_ed25519: bool,
+    /// Each one's balance in drops (`--accounts-balance`, given in XRP).
+    pub accounts_drops: u64,
+    /// A genesis file to start a new ledger from (`--genesis FILE`).
+    pub genesis: Option<PathBuf>,
+}
+
+impl Default for DevOptions {
+    fn default() -> DevOptions {
+        DevOptions {
+            accounts: 0,
+            accounts_seed: crate::rpc::devnet::DEV_ACCOUNTS_SEED_DEFAULT.to_owned(),
+            accounts_ed25519: false,
+            accounts_drops: crate::limits::DEV_ACCOUNT_DROPS_DEFAULT,
+            genesis: None,
+        }
+    }
 }
 
 /// TLS files of a secure port.
@@ -157,6 +213,8 @@ pub struct PortConfig {
     pub ping_interval_secs: u64,
     /// `(admin_user, admin_password)` an admin request must carry, if configured.
     pub admin_credentials: Option<(String, String)>,
+    /// Who may use the faucet on this port.
+    pub faucet: FaucetMode,
 }
 
 /// Everything `ledgerd serve` runs with.
@@ -183,6 +241,11 @@ pub struct ServerConfig {
     pub online_delete: Option<u32>,
     /// Start from another server's ledger (`serve --fork`; command line only).
     pub fork: Option<ForkConfig>,
+    /// Prefunded accounts and a genesis file (command line only).
+    pub dev: DevOptions,
+    /// The key the faucet pays with (`faucet_seed`); `None`: the genesis account's. Its
+    /// `Debug` shows only the public key.
+    pub faucet_key: Option<crate::protocol::keys::KeyPair>,
 }
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
@@ -220,6 +283,7 @@ impl ServerConfig {
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
                 ping_interval_secs: WS_PING_INTERVAL_SECS,
                 admin_credentials: None,
+                faucet: FaucetMode::Loopback,
             }],
             signing_support: false,
             network_id: None,
@@ -230,6 +294,8 @@ impl ServerConfig {
             cpu_threads: None,
             online_delete: None,
             fork: None,
+            dev: DevOptions::default(),
+            faucet_key: None,
         }
     }
 
@@ -265,6 +331,8 @@ impl ServerConfig {
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
             fork: None,
+            dev: DevOptions::default(),
+            faucet_key: faucet_key(file.faucet_seed.as_deref())?,
         })
     }
 }
@@ -327,6 +395,14 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         None | Some(0) => CONNECTIONS_PER_PORT_MAX,
         Some(n) => n,
     };
+    let faucet = match p.faucet.as_deref() {
+        None => FaucetMode::Loopback,
+        Some(word) => FaucetMode::parse(word).ok_or_else(|| {
+            ConfigError::Invalid(format!(
+                "[{name}] faucet = '{word}': use \"loopback\", \"all\" or \"off\""
+            ))
+        })?,
+    };
     let send_queue_limit = match p.send_queue_limit {
         None | Some(0) => WS_SEND_QUEUE_MESSAGES_MAX,
         Some(n) => n,
@@ -355,7 +431,18 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             (None, None) => None,
             (u, pw) => Some((u.unwrap_or_default(), pw.unwrap_or_default())),
         },
+        faucet,
     })
+}
+
+/// The faucet's key from `faucet_seed` (the error never shows the seed).
+fn faucet_key(seed: Option<&str>) -> Result<Option<crate::protocol::keys::KeyPair>, ConfigError> {
+    let Some(text) = seed else { return Ok(None) };
+    let bad = || ConfigError::Invalid("faucet_seed is not a seed (s... or sEd...)".into());
+    let (seed, key_type) = crate::rpc::devnet::parse_seed(text).ok_or_else(bad)?;
+    crate::protocol::keys::KeyPair::from_seed(&seed, key_type)
+        .map(Some)
+        .map_err(|_| bad())
 }
 
 /// `online_delete` must keep at least the ledgers memory keeps (rippled: at least 256).
@@ -419,6 +506,18 @@ admin = ["127.0.0.1", "::1"]
     }
 
     #[test]
+    fn faucet_modes() {
+        let port = |line: &str| {
+            let text = format!("[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\"]\n{line}");
+            ServerConfig::from_toml(&text).unwrap().ports[0].faucet
+        };
+        assert_eq!(port(""), FaucetMode::Loopback);
+        assert_eq!(port("faucet = \"all\""), FaucetMode::All);
+        assert_eq!(port("faucet = \"off\""), FaucetMode::Off);
+        assert_eq!(port("faucet = \"loopback\""), FaucetMode::Loopback);
+    }
+
+    #[test]
     fn rejects_bad_ports() {
         for bad in [
             "[[port]]\nbind = \"x\"\nprotocols = [\"ws\"]",
@@ -428,6 +527,7 @@ admin = ["127.0.0.1", "::1"]
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nadmin = [\"1.2.3.4/40\"]",
             "signing_support = true",
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nbogus = 1",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nfaucet = \"everyone\"",
         ] {
             assert!(ServerConfig::from_toml(bad).is_err(), "{bad}");
         }

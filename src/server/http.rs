@@ -24,6 +24,7 @@ use crate::rpc::role::Role;
 use crate::rpc::{self, envelope, json, parse_api_version, HandlerResult, Params};
 use crate::server::budget::{InputBudget, Reservation};
 use crate::server::charge;
+use crate::server::faucet;
 use crate::server::listener::IpSlot;
 use crate::server::resource::Disposition;
 use crate::server::shutdown::ShutdownSignal;
@@ -227,6 +228,9 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
     if req.method() == Method::GET && conn.port.ws {
         return html(StatusCode::OK, HEALTH_PAGE);
     }
+    if req.method() == Method::POST && req.uri().path() == faucet::FAUCET_PATH {
+        return faucet_request(req, conn).await;
+    }
     if !conn.port.http {
         return plain(StatusCode::FORBIDDEN, "Forbidden", true);
     }
@@ -236,6 +240,21 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
     match read_body(req.into_body(), declared, &conn.state.bodies).await {
         Ok(body) => json_rpc(body, conn).await,
+        Err(e) => e.reply(conn),
+    }
+}
+
+/// `POST /accounts`: the faucet's gate for this port and caller, then the body.
+async fn faucet_request(req: Request<Incoming>, conn: &Connection) -> Reply {
+    if let Some(refusal) = faucet::gate(conn.port.faucet, conn.peer.ip()) {
+        return faucet::http_reply(refusal);
+    }
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    match read_body(req.into_body(), declared, &conn.state.bodies).await {
+        Ok(body) => faucet::http_reply(faucet::serve(&body.bytes, conn).await),
         Err(e) => e.reply(conn),
     }
 }

@@ -8,6 +8,7 @@ pub mod budget;
 pub mod charge;
 pub mod client;
 pub mod config;
+pub mod faucet;
 pub mod http;
 pub mod listener;
 pub mod resource;
@@ -38,16 +39,23 @@ pub struct Shared {
     /// Memory reserved by HTTP request bodies still arriving
     /// ([`HTTP_BODIES_BYTES_MAX`](crate::limits::HTTP_BODIES_BYTES_MAX)).
     pub bodies: Arc<budget::InputBudget>,
+    /// The development faucet (`POST /accounts`) and its callers' buckets.
+    pub faucet: faucet::Faucet,
 }
 
 impl Shared {
     /// The transports' state over `services`.
     pub fn new(config: ServerConfig, services: Arc<Services>) -> Shared {
+        let faucet = match &config.faucet_key {
+            Some(key) => faucet::Faucet::new(key.clone()),
+            None => faucet::Faucet::genesis(),
+        };
         Shared {
             config,
             services,
             resources: resource::ResourceManager::new(),
             bodies: budget::InputBudget::new(crate::limits::HTTP_BODIES_BYTES_MAX),
+            faucet,
         }
     }
 }

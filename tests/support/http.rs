@@ -38,20 +38,30 @@ impl HttpReply {
 
 /// The request text: `method /` with a JSON body and `Connection: close`.
 fn request_text(addr: SocketAddr, method: &str, body: &str) -> String {
+    request_text_to(addr, method, "/", body)
+}
+
+/// The request text: `method path` with a JSON body and `Connection: close`.
+fn request_text_to(addr: SocketAddr, method: &str, path: &str, body: &str) -> String {
     format!(
-        "{method} / HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
 }
 
-/// One HTTP/1.1 request with `Connection: close`, read to the end.
+/// One HTTP/1.1 request to `/` with `Connection: close`, read to the end.
 pub fn http(addr: SocketAddr, method: &str, body: &str) -> HttpReply {
+    http_to(addr, method, "/", body)
+}
+
+/// One HTTP/1.1 request to `path` with `Connection: close`, read to the end.
+pub fn http_to(addr: SocketAddr, method: &str, path: &str, body: &str) -> HttpReply {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     // A server that refuses the request (an oversized body, a bad method) may answer and
     // close before the whole request is written: the answer is still there to read.
-    if let Err(e) = s.write_all(request_text(addr, method, body).as_bytes()) {
+    if let Err(e) = s.write_all(request_text_to(addr, method, path, body).as_bytes()) {
         let closed = matches!(
             e.kind(),
             std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset

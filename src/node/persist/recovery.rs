@@ -114,6 +114,15 @@ pub(super) fn open(
 /// record is durable): a journal with no records beside it was emptied or deleted.
 const CREATED: &str = "CREATED";
 
+/// Whether `dir` already holds a ledger: its `CREATED` marker, or any journal segment.
+/// (`serve --genesis` refuses such a directory: a genesis file starts a new ledger.)
+pub fn holds_ledger(dir: &Path) -> bool {
+    let journal_files = std::fs::read_dir(dir.join("journal"))
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    dir.join(CREATED).exists() || journal_files
+}
+
 /// Why starting a new ledger in `dir` would lose one, if its `CREATED` marker is there.
 fn created_before(dir: &Path, storage: &dyn Storage) -> Result<Option<String>, PersistError> {
     let path = dir.join(CREATED);

@@ -181,6 +181,8 @@ pub struct ServerConfig {
     pub cpu_threads: Option<usize>,
     /// Keep only the newest this many validated ledgers' history (`online_delete`).
     pub online_delete: Option<u32>,
+    /// Deterministic close times (`--start-time`, `--close-step`; command line only).
+    pub fixed_clock: Option<crate::ledgers::FixedClock>,
 }
 
 impl ServerConfig {
@@ -212,6 +214,7 @@ impl ServerConfig {
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
+            fixed_clock: None,
         }
     }
 
@@ -246,6 +249,7 @@ impl ServerConfig {
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
+            fixed_clock: None,
         })
     }
 }

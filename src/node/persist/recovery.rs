@@ -447,6 +447,9 @@ fn genesis_from_journal(recovered: &Recovered, cfg: LedgerConfig) -> Result<Ledg
 
 /// The ledger a revert record numbered `record` went back to (None: another record).
 fn revert_at(recovered: &Recovered, record: u64) -> Result<Option<u32>, PersistError> {
+    if record < recovered.first_record || record >= recovered.next_record {
+        return Ok(None);
+    }
     let Some(first) = recovered.replay_from(record)?.next() else {
         return Ok(None);
     };

@@ -375,3 +375,87 @@ async fn two_deterministic_runs_give_identical_ledger_hashes() {
     let distinct: std::collections::BTreeSet<_> = first.iter().collect();
     assert_eq!(distinct.len(), first.len());
 }
+
+#[tokio::test]
+async fn ledger_subscribers_get_a_ledger_closed_for_the_restored_ledger() {
+    let running = server(None).await;
+    let a = addr(&running);
+    accept(a, json!({})).await;
+    let before = tip(a).await;
+    let id = snapshot(a).await;
+    accept(a, json!({})).await;
+    accept(a, json!({})).await;
+    let mut ws = support::ws::Ws::connect_to(a).await;
+    let r = ws
+        .req(json!({"command": "subscribe", "streams": ["ledger"]}))
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let r = ws
+        .req(json!({"command": "ledger_revert", "snapshot": id}))
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let m = ws.event("ledgerClosed").await;
+    assert_eq!(m["ledger_index"].as_u64(), Some(before.1), "{m}");
+    assert_eq!(m["ledger_hash"].as_str(), Some(before.0.as_str()), "{m}");
+    let info = call(a, "server_info", json!({})).await;
+    let validated = &info["info"]["validated_ledger"];
+    assert_eq!(validated["seq"].as_u64(), Some(before.1), "{info}");
+    assert_eq!(
+        validated["hash"].as_str(),
+        Some(before.0.as_str()),
+        "{info}"
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn under_a_fixed_clock_replaying_after_a_revert_remakes_the_same_ledgers() {
+    let running = start_with(0, |c| {
+        c.ephemeral = true;
+        c.fixed_clock = Some(ledgerd::ledgers::FixedClock {
+            start: 946_684_800,
+            step_secs: 10,
+        });
+    })
+    .await;
+    let a = addr(&running);
+    // Ledger 2 closed at the start time, not the wall clock.
+    assert_eq!(close_time(a).await, 946_684_800);
+    let id = snapshot(a).await;
+    let mut first = Vec::new();
+    for drops in [20_000_000, 30_000_000] {
+        pay(a, ALICE, drops).await;
+        accept(a, json!({})).await;
+        first.push(tip(a).await.0);
+    }
+    assert_eq!(close_time(a).await, 946_684_800 + 20);
+    assert_eq!(revert(a, id).await["status"], "success");
+    let mut second = Vec::new();
+    for drops in [20_000_000, 30_000_000] {
+        pay(a, ALICE, drops).await;
+        accept(a, json!({})).await;
+        second.push(tip(a).await.0);
+    }
+    assert_eq!(first, second);
+    running.stop().await;
+}
+
+#[test]
+fn serve_refuses_a_start_time_it_cannot_read() {
+    for bad in ["tomorrow", "2030-13-01T00:00:00Z", "0"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+            .args([
+                "serve",
+                "--ephemeral",
+                "--listen",
+                "127.0.0.1:0",
+                "--start-time",
+                bad,
+            ])
+            .output()
+            .expect("run ledgerd");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--start-time"), "{bad}: {err}");
+    }
+}

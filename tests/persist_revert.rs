@@ -142,3 +142,35 @@ fn a_revert_whose_snapshot_never_reached_the_disk_never_happened() {
     let d = Driver::open(dir.path(), cfg(8), small_options(0, 8)).expect("reopen");
     assert_eq!(picture(&d.store), before_revert);
 }
+
+#[test]
+fn a_history_store_left_ahead_by_a_crash_forgets_the_undone_ledgers_at_start() {
+    use ledgerd::node::history::History;
+    use ledgerd::store::SqliteHistory;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut d, id, _saved, users) = saved_with_open_ledger(dir.path(), 4);
+    let restored = d.store.closed().seq();
+    let log = d.persist.open_log();
+    payments(&mut d, &users, 3);
+    let file = dir.path().join("history.sqlite");
+    let history = History {
+        store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
+        keep: None,
+    };
+    history.catch_up(&d.store, "h", false).expect("written");
+    let stored_last = |h: &History| h.store.range().expect("range").map(|r| r.1);
+    assert_eq!(stored_last(&history), Some(restored + 3));
+    // The revert is durable, then the process dies before the publisher told the history
+    // store.
+    revert(&mut d, id, &log);
+    drop(d);
+    let d = Driver::open(dir.path(), cfg(8), small_options(4, 8)).expect("reopen");
+    assert_eq!(d.persist.reverted_to(), Some(restored));
+    let refused = history.catch_up(&d.store, "h", false);
+    assert!(refused.is_err(), "a store ahead of the journal is refused");
+    history
+        .forget_reverted(&d.store, restored)
+        .expect("forgotten");
+    history.catch_up(&d.store, "h", false).expect("caught up");
+    assert_eq!(stored_last(&history), Some(restored));
+}

@@ -76,6 +76,7 @@ async fn publish_revert(node: &Arc<Node>, work: RevertWork) {
         Err(e) => tracing::error!(ledger = seq, "history writer failed: {e}"),
     }
     announce(node, &closed);
+    update_path_requests(node, seq);
     let _ = work.reply.send(Ok(seq));
 }
 

@@ -39,10 +39,10 @@ pub enum Command {
         /// or why it failed.
         reply: Option<oneshot::Sender<Result<u32, CloseError>>>,
     },
-    /// Save the state (ledger_snapshot); the reply is the saved state's ID.
+    /// Save the state (ledger_snapshot).
     Snapshot {
-        /// Gets the ID.
-        reply: oneshot::Sender<Result<u64, String>>,
+        /// Gets the saved state's ID and where it stands.
+        reply: oneshot::Sender<Result<SavedState, String>>,
     },
     /// Put back a saved state (ledger_revert), once it is durable and the history store
     /// forgot the ledgers after it.
@@ -64,6 +64,19 @@ pub struct Verified {
     pub blob: Arc<[u8]>,
     /// Its transaction ID (the hash of `blob`), computed once by whoever verified it.
     pub id: Hash256,
+}
+
+/// A state `ledger_snapshot` saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SavedState {
+    /// Its ID, for `ledger_revert`.
+    pub id: u64,
+    /// The last closed ledger it holds.
+    pub ledger_seq: u32,
+    /// That ledger's hash.
+    pub ledger_hash: Hash256,
+    /// The open ledger it holds.
+    pub current_seq: u32,
 }
 
 /// Why a close or a revert did not happen.
@@ -284,13 +297,19 @@ impl Writer {
         }
     }
 
-    fn save_state(&mut self) -> Result<u64, String> {
+    fn save_state(&mut self) -> Result<SavedState, String> {
         self.persist.health()?;
         let id = self.store.save_state();
         self.open_logs.insert(id, self.persist.open_log());
         let kept = self.store.saved_ids();
         self.open_logs.retain(|id, _| kept.contains(id));
-        Ok(id)
+        let closed = self.store.closed().ledger;
+        Ok(SavedState {
+            id,
+            ledger_seq: closed.as_ref().map_or(0, |l| l.header.seq),
+            ledger_hash: closed.map_or(Hash256::ZERO, |l| l.header.hash),
+            current_seq: self.store.current().seq(),
+        })
     }
 
     fn revert(&mut self, id: u64, reply: oneshot::Sender<Result<u32, CloseError>>) {

@@ -15,17 +15,14 @@ use serde_json::{Map, Value};
 /// Answer `{"snapshot": id, "ledger_index": n, "ledger_hash": h, "ledger_current_index": m}`.
 pub fn handle(ctx: Context, _params: Params) -> BoxFuture<'static, HandlerResult> {
     Box::pin(async move {
-        let id = ask(&ctx, |reply| Command::Snapshot { reply })
+        let saved = ask(&ctx, |reply| Command::Snapshot { reply })
             .await?
             .map_err(|why| RpcError::with_message(ErrorCode::Internal, why))?;
         let mut out = Map::new();
-        out.insert("snapshot".into(), Value::from(id));
-        if let Some(l) = ctx.services.node.ledgers.closed().ledger {
-            out.insert("ledger_hash".into(), Value::from(l.header.hash.to_hex()));
-            out.insert("ledger_index".into(), Value::from(l.header.seq));
-        }
-        let current = ctx.services.node.ledgers.current().seq();
-        out.insert("ledger_current_index".into(), Value::from(current));
+        out.insert("snapshot".into(), Value::from(saved.id));
+        out.insert("ledger_hash".into(), Value::from(saved.ledger_hash.to_hex()));
+        out.insert("ledger_index".into(), Value::from(saved.ledger_seq));
+        out.insert("ledger_current_index".into(), Value::from(saved.current_seq));
         Ok(out)
     })
 }

@@ -459,3 +459,50 @@ fn serve_refuses_a_start_time_it_cannot_read() {
         assert!(err.contains("--start-time"), "{bad}: {err}");
     }
 }
+
+async fn offers(addr: SocketAddr) -> Vec<Value> {
+    let r = call(
+        addr,
+        "book_offers",
+        json!({"taker_gets": {"currency": "XRP"},
+               "taker_pays": {"currency": "USD", "issuer": ALICE},
+               "ledger_index": "current"}),
+    )
+    .await;
+    r["offers"].as_array().cloned().expect("offers")
+}
+
+#[tokio::test]
+async fn a_revert_puts_back_the_order_book() {
+    let running = server(None).await;
+    let a = addr(&running);
+    pay(a, ALICE, 50_000_000).await;
+    accept(a, json!({})).await;
+    let offer = |drops: u64| {
+        json!({"TransactionType": "OfferCreate", "Account": GENESIS,
+               "TakerGets": drops.to_string(),
+               "TakerPays": {"currency": "USD", "issuer": ALICE, "value": "5"}})
+    };
+    let r = submit(a, offer(10_000_000)).await;
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    let first_seq = r["tx_json"]["Sequence"].as_u64().expect("sequence");
+    accept(a, json!({})).await;
+    let before = offers(a).await;
+    assert_eq!(before.len(), 1);
+    let id = snapshot(a).await;
+    let r = submit(
+        a,
+        json!({"TransactionType": "OfferCancel", "Account": GENESIS, "OfferSequence": first_seq}),
+    )
+    .await;
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    let r = submit(a, offer(20_000_000)).await;
+    assert_eq!(r["engine_result"], "tesSUCCESS", "{r}");
+    accept(a, json!({})).await;
+    let moved = offers(a).await;
+    assert_eq!(moved.len(), 1);
+    assert_ne!(moved, before);
+    assert_eq!(revert(a, id).await["status"], "success");
+    assert_eq!(offers(a).await, before);
+    running.stop().await;
+}

@@ -506,3 +506,19 @@ async fn a_revert_puts_back_the_order_book() {
     assert_eq!(offers(a).await, before);
     running.stop().await;
 }
+
+#[tokio::test]
+async fn saving_beyond_the_bound_forgets_the_oldest_snapshot() {
+    let running = server(None).await;
+    let a = addr(&running);
+    let max = ledgerd::limits::LEDGER_SNAPSHOTS_MAX;
+    let mut ids = Vec::new();
+    for _ in 0..=max {
+        ids.push(snapshot(a).await);
+    }
+    let r = revert(a, ids[0]).await;
+    assert_eq!(r["error"], "snapshotNotFound", "{r}");
+    let r = revert(a, ids[1]).await;
+    assert_eq!(r["status"], "success", "{r}");
+    running.stop().await;
+}

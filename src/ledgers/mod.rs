@@ -9,6 +9,7 @@
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
 //! ledgers.export_closed() / Ledgers::from_snapshot(cfg, header, entries)
+//! ledgers.save_state() -> id; ledgers.revert(id) -> Arc<ClosedLedger>   // ledger_snapshot / ledger_revert
 //! ```
 //!
 //! Readers call [`Ledgers::current`], [`Ledgers::closed`],

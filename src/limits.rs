@@ -321,6 +321,15 @@ pub const SEQUENCER_QUEUE_COMMANDS_MAX: usize = 4096;
 /// sequencer waits for room beyond this, which only happens when the disk stalls.
 pub const PUBLISH_QUEUE_CLOSES_MAX: usize = 64;
 
+/// Saved states (`ledger_snapshot`) kept at once; saving one more forgets the oldest. Each
+/// pins the state's old versions from its ledger on, so memory grows with what changed
+/// since the oldest one kept.
+pub const LEDGER_SNAPSHOTS_MAX: usize = 64;
+
+/// Seconds each close advances the close time under `serve --start-time` when
+/// `--close-step` is not given (rippled's finest close time resolution).
+pub const CLOSE_STEP_SECS_DEFAULT: u32 = 10;
+
 /// Seconds between automatic ledger closes when neither the configuration nor the command
 /// line sets one: short, so that xrpl.js `submitAndWait` and xrpl-py `submit_and_wait`
 /// finish in about a second.

@@ -68,6 +68,15 @@ struct ServeArgs {
     /// Seconds between automatic ledger closes (0: only on ledger_accept).
     #[arg(long)]
     close_interval: Option<u64>,
+    /// Deterministic close times: ledger 2 closes at this time (ISO 8601 like
+    /// 2030-01-01T00:00:00Z, or seconds since the ripple epoch) and every close advances by
+    /// --close-step unless ledger_accept gives close_time. Turns the close timer off unless
+    /// --close-interval is given.
+    #[arg(long, value_name = "TIME")]
+    start_time: Option<String>,
+    /// Seconds each close advances the close time under --start-time (default 10).
+    #[arg(long, value_name = "SECS", requires = "start_time")]
+    close_step: Option<u32>,
     /// Let non-admin clients sign with server-side secrets (rippled [signing_support]).
     #[arg(long)]
     signing_support: bool,
@@ -134,6 +143,25 @@ fn dev_options(args: &ServeArgs) -> Result<ledgerd::server::config::DevOptions, 
             .map_err(|e| format!("--accounts-balance: {e}"))?;
     }
     Ok(dev)
+}
+
+/// `--start-time` and `--close-step`: the fixed close clock, and no close timer unless
+/// `--close-interval` asks for one.
+fn fixed_clock(args: &ServeArgs, config: &mut ServerConfig) -> Result<(), String> {
+    let Some(text) = &args.start_time else {
+        return Ok(());
+    };
+    let start = ledgerd::protocol::time::parse_close_time(text)
+        .filter(|t| *t > 0)
+        .ok_or_else(|| format!("--start-time {text:?} is not an ISO 8601 time after 2000-01-01T00:00:00Z or a number of seconds since then"))?;
+    config.fixed_clock = Some(ledgerd::ledgers::FixedClock {
+        start,
+        step_secs: args
+            .close_step
+            .unwrap_or(ledgerd::limits::CLOSE_STEP_SECS_DEFAULT),
+    });
+    config.close_interval_secs = 0;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -235,6 +263,7 @@ fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(),
         });
     }
     config.repair_journal = args.repair_journal;
+    fixed_clock(args, config)?;
     if args.online_delete.is_some() {
         config.online_delete = ledgerd::server::config::check_online_delete(args.online_delete)
             .map_err(|e| e.to_string())?;

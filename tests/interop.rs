@@ -1,9 +1,11 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! through the MPT flows of their own integration tests (`mpt_flow.mjs`,
-//! `py_mpt_flow.py`), across a fork of a second ledgerd (`py_fork_flow.py`), and through
+//! `py_mpt_flow.py`), across a fork of a second ledgerd (`py_fork_flow.py`), through
 //! the development faucet and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet`
-//! and `generate_faucet_wallet`).
+//! and `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
+//! snapshot and revert the ledger through their generic requests (`time_travel.mjs`,
+//! `time_travel.py`).
 //!
 //! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
 //! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
@@ -269,4 +271,22 @@ fn xrpl_py_generate_faucet_wallet() {
         .arg(format!("http://{}", server.addr()))
         .arg(seed);
     run_script(cmd, "xrpl-py generate_faucet_wallet");
+
+/// Time travel and snapshots: a server that closes only on ledger_accept; each library
+/// finishes a 30-day escrow after one `ledger_accept` with `close_time` past FinishAfter,
+/// and reverts to a snapshot through its generic request, getting the same ledger hash.
+#[test]
+fn both_libraries_travel_in_time_and_revert_to_a_snapshot() {
+    let (py, nm) = (python(), node_modules());
+    let _g = serial();
+    let server = Server::start_quiet(&["--close-interval", "0"]);
+    let mut js = Command::new("node");
+    js.arg(interop_dir().join("time_travel.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(js, "xrpl.js time travel");
+    let mut pyc = Command::new(py);
+    pyc.arg(interop_dir().join("time_travel.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(pyc, "xrpl-py time travel");
 }

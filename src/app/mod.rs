@@ -86,7 +86,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         Some(fork) => open_fork(&fork, &mut config).await?,
         None => open_ledgers(&config)?,
     };
-    let node = open_node(&config, ledgers)?;
+    let node = open_node(&config, ledgers, persistence.reverted_to())?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
     let accounts = match devnet::prepare(&services, &config.dev, new_ledger).await {
@@ -126,6 +126,7 @@ fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
 fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     let mut ledger_cfg = LedgerConfig::default();
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
+    ledger_cfg.fixed_clock = config.fixed_clock;
     ledger_cfg
 }
 
@@ -166,7 +167,11 @@ pub const HISTORY_FILE: &str = "history.sqlite";
 /// The node over `ledgers`, with the data directory's history database (`history.sqlite`)
 /// or, for `--ephemeral`, an in-memory one bounded by
 /// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`].
-fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, String> {
+fn open_node(
+    config: &ServerConfig,
+    ledgers: Arc<Ledgers>,
+    reverted_to: Option<u32>,
+) -> Result<Arc<Node>, String> {
     let network_id = config.network_id.unwrap_or(0);
     match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
         (Some(dir), false) => {
@@ -177,6 +182,9 @@ fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, 
                 keep: config.online_delete,
             };
             let file = path.display().to_string();
+            if let Some(seq) = reverted_to {
+                history.forget_reverted(&ledgers, seq)?;
+            }
             Node::with_history(ledgers, network_id, history, &file, config.repair_journal)
         }
         _ => Ok(Node::new(ledgers, network_id)),

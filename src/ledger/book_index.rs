@@ -100,6 +100,15 @@ impl BookIndex {
             .collect()
     }
 
+    /// Forgets every version after `at` (a revert), and keys that only appeared after it.
+    pub fn truncate_after(&self, at: Stamp) {
+        let mut keys = self.keys.write();
+        keys.retain(|_, v| {
+            v.retain(|(s, _)| *s <= at);
+            !v.is_empty()
+        });
+    }
+
     /// Drops versions no reader at or above `floor` can see, and keys that are gone for
     /// every such reader.
     pub fn prune(&self, floor: Stamp) {

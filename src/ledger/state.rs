@@ -208,6 +208,21 @@ impl State {
         }
     }
 
+    /// Forgets every write after `at` and publishes `at` again: the state as it was when
+    /// `at` was published (a revert). Only the single writer calls this; versions at or
+    /// below `at` that a reader of `at` needs are still there as long as `at` is above the
+    /// history floor (`Ledgers` pins the floor below every saved snapshot).
+    pub fn truncate_after(&self, at: Stamp) {
+        self.map.retain(|_, versions| {
+            versions.retain(|(s, _)| *s <= at);
+            !versions.is_empty()
+        });
+        self.books.truncate_after(at);
+        let seq = (at >> 32) as u32;
+        self.deleted.lock().retain(|(s, _)| *s <= seq);
+        self.published.store(at, Ordering::Release);
+    }
+
     /// Every entry present at `at`, in no particular order.
     pub fn for_each_at(&self, at: Stamp, mut f: impl FnMut(&Hash256, &Arc<StObject>)) {
         for item in self.map.iter() {
@@ -316,6 +331,24 @@ mod tests {
             None,
             "not read back from upstream"
         );
+    }
+
+    #[test]
+    fn truncation_restores_an_earlier_stamp() {
+        let s = State::new();
+        let (k, j) = (Hash256([3; 32]), Hash256([4; 32]));
+        s.commit(stamp(1, 0), [(k, obj(1))]);
+        s.close(1, 1);
+        s.commit(stamp(2, 1), [(k, obj(2))]);
+        let saved = s.published();
+        s.commit(stamp(2, 2), [(k, None), (j, obj(5))]);
+        s.close(2, 1);
+        s.commit(stamp(3, 1), [(j, obj(6))]);
+        s.truncate_after(saved);
+        assert_eq!(s.published(), saved);
+        assert_eq!(s.read_at(&k, saved), obj(2));
+        assert_eq!(s.read_at(&j, stamp_closed(9)), None);
+        assert_eq!(s.key_count(), 1);
     }
 
     #[test]

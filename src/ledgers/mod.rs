@@ -9,6 +9,7 @@
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
 //! ledgers.export_closed() / Ledgers::from_snapshot(cfg, header, entries)
+//! ledgers.save_state() -> id; ledgers.revert(id) -> Arc<ClosedLedger>   // ledger_snapshot / ledger_revert
 //! ```
 //!
 //! Readers call [`Ledgers::current`], [`Ledgers::closed`],
@@ -18,8 +19,10 @@
 //! and readers never wait for them.
 
 mod canonical;
+mod saved;
 
 pub use canonical::{canonical_order, tx_set_hash};
+pub use saved::{RevertError, SavedStates};
 
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -90,6 +93,18 @@ pub struct LedgerConfig {
     pub apply: ApplyConfig,
     /// Closed ledgers kept readable.
     pub history_count: u32,
+    /// Deterministic close times (`serve --start-time`): genesis closes ledger 2 at the
+    /// start time and every close not given a time advances by the step. None: the clock.
+    pub fixed_clock: Option<FixedClock>,
+}
+
+/// A fixed close-time clock: where it starts and how far each close advances it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedClock {
+    /// Ledger 2's close time (seconds since the ripple epoch).
+    pub start: u32,
+    /// Seconds each close advances the requested close time.
+    pub step_secs: u32,
 }
 
 impl Default for LedgerConfig {
@@ -98,6 +113,7 @@ impl Default for LedgerConfig {
             fees: Fees::default(),
             apply: ApplyConfig::default(),
             history_count: crate::limits::LEDGER_HISTORY_COUNT,
+            fixed_clock: None,
         }
     }
 }
@@ -239,6 +255,7 @@ pub struct ApplyResult {
 }
 
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
+#[derive(Clone)]
 struct Held {
     tx: Arc<StObject>,
     blob: Arc<[u8]>,
@@ -247,6 +264,7 @@ struct Held {
     until_seq: u32,
 }
 
+#[derive(Clone)]
 struct Open {
     info: ViewInfo,
     txs: Vec<Arc<TxEntry>>,
@@ -263,6 +281,7 @@ pub struct Ledgers {
     open_info: RwLock<ViewInfo>,
     txs: DashMap<Hash256, Arc<TxEntry>>,
     writer: Mutex<Open>,
+    saved: Mutex<SavedStates>,
 }
 
 impl Ledgers {
@@ -350,6 +369,7 @@ impl Ledgers {
                 fees_destroyed: 0,
                 held: Vec::new(),
             }),
+            saved: Mutex::new(SavedStates::default()),
             cfg,
         }
     }
@@ -791,7 +811,7 @@ impl Ledgers {
                 }
             }
         }
-        self.state.close(seq, oldest_kept);
+        self.state.close(seq, oldest_kept.min(self.pinned_seq()));
         open.info = ViewInfo {
             seq: seq.saturating_add(1),
             parent_close_time: close,

@@ -2,7 +2,7 @@
 //! status, `ledgerClosed`, validated transaction messages) once its journal record is
 //! durable. In standalone a closed ledger is validated.
 
-use super::sequencer::{ClosedWork, Command, SequencerHandle};
+use super::sequencer::{CloseError, ClosedWork, Command, Published, RevertWork, SequencerHandle};
 use super::status::{LedgerStatus, LedgerSummary};
 use super::Node;
 use std::sync::Arc;
@@ -18,56 +18,93 @@ pub async fn timer(handle: SequencerHandle, interval_secs: u64) {
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
-        if handle.send(Command::Close { reply: None }).await.is_err() {
+        if handle
+            .send(Command::Close {
+                close_time: None,
+                reply: None,
+            })
+            .await
+            .is_err()
+        {
             break;
         }
     }
 }
 
-/// Publish closes in order, each once durable; ends when the sequencer does.
-pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
-    let network_id = node.network_id;
+/// Publish closes in order, each once durable, and reverts; ends when the sequencer does.
+pub async fn publisher(mut rx: mpsc::Receiver<Published>, node: Arc<Node>) {
     while let Some(work) = rx.recv().await {
-        let closed = work.closed;
-        let seq = closed.header.seq;
-        match work.durable.await {
-            Ok(()) => {
-                record_history(&node, &closed).await;
-                let mut status = LedgerStatus::from_store(&node.ledgers);
-                // Pin the status to this ledger: a later close may already be in the store
-                // without being durable yet.
-                status.validated = Some(LedgerSummary {
-                    seq,
-                    hash: closed.header.hash,
-                    close_time: u64::from(closed.header.close_time),
-                    base_fee_drops: closed.fees.base_drops,
-                    reserve_base_drops: closed.fees.reserve_base_drops,
-                    reserve_inc_drops: closed.fees.reserve_inc_drops,
-                });
-                status.open_seq = Some(seq.saturating_add(1));
-                let first = node.complete_range().0;
-                status.complete = status.complete.map(|(lo, _)| (lo.min(seq).min(first), seq));
-                let complete = status.complete_ledgers();
-                node.set_status(status);
-                let snap = node.ledgers.by_seq(seq);
-                let view = snap
-                    .as_ref()
-                    .map(|s| &s.view as &dyn crate::ledger::view::ReadView);
-                node.subscriptions
-                    .publish_closed(&closed, network_id, &complete, view);
-                update_path_requests(&node, seq);
-                if let Some(reply) = work.reply {
-                    let _ = reply.send(Ok(seq.saturating_add(1)));
-                }
+        match work {
+            Published::Close(work) => publish_close(&node, work).await,
+            Published::Revert(work) => publish_revert(&node, work).await,
+        }
+    }
+}
+
+async fn publish_close(node: &Arc<Node>, work: ClosedWork) {
+    let closed = work.closed;
+    let seq = closed.header.seq;
+    match work.durable.await {
+        Ok(()) => {
+            record_history(node, &closed).await;
+            announce(node, &closed);
+            update_path_requests(node, seq);
+            if let Some(reply) = work.reply {
+                let _ = reply.send(Ok(seq.saturating_add(1)));
             }
-            Err(e) => {
-                tracing::error!(ledger = seq, "close not durable: {e}");
-                if let Some(reply) = work.reply {
-                    let _ = reply.send(Err(e.to_string()));
-                }
+        }
+        Err(e) => {
+            tracing::error!(ledger = seq, "close not durable: {e}");
+            if let Some(reply) = work.reply {
+                let _ = reply.send(Err(CloseError::Failed(e.to_string())));
             }
         }
     }
+}
+
+/// A revert (durable already): the history store forgets the ledgers after the restored
+/// one, the status goes back to it, and subscribers of `ledger` get a `ledgerClosed` for
+/// it, so a client following the stream sees the new tip.
+async fn publish_revert(node: &Arc<Node>, work: RevertWork) {
+    let closed = work.closed;
+    let seq = closed.header.seq;
+    let n = node.clone();
+    let forgot = tokio::task::spawn_blocking(move || n.history.forget_after(seq)).await;
+    match forgot {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::error!(ledger = seq, "history not reverted: {e}"),
+        Err(e) => tracing::error!(ledger = seq, "history writer failed: {e}"),
+    }
+    announce(node, &closed);
+    update_path_requests(node, seq);
+    let _ = work.reply.send(Ok(seq));
+}
+
+/// Makes `closed` the validated ledger of the status and publishes `ledgerClosed`.
+fn announce(node: &Arc<Node>, closed: &Arc<ClosedLedger>) {
+    let seq = closed.header.seq;
+    let mut status = LedgerStatus::from_store(&node.ledgers);
+    // Pin the status to this ledger: a later close may already be in the store without
+    // being durable yet.
+    status.validated = Some(LedgerSummary {
+        seq,
+        hash: closed.header.hash,
+        close_time: u64::from(closed.header.close_time),
+        base_fee_drops: closed.fees.base_drops,
+        reserve_base_drops: closed.fees.reserve_base_drops,
+        reserve_inc_drops: closed.fees.reserve_inc_drops,
+    });
+    status.open_seq = Some(seq.saturating_add(1));
+    let first = node.complete_range().0;
+    status.complete = status.complete.map(|(lo, _)| (lo.min(seq).min(first), seq));
+    let complete = status.complete_ledgers();
+    node.set_status(status);
+    let snap = node.ledgers.by_seq(seq);
+    let view = snap
+        .as_ref()
+        .map(|s| &s.view as &dyn crate::ledger::view::ReadView);
+    node.subscriptions
+        .publish_closed(closed, node.network_id, &complete, view);
 }
 
 /// Recomputes the sessions' path_find requests against ledger `seq`, on a blocking

@@ -81,6 +81,45 @@ impl History {
         }
     }
 
+    /// Forgets the stored ledgers after `seq` and their transactions (a revert).
+    pub fn forget_after(&self, seq: u32) -> Result<(), String> {
+        match self.store.range().map_err(|e| e.to_string())? {
+            Some((_, last)) if last > seq => {
+                self.store.delete_after(seq).map_err(|e| e.to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// At start, when recovery replayed a revert to ledger `reverted_to`: the store may
+    /// still hold the ledgers that revert undid (a crash before the publisher forgot
+    /// them). From the first stored ledger after `reverted_to` that memory does not hold
+    /// with the same hash, the stored ledgers are forgotten; catch-up then writes
+    /// memory's.
+    pub fn forget_reverted(&self, ledgers: &Ledgers, reverted_to: u32) -> Result<(), String> {
+        let Some((_, last)) = self.store.range().map_err(|e| e.to_string())? else {
+            return Ok(());
+        };
+        for seq in reverted_to.saturating_add(1)..=last {
+            let stored = self.store.header(seq).map_err(|e| e.to_string())?;
+            let held = ledgers.by_seq(seq).and_then(|s| s.ledger);
+            let same = match (&stored, &held) {
+                (Some(a), Some(b)) => a.hash == b.header.hash,
+                _ => false,
+            };
+            if !same {
+                tracing::info!(
+                    "history: forgetting ledgers {seq}..={last}, undone by a revert before the last stop"
+                );
+                return self
+                    .store
+                    .delete_after(seq.saturating_sub(1))
+                    .map_err(|e| e.to_string());
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the closed ledgers in memory that the store lacks; refuses a store ahead of
     /// them or one that ends before the oldest of them (a gap history cannot fill).
     ///

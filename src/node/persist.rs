@@ -145,6 +145,12 @@ pub(crate) struct Disk {
     pub open_seq: AtomicU32,
     /// The last close journaled: (ledger seq, record number).
     pub last_close: Mutex<Option<(u32, u64)>>,
+    /// The payloads of the transaction records journaled since the last close (the open
+    /// ledger's): a revert to a state saved now journals them again.
+    pub open_log: Mutex<Vec<Vec<u8>>>,
+    /// The ledger the last revert recovery replayed went back to, if any (the history
+    /// store may still hold the ledgers after it).
+    pub reverted_to: Option<u32>,
     /// The highest close record known durable.
     pub durable_close: Arc<CloseWatermark>,
     pub snapshot: Mutex<SnapshotStatus>,
@@ -218,7 +224,7 @@ impl Persistence {
     /// No disk at all (`--ephemeral`, tests): a genesis store; every [`Durable`] is
     /// immediately `Ok`.
     pub fn ephemeral(cfg: LedgerConfig) -> (Arc<Persistence>, Arc<Ledgers>) {
-        let now = crate::protocol::time::ripple_now_secs() as u32;
+        let now = genesis_time(&cfg);
         (
             Arc::new(Persistence { disk: None }),
             Arc::new(Ledgers::genesis(cfg, now)),
@@ -278,8 +284,9 @@ impl Persistence {
         if let Some(why) = d.refusal() {
             return Durable::ready(Err(PersistError::Unhealthy(why)));
         }
-        let rec = TxRecord::of(blob, result, d.open_seq.load(Ordering::Acquire));
-        Durable::ticket(d.journal.append(RecordKind::Transaction, rec.encode()))
+        let rec = TxRecord::of(blob, result, d.open_seq.load(Ordering::Acquire)).encode();
+        d.open_log.lock().push(rec.clone());
+        Durable::ticket(d.journal.append(RecordKind::Transaction, rec))
     }
 
     /// Journal a close (call right after `Ledgers::close`, before anything else is
@@ -293,6 +300,7 @@ impl Persistence {
         }
         let seq = closed.header.seq;
         d.open_seq.store(seq.saturating_add(1), Ordering::Release);
+        d.open_log.lock().clear();
         let ticket = d
             .journal
             .append(RecordKind::LedgerClose, CloseRecord::of(closed).encode());
@@ -308,6 +316,43 @@ impl Persistence {
             slot.complete(r.map(|_| ()).map_err(PersistError::from));
         });
         durable
+    }
+
+    /// The transaction records journaled since the last close (what a saved state keeps
+    /// to journal again if it is reverted to).
+    pub fn open_log(&self) -> Vec<Vec<u8>> {
+        self.disk
+            .as_ref()
+            .map(|d| d.open_log.lock().clone())
+            .unwrap_or_default()
+    }
+
+    /// The ledger the last revert found at start went back to (see
+    /// [`crate::node::history::History::forget_reverted`]).
+    pub fn reverted_to(&self) -> Option<u32> {
+        self.disk.as_ref().and_then(|d| d.reverted_to)
+    }
+
+    /// Makes a revert durable, on the sequencer's thread, before it is answered: a revert
+    /// record in the journal, the open ledger's transaction records again after it
+    /// (`log`), and once they are durable a snapshot of the restored ledger named after
+    /// the revert record; older snapshot files go. Replay meeting the revert record loads
+    /// that snapshot; without it (a crash before it was written) the revert never
+    /// happened and replay skips the record and the ones after it that it counts. A
+    /// failure leaves persistence refusing writes (memory is reverted, the disk is not).
+    pub fn record_revert(
+        &self,
+        store: &Arc<Ledgers>,
+        closed: &ClosedLedger,
+        log: &[Vec<u8>],
+    ) -> Result<(), PersistError> {
+        let Some(d) = &self.disk else {
+            return Ok(());
+        };
+        if let Some(why) = d.refusal() {
+            return Err(PersistError::Unhealthy(why));
+        }
+        snapshotter::write_revert(d, store, closed, log)
     }
 
     /// Called by the sequencer after each close: starts a snapshot of the last journaled
@@ -376,6 +421,14 @@ impl Persistence {
             "journal_repair": d.repaired,
             "failure": failure,
         })
+    }
+}
+
+/// Ledger 2's close time for a new ledger: the fixed clock's start, else now.
+pub(crate) fn genesis_time(cfg: &LedgerConfig) -> u32 {
+    match cfg.fixed_clock {
+        Some(clock) => clock.start,
+        None => crate::protocol::time::ripple_now_secs() as u32,
     }
 }
 

@@ -12,6 +12,7 @@ use crate::ledger::view::ReadView;
 use crate::ledgers::{ApplyResult, ClosedLedger, Ledgers};
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -31,9 +32,25 @@ pub enum Command {
     },
     /// Close the open ledger (ledger_accept, the close timer).
     Close {
+        /// The close time asked for (seconds since the ripple epoch; ledger_accept's
+        /// `close_time`), or None for the clock's. Later closes continue from it.
+        close_time: Option<u32>,
         /// Gets the new open ledger's sequence once the close is durable and published,
         /// or why it failed.
-        reply: Option<oneshot::Sender<Result<u32, String>>>,
+        reply: Option<oneshot::Sender<Result<u32, CloseError>>>,
+    },
+    /// Save the state (ledger_snapshot).
+    Snapshot {
+        /// Gets the saved state's ID and where it stands.
+        reply: oneshot::Sender<Result<SavedState, String>>,
+    },
+    /// Put back a saved state (ledger_revert), once it is durable and the history store
+    /// forgot the ledgers after it.
+    Revert {
+        /// The saved state's ID.
+        id: u64,
+        /// Gets the restored last closed ledger's sequence, or why not.
+        reply: oneshot::Sender<Result<u32, CloseError>>,
     },
     /// Finish: the thread ends after the commands queued before this one.
     Stop,
@@ -47,6 +64,31 @@ pub struct Verified {
     pub blob: Arc<[u8]>,
     /// Its transaction ID (the hash of `blob`), computed once by whoever verified it.
     pub id: Hash256,
+}
+
+/// A state `ledger_snapshot` saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SavedState {
+    /// Its ID, for `ledger_revert`.
+    pub id: u64,
+    /// The last closed ledger it holds.
+    pub ledger_seq: u32,
+    /// That ledger's hash.
+    pub ledger_hash: Hash256,
+    /// The open ledger it holds.
+    pub current_seq: u32,
+}
+
+/// Why a close or a revert did not happen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CloseError {
+    /// The request cannot be done (a close time before the parent's, an unknown saved
+    /// state): the handler answers with the request's error.
+    Refused(String),
+    /// No saved state has this ID.
+    NotFound(u64),
+    /// The journal or the disk failed.
+    Failed(String),
 }
 
 /// Why a submission was not applied.
@@ -79,7 +121,23 @@ pub struct ClosedWork {
     /// Its journal record.
     pub durable: Durable,
     /// Who asked, if anyone.
-    pub reply: Option<oneshot::Sender<Result<u32, String>>>,
+    pub reply: Option<oneshot::Sender<Result<u32, CloseError>>>,
+}
+
+/// A revert on its way to the history store and the subscribers.
+pub struct RevertWork {
+    /// The ledger that is the last closed one again.
+    pub closed: Arc<ClosedLedger>,
+    /// Who asked.
+    pub reply: oneshot::Sender<Result<u32, CloseError>>,
+}
+
+/// What the sequencer hands the publisher, in order.
+pub enum Published {
+    /// A close, published once durable.
+    Close(ClosedWork),
+    /// A revert (already durable): the history store forgets the ledgers after it.
+    Revert(RevertWork),
 }
 
 /// The sending side handlers use.
@@ -118,62 +176,167 @@ pub fn start(
     store: Arc<Ledgers>,
     persist: Arc<Persistence>,
     subs: Arc<Subscriptions>,
-    published: mpsc::Sender<ClosedWork>,
+    published: mpsc::Sender<Published>,
 ) -> std::io::Result<(SequencerHandle, std::thread::JoinHandle<()>)> {
     let (tx, rx) = mpsc::channel(crate::limits::SEQUENCER_QUEUE_COMMANDS_MAX);
+    let writer = Writer {
+        store,
+        persist,
+        subs,
+        published,
+        clock_offset: 0,
+        open_logs: BTreeMap::new(),
+    };
     let join = std::thread::Builder::new()
         .name("sequencer".into())
-        .spawn(move || run(rx, store, persist, subs, published))?;
+        .spawn(move || writer.run(rx))?;
     Ok((SequencerHandle { tx }, join))
 }
 
-fn run(
-    mut rx: mpsc::Receiver<Command>,
+/// The sequencer thread's state.
+struct Writer {
     store: Arc<Ledgers>,
     persist: Arc<Persistence>,
     subs: Arc<Subscriptions>,
-    published: mpsc::Sender<ClosedWork>,
-) {
-    while let Some(cmd) = rx.blocking_recv() {
-        match cmd {
-            Command::Stop => break,
-            Command::Submit { job, reply } => {
-                let outcome = match job.blocking_recv() {
-                    Ok(Some(v)) => {
-                        submit(&store, &persist, &subs, &v).map_err(SubmitError::Unhealthy)
-                    }
-                    Ok(None) | Err(_) => Err(SubmitError::Unchecked),
-                };
-                let _ = reply.send(outcome);
+    published: mpsc::Sender<Published>,
+    /// Seconds the close clock runs ahead of the wall clock since a close was given a
+    /// time (without a fixed clock).
+    clock_offset: i64,
+    /// The journal records of the open ledger when each saved state was taken, by ID:
+    /// a revert journals them again after its marker.
+    open_logs: BTreeMap<u64, Vec<Vec<u8>>>,
+}
+
+impl Writer {
+    fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        while let Some(cmd) = rx.blocking_recv() {
+            match cmd {
+                Command::Stop => break,
+                Command::Submit { job, reply } => {
+                    let outcome = match job.blocking_recv() {
+                        Ok(Some(v)) => submit(&self.store, &self.persist, &self.subs, &v)
+                            .map_err(SubmitError::Unhealthy),
+                        Ok(None) | Err(_) => Err(SubmitError::Unchecked),
+                    };
+                    let _ = reply.send(outcome);
+                }
+                Command::Close { close_time, reply } => self.close(close_time, reply),
+                Command::Snapshot { reply } => {
+                    let _ = reply.send(self.save_state());
+                }
+                Command::Revert { id, reply } => self.revert(id, reply),
             }
-            Command::Close { reply } => {
-                if let Err(why) = persist.health() {
-                    if let Some(r) = reply {
-                        let _ = r.send(Err(why));
-                    }
-                    continue;
-                }
-                let now = crate::protocol::time::ripple_now_secs();
-                let closed = store.close(u32::try_from(now).unwrap_or(u32::MAX));
-                let durable = persist.record_close(&closed);
-                persist.after_close(&store);
-                // Held transactions retried into the new open ledger are proposed now.
-                if subs.wants_proposed() {
-                    let current = store.current();
-                    for entry in store.open_txs() {
-                        subs.publish_proposed(&entry, current.seq(), &current.view);
-                    }
-                }
-                let work = ClosedWork {
-                    closed,
-                    durable,
-                    reply,
-                };
-                // Waits only when PUBLISH_QUEUE_CLOSES_MAX closes are not yet durable.
-                if published.blocking_send(work).is_err() {
-                    tracing::warn!("publisher gone; close not published");
-                }
+        }
+    }
+
+    /// The close time to ask `close` for: `given` (which must not be before the last
+    /// closed ledger's close time), else the fixed clock's next step, else the wall
+    /// clock plus the offset a given time left.
+    fn close_time(&mut self, given: Option<u32>) -> Result<u32, CloseError> {
+        let parent = self.store.closed().ledger;
+        let now = crate::protocol::time::ripple_now_secs() as i64;
+        if let Some(t) = given {
+            let parent_time = parent.as_ref().map_or(0, |l| l.header.close_time);
+            if t < parent_time {
+                return Err(CloseError::Refused(format!(
+                    "close_time {t} is before the last closed ledger's close time {parent_time}"
+                )));
             }
+            self.clock_offset = i64::from(t) - now;
+            return Ok(t);
+        }
+        if let Some(clock) = self.store.config().fixed_clock {
+            let last = parent.map_or(clock.start, |l| l.close_time_requested);
+            return Ok(last.saturating_add(clock.step_secs));
+        }
+        Ok((now + self.clock_offset).clamp(0, i64::from(u32::MAX)) as u32)
+    }
+
+    fn close(
+        &mut self,
+        close_time: Option<u32>,
+        reply: Option<oneshot::Sender<Result<u32, CloseError>>>,
+    ) {
+        let refused = self
+            .persist
+            .health()
+            .map_err(CloseError::Failed)
+            .and_then(|()| self.close_time(close_time));
+        let at = match refused {
+            Ok(at) => at,
+            Err(e) => {
+                if let Some(r) = reply {
+                    let _ = r.send(Err(e));
+                }
+                return;
+            }
+        };
+        let (store, persist, subs) = (&self.store, &self.persist, &self.subs);
+        let closed = store.close(at);
+        let durable = persist.record_close(&closed);
+        persist.after_close(store);
+        // Held transactions retried into the new open ledger are proposed now.
+        if subs.wants_proposed() {
+            let current = store.current();
+            for entry in store.open_txs() {
+                subs.publish_proposed(&entry, current.seq(), &current.view);
+            }
+        }
+        let work = ClosedWork {
+            closed,
+            durable,
+            reply,
+        };
+        // Waits only when PUBLISH_QUEUE_CLOSES_MAX closes are not yet durable.
+        if self
+            .published
+            .blocking_send(Published::Close(work))
+            .is_err()
+        {
+            tracing::warn!("publisher gone; close not published");
+        }
+    }
+
+    fn save_state(&mut self) -> Result<SavedState, String> {
+        self.persist.health()?;
+        let id = self.store.save_state();
+        self.open_logs.insert(id, self.persist.open_log());
+        let kept = self.store.saved_ids();
+        self.open_logs.retain(|id, _| kept.contains(id));
+        let closed = self.store.closed().ledger;
+        Ok(SavedState {
+            id,
+            ledger_seq: closed.as_ref().map_or(0, |l| l.header.seq),
+            ledger_hash: closed.map_or(Hash256::ZERO, |l| l.header.hash),
+            current_seq: self.store.current().seq(),
+        })
+    }
+
+    fn revert(&mut self, id: u64, reply: oneshot::Sender<Result<u32, CloseError>>) {
+        if let Err(why) = self.persist.health() {
+            let _ = reply.send(Err(CloseError::Failed(why)));
+            return;
+        }
+        let closed = match self.store.revert(id) {
+            Ok(closed) => closed,
+            Err(_) => {
+                let _ = reply.send(Err(CloseError::NotFound(id)));
+                return;
+            }
+        };
+        let log = self.open_logs.remove(&id).unwrap_or_default();
+        self.open_logs.retain(|k, _| *k < id);
+        if let Err(e) = self.persist.record_revert(&self.store, &closed, &log) {
+            let _ = reply.send(Err(CloseError::Failed(e.to_string())));
+            return;
+        }
+        let work = RevertWork { closed, reply };
+        if self
+            .published
+            .blocking_send(Published::Revert(work))
+            .is_err()
+        {
+            tracing::warn!("publisher gone; revert not published");
         }
     }
 }

@@ -252,10 +252,15 @@ pub async fn close_ledger(services: &Services) -> Result<u32, String> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     writer
         .sequencer
-        .send(Command::Close { reply: Some(tx) })
+        .send(Command::Close {
+            reply: Some(tx),
+            close_time: None,
+        })
         .await
         .map_err(|_| "the writer has stopped".to_owned())?;
-    rx.await.map_err(|_| "the writer has stopped".to_owned())?
+    rx.await
+        .map_err(|_| "the writer has stopped".to_owned())?
+        .map_err(|e| format!("the close failed: {e:?}"))
 }
 
 /// An amount of XRP written in decimal (`"1000"`, `"12.5"`, at most six decimals) in drops;

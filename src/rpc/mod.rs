@@ -36,6 +36,7 @@ pub mod params;
 pub mod pathfind;
 pub mod role;
 pub mod signing;
+pub mod standalone;
 pub mod submission;
 
 use crate::limits::VALIDATED_AGE_MAX_SECS;

@@ -246,6 +246,8 @@ pub struct ServerConfig {
     /// The key the faucet pays with (`faucet_seed`); `None`: the genesis account's. Its
     /// `Debug` shows only the public key.
     pub faucet_key: Option<crate::protocol::keys::KeyPair>,
+    /// Deterministic close times (`--start-time`, `--close-step`; command line only).
+    pub fixed_clock: Option<crate::ledgers::FixedClock>,
 }
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
@@ -296,6 +298,7 @@ impl ServerConfig {
             fork: None,
             dev: DevOptions::default(),
             faucet_key: None,
+            fixed_clock: None,
         }
     }
 
@@ -333,6 +336,7 @@ impl ServerConfig {
             fork: None,
             dev: DevOptions::default(),
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
+            fixed_clock: None,
         })
     }
 }

@@ -255,6 +255,16 @@ impl Snapshots {
         Ok(None)
     }
 
+    /// Removes one snapshot file (and syncs the directory).
+    pub fn remove(&self, info: &SnapshotInfo) -> StoreResult<()> {
+        self.storage
+            .remove(&info.path)
+            .map_err(|e| StoreError::io("remove", &info.path, e))?;
+        self.storage
+            .sync_dir(&self.dir)
+            .map_err(|e| StoreError::io("sync_dir", &self.dir, e))
+    }
+
     /// Keeps the newest `keep` snapshots (at least one) and removes the rest. Returns the
     /// removed files.
     pub fn prune(&self, keep: usize) -> StoreResult<Vec<PathBuf>> {

@@ -28,6 +28,12 @@
 //!   0  version u8 1 | 1 meta kind u8 1 (genesis) | 2 now u32 (ledger 2's close time)
 //!   6  base fee u64 | 14 reserve base u64 | 22 reserve increment u64 | 30 network id u32
 //! ```
+//! Revert record (`RecordKind::Meta`, `ledger_revert`):
+//! ```text
+//!   0  version u8 1 | 1 meta kind u8 2 (revert) | 2 seq u32 (the ledger reverted to)
+//!   6  hash 32 (its hash) | 38 following u32 (transaction records after this one that
+//!      belong to the revert: the restored open ledger's)
+//! ```
 //! Snapshot payload (inside the store's checksummed snapshot file):
 //! ```text
 //!   magic "LDGRLEDG" | version u32 1 | header (seq u32, total_drops u64, parent_hash,
@@ -48,6 +54,7 @@ use crate::protocol::types::Hash256;
 
 const VERSION: u8 = 1;
 const META_GENESIS: u8 = 1;
+const META_REVERT: u8 = 2;
 const SNAPSHOT_MAGIC: &[u8; 8] = b"LDGRLEDG";
 const SNAPSHOT_VERSION: u32 = 1;
 const FLAG_APPLIED: u8 = 1;
@@ -245,6 +252,44 @@ impl GenesisRecord {
         };
         r.end()?;
         Ok(rec)
+    }
+}
+
+/// A revert record: the ledger a `ledger_revert` went back to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevertRecord {
+    /// The restored last closed ledger.
+    pub seq: u32,
+    /// Its hash.
+    pub hash: Hash256,
+    /// How many transaction records right after this one are the restored open ledger's.
+    pub following: u32,
+}
+
+impl RevertRecord {
+    /// The payload.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = vec![VERSION, META_REVERT];
+        out.extend_from_slice(&self.seq.to_le_bytes());
+        out.extend_from_slice(&self.hash.0);
+        out.extend_from_slice(&self.following.to_le_bytes());
+        out
+    }
+
+    /// Reads a payload; `Ok(None)` for another meta record (genesis).
+    pub fn decode(bytes: &[u8]) -> Result<Option<RevertRecord>, FormatError> {
+        let mut r = Reader::new(bytes);
+        r.version()?;
+        if r.u8()? != META_REVERT {
+            return Ok(None);
+        }
+        let rec = RevertRecord {
+            seq: r.u32()?,
+            hash: r.hash()?,
+            following: r.u32()?,
+        };
+        r.end()?;
+        Ok(Some(rec))
     }
 }
 

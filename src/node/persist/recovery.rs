@@ -23,20 +23,29 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use super::format::{decode_snapshot, CloseRecord, GenesisRecord, TxRecord};
+use super::format::{decode_snapshot, CloseRecord, GenesisRecord, RevertRecord, TxRecord};
 use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
 use crate::store::{
-    Journal, JournalOptions, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage, StoreError,
-    DISCARDED_SUFFIX,
+    Journal, JournalOptions, Record, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage,
+    StoreError, DISCARDED_SUFFIX,
 };
 
 /// The last close replayed: (ledger seq, journal record).
 type LastClose = Option<(u32, u64)>;
 
-/// What recovery produced: the store, the last close, and a line saying what it did.
-type Outcome = (Arc<Ledgers>, LastClose, String);
+/// What recovery produced.
+struct Outcome {
+    store: Arc<Ledgers>,
+    last_close: LastClose,
+    /// A line saying what it did.
+    from: String,
+    /// The transaction records since the last close (the open ledger's).
+    open_log: Vec<Vec<u8>>,
+    /// The ledger the last revert replayed (or the base snapshot) went back to.
+    reverted_to: Option<u32>,
+}
 
 /// Where replay starts.
 enum Base {
@@ -58,7 +67,7 @@ pub(super) fn open(
     let newest_snapshot = infos.last().map_or(0, |i| i.ledger_seq);
     let history = options.history_ledgers.min(cfg.history_count);
 
-    let (store, last_close, recovered_from) = if recovered.next_record == 1 && infos.is_empty() {
+    let outcome = if recovered.next_record == 1 && infos.is_empty() {
         // A new directory (or a repair that kept nothing): genesis, recorded first. Unless
         // the directory says a ledger was created in it already: then its journal is gone.
         if let Some(why) = created_before(dir, options.storage.as_ref())? {
@@ -68,7 +77,7 @@ pub(super) fn open(
             tracing::warn!("journal repair: {why}; starting a new ledger");
             repaired.get_or_insert(why);
         }
-        let now = crate::protocol::time::ripple_now_secs() as u32;
+        let now = super::genesis_time(&cfg);
         let g = GenesisRecord {
             now,
             fees: cfg.fees,
@@ -76,16 +85,19 @@ pub(super) fn open(
         };
         journal.append(RecordKind::Meta, g.encode()).wait()?;
         tracing::info!(dir = %dir.display(), "created a new ledger (genesis)");
-        (
-            Arc::new(Ledgers::genesis(cfg, now)),
-            None,
-            "new ledger".to_owned(),
-        )
+        Outcome {
+            store: Arc::new(Ledgers::genesis(cfg, now)),
+            last_close: None,
+            from: "new ledger".to_owned(),
+            open_log: Vec::new(),
+            reverted_to: None,
+        }
     } else {
         recover(&recovered, &snapshots, &infos, cfg, history)?
     };
 
     mark_created(dir, options.storage.as_ref())?;
+    let store = outcome.store;
     let seq = store.current().seq();
     let disk = Arc::new(Disk {
         dir: dir.to_path_buf(),
@@ -93,14 +105,16 @@ pub(super) fn open(
         journal,
         snapshots,
         open_seq: AtomicU32::new(seq),
-        last_close: Mutex::new(last_close),
+        last_close: Mutex::new(outcome.last_close),
+        open_log: Mutex::new(outcome.open_log),
+        reverted_to: outcome.reverted_to,
         durable_close: Default::default(),
         snapshot: Mutex::new(SnapshotStatus {
             last_seq: newest_snapshot,
             last_through_record: infos.last().map_or(0, |i| i.through_record),
             ..Default::default()
         }),
-        recovered_from,
+        recovered_from: outcome.from,
         repaired,
         _lock: lock,
     });
@@ -361,16 +375,28 @@ fn recover(
         };
         match loaded {
             Ok((store, through)) => {
+                let mut state = Replaying::new(store);
                 if let Base::Snapshot(info) = &base {
                     tracing::info!(file = %info.path.display(), seq = info.ledger_seq, "recovery: loaded snapshot");
+                    state.reverted_to = revert_at(recovered, through)?;
                 }
-                let (last, replayed) = replay(recovered, &store, through)?;
+                let jumps = Jumps {
+                    snapshots,
+                    infos: &usable,
+                    cfg: cfg.clone(),
+                };
+                let (state, replayed) = replay(recovered, state, through, &jumps)?;
                 let from = match &base {
                     Base::Genesis => "genesis".to_owned(),
                     Base::Snapshot(info) => format!("snapshot of ledger {}", info.ledger_seq),
                 };
-                let line = format!("{from}, then {replayed} journal records");
-                return Ok((Arc::new(store), last, line));
+                return Ok(Outcome {
+                    store: Arc::new(state.store),
+                    last_close: state.last_close,
+                    from: format!("{from}, then {replayed} journal records"),
+                    open_log: state.open_log,
+                    reverted_to: state.reverted_to,
+                });
             }
             Err(e) => {
                 tracing::warn!(error = %e, "recovery: base unusable, trying the next one");
@@ -428,13 +454,154 @@ fn genesis_from_journal(recovered: &Recovered, cfg: LedgerConfig) -> Result<Ledg
     Ok(Ledgers::genesis(cfg, g.now))
 }
 
-/// Replays records after `through` into `store`, checking each against the journal.
-/// Returns the last close replayed (ledger seq, record number).
+/// The ledger a revert record numbered `record` went back to (None: another record).
+fn revert_at(recovered: &Recovered, record: u64) -> Result<Option<u32>, PersistError> {
+    if record < recovered.first_record || record >= recovered.next_record {
+        return Ok(None);
+    }
+    let Some(first) = recovered.replay_from(record)?.next() else {
+        return Ok(None);
+    };
+    let first = first?;
+    if first.number != record || first.kind != RecordKind::Meta {
+        return Ok(None);
+    }
+    Ok(RevertRecord::decode(&first.payload)
+        .ok()
+        .flatten()
+        .map(|r| r.seq))
+}
+
+/// Where replay finds the snapshot a revert record names.
+struct Jumps<'a> {
+    snapshots: &'a Snapshots,
+    infos: &'a [SnapshotInfo],
+    cfg: LedgerConfig,
+}
+
+/// Replay's progress.
+struct Replaying {
+    store: Ledgers,
+    last_close: LastClose,
+    open_log: Vec<Vec<u8>>,
+    reverted_to: Option<u32>,
+    /// Records still to skip: those of a revert that never happened.
+    skip: u32,
+    txs: u64,
+    closes: u64,
+}
+
+impl Replaying {
+    fn new(store: Ledgers) -> Replaying {
+        Replaying {
+            store,
+            last_close: None,
+            open_log: Vec::new(),
+            reverted_to: None,
+            skip: 0,
+            txs: 0,
+            closes: 0,
+        }
+    }
+
+    fn transaction(&mut self, record: &Record) -> Result<(), PersistError> {
+        let n = record.number;
+        let diverged = |detail: String| PersistError::Diverged { record: n, detail };
+        let rec = TxRecord::decode(&record.payload)
+            .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
+        let r = self
+            .store
+            .apply_blob(&rec.blob)
+            .map_err(|e| diverged(format!("transaction does not decode: {e}")))?;
+        let got = TxRecord::of(&rec.blob, &r, self.store.current().seq());
+        if got != rec {
+            return Err(diverged(format!(
+                "transaction {}: replay gave {} (ledger {}, index {}, applied {}, held {}) where the journal has {} (ledger {}, index {}, applied {}, held {})",
+                rec.id,
+                got.ter().map_or(got.ter.to_string(), |t| t.to_string()),
+                got.ledger_seq, got.index, got.applied, got.held,
+                rec.ter().map_or(rec.ter.to_string(), |t| t.to_string()),
+                rec.ledger_seq, rec.index, rec.applied, rec.held,
+            )));
+        }
+        self.open_log.push(record.payload.clone());
+        self.txs += 1;
+        Ok(())
+    }
+
+    fn close(&mut self, record: &Record) -> Result<(), PersistError> {
+        let n = record.number;
+        let rec = CloseRecord::decode(&record.payload)
+            .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
+        let closed = self.store.close(rec.close_time_requested);
+        let got = CloseRecord::of(&closed);
+        if got != rec {
+            return Err(PersistError::Diverged {
+                record: n,
+                detail: format!(
+                    "ledger {} replayed to hash {} where the journal has ledger {} with hash {}",
+                    got.seq, got.hash, rec.seq, rec.hash
+                ),
+            });
+        }
+        self.last_close = Some((rec.seq, n));
+        self.open_log.clear();
+        self.closes += 1;
+        Ok(())
+    }
+
+    /// A revert record: the store becomes the snapshot named after it; without that
+    /// snapshot (a crash before it was written) the revert never happened, and the
+    /// records it counts after itself are skipped.
+    fn revert(&mut self, record: &Record, jumps: &Jumps<'_>) -> Result<(), PersistError> {
+        let n = record.number;
+        let rec = match RevertRecord::decode(&record.payload) {
+            Ok(Some(rec)) => rec,
+            Ok(None) => {
+                return Err(PersistError::Recovery(format!(
+                    "journal record {n}: a genesis record in the middle of the journal"
+                )))
+            }
+            Err(e) => return Err(PersistError::Recovery(format!("journal record {n}: {e}"))),
+        };
+        let Some(info) = jumps.infos.iter().find(|i| i.through_record == n) else {
+            tracing::warn!(
+                record = n,
+                ledger = rec.seq,
+                "recovery: a revert whose snapshot was never written did not happen; skipping it"
+            );
+            self.skip = rec.following;
+            return Ok(());
+        };
+        let store = load_snapshot(jumps.snapshots, info, jumps.cfg.clone())?;
+        let hash = store.closed().ledger.map(|l| l.header.hash);
+        if info.ledger_seq != rec.seq || hash != Some(rec.hash) {
+            return Err(PersistError::Diverged {
+                record: n,
+                detail: format!(
+                    "revert to ledger {} ({}): snapshot {} holds another ledger",
+                    rec.seq,
+                    rec.hash,
+                    info.path.display()
+                ),
+            });
+        }
+        self.store = store;
+        self.last_close = Some((rec.seq, n));
+        self.open_log.clear();
+        self.reverted_to = Some(rec.seq);
+        Ok(())
+    }
+}
+
+/// Replays records after `through` into the store, checking each against the journal.
+/// Returns the progress and the number of records read.
 fn replay(
     recovered: &Recovered,
-    store: &Ledgers,
+    mut state: Replaying,
     through: u64,
-) -> Result<(LastClose, u64), PersistError> {
+    jumps: &Jumps<'_>,
+) -> Result<(Replaying, u64), PersistError> {
     let started = Instant::now();
     let quiet = Duration::from_millis(REPLAY_PROGRESS_QUIET_MILLIS);
     let replay = recovered.replay_after(through)?.with_progress_every(
@@ -446,61 +613,26 @@ fn replay(
         },
     );
     let total = replay.total();
-    let (mut txs, mut closes) = (0u64, 0u64);
-    let mut last_close = None;
     for record in replay {
         let record = record?;
-        let n = record.number;
-        let diverged = |detail: String| PersistError::Diverged { record: n, detail };
+        if state.skip > 0 {
+            state.skip -= 1;
+            continue;
+        }
         match record.kind {
-            RecordKind::Transaction => {
-                let rec = TxRecord::decode(&record.payload)
-                    .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
-                let r = store
-                    .apply_blob(&rec.blob)
-                    .map_err(|e| diverged(format!("transaction does not decode: {e}")))?;
-                let got = TxRecord::of(&rec.blob, &r, store.current().seq());
-                if got != rec {
-                    return Err(diverged(format!(
-                        "transaction {}: replay gave {} (ledger {}, index {}, applied {}, held {}) where the journal has {} (ledger {}, index {}, applied {}, held {})",
-                        rec.id,
-                        got.ter().map_or(got.ter.to_string(), |t| t.to_string()),
-                        got.ledger_seq, got.index, got.applied, got.held,
-                        rec.ter().map_or(rec.ter.to_string(), |t| t.to_string()),
-                        rec.ledger_seq, rec.index, rec.applied, rec.held,
-                    )));
-                }
-                txs += 1;
-            }
-            RecordKind::LedgerClose => {
-                let rec = CloseRecord::decode(&record.payload)
-                    .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
-                let closed = store.close(rec.close_time_requested);
-                let got = CloseRecord::of(&closed);
-                if got != rec {
-                    return Err(diverged(format!(
-                        "ledger {} replayed to hash {} where the journal has ledger {} with hash {}",
-                        got.seq, got.hash, rec.seq, rec.hash
-                    )));
-                }
-                last_close = Some((rec.seq, n));
-                closes += 1;
-            }
-            RecordKind::Meta => {
-                return Err(PersistError::Recovery(format!(
-                    "journal record {n}: a genesis record in the middle of the journal"
-                )));
-            }
+            RecordKind::Transaction => state.transaction(&record)?,
+            RecordKind::LedgerClose => state.close(&record)?,
+            RecordKind::Meta => state.revert(&record, jumps)?,
         }
     }
-    let (first, last) = store.complete_range();
+    let (first, last) = state.store.complete_range();
     tracing::info!(
         records = total,
-        transactions = txs,
-        closes,
+        transactions = state.txs,
+        closes = state.closes,
         ledgers = %format!("{first}-{last}"),
         millis = started.elapsed().as_millis() as u64,
         "recovery: journal replayed"
     );
-    Ok((last_close, total))
+    Ok((state, total))
 }

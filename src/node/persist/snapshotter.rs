@@ -7,16 +7,17 @@
 //! stamp while the sequencer goes on; their root is checked against the header before
 //! the file is written, so a snapshot on disk always loads.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::format::encode_snapshot;
+use super::format::{encode_snapshot, RevertRecord};
 use super::{Disk, PersistError};
 use crate::ledger::shamap::{state_leaf_hash, ShaMap};
-use crate::ledgers::Ledgers;
+use crate::ledgers::{ClosedLedger, Ledgers};
 use crate::limits::SNAPSHOT_DURABLE_WAIT_MILLIS_MAX;
 use crate::protocol::codec;
-use crate::store::prune_history;
+use crate::store::{prune_history, RecordKind};
 
 /// Starts a background snapshot when one is due and none is running.
 pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<Ledgers>) {
@@ -68,10 +69,70 @@ pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<Ledgers>) -> Result<bool, Per
     write(d, store, seq, through)
 }
 
-/// Writes the snapshot of ledger `seq` (close record `through`). `Ok(false)` when it was
-/// skipped without harm (the ledger left history first, or its record never became
-/// durable because the journal failed).
+/// Writes the snapshot of ledger `seq` (close record `through`), then prunes. `Ok(false)`
+/// when it was skipped without harm (the ledger left history first, or its record never
+/// became durable because the journal failed).
 fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, PersistError> {
+    let written = write_file(d, store, seq, through)?;
+    if written {
+        prune(d);
+    }
+    Ok(written)
+}
+
+/// [`super::Persistence::record_revert`]: the revert record and the restored open
+/// ledger's records, durable; then the restored ledger's snapshot named after the revert
+/// record, and every older snapshot file removed (they describe ledgers the revert undid;
+/// one left behind by a crash is harmless: replay from it meets the revert record).
+pub(super) fn write_revert(
+    d: &Arc<Disk>,
+    store: &Ledgers,
+    closed: &ClosedLedger,
+    log: &[Vec<u8>],
+) -> Result<(), PersistError> {
+    wait(d);
+    let seq = closed.header.seq;
+    let marker = RevertRecord {
+        seq,
+        hash: closed.header.hash,
+        following: log.len() as u32,
+    };
+    let ticket = d.journal.append(RecordKind::Meta, marker.encode());
+    let tickets: Vec<_> = log
+        .iter()
+        .map(|p| d.journal.append(RecordKind::Transaction, p.clone()))
+        .collect();
+    let through = ticket.wait()?;
+    let mut last = through;
+    for t in tickets {
+        last = t.wait()?;
+    }
+    d.open_seq.store(seq.saturating_add(1), Ordering::Release);
+    *d.open_log.lock() = log.to_vec();
+    *d.last_close.lock() = Some((seq, through));
+    d.durable_close.mark(last);
+    let failed = |why: String| {
+        d.snapshot.lock().failure = Some(why.clone());
+        PersistError::Unhealthy(why)
+    };
+    if !write_file(d, store, seq, through)? {
+        return Err(failed(format!(
+            "the snapshot of reverted ledger {seq} could not be written"
+        )));
+    }
+    for info in d.snapshots.list()? {
+        if info.through_record < through {
+            d.snapshots
+                .remove(&info)
+                .map_err(|e| failed(e.to_string()))?;
+        }
+    }
+    prune(d);
+    Ok(())
+}
+
+/// Writes the snapshot file of ledger `seq` (record `through`); `Ok(false)` as [`write`].
+fn write_file(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, PersistError> {
     let started = Instant::now();
     if let Err(e) = d.journal.health() {
         tracing::warn!(seq, error = %e, "snapshot skipped: the journal refuses writes");
@@ -128,6 +189,11 @@ fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, Pers
             return Err(e.into());
         }
     }
+    Ok(true)
+}
+
+/// Prunes snapshots and journal segments behind the newest snapshots.
+fn prune(d: &Disk) {
     match prune_history(
         &d.journal,
         &d.snapshots,
@@ -142,5 +208,4 @@ fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, Pers
         Ok(_) => {}
         Err(e) => tracing::warn!(error = %e, "pruning history failed"),
     }
-    Ok(true)
 }

@@ -62,6 +62,8 @@ methods! {
     noripple_check => Inline;
     path_find => Cpu;
     ledger_header => Inline, versions: 1..=1;
+    ledger_revert => Async, role: Admin, condition: NeedsCurrentLedger;
+    ledger_snapshot => Async, role: Admin, condition: NeedsCurrentLedger;
     ping => Inline;
     random => Inline;
     ripple_path_find => Cpu;

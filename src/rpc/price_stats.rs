@@ -141,6 +141,8 @@ mod tests {
         assert_eq!(price_value(740, 1).to_text(), "74");
         assert_eq!(price_value(741, 2).to_text(), "7.41");
         assert_eq!(price_value(0, 3).to_text(), "0");
+        // The largest AssetPrice keeps 16 digits, in getText's exponent form.
+        assert_eq!(price_value(u64::MAX, 3).to_text(), "1844674407370955e1");
     }
 
     #[test]

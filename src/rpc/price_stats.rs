@@ -80,7 +80,7 @@ fn set_json(prices: &[IouValue]) -> Value {
 /// sum divided by two.
 fn median(sorted: &[IouValue]) -> IouValue {
     let mid = sorted.len() / 2;
-    if sorted.len() % 2 == 0 {
+    if sorted.len().is_multiple_of(2) {
         divide_by(&add(&sorted[mid - 1], &sorted[mid]), 2)
     } else {
         sorted[mid]

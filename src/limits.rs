@@ -669,3 +669,36 @@ pub const GENESIS_FILE_ENTRIES_MAX: usize = 10_000;
 
 const _: () = assert!(FAUCET_DROPS_DEFAULT <= FAUCET_DROPS_MAX);
 const _: () = assert!(FAUCET_BURST_REQUESTS >= 1);
+
+// ---------------------------------------------------------------------------------------------
+// DIDs and price oracles (rippled `Protocol.h`, `GetAggregatePrice.cpp`).
+// ---------------------------------------------------------------------------------------------
+
+/// Longest DID URI, in bytes (`maxDIDURILength`).
+pub const DID_URI_BYTES_MAX: usize = 256;
+/// Longest DIDDocument, in bytes (`maxDIDDocumentLength`).
+pub const DID_DOCUMENT_BYTES_MAX: usize = 256;
+/// Longest DID Data (attestation), in bytes (`maxDIDAttestationLength`).
+pub const DID_DATA_BYTES_MAX: usize = 256;
+/// Most token pairs an oracle's PriceDataSeries holds (`maxOracleDataSeries`).
+pub const ORACLE_SERIES_MAX: usize = 10;
+/// An oracle with more pairs than this counts two owner entries, else one.
+pub const ORACLE_SERIES_ONE_RESERVE_MAX: usize = 5;
+/// Longest oracle Provider, in bytes (`maxOracleProvider`).
+pub const ORACLE_PROVIDER_BYTES_MAX: usize = 256;
+/// Longest oracle URI, in bytes (`maxOracleURI`).
+pub const ORACLE_URI_BYTES_MAX: usize = 256;
+/// Longest oracle AssetClass, in bytes (`maxOracleSymbolClass`).
+pub const ORACLE_ASSET_CLASS_BYTES_MAX: usize = 16;
+/// Largest price Scale (`maxPriceScale`).
+pub const ORACLE_PRICE_SCALE_MAX: u8 = 20;
+/// How far, in seconds, LastUpdateTime may be from the parent ledger's close time
+/// (`maxLastUpdateTimeDelta`).
+pub const ORACLE_UPDATE_TIME_DELTA_SECS: u32 = 300;
+/// Oracles one get_aggregate_price request may name (`maxOracles`).
+pub const AGGREGATE_PRICE_ORACLES_MAX: usize = 200;
+/// Largest trim percentage of get_aggregate_price (`maxTrim`).
+pub const AGGREGATE_PRICE_TRIM_MAX: u32 = 25;
+/// Earlier versions of an oracle get_aggregate_price looks back through when the latest
+/// lacks the pair (`maxHistory`).
+pub const AGGREGATE_PRICE_HISTORY_MAX: usize = 3;

@@ -262,11 +262,16 @@ fn server_methods() {
         (ms["enabled"].clone(), ms["supported"].clone()),
         (json!(true), json!(true))
     );
-    let did = features
-        .values()
-        .find(|f| f["name"] == "DID")
-        .expect("DID listed");
-    assert_eq!(did["enabled"], false);
+    let named = |name: &str| {
+        features
+            .values()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("{name} listed"))
+            .clone()
+    };
+    assert_eq!(named("DID")["enabled"], true);
+    assert_eq!(named("PriceOracle")["enabled"], true);
+    assert_eq!(named("fixPriceOracleOrder")["enabled"], false);
     let one = call(addr, "feature", json!({"feature": "MultiSign"}));
     assert_eq!(
         one["4C97EBA926031A7CF7D7B36FDE3ED66DDA5421192D63DE53FFB46E43B9DC8373"]["name"],

@@ -1,6 +1,7 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow, check, MPT and NFToken transactions among a few accounts, valid and invalid. After every
+//! Clawback, escrow, check, MPT, NFToken, DID and price-oracle transactions among a few
+//! accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -250,7 +251,33 @@ enum Op {
         owner: usize,
         uri: bool,
     },
+    /// DIDSet: each field absent, empty, or that many bytes (some too long).
+    DidSet {
+        from: usize,
+        fields: [Option<usize>; 3],
+    },
+    DidDelete {
+        from: usize,
+    },
+    /// OracleSet of document `doc`, LastUpdateTime `offset` seconds from the parent close.
+    OracleSet {
+        from: usize,
+        doc: u32,
+        pairs: Vec<OraclePair>,
+        offset: i64,
+        provider: bool,
+        asset_class: bool,
+    },
+    OracleDelete {
+        from: usize,
+        doc: u32,
+    },
 }
+
+/// (base, quote) as indexes into ORACLE_ASSETS, then the price and scale, if any.
+type OraclePair = (usize, usize, Option<u64>, Option<u8>);
+
+const ORACLE_ASSETS: [&str; 6] = ["XRP", "USD", "EUR", "BTC", "ETH", "GBP"];
 
 fn acct() -> impl Strategy<Value = usize> {
     0..NAMES.len()
@@ -353,7 +380,121 @@ fn op() -> impl Strategy<Value = Op> {
         nft_op(),
         nft_op(),
         nft_op(),
+        did_oracle_op(),
+        did_oracle_op(),
     ]
+}
+
+/// DID and price-oracle ops: DIDs set, edited, emptied and deleted; oracles of three
+/// documents created, updated (pairs added, repriced, deleted), refused for their times,
+/// lengths and pairs, and deleted.
+fn did_oracle_op() -> impl Strategy<Value = Op> {
+    let field = || {
+        prop_oneof![
+            2 => Just(None),
+            1 => Just(Some(0usize)),
+            3 => (1usize..40).prop_map(Some),
+            1 => (250usize..260).prop_map(Some),
+        ]
+    };
+    let pair = (
+        0..ORACLE_ASSETS.len(),
+        0..ORACLE_ASSETS.len(),
+        prop_oneof![4 => (1u64..100_000).prop_map(Some), 1 => Just(None)],
+        prop_oneof![Just(None), (0u8..22).prop_map(Some)],
+    );
+    prop_oneof![
+        3 => (acct(), [field(), field(), field()]).prop_map(|(from, fields)| Op::DidSet { from, fields }),
+        1 => acct().prop_map(|from| Op::DidDelete { from }),
+        6 => (
+            acct(),
+            0u32..3,
+            prop::collection::vec(pair, 0..12),
+            prop_oneof![6 => 0i64..100, 1 => -400i64..400],
+            prop::bool::weighted(0.8),
+            prop::bool::weighted(0.8),
+        )
+            .prop_map(|(from, doc, pairs, offset, provider, asset_class)| Op::OracleSet {
+                from,
+                doc,
+                pairs,
+                offset,
+                provider,
+                asset_class,
+            }),
+        1 => (acct(), 0u32..3).prop_map(|(from, doc)| Op::OracleDelete { from, doc }),
+    ]
+}
+
+/// The DID or oracle transaction an op stands for.
+fn did_oracle_tx(w: &World, op: &Op) -> (usize, Tx) {
+    match op {
+        Op::DidSet { from, fields } => {
+            let tx = ["URI", "DIDDocument", "Data"].iter().zip(fields).fold(
+                Tx::new("DIDSet"),
+                |tx, (name, len)| match len {
+                    Some(n) => tx.blob(name, &vec![b'd'; *n]),
+                    None => tx,
+                },
+            );
+            (*from, tx)
+        }
+        Op::DidDelete { from } => (*from, Tx::new("DIDDelete")),
+        Op::OracleSet {
+            from,
+            doc,
+            pairs,
+            offset,
+            provider,
+            asset_class,
+        } => {
+            let unix = i64::from(w.env.parent_close())
+                + ledgerd::protocol::time::RIPPLE_EPOCH_OFFSET_SECS as i64
+                + offset;
+            let mut tx = Tx::new("OracleSet")
+                .u32("OracleDocumentID", *doc)
+                .u32("LastUpdateTime", unix as u32);
+            tx.0.set_named("PriceDataSeries", price_series(pairs));
+            if *provider {
+                tx = tx.blob("Provider", b"provider");
+            }
+            if *asset_class {
+                tx = tx.blob("AssetClass", b"currency");
+            }
+            (*from, tx)
+        }
+        Op::OracleDelete { from, doc } => {
+            (*from, Tx::new("OracleDelete").u32("OracleDocumentID", *doc))
+        }
+        _ => unreachable!("not a DID or oracle op"),
+    }
+}
+
+fn price_series(pairs: &[OraclePair]) -> ledgerd::protocol::st::StValue {
+    use ledgerd::protocol::st::{StObject, StValue};
+    let items = pairs
+        .iter()
+        .map(|(base, quote, price, scale)| {
+            let mut o = StObject::new();
+            o.set(
+                sf().base_asset,
+                StValue::Currency(cur(ORACLE_ASSETS[*base])),
+            );
+            o.set(
+                sf().quote_asset,
+                StValue::Currency(cur(ORACLE_ASSETS[*quote])),
+            );
+            if let Some(p) = price {
+                o.set(sf().asset_price, StValue::UInt64(*p));
+            }
+            // Scale 0 is its default and may not be written.
+            if let Some(sc) = scale.filter(|s| *s > 0) {
+                o.set(sf().scale, StValue::UInt8(sc));
+            }
+            (ledgerd::protocol::definitions::Field::named("PriceData"), o)
+        })
+        .collect();
+    StValue::Array(items)
 }
 
 /// NFToken ops: mints (often with a transfer fee), burns by the owner or the issuer,
@@ -1039,6 +1180,10 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::NftAccept { .. }
         | Op::NftCancel { .. }
         | Op::NftModify { .. }) => nft_tx(w, &op),
+        Op::DidSet { .. }
+        | Op::DidDelete { .. }
+        | Op::OracleSet { .. }
+        | Op::OracleDelete { .. } => did_oracle_tx(w, op),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -1404,6 +1549,33 @@ fn check_state(w: &World) {
                     .all(|p| nft::compare_tokens(&p[0], &p[1]).is_lt()));
                 tokens_held += ids.len() as i64;
             }
+            Some(lt::DID) => {
+                let owner = o.account_of(s.account).unwrap();
+                assert_eq!(keylet::did(&owner), *key);
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+                let held = ["URI", "DIDDocument", "Data"]
+                    .iter()
+                    .filter_map(|f| o.get_blob(f))
+                    .inspect(|b| assert!(!b.is_empty() && b.len() <= 256))
+                    .count();
+                assert!(held >= 1, "a DID holds something");
+            }
+            Some(lt::ORACLE) => {
+                let owner = o.account_of(s.owner).unwrap();
+                let series = o.get_array("PriceDataSeries").unwrap();
+                assert!((1..=10).contains(&series.len()), "1 to 10 pairs");
+                let mut pairs: Vec<_> = series
+                    .iter()
+                    .map(|(_, e)| (e.get(s.base_asset).cloned(), e.get(s.quote_asset).cloned()))
+                    .map(|(b, q)| format!("{b:?}/{q:?}"))
+                    .collect();
+                pairs.sort();
+                pairs.dedup();
+                assert_eq!(pairs.len(), series.len(), "no pair twice");
+                *owned.entry(owner).or_default() += if series.len() > 5 { 2 } else { 1 };
+                must_list.push((owner, *key));
+            }
             Some(lt::NFTOKEN_OFFER) => {
                 let owner = o.account_of(s.owner).unwrap();
                 *owned.entry(owner).or_default() += 1;
@@ -1544,6 +1716,22 @@ fn nft_successes(ops: &[Op]) -> (usize, usize) {
     (mints, others)
 }
 
+/// How many DID and oracle ops of `ops` succeed: (DID ops, oracle ops).
+fn did_oracle_successes(ops: &[Op]) -> (usize, usize) {
+    let mut w = world();
+    let (mut dids, mut oracles) = (0, 0);
+    for op in ops {
+        let did = matches!(op, Op::DidSet { .. } | Op::DidDelete { .. });
+        let oracle = matches!(op, Op::OracleSet { .. } | Op::OracleDelete { .. });
+        if let Some((_, t)) = step(&mut w, op) {
+            dids += usize::from(did && t.is_tes());
+            oracles += usize::from(oracle && t.is_tes());
+        }
+        check_state(&w);
+    }
+    (dids, oracles)
+}
+
 /// The fees of every transaction the ledgers hold (closed ones and the open one).
 fn fees_claimed(w: &World) -> i64 {
     let (first, last) = w.env.store.complete_range();
@@ -1671,6 +1859,23 @@ fn generated_sequences_mix_success_and_failure() {
     assert!(
         nft_ok >= 5,
         "burns, offers, accepts succeed in the mix: {nft_ok}"
+    );
+    let did_oracle_ops = prop::collection::vec(
+        prop_oneof![
+            6 => did_oracle_op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ],
+        200,
+    )
+    .new_tree(&mut runner)
+    .expect("tree")
+    .current();
+    let (dids, oracles) = did_oracle_successes(&did_oracle_ops);
+    eprintln!("DID successes {dids}, oracle successes {oracles}");
+    assert!(dids >= 10, "DID transactions succeed in the mix: {dids}");
+    assert!(
+        oracles >= 10,
+        "oracle transactions succeed in the mix: {oracles}"
     );
     let mut by: HashMap<&'static str, usize> = HashMap::new();
     for r in &results {

@@ -1,9 +1,10 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
-//! through the MPT flows of their own integration tests (`mpt_flow.mjs`,
-//! `py_mpt_flow.py`), across a fork of a second ledgerd (`py_fork_flow.py`), through
-//! the development faucet and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet`
-//! and `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
+//! through the MPT, DID and price-oracle flows of their own integration tests
+//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`),
+//! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
+//! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
+//! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
 //! snapshot and revert the ledger through their generic requests (`time_travel.mjs`,
 //! `time_travel.py`).
 //!
@@ -156,6 +157,29 @@ fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
     }
 }
 
+#[test]
+fn xrpl_js_did_and_oracle_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("did_oracle_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js DID and oracle flow");
+}
+
+#[test]
+fn xrpl_py_did_and_oracle_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_did_oracle_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py DID and oracle flow");
+}
+
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read
 /// `build_version` as a rippled of at least 1.11.0.
 #[test]
@@ -271,6 +295,7 @@ fn xrpl_py_generate_faucet_wallet() {
         .arg(format!("http://{}", server.addr()))
         .arg(seed);
     run_script(cmd, "xrpl-py generate_faucet_wallet");
+}
 
 /// Time travel and snapshots: a server that closes only on ledger_accept; each library
 /// finishes a 30-day escrow after one `ledger_accept` with `close_time` past FinishAfter,

@@ -1,7 +1,8 @@
 //! AccountDelete (rippled `DeleteAccount.cpp`): deletes the sending account and sends
 //! its remaining XRP to Destination. Only accounts whose owner directory holds nothing but
-//! entries without obligations (signer list, tickets, preauthorizations) may go, at least
-//! 256 ledgers after their Sequence; the fee is one owner reserve.
+//! entries without obligations (signer list, tickets, preauthorizations, offers, a DID,
+//! price oracles) may go, at least 256 ledgers after their Sequence; the fee is one owner
+//! reserve.
 
 use super::deposit_preauth::remove_preauth;
 use super::entry::{balance_drops, credit_drops, set_flags};
@@ -22,7 +23,13 @@ use crate::protocol::types::{AccountId, Hash256};
 fn deletable(entry_type: u16) -> bool {
     matches!(
         entry_type,
-        lt::OFFER | lt::SIGNER_LIST | lt::TICKET | lt::DEPOSIT_PREAUTH | lt::NFTOKEN_OFFER
+        lt::OFFER
+            | lt::SIGNER_LIST
+            | lt::TICKET
+            | lt::DEPOSIT_PREAUTH
+            | lt::NFTOKEN_OFFER
+            | lt::DID
+            | lt::ORACLE
     )
 }
 
@@ -153,6 +160,8 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
         Some(lt::OFFER) => super::offer::offer_delete(&mut ctx.sb, key),
         Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
         Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
+        Some(lt::DID) => super::did_delete::delete_did(&mut ctx.sb, account),
+        Some(lt::ORACLE) => super::oracle_delete::delete_oracle(&mut ctx.sb, key, account),
         Some(lt::NFTOKEN_OFFER) => {
             if super::nft::delete_offer(&mut ctx.sb, key) {
                 Ter::tesSUCCESS

@@ -66,6 +66,13 @@ fn owned_by(
             a.copy_from_slice(&key.0[..20]);
             *out.entry(AccountId(a)).or_default() += sign;
         }
+        Some(lt::ORACLE) => {
+            if let Some(a) = o.account_of(s.owner) {
+                let pairs = crate::engine::oracle_set::series(o).len();
+                *out.entry(a).or_default() +=
+                    sign * i64::from(crate::engine::oracle_set::reserve_count(pairs));
+            }
+        }
         Some(lt::NFTOKEN_OFFER) => {
             if let Some(a) = o.account_of(s.owner) {
                 *out.entry(a).or_default() += sign;
@@ -106,7 +113,8 @@ fn owned_by(
         | Some(lt::ESCROW)
         | Some(lt::CHECK)
         | Some(lt::OFFER)
-        | Some(lt::BRIDGE) => {
+        | Some(lt::BRIDGE)
+        | Some(lt::DID) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }

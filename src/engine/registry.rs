@@ -8,11 +8,12 @@ use super::tx_type::TxType;
 use super::{
     account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
     amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
-    escrow_cancel, escrow_create, escrow_finish, mptoken_authorize, mptoken_issuance_create,
-    mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer, nftoken_burn,
-    nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify, offer_cancel,
-    offer_create, payment, payment_channel_claim, payment_channel_create, payment_channel_fund,
-    set_regular_key, signer_list_set, ticket_create, trust_set, xchain_create_bridge,
+    did_delete, did_set, escrow_cancel, escrow_create, escrow_finish, mptoken_authorize,
+    mptoken_issuance_create, mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer,
+    nftoken_burn, nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify,
+    offer_cancel, offer_create, oracle_delete, oracle_set, payment, payment_channel_claim,
+    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
+    trust_set, xchain_create_bridge,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -305,6 +306,34 @@ const ROWS: &[Transactor] = &[
         preflight: xchain_create_bridge::preflight,
         preclaim: xchain_create_bridge::preclaim,
         do_apply: xchain_create_bridge::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::DIDSet,
+        name: "DIDSet",
+        preflight: did_set::preflight,
+        preclaim: did_set::preclaim,
+        do_apply: did_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::DIDDelete,
+        name: "DIDDelete",
+        preflight: did_delete::preflight,
+        preclaim: did_delete::preclaim,
+        do_apply: did_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::OracleSet,
+        name: "OracleSet",
+        preflight: oracle_set::preflight,
+        preclaim: oracle_set::preclaim,
+        do_apply: oracle_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::OracleDelete,
+        name: "OracleDelete",
+        preflight: oracle_delete::preflight,
+        preclaim: oracle_delete::preclaim,
+        do_apply: oracle_delete::do_apply,
     },
 ];
 

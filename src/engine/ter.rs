@@ -93,6 +93,9 @@ ters! {
     temXCHAIN_BRIDGE_NONDOOR_OWNER = -257, "Malformed: Bridge owner must be one of the door accounts.";
     temXCHAIN_BRIDGE_BAD_MIN_ACCOUNT_CREATE_AMOUNT = -256, "Malformed: Bad min account create amount.";
     temXCHAIN_BRIDGE_BAD_REWARD_AMOUNT = -255, "Malformed: Bad reward amount.";
+    temEMPTY_DID = -254, "Malformed: No DID data provided.";
+    temARRAY_EMPTY = -253, "Malformed: Array is empty.";
+    temARRAY_TOO_LARGE = -252, "Malformed: Array is too large.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
 
     tefFAILURE = -199, "Failed to apply.";
@@ -187,6 +190,11 @@ ters! {
     tecAMM_NOT_EMPTY = 167, "AMM is not in empty state.";
     tecAMM_ACCOUNT = 168, "This operation is not allowed on an AMM Account.";
     tecINCOMPLETE = 169, "Some work was completed, but more submissions required to finish.";
+    tecEMPTY_DID = 187, "The DID object did not have a URI or DIDDocument field.";
+    tecINVALID_UPDATE_TIME = 188, "The Oracle object has invalid LastUpdateTime field.";
+    tecTOKEN_PAIR_NOT_FOUND = 189, "Token pair is not found in Oracle object.";
+    tecARRAY_EMPTY = 190, "Array is empty.";
+    tecARRAY_TOO_LARGE = 191, "Array is too large.";
     tecLOCKED = 192, "Fund is locked.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }

@@ -83,6 +83,14 @@ pub enum TxType {
     NFTokenModify = 61,
     /// XChainCreateBridge.
     XChainCreateBridge = 48,
+    /// DIDSet.
+    DIDSet = 49,
+    /// DIDDelete.
+    DIDDelete = 50,
+    /// OracleSet.
+    OracleSet = 51,
+    /// OracleDelete.
+    OracleDelete = 52,
 }
 
 impl TxType {

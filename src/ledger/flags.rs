@@ -38,6 +38,10 @@ pub mod lt {
     pub const NFTOKEN_OFFER: u16 = 0x0037;
     /// Bridge: one door's end of a cross-chain bridge.
     pub const BRIDGE: u16 = 0x0069;
+    /// DID: an account's decentralized identifier.
+    pub const DID: u16 = 0x0049;
+    /// Oracle: an account's price oracle.
+    pub const ORACLE: u16 = 0x0080;
 }
 
 /// MPTokenIssuance and MPToken flags.

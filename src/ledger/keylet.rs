@@ -27,6 +27,8 @@ mod space {
     pub const NFTOKEN_BUY_OFFERS: u16 = b'h' as u16;
     pub const NFTOKEN_SELL_OFFERS: u16 = b'i' as u16;
     pub const BRIDGE: u16 = b'H' as u16;
+    pub const DID: u16 = b'I' as u16;
+    pub const ORACLE: u16 = b'R' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -190,6 +192,20 @@ pub fn bridge(
         &space::BRIDGE.to_be_bytes(),
         &bridge.door(chain).0,
         &bridge.issue(chain).currency.0,
+    ])
+}
+
+/// The DID of `account` (`keylet::did`): one per account.
+pub fn did(account: &AccountId) -> Hash256 {
+    sha512_half(&[&space::DID.to_be_bytes(), &account.0])
+}
+
+/// The Oracle `document_id` of `owner` (`keylet::oracle`).
+pub fn oracle(owner: &AccountId, document_id: u32) -> Hash256 {
+    sha512_half(&[
+        &space::ORACLE.to_be_bytes(),
+        &owner.0,
+        &document_id.to_be_bytes(),
     ])
 }
 

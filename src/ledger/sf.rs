@@ -172,6 +172,18 @@ fields! {
     xchain_claim_id => "XChainClaimID",
     xchain_account_create_count => "XChainAccountCreateCount",
     xchain_account_claim_count => "XChainAccountClaimCount",
+    did_document => "DIDDocument",
+    data => "Data",
+    oracle_document_id => "OracleDocumentID",
+    provider => "Provider",
+    asset_class => "AssetClass",
+    last_update_time => "LastUpdateTime",
+    price_data_series => "PriceDataSeries",
+    price_data => "PriceData",
+    base_asset => "BaseAsset",
+    quote_asset => "QuoteAsset",
+    asset_price => "AssetPrice",
+    scale => "Scale",
 }
 
 /// The cached handles.

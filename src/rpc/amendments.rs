@@ -12,6 +12,9 @@ use crate::protocol::types::Hash256;
 const APPLIED: &[&str] = &[
     // Only XChainCreateBridge of its transactions is built (docs/compat.md).
     "XChainBridge",
+    "DID",
+    "fixEmptyDID",
+    "PriceOracle",
     "fix1201",
     "fix1368",
     "fix1373",
@@ -110,10 +113,7 @@ const NOT_APPLIED: &[&str] = &[
     "fixReducedOffersV2",
     "fixPreviousTxnID",
     "fixXChainRewardRounding",
-    "fixEmptyDID",
-    "PriceOracle",
     "fixFillOrKill",
-    "DID",
     "XRPFees",
     "fixReducedOffersV1",
     "fixRmSmallIncreasedQOffers",

@@ -34,6 +34,7 @@ pub mod node_identity;
 pub mod owner_walk;
 pub mod params;
 pub mod pathfind;
+pub mod price_stats;
 pub mod role;
 pub mod signing;
 pub mod standalone;

@@ -45,6 +45,10 @@ enum Parse {
     MpToken,
     /// `bridge` (the four parts) with `bridge_account` beside it.
     Bridge,
+    /// An account (its DID).
+    Did,
+    /// An index, or `{account, oracle_document_id}`.
+    Oracle,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -55,6 +59,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("bridge", Parse::Bridge, Some("Bridge")),
     ("check", Parse::Index, Some("Check")),
     ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
+    ("did", Parse::Did, Some("DID")),
     ("directory", Parse::Directory, Some("DirectoryNode")),
     ("escrow", Parse::Escrow, Some("Escrow")),
     ("fee", Parse::Index, Some("FeeSettings")),
@@ -65,6 +70,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("nft_page", Parse::Index, Some("NFTokenPage")),
     ("nunl", Parse::Index, Some("NegativeUNL")),
     ("offer", Parse::Offer, Some("Offer")),
+    ("oracle", Parse::Oracle, Some("Oracle")),
     ("payment_channel", Parse::Index, Some("PayChannel")),
     ("signer_list", Parse::Index, Some("SignerList")),
     ("state", Parse::RippleState, Some("RippleState")),
@@ -255,12 +261,21 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             Ok(keylet::mptoken(&id, &a))
         }
         Parse::Bridge => Err(invalid("malformedRequest", field, "hex string")),
+        Parse::Did => parse_account(v)
+            .map(|a| keylet::did(&a))
+            .ok_or_else(|| invalid("malformedAddress", field, "Account")),
+        Parse::Oracle if v.is_object() => {
+            let a = required_account(v, "account", "malformedAccount")?;
+            let doc = required_u32(v, "oracle_document_id", "malformedDocumentID")?;
+            Ok(keylet::oracle(&a, doc))
+        }
         Parse::Offer
         | Parse::Escrow
         | Parse::Ticket
         | Parse::DepositPreauth
         | Parse::Amm
-        | Parse::MpToken => parse_index(v, field),
+        | Parse::MpToken
+        | Parse::Oracle => parse_index(v, field),
     }
 }
 

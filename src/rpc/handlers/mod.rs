@@ -50,6 +50,7 @@ methods! {
     feature => Inline;
     fee => Inline, condition: NeedsCurrentLedger;
     gateway_balances => Inline;
+    get_aggregate_price => Cpu;
     ledger => Cpu;
     ledger_accept => Async, role: Admin, condition: NeedsCurrentLedger;
     ledger_closed => Inline, condition: NeedsClosedLedger;

@@ -83,6 +83,18 @@ struct ServeArgs {
     /// The network id server_info reports.
     #[arg(long)]
     network_id: Option<u32>,
+    /// A new ledger's reference transaction cost, in drops (rippled [voting]
+    /// reference_fee, which a standalone genesis takes; default 10).
+    #[arg(long, value_name = "DROPS")]
+    reference_fee: Option<u64>,
+    /// A new ledger's account reserve, in drops ([voting] account_reserve; default
+    /// 10000000).
+    #[arg(long, value_name = "DROPS")]
+    account_reserve: Option<u64>,
+    /// A new ledger's reserve per owned object, in drops ([voting] owner_reserve; default
+    /// 2000000).
+    #[arg(long, value_name = "DROPS")]
+    owner_reserve: Option<u64>,
     /// Start from another server's validated ledger (`ws://HOST:PORT`): its state is copied
     /// at start and proven against the ledger's account hash (a large one is read by key
     /// on first use); local transactions apply on top and never go upstream. In memory only.
@@ -246,6 +258,7 @@ fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
     };
     apply_storage_args(&mut config, args)?;
     apply_node_args(&mut config, args);
+    apply_fee_args(&mut config, args)?;
     config.dev = dev_options(args)?;
     Ok(config)
 }
@@ -275,6 +288,16 @@ fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(),
     if !config.ephemeral && config.data_dir.is_none() {
         config.data_dir = Some(ledgerd::node::persist::DEFAULT_DATA_DIR.into());
     }
+    Ok(())
+}
+
+/// `--reference-fee`, `--account-reserve`, `--owner-reserve`: a new ledger's FeeSettings.
+fn apply_fee_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(), String> {
+    let mut fees = config.fees;
+    fees.base_drops = args.reference_fee.unwrap_or(fees.base_drops);
+    fees.reserve_base_drops = args.account_reserve.unwrap_or(fees.reserve_base_drops);
+    fees.reserve_inc_drops = args.owner_reserve.unwrap_or(fees.reserve_inc_drops);
+    config.fees = ledgerd::server::config::check_fees(fees).map_err(|e| e.to_string())?;
     Ok(())
 }
 

@@ -313,3 +313,52 @@ fn a_damaged_journal_refuses_to_serve_and_repair_journal_serves_what_is_left() {
     let server = Server::start_args(&args, 1);
     assert_eq!(closed_index(server.addr()), after + 1, "restarts as it was");
 }
+
+/// `--reference-fee`, `--account-reserve` and `--owner-reserve` set a new ledger's
+/// FeeSettings as rippled's `[voting]` section sets a standalone genesis (xrpl-py's CI runs
+/// rippled with 200 drops, 20 XRP and 5 XRP); a schedule rippled could not hold is refused.
+#[test]
+fn fee_options_set_a_new_ledgers_fee_schedule() {
+    let server = Server::start(&[
+        "--reference-fee",
+        "200",
+        "--account-reserve",
+        "20000000",
+        "--owner-reserve",
+        "5000000",
+    ]);
+    let fee = support::http::rpc(server.addr(), "fee", json!({})).json();
+    assert_eq!(fee["result"]["drops"]["base_fee"], "200", "{fee}");
+    let info = support::http::rpc(server.addr(), "server_info", json!({})).json();
+    let validated = &info["result"]["info"]["validated_ledger"];
+    assert_eq!(validated["base_fee_xrp"], 0.0002, "{info}");
+    assert_eq!(validated["reserve_base_xrp"], 20, "{info}");
+    assert_eq!(validated["reserve_inc_xrp"], 5, "{info}");
+    let entry = support::http::rpc(
+        server.addr(),
+        "ledger_entry",
+        json!({"index": "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651",
+            "ledger_index": "validated"}),
+    )
+    .json();
+    assert_eq!(entry["result"]["node"]["BaseFee"], "c8", "{entry}");
+    assert_eq!(
+        entry["result"]["node"]["ReserveBase"], 20_000_000,
+        "{entry}"
+    );
+
+    for bad in [
+        ["--reference-fee", "0"],
+        ["--owner-reserve", "20000001"],
+        ["--account-reserve", "4294967296"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+            .args(["serve", "--ephemeral", "--listen", "127.0.0.1:0"])
+            .args(bad)
+            .output()
+            .expect("run ledgerd");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("drops"), "{bad:?}: {err}");
+    }
+}

@@ -127,6 +127,7 @@ fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     let mut ledger_cfg = LedgerConfig::default();
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
     ledger_cfg.fixed_clock = config.fixed_clock;
+    ledger_cfg.fees = config.fees;
     ledger_cfg
 }
 

@@ -246,6 +246,10 @@ pub struct ServerConfig {
     /// The key the faucet pays with (`faucet_seed`); `None`: the genesis account's. Its
     /// `Debug` shows only the public key.
     pub faucet_key: Option<crate::protocol::keys::KeyPair>,
+    /// A new ledger's fee schedule (rippled `[voting]`, which a standalone genesis takes;
+    /// `--reference-fee`, `--account-reserve`, `--owner-reserve`). A data directory keeps
+    /// the schedule its ledger was created with.
+    pub fees: crate::ledger::fees::Fees,
     /// Deterministic close times (`--start-time`, `--close-step`; command line only).
     pub fixed_clock: Option<crate::ledgers::FixedClock>,
 }
@@ -298,6 +302,7 @@ impl ServerConfig {
             fork: None,
             dev: DevOptions::default(),
             faucet_key: None,
+            fees: crate::ledger::fees::Fees::default(),
             fixed_clock: None,
         }
     }
@@ -336,6 +341,7 @@ impl ServerConfig {
             fork: None,
             dev: DevOptions::default(),
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
+            fees: crate::ledger::fees::Fees::default(),
             fixed_clock: None,
         })
     }
@@ -447,6 +453,33 @@ fn faucet_key(seed: Option<&str>) -> Result<Option<crate::protocol::keys::KeyPai
     crate::protocol::keys::KeyPair::from_seed(&seed, key_type)
         .map(Some)
         .map_err(|_| bad())
+}
+
+/// Check a fee schedule: a positive reference fee, and reserves that fit rippled's 32-bit
+/// FeeSettings fields with the owner reserve at most the account reserve.
+pub fn check_fees(
+    fees: crate::ledger::fees::Fees,
+) -> Result<crate::ledger::fees::Fees, ConfigError> {
+    let fits = |v: u64| v <= u32::MAX as u64;
+    if fees.base_drops == 0 || fees.base_drops > crate::protocol::amount::DROPS_MAX {
+        return Err(ConfigError::Invalid(format!(
+            "reference fee {} drops: must be positive and at most the XRP supply",
+            fees.base_drops
+        )));
+    }
+    if !fits(fees.reserve_base_drops) || !fits(fees.reserve_inc_drops) {
+        return Err(ConfigError::Invalid(format!(
+            "reserves {} and {} drops: each must be below 2^32",
+            fees.reserve_base_drops, fees.reserve_inc_drops
+        )));
+    }
+    if fees.reserve_inc_drops > fees.reserve_base_drops {
+        return Err(ConfigError::Invalid(format!(
+            "owner reserve {} drops above the account reserve {} drops",
+            fees.reserve_inc_drops, fees.reserve_base_drops
+        )));
+    }
+    Ok(fees)
 }
 
 /// `online_delete` must keep at least the ledgers memory keeps (rippled: at least 256).

@@ -82,6 +82,8 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::NFTOKEN_PAGE)
             | Some(lt::NFTOKEN_OFFER)
             | Some(lt::BRIDGE)
+            | Some(lt::CREDENTIAL)
+            | Some(lt::PERMISSIONED_DOMAIN)
     )
 }
 

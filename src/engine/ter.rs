@@ -93,6 +93,8 @@ ters! {
     temXCHAIN_BRIDGE_NONDOOR_OWNER = -257, "Malformed: Bridge owner must be one of the door accounts.";
     temXCHAIN_BRIDGE_BAD_MIN_ACCOUNT_CREATE_AMOUNT = -256, "Malformed: Bad min account create amount.";
     temXCHAIN_BRIDGE_BAD_REWARD_AMOUNT = -255, "Malformed: Bad reward amount.";
+    temARRAY_EMPTY = -253, "Malformed: Array is empty.";
+    temARRAY_TOO_LARGE = -252, "Malformed: Array is too large.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
 
     tefFAILURE = -199, "Failed to apply.";
@@ -188,6 +190,7 @@ ters! {
     tecAMM_ACCOUNT = 168, "This operation is not allowed on an AMM Account.";
     tecINCOMPLETE = 169, "Some work was completed, but more submissions required to finish.";
     tecLOCKED = 192, "Fund is locked.";
+    tecBAD_CREDENTIALS = 193, "Bad credentials.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }
 

@@ -83,6 +83,16 @@ pub enum TxType {
     NFTokenModify = 61,
     /// XChainCreateBridge.
     XChainCreateBridge = 48,
+    /// CredentialCreate.
+    CredentialCreate = 58,
+    /// CredentialAccept.
+    CredentialAccept = 59,
+    /// CredentialDelete.
+    CredentialDelete = 60,
+    /// PermissionedDomainSet.
+    PermissionedDomainSet = 62,
+    /// PermissionedDomainDelete.
+    PermissionedDomainDelete = 63,
 }
 
 impl TxType {

@@ -38,6 +38,16 @@ pub mod lt {
     pub const NFTOKEN_OFFER: u16 = 0x0037;
     /// Bridge: one door's end of a cross-chain bridge.
     pub const BRIDGE: u16 = 0x0069;
+    /// Credential: an issuer's attestation about a subject.
+    pub const CREDENTIAL: u16 = 0x0081;
+    /// PermissionedDomain: an owner's set of accepted credentials.
+    pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
+}
+
+/// Credential flags.
+pub mod lsf_credential {
+    /// The subject accepted the credential (and owns it since).
+    pub const ACCEPTED: u32 = 0x0001_0000;
 }
 
 /// MPTokenIssuance and MPToken flags.

@@ -27,6 +27,9 @@ mod space {
     pub const NFTOKEN_BUY_OFFERS: u16 = b'h' as u16;
     pub const NFTOKEN_SELL_OFFERS: u16 = b'i' as u16;
     pub const BRIDGE: u16 = b'H' as u16;
+    pub const CREDENTIAL: u16 = b'D' as u16;
+    pub const DEPOSIT_PREAUTH_CREDENTIALS: u16 = b'P' as u16;
+    pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -89,6 +92,40 @@ pub fn deposit_preauth(owner: &AccountId, authorized: &AccountId) -> Hash256 {
         &space::DEPOSIT_PREAUTH.to_be_bytes(),
         &owner.0,
         &authorized.0,
+    ])
+}
+
+/// The Credential `issuer` issued to `subject` with type `cred_type` (`keylet::credential`).
+pub fn credential(subject: &AccountId, issuer: &AccountId, cred_type: &[u8]) -> Hash256 {
+    sha512_half(&[
+        &space::CREDENTIAL.to_be_bytes(),
+        &subject.0,
+        &issuer.0,
+        cred_type,
+    ])
+}
+
+/// `owner`'s preauthorization of a credential set (`keylet::depositPreauth` with
+/// credentials): each (issuer, type) pair hashed, in sorted order, after the owner.
+/// `sorted` must be sorted and without duplicates.
+pub fn deposit_preauth_credentials(owner: &AccountId, sorted: &[(AccountId, Vec<u8>)]) -> Hash256 {
+    let hashes: Vec<Hash256> = sorted
+        .iter()
+        .map(|(issuer, t)| sha512_half(&[&issuer.0, t]))
+        .collect();
+    let space = space::DEPOSIT_PREAUTH_CREDENTIALS.to_be_bytes();
+    let mut parts: Vec<&[u8]> = vec![&space];
+    parts.push(&owner.0);
+    parts.extend(hashes.iter().map(|h| &h.0[..]));
+    sha512_half(&parts)
+}
+
+/// The PermissionedDomain `owner` created with the transaction of sequence `seq`.
+pub fn permissioned_domain(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::PERMISSIONED_DOMAIN.to_be_bytes(),
+        &owner.0,
+        &seq.to_be_bytes(),
     ])
 }
 

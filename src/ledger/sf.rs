@@ -172,6 +172,16 @@ fields! {
     xchain_claim_id => "XChainClaimID",
     xchain_account_create_count => "XChainAccountCreateCount",
     xchain_account_claim_count => "XChainAccountClaimCount",
+    subject => "Subject",
+    credential_type => "CredentialType",
+    issuer_node => "IssuerNode",
+    subject_node => "SubjectNode",
+    credential_ids => "CredentialIDs",
+    credential => "Credential",
+    authorize_credentials => "AuthorizeCredentials",
+    unauthorize_credentials => "UnauthorizeCredentials",
+    accepted_credentials => "AcceptedCredentials",
+    domain_id => "DomainID",
 }
 
 /// The cached handles.

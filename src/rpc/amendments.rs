@@ -12,6 +12,8 @@ use crate::protocol::types::Hash256;
 const APPLIED: &[&str] = &[
     // Only XChainCreateBridge of its transactions is built (docs/compat.md).
     "XChainBridge",
+    "Credentials",
+    "PermissionedDomains",
     "fix1201",
     "fix1368",
     "fix1373",
@@ -104,8 +106,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",
-    "PermissionedDomains",
-    "Credentials",
     "fixInnerObjTemplate2",
     "fixReducedOffersV2",
     "fixPreviousTxnID",

@@ -1,7 +1,7 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
-//! and through the MPT flows of their own integration tests (`mpt_flow.mjs`,
-//! `py_mpt_flow.py`).
+//! and through the MPT and credential flows of their own integration tests
+//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `credential_flow.mjs`, `py_credential_flow.py`).
 //!
 //! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
 //! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
@@ -116,6 +116,29 @@ fn xrpl_py_mpt_flow() {
     cmd.arg(interop_dir().join("py_mpt_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py MPT flow");
+}
+
+#[test]
+fn xrpl_js_credential_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("credential_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js credential flow");
+}
+
+#[test]
+fn xrpl_py_credential_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_credential_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py credential flow");
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read

@@ -194,10 +194,18 @@ fn create_refuses_malformed_and_impossible_credentials() {
         create(&subject.id, KYC).blob("URI", &[b'u'; 257]),
         Ter::temMALFORMED,
     );
+    // Flags are not checked (fixInvalidTxFlags is not applied); nothing is stored.
     env.apply(
         &issuer,
-        create(&subject.id, KYC).flags(0x0001_0000),
-        Ter::temINVALID_FLAG,
+        create(&subject.id, b"flagged").flags(0x0001_0000),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(
+        env.read(&key(&subject, &issuer, b"flagged"))
+            .unwrap()
+            .flags(),
+        0,
+        "the transaction's flags do not reach the entry"
     );
     let ghost = Account::new("crGhost");
     env.apply(&issuer, create(&ghost.id, KYC), Ter::tecNO_TARGET);
@@ -209,7 +217,7 @@ fn create_refuses_malformed_and_impossible_credentials() {
     );
     env.apply(&issuer, create(&subject.id, KYC), Ter::tesSUCCESS);
     env.apply(&issuer, create(&subject.id, KYC), Ter::tecDUPLICATE);
-    assert_eq!(env.owner_count(&issuer), 2);
+    assert_eq!(env.owner_count(&issuer), 3);
 }
 
 #[test]
@@ -299,11 +307,6 @@ fn delete_refuses_malformed_requests() {
         &issuer,
         delete(Some(&subject.id), None, KYC),
         Ter::tecNO_ENTRY,
-    );
-    env.apply(
-        &issuer,
-        delete(Some(&subject.id), None, KYC).flags(0x0001_0000),
-        Ter::temINVALID_FLAG,
     );
 }
 

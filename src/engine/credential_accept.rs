@@ -5,7 +5,7 @@
 use super::credential::{delete_credential, expired, type_ok};
 use super::entry::adjust_owner_count;
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::flags::lsf_credential;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -16,9 +16,7 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
+    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
     if tx.account_of(s.issuer).unwrap_or(AccountId::ZERO) == AccountId::ZERO {
         return Ter::temINVALID_ACCOUNT_ID;
     }

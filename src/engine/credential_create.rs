@@ -7,7 +7,7 @@ use super::credential::type_ok;
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::flags::{lsf_credential, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -19,9 +19,7 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
+    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
     if tx.account_of(s.subject).unwrap_or(AccountId::ZERO) == AccountId::ZERO {
         return Ter::temMALFORMED;
     }

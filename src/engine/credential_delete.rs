@@ -3,7 +3,7 @@
 
 use super::credential::{delete_credential, expired, type_ok};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -13,9 +13,7 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
+    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
     let subject = tx.account_of(s.subject);
     let issuer = tx.account_of(s.issuer);
     if subject.is_none() && issuer.is_none() {

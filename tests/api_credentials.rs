@@ -189,6 +189,18 @@ async fn the_credential_selectors_refuse_what_rippled_refuses() {
         "authorized_credentials": [{"issuer": "nope", "credential_type": KYC_HEX}],
     }));
     assert_eq!(error(&r).0, "malformedAuthorizedCredentials", "{r}");
+    let r = dp(json!({
+        "owner": bob.id.to_address(),
+        "authorized_credentials": [{"issuer": issuer.id.to_address()}],
+    }));
+    assert_eq!(
+        error(&r),
+        (
+            "malformedAuthorizedCredentials",
+            31,
+            "Missing field 'credential_type'."
+        )
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,6 +287,15 @@ async fn a_permissioned_domain_reads_back_and_the_amendments_are_enabled() {
         json!({"permissioned_domain": {"account": alice.id.to_address()}}),
     );
     assert_eq!(error(&r), ("malformedRequest", 31, "Missing field 'seq'."));
+    let r = node.rpc("ledger_entry", json!({"permissioned_domain": 7}));
+    assert_eq!(
+        error(&r),
+        (
+            "malformedRequest",
+            31,
+            "Invalid field 'permissioned_domain', not hex string or object."
+        )
+    );
     let r = node.rpc(
         "account_objects",
         json!({"account": alice.id.to_address(), "type": "permissioned_domain"}),

@@ -244,6 +244,11 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let t = required_hex(v, "credential_type", "malformedRequest")?;
             Ok(keylet::credential(&subject, &issuer, &t))
         }
+        Parse::PermissionedDomain if !v.is_object() && !v.is_string() => Err(invalid(
+            "malformedRequest",
+            field,
+            "hex string or object",
+        )),
         Parse::PermissionedDomain if v.is_object() => {
             let a = required_account(v, "account", "malformedAddress")?;
             let seq = required_u32(v, "seq", "malformedRequest")?;
@@ -328,6 +333,13 @@ fn authorized_credentials(v: &Value) -> Result<CredentialSet, RpcError> {
     for o in arr {
         if !o.is_object() {
             return Err(invalid(TOKEN, FIELD, "array"));
+        }
+        // `hasRequired` with the array's token: absent or null.
+        if let Some(absent) = ["issuer", "credential_type"]
+            .into_iter()
+            .find(|f| o.get(*f).is_none_or(Value::is_null))
+        {
+            return Err(malformed(TOKEN, format!("Missing field '{absent}'.")));
         }
         let issuer = required_account(o, "issuer", TOKEN)?;
         let t = required_hex(o, "credential_type", TOKEN)?;

@@ -328,3 +328,22 @@ fn account_delete_takes_the_accounts_credentials_with_it() {
     assert_eq!(env.owner_count(&subject), 0);
     assert!(env.owned(&subject).is_empty());
 }
+
+#[test]
+fn a_subject_deleting_its_account_gives_the_issuer_its_reserve_back() {
+    let mut env = Env::new();
+    let [issuer, subject, sink] = env.funded(["crIss9", "crSub9", "crSink9"]);
+    // Unaccepted: the issuer owns it, though it sits in the subject's directory too.
+    env.apply(&issuer, create(&subject.id, KYC), Ter::tesSUCCESS);
+    assert_eq!(
+        (env.owner_count(&issuer), env.owner_count(&subject)),
+        (1, 0)
+    );
+    for _ in 0..260 {
+        env.close();
+    }
+    env.apply(&subject, account_delete(&sink), Ter::tesSUCCESS);
+    assert!(env.read(&key(&subject, &issuer, KYC)).is_none());
+    assert_eq!(env.owner_count(&issuer), 0);
+    assert!(env.owned(&issuer).is_empty());
+}

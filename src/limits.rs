@@ -291,6 +291,16 @@ pub const DIR_PAGES_MAX: u64 = 262_144;
 pub const LEDGER_HISTORY_COUNT: u32 = 256;
 /// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
 pub const DOMAIN_BYTES_MAX: usize = 256;
+/// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
+pub const CREDENTIAL_TYPE_BYTES_MAX: usize = 64;
+/// Longest credential URI, in bytes (rippled `maxCredentialURILength`).
+pub const CREDENTIAL_URI_BYTES_MAX: usize = 256;
+/// Most credentials in CredentialIDs or a DepositPreauth credential set (rippled
+/// `maxCredentialsArraySize`).
+pub const CREDENTIALS_ARRAY_MAX: usize = 8;
+/// Most AcceptedCredentials of a PermissionedDomain (rippled
+/// `maxPermissionedDomainCredentialsArraySize`).
+pub const DOMAIN_CREDENTIALS_MAX: usize = 10;
 /// Network IDs at or below this do not carry NetworkID in transactions (rippled).
 pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
 /// Ledgers a transaction with a retry (ter) result is held and retried after closes

@@ -1,7 +1,7 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow, check, MPT, NFToken, DID and price-oracle transactions among a few
-//! accounts, valid and invalid. After every
+//! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential and permissioned
+//! domain transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use ledgerd::engine::nft;
 use ledgerd::engine::Ter;
-use ledgerd::ledger::flags::{lsf, lt};
+use ledgerd::ledger::flags::{lsf, lsf_credential, lt};
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::{Amount, DROPS_MAX};
@@ -112,6 +112,43 @@ enum Op {
         holder: usize,
         cur: usize,
         value: i64,
+    },
+    CredCreate {
+        from: usize,
+        subject: usize,
+        kind: usize,
+        expires_in: Option<u32>,
+    },
+    CredAccept {
+        from: usize,
+        issuer: usize,
+        kind: usize,
+    },
+    CredDelete {
+        from: usize,
+        subject: usize,
+        issuer: usize,
+        kind: usize,
+    },
+    PreauthCreds {
+        from: usize,
+        creds: Vec<(usize, usize)>,
+        undo: bool,
+    },
+    PayCreds {
+        from: usize,
+        to: usize,
+        drops: i64,
+        creds: Vec<(usize, usize)>,
+    },
+    DomainSet {
+        from: usize,
+        creds: Vec<(usize, usize)>,
+        which: Option<usize>,
+    },
+    DomainDelete {
+        from: usize,
+        which: usize,
     },
     Escrow {
         from: usize,
@@ -497,6 +534,156 @@ fn price_series(pairs: &[OraclePair]) -> ledgerd::protocol::st::StValue {
     StValue::Array(items)
 }
 
+/// Credential kinds the ops pick from.
+const KINDS: [&[u8]; 2] = [b"KYC", b"AML"];
+
+/// Credential, credential-preauthorization and permissioned domain ops: (issuer, kind)
+/// pairs among the accounts; expirations a little ahead so some lapse between closes.
+fn credential_op() -> impl Strategy<Value = Op> {
+    let kind = || 0..KINDS.len();
+    let creds = || prop::collection::vec((acct(), kind()), 0..3);
+    prop_oneof![
+        3 => (acct(), acct(), kind(), prop::option::weighted(0.3, 0u32..120)).prop_map(
+            |(from, subject, kind, expires_in)| Op::CredCreate {
+                from,
+                subject,
+                kind,
+                expires_in
+            }
+        ),
+        3 => (acct(), acct(), kind()).prop_map(|(from, issuer, kind)| Op::CredAccept {
+            from,
+            issuer,
+            kind
+        }),
+        1 => (acct(), acct(), acct(), kind()).prop_map(|(from, subject, issuer, kind)| {
+            Op::CredDelete {
+                from,
+                subject,
+                issuer,
+                kind,
+            }
+        }),
+        2 => (acct(), creds(), prop::bool::weighted(0.2))
+            .prop_map(|(from, creds, undo)| Op::PreauthCreds { from, creds, undo }),
+        3 => (acct(), acct(), 1i64..30_000_000, creds()).prop_map(|(from, to, drops, creds)| {
+            Op::PayCreds {
+                from,
+                to,
+                drops,
+                creds,
+            }
+        }),
+        1 => (acct(), creds(), prop::option::of(0..3usize))
+            .prop_map(|(from, creds, which)| Op::DomainSet { from, creds, which }),
+        1 => (acct(), 0..3usize).prop_map(|(from, which)| Op::DomainDelete { from, which }),
+    ]
+}
+
+/// The credential transaction an op stands for (and the domain a set may create).
+fn cred_tx(w: &mut World, op: &Op) -> (usize, Tx) {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::st::{StObject, StValue};
+    let id = |w: &World, i: usize| w.accts[i].id;
+    let array = |w: &World, field: &str, creds: &[(usize, usize)], mut t: Tx| {
+        let items = creds
+            .iter()
+            .map(|(i, k)| {
+                let mut o = StObject::new();
+                o.set(Field::named("Issuer"), StValue::AccountId(id(w, *i)));
+                o.set(
+                    Field::named("CredentialType"),
+                    StValue::Blob(KINDS[*k].to_vec()),
+                );
+                (Field::named("Credential"), o)
+            })
+            .collect();
+        t.0.set(Field::named(field), StValue::Array(items));
+        t
+    };
+    match op.clone() {
+        Op::CredCreate {
+            from,
+            subject,
+            kind,
+            expires_in,
+        } => {
+            let mut t = Tx::new("CredentialCreate")
+                .account("Subject", &id(w, subject))
+                .blob("CredentialType", KINDS[kind]);
+            if let Some(e) = expires_in {
+                t = t.u32("Expiration", w.env.parent_close() + e);
+            }
+            (from, t)
+        }
+        Op::CredAccept { from, issuer, kind } => (
+            from,
+            Tx::new("CredentialAccept")
+                .account("Issuer", &id(w, issuer))
+                .blob("CredentialType", KINDS[kind]),
+        ),
+        Op::CredDelete {
+            from,
+            subject,
+            issuer,
+            kind,
+        } => (
+            from,
+            Tx::new("CredentialDelete")
+                .account("Subject", &id(w, subject))
+                .account("Issuer", &id(w, issuer))
+                .blob("CredentialType", KINDS[kind]),
+        ),
+        Op::PreauthCreds { from, creds, undo } => {
+            let field = if undo {
+                "UnauthorizeCredentials"
+            } else {
+                "AuthorizeCredentials"
+            };
+            (from, array(w, field, &creds, Tx::new("DepositPreauth")))
+        }
+        Op::PayCreds {
+            from,
+            to,
+            drops,
+            creds,
+        } => {
+            let mut t = pay(&w.accts[to], Amount::Xrp(drops));
+            let ids = creds
+                .iter()
+                .map(|(i, k)| keylet::credential(&id(w, from), &id(w, *i), KINDS[*k]))
+                .collect();
+            t.0.set(Field::named("CredentialIDs"), StValue::Vector256(ids));
+            (from, t)
+        }
+        Op::DomainSet { from, creds, which } => {
+            let mut t = array(
+                w,
+                "AcceptedCredentials",
+                &creds,
+                Tx::new("PermissionedDomainSet"),
+            );
+            match which.and_then(|i| w.domains.get(i).copied()) {
+                Some(d) => t = t.h256("DomainID", d),
+                None => {
+                    let seq = w.env.seq(&w.accts[from]);
+                    w.domains
+                        .push(keylet::permissioned_domain(&id(w, from), seq));
+                }
+            }
+            (from, t)
+        }
+        Op::DomainDelete { from, which } => {
+            let d = w.domains.get(which).copied().unwrap_or(Hash256([6; 32]));
+            (
+                from,
+                Tx::new("PermissionedDomainDelete").h256("DomainID", d),
+            )
+        }
+        _ => unreachable!("not a credential op"),
+    }
+}
+
 /// NFToken ops: mints (often with a transfer fee), burns by the owner or the issuer,
 /// offers, direct and brokered accepts, cancels; indexes pick among what was minted and
 /// offered so far (or nothing).
@@ -877,6 +1064,8 @@ struct World {
     /// NFTokenIDs minted (or attempted) and NFToken offers placed (or attempted).
     nfts: Vec<Hash256>,
     nft_offers: Vec<Hash256>,
+    /// PermissionedDomains created (or attempted).
+    domains: Vec<Hash256>,
     fees_burnt: i64,
     fresh: u32,
 }
@@ -917,6 +1106,7 @@ fn world() -> World {
         mpts: Vec::new(),
         nfts: Vec::new(),
         nft_offers: Vec::new(),
+        domains: Vec::new(),
         fees_burnt,
         fresh: 0,
     }
@@ -1184,6 +1374,13 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::DidDelete { .. }
         | Op::OracleSet { .. }
         | Op::OracleDelete { .. } => did_oracle_tx(w, op),
+        op @ (Op::CredCreate { .. }
+        | Op::CredAccept { .. }
+        | Op::CredDelete { .. }
+        | Op::PreauthCreds { .. }
+        | Op::PayCreds { .. }
+        | Op::DomainSet { .. }
+        | Op::DomainDelete { .. }) => cred_tx(w, &op),
         Op::Close { secs } => {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
@@ -1576,6 +1773,22 @@ fn check_state(w: &World) {
                 *owned.entry(owner).or_default() += if series.len() > 5 { 2 } else { 1 };
                 must_list.push((owner, *key));
             }
+            Some(lt::CREDENTIAL) => {
+                let issuer = o.account_of(s.issuer).unwrap();
+                let subject = o.account_of(s.subject).unwrap();
+                let accepted = o.is_flag(lsf_credential::ACCEPTED);
+                assert!(accepted || issuer != subject, "self-issued means accepted");
+                *owned
+                    .entry(if accepted { subject } else { issuer })
+                    .or_default() += 1;
+                must_list.push((issuer, *key));
+                must_list.push((subject, *key));
+            }
+            Some(lt::PERMISSIONED_DOMAIN) => {
+                let owner = o.account_of(s.owner).unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+            }
             Some(lt::NFTOKEN_OFFER) => {
                 let owner = o.account_of(s.owner).unwrap();
                 *owned.entry(owner).or_default() += 1;
@@ -1732,6 +1945,22 @@ fn did_oracle_successes(ops: &[Op]) -> (usize, usize) {
     (dids, oracles)
 }
 
+/// How many credential ops succeed, and how many payments presenting credentials.
+fn credential_successes(ops: &[Op]) -> (usize, usize) {
+    let mut w = world();
+    let (mut ok, mut pays) = (0, 0);
+    for op in ops {
+        let pay = matches!(op, Op::PayCreds { .. });
+        if let Some((_, t)) = step(&mut w, op) {
+            if t.is_tes() {
+                ok += 1;
+                pays += usize::from(pay);
+            }
+        }
+    }
+    (ok, pays)
+}
+
 /// The fees of every transaction the ledgers hold (closed ones and the open one).
 fn fees_claimed(w: &World) -> i64 {
     let (first, last) = w.env.store.complete_range();
@@ -1777,6 +2006,23 @@ proptest! {
 
     #[test]
     fn invariants_sequences_and_replay(ops in prop::collection::vec(op(), 1..60)) {
+        let (r1, h1) = run(&ops);
+        let (r2, h2) = run(&ops);
+        prop_assert_eq!(r1, r2);
+        prop_assert_eq!(h1, h2);
+    }
+
+    /// Credential, credential-preauthorization, credential-carrying payment and domain
+    /// transactions mixed with everything else: owner counts follow acceptance, both
+    /// directories list a credential, expired ones vanish on tecEXPIRED.
+    #[test]
+    fn credential_sequences_keep_the_invariants(
+        ops in prop::collection::vec(prop_oneof![
+            4 => credential_op(),
+            2 => op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ], 1..100)
+    ) {
         let (r1, h1) = run(&ops);
         let (r2, h2) = run(&ops);
         prop_assert_eq!(r1, r2);
@@ -1876,6 +2122,45 @@ fn generated_sequences_mix_success_and_failure() {
     assert!(
         oracles >= 10,
         "oracle transactions succeed in the mix: {oracles}"
+    );
+    // Credentials: a random mix after account 0 issued KYC to 1 and 2, who accepted it,
+    // and 3 requires deposit authorization and preauthorized that set.
+    let mut cred_ops = vec![
+        Op::Set {
+            from: 3,
+            set: 9,
+            clear: 0,
+        },
+        Op::PreauthCreds {
+            from: 3,
+            creds: vec![(0, 0)],
+            undo: false,
+        },
+    ];
+    for subject in [1, 2] {
+        cred_ops.push(Op::CredCreate {
+            from: 0,
+            subject,
+            kind: 0,
+            expires_in: None,
+        });
+        cred_ops.push(Op::CredAccept {
+            from: subject,
+            issuer: 0,
+            kind: 0,
+        });
+    }
+    cred_ops.extend(
+        prop::collection::vec(credential_op(), 300)
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current(),
+    );
+    let (cred_ok, cred_pays) = credential_successes(&cred_ops);
+    eprintln!("credential successes {cred_ok}, payments with credentials {cred_pays}");
+    assert!(
+        cred_ok >= 30 && cred_pays >= 5,
+        "credential transactions succeed in the mix: {cred_ok}, payments {cred_pays}"
     );
     let mut by: HashMap<&'static str, usize> = HashMap::new();
     for r in &results {

@@ -1,7 +1,8 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
-//! through the MPT, DID and price-oracle flows of their own integration tests
-//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`),
+//! through the MPT, DID, price-oracle and credential flows of their own integration tests
+//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
+//! `credential_flow.mjs`, `py_credential_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -314,4 +315,27 @@ fn both_libraries_travel_in_time_and_revert_to_a_snapshot() {
     pyc.arg(interop_dir().join("time_travel.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(pyc, "xrpl-py time travel");
+}
+
+#[test]
+fn xrpl_js_credential_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("credential_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js credential flow");
+}
+
+#[test]
+fn xrpl_py_credential_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_credential_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py credential flow");
 }

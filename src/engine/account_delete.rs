@@ -4,6 +4,7 @@
 //! price oracles) may go, at least 256 ledgers after their Sequence; the fee is one owner
 //! reserve.
 
+use super::credential;
 use super::deposit_preauth::remove_preauth;
 use super::entry::{balance_drops, credit_drops, set_flags};
 use super::signer_list_set::remove_signer_list;
@@ -30,20 +31,18 @@ fn deletable(entry_type: u16) -> bool {
             | lt::NFTOKEN_OFFER
             | lt::DID
             | lt::ORACLE
+            | lt::CREDENTIAL
     )
 }
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
-    if tx.get_named("CredentialIDs").is_some() {
-        return Ter::temDISABLED;
-    }
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
     match tx.account_of(sf().destination) {
         Some(d) if d == *account => Ter::temDST_IS_SRC,
-        Some(_) => Ter::tesSUCCESS,
+        Some(_) => credential::check_ids(tx),
         None => Ter::temMALFORMED,
     }
 }
@@ -58,7 +57,14 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
         return Ter::tecDST_TAG_NEEDED;
     }
-    if !super::deposit_preauth::deposit_allowed(view, &dst_root, account, &dst) {
+    let creds = credential::valid_ids(view, tx, account);
+    if creds != Ter::tesSUCCESS {
+        return creds;
+    }
+    // With credentials the deposit check waits for doApply, which deletes expired ones.
+    if tx.get(s.credential_ids).is_none()
+        && !super::deposit_preauth::deposit_allowed(view, &dst_root, account, &dst)
+    {
         return Ter::tecNO_PERMISSION;
     }
     let Some(root) = view.read(&keylet::account(account)) else {
@@ -110,6 +116,19 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(dst) = ctx.tx.account_of(s.destination) else {
         return Ter::tefBAD_LEDGER;
     };
+    if ctx.tx.get(s.credential_ids).is_some() {
+        let dst_root = ctx.sb.peek(&keylet::account(&dst));
+        let auth = credential::verify_deposit_preauth(
+            &mut ctx.sb,
+            ctx.tx,
+            &account,
+            &dst,
+            dst_root.as_ref(),
+        );
+        if auth != Ter::tesSUCCESS {
+            return auth;
+        }
+    }
     for key in owned(ctx.sb.base(), &account) {
         let t = delete_owned(ctx, &account, &key);
         if t != Ter::tesSUCCESS {
@@ -162,6 +181,7 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
         Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
         Some(lt::DID) => super::did_delete::delete_did(&mut ctx.sb, account),
         Some(lt::ORACLE) => super::oracle_delete::delete_oracle(&mut ctx.sb, key, account),
+        Some(lt::CREDENTIAL) => credential::delete_credential(&mut ctx.sb, key),
         Some(lt::NFTOKEN_OFFER) => {
             if super::nft::delete_offer(&mut ctx.sb, key) {
                 Ter::tesSUCCESS

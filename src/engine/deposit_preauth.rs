@@ -1,8 +1,11 @@
 //! DepositPreauth (rippled `DepositPreauth.cpp`): the account preauthorizes another to
 //! deposit into it while it requires deposit authorization (`lsfDepositAuth`), or takes
-//! that back. Each preauthorization is an owned entry. Credential-based preauthorization
-//! (`AuthorizeCredentials`) is refused: credentials do not exist in this ledger yet.
+//! that back, for one account (`Authorize` / `Unauthorize`) or for a set of credentials
+//! (`AuthorizeCredentials` / `UnauthorizeCredentials`: whoever presents Credentials
+//! matching the whole set). Each preauthorization is an owned entry; a credential set is
+//! stored sorted and keyed by its sorted (issuer, type) pairs.
 
+use super::credential::{array_of, check_array, pairs, set_value, sorted, CredentialSet};
 use super::directory::{insert_owned, remove_owned};
 use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::sandbox::Sandbox;
@@ -12,6 +15,7 @@ use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::limits::CREDENTIALS_ARRAY_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -31,13 +35,28 @@ pub fn deposit_allowed(
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    if tx.get_named("AuthorizeCredentials").is_some()
-        || tx.get_named("UnauthorizeCredentials").is_some()
-    {
-        return Ter::temDISABLED;
-    }
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
+    }
+    let arrays = [s.authorize_credentials, s.unauthorize_credentials]
+        .map(|f| tx.get(f).is_some())
+        .iter()
+        .filter(|p| **p)
+        .count();
+    let singles = [s.authorize, s.unauthorize]
+        .map(|f| tx.get(f).is_some())
+        .iter()
+        .filter(|p| **p)
+        .count();
+    if arrays + singles != 1 {
+        return Ter::temMALFORMED;
+    }
+    if arrays == 1 {
+        let field = credential_field(tx);
+        return check_array(
+            array_of(tx, field).unwrap_or_default(),
+            CREDENTIALS_ARRAY_MAX,
+        );
     }
     let target = match (tx.account_of(s.authorize), tx.account_of(s.unauthorize)) {
         (Some(a), None) | (None, Some(a)) => a,
@@ -50,6 +69,22 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
         return Ter::temCANNOT_PREAUTH_SELF;
     }
     Ter::tesSUCCESS
+}
+
+/// Whichever credential array the transaction carries (AuthorizeCredentials first).
+fn credential_field(tx: &StObject) -> crate::protocol::definitions::Field {
+    let s = sf();
+    if tx.get(s.authorize_credentials).is_some() {
+        s.authorize_credentials
+    } else {
+        s.unauthorize_credentials
+    }
+}
+
+/// The transaction's credential set, sorted (empty on a duplicate, as rippled's
+/// `makeSorted`).
+fn tx_set(tx: &StObject, field: crate::protocol::definitions::Field) -> CredentialSet {
+    sorted(pairs(array_of(tx, field).unwrap_or_default())).unwrap_or_default()
 }
 
 /// preclaim.
@@ -72,6 +107,27 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         {
             return Ter::tecNO_ENTRY;
         }
+    } else if let Some(arr) = array_of(tx, s.authorize_credentials) {
+        let given = pairs(arr);
+        if given
+            .iter()
+            .any(|(issuer, _)| view.read(&keylet::account(issuer)).is_none())
+        {
+            return Ter::tecNO_ISSUER;
+        }
+        let Some(set) = sorted(given) else {
+            return Ter::tefINTERNAL;
+        };
+        let key = keylet::deposit_preauth_credentials(account, &set);
+        if view.read(&key).is_some() {
+            return Ter::tecDUPLICATE;
+        }
+    } else {
+        let set = tx_set(tx, s.unauthorize_credentials);
+        let key = keylet::deposit_preauth_credentials(account, &set);
+        if view.read(&key).is_none() {
+            return Ter::tecNO_ENTRY;
+        }
     }
     Ter::tesSUCCESS
 }
@@ -83,8 +139,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if let Some(unauth) = ctx.tx.account_of(s.unauthorize) {
         return remove_preauth(&mut ctx.sb, &keylet::deposit_preauth(&account, &unauth));
     }
-    let Some(auth) = ctx.tx.account_of(s.authorize) else {
-        return Ter::tefINTERNAL;
+    if ctx.tx.get(s.unauthorize_credentials).is_some() {
+        let set = tx_set(ctx.tx, s.unauthorize_credentials);
+        let key = keylet::deposit_preauth_credentials(&account, &set);
+        return remove_preauth(&mut ctx.sb, &key);
+    }
+    let mut entry = with_threading(new_entry(lt::DEPOSIT_PREAUTH));
+    entry.set(s.account, StValue::AccountId(account));
+    let key = if let Some(auth) = ctx.tx.account_of(s.authorize) {
+        entry.set(s.authorize, StValue::AccountId(auth));
+        keylet::deposit_preauth(&account, &auth)
+    } else {
+        let set = tx_set(ctx.tx, s.authorize_credentials);
+        entry.set(s.authorize_credentials, set_value(&set));
+        keylet::deposit_preauth_credentials(&account, &set)
     };
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tefINTERNAL;
@@ -93,10 +161,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
-    let key = keylet::deposit_preauth(&account, &auth);
-    let mut entry = with_threading(new_entry(lt::DEPOSIT_PREAUTH));
-    entry.set(s.account, StValue::AccountId(account));
-    entry.set(s.authorize, StValue::AccountId(auth));
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
         return Ter::tecDIR_FULL;
     };

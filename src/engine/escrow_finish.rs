@@ -3,7 +3,7 @@
 //! condition if it has one. Anyone may finish an escrow; the fee grows with the
 //! fulfillment's size (`base x (32 + bytes / 16)` more).
 
-use super::deposit_preauth::deposit_allowed;
+use super::credential;
 use super::entry::credit_drops;
 use super::escrow::{after, named_escrow, preflight_named, remove_escrow};
 use super::ter::Ter;
@@ -23,9 +23,6 @@ pub fn fulfillment_fee_units(bytes: usize) -> u64 {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    if tx.get_named("CredentialIDs").is_some() {
-        return Ter::temDISABLED;
-    }
     let named = preflight_named(tx);
     if named != Ter::tesSUCCESS {
         return named;
@@ -33,12 +30,12 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.get(s.condition).is_some() != tx.get(s.fulfillment).is_some() {
         return Ter::temMALFORMED;
     }
-    Ter::tesSUCCESS
+    credential::check_ids(tx)
 }
 
-/// preclaim: nothing more to read before apply.
-pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
-    Ter::tesSUCCESS
+/// preclaim: the credentials presented, if any.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    credential::valid_ids(view, tx, account)
 }
 
 /// doApply.
@@ -72,8 +69,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
         return Ter::tecNO_DST;
     };
-    if !deposit_allowed(ctx.sb.base(), &dst_root, &ctx.account, &dst) {
-        return Ter::tecNO_PERMISSION;
+    let src = ctx.account;
+    let auth = credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root));
+    if auth != Ter::tesSUCCESS {
+        return auth;
     }
     let removed = remove_escrow(&mut ctx.sb, &key, &escrow);
     if removed != Ter::tesSUCCESS {

@@ -73,7 +73,7 @@ fn owned_by(
                     sign * i64::from(crate::engine::oracle_set::reserve_count(pairs));
             }
         }
-        Some(lt::NFTOKEN_OFFER) => {
+        Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) => {
             if let Some(a) = o.account_of(s.owner) {
                 *out.entry(a).or_default() += sign;
             }
@@ -99,6 +99,17 @@ fn owned_by(
                         *out.entry(issuer).or_default() += sign;
                     }
                 }
+            }
+        }
+        // The issuer owns a Credential until its subject accepts it.
+        Some(lt::CREDENTIAL) => {
+            let owner = if o.is_flag(crate::ledger::flags::lsf_credential::ACCEPTED) {
+                s.subject
+            } else {
+                s.issuer
+            };
+            if let Some(a) = o.account_of(owner) {
+                *out.entry(a).or_default() += sign;
             }
         }
         Some(lt::MPTOKEN_ISSUANCE) => {

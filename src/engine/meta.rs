@@ -84,6 +84,8 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::BRIDGE)
             | Some(lt::DID)
             | Some(lt::ORACLE)
+            | Some(lt::CREDENTIAL)
+            | Some(lt::PERMISSIONED_DOMAIN)
     )
 }
 

@@ -48,6 +48,10 @@ fn legal(a: &Amount) -> bool {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
+    // A permissioned DEX offer: PermissionedDEX is not applied here.
+    if tx.get(s.domain_id).is_some() {
+        return Ter::temDISABLED;
+    }
     let flags = tx.flags();
     if flags & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;

@@ -2,7 +2,7 @@
 //! with an issued currency, SendMax or Paths through the payment engine (`flow`), which
 //! ripples along trust lines and takes order book offers and AMM pools.
 
-use super::deposit_preauth::deposit_allowed;
+use super::credential;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use super::flow::{flow, Crossing, FlowRequest};
 use super::mpt;
@@ -59,9 +59,21 @@ fn positive(a: &Amount) -> bool {
     !a.is_zero() && !a.is_negative()
 }
 
-/// preflight.
+/// preflight: the amounts, then the credentials presented.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    let t = preflight_amounts(tx, account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    credential::check_ids(tx)
+}
+
+fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
+    // A permissioned DEX payment: PermissionedDEX is not applied here.
+    if tx.get(s.domain_id).is_some() {
+        return Ter::temDISABLED;
+    }
     if let Some(amount) = tx.mpt_amount_of(s.amount) {
         return mpt_preflight(tx, account, &amount);
     }
@@ -140,8 +152,16 @@ pub fn greater(a: &Amount, b: &Amount) -> bool {
     }
 }
 
-/// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
+/// preclaim: the destination and paths, then the credentials presented.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let t = preclaim_destination(view, tx);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    credential::valid_ids(view, tx, account)
+}
+
+fn preclaim_destination(view: &dyn ReadView, tx: &StObject) -> Ter {
     let s = sf();
     let flags = tx.flags();
     if tx.mpt_amount_of(s.amount).is_some() {
@@ -200,11 +220,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             root
         }
     };
-    let allowed = deposit_allowed(ctx.sb.base(), &dst_root, &ctx.account, &dst);
     let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
     if rippling {
-        if !allowed {
-            return Ter::tecNO_PERMISSION;
+        let src = ctx.account;
+        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root));
+        if auth != Ter::tesSUCCESS {
+            return auth;
         }
         return ripple_payment(ctx, &dst, &amount);
     }
@@ -221,8 +242,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     // An account that requires deposit authorization and spent its XRP may still be
     // sent up to the base reserve, so it is never wedged.
     let base = fees.account_reserve(0);
-    if !allowed && (drops > base || balance_drops(&dst_root) > base) {
-        return Ter::tecNO_PERMISSION;
+    if drops > base || balance_drops(&dst_root) > base {
+        let src = ctx.account;
+        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root));
+        if auth != Ter::tesSUCCESS {
+            return auth;
+        }
     }
     credit_drops(&mut ctx.sb, &ctx.account, -drops);
     credit_drops(&mut ctx.sb, &dst, drops);
@@ -367,8 +392,9 @@ fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
             return t;
         }
     }
-    if !deposit_allowed(&ctx.sb, &dst_root, &src, &dst) {
-        return Ter::tecNO_PERMISSION;
+    let auth = credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root));
+    if auth != Ter::tesSUCCESS {
+        return auth;
     }
     let issuer = id.issuer();
     let mut rate = 1_000_000_000;

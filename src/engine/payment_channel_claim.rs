@@ -2,7 +2,7 @@
 //! a channel.
 
 use super::channel::{channel, close_channel, expired, positive_xrp};
-use super::deposit_preauth::deposit_allowed;
+use super::credential;
 use super::entry::credit_drops;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -66,12 +66,12 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
             return Ter::temBAD_SIGNATURE;
         }
     }
-    Ter::tesSUCCESS
+    credential::check_ids(tx)
 }
 
-/// preclaim: nothing to read before apply.
-pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
-    Ter::tesSUCCESS
+/// preclaim: the credentials presented, if any.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    credential::valid_ids(view, tx, account)
 }
 
 /// doApply.
@@ -112,9 +112,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
             return Ter::tecNO_DST;
         };
-        // DepositAuth: the destination itself, or an account it preauthorized.
-        if !deposit_allowed(ctx.sb.base(), &dst_root, &me, &dst) {
-            return Ter::tecNO_PERMISSION;
+        // DepositAuth: the destination itself, an account it preauthorized, or
+        // credentials it preauthorized.
+        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &me, &dst, Some(&dst_root));
+        if auth != Ter::tesSUCCESS {
+            return auth;
         }
         chan.set(s.balance, StValue::Amount(Amount::Xrp(req)));
         credit_drops(&mut ctx.sb, &dst, req - chan_balance);

@@ -15,6 +15,10 @@ use super::{
     payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
     trust_set, xchain_create_bridge,
 };
+use super::{
+    credential_accept, credential_create, credential_delete, permissioned_domain_delete,
+    permissioned_domain_set,
+};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -334,6 +338,41 @@ const ROWS: &[Transactor] = &[
         preflight: oracle_delete::preflight,
         preclaim: oracle_delete::preclaim,
         do_apply: oracle_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CredentialCreate,
+        name: "CredentialCreate",
+        preflight: credential_create::preflight,
+        preclaim: credential_create::preclaim,
+        do_apply: credential_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CredentialAccept,
+        name: "CredentialAccept",
+        preflight: credential_accept::preflight,
+        preclaim: credential_accept::preclaim,
+        do_apply: credential_accept::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::CredentialDelete,
+        name: "CredentialDelete",
+        preflight: credential_delete::preflight,
+        preclaim: credential_delete::preclaim,
+        do_apply: credential_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::PermissionedDomainSet,
+        name: "PermissionedDomainSet",
+        preflight: permissioned_domain_set::preflight,
+        preclaim: permissioned_domain_set::preclaim,
+        do_apply: permissioned_domain_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::PermissionedDomainDelete,
+        name: "PermissionedDomainDelete",
+        preflight: permissioned_domain_delete::preflight,
+        preclaim: permissioned_domain_delete::preclaim,
+        do_apply: permissioned_domain_delete::do_apply,
     },
 ];
 

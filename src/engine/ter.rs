@@ -196,6 +196,7 @@ ters! {
     tecARRAY_EMPTY = 190, "Array is empty.";
     tecARRAY_TOO_LARGE = 191, "Array is too large.";
     tecLOCKED = 192, "Fund is locked.";
+    tecBAD_CREDENTIALS = 193, "Bad credentials.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
 }
 

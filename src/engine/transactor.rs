@@ -429,11 +429,19 @@ pub fn apply_transaction(
     } else {
         Vec::new()
     };
+    let expired_credentials = if ter == Ter::tecEXPIRED {
+        erased_of_type(&ctx.sb, crate::ledger::flags::lt::CREDENTIAL)
+    } else {
+        Vec::new()
+    };
     if ter.is_tec() && !reset(&mut ctx, &c) {
         return Outcome::rejected(Ter::tefINTERNAL);
     }
     for key in &removed_offers {
         let _ = super::offer::offer_delete(&mut ctx.sb, key);
+    }
+    for key in &expired_credentials {
+        let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
     let tx_type = tx.u16_of(sf().transaction_type).unwrap_or(0);
     let checked = |sb: &Sandbox| invariants::check(sb.items(), fee, c.fee, &c.account, tx_type);
@@ -484,6 +492,21 @@ fn unfunded_offers_removed(sb: &Sandbox) -> Vec<Hash256> {
                     o.u16_of(s.ledger_entry_type) == Some(crate::ledger::flags::lt::OFFER)
                         && o.amount_of(s.taker_pays) == i.cur.amount_of(s.taker_pays)
                 })
+        })
+        .map(|(k, _)| *k)
+        .collect()
+}
+
+/// Entries of `entry_type` the transaction deleted: after a tecEXPIRED rippled deletes
+/// the expired credentials again once the rest is thrown away.
+fn erased_of_type(sb: &Sandbox, entry_type: u16) -> Vec<Hash256> {
+    sb.items()
+        .iter()
+        .filter(|(_, i)| {
+            i.action == super::sandbox::Action::Erase
+                && i.orig
+                    .as_ref()
+                    .is_some_and(|o| o.u16_of(sf().ledger_entry_type) == Some(entry_type))
         })
         .map(|(k, _)| *k)
         .collect()

@@ -91,6 +91,16 @@ pub enum TxType {
     OracleSet = 51,
     /// OracleDelete.
     OracleDelete = 52,
+    /// CredentialCreate.
+    CredentialCreate = 58,
+    /// CredentialAccept.
+    CredentialAccept = 59,
+    /// CredentialDelete.
+    CredentialDelete = 60,
+    /// PermissionedDomainSet.
+    PermissionedDomainSet = 62,
+    /// PermissionedDomainDelete.
+    PermissionedDomainDelete = 63,
 }
 
 impl TxType {

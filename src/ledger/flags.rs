@@ -42,6 +42,16 @@ pub mod lt {
     pub const DID: u16 = 0x0049;
     /// Oracle: an account's price oracle.
     pub const ORACLE: u16 = 0x0080;
+    /// Credential: an issuer's attestation about a subject.
+    pub const CREDENTIAL: u16 = 0x0081;
+    /// PermissionedDomain: an owner's set of accepted credentials.
+    pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
+}
+
+/// Credential flags.
+pub mod lsf_credential {
+    /// The subject accepted the credential (and owns it since).
+    pub const ACCEPTED: u32 = 0x0001_0000;
 }
 
 /// MPTokenIssuance and MPToken flags.

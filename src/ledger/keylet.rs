@@ -29,6 +29,9 @@ mod space {
     pub const BRIDGE: u16 = b'H' as u16;
     pub const DID: u16 = b'I' as u16;
     pub const ORACLE: u16 = b'R' as u16;
+    pub const CREDENTIAL: u16 = b'D' as u16;
+    pub const DEPOSIT_PREAUTH_CREDENTIALS: u16 = b'P' as u16;
+    pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -91,6 +94,43 @@ pub fn deposit_preauth(owner: &AccountId, authorized: &AccountId) -> Hash256 {
         &space::DEPOSIT_PREAUTH.to_be_bytes(),
         &owner.0,
         &authorized.0,
+    ])
+}
+
+/// The Credential `issuer` issued to `subject` with type `cred_type` (`keylet::credential`).
+pub fn credential(subject: &AccountId, issuer: &AccountId, cred_type: &[u8]) -> Hash256 {
+    sha512_half(&[
+        &space::CREDENTIAL.to_be_bytes(),
+        &subject.0,
+        &issuer.0,
+        cred_type,
+    ])
+}
+
+/// `owner`'s preauthorization of a credential set (`keylet::depositPreauth` with
+/// credentials): each (issuer, type) pair hashed, in sorted order, after the owner, then
+/// their count as a big-endian u64 (beast's `hash_append` of a `std::vector` appends its
+/// size). `sorted` must be sorted and without duplicates.
+pub fn deposit_preauth_credentials(owner: &AccountId, sorted: &[(AccountId, Vec<u8>)]) -> Hash256 {
+    let hashes: Vec<Hash256> = sorted
+        .iter()
+        .map(|(issuer, t)| sha512_half(&[&issuer.0, t]))
+        .collect();
+    let space = space::DEPOSIT_PREAUTH_CREDENTIALS.to_be_bytes();
+    let mut parts: Vec<&[u8]> = vec![&space];
+    parts.push(&owner.0);
+    parts.extend(hashes.iter().map(|h| &h.0[..]));
+    let count = (hashes.len() as u64).to_be_bytes();
+    parts.push(&count);
+    sha512_half(&parts)
+}
+
+/// The PermissionedDomain `owner` created with the transaction of sequence `seq`.
+pub fn permissioned_domain(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::PERMISSIONED_DOMAIN.to_be_bytes(),
+        &owner.0,
+        &seq.to_be_bytes(),
     ])
 }
 
@@ -332,5 +372,39 @@ mod tests {
         assert_eq!(skip_long(37_888).to_hex(), long);
         assert_eq!(skip_long(65_535).to_hex(), long);
         assert_ne!(skip_long(65_536).to_hex(), long);
+    }
+
+    /// rippled's layouts: `indexHash(CREDENTIAL, subject, issuer, type)` with the type's
+    /// raw bytes; `indexHash(DEPOSIT_PREAUTH_CREDENTIALS, owner, hashes)` where each hash
+    /// is `sha512Half(issuer, type)` and the vector ends with its size as a u64.
+    #[test]
+    fn credential_keylet_layouts() {
+        let g = genesis();
+        let other = AccountId::from_address("rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe").unwrap();
+        let mut bytes = b"\0D".to_vec();
+        bytes.extend_from_slice(&g.0);
+        bytes.extend_from_slice(&other.0);
+        bytes.extend_from_slice(b"KYC");
+        assert_eq!(credential(&g, &other, b"KYC"), sha512_half(&[&bytes]));
+
+        let set = vec![(g, b"A".to_vec()), (other, b"B".to_vec())];
+        let mut bytes = b"\0P".to_vec();
+        bytes.extend_from_slice(&other.0);
+        for (issuer, t) in &set {
+            bytes.extend_from_slice(&sha512_half(&[&issuer.0, t]).0);
+        }
+        bytes.extend_from_slice(&2u64.to_be_bytes());
+        assert_eq!(
+            deposit_preauth_credentials(&other, &set),
+            sha512_half(&[&bytes])
+        );
+        assert_ne!(
+            deposit_preauth_credentials(&other, &set[..1]),
+            deposit_preauth_credentials(&other, &set)
+        );
+        let mut bytes = b"\0m".to_vec();
+        bytes.extend_from_slice(&g.0);
+        bytes.extend_from_slice(&7u32.to_be_bytes());
+        assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
 }

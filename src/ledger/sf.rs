@@ -184,6 +184,16 @@ fields! {
     quote_asset => "QuoteAsset",
     asset_price => "AssetPrice",
     scale => "Scale",
+    subject => "Subject",
+    credential_type => "CredentialType",
+    issuer_node => "IssuerNode",
+    subject_node => "SubjectNode",
+    credential_ids => "CredentialIDs",
+    credential => "Credential",
+    authorize_credentials => "AuthorizeCredentials",
+    unauthorize_credentials => "UnauthorizeCredentials",
+    accepted_credentials => "AcceptedCredentials",
+    domain_id => "DomainID",
 }
 
 /// The cached handles.

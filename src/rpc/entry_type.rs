@@ -27,6 +27,7 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("offer", "Offer"),
     ("oracle", "Oracle"),
     ("payment_channel", "PayChannel"),
+    ("permissioned_domain", "PermissionedDomain"),
     ("signer_list", "SignerList"),
     ("state", "RippleState"),
     ("ticket", "Ticket"),

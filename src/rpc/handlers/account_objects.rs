@@ -41,6 +41,7 @@ const DELETION_BLOCKERS: &[&str] = &[
     "Bridge",
     "MPTokenIssuance",
     "MPToken",
+    "PermissionedDomain",
 ];
 
 /// Answer account_objects.

@@ -1,7 +1,9 @@
 //! `ledger_entry` (rippled `LedgerEntry.cpp` / `LedgerEntryHelpers.h`, 2.5+; rpc.md §3.17):
 //! one ledger entry by index or by the parts of its key, as JSON or binary.
 
+use crate::engine::credential::CredentialSet;
 use crate::ledger::keylet;
+use crate::limits::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::codec;
@@ -49,6 +51,10 @@ enum Parse {
     Did,
     /// An index, or `{account, oracle_document_id}`.
     Oracle,
+    /// An index, or `{subject, issuer, credential_type}`.
+    Credential,
+    /// An index, or `{account, seq}`.
+    PermissionedDomain,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -58,6 +64,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("amm", Parse::Amm, Some("AMM")),
     ("bridge", Parse::Bridge, Some("Bridge")),
     ("check", Parse::Index, Some("Check")),
+    ("credential", Parse::Credential, Some("Credential")),
     ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
     ("did", Parse::Did, Some("DID")),
     ("directory", Parse::Directory, Some("DirectoryNode")),
@@ -72,6 +79,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("offer", Parse::Offer, Some("Offer")),
     ("oracle", Parse::Oracle, Some("Oracle")),
     ("payment_channel", Parse::Index, Some("PayChannel")),
+    ("permissioned_domain", Parse::PermissionedDomain, Some("PermissionedDomain")),
     ("signer_list", Parse::Index, Some("SignerList")),
     ("state", Parse::RippleState, Some("RippleState")),
     ("ticket", Parse::Ticket, Some("Ticket")),
@@ -235,10 +243,22 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let seq = required_u32(v, "ticket_seq", "malformedRequest")?;
             Ok(account_seq_key(b'T', &a, seq))
         }
-        Parse::DepositPreauth if v.is_object() => {
-            let owner = required_account(v, "owner", "malformedOwner")?;
-            let authorized = required_account(v, "authorized", "malformedAuthorized")?;
-            Ok(keylet::deposit_preauth(&owner, &authorized))
+        Parse::DepositPreauth if v.is_object() => deposit_preauth_key(v),
+        Parse::Credential if v.is_object() => {
+            let subject = required_account(v, "subject", "malformedRequest")?;
+            let issuer = required_account(v, "issuer", "malformedRequest")?;
+            let t = required_hex(v, "credential_type", "malformedRequest")?;
+            Ok(keylet::credential(&subject, &issuer, &t))
+        }
+        Parse::PermissionedDomain if !v.is_object() && !v.is_string() => Err(invalid(
+            "malformedRequest",
+            field,
+            "hex string or object",
+        )),
+        Parse::PermissionedDomain if v.is_object() => {
+            let a = required_account(v, "account", "malformedAddress")?;
+            let seq = required_u32(v, "seq", "malformedRequest")?;
+            Ok(keylet::permissioned_domain(&a, seq))
         }
         Parse::Amm if v.is_object() => {
             let issue = |name: &str| match v.get(name) {
@@ -273,10 +293,74 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::Escrow
         | Parse::Ticket
         | Parse::DepositPreauth
+        | Parse::Credential
+        | Parse::PermissionedDomain
         | Parse::Amm
         | Parse::MpToken
         | Parse::Oracle => parse_index(v, field),
     }
+}
+
+/// `requiredHexBlob`: a hex string of 1 to 64 bytes (a CredentialType).
+fn required_hex(o: &Value, field: &str, token: &'static str) -> Result<Vec<u8>, RpcError> {
+    let v = o.get(field).ok_or_else(|| missing(field))?;
+    v.as_str()
+        .and_then(|h| hex::decode(h).ok())
+        .filter(|b| !b.is_empty() && b.len() <= CREDENTIAL_TYPE_BYTES_MAX)
+        .ok_or_else(|| invalid(token, field, "hex string"))
+}
+
+fn malformed(token: &'static str, message: String) -> RpcError {
+    RpcError::named(token, CODE, message)
+}
+
+/// `parseDepositPreauth`: `owner` with exactly one of `authorized` (an account) and
+/// `authorized_credentials` (a credential set, keyed sorted).
+fn deposit_preauth_key(v: &Value) -> Result<Hash256, RpcError> {
+    if v.get("authorized").is_some() == v.get("authorized_credentials").is_some() {
+        return Err(malformed(
+            "malformedRequest",
+            "Must have exactly one of `authorized` and `authorized_credentials`.".to_string(),
+        ));
+    }
+    let owner = required_account(v, "owner", "malformedOwner")?;
+    if v.get("authorized").is_some() {
+        let authorized = required_account(v, "authorized", "malformedAuthorized")?;
+        return Ok(keylet::deposit_preauth(&owner, &authorized));
+    }
+    let set = authorized_credentials(&v["authorized_credentials"])?;
+    Ok(keylet::deposit_preauth_credentials(&owner, &set))
+}
+
+/// `parseAuthorizeCredentials` and `makeSorted`: 1 to 8 `{issuer, credential_type}`,
+/// no two alike.
+fn authorized_credentials(v: &Value) -> Result<CredentialSet, RpcError> {
+    const FIELD: &str = "authorized_credentials";
+    const TOKEN: &str = "malformedAuthorizedCredentials";
+    let arr = v.as_array().ok_or_else(|| invalid(TOKEN, FIELD, "array"))?;
+    if arr.len() > CREDENTIALS_ARRAY_MAX {
+        return Err(malformed(TOKEN, format!("Invalid field '{FIELD}', array too long.")));
+    }
+    if arr.is_empty() {
+        return Err(malformed(TOKEN, format!("Invalid field '{FIELD}', array empty.")));
+    }
+    let mut set = CredentialSet::new();
+    for o in arr {
+        if !o.is_object() {
+            return Err(invalid(TOKEN, FIELD, "array"));
+        }
+        // `hasRequired` with the array's token: absent or null.
+        if let Some(absent) = ["issuer", "credential_type"]
+            .into_iter()
+            .find(|f| o.get(*f).is_none_or(Value::is_null))
+        {
+            return Err(malformed(TOKEN, format!("Missing field '{absent}'.")));
+        }
+        let issuer = required_account(o, "issuer", TOKEN)?;
+        let t = required_hex(o, "credential_type", TOKEN)?;
+        set.push((issuer, t));
+    }
+    crate::engine::credential::sorted(set).ok_or_else(|| invalid(TOKEN, FIELD, "array"))
 }
 
 /// `parseBridgeFields`: the four parts, each present and not null, doors then issues.

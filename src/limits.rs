@@ -428,6 +428,23 @@ pub const HISTORY_READERS: usize = 2;
 /// Closed ledgers the history writer puts in one database transaction when it is behind.
 pub const HISTORY_WRITE_BATCH_LEDGERS_MAX: usize = 64;
 
+/// Connections a PostgreSQL history store keeps in its pool (the writer's replicator uses
+/// one; a read node's handlers share the rest).
+pub const PG_POOL_CONNECTIONS: usize = 8;
+/// Seconds a PostgreSQL history call may take (waiting for a pooled connection, connecting,
+/// the query itself) before it fails: a read node answers an error rather than hang while
+/// its database restarts.
+pub const PG_CALL_TIMEOUT_SECS: u64 = 10;
+/// Closed ledgers queued for the writer's PostgreSQL replicator. When it is full (the
+/// database is slow or down) the close drops its offer and the replicator later catches up
+/// from the writer's own ledgers and history store: the writer never waits for PostgreSQL.
+pub const PG_FEED_LEDGERS_MAX: usize = 64;
+/// Milliseconds the replicator (and a read node) first waits before retrying PostgreSQL;
+/// doubled after each failure up to [`PG_RETRY_MAX_MS`].
+pub const PG_RETRY_MIN_MS: u64 = 100;
+/// See [`PG_RETRY_MIN_MS`].
+pub const PG_RETRY_MAX_MS: u64 = 5_000;
+
 /// Widest `min_ledger`..`max_ledger` range `tx` searches (rippled `Tuning::maxLedgerRange`
 /// in `Tx.cpp`: a wider one is `excessiveLgrRange`).
 pub const TX_LEDGER_RANGE_MAX: u32 = 1000;

@@ -81,6 +81,18 @@ struct ServeArgs {
     /// Threads signing and verifying (default: one per core).
     #[arg(long)]
     cpu_threads: Option<usize>,
+    /// A PostgreSQL database (postgresql://user@host:port/db): the writer copies validated
+    /// history into it beside its own store; a read node (--read-only) serves from it.
+    #[arg(long, value_name = "URL")]
+    postgres: Option<String>,
+    /// Run as a stateless read node: reads from --postgres, submissions and streams
+    /// through --writer.
+    #[arg(long, requires_all = ["postgres", "writer"])]
+    read_only: bool,
+    /// The writer a read node forwards submissions to and relays streams from
+    /// (ws://HOST:PORT).
+    #[arg(long, value_name = "URL", requires = "read_only")]
+    writer: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -165,6 +177,9 @@ async fn serve(args: ServeArgs) -> ExitCode {
     if args.cpu_threads.is_some() {
         config.cpu_threads = args.cpu_threads;
     }
+    config.postgres = args.postgres;
+    config.read_only = args.read_only;
+    config.writer = args.writer;
     let stop_signal = shutdown::os_signal();
     let running = match ledgerd::app::start(config).await {
         Ok(r) => r,

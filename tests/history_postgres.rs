@@ -228,3 +228,144 @@ fn an_unreachable_database_is_an_error_at_open_and_a_bad_url_is_refused() {
     let err = PgHistory::open("not a url at all ::").err();
     assert!(matches!(err, Some(StoreError::History { .. })), "{err:?}");
 }
+
+// ---- The writer's copy (`serve --postgres URL`) ----
+
+mod writer_copy {
+    use super::*;
+    use serde_json::{json, Value};
+    use std::net::SocketAddr;
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+    use support::http::rpc;
+    use support::keys::{address, secret};
+    use support::server::Server;
+
+    const GENESIS: &str = "masterpassphrase";
+
+    fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
+        rpc(addr, method, params).json()["result"].clone()
+    }
+
+    fn start_writer(dir: &Path, url: &str) -> Server {
+        let dir = dir.to_str().expect("a UTF-8 temp path");
+        Server::start_args(
+            &[
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dir,
+                "--close-interval",
+                "0",
+                "--postgres",
+                url,
+            ],
+            1,
+        )
+    }
+
+    /// Pays a fresh account from genesis `n` times, closing after each; returns the last
+    /// validated ledger.
+    fn pay_and_close(addr: SocketAddr, n: u32, seed: u32) -> u32 {
+        let mut last = 0;
+        for i in 0..n {
+            let dest = address(&format!("replica {seed} {i}"));
+            let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
+                "Destination": dest, "Amount": "50000000"});
+            let r = call(
+                addr,
+                "submit",
+                json!({"secret": secret(GENESIS), "tx_json": tx}),
+            );
+            assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
+            let started = Instant::now();
+            let r = call(addr, "ledger_accept", json!({}));
+            assert_eq!(r["status"], "success", "ledger_accept: {r}");
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "the close waited"
+            );
+            last = r["ledger_current_index"].as_u64().expect("index") as u32 - 1;
+        }
+        last
+    }
+
+    fn wait_for(store: &PgHistory, seq: u32) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some((_, last))) = store.range() {
+                if last >= seq {
+                    return;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "PostgreSQL never reached ledger {seq}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The database holds what the writer's own store holds, ledger for ledger.
+    fn same_as_writer(pg: &PgHistory, dir: &Path, last: u32) {
+        let own = SqliteHistory::open(&dir.join("history.sqlite"), 1).expect("writer's store");
+        let (first, _) = own.range().expect("range").expect("some ledgers");
+        assert_eq!(pg.range().expect("range").map(|r| r.0), Some(first));
+        for seq in first..=last {
+            assert_eq!(pg.header(seq).expect("h"), own.header(seq).expect("h"));
+            assert_eq!(
+                pg.ledger_txs(seq).expect("t"),
+                own.ledger_txs(seq).expect("t")
+            );
+        }
+        let q = AccountTxQuery {
+            account: AccountId::from_address(&address(GENESIS)).expect("address"),
+            min: first,
+            max: last,
+            forward: false,
+            rows: 400,
+            marker: None,
+        };
+        let (a, b) = (
+            pg.account_tx(&q).expect("pg"),
+            own.account_tx(&q).expect("own"),
+        );
+        assert!(!a.txs.is_empty());
+        assert_eq!(a, b);
+        let at = |s: &dyn HistoryStore| state_walk(s, last, 64);
+        assert_eq!(at(pg), at(&own), "state at {last}");
+    }
+
+    #[test]
+    fn the_writer_copies_history_through_database_and_writer_restarts() {
+        let pg = PgCluster::start();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let writer = start_writer(dir.path(), &pg.url());
+        let last = pay_and_close(writer.addr(), 5, 1);
+        let store = PgHistory::open(&pg.url()).expect("open");
+        wait_for(&store, last);
+        same_as_writer(&store, dir.path(), last);
+
+        // The database goes away: the writer closes ledgers as fast as before.
+        pg.stop_server();
+        let last = pay_and_close(writer.addr(), 4, 2);
+        pg.start_server();
+        wait_for(&store, last);
+        same_as_writer(&store, dir.path(), last);
+
+        // The writer restarts: the copy resumes after what the database holds.
+        assert!(writer.terminate().success());
+        let writer = start_writer(dir.path(), &pg.url());
+        let last = pay_and_close(writer.addr(), 3, 3);
+        wait_for(&store, last);
+        same_as_writer(&store, dir.path(), last);
+        assert!(
+            writer
+                .log_text()
+                .contains("PostgreSQL history copy connected"),
+            "{}",
+            writer.log_text()
+        );
+    }
+}

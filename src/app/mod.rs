@@ -8,6 +8,7 @@ use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
 use crate::node::history::History;
 use crate::node::persist::{PersistOptions, Persistence};
+use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
 use crate::rpc::cpu_pool::CpuPool;
@@ -68,12 +69,20 @@ pub fn default_io_threads() -> usize {
 /// Ports bound to port 0 report the address they got in [`Running::addrs`] (and in
 /// server_info).
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
+    if config.read_only {
+        return Err("--read-only is not available yet".into());
+    }
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
     let (persistence, ledgers) = open_ledgers(&config)?;
     let node = open_node(&config, ledgers)?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
+    if let Some(url) = &config.postgres {
+        let replica = Replica::start(&node, url.clone())
+            .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
+        let _ = node.replica.set(replica);
+    }
     let shared = Arc::new(Shared::new(config, services.clone()));
     let shutdown = Shutdown::new();
     let addrs = crate::server::accept_all(bound, &shared, &shutdown);

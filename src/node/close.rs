@@ -33,6 +33,9 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
         match work.durable.await {
             Ok(()) => {
                 record_history(&node, &closed).await;
+                if let Some(replica) = node.replica.get() {
+                    replica.offer(seq);
+                }
                 let mut status = LedgerStatus::from_store(&node.ledgers);
                 // Pin the status to this ledger: a later close may already be in the store
                 // without being durable yet.
@@ -67,6 +70,9 @@ pub async fn publisher(mut rx: mpsc::Receiver<ClosedWork>, node: Arc<Node>) {
                 }
             }
         }
+    }
+    if let Some(replica) = node.replica.get() {
+        replica.stop();
     }
 }
 

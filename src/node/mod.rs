@@ -16,10 +16,12 @@
 //! - [`status`]: the status snapshot server_info and the preconditions read.
 //! - [`persist`]: the journal and snapshots behind a small API.
 //! - [`history`]: validated ledgers and transactions beyond memory, in the history store.
+//! - [`replica`]: the copy of validated history into PostgreSQL for read nodes.
 
 pub mod close;
 pub mod history;
 pub mod persist;
+pub mod replica;
 pub mod sequencer;
 pub mod status;
 pub mod subscriptions;
@@ -47,6 +49,8 @@ pub struct Node {
     writer: OnceLock<Writer>,
     /// Every validated ledger and transaction, beyond the ledgers memory keeps.
     pub history: history::History,
+    /// The copy of validated history into PostgreSQL (`serve --postgres`), once started.
+    pub replica: OnceLock<replica::Replica>,
 }
 
 /// Memory's closed ledgers joined with the history store's (they meet: the publisher
@@ -101,6 +105,7 @@ impl Node {
             status: RwLock::new(Arc::new(status)),
             writer: OnceLock::new(),
             history,
+            replica: OnceLock::new(),
         }))
     }
 

@@ -181,6 +181,13 @@ pub struct ServerConfig {
     pub cpu_threads: Option<usize>,
     /// Keep only the newest this many validated ledgers' history (`online_delete`).
     pub online_delete: Option<u32>,
+    /// Copy validated history into this PostgreSQL database (`--postgres URL`; command
+    /// line only), or, with `read_only`, serve from it.
+    pub postgres: Option<String>,
+    /// Serve reads from `postgres` and forward submissions to `writer` (`--read-only`).
+    pub read_only: bool,
+    /// The writer a read node forwards to and relays streams from (`--writer ws://...`).
+    pub writer: Option<String>,
 }
 
 impl ServerConfig {
@@ -212,6 +219,9 @@ impl ServerConfig {
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
+            postgres: None,
+            read_only: false,
+            writer: None,
         }
     }
 
@@ -246,6 +256,9 @@ impl ServerConfig {
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
+            postgres: None,
+            read_only: false,
+            writer: None,
         })
     }
 }

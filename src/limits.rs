@@ -444,6 +444,15 @@ pub const PG_FEED_LEDGERS_MAX: usize = 64;
 pub const PG_RETRY_MIN_MS: u64 = 100;
 /// See [`PG_RETRY_MIN_MS`].
 pub const PG_RETRY_MAX_MS: u64 = 5_000;
+/// Entries a read node keeps in its state cache (by key and ledger) before emptying it.
+pub const READ_NODE_CACHE_ENTRIES: usize = 100_000;
+/// Seconds a read node waits for its writer to answer a forwarded write.
+pub const FORWARD_TIMEOUT_SECS: u64 = 30;
+/// Milliseconds between a read node's looks at the database for a newer ledger.
+pub const READ_NODE_POLL_MS: u64 = 100;
+/// Ledgers a read node publishes at most when it finds itself behind (after a database
+/// outage it jumps to the newest rather than replaying every stream message).
+pub const READ_NODE_CATCH_UP_LEDGERS_MAX: u32 = 64;
 
 /// Widest `min_ledger`..`max_ledger` range `tx` searches (rippled `Tuning::maxLedgerRange`
 /// in `Tx.cpp`: a wider one is `excessiveLgrRange`).

@@ -6,7 +6,7 @@
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
-use crate::node::history::History;
+use crate::node::history::{History, StateCache};
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
@@ -15,7 +15,7 @@ use crate::rpc::cpu_pool::CpuPool;
 use crate::server::config::ServerConfig;
 use crate::server::shutdown::Shutdown;
 use crate::server::Shared;
-use crate::store::SqliteHistory;
+use crate::store::{PgHistory, SqliteHistory};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,7 +50,7 @@ pub struct Running {
     pub addrs: Vec<(String, SocketAddr)>,
     /// Tells every connection to finish.
     pub shutdown: Shutdown,
-    node: NodeTasks,
+    node: Tasks,
 }
 
 /// The I/O threads `ledgerd serve` runs without `--io-threads`: one per two cores, at least one.
@@ -69,20 +69,14 @@ pub fn default_io_threads() -> usize {
 /// Ports bound to port 0 report the address they got in [`Running::addrs`] (and in
 /// server_info).
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
-    if config.read_only {
-        return Err("--read-only is not available yet".into());
-    }
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
-    let (persistence, ledgers) = open_ledgers(&config)?;
-    let node = open_node(&config, ledgers)?;
+    let (node, tasks) = if config.read_only {
+        start_read_node(&config)?
+    } else {
+        start_writer(&config)?
+    };
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
-    let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
-    if let Some(url) = &config.postgres {
-        let replica = Replica::start(&node, url.clone())
-            .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
-        let _ = node.replica.set(replica);
-    }
     let shared = Arc::new(Shared::new(config, services.clone()));
     let shutdown = Shutdown::new();
     let addrs = crate::server::accept_all(bound, &shared, &shutdown);
@@ -95,8 +89,53 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         state,
         addrs,
         shutdown,
-        node: node_tasks,
+        node: tasks,
     })
+}
+
+/// The single writer: its ledgers, journal and history, and (`--postgres`) the copy of
+/// its history into PostgreSQL.
+fn start_writer(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+    let (persistence, ledgers) = open_ledgers(config)?;
+    let node = open_node(config, ledgers)?;
+    let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
+    if let Some(url) = &config.postgres {
+        let replica = Replica::start(&node, url.clone())
+            .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
+        let _ = node.replica.set(replica);
+    }
+    Ok((node, Tasks::Writer(node_tasks)))
+}
+
+/// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a
+/// bounded state cache; no journal, no writer. The database may be down at start: the
+/// follower retries, and reads answer `notReady` until it has a ledger.
+fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+    let url = config
+        .postgres
+        .as_deref()
+        .ok_or("--read-only needs --postgres URL")?;
+    if config.writer.is_none() {
+        return Err("--read-only needs --writer ws://HOST:PORT".into());
+    }
+    let store = PgHistory::connect_lazily(url).map_err(|e| e.to_string())?;
+    let history = History {
+        store: Arc::new(store),
+        keep: None,
+        cache: Some(Arc::new(StateCache::default())),
+    };
+    let mut ledger_cfg = LedgerConfig::default();
+    ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
+    let ledgers = crate::node::reader::follower_ledgers(ledger_cfg);
+    let node = Node::read_only(ledgers, config.network_id.unwrap_or(0), history);
+    let follower = tokio::spawn(crate::node::reader::follow(node.clone()));
+    Ok((node, Tasks::Reader(follower)))
+}
+
+/// What stops with the server.
+enum Tasks {
+    Writer(NodeTasks),
+    Reader(tokio::task::JoinHandle<()>),
 }
 
 fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
@@ -139,6 +178,7 @@ fn open_node(config: &ServerConfig, ledgers: Arc<Ledgers>) -> Result<Arc<Node>, 
             let history = History {
                 store: Arc::new(store),
                 keep: config.online_delete,
+                cache: None,
             };
             let file = path.display().to_string();
             Node::with_history(ledgers, network_id, history, &file, config.repair_journal)
@@ -161,6 +201,7 @@ pub fn rpc_config(config: &ServerConfig) -> RpcConfig {
                 has_admin: !p.admin.is_empty(),
             })
             .collect(),
+        writer: config.writer.clone().filter(|_| config.read_only),
     }
 }
 
@@ -177,6 +218,9 @@ impl Running {
             tracing::warn!("connections still open after the shutdown grace period");
         }
         // Replies already owed are written; then the writer finishes what is queued.
-        self.node.stop().await;
+        match self.node {
+            Tasks::Writer(tasks) => tasks.stop().await,
+            Tasks::Reader(follower) => follower.abort(),
+        }
     }
 }

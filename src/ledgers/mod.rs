@@ -183,10 +183,20 @@ impl ClosedLedger {
     /// transactions and entries stay in the store (read them there and through a stored
     /// [`StateView`]).
     pub fn stored(header: LedgerHeader, fees: Fees) -> ClosedLedger {
+        ClosedLedger::stored_with_txs(header, fees, Vec::new())
+    }
+
+    /// [`ClosedLedger::stored`] with its transactions read back too (a read node's newest
+    /// ledger, which it publishes and serves as the current one).
+    pub fn stored_with_txs(
+        header: LedgerHeader,
+        fees: Fees,
+        txs: Vec<Arc<TxEntry>>,
+    ) -> ClosedLedger {
         ClosedLedger {
             close_time_requested: header.close_time,
             header,
-            txs: Vec::new(),
+            txs,
             fees,
             state_map: ShaMap::new(),
             held_at_close: Vec::new(),
@@ -263,6 +273,11 @@ pub struct Ledgers {
     open_info: RwLock<ViewInfo>,
     txs: DashMap<Hash256, Arc<TxEntry>>,
     writer: Mutex<Open>,
+    /// A read node's ledgers: no open ledger and no closed history of their own; the
+    /// current, closed and validated ledger are all `tip`, the newest the shared database
+    /// holds, and every other ledger is read from the database.
+    follower: bool,
+    tip: RwLock<Option<LedgerSnapshot>>,
 }
 
 impl Ledgers {
@@ -351,6 +366,41 @@ impl Ledgers {
                 held: Vec::new(),
             }),
             cfg,
+            follower: false,
+            tip: RwLock::new(None),
+        }
+    }
+
+    /// These ledgers as a read node's: their own history is dropped, and the ledger
+    /// [`Ledgers::follow`] is given becomes the current, closed and validated one.
+    pub fn into_follower(mut self) -> Ledgers {
+        self.history.write().clear();
+        self.txs.clear();
+        self.follower = true;
+        self
+    }
+
+    /// True for a read node's ledgers ([`Ledgers::into_follower`]).
+    pub fn is_follower(&self) -> bool {
+        self.follower
+    }
+
+    /// Makes `snap` (a closed ledger read from the database) the newest ledger.
+    pub fn follow(&self, snap: LedgerSnapshot) {
+        *self.tip.write() = Some(snap);
+    }
+
+    /// A read node's newest ledger, once it has one.
+    pub fn tip(&self) -> Option<LedgerSnapshot> {
+        self.tip.read().clone()
+    }
+
+    /// The follower's tip, when these are a follower's ledgers and it has one.
+    fn followed(&self) -> Option<LedgerSnapshot> {
+        if self.follower {
+            self.tip()
+        } else {
+            None
         }
     }
 
@@ -472,11 +522,17 @@ impl Ledgers {
 
     /// The fee schedule of the open ledger.
     pub fn fees(&self) -> Fees {
+        if let Some(tip) = self.followed() {
+            return tip.view.info().fees;
+        }
         self.open_info.read().fees
     }
 
     /// The open ledger, as of the last applied transaction.
     pub fn current(&self) -> LedgerSnapshot {
+        if let Some(tip) = self.followed() {
+            return tip;
+        }
         let info = *self.open_info.read();
         LedgerSnapshot {
             view: StateView::new(self.state.clone(), self.state.published(), info),
@@ -500,6 +556,9 @@ impl Ledgers {
 
     /// The last closed ledger.
     pub fn closed(&self) -> LedgerSnapshot {
+        if let Some(tip) = self.followed() {
+            return tip;
+        }
         let h = self.history.read();
         let last = h.back().cloned();
         drop(h);

@@ -54,6 +54,17 @@ impl From<tokio_postgres::Error> for PgError {
 
 pub(crate) type PgResult<T> = Result<T, PgError>;
 
+thread_local! {
+    static UNAVAILABLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True when a call on this thread found the database unavailable since this was last
+/// asked: the RPC layer answers such a request `notReady` rather than with what the
+/// missing reads made it look like (an account not found, an empty page).
+pub fn take_unavailable() -> bool {
+    UNAVAILABLE.with(|c| c.replace(false))
+}
+
 /// The history store in a PostgreSQL database.
 pub struct PgHistory {
     /// `host:port/database`, for messages (never the password).
@@ -67,6 +78,17 @@ impl PgHistory {
     /// Connects to the database at `url` (`postgresql://user@host:port/db`) and brings its
     /// schema up to date. Fails when the database cannot be reached now.
     pub fn open(url: &str) -> StoreResult<PgHistory> {
+        let store = PgHistory::connect_lazily(url)?;
+        store.call(|pool| async move {
+            let mut client = pool.get().await?;
+            schema::migrate(&mut client).await
+        })?;
+        Ok(store)
+    }
+
+    /// A store over the database at `url` that connects on its first call and never
+    /// migrates (a read node: the writer owns the schema). Fails only on a malformed URL.
+    pub fn connect_lazily(url: &str) -> StoreResult<PgHistory> {
         let config: tokio_postgres::Config = url.parse().map_err(|e| StoreError::History {
             file: "postgresql".into(),
             reason: format!("not a PostgreSQL URL: {e}"),
@@ -82,16 +104,11 @@ impl PgHistory {
                 reason: format!("cannot start its runtime: {e}"),
             })?;
         let pool = new_pool(config, &name)?;
-        let store = PgHistory {
+        Ok(PgHistory {
             name,
             pool,
             runtime: Some(runtime),
-        };
-        store.call(|pool| async move {
-            let mut client = pool.get().await?;
-            schema::migrate(&mut client).await
-        })?;
-        Ok(store)
+        })
     }
 
     /// `host:port/database`, for messages.
@@ -120,6 +137,7 @@ impl PgHistory {
     }
 
     fn unavailable(&self, reason: String) -> StoreError {
+        UNAVAILABLE.with(|c| c.set(true));
         StoreError::Unavailable {
             store: self.name.clone(),
             reason,

@@ -41,8 +41,11 @@ pub struct History {
 /// ledger's hot entries come back first). A failed read is never cached.
 #[derive(Default)]
 pub struct StateCache {
-    entries: parking_lot::Mutex<std::collections::HashMap<(Hash256, u32), Option<Arc<StObject>>>>,
+    entries: parking_lot::Mutex<CachedEntries>,
 }
+
+/// (key, ledger) -> the entry then (None: absent).
+type CachedEntries = std::collections::HashMap<(Hash256, u32), Option<Arc<StObject>>>;
 
 impl StateCache {
     fn get(&self, key: &Hash256, seq: u32) -> Option<Option<Arc<StObject>>> {

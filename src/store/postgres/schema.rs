@@ -11,7 +11,7 @@ use deadpool_postgres::Client;
 use super::{PgError, PgResult};
 
 /// The advisory lock migrations hold (any fixed number: "ledgerd" in ASCII).
-const MIGRATION_LOCK: i64 = 0x6c65_6467_6572_64;
+const MIGRATION_LOCK: i64 = 0x006c_6564_6765_7264;
 
 /// `(version, SQL)`, oldest first. Never edit one that has shipped: add the next.
 const MIGRATIONS: &[(i32, &str)] = &[(

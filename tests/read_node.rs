@@ -243,6 +243,16 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
         .req(json!({"command": "subscribe", "streams": ["transactions"]}))
         .await;
     assert_eq!(r["status"], "success", "{r}");
+    let mut proposed = Ws::connect(&b.ws_url()).await;
+    let r = proposed
+        .req(
+            json!({"command": "subscribe", "accounts_proposed": [address("stream one")],
+            "api_version": 2}),
+        )
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    // The relay connects to the writer once someone listens.
+    tokio::time::sleep(Duration::from_millis(500)).await;
 
     // Submitted through A (signed there: loopback is admin), closed through A.
     let hash = blocking(move || {
@@ -254,6 +264,13 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
     let seen = stream.event("transaction").await;
     assert_eq!(seen["transaction"]["hash"], hash.as_str(), "{seen}");
     assert_eq!(seen["validated"], true);
+    // accounts_proposed on B: the writer's proposed message, relayed, then the validated
+    // one B publishes from the database.
+    let early = proposed.event("transaction").await;
+    assert_eq!(early["validated"], false, "{early}");
+    assert_eq!(early["hash"], hash.as_str(), "{early}");
+    let late = proposed.event("transaction").await;
+    assert_eq!(late["validated"], true, "{late}");
 
     // The database restarts: reads still answer (or say notReady), never crash; the
     // writer goes on; afterwards B streams what was closed meanwhile.

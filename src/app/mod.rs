@@ -129,13 +129,15 @@ fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> 
     let ledgers = crate::node::reader::follower_ledgers(ledger_cfg);
     let node = Node::read_only(ledgers, config.network_id.unwrap_or(0), history);
     let follower = tokio::spawn(crate::node::reader::follow(node.clone()));
-    Ok((node, Tasks::Reader(follower)))
+    let writer = config.writer.clone().unwrap_or_default();
+    let relay = tokio::spawn(crate::node::reader::relay_proposed(node.clone(), writer));
+    Ok((node, Tasks::Reader(vec![follower, relay])))
 }
 
 /// What stops with the server.
 enum Tasks {
     Writer(NodeTasks),
-    Reader(tokio::task::JoinHandle<()>),
+    Reader(Vec<tokio::task::JoinHandle<()>>),
 }
 
 fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
@@ -220,7 +222,7 @@ impl Running {
         // Replies already owed are written; then the writer finishes what is queued.
         match self.node {
             Tasks::Writer(tasks) => tasks.stop().await,
-            Tasks::Reader(follower) => follower.abort(),
+            Tasks::Reader(tasks) => tasks.iter().for_each(|t| t.abort()),
         }
     }
 }

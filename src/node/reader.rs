@@ -6,6 +6,9 @@
 //! books, book changes). A subscriber so sees a transaction only once this node can
 //! answer for it.
 //!
+//! The writer's proposed transactions (its open ledger, never in the database) are relayed
+//! as it rendered them ([`relay_proposed`]).
+//!
 //! While the database is down it keeps serving what it has and retries with backoff;
 //! after a long outage it publishes at most [`READ_NODE_CATCH_UP_LEDGERS_MAX`] ledgers
 //! and jumps to the newest.
@@ -20,6 +23,7 @@ use crate::ledgers::LedgerSnapshot;
 use crate::limits::{
     PG_RETRY_MAX_MS, PG_RETRY_MIN_MS, READ_NODE_CATCH_UP_LEDGERS_MAX, READ_NODE_POLL_MS,
 };
+use crate::protocol::types::AccountId;
 
 /// Follows the database until the runtime stops.
 pub async fn follow(node: Arc<Node>) {
@@ -112,4 +116,90 @@ fn publish(node: &Node, snap: &LedgerSnapshot, complete: (u32, u32)) {
 pub fn follower_ledgers(cfg: crate::ledgers::LedgerConfig) -> Arc<crate::ledgers::Ledgers> {
     let now = crate::protocol::time::ripple_now_secs() as u32;
     Arc::new(crate::ledgers::Ledgers::genesis(cfg, now).into_follower())
+}
+
+/// Relays the writer's proposed transaction messages (its open ledger, which the database
+/// never holds) to this node's `transactions_proposed` and `accounts_proposed`
+/// subscribers: one WebSocket to the writer per API version, open only while someone here
+/// listens, so a writer pays for proposed messages only when a client wants them.
+pub async fn relay_proposed(node: Arc<Node>, writer: String) {
+    futures::future::join(
+        relay_version(node.clone(), writer.clone(), 1),
+        relay_version(node, writer, 2),
+    )
+    .await;
+}
+
+async fn relay_version(node: Arc<Node>, writer: String, api_version: u32) {
+    let mut backoff = Duration::from_millis(PG_RETRY_MIN_MS);
+    loop {
+        if !node.subscriptions.wants_proposed() {
+            tokio::time::sleep(Duration::from_millis(READ_NODE_POLL_MS)).await;
+            continue;
+        }
+        match relay_once(&node, &writer, api_version).await {
+            Ok(()) => backoff = Duration::from_millis(PG_RETRY_MIN_MS),
+            Err(e) => {
+                tracing::debug!(writer = %writer, "proposed relay: {e}");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_millis(PG_RETRY_MAX_MS));
+            }
+        }
+    }
+}
+
+/// One connection: subscribes, relays until nobody here listens or the writer goes.
+async fn relay_once(node: &Node, writer: &str, api_version: u32) -> Result<(), String> {
+    use futures::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let (mut ws, _) = tokio_tungstenite::connect_async(writer)
+        .await
+        .map_err(|e| e.to_string())?;
+    let subscribe = serde_json::json!({"command": "subscribe",
+        "streams": ["transactions_proposed"], "api_version": api_version});
+    ws.send(Message::text(subscribe.to_string()))
+        .await
+        .map_err(|e| e.to_string())?;
+    let idle = Duration::from_millis(READ_NODE_POLL_MS * 10);
+    while node.subscriptions.wants_proposed() {
+        let msg = match tokio::time::timeout(idle, ws.next()).await {
+            Err(_) => continue,
+            Ok(None) => return Err("the writer closed the connection".into()),
+            Ok(Some(m)) => m.map_err(|e| e.to_string())?,
+        };
+        let Message::Text(text) = msg else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(text.as_str()) else {
+            continue;
+        };
+        if v["type"] == "transaction" && v["validated"] == false {
+            let tx = if api_version >= 2 {
+                &v["tx_json"]
+            } else {
+                &v["transaction"]
+            };
+            let mut accounts = std::collections::BTreeSet::new();
+            json_accounts(tx, &mut accounts);
+            node.subscriptions
+                .relay_proposed(api_version, text.as_str(), &accounts);
+        }
+    }
+    let _ = ws.close(None).await;
+    Ok(())
+}
+
+/// The accounts a transaction's JSON names (its account fields and amount issuers): what
+/// `accounts_proposed` matches a proposed transaction on, as rippled does from its fields.
+fn json_accounts(v: &serde_json::Value, out: &mut std::collections::BTreeSet<AccountId>) {
+    match v {
+        serde_json::Value::String(s) if s.starts_with('r') => {
+            if let Ok(a) = AccountId::from_address(s) {
+                out.insert(a);
+            }
+        }
+        serde_json::Value::Object(o) => o.values().for_each(|x| json_accounts(x, out)),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| json_accounts(x, out)),
+        _ => {}
+    }
 }

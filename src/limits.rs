@@ -435,6 +435,13 @@ pub const PG_POOL_CONNECTIONS: usize = 8;
 /// the query itself) before it fails: a read node answers an error rather than hang while
 /// its database restarts.
 pub const PG_CALL_TIMEOUT_SECS: u64 = 10;
+/// Seconds to open a connection to PostgreSQL (a host that drops packets costs a caller
+/// this long, not [`PG_CALL_TIMEOUT_SECS`]).
+pub const PG_CONNECT_TIMEOUT_SECS: u64 = 2;
+/// Milliseconds after a call found PostgreSQL unreachable during which further calls
+/// fail at once instead of trying again (so a read node whose database is down answers
+/// `notReady` quickly rather than every request waiting for a connection attempt).
+pub const PG_DOWN_HOLD_MS: u64 = 250;
 /// Closed ledgers queued for the writer's PostgreSQL replicator. When it is full (the
 /// database is slow or down) the close drops its offer and the replicator later catches up
 /// from the writer's own ledgers and history store: the writer never waits for PostgreSQL.

@@ -206,7 +206,15 @@ fn a_database_restart_fails_calls_meanwhile_and_then_serves_again() {
         other => panic!("expected unavailable while down, got {other:?}"),
     }
     assert!(store.write(&all[2..3]).is_err());
+    // Right after a failure calls fail at once (PG_DOWN_HOLD_MS), without a connection
+    // attempt each.
+    let started = std::time::Instant::now();
+    for _ in 0..100 {
+        assert!(store.range().is_err());
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
     pg.start_server();
+    std::thread::sleep(std::time::Duration::from_millis(300));
     store.write(&all[2..]).expect("write after the restart");
     assert_eq!(store.range().expect("range"), Some((1, 4)));
     assert_eq!(

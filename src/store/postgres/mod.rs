@@ -27,7 +27,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
 use super::error::{StoreError, StoreResult};
-use crate::limits::{PG_CALL_TIMEOUT_SECS, PG_POOL_CONNECTIONS};
+use crate::limits::{
+    PG_CALL_TIMEOUT_SECS, PG_CONNECT_TIMEOUT_SECS, PG_DOWN_HOLD_MS, PG_POOL_CONNECTIONS,
+};
 
 /// What a database call can fail with, before it is told as a [`StoreError`].
 #[derive(Debug)]
@@ -72,6 +74,8 @@ pub struct PgHistory {
     pool: Pool,
     /// The connections' runtime; shut down without waiting when the store is dropped.
     runtime: Option<tokio::runtime::Runtime>,
+    /// Until when calls fail at once: the database was just found unreachable.
+    down_until: parking_lot::Mutex<Option<std::time::Instant>>,
 }
 
 impl PgHistory {
@@ -108,6 +112,7 @@ impl PgHistory {
             name,
             pool,
             runtime: Some(runtime),
+            down_until: parking_lot::Mutex::new(None),
         })
     }
 
@@ -127,13 +132,25 @@ impl PgHistory {
         let Some(runtime) = &self.runtime else {
             return Err(self.unavailable("the store is closed".into()));
         };
+        if self
+            .down_until
+            .lock()
+            .is_some_and(|t| std::time::Instant::now() < t)
+        {
+            return Err(self.unavailable("unreachable a moment ago".into()));
+        }
         let _context = runtime.handle().enter();
         let limit = Duration::from_secs(PG_CALL_TIMEOUT_SECS);
-        match futures::executor::block_on(tokio::time::timeout(limit, f(&self.pool))) {
+        let result = match futures::executor::block_on(tokio::time::timeout(limit, f(&self.pool))) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(self.error(e)),
             Err(_) => Err(self.unavailable(format!("no answer in {PG_CALL_TIMEOUT_SECS} s"))),
+        };
+        if matches!(result, Err(StoreError::Unavailable { .. })) {
+            let hold = Duration::from_millis(PG_DOWN_HOLD_MS);
+            *self.down_until.lock() = Some(std::time::Instant::now() + hold);
         }
+        result
     }
 
     fn unavailable(&self, reason: String) -> StoreError {
@@ -183,7 +200,7 @@ fn new_pool(config: tokio_postgres::Config, name: &str) -> StoreResult<Pool> {
         .max_size(PG_POOL_CONNECTIONS)
         .runtime(deadpool_postgres::Runtime::Tokio1)
         .wait_timeout(wait)
-        .create_timeout(wait)
+        .create_timeout(Some(Duration::from_secs(PG_CONNECT_TIMEOUT_SECS)))
         .recycle_timeout(wait)
         .build()
         .map_err(|e| StoreError::History {

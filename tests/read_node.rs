@@ -154,13 +154,42 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
     for _ in 0..LATER_LEDGERS {
         accept(w);
     }
+    // The newest ledger holds a payment too: the read node's tip.
+    let last = pay(w, &address("read node tip"), 123_000_000);
+    accept(w);
     let reader = start_reader(&pg.url(), &writer);
     let r = reader.addr();
     caught_up(r, w);
 
     let genesis = address(GENESIS);
-    assert_eq!(same_pages(w, r, &genesis, true, 1), 6);
-    assert_eq!(same_pages(w, r, &genesis, false, 2), 6);
+    assert_eq!(same_pages(w, r, &genesis, true, 1), 7);
+    assert_eq!(same_pages(w, r, &genesis, false, 2), 7);
+    // The newest validated ledger, by name and by number.
+    let tip = validated(w);
+    for ledger in [json!("validated"), json!(tip)] {
+        for api in [1, 2] {
+            same(
+                w,
+                r,
+                "ledger",
+                json!({"ledger_index": ledger, "transactions": true,
+                "expand": true, "api_version": api}),
+            );
+        }
+        same(
+            w,
+            r,
+            "account_info",
+            json!({"account": genesis, "ledger_index": ledger}),
+        );
+        same(
+            w,
+            r,
+            "account_tx",
+            json!({"account": genesis, "ledger_index": ledger}),
+        );
+    }
+    same(w, r, "tx", json!({"transaction": last}));
     for (dest, hash, seq) in &payments {
         assert_eq!(same_pages(w, r, dest, true, 2), 1);
         for api in [1, 2] {

@@ -23,6 +23,8 @@
 //! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
 //! payment goes to the genesis account), one close, then account_tx pages of 20 of the
 //! genesis account's history, from the newest page to the oldest by marker (pages/s).
+//! `--mode history-read --server ADDR`: the account_tx pages alone, of a history already
+//! there (a read node over the writer a `--mode history` run filled).
 //! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
 //! a 1,000-offer book (tx/s), then book_offers reads of that book (reads/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
@@ -342,6 +344,10 @@ fn main() {
                 o.each,
             )),
             "reads" => runtime.block_on(ledger::reads_mode(&addr, o.connections, d, o.count)),
+            // account_tx pages of history already there (a read node over a writer's).
+            "history-read" => {
+                runtime.block_on(ledger::history_mode(&addr, o.connections, d, o.count))
+            }
             "history" => runtime.block_on(async {
                 ledger::submit_mode(&addr, o.connections, d, o.accounts, o.each).await;
                 ledger::history_mode(&addr, o.connections, d, o.count).await;

@@ -468,6 +468,39 @@ pub const HISTORY_READERS: usize = 2;
 /// Closed ledgers the history writer puts in one database transaction when it is behind.
 pub const HISTORY_WRITE_BATCH_LEDGERS_MAX: usize = 64;
 
+/// Connections a PostgreSQL history store keeps in its pool (the writer's replicator uses
+/// one; a read node's handlers share the rest).
+pub const PG_POOL_CONNECTIONS: usize = 8;
+/// Seconds a PostgreSQL history call may take (waiting for a pooled connection, connecting,
+/// the query itself) before it fails: a read node answers an error rather than hang while
+/// its database restarts.
+pub const PG_CALL_TIMEOUT_SECS: u64 = 10;
+/// Seconds to open a connection to PostgreSQL (a host that drops packets costs a caller
+/// this long, not [`PG_CALL_TIMEOUT_SECS`]).
+pub const PG_CONNECT_TIMEOUT_SECS: u64 = 2;
+/// Milliseconds after a call found PostgreSQL unreachable during which further calls
+/// fail at once instead of trying again (so a read node whose database is down answers
+/// `notReady` quickly rather than every request waiting for a connection attempt).
+pub const PG_DOWN_HOLD_MS: u64 = 250;
+/// Closed ledgers queued for the writer's PostgreSQL replicator. When it is full (the
+/// database is slow or down) the close drops its offer and the replicator later catches up
+/// from the writer's own ledgers and history store: the writer never waits for PostgreSQL.
+pub const PG_FEED_LEDGERS_MAX: usize = 64;
+/// Milliseconds the replicator (and a read node) first waits before retrying PostgreSQL;
+/// doubled after each failure up to [`PG_RETRY_MAX_MS`].
+pub const PG_RETRY_MIN_MS: u64 = 100;
+/// See [`PG_RETRY_MIN_MS`].
+pub const PG_RETRY_MAX_MS: u64 = 5_000;
+/// Entries a read node keeps in its state cache (by key and ledger) before emptying it.
+pub const READ_NODE_CACHE_ENTRIES: usize = 100_000;
+/// Seconds a read node waits for its writer to answer a forwarded write.
+pub const FORWARD_TIMEOUT_SECS: u64 = 30;
+/// Milliseconds between a read node's looks at the database for a newer ledger.
+pub const READ_NODE_POLL_MS: u64 = 100;
+/// Ledgers a read node publishes at most when it finds itself behind (after a database
+/// outage it jumps to the newest rather than replaying every stream message).
+pub const READ_NODE_CATCH_UP_LEDGERS_MAX: u32 = 64;
+
 /// Widest `min_ledger`..`max_ledger` range `tx` searches (rippled `Tuning::maxLedgerRange`
 /// in `Tx.cpp`: a wider one is `excessiveLgrRange`).
 pub const TX_LEDGER_RANGE_MAX: u32 = 1000;

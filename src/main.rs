@@ -135,6 +135,18 @@ struct ServeArgs {
     /// (refused when the data directory already holds a ledger).
     #[arg(long, value_name = "FILE")]
     genesis: Option<PathBuf>,
+    /// A PostgreSQL database (postgresql://user@host:port/db): the writer copies validated
+    /// history into it beside its own store; a read node (--read-only) serves from it.
+    #[arg(long, value_name = "URL")]
+    postgres: Option<String>,
+    /// Run as a stateless read node: reads from --postgres, submissions and streams
+    /// through --writer.
+    #[arg(long, requires_all = ["postgres", "writer"])]
+    read_only: bool,
+    /// The writer a read node forwards submissions to and relays streams from
+    /// (ws://HOST:PORT).
+    #[arg(long, value_name = "URL", requires = "read_only")]
+    writer: Option<String>,
 }
 
 /// The development options of `serve`, checked.
@@ -258,6 +270,9 @@ fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
     };
     apply_storage_args(&mut config, args)?;
     apply_node_args(&mut config, args);
+    config.postgres = args.postgres.clone();
+    config.read_only = args.read_only;
+    config.writer = args.writer.clone();
     apply_fee_args(&mut config, args)?;
     config.dev = dev_options(args)?;
     Ok(config)

@@ -7,7 +7,8 @@
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
 //! snapshot and revert the ledger through their generic requests (`time_travel.mjs`,
-//! `time_travel.py`).
+//! `time_travel.py`); and through read nodes over PostgreSQL (`read_node.py`,
+//! `read_node.mjs`: submissions forwarded to the writer, streams from another read node).
 //!
 //! The suite installs its own pinned packages (`support/tools.rs`): a virtualenv with
 //! `tests/interop/requirements.txt` and `npm ci` of `tests/interop/package-lock.json` into
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+use support::postgres::PgCluster;
 use support::server::Server;
 use support::tools;
 
@@ -338,4 +340,40 @@ fn xrpl_py_credential_flow() {
     cmd.arg(interop_dir().join("py_credential_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py credential flow");
+}
+
+/// A writer closing every second and copying its history into a throwaway PostgreSQL, and
+/// two read nodes over it.
+fn read_nodes() -> (PgCluster, Server, Server, Server) {
+    let pg = PgCluster::start();
+    let url = pg.url();
+    let writer = Server::start_quiet(&["--close-interval", "1", "--postgres", &url]);
+    let ws = writer.ws_url();
+    let reader = || Server::start_quiet(&["--read-only", "--postgres", &url, "--writer", &ws]);
+    let (a, b) = (reader(), reader());
+    (pg, writer, a, b)
+}
+
+#[test]
+fn xrpl_py_through_a_read_node() {
+    let py = python();
+    let _g = serial();
+    let (_pg, _writer, a, _b) = read_nodes();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("read_node.py"))
+        .arg(format!("ws://{}", a.addr()));
+    run_script(cmd, "xrpl-py through a read node");
+}
+
+#[test]
+fn xrpl_js_through_one_read_node_and_the_stream_of_another() {
+    let nm = node_modules();
+    let _g = serial();
+    let (_pg, _writer, a, b) = read_nodes();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("read_node.mjs"))
+        .arg(format!("ws://{}", a.addr()))
+        .arg(format!("ws://{}", b.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js through two read nodes");
 }

@@ -11,15 +11,16 @@ pub mod genesis_file;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
-use crate::node::history::History;
+use crate::node::history::{History, StateCache};
 use crate::node::persist::{PersistOptions, Persistence};
+use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
 use crate::rpc::cpu_pool::CpuPool;
 use crate::server::config::{ForkConfig, ServerConfig};
 use crate::server::shutdown::Shutdown;
 use crate::server::Shared;
-use crate::store::SqliteHistory;
+use crate::store::{PgHistory, SqliteHistory};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,7 +57,7 @@ pub struct Running {
     pub shutdown: Shutdown,
     /// The prefunded accounts' lines to print (`serve --accounts`), if any.
     pub banner: Vec<String>,
-    node: NodeTasks,
+    node: Tasks,
 }
 
 /// The I/O threads `ledgerd serve` runs without `--io-threads`: one per two cores, at least one.
@@ -77,22 +78,17 @@ pub fn default_io_threads() -> usize {
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
-    let new_ledger = match (&config.data_dir, config.ephemeral, &config.fork) {
-        (_, _, Some(_)) => false,
-        (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
-        _ => true,
+    let (node, tasks, new_ledger) = if config.read_only {
+        let (node, tasks) = start_read_node(&config)?;
+        (node, tasks, false)
+    } else {
+        start_writer(&mut config).await?
     };
-    let (persistence, ledgers) = match config.fork.clone() {
-        Some(fork) => open_fork(&fork, &mut config).await?,
-        None => open_ledgers(&config)?,
-    };
-    let node = open_node(&config, ledgers, persistence.reverted_to())?;
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
-    let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
-    let accounts = match devnet::prepare(&services, &config.dev, new_ledger).await {
+    let accounts = match prepare_dev(&services, &config, new_ledger).await {
         Ok(a) => a,
         Err(e) => {
-            node_tasks.stop().await;
+            tasks.stop().await;
             return Err(e);
         }
     };
@@ -110,8 +106,87 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         addrs,
         shutdown,
         banner,
-        node: node_tasks,
+        node: tasks,
     })
+}
+
+/// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
+/// journal and history, and (`--postgres`) the copy of its history into PostgreSQL. Also
+/// says whether the ledger is new (a genesis file may only start a new one).
+async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks, bool), String> {
+    let new_ledger = match (&config.data_dir, config.ephemeral, &config.fork) {
+        (_, _, Some(_)) => false,
+        (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
+        _ => true,
+    };
+    let (persistence, ledgers) = match config.fork.clone() {
+        Some(fork) => open_fork(&fork, config).await?,
+        None => open_ledgers(config)?,
+    };
+    let node = open_node(config, ledgers, persistence.reverted_to())?;
+    let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
+    if let Some(url) = &config.postgres {
+        let replica = Replica::start(&node, url.clone())
+            .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
+        let _ = node.replica.set(replica);
+    }
+    Ok((node, Tasks::Writer(node_tasks), new_ledger))
+}
+
+/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`); none on a
+/// read node, which has no writer of its own.
+async fn prepare_dev(
+    services: &Arc<Services>,
+    config: &ServerConfig,
+    new_ledger: bool,
+) -> Result<Vec<devnet::DevAccountLine>, String> {
+    if config.read_only {
+        return Ok(Vec::new());
+    }
+    devnet::prepare(services, &config.dev, new_ledger).await
+}
+
+/// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a
+/// bounded state cache; no journal, no writer. The database may be down at start: the
+/// follower retries, and reads answer `notReady` until it has a ledger.
+fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+    let url = config
+        .postgres
+        .as_deref()
+        .ok_or("--read-only needs --postgres URL")?;
+    if config.writer.is_none() {
+        return Err("--read-only needs --writer ws://HOST:PORT".into());
+    }
+    let store = PgHistory::connect_lazily(url).map_err(|e| e.to_string())?;
+    let history = History {
+        store: Arc::new(store),
+        keep: None,
+        cache: Some(Arc::new(StateCache::default())),
+    };
+    let mut ledger_cfg = LedgerConfig::default();
+    ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
+    let ledgers = crate::node::reader::follower_ledgers(ledger_cfg);
+    let node = Node::read_only(ledgers, config.network_id.unwrap_or(0), history);
+    let follower = tokio::spawn(crate::node::reader::follow(node.clone()));
+    let writer = config.writer.clone().unwrap_or_default();
+    let relay = tokio::spawn(crate::node::reader::relay_proposed(node.clone(), writer));
+    Ok((node, Tasks::Reader(vec![follower, relay])))
+}
+
+/// What stops with the server.
+enum Tasks {
+    Writer(NodeTasks),
+    Reader(Vec<tokio::task::JoinHandle<()>>),
+}
+
+impl Tasks {
+    /// The writer finishes what is queued; a read node's followers stop.
+    async fn stop(self) {
+        match self {
+            Tasks::Writer(tasks) => tasks.stop().await,
+            Tasks::Reader(tasks) => tasks.iter().for_each(|t| t.abort()),
+        }
+    }
 }
 
 fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
@@ -181,6 +256,7 @@ fn open_node(
             let history = History {
                 store: Arc::new(store),
                 keep: config.online_delete,
+                cache: None,
             };
             let file = path.display().to_string();
             if let Some(seq) = reverted_to {
@@ -206,6 +282,7 @@ pub fn rpc_config(config: &ServerConfig) -> RpcConfig {
                 has_admin: !p.admin.is_empty(),
             })
             .collect(),
+        writer: config.writer.clone().filter(|_| config.read_only),
     }
 }
 

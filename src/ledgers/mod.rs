@@ -199,10 +199,20 @@ impl ClosedLedger {
     /// transactions and entries stay in the store (read them there and through a stored
     /// [`StateView`]).
     pub fn stored(header: LedgerHeader, fees: Fees) -> ClosedLedger {
+        ClosedLedger::stored_with_txs(header, fees, Vec::new())
+    }
+
+    /// [`ClosedLedger::stored`] with its transactions read back too (a read node's newest
+    /// ledger, which it publishes and serves as the current one).
+    pub fn stored_with_txs(
+        header: LedgerHeader,
+        fees: Fees,
+        txs: Vec<Arc<TxEntry>>,
+    ) -> ClosedLedger {
         ClosedLedger {
             close_time_requested: header.close_time,
             header,
-            txs: Vec::new(),
+            txs,
             fees,
             state_map: ShaMap::new(),
             held_at_close: Vec::new(),
@@ -282,6 +292,12 @@ pub struct Ledgers {
     txs: DashMap<Hash256, Arc<TxEntry>>,
     writer: Mutex<Open>,
     saved: Mutex<SavedStates>,
+    /// A read node's ledgers: no open ledger and no closed history of their own; the
+    /// current, closed and validated ledger are all `tip`, the newest the shared database
+    /// holds (also what `by_seq` and `by_hash` find), and every other ledger is read from
+    /// the database.
+    follower: bool,
+    tip: RwLock<Option<LedgerSnapshot>>,
 }
 
 impl Ledgers {
@@ -371,6 +387,41 @@ impl Ledgers {
             }),
             saved: Mutex::new(SavedStates::default()),
             cfg,
+            follower: false,
+            tip: RwLock::new(None),
+        }
+    }
+
+    /// These ledgers as a read node's: their own history is dropped, and the ledger
+    /// [`Ledgers::follow`] is given becomes the current, closed and validated one.
+    pub fn into_follower(mut self) -> Ledgers {
+        self.history.write().clear();
+        self.txs.clear();
+        self.follower = true;
+        self
+    }
+
+    /// True for a read node's ledgers ([`Ledgers::into_follower`]).
+    pub fn is_follower(&self) -> bool {
+        self.follower
+    }
+
+    /// Makes `snap` (a closed ledger read from the database) the newest ledger.
+    pub fn follow(&self, snap: LedgerSnapshot) {
+        *self.tip.write() = Some(snap);
+    }
+
+    /// A read node's newest ledger, once it has one.
+    pub fn tip(&self) -> Option<LedgerSnapshot> {
+        self.tip.read().clone()
+    }
+
+    /// The follower's tip, when these are a follower's ledgers and it has one.
+    fn followed(&self) -> Option<LedgerSnapshot> {
+        if self.follower {
+            self.tip()
+        } else {
+            None
         }
     }
 
@@ -548,11 +599,17 @@ impl Ledgers {
 
     /// The fee schedule of the open ledger.
     pub fn fees(&self) -> Fees {
+        if let Some(tip) = self.followed() {
+            return tip.view.info().fees;
+        }
         self.open_info.read().fees
     }
 
     /// The open ledger, as of the last applied transaction.
     pub fn current(&self) -> LedgerSnapshot {
+        if let Some(tip) = self.followed() {
+            return tip;
+        }
         let info = *self.open_info.read();
         LedgerSnapshot {
             view: StateView::new(self.state.clone(), self.state.published(), info),
@@ -576,6 +633,9 @@ impl Ledgers {
 
     /// The last closed ledger.
     pub fn closed(&self) -> LedgerSnapshot {
+        if let Some(tip) = self.followed() {
+            return tip;
+        }
         let h = self.history.read();
         let last = h.back().cloned();
         drop(h);
@@ -592,6 +652,9 @@ impl Ledgers {
 
     /// A closed ledger in history, by sequence.
     pub fn by_seq(&self, seq: u32) -> Option<LedgerSnapshot> {
+        if self.follower {
+            return self.tip().filter(|t| t.seq() == seq);
+        }
         let l = {
             let h = self.history.read();
             let first = h.front()?.header.seq;
@@ -602,6 +665,11 @@ impl Ledgers {
 
     /// A closed ledger in history, by hash.
     pub fn by_hash(&self, hash: &Hash256) -> Option<LedgerSnapshot> {
+        if self.follower {
+            let tip = self.tip()?;
+            let same = tip.ledger.as_ref().is_some_and(|l| l.header.hash == *hash);
+            return same.then_some(tip);
+        }
         let l = self
             .history
             .read()

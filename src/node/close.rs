@@ -39,6 +39,9 @@ pub async fn publisher(mut rx: mpsc::Receiver<Published>, node: Arc<Node>) {
             Published::Revert(work) => publish_revert(&node, work).await,
         }
     }
+    if let Some(replica) = node.replica.get() {
+        replica.stop();
+    }
 }
 
 async fn publish_close(node: &Arc<Node>, work: ClosedWork) {
@@ -47,6 +50,9 @@ async fn publish_close(node: &Arc<Node>, work: ClosedWork) {
     match work.durable.await {
         Ok(()) => {
             record_history(node, &closed).await;
+            if let Some(replica) = node.replica.get() {
+                replica.offer(seq);
+            }
             announce(node, &closed);
             update_path_requests(node, seq);
             if let Some(reply) = work.reply {

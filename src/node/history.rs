@@ -30,6 +30,35 @@ pub struct History {
     pub store: Arc<dyn HistoryStore>,
     /// Keep only the newest this many ledgers (an ephemeral server's bound).
     pub keep: Option<u32>,
+    /// Entries read from the store at a ledger, kept for the next read (a read node's
+    /// bounded state cache); None: every read goes to the store.
+    pub cache: Option<Arc<StateCache>>,
+}
+
+/// Entries read from the store, by (key, ledger): a read node answers many reads of the
+/// same accounts at its newest ledger. Bounded by [`crate::limits::READ_NODE_CACHE_ENTRIES`];
+/// when full it is emptied and refills with what is read next (cheap, and the newest
+/// ledger's hot entries come back first). A failed read is never cached.
+#[derive(Default)]
+pub struct StateCache {
+    entries: parking_lot::Mutex<CachedEntries>,
+}
+
+/// (key, ledger) -> the entry then (None: absent).
+type CachedEntries = std::collections::HashMap<(Hash256, u32), Option<Arc<StObject>>>;
+
+impl StateCache {
+    fn get(&self, key: &Hash256, seq: u32) -> Option<Option<Arc<StObject>>> {
+        self.entries.lock().get(&(*key, seq)).cloned()
+    }
+
+    fn put(&self, key: &Hash256, seq: u32, value: Option<Arc<StObject>>) {
+        let mut entries = self.entries.lock();
+        if entries.len() >= crate::limits::READ_NODE_CACHE_ENTRIES {
+            entries.clear();
+        }
+        entries.insert((*key, seq), value);
+    }
 }
 
 /// A closed ledger as the history store keeps it.
@@ -213,13 +242,40 @@ impl History {
         self.snapshot_of(header)
     }
 
+    /// [`History::snapshot`] with the ledger's transactions read too (a read node's newest
+    /// ledger, published and served as the current one). Err: the store failed.
+    pub fn snapshot_with_txs(&self, seq: u32) -> Result<Option<LedgerSnapshot>, String> {
+        let Some(header) = self.store.header(seq).map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let stored = self.store.ledger_txs(seq).map_err(|e| e.to_string())?;
+        let mut txs = Vec::with_capacity(stored.len());
+        for t in &stored {
+            txs.push(
+                tx_entry(t).ok_or_else(|| {
+                    format!("stored transaction {} does not decode", t.id.to_hex())
+                })?,
+            );
+        }
+        Ok(self.snapshot_parts(header, txs))
+    }
+
     fn snapshot_of(&self, header: LedgerHeader) -> Option<LedgerSnapshot> {
+        self.snapshot_parts(header, Vec::new())
+    }
+
+    fn snapshot_parts(
+        &self,
+        header: LedgerHeader,
+        txs: Vec<Arc<TxEntry>>,
+    ) -> Option<LedgerSnapshot> {
         let from = self.store.state_from().ok()??;
         if header.seq < from {
             return None;
         }
         let source: Arc<dyn StateSource> = Arc::new(StoredState {
             store: self.store.clone(),
+            cache: self.cache.clone(),
         });
         let defaults = crate::ledger::fees::Fees::default();
         let fees = source
@@ -235,7 +291,7 @@ impl History {
         };
         Some(LedgerSnapshot {
             view: StateView::stored(source, info),
-            ledger: Some(Arc::new(ClosedLedger::stored(header, fees))),
+            ledger: Some(Arc::new(ClosedLedger::stored_with_txs(header, fees, txs))),
         })
     }
 
@@ -270,6 +326,7 @@ impl History {
 /// The history store's state as the ledger views read it.
 struct StoredState {
     store: Arc<dyn HistoryStore>,
+    cache: Option<Arc<StateCache>>,
 }
 
 /// An entry's stored bytes decoded; a store error or undecodable bytes are logged and read
@@ -286,8 +343,17 @@ fn decode_entry(key: &Hash256, bytes: &[u8]) -> Option<Arc<StObject>> {
 
 impl StateSource for StoredState {
     fn read_at(&self, key: &Hash256, seq: u32) -> Option<Arc<StObject>> {
+        if let Some(hit) = self.cache.as_ref().and_then(|c| c.get(key, seq)) {
+            return hit;
+        }
         match self.store.state_entry(key, seq) {
-            Ok(bytes) => decode_entry(key, &bytes?),
+            Ok(bytes) => {
+                let entry = bytes.and_then(|b| decode_entry(key, &b));
+                if let Some(cache) = &self.cache {
+                    cache.put(key, seq, entry.clone());
+                }
+                entry
+            }
             Err(e) => {
                 tracing::warn!("history state read failed: {e}");
                 None

@@ -16,10 +16,14 @@
 //! - [`status`]: the status snapshot server_info and the preconditions read.
 //! - [`persist`]: the journal and snapshots behind a small API.
 //! - [`history`]: validated ledgers and transactions beyond memory, in the history store.
+//! - [`replica`]: the copy of validated history into PostgreSQL for read nodes.
+//! - [`reader`]: a read node's follower of that database.
 
 pub mod close;
 pub mod history;
 pub mod persist;
+pub mod reader;
+pub mod replica;
 pub mod sequencer;
 pub mod status;
 pub mod subscriptions;
@@ -47,11 +51,20 @@ pub struct Node {
     writer: OnceLock<Writer>,
     /// Every validated ledger and transaction, beyond the ledgers memory keeps.
     pub history: history::History,
+    /// The copy of validated history into PostgreSQL (`serve --postgres`), once started.
+    pub replica: OnceLock<replica::Replica>,
 }
 
 /// Memory's closed ledgers joined with the history store's (they meet: the publisher
 /// writes every validated ledger to the store).
 fn joined_range(ledgers: &Ledgers, history: &history::History) -> (u32, u32) {
+    if ledgers.is_follower() {
+        let tip = ledgers.tip().map_or(0, |t| t.seq());
+        return match history.range() {
+            Some((first, _)) if tip > 0 => (first, tip),
+            _ => (0, 0),
+        };
+    }
     let (lo, hi) = ledgers.complete_range();
     match history.range() {
         Some((first, _)) if lo != 0 => (first.min(lo), hi),
@@ -75,6 +88,7 @@ impl Node {
         let history = history::History {
             store: Arc::new(store),
             keep: Some(crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX),
+            cache: None,
         };
         Node::with_history(ledgers, network_id, history, ":memory:", false)
             .expect("an empty in-memory history catches up")
@@ -101,7 +115,28 @@ impl Node {
             status: RwLock::new(Arc::new(status)),
             writer: OnceLock::new(),
             history,
+            replica: OnceLock::new(),
         }))
+    }
+
+    /// A read node's node: `ledgers` follow the shared database `history`
+    /// ([`reader::follow`]); there is no writer.
+    pub fn read_only(
+        ledgers: Arc<Ledgers>,
+        network_id: u32,
+        history: history::History,
+    ) -> Arc<Node> {
+        let mut status = LedgerStatus::from_store(&ledgers);
+        status.complete = None;
+        Arc::new(Node {
+            ledgers,
+            subscriptions: Arc::new(subscriptions::Subscriptions::new()),
+            network_id,
+            status: RwLock::new(Arc::new(status)),
+            writer: OnceLock::new(),
+            history,
+            replica: OnceLock::new(),
+        })
     }
 
     /// The ledgers this server can answer for: the history store's joined with memory's.

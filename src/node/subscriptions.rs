@@ -324,6 +324,29 @@ impl Subscriptions {
         }
     }
 
+    /// A read node's relay of a proposed transaction message (`validated: false`) as its
+    /// writer rendered it for `api_version`: to this node's `transactions_proposed`
+    /// subscribers of that version and to its `accounts_proposed` subscribers of
+    /// `accounts`.
+    pub fn relay_proposed(&self, api_version: u32, text: &str, accounts: &BTreeSet<AccountId>) {
+        let targets: Vec<Arc<Session>> = self
+            .entries
+            .read()
+            .values()
+            .filter(|e| e.sub.api_version == api_version)
+            .filter(|e| {
+                e.sub.streams.contains(&Stream::TransactionsProposed)
+                    || accounts.iter().any(|a| e.sub.accounts_proposed.contains(a))
+            })
+            .map(|e| e.session.clone())
+            .collect();
+        for session in targets {
+            if !session.sink.send(text.to_string()) {
+                self.remove_session(session.id);
+            }
+        }
+    }
+
     /// Publish a validated ledger: `ledgerClosed`, then each transaction to the
     /// transaction streams and to the accounts it affected.
     pub fn publish_closed(

@@ -44,6 +44,8 @@ pub struct RpcConfig {
     pub signing_support: bool,
     /// The listening ports, for server_info.
     pub ports: Vec<PortInfo>,
+    /// A read node's writer (`--writer ws://...`): writes are forwarded to it.
+    pub writer: Option<String>,
 }
 
 /// State shared by every handler.

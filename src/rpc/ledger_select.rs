@@ -180,6 +180,10 @@ pub fn select_in_memory(ctx: &Context, params: &Params) -> Result<Selected, RpcE
 
 fn select_from(ctx: &Context, params: &Params, stored: bool) -> Result<Selected, RpcError> {
     let store = &ctx.services.node.ledgers;
+    // A read node that has not yet read a ledger from its database has none to offer.
+    if store.is_follower() && store.tip().is_none() {
+        return Err(RpcError::new(ErrorCode::NotReady));
+    }
     let history = &ctx.services.node.history;
     let legacy = params.get("ledger");
     let hash = params.get("ledger_hash");

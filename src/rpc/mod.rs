@@ -24,6 +24,7 @@ pub mod devnet;
 pub mod entry_type;
 pub mod envelope;
 pub mod error;
+pub mod forward;
 pub mod handlers;
 pub mod json;
 pub mod key_cache;
@@ -223,6 +224,11 @@ pub fn execute(
     params: Params,
     done: impl FnOnce(HandlerResult, Params) + Send + 'static,
 ) {
+    if forward::forwards(&ctx, method.name) {
+        let work = forward::forward(ctx, method.name, params.clone());
+        tokio::spawn(async move { done(work.await, params) });
+        return;
+    }
     match method.handler {
         Handler::Inline(f) => {
             let result = upstream_checked(&ctx, || guarded(|| f(&ctx, &params)));
@@ -271,9 +277,6 @@ pub fn execute(
     }
 }
 
-/// Run a handler; a bug that panics still answers its request (and so releases its
-/// in-flight slot and keeps the connection): `internal`, as rippled answers an exception
-/// thrown in a handler.
 /// A lazy fork's reads that the upstream could not answer read as absent; a request that
 /// ran while one failed gets `noNetwork` instead of an answer that may be wrong.
 fn upstream_checked(ctx: &Context, f: impl FnOnce() -> HandlerResult) -> HandlerResult {
@@ -289,11 +292,22 @@ fn upstream_checked(ctx: &Context, f: impl FnOnce() -> HandlerResult) -> Handler
     ))
 }
 
+/// Run a handler; a bug that panics still answers its request (and so releases its
+/// in-flight slot and keeps the connection): `internal`, as rippled answers an exception
+/// thrown in a handler.
+///
+/// A handler that met an unavailable history database (a read node's PostgreSQL
+/// restarting) answers `notReady`, whatever the missing reads made it conclude.
 fn guarded(f: impl FnOnce() -> HandlerResult) -> HandlerResult {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+    crate::store::postgres::take_unavailable();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
         tracing::error!("a handler panicked; answering internal");
         Err(RpcError::new(ErrorCode::Internal))
-    })
+    });
+    if crate::store::postgres::take_unavailable() {
+        return Err(RpcError::new(ErrorCode::NotReady));
+    }
+    result
 }
 
 /// Resolve and run a request, awaiting the result (HTTP and tests). The parameters come back

@@ -252,6 +252,13 @@ pub struct ServerConfig {
     pub fees: crate::ledger::fees::Fees,
     /// Deterministic close times (`--start-time`, `--close-step`; command line only).
     pub fixed_clock: Option<crate::ledgers::FixedClock>,
+    /// Copy validated history into this PostgreSQL database (`--postgres URL`; command
+    /// line only), or, with `read_only`, serve from it.
+    pub postgres: Option<String>,
+    /// Serve reads from `postgres` and forward submissions to `writer` (`--read-only`).
+    pub read_only: bool,
+    /// The writer a read node forwards to and relays streams from (`--writer ws://...`).
+    pub writer: Option<String>,
 }
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
@@ -304,6 +311,9 @@ impl ServerConfig {
             faucet_key: None,
             fees: crate::ledger::fees::Fees::default(),
             fixed_clock: None,
+            postgres: None,
+            read_only: false,
+            writer: None,
         }
     }
 
@@ -343,6 +353,9 @@ impl ServerConfig {
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
             fees: crate::ledger::fees::Fees::default(),
             fixed_clock: None,
+            postgres: None,
+            read_only: false,
+            writer: None,
         })
     }
 }

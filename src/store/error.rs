@@ -73,6 +73,15 @@ pub enum StoreError {
         /// What failed.
         reason: String,
     },
+    /// The history database cannot be reached now (PostgreSQL down, restarting, or slower
+    /// than [`crate::limits::PG_CALL_TIMEOUT_SECS`]): a later call may succeed.
+    #[error("store: history database {store} unavailable: {reason}")]
+    Unavailable {
+        /// The database (host, port and name; never the password).
+        store: String,
+        /// What failed.
+        reason: String,
+    },
 }
 
 impl StoreError {

@@ -173,6 +173,9 @@ const STATE_FROM: &str = "state_from";
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
 
+/// Bytes of a header as stored: the fields rippled hashes, in its order.
+pub(crate) const HEADER_BYTES: usize = crate::ledger::header::HEADER_RAW_BYTES;
+
 /// The history store in one SQLite database file (or in memory).
 pub struct SqliteHistory {
     file: String,
@@ -293,16 +296,16 @@ fn history_error(file: &str, e: rusqlite::Error) -> StoreError {
     }
 }
 
-fn encode_header(h: &LedgerHeader) -> Vec<u8> {
+pub(crate) fn encode_header(h: &LedgerHeader) -> Vec<u8> {
     h.raw()
 }
 
 /// The header from its stored bytes, its hash recomputed (None when malformed).
-fn decode_header(b: &[u8]) -> Option<LedgerHeader> {
+pub(crate) fn decode_header(b: &[u8]) -> Option<LedgerHeader> {
     LedgerHeader::from_raw(b)
 }
 
-fn hash_of(bytes: Vec<u8>) -> Hash256 {
+pub(crate) fn hash_of(bytes: Vec<u8>) -> Hash256 {
     Hash256(bytes.try_into().unwrap_or([0u8; 32]))
 }
 
@@ -430,9 +433,27 @@ fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
     )
 }
 
+/// A page from the rows its parts found (at most `rows + 1`): resuming starts at the
+/// marker's own row, and without it the page is empty (rippled); a row past `rows` becomes
+/// the next marker.
+pub(crate) fn finish_page(q: &AccountTxQuery, mut txs: Vec<StoredTx>) -> AccountTxPage {
+    if let Some(m) = q.marker {
+        if txs.first().is_none_or(|t| (t.ledger_seq, t.index) != m) {
+            return AccountTxPage::default();
+        }
+    }
+    let marker = if txs.len() > q.rows as usize {
+        txs.truncate(q.rows as usize + 1);
+        txs.pop().map(|t| (t.ledger_seq, t.index))
+    } else {
+        None
+    };
+    AccountTxPage { txs, marker }
+}
+
 /// The parts of a page, each `(ledgers, indexes)`: from a marker, the rest of the marker's
 /// ledger first, then the ledgers beyond it.
-fn page_parts(q: &AccountTxQuery) -> Vec<((u32, u32), (u32, u32))> {
+pub(crate) fn page_parts(q: &AccountTxQuery) -> Vec<((u32, u32), (u32, u32))> {
     let all = (0, u32::MAX);
     match q.marker {
         None => vec![((q.min, q.max), all)],
@@ -527,19 +548,7 @@ impl HistoryStore for SqliteHistory {
             })?;
             txs.extend(part);
         }
-        // Resuming starts at the marker's own row; without it the page is empty (rippled).
-        if let Some(m) = q.marker {
-            if txs.first().is_none_or(|t| (t.ledger_seq, t.index) != m) {
-                return Ok(AccountTxPage::default());
-            }
-        }
-        let marker = if txs.len() > q.rows as usize {
-            txs.truncate(q.rows as usize + 1);
-            txs.pop().map(|t| (t.ledger_seq, t.index))
-        } else {
-            None
-        };
-        Ok(AccountTxPage { txs, marker })
+        Ok(finish_page(q, txs))
     }
 
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>> {

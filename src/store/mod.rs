@@ -14,6 +14,8 @@
 //! - [`prune`]: [`prune_history`], how many snapshots and journal segments are kept.
 //! - [`history`]: [`HistoryStore`], every validated ledger and transaction, queryable
 //!   ([`SqliteHistory`]).
+//! - [`postgres`]: [`PgHistory`], the same store in PostgreSQL, shared by the writer and
+//!   read nodes (it runs its connections on a small tokio runtime of its own).
 //! - [`ticket`]: [`Ticket`], the receipt of an append (blocking wait, future, callback).
 //! - [`error`]: [`StoreError`], the one error type.
 //!
@@ -26,6 +28,7 @@ pub mod faulty;
 mod group_commit;
 pub mod history;
 pub mod journal;
+pub mod postgres;
 pub mod prune;
 pub mod record;
 pub mod recovery;
@@ -43,6 +46,7 @@ pub use history::{
     StateChanges, StateRow, StoredTx,
 };
 pub use journal::{Journal, JournalOptions, JournalStats};
+pub use postgres::PgHistory;
 pub use prune::{prune_history, PruneReport};
 pub use record::{Record, RecordKind};
 pub use recovery::{Recovered, Replay, ReplayProgress, TailRepair};

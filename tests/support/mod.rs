@@ -11,6 +11,7 @@
 //!   are funded, trust gateways, hold IOUs and place offers with real transactions.
 //! - [`journal`]: the store's journal on disk: open, replay, list segments.
 //! - [`persist`]: a driver playing the sequencer's role over persistence.
+//! - [`postgres`]: a throwaway PostgreSQL cluster (installed from Debian when missing).
 //! - [`vectors`]: the JSON vectors in `tests/vectors/`.
 //! - [`difftest`]: random inputs, normalization and the library oracles of `diff_libs`;
 //!   [`tools`]: the Python and Node installs the interop and difference suites make.
@@ -25,6 +26,7 @@ pub mod keys;
 pub mod market;
 pub mod payment;
 pub mod persist;
+pub mod postgres;
 pub mod reply;
 pub mod server;
 pub mod tools;

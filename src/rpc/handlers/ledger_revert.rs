@@ -3,11 +3,13 @@
 //! state, the open ledger, the closed ledgers (those after it are forgotten, in memory
 //! and in the history store, with their transactions) and the sequence. The ID and every
 //! later one are forgotten (Anvil's rule); earlier ones stay. Answered once the revert
-//! is durable: a restart comes back reverted. An unknown ID is `snapshotNotFound`.
+//! is durable: a restart comes back reverted. An unknown ID is `snapshotNotFound`. A
+//! writer copying its history into PostgreSQL (`--postgres`) refuses reverts
+//! (`notSupported`): read nodes would keep serving the forgotten ledgers.
 
 use crate::node::sequencer::Command;
 use crate::rpc::context::Context;
-use crate::rpc::error::RpcError;
+use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::standalone::{ask, close_error};
 use crate::rpc::{HandlerResult, Params};
 use futures::future::BoxFuture;
@@ -17,6 +19,12 @@ use serde_json::{Map, Value};
 pub fn handle(ctx: Context, params: Params) -> BoxFuture<'static, HandlerResult> {
     Box::pin(async move {
         let id = snapshot_id(&params)?;
+        if ctx.services.node.replica.get().is_some() {
+            return Err(RpcError::with_message(
+                ErrorCode::NotSupported,
+                "ledger_revert is not supported while the history is copied to PostgreSQL.",
+            ));
+        }
         let seq = ask(&ctx, |reply| Command::Revert { id, reply })
             .await?
             .map_err(close_error)?;

@@ -1,0 +1,253 @@
+//! [`HistoryStore`] on PostgreSQL: the SQLite store's queries, one round trip each.
+
+use tokio_postgres::Row;
+
+use super::write::{self, copy_state, start_state_at};
+use super::{big, small, PgError, PgHistory, PgResult};
+use crate::ledger::header::LedgerHeader;
+use crate::protocol::types::Hash256;
+use crate::store::error::StoreResult;
+use crate::store::history::{
+    decode_header, finish_page, hash_of, page_parts, AccountTxPage, AccountTxQuery, HistoryLedger,
+    HistoryStore, StateRow, StoredTx,
+};
+
+const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
+
+fn stored_tx(row: &Row) -> PgResult<StoredTx> {
+    Ok(StoredTx {
+        id: hash_of(row.get(0)),
+        ledger_seq: small(row.get(1))?,
+        index: small(row.get(2))?,
+        blob: row.get(3),
+        meta: row.get(4),
+        delivered: row.get(5),
+        ledger_hash: hash_of(row.get(6)),
+        close_time: small(row.get(7))?,
+    })
+}
+
+fn stored_txs(rows: Vec<Row>) -> PgResult<Vec<StoredTx>> {
+    rows.iter().map(stored_tx).collect()
+}
+
+/// A header row `(seq, hash, header)`, checked: its bytes must hash to its hash.
+fn header_row(row: Option<Row>) -> PgResult<Option<LedgerHeader>> {
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let seq = small(row.get(0))?;
+    let hash: Vec<u8> = row.get(1);
+    let bytes: Vec<u8> = row.get(2);
+    decode_header(&bytes)
+        .filter(|h| h.hash.0.as_slice() == hash.as_slice() && h.seq == seq)
+        .map(Some)
+        .ok_or_else(|| PgError::Damaged(format!("ledger {seq}'s header does not match its hash")))
+}
+
+/// One account_tx query: the account's rows in ledgers `$2..=$3` with index `$4..=$5`, in
+/// the asked order, at most `$6`.
+fn account_tx_sql(forward: bool) -> String {
+    let order = if forward { "ASC" } else { "DESC" };
+    format!(
+        "SELECT {TX_COLUMNS} FROM account_txs a JOIN txs t ON t.id = a.id \
+         JOIN ledgers l ON l.seq = a.seq \
+         WHERE a.account = $1 AND a.seq BETWEEN $2 AND $3 AND a.idx BETWEEN $4 AND $5 \
+         ORDER BY a.seq {order}, a.idx {order} LIMIT $6"
+    )
+}
+
+/// The newest version at or before `$2` of each key after `$1`, in key order: the
+/// `state_by_key` index is (key, seq DESC), so this is one ordered index scan.
+const STATE_PAGE_SQL: &str = "SELECT DISTINCT ON (key) key, data FROM state \
+     WHERE key > $1 AND seq <= $2 ORDER BY key, seq DESC LIMIT $3";
+
+impl PgHistory {
+    async fn state_page_async(
+        pool: &deadpool_postgres::Pool,
+        seq: u32,
+        after: Vec<u8>,
+        limit: usize,
+    ) -> PgResult<Vec<(Hash256, Vec<u8>)>> {
+        let client = pool.get().await?;
+        let stmt = client.prepare_cached(STATE_PAGE_SQL).await?;
+        let mut out = Vec::new();
+        let mut cursor = after;
+        // Deleted entries count against a batch's LIMIT: ask again until the page is full.
+        while out.len() < limit {
+            let want = (limit - out.len()) as i64;
+            let rows = client.query(&stmt, &[&cursor, &big(seq), &want]).await?;
+            let full = rows.len() as i64 == want;
+            for row in &rows {
+                let key: Vec<u8> = row.get(0);
+                let data: Option<Vec<u8>> = row.get(1);
+                if let Some(data) = data {
+                    out.push((hash_of(key.clone()), data));
+                }
+                cursor = key;
+            }
+            if !full {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl HistoryStore for PgHistory {
+    fn write(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {
+        self.call(|pool| async move {
+            let mut client = pool.get().await?;
+            for l in ledgers {
+                write::write_ledger(&mut client, l).await?;
+            }
+            Ok(())
+        })
+    }
+
+    fn range(&self) -> StoreResult<Option<(u32, u32)>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_one("SELECT MIN(seq), MAX(seq) FROM ledgers", &[])
+                .await?;
+            match (row.get::<_, Option<i64>>(0), row.get::<_, Option<i64>>(1)) {
+                (Some(a), Some(b)) => Ok(Some((small(a)?, small(b)?))),
+                _ => Ok(None),
+            }
+        })
+    }
+
+    fn header(&self, seq: u32) -> StoreResult<Option<LedgerHeader>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client
+                .prepare_cached("SELECT seq, hash, header FROM ledgers WHERE seq = $1")
+                .await?;
+            header_row(client.query_opt(&stmt, &[&big(seq)]).await?)
+        })
+    }
+
+    fn header_by_hash(&self, hash: &Hash256) -> StoreResult<Option<LedgerHeader>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client
+                .prepare_cached("SELECT seq, hash, header FROM ledgers WHERE hash = $1")
+                .await?;
+            header_row(client.query_opt(&stmt, &[&&hash.0[..]]).await?)
+        })
+    }
+
+    fn ledger_txs(&self, seq: u32) -> StoreResult<Vec<StoredTx>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let sql = format!(
+                "SELECT {TX_COLUMNS} FROM txs t JOIN ledgers l ON l.seq = t.seq \
+                 WHERE t.seq = $1 ORDER BY t.idx"
+            );
+            let stmt = client.prepare_cached(&sql).await?;
+            stored_txs(client.query(&stmt, &[&big(seq)]).await?)
+        })
+    }
+
+    fn tx(&self, id: &Hash256) -> StoreResult<Option<StoredTx>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let sql = format!(
+                "SELECT {TX_COLUMNS} FROM txs t JOIN ledgers l ON l.seq = t.seq WHERE t.id = $1"
+            );
+            let stmt = client.prepare_cached(&sql).await?;
+            let row = client.query_opt(&stmt, &[&&id.0[..]]).await?;
+            row.as_ref().map(stored_tx).transpose()
+        })
+    }
+
+    fn account_tx(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
+        let txs = self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client.prepare_cached(&account_tx_sql(q.forward)).await?;
+            let wanted = i64::from(q.rows) + 1;
+            let mut txs: Vec<StoredTx> = Vec::new();
+            for ((lo, hi), (from, to)) in page_parts(q) {
+                let left = wanted - txs.len() as i64;
+                let (a, b) = (lo.max(q.min), hi.min(q.max));
+                if left == 0 || a > b || lo > hi {
+                    continue;
+                }
+                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+                    &&q.account.0[..],
+                    &big(a),
+                    &big(b),
+                    &big(from),
+                    &big(to),
+                    &left,
+                ];
+                txs.extend(stored_txs(client.query(&stmt, &args).await?)?);
+            }
+            Ok(txs)
+        })?;
+        Ok(finish_page(q, txs))
+    }
+
+    fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let sql = format!(
+                "SELECT {TX_COLUMNS} FROM txs t JOIN ledgers l ON l.seq = t.seq \
+                 ORDER BY t.seq DESC, t.idx DESC LIMIT $1 OFFSET $2"
+            );
+            let stmt = client.prepare_cached(&sql).await?;
+            stored_txs(client.query(&stmt, &[&big(count), &big(start)]).await?)
+        })
+    }
+
+    fn state_from(&self) -> StoreResult<Option<u32>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            write::state_from(&client).await
+        })
+    }
+
+    fn state_entry(&self, key: &Hash256, seq: u32) -> StoreResult<Option<Vec<u8>>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client
+                .prepare_cached(
+                    "SELECT data FROM state WHERE key = $1 AND seq <= $2 \
+                     ORDER BY seq DESC LIMIT 1",
+                )
+                .await?;
+            let row = client.query_opt(&stmt, &[&&key.0[..], &big(seq)]).await?;
+            Ok(row.and_then(|r| r.get::<_, Option<Vec<u8>>>(0)))
+        })
+    }
+
+    fn state_page(
+        &self,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: usize,
+    ) -> StoreResult<Vec<(Hash256, Vec<u8>)>> {
+        let after = after.map(|h| h.0.to_vec()).unwrap_or_default();
+        self.call(|pool| PgHistory::state_page_async(pool, seq, after, limit))
+    }
+
+    fn write_state_base(&self, seq: u32, rows: &[StateRow]) -> StoreResult<()> {
+        self.call(|pool| async move {
+            let mut client = pool.get().await?;
+            let tx = client.transaction().await?;
+            start_state_at(&tx, seq).await?;
+            copy_state(&tx, seq, rows).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn delete_before(&self, seq: u32) -> StoreResult<()> {
+        self.call(|pool| async move { write::delete(&mut pool.get().await?, seq, true).await })
+    }
+
+    fn delete_after(&self, seq: u32) -> StoreResult<()> {
+        self.call(|pool| async move { write::delete(&mut pool.get().await?, seq, false).await })
+    }
+}

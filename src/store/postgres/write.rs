@@ -1,0 +1,216 @@
+//! Writing: one PostgreSQL transaction per ledger, its rows by binary COPY, idempotent.
+
+use deadpool_postgres::{Client, Transaction};
+use futures::pin_mut;
+use tokio_postgres::binary_copy::BinaryCopyInWriter;
+use tokio_postgres::types::{ToSql, Type};
+
+use super::{big, PgError, PgResult};
+use crate::store::history::{encode_header, HistoryLedger, StateChanges, StateRow};
+
+/// The setting that holds the first ledger with a readable state.
+const STATE_FROM: &str = "state_from";
+
+/// Writes one ledger in its own transaction. A ledger stored already with the same hash
+/// is left as it is (a writer resuming after a restart); with another hash, or one that
+/// would leave a gap after the newest stored ledger, it is refused.
+pub(crate) async fn write_ledger(client: &mut Client, l: &HistoryLedger) -> PgResult<()> {
+    let tx = client.transaction().await?;
+    let seq = big(l.header.seq);
+    if let Some(row) = tx
+        .query_opt("SELECT hash FROM ledgers WHERE seq = $1", &[&seq])
+        .await?
+    {
+        let hash: Vec<u8> = row.get(0);
+        if hash == l.header.hash.0 {
+            return Ok(());
+        }
+        return Err(PgError::Damaged(format!(
+            "ledger {seq} is stored with another hash ({})",
+            hex::encode_upper(hash)
+        )));
+    }
+    let last: Option<i64> = tx
+        .query_one("SELECT MAX(seq) FROM ledgers", &[])
+        .await?
+        .get(0);
+    if let Some(last) = last.filter(|&last| last + 1 != seq) {
+        return Err(PgError::Damaged(format!(
+            "ledger {seq} does not follow the newest stored ledger, {last}"
+        )));
+    }
+    insert_ledger(&tx, l).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_ledger(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> {
+    let h = &l.header;
+    let seq = big(h.seq);
+    tx.execute(
+        "INSERT INTO ledgers(seq, hash, close_time, header) VALUES ($1, $2, $3, $4)",
+        &[&seq, &&h.hash.0[..], &big(h.close_time), &encode_header(h)],
+    )
+    .await?;
+    copy_txs(tx, l).await?;
+    copy_account_txs(tx, l).await?;
+    if l.changes == StateChanges::Full && state_from(tx).await?.is_none() {
+        start_state_at(tx, h.seq).await?;
+    }
+    copy_state(tx, h.seq, &l.state).await
+}
+
+async fn copy_txs(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> {
+    if l.txs.is_empty() {
+        return Ok(());
+    }
+    let sink = tx
+        .copy_in("COPY txs(id, seq, idx, blob, meta, delivered) FROM STDIN BINARY")
+        .await?;
+    let types = [
+        Type::BYTEA,
+        Type::INT8,
+        Type::INT8,
+        Type::BYTEA,
+        Type::BYTEA,
+        Type::BYTEA,
+    ];
+    let writer = BinaryCopyInWriter::new(sink, &types);
+    pin_mut!(writer);
+    let seq = big(l.header.seq);
+    for t in &l.txs {
+        let delivered = t.delivered.as_deref();
+        let row: [&(dyn ToSql + Sync); 6] = [
+            &&t.id.0[..],
+            &seq,
+            &big(t.index),
+            &t.blob,
+            &t.meta,
+            &delivered,
+        ];
+        writer.as_mut().write(&row).await?;
+    }
+    writer.finish().await?;
+    Ok(())
+}
+
+async fn copy_account_txs(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> {
+    if l.txs.iter().all(|t| t.accounts.is_empty()) {
+        return Ok(());
+    }
+    let sink = tx
+        .copy_in("COPY account_txs(account, seq, idx, id) FROM STDIN BINARY")
+        .await?;
+    let types = [Type::BYTEA, Type::INT8, Type::INT8, Type::BYTEA];
+    let writer = BinaryCopyInWriter::new(sink, &types);
+    pin_mut!(writer);
+    let seq = big(l.header.seq);
+    for t in &l.txs {
+        let mut accounts = t.accounts.clone();
+        accounts.sort();
+        accounts.dedup();
+        for a in &accounts {
+            let row: [&(dyn ToSql + Sync); 4] = [&&a.0[..], &seq, &big(t.index), &&t.id.0[..]];
+            writer.as_mut().write(&row).await?;
+        }
+    }
+    writer.finish().await?;
+    Ok(())
+}
+
+/// Writes ledger `seq`'s state rows (rows it had already are replaced).
+pub(crate) async fn copy_state(tx: &Transaction<'_>, seq: u32, rows: &[StateRow]) -> PgResult<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let seq = big(seq);
+    tx.execute("DELETE FROM state WHERE seq = $1", &[&seq])
+        .await?;
+    let sink = tx
+        .copy_in("COPY state(key, seq, data) FROM STDIN BINARY")
+        .await?;
+    let writer = BinaryCopyInWriter::new(sink, &[Type::BYTEA, Type::INT8, Type::BYTEA]);
+    pin_mut!(writer);
+    for (key, data) in rows {
+        let data = data.as_deref();
+        let row: [&(dyn ToSql + Sync); 3] = [&&key.0[..], &seq, &data];
+        writer.as_mut().write(&row).await?;
+    }
+    writer.finish().await?;
+    Ok(())
+}
+
+/// The first ledger with a readable state, if any.
+pub(crate) async fn state_from(c: &impl deadpool_postgres::GenericClient) -> PgResult<Option<u32>> {
+    let row = c
+        .query_opt("SELECT value FROM settings WHERE name = $1", &[&STATE_FROM])
+        .await?;
+    row.map(|r| super::small(r.get(0))).transpose()
+}
+
+async fn set_state_from(tx: &Transaction<'_>, seq: Option<u32>) -> PgResult<()> {
+    match seq {
+        Some(seq) => {
+            tx.execute(
+                "INSERT INTO settings(name, value) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+                &[&STATE_FROM, &big(seq)],
+            )
+            .await?
+        }
+        None => {
+            tx.execute("DELETE FROM settings WHERE name = $1", &[&STATE_FROM])
+                .await?
+        }
+    };
+    Ok(())
+}
+
+/// Makes ledger `seq` the state's base: rows of older ledgers (an incomplete past) go.
+pub(crate) async fn start_state_at(tx: &Transaction<'_>, seq: u32) -> PgResult<()> {
+    tx.execute("DELETE FROM state WHERE seq < $1", &[&big(seq)])
+        .await?;
+    set_state_from(tx, Some(seq)).await
+}
+
+/// Deletes the ledgers before `seq` (keeping every entry as `seq` sees it) or after it.
+pub(crate) async fn delete(client: &mut Client, seq: u32, before: bool) -> PgResult<()> {
+    let tx = client.transaction().await?;
+    let cmp = if before { "<" } else { ">" };
+    for table in ["account_txs", "txs", "ledgers"] {
+        let sql = format!("DELETE FROM {table} WHERE seq {cmp} $1");
+        tx.execute(&sql, &[&big(seq)]).await?;
+    }
+    if before {
+        prune_state_before(&tx, seq).await?;
+    } else {
+        tx.execute("DELETE FROM state WHERE seq > $1", &[&big(seq)])
+            .await?;
+        if state_from(&tx).await?.is_some_and(|from| from > seq) {
+            set_state_from(&tx, None).await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Forgets the state before ledger `seq` while keeping every entry as `seq` saw it (as
+/// the SQLite store does).
+async fn prune_state_before(tx: &Transaction<'_>, seq: u32) -> PgResult<()> {
+    let seq64 = big(seq);
+    tx.execute(
+        "DELETE FROM state s WHERE s.seq < $1 AND EXISTS (SELECT 1 FROM state n \
+         WHERE n.key = s.key AND n.seq > s.seq AND n.seq <= $1)",
+        &[&seq64],
+    )
+    .await?;
+    tx.execute(
+        "DELETE FROM state WHERE data IS NULL AND seq <= $1",
+        &[&seq64],
+    )
+    .await?;
+    if let Some(from) = state_from(tx).await? {
+        set_state_from(tx, Some(from.max(seq))).await?;
+    }
+    Ok(())
+}

@@ -173,9 +173,6 @@ const STATE_FROM: &str = "state_from";
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
 
-/// Bytes of a header as stored: the fields rippled hashes, in its order.
-pub(crate) const HEADER_BYTES: usize = crate::ledger::header::HEADER_RAW_BYTES;
-
 /// The history store in one SQLite database file (or in memory).
 pub struct SqliteHistory {
     file: String,

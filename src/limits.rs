@@ -61,9 +61,12 @@ pub const WS_PARSE_INLINE_BYTES_MAX: usize = 64 * 1024;
 /// (a `tx_json` with `Memos`) is about 6.
 pub const REQUEST_JSON_DEPTH_MAX: usize = 25;
 
-/// Simultaneous connections per listening port when the port sets no `limit` (a semaphore;
-/// excess connections are closed at accept, as rippled drops them).
-pub const CONNECTIONS_PER_PORT_MAX: usize = 1024;
+/// Connections beyond a port's configured `limit` (or its `ip_limit`) being answered `503`
+/// at once, per port. A port sets no `limit` by default (rippled's default: unlimited, bounded
+/// by the process's file limit, which the server raises to its hard limit at start); one
+/// that does answers excess connections 503 with the reason, and this bounds the memory and
+/// descriptors those answers hold: beyond it, excess connections are closed at accept.
+pub const CONNECTION_REFUSALS_IN_FLIGHT_MAX: usize = 64;
 
 /// Requests one WebSocket connection may have in flight (read, not yet answered). The reader
 /// stops reading frames while this many are outstanding, which pushes back on the client.

@@ -74,6 +74,10 @@ struct ServeArgs {
     /// The network id server_info reports.
     #[arg(long)]
     network_id: Option<u32>,
+    /// The log's form on stderr: `text` for people, `json` (one object a line) for log
+    /// shippers.
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
     /// Threads doing socket I/O, framing and the cheap handlers (default: one per two cores,
     /// at least one).
     #[arg(long)]
@@ -109,11 +113,7 @@ fn main() -> ExitCode {
 
 async fn serve(args: ServeArgs) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(log_filter())
-        .init();
+    init_log(args.log_format);
     let mut config = match &args.config {
         Some(path) => match ServerConfig::from_file(path) {
             Ok(c) => c,
@@ -183,6 +183,27 @@ async fn serve(args: ServeArgs) -> ExitCode {
     tracing::info!("shutting down");
     running.stop().await;
     ExitCode::SUCCESS
+}
+
+/// The log's form on stderr.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormat {
+    /// Lines for people (colored on a terminal).
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `fields` (with `message`), `target`.
+    Json,
+}
+
+fn init_log(format: LogFormat) {
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(log_filter());
+    match format {
+        LogFormat::Text => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => builder.json().with_ansi(false).init(),
+    }
 }
 
 /// `RUST_LOG` (default `info`), except that the socket libraries never log below `warn`:

@@ -154,7 +154,11 @@ fn run(
                     continue;
                 }
                 let now = crate::protocol::time::ripple_now_secs();
+                let started = std::time::Instant::now();
                 let closed = store.close(u32::try_from(now).unwrap_or(u32::MAX));
+                crate::metrics::get()
+                    .close
+                    .observe(started.elapsed().as_secs_f64());
                 let durable = persist.record_close(&closed);
                 persist.after_close(&store);
                 // Held transactions retried into the new open ledger are proposed now.
@@ -186,6 +190,9 @@ fn submit(
 ) -> Result<Submitted, String> {
     persist.health()?;
     let result = store.apply_verified(&v.tx, &v.blob, v.id);
+    if result.applied {
+        crate::metrics::get().applied.inc();
+    }
     let durable = (result.applied || result.held).then(|| persist.record_tx(&v.blob, &result));
     let tx = &v.tx;
     let current = store.current();

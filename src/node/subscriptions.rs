@@ -290,6 +290,35 @@ impl Subscriptions {
         self.entries.read().len()
     }
 
+    /// Sessions subscribed to each stream, and to accounts, proposed accounts and books
+    /// (`ledgerd_subscribers`).
+    pub fn counts_by_stream(&self) -> Vec<(&'static str, usize)> {
+        let map = self.entries.read();
+        let count = |f: &dyn Fn(&Sub) -> bool| map.values().filter(|e| f(&e.sub)).count();
+        vec![
+            ("ledger", count(&|s| s.streams.contains(&Stream::Ledger))),
+            (
+                "transactions",
+                count(&|s| s.streams.contains(&Stream::Transactions)),
+            ),
+            (
+                "transactions_proposed",
+                count(&|s| s.streams.contains(&Stream::TransactionsProposed)),
+            ),
+            ("server", count(&|s| s.streams.contains(&Stream::Server))),
+            (
+                "book_changes",
+                count(&|s| s.streams.contains(&Stream::BookChanges)),
+            ),
+            ("accounts", count(&|s| !s.accounts.is_empty())),
+            (
+                "accounts_proposed",
+                count(&|s| !s.accounts_proposed.is_empty()),
+            ),
+            ("books", count(&|s| !s.books.is_empty())),
+        ]
+    }
+
     /// True when nobody is subscribed to anything.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -220,6 +220,11 @@ pub fn execute(
     params: Params,
     done: impl FnOnce(HandlerResult, Params) + Send + 'static,
 ) {
+    let done = move |result: HandlerResult, params| {
+        let error = result.as_ref().err().map(RpcError::token);
+        crate::metrics::get().request(method.name, error);
+        done(result, params)
+    };
     match method.handler {
         Handler::Inline(f) => {
             let result = guarded(|| f(&ctx, &params));

@@ -694,7 +694,8 @@ mod tests {
             role: Role::Admin,
             port: Arc::new(state.config.ports[0].clone()),
             state: state.clone(),
-            _permit: slots.clone().try_acquire_owned().expect("slot"),
+            _permit: Some(slots.clone().try_acquire_owned().expect("slot")),
+            _open: crate::metrics::OpenConnection::new("test"),
         });
         // A pipe far smaller than a socket's buffers: a few stream messages fill it.
         let (client_io, server_io) = tokio::io::duplex(2048);

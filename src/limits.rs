@@ -87,10 +87,41 @@ pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
 pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 
-/// Read buffer of a WebSocket connection, in bytes. tungstenite zero-fills the buffer's free
-/// capacity before every socket read, so its default (128 KiB) costs a 128 KiB memset per
-/// read; larger frames still grow the buffer as they arrive (up to [`WS_MESSAGE_BYTES_MAX`]).
-pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
+/// Read buffer of a WebSocket connection, in bytes: held by every connection for its whole
+/// life, idle or not, so it is most of an idle subscriber's cost (at 16 KiB it was about
+/// three quarters of the 22 KiB a subscribed connection cost). tungstenite zero-fills the
+/// buffer's free capacity before every socket read (its default, 128 KiB, cost a 128 KiB
+/// memset per read). A frame larger than the buffer grows it to the frame's length as the
+/// frame's header arrives (up to [`WS_MESSAGE_BYTES_MAX`]), so a large request is still
+/// read in a few reads; small pipelined requests take a read per few of them.
+///
+/// Memory per idle WebSocket connection, measured (VmRSS deltas over 10,000 connections
+/// subscribed to `ledger` and `transactions`, README "Connections at scale"): see
+/// [`WS_IDLE_CONNECTION_BYTES_MEASURED`].
+pub const WS_READ_BUFFER_BYTES: usize = 512;
+
+/// Bytes tungstenite gathers from the frames a writer feeds it before it writes them to the
+/// socket (its `write_buffer_size`; a flush writes the rest). Its buffer keeps its largest
+/// size for the connection's life, so this bounds what a burst of stream messages leaves
+/// behind on each subscriber (about this plus one message), where tungstenite's default
+/// (128 KiB) let a subscriber keep a whole burst; a write of 8 KiB still carries several
+/// messages per system call.
+pub const WS_WRITE_BUFFER_BYTES: usize = 8 * 1024;
+
+/// Messages a WebSocket connection's outbound queue (and the writer's batch) may keep room
+/// for once drained; beyond it their memory is given back after the burst, so an idle
+/// subscriber holds no queue sized by its past.
+pub const WS_IDLE_QUEUE_CAPACITY_MAX: usize = 8;
+
+/// What one idle WebSocket connection subscribed to streams was measured to cost the
+/// server, in bytes of resident memory (see [`WS_READ_BUFFER_BYTES`]): documentation of the
+/// last measurement, not a bound the server enforces. Kept below
+/// [`WS_IDLE_CONNECTION_BYTES_GOAL`] by a compile-time check, so a change that makes
+/// connections heavier has to update the figure and face the goal.
+pub const WS_IDLE_CONNECTION_BYTES_MEASURED: usize = 0;
+
+/// The goal for [`WS_IDLE_CONNECTION_BYTES_MEASURED`]: 100,000 idle subscribers in 400 MiB.
+pub const WS_IDLE_CONNECTION_BYTES_GOAL: usize = 4 * 1024;
 
 /// Time a connection has to finish its TLS handshake and to send a complete HTTP request head
 /// (or WebSocket upgrade), in seconds. The same clock bounds an idle HTTP keep-alive
@@ -469,6 +500,9 @@ const _: () = {
     assert!(WS_UNFINISHED_MESSAGE_SECS_MAX < WS_PING_INTERVAL_SECS);
     // Requests too large to parse on the I/O thread exist: the largest is far above it.
     assert!(WS_READ_BUFFER_BYTES <= WS_PARSE_INLINE_BYTES_MAX);
+    // An idle connection's buffers fit in its share of memory at 100,000 connections.
+    assert!(WS_READ_BUFFER_BYTES < WS_IDLE_CONNECTION_BYTES_GOAL);
+    assert!(WS_IDLE_CONNECTION_BYTES_MEASURED <= WS_IDLE_CONNECTION_BYTES_GOAL);
     assert!(WS_PARSE_INLINE_BYTES_MAX < REQUEST_BYTES_MAX);
     // A signed blob fits in a request (as hex), and a journal record holds any blob.
     assert!(REQUEST_BYTES_MAX / 2 <= JOURNAL_RECORD_PAYLOAD_BYTES_MAX);

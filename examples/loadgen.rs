@@ -151,7 +151,7 @@ fn options() -> Options {
             "--closes" => o.closes = v.parse().unwrap_or(o.closes),
             "--idle-connections" => o.idle_connections = v.parse().unwrap_or(0),
             "--server-pid" => o.server_pid = v.parse().ok(),
-            "--io-threads" | "--cpu-threads" => {
+            "--io-threads" | "--cpu-threads" | "--close-interval" => {
                 o.serve_args.push(args[i].clone());
                 o.serve_args.push(v.clone());
             }

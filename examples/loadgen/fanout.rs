@@ -245,7 +245,7 @@ pub async fn fanout_mode(addr: &str, f: &Fanout) {
     let (others, account_msgs) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     listen(subs, &receipts, &others);
     listen(account_subs, &Arc::default(), &account_msgs);
-    run_closes(&mut admin, f, payers, &receipts).await;
+    run_closes(&mut admin, f, payers, &receipts, &others).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     println!(
         "stream messages received: {} transactions (on ledger+transactions subscribers), {} on account subscribers",
@@ -276,13 +276,14 @@ async fn run_closes(
     f: &Fanout,
     mut payers: Vec<(ledgerd::protocol::keys::KeyPair, u32)>,
     receipts: &Receipts,
+    others: &AtomicU64,
 ) {
     let mut all = Vec::new();
     let mut last = Vec::new();
     let mut incomplete = 0;
     let server_cpu = f.pid.and_then(cpu_ms);
     let own_cpu = cpu_ms(std::process::id());
-    for _ in 0..f.closes {
+    for round in 0..f.closes {
         for (p, seq) in payers.iter_mut() {
             let blob =
                 super::ledger::signed_payment(p, *seq, "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh", 1_000);
@@ -310,8 +311,13 @@ async fn run_closes(
             .collect();
         last.push(delays.iter().max().copied().unwrap_or_default());
         all.extend(delays);
-        // Let the transactions' messages drain before the next round.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // Let the transactions' messages drain before the next round, so each close is
+        // timed on its own.
+        let expected = (round as u64 + 1) * f.each as u64 * f.subscribers as u64;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while others.load(Ordering::Relaxed) < expected && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
     if f.closes == 0 {
         return;
@@ -321,7 +327,7 @@ async fn run_closes(
         _ => "not measured".into(),
     };
     println!(
-        "CPU per round (payments, close, fan-out and 200 ms of draining): server {}, this generator {}",
+        "CPU per round (payments, close, ledgerClosed and every transaction message delivered): server {}, this generator {}",
         per_close(server_cpu, f.pid),
         per_close(own_cpu, Some(std::process::id()))
     );

@@ -177,6 +177,8 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
         }
     }
     call(&mut admin, json!({"command": "ledger_accept"})).await;
+    // Let that close reach its subscribers (`--idle-connections`) before the run is timed.
+    tokio::time::sleep(Duration::from_secs(1)).await;
     let mut seqs = Vec::new();
     for s in &senders {
         let r = call(

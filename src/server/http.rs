@@ -227,8 +227,8 @@ fn upgrade(
 async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
     if req.method() == Method::GET && req.uri().path() == metrics::PATH {
         return match metrics::page(conn) {
-            Ok(text) => respond(StatusCode::OK, text, crate::metrics::CONTENT_TYPE, false),
-            Err(()) => plain(StatusCode::FORBIDDEN, "Forbidden", true),
+            Some(text) => respond(StatusCode::OK, text, crate::metrics::CONTENT_TYPE, false),
+            None => plain(StatusCode::FORBIDDEN, "Forbidden", true),
         };
     }
     if req.method() == Method::GET && conn.port.ws {

@@ -8,10 +8,10 @@ use crate::server::Connection;
 /// The path the page is served on.
 pub const PATH: &str = "/metrics";
 
-/// The page for `conn`'s caller: `Ok(text)`, or `Err` when the caller is not admin.
-pub fn page(conn: &Connection) -> Result<String, ()> {
+/// The page for `conn`'s caller; `None` when the caller is not admin.
+pub fn page(conn: &Connection) -> Option<String> {
     if conn.role != Role::Admin {
-        return Err(());
+        return None;
     }
     let services = &conn.state.services;
     let m = crate::metrics::get();
@@ -22,5 +22,5 @@ pub fn page(conn: &Connection) -> Result<String, ()> {
             .with_label_values(&[stream])
             .set(i64::try_from(n).unwrap_or(i64::MAX));
     }
-    Ok(crate::metrics::render())
+    Some(crate::metrics::render())
 }

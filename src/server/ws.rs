@@ -338,8 +338,11 @@ where
     while outbox.next_batch(&mut queued).await.is_some() {
         outbox.release_idle_queue();
         // Let the replies already being produced catch up, so one write carries
-        // several of them (a write syscall costs more than a reply).
-        if queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
+        // several of them (a write syscall costs more than a reply). Not for stream
+        // messages alone: a close reaches thousands of subscribers, and a second turn of
+        // each one's writer would only add to the time the last of them waits.
+        let replies = queued.iter().any(|(_, permit)| permit.is_some());
+        if replies && queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
             tokio::task::yield_now().await;
             let mut q = outbox.queue.lock();
             let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());

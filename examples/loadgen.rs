@@ -28,9 +28,17 @@
 //! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
 //! a 1,000-offer book (tx/s), then book_offers reads of that book (reads/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
+//! `--mode fanout [--subscribers 10000] [--account-subscribers 100] [--closes 20] [--each 10]
+//! [--sources 8]`: subscribers to `ledger`+`transactions` (and to accounts) from several
+//! loopback addresses, payments and closes; server memory per connection and the delay from
+//! a close to its last subscriber (see `loadgen/fanout.rs`). `--idle-connections N` (any
+//! mode) holds N idle subscribed connections open during the run; `--server-pid PID` names
+//! the process of a `--server` for the memory figures.
 
 #[path = "loadgen/dex.rs"]
 mod dex;
+#[path = "loadgen/fanout.rs"]
+mod fanout;
 #[path = "loadgen/ledger.rs"]
 mod ledger;
 
@@ -69,6 +77,16 @@ struct Options {
     durable: bool,
     /// `--data-dir DIR`: the spawned server journals to `DIR`.
     data_dir: Option<String>,
+    /// `--mode fanout`: subscribers to `ledger`+`transactions`, to one account each,
+    /// loopback source addresses, closes.
+    subscribers: usize,
+    account_subscribers: usize,
+    sources: u8,
+    closes: usize,
+    /// Idle subscribed connections held open during any mode's run.
+    idle_connections: usize,
+    /// The process id of `--server` (for its memory).
+    server_pid: Option<u32>,
 }
 
 fn options() -> Options {
@@ -86,6 +104,12 @@ fn options() -> Options {
         serve_args: Vec::new(),
         durable: false,
         data_dir: None,
+        subscribers: 10_000,
+        account_subscribers: 100,
+        sources: 8,
+        closes: 20,
+        idle_connections: 0,
+        server_pid: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -121,7 +145,15 @@ fn options() -> Options {
             "--accounts" => o.accounts = v.parse().unwrap_or(o.accounts),
             "--each" => o.each = v.parse().unwrap_or(o.each),
             "--count" => o.count = v.parse().unwrap_or(o.count),
-            "--io-threads" | "--cpu-threads" => {
+            "--subscribers" => o.subscribers = v.parse().unwrap_or(o.subscribers),
+            "--account-subscribers" => {
+                o.account_subscribers = v.parse().unwrap_or(o.account_subscribers)
+            }
+            "--sources" => o.sources = v.parse().unwrap_or(o.sources).max(1),
+            "--closes" => o.closes = v.parse().unwrap_or(o.closes),
+            "--idle-connections" => o.idle_connections = v.parse().unwrap_or(0),
+            "--server-pid" => o.server_pid = v.parse().ok(),
+            "--io-threads" | "--cpu-threads" | "--close-interval" => {
                 o.serve_args.push(args[i].clone());
                 o.serve_args.push(v.clone());
             }
@@ -333,6 +365,15 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    let pid = child.as_ref().map(Child::id).or(o.server_pid);
+    // Held (and read) for the whole run.
+    let _idle = (o.idle_connections > 0).then(|| {
+        runtime.block_on(fanout::idle_connections(
+            &addr,
+            o.idle_connections,
+            o.sources,
+        ))
+    });
     if o.mode != "authorize" {
         let d = o.depth;
         match o.mode.as_str() {
@@ -359,6 +400,17 @@ fn main() {
                 o.accounts,
                 o.each,
                 o.count,
+            )),
+            "fanout" => runtime.block_on(fanout::fanout_mode(
+                &addr,
+                &fanout::Fanout {
+                    subscribers: o.subscribers,
+                    account_subscribers: o.account_subscribers,
+                    sources: o.sources,
+                    closes: o.closes,
+                    each: o.each,
+                    pid,
+                },
             )),
             other => eprintln!("unknown mode {other}"),
         }

@@ -22,6 +22,7 @@ pub mod engine;
 pub mod ledger;
 pub mod ledgers;
 pub mod limits;
+pub mod metrics;
 pub mod node;
 pub mod protocol;
 pub mod render;

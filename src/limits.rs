@@ -61,9 +61,12 @@ pub const WS_PARSE_INLINE_BYTES_MAX: usize = 64 * 1024;
 /// (a `tx_json` with `Memos`) is about 6.
 pub const REQUEST_JSON_DEPTH_MAX: usize = 25;
 
-/// Simultaneous connections per listening port when the port sets no `limit` (a semaphore;
-/// excess connections are closed at accept, as rippled drops them).
-pub const CONNECTIONS_PER_PORT_MAX: usize = 1024;
+/// Connections beyond a port's configured `limit` (or its `ip_limit`) being answered `503`
+/// at once, per port. A port sets no `limit` by default (rippled's default: unlimited, bounded
+/// by the process's file limit, which the server raises to its hard limit at start); one
+/// that does answers excess connections 503 with the reason, and this bounds the memory and
+/// descriptors those answers hold: beyond it, excess connections are closed at accept.
+pub const CONNECTION_REFUSALS_IN_FLIGHT_MAX: usize = 64;
 
 /// Requests one WebSocket connection may have in flight (read, not yet answered). The reader
 /// stops reading frames while this many are outstanding, which pushes back on the client.
@@ -84,10 +87,43 @@ pub const WS_SEND_TIMEOUT_SECS: u64 = 10;
 /// in throughput (perf.md), and a cap keeps one flush from holding a huge buffer.
 pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 
-/// Read buffer of a WebSocket connection, in bytes. tungstenite zero-fills the buffer's free
-/// capacity before every socket read, so its default (128 KiB) costs a 128 KiB memset per
-/// read; larger frames still grow the buffer as they arrive (up to [`WS_MESSAGE_BYTES_MAX`]).
-pub const WS_READ_BUFFER_BYTES: usize = 16 * 1024;
+/// Read buffer of a WebSocket connection, in bytes: held by every connection for its whole
+/// life, idle or not, so it is most of an idle subscriber's cost (at 16 KiB it was about
+/// three quarters of the 22 KiB a subscribed connection cost). tungstenite zero-fills the
+/// buffer's free capacity before every socket read (its default, 128 KiB, cost a 128 KiB
+/// memset per read). A frame larger than the buffer grows it to the frame's length as the
+/// frame's header arrives (up to [`WS_MESSAGE_BYTES_MAX`]), so a large request is still
+/// read in a few reads; small pipelined requests take a read per few of them.
+///
+/// **Memory per idle WebSocket connection**, measured as the server's VmRSS delta over
+/// 10,000 and 19,500 connections subscribed to `ledger` and `transactions` (README,
+/// "Connections at scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer and
+/// tungstenite's 128 KiB write buffer; **6.5 to 7.2 KiB** with 512 bytes and 8 KiB. The goal
+/// is 4 KiB (100,000 connections in 400 MiB); what is left is mostly fixed state: the
+/// session's two tasks (the reader's future is about 1.1 KiB, the writer's 0.9 KiB), the
+/// WebSocket stream and its buffers, the socket's wrappers and timers, the outbound queue
+/// state and the subscription entry. After a frame larger than this buffer tungstenite keeps
+/// the grown buffer for the connection's life (it has no way to shrink it); a subscriber
+/// that only listens never sends one.
+pub const WS_READ_BUFFER_BYTES: usize = 512;
+
+/// Bytes tungstenite gathers from the frames a writer feeds it before it writes them to the
+/// socket (its `write_buffer_size`; a flush writes the rest). Its buffer keeps its largest
+/// size for the connection's life, so this bounds what a burst of stream messages leaves
+/// behind on each subscriber (about this plus one message), where tungstenite's default
+/// (128 KiB) let a subscriber keep a whole burst; a write of 8 KiB still carries several
+/// messages per system call.
+pub const WS_WRITE_BUFFER_BYTES: usize = 8 * 1024;
+
+/// Messages a WebSocket connection's outbound queue (and the writer's batch) may keep room
+/// for once drained; beyond it their memory is given back after the burst, so an idle
+/// subscriber holds no queue sized by its past.
+pub const WS_IDLE_QUEUE_CAPACITY_MAX: usize = 8;
+
+/// What an idle WebSocket connection should cost at most (issue 19's goal: 100,000 idle
+/// subscribers in 400 MiB). Not met yet: see [`WS_READ_BUFFER_BYTES`] for the measurement.
+/// The buffers an idle connection keeps are held within it at compile time.
+pub const WS_IDLE_CONNECTION_BYTES_GOAL: usize = 4 * 1024;
 
 /// Time a connection has to finish its TLS handshake and to send a complete HTTP request head
 /// (or WebSocket upgrade), in seconds. The same clock bounds an idle HTTP keep-alive
@@ -539,6 +575,9 @@ const _: () = {
     assert!(WS_UNFINISHED_MESSAGE_SECS_MAX < WS_PING_INTERVAL_SECS);
     // Requests too large to parse on the I/O thread exist: the largest is far above it.
     assert!(WS_READ_BUFFER_BYTES <= WS_PARSE_INLINE_BYTES_MAX);
+    // An idle connection's read buffer is a small part of its share of memory at 100,000
+    // connections.
+    assert!(4 * WS_READ_BUFFER_BYTES <= WS_IDLE_CONNECTION_BYTES_GOAL);
     assert!(WS_PARSE_INLINE_BYTES_MAX < REQUEST_BYTES_MAX);
     // A signed blob fits in a request (as hex), and a journal record holds any blob.
     assert!(REQUEST_BYTES_MAX / 2 <= JOURNAL_RECORD_PAYLOAD_BYTES_MAX);

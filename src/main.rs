@@ -107,6 +107,10 @@ struct ServeArgs {
     /// start (an upstream too large to copy is forked this way anyway).
     #[arg(long, requires = "fork")]
     fork_lazy: bool,
+    /// The log's form on stderr: `text` for people, `json` (one object a line) for log
+    /// shippers.
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
     /// Threads doing socket I/O, framing and the cheap handlers (default: one per two cores,
     /// at least one).
     #[arg(long)]
@@ -214,11 +218,7 @@ fn main() -> ExitCode {
 
 async fn serve(args: ServeArgs) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(log_filter())
-        .init();
+    init_log(args.log_format);
     let config = match server_config(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -332,6 +332,27 @@ fn apply_node_args(config: &mut ServerConfig, args: &ServeArgs) {
         for port in &mut config.ports {
             port.faucet = ledgerd::server::config::FaucetMode::Off;
         }
+    }
+}
+
+/// The log's form on stderr.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormat {
+    /// Lines for people (colored on a terminal).
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `fields` (with `message`), `target`.
+    Json,
+}
+
+fn init_log(format: LogFormat) {
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(log_filter());
+    match format {
+        LogFormat::Text => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => builder.json().with_ansi(false).init(),
     }
 }
 

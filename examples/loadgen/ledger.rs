@@ -49,7 +49,7 @@ pub fn pair(passphrase: &str) -> KeyPair {
     KeyPair::from_seed(&Seed::from_passphrase(passphrase), KeyType::Secp256k1).expect("keys")
 }
 
-fn signed_payment(p: &KeyPair, seq: u32, dest: &str, drops: u64) -> String {
+pub fn signed_payment(p: &KeyPair, seq: u32, dest: &str, drops: u64) -> String {
     let tx = json!({"TransactionType": "Payment", "Account": p.account_id().to_address(),
         "Destination": dest, "Amount": drops.to_string(), "Fee": "10", "Sequence": seq,
         "Flags": 2147483648u32, "SigningPubKey": p.public.to_hex()});
@@ -177,6 +177,8 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
         }
     }
     call(&mut admin, json!({"command": "ledger_accept"})).await;
+    // Let that close reach its subscribers (`--idle-connections`) before the run is timed.
+    tokio::time::sleep(Duration::from_secs(1)).await;
     let mut seqs = Vec::new();
     for s in &senders {
         let r = call(

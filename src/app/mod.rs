@@ -76,6 +76,7 @@ pub fn default_io_threads() -> usize {
 /// Ports bound to port 0 report the address they got in [`Running::addrs`] (and in
 /// server_info).
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
+    crate::server::files::raise();
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
     let (node, tasks, new_ledger) = if config.read_only {

@@ -272,7 +272,11 @@ impl Writer {
             }
         };
         let (store, persist, subs) = (&self.store, &self.persist, &self.subs);
+        let started = std::time::Instant::now();
         let closed = store.close(at);
+        crate::metrics::get()
+            .close
+            .observe(started.elapsed().as_secs_f64());
         let durable = persist.record_close(&closed);
         persist.after_close(store);
         // Held transactions retried into the new open ledger are proposed now.
@@ -349,6 +353,9 @@ fn submit(
 ) -> Result<Submitted, String> {
     persist.health()?;
     let result = store.apply_verified(&v.tx, &v.blob, v.id);
+    if result.applied {
+        crate::metrics::get().applied.inc();
+    }
     let durable = (result.applied || result.held).then(|| persist.record_tx(&v.blob, &result));
     let tx = &v.tx;
     let current = store.current();

@@ -4,7 +4,13 @@
 //! Messages go through each session's bounded outbound queue (the port's
 //! `send_queue_limit`); a session that does not read overflows it, is disconnected by the
 //! transport, and is dropped from here the next time a message finds it gone. Rendering
-//! happens once per API version per message, only when someone listens.
+//! happens once per API version per message, only when someone listens, into a shared
+//! buffer ([`SharedText`]) that every subscriber's queue holds a reference to: 10,000
+//! subscribers cost one rendering and 10,000 reference counts, not 10,000 copies.
+//!
+//! Sessions are indexed by stream and by account followed, so a message reaches its
+//! subscribers without a walk over every session: a transaction touching two accounts
+//! looks up those two accounts' followers.
 
 use crate::ledger::view::ReadView;
 use crate::ledgers::{ClosedLedger, LedgerSnapshot, TxEntry};
@@ -20,10 +26,15 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+/// A rendered stream message, shared by every session it goes to (immutable UTF-8 bytes
+/// behind a reference count: the WebSocket layer's own text type, so the socket writes it
+/// without a copy).
+pub use tokio_tungstenite::tungstenite::Utf8Bytes as SharedText;
+
 /// Where a session's messages go (the WebSocket outbound queue).
 pub trait Sink: Send + Sync {
     /// Queue `text`; `false` when the session is gone or was just dropped for not reading.
-    fn send(&self, text: String) -> bool;
+    fn send(&self, text: SharedText) -> bool;
 }
 
 /// One connection that can hold subscriptions.
@@ -99,6 +110,143 @@ struct Entry {
     sub: Sub,
 }
 
+/// The sessions and their indexes, kept together under one lock.
+#[derive(Default)]
+struct Registry {
+    entries: HashMap<u64, Entry>,
+    /// Session ids by stream.
+    streams: HashMap<Stream, HashSet<u64>>,
+    /// Session ids by account followed (validated transactions).
+    accounts: HashMap<AccountId, HashSet<u64>>,
+    /// Session ids by account followed (proposed and validated).
+    accounts_proposed: HashMap<AccountId, HashSet<u64>>,
+}
+
+/// Add or remove `id` under `key` of an index, dropping keys left without sessions.
+fn index<K: std::hash::Hash + Eq>(map: &mut HashMap<K, HashSet<u64>>, key: K, id: u64, on: bool) {
+    if on {
+        map.entry(key).or_default().insert(id);
+    } else if let Some(ids) = map.get_mut(&key) {
+        ids.remove(&id);
+        if ids.is_empty() {
+            map.remove(&key);
+        }
+    }
+}
+
+/// What one edit of a session's subscriptions is.
+enum Edit<'a> {
+    Stream(Stream, bool),
+    Accounts(&'a [AccountId], bool, bool),
+    Books(&'a [(Issue, Issue)], bool),
+}
+
+impl Registry {
+    /// Apply `edit` to session `id` (creating its entry when adding), keeping the indexes.
+    fn apply(&mut self, session: &Arc<Session>, api_version: Option<u32>, edit: Edit<'_>) {
+        let id = session.id;
+        let e = match api_version {
+            Some(v) => {
+                let e = self.entries.entry(id).or_insert_with(|| Entry {
+                    session: session.clone(),
+                    sub: Sub::default(),
+                });
+                // rippled renders a session's messages for the API version of its last
+                // subscribe.
+                e.sub.api_version = v;
+                e
+            }
+            None => match self.entries.get_mut(&id) {
+                Some(e) => e,
+                None => return,
+            },
+        };
+        match edit {
+            Edit::Stream(stream, on) => {
+                if on {
+                    e.sub.streams.insert(stream);
+                } else {
+                    e.sub.streams.remove(&stream);
+                }
+                index(&mut self.streams, stream, id, on);
+            }
+            Edit::Accounts(accounts, proposed, on) => {
+                let (set, map) = if proposed {
+                    (&mut e.sub.accounts_proposed, &mut self.accounts_proposed)
+                } else {
+                    (&mut e.sub.accounts, &mut self.accounts)
+                };
+                for a in accounts {
+                    if on {
+                        set.insert(*a);
+                    } else {
+                        set.remove(a);
+                    }
+                    index(map, *a, id, on);
+                }
+            }
+            Edit::Books(books, on) => {
+                for b in books {
+                    if on {
+                        e.sub.books.insert(*b);
+                    } else {
+                        e.sub.books.remove(b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forget session `id` and its index entries.
+    fn remove(&mut self, id: u64) {
+        let Some(e) = self.entries.remove(&id) else {
+            return;
+        };
+        for s in e.sub.streams {
+            index(&mut self.streams, s, id, false);
+        }
+        for a in e.sub.accounts {
+            index(&mut self.accounts, a, id, false);
+        }
+        for a in e.sub.accounts_proposed {
+            index(&mut self.accounts_proposed, a, id, false);
+        }
+    }
+
+    /// The sessions of `ids` (each once, in id order), with their API versions.
+    fn targets<'a>(&self, ids: impl Iterator<Item = &'a u64>) -> Vec<(Arc<Session>, u32)> {
+        let mut ids: Vec<u64> = ids.copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.iter()
+            .filter_map(|id| self.entries.get(id))
+            .map(|e| (e.session.clone(), e.sub.api_version))
+            .collect()
+    }
+
+    /// The sessions subscribed to `stream`.
+    fn of_stream(&self, stream: Stream) -> impl Iterator<Item = &u64> {
+        self.streams.get(&stream).into_iter().flatten()
+    }
+
+    /// The sessions following any of `accounts` (validated: also the `accounts` followers).
+    fn of_accounts<'a>(
+        &'a self,
+        accounts: &'a BTreeSet<AccountId>,
+        validated: bool,
+    ) -> impl Iterator<Item = &'a u64> {
+        accounts.iter().flat_map(move |a| {
+            let proposed = self.accounts_proposed.get(a).into_iter().flatten();
+            let plain = validated
+                .then(|| self.accounts.get(a))
+                .flatten()
+                .into_iter()
+                .flatten();
+            proposed.chain(plain)
+        })
+    }
+}
+
 /// A `path_find` request a session keeps (the RPC layer implements it): updated after
 /// each close, its answer sent to the session as a `path_find` message.
 pub trait PathUpdate: Send + Sync {
@@ -112,14 +260,19 @@ pub trait PathUpdate: Send + Sync {
 
 type PathRequests = HashMap<u64, (Arc<Session>, Arc<dyn PathUpdate>)>;
 
+/// A message's renderings so far, by API version.
+type Rendered = HashMap<u32, SharedText>;
+
 /// The registry.
 #[derive(Default)]
 pub struct Subscriptions {
-    entries: RwLock<HashMap<u64, Entry>>,
+    registry: RwLock<Registry>,
     /// Each session's path_find request (one per session, as rippled's `InfoSub`).
     path_requests: parking_lot::Mutex<PathRequests>,
     /// Sessions subscribed to anything proposed (a cheap test for the sequencer).
     proposed_listeners: AtomicUsize,
+    /// Sessions following at least one order book (a cheap test for the publisher).
+    book_listeners: AtomicUsize,
 }
 
 impl Subscriptions {
@@ -128,41 +281,36 @@ impl Subscriptions {
         Subscriptions::default()
     }
 
-    fn with_entry(&self, session: &Arc<Session>, api_version: u32, f: impl FnOnce(&mut Sub)) {
-        let mut map = self.entries.write();
-        let e = map.entry(session.id).or_insert_with(|| Entry {
-            session: session.clone(),
-            sub: Sub::default(),
-        });
-        // rippled renders a session's messages for the API version of its last subscribe.
-        e.sub.api_version = api_version;
-        f(&mut e.sub);
-        self.recount(&map);
+    fn change(&self, session: &Arc<Session>, api_version: Option<u32>, edit: Edit<'_>) {
+        let mut registry = self.registry.write();
+        registry.apply(session, api_version, edit);
+        self.recount(&registry);
     }
 
-    fn recount(&self, map: &HashMap<u64, Entry>) {
-        let n = map
+    fn recount(&self, registry: &Registry) {
+        let proposed: HashSet<u64> = registry
+            .of_stream(Stream::TransactionsProposed)
+            .chain(registry.accounts_proposed.values().flatten())
+            .copied()
+            .collect();
+        self.proposed_listeners
+            .store(proposed.len(), Ordering::Relaxed);
+        let books = registry
+            .entries
             .values()
-            .filter(|e| {
-                e.sub.streams.contains(&Stream::TransactionsProposed)
-                    || !e.sub.accounts_proposed.is_empty()
-            })
+            .filter(|e| !e.sub.books.is_empty())
             .count();
-        self.proposed_listeners.store(n, Ordering::Relaxed);
+        self.book_listeners.store(books, Ordering::Relaxed);
     }
 
     /// Subscribe `session` to `stream`.
     pub fn add_stream(&self, session: &Arc<Session>, api_version: u32, stream: Stream) {
-        self.with_entry(session, api_version, |s| {
-            s.streams.insert(stream);
-        });
+        self.change(session, Some(api_version), Edit::Stream(stream, true));
     }
 
     /// Unsubscribe `session` from `stream`.
     pub fn remove_stream(&self, session: &Arc<Session>, stream: Stream) {
-        self.edit(session, |s| {
-            s.streams.remove(&stream);
-        });
+        self.change(session, None, Edit::Stream(stream, false));
     }
 
     /// Follow `accounts` (validated, or proposed too when `proposed`).
@@ -173,61 +321,49 @@ impl Subscriptions {
         accounts: &[AccountId],
         proposed: bool,
     ) {
-        self.with_entry(session, api_version, |s| {
-            let set = if proposed {
-                &mut s.accounts_proposed
-            } else {
-                &mut s.accounts
-            };
-            set.extend(accounts.iter().copied());
-        });
+        let edit = Edit::Accounts(accounts, proposed, true);
+        self.change(session, Some(api_version), edit);
     }
 
     /// Stop following `accounts`.
     pub fn remove_accounts(&self, session: &Arc<Session>, accounts: &[AccountId], proposed: bool) {
-        self.edit(session, |s| {
-            let set = if proposed {
-                &mut s.accounts_proposed
-            } else {
-                &mut s.accounts
-            };
-            for a in accounts {
-                set.remove(a);
-            }
-        });
+        self.change(session, None, Edit::Accounts(accounts, proposed, false));
     }
 
     /// Follow order books, each given as (taker pays, taker gets).
     pub fn add_books(&self, session: &Arc<Session>, api_version: u32, books: &[(Issue, Issue)]) {
-        self.with_entry(session, api_version, |s| {
-            s.books.extend(books.iter().copied())
-        });
+        self.change(session, Some(api_version), Edit::Books(books, true));
     }
 
     /// Stop following order books.
     pub fn remove_books(&self, session: &Arc<Session>, books: &[(Issue, Issue)]) {
-        self.edit(session, |s| {
-            for b in books {
-                s.books.remove(b);
-            }
-        });
-    }
-
-    fn edit(&self, session: &Arc<Session>, f: impl FnOnce(&mut Sub)) {
-        let mut map = self.entries.write();
-        if let Some(e) = map.get_mut(&session.id) {
-            f(&mut e.sub);
-        }
-        self.recount(&map);
+        self.change(session, None, Edit::Books(books, false));
     }
 
     /// Forget everything `session` subscribed to (the connection ended).
     pub fn remove_session(&self, id: u64) {
-        let mut map = self.entries.write();
-        map.remove(&id);
-        self.recount(&map);
-        drop(map);
+        let mut registry = self.registry.write();
+        registry.remove(id);
+        self.recount(&registry);
+        drop(registry);
         self.path_requests.lock().remove(&id);
+    }
+
+    /// Forget the sessions found gone while sending (one lock for all of them).
+    fn remove_sessions(&self, ids: &[u64]) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut registry = self.registry.write();
+        for id in ids {
+            registry.remove(*id);
+        }
+        self.recount(&registry);
+        drop(registry);
+        let mut paths = self.path_requests.lock();
+        for id in ids {
+            paths.remove(id);
+        }
     }
 
     /// Give `session` its path_find request (None: it has none any more).
@@ -274,7 +410,7 @@ impl Subscriptions {
             let Some(msg) = req.update(ledger, &wanted) else {
                 continue;
             };
-            if wanted() && !session.sink.send(msg.to_string()) {
+            if wanted() && !session.sink.send(SharedText::from(msg.to_string())) {
                 self.remove_session(id);
             }
         }
@@ -287,7 +423,32 @@ impl Subscriptions {
 
     /// Sessions currently registered.
     pub fn len(&self) -> usize {
-        self.entries.read().len()
+        self.registry.read().entries.len()
+    }
+
+    /// Sessions subscribed to each stream, and to accounts, proposed accounts and books
+    /// (`ledgerd_subscribers`).
+    pub fn counts_by_stream(&self) -> Vec<(&'static str, usize)> {
+        let registry = self.registry.read();
+        let stream = |s| registry.streams.get(&s).map_or(0, HashSet::len);
+        let count =
+            |f: &dyn Fn(&Sub) -> bool| registry.entries.values().filter(|e| f(&e.sub)).count();
+        vec![
+            ("ledger", stream(Stream::Ledger)),
+            ("transactions", stream(Stream::Transactions)),
+            (
+                "transactions_proposed",
+                stream(Stream::TransactionsProposed),
+            ),
+            ("server", stream(Stream::Server)),
+            ("book_changes", stream(Stream::BookChanges)),
+            ("accounts", count(&|s| !s.accounts.is_empty())),
+            (
+                "accounts_proposed",
+                count(&|s| !s.accounts_proposed.is_empty()),
+            ),
+            ("books", self.book_listeners.load(Ordering::Relaxed)),
+        ]
     }
 
     /// True when nobody is subscribed to anything.
@@ -295,33 +456,57 @@ impl Subscriptions {
         self.len() == 0
     }
 
-    /// Send one message to the sessions `pick` selects; `render` is called at most once per
-    /// API version. Sessions found gone are dropped.
-    fn fan_out(&self, pick: impl Fn(&Sub) -> bool, render: impl Fn(u32) -> Value) {
-        let targets: Vec<(Arc<Session>, u32)> = self
-            .entries
-            .read()
-            .values()
-            .filter(|e| pick(&e.sub))
-            .map(|e| (e.session.clone(), e.sub.api_version))
-            .collect();
+    /// Send one message to `targets`; `render` is called at most once per API version (kept
+    /// in `rendered`, which the callers share between the groups a message goes to), and
+    /// its text shared by every session of that version. Sessions found gone are dropped.
+    fn send_to(
+        &self,
+        targets: Vec<(Arc<Session>, u32)>,
+        rendered: &mut Rendered,
+        render: impl Fn(u32) -> Value,
+    ) {
         if targets.is_empty() {
             return;
         }
-        let mut rendered: HashMap<u32, String> = HashMap::new();
         let mut gone = Vec::new();
         for (session, version) in targets {
             let text = rendered
                 .entry(version)
-                .or_insert_with(|| render(version).to_string())
+                .or_insert_with(|| SharedText::from(render(version).to_string()))
                 .clone();
             if !session.sink.send(text) {
                 gone.push(session.id);
             }
         }
-        for id in gone {
-            self.remove_session(id);
-        }
+        self.remove_sessions(&gone);
+    }
+
+    /// Send one message to the sessions `pick` selects (a walk over every session: for
+    /// the rare selections no index serves, such as order books).
+    fn fan_out(
+        &self,
+        pick: impl Fn(&Sub) -> bool,
+        rendered: &mut Rendered,
+        render: impl Fn(u32) -> Value,
+    ) {
+        let targets: Vec<(Arc<Session>, u32)> = self
+            .registry
+            .read()
+            .entries
+            .values()
+            .filter(|e| pick(&e.sub))
+            .map(|e| (e.session.clone(), e.sub.api_version))
+            .collect();
+        self.send_to(targets, rendered, render);
+    }
+
+    /// Send one message to the subscribers of `stream`.
+    fn to_stream(&self, stream: Stream, render: impl Fn(u32) -> Value) {
+        let targets = {
+            let registry = self.registry.read();
+            registry.targets(registry.of_stream(stream))
+        };
+        self.send_to(targets, &mut Rendered::new(), render);
     }
 
     /// A read node's relay of a proposed transaction message (`validated: false`) as its
@@ -329,22 +514,22 @@ impl Subscriptions {
     /// subscribers of that version and to its `accounts_proposed` subscribers of
     /// `accounts`.
     pub fn relay_proposed(&self, api_version: u32, text: &str, accounts: &BTreeSet<AccountId>) {
-        let targets: Vec<Arc<Session>> = self
-            .entries
-            .read()
-            .values()
-            .filter(|e| e.sub.api_version == api_version)
-            .filter(|e| {
-                e.sub.streams.contains(&Stream::TransactionsProposed)
-                    || accounts.iter().any(|a| e.sub.accounts_proposed.contains(a))
-            })
-            .map(|e| e.session.clone())
-            .collect();
-        for session in targets {
-            if !session.sink.send(text.to_string()) {
-                self.remove_session(session.id);
+        let targets = {
+            let registry = self.registry.read();
+            registry.targets(
+                registry
+                    .of_stream(Stream::TransactionsProposed)
+                    .chain(registry.of_accounts(accounts, false)),
+            )
+        };
+        let shared = SharedText::from(text.to_string());
+        let mut gone = Vec::new();
+        for (session, version) in targets {
+            if version == api_version && !session.sink.send(shared.clone()) {
+                gone.push(session.id);
             }
         }
+        self.remove_sessions(&gone);
     }
 
     /// Publish a validated ledger: `ledgerClosed`, then each transaction to the
@@ -360,22 +545,19 @@ impl Subscriptions {
             return;
         }
         let msg = ledger_closed(closed, network_id, complete);
-        self.fan_out(|s| s.streams.contains(&Stream::Ledger), |_| msg.clone());
-        self.fan_out(
-            |s| s.streams.contains(&Stream::BookChanges),
-            |_| {
-                let ledger = crate::render::book_changes::LedgerRef {
-                    seq: closed.header.seq,
-                    hash: closed.header.hash,
-                    close_time: closed.header.close_time,
-                    validated: true,
-                };
-                Value::Object(crate::render::book_changes::book_changes(
-                    &closed.txs,
-                    &ledger,
-                ))
-            },
-        );
+        self.to_stream(Stream::Ledger, |_| msg.clone());
+        self.to_stream(Stream::BookChanges, |_| {
+            let ledger = crate::render::book_changes::LedgerRef {
+                seq: closed.header.seq,
+                hash: closed.header.hash,
+                close_time: closed.header.close_time,
+                validated: true,
+            };
+            Value::Object(crate::render::book_changes::book_changes(
+                &closed.txs,
+                &ledger,
+            ))
+        });
         let source = TxSource::Validated { closed, network_id };
         for entry in &closed.txs {
             self.publish_tx(entry, &source, true, view);
@@ -399,30 +581,38 @@ impl Subscriptions {
     ) {
         let funds = view.and_then(|v| owner_funds(v, &entry.tx));
         let render = |v| transaction_message(entry, source, v, funds.as_deref());
-        self.fan_out(
-            |s| {
-                s.streams.contains(&Stream::TransactionsProposed)
-                    || (validated && s.streams.contains(&Stream::Transactions))
-            },
-            render,
-        );
-        if validated && entry.ter == crate::engine::Ter::tesSUCCESS {
+        let accounts = affected_accounts(entry, validated);
+        let (streams, followers) = {
+            let registry = self.registry.read();
+            let plain = validated
+                .then(|| registry.of_stream(Stream::Transactions))
+                .into_iter()
+                .flatten();
+            let streams = registry.targets(
+                registry
+                    .of_stream(Stream::TransactionsProposed)
+                    .chain(plain),
+            );
+            (
+                streams,
+                registry.targets(registry.of_accounts(&accounts, validated)),
+            )
+        };
+        let mut rendered = Rendered::new();
+        self.send_to(streams, &mut rendered, render);
+        if validated
+            && entry.ter == crate::engine::Ter::tesSUCCESS
+            && self.book_listeners.load(Ordering::Relaxed) > 0
+        {
             // rippled `OrderBookDB::processTxn`: once per session, to followers of a book
             // one of whose offers the transaction created, changed or deleted.
             let books = touched_books(entry);
             if !books.is_empty() {
-                self.fan_out(|s| books.iter().any(|b| s.books.contains(b)), render);
+                let pick = |s: &Sub| books.iter().any(|b| s.books.contains(b));
+                self.fan_out(pick, &mut rendered, render);
             }
         }
-        let accounts = affected_accounts(entry, validated);
-        self.fan_out(
-            |s| {
-                accounts.iter().any(|a| {
-                    s.accounts_proposed.contains(a) || (validated && s.accounts.contains(a))
-                })
-            },
-            render,
-        );
+        self.send_to(followers, &mut rendered, render);
     }
 }
 
@@ -502,8 +692,8 @@ mod tests {
 
     struct Collect(Mutex<Vec<String>>, bool);
     impl Sink for Collect {
-        fn send(&self, text: String) -> bool {
-            self.0.lock().push(text);
+        fn send(&self, text: SharedText) -> bool {
+            self.0.lock().push(text.to_string());
             self.1
         }
     }
@@ -519,12 +709,59 @@ mod tests {
         assert!(!subs.wants_proposed());
         subs.add_accounts(&live, 2, &[AccountId::ONE], true);
         assert!(subs.wants_proposed());
-        subs.fan_out(|s| s.streams.contains(&Stream::Ledger), Value::from);
+        subs.fan_out(
+            |s| s.streams.contains(&Stream::Ledger),
+            &mut Rendered::new(),
+            Value::from,
+        );
         assert_eq!(subs.len(), 1);
         assert_eq!(live_sink.0.lock().as_slice(), ["2"]);
         subs.remove_accounts(&live, &[AccountId::ONE], true);
         assert!(!subs.wants_proposed());
         subs.remove_session(live.id());
         assert!(subs.is_empty());
+    }
+
+    fn ids(targets: Vec<(Arc<Session>, u32)>) -> Vec<u64> {
+        targets.iter().map(|(s, _)| s.id()).collect()
+    }
+
+    /// A transaction's followers are found through the account index: only the sessions
+    /// following one of its accounts, each once; the indexes empty as sessions leave.
+    #[test]
+    fn accounts_and_streams_are_indexed() {
+        let subs = Subscriptions::new();
+        let sink = || Arc::new(Collect(Mutex::new(vec![]), true));
+        let (a, b, c) = (
+            Session::new(sink()),
+            Session::new(sink()),
+            Session::new(sink()),
+        );
+        let (x, y, z) = (AccountId([1; 20]), AccountId([2; 20]), AccountId([3; 20]));
+        subs.add_accounts(&a, 1, &[x, y], false);
+        subs.add_accounts(&b, 2, &[y], true);
+        subs.add_stream(&c, 1, Stream::Ledger);
+        let touched: BTreeSet<AccountId> = [x, y].into();
+        {
+            let r = subs.registry.read();
+            assert_eq!(
+                ids(r.targets(r.of_accounts(&touched, true))),
+                [a.id(), b.id()]
+            );
+            // Proposed transactions reach only `accounts_proposed` followers.
+            assert_eq!(ids(r.targets(r.of_accounts(&touched, false))), [b.id()]);
+            let only_z: BTreeSet<AccountId> = [z].into();
+            assert!(r.targets(r.of_accounts(&only_z, true)).is_empty());
+            assert_eq!(ids(r.targets(r.of_stream(Stream::Ledger))), [c.id()]);
+        }
+        assert!(subs.wants_proposed());
+        subs.remove_accounts(&b, &[y], true);
+        assert!(!subs.wants_proposed());
+        for s in [&a, &b, &c] {
+            subs.remove_session(s.id());
+        }
+        let r = subs.registry.read();
+        assert!(r.entries.is_empty() && r.streams.is_empty());
+        assert!(r.accounts.is_empty() && r.accounts_proposed.is_empty());
     }
 }

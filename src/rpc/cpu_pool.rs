@@ -95,6 +95,11 @@ impl CpuPool {
         self.threads
     }
 
+    /// Jobs waiting for a worker now.
+    pub fn queued(&self) -> usize {
+        self.inner.queue.lock().jobs.len()
+    }
+
     /// Queue a job. Returns `false` (and drops the job) when the queue is full.
     pub fn try_spawn(&self, job: impl FnOnce() + Send + 'static) -> bool {
         let mut q = self.inner.queue.lock();

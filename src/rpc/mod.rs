@@ -224,6 +224,11 @@ pub fn execute(
     params: Params,
     done: impl FnOnce(HandlerResult, Params) + Send + 'static,
 ) {
+    let done = move |result: HandlerResult, params| {
+        let error = result.as_ref().err().map(RpcError::token);
+        crate::metrics::get().request(method.name, error);
+        done(result, params)
+    };
     if forward::forwards(&ctx, method.name) {
         let work = forward::forward(ctx, method.name, params.clone());
         tokio::spawn(async move { done(work.await, params) });

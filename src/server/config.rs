@@ -18,7 +18,7 @@
 //! admin = ["127.0.0.1"]
 //! tls_cert = "cert.pem"
 //! tls_key = "key.pem"
-//! limit = 100                     # connections
+//! limit = 100                     # connections (absent or 0: unlimited; excess get 503)
 //! ip_limit = 20                   # connections from one address (absent or 0: unlimited)
 //! send_queue_limit = 100          # queued messages per WebSocket client
 //! send_timeout = 10               # seconds a stalled write may last
@@ -28,10 +28,7 @@
 //! faucet = "loopback"             # POST /accounts: "loopback" (default), "all" or "off"
 //! ```
 
-use crate::limits::{
-    CONNECTIONS_PER_PORT_MAX, WS_PING_INTERVAL_SECS, WS_SEND_QUEUE_MESSAGES_MAX,
-    WS_SEND_TIMEOUT_SECS,
-};
+use crate::limits::{WS_PING_INTERVAL_SECS, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
 use crate::server::role::{default_admin_nets, AdminNet};
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -102,7 +99,7 @@ pub struct FilePort {
     pub tls_cert: Option<PathBuf>,
     /// PEM private key for wss/https.
     pub tls_key: Option<PathBuf>,
-    /// Simultaneous connections (0 or absent: [`CONNECTIONS_PER_PORT_MAX`]).
+    /// Simultaneous connections (0 or absent: no limit but the process's file limit).
     pub limit: Option<usize>,
     /// Simultaneous connections from one address (0 or absent: no limit beyond `limit`).
     pub ip_limit: Option<usize>,
@@ -198,7 +195,8 @@ pub struct PortConfig {
     pub tls: Option<TlsFiles>,
     /// Callers from these networks are admin.
     pub admin: Vec<AdminNet>,
-    /// Simultaneous connections.
+    /// Simultaneous connections; 0 means no limit but the process's file limit. Excess
+    /// connections are answered `503` with the reason, then closed.
     pub limit: usize,
     /// Simultaneous connections from one address; 0 means no limit but `limit`. Excess
     /// connections are answered `503` with the reason, then closed.
@@ -290,7 +288,7 @@ impl ServerConfig {
                 protocols: vec!["http".into(), "ws".into()],
                 tls: None,
                 admin: default_admin_nets(),
-                limit: CONNECTIONS_PER_PORT_MAX,
+                limit: 0,
                 ip_limit: 0,
                 send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
                 send_timeout_secs: WS_SEND_TIMEOUT_SECS,
@@ -414,10 +412,8 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             ConfigError::Invalid(format!("[{name}] admin entry '{entry}' is not ADDR[/BITS]"))
         })?);
     }
-    let limit = match p.limit {
-        None | Some(0) => CONNECTIONS_PER_PORT_MAX,
-        Some(n) => n,
-    };
+    // rippled: a port's `limit` defaults to 0, unlimited.
+    let limit = p.limit.unwrap_or(0);
     let faucet = match p.faucet.as_deref() {
         None => FaucetMode::Loopback,
         Some(word) => FaucetMode::parse(word).ok_or_else(|| {

@@ -26,6 +26,7 @@ use crate::server::budget::{InputBudget, Reservation};
 use crate::server::charge;
 use crate::server::faucet;
 use crate::server::listener::IpSlot;
+use crate::server::metrics;
 use crate::server::resource::Disposition;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::stall::StallGuard;
@@ -113,7 +114,7 @@ pub async fn serve<IO>(
 }
 
 /// Answer the request on `io` with `503 Server is overloaded` and `reason`, then close (a
-/// connection beyond its port's `ip_limit`).
+/// connection beyond its port's `limit` or `ip_limit`).
 pub async fn refuse<IO>(io: IO, reason: &'static str)
 where
     IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -225,6 +226,12 @@ fn upgrade(
 
 /// Anything but an upgrade: the health page, or a JSON-RPC request.
 async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
+    if req.method() == Method::GET && req.uri().path() == metrics::PATH {
+        return match metrics::page(conn) {
+            Some(text) => respond(StatusCode::OK, text, crate::metrics::CONTENT_TYPE, false),
+            None => plain(StatusCode::FORBIDDEN, "Forbidden", true),
+        };
+    }
     if req.method() == Method::GET && conn.port.ws {
         return html(StatusCode::OK, HEALTH_PAGE);
     }

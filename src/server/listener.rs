@@ -1,9 +1,12 @@
-//! Accepting connections on one port: a semaphore caps them (excess connections are closed
-//! at once, as rippled drops them), the port's `ip_limit` caps those of one address (excess
-//! ones are answered 503 with the reason, then closed), TLS is negotiated within the
-//! handshake timeout, and each connection gets its own task.
+//! Accepting connections on one port: the port's `limit` (none by default, as rippled's: the
+//! process's file limit bounds them) caps them, its `ip_limit` caps those of one address;
+//! a connection beyond either is answered 503 with the reason, then closed (at most
+//! [`CONNECTION_REFUSALS_IN_FLIGHT_MAX`] such answers at once; beyond that it is closed at
+//! accept). TLS is negotiated within the handshake timeout, and each connection gets its
+//! own task.
 
-use crate::limits::HANDSHAKE_TIMEOUT_SECS;
+use crate::limits::{CONNECTION_REFUSALS_IN_FLIGHT_MAX, HANDSHAKE_TIMEOUT_SECS};
+use crate::metrics::OpenConnection;
 use crate::server::config::PortConfig;
 use crate::server::role::role_for;
 use crate::server::shutdown::ShutdownSignal;
@@ -21,6 +24,9 @@ use tokio_rustls::TlsAcceptor;
 
 /// The body of the 503 a connection beyond the port's `ip_limit` gets.
 pub const IP_LIMIT_REASON: &str = "Server is overloaded: too many connections from your address";
+
+/// The body of the 503 a connection beyond the port's `limit` gets.
+pub const PORT_LIMIT_REASON: &str = "Server is overloaded: too many connections on this port";
 
 /// Open connections per client address on one port with an `ip_limit`.
 pub struct AddressCounts {
@@ -74,13 +80,80 @@ impl Drop for IpSlot {
     }
 }
 
-/// What an accepted connection gets once it has a port slot.
+/// What an accepted connection gets.
 enum Admission {
     /// Served, holding its address's slot (if the port counts them).
     Serve(Arc<Connection>, Option<IpSlot>),
-    /// Its address is at the port's `ip_limit`: answered 503 (holding the port slot while
-    /// it is), then closed.
-    Refuse(OwnedSemaphorePermit),
+    /// Beyond the port's `limit` or its address's `ip_limit`: answered 503 with the reason
+    /// (holding a port or refusal slot while it is), then closed.
+    Refuse(&'static str, Option<OwnedSemaphorePermit>),
+}
+
+/// A port's connection bounds.
+struct Gate {
+    port: Arc<PortConfig>,
+    state: Arc<Shared>,
+    /// The port's `limit`, if it has one.
+    slots: Option<Arc<Semaphore>>,
+    /// The 503 answers being written to connections beyond `limit`.
+    refusals: Arc<Semaphore>,
+    per_address: Option<Arc<AddressCounts>>,
+}
+
+impl Gate {
+    fn new(port: Arc<PortConfig>, state: Arc<Shared>) -> Gate {
+        Gate {
+            slots: (port.limit > 0).then(|| Arc::new(Semaphore::new(port.limit))),
+            refusals: Arc::new(Semaphore::new(CONNECTION_REFUSALS_IN_FLIGHT_MAX)),
+            per_address: AddressCounts::for_limit(port.ip_limit),
+            port,
+            state,
+        }
+    }
+
+    /// What `peer` gets; `None`: closed at once (too many refusals in flight already).
+    fn admit(&self, peer: SocketAddr) -> Option<Admission> {
+        let refused = |reason: &'static str| {
+            crate::metrics::get()
+                .refused
+                .with_label_values(&[&self.port.name, reason])
+                .inc();
+        };
+        let permit = match &self.slots {
+            None => None,
+            Some(slots) => match slots.clone().try_acquire_owned() {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    let Ok(refusal) = self.refusals.clone().try_acquire_owned() else {
+                        tracing::warn!(port = %self.port.name, %peer, "limit reached, dropping");
+                        refused("dropped");
+                        return None;
+                    };
+                    tracing::info!(port = %self.port.name, %peer, "limit reached, refusing");
+                    refused("limit");
+                    return Some(Admission::Refuse(PORT_LIMIT_REASON, Some(refusal)));
+                }
+            },
+        };
+        match self.per_address.as_ref().map(|c| c.take(peer.ip())) {
+            Some(None) => {
+                tracing::info!(port = %self.port.name, %peer, "ip_limit reached, refusing");
+                refused("ip_limit");
+                Some(Admission::Refuse(IP_LIMIT_REASON, permit))
+            }
+            slot => Some(Admission::Serve(
+                Arc::new(Connection {
+                    peer,
+                    role: role_for(peer.ip(), &self.port.admin),
+                    port: self.port.clone(),
+                    state: self.state.clone(),
+                    _permit: permit,
+                    _open: OpenConnection::new(&self.port.name),
+                }),
+                slot.flatten(),
+            )),
+        }
+    }
 }
 
 /// Accept connections on `listener` until shutdown.
@@ -91,8 +164,7 @@ pub async fn accept_loop(
     tls: Option<TlsAcceptor>,
     mut shutdown: ShutdownSignal,
 ) {
-    let slots = Arc::new(Semaphore::new(port.limit));
-    let per_address = AddressCounts::for_limit(port.ip_limit);
+    let gate = Gate::new(port.clone(), state);
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -107,28 +179,11 @@ pub async fn accept_loop(
                 continue;
             }
         };
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
-            tracing::warn!(port = %port.name, %peer, "connection limit reached, dropping");
+        let Some(admission) = gate.admit(peer) else {
             drop(socket);
             continue;
         };
         let _ = socket.set_nodelay(true);
-        let admission = match per_address.as_ref().map(|c| c.take(peer.ip())) {
-            Some(None) => {
-                tracing::info!(port = %port.name, %peer, "ip_limit reached, refusing");
-                Admission::Refuse(permit)
-            }
-            slot => Admission::Serve(
-                Arc::new(Connection {
-                    peer,
-                    role: role_for(peer.ip(), &port.admin),
-                    port: port.clone(),
-                    state: state.clone(),
-                    _permit: permit,
-                }),
-                slot.flatten(),
-            ),
-        };
         tokio::spawn(start(
             socket,
             peer,
@@ -170,8 +225,8 @@ where
 {
     match admission {
         Admission::Serve(conn, slot) => http::serve(io, conn, slot, signal).await,
-        Admission::Refuse(permit) => {
-            http::refuse(io, IP_LIMIT_REASON).await;
+        Admission::Refuse(reason, permit) => {
+            http::refuse(io, reason).await;
             drop(permit);
         }
     }

@@ -9,8 +9,10 @@ pub mod charge;
 pub mod client;
 pub mod config;
 pub mod faucet;
+pub mod files;
 pub mod http;
 pub mod listener;
+pub mod metrics;
 pub mod resource;
 pub mod role;
 pub mod shutdown;
@@ -72,9 +74,11 @@ pub struct Connection {
     pub port: Arc<PortConfig>,
     /// What every connection shares.
     pub state: Arc<Shared>,
-    /// Holds one of the port's connection slots until the connection (and its WebSocket
-    /// session, if upgraded) is gone.
-    pub _permit: OwnedSemaphorePermit,
+    /// Holds one of the port's connection slots (when it has a `limit`) until the
+    /// connection (and its WebSocket session, if upgraded) is gone.
+    pub _permit: Option<OwnedSemaphorePermit>,
+    /// Counts the connection in `ledgerd_connections` while it lives.
+    pub _open: crate::metrics::OpenConnection,
 }
 
 impl Connection {

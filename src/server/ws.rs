@@ -23,8 +23,9 @@
 mod meter;
 
 use crate::limits::{
-    RESOURCE_CHARGE_MALFORMED, WS_MESSAGE_BYTES_MAX, WS_PARSE_INLINE_BYTES_MAX,
-    WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX, WS_WRITE_BATCH_MESSAGES_MAX,
+    RESOURCE_CHARGE_MALFORMED, WS_IDLE_QUEUE_CAPACITY_MAX, WS_MESSAGE_BYTES_MAX,
+    WS_PARSE_INLINE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
+    WS_WRITE_BATCH_MESSAGES_MAX, WS_WRITE_BUFFER_BYTES,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::cpu_pool;
@@ -102,6 +103,12 @@ impl Outbox {
     /// On a CPU pool worker the writer is woken when the worker's run of jobs ends
     /// ([`cpu_pool::defer_wakeup`]); anywhere else at once.
     pub fn push(&self, text: String, permit: Option<OwnedSemaphorePermit>) {
+        self.push_message(Message::text(text), permit);
+    }
+
+    /// [`Outbox::push`] for a message already in the socket layer's form (a stream message
+    /// shared by every subscriber).
+    fn push_message(&self, message: Message, permit: Option<OwnedSemaphorePermit>) {
         let state = &self.state;
         if state.killed.load(Ordering::Relaxed) {
             return;
@@ -112,7 +119,7 @@ impl Outbox {
             state.kill();
             return;
         }
-        self.enqueue((Message::text(text), permit));
+        self.enqueue((message, permit));
     }
 
     fn enqueue(&self, message: Outbound) {
@@ -153,8 +160,8 @@ impl Outbox {
 /// Stream messages go through the same bounded queue as replies (they count against
 /// `send_queue_limit`; overflowing it disconnects the client).
 impl crate::node::subscriptions::Sink for Outbox {
-    fn send(&self, text: String) -> bool {
-        self.push(text, None);
+    fn send(&self, text: crate::node::subscriptions::SharedText) -> bool {
+        self.push_message(Message::Text(text), None);
         !self.state.killed.load(Ordering::Acquire)
     }
 }
@@ -183,6 +190,15 @@ impl OutboxState {
                 return;
             }
             notified.await;
+        }
+    }
+
+    /// Give back the queue's memory once a burst has drained (a `VecDeque` keeps its
+    /// largest capacity): an idle subscriber holds no queue sized by its past.
+    fn release_idle_queue(&self) {
+        let mut q = self.queue.lock();
+        if q.is_empty() && q.capacity() > WS_IDLE_QUEUE_CAPACITY_MAX {
+            *q = VecDeque::new();
         }
     }
 
@@ -246,7 +262,8 @@ where
     let config = WebSocketConfig::default()
         .max_message_size(Some(WS_MESSAGE_BYTES_MAX))
         .max_frame_size(Some(WS_MESSAGE_BYTES_MAX))
-        .read_buffer_size(WS_READ_BUFFER_BYTES);
+        .read_buffer_size(WS_READ_BUFFER_BYTES)
+        .write_buffer_size(WS_WRITE_BUFFER_BYTES);
     WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await
 }
 
@@ -319,9 +336,13 @@ where
     let mut permits = Vec::new();
     let mut queued = Vec::new();
     while outbox.next_batch(&mut queued).await.is_some() {
+        outbox.release_idle_queue();
         // Let the replies already being produced catch up, so one write carries
-        // several of them (a write syscall costs more than a reply).
-        if queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
+        // several of them (a write syscall costs more than a reply). Not for stream
+        // messages alone: a close reaches thousands of subscribers, and a second turn of
+        // each one's writer would only add to the time the last of them waits.
+        let replies = queued.iter().any(|(_, permit)| permit.is_some());
+        if replies && queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
             tokio::task::yield_now().await;
             let mut q = outbox.queue.lock();
             let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
@@ -345,6 +366,13 @@ where
         }
         // The requests these replies answer are no longer in flight.
         permits.clear();
+        // An idle connection keeps no buffers sized by its last burst.
+        if queued.capacity() > WS_IDLE_QUEUE_CAPACITY_MAX {
+            queued = Vec::new();
+        }
+        if permits.capacity() > WS_IDLE_QUEUE_CAPACITY_MAX {
+            permits = Vec::new();
+        }
     }
     // Every sender is gone: the reader ended and no job is outstanding.
     Some(())
@@ -694,7 +722,8 @@ mod tests {
             role: Role::Admin,
             port: Arc::new(state.config.ports[0].clone()),
             state: state.clone(),
-            _permit: slots.clone().try_acquire_owned().expect("slot"),
+            _permit: Some(slots.clone().try_acquire_owned().expect("slot")),
+            _open: crate::metrics::OpenConnection::new("test"),
         });
         // A pipe far smaller than a socket's buffers: a few stream messages fill it.
         let (client_io, server_io) = tokio::io::duplex(2048);

@@ -142,10 +142,14 @@ fn write_batch(
         .file
         .write_all(buf)
         .map_err(|e| StoreError::io("write", &active.path, e))?;
+    let sync_started = Instant::now();
     active
         .file
         .sync_data()
         .map_err(|e| StoreError::io("fdatasync", &active.path, e))?;
+    crate::metrics::get()
+        .fsync
+        .observe(sync_started.elapsed().as_secs_f64());
     let len = active.len + buf.len() as u64;
     synced.record(SyncedMark {
         next_record: last.number + 1,

@@ -62,6 +62,18 @@ impl Server {
         Server::spawn(args, ports, true)
     }
 
+    /// `ledgerd serve --listen 127.0.0.1:0 <extra args>` started by a shell that first
+    /// lowers its soft file-descriptor limit to `soft` (`ulimit -S -n`).
+    pub fn start_with_file_limit(soft: u64, extra: &[&str]) -> Server {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &format!("ulimit -S -n {soft} && exec \"$0\" \"$@\"")])
+            .arg(env!("CARGO_BIN_EXE_ledgerd"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--ephemeral"])
+            .args(extra)
+            .env("RUST_LOG", "info");
+        Server::spawn_cmd(cmd, 1)
+    }
+
     /// Run the binary with `args` (in memory unless they name a `--data-dir`), at log level
     /// trace if `trace`; wait for `ports` "listening" lines.
     fn spawn(args: &[&str], ports: usize, trace: bool) -> Server {
@@ -72,6 +84,11 @@ impl Server {
         if trace {
             cmd.env("RUST_LOG", "trace");
         }
+        Server::spawn_cmd(cmd, ports)
+    }
+
+    /// Run `cmd`, keeping its output; wait for `ports` "listening" lines.
+    fn spawn_cmd(mut cmd: Command, ports: usize) -> Server {
         let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -139,6 +139,9 @@ fn insert_admin(ask: &Ask, info: &mut Map<String, Value>) {
         Value::from(ask.ctx.services.cpu.threads()),
     );
     info.insert("load".into(), Value::Object(load));
+    if let Some(files) = file_limit() {
+        info.insert("file_limit".into(), files);
+    }
     info.insert("node_size".into(), Value::from("tiny"));
     info.insert("pubkey_validator".into(), Value::from("none"));
     if ask.storage {
@@ -146,6 +149,14 @@ fn insert_admin(ask: &Ask, info: &mut Map<String, Value>) {
             info.insert("storage".into(), storage);
         }
     }
+}
+
+/// ledgerd's addition (admin only): the process's file-descriptor limit, soft and hard,
+/// which bounds the connections of ports without a `limit` (the server raises the soft limit
+/// to the hard one at start).
+fn file_limit() -> Option<Value> {
+    let (soft, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).ok()?;
+    Some(serde_json::json!({ "soft": soft, "hard": hard }))
 }
 
 fn insert_load(ask: &Ask, info: &mut Map<String, Value>) {

@@ -217,20 +217,6 @@ pub fn send(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, valu
     credit(sb, id, from, &issuer, cost)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rates_round_to_nearest() {
-        assert_eq!(multiply_rate(100, RATE_ONE + 10_000 * 10_000), Some(110));
-        assert_eq!(multiply_rate(1, RATE_ONE + 10_000 * 50_000), Some(2));
-        assert_eq!(multiply_rate(3, RATE_ONE + 10_000 * 50_000), Some(4));
-        assert_eq!(divide_rate(110, RATE_ONE + 10_000 * 10_000), Some(100));
-        assert_eq!(multiply_rate(7, RATE_ONE), Some(7));
-    }
-}
-
 /// DynamicMPT: an `ImmutableFlags` naming the confidential-balance bit needs
 /// ConfidentialTransfer, which this ledger does not have (`temDISABLED`).
 pub fn immutable_flags_disabled(tx: &StObject) -> bool {
@@ -243,4 +229,18 @@ pub fn immutable_flags_disabled(tx: &StObject) -> bool {
 pub fn immutable_flags_invalid(tx: &StObject) -> bool {
     tx.u32_of(sf().immutable_flags)
         .is_some_and(|v| v == 0 || v & !lsif_mpt::ALL != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_round_to_nearest() {
+        assert_eq!(multiply_rate(100, RATE_ONE + 10_000 * 10_000), Some(110));
+        assert_eq!(multiply_rate(1, RATE_ONE + 10_000 * 50_000), Some(2));
+        assert_eq!(multiply_rate(3, RATE_ONE + 10_000 * 50_000), Some(4));
+        assert_eq!(divide_rate(110, RATE_ONE + 10_000 * 10_000), Some(100));
+        assert_eq!(multiply_rate(7, RATE_ONE), Some(7));
+    }
 }

@@ -251,3 +251,64 @@ async fn mpt_amounts_through_sign_and_submit() {
         "fails local checks: Amount can not be MPT."
     );
 }
+
+/// DynamicMPT through JSON: ImmutableFlags and the tfMPTSet* flags in `submit`'s tx_json,
+/// the issuance's ImmutableFlags, Flags, TransferFee and metadata in account_objects and
+/// ledger_entry, a refused change answered `tecNO_PERMISSION`, and `feature` reporting
+/// DynamicMPT enabled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dynamic_mpt_through_submit_and_reads() {
+    let node = Node::start().await;
+    let alice = Account::new("alice");
+    node.fund(&alice, 1000);
+    let addr = alice.id.to_address();
+    let submit = |tx: Value| {
+        let r = node.rpc("submit", json!({"secret": "alice", "tx_json": tx}));
+        r["engine_result"].as_str().unwrap_or("").to_string()
+    };
+    let create = json!({"TransactionType": "MPTokenIssuanceCreate", "Account": addr,
+                        "MPTokenMetadata": "AB", "ImmutableFlags": 0x0001_0002});
+    assert_eq!(submit(create), "tesSUCCESS");
+    node.close();
+    let iss = objects(&node, &alice, "mpt_issuance").pop().unwrap();
+    assert_eq!(iss["ImmutableFlags"], 0x0001_0002, "{iss}");
+    let id = iss["mpt_issuance_id"].as_str().unwrap().to_string();
+    let set = |extra: Value| {
+        let mut tx = json!({"TransactionType": "MPTokenIssuanceSet", "Account": addr,
+                            "MPTokenIssuanceID": id});
+        tx.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        tx
+    };
+    // tfMPTSetCanLock against tifMPTCanLock; metadata against tifMPTMetadata.
+    assert_eq!(submit(set(json!({"Flags": 4}))), "tecNO_PERMISSION");
+    assert_eq!(
+        submit(set(json!({"MPTokenMetadata": "CD"}))),
+        "tecNO_PERMISSION"
+    );
+    assert_eq!(
+        submit(set(json!({"ImmutableFlags": 0x0008_0000}))),
+        "temINVALID_FLAG"
+    );
+    // tfMPTSetCanTransfer with a fee, then the fee frozen.
+    let r = submit(set(
+        json!({"Flags": 0x40, "TransferFee": 700, "ImmutableFlags": 0x0002_0000}),
+    ));
+    assert_eq!(r, "tesSUCCESS");
+    node.close();
+    let entry = node.rpc("ledger_entry", json!({"mpt_issuance": id}));
+    let node_json = &entry["node"];
+    assert_eq!(node_json["Flags"], 0x20, "{entry}");
+    assert_eq!(node_json["TransferFee"], 700);
+    assert_eq!(node_json["ImmutableFlags"], 0x0003_0002);
+    assert_eq!(node_json["MPTokenMetadata"], "AB");
+    assert_eq!(submit(set(json!({"TransferFee": 0}))), "tecNO_PERMISSION");
+    let feature = node.rpc("feature", json!({"feature": "DynamicMPT"}));
+    let enabled = feature
+        .as_object()
+        .unwrap()
+        .values()
+        .find_map(|v| v.get("enabled"));
+    assert_eq!(enabled, Some(&json!(true)), "{feature}");
+}

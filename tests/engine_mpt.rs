@@ -328,13 +328,15 @@ fn locks_stop_payments_between_holders_but_not_with_the_issuer() {
         set(&id, set_tf::LOCK | set_tf::UNLOCK),
         Ter::temINVALID_FLAG,
     );
-    env.apply(&alice, set(&id, 0x0004), Ter::temINVALID_FLAG);
-    // DynamicMPT and the vault's DomainID are not enabled.
+    env.apply(&alice, set(&id, 0x0200), Ter::temINVALID_FLAG);
+    // Nothing to change (DynamicMPT); a lock is no mutation (DynamicMPT, engine_dynamic_mpt.rs).
+    env.apply(&alice, set(&id, 0), Ter::temMALFORMED);
     env.apply(
         &alice,
-        set(&id, 0).blob("MPTokenMetadata", b"x"),
-        Ter::temDISABLED,
+        set(&id, set_tf::LOCK).blob("MPTokenMetadata", b"x"),
+        Ter::temMALFORMED,
     );
+    // The vault's DomainID is not enabled.
     let domain = ledgerd::protocol::types::Hash256([42; 32]);
     env.apply(
         &alice,

@@ -231,6 +231,16 @@ enum Op {
         holder: Option<usize>,
         lock: bool,
     },
+    /// DynamicMPT: MPTokenIssuanceSet mutating issuance `which` (capability flags,
+    /// ImmutableFlags, TransferFee, MPTokenMetadata of `meta` bytes).
+    MptMutate {
+        from: usize,
+        which: usize,
+        flags: u32,
+        immutable: Option<u32>,
+        fee: Option<u16>,
+        meta: Option<usize>,
+    },
     /// An MPT payment, with an optional SendMax, maybe partial; `mint` sends from the
     /// issuer instead of `from`.
     MptPay {
@@ -1364,6 +1374,7 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::MptPay { .. }
         | Op::MptClaw { .. }
         | Op::MptDestroy { .. } => mpt_tx(w, op),
+        Op::MptMutate { .. } => mpt_mutate_tx(w, op),
         op @ (Op::NftMint { .. }
         | Op::NftBurn { .. }
         | Op::NftOffer { .. }
@@ -1693,6 +1704,7 @@ fn check_state(w: &World) {
                 must_list.push((issuer, *key));
                 let out = o.u64_of(s.outstanding_amount).unwrap();
                 assert!(out <= o.u64_of(s.maximum_amount).unwrap_or(i64::MAX as u64));
+                check_dynamic_mpt(o);
                 *mpt_out.entry(*key).or_default() += i128::from(out);
             }
             Some(lt::MPTOKEN) => {
@@ -2029,6 +2041,22 @@ proptest! {
         prop_assert_eq!(h1, h2);
     }
 
+    /// MPT transactions with DynamicMPT mutations: flags only grow, ImmutableFlags are
+    /// defined and non-zero, a TransferFee needs lsfMPTCanTransfer (`check_dynamic_mpt`).
+    #[test]
+    fn dynamic_mpt_sequences_keep_the_invariants(
+        ops in prop::collection::vec(prop_oneof![
+            3 => dynamic_mpt_op(),
+            3 => mpt_op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ], 1..80)
+    ) {
+        let (r1, h1) = run(&ops);
+        let (r2, h2) = run(&ops);
+        prop_assert_eq!(r1, r2);
+        prop_assert_eq!(h1, h2);
+    }
+
     /// Mostly NFToken transactions: pages split and merge, offers come and go, sales pay
     /// transfer and broker fees; the invariants hold throughout.
     #[test]
@@ -2175,4 +2203,139 @@ fn generated_sequences_mix_success_and_failure() {
         "{by:?}"
     );
     assert!(by.len() >= 12, "{by:?}");
+}
+
+/// DynamicMPT mutations: capability flags (with the confidential one and a locking flag
+/// now and then), ImmutableFlags (zero and undefined bits included), fees past the
+/// limit, metadata empty or too long.
+fn dynamic_mpt_op() -> impl Strategy<Value = Op> {
+    let flags = prop::sample::select(vec![
+        0u32, 0, 0x04, 0x08, 0x10, 0x40, 0x80, 0x7C, 0x100, 0x41,
+    ]);
+    let immutable = prop::option::weighted(
+        0.4,
+        prop::sample::select(vec![
+            0u32, 0x02, 0x20, 0x1_0000, 0x2_0000, 0x3_0000, 0x80, 0x1,
+        ]),
+    );
+    let fee = prop::option::weighted(
+        0.4,
+        prop::sample::select(vec![0u16, 100, 10_000, 50_000, 50_001]),
+    );
+    let meta = prop::option::weighted(0.3, prop::sample::select(vec![0usize, 3, 1024, 1025]));
+    (acct(), 0..3usize, flags, immutable, fee, meta).prop_map(
+        |(from, which, flags, immutable, fee, meta)| Op::MptMutate {
+            from,
+            which,
+            flags,
+            immutable,
+            fee,
+            meta,
+        },
+    )
+}
+
+fn mpt_mutate_tx(w: &World, op: &Op) -> (usize, Tx) {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::mpt::MptId;
+    use ledgerd::protocol::st::StValue;
+    let Op::MptMutate {
+        from,
+        which,
+        flags,
+        immutable,
+        fee,
+        meta,
+    } = op.clone()
+    else {
+        unreachable!("not a DynamicMPT op")
+    };
+    let id = w
+        .mpts
+        .get(which)
+        .copied()
+        .unwrap_or(MptId::new(999, &w.accts[0].id));
+    let mut t = Tx::new("MPTokenIssuanceSet").flags(flags);
+    t.0.set(
+        Field::named("MPTokenIssuanceID"),
+        StValue::Fixed(id.0.to_vec()),
+    );
+    if let Some(v) = immutable {
+        t = t.u32("ImmutableFlags", v);
+    }
+    if let Some(v) = fee {
+        t.0.set(Field::named("TransferFee"), StValue::UInt16(v));
+    }
+    if let Some(n) = meta {
+        t = t.blob("MPTokenMetadata", &vec![b'm'; n]);
+    }
+    (from, t)
+}
+
+/// An issuance after DynamicMPT mutations: ImmutableFlags, TransferFee and metadata are
+/// soeDEFAULT (never zero or empty when present) and within their bounds, and a fee
+/// implies lsfMPTCanTransfer (which MPTokenIssuanceSet never clears).
+fn check_dynamic_mpt(o: &ledgerd::protocol::st::StObject) {
+    use ledgerd::ledger::flags::{lsf_mpt, lsif_mpt};
+    let s = sf();
+    if let Some(v) = o.u32_of(s.immutable_flags) {
+        assert!(v != 0 && v & !lsif_mpt::ALL == 0, "ImmutableFlags {v:#x}");
+        assert_eq!(v & lsif_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE, 0);
+    }
+    if let Some(f) = o.u16_of(s.transfer_fee) {
+        assert!((1..=50_000).contains(&f), "TransferFee {f}");
+        assert!(
+            o.is_flag(lsf_mpt::CAN_TRANSFER),
+            "a fee without CanTransfer"
+        );
+    }
+    if let Some(m) = o.blob_of(s.mptoken_metadata) {
+        assert!((1..=1024).contains(&m.len()));
+    }
+}
+
+/// Mutations reach both sides: some succeed, some fail with a tem or a tec.
+#[test]
+fn dynamic_mpt_mutations_succeed_and_fail() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut ops = vec![
+        Op::MptCreate {
+            from: 0,
+            flags: 0,
+            max: None,
+            fee: 0,
+        },
+        Op::MptCreate {
+            from: 1,
+            flags: 0x22,
+            max: None,
+            fee: 0,
+        },
+    ];
+    ops.extend(
+        prop::collection::vec(dynamic_mpt_op(), 200)
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current(),
+    );
+    let mut w = world();
+    let mut by: HashMap<&'static str, usize> = HashMap::new();
+    for op in &ops {
+        if let Some((_, t)) = step(&mut w, op) {
+            if matches!(op, Op::MptMutate { .. }) {
+                *by.entry(t.name()).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("{by:?}");
+    for code in [
+        "tesSUCCESS",
+        "tecNO_PERMISSION",
+        "temMALFORMED",
+        "temINVALID_FLAG",
+    ] {
+        assert!(by.get(code).copied().unwrap_or(0) >= 3, "{code}: {by:?}");
+    }
 }

@@ -2,7 +2,8 @@
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! through the MPT, DID, price-oracle and credential flows of their own integration tests
 //! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
-//! `credential_flow.mjs`, `py_credential_flow.py`),
+//! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
+//! `py_dynamic_mpt_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -376,4 +377,30 @@ fn xrpl_js_through_one_read_node_and_the_stream_of_another() {
         .arg(format!("ws://{}", b.addr()))
         .env("NODE_PATH", nm);
     run_script(cmd, "xrpl.js through two read nodes");
+}
+
+/// DynamicMPT (XLS-94) with xrpl.js: ImmutableFlags, tfMPTSet* capabilities, metadata and
+/// fee replaced, removed and frozen (`dynamic_mpt_flow.mjs`).
+#[test]
+fn xrpl_js_dynamic_mpt_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("dynamic_mpt_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js DynamicMPT flow");
+}
+
+/// The same with xrpl-py over HTTP (`py_dynamic_mpt_flow.py`).
+#[test]
+fn xrpl_py_dynamic_mpt_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_dynamic_mpt_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py DynamicMPT flow");
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use crate::ledger::flags::lsf_mpt;
+use crate::ledger::flags::{lsf_mpt, lsif_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -215,6 +215,20 @@ pub fn send(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, valu
         return t;
     }
     credit(sb, id, from, &issuer, cost)
+}
+
+/// DynamicMPT: an `ImmutableFlags` naming the confidential-balance bit needs
+/// ConfidentialTransfer, which this ledger does not have (`temDISABLED`).
+pub fn immutable_flags_disabled(tx: &StObject) -> bool {
+    tx.u32_of(sf().immutable_flags)
+        .is_some_and(|v| v & lsif_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE != 0)
+}
+
+/// DynamicMPT: a present `ImmutableFlags` names at least one defined bit and no other
+/// (`temINVALID_FLAG` otherwise).
+pub fn immutable_flags_invalid(tx: &StObject) -> bool {
+    tx.u32_of(sf().immutable_flags)
+        .is_some_and(|v| v == 0 || v & !lsif_mpt::ALL != 0)
 }
 
 #[cfg(test)]

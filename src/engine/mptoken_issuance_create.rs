@@ -2,11 +2,14 @@
 //! multi-purpose token. The issuance is keyed by the transaction's sequence (or ticket)
 //! and the issuer (`makeMptID`), sits in the issuer's owner directory and counts toward
 //! its OwnerCount (and reserve). Its flags are the transaction's, less the universal
-//! ones.
+//! ones. With DynamicMPT its `ImmutableFlags` (XLS-94) name what MPTokenIssuanceSet may
+//! never change.
 
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, new_entry, with_threading};
-use super::mpt::{METADATA_LEN_MAX, TRANSFER_FEE_MAX};
+use super::mpt::{
+    immutable_flags_disabled, immutable_flags_invalid, METADATA_LEN_MAX, TRANSFER_FEE_MAX,
+};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
@@ -45,6 +48,13 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temDISABLED;
     }
     if tx.flags() & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    // DynamicMPT's ImmutableFlags (XLS-94).
+    if immutable_flags_disabled(tx) {
+        return Ter::temDISABLED;
+    }
+    if immutable_flags_invalid(tx) {
         return Ter::temINVALID_FLAG;
     }
     if let Some(fee) = tx.u16_of(s.transfer_fee) {
@@ -119,6 +129,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     if let Some(v) = tx.blob_of(s.mptoken_metadata) {
         iss.set(s.mptoken_metadata, StValue::Blob(v.to_vec()));
+    }
+    // Never zero here (preflight), as soeDEFAULT wants.
+    if let Some(v) = tx.u32_of(s.immutable_flags) {
+        iss.set(s.immutable_flags, StValue::UInt32(v));
     }
     ctx.sb.insert(key, iss);
     adjust_owner_count(&mut ctx.sb, &account, 1);

@@ -149,3 +149,36 @@ pub mod lsf {
     /// RippleState: one side is an AMM pseudo-account holding a pool asset.
     pub const AMM_NODE: u32 = 0x0100_0000;
 }
+
+/// An MPTokenIssuance's ImmutableFlags (DynamicMPT, XLS-94 `lsif*`; the transactions'
+/// `tif*` bits are the same). A capability's bit is its `lsf_mpt` bit.
+pub mod lsif_mpt {
+    /// lsfMPTCanLock can no longer be enabled.
+    pub const CAN_LOCK: u32 = 0x0000_0002;
+    /// lsfMPTRequireAuth can no longer be enabled.
+    pub const REQUIRE_AUTH: u32 = 0x0000_0004;
+    /// lsfMPTCanEscrow can no longer be enabled.
+    pub const CAN_ESCROW: u32 = 0x0000_0008;
+    /// lsfMPTCanTrade can no longer be enabled.
+    pub const CAN_TRADE: u32 = 0x0000_0010;
+    /// lsfMPTCanTransfer can no longer be enabled.
+    pub const CAN_TRANSFER: u32 = 0x0000_0020;
+    /// lsfMPTCanClawback can no longer be enabled.
+    pub const CAN_CLAWBACK: u32 = 0x0000_0040;
+    /// lsfMPTCanHoldConfidentialBalance (confidential MPTs, not built).
+    pub const CAN_HOLD_CONFIDENTIAL_BALANCE: u32 = 0x0000_0080;
+    /// MPTokenMetadata can no longer change.
+    pub const METADATA: u32 = 0x0001_0000;
+    /// TransferFee can no longer change.
+    pub const TRANSFER_FEE: u32 = 0x0002_0000;
+    /// Every defined bit (`~tifMPTokenIssuanceImmutableMask`).
+    pub const ALL: u32 = CAN_LOCK
+        | REQUIRE_AUTH
+        | CAN_ESCROW
+        | CAN_TRADE
+        | CAN_TRANSFER
+        | CAN_CLAWBACK
+        | CAN_HOLD_CONFIDENTIAL_BALANCE
+        | METADATA
+        | TRANSFER_FEE;
+}

@@ -194,6 +194,7 @@ fields! {
     unauthorize_credentials => "UnauthorizeCredentials",
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
+    immutable_flags => "ImmutableFlags",
 }
 
 /// The cached handles.

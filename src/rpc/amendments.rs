@@ -17,6 +17,8 @@ const APPLIED: &[&str] = &[
     "PriceOracle",
     "Credentials",
     "PermissionedDomains",
+    // XLS-94 as rippled now has it: ImmutableFlags, tfMPTSet* (docs/compat.md).
+    "DynamicMPT",
     "fix1201",
     "fix1368",
     "fix1373",
@@ -100,7 +102,6 @@ const NOT_APPLIED: &[&str] = &[
     "PermissionDelegationV1_1",
     "fixDirectoryLimit",
     "fixIncludeKeyletFields",
-    "DynamicMPT",
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
     "TokenEscrow",

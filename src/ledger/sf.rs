@@ -194,6 +194,10 @@ fields! {
     unauthorize_credentials => "UnauthorizeCredentials",
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
+    delegate => "Delegate",
+    permissions => "Permissions",
+    permission => "Permission",
+    permission_value => "PermissionValue",
 }
 
 /// The cached handles.

@@ -784,3 +784,6 @@ pub const AGGREGATE_PRICE_TRIM_MAX: u32 = 25;
 /// Earlier versions of an oracle get_aggregate_price looks back through when the latest
 /// lacks the pair (`maxHistory`).
 pub const AGGREGATE_PRICE_HISTORY_MAX: usize = 3;
+
+/// Most permissions one DelegateSet may give (rippled `permissionMaxSize`).
+pub const DELEGATE_PERMISSIONS_MAX: usize = 10;

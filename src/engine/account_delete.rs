@@ -32,6 +32,7 @@ fn deletable(entry_type: u16) -> bool {
             | lt::DID
             | lt::ORACLE
             | lt::CREDENTIAL
+            | lt::DELEGATE
     )
 }
 
@@ -182,6 +183,7 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
         Some(lt::DID) => super::did_delete::delete_did(&mut ctx.sb, account),
         Some(lt::ORACLE) => super::oracle_delete::delete_oracle(&mut ctx.sb, key, account),
         Some(lt::CREDENTIAL) => credential::delete_credential(&mut ctx.sb, key),
+        Some(lt::DELEGATE) => super::delegate_set::delete_delegate(&mut ctx.sb, key),
         Some(lt::NFTOKEN_OFFER) => {
             if super::nft::delete_offer(&mut ctx.sb, key) {
                 Ter::tesSUCCESS

@@ -48,6 +48,8 @@ pub mod credential;
 pub mod credential_accept;
 pub mod credential_create;
 pub mod credential_delete;
+pub mod delegate;
+pub mod delegate_set;
 pub mod deposit_preauth;
 pub mod did_delete;
 pub mod did_set;

@@ -2,6 +2,7 @@
 //! type's three phases (rippled's `applySteps.cpp` dispatch). Adding a type is a new
 //! file with `preflight` / `preclaim` / `do_apply`, a [`TxType`] variant and a row here.
 
+use super::delegate_set;
 use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
@@ -373,6 +374,13 @@ const ROWS: &[Transactor] = &[
         preflight: permissioned_domain_delete::preflight,
         preclaim: permissioned_domain_delete::preclaim,
         do_apply: permissioned_domain_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::DelegateSet,
+        name: "DelegateSet",
+        preflight: delegate_set::preflight,
+        preclaim: delegate_set::preclaim,
+        do_apply: delegate_set::do_apply,
     },
 ];
 

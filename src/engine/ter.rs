@@ -133,6 +133,7 @@ ters! {
     terQUEUED = -89, "Held until escalated fee drops.";
     terPRE_TICKET = -88, "Ticket is not yet in ledger.";
     terNO_AMM = -87, "AMM doesn't exist for the asset pair.";
+    terNO_DELEGATE_PERMISSION = -85, "Delegated account lacks permission to perform this transaction.";
 
     tesSUCCESS = 0, "The transaction was applied. Only final in a validated ledger.";
 

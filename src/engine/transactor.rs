@@ -155,6 +155,8 @@ pub struct ApplyContext<'a, 't> {
 /// Fields every transaction carries, read once.
 struct Common {
     account: AccountId,
+    /// The Delegate sending for the account: it signs and pays the fee.
+    delegate: Option<AccountId>,
     fee: i64,
     sequence: u32,
     signing_key: Vec<u8>,
@@ -178,6 +180,10 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
         Some(_) => return Err(Ter::temBAD_SRC_ACCOUNT),
         None => return Err(Ter::temMALFORMED),
     };
+    let delegate = tx.account_of(s.delegate);
+    if delegate == Some(account) {
+        return Err(Ter::temBAD_SIGNER);
+    }
     let fee = match tx.amount_of(s.fee) {
         Some(Amount::Xrp(d)) if d >= 0 && d as u64 <= DROPS_MAX => d,
         Some(_) => return Err(Ter::temBAD_FEE),
@@ -198,6 +204,7 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
     }
     Ok(Common {
         account,
+        delegate,
         fee,
         sequence,
         signing_key: signing_key.to_vec(),
@@ -236,6 +243,14 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
             return Err(Ter::tefMAX_LEDGER);
         }
     }
+    let permission = super::delegate::check_permission(view, tx, &c.account);
+    if permission != Ter::tesSUCCESS {
+        return Err(permission);
+    }
+    let payer = c.delegate.unwrap_or(c.account);
+    let Some(root) = view.read(&keylet::account(&payer)) else {
+        return Err(Ter::terNO_ACCOUNT);
+    };
     // checkFee.
     let signers = match tx.get(s.signers) {
         Some(StValue::Array(a)) => a.len() as u64,
@@ -267,9 +282,9 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
             return Err(Ter::terINSUF_FEE_B);
         }
     }
-    // checkSign.
+    // checkSign, for the delegate when there is one.
     if let Some(StValue::Array(signers)) = tx.get(s.signers) {
-        return check_multi_sign(view, &c.account, signers);
+        return check_multi_sign(view, &payer, signers);
     }
     if c.dry_run && c.signing_key.is_empty() {
         return Ok(());
@@ -278,7 +293,7 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     if root.account_of(s.regular_key) == Some(signer) {
         return Ok(());
     }
-    if signer == c.account {
+    if signer == payer {
         if root.is_flag(lsf::DISABLE_MASTER) {
             return Err(Ter::tefMASTER_DISABLED);
         }
@@ -360,12 +375,16 @@ fn charge(
     }
     let mut root = sb.peek(&key)?;
     let prior = balance_drops(&root);
-    let fee = c.fee.min(prior);
+    let fee = match c.delegate {
+        Some(delegate) => charge_delegate(sb, &delegate, c.fee)?,
+        None => c.fee.min(prior),
+    };
     if tx.u32_of(s.ticket_sequence).is_none() {
         let seq = root.u32_of(s.sequence).unwrap_or(0);
         root.set(s.sequence, StValue::UInt32(seq.wrapping_add(1)));
     }
-    set_drops(&mut root, s.balance, prior - fee);
+    let own_fee = if c.delegate.is_some() { 0 } else { fee };
+    set_drops(&mut root, s.balance, prior - own_fee);
     if let Some(id) = tx_id {
         if root.h256_of(s.account_txn_id).is_some() {
             root.set(s.account_txn_id, StValue::Hash256(*id));
@@ -373,6 +392,18 @@ fn charge(
     }
     sb.update(key, root);
     Some((prior, fee))
+}
+
+/// Charges the fee to the delegate sending the transaction (rippled `payFee`);
+/// returns what it paid.
+fn charge_delegate(sb: &mut Sandbox, delegate: &AccountId, fee: i64) -> Option<i64> {
+    let key = keylet::account(delegate);
+    let mut root = sb.peek(&key)?;
+    let balance = balance_drops(&root);
+    let paid = fee.min(balance);
+    set_drops(&mut root, sf().balance, balance - paid);
+    sb.update(key, root);
+    Some(paid)
 }
 
 /// Consumes `account`'s Ticket `seq` (rippled `Transactor::ticketDelete`): out of its
@@ -566,7 +597,11 @@ fn charged_context<'a, 't>(
         tx,
         account: c.account,
         prior_balance: prior,
-        source_balance: prior - fee,
+        source_balance: if c.delegate.is_some() {
+            prior
+        } else {
+            prior - fee
+        },
         signed_by_master,
         delivered: None,
         meta_delivered: None,

@@ -101,6 +101,8 @@ pub enum TxType {
     PermissionedDomainSet = 62,
     /// PermissionedDomainDelete.
     PermissionedDomainDelete = 63,
+    /// DelegateSet.
+    DelegateSet = 64,
 }
 
 impl TxType {

@@ -46,6 +46,8 @@ pub mod lt {
     pub const CREDENTIAL: u16 = 0x0081;
     /// PermissionedDomain: an owner's set of accepted credentials.
     pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
+    /// Delegate: the permissions an account gives another to act for it.
+    pub const DELEGATE: u16 = 0x0083;
 }
 
 /// Credential flags.

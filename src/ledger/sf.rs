@@ -195,6 +195,10 @@ fields! {
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
     immutable_flags => "ImmutableFlags",
+    delegate => "Delegate",
+    permissions => "Permissions",
+    permission => "Permission",
+    permission_value => "PermissionValue",
 }
 
 /// The cached handles.

@@ -16,6 +16,7 @@
 //! - [`st`]: the serialized-type object model.
 //! - [`codec`]: binary and JSON forms of [`st::StObject`].
 //! - [`tx`]: transaction signing data, IDs and multi-signing data.
+//! - [`permission`]: delegation permission values and names.
 
 pub mod amount;
 pub mod amount_math;
@@ -28,6 +29,7 @@ pub mod hash;
 pub mod keys;
 pub mod mpt;
 pub mod number;
+pub mod permission;
 pub mod quality;
 pub mod rfc1751;
 pub mod secret;

@@ -19,6 +19,7 @@ const APPLIED: &[&str] = &[
     "PermissionedDomains",
     // XLS-94 as rippled now has it: ImmutableFlags, tfMPTSet* (docs/compat.md).
     "DynamicMPT",
+    "PermissionDelegationV1_1",
     "fix1201",
     "fix1368",
     "fix1373",
@@ -99,7 +100,6 @@ const NOT_APPLIED: &[&str] = &[
     "MPTokensV2",
     "fixCleanup3_1_3",
     "LendingProtocol",
-    "PermissionDelegationV1_1",
     "fixDirectoryLimit",
     "fixIncludeKeyletFields",
     "fixTokenEscrowV1",

@@ -116,6 +116,7 @@ error_table! {
     DomainMalformed = 97, "domainMalformed", "Domain is malformed.", 400;
     EntryNotFound = 98, "entryNotFound", "Entry not found.", 400;
     UnexpectedLedgerType = 99, "unexpectedLedgerType", "Unexpected ledger type.", 400;
+    DelegateActNotFound = 68, "delegateActNotFound", "Delegated account not found.", 404;
 }
 
 /// What kind of error token a reply carries.

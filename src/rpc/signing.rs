@@ -361,6 +361,28 @@ fn key_matches_account(
     }
 }
 
+/// With a Delegate the secret must be the delegate's (rippled's
+/// `transactionPreProcessImpl`): srcActMalformed, delegateActNotFound or the key checks.
+fn delegate_key_matches(
+    view: &dyn crate::ledger::view::ReadView,
+    delegate: &Value,
+    key_account: &AccountId,
+) -> Result<(), RpcError> {
+    let id = delegate
+        .as_str()
+        .and_then(|s| AccountId::from_address(s).ok())
+        .ok_or_else(|| {
+            RpcError::with_message(
+                ErrorCode::SrcActMalformed,
+                "Invalid field 'tx_json.Delegate'.",
+            )
+        })?;
+    let root = view
+        .read(&keylet::account(&id))
+        .ok_or_else(|| RpcError::new(ErrorCode::DelegateActNotFound))?;
+    key_matches_account(Some(&root), &id, key_account)
+}
+
 /// The transaction's Account, or rippled's srcActMissing / srcActMalformed.
 fn tx_json_account(txj: &Map<String, Value>) -> Result<AccountId, RpcError> {
     if !txj.contains_key("TransactionType") {
@@ -433,7 +455,10 @@ fn prepare(
         return Err(RpcError::new(ErrorCode::AlreadySingleSig));
     }
     if let (Some(root), true) = (&root, single) {
-        key_matches_account(Some(root), &account, &pair.public.account_id())?;
+        match txj.get("Delegate") {
+            Some(d) => delegate_key_matches(&open.view, d, &pair.public.account_id())?,
+            None => key_matches_account(Some(root), &account, &pair.public.account_id())?,
+        }
     }
     Ok((pair, parse_tx_json(txj)?))
 }

@@ -3,8 +3,8 @@
 //! Output keys are sorted byte-wise, as rippled's `Json::Value` map prints them.
 //! Input follows `STParsedJSON.cpp` type by type, with its error kinds and field paths
 //! (see [`JsonError`]). Not modelled: inner-object templates (`applyTemplateFromSField`,
-//! "Object 'Memo' contents did not meet requirements"), granular `PermissionValue`
-//! names.
+//! "Object 'Memo' contents did not meet requirements"). `PermissionValue` reads and
+//! prints permission names (`protocol::permission`).
 
 use serde_json::{Map, Value};
 
@@ -70,7 +70,11 @@ fn value_to_json(def: &FieldDef, v: &StValue) -> Value {
                 None => Value::from(*x),
             }
         }
-        StValue::UInt32(x) => Value::from(*x),
+        StValue::UInt32(x) => match def.name {
+            "PermissionValue" => crate::protocol::permission::name_of_value(*x)
+                .map_or_else(|| Value::from(*x), |n| Value::String(n.to_string())),
+            _ => Value::from(*x),
+        },
         StValue::UInt64(x) => Value::String(if UINT64_BASE_TEN_FIELDS.contains(&def.name) {
             x.to_string()
         } else {
@@ -389,7 +393,7 @@ fn parse_leaf(
     Ok(match def.type_code {
         tc::UINT8 => parse_uint8(def, value, &path)?,
         tc::UINT16 => parse_uint16(def, value, &path)?,
-        tc::UINT32 => StValue::UInt32(parse_unsigned(value, u32::MAX as u64, &path)? as u32),
+        tc::UINT32 => parse_uint32(def, value, &path)?,
         tc::UINT64 => parse_uint64(def, value, &path)?,
         tc::HASH128 => StValue::Hash128(Hash128(parse_hash(value, &path)?)),
         tc::HASH160 => StValue::Hash160(Hash160(parse_hash(value, &path)?)),
@@ -475,6 +479,18 @@ fn parse_uint16(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, Js
     }
     Ok(StValue::UInt16(
         parse_unsigned(value, u16::MAX as u64, path)? as u16,
+    ))
+}
+
+/// The STI_UINT32 branch: a `PermissionValue` string is a permission's name.
+fn parse_uint32(def: &FieldDef, value: &Value, path: &str) -> Result<StValue, JsonError> {
+    if let (Value::String(s), "PermissionValue") = (value, def.name) {
+        return crate::protocol::permission::value_of_name(s)
+            .map(StValue::UInt32)
+            .ok_or_else(|| JsonError::new(JsonErrorKind::InvalidData, path));
+    }
+    Ok(StValue::UInt32(
+        parse_unsigned(value, u32::MAX as u64, path)? as u32,
     ))
 }
 

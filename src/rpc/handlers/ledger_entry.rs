@@ -55,6 +55,8 @@ enum Parse {
     Credential,
     /// An index, or `{account, seq}`.
     PermissionedDomain,
+    /// An index, or `{account, authorize}`.
+    Delegate,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -86,6 +88,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("index", Parse::Index, None),
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
+    ("delegate", Parse::Delegate, Some("Delegate")),
 ];
 
 const CODE: ErrorCode = ErrorCode::InvalidParams;
@@ -260,6 +263,11 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let seq = required_u32(v, "seq", "malformedRequest")?;
             Ok(keylet::permissioned_domain(&a, seq))
         }
+        Parse::Delegate if v.is_object() => {
+            let a = required_account(v, "account", "malformedAddress")?;
+            let b = required_account(v, "authorize", "malformedAddress")?;
+            Ok(keylet::delegate(&a, &b))
+        }
         Parse::Amm if v.is_object() => {
             let issue = |name: &str| match v.get(name) {
                 None => Err(missing(name)),
@@ -297,7 +305,8 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::PermissionedDomain
         | Parse::Amm
         | Parse::MpToken
-        | Parse::Oracle => parse_index(v, field),
+        | Parse::Oracle
+        | Parse::Delegate => parse_index(v, field),
     }
 }
 

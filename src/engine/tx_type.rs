@@ -101,6 +101,14 @@ pub enum TxType {
     PermissionedDomainSet = 62,
     /// PermissionedDomainDelete.
     PermissionedDomainDelete = 63,
+    /// VaultCreate.
+    VaultCreate = 65,
+    /// VaultDelete.
+    VaultDelete = 67,
+    /// VaultDeposit.
+    VaultDeposit = 68,
+    /// VaultWithdraw.
+    VaultWithdraw = 69,
 }
 
 impl TxType {

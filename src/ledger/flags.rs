@@ -46,6 +46,8 @@ pub mod lt {
     pub const CREDENTIAL: u16 = 0x0081;
     /// PermissionedDomain: an owner's set of accepted credentials.
     pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
+    /// Vault: a single-asset vault.
+    pub const VAULT: u16 = 0x0084;
 }
 
 /// Credential flags.

@@ -32,6 +32,7 @@ mod space {
     pub const CREDENTIAL: u16 = b'D' as u16;
     pub const DEPOSIT_PREAUTH_CREDENTIALS: u16 = b'P' as u16;
     pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
+    pub const VAULT: u16 = b'V' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -407,4 +408,9 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
+}
+
+/// The Vault `owner` created with the transaction of sequence `seq`.
+pub fn vault(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::VAULT.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
 }

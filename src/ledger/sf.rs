@@ -194,6 +194,14 @@ fields! {
     unauthorize_credentials => "UnauthorizeCredentials",
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
+    vault_id => "VaultID",
+    vault_node => "VaultNode",
+    assets_total => "AssetsTotal",
+    assets_available => "AssetsAvailable",
+    assets_maximum => "AssetsMaximum",
+    loss_unrealized => "LossUnrealized",
+    share_mpt_id => "ShareMPTID",
+    withdrawal_policy => "WithdrawalPolicy",
 }
 
 /// The cached handles.

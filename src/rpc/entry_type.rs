@@ -31,6 +31,7 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("signer_list", "SignerList"),
     ("state", "RippleState"),
     ("ticket", "Ticket"),
+    ("vault", "Vault"),
 ];
 
 /// The ledger entry type code of an entry type name.

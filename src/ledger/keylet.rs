@@ -135,6 +135,11 @@ pub fn permissioned_domain(owner: &AccountId, seq: u32) -> Hash256 {
     ])
 }
 
+/// The Vault `owner` created with the transaction of sequence `seq`.
+pub fn vault(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::VAULT.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
+}
+
 /// The escrow `owner` created with the transaction of sequence (or ticket) `seq`.
 pub fn escrow(owner: &AccountId, seq: u32) -> Hash256 {
     sha512_half(&[&space::ESCROW.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
@@ -408,9 +413,4 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
-}
-
-/// The Vault `owner` created with the transaction of sequence `seq`.
-pub fn vault(owner: &AccountId, seq: u32) -> Hash256 {
-    sha512_half(&[&space::VAULT.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
 }

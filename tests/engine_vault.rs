@@ -341,3 +341,129 @@ fn a_private_vault_without_a_domain_takes_only_its_owner() {
     );
     assert_eq!(env.balance(&alice), before + 1_000_000);
 }
+
+fn vault_set(vault: Hash256) -> Tx {
+    Tx::new("VaultSet").h256("VaultID", vault)
+}
+
+#[test]
+fn vault_set_changes_data_the_cap_and_the_domain() {
+    let mut env = Env::new();
+    let [owner, alice] = env.funded(["vSetOwner", "vSetAlice"]);
+    let (key, share) = open(&mut env, &owner, create(Issue::XRP));
+    env.apply(&owner, vault_set(key), Ter::temMALFORMED);
+    env.apply(&owner, vault_set(key).blob("Data", b""), Ter::temMALFORMED);
+    env.apply(
+        &owner,
+        number(vault_set(key), "AssetsMaximum", -5, 0),
+        Ter::temMALFORMED,
+    );
+    env.apply(
+        &alice,
+        vault_set(key).blob("Data", b"x"),
+        Ter::tecNO_PERMISSION,
+    );
+    env.apply(
+        &owner,
+        vault_set(Hash256([9; 32])).blob("Data", b"x"),
+        Ter::tecNO_ENTRY,
+    );
+    env.apply(
+        &owner,
+        vault_set(key).blob("Data", b"hello"),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(
+        env.read(&key).unwrap().blob_of(sf().data),
+        Some(&b"hello"[..])
+    );
+    env.apply(&alice, deposit(key, xrp(10)), Ter::tesSUCCESS);
+    env.apply(
+        &owner,
+        number(vault_set(key), "AssetsMaximum", 9_999_999, 0),
+        Ter::tecLIMIT_EXCEEDED,
+    );
+    env.apply(
+        &owner,
+        number(vault_set(key), "AssetsMaximum", 10_000_000, 0),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, deposit(key, drops(1)), Ter::tecLIMIT_EXCEEDED);
+    // Zero lifts the cap.
+    env.apply(
+        &owner,
+        number(vault_set(key), "AssetsMaximum", 0, i32::MIN),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, deposit(key, drops(1)), Ter::tesSUCCESS);
+    env.apply(
+        &owner,
+        vault_set(key).h256("DomainID", Hash256([1; 32])),
+        Ter::tecNO_PERMISSION,
+    );
+    let _ = share;
+}
+
+#[test]
+fn a_private_vault_with_a_domain_takes_its_credentialed_members() {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::st::StObject;
+    let mut env = Env::new();
+    let [owner, issuer, alice, bob] =
+        env.funded(["vDomOwner", "vDomIssuer", "vDomAlice", "vDomBob"]);
+    let dseq = env.seq(&owner);
+    let mut cred = StObject::new();
+    cred.set(Field::named("Issuer"), StValue::AccountId(issuer.id));
+    cred.set(
+        Field::named("CredentialType"),
+        StValue::Blob(b"KYC".to_vec()),
+    );
+    let mut dom = Tx::new("PermissionedDomainSet");
+    dom.0.set(
+        Field::named("AcceptedCredentials"),
+        StValue::Array(vec![(Field::named("Credential"), cred)]),
+    );
+    env.apply(&owner, dom, Ter::tesSUCCESS);
+    let domain = keylet::permissioned_domain(&owner.id, dseq);
+    env.apply(
+        &issuer,
+        Tx::new("CredentialCreate")
+            .account("Subject", &alice.id)
+            .blob("CredentialType", b"KYC"),
+        Ter::tesSUCCESS,
+    );
+    env.apply(
+        &alice,
+        Tx::new("CredentialAccept")
+            .account("Issuer", &issuer.id)
+            .blob("CredentialType", b"KYC"),
+        Ter::tesSUCCESS,
+    );
+    let (key, share) = open(
+        &mut env,
+        &owner,
+        create(Issue::XRP).flags(PRIVATE).h256("DomainID", domain),
+    );
+    let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
+    assert_eq!(iss.h256_of(sf().domain_id), Some(domain));
+    env.apply(&alice, deposit(key, xrp(5)), Ter::tesSUCCESS);
+    let token = env.read(&keylet::mptoken(&share, &alice.id)).unwrap();
+    assert!(token.flags() & lsf_mpt::AUTHORIZED != 0);
+    env.apply(&bob, deposit(key, xrp(5)), Ter::tecNO_AUTH);
+    // Without its domain the vault takes its owner only.
+    env.apply(
+        &owner,
+        vault_set(key).h256("DomainID", Hash256::ZERO),
+        Ter::tesSUCCESS,
+    );
+    let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
+    assert!(iss.h256_of(sf().domain_id).is_none());
+    env.apply(&alice, deposit(key, xrp(5)), Ter::tecNO_AUTH);
+    // Alice still withdraws what she has.
+    env.apply(&alice, withdraw(key, xrp(5)), Ter::tesSUCCESS);
+    env.apply(
+        &owner,
+        vault_set(key).h256("DomainID", Hash256([4; 32])),
+        Ter::tecOBJECT_NOT_FOUND,
+    );
+}

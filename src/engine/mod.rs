@@ -98,6 +98,7 @@ pub mod vault;
 pub mod vault_create;
 pub mod vault_delete;
 pub mod vault_deposit;
+pub mod vault_set;
 pub mod vault_withdraw;
 pub mod xchain_create_bridge;
 

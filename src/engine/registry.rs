@@ -19,7 +19,7 @@ use super::{
     credential_accept, credential_create, credential_delete, permissioned_domain_delete,
     permissioned_domain_set,
 };
-use super::{vault_create, vault_delete, vault_deposit, vault_withdraw};
+use super::{vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -381,6 +381,13 @@ const ROWS: &[Transactor] = &[
         preflight: vault_create::preflight,
         preclaim: vault_create::preclaim,
         do_apply: vault_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultSet,
+        name: "VaultSet",
+        preflight: vault_set::preflight,
+        preclaim: vault_set::preclaim,
+        do_apply: vault_set::do_apply,
     },
     Transactor {
         tx_type: TxType::VaultDelete,

@@ -103,6 +103,8 @@ pub enum TxType {
     PermissionedDomainDelete = 63,
     /// VaultCreate.
     VaultCreate = 65,
+    /// VaultSet.
+    VaultSet = 66,
     /// VaultDelete.
     VaultDelete = 67,
     /// VaultDeposit.

@@ -467,3 +467,71 @@ fn a_private_vault_with_a_domain_takes_its_credentialed_members() {
         Ter::tecOBJECT_NOT_FOUND,
     );
 }
+
+fn clawback_from(vault: Hash256, holder: &Account) -> Tx {
+    Tx::new("VaultClawback")
+        .h256("VaultID", vault)
+        .account("Holder", &holder.id)
+}
+
+#[test]
+fn the_issuer_claws_back_a_holders_assets_from_the_vault() {
+    let mut env = Env::new();
+    let [gw, owner, alice] = env.funded(["vCbGw", "vCbOwner", "vCbAlice"]);
+    env.apply(&gw, fset(16), Ter::tesSUCCESS); // asfAllowTrustLineClawback
+    env.apply(
+        &gw,
+        fset(ledgerd::engine::account_set::asf::DEFAULT_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 500)), Ter::tesSUCCESS);
+    let (key, share) = open(&mut env, &owner, create(gw.iou("USD", 0).issue()));
+    env.apply(&alice, deposit(key, gw.iou("USD", 100)), Ter::tesSUCCESS);
+
+    env.apply(&owner, clawback_from(key, &alice), Ter::tecNO_PERMISSION);
+    env.apply(&gw, clawback_from(key, &gw), Ter::temMALFORMED);
+    env.apply(
+        &gw,
+        clawback_from(key, &alice).amount("Amount", xrp(1)),
+        Ter::temMALFORMED,
+    );
+    env.apply(
+        &gw,
+        clawback_from(key, &alice).amount("Amount", alice.iou("USD", 1)),
+        Ter::temMALFORMED,
+    );
+    env.apply(
+        &gw,
+        clawback_from(key, &alice).amount("Amount", gw.iou("EUR", 1)),
+        Ter::tecWRONG_ASSET,
+    );
+    env.apply(
+        &gw,
+        clawback_from(key, &alice).amount("Amount", gw.iou("USD", 30)),
+        Ter::tesSUCCESS,
+    );
+    assert_eq!(shares_of(&env, &share, &alice), 70_000_000);
+    assert_eq!(totals(&env, &key).0, Number::from_i64(70));
+    // All that is left (no Amount).
+    env.apply(&gw, clawback_from(key, &alice), Ter::tesSUCCESS);
+    assert_eq!(shares_of(&env, &share, &alice), 0);
+    assert!(totals(&env, &key).0.is_zero());
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("400"));
+    env.apply(&gw, clawback_from(key, &alice), Ter::tecINSUFFICIENT_FUNDS);
+    env.apply(&owner, delete(key), Ter::tesSUCCESS);
+}
+
+#[test]
+fn xrp_is_never_clawed_back_from_a_vault() {
+    let mut env = Env::new();
+    let [owner, alice] = env.funded(["vCbXrpOwner", "vCbXrpAlice"]);
+    let (key, _) = open(&mut env, &owner, create(Issue::XRP));
+    env.apply(&alice, deposit(key, xrp(5)), Ter::tesSUCCESS);
+    env.apply(&owner, clawback_from(key, &alice), Ter::tecNO_PERMISSION);
+    env.apply(
+        &owner,
+        clawback_from(Hash256([5; 32]), &alice),
+        Ter::tecNO_ENTRY,
+    );
+}

@@ -95,6 +95,7 @@ pub mod transactor;
 pub mod trust_set;
 pub mod tx_type;
 pub mod vault;
+pub mod vault_clawback;
 pub mod vault_create;
 pub mod vault_delete;
 pub mod vault_deposit;

@@ -19,7 +19,7 @@ use super::{
     credential_accept, credential_create, credential_delete, permissioned_domain_delete,
     permissioned_domain_set,
 };
-use super::{vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
+use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -409,6 +409,13 @@ const ROWS: &[Transactor] = &[
         preflight: vault_withdraw::preflight,
         preclaim: vault_withdraw::preclaim,
         do_apply: vault_withdraw::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultClawback,
+        name: "VaultClawback",
+        preflight: vault_clawback::preflight,
+        preclaim: vault_clawback::preclaim,
+        do_apply: vault_clawback::do_apply,
     },
 ];
 

@@ -111,6 +111,8 @@ pub enum TxType {
     VaultDeposit = 68,
     /// VaultWithdraw.
     VaultWithdraw = 69,
+    /// VaultClawback.
+    VaultClawback = 70,
 }
 
 impl TxType {

@@ -2,7 +2,8 @@
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! through the MPT, DID, price-oracle and credential flows of their own integration tests
 //! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
-//! `credential_flow.mjs`, `py_credential_flow.py`),
+//! `credential_flow.mjs`, `py_credential_flow.py`) and through a single-asset vault
+//! (`vault_flow.mjs`, `py_vault_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -338,4 +339,27 @@ fn xrpl_py_credential_flow() {
     cmd.arg(interop_dir().join("py_credential_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py credential flow");
+}
+
+#[test]
+fn xrpl_js_vault_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("vault_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js vault flow");
+}
+
+#[test]
+fn xrpl_py_vault_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_vault_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py vault flow");
 }

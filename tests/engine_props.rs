@@ -2525,3 +2525,108 @@ fn delegation_ops_reach_both_sides() {
     assert!(n(Ter::terNO_DELEGATE_PERMISSION) >= 10);
     assert!(n(Ter::temMALFORMED) >= 10);
 }
+
+// ---------------------------------------------------------------- vaults
+
+/// A vault op: (who of three holders, deposit or withdraw, by assets or by shares, drops).
+type VaultOp = (usize, bool, bool, i64);
+
+fn vault_op() -> impl Strategy<Value = VaultOp> {
+    (0..3usize, any::<bool>(), any::<bool>(), 1i64..5_000_000)
+}
+
+/// Runs `ops` on one XRP vault and checks after each: AssetsTotal equals AssetsAvailable
+/// and the pseudo-account's balance, OutstandingAmount equals the holders' shares, XRP is
+/// only lost to fees, and nothing ends worse than a tec.
+fn run_vault_ops(ops: &[VaultOp]) -> usize {
+    use ledgerd::engine::vault::number_of;
+    use ledgerd::protocol::mpt::MptAmount;
+    use ledgerd::protocol::number::Number;
+    use ledgerd::protocol::st::StValue;
+    let mut env = Env::new();
+    let holders = env.funded(["pvA", "pvB", "pvC"]);
+    let owner = &holders[0];
+    let seq = env.seq(owner);
+    let mut create =
+        Tx::new("VaultCreate").amount("Fee", drops(env.store.fees().reserve_inc_drops as i64));
+    create.0.set(
+        sf().asset,
+        StValue::Issue(ledgerd::protocol::types::Issue::XRP),
+    );
+    env.apply(owner, create, Ter::tesSUCCESS);
+    let key = keylet::vault(&owner.id, seq);
+    let vault = env.read(&key).unwrap();
+    let share = vault.mpt_id_of(sf().share_mpt_id).unwrap();
+    let pseudo = vault.account_of(sf().account).unwrap();
+    let mut ok = 0;
+    for &(who, is_deposit, by_shares, n) in ops {
+        let mut tx = Tx::new(if is_deposit {
+            "VaultDeposit"
+        } else {
+            "VaultWithdraw"
+        })
+        .h256("VaultID", key)
+        .amount("Amount", drops(n));
+        if by_shares && !is_deposit {
+            tx.0.set(
+                sf().amount,
+                StValue::MptAmount(MptAmount::new(n as u64, share)),
+            );
+        }
+        let before: i64 = holders.iter().map(|h| env.balance(h)).sum::<i64>()
+            + env
+                .read(&keylet::account(&pseudo))
+                .unwrap()
+                .drops_of(sf().balance);
+        let t = env.submit(&holders[who], tx);
+        assert!(
+            t.is_tes() || t.is_tec(),
+            "{t} for {:?}",
+            (who, is_deposit, by_shares, n)
+        );
+        ok += usize::from(t.is_tes());
+        let v = env.read(&key).unwrap();
+        let pseudo_xrp = env
+            .read(&keylet::account(&pseudo))
+            .unwrap()
+            .drops_of(sf().balance);
+        let total = number_of(&v, sf().assets_total);
+        assert_eq!(total, number_of(&v, sf().assets_available));
+        assert_eq!(total, Number::from_i64(pseudo_xrp));
+        let held: u64 = holders
+            .iter()
+            .map(|h| {
+                env.read(&keylet::mptoken(&share, &h.id))
+                    .and_then(|t| t.u64_of(sf().mpt_amount))
+                    .unwrap_or(0)
+            })
+            .sum();
+        let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
+        assert_eq!(iss.u64_of(sf().outstanding_amount), Some(held));
+        let after: i64 = holders.iter().map(|h| env.balance(h)).sum::<i64>() + pseudo_xrp;
+        assert_eq!(
+            before - after,
+            env.store.fees().base_drops as i64,
+            "only the fee"
+        );
+    }
+    ok
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn vault_deposits_and_withdrawals_keep_the_books(ops in prop::collection::vec(vault_op(), 1..40)) {
+        run_vault_ops(&ops);
+    }
+}
+
+#[test]
+fn vault_ops_mostly_succeed() {
+    let ops: Vec<VaultOp> = (0..60)
+        .map(|i| (i % 3, i % 2 == 0, i % 4 == 1, 1_000 + (i as i64) * 7_919))
+        .collect();
+    let ok = run_vault_ops(&ops);
+    assert!(ok >= 30, "{ok} of 60 succeed");
+}

@@ -4,7 +4,8 @@
 //! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
-//! `py_delegate_flow.py`),
+//! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
+//! `py_vault_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -427,4 +428,27 @@ fn xrpl_py_delegate_flow() {
     cmd.arg(interop_dir().join("py_delegate_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py delegate flow");
+}
+
+#[test]
+fn xrpl_js_vault_flow() {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join("vault_flow.mjs"))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, "xrpl.js vault flow");
+}
+
+#[test]
+fn xrpl_py_vault_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_vault_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py vault flow");
 }

@@ -73,7 +73,7 @@ fn owned_by(
                     sign * i64::from(crate::engine::oracle_set::reserve_count(pairs));
             }
         }
-        Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) => {
+        Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) | Some(lt::VAULT) => {
             if let Some(a) = o.account_of(s.owner) {
                 *out.entry(a).or_default() += sign;
             }
@@ -155,6 +155,8 @@ fn valid_nft_page(key: &Hash256, page: &StObject) -> bool {
 
 /// AMMWithdraw, AMMDelete and AMMClawback: may delete an AMM's pseudo-account.
 const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
+/// VaultDelete: deletes its vault's pseudo-account.
+const VAULT_DELETE: u16 = 67;
 
 /// Checks the change set of one transaction of `sender` and type `tx_type` that charged
 /// `fee_drops` of a declared `fee_max_drops`.
@@ -203,7 +205,8 @@ pub fn check(
         // rippled's AccountRootsNotDeleted lets the last AMMWithdraw, AMMDelete and
         // AMMClawback of an AMM delete its pseudo-account.
         let amm_root_gone = before.is_some_and(|b| b.h256_of(s.amm_id).is_some())
-            && AMM_DELETES_ROOT.contains(&tx_type);
+            && AMM_DELETES_ROOT.contains(&tx_type)
+            || before.is_some_and(|b| b.h256_of(s.vault_id).is_some()) && tx_type == VAULT_DELETE;
         if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE && !amm_root_gone {
             return Err(Violation::AccountDeleted);
         }

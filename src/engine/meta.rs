@@ -87,6 +87,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::CREDENTIAL)
             | Some(lt::PERMISSIONED_DOMAIN)
             | Some(lt::DELEGATE)
+            | Some(lt::VAULT)
     )
 }
 

@@ -96,6 +96,13 @@ pub mod ticket_create;
 pub mod transactor;
 pub mod trust_set;
 pub mod tx_type;
+pub mod vault;
+pub mod vault_clawback;
+pub mod vault_create;
+pub mod vault_delete;
+pub mod vault_deposit;
+pub mod vault_set;
+pub mod vault_withdraw;
 pub mod xchain_create_bridge;
 
 pub use ter::Ter;

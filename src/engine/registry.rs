@@ -20,6 +20,7 @@ use super::{
     credential_accept, credential_create, credential_delete, permissioned_domain_delete,
     permissioned_domain_set,
 };
+use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -381,6 +382,48 @@ const ROWS: &[Transactor] = &[
         preflight: delegate_set::preflight,
         preclaim: delegate_set::preclaim,
         do_apply: delegate_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultCreate,
+        name: "VaultCreate",
+        preflight: vault_create::preflight,
+        preclaim: vault_create::preclaim,
+        do_apply: vault_create::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultSet,
+        name: "VaultSet",
+        preflight: vault_set::preflight,
+        preclaim: vault_set::preclaim,
+        do_apply: vault_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultDelete,
+        name: "VaultDelete",
+        preflight: vault_delete::preflight,
+        preclaim: vault_delete::preclaim,
+        do_apply: vault_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultDeposit,
+        name: "VaultDeposit",
+        preflight: vault_deposit::preflight,
+        preclaim: vault_deposit::preclaim,
+        do_apply: vault_deposit::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultWithdraw,
+        name: "VaultWithdraw",
+        preflight: vault_withdraw::preflight,
+        preclaim: vault_withdraw::preclaim,
+        do_apply: vault_withdraw::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::VaultClawback,
+        name: "VaultClawback",
+        preflight: vault_clawback::preflight,
+        preclaim: vault_clawback::preclaim,
+        do_apply: vault_clawback::do_apply,
     },
 ];
 

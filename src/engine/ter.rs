@@ -134,6 +134,7 @@ ters! {
     terPRE_TICKET = -88, "Ticket is not yet in ledger.";
     terNO_AMM = -87, "AMM doesn't exist for the asset pair.";
     terNO_DELEGATE_PERMISSION = -85, "Delegated account lacks permission to perform this transaction.";
+    terADDRESS_COLLISION = -86, "Failed to allocate an unique account address.";
 
     tesSUCCESS = 0, "The transaction was applied. Only final in a validated ledger.";
 
@@ -199,6 +200,9 @@ ters! {
     tecLOCKED = 192, "Fund is locked.";
     tecBAD_CREDENTIALS = 193, "Bad credentials.";
     tecPSEUDO_ACCOUNT = 196, "This operation is not allowed against a pseudo-account.";
+    tecWRONG_ASSET = 194, "Wrong asset given.";
+    tecLIMIT_EXCEEDED = 195, "Limit exceeded.";
+    tecPRECISION_LOSS = 197, "The amounts used by the transaction cannot interact.";
 }
 
 impl Ter {

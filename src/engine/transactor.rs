@@ -258,8 +258,10 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
-    } else if tx.u16_of(s.transaction_type) == Some(TxType::AMMCreate as u16) {
-        // One owner reserve increment (AMMCreate::calculateBaseFee).
+    } else if tx.u16_of(s.transaction_type) == Some(TxType::AMMCreate as u16)
+        || tx.u16_of(s.transaction_type) == Some(TxType::VaultCreate as u16)
+    {
+        // One owner reserve increment (AMMCreate's and VaultCreate's calculateBaseFee).
         info.fees.reserve_inc_drops
     } else if tx.u16_of(s.transaction_type) == Some(TxType::AccountDelete as u16) {
         // One owner reserve, whatever the signers (DeleteAccount::calculateBaseFee).

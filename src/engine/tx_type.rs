@@ -103,6 +103,18 @@ pub enum TxType {
     PermissionedDomainDelete = 63,
     /// DelegateSet.
     DelegateSet = 64,
+    /// VaultCreate.
+    VaultCreate = 65,
+    /// VaultSet.
+    VaultSet = 66,
+    /// VaultDelete.
+    VaultDelete = 67,
+    /// VaultDeposit.
+    VaultDeposit = 68,
+    /// VaultWithdraw.
+    VaultWithdraw = 69,
+    /// VaultClawback.
+    VaultClawback = 70,
 }
 
 impl TxType {

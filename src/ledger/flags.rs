@@ -48,6 +48,8 @@ pub mod lt {
     pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
     /// Delegate: the permissions an account gives another to act for it.
     pub const DELEGATE: u16 = 0x0083;
+    /// Vault: a single-asset vault.
+    pub const VAULT: u16 = 0x0084;
 }
 
 /// Credential flags.

@@ -33,6 +33,7 @@ mod space {
     pub const DEPOSIT_PREAUTH_CREDENTIALS: u16 = b'P' as u16;
     pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
     pub const DELEGATE: u16 = b'E' as u16;
+    pub const VAULT: u16 = b'V' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -138,6 +139,11 @@ pub fn permissioned_domain(owner: &AccountId, seq: u32) -> Hash256 {
 /// The permissions `account` gives `authorized` (`keylet::delegate`).
 pub fn delegate(account: &AccountId, authorized: &AccountId) -> Hash256 {
     sha512_half(&[&space::DELEGATE.to_be_bytes(), &account.0, &authorized.0])
+}
+
+/// The Vault `owner` created with the transaction of sequence `seq`.
+pub fn vault(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[&space::VAULT.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
 }
 
 /// The escrow `owner` created with the transaction of sequence (or ticket) `seq`.

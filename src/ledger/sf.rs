@@ -199,6 +199,14 @@ fields! {
     permissions => "Permissions",
     permission => "Permission",
     permission_value => "PermissionValue",
+    vault_id => "VaultID",
+    vault_node => "VaultNode",
+    assets_total => "AssetsTotal",
+    assets_available => "AssetsAvailable",
+    assets_maximum => "AssetsMaximum",
+    loss_unrealized => "LossUnrealized",
+    share_mpt_id => "ShareMPTID",
+    withdrawal_policy => "WithdrawalPolicy",
 }
 
 /// The cached handles.

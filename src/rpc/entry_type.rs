@@ -32,6 +32,7 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("state", "RippleState"),
     ("ticket", "Ticket"),
     ("delegate", "Delegate"),
+    ("vault", "Vault"),
 ];
 
 /// The ledger entry type code of an entry type name.

@@ -173,10 +173,30 @@ fn number_text(b: &[u8]) -> String {
         mantissa < 0,
         Rounding::Nearest,
     ) {
-        Ok(v) => v.to_text(),
+        Ok(v) => scientific_trimmed(&v.to_text()),
         // Beyond the issued-value range that ledgerd models: print the raw parts.
         Err(_) => format!("{mantissa}e{exponent}"),
     }
+}
+
+/// `to_string(Number)` drops the mantissa's trailing zeros in scientific notation
+/// (`99999e20`, where an STAmount prints `9999900000000000e9`).
+fn scientific_trimmed(text: &str) -> String {
+    let Some((m, e)) = text.split_once('e') else {
+        return text.to_string();
+    };
+    let (Ok(mut exp), sign) = (e.parse::<i32>(), if m.starts_with('-') { "-" } else { "" }) else {
+        return text.to_string();
+    };
+    let mut digits = m.trim_start_matches('-');
+    while digits.len() > 1 && digits.ends_with('0') {
+        digits = &digits[..digits.len() - 1];
+        exp += 1;
+    }
+    if exp == 0 {
+        return format!("{sign}{digits}");
+    }
+    format!("{sign}{digits}e{exp}")
 }
 
 /// The 12 bytes of an STNumber from its text (zero is mantissa 0, exponent i32::MIN).
@@ -850,6 +870,8 @@ mod tests {
         assert_eq!(j["Asset2"]["currency"], "USD");
         assert_eq!(j["BaseAsset"], "EUR");
         assert_eq!(j["Number"], "-1.5");
+        assert_eq!(scientific_trimmed("9999900000000000e9"), "99999e20");
+        assert_eq!(scientific_trimmed("-1000000000000000e-30"), "-1e-15");
         assert_eq!(j["AssetsTotal"], "0");
         for bad in [
             json!({"Asset": {"currency": "XRP", "issuer": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"}}),

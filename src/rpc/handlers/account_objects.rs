@@ -42,6 +42,7 @@ const DELETION_BLOCKERS: &[&str] = &[
     "MPTokenIssuance",
     "MPToken",
     "PermissionedDomain",
+    "Vault",
 ];
 
 /// Answer account_objects.

@@ -57,6 +57,8 @@ enum Parse {
     PermissionedDomain,
     /// An index, or `{account, authorize}`.
     Delegate,
+    /// An index, or `{owner, seq}`.
+    Vault,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -85,6 +87,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("signer_list", Parse::Index, Some("SignerList")),
     ("state", Parse::RippleState, Some("RippleState")),
     ("ticket", Parse::Ticket, Some("Ticket")),
+    ("vault", Parse::Vault, Some("Vault")),
     ("index", Parse::Index, None),
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
@@ -268,6 +271,11 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let b = required_account(v, "authorize", "malformedAddress")?;
             Ok(keylet::delegate(&a, &b))
         }
+        Parse::Vault if v.is_object() => {
+            let a = required_account(v, "owner", "malformedOwner")?;
+            let seq = required_u32(v, "seq", "malformedRequest")?;
+            Ok(keylet::vault(&a, seq))
+        }
         Parse::Amm if v.is_object() => {
             let issue = |name: &str| match v.get(name) {
                 None => Err(missing(name)),
@@ -303,6 +311,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::DepositPreauth
         | Parse::Credential
         | Parse::PermissionedDomain
+        | Parse::Vault
         | Parse::Amm
         | Parse::MpToken
         | Parse::Oracle

@@ -78,6 +78,7 @@ methods! {
     submit_multisigned => Async, condition: NeedsCurrentLedger;
     subscribe => Inline;
     transaction_entry => Cpu;
+    vault_info => Inline;
     tx => Cpu, condition: NeedsNetwork;
     tx_history => Cpu, versions: 1..=1;
     unsubscribe => Inline;

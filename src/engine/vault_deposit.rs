@@ -1,0 +1,183 @@
+//! VaultDeposit (rippled `VaultDeposit.cpp`): the depositor gives the vault some of its
+//! asset and receives newly issued shares; the first deposit (AssetsTotal zero) gets
+//! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
+//! vault takes deposits only from its owner and members of its permissioned domain.
+
+use super::funds::{account_holds, account_send, frozen_issue, is_global_frozen};
+use super::ter::Ter;
+use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::vault::{
+    add_share_token, amount_number, asset_of, number_of, read_vault, set_number, share_id,
+    to_asset, Totals,
+};
+use super::vault_create::tf;
+use crate::ledger::flags::lsf_mpt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::Amount;
+use crate::protocol::mpt::MptId;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// VaultID, when present and non-zero.
+pub fn vault_id(tx: &StObject) -> Option<Hash256> {
+    tx.h256_of(sf().vault_id).filter(|h| *h != Hash256::ZERO)
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if vault_id(tx).is_none() {
+        return Ter::temMALFORMED;
+    }
+    let positive = match tx.get(sf().amount) {
+        Some(StValue::Amount(a)) => !a.is_zero() && !a.is_negative(),
+        Some(StValue::MptAmount(m)) => m.is_positive(),
+        _ => false,
+    };
+    if !positive {
+        return Ter::temBAD_AMOUNT;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
+        return Ter::tecNO_ENTRY;
+    };
+    let (Some(issue), Some(share)) = (asset_of(&vault), share_id(&vault)) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(amount) = tx.amount_of(s.amount).filter(|a| a.issue() == issue) else {
+        return Ter::tecWRONG_ASSET;
+    };
+    let Some(iss) = super::mpt::issuance(view, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    if !issue.is_xrp()
+        && (frozen_issue(view, account, &issue) || is_global_frozen(view, &issue.issuer))
+    {
+        return Ter::tecFROZEN;
+    }
+    if super::mpt::is_any_locked(view, &share, &[*account]) {
+        return Ter::tecLOCKED;
+    }
+    if vault.flags() & tf::VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
+        let t = domain_member(view, &iss, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if !issue.is_xrp() {
+        let t = super::funds::require_auth(view, &issue, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let held = account_holds(view, account, &issue, true);
+    if super::amm_math::cmp(&held, &amount).is_lt() {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    Ter::tesSUCCESS
+}
+
+/// A private vault's depositor must be in the share issuance's domain (`validDomain`);
+/// without a domain only the owner may deposit.
+fn domain_member(view: &dyn ReadView, iss: &StObject, account: &AccountId) -> Ter {
+    let Some(domain) = iss.h256_of(sf().domain_id) else {
+        return Ter::tecNO_AUTH;
+    };
+    match super::vault::valid_domain(view, &domain, account) {
+        Ter::tecEXPIRED => Ter::tesSUCCESS,
+        t => t,
+    }
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some(key) = vault_id(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(mut vault) = read_vault(&ctx.sb, &key) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(share), Some(pseudo), Some(amount)) = (
+        share_id(&vault),
+        vault.account_of(s.account),
+        ctx.tx.amount_of(s.amount),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let t = holder_token(ctx, &vault, &share);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let Some(iss) = super::mpt::issuance(&ctx.sb, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    let totals = Totals::of(&vault, &iss);
+    let (shares, assets) = match exchange(&totals, &amount) {
+        Ok(x) => x,
+        Err(t) => return t,
+    };
+    let total = number_of(&vault, s.assets_total) + amount_number(&assets);
+    let available = number_of(&vault, s.assets_available) + amount_number(&assets);
+    set_number(&mut vault, s.assets_total, total);
+    set_number(&mut vault, s.assets_available, available);
+    let maximum = number_of(&vault, s.assets_maximum);
+    if !maximum.is_zero() && total > maximum {
+        return Ter::tecLIMIT_EXCEEDED;
+    }
+    ctx.sb.update(key, vault);
+    let t = account_send(&mut ctx.sb, &ctx.account, &pseudo, &assets);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    super::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares)
+}
+
+/// Shares created for `amount`, and the assets they cost (never more than offered).
+fn exchange(t: &Totals, amount: &Amount) -> Result<(u64, Amount), Ter> {
+    let offered = amount_number(amount);
+    let Some(shares) = t.shares_for_deposit(offered) else {
+        return Err(Ter::tecINTERNAL);
+    };
+    if shares == 0 {
+        return Err(Ter::tecPRECISION_LOSS);
+    }
+    let Some(assets) = to_asset(&amount.issue(), t.assets_for_deposit(shares)) else {
+        return Err(Ter::tecINTERNAL);
+    };
+    if super::amm_math::cmp(&assets, amount).is_gt() {
+        return Err(Ter::tecINTERNAL);
+    }
+    if super::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    Ok((shares, assets))
+}
+
+/// The depositor's MPToken for the shares: created when missing; on a private vault a
+/// non-owner's must exist and be authorized by its domain (`enforceMPTokenAuthorization`,
+/// which ledgerd applies by creating an authorized token for a domain member).
+fn holder_token(ctx: &mut ApplyContext, vault: &StObject, share: &MptId) -> Ter {
+    let t = add_share_token(&mut ctx.sb, share, &ctx.account, ctx.prior_balance);
+    if t != Ter::tesSUCCESS || vault.flags() & tf::VAULT_PRIVATE == 0 {
+        return t;
+    }
+    let key = keylet::mptoken(share, &ctx.account);
+    if let Some(mut token) = ctx.sb.peek(&key) {
+        if token.flags() & lsf_mpt::AUTHORIZED == 0 {
+            let f = token.flags() | lsf_mpt::AUTHORIZED;
+            token.set(sf().flags, StValue::UInt32(f));
+            ctx.sb.update(key, token);
+        }
+    }
+    Ter::tesSUCCESS
+}

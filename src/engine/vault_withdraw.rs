@@ -1,0 +1,176 @@
+//! VaultWithdraw (rippled `VaultWithdraw.cpp`): the holder redeems shares for assets,
+//! naming either the assets (the shares follow, then the assets those shares redeem) or
+//! the shares. The assets may go to a Destination; the holder's emptied share token is
+//! removed unless the holder owns the vault.
+
+use super::funds::{account_send, frozen_issue, is_global_frozen};
+use super::ter::Ter;
+use super::transactor::ApplyContext;
+use super::vault::{
+    amount_number, asset_of, number_of, read_vault, remove_share_token, set_number, share_id,
+    shares_held, to_asset, truncate_units, Totals, STRATEGY_FIRST_COME_FIRST_SERVE,
+};
+use super::vault_deposit::vault_id;
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::Amount;
+use crate::protocol::number::Number;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Issue};
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    let t = super::vault_deposit::preflight(tx, account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if tx.account_of(sf().destination) == Some(AccountId::ZERO) {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
+        return Ter::tecNO_ENTRY;
+    };
+    let (Some(issue), Some(share)) = (asset_of(&vault), share_id(&vault)) else {
+        return Ter::tefINTERNAL;
+    };
+    let right_asset = match tx.get(s.amount) {
+        Some(StValue::Amount(a)) => a.issue() == issue,
+        Some(StValue::MptAmount(m)) => m.id == share,
+        _ => false,
+    };
+    if !right_asset {
+        return Ter::tecWRONG_ASSET;
+    }
+    if vault.u8_of(s.withdrawal_policy) != Some(STRATEGY_FIRST_COME_FIRST_SERVE) {
+        return Ter::tefINTERNAL;
+    }
+    let dst = tx.account_of(s.destination).unwrap_or(*account);
+    if dst != *account {
+        let t = destination_ok(view, &dst, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if !issue.is_xrp() {
+        let t = super::funds::require_auth(view, &issue, &dst);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+        if frozen_issue(view, &dst, &issue) || is_global_frozen(view, &issue.issuer) {
+            return Ter::tecFROZEN;
+        }
+    }
+    if super::mpt::is_any_locked(view, &share, &[*account]) {
+        return Ter::tecLOCKED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// A third-party destination: it exists, needs no tag, and lets the holder deposit.
+fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> Ter {
+    let Some(root) = view.read(&keylet::account(dst)) else {
+        return Ter::tecNO_DST;
+    };
+    if root.is_flag(lsf::REQUIRE_DEST_TAG) {
+        return Ter::tecDST_TAG_NEEDED;
+    }
+    if root.is_flag(lsf::DEPOSIT_AUTH)
+        && view.read(&keylet::deposit_preauth(dst, account)).is_none()
+    {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// The shares redeemed and the assets they give, for the transaction's Amount.
+fn exchange(t: &Totals, tx: &StObject, issue: &Issue) -> Result<(u64, Amount), Ter> {
+    let shares = match tx.get(sf().amount) {
+        Some(StValue::Amount(a)) => {
+            let n = t.shares_for_withdraw(amount_number(a));
+            let Some(units) = round_units(n) else {
+                return Err(Ter::tecINTERNAL);
+            };
+            if units == 0 {
+                return Err(Ter::tecPRECISION_LOSS);
+            }
+            units
+        }
+        Some(StValue::MptAmount(m)) => m.value,
+        _ => return Err(Ter::tefINTERNAL),
+    };
+    let Some(assets) = to_asset(issue, t.assets_for_withdraw(shares)) else {
+        return Err(Ter::tecINTERNAL);
+    };
+    if super::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    Ok((shares, assets))
+}
+
+/// An untruncated share count assigned to an MPT amount (`STAmount = Number`, which
+/// rounds to nearest).
+fn round_units(n: Number) -> Option<u64> {
+    use crate::protocol::number::{RoundGuard, RoundingMode};
+    let _g = RoundGuard::new(RoundingMode::ToNearest);
+    let v = n.to_i64()?;
+    let _ = truncate_units;
+    u64::try_from(v).ok()
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some(key) = vault_id(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(mut vault) = read_vault(&ctx.sb, &key) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(share), Some(pseudo), Some(issue)) = (
+        share_id(&vault),
+        vault.account_of(s.account),
+        asset_of(&vault),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(iss) = super::mpt::issuance(&ctx.sb, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    let (shares, assets) = match exchange(&Totals::of(&vault, &iss), ctx.tx, &issue) {
+        Ok(x) => x,
+        Err(t) => return t,
+    };
+    if shares_held(&ctx.sb, &share, &ctx.account) < shares {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    let available = number_of(&vault, s.assets_available);
+    let taken = amount_number(&assets);
+    if available < taken {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    let total = number_of(&vault, s.assets_total) - taken;
+    set_number(&mut vault, s.assets_total, total);
+    set_number(&mut vault, s.assets_available, available - taken);
+    let owner = vault.account_of(s.owner);
+    ctx.sb.update(key, vault);
+    let t = super::mpt::send(&mut ctx.sb, &share, &ctx.account, &pseudo, shares);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if owner != Some(ctx.account) {
+        let t = remove_share_token(&mut ctx.sb, &share, &ctx.account);
+        if t != Ter::tesSUCCESS && t != Ter::tecHAS_OBLIGATIONS {
+            return t;
+        }
+    }
+    let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
+    account_send(&mut ctx.sb, &pseudo, &dst, &assets)
+}

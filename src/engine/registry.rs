@@ -374,6 +374,13 @@ const ROWS: &[Transactor] = &[
         preclaim: permissioned_domain_delete::preclaim,
         do_apply: permissioned_domain_delete::do_apply,
     },
+    Transactor {
+        tx_type: TxType::Batch,
+        name: "Batch",
+        preflight: super::batch::preflight,
+        preclaim: super::batch::preclaim,
+        do_apply: super::batch::do_apply,
+    },
 ];
 
 /// Every transaction type the engine applies.

@@ -101,6 +101,8 @@ pub enum TxType {
     PermissionedDomainSet = 62,
     /// PermissionedDomainDelete.
     PermissionedDomainDelete = 63,
+    /// Batch.
+    Batch = 71,
 }
 
 impl TxType {

@@ -194,6 +194,11 @@ fields! {
     unauthorize_credentials => "UnauthorizeCredentials",
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
+    raw_transactions => "RawTransactions",
+    raw_transaction => "RawTransaction",
+    batch_signers => "BatchSigners",
+    batch_signer => "BatchSigner",
+    parent_batch_id => "ParentBatchID",
 }
 
 /// The cached handles.

@@ -82,7 +82,7 @@ async fn submit_refuses_an_inner_transaction_alone() {
     let r = node.rpc("submit", json!({"tx_blob": blob(&bare)}));
     assert_eq!(r["engine_result"], "temINVALID_FLAG", "{r}");
     assert_eq!(r["applied"], false);
-    let mut signed = Tx::new("Payment")
+    let signed = Tx::new("Payment")
         .account("Destination", &bob.id)
         .amount("Amount", xrp(1))
         .flags(0x4000_0000)

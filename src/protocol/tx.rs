@@ -68,37 +68,6 @@ pub fn is_multisigned(tx: &StObject) -> bool {
     tx.get_blob("SigningPubKey").is_some_and(|k| k.is_empty())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::codec::from_json;
-    use serde_json::json;
-
-    #[test]
-    fn prefixes_and_signing_fields() {
-        let tx = from_json(&json!({
-            "TransactionType": "AccountSet",
-            "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
-            "Fee": "10", "Sequence": 1, "SigningPubKey": "",
-            "TxnSignature": "AB",
-        }))
-        .unwrap();
-        let sd = signing_data(&tx);
-        assert_eq!(&sd[..4], b"STX\0");
-        // TxnSignature (74 01 AB) is left out of the signing data only.
-        assert!(!crate::protocol::types::hex_upper(&sd).contains("7401AB"));
-        assert!(crate::protocol::types::hex_upper(encode(&tx)).contains("7401AB"));
-        let md = multisigning_data(&tx, &AccountId::ONE);
-        assert_eq!(&md[..4], b"SMT\0");
-        assert_eq!(&md[md.len() - 20..], AccountId::ONE.as_bytes());
-        assert_eq!(&md[4..md.len() - 20], &sd[4..]);
-        assert_eq!(transaction_type_name(&tx), Some("AccountSet"));
-        assert!(is_multisigned(&tx));
-        assert_eq!(transaction_id_of(&tx), transaction_id(&encode(&tx)));
-        assert_eq!(signing_hash(&tx), sha512_half(&[&sd]));
-    }
-}
-
 /// The inner transactions of a Batch (its RawTransactions), in order.
 pub fn batch_inner_txs(batch: &StObject) -> Vec<StObject> {
     match batch.get_named("RawTransactions") {
@@ -144,4 +113,35 @@ pub fn batch_signing_data(
         out.extend_from_slice(s.as_bytes());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::codec::from_json;
+    use serde_json::json;
+
+    #[test]
+    fn prefixes_and_signing_fields() {
+        let tx = from_json(&json!({
+            "TransactionType": "AccountSet",
+            "Account": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+            "Fee": "10", "Sequence": 1, "SigningPubKey": "",
+            "TxnSignature": "AB",
+        }))
+        .unwrap();
+        let sd = signing_data(&tx);
+        assert_eq!(&sd[..4], b"STX\0");
+        // TxnSignature (74 01 AB) is left out of the signing data only.
+        assert!(!crate::protocol::types::hex_upper(&sd).contains("7401AB"));
+        assert!(crate::protocol::types::hex_upper(encode(&tx)).contains("7401AB"));
+        let md = multisigning_data(&tx, &AccountId::ONE);
+        assert_eq!(&md[..4], b"SMT\0");
+        assert_eq!(&md[md.len() - 20..], AccountId::ONE.as_bytes());
+        assert_eq!(&md[4..md.len() - 20], &sd[4..]);
+        assert_eq!(transaction_type_name(&tx), Some("AccountSet"));
+        assert!(is_multisigned(&tx));
+        assert_eq!(transaction_id_of(&tx), transaction_id(&encode(&tx)));
+        assert_eq!(signing_hash(&tx), sha512_half(&[&sd]));
+    }
 }

@@ -497,3 +497,71 @@ fn a_canonical_rebuild_at_close_applies_the_inner_transactions_again() {
     assert_eq!(&order[at + 1..at + 3], &ids[..]);
     assert_ne!(at, 3, "the Batch arrived fourth; canonical order moved it");
 }
+
+/// What rippled's modes keep of inner payments that succeed (`true`) or fail: the
+/// positions kept, or none for a failed all-or-nothing batch.
+fn model(mode: u32, ok: &[bool]) -> Vec<usize> {
+    let mut kept = Vec::new();
+    for (i, &good) in ok.iter().enumerate() {
+        kept.push(i);
+        if !good {
+            if mode == tf::ALL_OR_NOTHING {
+                return Vec::new();
+            }
+            if mode == tf::UNTIL_FAILURE {
+                break;
+            }
+        } else if mode == tf::ONLY_ONE {
+            break;
+        }
+    }
+    kept
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 32, .. Default::default() })]
+
+    /// Random modes and inner payments (small ones succeed, huge ones are unfunded): the
+    /// ledger keeps what the mode says, in order after the Batch with ParentBatchID,
+    /// balances and sequences follow, and the closed ledger keeps the same.
+    #[test]
+    fn modes_keep_what_rippled_keeps(
+        mode in proptest::sample::select(vec![
+            tf::ALL_OR_NOTHING, tf::ONLY_ONE, tf::UNTIL_FAILURE, tf::INDEPENDENT,
+        ]),
+        amounts in proptest::collection::vec(
+            proptest::prop_oneof![1i64..5, proptest::strategy::Just(1_000_000i64)], 2..=6),
+    ) {
+        let mut env = Env::new();
+        let [alice, bob] = env.funded(["alice", "bob"]);
+        let pre = env.balance(&alice);
+        let seq = env.seq(&alice);
+        let inners: Vec<StObject> = amounts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| inner(pay(&bob, xrp(*n)), &alice, seq + 1 + i as u32))
+            .collect();
+        let fee = batch_fee(0, inners.len() as i64);
+        let (ter, id) = submit(&mut env, &alice, batch(&alice, seq, fee, mode, &inners));
+        proptest::prop_assert_eq!(ter, Ter::tesSUCCESS);
+        let ok: Vec<bool> = amounts.iter().map(|n| *n < 1_000_000).collect();
+        let kept = model(mode, &ok);
+        let rows = ledger_rows(&env, &id);
+        proptest::prop_assert_eq!(rows.len(), 1 + kept.len());
+        for (pos, (row, &k)) in rows[1..].iter().zip(&kept).enumerate() {
+            let want = if ok[k] { Ter::tesSUCCESS } else { Ter::tecUNFUNDED_PAYMENT };
+            proptest::prop_assert_eq!(row.1, want);
+            proptest::prop_assert_eq!(row.2, Some(id));
+            proptest::prop_assert_eq!(row.3, rows[0].3 + 1 + pos as u32);
+        }
+        let paid: i64 = kept.iter().filter(|&&k| ok[k]).map(|&k| amounts[k] * 1_000_000).sum();
+        proptest::prop_assert_eq!(env.balance(&alice), pre - fee - paid);
+        proptest::prop_assert_eq!(env.seq(&alice), seq + 1 + kept.len() as u32);
+        env.close();
+        let closed = env.store.closed().ledger.expect("closed");
+        let ids: Vec<Hash256> = kept.iter().map(|&k| transaction_id_of(&inners[k])).collect();
+        let at = closed.txs.iter().position(|t| t.id == id).expect("batch closed");
+        let after: Vec<Hash256> = closed.txs[at + 1..].iter().map(|t| t.id).collect();
+        proptest::prop_assert_eq!(after, ids);
+    }
+}

@@ -2,7 +2,7 @@
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! through the MPT, DID, price-oracle and credential flows of their own integration tests
 //! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
-//! `credential_flow.mjs`, `py_credential_flow.py`),
+//! `credential_flow.mjs`, `py_credential_flow.py`) and Batch (`py_batch_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -338,4 +338,15 @@ fn xrpl_py_credential_flow() {
     cmd.arg(interop_dir().join("py_credential_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py credential flow");
+}
+
+#[test]
+fn xrpl_py_batch_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_batch_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py batch flow");
 }

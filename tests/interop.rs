@@ -5,7 +5,7 @@
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
 //! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
-//! `py_vault_flow.py`),
+//! `py_vault_flow.py`) and Batch (`py_batch_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -451,4 +451,15 @@ fn xrpl_py_vault_flow() {
     cmd.arg(interop_dir().join("py_vault_flow.py"))
         .arg(format!("http://{}", server.addr()));
     run_script(cmd, "xrpl-py vault flow");
+}
+
+#[test]
+fn xrpl_py_batch_flow() {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join("py_batch_flow.py"))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, "xrpl-py batch flow");
 }

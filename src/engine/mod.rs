@@ -38,6 +38,7 @@ pub mod amm_deposit;
 pub mod amm_math;
 pub mod amm_vote;
 pub mod amm_withdraw;
+pub mod batch;
 pub mod channel;
 pub mod check;
 pub mod check_cancel;

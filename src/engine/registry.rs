@@ -425,6 +425,13 @@ const ROWS: &[Transactor] = &[
         preclaim: vault_clawback::preclaim,
         do_apply: vault_clawback::do_apply,
     },
+    Transactor {
+        tx_type: TxType::Batch,
+        name: "Batch",
+        preflight: super::batch::preflight,
+        preclaim: super::batch::preclaim,
+        do_apply: super::batch::do_apply,
+    },
 ];
 
 /// Every transaction type the engine applies.

@@ -97,6 +97,7 @@ ters! {
     temARRAY_EMPTY = -253, "Malformed: Array is empty.";
     temARRAY_TOO_LARGE = -252, "Malformed: Array is too large.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
+    temINVALID_INNER_BATCH = -250, "Malformed: Invalid inner batch transaction.";
 
     tefFAILURE = -199, "Failed to apply.";
     tefALREADY = -198, "The exact transaction was already in this ledger.";

@@ -21,10 +21,12 @@ use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
-/// `tfFullyCanonicalSig`: the one universal flag of 2.x.
+/// `tfFullyCanonicalSig`: a universal flag.
 pub const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
+/// `tfInnerBatchTxn`: the universal flag of a Batch's inner transaction (BatchV1_1).
+pub const TF_INNER_BATCH_TXN: u32 = 0x4000_0000;
 /// Bits no transaction type may set (`tfUniversalMask`).
-pub const TF_UNIVERSAL_MASK: u32 = !TF_FULLY_CANONICAL_SIG;
+pub const TF_UNIVERSAL_MASK: u32 = !(TF_FULLY_CANONICAL_SIG | TF_INNER_BATCH_TXN);
 
 /// Checks the server (not the transaction) supplies.
 #[derive(Clone, Default)]
@@ -37,6 +39,10 @@ pub struct ApplyConfig {
     /// A dry run (`simulate`, rippled's `tapDRY_RUN`): a transaction with neither a
     /// SigningPubKey nor Signers is not checked for who signed it.
     pub dry_run: bool,
+    /// Set while applying the inner transactions of the Batch with this ID (rippled's
+    /// `tapBATCH` and `parentBatchId`): no signature, a zero fee, and the metadata's
+    /// ParentBatchID.
+    pub parent_batch: Option<Hash256>,
 }
 
 /// Verifies a transaction's signature: `(tx) -> valid`. [`verify_signature`] is the
@@ -49,6 +55,16 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 /// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`.
 /// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
 pub fn verify_signature(tx: &StObject) -> bool {
+    if tx.flags() & TF_INNER_BATCH_TXN != 0 {
+        // rippled's checkValidity: an inner transaction carries no signature at all.
+        return !super::batch::inner_has_signature(tx);
+    }
+    // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
+    verify_tx_signature(tx)
+}
+
+/// The transaction's own signature (single or multi), as [`verify_signature`] checks it.
+fn verify_tx_signature(tx: &StObject) -> bool {
     use crate::protocol::keys::PublicKey;
     use crate::protocol::sign::verify;
     let s = sf();
@@ -161,6 +177,7 @@ struct Common {
     sequence: u32,
     signing_key: Vec<u8>,
     dry_run: bool,
+    inner: bool,
 }
 
 fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
@@ -202,6 +219,12 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
     if tx.u32_of(s.ticket_sequence).is_some() && tx.h256_of(s.account_txn_id).is_some() {
         return Err(Ter::temINVALID);
     }
+    // An inner transaction only applies as part of its Batch (rippled refuses one
+    // submitted alone with temINVALID_FLAG).
+    let inner = tx.flags() & TF_INNER_BATCH_TXN != 0;
+    if inner != cfg.parent_batch.is_some() {
+        return Err(Ter::temINVALID_FLAG);
+    }
     Ok(Common {
         account,
         delegate,
@@ -209,6 +232,7 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
         sequence,
         signing_key: signing_key.to_vec(),
         dry_run: cfg.dry_run,
+        inner,
     })
 }
 
@@ -247,33 +271,24 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     if permission != Ter::tesSUCCESS {
         return Err(permission);
     }
+    // checkFee: an inner transaction pays nothing (its Batch paid for it).
+    if c.inner {
+        if c.fee != 0 {
+            return Err(Ter::temBAD_FEE);
+        }
+        if super::batch::inner_has_signature(tx) {
+            return Err(Ter::temINVALID_FLAG);
+        }
+        return Ok(());
+    }
     let payer = c.delegate.unwrap_or(c.account);
     let Some(root) = view.read(&keylet::account(&payer)) else {
         return Err(Ter::terNO_ACCOUNT);
     };
-    // checkFee.
-    let signers = match tx.get(s.signers) {
-        Some(StValue::Array(a)) => a.len() as u64,
-        _ => 0,
-    };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
-    } else if tx.u16_of(s.transaction_type) == Some(TxType::AMMCreate as u16)
-        || tx.u16_of(s.transaction_type) == Some(TxType::VaultCreate as u16)
-    {
-        // One owner reserve increment (AMMCreate's and VaultCreate's calculateBaseFee).
-        info.fees.reserve_inc_drops
-    } else if tx.u16_of(s.transaction_type) == Some(TxType::AccountDelete as u16) {
-        // One owner reserve, whatever the signers (DeleteAccount::calculateBaseFee).
-        info.fees.reserve_inc_drops
     } else {
-        let fulfillment = tx
-            .blob_of(s.fulfillment)
-            .filter(|_| tx.u16_of(s.transaction_type) == Some(TxType::EscrowFinish as u16))
-            .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
-        info.fees
-            .base_drops
-            .saturating_mul(1 + signers + fulfillment)
+        base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops)
     };
     if info.open && (c.fee as u64) < fee_due {
         return Err(Ter::telINSUF_FEE_P);
@@ -304,11 +319,42 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     Err(Ter::tefBAD_AUTH)
 }
 
+/// rippled's `calculateBaseFee` for `tx` (drops): the base fee plus one per multi-signer,
+/// one owner reserve for AMMCreate and AccountDelete, EscrowFinish's fulfillment units,
+/// and a Batch's own schedule ([`super::batch::base_fee`]).
+pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
+    let s = sf();
+    let tx_type = tx.u16_of(s.transaction_type);
+    let one_reserve = [
+        TxType::AMMCreate,
+        TxType::VaultCreate,
+        TxType::AccountDelete,
+    ];
+    if one_reserve.iter().any(|t| tx_type == Some(*t as u16)) {
+        // One owner reserve increment, whatever the signers (AMMCreate's, VaultCreate's
+        // and DeleteAccount's calculateBaseFee).
+        return reserve_inc_drops;
+    }
+    let signers = match tx.get(s.signers) {
+        Some(StValue::Array(a)) => a.len() as u64,
+        _ => 0,
+    };
+    let fulfillment = tx
+        .blob_of(s.fulfillment)
+        .filter(|_| tx_type == Some(TxType::EscrowFinish as u16))
+        .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
+    let own = base_drops.saturating_mul(1 + signers + fulfillment);
+    if tx_type == Some(TxType::Batch as u16) {
+        return own.saturating_add(super::batch::base_fee(tx, base_drops, reserve_inc_drops));
+    }
+    own
+}
+
 /// rippled's `checkMultiSign`: every signer must be on the account's signer list (both
 /// lists are sorted by account) and sign with its master key (not disabled), its regular
 /// key, or as a phantom account (not in the ledger, signing with its own key); their
 /// weights must reach the quorum.
-fn check_multi_sign(
+pub(crate) fn check_multi_sign(
     view: &dyn ReadView,
     account: &AccountId,
     signers: &[(crate::protocol::definitions::Field, StObject)],
@@ -503,6 +549,9 @@ pub fn apply_transaction(
     if let Some(d) = meta_delivered_mpt {
         meta.set(sf().delivered_amount, StValue::MptAmount(d));
     }
+    if let Some(parent) = cfg.parent_batch {
+        meta.set(sf().parent_batch_id, StValue::Hash256(parent));
+    }
     Outcome {
         ter,
         applied: true,
@@ -561,7 +610,11 @@ fn preflight_and_preclaim(
     else {
         return Err(Ter::temUNKNOWN);
     };
-    let t = (transactor.preflight)(tx, &c.account);
+    let t = if transactor.tx_type == TxType::Batch {
+        super::batch::preflight_with(tx, &c.account, cfg)
+    } else {
+        (transactor.preflight)(tx, &c.account)
+    };
     if t != Ter::tesSUCCESS {
         return Err(t);
     }
@@ -577,6 +630,23 @@ fn preflight_and_preclaim(
         return Err(preclaim);
     }
     Ok((c, transactor, preclaim))
+}
+
+/// Preflight alone (common and type checks, no signature): what a Batch asks of each of
+/// its inner transactions.
+pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Ter {
+    let c = match preflight_common(tx, cfg) {
+        Ok(c) => c,
+        Err(t) => return t,
+    };
+    match tx
+        .u16_of(sf().transaction_type)
+        .and_then(registry::transactor)
+    {
+        Some(t) if t.tx_type == TxType::Batch => Ter::temINVALID,
+        Some(t) => (t.preflight)(tx, &c.account),
+        None => Ter::temUNKNOWN,
+    }
 }
 
 /// A sandbox with the fee charged and the sequence consumed, in the context the type's

@@ -115,6 +115,8 @@ pub enum TxType {
     VaultWithdraw = 69,
     /// VaultClawback.
     VaultClawback = 70,
+    /// Batch.
+    Batch = 71,
 }
 
 impl TxType {

@@ -30,6 +30,7 @@ pub mod fees;
 pub mod flags;
 pub mod header;
 pub mod keylet;
+pub mod overlay;
 pub mod sf;
 pub mod shamap;
 pub mod skip;

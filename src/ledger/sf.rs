@@ -207,6 +207,11 @@ fields! {
     loss_unrealized => "LossUnrealized",
     share_mpt_id => "ShareMPTID",
     withdrawal_policy => "WithdrawalPolicy",
+    raw_transactions => "RawTransactions",
+    raw_transaction => "RawTransaction",
+    batch_signers => "BatchSigners",
+    batch_signer => "BatchSigner",
+    parent_batch_id => "ParentBatchID",
 }
 
 /// The cached handles.

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::TxEntry;
 use crate::engine::{apply_transaction, ApplyConfig};
-use crate::ledger::book_index::{is_book_root, next_key};
+use crate::ledger::overlay::Overlay;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::shamap::ShaMap;
 use crate::ledger::view::{ReadView, StateView, ViewInfo};
@@ -63,50 +63,6 @@ pub fn canonical_order(txs: &[Arc<TxEntry>]) -> Vec<usize> {
     order
 }
 
-/// The parent ledger's state with the writes of the transactions applied so far.
-struct Overlay<'a> {
-    parent: &'a StateView,
-    writes: HashMap<Hash256, Option<Arc<StObject>>>,
-    info: ViewInfo,
-}
-
-impl ReadView for Overlay<'_> {
-    fn read(&self, key: &Hash256) -> Option<Arc<StObject>> {
-        match self.writes.get(key) {
-            Some(v) => v.clone(),
-            None => self.parent.read(key),
-        }
-    }
-    fn info(&self) -> &ViewInfo {
-        &self.info
-    }
-    fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256> {
-        let mine = self
-            .writes
-            .iter()
-            .filter(|(k, v)| *k >= from && *k < end && v.as_deref().is_some_and(is_book_root))
-            .map(|(k, _)| *k)
-            .min();
-        let mut cursor = *from;
-        let theirs = loop {
-            let Some(k) = self.parent.succ(&cursor, end) else {
-                break None;
-            };
-            match self.writes.get(&k) {
-                Some(None) => match next_key(&k) {
-                    Some(n) => cursor = n,
-                    None => break None,
-                },
-                _ => break Some(k),
-            }
-        };
-        match (mine, theirs) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-}
-
 /// The closed ledger rebuilt in canonical order.
 pub struct Rebuilt {
     /// Its transactions, in their new order, with new indexes and metadata.
@@ -123,8 +79,9 @@ pub struct Rebuilt {
 
 /// What one attempt did (rippled `ApplyTransactionResult`).
 enum Attempt {
-    /// Applied: the entry and the fee it destroyed.
-    Success(Arc<TxEntry>, u64),
+    /// Applied: the entries (a Batch's inner transactions after it) and the fee
+    /// destroyed.
+    Success(Vec<Arc<TxEntry>>, u64),
     Fail,
     Retry,
 }
@@ -138,11 +95,7 @@ pub fn rebuild(
     order: &[usize],
     cfg: &ApplyConfig,
 ) -> Rebuilt {
-    let mut view = Overlay {
-        parent,
-        writes: HashMap::new(),
-        info,
-    };
+    let mut view = Overlay::new(parent, info);
     let mut pending: Vec<Arc<TxEntry>> = order.iter().map(|&i| txs[i].clone()).collect();
     let (mut applied, mut fees, mut failed) = (Vec::new(), 0u64, Vec::new());
     let mut certain_retry = true;
@@ -151,9 +104,9 @@ pub fn rebuild(
         let mut left = Vec::new();
         for t in pending {
             match attempt(&mut view, &t, applied.len() as u32, certain_retry, cfg) {
-                Attempt::Success(entry, fee) => {
+                Attempt::Success(entries, fee) => {
                     fees += fee;
-                    applied.push(entry);
+                    applied.extend(entries);
                     changes += 1;
                 }
                 Attempt::Fail => failed.push(t),
@@ -187,20 +140,35 @@ fn attempt(
 ) -> Attempt {
     let out = apply_transaction(&*view, &t.tx, &t.id, index, cfg);
     if out.applied && !(certain_retry && out.ter.is_tec()) {
-        for (k, v) in out.writes {
-            view.writes.insert(k, v);
-        }
-        let entry = Arc::new(TxEntry {
+        view.apply(out.writes);
+        let seq = view.info().seq;
+        let mut entries = vec![Arc::new(TxEntry {
             id: t.id,
             tx: t.tx.clone(),
             blob: t.blob.clone(),
             meta: out.meta.unwrap_or_default(),
             ter: out.ter,
-            ledger_seq: view.info.seq,
+            ledger_seq: seq,
             index,
             delivered: out.delivered,
-        });
-        return Attempt::Success(entry, out.fee_drops.max(0) as u64);
+        })];
+        if crate::engine::batch::runs_inners(&t.tx, out.ter) {
+            let inners = crate::engine::batch::apply_inners(&*view, &t.tx, &t.id, index + 1, cfg);
+            for inner in inners {
+                view.apply(inner.outcome.writes);
+                entries.push(Arc::new(TxEntry {
+                    id: inner.id,
+                    tx: Arc::new(inner.tx),
+                    blob: Arc::from(inner.blob.as_slice()),
+                    meta: inner.outcome.meta.unwrap_or_default(),
+                    ter: inner.outcome.ter,
+                    ledger_seq: seq,
+                    index: index + entries.len() as u32,
+                    delivered: inner.outcome.delivered,
+                }));
+            }
+        }
+        return Attempt::Success(entries, out.fee_drops.max(0) as u64);
     }
     if out.ter.is_tef() || out.ter.is_tem() || out.ter.is_tel() {
         return Attempt::Fail;

@@ -784,12 +784,45 @@ impl Ledgers {
         });
         open.txs.push(entry.clone());
         self.txs.insert(id, entry.clone());
+        if crate::engine::batch::runs_inners(tx, out.ter) {
+            self.apply_batch_inners(open, tx, id);
+        }
         ApplyResult {
             ter: out.ter,
             applied: true,
             id,
             entry: Some(entry),
             held: false,
+        }
+    }
+
+    /// A successful Batch's inner transactions, each recorded after it with its own
+    /// index and metadata (rippled applies them in the same open view).
+    fn apply_batch_inners(&self, open: &mut Open, batch: &StObject, batch_id: Hash256) {
+        let seq = open.info.seq;
+        let view = StateView::new(self.state.clone(), self.state.published(), open.info);
+        let first = open.txs.len() as u32;
+        let inners =
+            crate::engine::batch::apply_inners(&view, batch, &batch_id, first, &self.cfg.apply);
+        for inner in inners {
+            let index = open.txs.len() as u32;
+            for (k, _) in &inner.outcome.writes {
+                open.dirty.insert(*k);
+            }
+            self.state
+                .commit(stamp(seq, index + 1), inner.outcome.writes);
+            let entry = Arc::new(TxEntry {
+                id: inner.id,
+                tx: Arc::new(inner.tx),
+                blob: Arc::from(inner.blob.as_slice()),
+                meta: inner.outcome.meta.unwrap_or_default(),
+                ter: inner.outcome.ter,
+                ledger_seq: seq,
+                index,
+                delivered: inner.outcome.delivered,
+            });
+            open.txs.push(entry.clone());
+            self.txs.insert(inner.id, entry);
         }
     }
 
@@ -899,7 +932,14 @@ impl Ledgers {
     /// the transactions get their new indexes and metadata, and those still retriable go
     /// back to the held set for the next open ledger.
     fn apply_canonically(&self, open: &mut Open, parent: &ClosedLedger) {
-        let order = canonical_order(&open.txs);
+        // A Batch's inner transactions are not in the set: they apply again with it.
+        let outer: Vec<Arc<TxEntry>> = open
+            .txs
+            .iter()
+            .filter(|t| !crate::engine::batch::is_inner(&t.tx))
+            .cloned()
+            .collect();
+        let order = canonical_order(&outer);
         if order.iter().enumerate().all(|(i, &j)| i == j) {
             return;
         }
@@ -912,7 +952,7 @@ impl Ledgers {
             parent_hash: parent.header.hash,
         };
         let parent_view = StateView::new(self.state.clone(), stamp_closed(parent.header.seq), info);
-        let rebuilt = canonical::rebuild(&parent_view, info, &open.txs, &order, &self.cfg.apply);
+        let rebuilt = canonical::rebuild(&parent_view, info, &outer, &order, &self.cfg.apply);
         let mut keys: BTreeSet<Hash256> = std::mem::take(&mut open.dirty);
         keys.extend(rebuilt.writes.keys().copied());
         let finals: Vec<_> = keys

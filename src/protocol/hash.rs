@@ -49,6 +49,8 @@ pub mod prefix {
     pub const TX_MULTI_SIGN: [u8; 4] = *b"SMT\0";
     /// Payment channel claim: `CLM\0`.
     pub const PAYMENT_CHANNEL_CLAIM: [u8; 4] = *b"CLM\0";
+    /// What a Batch's signers sign.
+    pub const BATCH: [u8; 4] = *b"BCH\0";
 }
 
 #[cfg(test)]

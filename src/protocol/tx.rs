@@ -68,6 +68,53 @@ pub fn is_multisigned(tx: &StObject) -> bool {
     tx.get_blob("SigningPubKey").is_some_and(|k| k.is_empty())
 }
 
+/// The inner transactions of a Batch (its RawTransactions), in order.
+pub fn batch_inner_txs(batch: &StObject) -> Vec<StObject> {
+    match batch.get_named("RawTransactions") {
+        Some(super::st::StValue::Array(items)) => items.iter().map(|(_, o)| o.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The IDs of a Batch's inner transactions, in order.
+pub fn batch_inner_ids(batch: &StObject) -> Vec<Hash256> {
+    batch_inner_txs(batch)
+        .iter()
+        .map(transaction_id_of)
+        .collect()
+}
+
+/// What a BatchSigner signs (rippled `serializeBatch` then `finishMultiSigningData`, the
+/// BatchV1_1 payload xrpl.js and xrpl-py build): `BCH\0`, the outer Account, its
+/// Sequence (or TicketSequence when the Sequence is 0), Flags, the number of inner
+/// transactions (u32) and their IDs, the BatchSigner's account, and for one signer of a
+/// multi-signed BatchSigner, that signer's account.
+pub fn batch_signing_data(
+    batch: &StObject,
+    ids: &[Hash256],
+    batch_account: &AccountId,
+    signer: Option<&AccountId>,
+) -> Vec<u8> {
+    let mut out = super::hash::prefix::BATCH.to_vec();
+    let account = batch.get_account("Account").unwrap_or(AccountId::ZERO);
+    out.extend_from_slice(account.as_bytes());
+    let seq = match batch.get_u32("Sequence") {
+        Some(0) | None => batch.get_u32("TicketSequence").unwrap_or(0),
+        Some(s) => s,
+    };
+    out.extend_from_slice(&seq.to_be_bytes());
+    out.extend_from_slice(&batch.get_u32("Flags").unwrap_or(0).to_be_bytes());
+    out.extend_from_slice(&(ids.len() as u32).to_be_bytes());
+    for id in ids {
+        out.extend_from_slice(&id.0);
+    }
+    out.extend_from_slice(batch_account.as_bytes());
+    if let Some(s) = signer {
+        out.extend_from_slice(s.as_bytes());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,7 @@ const APPLIED: &[&str] = &[
     "fixNFTokenPageLinks",
     "NFTokenMintOffer",
     "DynamicNFT",
+    "BatchV1_1",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -92,7 +93,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixPseudoAccountOwnership",
     "fixCleanup3_4_0",
     "Sponsor",
-    "BatchV1_1",
     "LendingProtocolV1_1",
     "ConfidentialTransfer",
     "fixCleanup3_3_0",

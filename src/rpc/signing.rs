@@ -166,7 +166,7 @@ pub fn multisigned_request(ctx: &Context, params: &Params) -> Result<Signed, Rpc
         return Err(RpcError::new(ErrorCode::SrcActNotFound));
     }
     let mut txj = txj;
-    check_fee(params, &mut txj, false, open.view.info().fees.base_drops)?;
+    check_fee(params, &mut txj, false, open.view.info().fees)?;
     check_payment(params, &mut txj, false)?;
     let mut tx = parse_tx_json(txj)?;
     checked(&tx)?;
@@ -261,7 +261,7 @@ pub fn simulate_request(ctx: &Context, params: &Params) -> Result<StObject, RpcE
         return Err(RpcError::new(ErrorCode::SrcActNotFound));
     }
     autofill(ctx, &mut txj, root.as_deref());
-    check_fee(params, &mut txj, true, open.view.info().fees.base_drops)?;
+    check_fee(params, &mut txj, true, open.view.info().fees)?;
     let tx = parse_tx_json(txj)?;
     checked(&tx)?;
     Ok(tx)
@@ -438,12 +438,7 @@ fn prepare(
     };
     autofill(ctx, &mut txj, root.as_deref());
     let single = signing == Signing::Single;
-    check_fee(
-        params,
-        &mut txj,
-        !offline && single,
-        open.view.info().fees.base_drops,
-    )?;
+    check_fee(params, &mut txj, !offline && single, open.view.info().fees)?;
     check_payment(params, &mut txj, !offline && single)?;
     if single && !offline && params.contains_key("build_path") {
         build_path(&open.view, &account, &mut txj)?;
@@ -512,8 +507,9 @@ fn check_fee(
     params: &Params,
     txj: &mut Map<String, Value>,
     autofill: bool,
-    base_drops: u64,
+    fees: crate::ledger::fees::Fees,
 ) -> Result<(), RpcError> {
+    let base_drops = fees.base_drops;
     if txj.contains_key("Fee") {
         return Ok(());
     }
@@ -539,9 +535,10 @@ fn check_fee(
     };
     let mult = int_param("fee_mult_max", AUTOFILL_FEE_MULT_MAX_DEFAULT, 0)?;
     let div = int_param("fee_div_max", AUTOFILL_FEE_DIV_MAX_DEFAULT, 1)?;
-    // No load and no queue: the fee is the base fee.
-    let fee = base_drops;
-    let limit = (u128::from(base_drops) * mult as u128 / div as u128) as u64;
+    // No load and no queue: the fee is the base fee (a Batch's own, as rippled's
+    // `getTxFee`, which counts its inner transactions and BatchSigners).
+    let fee = batch_base_fee(txj, &fees).unwrap_or(base_drops);
+    let limit = (u128::from(fee) * mult as u128 / div as u128) as u64;
     if fee > limit {
         return Err(RpcError::with_message(
             ErrorCode::HighFee,
@@ -550,6 +547,20 @@ fn check_fee(
     }
     txj.insert("Fee".into(), Value::from(fee.to_string()));
     Ok(())
+}
+
+/// A Batch's base fee from its `tx_json` (None for another type or one that does not
+/// parse).
+fn batch_base_fee(txj: &Map<String, Value>, fees: &crate::ledger::fees::Fees) -> Option<u64> {
+    if txj.get("TransactionType").and_then(Value::as_str) != Some("Batch") {
+        return None;
+    }
+    let tx = crate::protocol::codec::from_json(&Value::Object(txj.clone())).ok()?;
+    Some(crate::engine::transactor::base_fee(
+        &tx,
+        fees.base_drops,
+        fees.reserve_inc_drops,
+    ))
 }
 
 /// rippled `checkPayment`: DeliverMax alias, Amount and Destination present and valid,

@@ -18,6 +18,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod batch;
 pub mod difftest;
 pub mod engine;
 pub mod http;

@@ -86,6 +86,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::ORACLE)
             | Some(lt::CREDENTIAL)
             | Some(lt::PERMISSIONED_DOMAIN)
+            | Some(lt::XCHAIN_OWNED_CLAIM_ID)
     )
 }
 

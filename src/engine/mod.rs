@@ -94,7 +94,13 @@ pub mod ticket_create;
 pub mod transactor;
 pub mod trust_set;
 pub mod tx_type;
+pub mod xchain;
+pub mod xchain_add_claim_attestation;
+pub mod xchain_claim;
+pub mod xchain_commit;
 pub mod xchain_create_bridge;
+pub mod xchain_create_claim_id;
+pub mod xchain_modify_bridge;
 
 pub use ter::Ter;
 pub use transactor::{apply_transaction, ApplyConfig, Outcome};

@@ -101,6 +101,16 @@ pub enum TxType {
     PermissionedDomainSet = 62,
     /// PermissionedDomainDelete.
     PermissionedDomainDelete = 63,
+    /// XChainModifyBridge.
+    XChainModifyBridge = 47,
+    /// XChainCreateClaimID.
+    XChainCreateClaimID = 41,
+    /// XChainCommit.
+    XChainCommit = 42,
+    /// XChainClaim.
+    XChainClaim = 43,
+    /// XChainAddClaimAttestation.
+    XChainAddClaimAttestation = 45,
 }
 
 impl TxType {

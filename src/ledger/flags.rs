@@ -46,6 +46,8 @@ pub mod lt {
     pub const CREDENTIAL: u16 = 0x0081;
     /// PermissionedDomain: an owner's set of accepted credentials.
     pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
+    /// XChainOwnedClaimID: a claim ID on a bridge, with the witnesses' attestations.
+    pub const XCHAIN_OWNED_CLAIM_ID: u16 = 0x0071;
 }
 
 /// Credential flags.

@@ -32,6 +32,7 @@ mod space {
     pub const CREDENTIAL: u16 = b'D' as u16;
     pub const DEPOSIT_PREAUTH_CREDENTIALS: u16 = b'P' as u16;
     pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
+    pub const XCHAIN_CLAIM_ID: u16 = b'Q' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -407,4 +408,19 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
+}
+
+/// The XChainOwnedClaimID `seq` of `bridge` (`keylet::xChainClaimID`): both doors and
+/// issues, each issue as its currency and issuer (zero for XRP), then the sequence.
+pub fn xchain_claim_id(bridge: &crate::protocol::xchain::XChainBridge, seq: u64) -> Hash256 {
+    sha512_half(&[
+        &space::XCHAIN_CLAIM_ID.to_be_bytes(),
+        &bridge.locking_door.0,
+        &bridge.locking_issue.currency.0,
+        &bridge.locking_issue.issuer.0,
+        &bridge.issuing_door.0,
+        &bridge.issuing_issue.currency.0,
+        &bridge.issuing_issue.issuer.0,
+        &seq.to_be_bytes(),
+    ])
 }

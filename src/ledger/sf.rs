@@ -194,6 +194,12 @@ fields! {
     unauthorize_credentials => "UnauthorizeCredentials",
     accepted_credentials => "AcceptedCredentials",
     domain_id => "DomainID",
+    other_chain_source => "OtherChainSource",
+    attestation_signer_account => "AttestationSignerAccount",
+    attestation_reward_account => "AttestationRewardAccount",
+    was_locking_chain_send => "WasLockingChainSend",
+    xchain_claim_attestations => "XChainClaimAttestations",
+    xchain_claim_proof_sig => "XChainClaimProofSig",
 }
 
 /// The cached handles.

@@ -31,6 +31,11 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("signer_list", "SignerList"),
     ("state", "RippleState"),
     ("ticket", "Ticket"),
+    ("xchain_owned_claim_id", "XChainOwnedClaimID"),
+    (
+        "xchain_owned_create_account_claim_id",
+        "XChainOwnedCreateAccountClaimID",
+    ),
 ];
 
 /// The ledger entry type code of an entry type name.

@@ -55,6 +55,8 @@ enum Parse {
     Credential,
     /// An index, or `{account, seq}`.
     PermissionedDomain,
+    /// An index, or the bridge's four parts with `xchain_owned_claim_id`.
+    XChainClaimId,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -86,6 +88,11 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("index", Parse::Index, None),
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
+    (
+        "xchain_owned_claim_id",
+        Parse::XChainClaimId,
+        Some("XChainOwnedClaimID"),
+    ),
 ];
 
 const CODE: ErrorCode = ErrorCode::InvalidParams;
@@ -281,6 +288,11 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             Ok(keylet::mptoken(&id, &a))
         }
         Parse::Bridge => Err(invalid("malformedRequest", field, "hex string")),
+        Parse::XChainClaimId if v.is_object() => {
+            let bridge = bridge_fields(v)?;
+            let seq = required_u32(v, "xchain_owned_claim_id", "malformedXChainOwnedClaimID")?;
+            Ok(keylet::xchain_claim_id(&bridge, u64::from(seq)))
+        }
         Parse::Did => parse_account(v)
             .map(|a| keylet::did(&a))
             .ok_or_else(|| invalid("malformedAddress", field, "Account")),
@@ -297,7 +309,8 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::PermissionedDomain
         | Parse::Amm
         | Parse::MpToken
-        | Parse::Oracle => parse_index(v, field),
+        | Parse::Oracle
+        | Parse::XChainClaimId => parse_index(v, field),
     }
 }
 

@@ -312,6 +312,21 @@ pub fn nft_sells(token: &Hash256) -> Hash256 {
     sha512_half(&[&space::NFTOKEN_SELL_OFFERS.to_be_bytes(), &token.0])
 }
 
+/// The XChainOwnedClaimID `seq` of `bridge` (`keylet::xChainClaimID`): both doors and
+/// issues, each issue as its currency and issuer (zero for XRP), then the sequence.
+pub fn xchain_claim_id(bridge: &crate::protocol::xchain::XChainBridge, seq: u64) -> Hash256 {
+    sha512_half(&[
+        &space::XCHAIN_CLAIM_ID.to_be_bytes(),
+        &bridge.locking_door.0,
+        &bridge.locking_issue.currency.0,
+        &bridge.locking_issue.issuer.0,
+        &bridge.issuing_door.0,
+        &bridge.issuing_issue.currency.0,
+        &bridge.issuing_issue.issuer.0,
+        &seq.to_be_bytes(),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,19 +423,4 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
-}
-
-/// The XChainOwnedClaimID `seq` of `bridge` (`keylet::xChainClaimID`): both doors and
-/// issues, each issue as its currency and issuer (zero for XRP), then the sequence.
-pub fn xchain_claim_id(bridge: &crate::protocol::xchain::XChainBridge, seq: u64) -> Hash256 {
-    sha512_half(&[
-        &space::XCHAIN_CLAIM_ID.to_be_bytes(),
-        &bridge.locking_door.0,
-        &bridge.locking_issue.currency.0,
-        &bridge.locking_issue.issuer.0,
-        &bridge.issuing_door.0,
-        &bridge.issuing_issue.currency.0,
-        &bridge.issuing_issue.issuer.0,
-        &seq.to_be_bytes(),
-    ])
 }

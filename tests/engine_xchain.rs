@@ -298,19 +298,15 @@ fn a_bridge_blocks_deleting_its_door() {
 }
 
 #[test]
-fn the_other_xchain_types_are_not_built() {
+fn the_account_create_types_are_not_built() {
     let mut env = Env::new();
-    let [door] = env.funded(["mcDoor"]);
+    let [alice] = env.funded(["alice"]);
     let master = Account::master();
-    let b = xrp_bridge(&door, &master.id);
-    let mut modify = Tx::new("XChainModifyBridge").amount("SignatureReward", xrp(2));
-    modify.0.set_named("XChainBridge", StValue::XChainBridge(b));
-    env.apply(&door, modify, Ter::temUNKNOWN);
-    let mut claim_id = Tx::new("XChainCreateClaimID")
+    let b = xrp_bridge(&alice, &master.id);
+    let mut commit = Tx::new("XChainAccountCreateCommit")
+        .amount("Amount", xrp(20))
         .amount("SignatureReward", xrp(1))
-        .account("OtherChainSource", &master.id);
-    claim_id
-        .0
-        .set_named("XChainBridge", StValue::XChainBridge(b));
-    env.apply(&door, claim_id, Ter::temUNKNOWN);
+        .account("Destination", &master.id);
+    commit.0.set_named("XChainBridge", StValue::XChainBridge(b));
+    env.apply(&alice, commit, Ter::temUNKNOWN);
 }

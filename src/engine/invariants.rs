@@ -126,7 +126,8 @@ fn owned_by(
         | Some(lt::OFFER)
         | Some(lt::BRIDGE)
         | Some(lt::DID)
-        | Some(lt::DELEGATE) => {
+        | Some(lt::DELEGATE)
+        | Some(lt::XCHAIN_OWNED_CLAIM_ID) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }

@@ -88,6 +88,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::PERMISSIONED_DOMAIN)
             | Some(lt::DELEGATE)
             | Some(lt::VAULT)
+            | Some(lt::XCHAIN_OWNED_CLAIM_ID)
     )
 }
 

@@ -104,7 +104,13 @@ pub mod vault_delete;
 pub mod vault_deposit;
 pub mod vault_set;
 pub mod vault_withdraw;
+pub mod xchain;
+pub mod xchain_add_claim_attestation;
+pub mod xchain_claim;
+pub mod xchain_commit;
 pub mod xchain_create_bridge;
+pub mod xchain_create_claim_id;
+pub mod xchain_modify_bridge;
 
 pub use ter::Ter;
 pub use transactor::{apply_transaction, ApplyConfig, Outcome};

@@ -21,6 +21,10 @@ use super::{
     permissioned_domain_set,
 };
 use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
+use super::{
+    xchain_add_claim_attestation, xchain_claim, xchain_commit, xchain_create_claim_id,
+    xchain_modify_bridge,
+};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -431,6 +435,41 @@ const ROWS: &[Transactor] = &[
         preflight: super::batch::preflight,
         preclaim: super::batch::preclaim,
         do_apply: super::batch::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainModifyBridge,
+        name: "XChainModifyBridge",
+        preflight: xchain_modify_bridge::preflight,
+        preclaim: xchain_modify_bridge::preclaim,
+        do_apply: xchain_modify_bridge::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainCreateClaimID,
+        name: "XChainCreateClaimID",
+        preflight: xchain_create_claim_id::preflight,
+        preclaim: xchain_create_claim_id::preclaim,
+        do_apply: xchain_create_claim_id::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainCommit,
+        name: "XChainCommit",
+        preflight: xchain_commit::preflight,
+        preclaim: xchain_commit::preclaim,
+        do_apply: xchain_commit::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainClaim,
+        name: "XChainClaim",
+        preflight: xchain_claim::preflight,
+        preclaim: xchain_claim::preclaim,
+        do_apply: xchain_claim::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainAddClaimAttestation,
+        name: "XChainAddClaimAttestation",
+        preflight: xchain_add_claim_attestation::preflight,
+        preclaim: xchain_add_claim_attestation::preclaim,
+        do_apply: xchain_add_claim_attestation::do_apply,
     },
 ];
 

@@ -204,6 +204,23 @@ ters! {
     tecWRONG_ASSET = 194, "Wrong asset given.";
     tecLIMIT_EXCEEDED = 195, "Limit exceeded.";
     tecPRECISION_LOSS = 197, "The amounts used by the transaction cannot interact.";
+    tecXCHAIN_BAD_TRANSFER_ISSUE = 170, "Bad xchain transfer issue.";
+    tecXCHAIN_NO_CLAIM_ID = 171, "No such xchain claim id.";
+    tecXCHAIN_BAD_CLAIM_ID = 172, "Bad xchain claim id.";
+    tecXCHAIN_CLAIM_NO_QUORUM = 173, "Quorum was not reached on the xchain claim.";
+    tecXCHAIN_PROOF_UNKNOWN_KEY = 174, "Unknown key for the xchain proof.";
+    tecXCHAIN_CREATE_ACCOUNT_NONXRP_ISSUE = 175, "Only XRP may be used for xchain create account.";
+    tecXCHAIN_WRONG_CHAIN = 176, "XChain Transaction was submitted to the wrong chain.";
+    tecXCHAIN_REWARD_MISMATCH = 177, "The reward amount must match the reward specified in the xchain bridge.";
+    tecXCHAIN_NO_SIGNERS_LIST = 178, "The account did not have a signers list.";
+    tecXCHAIN_SENDING_ACCOUNT_MISMATCH = 179, "The sending account did not match the expected sending account.";
+    tecXCHAIN_INSUFF_CREATE_AMOUNT = 180, "Insufficient amount to create an account.";
+    tecXCHAIN_ACCOUNT_CREATE_PAST = 181, "The account create count has already passed.";
+    tecXCHAIN_ACCOUNT_CREATE_TOO_MANY = 182, "There are too many pending account create transactions to submit a new one.";
+    tecXCHAIN_PAYMENT_FAILED = 183, "Failed to transfer funds in a xchain transaction.";
+    tecXCHAIN_SELF_COMMIT = 184, "Account cannot commit funds to itself.";
+    tecXCHAIN_BAD_PUBLIC_KEY_ACCOUNT_PAIR = 185, "Bad public key account pair in an xchain transaction.";
+    tecXCHAIN_CREATE_ACCOUNT_DISABLED = 186, "This bridge does not support account creation.";
 }
 
 impl Ter {

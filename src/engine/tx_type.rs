@@ -117,6 +117,16 @@ pub enum TxType {
     VaultClawback = 70,
     /// Batch.
     Batch = 71,
+    /// XChainModifyBridge.
+    XChainModifyBridge = 47,
+    /// XChainCreateClaimID.
+    XChainCreateClaimID = 41,
+    /// XChainCommit.
+    XChainCommit = 42,
+    /// XChainClaim.
+    XChainClaim = 43,
+    /// XChainAddClaimAttestation.
+    XChainAddClaimAttestation = 45,
 }
 
 impl TxType {

@@ -1,8 +1,7 @@
 //! XChainCreateBridge (rippled `XChainBridge.cpp`, class `XChainCreateBridge`): a door
 //! account creates its end of a cross-chain bridge, a Bridge entry it owns, with the
 //! reward paid to witnesses and, for XRP-XRP bridges, the least amount that may create
-//! an account on the other chain. Only this XChain type is built; the others answer
-//! `temUNKNOWN`.
+//! an account on the other chain.
 
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
@@ -35,6 +34,11 @@ pub fn own_chain(bridge: &XChainBridge, account: &AccountId) -> ChainType {
 
 fn is_xrp(a: &Amount) -> bool {
     matches!(a, Amount::Xrp(_))
+}
+
+/// A positive XRP amount.
+pub fn is_positive_xrp(a: &Amount) -> bool {
+    matches!(a, Amount::Xrp(d) if *d > 0)
 }
 
 fn signum(a: &Amount) -> i32 {

@@ -50,6 +50,8 @@ pub mod lt {
     pub const DELEGATE: u16 = 0x0083;
     /// Vault: a single-asset vault.
     pub const VAULT: u16 = 0x0084;
+    /// XChainOwnedClaimID: a claim ID on a bridge, with the witnesses' attestations.
+    pub const XCHAIN_OWNED_CLAIM_ID: u16 = 0x0071;
 }
 
 /// Credential flags.

@@ -34,6 +34,7 @@ mod space {
     pub const PERMISSIONED_DOMAIN: u16 = b'm' as u16;
     pub const DELEGATE: u16 = b'E' as u16;
     pub const VAULT: u16 = b'V' as u16;
+    pub const XCHAIN_CLAIM_ID: u16 = b'Q' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -321,6 +322,21 @@ pub fn nft_buys(token: &Hash256) -> Hash256 {
 /// The directory of the sell offers for `token` (`keylet::nft_sells`).
 pub fn nft_sells(token: &Hash256) -> Hash256 {
     sha512_half(&[&space::NFTOKEN_SELL_OFFERS.to_be_bytes(), &token.0])
+}
+
+/// The XChainOwnedClaimID `seq` of `bridge` (`keylet::xChainClaimID`): both doors and
+/// issues, each issue as its currency and issuer (zero for XRP), then the sequence.
+pub fn xchain_claim_id(bridge: &crate::protocol::xchain::XChainBridge, seq: u64) -> Hash256 {
+    sha512_half(&[
+        &space::XCHAIN_CLAIM_ID.to_be_bytes(),
+        &bridge.locking_door.0,
+        &bridge.locking_issue.currency.0,
+        &bridge.locking_issue.issuer.0,
+        &bridge.issuing_door.0,
+        &bridge.issuing_issue.currency.0,
+        &bridge.issuing_issue.issuer.0,
+        &seq.to_be_bytes(),
+    ])
 }
 
 #[cfg(test)]

@@ -212,6 +212,12 @@ fields! {
     batch_signers => "BatchSigners",
     batch_signer => "BatchSigner",
     parent_batch_id => "ParentBatchID",
+    other_chain_source => "OtherChainSource",
+    attestation_signer_account => "AttestationSignerAccount",
+    attestation_reward_account => "AttestationRewardAccount",
+    was_locking_chain_send => "WasLockingChainSend",
+    xchain_claim_attestations => "XChainClaimAttestations",
+    xchain_claim_proof_sig => "XChainClaimProofSig",
 }
 
 /// The cached handles.

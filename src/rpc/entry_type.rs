@@ -33,6 +33,11 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("ticket", "Ticket"),
     ("delegate", "Delegate"),
     ("vault", "Vault"),
+    ("xchain_owned_claim_id", "XChainOwnedClaimID"),
+    (
+        "xchain_owned_create_account_claim_id",
+        "XChainOwnedCreateAccountClaimID",
+    ),
 ];
 
 /// The ledger entry type code of an entry type name.

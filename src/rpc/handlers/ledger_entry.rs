@@ -59,6 +59,8 @@ enum Parse {
     Delegate,
     /// An index, or `{owner, seq}`.
     Vault,
+    /// An index, or the bridge's four parts with `xchain_owned_claim_id`.
+    XChainClaimId,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -92,6 +94,11 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
     ("delegate", Parse::Delegate, Some("Delegate")),
+    (
+        "xchain_owned_claim_id",
+        Parse::XChainClaimId,
+        Some("XChainOwnedClaimID"),
+    ),
 ];
 
 const CODE: ErrorCode = ErrorCode::InvalidParams;
@@ -297,6 +304,11 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             Ok(keylet::mptoken(&id, &a))
         }
         Parse::Bridge => Err(invalid("malformedRequest", field, "hex string")),
+        Parse::XChainClaimId if v.is_object() => {
+            let bridge = bridge_fields(v)?;
+            let seq = required_u32(v, "xchain_owned_claim_id", "malformedXChainOwnedClaimID")?;
+            Ok(keylet::xchain_claim_id(&bridge, u64::from(seq)))
+        }
         Parse::Did => parse_account(v)
             .map(|a| keylet::did(&a))
             .ok_or_else(|| invalid("malformedAddress", field, "Account")),
@@ -315,7 +327,8 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::Amm
         | Parse::MpToken
         | Parse::Oracle
-        | Parse::Delegate => parse_index(v, field),
+        | Parse::Delegate
+        | Parse::XChainClaimId => parse_index(v, field),
     }
 }
 

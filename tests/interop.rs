@@ -72,6 +72,29 @@ fn run_script(mut cmd: Command, what: &str) {
     );
 }
 
+/// `node SCRIPT ws://ADDR` with the pinned xrpl.js, against a fresh server.
+fn xrpl_js_on_a_fresh_server(script: &str, what: &str) {
+    let nm = node_modules();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new("node");
+    cmd.arg(interop_dir().join(script))
+        .arg(format!("ws://{}", server.addr()))
+        .env("NODE_PATH", nm);
+    run_script(cmd, what);
+}
+
+/// `python SCRIPT http://ADDR` with the pinned xrpl-py, against a fresh server.
+fn xrpl_py_on_a_fresh_server(script: &str, what: &str) {
+    let py = python();
+    let _g = serial();
+    let server = start_server();
+    let mut cmd = Command::new(py);
+    cmd.arg(interop_dir().join(script))
+        .arg(format!("http://{}", server.addr()));
+    run_script(cmd, what);
+}
+
 fn py_flow(mode: &str) {
     let py = python();
     let _g = serial();
@@ -96,37 +119,17 @@ fn xrpl_py_over_websocket() {
 
 #[test]
 fn xrpl_js_over_websocket() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("js_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js flow");
+    xrpl_js_on_a_fresh_server("js_flow.mjs", "xrpl.js flow");
 }
 
 #[test]
 fn xrpl_js_mpt_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("mpt_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js MPT flow");
+    xrpl_js_on_a_fresh_server("mpt_flow.mjs", "xrpl.js MPT flow");
 }
 
 #[test]
 fn xrpl_py_mpt_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_mpt_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py MPT flow");
+    xrpl_py_on_a_fresh_server("py_mpt_flow.py", "xrpl-py MPT flow");
 }
 
 /// xrpl-py funds two accounts on one ledgerd, then pays between them on a second ledgerd
@@ -165,25 +168,12 @@ fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
 
 #[test]
 fn xrpl_js_did_and_oracle_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("did_oracle_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js DID and oracle flow");
+    xrpl_js_on_a_fresh_server("did_oracle_flow.mjs", "xrpl.js DID and oracle flow");
 }
 
 #[test]
 fn xrpl_py_did_and_oracle_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_did_oracle_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py DID and oracle flow");
+    xrpl_py_on_a_fresh_server("py_did_oracle_flow.py", "xrpl-py DID and oracle flow");
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read
@@ -324,25 +314,12 @@ fn both_libraries_travel_in_time_and_revert_to_a_snapshot() {
 
 #[test]
 fn xrpl_js_credential_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("credential_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js credential flow");
+    xrpl_js_on_a_fresh_server("credential_flow.mjs", "xrpl.js credential flow");
 }
 
 #[test]
 fn xrpl_py_credential_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_credential_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py credential flow");
+    xrpl_py_on_a_fresh_server("py_credential_flow.py", "xrpl-py credential flow");
 }
 
 /// A writer closing every second and copying its history into a throwaway PostgreSQL, and
@@ -385,81 +362,36 @@ fn xrpl_js_through_one_read_node_and_the_stream_of_another() {
 /// fee replaced, removed and frozen (`dynamic_mpt_flow.mjs`).
 #[test]
 fn xrpl_js_dynamic_mpt_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("dynamic_mpt_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js DynamicMPT flow");
+    xrpl_js_on_a_fresh_server("dynamic_mpt_flow.mjs", "xrpl.js DynamicMPT flow");
 }
 
 /// The same with xrpl-py over HTTP (`py_dynamic_mpt_flow.py`).
 #[test]
 fn xrpl_py_dynamic_mpt_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_dynamic_mpt_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py DynamicMPT flow");
+    xrpl_py_on_a_fresh_server("py_dynamic_mpt_flow.py", "xrpl-py DynamicMPT flow");
 }
 
 #[test]
 fn xrpl_js_delegate_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("delegate_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js delegate flow");
+    xrpl_js_on_a_fresh_server("delegate_flow.mjs", "xrpl.js delegate flow");
 }
 
 #[test]
 fn xrpl_py_delegate_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_delegate_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py delegate flow");
+    xrpl_py_on_a_fresh_server("py_delegate_flow.py", "xrpl-py delegate flow");
 }
 
 #[test]
 fn xrpl_js_vault_flow() {
-    let nm = node_modules();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new("node");
-    cmd.arg(interop_dir().join("vault_flow.mjs"))
-        .arg(format!("ws://{}", server.addr()))
-        .env("NODE_PATH", nm);
-    run_script(cmd, "xrpl.js vault flow");
+    xrpl_js_on_a_fresh_server("vault_flow.mjs", "xrpl.js vault flow");
 }
 
 #[test]
 fn xrpl_py_vault_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_vault_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py vault flow");
+    xrpl_py_on_a_fresh_server("py_vault_flow.py", "xrpl-py vault flow");
 }
 
 #[test]
 fn xrpl_py_batch_flow() {
-    let py = python();
-    let _g = serial();
-    let server = start_server();
-    let mut cmd = Command::new(py);
-    cmd.arg(interop_dir().join("py_batch_flow.py"))
-        .arg(format!("http://{}", server.addr()));
-    run_script(cmd, "xrpl-py batch flow");
+    xrpl_py_on_a_fresh_server("py_batch_flow.py", "xrpl-py batch flow");
 }

@@ -6,42 +6,17 @@
 // Usage: node delegate_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
+import { check, connect, finish, fund, genesis, req, result, submit } from './flow_lib.mjs'
 
-const { Client, ECDSA, Wallet } = xrpl
+const { ECDSA, Wallet } = xrpl
 
-let steps = 0
-function check(cond, what) {
-  steps += 1
-  if (!cond) {
-    console.log(`FAIL: ${what}`)
-    process.exit(1)
-  }
-  console.log(`ok ${steps} - ${what}`)
-}
-
-async function submit(client, tx, wallet) {
-  try {
-    return await client.submitAndWait(tx, { wallet })
-  } catch (e) {
-    const m = String(e && e.message ? e.message : e)
-    const code = m.match(/te[cfmlr][A-Z_]+/)
-    return { result: { meta: { TransactionResult: code ? code[0] : m } } }
-  }
-}
-const result = (r) => r.result.meta.TransactionResult
-const req = async (client, r) => (await client.request(r)).result
 const balance = async (client, a) => Number((await req(client, { command: 'account_info', account: a })).account_data.Balance)
 
-const client = new Client(process.argv[2], { connectionTimeout: 10000 })
-await client.connect()
-const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+const client = await connect(process.argv[2])
 const alice = Wallet.generate(ECDSA.secp256k1)
 const bob = Wallet.generate(ECDSA.ed25519)
 const carol = Wallet.generate(ECDSA.secp256k1)
-for (const w of [alice, bob, carol]) {
-  const r = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)
-  check(result(r) === 'tesSUCCESS', `genesis funds ${w.address}`)
-}
+await fund(client, [alice, bob, carol])
 
 const pay = { TransactionType: 'Payment', Account: alice.address, Destination: carol.address, Amount: '1000000', Delegate: bob.address }
 const refused = await client.submit(pay, { wallet: bob })
@@ -78,5 +53,4 @@ check(result(cleared) === 'tesSUCCESS', `empty DelegateSet: ${result(cleared)}`)
 const gone = (await req(client, { command: 'account_objects', account: alice.address, type: 'delegate' })).account_objects
 check(gone.length === 0, 'deleted')
 
-await client.disconnect()
-console.log(`${steps} passed, 0 failed`)
+await finish(client)

@@ -5,30 +5,10 @@
 // Usage: node did_oracle_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
+import { check, connect, finish, fund, genesis, req, result, submit } from './flow_lib.mjs'
 
 const { Client, ECDSA, Wallet, convertStringToHex } = xrpl
 
-let steps = 0
-function check(cond, what) {
-  steps += 1
-  if (!cond) {
-    console.log(`FAIL: ${what}`)
-    process.exit(1)
-  }
-  console.log(`ok ${steps} - ${what}`)
-}
-
-async function submit(client, tx, wallet) {
-  try {
-    return await client.submitAndWait(tx, { wallet })
-  } catch (e) {
-    const m = String(e && e.message ? e.message : e)
-    const code = m.match(/te[cfmlr][A-Z_]+/)
-    return { result: { meta: { TransactionResult: code ? code[0] : m } } }
-  }
-}
-const result = (r) => r.result.meta.TransactionResult
-const req = async (client, r) => (await client.request(r)).result
 async function reqError(client, r) {
   try {
     await client.request(r)
@@ -44,12 +24,9 @@ async function closeUnix(client) {
 }
 
 const url = process.argv[2]
-const client = new Client(url, { connectionTimeout: 10000 })
-await client.connect()
-const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+const client = await connect(url)
 const owner = Wallet.generate(ECDSA.ed25519)
-const fund = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: owner.address, Amount: '1000000000' }, genesis)
-check(result(fund) === 'tesSUCCESS', `genesis funds ${owner.address}`)
+await fund(client, [owner])
 
 // DIDSet, as didSet.test.ts sends it.
 const didSet = await submit(client, {
@@ -138,5 +115,4 @@ check(objs.length === 0, 'nothing left in account_objects')
 const info = (await req(client, { command: 'account_info', account: owner.address })).account_data
 check(info.OwnerCount === 0, 'OwnerCount back to 0')
 
-await client.disconnect()
-console.log(`${steps} passed, 0 failed`)
+await finish(client)

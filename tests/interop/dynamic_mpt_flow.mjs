@@ -7,34 +7,12 @@
 // Usage: node dynamic_mpt_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
+import { check, connect, finish, fund, genesis, req, result, submit } from './flow_lib.mjs'
 
 const { Client, ECDSA, Wallet, MPTokenIssuanceSetFlags, MPTokenIssuanceCreateImmutableFlags } = xrpl
 
-let steps = 0
-function check(cond, what) {
-  steps += 1
-  if (!cond) {
-    console.log(`FAIL: ${what}`)
-    process.exit(1)
-  }
-  console.log(`ok ${steps} - ${what}`)
-}
-
-async function submit(client, tx, wallet) {
-  try {
-    return await client.submitAndWait(tx, { wallet })
-  } catch (e) {
-    const m = String(e && e.message ? e.message : e)
-    const code = m.match(/te[cfmlr][A-Z_]+/)
-    return { result: { meta: { TransactionResult: code ? code[0] : m } } }
-  }
-}
-const result = (r) => r.result.meta.TransactionResult
-
 const url = process.argv[2]
-const client = new Client(url, { connectionTimeout: 10000 })
-await client.connect()
-const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+const client = await connect(url)
 const issuer = Wallet.generate(ECDSA.ed25519)
 const r0 = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: issuer.address, Amount: '1000000000' }, genesis)
 check(result(r0) === 'tesSUCCESS', 'genesis funds the issuer')
@@ -107,5 +85,4 @@ const feat = (await client.request({ command: 'feature', feature: 'DynamicMPT' }
 const entry = Object.values(feat)[0]
 check(entry && entry.enabled === true, 'feature DynamicMPT is enabled')
 
-await client.disconnect()
-console.log(`${steps} passed, 0 failed`)
+await finish(client)

@@ -6,43 +6,16 @@
 // Usage: node mpt_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing step)
 // on any mismatch.
 import xrpl from 'xrpl'
+import { check, connect, finish, fund, genesis, req, result, submit } from './flow_lib.mjs'
 
-const { Client, ECDSA, Wallet } = xrpl
-
-let steps = 0
-function check(cond, what) {
-  steps += 1
-  if (!cond) {
-    console.log(`FAIL: ${what}`)
-    process.exit(1)
-  }
-  console.log(`ok ${steps} - ${what}`)
-}
-
-async function submit(client, tx, wallet) {
-  try {
-    const r = await client.submitAndWait(tx, { wallet })
-    return r
-  } catch (e) {
-    const m = String(e && e.message ? e.message : e)
-    const code = m.match(/te[cfmlr][A-Z_]+/)
-    return { result: { meta: { TransactionResult: code ? code[0] : m } } }
-  }
-}
-const result = (r) => r.result.meta.TransactionResult
-const req = async (client, r) => (await client.request(r)).result
+const { ECDSA, Wallet } = xrpl
 
 const url = process.argv[2]
-const client = new Client(url, { connectionTimeout: 10000 })
-await client.connect()
-const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+const client = await connect(url)
 const issuer = Wallet.generate(ECDSA.secp256k1)
 const holder = Wallet.generate(ECDSA.ed25519)
 const other = Wallet.generate(ECDSA.secp256k1)
-for (const w of [issuer, holder, other]) {
-  const r = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)
-  check(result(r) === 'tesSUCCESS', `genesis funds ${w.address}`)
-}
+await fund(client, [issuer, holder, other])
 
 // MPTokenIssuanceCreate: tfMPTCanLock | tfMPTRequireAuth | tfMPTCanTransfer | tfMPTCanClawback.
 const create = await submit(client, {
@@ -105,5 +78,4 @@ check(result(await submit(client, { TransactionType: 'MPTokenIssuanceDestroy', A
 objs = (await req(client, { command: 'account_objects', account: issuer.address })).account_objects
 check(objs.length === 0, 'nothing left in the issuer\'s account_objects')
 
-await client.disconnect()
-console.log(`${steps} passed, 0 failed`)
+await finish(client)

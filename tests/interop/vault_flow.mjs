@@ -5,41 +5,15 @@
 // Usage: node vault_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
+import { check, connect, finish, fund, genesis, req, result, submit } from './flow_lib.mjs'
 
-const { Client, ECDSA, Wallet } = xrpl
-
-let steps = 0
-function check(cond, what) {
-  steps += 1
-  if (!cond) {
-    console.log(`FAIL: ${what}`)
-    process.exit(1)
-  }
-  console.log(`ok ${steps} - ${what}`)
-}
-
-async function submit(client, tx, wallet) {
-  try {
-    return await client.submitAndWait(tx, { wallet })
-  } catch (e) {
-    const m = String(e && e.message ? e.message : e)
-    const code = m.match(/te[cfmlr][A-Z_]+/)
-    return { result: { meta: { TransactionResult: code ? code[0] : m } } }
-  }
-}
-const result = (r) => r.result.meta.TransactionResult
-const req = async (client, r) => (await client.request(r)).result
+const { ECDSA, Wallet } = xrpl
 
 const url = process.argv[2]
-const client = new Client(url, { connectionTimeout: 10000 })
-await client.connect()
-const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb', { algorithm: ECDSA.secp256k1 })
+const client = await connect(url)
 const owner = Wallet.generate(ECDSA.secp256k1)
 const depositor = Wallet.generate(ECDSA.ed25519)
-for (const w of [owner, depositor]) {
-  const r = await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)
-  check(result(r) === 'tesSUCCESS', `genesis funds ${w.address}`)
-}
+await fund(client, [owner, depositor])
 const state = (await req(client, { command: 'server_state' })).state
 const increment = String(state.validated_ledger.reserve_inc)
 
@@ -71,5 +45,4 @@ const deleted = await submit(client, { TransactionType: 'VaultDelete', Account: 
 check(result(deleted) === 'tesSUCCESS', `VaultDelete: ${result(deleted)}`)
 const gone = await client.request({ command: 'vault_info', vault_id: vaultID }).then(() => 'found', (e) => e.data && e.data.error)
 check(gone === 'entryNotFound', `vault_info after the delete: ${gone}`)
-await client.disconnect()
-console.log(`${steps} passed, 0 failed`)
+await finish(client)

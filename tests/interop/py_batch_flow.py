@@ -20,17 +20,7 @@ from xrpl.transaction.batch_signers import sign_multiaccount_batch
 from xrpl.utils import xrp_to_drops
 from xrpl.wallet import Wallet
 
-GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
-steps = 0
-
-
-def check(cond, what):
-    global steps
-    steps += 1
-    if not cond:
-        print(f"FAIL: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok {steps} - {what}", flush=True)
+from flow_lib import GENESIS, check, summary
 
 
 def seq(client, w):
@@ -75,4 +65,4 @@ r = submit(sign(signed, alice), client)
 check(r.result["engine_result"] == "tesSUCCESS", f"batch with bob's BatchSigner: {r.result['engine_result']}")
 client.request(GenericRequest(method="ledger_accept"))
 check(seq(client, bob) == bob_before + 1, "bob's inner payment used his sequence")
-print(f"{steps} passed, 0 failed", flush=True)
+summary()

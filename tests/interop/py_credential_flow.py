@@ -8,7 +8,6 @@ Usage: py_credential_flow.py http://127.0.0.1:PORT. Exits non-zero (with the fai
 on any mismatch.
 """
 
-import re
 import sys
 
 from xrpl.clients import JsonRpcClient
@@ -27,31 +26,10 @@ from xrpl.models.transactions import (
     PermissionedDomainSet,
 )
 from xrpl.models.transactions.deposit_preauth import Credential
-from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
 from xrpl.utils import str_to_hex
 from xrpl.wallet import Wallet
 
-GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
-steps = 0
-
-
-def check(cond, what):
-    global steps
-    steps += 1
-    if not cond:
-        print(f"FAIL: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok {steps} - {what}", flush=True)
-
-
-def submit(client, tx, wallet):
-    """The result code and the result; a failure xrpl-py raises on gives its code."""
-    try:
-        r = submit_and_wait(tx, client, wallet).result
-    except XRPLReliableSubmissionException as e:
-        code = re.search(r"te[cfmlr][A-Z_]+", str(e))
-        return (code.group(0) if code else str(e)), {}
-    return r["meta"]["TransactionResult"], r
+from flow_lib import GENESIS, check, submit, summary
 
 
 def flow(client):
@@ -105,7 +83,7 @@ def flow(client):
 
 def main():
     flow(JsonRpcClient(sys.argv[1]))
-    print(f"{steps} passed, 0 failed", flush=True)
+    summary()
 
 
 if __name__ == "__main__":

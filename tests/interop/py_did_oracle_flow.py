@@ -7,7 +7,6 @@ Usage: py_did_oracle_flow.py http://127.0.0.1:PORT. Exits non-zero (with the fai
 on any mismatch.
 """
 
-import re
 import sys
 import time
 
@@ -18,34 +17,13 @@ from xrpl.models.requests.get_aggregate_price import Oracle as AggregateOracle
 from xrpl.models.requests.ledger_entry import Oracle as OracleSelector
 from xrpl.models.transactions import DIDDelete, DIDSet, OracleDelete, OracleSet, Payment
 from xrpl.models.transactions.oracle_set import PriceData
-from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
 from xrpl.utils import str_to_hex
 from xrpl.wallet import Wallet
 
-GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
+from flow_lib import GENESIS, check, submit, summary
+
 VALID_FIELD = "1234567890abcdefABCDEF"
 MAX_ASSET_PRICE = 18446744073709551615
-steps = 0
-
-
-def check(cond, what):
-    global steps
-    steps += 1
-    if not cond:
-        print(f"FAIL: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok {steps} - {what}", flush=True)
-
-
-def submit(client, tx, wallet):
-    """The result code and the validated result; a tec raises in submit_and_wait, so its
-    code is read from the exception's message."""
-    try:
-        r = submit_and_wait(tx, client, wallet).result
-    except XRPLReliableSubmissionException as e:
-        code = re.search(r"te[cfmlr][A-Z_]+", str(e))
-        return (code.group(0) if code else str(e)), {}
-    return r["meta"]["TransactionResult"], r
 
 
 def objects(client, account, kind):
@@ -109,7 +87,7 @@ def main():
         check(res == "tesSUCCESS", f"genesis funds {w.address}")
     did_flow(client, owner)
     oracle_flow(client, owner, other)
-    print(f"{steps} passed, 0 failed", flush=True)
+    summary()
 
 
 if __name__ == "__main__":

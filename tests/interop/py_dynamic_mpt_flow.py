@@ -8,7 +8,6 @@ Usage: py_dynamic_mpt_flow.py http://127.0.0.1:PORT. Exits non-zero (with the fa
 on any mismatch.
 """
 
-import re
 import sys
 
 from xrpl.clients import JsonRpcClient
@@ -22,31 +21,10 @@ from xrpl.models.transactions import (
     MPTokenIssuanceSetFlag,
     Payment,
 )
-from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
 from xrpl.utils import str_to_hex
 from xrpl.wallet import Wallet
 
-GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
-steps = 0
-
-
-def check(cond, what):
-    global steps
-    steps += 1
-    if not cond:
-        print(f"FAIL: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok {steps} - {what}", flush=True)
-
-
-def submit(client, tx, wallet):
-    """The final result; xrpl-py raises on a tec, naming the code."""
-    try:
-        r = submit_and_wait(tx, client, wallet).result
-    except XRPLReliableSubmissionException as e:
-        code = re.search(r"te[cfmlr][A-Z_]+", str(e))
-        return (code.group(0) if code else str(e)), {}
-    return r["meta"]["TransactionResult"], r
+from flow_lib import GENESIS, check, submit, summary
 
 
 def issue(client, issuer, **fields):
@@ -116,7 +94,7 @@ def main():
     check(res == "tesSUCCESS", "genesis funds the issuer")
     capabilities(client, issuer)
     fields(client, issuer)
-    print(f"{steps} passed, 0 failed", flush=True)
+    summary()
 
 
 if __name__ == "__main__":

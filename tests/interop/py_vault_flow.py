@@ -26,17 +26,7 @@ from xrpl.transaction import XRPLReliableSubmissionException, submit_and_wait
 from xrpl.utils import str_to_hex
 from xrpl.wallet import Wallet
 
-GENESIS = Wallet.from_seed("snoPBrXtMeMyMHUVTgbuqAfg1SUTb", algorithm=CryptoAlgorithm.SECP256K1)
-steps = 0
-
-
-def check(cond, what):
-    global steps
-    steps += 1
-    if not cond:
-        print(f"FAIL: {what}", flush=True)
-        sys.exit(1)
-    print(f"ok {steps} - {what}", flush=True)
+from flow_lib import GENESIS, check, summary
 
 
 def submit(client, tx, wallet):
@@ -83,4 +73,4 @@ def flow(client):
 
 if __name__ == "__main__":
     flow(JsonRpcClient(sys.argv[1]))
-    print(f"{steps} passed, 0 failed", flush=True)
+    summary()

@@ -33,6 +33,14 @@ fn batch_fee(signers: i64, inners: i64) -> i64 {
     FEE * (2 + inners) + FEE * signers
 }
 
+/// The type and result of the batch and of each transaction recorded after it.
+fn ledger_results(env: &Env, id: &Hash256) -> Vec<(String, Ter)> {
+    ledger_rows(env, id)
+        .into_iter()
+        .map(|r| (r.0, r.1))
+        .collect()
+}
+
 /// The open ledger's transactions from the Batch `id` on: (type, result, ParentBatchID).
 fn ledger_rows(env: &Env, id: &Hash256) -> Vec<(String, Ter, Option<Hash256>, u32)> {
     let txs = env.store.open_txs();
@@ -151,10 +159,7 @@ fn only_one_stops_at_the_first_success() {
         batch(&alice, seq, fee, tf::ONLY_ONE, &inners),
     );
     assert_eq!(ter, Ter::tesSUCCESS);
-    let rows: Vec<_> = ledger_rows(&env, &id)
-        .into_iter()
-        .map(|r| (r.0, r.1))
-        .collect();
+    let rows = ledger_results(&env, &id);
     assert_eq!(
         rows,
         vec![
@@ -186,10 +191,7 @@ fn until_failure_stops_after_the_first_failure() {
         batch(&alice, seq, fee, tf::UNTIL_FAILURE, &inners),
     );
     assert_eq!(ter, Ter::tesSUCCESS);
-    let rows: Vec<_> = ledger_rows(&env, &id)
-        .into_iter()
-        .map(|r| (r.0, r.1))
-        .collect();
+    let rows = ledger_results(&env, &id);
     assert_eq!(
         rows,
         vec![
@@ -225,10 +227,7 @@ fn independent_applies_every_inner_whatever_the_others_did() {
         batch(&alice, seq, fee, tf::INDEPENDENT, &inners),
     );
     assert_eq!(ter, Ter::tesSUCCESS);
-    let rows: Vec<_> = ledger_rows(&env, &id)
-        .into_iter()
-        .map(|r| (r.0, r.1))
-        .collect();
+    let rows = ledger_results(&env, &id);
     assert_eq!(
         rows,
         vec![

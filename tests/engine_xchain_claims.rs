@@ -180,6 +180,21 @@ fn issuing_chain() -> Issuing {
     }
 }
 
+/// The issuing chain, where scBob (funded) holds claim ID 1 for a transfer from alice on
+/// the locking chain.
+fn issuing_chain_with_claim_id() -> (Issuing, Account, Account) {
+    let mut ic = issuing_chain();
+    let [bob] = ic.env.funded(["scBob"]);
+    let alice = Account::new("alice");
+    let b = ic.b;
+    ic.env.apply(
+        &bob,
+        claim_id(&b, drops(REWARD), &alice.id),
+        Ter::tesSUCCESS,
+    );
+    (ic, bob, alice)
+}
+
 impl Issuing {
     fn att(
         &self,
@@ -374,15 +389,8 @@ fn a_claim_id_is_an_owned_entry_with_the_bridges_reward() {
 
 #[test]
 fn attestations_with_a_destination_move_the_funds_at_the_quorum() {
-    let mut ic = issuing_chain();
-    let [bob] = ic.env.funded(["scBob"]);
-    let alice = Account::new("alice");
+    let (mut ic, bob, alice) = issuing_chain_with_claim_id();
     let b = ic.b;
-    ic.env.apply(
-        &bob,
-        claim_id(&b, drops(REWARD), &alice.id),
-        Ter::tesSUCCESS,
-    );
     let key = keylet::xchain_claim_id(&b, 1);
     let (bob0, master0, rewards0) = (
         ic.env.balance(&bob),
@@ -532,15 +540,8 @@ fn a_claim_to_a_deposit_auth_destination_needs_preauthorization_unless_it_is_the
 
 #[test]
 fn bad_attestations_get_rippleds_codes() {
-    let mut ic = issuing_chain();
-    let [bob] = ic.env.funded(["scBob"]);
-    let alice = Account::new("alice");
+    let (mut ic, bob, alice) = issuing_chain_with_claim_id();
     let b = ic.b;
-    ic.env.apply(
-        &bob,
-        claim_id(&b, drops(REWARD), &alice.id),
-        Ter::tesSUCCESS,
-    );
     let attester = ic.attester.clone();
     let stranger = Account::new("stranger");
     // Signed by another key than the one it names.
@@ -601,15 +602,8 @@ fn bad_attestations_get_rippleds_codes() {
 
 #[test]
 fn a_witness_may_attest_with_its_regular_key_and_leaving_the_list_drops_its_attestation() {
-    let mut ic = issuing_chain();
-    let [bob] = ic.env.funded(["scBob"]);
-    let alice = Account::new("alice");
+    let (mut ic, bob, alice) = issuing_chain_with_claim_id();
     let b = ic.b;
-    ic.env.apply(
-        &bob,
-        claim_id(&b, drops(REWARD), &alice.id),
-        Ter::tesSUCCESS,
-    );
     let attester = ic.attester.clone();
     // witness0 exists on this chain with a regular key and its master key disabled.
     let w0 = ic.witnesses[0].clone();

@@ -245,21 +245,13 @@ pub fn xrp_balance(services: &Services, account: &AccountId) -> Option<u64> {
 /// Close the open ledger (as `ledger_accept` does) and wait until the close is durable and
 /// published; returns the new open ledger's sequence.
 pub async fn close_ledger(services: &Services) -> Result<u32, String> {
-    let writer = services
-        .node
-        .writer()
-        .ok_or_else(|| "the writer is not running".to_owned())?;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    writer
-        .sequencer
-        .send(Command::Close {
-            reply: Some(tx),
-            close_time: None,
-        })
+    let close = |reply| Command::Close {
+        reply: Some(reply),
+        close_time: None,
+    };
+    crate::rpc::standalone::ask_writer(services, close)
         .await
-        .map_err(|_| "the writer has stopped".to_owned())?;
-    rx.await
-        .map_err(|_| "the writer has stopped".to_owned())?
+        .ok_or_else(|| "the writer is not running or has stopped".to_owned())?
         .map_err(|e| format!("the close failed: {e:?}"))
 }
 

@@ -1,9 +1,10 @@
 //! What the standalone-only writer methods share (`ledger_accept`, `ledger_snapshot`,
 //! `ledger_revert`): the standalone check, a command sent to the single writer and its
-//! answer awaited, and the writer's refusals as rippled-style errors.
+//! answer awaited (also how the development ledger closes its set-up ledgers), and the
+//! writer's refusals as rippled-style errors.
 
 use crate::node::sequencer::{CloseError, Command};
-use crate::rpc::context::Context;
+use crate::rpc::context::{Context, Services};
 use crate::rpc::error::{ErrorCode, RpcError};
 use tokio::sync::oneshot;
 
@@ -16,19 +17,21 @@ pub async fn ask<T>(
     if !ctx.services.node.status().standalone {
         return Err(RpcError::bare("notStandAlone"));
     }
-    let sequencer = ctx
-        .services
-        .node
-        .writer()
-        .ok_or_else(|| RpcError::new(ErrorCode::Internal))?
-        .sequencer
-        .clone();
-    let (tx, rx) = oneshot::channel();
-    sequencer
-        .send(make(tx))
+    ask_writer(&ctx.services, make)
         .await
-        .map_err(|_| RpcError::new(ErrorCode::Internal))?;
-    rx.await.map_err(|_| RpcError::new(ErrorCode::Internal))
+        .ok_or_else(|| RpcError::new(ErrorCode::Internal))
+}
+
+/// Sends the command `make` builds to the single writer and awaits its reply; `None` when
+/// there is no writer (a read node) or it has stopped.
+pub async fn ask_writer<T>(
+    services: &Services,
+    make: impl FnOnce(oneshot::Sender<T>) -> Command,
+) -> Option<T> {
+    let sequencer = services.node.writer()?.sequencer.clone();
+    let (tx, rx) = oneshot::channel();
+    sequencer.send(make(tx)).await.ok()?;
+    rx.await.ok()
 }
 
 /// A close's or revert's refusal: `invalidParams` for a request that cannot be done,

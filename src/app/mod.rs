@@ -164,9 +164,7 @@ fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> 
         keep: None,
         cache: Some(Arc::new(StateCache::default())),
     };
-    let mut ledger_cfg = LedgerConfig::default();
-    ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
-    let ledgers = crate::node::reader::follower_ledgers(ledger_cfg);
+    let ledgers = crate::node::reader::follower_ledgers(ledger_config(config));
     let node = Node::read_only(ledgers, config.network_id.unwrap_or(0), history);
     let follower = tokio::spawn(crate::node::reader::follow(node.clone()));
     let writer = config.writer.clone().unwrap_or_default();

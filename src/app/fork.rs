@@ -28,13 +28,9 @@ use crate::protocol::codec;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 use crate::server::config::ForkConfig;
-use futures::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// The upstream ledger as fetched: its header and every state entry.
 pub struct Forked {
@@ -102,7 +98,7 @@ pub async fn fetch(fork: &ForkConfig) -> Result<Forked, String> {
 /// One WebSocket connection to the upstream, requests answered in turn.
 struct Upstream {
     url: String,
-    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    socket: crate::rpc::upstream::Socket,
     next_id: u64,
 }
 
@@ -153,27 +149,9 @@ impl Upstream {
     /// Sends `request` and reads messages until the reply with `id` (stream messages are
     /// skipped).
     async fn exchange(&mut self, request: &Value, id: u64) -> Result<Value, String> {
-        let lost = |e: String| format!("fork upstream {}: connection lost: {e}", self.url);
-        let text = request.to_string();
-        if let Err(e) = self.socket.send(Message::Text(text.into())).await {
-            return Err(lost(e.to_string()));
-        }
-        loop {
-            let message = match self.socket.next().await {
-                Some(Ok(m)) => m,
-                Some(Err(e)) => return Err(lost(e.to_string())),
-                None => return Err(lost("closed".into())),
-            };
-            let Message::Text(text) = message else {
-                continue;
-            };
-            let Ok(reply) = serde_json::from_str::<Value>(text.as_str()) else {
-                return Err(lost("a reply that is not JSON".into()));
-            };
-            if reply["id"].as_u64() == Some(id) {
-                return Ok(reply);
-            }
-        }
+        crate::rpc::upstream::exchange(&mut self.socket, request, &json!(id))
+            .await
+            .map_err(|e| format!("fork upstream {}: connection lost: {e}", self.url))
     }
 
     /// The upstream's network id (`server_info`), if it reports one.

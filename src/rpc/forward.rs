@@ -11,9 +11,7 @@
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use futures::{SinkExt, StreamExt};
 use serde_json::{Map, Value};
-use tokio_tungstenite::tungstenite::Message;
 
 use crate::limits::FORWARD_TIMEOUT_SECS;
 use crate::rpc::context::Context;
@@ -65,29 +63,19 @@ fn unreachable() -> RpcError {
     RpcError::with_message(ErrorCode::NotReady, "The writer cannot be reached.")
 }
 
-/// Sends one request and returns the reply that carries its id.
+/// Sends one request on a connection of its own and returns the reply that carries its id.
 async fn exchange(url: &str, request: Map<String, Value>) -> Result<Map<String, Value>, String> {
     let (mut ws, _) = tokio_tungstenite::connect_async(url)
         .await
         .map_err(|e| e.to_string())?;
-    let text = Value::Object(request).to_string();
-    ws.send(Message::text(text))
+    let reply = crate::rpc::upstream::exchange(&mut ws, &Value::Object(request), &Value::from(1))
         .await
-        .map_err(|e| e.to_string())?;
-    while let Some(msg) = ws.next().await {
-        let text = match msg.map_err(|e| e.to_string())? {
-            Message::Text(t) => t,
-            _ => continue,
-        };
-        let Ok(Value::Object(reply)) = serde_json::from_str::<Value>(text.as_str()) else {
-            continue;
-        };
-        if reply.get("id") == Some(&Value::from(1)) {
-            let _ = ws.close(None).await;
-            return Ok(reply);
-        }
+        .map_err(|e| format!("the writer's connection: {e}"))?;
+    let _ = ws.close(None).await;
+    match reply {
+        Value::Object(reply) => Ok(reply),
+        _ => Err("the writer's reply is not an object".into()),
     }
-    Err("the writer closed the connection".into())
 }
 
 /// The writer's reply as this node's: its result, or its error with the same token,

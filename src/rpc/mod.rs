@@ -40,6 +40,7 @@ pub mod role;
 pub mod signing;
 pub mod standalone;
 pub mod submission;
+pub mod upstream;
 
 use crate::limits::VALIDATED_AGE_MAX_SECS;
 use crate::node::status::OperatingMode;

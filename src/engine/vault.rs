@@ -30,6 +30,23 @@ pub const MAXIMUM_IOU_SCALE: u8 = 18;
 /// `maxDataPayloadLength`.
 pub const DATA_LEN_MAX: usize = 256;
 
+/// VaultID, when present and non-zero.
+pub fn vault_id(tx: &StObject) -> Option<Hash256> {
+    tx.h256_of(sf().vault_id).filter(|h| *h != Hash256::ZERO)
+}
+
+/// The vault a deposit or withdrawal names, with its asset and its share issuance:
+/// `tecNO_ENTRY` when there is none, `tefINTERNAL` for a vault missing either.
+pub fn named_vault(view: &dyn ReadView, tx: &StObject) -> Result<(StObject, Issue, MptId), Ter> {
+    let vault = vault_id(tx)
+        .and_then(|k| read_vault(view, &k))
+        .ok_or(Ter::tecNO_ENTRY)?;
+    match (asset_of(&vault), share_id(&vault)) {
+        (Some(issue), Some(share)) => Ok((vault, issue, share)),
+        _ => Err(Ter::tefINTERNAL),
+    }
+}
+
 /// The Vault entry at `key`, if that key holds one.
 pub fn read_vault(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
     view.read(key)

@@ -5,11 +5,11 @@
 use super::funds::account_send;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::vault::vault_id;
 use super::vault::{
     amount_number, asset_of, number_of, read_vault, set_number, share_id, shares_held, to_asset,
     Totals,
 };
-use super::vault_deposit::vault_id;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};

@@ -7,8 +7,8 @@ use super::funds::{account_holds, account_send, frozen_issue, is_global_frozen};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::{
-    add_share_token, amount_number, asset_of, number_of, read_vault, set_number, share_id,
-    to_asset, Totals,
+    add_share_token, amount_number, named_vault, number_of, read_vault, set_number, share_id,
+    to_asset, vault_id, Totals,
 };
 use super::vault_create::tf;
 use crate::ledger::flags::lsf_mpt;
@@ -18,12 +18,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Hash256};
-
-/// VaultID, when present and non-zero.
-pub fn vault_id(tx: &StObject) -> Option<Hash256> {
-    tx.h256_of(sf().vault_id).filter(|h| *h != Hash256::ZERO)
-}
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
@@ -47,11 +42,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
-        return Ter::tecNO_ENTRY;
-    };
-    let (Some(issue), Some(share)) = (asset_of(&vault), share_id(&vault)) else {
-        return Ter::tefINTERNAL;
+    let (vault, issue, share) = match named_vault(view, tx) {
+        Ok(parts) => parts,
+        Err(t) => return t,
     };
     let Some(amount) = tx.amount_of(s.amount).filter(|a| a.issue() == issue) else {
         return Ter::tecWRONG_ASSET;

@@ -4,9 +4,9 @@
 
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::vault::vault_id;
 use super::vault::{is_negative_number, number_of, read_vault, set_number, share_id, DATA_LEN_MAX};
 use super::vault_create::tf;
-use super::vault_deposit::vault_id;
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};

@@ -10,7 +10,7 @@ use super::vault::{
     amount_number, asset_of, number_of, read_vault, remove_share_token, set_number, share_id,
     shares_held, to_asset, truncate_units, Totals, STRATEGY_FIRST_COME_FIRST_SERVE,
 };
-use super::vault_deposit::vault_id;
+use super::vault::{named_vault, vault_id};
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -35,11 +35,9 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
-        return Ter::tecNO_ENTRY;
-    };
-    let (Some(issue), Some(share)) = (asset_of(&vault), share_id(&vault)) else {
-        return Ter::tefINTERNAL;
+    let (vault, issue, share) = match named_vault(view, tx) {
+        Ok(parts) => parts,
+        Err(t) => return t,
     };
     let right_asset = match tx.get(s.amount) {
         Some(StValue::Amount(a)) => a.issue() == issue,

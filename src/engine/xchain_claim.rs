@@ -18,18 +18,30 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 use crate::protocol::xchain::{ChainType, XChainBridge};
 
+/// The fields every XChainClaim carries (rippled's preflight requires them all).
+struct ClaimFields {
+    bridge: XChainBridge,
+    amount: Amount,
+    id: u64,
+    dst: AccountId,
+}
+
+fn claim_fields(tx: &StObject) -> Option<ClaimFields> {
+    let s = sf();
+    Some(ClaimFields {
+        bridge: tx.get_xchain_bridge("XChainBridge")?,
+        amount: tx.amount_of(s.amount)?,
+        id: tx.u64_of(s.xchain_claim_id)?,
+        dst: tx.account_of(s.destination)?,
+    })
+}
+
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    let (Some(bridge), Some(amount), Some(_), Some(_)) = (
-        tx.get_xchain_bridge("XChainBridge"),
-        tx.amount_of(s.amount),
-        tx.u64_of(s.xchain_claim_id),
-        tx.account_of(s.destination),
-    ) else {
+    let Some(ClaimFields { bridge, amount, .. }) = claim_fields(tx) else {
         return Ter::temMALFORMED;
     };
     if amount.is_zero() || amount.is_negative() || !on_bridge(&bridge, &amount) {
@@ -42,12 +54,13 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// is in this chain's issue.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let (Some(spec), Some(amount), Some(id), Some(dst)) = (
-        tx.get_xchain_bridge("XChainBridge"),
-        tx.amount_of(s.amount),
-        tx.u64_of(s.xchain_claim_id),
-        tx.account_of(s.destination),
-    ) else {
+    let Some(ClaimFields {
+        bridge: spec,
+        amount,
+        id,
+        dst,
+    }) = claim_fields(tx)
+    else {
         return Ter::temMALFORMED;
     };
     let Some((_, bridge)) = read_bridge(view, &spec) else {
@@ -85,12 +98,13 @@ pub fn with_issue(amount: &Amount, spec: &XChainBridge, chain: ChainType) -> Amo
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
-    let (Some(spec), Some(amount), Some(id), Some(dst)) = (
-        tx.get_xchain_bridge("XChainBridge"),
-        tx.amount_of(s.amount),
-        tx.u64_of(s.xchain_claim_id),
-        tx.account_of(s.destination),
-    ) else {
+    let Some(ClaimFields {
+        bridge: spec,
+        amount,
+        id,
+        dst,
+    }) = claim_fields(tx)
+    else {
         return Ter::tecINTERNAL;
     };
     let claim_key = keylet::xchain_claim_id(&spec, id);

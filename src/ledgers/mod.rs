@@ -464,6 +464,19 @@ impl Ledgers {
         }
         state.commit(stamp(header.seq, 0), writes);
         state.close(header.seq, header.seq);
+        Ok(Ledgers::over_closed(cfg, state, header, fees, map, changes))
+    }
+
+    /// Ledgers whose last closed ledger is `header` (with no transactions of its own here)
+    /// and whose open ledger follows it: what a snapshot or a fork starts from.
+    fn over_closed(
+        cfg: LedgerConfig,
+        state: Arc<State>,
+        header: LedgerHeader,
+        fees: Fees,
+        state_map: ShaMap,
+        changes: LedgerChanges,
+    ) -> Ledgers {
         let info = ViewInfo {
             seq: header.seq.saturating_add(1),
             parent_close_time: header.close_time,
@@ -476,11 +489,11 @@ impl Ledgers {
             header,
             txs: Vec::new(),
             fees,
-            state_map: map,
+            state_map,
             held_at_close: Vec::new(),
             changes,
         });
-        Ok(Ledgers::around(cfg, state, closed, info))
+        Ledgers::around(cfg, state, closed, info)
     }
 
     /// A lazy fork of the ledger `header` names: entries are read from `source` on first
@@ -509,23 +522,14 @@ impl Ledgers {
         // Read now, while the upstream answers: every close updates the skip lists.
         state.read_at(&keylet::skip(), at);
         state.read_at(&keylet::skip_long(header.seq.saturating_add(1)), at);
-        let info = ViewInfo {
-            seq: header.seq.saturating_add(1),
-            parent_close_time: header.close_time,
-            fees,
-            open: true,
-            parent_hash: header.hash,
-        };
-        let closed = Arc::new(ClosedLedger {
-            close_time_requested: header.close_time,
+        Ok(Ledgers::over_closed(
+            cfg,
+            state,
             header,
-            txs: Vec::new(),
             fees,
-            state_map: ShaMap::new(),
-            held_at_close: Vec::new(),
-            changes: LedgerChanges::default(),
-        });
-        Ok(Ledgers::around(cfg, state, closed, info))
+            ShaMap::new(),
+            LedgerChanges::default(),
+        ))
     }
 
     /// True for a lazy fork ([`Ledgers::lazy_fork`]): walks over every entry of a ledger

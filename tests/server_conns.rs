@@ -7,10 +7,8 @@ mod support;
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-use support::http::{parse_reply, post, rpc, HttpReply};
+use std::net::SocketAddr;
+use support::http::{post, rpc, send_raw, served_again, HttpReply};
 use support::server::Server;
 use support::ws::Ws;
 
@@ -18,16 +16,6 @@ use support::ws::Ws;
 const ADMIN_AND_PUBLIC: &str = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\n\
      admin = [\"127.0.0.1\"]\n\
      [[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = []\n";
-
-/// A request head sent as is, its answer read to the end of the stream.
-fn exchange(addr: SocketAddr, request: &str) -> HttpReply {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    s.write_all(request.as_bytes()).expect("write");
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    parse_reply(&raw)
-}
 
 fn upgrade_request(addr: SocketAddr) -> String {
     format!(
@@ -37,7 +25,7 @@ fn upgrade_request(addr: SocketAddr) -> String {
 }
 
 fn get_metrics(addr: SocketAddr) -> HttpReply {
-    exchange(
+    send_raw(
         addr,
         &format!("GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"),
     )
@@ -59,7 +47,7 @@ async fn a_connection_beyond_the_port_limit_gets_503_with_the_reason() {
         a.call(json!({"command": "ping"})).await["status"],
         "success"
     );
-    let r = exchange(addr, &upgrade_request(addr));
+    let r = send_raw(addr, &upgrade_request(addr));
     assert_eq!(
         (r.status, r.reason.as_str()),
         (503, "Server is overloaded"),
@@ -78,15 +66,7 @@ async fn a_connection_beyond_the_port_limit_gets_503_with_the_reason() {
         "success"
     );
     drop(a);
-    let mut served = false;
-    for _ in 0..50 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        if post(addr, r#"{"method":"ping"}"#).status == 200 {
-            served = true;
-            break;
-        }
-    }
-    assert!(served, "the slot never came back");
+    assert!(served_again(addr).await, "the slot never came back");
     // The refusals are counted (b holds one slot, this request the other).
     let text = get_metrics(addr).body;
     let refused = sample(

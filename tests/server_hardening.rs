@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Barrier, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
-use support::http::{parse_reply, post, HttpReply};
+use support::http::{parse_reply, post, served_again, HttpReply};
 use support::server::Server;
 use support::ws::Ws;
 use tokio_tungstenite::tungstenite::Message;
@@ -423,15 +423,7 @@ async fn connections_beyond_the_ip_limit_get_503() {
         "success"
     );
     drop(a);
-    let mut served = false;
-    for _ in 0..50 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        if post(addr, r#"{"method":"ping"}"#).status == 200 {
-            served = true;
-            break;
-        }
-    }
-    assert!(served, "the slot never came back");
+    assert!(served_again(addr).await, "the slot never came back");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -122,3 +122,25 @@ pub async fn rpc_async(addr: SocketAddr, method: &str, params: Value) -> Value {
     let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
     serde_json::from_str(body.trim()).unwrap_or(Value::Null)
 }
+
+/// Sends `request` as is on a new connection and reads the answer to the end of the stream.
+pub fn send_raw(addr: SocketAddr, request: &str) -> HttpReply {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(request.as_bytes()).expect("write");
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    parse_reply(&raw)
+}
+
+/// Whether a JSON-RPC `ping` is answered 200 again within 2.5 s (tried every 50 ms): a
+/// connection slot freed by a client that left comes back.
+pub async fn served_again(addr: SocketAddr) -> bool {
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if post(addr, r#"{"method":"ping"}"#).status == 200 {
+            return true;
+        }
+    }
+    false
+}

@@ -787,3 +787,8 @@ pub const AGGREGATE_PRICE_HISTORY_MAX: usize = 3;
 
 /// Most permissions one DelegateSet may give (rippled `permissionMaxSize`).
 pub const DELEGATE_PERMISSIONS_MAX: usize = 10;
+
+/// Account creates a bridge may have waiting beyond the last one done: an attestation for
+/// create count `XChainAccountClaimCount + this` or later is refused (rippled
+/// `xbridgeMaxAccountCreateClaims`).
+pub const XCHAIN_ACCOUNT_CREATES_PENDING_MAX: u64 = 128;

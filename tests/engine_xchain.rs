@@ -296,17 +296,3 @@ fn a_bridge_blocks_deleting_its_door() {
     env.apply(&door, account_delete(&bob), Ter::tecHAS_OBLIGATIONS);
     assert!(env.root(&door).is_some());
 }
-
-#[test]
-fn the_account_create_types_are_not_built() {
-    let mut env = Env::new();
-    let [alice] = env.funded(["alice"]);
-    let master = Account::master();
-    let b = xrp_bridge(&alice, &master.id);
-    let mut commit = Tx::new("XChainAccountCreateCommit")
-        .amount("Amount", xrp(20))
-        .amount("SignatureReward", xrp(1))
-        .account("Destination", &master.id);
-    commit.0.set_named("XChainBridge", StValue::XChainBridge(b));
-    env.apply(&alice, commit, Ter::temUNKNOWN);
-}

@@ -127,7 +127,8 @@ fn owned_by(
         | Some(lt::BRIDGE)
         | Some(lt::DID)
         | Some(lt::DELEGATE)
-        | Some(lt::XCHAIN_OWNED_CLAIM_ID) => {
+        | Some(lt::XCHAIN_OWNED_CLAIM_ID)
+        | Some(lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID) => {
             if let Some(a) = o.account_of(s.account) {
                 *out.entry(a).or_default() += sign;
             }

@@ -105,6 +105,8 @@ pub mod vault_deposit;
 pub mod vault_set;
 pub mod vault_withdraw;
 pub mod xchain;
+pub mod xchain_account_create_commit;
+pub mod xchain_add_account_create_attestation;
 pub mod xchain_add_claim_attestation;
 pub mod xchain_claim;
 pub mod xchain_commit;

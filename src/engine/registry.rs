@@ -21,6 +21,7 @@ use super::{
     permissioned_domain_set,
 };
 use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
+use super::{xchain_account_create_commit, xchain_add_account_create_attestation};
 use super::{
     xchain_add_claim_attestation, xchain_claim, xchain_commit, xchain_create_claim_id,
     xchain_modify_bridge,
@@ -470,6 +471,20 @@ const ROWS: &[Transactor] = &[
         preflight: xchain_add_claim_attestation::preflight,
         preclaim: xchain_add_claim_attestation::preclaim,
         do_apply: xchain_add_claim_attestation::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainAccountCreateCommit,
+        name: "XChainAccountCreateCommit",
+        preflight: xchain_account_create_commit::preflight,
+        preclaim: xchain_account_create_commit::preclaim,
+        do_apply: xchain_account_create_commit::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::XChainAddAccountCreateAttestation,
+        name: "XChainAddAccountCreateAttestation",
+        preflight: xchain_add_account_create_attestation::preflight,
+        preclaim: xchain_add_account_create_attestation::preclaim,
+        do_apply: xchain_add_account_create_attestation::do_apply,
     },
 ];
 

@@ -127,6 +127,10 @@ pub enum TxType {
     XChainClaim = 43,
     /// XChainAddClaimAttestation.
     XChainAddClaimAttestation = 45,
+    /// XChainAccountCreateCommit.
+    XChainAccountCreateCommit = 44,
+    /// XChainAddAccountCreateAttestation.
+    XChainAddAccountCreateAttestation = 46,
 }
 
 impl TxType {

@@ -201,6 +201,8 @@ pub struct MatchFields {
     pub was_locking: bool,
     /// The destination; checked only when `Some` is asked for.
     pub dst: Option<Option<AccountId>>,
+    /// The reward an account create attestation names; `None` for claim attestations.
+    pub reward: Option<Amount>,
 }
 
 fn matches(stored: &StObject, m: &MatchFields) -> bool {
@@ -208,6 +210,9 @@ fn matches(stored: &StObject, m: &MatchFields) -> bool {
     if stored.amount_of(s.amount) != Some(m.amount)
         || (stored.u8_of(s.was_locking_chain_send).unwrap_or(0) != 0) != m.was_locking
     {
+        return false;
+    }
+    if m.reward.is_some() && stored.amount_of(s.signature_reward) != m.reward {
         return false;
     }
     match m.dst {
@@ -464,4 +469,39 @@ pub fn delete_claim_id(sb: &mut Sandbox, key: &Hash256) -> Ter {
     sb.erase(*key);
     adjust_owner_count(sb, &owner, -1);
     Ter::tesSUCCESS
+}
+
+/// `finalizeClaimHelper` with `OnTransferFail::removeClaim`, for account creates: a
+/// failed payment to the new account still pays the witnesses and removes the claim ID
+/// (so it blocks none of the creates after it); a failed reward payment after a good
+/// payment rolls that payment back. The code `FinalizeClaimHelperResult::ter` picks.
+pub fn finalize_create_account(outer: &mut Sandbox, f: &Finalize) -> Ter {
+    let door = f.bridge.door(f.src_chain.other());
+    let amount = this_chain_amount(f);
+    let mut inner = Sandbox::new_payment(&*outer);
+    let policy = TransferPolicy {
+        can_create: true,
+        bypass_deposit_auth: false,
+        submitter: None,
+    };
+    let main = transfer(&mut inner, &door, &f.dst, f.dst_tag, &amount, policy);
+    let reward = distribute_rewards(&mut inner, f);
+    if reward == Ter::tecINTERNAL {
+        return first_failure(&[main, reward]);
+    }
+    let (items, credits) = inner.into_parts();
+    if !main.is_tes() || reward.is_tes() {
+        outer.absorb_payment(items, credits);
+    }
+    let removed = delete_claim_id(outer, &f.claim_key);
+    first_failure(&[main, reward, removed])
+}
+
+/// The first tef or tecINTERNAL of `ters`, else the first that is not tesSUCCESS.
+fn first_failure(ters: &[Ter]) -> Ter {
+    ters.iter()
+        .find(|t| t.is_tef() || **t == Ter::tecINTERNAL)
+        .or_else(|| ters.iter().find(|t| !t.is_tes()))
+        .copied()
+        .unwrap_or(Ter::tesSUCCESS)
 }

@@ -135,6 +135,7 @@ fn apply_attestation(
         amount: att.amount,
         was_locking: att.was_locking,
         dst: Some(att.dst),
+        reward: None,
     };
     let rewards = claim_helper(&mut atts, &*psb, &m, quorum, signers);
     claim.set(s.xchain_claim_attestations, attestations_value(&atts));

@@ -126,6 +126,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         amount: sending_amount,
         was_locking: src_chain == ChainType::Locking,
         dst: None,
+        reward: None,
     };
     let rewards = match claim_helper(&mut atts, &psb, &m, quorum, &signers) {
         Ok(r) => r,

@@ -52,6 +52,9 @@ pub mod lt {
     pub const VAULT: u16 = 0x0084;
     /// XChainOwnedClaimID: a claim ID on a bridge, with the witnesses' attestations.
     pub const XCHAIN_OWNED_CLAIM_ID: u16 = 0x0071;
+    /// XChainOwnedCreateAccountClaimID: the door's pending account create, with its
+    /// attestations.
+    pub const XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID: u16 = 0x0074;
 }
 
 /// Credential flags.

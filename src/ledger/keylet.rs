@@ -35,6 +35,7 @@ mod space {
     pub const DELEGATE: u16 = b'E' as u16;
     pub const VAULT: u16 = b'V' as u16;
     pub const XCHAIN_CLAIM_ID: u16 = b'Q' as u16;
+    pub const XCHAIN_CREATE_ACCOUNT_CLAIM_ID: u16 = b'K' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -435,4 +436,22 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
+}
+
+/// The XChainOwnedCreateAccountClaimID of account create `count` on `bridge`
+/// (`keylet::xChainCreateAccountClaimID`): both doors and issues, then the count.
+pub fn xchain_create_account_claim_id(
+    bridge: &crate::protocol::xchain::XChainBridge,
+    count: u64,
+) -> Hash256 {
+    sha512_half(&[
+        &space::XCHAIN_CREATE_ACCOUNT_CLAIM_ID.to_be_bytes(),
+        &bridge.locking_door.0,
+        &bridge.locking_issue.currency.0,
+        &bridge.locking_issue.issuer.0,
+        &bridge.issuing_door.0,
+        &bridge.issuing_issue.currency.0,
+        &bridge.issuing_issue.issuer.0,
+        &count.to_be_bytes(),
+    ])
 }

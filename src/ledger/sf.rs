@@ -218,6 +218,8 @@ fields! {
     was_locking_chain_send => "WasLockingChainSend",
     xchain_claim_attestations => "XChainClaimAttestations",
     xchain_claim_proof_sig => "XChainClaimProofSig",
+    xchain_create_account_attestations => "XChainCreateAccountAttestations",
+    xchain_create_account_proof_sig => "XChainCreateAccountProofSig",
 }
 
 /// The cached handles.

@@ -1,8 +1,7 @@
 //! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
 //! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
 //! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (MPTokensV2 and the newer fixes) neither. XChainBridge is reported applied though
-//! its account-create pair answers `temUNKNOWN` (docs/compat.md).
+//! rest (MPTokensV2 and the newer fixes) neither.
 
 use crate::protocol::hash::sha512_half;
 use crate::protocol::types::Hash256;
@@ -10,7 +9,6 @@ use crate::protocol::types::Hash256;
 /// Amendments whose rules ledgerd applies (rippled's retired amendments, enabled for
 /// good on the main network, that concern what ledgerd implements).
 const APPLIED: &[&str] = &[
-    // All but XChainAccountCreateCommit / XChainAddAccountCreateAttestation (docs/compat.md).
     "XChainBridge",
     "DID",
     "fixEmptyDID",

@@ -61,6 +61,8 @@ enum Parse {
     Vault,
     /// An index, or the bridge's four parts with `xchain_owned_claim_id`.
     XChainClaimId,
+    /// An index, or the bridge's four parts with `xchain_owned_create_account_claim_id`.
+    XChainCreateAccountClaimId,
 }
 
 /// The selectors: name, parser, and the entry type it must find (None = any).
@@ -98,6 +100,11 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
         "xchain_owned_claim_id",
         Parse::XChainClaimId,
         Some("XChainOwnedClaimID"),
+    ),
+    (
+        "xchain_owned_create_account_claim_id",
+        Parse::XChainCreateAccountClaimId,
+        Some("XChainOwnedCreateAccountClaimID"),
     ),
 ];
 
@@ -309,6 +316,15 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let seq = required_u32(v, "xchain_owned_claim_id", "malformedXChainOwnedClaimID")?;
             Ok(keylet::xchain_claim_id(&bridge, u64::from(seq)))
         }
+        Parse::XChainCreateAccountClaimId if v.is_object() => {
+            let bridge = bridge_fields(v)?;
+            let field = "xchain_owned_create_account_claim_id";
+            let count = required_u32(v, field, "malformedXChainOwnedCreateAccountClaimID")?;
+            Ok(keylet::xchain_create_account_claim_id(
+                &bridge,
+                u64::from(count),
+            ))
+        }
         Parse::Did => parse_account(v)
             .map(|a| keylet::did(&a))
             .ok_or_else(|| invalid("malformedAddress", field, "Account")),
@@ -328,7 +344,8 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::MpToken
         | Parse::Oracle
         | Parse::Delegate
-        | Parse::XChainClaimId => parse_index(v, field),
+        | Parse::XChainClaimId
+        | Parse::XChainCreateAccountClaimId => parse_index(v, field),
     }
 }
 

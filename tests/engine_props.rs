@@ -2628,3 +2628,196 @@ fn vault_ops_mostly_succeed() {
     let ok = run_vault_ops(&ops);
     assert!(ok >= 30, "{ok} of 60 succeed");
 }
+
+// ---------------------------------------------------------------- xchain account creates
+
+/// An account create attestation: (witness of five, create count 1 to 5, which of two
+/// amounts, which of three accounts to create).
+type XCreateOp = (usize, u64, usize, usize);
+
+fn xcreate_op() -> impl Strategy<Value = XCreateOp> {
+    (0..5usize, 1u64..6, 0..2usize, 0..3usize)
+}
+
+/// The issuing chain of an XRP bridge: the root is the door (reward 1 XRP), five
+/// witnesses with funded reward accounts, quorum 3, and a funded attester.
+struct XChain {
+    env: Env,
+    b: ledgerd::protocol::xchain::XChainBridge,
+    witnesses: Vec<Account>,
+    rewards: Vec<Account>,
+    attester: Account,
+    dsts: Vec<Account>,
+}
+
+fn xchain_world() -> XChain {
+    use ledgerd::protocol::st::StValue;
+    let mut env = Env::new();
+    let master = Account::master();
+    let b = ledgerd::protocol::xchain::XChainBridge {
+        locking_door: Account::new("pxMcDoor").id,
+        locking_issue: ledgerd::protocol::types::Issue::XRP,
+        issuing_door: master.id,
+        issuing_issue: ledgerd::protocol::types::Issue::XRP,
+    };
+    let mut create = Tx::new("XChainCreateBridge")
+        .amount("SignatureReward", xrp(1))
+        .amount("MinAccountCreateAmount", xrp(20));
+    create.0.set_named("XChainBridge", StValue::XChainBridge(b));
+    env.apply(&master, create, Ter::tesSUCCESS);
+    let witnesses: Vec<Account> = (0..5).map(|i| Account::new(&format!("pxW{i}"))).collect();
+    let rewards: Vec<Account> = (0..5).map(|i| Account::new(&format!("pxR{i}"))).collect();
+    for r in &rewards {
+        env.fund(r, xrp(100));
+    }
+    let entries: Vec<(&Account, u16)> = witnesses.iter().map(|w| (w, 1)).collect();
+    env.apply(&master, signer_list(3, &entries), Ter::tesSUCCESS);
+    let [attester] = env.funded(["pxAttester"]);
+    let dsts = (0..3).map(|i| Account::new(&format!("pxU{i}"))).collect();
+    XChain {
+        env,
+        b,
+        witnesses,
+        rewards,
+        attester,
+        dsts,
+    }
+}
+
+fn xcreate_tx(x: &XChain, &(w, count, amt, dst): &XCreateOp) -> Tx {
+    use ledgerd::protocol::st::{StObject, StValue};
+    let amount = xrp([30, 40][amt]);
+    let (witness, reward_account, to) = (&x.witnesses[w], &x.rewards[w], &x.dsts[dst]);
+    let source = Account::new("pxSource");
+    let mut m = StObject::new();
+    m.set_named("XChainAccountCreateCount", StValue::UInt64(count));
+    m.set_named("Amount", StValue::Amount(amount));
+    m.set_named("SignatureReward", StValue::Amount(xrp(1)));
+    m.set_named("Destination", StValue::AccountId(to.id));
+    m.set_named("OtherChainSource", StValue::AccountId(source.id));
+    m.set_named(
+        "AttestationRewardAccount",
+        StValue::AccountId(reward_account.id),
+    );
+    m.set_named("WasLockingChainSend", StValue::UInt8(1));
+    m.set_named("XChainBridge", StValue::XChainBridge(x.b));
+    let sig = witness.kp.sign(&ledgerd::protocol::codec::encode(&m));
+    let mut tx = Tx::new("XChainAddAccountCreateAttestation")
+        .account("AttestationSignerAccount", &witness.id)
+        .blob("PublicKey", witness.kp.public.as_bytes())
+        .blob("Signature", &sig)
+        .account("OtherChainSource", &source.id)
+        .amount("Amount", amount)
+        .amount("SignatureReward", xrp(1))
+        .account("AttestationRewardAccount", &reward_account.id)
+        .u8("WasLockingChainSend", 1)
+        .account("Destination", &to.id);
+    tx.0.set_named("XChainAccountCreateCount", StValue::UInt64(count));
+    tx.0.set_named("XChainBridge", StValue::XChainBridge(x.b));
+    tx
+}
+
+/// After each attestation: XRP is only lost to the fee, the claim count never goes back,
+/// every waiting create lies past the claim count with at most one attestation per
+/// witness, and the door owns the bridge, its signer list and the waiting creates.
+fn check_xchain(x: &XChain, before_total: i64, last_count: u64, ter: Ter) -> (i64, u64) {
+    let master = Account::master();
+    let env = &x.env;
+    let total = [&master, &x.attester]
+        .into_iter()
+        .chain(&x.rewards)
+        .chain(&x.dsts)
+        .map(|a| env.balance(a))
+        .sum::<i64>();
+    let fee = if ter.is_applied() { FEE } else { 0 };
+    assert_eq!(before_total - total, fee, "{ter}: only the fee leaves");
+    let bridge = env
+        .read(&keylet::bridge(
+            &x.b,
+            ledgerd::protocol::xchain::ChainType::Issuing,
+        ))
+        .unwrap();
+    let count = bridge.u64_of(sf().xchain_account_claim_count).unwrap();
+    assert!(count >= last_count, "the claim count never goes back");
+    let mut waiting = 0;
+    for key in env.owned(&master) {
+        let e = env.read(&key).unwrap();
+        if e.u16_of(sf().ledger_entry_type) != Some(lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID) {
+            continue;
+        }
+        waiting += 1;
+        let c = e.u64_of(sf().xchain_account_create_count).unwrap();
+        assert!(c > count, "a waiting create {c} lies past {count}");
+        let Some(ledgerd::protocol::st::StValue::Array(atts)) =
+            e.get(sf().xchain_create_account_attestations)
+        else {
+            panic!("attestations");
+        };
+        let mut signers: Vec<_> = atts
+            .iter()
+            .map(|(_, a)| a.account_of(sf().attestation_signer_account))
+            .collect();
+        signers.sort();
+        signers.dedup();
+        assert_eq!(signers.len(), atts.len(), "one attestation per witness");
+    }
+    assert_eq!(env.owner_count(&master), 2 + waiting);
+    (total, count)
+}
+
+/// Runs the attestations, checking [`check_xchain`] after each; the results.
+fn run_xcreates(ops: &[XCreateOp]) -> Vec<Ter> {
+    let mut x = xchain_world();
+    let master = Account::master();
+    let mut total = [&master, &x.attester]
+        .into_iter()
+        .chain(&x.rewards)
+        .chain(&x.dsts)
+        .map(|a| x.env.balance(a))
+        .sum::<i64>();
+    let mut count = 0;
+    let mut results = Vec::new();
+    for op in ops {
+        let tx = xcreate_tx(&x, op);
+        let attester = x.attester.clone();
+        let ter = x.env.submit(&attester, tx);
+        assert!(ter.is_tes() || ter.is_tec(), "{ter} for {op:?}");
+        (total, count) = check_xchain(&x, total, count, ter);
+        results.push(ter);
+    }
+    results
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// Account create attestations in any order, for creates 1 to 5 with disagreeing
+    /// amounts and destinations: [`check_xchain`] holds after each, a replay gives the
+    /// same results.
+    #[test]
+    fn xchain_account_create_sequences_keep_the_invariants(
+        ops in prop::collection::vec(xcreate_op(), 1..50)
+    ) {
+        let r1 = run_xcreates(&ops);
+        prop_assert_eq!(&r1, &run_xcreates(&ops));
+    }
+}
+
+/// The mix creates accounts and also refuses past creates.
+#[test]
+fn xchain_account_create_ops_reach_both_sides() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let ops = prop::collection::vec(xcreate_op(), 200)
+        .new_tree(&mut runner)
+        .expect("tree")
+        .current();
+    let results = run_xcreates(&ops);
+    let n = |t: Ter| results.iter().filter(|r| **r == t).count();
+    eprintln!(
+        "successes {}, past {}",
+        n(Ter::tesSUCCESS),
+        n(Ter::tecXCHAIN_ACCOUNT_CREATE_PAST)
+    );
+    assert!(n(Ter::tesSUCCESS) >= 20);
+    assert!(n(Ter::tecXCHAIN_ACCOUNT_CREATE_PAST) >= 5);
+}

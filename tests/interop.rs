@@ -5,7 +5,8 @@
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
 //! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
-//! `py_vault_flow.py`) and Batch (`py_batch_flow.py`),
+//! `py_vault_flow.py`) and Batch (`py_batch_flow.py`), through XChain account creation
+//! (`xchain_account_flow.mjs`, `py_xchain_account_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
 //! and prefunded accounts (`faucet.mjs`, `faucet.py`: `fundWallet` and
 //! `generate_faucet_wallet`); both libraries travel in time past a 30-day escrow and
@@ -394,4 +395,20 @@ fn xrpl_py_vault_flow() {
 #[test]
 fn xrpl_py_batch_flow() {
     xrpl_py_on_a_fresh_server("py_batch_flow.py", "xrpl-py batch flow");
+}
+
+#[test]
+fn xrpl_js_xchain_account_flow() {
+    xrpl_js_on_a_fresh_server(
+        "xchain_account_flow.mjs",
+        "xrpl.js XChain account create flow",
+    );
+}
+
+#[test]
+fn xrpl_py_xchain_account_flow() {
+    xrpl_py_on_a_fresh_server(
+        "py_xchain_account_flow.py",
+        "xrpl-py XChain account create flow",
+    );
 }

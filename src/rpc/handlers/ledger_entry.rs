@@ -311,19 +311,8 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             Ok(keylet::mptoken(&id, &a))
         }
         Parse::Bridge => Err(invalid("malformedRequest", field, "hex string")),
-        Parse::XChainClaimId if v.is_object() => {
-            let bridge = bridge_fields(v)?;
-            let seq = required_u32(v, "xchain_owned_claim_id", "malformedXChainOwnedClaimID")?;
-            Ok(keylet::xchain_claim_id(&bridge, u64::from(seq)))
-        }
-        Parse::XChainCreateAccountClaimId if v.is_object() => {
-            let bridge = bridge_fields(v)?;
-            let field = "xchain_owned_create_account_claim_id";
-            let count = required_u32(v, field, "malformedXChainOwnedCreateAccountClaimID")?;
-            Ok(keylet::xchain_create_account_claim_id(
-                &bridge,
-                u64::from(count),
-            ))
+        Parse::XChainClaimId | Parse::XChainCreateAccountClaimId if v.is_object() => {
+            xchain_claim_key(parse, v)
         }
         Parse::Did => parse_account(v)
             .map(|a| keylet::did(&a))
@@ -409,6 +398,22 @@ fn authorized_credentials(v: &Value) -> Result<CredentialSet, RpcError> {
         set.push((issuer, t));
     }
     crate::engine::credential::sorted(set).ok_or_else(|| invalid(TOKEN, FIELD, "array"))
+}
+
+/// An XChainOwnedClaimID or XChainOwnedCreateAccountClaimID by the bridge's four parts
+/// and its number, named like the selector.
+fn xchain_claim_key(parse: Parse, v: &Value) -> Result<Hash256, RpcError> {
+    let bridge = bridge_fields(v)?;
+    if matches!(parse, Parse::XChainClaimId) {
+        let seq = required_u32(v, "xchain_owned_claim_id", "malformedXChainOwnedClaimID")?;
+        return Ok(keylet::xchain_claim_id(&bridge, u64::from(seq)));
+    }
+    let field = "xchain_owned_create_account_claim_id";
+    let count = required_u32(v, field, "malformedXChainOwnedCreateAccountClaimID")?;
+    Ok(keylet::xchain_create_account_claim_id(
+        &bridge,
+        u64::from(count),
+    ))
 }
 
 /// `parseBridgeFields`: the four parts, each present and not null, doors then issues.

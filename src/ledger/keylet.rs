@@ -340,6 +340,24 @@ pub fn xchain_claim_id(bridge: &crate::protocol::xchain::XChainBridge, seq: u64)
     ])
 }
 
+/// The XChainOwnedCreateAccountClaimID of account create `count` on `bridge`
+/// (`keylet::xChainCreateAccountClaimID`): both doors and issues, then the count.
+pub fn xchain_create_account_claim_id(
+    bridge: &crate::protocol::xchain::XChainBridge,
+    count: u64,
+) -> Hash256 {
+    sha512_half(&[
+        &space::XCHAIN_CREATE_ACCOUNT_CLAIM_ID.to_be_bytes(),
+        &bridge.locking_door.0,
+        &bridge.locking_issue.currency.0,
+        &bridge.locking_issue.issuer.0,
+        &bridge.issuing_door.0,
+        &bridge.issuing_issue.currency.0,
+        &bridge.issuing_issue.issuer.0,
+        &count.to_be_bytes(),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,22 +454,4 @@ mod tests {
         bytes.extend_from_slice(&7u32.to_be_bytes());
         assert_eq!(permissioned_domain(&g, 7), sha512_half(&[&bytes]));
     }
-}
-
-/// The XChainOwnedCreateAccountClaimID of account create `count` on `bridge`
-/// (`keylet::xChainCreateAccountClaimID`): both doors and issues, then the count.
-pub fn xchain_create_account_claim_id(
-    bridge: &crate::protocol::xchain::XChainBridge,
-    count: u64,
-) -> Hash256 {
-    sha512_half(&[
-        &space::XCHAIN_CREATE_ACCOUNT_CLAIM_ID.to_be_bytes(),
-        &bridge.locking_door.0,
-        &bridge.locking_issue.currency.0,
-        &bridge.locking_issue.issuer.0,
-        &bridge.issuing_door.0,
-        &bridge.issuing_issue.currency.0,
-        &bridge.issuing_issue.issuer.0,
-        &count.to_be_bytes(),
-    ])
 }

@@ -218,6 +218,8 @@ fields! {
     was_locking_chain_send => "WasLockingChainSend",
     xchain_claim_attestations => "XChainClaimAttestations",
     xchain_claim_proof_sig => "XChainClaimProofSig",
+    additional_books => "AdditionalBooks",
+    book => "Book",
 }
 
 /// The cached handles.

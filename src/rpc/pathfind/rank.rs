@@ -92,6 +92,7 @@ pub fn ripple_calc(sb: &mut Sandbox, c: &Calc) -> FlowOutcome {
         owner_pays_fee: false,
         crossing: Crossing::No,
         limit_quality: None,
+        domain: None,
     };
     flow(sb, &req)
 }

@@ -34,6 +34,10 @@ pub enum Violation {
     /// An NFTokenPage empty, over 32 tokens, unsorted, holding a token at or above its key
     /// (except the last page), or linked out of order (rippled `ValidNFTokenPage`).
     BadNFTokenPage,
+    /// A successful OfferCreate left a malformed hybrid offer, or a domain Payment or
+    /// OfferCreate touched another domain's or the open book's offers or pages, or its
+    /// domain does not exist (rippled `ValidPermissionedDEX`).
+    BadPermissionedDex,
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
@@ -513,4 +517,64 @@ mod tests {
             Err(Violation::XrpTrustLine)
         );
     }
+}
+
+/// rippled `ValidPermissionedDEX`, after a successful Payment or OfferCreate: no
+/// malformed hybrid offer (OfferCreate), and for one carrying a DomainID, the domain
+/// exists and every offer and book page it wrote or deleted is that domain's.
+pub fn permissioned_dex(
+    sb: &super::sandbox::Sandbox,
+    tx: &StObject,
+    ter: super::ter::Ter,
+) -> Result<(), Violation> {
+    use crate::engine::tx_type::TxType;
+    use crate::ledger::flags::lsf_offer;
+    use crate::ledger::view::ReadView;
+    let s = sf();
+    let tx_type = tx.u16_of(s.transaction_type).unwrap_or(0);
+    let is_offer_create = tx_type == TxType::OfferCreate as u16;
+    if !(is_offer_create || tx_type == TxType::Payment as u16) || ter != super::ter::Ter::tesSUCCESS
+    {
+        return Ok(());
+    }
+    let mut domains = std::collections::BTreeSet::new();
+    let mut regular_offers = false;
+    let mut bad_hybrid = false;
+    for item in sb.items().values() {
+        let e = &item.cur;
+        match e.u16_of(s.ledger_entry_type) {
+            Some(lt::DIR_NODE) => domains.extend(e.h256_of(s.domain_id)),
+            Some(lt::OFFER) => {
+                match e.h256_of(s.domain_id) {
+                    Some(d) => {
+                        domains.insert(d);
+                    }
+                    None => regular_offers = true,
+                }
+                let books = match e.get(s.additional_books) {
+                    Some(StValue::Array(a)) => Some(a.len()),
+                    _ => None,
+                };
+                if e.is_flag(lsf_offer::HYBRID)
+                    && (e.h256_of(s.domain_id).is_none() || books.is_none_or(|n| n > 1))
+                {
+                    bad_hybrid = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if is_offer_create && bad_hybrid {
+        return Err(Violation::BadPermissionedDex);
+    }
+    let Some(domain) = tx.h256_of(s.domain_id) else {
+        return Ok(());
+    };
+    let exists = sb
+        .read(&domain)
+        .is_some_and(|d| d.u16_of(s.ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN));
+    if !exists || domains.iter().any(|d| *d != domain) || regular_offers {
+        return Err(Violation::BadPermissionedDex);
+    }
+    Ok(())
 }

@@ -190,6 +190,46 @@ async fn a_domain_payment_and_its_errors_over_the_api() {
         )
         .await;
     assert_eq!(r["engine_result"], "tecNO_PERMISSION", "{r}");
+    // sign with build_path searches the domain's books; a bad DomainID is refused.
+    d.domain_offer("pdBob", &domain, usd("gwPd", "10"), 0).await;
+    d.close().await;
+    let tx = json!({"TransactionType": "Payment", "Account": address("pdAlice"), "Destination": address("pdCarol"), "Amount": usd("gwPd", "1"), "SendMax": xrp(1), "DomainID": domain});
+    let signed = d
+        .result(
+            "sign",
+            json!({"secret": support::keys::secret("pdAlice"), "tx_json": tx.clone(), "build_path": true}),
+        )
+        .await;
+    assert_eq!(
+        signed["tx_json"]["Paths"],
+        json!([[{"currency": "USD", "issuer": address("gwPd"), "type": 48}]]),
+        "{signed}"
+    );
+    // Without the DomainID the open books hold nothing: no paths.
+    let mut open = tx.clone();
+    open.as_object_mut().unwrap().remove("DomainID");
+    let signed = d
+        .result(
+            "sign",
+            json!({"secret": support::keys::secret("pdAlice"), "tx_json": open, "build_path": true}),
+        )
+        .await;
+    assert!(signed["tx_json"].get("Paths").is_none(), "{signed}");
+    let bad = with(tx, json!({"DomainID": "zz"}));
+    let r = d
+        .call(
+            "sign",
+            json!({"secret": support::keys::secret("pdAlice"), "tx_json": bad, "build_path": true}),
+        )
+        .await;
+    assert_eq!(
+        err(&r),
+        (
+            "domainMalformed".into(),
+            "Unable to parse 'DomainID'.".into()
+        ),
+        "{r}"
+    );
     // A hybrid offer without a domain is malformed.
     let tx = json!({"TransactionType": "OfferCreate", "TakerPays": xrp(1), "TakerGets": usd("gwPd", "1"), "Flags": 0x0010_0000, "Account": address("pdBob")});
     let r = d

@@ -330,7 +330,10 @@ fn xrpl_js_permissioned_dex_flow() {
 
 #[test]
 fn xrpl_py_permissioned_dex_flow() {
-    xrpl_py_on_a_fresh_server("py_permissioned_dex_flow.py", "xrpl-py permissioned DEX flow");
+    xrpl_py_on_a_fresh_server(
+        "py_permissioned_dex_flow.py",
+        "xrpl-py permissioned DEX flow",
+    );
 }
 
 /// A writer closing every second and copying its history into a throwaway PostgreSQL, and

@@ -609,3 +609,35 @@ fn a_deleted_domain_leaves_its_offers_unusable() {
     d.env.apply(&bob, place, Ter::tecNO_PERMISSION);
     assert!(d.env.read(&k).is_some());
 }
+
+#[test]
+fn a_crossing_domain_offer_removes_a_removed_members_offer() {
+    let mut d = dex();
+    let (alice, bob) = (d.alice.clone(), d.bob.clone());
+    let b = d.domain_offer(&bob, xrp(10), usd(&d, 10), 0);
+    let owner = d.owner.clone();
+    d.env
+        .apply(&owner, delete_cred(&bob, &owner), Ter::tesSUCCESS);
+    // alice's offer finds bob's unusable: it is removed and hers is placed whole.
+    let a = d.domain_offer(&alice, usd(&d, 10), xrp(10), 0);
+    assert!(d.env.read(&b).is_none(), "bob's offer removed");
+    assert_eq!(d.env.owner_count(&bob), 1, "the line only");
+    assert_eq!(d.amounts(&a), Some((usd(&d, 10), xrp(10))));
+}
+
+#[test]
+fn a_killed_taker_still_removes_a_removed_members_offer() {
+    let mut d = dex();
+    let (alice, carol) = (d.alice.clone(), d.carol.clone());
+    let c = d.domain_offer(&carol, xrp(10), usd(&d, 10), 0);
+    let owner = d.owner.clone();
+    d.env
+        .apply(&owner, delete_cred(&carol, &owner), Ter::tesSUCCESS);
+    let ioc = in_domain(offer(usd(&d, 10), xrp(10)), d.domain).flags(tf::IMMEDIATE_OR_CANCEL);
+    d.env.apply(&alice, ioc, Ter::tecKILLED);
+    assert!(
+        d.env.read(&c).is_none(),
+        "carol's offer removed though the taker was killed"
+    );
+    assert_eq!(d.env.owner_count(&carol), 1);
+}

@@ -1,7 +1,7 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential and permissioned
-//! domain transactions among a few accounts, valid and invalid. After every
+//! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential, permissioned
+//! domain and permissioned DEX transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.

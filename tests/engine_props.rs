@@ -1,7 +1,7 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
-//! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential and permissioned
-//! domain transactions among a few accounts, valid and invalid. After every
+//! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential, permissioned
+//! domain and permissioned DEX transactions among a few accounts, valid and invalid. After every
 //! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
 //! when the transaction was applied, and replaying the same sequence gives the same
 //! state and the same hashes.
@@ -29,6 +29,23 @@ const CURRENCIES: [&str; 2] = ["USD", "EUR"];
 
 #[derive(Debug, Clone)]
 enum Op {
+    /// A permissioned DEX offer in domain `which` (see `World::domains`), maybe hybrid.
+    DomainOffer {
+        from: usize,
+        which: usize,
+        pays: (usize, i64),
+        gets: (usize, i64),
+        hybrid: bool,
+    },
+    /// A permissioned DEX payment in domain `which` through the books.
+    DomainCross {
+        from: usize,
+        to: usize,
+        which: usize,
+        deliver: (usize, i64),
+        send_max: (usize, i64),
+        partial: bool,
+    },
     PayXrp {
         from: usize,
         to: usize,
@@ -693,6 +710,130 @@ fn cred_tx(w: &mut World, op: &Op) -> (usize, Tx) {
         }
         _ => unreachable!("not a credential op"),
     }
+}
+
+/// Permissioned DEX ops: domain offers (some hybrid) and domain payments through the
+/// books, in the domains created so far (`which` past the end names one that does not
+/// exist).
+fn pdex_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (acct(), 0..2usize, asset(), asset(), prop::bool::weighted(0.3)).prop_map(
+            |(from, which, pays, gets, hybrid)| Op::DomainOffer {
+                from,
+                which,
+                pays,
+                gets,
+                hybrid
+            }
+        ),
+        2 => (acct(), acct(), 0..2usize, asset(), asset(), any::<bool>()).prop_map(
+            |(from, to, which, deliver, send_max, partial)| Op::DomainCross {
+                from,
+                to,
+                which,
+                deliver,
+                send_max,
+                partial
+            }
+        ),
+    ]
+}
+
+/// The transaction of a permissioned DEX op.
+fn pdex_tx(w: &World, op: &Op) -> (usize, Tx) {
+    let domain = |which: usize| w.domains.get(which).copied().unwrap_or(Hash256([7; 32]));
+    match op.clone() {
+        Op::DomainOffer {
+            from,
+            which,
+            pays,
+            gets,
+            hybrid,
+        } => (
+            from,
+            Tx::new("OfferCreate")
+                .amount("TakerPays", asset_amount(w, pays))
+                .amount("TakerGets", asset_amount(w, gets))
+                .h256("DomainID", domain(which))
+                .flags(if hybrid { 0x0010_0000 } else { 0 }),
+        ),
+        Op::DomainCross {
+            from,
+            to,
+            which,
+            deliver,
+            send_max,
+            partial,
+        } => (
+            from,
+            pay(&w.accts[to], asset_amount(w, deliver))
+                .amount("SendMax", asset_amount(w, send_max))
+                .h256("DomainID", domain(which))
+                .flags(if partial { 0x0002_0000 } else { 0 }),
+        ),
+        _ => unreachable!("not a permissioned DEX op"),
+    }
+}
+
+/// A start for the permissioned DEX mix: every account trusts the gateway's USD and
+/// EUR and holds some; the gateway's domain accepts its KYC credential, which alice and
+/// bob accept (carol is left out).
+fn pdex_setup() -> Vec<Op> {
+    let mut ops = Vec::new();
+    for to in 1..NAMES.len() {
+        for cur in 0..CURRENCIES.len() {
+            ops.push(Op::Trust {
+                from: to,
+                to: 0,
+                cur,
+                limit: 10_000,
+                flags: 0,
+            });
+            ops.push(Op::PayIou {
+                from: 0,
+                to,
+                issuer: 0,
+                cur,
+                value: 500,
+                partial: false,
+            });
+        }
+    }
+    ops.push(Op::DomainSet {
+        from: 0,
+        creds: vec![(0, 0)],
+        which: None,
+    });
+    for subject in [1, 2] {
+        ops.push(Op::CredCreate {
+            from: 0,
+            subject,
+            kind: 0,
+            expires_in: None,
+        });
+        ops.push(Op::CredAccept {
+            from: subject,
+            issuer: 0,
+            kind: 0,
+        });
+    }
+    ops
+}
+
+/// How many permissioned DEX ops of `ops` succeed: (offers, payments).
+fn pdex_successes(ops: &[Op]) -> (usize, usize) {
+    let mut w = world();
+    let (mut offers, mut pays) = (0, 0);
+    for op in ops {
+        if let Some((_, t)) = step(&mut w, op) {
+            match op {
+                Op::DomainOffer { .. } if t.is_tes() => offers += 1,
+                Op::DomainCross { .. } if t.is_tes() => pays += 1,
+                _ => {}
+            }
+        }
+    }
+    (offers, pays)
 }
 
 /// NFToken ops: mints (often with a transfer fee), burns by the owner or the issuer,
@@ -1386,6 +1527,7 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::DidDelete { .. }
         | Op::OracleSet { .. }
         | Op::OracleDelete { .. } => did_oracle_tx(w, op),
+        op @ (Op::DomainOffer { .. } | Op::DomainCross { .. }) => pdex_tx(w, &op),
         op @ (Op::CredCreate { .. }
         | Op::CredAccept { .. }
         | Op::CredDelete { .. }
@@ -1641,6 +1783,9 @@ fn check_state(w: &World) {
     let mut dir_entries: HashMap<AccountId, Vec<Hash256>> = HashMap::new();
     let mut must_list: Vec<(AccountId, Hash256)> = Vec::new();
     let mut book_entries: Vec<(Hash256, Hash256)> = Vec::new();
+    // Book pages' DomainIDs, and each offer's pages with the domain each must carry.
+    let mut page_domains: HashMap<Hash256, Option<Hash256>> = HashMap::new();
+    let mut offer_pages: Vec<(Hash256, Option<Hash256>)> = Vec::new();
     let mut offers: Vec<(Hash256, Hash256, u64)> = Vec::new();
     // Per issuance key: OutstandingAmount less what its holders hold.
     let mut mpt_out: HashMap<Hash256, i128> = HashMap::new();
@@ -1738,12 +1883,15 @@ fn check_state(w: &World) {
                     .entry(owner)
                     .or_default()
                     .extend(o.v256_of(s.indexes).unwrap_or(&[])),
-                None => book_entries.extend(
-                    o.v256_of(s.indexes)
-                        .unwrap_or(&[])
-                        .iter()
-                        .map(|k| (*key, *k)),
-                ),
+                None => {
+                    page_domains.insert(*key, o.h256_of(s.domain_id));
+                    book_entries.extend(
+                        o.v256_of(s.indexes)
+                            .unwrap_or(&[])
+                            .iter()
+                            .map(|k| (*key, *k)),
+                    )
+                }
             },
             Some(lt::NFTOKEN_PAGE) => {
                 let mut a = [0u8; 20];
@@ -1811,11 +1959,22 @@ fn check_state(w: &World) {
                 let owner = o.account_of(s.account).unwrap();
                 *owned.entry(owner).or_default() += 1;
                 must_list.push((owner, *key));
-                offers.push((
-                    *key,
-                    o.h256_of(s.book_directory).unwrap(),
-                    o.u64_of(s.book_node).unwrap_or(0),
-                ));
+                let dir = o.h256_of(s.book_directory).unwrap();
+                let node = o.u64_of(s.book_node).unwrap_or(0);
+                offers.push((*key, dir, node));
+                offer_pages.push((keylet::dir_page(&dir, node), o.h256_of(s.domain_id)));
+                // A hybrid offer is also on the open book's page, which names no domain.
+                for (dir, node) in ledgerd::engine::offer::additional_books(o) {
+                    offers.push((*key, dir, node));
+                    offer_pages.push((keylet::dir_page(&dir, node), None));
+                }
+                let hybrid = o.is_flag(ledgerd::ledger::flags::lsf_offer::HYBRID);
+                assert_eq!(
+                    hybrid,
+                    o.get(s.additional_books).is_some(),
+                    "hybrid offers, and only they, list an additional book"
+                );
+                assert!(!hybrid || o.h256_of(s.domain_id).is_some());
                 for f in [s.taker_pays, s.taker_gets] {
                     let a = o.amount_of(f).unwrap();
                     assert!(
@@ -1858,6 +2017,13 @@ fn check_state(w: &World) {
         assert!(
             book_entries.contains(&(page_key, offer)),
             "each offer is listed on its book page"
+        );
+    }
+    for (page, domain) in offer_pages {
+        assert_eq!(
+            page_domains.get(&page),
+            Some(&domain),
+            "an offer's book page names the offer's domain (none for the open book)"
         );
     }
     for (key, d) in &mpt_out {
@@ -2057,6 +2223,24 @@ proptest! {
         ], 1..80)
     ) {
         replays_identically(&ops)?;
+    }
+
+    /// Domain offers (some hybrid) and domain payments among members and others, with
+    /// credentials coming and going and open offers beside them: every offer is listed on
+    /// its book pages, a domain offer's page names its domain, a hybrid offer is also on
+    /// an open page; the invariants (ValidPermissionedDEX among them) hold throughout.
+    #[test]
+    fn permissioned_dex_sequences_keep_the_invariants(
+        ops in prop::collection::vec(prop_oneof![
+            4 => pdex_op(),
+            2 => credential_op(),
+            2 => dex_op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ], 1..80)
+    ) {
+        let mut all = pdex_setup();
+        all.extend(ops);
+        replays_identically(&all)?;
     }
 
     /// Mostly NFToken transactions: pages split and merge, offers come and go, sales pay
@@ -2820,4 +3004,29 @@ fn xchain_account_create_ops_reach_both_sides() {
     );
     assert!(n(Ter::tesSUCCESS) >= 20);
     assert!(n(Ter::tecXCHAIN_ACCOUNT_CREATE_PAST) >= 5);
+}
+
+/// The permissioned DEX mix reaches success: domain offers are placed and domain
+/// payments deliver, so its property is not vacuous.
+#[test]
+fn permissioned_dex_mix_reaches_success() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        proptest::test_runner::TestRng::deterministic_rng(
+            proptest::test_runner::RngAlgorithm::ChaCha,
+        ),
+    );
+    let mut ops = pdex_setup();
+    ops.extend(
+        prop::collection::vec(pdex_op(), 300)
+            .new_tree(&mut runner)
+            .expect("tree")
+            .current(),
+    );
+    let (offers, pays) = pdex_successes(&ops);
+    eprintln!("domain offers placed {offers}, domain payments {pays}");
+    assert!(offers >= 20, "domain offers succeed in the mix: {offers}");
+    assert!(pays >= 3, "domain payments succeed in the mix: {pays}");
 }

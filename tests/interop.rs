@@ -3,6 +3,7 @@
 //! through the MPT, DID, price-oracle and credential flows of their own integration tests
 //! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
+//! `permissioned_dex_flow.mjs`, `py_permissioned_dex_flow.py`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
 //! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
 //! `py_vault_flow.py`) and Batch (`py_batch_flow.py`), through XChain account creation
@@ -321,6 +322,19 @@ fn xrpl_js_credential_flow() {
 #[test]
 fn xrpl_py_credential_flow() {
     xrpl_py_on_a_fresh_server("py_credential_flow.py", "xrpl-py credential flow");
+}
+
+#[test]
+fn xrpl_js_permissioned_dex_flow() {
+    xrpl_js_on_a_fresh_server("permissioned_dex_flow.mjs", "xrpl.js permissioned DEX flow");
+}
+
+#[test]
+fn xrpl_py_permissioned_dex_flow() {
+    xrpl_py_on_a_fresh_server(
+        "py_permissioned_dex_flow.py",
+        "xrpl-py permissioned DEX flow",
+    );
 }
 
 /// A writer closing every second and copying its history into a throwaway PostgreSQL, and

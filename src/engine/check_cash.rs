@@ -289,6 +289,7 @@ fn cash_iou(
         owner_pays_fee: true,
         crossing: Crossing::No,
         limit_quality: None,
+        domain: None,
     };
     let lifted = casher_line(ctx, &send_max)?;
     let out = flow(&mut ctx.sb, &req);

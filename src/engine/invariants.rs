@@ -34,6 +34,10 @@ pub enum Violation {
     /// An NFTokenPage empty, over 32 tokens, unsorted, holding a token at or above its key
     /// (except the last page), or linked out of order (rippled `ValidNFTokenPage`).
     BadNFTokenPage,
+    /// A successful OfferCreate left a malformed hybrid offer, or a domain Payment or
+    /// OfferCreate touched another domain's or the open book's offers or pages, or its
+    /// domain does not exist (rippled `ValidPermissionedDEX`).
+    BadPermissionedDex,
 }
 
 /// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
@@ -324,6 +328,66 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
     Ok(())
 }
 
+/// rippled `ValidPermissionedDEX`, after a successful Payment or OfferCreate: no
+/// malformed hybrid offer (OfferCreate), and for one carrying a DomainID, the domain
+/// exists and every offer and book page it wrote or deleted is that domain's.
+pub fn permissioned_dex(
+    sb: &super::sandbox::Sandbox,
+    tx: &StObject,
+    ter: super::ter::Ter,
+) -> Result<(), Violation> {
+    use crate::engine::tx_type::TxType;
+    use crate::ledger::flags::lsf_offer;
+    use crate::ledger::view::ReadView;
+    let s = sf();
+    let tx_type = tx.u16_of(s.transaction_type).unwrap_or(0);
+    let is_offer_create = tx_type == TxType::OfferCreate as u16;
+    if !(is_offer_create || tx_type == TxType::Payment as u16) || ter != super::ter::Ter::tesSUCCESS
+    {
+        return Ok(());
+    }
+    let mut domains = std::collections::BTreeSet::new();
+    let mut regular_offers = false;
+    let mut bad_hybrid = false;
+    for item in sb.items().values() {
+        let e = &item.cur;
+        match e.u16_of(s.ledger_entry_type) {
+            Some(lt::DIR_NODE) => domains.extend(e.h256_of(s.domain_id)),
+            Some(lt::OFFER) => {
+                match e.h256_of(s.domain_id) {
+                    Some(d) => {
+                        domains.insert(d);
+                    }
+                    None => regular_offers = true,
+                }
+                let books = match e.get(s.additional_books) {
+                    Some(StValue::Array(a)) => Some(a.len()),
+                    _ => None,
+                };
+                if e.is_flag(lsf_offer::HYBRID)
+                    && (e.h256_of(s.domain_id).is_none() || books.is_none_or(|n| n > 1))
+                {
+                    bad_hybrid = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if is_offer_create && bad_hybrid {
+        return Err(Violation::BadPermissionedDex);
+    }
+    let Some(domain) = tx.h256_of(s.domain_id) else {
+        return Ok(());
+    };
+    let exists = sb
+        .read(&domain)
+        .is_some_and(|d| d.u16_of(s.ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN));
+    if !exists || domains.iter().any(|d| *d != domain) || regular_offers {
+        return Err(Violation::BadPermissionedDex);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -513,5 +577,73 @@ mod tests {
             check(sb.items(), 0, 10, &AccountId::ZERO, 0),
             Err(Violation::XrpTrustLine)
         );
+    }
+
+    #[test]
+    fn permissioned_dex_offers_stay_in_their_domain() {
+        use crate::engine::ter::Ter;
+        use crate::engine::tx_type::TxType;
+        use crate::ledger::flags::lsf_offer;
+        let owner = AccountId([3; 20]);
+        let view = view_with(&[(owner, 1000)]);
+        let (domain, other) = (Hash256([0xD0; 32]), Hash256([0xD1; 32]));
+        let tx = |t: TxType, d: Option<Hash256>| {
+            let mut o = StObject::new();
+            o.set(sf().transaction_type, StValue::UInt16(t as u16));
+            if let Some(d) = d {
+                o.set(sf().domain_id, StValue::Hash256(d));
+            }
+            o
+        };
+        let offer = |d: Option<Hash256>, flags: u32| {
+            let mut o = new_entry(lt::OFFER);
+            o.set(sf().flags, StValue::UInt32(flags));
+            if let Some(d) = d {
+                o.set(sf().domain_id, StValue::Hash256(d));
+            }
+            o
+        };
+        let mut pd = new_entry(lt::PERMISSIONED_DOMAIN);
+        pd.set(sf().owner, StValue::AccountId(owner));
+        let with = |o: StObject, domain_exists: bool| {
+            let mut sb = Sandbox::new(&view);
+            if domain_exists {
+                sb.insert(domain, pd.clone());
+            }
+            sb.insert(Hash256([9; 32]), o);
+            sb
+        };
+        let pay = tx(TxType::Payment, Some(domain));
+        let ok = Ter::tesSUCCESS;
+        assert_eq!(
+            permissioned_dex(&with(offer(Some(domain), 0), true), &pay, ok),
+            Ok(())
+        );
+        let bad = Err(Violation::BadPermissionedDex);
+        // Another domain's offer, an open one, or no such domain.
+        assert_eq!(
+            permissioned_dex(&with(offer(Some(other), 0), true), &pay, ok),
+            bad
+        );
+        assert_eq!(permissioned_dex(&with(offer(None, 0), true), &pay, ok), bad);
+        assert_eq!(
+            permissioned_dex(&with(offer(Some(domain), 0), false), &pay, ok),
+            bad
+        );
+        // A failed transaction, or one without a domain, is not judged.
+        let tec = Ter::tecPATH_PARTIAL;
+        assert_eq!(
+            permissioned_dex(&with(offer(None, 0), true), &pay, tec),
+            Ok(())
+        );
+        let open = tx(TxType::Payment, None);
+        assert_eq!(
+            permissioned_dex(&with(offer(None, 0), true), &open, ok),
+            Ok(())
+        );
+        // A hybrid offer without its additional book, from an OfferCreate.
+        let create = tx(TxType::OfferCreate, None);
+        let hybrid = offer(Some(domain), lsf_offer::HYBRID);
+        assert_eq!(permissioned_dex(&with(hybrid, true), &create, ok), bad);
     }
 }

@@ -85,6 +85,7 @@ pub mod payment;
 pub mod payment_channel_claim;
 pub mod payment_channel_create;
 pub mod payment_channel_fund;
+pub mod permissioned_dex;
 pub mod permissioned_domain_delete;
 pub mod permissioned_domain_set;
 pub mod registry;

@@ -30,9 +30,27 @@ pub fn offer_delete(sb: &mut Sandbox, key: &Hash256) -> Ter {
     if !dir_remove(sb, &book, book_node, key, false) {
         return Ter::tefBAD_LEDGER;
     }
+    for (dir, node) in additional_books(&offer) {
+        if !dir_remove(sb, &dir, node, key, false) {
+            return Ter::tefBAD_LEDGER;
+        }
+    }
     adjust_owner_count(sb, &owner, -1);
     sb.erase(*key);
     Ter::tesSUCCESS
+}
+
+/// The other book pages a hybrid offer is listed on (its `AdditionalBooks`: the open
+/// book's page), as (directory, page).
+pub fn additional_books(offer: &StObject) -> Vec<(Hash256, u64)> {
+    let s = sf();
+    let Some(StValue::Array(books)) = offer.get(s.additional_books) else {
+        return Vec::new();
+    };
+    books
+        .iter()
+        .filter_map(|(_, b)| Some((b.h256_of(s.book_directory)?, b.u64_of(s.book_node)?)))
+        .collect()
 }
 
 /// An offer as the payment engine consumes it: what the taker pays (`taker_pays`,

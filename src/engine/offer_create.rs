@@ -8,6 +8,7 @@ use super::entry::{adjust_owner_count, new_entry, set_flags, with_threading};
 use super::flow::{flow, Crossing, FlowRequest};
 use super::funds::{account_funds, is_global_frozen, transfer_rate, zero_of};
 use super::offer::{is_positive, minus, offer_delete};
+use super::permissioned_dex::account_in_domain;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -21,7 +22,7 @@ use crate::protocol::amount_math::{
 };
 use crate::protocol::quality::{Quality, MAX_TICK_SIZE, QUALITY_ONE};
 use crate::protocol::st::{PathStep, StObject, StValue};
-use crate::protocol::types::{AccountId, Currency, Issue};
+use crate::protocol::types::{AccountId, Currency, Hash160, Hash256, Issue};
 
 /// OfferCreate flags.
 pub mod tf {
@@ -33,9 +34,11 @@ pub mod tf {
     pub const FILL_OR_KILL: u32 = 0x0004_0000;
     /// Sell all of TakerGets even for more than TakerPays.
     pub const SELL: u32 = 0x0008_0000;
+    /// A domain offer also placed in the open book (PermissionedDEX).
+    pub const HYBRID: u32 = 0x0010_0000;
     /// Bits an OfferCreate may not set.
     pub const MASK: u32 =
-        super::TF_UNIVERSAL_MASK & !(PASSIVE | IMMEDIATE_OR_CANCEL | FILL_OR_KILL | SELL);
+        super::TF_UNIVERSAL_MASK & !(PASSIVE | IMMEDIATE_OR_CANCEL | FILL_OR_KILL | SELL | HYBRID);
 }
 
 fn legal(a: &Amount) -> bool {
@@ -48,12 +51,11 @@ fn legal(a: &Amount) -> bool {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    // A permissioned DEX offer: PermissionedDEX is not applied here.
-    if tx.get(s.domain_id).is_some() {
-        return Ter::temDISABLED;
-    }
     let flags = tx.flags();
     if flags & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if flags & tf::HYBRID != 0 && tx.get(s.domain_id).is_none() {
         return Ter::temINVALID_FLAG;
     }
     if flags & tf::IMMEDIATE_OR_CANCEL != 0 && flags & tf::FILL_OR_KILL != 0 {
@@ -120,9 +122,15 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::tecEXPIRED;
     }
     if !pays.is_xrp() {
-        return check_accept_asset(view, account, &pays.issue());
+        let t = check_accept_asset(view, account, &pays.issue());
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
     }
-    Ter::tesSUCCESS
+    match tx.h256_of(s.domain_id) {
+        Some(d) if !account_in_domain(view, account, &d) => Ter::tecNO_PERMISSION,
+        _ => Ter::tesSUCCESS,
+    }
 }
 
 /// rippled `CreateOffer::checkAcceptAsset`: may `account` receive `issue`?
@@ -165,28 +173,34 @@ struct Left {
 fn flow_cross(
     sb: &mut Sandbox,
     sb_cancel: &mut Sandbox,
-    account: &AccountId,
+    taker: &Taker,
     inp: &Amount,
     out: &Amount,
-    flags: u32,
 ) -> (Ter, Left) {
     let (ter, left, items) = {
         let mut psb = Sandbox::new_payment(&*sb);
-        let (ter, left) = cross_in(&mut psb, sb_cancel, account, inp, out, flags);
+        let (ter, left) = cross_in(&mut psb, sb_cancel, taker, inp, out);
         (ter, left, psb.into_parts().0)
     };
     sb.absorb(items);
     (ter, left)
 }
 
+/// Who crosses: the account, the transaction's flags and its domain, if any.
+struct Taker {
+    account: AccountId,
+    flags: u32,
+    domain: Option<Hash256>,
+}
+
 fn cross_in(
     sb: &mut Sandbox,
     sb_cancel: &mut Sandbox,
-    account: &AccountId,
+    taker: &Taker,
     inp: &Amount,
     out: &Amount,
-    flags: u32,
 ) -> (Ter, Left) {
+    let (account, flags) = (&taker.account, taker.flags);
     let unchanged = Left {
         inp: *inp,
         out: *out,
@@ -235,6 +249,7 @@ fn cross_in(
         owner_pays_fee: true,
         crossing: if sell { Crossing::Sell } else { Crossing::Yes },
         limit_quality: Some(threshold),
+        domain: taker.domain,
     };
     let result = flow(sb, &req);
     for k in &result.removable {
@@ -426,7 +441,12 @@ fn apply_guts(sb: &mut Sandbox, sb_cancel: &mut Sandbox, ctx: &ApplyContext) -> 
         }
         rate = get_rate(&gets, &pays);
     }
-    let (ter, left) = flow_cross(sb, sb_cancel, &account, &gets, &pays, flags);
+    let taker = Taker {
+        account,
+        flags,
+        domain: tx.h256_of(s.domain_id),
+    };
+    let (ter, left) = flow_cross(sb, sb_cancel, &taker, &gets, &pays);
     let ter = if ter == Ter::tecFAILED_PROCESSING && sb.info().open {
         Ter::telFAILED_PROCESSING
     } else {
@@ -464,63 +484,74 @@ fn apply_guts(sb: &mut Sandbox, sb_cancel: &mut Sandbox, ctx: &ApplyContext) -> 
         };
         return (t, true);
     }
-    (
-        place(sb, &account, seq, &pays, &gets, rate, expiration, flags),
-        true,
-    )
+    let placed = Placed {
+        seq,
+        rate,
+        expiration,
+    };
+    (place(sb, &taker, &placed, &pays, &gets), true)
 }
 
-/// Puts the offer in its owner's directory and its book page.
-#[allow(clippy::too_many_arguments)]
-fn place(
-    sb: &mut Sandbox,
-    account: &AccountId,
+/// The offer's sequence, its book quality and its expiration.
+struct Placed {
     seq: u32,
+    rate: u64,
+    expiration: Option<u32>,
+}
+
+/// What a book directory page of (`pays`, `gets`) at `rate` says about its book; a
+/// domain book's pages also name the domain.
+fn describe_book(
     pays: &Amount,
     gets: &Amount,
     rate: u64,
-    expiration: Option<u32>,
-    flags: u32,
-) -> Ter {
+    domain: Option<Hash256>,
+) -> impl Fn(&mut StObject) {
     let s = sf();
-    let key = keylet::offer(account, seq);
+    let (pi, gi) = (pays.issue(), gets.issue());
+    move |p: &mut StObject| {
+        p.set(
+            s.taker_pays_currency,
+            StValue::Hash160(Hash160(pi.currency.0)),
+        );
+        p.set(s.taker_pays_issuer, StValue::Hash160(Hash160(pi.issuer.0)));
+        p.set(
+            s.taker_gets_currency,
+            StValue::Hash160(Hash160(gi.currency.0)),
+        );
+        p.set(s.taker_gets_issuer, StValue::Hash160(Hash160(gi.issuer.0)));
+        p.set(s.exchange_rate, StValue::UInt64(rate));
+        if let Some(d) = domain {
+            p.set(s.domain_id, StValue::Hash256(d));
+        }
+    }
+}
+
+/// Puts the offer in its owner's directory and its book page (the domain's book for a
+/// domain offer; a hybrid one also goes in the open book, rippled `applyHybrid`).
+fn place(sb: &mut Sandbox, taker: &Taker, placed: &Placed, pays: &Amount, gets: &Amount) -> Ter {
+    let s = sf();
+    let (account, flags) = (&taker.account, taker.flags);
+    let key = keylet::offer(account, placed.seq);
     let Some(owner_node) = insert_owned(sb, account, key) else {
         return Ter::tecDIR_FULL;
     };
     adjust_owner_count(sb, account, 1);
-    let (pi, gi) = (pays.issue(), gets.issue());
-    let dir = keylet::book_quality_key(&keylet::book_base(&pi, &gi), rate);
-    let describe = |p: &mut StObject| {
-        p.set(
-            s.taker_pays_currency,
-            StValue::Hash160(crate::protocol::types::Hash160(pi.currency.0)),
-        );
-        p.set(
-            s.taker_pays_issuer,
-            StValue::Hash160(crate::protocol::types::Hash160(pi.issuer.0)),
-        );
-        p.set(
-            s.taker_gets_currency,
-            StValue::Hash160(crate::protocol::types::Hash160(gi.currency.0)),
-        );
-        p.set(
-            s.taker_gets_issuer,
-            StValue::Hash160(crate::protocol::types::Hash160(gi.issuer.0)),
-        );
-        p.set(s.exchange_rate, StValue::UInt64(rate));
-    };
+    let base = keylet::book_base_in(&pays.issue(), &gets.issue(), taker.domain.as_ref());
+    let dir = keylet::book_quality_key(&base, placed.rate);
+    let describe = describe_book(pays, gets, placed.rate, taker.domain);
     let Some(book_node) = dir_add(sb, &dir, key, false, &describe) else {
         return Ter::tecDIR_FULL;
     };
     let mut offer = with_threading(new_entry(lt::OFFER));
     offer.set(s.account, StValue::AccountId(*account));
-    offer.set(s.sequence, StValue::UInt32(seq));
+    offer.set(s.sequence, StValue::UInt32(placed.seq));
     offer.set(s.book_directory, StValue::Hash256(dir));
     offer.set(s.taker_pays, StValue::Amount(*pays));
     offer.set(s.taker_gets, StValue::Amount(*gets));
     offer.set(s.owner_node, StValue::UInt64(owner_node));
     offer.set(s.book_node, StValue::UInt64(book_node));
-    if let Some(e) = expiration {
+    if let Some(e) = placed.expiration {
         offer.set(s.expiration, StValue::UInt32(e));
     }
     let mut f = 0;
@@ -530,7 +561,35 @@ fn place(
     if flags & tf::SELL != 0 {
         f |= lsf_offer::SELL;
     }
+    if let Some(d) = taker.domain {
+        offer.set(s.domain_id, StValue::Hash256(d));
+    }
+    if flags & tf::HYBRID != 0 {
+        f |= lsf_offer::HYBRID;
+        let Some(books) = place_in_open_book(sb, key, placed.rate, pays, gets) else {
+            return Ter::tecDIR_FULL;
+        };
+        offer.set(s.additional_books, books);
+    }
     set_flags(&mut offer, f, 0);
     sb.insert(key, offer);
     Ter::tesSUCCESS
+}
+
+/// A hybrid offer's page in the open book (no DomainID on that page), as the
+/// `AdditionalBooks` array it records.
+fn place_in_open_book(
+    sb: &mut Sandbox,
+    key: Hash256,
+    rate: u64,
+    pays: &Amount,
+    gets: &Amount,
+) -> Option<StValue> {
+    let s = sf();
+    let dir = keylet::book_quality_key(&keylet::book_base(&pays.issue(), &gets.issue()), rate);
+    let node = dir_add(sb, &dir, key, false, &describe_book(pays, gets, rate, None))?;
+    let mut book = StObject::new();
+    book.set(s.book_directory, StValue::Hash256(dir));
+    book.set(s.book_node, StValue::UInt64(node));
+    Some(StValue::Array(vec![(s.book, book)]))
 }

@@ -6,6 +6,7 @@ use super::credential;
 use super::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use super::flow::{flow, Crossing, FlowRequest};
 use super::mpt;
+use super::permissioned_dex::account_in_domain;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -70,10 +71,6 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 
 fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    // A permissioned DEX payment: PermissionedDEX is not applied here.
-    if tx.get(s.domain_id).is_some() {
-        return Ter::temDISABLED;
-    }
     if let Some(amount) = tx.mpt_amount_of(s.amount) {
         return mpt_preflight(tx, account, &amount);
     }
@@ -158,7 +155,25 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if t != Ter::tesSUCCESS {
         return t;
     }
-    credential::valid_ids(view, tx, account)
+    let t = credential::valid_ids(view, tx, account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    preclaim_domain(view, tx, account)
+}
+
+/// A permissioned DEX payment: the sender and the destination are both members of the
+/// domain (rippled `Payment::preclaim`), else tecNO_PERMISSION.
+fn preclaim_domain(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(domain) = tx.h256_of(s.domain_id) else {
+        return Ter::tesSUCCESS;
+    };
+    let dst = tx.account_of(s.destination).unwrap_or_default();
+    if !account_in_domain(view, account, &domain) || !account_in_domain(view, &dst, &domain) {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
 }
 
 fn preclaim_destination(view: &dyn ReadView, tx: &StObject) -> Ter {
@@ -285,6 +300,7 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
         owner_pays_fee: false,
         crossing: Crossing::No,
         limit_quality,
+        domain: tx.h256_of(s.domain_id),
     };
     let out = flow(&mut ctx.sb, &req);
     let mut ter = out.ter;

@@ -523,10 +523,13 @@ pub fn apply_transaction(
         let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
     let tx_type = tx.u16_of(sf().transaction_type).unwrap_or(0);
-    let checked = |sb: &Sandbox| invariants::check(sb.items(), fee, c.fee, &c.account, tx_type);
-    if checked(&ctx.sb).is_err() {
+    let checked = |sb: &Sandbox, ter: Ter| {
+        invariants::check(sb.items(), fee, c.fee, &c.account, tx_type)?;
+        invariants::permissioned_dex(sb, tx, ter)
+    };
+    if checked(&ctx.sb, ter).is_err() {
         ter = Ter::tecINVARIANT_FAILED;
-        if !reset(&mut ctx, &c) || checked(&ctx.sb).is_err() {
+        if !reset(&mut ctx, &c) || checked(&ctx.sb, ter).is_err() {
             return Outcome::rejected(Ter::tefINVARIANT_FAILED);
         }
     }

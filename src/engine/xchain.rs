@@ -363,6 +363,7 @@ fn transfer_iou(sb: &mut Sandbox, src: &AccountId, dst: &AccountId, amount: &Amo
         owner_pays_fee: true,
         crossing: Crossing::No,
         limit_quality: None,
+        domain: None,
     };
     let out = flow(sb, &req);
     if out.ter.is_tes() || out.ter.is_tec() || out.ter.is_ter() {

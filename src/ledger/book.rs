@@ -51,9 +51,20 @@ pub fn for_each_book_offer(
     view: &dyn ReadView,
     pays: &Issue,
     gets: &Issue,
+    f: impl FnMut(&Hash256, &Hash256, &Arc<StObject>) -> bool,
+) {
+    for_each_book_offer_in(view, pays, gets, None, f)
+}
+
+/// [`for_each_book_offer`] over a permissioned domain's book (`None`: the open book).
+pub fn for_each_book_offer_in(
+    view: &dyn ReadView,
+    pays: &Issue,
+    gets: &Issue,
+    domain: Option<&Hash256>,
     mut f: impl FnMut(&Hash256, &Hash256, &Arc<StObject>) -> bool,
 ) {
-    let base = keylet::book_base(pays, gets);
+    let base = keylet::book_base_in(pays, gets, domain);
     for dir in quality_dirs(view, &base) {
         for (_, key) in directory_entries(view, &dir) {
             let Some(offer) = view.read(&key) else {

@@ -99,6 +99,8 @@ pub mod lsf_offer {
     pub const PASSIVE: u32 = 0x0001_0000;
     /// Placed with tfSell: sells all of TakerGets even for more than TakerPays.
     pub const SELL: u32 = 0x0002_0000;
+    /// Placed with tfHybrid: in its domain's book and in the open book (AdditionalBooks).
+    pub const HYBRID: u32 = 0x0004_0000;
 }
 
 /// AccountRoot flags.

@@ -176,6 +176,23 @@ pub fn book_base(taker_pays: &Issue, taker_gets: &Issue) -> Hash256 {
     book_quality_key(&h, 0)
 }
 
+/// The base of a permissioned DEX book (`getBookBase` of a `Book` with a domain): the
+/// domain's ID is hashed after the issues; `None` is the open book.
+pub fn book_base_in(taker_pays: &Issue, taker_gets: &Issue, domain: Option<&Hash256>) -> Hash256 {
+    let Some(d) = domain else {
+        return book_base(taker_pays, taker_gets);
+    };
+    let h = sha512_half(&[
+        &space::BOOK_DIR.to_be_bytes(),
+        &taker_pays.currency.0,
+        &taker_gets.currency.0,
+        &taker_pays.issuer.0,
+        &taker_gets.issuer.0,
+        &d.0,
+    ]);
+    book_quality_key(&h, 0)
+}
+
 /// The book directory of `base`'s book at `quality` (`getQualityIndex`): the base with
 /// its low 64 bits replaced by the quality.
 pub fn book_quality_key(base: &Hash256, quality: u64) -> Hash256 {

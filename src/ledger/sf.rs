@@ -220,6 +220,8 @@ fields! {
     xchain_claim_proof_sig => "XChainClaimProofSig",
     xchain_create_account_attestations => "XChainCreateAccountAttestations",
     xchain_create_account_proof_sig => "XChainCreateAccountProofSig",
+    additional_books => "AdditionalBooks",
+    book => "Book",
 }
 
 /// The cached handles.

@@ -15,7 +15,10 @@
 use crate::ledger::view::ReadView;
 use crate::ledgers::{ClosedLedger, LedgerSnapshot, TxEntry};
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Issue};
+use crate::protocol::types::{AccountId, Hash256, Issue};
+
+/// An order book a `books` subscription follows: (taker pays, taker gets, domain).
+pub type BookKey = (Issue, Issue, Option<Hash256>);
 use crate::render::{
     ledger::ledger_closed, stream::owner_funds, stream::transaction_message, stream::TxSource,
 };
@@ -101,8 +104,8 @@ struct Sub {
     streams: HashSet<Stream>,
     accounts: HashSet<AccountId>,
     accounts_proposed: HashSet<AccountId>,
-    /// Order books followed, as (taker pays, taker gets).
-    books: HashSet<(Issue, Issue)>,
+    /// Order books followed.
+    books: HashSet<BookKey>,
 }
 
 struct Entry {
@@ -138,7 +141,7 @@ fn index<K: std::hash::Hash + Eq>(map: &mut HashMap<K, HashSet<u64>>, key: K, id
 enum Edit<'a> {
     Stream(Stream, bool),
     Accounts(&'a [AccountId], bool, bool),
-    Books(&'a [(Issue, Issue)], bool),
+    Books(&'a [BookKey], bool),
 }
 
 impl Registry {
@@ -330,13 +333,13 @@ impl Subscriptions {
         self.change(session, None, Edit::Accounts(accounts, proposed, false));
     }
 
-    /// Follow order books, each given as (taker pays, taker gets).
-    pub fn add_books(&self, session: &Arc<Session>, api_version: u32, books: &[(Issue, Issue)]) {
+    /// Follow order books, each given as (taker pays, taker gets, domain).
+    pub fn add_books(&self, session: &Arc<Session>, api_version: u32, books: &[BookKey]) {
         self.change(session, Some(api_version), Edit::Books(books, true));
     }
 
     /// Stop following order books.
-    pub fn remove_books(&self, session: &Arc<Session>, books: &[(Issue, Issue)]) {
+    pub fn remove_books(&self, session: &Arc<Session>, books: &[BookKey]) {
         self.change(session, None, Edit::Books(books, false));
     }
 
@@ -620,8 +623,11 @@ impl Subscriptions {
 /// changed (PreviousFields) or deleted (FinalFields), keyed as a `books` subscription is:
 /// rippled looks its listeners up as (the offer's TakerGets issue, its TakerPays issue),
 /// so a subscription with `taker_pays` X and `taker_gets` Y hears of offers that sell X
-/// for Y — the side opposite to the one book_offers lists for it.
-pub fn touched_books(entry: &TxEntry) -> BTreeSet<(Issue, Issue)> {
+/// for Y — the side opposite to the one book_offers lists for it. The domain is the
+/// DomainID in the same fields, as rippled reads it: a created or deleted domain offer
+/// names its domain's book, a changed one (whose PreviousFields hold no DomainID) the
+/// open book.
+pub fn touched_books(entry: &TxEntry) -> BTreeSet<BookKey> {
     let mut out = BTreeSet::new();
     for (f, node) in entry.meta.get_array("AffectedNodes").unwrap_or(&[]) {
         if node.get_u16("LedgerEntryType") != Some(crate::ledger::flags::lt::OFFER) {
@@ -640,7 +646,11 @@ pub fn touched_books(entry: &TxEntry) -> BTreeSet<(Issue, Issue)> {
             fields.get_amount("TakerPays"),
             fields.get_amount("TakerGets"),
         ) {
-            out.insert((gets.issue(), pays.issue()));
+            let domain = match fields.get(crate::ledger::sf::sf().domain_id) {
+                Some(StValue::Hash256(d)) => Some(*d),
+                _ => None,
+            };
+            out.insert((gets.issue(), pays.issue(), domain));
         }
     }
     out

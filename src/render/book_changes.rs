@@ -105,6 +105,8 @@ struct Tally {
     low: IouValue,
     open: IouValue,
     close: IouValue,
+    /// The last trade's offer's DomainID (rippled keeps the last one).
+    domain: Option<crate::protocol::types::Hash256>,
 }
 
 /// One consumed offer's trade: the tally key, both sides' signed deltas and issues.
@@ -153,6 +155,7 @@ fn trade(node: &StObject, cancelled: Option<u32>, deleted: bool) -> Option<(Stri
             low: rate,
             open: rate,
             close: rate,
+            domain: fin.h256_of(s.domain_id),
         },
     ))
 }
@@ -172,6 +175,7 @@ fn add(tally: &mut BTreeMap<String, Tally>, key: String, t: Tally) {
                 e.low = t.close;
             }
             e.close = t.close;
+            e.domain = t.domain;
         }
     }
 }
@@ -229,5 +233,8 @@ fn change_json(t: &Tally) -> Value {
     o.insert("low".into(), Value::from(t.low.to_text()));
     o.insert("open".into(), Value::from(t.open.to_text()));
     o.insert("close".into(), Value::from(t.close.to_text()));
+    if let Some(d) = t.domain {
+        o.insert("domain".into(), Value::from(d.to_hex()));
+    }
     Value::Object(o)
 }

@@ -84,6 +84,8 @@ const APPLIED: &[&str] = &[
     "NFTokenMintOffer",
     "DynamicNFT",
     "BatchV1_1",
+    // Domain offers and payments, tfHybrid, as rippled 2.5 (docs/compat.md).
+    "PermissionedDEX",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -103,7 +105,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
     "TokenEscrow",
-    "PermissionedDEX",
     "SingleAssetVault",
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::engine::ripple::QUALITY_ONE;
-use crate::ledger::book::for_each_book_offer;
+use crate::ledger::book::for_each_book_offer_in;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -20,13 +20,15 @@ use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, as_string, parse_hash256};
 use serde_json::Value;
 
-/// An order book: takers pay `pays` and get `gets` (rippled `Book{in, out}`).
+/// An order book: takers pay `pays` and get `gets` (rippled `Book{in, out, domain}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Book {
     /// What a taker pays (the offers' TakerPays issue).
     pub pays: Issue,
     /// What a taker gets (the offers' TakerGets issue).
     pub gets: Issue,
+    /// A permissioned domain's book (None: the open book).
+    pub domain: Option<Hash256>,
 }
 
 impl Book {
@@ -35,6 +37,7 @@ impl Book {
         Book {
             pays: self.gets,
             gets: self.pays,
+            domain: self.domain,
         }
     }
 }
@@ -215,7 +218,8 @@ pub fn book_page(view: &dyn ReadView, book: &Book, taker: &AccountId, limit: u32
     let rate = transfer_rate(view, &out_issuer);
     let mut left: HashMap<AccountId, Qty> = HashMap::new();
     let s = sf();
-    for_each_book_offer(view, &book.pays, &book.gets, |dir, key, offer| {
+    let domain = book.domain.as_ref();
+    for_each_book_offer_in(view, &book.pays, &book.gets, domain, |dir, key, offer| {
         let (Some(owner), Some(gets), Some(pays)) = (
             offer.account_of(s.account),
             offer.amount_of(s.taker_gets),
@@ -346,7 +350,11 @@ pub fn subscription_book(entry: &Value) -> Result<Book, RpcError> {
     if pays == gets {
         return Err(RpcError::new(ErrorCode::BadMarket));
     }
-    Ok(Book { pays, gets })
+    Ok(Book {
+        pays,
+        gets,
+        domain: None,
+    })
 }
 
 /// A `books` entry's optional `domain` (`domainMalformed` unless 64 hex digits).
@@ -443,6 +451,7 @@ mod tests {
         let book = Book {
             pays: Issue::XRP,
             gets: usd(gw, "1").issue(),
+            domain: None,
         };
         let base = keylet::book_base(&book.pays, &book.gets);
         let mut w = vec![
@@ -520,6 +529,7 @@ mod tests {
         let book = Book {
             pays: Issue::XRP,
             gets: usd(gw, "1").issue(),
+            domain: None,
         };
         book_page(&view, &book, &taker, limit)
     }

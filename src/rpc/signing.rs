@@ -621,6 +621,9 @@ fn check_payment(
                 "Cannot specify both 'tx_json.Paths' and 'build_path'",
             ));
         }
+    }
+    payment_domain(txj)?;
+    if params.contains_key("build_path") {
         let send_max_xrp = match txj.get("SendMax") {
             Some(v) => Amount::from_json(v)
                 .map_err(|_| RpcError::invalid_field("tx_json.SendMax"))?
@@ -635,6 +638,21 @@ fn check_payment(
         }
     }
     Ok(())
+}
+
+/// A Payment's DomainID as rippled's `checkPayment` reads it (64 hex digits, else
+/// `domainMalformed`): the path search then keeps to that domain's books.
+fn payment_domain(txj: &Map<String, Value>) -> Result<Option<Hash256>, RpcError> {
+    match txj.get("DomainID") {
+        None => Ok(None),
+        Some(v) => v
+            .as_str()
+            .and_then(crate::rpc::params::parse_hash256)
+            .map(Some)
+            .ok_or_else(|| {
+                RpcError::with_message(ErrorCode::DomainMalformed, "Unable to parse 'DomainID'.")
+            }),
+    }
 }
 
 /// Fills `Paths` for `build_path` from a path search in the open ledger: from SendMax's
@@ -657,7 +675,8 @@ fn build_path(
         .and_then(as_string)
         .and_then(|s| AccountId::from_address(&s).ok())
         .ok_or_else(|| RpcError::invalid_field("tx_json.Destination"))?;
-    let paths = crate::rpc::pathfind::build_paths(view, account, &dst, &send_max, &amount);
+    let domain = payment_domain(txj)?;
+    let paths = crate::rpc::pathfind::build_paths(view, account, &dst, &send_max, &amount, domain);
     if !paths.is_empty() {
         txj.insert(
             "Paths".into(),

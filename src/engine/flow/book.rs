@@ -9,6 +9,7 @@ use super::step::{DebtDir, OffersToRemove, PrevInfo, Step, StrandDir};
 use super::{amt_cmp, amt_positive, amt_sub, mul_ratio_or_zero, sum_sorted};
 use crate::engine::funds::{account_funds, deep_frozen, require_auth, transfer_rate, zero_of};
 use crate::engine::offer::{offer_delete, LiveOffer};
+use crate::engine::permissioned_dex::offer_in_domain;
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::book::directory_entries;
@@ -55,6 +56,8 @@ pub struct BookStep {
     pub offers_used: u32,
     /// The pool of the book's two assets, if any.
     pub amm: Option<AmmLiquidity>,
+    /// A permissioned DEX book: the domain's (its pool is never used).
+    pub domain: Option<Hash256>,
 }
 
 /// An offer the step may take: one in the book, or the pool's synthetic one.
@@ -147,8 +150,8 @@ struct OfferStream {
 }
 
 impl OfferStream {
-    fn new(book_in: &Issue, book_out: &Issue, limit: u32) -> OfferStream {
-        let base = keylet::book_base(book_in, book_out);
+    fn new(step: &BookStep, limit: u32) -> OfferStream {
+        let base = keylet::book_base_in(&step.book_in, &step.book_out, step.domain.as_ref());
         OfferStream {
             base,
             end: keylet::book_end(&base),
@@ -210,6 +213,10 @@ impl OfferStream {
                 self.perm_rm.insert(key);
                 continue;
             }
+            if left_domain(&*sb, &offer.entry) {
+                self.perm_rm.insert(key);
+                continue;
+            }
             let funds = account_funds(&*sb, &offer.owner, &offer.gets, true);
             if !amt_positive(&funds) {
                 let original = account_funds(base, &offer.owner, &offer.gets, true);
@@ -228,6 +235,14 @@ impl OfferStream {
             return Some((offer, funds));
         }
     }
+}
+
+/// An offer placed in a domain whose owner is no longer a member (rippled's offer
+/// stream, `offerInDomain`), in whichever book it is met.
+fn left_domain(view: &dyn ReadView, entry: &crate::protocol::st::StObject) -> bool {
+    entry
+        .h256_of(sf().domain_id)
+        .is_some_and(|d| !offer_in_domain(view, entry, &d))
 }
 
 /// A key listed in a book page with no entry behind it: take it off the page.
@@ -302,7 +317,7 @@ impl BookStep {
     /// The book's tip (rippled `BookStep::tip`): the best page's quality, or the pool's
     /// offer when it is better.
     fn tip(&self, view: &dyn ReadView) -> Option<(Quality, Option<AmmOffer>)> {
-        let stream = OfferStream::new(&self.book_in, &self.book_out, 0);
+        let stream = OfferStream::new(self, 0);
         let lob = stream.tip_of(view).map(|(_, _, q)| q);
         let amm = self
             .amm
@@ -595,12 +610,14 @@ impl BookStep {
             quality: None,
             attempted: false,
         };
-        let mut stream = OfferStream::new(&self.book_in, &self.book_out, self.max_offers);
+        let mut stream = OfferStream::new(self, self.max_offers);
         let first = stream.step(sb, base, &self.book_out);
         let lob = first.as_ref().map(|(o, _)| o.quality);
+        // rippled's BookStep: no pool in a domain's book.
         let amm_offer = self
             .amm
             .as_ref()
+            .filter(|_| self.domain.is_none())
             .and_then(|a| a.offer(&*sb, self.amm_threshold(lob)));
         let mut go_on = true;
         if let Some(a) = amm_offer {

@@ -66,6 +66,8 @@ pub struct FlowRequest<'p> {
     pub crossing: Crossing,
     /// No strand worse than this quality is used.
     pub limit_quality: Option<Quality>,
+    /// A permissioned DEX payment or offer: books are the domain's.
+    pub domain: Option<Hash256>,
 }
 
 /// What moved.

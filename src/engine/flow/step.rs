@@ -197,7 +197,9 @@ impl Step {
             (Step::Direct(a), Step::Direct(b)) => {
                 a.src == b.src && a.dst == b.dst && a.currency == b.currency
             }
-            (Step::Book(a), Step::Book(b)) => a.book_in == b.book_in && a.book_out == b.book_out,
+            (Step::Book(a), Step::Book(b)) => {
+                a.book_in == b.book_in && a.book_out == b.book_out && a.domain == b.domain
+            }
             (Step::XrpEndpoint(a), Step::XrpEndpoint(b)) => {
                 a.account == b.account && a.is_last == b.is_last
             }

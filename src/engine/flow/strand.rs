@@ -525,6 +525,7 @@ fn book(ctx: &mut Ctx, strand: &[Step], book_in: Issue, book_out: Issue) -> Resu
         inactive: false,
         offers_used: 0,
         amm: AmmLiquidity::new(view, &book_in, &book_out, ctx.amm),
+        domain: ctx.req.domain,
     }))
 }
 

@@ -113,6 +113,7 @@ fn book(params: &Params) -> Result<Book, RpcError> {
             currency: get_currency,
             issuer: get_issuer,
         },
+        domain: None,
     })
 }
 
@@ -129,8 +130,8 @@ fn taker(params: &Params) -> Result<AccountId, RpcError> {
     }
 }
 
-/// A closed ledger's book page as one taker sees it: (ledger hash, pays, gets, taker, limit).
-type PageKey = (Hash256, Issue, Issue, AccountId, u32);
+/// A closed ledger's book page as one taker sees it: (ledger hash, book, taker, limit).
+type PageKey = (Hash256, Book, AccountId, u32);
 
 /// Pages of closed ledgers already rendered. A closed ledger never changes, so a page of
 /// it is rendered once; the cache empties when full.
@@ -153,11 +154,9 @@ fn cached_page(key: PageKey, render: impl FnOnce() -> Vec<Value>) -> Vec<Value> 
 /// Answer book_offers.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let sel = select(ctx, params)?;
-    let book = book(params)?;
+    let mut book = book(params)?;
     let taker = taker(params)?;
-    // Permissioned domains do not exist here: a domain is checked as rippled checks it, and
-    // its book (which holds no offers without them) answers empty.
-    let domain = match params.get("domain") {
+    book.domain = match params.get("domain") {
         None => None,
         Some(v) => Some(v.as_str().and_then(parse_hash256).ok_or_else(|| {
             RpcError::with_message(ErrorCode::DomainMalformed, "Unable to parse domain.")
@@ -167,15 +166,12 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::new(ErrorCode::BadMarket));
     }
     let limit = read_limit(ctx, params, crate::limits::BOOK_OFFERS_PAGE)?;
-    let offers = match domain {
-        Some(_) => Vec::new(),
-        None => match &sel.snap.ledger {
-            Some(closed) => {
-                let key = (closed.header.hash, book.pays, book.gets, taker, limit);
-                cached_page(key, || book_page(&sel.snap.view, &book, &taker, limit))
-            }
-            None => book_page(&sel.snap.view, &book, &taker, limit),
-        },
+    let offers = match &sel.snap.ledger {
+        Some(closed) => {
+            let key = (closed.header.hash, book, taker, limit);
+            cached_page(key, || book_page(&sel.snap.view, &book, &taker, limit))
+        }
+        None => book_page(&sel.snap.view, &book, &taker, limit),
     };
     let mut result = sel.result();
     result.insert("offers".into(), Value::Array(offers));

@@ -57,15 +57,14 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
 
 /// One `books` entry (rippled `doSubscribe`): follow the book (and the other side with
 /// `both`); with `snapshot`, add the published ledger's page of it to `offers`, or of
-/// each side to `bids` and `asks`. A book in a permissioned domain is checked and
-/// answered empty: domains do not exist here.
+/// each side to `bids` and `asks`. With `domain`, the permissioned domain's book.
 fn subscribe_book(
     ctx: &Context,
     session: &Arc<Session>,
     entry: &Value,
     out: &mut Map<String, Value>,
 ) -> Result<(), RpcError> {
-    let book = subscription_book(entry)?;
+    let mut book = subscription_book(entry)?;
     let taker = match entry.get("taker") {
         None => None,
         Some(v) => Some(
@@ -74,14 +73,20 @@ fn subscribe_book(
                 .ok_or_else(|| RpcError::new(ErrorCode::BadIssuer))?,
         ),
     };
-    let domain = subscription_domain(entry)?;
+    book.domain = subscription_domain(entry)?;
     let both = subscription_flag(entry, "both", "both_sides");
     let subs = &ctx.services.node.subscriptions;
-    if domain.is_none() {
-        subs.add_books(session, ctx.api_version, &[(book.pays, book.gets)]);
-        if both {
-            subs.add_books(session, ctx.api_version, &[(book.gets, book.pays)]);
-        }
+    subs.add_books(
+        session,
+        ctx.api_version,
+        &[(book.pays, book.gets, book.domain)],
+    );
+    if both {
+        subs.add_books(
+            session,
+            ctx.api_version,
+            &[(book.gets, book.pays, book.domain)],
+        );
     }
     if !subscription_flag(entry, "snapshot", "state_now") {
         return Ok(());
@@ -93,10 +98,7 @@ fn subscribe_book(
     let taker = taker.unwrap_or(AccountId::ONE);
     let limit = crate::limits::BOOK_OFFERS_PAGE.default;
     let mut add = |field: &str, side: Book| {
-        let page = match domain {
-            Some(_) => Vec::new(),
-            None => book_page(&snap.view, &side, &taker, limit),
-        };
+        let page = book_page(&snap.view, &side, &taker, limit);
         match out.get_mut(field) {
             Some(Value::Array(list)) => list.extend(page),
             _ => {

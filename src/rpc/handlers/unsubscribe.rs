@@ -30,12 +30,10 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         };
         for entry in books {
             let book = subscription_book(entry)?;
-            if subscription_domain(entry)?.is_some() {
-                continue;
-            }
-            subs.remove_books(&session, &[(book.pays, book.gets)]);
+            let domain = subscription_domain(entry)?;
+            subs.remove_books(&session, &[(book.pays, book.gets, domain)]);
             if subscription_flag(entry, "both", "both_sides") {
-                subs.remove_books(&session, &[(book.gets, book.pays)]);
+                subs.remove_books(&session, &[(book.gets, book.pays, domain)]);
             }
         }
     }

@@ -98,14 +98,12 @@ pub struct BookDb {
 }
 
 impl BookDb {
-    /// Every book with at least one quality directory in `view`. Books of a permissioned
-    /// domain are listed only when the search names that domain (this ledger has none).
+    /// Every book with at least one quality directory in `view` (rippled `OrderBookDB`):
+    /// the open books, or, when the search names a permissioned domain, that domain's
+    /// books only (their pages carry its DomainID).
     pub fn from_view(view: &StateView, domain: Option<Hash256>) -> BookDb {
         let s = sf();
         let mut db = BookDb::default();
-        if domain.is_some() {
-            return db;
-        }
         let h160 = |root: &crate::protocol::st::StObject, f| match root.get(f) {
             Some(StValue::Hash160(h)) => Some(h.0),
             _ => None,
@@ -114,6 +112,9 @@ impl BookDb {
             let Some(root) = view.read(&key) else {
                 continue;
             };
+            if root.h256_of(s.domain_id) != domain {
+                continue;
+            }
             let (Some(pc), Some(pi), Some(gc), Some(gi)) = (
                 h160(&root, s.taker_pays_currency),
                 h160(&root, s.taker_pays_issuer),
@@ -165,6 +166,8 @@ pub struct PathCache<'a> {
     pub view: &'a StateView,
     /// Its order books.
     pub books: BookDb,
+    /// The permissioned domain searched (its books only), if any.
+    pub domain: Option<Hash256>,
     lines: RefCell<LineMap>,
 }
 
@@ -174,6 +177,7 @@ impl<'a> PathCache<'a> {
         PathCache {
             view,
             books: BookDb::from_view(view, domain),
+            domain,
             lines: RefCell::new(HashMap::new()),
         }
     }

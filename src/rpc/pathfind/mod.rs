@@ -17,16 +17,18 @@ pub mod session;
 
 /// The paths `sign` / `submit` fill in for `build_path` (rippled `checkPayment`): a search
 /// at `PATH_SEARCH_OLD` from `send_max`'s issue to `amount` in the open ledger, the best
-/// four paths. Empty when none is found.
+/// four paths (in a permissioned domain's books when a DomainID is given). Empty when none
+/// is found.
 pub fn build_paths(
     view: &crate::ledger::view::StateView,
     src: &crate::protocol::types::AccountId,
     dst: &crate::protocol::types::AccountId,
     send_max: &crate::protocol::amount::Amount,
     amount: &crate::protocol::amount::Amount,
+    domain: Option<crate::protocol::types::Hash256>,
 ) -> Vec<Vec<crate::protocol::st::PathStep>> {
     use crate::limits::{PATHFIND_PATHS_MAX, PATH_SEARCH_OLD};
-    let cache = cache::PathCache::new(view, None);
+    let cache = cache::PathCache::new(view, domain);
     let issue = send_max.issue();
     let q = search::Query {
         src: *src,

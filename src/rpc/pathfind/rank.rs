@@ -73,6 +73,8 @@ pub struct Calc<'p> {
     pub default_paths: bool,
     /// Less is fine.
     pub partial: bool,
+    /// A permissioned domain's books only.
+    pub domain: Option<crate::protocol::types::Hash256>,
 }
 
 /// Runs `c` in `sb`, keeping its changes there on success.
@@ -92,6 +94,7 @@ pub fn ripple_calc(sb: &mut Sandbox, c: &Calc) -> FlowOutcome {
         owner_pays_fee: false,
         crossing: Crossing::No,
         limit_quality: None,
+        domain: c.domain,
     };
     flow(sb, &req)
 }
@@ -115,6 +118,7 @@ impl Pathfinder<'_, '_> {
                 paths,
                 default_paths,
                 partial,
+                domain: self.cx.domain,
             },
         )
     }

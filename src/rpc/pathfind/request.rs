@@ -417,6 +417,7 @@ impl PathRequest {
                 paths: &set,
                 default_paths: true,
                 partial,
+                domain: cache.domain,
             };
             ripple_calc(&mut sb, &calc)
         };

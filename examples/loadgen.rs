@@ -29,7 +29,8 @@
 //! a 1,000-offer book (tx/s), then book_offers reads of that book (reads/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.
 //! `--mode fanout [--subscribers 10000] [--account-subscribers 100] [--closes 20] [--each 10]
-//! [--sources 8]`: subscribers to `ledger`+`transactions` (and to accounts) from several
+//! [--sources 8] [--streams ledger,transactions]`: subscribers to those streams (and to
+//! accounts) from several
 //! loopback addresses, payments and closes; server memory per connection and the delay from
 //! a close to its last subscriber (see `loadgen/fanout.rs`). `--idle-connections N` (any
 //! mode) holds N idle subscribed connections open during the run; `--server-pid PID` names
@@ -77,10 +78,12 @@ struct Options {
     durable: bool,
     /// `--data-dir DIR`: the spawned server journals to `DIR`.
     data_dir: Option<String>,
-    /// `--mode fanout`: subscribers to `ledger`+`transactions`, to one account each,
+    /// `--mode fanout`: subscribers to `--streams`, to one account each,
     /// loopback source addresses, closes.
     subscribers: usize,
     account_subscribers: usize,
+    /// `--mode fanout`: the streams each subscriber follows (comma-separated).
+    streams: String,
     sources: u8,
     closes: usize,
     /// Idle subscribed connections held open during any mode's run.
@@ -106,6 +109,7 @@ fn options() -> Options {
         data_dir: None,
         subscribers: 10_000,
         account_subscribers: 100,
+        streams: "ledger,transactions".into(),
         sources: 8,
         closes: 20,
         idle_connections: 0,
@@ -149,6 +153,7 @@ fn options() -> Options {
             "--account-subscribers" => {
                 o.account_subscribers = v.parse().unwrap_or(o.account_subscribers)
             }
+            "--streams" => o.streams = v.clone(),
             "--sources" => o.sources = v.parse().unwrap_or(o.sources).max(1),
             "--closes" => o.closes = v.parse().unwrap_or(o.closes),
             "--idle-connections" => o.idle_connections = v.parse().unwrap_or(0),
@@ -406,6 +411,7 @@ fn main() {
                 &fanout::Fanout {
                     subscribers: o.subscribers,
                     account_subscribers: o.account_subscribers,
+                    streams: o.streams.split(',').map(str::to_string).collect(),
                     sources: o.sources,
                     closes: o.closes,
                     each: o.each,

@@ -93,35 +93,31 @@ pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 /// buffer's free capacity before every socket read (its default, 128 KiB, cost a 128 KiB
 /// memset per read). A frame larger than the buffer grows it to the frame's length as the
 /// frame's header arrives (up to [`WS_MESSAGE_BYTES_MAX`]), so a large request is still
-/// read in a few reads; small pipelined requests take a read per few of them.
+/// read in a few reads; small pipelined requests take about a read each.
+///
+/// An idle subscriber's only frame was its `subscribe`, so its buffer stays this small;
+/// a connection that sends larger requests keeps a buffer about the size of its largest
+/// (tungstenite grows it to a frame's length and has no way to shrink it).
 ///
 /// **Memory per idle WebSocket connection**, measured as the server's VmRSS delta over
-/// 10,000 and 19,500 connections subscribed to `ledger` and `transactions` (README,
-/// "Connections at scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer and
-/// tungstenite's 128 KiB write buffer; **6.5 to 7.2 KiB** with 512 bytes and 8 KiB. The goal
-/// is 4 KiB (100,000 connections in 400 MiB); what is left is mostly fixed state: the
-/// session's two tasks (the reader's future is about 1.1 KiB, the writer's 0.9 KiB), the
-/// WebSocket stream and its buffers, the socket's wrappers and timers, the outbound queue
-/// state and the subscription entry. After a frame larger than this buffer tungstenite keeps
-/// the grown buffer for the connection's life (it has no way to shrink it); a subscriber
-/// that only listens never sends one.
-pub const WS_READ_BUFFER_BYTES: usize = 512;
+/// 10,000 connections subscribed to `ledger` and `transactions` (README, "Connections at
+/// scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer, two tasks and tungstenite's
+/// write buffer; 7.0 KiB with 512 bytes and an 8 KiB write buffer; **3.8 KiB** now (the
+/// goal, [`WS_IDLE_CONNECTION_BYTES_GOAL`], is 4 KiB). `examples/conn_memory.rs` counts the
+/// live heap: about 2.9 KB in 17 allocations, of which the session's one task is 1.7 KB
+/// (reader and writer share it; frames are written from the messages' own bytes, with no
+/// write buffer), the read buffer 128 bytes, the socket's registration 256 bytes, the
+/// outbound queue's state 144 bytes, the subscription entry about 100 bytes.
+pub const WS_READ_BUFFER_BYTES: usize = 128;
 
-/// Bytes tungstenite gathers from the frames a writer feeds it before it writes them to the
-/// socket (its `write_buffer_size`; a flush writes the rest). Its buffer keeps its largest
-/// size for the connection's life, so this bounds what a burst of stream messages leaves
-/// behind on each subscriber (about this plus one message), where tungstenite's default
-/// (128 KiB) let a subscriber keep a whole burst; a write of 8 KiB still carries several
-/// messages per system call.
-pub const WS_WRITE_BUFFER_BYTES: usize = 8 * 1024;
-
-/// Messages a WebSocket connection's outbound queue (and the writer's batch) may keep room
-/// for once drained; beyond it their memory is given back after the burst, so an idle
-/// subscriber holds no queue sized by its past.
-pub const WS_IDLE_QUEUE_CAPACITY_MAX: usize = 8;
+/// Messages a WebSocket connection's outbound queue may keep room for once drained; beyond
+/// it its memory is given back after the burst, so an idle subscriber holds no queue sized
+/// by its past. None: an idle connection keeps no queue at all (allocating one per burst
+/// costs far less than the write it carries).
+pub const WS_IDLE_QUEUE_CAPACITY_MAX: usize = 0;
 
 /// What an idle WebSocket connection should cost at most (issue 19's goal: 100,000 idle
-/// subscribers in 400 MiB). Not met yet: see [`WS_READ_BUFFER_BYTES`] for the measurement.
+/// subscribers in 400 MiB). Met: see [`WS_READ_BUFFER_BYTES`] for the measurement.
 /// The buffers an idle connection keeps are held within it at compile time.
 pub const WS_IDLE_CONNECTION_BYTES_GOAL: usize = 4 * 1024;
 

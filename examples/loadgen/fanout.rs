@@ -28,6 +28,8 @@ use tokio_tungstenite::WebSocketStream;
 pub struct Fanout {
     pub subscribers: usize,
     pub account_subscribers: usize,
+    /// The streams each of the `subscribers` follows.
+    pub streams: Vec<String>,
     pub sources: u8,
     pub closes: usize,
     pub each: u32,
@@ -218,7 +220,7 @@ pub async fn fanout_mode(addr: &str, f: &Fanout) {
         sock,
         f.sources,
         f.subscribers,
-        |_| json!({"command": "subscribe", "streams": ["ledger", "transactions"]}),
+        |_| json!({"command": "subscribe", "streams": f.streams}),
     )
     .await;
     let accounts: Vec<String> = payers
@@ -234,8 +236,9 @@ pub async fn fanout_mode(addr: &str, f: &Fanout) {
     .await;
     let total = f.subscribers + f.account_subscribers;
     println!(
-        "{total} connections ({} ledger+transactions, {} accounts) from {} source addresses opened in {:.1} s",
+        "{total} connections ({} {}, {} accounts) from {} source addresses opened in {:.1} s",
         f.subscribers,
+        f.streams.join("+"),
         f.account_subscribers,
         f.sources,
         started.elapsed().as_secs_f64()
@@ -248,7 +251,7 @@ pub async fn fanout_mode(addr: &str, f: &Fanout) {
     run_closes(&mut admin, f, payers, &receipts, &others).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     println!(
-        "stream messages received: {} transactions (on ledger+transactions subscribers), {} on account subscribers",
+        "stream messages received: {} transactions (on the stream subscribers), {} on account subscribers",
         others.load(Ordering::Relaxed),
         account_msgs.load(Ordering::Relaxed)
     );

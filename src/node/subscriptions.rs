@@ -38,6 +38,33 @@ pub use tokio_tungstenite::tungstenite::Utf8Bytes as SharedText;
 pub trait Sink: Send + Sync {
     /// Queue `text`; `false` when the session is gone or was just dropped for not reading.
     fn send(&self, text: SharedText) -> bool;
+
+    /// Queue several messages at once, in order (one wake-up of the writer for all);
+    /// `false` as for [`Sink::send`].
+    fn send_all(&self, texts: Vec<SharedText>) -> bool {
+        texts.into_iter().all(|text| self.send(text))
+    }
+}
+
+/// The messages of one publication, gathered by session and then delivered with one
+/// [`Sink::send_all`] each: a ledger's transactions reach a subscriber in one write, not
+/// one per transaction.
+#[derive(Default)]
+struct Gathered {
+    index: HashMap<u64, usize>,
+    sessions: Vec<(Arc<Session>, Vec<SharedText>)>,
+}
+
+impl Gathered {
+    fn add(&mut self, session: Arc<Session>, text: SharedText) {
+        match self.index.entry(session.id) {
+            std::collections::hash_map::Entry::Occupied(e) => self.sessions[*e.get()].1.push(text),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(self.sessions.len());
+                self.sessions.push((session, vec![text]));
+            }
+        }
+    }
 }
 
 /// One connection that can hold subscriptions.
@@ -80,7 +107,50 @@ pub enum Stream {
     Quiet(&'static str),
 }
 
+/// A set of streams, a bit each.
+#[derive(Default, Clone, Copy)]
+struct StreamSet(u16);
+
+impl StreamSet {
+    fn insert(&mut self, stream: Stream) {
+        self.0 |= 1 << stream.bit();
+    }
+
+    fn remove(&mut self, stream: Stream) {
+        self.0 &= !(1 << stream.bit());
+    }
+
+    #[cfg(test)]
+    fn contains(&self, stream: Stream) -> bool {
+        self.0 & (1 << stream.bit()) != 0
+    }
+
+    fn iter(self) -> impl Iterator<Item = Stream> {
+        Stream::ALL
+            .into_iter()
+            .filter(move |s| self.0 & (1 << s.bit()) != 0)
+    }
+}
+
 impl Stream {
+    /// Every stream `subscribe` knows.
+    const ALL: [Stream; 9] = [
+        Stream::Ledger,
+        Stream::Transactions,
+        Stream::TransactionsProposed,
+        Stream::Server,
+        Stream::BookChanges,
+        Stream::Quiet("manifests"),
+        Stream::Quiet("validations"),
+        Stream::Quiet("peer_status"),
+        Stream::Quiet("consensus"),
+    ];
+
+    /// Its place in a [`StreamSet`] (its index in [`Stream::ALL`]).
+    fn bit(self) -> u32 {
+        Stream::ALL.iter().position(|s| *s == self).unwrap_or(15) as u32
+    }
+
     /// The stream called `name`, if `subscribe` knows it.
     pub fn from_name(name: &str) -> Option<Stream> {
         Some(match name {
@@ -98,14 +168,16 @@ impl Stream {
     }
 }
 
+/// What one session follows. Kept small, as there is one per subscribed connection: the
+/// streams as bits, the rarer accounts and books in sets that allocate nothing while empty.
 #[derive(Default)]
 struct Sub {
     api_version: u32,
-    streams: HashSet<Stream>,
-    accounts: HashSet<AccountId>,
-    accounts_proposed: HashSet<AccountId>,
+    streams: StreamSet,
+    accounts: BTreeSet<AccountId>,
+    accounts_proposed: BTreeSet<AccountId>,
     /// Order books followed.
-    books: HashSet<BookKey>,
+    books: BTreeSet<BookKey>,
 }
 
 struct Entry {
@@ -169,7 +241,7 @@ impl Registry {
                 if on {
                     e.sub.streams.insert(stream);
                 } else {
-                    e.sub.streams.remove(&stream);
+                    e.sub.streams.remove(stream);
                 }
                 index(&mut self.streams, stream, id, on);
             }
@@ -205,7 +277,7 @@ impl Registry {
         let Some(e) = self.entries.remove(&id) else {
             return;
         };
-        for s in e.sub.streams {
+        for s in e.sub.streams.iter() {
             index(&mut self.streams, s, id, false);
         }
         for a in e.sub.accounts {
@@ -463,24 +535,27 @@ impl Subscriptions {
     /// in `rendered`, which the callers share between the groups a message goes to), and
     /// its text shared by every session of that version. Sessions found gone are dropped.
     fn send_to(
-        &self,
         targets: Vec<(Arc<Session>, u32)>,
         rendered: &mut Rendered,
         render: impl Fn(u32) -> Value,
+        out: &mut Gathered,
     ) {
-        if targets.is_empty() {
-            return;
-        }
-        let mut gone = Vec::new();
         for (session, version) in targets {
             let text = rendered
                 .entry(version)
                 .or_insert_with(|| SharedText::from(render(version).to_string()))
                 .clone();
-            if !session.sink.send(text) {
-                gone.push(session.id);
-            }
+            out.add(session, text);
         }
+    }
+
+    /// Deliver what was gathered; sessions found gone are dropped.
+    fn deliver(&self, out: Gathered) {
+        let gone: Vec<u64> = out
+            .sessions
+            .into_iter()
+            .filter_map(|(session, texts)| (!session.sink.send_all(texts)).then_some(session.id))
+            .collect();
         self.remove_sessions(&gone);
     }
 
@@ -491,6 +566,7 @@ impl Subscriptions {
         pick: impl Fn(&Sub) -> bool,
         rendered: &mut Rendered,
         render: impl Fn(u32) -> Value,
+        out: &mut Gathered,
     ) {
         let targets: Vec<(Arc<Session>, u32)> = self
             .registry
@@ -500,7 +576,7 @@ impl Subscriptions {
             .filter(|e| pick(&e.sub))
             .map(|e| (e.session.clone(), e.sub.api_version))
             .collect();
-        self.send_to(targets, rendered, render);
+        Self::send_to(targets, rendered, render, out);
     }
 
     /// Send one message to the subscribers of `stream`.
@@ -509,7 +585,9 @@ impl Subscriptions {
             let registry = self.registry.read();
             registry.targets(registry.of_stream(stream))
         };
-        self.send_to(targets, &mut Rendered::new(), render);
+        let mut out = Gathered::default();
+        Self::send_to(targets, &mut Rendered::new(), render, &mut out);
+        self.deliver(out);
     }
 
     /// A read node's relay of a proposed transaction message (`validated: false`) as its
@@ -561,10 +639,14 @@ impl Subscriptions {
                 &ledger,
             ))
         });
+        // The ledger's messages went out first; its transactions follow, gathered so
+        // that each subscriber gets them in one write.
         let source = TxSource::Validated { closed, network_id };
+        let mut out = Gathered::default();
         for entry in &closed.txs {
-            self.publish_tx(entry, &source, true, view);
+            self.publish_tx(entry, &source, true, view, &mut out);
         }
+        self.deliver(out);
     }
 
     /// Publish a transaction just applied to the open ledger `seq`.
@@ -572,7 +654,15 @@ impl Subscriptions {
         if !self.wants_proposed() {
             return;
         }
-        self.publish_tx(entry, &TxSource::Proposed { seq }, false, Some(view));
+        let mut out = Gathered::default();
+        self.publish_tx(
+            entry,
+            &TxSource::Proposed { seq },
+            false,
+            Some(view),
+            &mut out,
+        );
+        self.deliver(out);
     }
 
     fn publish_tx(
@@ -581,6 +671,7 @@ impl Subscriptions {
         source: &TxSource<'_>,
         validated: bool,
         view: Option<&dyn ReadView>,
+        out: &mut Gathered,
     ) {
         let funds = view.and_then(|v| owner_funds(v, &entry.tx));
         let render = |v| transaction_message(entry, source, v, funds.as_deref());
@@ -602,7 +693,7 @@ impl Subscriptions {
             )
         };
         let mut rendered = Rendered::new();
-        self.send_to(streams, &mut rendered, render);
+        Self::send_to(streams, &mut rendered, render, out);
         if validated
             && entry.ter == crate::engine::Ter::tesSUCCESS
             && self.book_listeners.load(Ordering::Relaxed) > 0
@@ -612,10 +703,10 @@ impl Subscriptions {
             let books = touched_books(entry);
             if !books.is_empty() {
                 let pick = |s: &Sub| books.iter().any(|b| s.books.contains(b));
-                self.fan_out(pick, &mut rendered, render);
+                self.fan_out(pick, &mut rendered, render, out);
             }
         }
-        self.send_to(followers, &mut rendered, render);
+        Self::send_to(followers, &mut rendered, render, out);
     }
 }
 
@@ -719,17 +810,53 @@ mod tests {
         assert!(!subs.wants_proposed());
         subs.add_accounts(&live, 2, &[AccountId::ONE], true);
         assert!(subs.wants_proposed());
+        let mut out = Gathered::default();
         subs.fan_out(
-            |s| s.streams.contains(&Stream::Ledger),
+            |s| s.streams.contains(Stream::Ledger),
             &mut Rendered::new(),
             Value::from,
+            &mut out,
         );
+        subs.deliver(out);
         assert_eq!(subs.len(), 1);
         assert_eq!(live_sink.0.lock().as_slice(), ["2"]);
         subs.remove_accounts(&live, &[AccountId::ONE], true);
         assert!(!subs.wants_proposed());
         subs.remove_session(live.id());
         assert!(subs.is_empty());
+    }
+
+    /// A publication's messages reach each session in one delivery, in the order they
+    /// were published.
+    #[test]
+    fn gathered_messages_keep_their_order_per_session() {
+        let (one, two) = (
+            Arc::new(Collect(Mutex::new(vec![]), true)),
+            Arc::new(Collect(Mutex::new(vec![]), true)),
+        );
+        let (s1, s2) = (Session::new(one.clone()), Session::new(two.clone()));
+        let mut out = Gathered::default();
+        out.add(s1.clone(), SharedText::from("a"));
+        out.add(s2.clone(), SharedText::from("b"));
+        out.add(s1.clone(), SharedText::from("c"));
+        assert_eq!(out.sessions.len(), 2);
+        Subscriptions::new().deliver(out);
+        assert_eq!(one.0.lock().as_slice(), ["a", "c"]);
+        assert_eq!(two.0.lock().as_slice(), ["b"]);
+    }
+
+    /// Every stream `subscribe` knows has its own bit.
+    #[test]
+    fn stream_sets_hold_each_stream_apart() {
+        let mut set = StreamSet::default();
+        set.insert(Stream::Ledger);
+        set.insert(Stream::Quiet("consensus"));
+        assert!(set.contains(Stream::Ledger) && set.contains(Stream::Quiet("consensus")));
+        assert!(!set.contains(Stream::Transactions));
+        set.remove(Stream::Ledger);
+        assert_eq!(set.iter().collect::<Vec<_>>(), [Stream::Quiet("consensus")]);
+        let bits: std::collections::BTreeSet<u32> = Stream::ALL.iter().map(|s| s.bit()).collect();
+        assert_eq!(bits.len(), Stream::ALL.len());
     }
 
     fn ids(targets: Vec<(Arc<Session>, u32)>) -> Vec<u64> {

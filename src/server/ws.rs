@@ -20,12 +20,13 @@
 //!   connection ends; a message that breaks the protocol closes it with the matching code
 //!   (1007 invalid UTF-8, 1009 too big, 1002 otherwise).
 
+mod frames;
 mod meter;
 
 use crate::limits::{
     RESOURCE_CHARGE_MALFORMED, WS_IDLE_QUEUE_CAPACITY_MAX, WS_MESSAGE_BYTES_MAX,
     WS_PARSE_INLINE_BYTES_MAX, WS_READ_BUFFER_BYTES, WS_REQUESTS_IN_FLIGHT_MAX,
-    WS_WRITE_BATCH_MESSAGES_MAX, WS_WRITE_BUFFER_BYTES,
+    WS_WRITE_BATCH_MESSAGES_MAX,
 };
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::cpu_pool;
@@ -164,6 +165,32 @@ impl crate::node::subscriptions::Sink for Outbox {
         self.push_message(Message::Text(text), None);
         !self.state.killed.load(Ordering::Acquire)
     }
+
+    /// One lock and one wake-up for a subscriber's share of a ledger's messages.
+    fn send_all(&self, texts: Vec<crate::node::subscriptions::SharedText>) -> bool {
+        let state = &self.state;
+        if state.killed.load(Ordering::Relaxed) {
+            return false;
+        }
+        let n = texts.len();
+        if state.queued.fetch_add(n, Ordering::AcqRel) + n > state.limit {
+            tracing::info!("websocket client not reading: send queue full, disconnecting");
+            state.overflowed.store(true, Ordering::Release);
+            state.kill();
+            return false;
+        }
+        {
+            let mut q = state.queue.lock();
+            if state.killed.load(Ordering::Acquire) {
+                return false;
+            }
+            q.extend(texts.into_iter().map(|t| (Message::Text(t), None)));
+        }
+        if !cpu_pool::defer_wakeup(state) {
+            state.wake.notify_one();
+        }
+        true
+    }
 }
 
 impl OutboxState {
@@ -180,6 +207,7 @@ impl OutboxState {
         drop(dropped);
         self.kill.notify_waiters();
         self.kill.notify_one();
+        self.wake.notify_one();
     }
 
     async fn killed(&self) {
@@ -203,11 +231,14 @@ impl OutboxState {
     }
 
     /// The next batch to write, waiting for one; `None` once every sender is gone and
-    /// everything queued has been taken.
+    /// everything queued has been taken, or the connection is killed.
     async fn next_batch(&self, batch: &mut Vec<Outbound>) -> Option<()> {
         loop {
             {
                 let mut q = self.queue.lock();
+                if self.killed.load(Ordering::Acquire) {
+                    return None;
+                }
                 if !q.is_empty() {
                     let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX);
                     batch.extend(q.drain(..n));
@@ -229,32 +260,27 @@ pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSign
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let metered = meter::Metered::new(stream);
-    let peak = metered.peak();
-    let (sink, mut frames) = handshake(metered).await.split();
+    let mut ws = Box::pin(handshake(meter::Metered::new(stream))).await;
     let state = outbox_state(&conn);
     let outbox = Arc::new(Outbox {
         state: state.clone(),
     });
     let session = crate::node::subscriptions::Session::new(outbox.clone());
     tracing::debug!(peer = %conn.peer, "websocket open");
-    let writer = tokio::spawn(write_outbox(
-        sink,
-        state.clone(),
-        conn.port.send_timeout_secs,
-        shutdown.clone(),
-    ));
-    read_requests(&mut frames, &conn, &state, &outbox, &session, &mut shutdown).await;
-    close_session(&conn, session, outbox, writer).await;
-    // The writer is done with its half: this frees the socket and tungstenite's buffers.
-    drop(frames);
-    if peak.load(Ordering::Relaxed) > WS_PARSE_INLINE_BYTES_MAX {
+    let end = serve(&mut ws, &conn, &state, &outbox, &session, &mut shutdown).await;
+    end_session(&conn, session, outbox);
+    Box::pin(finish(&mut ws, &state, end, &conn)).await;
+    tracing::debug!(peer = %conn.peer, "websocket closed");
+    let peak = ws.get_ref().peak();
+    // This frees the socket and tungstenite's buffers.
+    drop(ws);
+    if peak > WS_PARSE_INLINE_BYTES_MAX {
         meter::return_freed_memory();
     }
 }
 
 /// The server side of the WebSocket protocol on `stream`, with the message and buffer
-/// bounds.
+/// bounds. tungstenite's own writes are only its answers to pings and to a close.
 async fn handshake<S>(stream: S) -> WebSocketStream<S>
 where
     S: AsyncRead + AsyncWrite + Unpin,
@@ -263,7 +289,7 @@ where
         .max_message_size(Some(WS_MESSAGE_BYTES_MAX))
         .max_frame_size(Some(WS_MESSAGE_BYTES_MAX))
         .read_buffer_size(WS_READ_BUFFER_BYTES)
-        .write_buffer_size(WS_WRITE_BUFFER_BYTES);
+        .write_buffer_size(0);
     WebSocketStream::from_raw_socket(stream, WsRole::Server, Some(config)).await
 }
 
@@ -282,121 +308,182 @@ fn outbox_state(conn: &Connection) -> Arc<OutboxState> {
     })
 }
 
-/// The writer task: writes what is queued until every sender is gone, then closes the
-/// connection; or, when the connection is killed, stops (telling an overflowed client why).
-async fn write_outbox<S>(
-    mut sink: futures::stream::SplitSink<WebSocketStream<S>, Message>,
-    outbox: Arc<OutboxState>,
-    send_timeout_secs: u64,
-    shutdown: ShutdownSignal,
-) where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    let stall = Duration::from_secs(send_timeout_secs);
-    tokio::select! {
-        done = write_all(&mut sink, &outbox, stall) => {
-            if done.is_some() {
-                // rippled closes with 1001 "Shutting Down" when the server stops; any other
-                // end (the client left or stopped answering pings) is a normal close.
-                let frame = if shutdown.is_triggered() {
-                    CloseFrame { code: CloseCode::Away, reason: "Shutting Down".into() }
-                } else {
-                    CloseFrame { code: CloseCode::Normal, reason: "".into() }
-                };
-                let _ = sink.send(Message::Close(Some(frame))).await;
-            }
-        }
-        _ = outbox.killed() => {
-            // rippled's BaseWSPeer::send on overflow: what is queued is dropped, the
-            // message being written is finished, then the connection is closed with 1008.
-            // A client that reads gets the frame; one that does not is cut off when the
-            // write stalls.
-            if outbox.overflowed.load(Ordering::Acquire) {
-                let frame = CloseFrame {
-                    code: CloseCode::Policy,
-                    reason: WS_OVERFLOW_CLOSE_REASON.into(),
-                };
-                let close = sink.send(Message::Close(Some(frame)));
-                let _ = tokio::time::timeout(stall, close).await;
-            }
-        }
-    }
+/// How a session's serving ended.
+enum End {
+    /// The client sent a close frame: tungstenite answers it.
+    ClientClosed(Option<CloseFrame>),
+    /// The client left or stopped answering pings: what is queued is written, then a
+    /// normal close.
+    Left,
+    /// The client broke the protocol or a bound: what is queued, then a close with this
+    /// code and reason.
+    Failed(CloseCode, &'static str),
+    /// The connection was killed: a write failed or stalled, the send queue overflowed, or
+    /// a close frame went out.
+    Killed,
+    /// The server is shutting down: what is queued, then 1001 "Shutting Down".
+    Shutdown,
 }
 
-/// Writes batch after batch; `Some` once every sender is gone and all is written, `None`
-/// when the connection was killed (a write failed or stalled, or a close frame went out).
-async fn write_all<S>(
-    sink: &mut futures::stream::SplitSink<WebSocketStream<S>, Message>,
-    outbox: &OutboxState,
-    stall: Duration,
-) -> Option<()>
+/// The session's one loop: reads and dispatches requests while an in-flight slot is free,
+/// writes what is queued, pings a silent client. Reading and writing share this one task,
+/// so a connection costs one task, and a write runs to its end (or its stall) before the
+/// next read.
+async fn serve<S>(
+    ws: &mut WebSocketStream<S>,
+    conn: &Arc<Connection>,
+    state: &OutboxState,
+    outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
+    shutdown: &mut ShutdownSignal,
+) -> End
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let mut permits = Vec::new();
-    let mut queued = Vec::new();
-    while outbox.next_batch(&mut queued).await.is_some() {
-        outbox.release_idle_queue();
-        // Let the replies already being produced catch up, so one write carries
-        // several of them (a write syscall costs more than a reply). Not for stream
-        // messages alone: a close reaches thousands of subscribers, and a second turn of
-        // each one's writer would only add to the time the last of them waits.
-        let replies = queued.iter().any(|(_, permit)| permit.is_some());
-        if replies && queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
-            tokio::task::yield_now().await;
-            let mut q = outbox.queue.lock();
-            let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
-            queued.extend(q.drain(..n));
-        }
-        let mut batch = Vec::with_capacity(queued.len());
-        for (message, permit) in queued.drain(..) {
-            permits.extend(permit);
-            batch.push(message);
-        }
-        let count = batch.len();
-        let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
-        if !write_batch(sink, batch, stall).await {
-            outbox.kill();
-            return None;
-        }
-        outbox.queued.fetch_sub(count, Ordering::AcqRel);
-        if closing {
-            outbox.kill();
-            return None;
-        }
-        // The requests these replies answer are no longer in flight.
-        permits.clear();
-        // An idle connection keeps no buffers sized by its last burst.
-        if queued.capacity() > WS_IDLE_QUEUE_CAPACITY_MAX {
-            queued = Vec::new();
-        }
-        if permits.capacity() > WS_IDLE_QUEUE_CAPACITY_MAX {
-            permits = Vec::new();
+    let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
+    let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
+    let stall = Duration::from_secs(conn.port.send_timeout_secs);
+    let ping = tokio::time::sleep(silence);
+    tokio::pin!(ping);
+    // A ping has gone out and nothing has come back since.
+    let mut pinged = false;
+    let mut batch = Vec::new();
+    loop {
+        // A request stays in flight until its reply is written: with every slot taken the
+        // session stops reading and only writes.
+        let slot = in_flight.clone().try_acquire_owned().ok();
+        // What is queued goes out before the next read: replies free their slots, and a
+        // client that keeps sending cannot hold back what it is owed.
+        tokio::select! {
+            biased;
+            _ = shutdown.recv() => return End::Shutdown,
+            // Every slot was taken and one came back (its reply written, or dropped by a
+            // job that had none): read again.
+            _ = in_flight.acquire(), if slot.is_none() => {}
+            got = state.next_batch(&mut batch) => {
+                if got.is_none() || !Box::pin(write_batch(ws, &mut batch, state, stall)).await {
+                    return End::Killed;
+                }
+            }
+            next = ws.next(), if slot.is_some() => {
+                // Any frame shows the client is there.
+                ping.as_mut().reset(tokio::time::Instant::now() + silence);
+                pinged = false;
+                let message = match heard(next, conn) {
+                    Ok(m) => m,
+                    Err(end) => return end,
+                };
+                if let Message::Close(frame) = message {
+                    return End::ClientClosed(frame);
+                }
+                if let Some(permit) = slot {
+                    receive(message, permit, conn, outbox, session, shutdown).await;
+                }
+            }
+            _ = &mut ping => {
+                // rippled pings a silent client and drops it if the ping goes unanswered: a
+                // live client's WebSocket stack answers by itself, however long it stays
+                // quiet.
+                if pinged {
+                    tracing::debug!(peer = %conn.peer, "websocket ping unanswered, disconnecting");
+                    return End::Left;
+                }
+                pinged = true;
+                outbox.ping();
+                ping.as_mut().reset(tokio::time::Instant::now() + silence);
+            }
         }
     }
-    // Every sender is gone: the reader ended and no job is outstanding.
-    Some(())
 }
 
-/// Feeds `batch` to the socket (up to a close frame) and flushes once; false when the
-/// write failed or made no progress for `stall`.
+/// What a read came to: a message, or how the session ends.
+fn heard(next: Option<Result<Message, WsError>>, conn: &Connection) -> Result<Message, End> {
+    match next {
+        None => Err(End::Left),
+        Some(Err(e)) => {
+            tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
+            Err(match close_for(&e) {
+                Some((code, reason)) => End::Failed(code, reason),
+                None => End::Left,
+            })
+        }
+        Some(Ok(m)) => Ok(m),
+    }
+}
+
+/// Dispatch one message: inline, or on the CPU pool when it is large.
+async fn receive(
+    message: Message,
+    permit: OwnedSemaphorePermit,
+    conn: &Arc<Connection>,
+    outbox: &Arc<Outbox>,
+    session: &Arc<crate::node::subscriptions::Session>,
+    shutdown: &mut ShutdownSignal,
+) {
+    if message.len() > WS_PARSE_INLINE_BYTES_MAX {
+        Box::pin(dispatch_on_pool(
+            message, permit, conn, outbox, session, shutdown,
+        ))
+        .await;
+    } else {
+        dispatch(message, permit, conn, outbox, session);
+    }
+}
+
+/// Writes one batch from the queue (topped up with the replies just being produced); false
+/// when the connection was killed (the write failed or stalled, or a close frame went out).
 async fn write_batch<S>(
-    sink: &mut futures::stream::SplitSink<WebSocketStream<S>, Message>,
-    batch: Vec<Message>,
+    ws: &mut WebSocketStream<S>,
+    queued: &mut Vec<Outbound>,
+    state: &OutboxState,
     stall: Duration,
 ) -> bool
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
+    state.release_idle_queue();
+    // Let the replies already being produced catch up, so one write carries several of
+    // them (a write syscall costs more than a reply). Not for stream messages alone: a
+    // close reaches thousands of subscribers, and a second turn of each one's session
+    // would only add to the time the last of them waits.
+    let replies = queued.iter().any(|(_, permit)| permit.is_some());
+    if replies && queued.len() < WS_WRITE_BATCH_MESSAGES_MAX {
+        tokio::task::yield_now().await;
+        let mut q = state.queue.lock();
+        let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX - queued.len());
+        queued.extend(q.drain(..n));
+    }
+    let count = queued.len();
+    let messages: Vec<Message> = queued.drain(..).map(|(message, _permit)| message).collect();
+    // An idle connection keeps no buffers sized by its last burst.
+    *queued = Vec::new();
+    let closing = messages.iter().any(|m| matches!(m, Message::Close(_)));
+    if !write_timed(ws, &messages, stall).await {
+        state.kill();
+        return false;
+    }
+    state.queued.fetch_sub(count, Ordering::AcqRel);
+    if closing {
+        state.kill();
+        return false;
+    }
+    true
+}
+
+/// Writes `messages` (up to and with a close frame), after anything tungstenite still
+/// holds; false when the write failed or made no progress for `stall`.
+async fn write_timed<S>(ws: &mut WebSocketStream<S>, messages: &[Message], stall: Duration) -> bool
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let end = messages
+        .iter()
+        .position(|m| matches!(m, Message::Close(_)))
+        .map_or(messages.len(), |i| i + 1);
     let write = async {
-        for message in batch {
-            let close = matches!(message, Message::Close(_));
-            sink.feed(message).await?;
-            if close {
-                break;
-            }
-        }
-        sink.flush().await
+        // A pong tungstenite could not write at once goes first, whole.
+        let _ = ws.flush().await;
+        frames::write(ws.get_mut(), &messages[..end]).await
     };
     match tokio::time::timeout(stall, write).await {
         Ok(Ok(())) => true,
@@ -411,58 +498,50 @@ where
     }
 }
 
-/// The reader: takes an in-flight slot, reads a frame and dispatches it, until the client
-/// leaves, stops answering pings, or the connection is killed or the server shuts down.
-async fn read_requests<S>(
-    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
-    conn: &Arc<Connection>,
-    state: &OutboxState,
-    outbox: &Arc<Outbox>,
-    session: &Arc<crate::node::subscriptions::Session>,
-    shutdown: &mut ShutdownSignal,
-) where
+/// After serving: answer the client's close, or write what is still queued (the replies of
+/// requests still in flight among it) and close, or tell an overflowed client why.
+async fn finish<S>(ws: &mut WebSocketStream<S>, state: &OutboxState, end: End, conn: &Connection)
+where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
-    let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
-    // A ping has gone out and nothing has come back since.
-    let mut pinged = false;
-    loop {
-        let Some(permit) = in_flight_slot(&in_flight, shutdown, state).await else {
-            break;
-        };
-        let message = match next_frame(frames, silence, shutdown, state, conn).await {
-            Heard::Frame(m) => m,
-            // rippled pings a silent client and drops it if the ping goes unanswered: a live
-            // client's WebSocket stack answers by itself, however long it stays quiet.
-            Heard::Silence if pinged => {
-                tracing::debug!(peer = %conn.peer, "websocket ping unanswered, disconnecting");
-                break;
-            }
-            Heard::Silence => {
-                pinged = true;
-                outbox.ping();
-                continue;
-            }
-            Heard::Failed(close) => {
-                if let Some((code, reason)) = close {
-                    outbox.close(code, reason);
-                }
-                break;
-            }
-            Heard::End => break,
-        };
-        // Any frame shows the client is there.
-        pinged = false;
-        if let Message::Close(frame) = message {
-            answer_close(frames, frame, conn).await;
+    let stall = Duration::from_secs(conn.port.send_timeout_secs);
+    let (code, reason) = match end {
+        End::ClientClosed(frame) => return answer_close(ws, frame, conn, stall).await,
+        End::Killed => return tell_overflowed(ws, state, stall).await,
+        End::Left => (CloseCode::Normal, ""),
+        End::Failed(code, reason) => (code, reason),
+        // rippled closes with 1001 "Shutting Down" when the server stops.
+        End::Shutdown => (CloseCode::Away, "Shutting Down"),
+    };
+    let mut batch = Vec::new();
+    while state.next_batch(&mut batch).await.is_some() {
+        if !write_batch(ws, &mut batch, state, stall).await {
             break;
         }
-        if message.len() > WS_PARSE_INLINE_BYTES_MAX {
-            dispatch_on_pool(message, permit, conn, outbox, session, shutdown).await;
-        } else {
-            dispatch(message, permit, conn, outbox, session);
-        }
+    }
+    if state.killed.load(Ordering::Acquire) {
+        return tell_overflowed(ws, state, stall).await;
+    }
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    write_timed(ws, &[Message::Close(Some(frame))], stall).await;
+}
+
+/// rippled's BaseWSPeer::send on overflow: what is queued is dropped, then the connection
+/// is closed with 1008. A client that reads gets the frame; one that does not is cut off
+/// when the write stalls.
+async fn tell_overflowed<S>(ws: &mut WebSocketStream<S>, state: &OutboxState, stall: Duration)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    if state.overflowed.load(Ordering::Acquire) {
+        let frame = CloseFrame {
+            code: CloseCode::Policy,
+            reason: WS_OVERFLOW_CLOSE_REASON.into(),
+        };
+        write_timed(ws, &[Message::Close(Some(frame))], stall).await;
     }
 }
 
@@ -470,71 +549,15 @@ async fn read_requests<S>(
 /// client's code and reason); reading once more sends it and ends the stream. A client that
 /// no longer reads gets the port's send timeout to take it.
 async fn answer_close<S>(
-    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
+    ws: &mut WebSocketStream<S>,
     frame: Option<CloseFrame>,
     conn: &Connection,
+    stall: Duration,
 ) where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     tracing::debug!(peer = %conn.peer, "websocket closed by the client: {frame:?}");
-    let stall = Duration::from_secs(conn.port.send_timeout_secs);
-    let _ = tokio::time::timeout(stall, frames.next()).await;
-}
-
-/// An in-flight slot for the next request; `None` when the connection is killed or the
-/// server shuts down first. Waiting for a slot must not outlast the connection: a killed
-/// writer or a shutdown ends the session even while every slot is taken.
-async fn in_flight_slot(
-    in_flight: &Arc<Semaphore>,
-    shutdown: &mut ShutdownSignal,
-    state: &OutboxState,
-) -> Option<OwnedSemaphorePermit> {
-    tokio::select! {
-        p = in_flight.clone().acquire_owned() => p.ok(),
-        _ = shutdown.recv() => None,
-        _ = state.killed() => None,
-    }
-}
-
-/// What waiting for the next frame came to.
-enum Heard {
-    /// A frame arrived.
-    Frame(Message),
-    /// Nothing arrived for the ping interval.
-    Silence,
-    /// The client broke the protocol or a bound: close with this code and reason, if the
-    /// connection can still carry a close frame.
-    Failed(Option<(CloseCode, &'static str)>),
-    /// The client left, the connection was killed or the server is shutting down.
-    End,
-}
-
-/// Waits up to `silence` for the next frame, or until the connection is killed or the
-/// server shuts down.
-async fn next_frame<S>(
-    frames: &mut futures::stream::SplitStream<WebSocketStream<S>>,
-    silence: Duration,
-    shutdown: &mut ShutdownSignal,
-    state: &OutboxState,
-    conn: &Connection,
-) -> Heard
-where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    let next = tokio::select! {
-        n = tokio::time::timeout(silence, frames.next()) => n,
-        _ = shutdown.recv() => return Heard::End,
-        _ = state.killed() => return Heard::End,
-    };
-    match next {
-        Err(_) => Heard::Silence,
-        Ok(None) => Heard::End,
-        Ok(Some(Err(e))) => {
-            tracing::debug!(peer = %conn.peer, "websocket read error: {e}");
-            Heard::Failed(close_for(&e))
-        }
-        Ok(Some(Ok(m))) => Heard::Frame(m),
-    }
+    let _ = tokio::time::timeout(stall, ws.next()).await;
 }
 
 /// The close code and reason for a failed read (RFC 6455 section 7.4.1); `None` when the
@@ -610,16 +633,13 @@ async fn dispatch_on_pool(
     }
 }
 
-/// The end of a session: the reader is done; the writer finishes once the in-flight jobs
-/// have answered.
-async fn close_session(
+/// The end of serving: the session's subscriptions are forgotten and its handle on the
+/// outbox dropped, so the queue ends once the in-flight jobs have answered.
+fn end_session(
     conn: &Connection,
     session: Arc<crate::node::subscriptions::Session>,
     outbox: Arc<Outbox>,
-    writer: tokio::task::JoinHandle<()>,
 ) {
-    // Subscriptions hold the outbox too: forget them first, so that dropping our handle lets
-    // the writer finish once the in-flight jobs have answered.
     conn.state
         .services
         .node
@@ -627,8 +647,6 @@ async fn close_session(
         .remove_session(session.id());
     drop(session);
     drop(outbox);
-    let _ = writer.await;
-    tracing::debug!(peer = %conn.peer, "websocket closed");
 }
 
 /// One text message: parse, check the envelope and the role, dispatch.

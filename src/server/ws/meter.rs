@@ -33,7 +33,6 @@ use crate::limits::{
 };
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -106,7 +105,7 @@ struct FrameScan {
     /// What the held bytes are charged to.
     budget: &'static Budget,
     /// The most this connection has held at once.
-    peak: Arc<AtomicUsize>,
+    peak: usize,
     /// The current frame's header bytes read so far (at most 14).
     header: [u8; 14],
     header_read: usize,
@@ -150,7 +149,7 @@ impl FrameScan {
     fn new(budget: &'static Budget) -> FrameScan {
         FrameScan {
             budget,
-            peak: Arc::new(AtomicUsize::new(0)),
+            peak: 0,
             header: [0; 14],
             header_read: 0,
             payload_left: 0,
@@ -223,7 +222,7 @@ impl FrameScan {
     /// shared budget.
     fn charge(&mut self, n: usize) -> Result<(), Refusal> {
         self.held += n;
-        self.peak.fetch_max(self.held, Ordering::Relaxed);
+        self.peak = self.peak.max(self.held);
         let owed = self.held.saturating_sub(WS_UNFINISHED_BYTES_UNCHARGED_MAX);
         let more = owed - self.charged;
         if more == 0 {
@@ -260,8 +259,9 @@ struct Clock {
     /// Set when a read found nothing and the message was unfinished: the reader has been
     /// waiting since.
     pending_since: Option<Instant>,
-    /// Wakes the reader when the message's time runs out while no bytes come.
-    timer: Pin<Box<tokio::time::Sleep>>,
+    /// Wakes the reader when the message's time runs out while no bytes come (made when a
+    /// message first waits, dropped when it ends: an idle connection holds no timer).
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
     limit: Duration,
 }
 
@@ -287,7 +287,7 @@ impl<S> Metered<S> {
             clock: Clock {
                 waited: Duration::ZERO,
                 pending_since: None,
-                timer: Box::pin(tokio::time::sleep(limit)),
+                timer: None,
                 limit,
             },
             refused: None,
@@ -295,9 +295,9 @@ impl<S> Metered<S> {
     }
 
     /// The most this connection's unfinished messages have held at once (whole messages
-    /// count too, while they arrive), readable after the socket is handed to tungstenite.
-    pub fn peak(&self) -> Arc<AtomicUsize> {
-        self.scan.peak.clone()
+    /// count too, while they arrive).
+    pub fn peak(&self) -> usize {
+        self.scan.peak
     }
 
     fn refuse(&mut self, why: Refusal) -> std::io::Error {
@@ -333,6 +333,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Metered<S> {
                 // A message (or a control frame) ended: the next one starts its own clock.
                 if std::mem::take(&mut this.scan.settled) {
                     this.clock.waited = Duration::ZERO;
+                    this.clock.timer = None;
                 }
                 Poll::Ready(Ok(()))
             }
@@ -342,9 +343,13 @@ impl<S: AsyncRead + Unpin> AsyncRead for Metered<S> {
                     this.clock.pending_since = Some(Instant::now());
                     let left = this.clock.limit.saturating_sub(this.clock.waited);
                     let deadline = tokio::time::Instant::now() + left;
-                    this.clock.timer.as_mut().reset(deadline);
+                    let timer = this
+                        .clock
+                        .timer
+                        .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+                    timer.as_mut().reset(deadline);
                     // Registers the wake-up; if the time is already up, read again at once.
-                    if std::future::Future::poll(this.clock.timer.as_mut(), cx).is_ready() {
+                    if std::future::Future::poll(timer.as_mut(), cx).is_ready() {
                         cx.waker().wake_by_ref();
                     }
                 }
@@ -429,7 +434,7 @@ mod tests {
         // The final frame's header alone charges its declared length.
         scan.scan(&header(true, 0x0, 1000)).unwrap();
         assert_eq!(scan.held, 71_300);
-        assert_eq!(scan.peak.load(Ordering::SeqCst), 71_300);
+        assert_eq!(scan.peak, 71_300);
         scan.scan(&[b'c'; 999]).unwrap();
         assert!(scan.unfinished());
         scan.settled = false;

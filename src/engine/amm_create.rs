@@ -147,11 +147,7 @@ fn create(
     let Some(account) = pseudo_account_address(sb, &key) else {
         return Ter::tecDUPLICATE;
     };
-    let seq = sb.info().seq;
-    sb.insert(
-        keylet::account(&account),
-        new_pseudo_root(&account, &key, seq),
-    );
+    sb.insert(keylet::account(&account), new_pseudo_root(&account, &key));
     let lpt = Issue {
         currency: lpt_currency(&i1.currency, &i2.currency),
         issuer: account,

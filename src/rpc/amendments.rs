@@ -86,6 +86,7 @@ const APPLIED: &[&str] = &[
     "NFTokenMintOffer",
     "DynamicNFT",
     "BatchV1_1",
+    "SingleAssetVault",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -106,7 +107,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixPriceOracleOrder",
     "TokenEscrow",
     "PermissionedDEX",
-    "SingleAssetVault",
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",

@@ -179,6 +179,7 @@ async fn an_mpt_vault_reads_back_with_its_asset_and_the_pseudo_accounts_mptoken(
         json!({"mptoken": {"mpt_issuance_id": id, "account": pseudo}}),
     );
     assert_eq!(r["node"]["MPTAmount"], "250", "{r}");
+    assert_eq!(v["shares"]["ReferenceHolding"], r["index"], "{v}");
     let r = node.rpc(
         "account_objects",
         json!({"account": pseudo, "type": "mptoken"}),

@@ -148,6 +148,12 @@ fn an_mpt_vault_holds_its_asset_in_the_pseudo_accounts_mptoken() {
     assert_eq!(v.get(sf().asset), Some(&StValue::MptIssue(asset)));
     assert!(v.u8_of(sf().scale).is_none(), "MPT vaults have no Scale");
     assert_eq!(held(&env, &asset, &pseudo), Some(0), "an empty MPToken");
+    let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
+    assert_eq!(
+        iss.h256_of(sf().reference_holding),
+        Some(keylet::mptoken(&asset, &pseudo)),
+        "the shares name the pseudo-account's holding"
+    );
     // The share issuance and the asset's MPToken.
     assert_eq!(owner_count_of(&env, &pseudo), 2);
 

@@ -61,6 +61,10 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
             return Ter::temMALFORMED;
         }
     }
+    // Only a vault's share issuance names a ReferenceHolding.
+    if tx.get(s.reference_holding).is_some() {
+        return Ter::temMALFORMED;
+    }
     // A domain makes the issuance private: it needs RequireAuth.
     if let Some(d) = tx.h256_of(s.domain_id) {
         if d == Hash256::ZERO || tx.flags() & tf::REQUIRE_AUTH == 0 {

@@ -413,12 +413,13 @@ fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
     )
 }
 
-/// `MPTokenIssuanceCreate::create` for the shares: sequence 1, owned by the pseudo.
+/// `MPTokenIssuanceCreate::create` for the shares: sequence 1, owned by the pseudo, its
+/// `ReferenceHolding` naming the pseudo-account's holding of the asset (rippled 3.2).
 pub fn create_share_issuance(
     sb: &mut Sandbox,
     pseudo: &AccountId,
-    flags: u32,
-    scale: u8,
+    (flags, scale): (u32, u8),
+    holding: Option<Hash256>,
     tx: &StObject,
 ) -> Result<MptId, Ter> {
     let s = sf();
@@ -443,6 +444,9 @@ pub fn create_share_issuance(
     }
     if let Some(d) = tx.h256_of(s.domain_id) {
         iss.set(s.domain_id, StValue::Hash256(d));
+    }
+    if let Some(h) = holding {
+        iss.set(s.reference_holding, StValue::Hash256(h));
     }
     sb.insert(key, iss);
     adjust_owner_count(sb, pseudo, 1);
@@ -494,6 +498,15 @@ pub fn remove_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> T
     sb.erase(key);
     adjust_owner_count(sb, holder, -1);
     Ter::tesSUCCESS
+}
+
+/// The key of `holder`'s holding of `asset`: its MPToken or its trust line (none for XRP).
+pub fn holding_key(holder: &AccountId, asset: &VaultAsset) -> Option<Hash256> {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => None,
+        VaultAsset::Token(i) => Some(keylet::line(holder, &i.issuer, &i.currency)),
+        VaultAsset::Mpt(id) => Some(keylet::mptoken(id, holder)),
+    }
 }
 
 /// `removeEmptyHolding` of an MPT for `holder`: the MPToken must exist (unless `holder`

@@ -162,13 +162,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         VaultAsset::Token(i) if !i.is_xrp() => ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE),
         _ => 0,
     };
-    let share = match create_share_issuance(
-        &mut ctx.sb,
-        &pseudo,
-        share_flags(ctx.tx.flags()),
-        scale,
-        ctx.tx,
-    ) {
+    let holding = super::vault::holding_key(&pseudo, &issue);
+    let flags = share_flags(ctx.tx.flags());
+    let share = match create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx) {
         Ok(id) => id,
         Err(t) => return t,
     };

@@ -218,6 +218,7 @@ fields! {
     was_locking_chain_send => "WasLockingChainSend",
     xchain_claim_attestations => "XChainClaimAttestations",
     xchain_claim_proof_sig => "XChainClaimProofSig",
+    reference_holding => "ReferenceHolding",
 }
 
 /// The cached handles.

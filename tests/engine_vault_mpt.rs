@@ -474,3 +474,87 @@ fn an_issuance_domain_admits_its_members_without_the_issuers_authorization() {
     env.apply(&issuer, pay_mpt(&member.id, &id, 10), Ter::tesSUCCESS);
     assert_eq!(held(&env, &id, &member.id), Some(20));
 }
+
+#[test]
+fn recreating_the_mptoken_on_withdrawal_needs_the_reserve() {
+    let mut env = Env::new();
+    let [issuer, owner, depositor] = env.funded(["mvIssuer", "mvOwner", "mvDepositor"]);
+    let flags = ctf::CAN_TRANSFER | ctf::CAN_LOCK;
+    let asset = token(&mut env, &issuer, flags, &[&depositor, &owner]);
+    let (key, _, _) = open(&mut env, &owner, &asset);
+    env.apply(
+        &depositor,
+        pay_mpt(&owner.id, &asset, 1000),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&owner, deposit(key, &asset, 1000), Ter::tesSUCCESS);
+    let opt_out = opt_in(&asset).flags(auth_tf::UNAUTHORIZE);
+    env.apply(&owner, opt_out, Ter::tesSUCCESS);
+    env.apply(&owner, ticket_create(1), Ter::tesSUCCESS);
+    // The vault, the share token and the ticket: the new MPToken is the fourth entry.
+    assert_eq!(env.owner_count(&owner), 3);
+    let fees = env.store.fees();
+    let reserve = (fees.reserve_base_drops + 4 * fees.reserve_inc_drops) as i64;
+    let spare = env.balance(&owner) - fees.base_drops as i64 - (reserve - 1);
+    env.apply(&owner, pay(&issuer, drops(spare)), Ter::tesSUCCESS);
+    env.apply(
+        &owner,
+        withdraw(key, &asset, 100),
+        Ter::tecINSUFFICIENT_RESERVE,
+    );
+    env.apply(&depositor, pay(&owner, xrp(50)), Ter::tesSUCCESS);
+    env.apply(&owner, withdraw(key, &asset, 100), Ter::tesSUCCESS);
+    assert_eq!(held(&env, &asset, &owner.id), Some(100));
+}
+
+#[test]
+fn an_iou_vault_whose_pseudo_account_line_is_frozen_locks_its_shares() {
+    let mut env = Env::new();
+    let [issuer, owner, charlie] = env.funded(["fIssuer", "fOwner", "fCharlie"]);
+    env.apply(
+        &issuer,
+        Tx::new("AccountSet").u32("SetFlag", 8),
+        Ter::tesSUCCESS,
+    );
+    for a in [&owner, &charlie] {
+        env.apply(a, trust(issuer.iou("USD", 1000)), Ter::tesSUCCESS);
+    }
+    env.apply(
+        &issuer,
+        pay(&owner, issuer.iou("USD", 200)),
+        Ter::tesSUCCESS,
+    );
+    let seq = env.seq(&owner);
+    let mut create = Tx::new("VaultCreate");
+    let usd = issuer.iou("USD", 0).issue();
+    create.0.set(sf().asset, StValue::Issue(usd));
+    let create = with_fee(&env, create);
+    env.apply(&owner, create, Ter::tesSUCCESS);
+    let key = keylet::vault(&owner.id, seq);
+    let v = env.read(&key).unwrap();
+    let pseudo = v.account_of(sf().account).unwrap();
+    let share = v.mpt_id_of(sf().share_mpt_id).unwrap();
+    let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
+    assert_eq!(
+        iss.h256_of(sf().reference_holding),
+        Some(keylet::line(&pseudo, &issuer.id, &cur("USD"))),
+        "the shares name the pseudo-account's trust line"
+    );
+    let dep = |n| {
+        Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", issuer.iou("USD", n))
+    };
+    env.apply(&owner, dep(100), Ter::tesSUCCESS);
+    // The issuer freezes the pseudo-account's line (tfSetFreeze).
+    let mut limit = issuer.iou("USD", 0);
+    if let ledgerd::protocol::amount::Amount::Iou { issuer: i, .. } = &mut limit {
+        *i = pseudo;
+    }
+    env.apply(&issuer, trust(limit).flags(0x0010_0000), Ter::tesSUCCESS);
+    env.apply(&owner, dep(80), Ter::tecLOCKED);
+    let wd = Tx::new("VaultWithdraw")
+        .h256("VaultID", key)
+        .amount("Amount", issuer.iou("USD", 100));
+    env.apply(&owner, wd, Ter::tecLOCKED);
+}

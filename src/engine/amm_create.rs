@@ -89,6 +89,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if is_lp_token(view, &i1) || is_lp_token(view, &i2) {
         return Ter::tecAMM_INVALID_TOKENS;
     }
+    // SingleAssetVault: no free address for the pseudo-account.
+    if pseudo_account_address(view, &amm_key(&i1, &i2)).is_none() {
+        return Ter::terADDRESS_COLLISION;
+    }
     // AMMClawback is applied: an issuer allowing clawback may back an AMM.
     Ter::tesSUCCESS
 }

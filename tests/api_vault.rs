@@ -126,3 +126,81 @@ async fn ledger_entry_and_account_objects_know_vaults() {
         .collect();
     assert!(types.contains(&"Vault".to_string()), "{r}");
 }
+
+/// An issuer's transferable MPT, 1000 of it paid to a depositor who puts 250 in owner's
+/// vault of it; returns (vault key, MPT id).
+fn mpt_vault_world(node: &Node) -> (ledgerd::protocol::types::Hash256, String) {
+    use ledgerd::ledger::sf::sf;
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+    let [issuer, owner, depositor] = ["amIssuer", "amOwner", "amDepositor"].map(Account::new);
+    for a in [&issuer, &owner, &depositor] {
+        node.fund(a, 1000);
+    }
+    let ledgers = &node.state().node.ledgers;
+    let iseq = support::accounts::sequence(ledgers, &issuer.id).unwrap();
+    // tfMPTCanTransfer
+    node.apply(&issuer, Tx::new("MPTokenIssuanceCreate").flags(0x20));
+    let id = MptId::new(iseq, &issuer.id);
+    let mut opt_in = Tx::new("MPTokenAuthorize");
+    opt_in
+        .0
+        .set(sf().mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
+    node.apply(&depositor, opt_in);
+    let mpt = |v: u64| StValue::MptAmount(MptAmount::new(v, id));
+    let mut pay = Tx::new("Payment").account("Destination", &depositor.id);
+    pay.0.set(sf().amount, mpt(1000));
+    node.apply(&issuer, pay);
+    let seq = support::accounts::sequence(ledgers, &owner.id).unwrap();
+    let fee = ledgers.fees().reserve_inc_drops as i64;
+    let mut create = Tx::new("VaultCreate").amount("Fee", drops(fee));
+    create.0.set(sf().asset, StValue::MptIssue(id));
+    node.apply(&owner, create);
+    let key = keylet::vault(&owner.id, seq);
+    let mut dep = Tx::new("VaultDeposit").h256("VaultID", key);
+    dep.0.set(sf().amount, mpt(250));
+    node.apply(&depositor, dep);
+    node.close();
+    (key, id.to_hex())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mpt_vault_reads_back_with_its_asset_and_the_pseudo_accounts_mptoken() {
+    let node = Node::start().await;
+    let (key, id) = mpt_vault_world(&node);
+    let r = node.rpc("vault_info", json!({"vault_id": key.to_hex()}));
+    let v = &r["vault"];
+    let pseudo = v["Account"].as_str().unwrap_or_default().to_string();
+    assert_eq!(v["Asset"], json!({"mpt_issuance_id": id}), "{r}");
+    assert_eq!(v["AssetsTotal"], "250");
+    assert_eq!(v["shares"]["OutstandingAmount"], "250");
+    assert!(v.get("Scale").is_none(), "{r}");
+    let r = node.rpc(
+        "ledger_entry",
+        json!({"mptoken": {"mpt_issuance_id": id, "account": pseudo}}),
+    );
+    assert_eq!(r["node"]["MPTAmount"], "250", "{r}");
+    assert_eq!(v["shares"]["ReferenceHolding"], r["index"], "{v}");
+    let r = node.rpc(
+        "account_objects",
+        json!({"account": pseudo, "type": "mptoken"}),
+    );
+    assert_eq!(
+        r["account_objects"].as_array().map(Vec::len),
+        Some(1),
+        "{r}"
+    );
+    let r = node.rpc("account_info", json!({"account": pseudo}));
+    assert_eq!(r["account_data"]["Sequence"], 0, "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn single_asset_vault_is_reported_enabled() {
+    let node = Node::start().await;
+    let r = node.rpc("feature", json!({"feature": "SingleAssetVault"}));
+    let entry = r
+        .as_object()
+        .and_then(|m| m.values().find(|v| v["name"] == "SingleAssetVault"))
+        .cloned();
+    let entry = entry.expect("SingleAssetVault listed");
+    assert_eq!(entry["enabled"], true, "{r}");
+}

@@ -154,10 +154,16 @@ fn malformed_issuances_are_refused_in_preflight() {
         t
     };
     env.apply(&alice, create(0x0001), Ter::temINVALID_FLAG);
+    // A DomainID (SingleAssetVault) needs RequireAuth and may not be zero.
     env.apply(
         &alice,
-        create(ctf::REQUIRE_AUTH).h256("DomainID", ledgerd::protocol::types::Hash256([42; 32])),
-        Ter::temDISABLED,
+        create(0).h256("DomainID", ledgerd::protocol::types::Hash256([42; 32])),
+        Ter::temMALFORMED,
+    );
+    env.apply(
+        &alice,
+        create(ctf::REQUIRE_AUTH).h256("DomainID", ledgerd::protocol::types::Hash256::ZERO),
+        Ter::temMALFORMED,
     );
     env.apply(&alice, create(0x0080), Ter::temINVALID_FLAG);
     env.apply(
@@ -336,12 +342,19 @@ fn locks_stop_payments_between_holders_but_not_with_the_issuer() {
         set(&id, set_tf::LOCK).blob("MPTokenMetadata", b"x"),
         Ter::temMALFORMED,
     );
-    // The vault's DomainID is not enabled.
+    // A DomainID only on a RequireAuth issuance, never with a Holder.
     let domain = ledgerd::protocol::types::Hash256([42; 32]);
     env.apply(
         &alice,
         set(&id, 0).h256("DomainID", domain),
-        Ter::temDISABLED,
+        Ter::tecNO_PERMISSION,
+    );
+    env.apply(
+        &alice,
+        set(&id, 0)
+            .h256("DomainID", domain)
+            .account("Holder", &bob.id),
+        Ter::temMALFORMED,
     );
     env.apply(&bob, set(&id, set_tf::LOCK), Ter::tecNO_PERMISSION);
     env.apply(

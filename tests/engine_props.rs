@@ -2972,6 +2972,114 @@ fn run_xcreates(ops: &[XCreateOp]) -> Vec<Ter> {
     results
 }
 
+// ---------------------------------------------------------------- vaults of an MPT
+
+/// An MPT vault op: (who of three holders, 0 deposit / 1 withdraw by assets / 2 withdraw
+/// by shares / 3 the issuer claws back from them, units; a clawback takes units % 200, zero
+/// meaning all).
+type MptVaultOp = (usize, u8, u64);
+
+fn mpt_vault_op() -> impl Strategy<Value = MptVaultOp> {
+    (0..3usize, 0..4u8, 1u64..400)
+}
+
+/// What an MPT vault's books must show: AssetsTotal = AssetsAvailable = the
+/// pseudo-account's MPTAmount, the shares' OutstandingAmount = the holders' shares, the
+/// asset's OutstandingAmount = every MPToken's units.
+fn check_mpt_vault(env: &Env, key: &Hash256, ids: [ledgerd::protocol::mpt::MptId; 2]) {
+    use ledgerd::engine::vault::number_of;
+    use ledgerd::protocol::number::Number;
+    let [asset, share] = ids;
+    let v = env.read(key).unwrap();
+    let pseudo = v.account_of(sf().account).unwrap();
+    let units = |id: &ledgerd::protocol::mpt::MptId, who: &AccountId| {
+        env.read(&keylet::mptoken(id, who))
+            .and_then(|t| t.u64_of(sf().mpt_amount))
+            .unwrap_or(0)
+    };
+    let outstanding = |id| {
+        env.read(&keylet::mpt_issuance(id))
+            .and_then(|i| i.u64_of(sf().outstanding_amount))
+            .unwrap_or(0)
+    };
+    let total = number_of(&v, sf().assets_total);
+    assert_eq!(total, number_of(&v, sf().assets_available));
+    assert_eq!(total, Number::from_i64(units(&asset, &pseudo) as i64));
+    let names = ["pmA", "pmB", "pmC"].map(Account::new);
+    let shares: u64 = names.iter().map(|h| units(&share, &h.id)).sum();
+    assert_eq!(outstanding(&share), shares);
+    let assets: u64 =
+        names.iter().map(|h| units(&asset, &h.id)).sum::<u64>() + units(&asset, &pseudo);
+    assert_eq!(outstanding(&asset), assets);
+}
+
+/// Runs `ops` on one vault of a clawback-able MPT; returns how many succeeded. Nothing
+/// ends worse than a tec and the asset is never minted by the vault.
+fn run_mpt_vault_ops(ops: &[MptVaultOp]) -> usize {
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+    use ledgerd::protocol::st::StValue;
+    let mut env = Env::new();
+    let holders = env.funded(["pmA", "pmB", "pmC"]);
+    let [issuer] = env.funded(["pmIssuer"]);
+    let iseq = env.seq(&issuer);
+    // tfMPTCanTransfer | tfMPTCanClawback
+    env.apply(
+        &issuer,
+        Tx::new("MPTokenIssuanceCreate").flags(0x60),
+        Ter::tesSUCCESS,
+    );
+    let asset = MptId::new(iseq, &issuer.id);
+    let with_mpt = |mut tx: Tx, id: &MptId, v: u64| {
+        tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(v, *id)));
+        tx
+    };
+    for h in &holders {
+        let mut opt_in = Tx::new("MPTokenAuthorize");
+        opt_in
+            .0
+            .set(sf().mpt_issuance_id, StValue::Fixed(asset.0.to_vec()));
+        env.apply(h, opt_in, Ter::tesSUCCESS);
+        let pay = Tx::new("Payment").account("Destination", &h.id);
+        env.apply(&issuer, with_mpt(pay, &asset, 1000), Ter::tesSUCCESS);
+    }
+    let seq = env.seq(&holders[0]);
+    let mut create =
+        Tx::new("VaultCreate").amount("Fee", drops(env.store.fees().reserve_inc_drops as i64));
+    create.0.set(sf().asset, StValue::MptIssue(asset));
+    env.apply(&holders[0], create, Ter::tesSUCCESS);
+    let key = keylet::vault(&holders[0].id, seq);
+    let share = env
+        .read(&key)
+        .unwrap()
+        .mpt_id_of(sf().share_mpt_id)
+        .unwrap();
+    let mut ok = 0;
+    let mut minted = 3000;
+    for &(who, kind, n) in ops {
+        let base = |name| Tx::new(name).h256("VaultID", key);
+        let (by, tx) = match kind {
+            0 => (&holders[who], with_mpt(base("VaultDeposit"), &asset, n)),
+            1 => (&holders[who], with_mpt(base("VaultWithdraw"), &asset, n)),
+            2 => (&holders[who], with_mpt(base("VaultWithdraw"), &share, n)),
+            _ => {
+                let tx = base("VaultClawback").account("Holder", &holders[who].id);
+                (&issuer, with_mpt(tx, &asset, n % 200))
+            }
+        };
+        let t = env.submit(by, tx);
+        assert!(t.is_tes() || t.is_tec(), "{t} for {:?}", (who, kind, n));
+        ok += usize::from(t.is_tes());
+        check_mpt_vault(&env, &key, [asset, share]);
+        let now = env
+            .read(&keylet::mpt_issuance(&asset))
+            .and_then(|i| i.u64_of(sf().outstanding_amount))
+            .unwrap_or(0);
+        assert!(now <= minted, "the vault never mints the asset");
+        minted = now;
+    }
+    ok
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
 
@@ -3029,4 +3137,28 @@ fn permissioned_dex_mix_reaches_success() {
     eprintln!("domain offers placed {offers}, domain payments {pays}");
     assert!(offers >= 20, "domain offers succeed in the mix: {offers}");
     assert!(pays >= 3, "domain payments succeed in the mix: {pays}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn mpt_vault_ops_keep_the_books(ops in prop::collection::vec(mpt_vault_op(), 1..40)) {
+        run_mpt_vault_ops(&ops);
+    }
+}
+
+#[test]
+fn mpt_vault_ops_mostly_succeed() {
+    let ops: Vec<MptVaultOp> = (0..60u64)
+        .map(|i| {
+            (
+                (i % 3) as usize,
+                [0, 0, 1, 2, 3][(i % 5) as usize],
+                20 + i * 3,
+            )
+        })
+        .collect();
+    let ok = run_mpt_vault_ops(&ops);
+    assert!(ok >= 30, "{ok} of 60 succeed");
 }

@@ -426,3 +426,15 @@ fn xrpl_py_xchain_account_flow() {
         "xrpl-py XChain account create flow",
     );
 }
+
+/// A vault of an MPT asset and an issuance's DomainID with xrpl.js (`vault_mpt_flow.mjs`).
+#[test]
+fn xrpl_js_vault_mpt_flow() {
+    xrpl_js_on_a_fresh_server("vault_mpt_flow.mjs", "xrpl.js MPT vault flow");
+}
+
+/// A vault of an MPT asset with xrpl-py over HTTP (`py_vault_mpt_flow.py`).
+#[test]
+fn xrpl_py_vault_mpt_flow() {
+    xrpl_py_on_a_fresh_server("py_vault_mpt_flow.py", "xrpl-py MPT vault flow");
+}

@@ -310,10 +310,10 @@ pub fn init_fee_auction_vote(
 }
 
 /// A new AMM pseudo-account root (`createPseudoAccount`): no XRP, master key disabled,
-/// rippling by default, deposit authorization on, linked to its AMM entry. Sequence is
-/// the ledger's sequence (SingleAssetVault, which makes it 0, is not applied).
-pub fn new_pseudo_root(account: &AccountId, amm_key: &Hash256, ledger_seq: u32) -> StObject {
-    let mut root = new_account_root(account, 0, ledger_seq);
+/// rippling by default, deposit authorization on, linked to its AMM entry. Sequence is 0
+/// (SingleAssetVault).
+pub fn new_pseudo_root(account: &AccountId, amm_key: &Hash256) -> StObject {
+    let mut root = new_account_root(account, 0, 0);
     root.set(
         sf().flags,
         StValue::UInt32(lsf::DISABLE_MASTER | lsf::DEFAULT_RIPPLE | lsf::DEPOSIT_AUTH),

@@ -89,6 +89,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if is_lp_token(view, &i1) || is_lp_token(view, &i2) {
         return Ter::tecAMM_INVALID_TOKENS;
     }
+    // SingleAssetVault: no free address for the pseudo-account.
+    if pseudo_account_address(view, &amm_key(&i1, &i2)).is_none() {
+        return Ter::terADDRESS_COLLISION;
+    }
     // AMMClawback is applied: an issuer allowing clawback may back an AMM.
     Ter::tesSUCCESS
 }
@@ -147,11 +151,7 @@ fn create(
     let Some(account) = pseudo_account_address(sb, &key) else {
         return Ter::tecDUPLICATE;
     };
-    let seq = sb.info().seq;
-    sb.insert(
-        keylet::account(&account),
-        new_pseudo_root(&account, &key, seq),
-    );
+    sb.insert(keylet::account(&account), new_pseudo_root(&account, &key));
     let lpt = Issue {
         currency: lpt_currency(&i1.currency, &i2.currency),
         issuer: account,

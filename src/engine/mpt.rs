@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::sandbox::Sandbox;
 use super::ter::Ter;
+use super::vault::VaultAsset;
 use crate::ledger::flags::{lsf_mpt, lsif_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -39,22 +40,62 @@ pub fn mptoken(view: &dyn ReadView, id: &MptId, holder: &AccountId) -> Option<Ar
     view.read(&keylet::mptoken(id, holder))
 }
 
-/// `requireAuth` for an MPT: the issuer always; a holder needs an MPToken, authorized by
-/// the issuer when the issuance requires it.
+/// `requireAuth` for an MPT (rippled's `AuthType::Legacy`): a holder needs an MPToken.
 pub fn require_auth(view: &dyn ReadView, id: &MptId, account: &AccountId) -> Ter {
+    require_auth_as(view, id, account, true)
+}
+
+/// `requireAuth` for an MPT as rippled has it with SingleAssetVault: the issuer always;
+/// the holder of a vault's shares must also be authorized for the vault's asset; without
+/// an MPToken a `strong` check fails at once; an issuance with a `DomainID` admits the
+/// domain's members (a token then being optional); pseudo-accounts are authorized
+/// implicitly; else a RequireAuth issuance wants an authorized token.
+pub fn require_auth_as(view: &dyn ReadView, id: &MptId, account: &AccountId, strong: bool) -> Ter {
     let Some(iss) = issuance(view, id) else {
         return Ter::tecOBJECT_NOT_FOUND;
     };
-    if iss.account_of(sf().issuer) == Some(*account) {
+    let issuer = iss.account_of(sf().issuer).unwrap_or_default();
+    if issuer == *account {
         return Ter::tesSUCCESS;
     }
-    let Some(token) = mptoken(view, id, account) else {
+    if let Some(asset) = vault_asset_of_issuer(view, &issuer) {
+        let t = match asset {
+            VaultAsset::Token(issue) => super::funds::require_auth(view, &issue, account),
+            VaultAsset::Mpt(inner) if inner != *id => {
+                require_auth_as(view, &inner, account, strong)
+            }
+            VaultAsset::Mpt(_) => Ter::tefINTERNAL,
+        };
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let token = mptoken(view, id, account);
+    if token.is_none() && strong {
         return Ter::tecNO_AUTH;
-    };
-    if iss.is_flag(lsf_mpt::REQUIRE_AUTH) && !token.is_flag(lsf_mpt::AUTHORIZED) {
+    }
+    if let Some(domain) = iss.h256_of(sf().domain_id) {
+        let t = super::vault::valid_domain(view, &domain, account);
+        if t == Ter::tesSUCCESS || token.is_none() {
+            return t;
+        }
+    }
+    if super::vault::is_pseudo_account(view, account) {
+        return Ter::tesSUCCESS;
+    }
+    let authorized = token.is_some_and(|t| t.is_flag(lsf_mpt::AUTHORIZED));
+    if iss.is_flag(lsf_mpt::REQUIRE_AUTH) && !authorized {
         return Ter::tecNO_AUTH;
     }
     Ter::tesSUCCESS
+}
+
+/// The asset of the vault whose pseudo-account is `issuer`, when it is one.
+fn vault_asset_of_issuer(view: &dyn ReadView, issuer: &AccountId) -> Option<VaultAsset> {
+    let root = view.read(&keylet::account(issuer))?;
+    let key = root.h256_of(sf().vault_id)?;
+    let vault = super::vault::read_vault(view, &key)?;
+    super::vault::asset_of(&vault)
 }
 
 /// `canTransfer`: without lsfMPTCanTransfer only payments to or from the issuer move.
@@ -69,14 +110,37 @@ pub fn can_transfer(view: &dyn ReadView, id: &MptId, from: &AccountId, to: &Acco
     Ter::tesSUCCESS
 }
 
-/// `isAnyFrozen` for an MPT: the issuance is locked, or one of the accounts' MPTokens is.
+/// `isAnyFrozen` for an MPT: the issuance is locked, or one of the accounts' MPTokens is,
+/// or (SingleAssetVault) the issuance is a vault's shares and the vault's asset is frozen
+/// or locked for its pseudo-account or one of the accounts.
 pub fn is_any_locked(view: &dyn ReadView, id: &MptId, accounts: &[AccountId]) -> bool {
-    if issuance(view, id).is_some_and(|i| i.is_flag(lsf_mpt::LOCKED)) {
+    let Some(iss) = issuance(view, id) else {
+        return false;
+    };
+    if iss.is_flag(lsf_mpt::LOCKED) {
         return true;
     }
-    accounts
+    if accounts
         .iter()
         .any(|a| mptoken(view, id, a).is_some_and(|t| t.is_flag(lsf_mpt::LOCKED)))
+    {
+        return true;
+    }
+    let issuer = iss.account_of(sf().issuer).unwrap_or_default();
+    let Some(asset) = vault_asset_of_issuer(view, &issuer) else {
+        return false;
+    };
+    let mut all = vec![issuer];
+    all.extend_from_slice(accounts);
+    match asset {
+        VaultAsset::Token(issue) => {
+            !issue.is_xrp()
+                && all
+                    .iter()
+                    .any(|a| super::funds::frozen_issue(view, a, &issue))
+        }
+        VaultAsset::Mpt(inner) => inner != *id && is_any_locked(view, &inner, &all),
+    }
 }
 
 /// `transferRate(view, MPTID)`: 1.0 plus TransferFee in units of 1/100,000, as a rate
@@ -189,6 +253,29 @@ pub fn credit(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, va
 /// not take OutstandingAmount past MaximumAmount (`tecPATH_DRY`); between holders the
 /// sender pays the transfer fee on top.
 pub fn send(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, value: u64) -> Ter {
+    transfer(sb, id, from, to, value, true)
+}
+
+/// [`send`] with `WaiveTransferFee::Yes`, as the vault transactions move assets.
+pub fn send_waived(
+    sb: &mut Sandbox,
+    id: &MptId,
+    from: &AccountId,
+    to: &AccountId,
+    value: u64,
+) -> Ter {
+    transfer(sb, id, from, to, value, false)
+}
+
+/// What [`send`] and [`send_waived`] share; `fee` charges the transfer fee.
+fn transfer(
+    sb: &mut Sandbox,
+    id: &MptId,
+    from: &AccountId,
+    to: &AccountId,
+    value: u64,
+    fee: bool,
+) -> Ter {
     if value == 0 || from == to {
         return Ter::tesSUCCESS;
     }
@@ -207,7 +294,8 @@ pub fn send(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, valu
         }
         return credit(sb, id, from, to, value);
     }
-    let Some(cost) = multiply_rate(value, transfer_rate(sb, id)) else {
+    let rate = if fee { transfer_rate(sb, id) } else { RATE_ONE };
+    let Some(cost) = multiply_rate(value, rate) else {
         return Ter::tecPATH_DRY;
     };
     let t = credit(sb, id, &issuer, to, value);

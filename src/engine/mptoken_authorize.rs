@@ -61,6 +61,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 }
                 return Ter::tecHAS_OBLIGATIONS;
             }
+            // SingleAssetVault: a locked MPToken stays.
+            if token.is_flag(lsf_mpt::LOCKED) {
+                return Ter::tecNO_PERMISSION;
+            }
             return Ter::tesSUCCESS;
         }
         let Some(iss) = issuance(view, &id) else {

@@ -3,7 +3,8 @@
 //! and the issuer (`makeMptID`), sits in the issuer's owner directory and counts toward
 //! its OwnerCount (and reserve). Its flags are the transaction's, less the universal
 //! ones. With DynamicMPT its `ImmutableFlags` (XLS-94) name what MPTokenIssuanceSet may
-//! never change.
+//! never change. A `DomainID` (SingleAssetVault with PermissionedDomains) admits the
+//! permissioned domain's members as holders of a RequireAuth issuance.
 
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, new_entry, with_threading};
@@ -18,7 +19,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// MPTokenIssuanceCreate flags (the issuance's lsfMPT* flags have the same bits).
 pub mod tf {
@@ -42,11 +43,6 @@ pub mod tf {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    // A vault's DomainID (SingleAssetVault, PermissionedDomains): amendments this ledger
-    // does not have.
-    if tx.has("DomainID") {
-        return Ter::temDISABLED;
-    }
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
@@ -62,6 +58,16 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
             return Ter::temBAD_TRANSFER_FEE;
         }
         if fee > 0 && tx.flags() & tf::CAN_TRANSFER == 0 {
+            return Ter::temMALFORMED;
+        }
+    }
+    // Only a vault's share issuance names a ReferenceHolding.
+    if tx.get(s.reference_holding).is_some() {
+        return Ter::temMALFORMED;
+    }
+    // A domain makes the issuance private: it needs RequireAuth.
+    if let Some(d) = tx.h256_of(s.domain_id) {
+        if d == Hash256::ZERO || tx.flags() & tf::REQUIRE_AUTH == 0 {
             return Ter::temMALFORMED;
         }
     }
@@ -129,6 +135,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     if let Some(v) = tx.blob_of(s.mptoken_metadata) {
         iss.set(s.mptoken_metadata, StValue::Blob(v.to_vec()));
+    }
+    if let Some(d) = tx.h256_of(s.domain_id) {
+        iss.set(s.domain_id, StValue::Hash256(d));
     }
     // Never zero here (preflight), as soeDEFAULT wants.
     if let Some(v) = tx.u32_of(s.immutable_flags) {

@@ -1,5 +1,5 @@
 //! MPTokenIssuanceSet (rippled `MPTokenIssuanceSet.cpp`, with DynamicMPT as XLS-94 has
-//! it, without the vault's DomainID and confidential MPTs): the issuer of an issuance
+//! it, and SingleAssetVault's DomainID; without confidential MPTs): the issuer of an issuance
 //! created with tfMPTCanLock locks or unlocks it, for every holder or (with `Holder`) for
 //! one. With DynamicMPT the issuer also mutates the issuance: `tfMPTSet*` flags enable a
 //! capability for good, `MPTokenMetadata` and `TransferFee` are replaced (removed when
@@ -13,12 +13,12 @@ use super::mpt::{
 };
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
-use crate::ledger::flags::{lsf_mpt, lsif_mpt};
+use crate::ledger::flags::{lsf_mpt, lsif_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// MPTokenIssuanceSet flags.
 pub mod tf {
@@ -91,10 +91,6 @@ fn is_mutate(tx: &StObject) -> bool {
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    // The vault's DomainID: amendments this ledger does not have.
-    if tx.has("DomainID") {
-        return Ter::temDISABLED;
-    }
     let flags = tx.flags();
     if flags & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
@@ -102,6 +98,10 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     // Confidential balances (ConfidentialTransfer): not built.
     if flags & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0 || immutable_flags_disabled(tx) {
         return Ter::temDISABLED;
+    }
+    let domain = tx.get(s.domain_id).is_some();
+    if domain && tx.get(s.holder).is_some() {
+        return Ter::temMALFORMED;
     }
     if flags & tf::LOCK != 0 && flags & tf::UNLOCK != 0 {
         return Ter::temINVALID_FLAG;
@@ -115,7 +115,7 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     }
     let mutate = is_mutate(tx);
     // Nothing to change.
-    if flags == 0 && !mutate {
+    if flags == 0 && !domain && !mutate {
         return Ter::temMALFORMED;
     }
     if mutate {
@@ -172,7 +172,30 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             return Ter::tecOBJECT_NOT_FOUND;
         }
     }
+    let t = preclaim_domain(view, &iss, tx);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
     preclaim_mutation(&iss, tx)
+}
+
+/// A `DomainID` (SingleAssetVault): only on a RequireAuth issuance (`tecNO_PERMISSION`),
+/// naming an existing permissioned domain unless zero (`tecOBJECT_NOT_FOUND`).
+fn preclaim_domain(view: &dyn ReadView, iss: &StObject, tx: &StObject) -> Ter {
+    let s = sf();
+    let Some(domain) = tx.h256_of(s.domain_id) else {
+        return Ter::tesSUCCESS;
+    };
+    if !iss.is_flag(lsf_mpt::REQUIRE_AUTH) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let found = view
+        .read(&domain)
+        .is_some_and(|d| d.u16_of(s.ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN));
+    if domain != Hash256::ZERO && !found {
+        return Ter::tecOBJECT_NOT_FOUND;
+    }
+    Ter::tesSUCCESS
 }
 
 /// preclaim of a mutation: nothing the issuance's ImmutableFlags forbid, and a non-zero
@@ -223,6 +246,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     if is_mutate(ctx.tx) {
         mutate(&mut entry, ctx.tx);
+    }
+    match ctx.tx.h256_of(s.domain_id) {
+        Some(d) if d == Hash256::ZERO => drop(entry.remove(s.domain_id)),
+        Some(d) => entry.set(s.domain_id, StValue::Hash256(d)),
+        None => {}
     }
     ctx.sb.update(key, entry);
     Ter::tesSUCCESS

@@ -10,7 +10,7 @@ use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::ripple::{trust_create, NewLine};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use crate::ledger::flags::lt;
+use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -37,7 +37,10 @@ pub fn vault_id(tx: &StObject) -> Option<Hash256> {
 
 /// The vault a deposit or withdrawal names, with its asset and its share issuance:
 /// `tecNO_ENTRY` when there is none, `tefINTERNAL` for a vault missing either.
-pub fn named_vault(view: &dyn ReadView, tx: &StObject) -> Result<(StObject, Issue, MptId), Ter> {
+pub fn named_vault(
+    view: &dyn ReadView,
+    tx: &StObject,
+) -> Result<(StObject, VaultAsset, MptId), Ter> {
     let vault = vault_id(tx)
         .and_then(|k| read_vault(view, &k))
         .ok_or(Ter::tecNO_ENTRY)?;
@@ -82,10 +85,93 @@ pub fn is_negative_number(tx: &StObject, f: Field) -> bool {
     tx.get(f).is_some() && number_of(tx, f).signum() < 0
 }
 
-/// The vault's asset (XRP or an issued currency; ledgerd keeps no MPT-asset vaults).
-pub fn asset_of(vault: &StObject) -> Option<Issue> {
-    match vault.get(sf().asset)? {
-        StValue::Issue(i) => Some(*i),
+/// A vault's asset: XRP or an issued currency, or an MPT issuance (an STIssue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VaultAsset {
+    /// XRP or an issued currency.
+    Token(Issue),
+    /// An MPT issuance.
+    Mpt(MptId),
+}
+
+impl VaultAsset {
+    /// True for XRP.
+    pub fn is_xrp(&self) -> bool {
+        matches!(self, VaultAsset::Token(i) if i.is_xrp())
+    }
+
+    /// The issuer (none for XRP).
+    pub fn issuer(&self) -> Option<AccountId> {
+        match self {
+            VaultAsset::Token(i) if i.is_xrp() => None,
+            VaultAsset::Token(i) => Some(i.issuer),
+            VaultAsset::Mpt(id) => Some(id.issuer()),
+        }
+    }
+
+    /// The field value that names it.
+    pub fn to_value(self) -> StValue {
+        match self {
+            VaultAsset::Token(i) => StValue::Issue(i),
+            VaultAsset::Mpt(id) => StValue::MptIssue(id),
+        }
+    }
+}
+
+/// An amount of a vault's asset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AssetAmount {
+    /// XRP or an issued currency.
+    Token(Amount),
+    /// Units of an MPT issuance.
+    Mpt(MptId, u64),
+}
+
+impl AssetAmount {
+    /// The asset it is an amount of.
+    pub fn asset(&self) -> VaultAsset {
+        match self {
+            AssetAmount::Token(a) => VaultAsset::Token(a.issue()),
+            AssetAmount::Mpt(id, _) => VaultAsset::Mpt(*id),
+        }
+    }
+
+    /// As a Number (drops for XRP, units for an MPT).
+    pub fn number(&self) -> Number {
+        match self {
+            AssetAmount::Token(a) => amount_number(a),
+            AssetAmount::Mpt(_, v) => Number::from_i64(i64::try_from(*v).unwrap_or(i64::MAX)),
+        }
+    }
+
+    /// True when zero.
+    pub fn is_zero(&self) -> bool {
+        match self {
+            AssetAmount::Token(a) => a.is_zero(),
+            AssetAmount::Mpt(_, v) => *v == 0,
+        }
+    }
+}
+
+/// The asset an `Asset` field names.
+pub fn asset_field(o: &StObject) -> Option<VaultAsset> {
+    match o.get(sf().asset)? {
+        StValue::Issue(i) => Some(VaultAsset::Token(*i)),
+        StValue::MptIssue(id) => Some(VaultAsset::Mpt(*id)),
+        _ => None,
+    }
+}
+
+/// The vault's asset.
+pub fn asset_of(vault: &StObject) -> Option<VaultAsset> {
+    asset_field(vault)
+}
+
+/// A transaction's `Amount`, XRP, issued or MPT (a negative MPT amount is `None`).
+pub fn amount_field(tx: &StObject) -> Option<AssetAmount> {
+    match tx.get(sf().amount)? {
+        StValue::Amount(a) => Some(AssetAmount::Token(*a)),
+        StValue::MptAmount(m) if !m.negative => Some(AssetAmount::Mpt(m.id, m.value)),
         _ => None,
     }
 }
@@ -104,14 +190,93 @@ pub fn truncate_units(v: Number) -> Option<u64> {
         .and_then(|u| u64::try_from(u).ok())
 }
 
-/// A Number in `issue`'s units, rounded to nearest as an STAmount assignment does.
-pub fn to_asset(issue: &Issue, v: Number) -> Option<Amount> {
-    if issue.is_xrp() {
+/// A Number in `asset`'s units, rounded to nearest as an STAmount assignment does.
+pub fn to_asset(asset: &VaultAsset, v: Number) -> Option<AssetAmount> {
+    let whole = || {
         let _g = RoundGuard::new(RoundingMode::ToNearest);
-        return v.to_i64().map(Amount::Xrp);
+        v.to_i64()
+    };
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => whole().map(|d| AssetAmount::Token(Amount::Xrp(d))),
+        VaultAsset::Token(i) => {
+            let value: IouValue = v.to_iou()?;
+            Some(AssetAmount::Token(Amount::iou(value, i.currency, i.issuer)))
+        }
+        VaultAsset::Mpt(id) => {
+            let units = u64::try_from(whole()?).ok()?;
+            Some(AssetAmount::Mpt(*id, units))
+        }
     }
-    let value: IouValue = v.to_iou()?;
-    Some(Amount::iou(value, issue.currency, issue.issuer))
+}
+
+/// `accountSend` with `WaiveTransferFee::Yes` for any vault asset.
+pub fn send_asset(sb: &mut Sandbox, from: &AccountId, to: &AccountId, a: &AssetAmount) -> Ter {
+    match a {
+        AssetAmount::Token(amount) => super::funds::account_send(sb, from, to, amount),
+        AssetAmount::Mpt(id, v) => super::mpt::send_waived(sb, id, from, to, *v),
+    }
+}
+
+/// `accountHolds` with the asset frozen or locked counting as nothing, as a Number.
+pub fn asset_held(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Number {
+    match asset {
+        VaultAsset::Token(i) => amount_number(&super::funds::account_holds(view, account, i, true)),
+        VaultAsset::Mpt(id) => {
+            let units = super::mpt::holds(view, account, id, true);
+            Number::from_i64(i64::try_from(units).unwrap_or(i64::MAX))
+        }
+    }
+}
+
+/// `checkFrozen` / `isFrozen` of the asset for `account`: `tecFROZEN` for an issued
+/// currency, `tecLOCKED` for an MPT, success for XRP or when nothing is frozen.
+pub fn asset_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
+        VaultAsset::Token(i) => {
+            if super::funds::frozen_issue(view, account, i)
+                || super::funds::is_global_frozen(view, &i.issuer)
+            {
+                Ter::tecFROZEN
+            } else {
+                Ter::tesSUCCESS
+            }
+        }
+        VaultAsset::Mpt(id) => {
+            if super::mpt::is_any_locked(view, id, &[*account]) {
+                Ter::tecLOCKED
+            } else {
+                Ter::tesSUCCESS
+            }
+        }
+    }
+}
+
+/// `requireAuth` for the asset; `strong` unless the account withdraws to itself.
+pub fn asset_require_auth(
+    view: &dyn ReadView,
+    asset: &VaultAsset,
+    account: &AccountId,
+    strong: bool,
+) -> Ter {
+    match asset {
+        VaultAsset::Token(i) => super::funds::require_auth(view, i, account),
+        VaultAsset::Mpt(id) => super::mpt::require_auth_as(view, id, account, strong),
+    }
+}
+
+/// `canTransfer` for an MPT asset: the issuance exists (`tecOBJECT_NOT_FOUND`) and, unless
+/// one side is its issuer, allows transfers (`tecNO_AUTH`).
+pub fn asset_can_transfer(
+    view: &dyn ReadView,
+    asset: &VaultAsset,
+    from: &AccountId,
+    to: &AccountId,
+) -> Ter {
+    match asset {
+        VaultAsset::Token(_) => Ter::tesSUCCESS,
+        VaultAsset::Mpt(id) => super::mpt::can_transfer(view, id, from, to),
+    }
 }
 
 /// What the vault's share math reads.
@@ -195,16 +360,33 @@ pub fn create_pseudo(sb: &mut Sandbox, vault_key: &Hash256) -> Result<AccountId,
     let Some(account) = pseudo_account_address(sb, vault_key) else {
         return Err(Ter::terADDRESS_COLLISION);
     };
-    let mut root = new_pseudo_root(&account, vault_key, 0);
+    let mut root = new_pseudo_root(&account, vault_key);
     root.remove(sf().amm_id);
     root.set(sf().vault_id, StValue::Hash256(*vault_key));
     sb.insert(keylet::account(&account), root);
     Ok(account)
 }
 
+/// `addEmptyHolding` for the pseudo-account: nothing for XRP, an empty MPToken for an MPT
+/// (the issuance must exist and not be locked), a zero line for an issued currency.
+pub fn add_empty_holding(sb: &mut Sandbox, holder: &AccountId, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Token(issue) => add_empty_line(sb, holder, issue),
+        VaultAsset::Mpt(id) => {
+            let locked = super::mpt::issuance(sb, id).map(|i| i.is_flag(lsf_mpt::LOCKED));
+            match locked {
+                None | Some(true) => Ter::tefINTERNAL,
+                Some(false) if sb.exists(&keylet::mptoken(id, holder)) => Ter::tecDUPLICATE,
+                Some(false) if id.issuer() == *holder => Ter::tesSUCCESS,
+                Some(false) => add_share_token(sb, id, holder, 0),
+            }
+        }
+    }
+}
+
 /// `addEmptyHolding` for an issued currency: a zero line from the pseudo-account to the
 /// issuer, whose reserve the pseudo-account "pays".
-pub fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
+fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
     if issue.is_xrp() || *holder == issue.issuer {
         return Ter::tesSUCCESS;
     }
@@ -231,12 +413,13 @@ pub fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Te
     )
 }
 
-/// `MPTokenIssuanceCreate::create` for the shares: sequence 1, owned by the pseudo.
+/// `MPTokenIssuanceCreate::create` for the shares: sequence 1, owned by the pseudo, its
+/// `ReferenceHolding` naming the pseudo-account's holding of the asset (rippled 3.2).
 pub fn create_share_issuance(
     sb: &mut Sandbox,
     pseudo: &AccountId,
-    flags: u32,
-    scale: u8,
+    (flags, scale): (u32, u8),
+    holding: Option<Hash256>,
     tx: &StObject,
 ) -> Result<MptId, Ter> {
     let s = sf();
@@ -261,6 +444,9 @@ pub fn create_share_issuance(
     }
     if let Some(d) = tx.h256_of(s.domain_id) {
         iss.set(s.domain_id, StValue::Hash256(d));
+    }
+    if let Some(h) = holding {
+        iss.set(s.reference_holding, StValue::Hash256(h));
     }
     sb.insert(key, iss);
     adjust_owner_count(sb, pseudo, 1);
@@ -312,6 +498,27 @@ pub fn remove_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> T
     sb.erase(key);
     adjust_owner_count(sb, holder, -1);
     Ter::tesSUCCESS
+}
+
+/// The key of `holder`'s holding of `asset`: its MPToken or its trust line (none for XRP).
+pub fn holding_key(holder: &AccountId, asset: &VaultAsset) -> Option<Hash256> {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => None,
+        VaultAsset::Token(i) => Some(keylet::line(holder, &i.issuer, &i.currency)),
+        VaultAsset::Mpt(id) => Some(keylet::mptoken(id, holder)),
+    }
+}
+
+/// `removeEmptyHolding` of an MPT for `holder`: the MPToken must exist (unless `holder`
+/// issues it: `tecOBJECT_NOT_FOUND`) and be empty (`tecHAS_OBLIGATIONS`).
+pub fn remove_mpt_holding(sb: &mut Sandbox, holder: &AccountId, id: &MptId) -> Ter {
+    if !sb.exists(&keylet::mptoken(id, holder)) {
+        if id.issuer() == *holder {
+            return Ter::tesSUCCESS;
+        }
+        return Ter::tecOBJECT_NOT_FOUND;
+    }
+    remove_share_token(sb, id, holder)
 }
 
 /// The vault's share issuance id.

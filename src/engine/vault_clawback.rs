@@ -2,22 +2,21 @@
 //! back what a holder's shares are worth, all of it (Amount zero or absent) or an amount
 //! of assets, capped by AssetsAvailable; the shares go back to the vault.
 
-use super::funds::account_send;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::vault_id;
 use super::vault::{
-    amount_number, asset_of, number_of, read_vault, set_number, share_id, shares_held, to_asset,
-    Totals,
+    amount_field, asset_of, number_of, read_vault, remove_share_token, send_asset, set_number,
+    share_id, to_asset, AssetAmount, Totals, VaultAsset,
 };
-use crate::ledger::flags::lsf;
+use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::amount::Amount;
+use crate::protocol::mpt::MptId;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
-use crate::protocol::st::StObject;
-use crate::protocol::types::{AccountId, Issue};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
@@ -28,39 +27,46 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     if vault_id(tx).is_none() || tx.account_of(s.holder) == Some(*account) {
         return Ter::temMALFORMED;
     }
-    if let Some(a) = tx.amount_of(s.amount) {
-        if a.is_negative() {
-            return Ter::temBAD_AMOUNT;
-        }
-        if a.is_xrp() || a.issue().issuer != *account {
-            return Ter::temMALFORMED;
-        }
-    } else if tx.get(s.amount).is_some() {
-        // An MPT amount: only for MPT assets, which ledgerd does not keep.
-        return Ter::temDISABLED;
+    let asked = match tx.get(s.amount) {
+        None => return Ter::tesSUCCESS,
+        Some(StValue::Amount(a)) if a.is_negative() => return Ter::temBAD_AMOUNT,
+        Some(StValue::MptAmount(m)) if m.negative => return Ter::temBAD_AMOUNT,
+        Some(_) => amount_field(tx).map(|a| a.asset()),
+    };
+    // Zero is valid: it means "all".
+    match asked.and_then(|a| a.issuer()) {
+        Some(issuer) if issuer == *account => Ter::tesSUCCESS,
+        _ => Ter::temMALFORMED,
     }
-    Ter::tesSUCCESS
 }
 
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    let s = sf();
     let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
         return Ter::tecNO_ENTRY;
     };
     let Some(issuer) = view.read(&keylet::account(account)) else {
         return Ter::tefINTERNAL;
     };
-    let Some(issue) = asset_of(&vault) else {
+    let Some(asset) = asset_of(&vault) else {
         return Ter::tefINTERNAL;
     };
-    if tx.amount_of(s.amount).is_some_and(|a| a.issue() != issue) {
+    if amount_field(tx).is_some_and(|a| a.asset() != asset) {
         return Ter::tecWRONG_ASSET;
     }
-    if issue.is_xrp() || issue.issuer != *account {
+    if asset.issuer() != Some(*account) {
         return Ter::tecNO_PERMISSION;
     }
-    if !issuer.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK) || issuer.is_flag(lsf::NO_FREEZE) {
+    let allowed = match asset {
+        VaultAsset::Mpt(id) => match super::mpt::issuance(view, &id) {
+            None => return Ter::tecOBJECT_NOT_FOUND,
+            Some(i) => i.is_flag(lsf_mpt::CAN_CLAWBACK),
+        },
+        VaultAsset::Token(_) => {
+            issuer.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK) && !issuer.is_flag(lsf::NO_FREEZE)
+        }
+    };
+    if !allowed {
         return Ter::tecNO_PERMISSION;
     }
     Ter::tesSUCCESS
@@ -79,20 +85,21 @@ fn clawed(
     t: &Totals,
     tx: &StObject,
     holder: &AccountId,
-    issue: &Issue,
+    asset: &VaultAsset,
     available: Number,
-    share: &crate::protocol::mpt::MptId,
-) -> Option<(u64, Amount)> {
-    let asked = tx.amount_of(sf().amount).filter(|a| !a.is_zero());
+    share: &MptId,
+) -> Option<(u64, AssetAmount)> {
+    let asked = amount_field(tx).filter(|a| !a.is_zero());
     let (mut shares, mut assets) = match asked {
         None => {
-            let held = shares_held(view, share, holder);
-            (held, to_asset(issue, t.assets_for_withdraw(held))?)
+            // All the holder's shares, frozen or not.
+            let held = super::mpt::holds(view, holder, share, false);
+            (held, to_asset(asset, t.assets_for_withdraw(held))?)
         }
-        Some(a) => (shares_for(t, amount_number(&a))?, a),
+        Some(a) => (shares_for(t, a.number())?, a),
     };
-    if amount_number(&assets) > available {
-        assets = to_asset(issue, available)?;
+    if assets.number() > available {
+        assets = to_asset(asset, available)?;
         shares = shares_for(t, available)?;
     }
     Some((shares, assets))
@@ -128,14 +135,21 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if shares == 0 {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
-    let taken = amount_number(&assets);
+    let taken = assets.number();
     let total = number_of(&vault, s.assets_total) - taken;
     set_number(&mut vault, s.assets_total, total);
     set_number(&mut vault, s.assets_available, available - taken);
+    let owner = vault.account_of(s.owner);
     ctx.sb.update(key, vault);
     let t = super::mpt::send(&mut ctx.sb, &share, &holder, &pseudo, shares);
     if t != Ter::tesSUCCESS {
         return t;
     }
-    account_send(&mut ctx.sb, &pseudo, &ctx.account, &assets)
+    if owner != Some(holder) {
+        let t = remove_share_token(&mut ctx.sb, &share, &holder);
+        if t != Ter::tesSUCCESS && t != Ter::tecHAS_OBLIGATIONS {
+            return t;
+        }
+    }
+    send_asset(&mut ctx.sb, &pseudo, &ctx.account, &assets)
 }

@@ -5,14 +5,13 @@
 
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, new_entry, with_threading};
-use super::funds::{frozen_issue, is_global_frozen};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::{
-    add_empty_line, add_share_token, create_pseudo, create_share_issuance, is_negative_number,
-    is_pseudo_account, set_number, DATA_LEN_MAX, DEFAULT_IOU_SCALE, MAXIMUM_IOU_SCALE,
-    STRATEGY_FIRST_COME_FIRST_SERVE,
+    add_empty_holding, add_share_token, asset_frozen, create_pseudo, create_share_issuance,
+    is_negative_number, is_pseudo_account, set_number, VaultAsset, DATA_LEN_MAX, DEFAULT_IOU_SCALE,
+    MAXIMUM_IOU_SCALE, STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use crate::ledger::flags::{lsf, lsf_mpt, lt};
 use crate::ledger::keylet;
@@ -21,7 +20,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::mpt::MptId;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Hash256, Issue};
+use crate::protocol::types::{AccountId, Hash256};
 
 /// VaultCreate flags.
 pub mod tf {
@@ -31,12 +30,9 @@ pub mod tf {
     pub const SHARE_NON_TRANSFERABLE: u32 = 0x0002_0000;
 }
 
-/// The vault's asset field; MPT assets are not kept (see docs/compat.md).
-fn asset(tx: &StObject) -> Option<Issue> {
-    match tx.get(sf().asset)? {
-        StValue::Issue(i) => Some(*i),
-        _ => None,
-    }
+/// The vault's asset field.
+fn asset(tx: &StObject) -> Option<VaultAsset> {
+    super::vault::asset_field(tx)
 }
 
 /// preflight.
@@ -47,8 +43,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temINVALID_FLAG;
     }
     let Some(issue) = asset(tx) else {
-        // An MPT asset would need MPT holdings in the vault pseudo-account.
-        return Ter::temDISABLED;
+        return Ter::temMALFORMED;
     };
     if tx
         .blob_of(s.data)
@@ -77,7 +72,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temMALFORMED;
     }
     if let Some(scale) = tx.u8_of(s.scale) {
-        if issue.is_xrp() || scale > MAXIMUM_IOU_SCALE {
+        if !matches!(issue, VaultAsset::Token(i) if !i.is_xrp()) || scale > MAXIMUM_IOU_SCALE {
             return Ter::temMALFORMED;
         }
     }
@@ -87,22 +82,19 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let Some(issue) = asset(tx) else {
-        return Ter::temDISABLED;
+    let Some(asset) = asset(tx) else {
+        return Ter::temMALFORMED;
     };
-    if !issue.is_xrp() {
-        let Some(issuer) = view.read(&keylet::account(&issue.issuer)) else {
-            return Ter::terNO_ACCOUNT;
-        };
-        if !issuer.is_flag(lsf::DEFAULT_RIPPLE) {
-            return Ter::terNO_RIPPLE;
-        }
-        if is_pseudo_account(view, &issue.issuer) {
-            return Ter::tecWRONG_ASSET;
-        }
-        if frozen_issue(view, account, &issue) || is_global_frozen(view, &issue.issuer) {
-            return Ter::tecFROZEN;
-        }
+    let t = can_add_holding(view, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if asset.issuer().is_some_and(|i| is_pseudo_account(view, &i)) {
+        return Ter::tecWRONG_ASSET;
+    }
+    let t = asset_frozen(view, account, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     if let Some(d) = tx.h256_of(s.domain_id) {
         if view.read(&d).map(|o| o.u16_of(s.ledger_entry_type))
@@ -116,6 +108,25 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::terADDRESS_COLLISION;
     }
     Ter::tesSUCCESS
+}
+
+/// `canAddHolding`: an issued currency's issuer exists (`terNO_ACCOUNT`) and ripples
+/// (`terNO_RIPPLE`); an MPT issuance exists (`tecOBJECT_NOT_FOUND`) and may be
+/// transferred (`tecNO_AUTH`).
+fn can_add_holding(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
+        VaultAsset::Token(i) => match view.read(&keylet::account(&i.issuer)) {
+            None => Ter::terNO_ACCOUNT,
+            Some(r) if !r.is_flag(lsf::DEFAULT_RIPPLE) => Ter::terNO_RIPPLE,
+            Some(_) => Ter::tesSUCCESS,
+        },
+        VaultAsset::Mpt(id) => match super::mpt::issuance(view, id) {
+            None => Ter::tecOBJECT_NOT_FOUND,
+            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => Ter::tecNO_AUTH,
+            Some(_) => Ter::tesSUCCESS,
+        },
+    }
 }
 
 /// doApply.
@@ -143,22 +154,17 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         Ok(p) => p,
         Err(t) => return t,
     };
-    let t = add_empty_line(&mut ctx.sb, &pseudo, &issue);
+    let t = add_empty_holding(&mut ctx.sb, &pseudo, &issue);
     if t != Ter::tesSUCCESS {
         return t;
     }
-    let scale = if issue.is_xrp() {
-        0
-    } else {
-        ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE)
+    let scale = match issue {
+        VaultAsset::Token(i) if !i.is_xrp() => ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE),
+        _ => 0,
     };
-    let share = match create_share_issuance(
-        &mut ctx.sb,
-        &pseudo,
-        share_flags(ctx.tx.flags()),
-        scale,
-        ctx.tx,
-    ) {
+    let holding = super::vault::holding_key(&pseudo, &issue);
+    let flags = share_flags(ctx.tx.flags());
+    let share = match create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx) {
         Ok(id) => id,
         Err(t) => return t,
     };
@@ -206,7 +212,7 @@ fn vault_entry(
     tx: &StObject,
     owner: &AccountId,
     pseudo: &AccountId,
-    issue: &Issue,
+    issue: &VaultAsset,
     share: MptId,
     seq: u32,
     page: u64,
@@ -219,7 +225,7 @@ fn vault_entry(
     v.set(s.owner_node, StValue::UInt64(page));
     v.set(s.owner, StValue::AccountId(*owner));
     v.set(s.account, StValue::AccountId(*pseudo));
-    v.set(s.asset, StValue::Issue(*issue));
+    v.set(s.asset, issue.to_value());
     set_number(&mut v, s.assets_total, Number::ZERO);
     set_number(&mut v, s.assets_available, Number::ZERO);
     set_number(&mut v, s.loss_unrealized, Number::ZERO);

@@ -8,13 +8,13 @@ use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::vault_id;
-use super::vault::{asset_of, number_of, read_vault, remove_share_token, share_id};
+use super::vault::{asset_of, number_of, read_vault, remove_share_token, share_id, VaultAsset};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
-use crate::protocol::types::{AccountId, Issue};
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
@@ -95,11 +95,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     Ter::tesSUCCESS
 }
 
-/// `removeEmptyHolding` for the pseudo-account's line (none for XRP).
-fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, issue: &Issue) -> Ter {
-    if issue.is_xrp() {
-        return Ter::tesSUCCESS;
-    }
+/// `removeEmptyHolding` for the pseudo-account's line or MPToken (none for XRP).
+fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
+    let issue = match asset {
+        VaultAsset::Mpt(id) => return super::vault::remove_mpt_holding(sb, pseudo, id),
+        VaultAsset::Token(i) if i.is_xrp() => return Ter::tesSUCCESS,
+        VaultAsset::Token(i) => i,
+    };
     let key = keylet::line(pseudo, &issue.issuer, &issue.currency);
     let Some(line) = sb.peek(&key) else {
         return Ter::tesSUCCESS;

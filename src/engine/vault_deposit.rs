@@ -3,19 +3,18 @@
 //! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
 //! vault takes deposits only from its owner and members of its permissioned domain.
 
-use super::funds::{account_holds, account_send, frozen_issue, is_global_frozen};
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::{
-    add_share_token, amount_number, named_vault, number_of, read_vault, set_number, share_id,
-    to_asset, vault_id, Totals,
+    add_share_token, amount_field, asset_can_transfer, asset_frozen, asset_held,
+    asset_require_auth, named_vault, number_of, read_vault, send_asset, set_number, share_id,
+    to_asset, vault_id, AssetAmount, Totals,
 };
 use super::vault_create::tf;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::amount::Amount;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
@@ -42,20 +41,24 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let (vault, issue, share) = match named_vault(view, tx) {
+    let (vault, asset, share) = match named_vault(view, tx) {
         Ok(parts) => parts,
         Err(t) => return t,
     };
-    let Some(amount) = tx.amount_of(s.amount).filter(|a| a.issue() == issue) else {
+    let Some(amount) = amount_field(tx).filter(|a| a.asset() == asset) else {
         return Ter::tecWRONG_ASSET;
     };
+    let pseudo = vault.account_of(s.account).unwrap_or_default();
+    let t = asset_can_transfer(view, &asset, account, &pseudo);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
     let Some(iss) = super::mpt::issuance(view, &share) else {
         return Ter::tefINTERNAL;
     };
-    if !issue.is_xrp()
-        && (frozen_issue(view, account, &issue) || is_global_frozen(view, &issue.issuer))
-    {
-        return Ter::tecFROZEN;
+    let t = asset_frozen(view, account, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     if super::mpt::is_any_locked(view, &share, &[*account]) {
         return Ter::tecLOCKED;
@@ -66,14 +69,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             return t;
         }
     }
-    if !issue.is_xrp() {
-        let t = super::funds::require_auth(view, &issue, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+    let t = asset_require_auth(view, &asset, account, true);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
-    let held = account_holds(view, account, &issue, true);
-    if super::amm_math::cmp(&held, &amount).is_lt() {
+    // The asset's issuer creates what it deposits.
+    let issuer_deposits = asset.issuer() == Some(*account);
+    if !issuer_deposits && asset_held(view, account, &asset) < amount.number() {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
     Ter::tesSUCCESS
@@ -103,7 +105,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let (Some(share), Some(pseudo), Some(amount)) = (
         share_id(&vault),
         vault.account_of(s.account),
-        ctx.tx.amount_of(s.amount),
+        amount_field(ctx.tx),
     ) else {
         return Ter::tefINTERNAL;
     };
@@ -119,8 +121,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         Ok(x) => x,
         Err(t) => return t,
     };
-    let total = number_of(&vault, s.assets_total) + amount_number(&assets);
-    let available = number_of(&vault, s.assets_available) + amount_number(&assets);
+    let total = number_of(&vault, s.assets_total) + assets.number();
+    let available = number_of(&vault, s.assets_available) + assets.number();
     set_number(&mut vault, s.assets_total, total);
     set_number(&mut vault, s.assets_available, available);
     let maximum = number_of(&vault, s.assets_maximum);
@@ -128,7 +130,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecLIMIT_EXCEEDED;
     }
     ctx.sb.update(key, vault);
-    let t = account_send(&mut ctx.sb, &ctx.account, &pseudo, &assets);
+    let t = send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets);
     if t != Ter::tesSUCCESS {
         return t;
     }
@@ -136,18 +138,18 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
 }
 
 /// Shares created for `amount`, and the assets they cost (never more than offered).
-fn exchange(t: &Totals, amount: &Amount) -> Result<(u64, Amount), Ter> {
-    let offered = amount_number(amount);
+fn exchange(t: &Totals, amount: &AssetAmount) -> Result<(u64, AssetAmount), Ter> {
+    let offered = amount.number();
     let Some(shares) = t.shares_for_deposit(offered) else {
         return Err(Ter::tecINTERNAL);
     };
     if shares == 0 {
         return Err(Ter::tecPRECISION_LOSS);
     }
-    let Some(assets) = to_asset(&amount.issue(), t.assets_for_deposit(shares)) else {
+    let Some(assets) = to_asset(&amount.asset(), t.assets_for_deposit(shares)) else {
         return Err(Ter::tecINTERNAL);
     };
-    if super::amm_math::cmp(&assets, amount).is_gt() {
+    if assets.number() > offered {
         return Err(Ter::tecINTERNAL);
     }
     if super::amm_math::faulted() {

@@ -3,22 +3,22 @@
 //! the shares. The assets may go to a Destination; the holder's emptied share token is
 //! removed unless the holder owns the vault.
 
-use super::funds::{account_send, frozen_issue, is_global_frozen};
 use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::vault::{
-    amount_number, asset_of, number_of, read_vault, remove_share_token, set_number, share_id,
-    shares_held, to_asset, truncate_units, Totals, STRATEGY_FIRST_COME_FIRST_SERVE,
+    amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
+    remove_share_token, send_asset, set_number, share_id, shares_held, to_asset, truncate_units,
+    AssetAmount, Totals, VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use super::vault::{named_vault, vault_id};
-use crate::ledger::flags::lsf;
+use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::amount::Amount;
+use crate::protocol::mpt::MptId;
 use crate::protocol::number::Number;
-use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Issue};
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
@@ -35,17 +35,20 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let (vault, issue, share) = match named_vault(view, tx) {
+    let (vault, asset, share) = match named_vault(view, tx) {
         Ok(parts) => parts,
         Err(t) => return t,
     };
-    let right_asset = match tx.get(s.amount) {
-        Some(StValue::Amount(a)) => a.issue() == issue,
-        Some(StValue::MptAmount(m)) => m.id == share,
-        _ => false,
-    };
-    if !right_asset {
+    let named = amount_field(tx).map(|a| a.asset());
+    if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
         return Ter::tecWRONG_ASSET;
+    }
+    if let VaultAsset::Mpt(id) = asset {
+        match super::mpt::issuance(view, &id) {
+            None => return Ter::tecOBJECT_NOT_FOUND,
+            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => return Ter::tecNO_AUTH,
+            Some(_) => {}
+        }
     }
     if vault.u8_of(s.withdrawal_policy) != Some(STRATEGY_FIRST_COME_FIRST_SERVE) {
         return Ter::tefINTERNAL;
@@ -57,14 +60,14 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             return t;
         }
     }
-    if !issue.is_xrp() {
-        let t = super::funds::require_auth(view, &issue, &dst);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
-        if frozen_issue(view, &dst, &issue) || is_global_frozen(view, &issue.issuer) {
-            return Ter::tecFROZEN;
-        }
+    // Withdrawing to itself, the holder gets its MPToken created in doApply.
+    let t = asset_require_auth(view, &asset, &dst, dst != *account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let t = asset_frozen(view, &dst, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     if super::mpt::is_any_locked(view, &share, &[*account]) {
         return Ter::tecLOCKED;
@@ -88,11 +91,18 @@ fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> 
     Ter::tesSUCCESS
 }
 
-/// The shares redeemed and the assets they give, for the transaction's Amount.
-fn exchange(t: &Totals, tx: &StObject, issue: &Issue) -> Result<(u64, Amount), Ter> {
-    let shares = match tx.get(sf().amount) {
-        Some(StValue::Amount(a)) => {
-            let n = t.shares_for_withdraw(amount_number(a));
+/// The shares redeemed and the assets they give, for the transaction's Amount (assets,
+/// or shares when it names the share issuance).
+fn exchange(
+    t: &Totals,
+    tx: &StObject,
+    asset: &VaultAsset,
+    share: &MptId,
+) -> Result<(u64, AssetAmount), Ter> {
+    let shares = match amount_field(tx) {
+        Some(AssetAmount::Mpt(id, v)) if id == *share => v,
+        Some(a) => {
+            let n = t.shares_for_withdraw(a.number());
             let Some(units) = round_units(n) else {
                 return Err(Ter::tecINTERNAL);
             };
@@ -101,10 +111,9 @@ fn exchange(t: &Totals, tx: &StObject, issue: &Issue) -> Result<(u64, Amount), T
             }
             units
         }
-        Some(StValue::MptAmount(m)) => m.value,
-        _ => return Err(Ter::tefINTERNAL),
+        None => return Err(Ter::tefINTERNAL),
     };
-    let Some(assets) = to_asset(issue, t.assets_for_withdraw(shares)) else {
+    let Some(assets) = to_asset(asset, t.assets_for_withdraw(shares)) else {
         return Err(Ter::tecINTERNAL);
     };
     if super::amm_math::faulted() {
@@ -142,7 +151,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(iss) = super::mpt::issuance(&ctx.sb, &share) else {
         return Ter::tefINTERNAL;
     };
-    let (shares, assets) = match exchange(&Totals::of(&vault, &iss), ctx.tx, &issue) {
+    let (shares, assets) = match exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share) {
         Ok(x) => x,
         Err(t) => return t,
     };
@@ -150,7 +159,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
     let available = number_of(&vault, s.assets_available);
-    let taken = amount_number(&assets);
+    let taken = assets.number();
     if available < taken {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
@@ -170,5 +179,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         }
     }
     let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
-    account_send(&mut ctx.sb, &pseudo, &dst, &assets)
+    if let VaultAsset::Mpt(id) = issue {
+        let t = own_token(ctx, &id, &dst);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    send_asset(&mut ctx.sb, &pseudo, &dst, &assets)
+}
+
+/// A holder withdrawing an MPT to itself gets its MPToken back when it has none
+/// (`addEmptyHolding`, with MPTokenAuthorize's reserve check).
+fn own_token(ctx: &mut ApplyContext, id: &MptId, dst: &AccountId) -> Ter {
+    if *dst != ctx.account || id.issuer() == *dst {
+        return Ter::tesSUCCESS;
+    }
+    super::vault::add_share_token(&mut ctx.sb, id, dst, ctx.prior_balance)
 }

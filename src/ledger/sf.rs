@@ -222,6 +222,7 @@ fields! {
     xchain_create_account_proof_sig => "XChainCreateAccountProofSig",
     additional_books => "AdditionalBooks",
     book => "Book",
+    reference_holding => "ReferenceHolding",
 }
 
 /// The cached handles.

@@ -86,6 +86,7 @@ const APPLIED: &[&str] = &[
     "BatchV1_1",
     // Domain offers and payments, tfHybrid, as rippled 2.5 (docs/compat.md).
     "PermissionedDEX",
+    "SingleAssetVault",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -105,7 +106,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixTokenEscrowV1",
     "fixPriceOracleOrder",
     "TokenEscrow",
-    "SingleAssetVault",
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",

@@ -26,15 +26,9 @@ from xrpl.models.transactions import (
     MPTokenIssuanceSetFlag,
     Payment,
 )
-from xrpl.transaction import submit_and_wait
 from xrpl.wallet import Wallet
 
-from flow_lib import GENESIS, check, summary
-
-
-def submit(client, tx, wallet):
-    r = submit_and_wait(tx, client, wallet).result
-    return r["meta"]["TransactionResult"], r
+from flow_lib import GENESIS, check, submit, summary
 
 
 def flow(client):
@@ -70,7 +64,12 @@ def flow(client):
 
     res, _ = submit(client, Clawback(account=issuer.address, amount=MPTAmount(mpt_issuance_id=mpt_id, value="9223372036854775807"), holder=holder.address), issuer)
     check(res == "tesSUCCESS", f"clawback of everything left: {res}")
-    res, _ = submit(client, MPTokenAuthorize(account=holder.address, mptoken_issuance_id=mpt_id, flags=MPTokenAuthorizeFlag.TF_MPT_UNAUTHORIZE), holder)
+    opt_out = MPTokenAuthorize(account=holder.address, mptoken_issuance_id=mpt_id, flags=MPTokenAuthorizeFlag.TF_MPT_UNAUTHORIZE)
+    res, _ = submit(client, opt_out, holder)
+    check(res == "tecNO_PERMISSION", f"a locked token stays (SingleAssetVault): {res}")
+    res, _ = submit(client, MPTokenIssuanceSet(account=issuer.address, mptoken_issuance_id=mpt_id, holder=holder.address, flags=MPTokenIssuanceSetFlag.TF_MPT_UNLOCK), issuer)
+    check(res == "tesSUCCESS", f"the issuer unlocks the holder: {res}")
+    res, _ = submit(client, opt_out, holder)
     check(res == "tesSUCCESS", f"the holder opts out: {res}")
     res, _ = submit(client, MPTokenIssuanceDestroy(account=issuer.address, mptoken_issuance_id=mpt_id), issuer)
     check(res == "tesSUCCESS", f"the issuer destroys the issuance: {res}")

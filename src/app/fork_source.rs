@@ -76,6 +76,10 @@ impl UpstreamEntries {
     }
 
     fn request(&self, key: &Hash256) -> Result<Value, String> {
+        off_the_runtime(|| self.request_now(key))
+    }
+
+    fn request_now(&self, key: &Hash256) -> Result<Value, String> {
         let mut slot = self.socket.lock();
         if slot.is_none() {
             *slot = Some((self.connect()?, 1));
@@ -92,6 +96,19 @@ impl UpstreamEntries {
             *slot = None;
         }
         reply
+    }
+}
+
+/// Runs a blocking upstream read. On a worker of the multi-threaded runtime the worker
+/// first hands its other duties (its queued tasks, the I/O driver) to another thread, so
+/// the server's other connections go on meanwhile, and an upstream in this same process
+/// (as in the tests) can answer.
+fn off_the_runtime<T>(read: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(read)
+        }
+        _ => read(),
     }
 }
 

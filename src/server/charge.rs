@@ -19,7 +19,6 @@ use crate::rpc::{envelope, HandlerResult, Params};
 use crate::server::resource::Disposition;
 use crate::server::ws::Outbox;
 use crate::server::Connection;
-use tokio::sync::OwnedSemaphorePermit;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 /// The close reason of a WebSocket client cut off for its load (rippled's).
@@ -82,7 +81,7 @@ impl Connection {
         method: &str,
         request: &Params,
         result: HandlerResult,
-        permit: OwnedSemaphorePermit,
+        permit: crate::server::ws::Slot,
     ) {
         let fee = method_fee(method, request, &result);
         let mut disposition = Disposition::Ok;

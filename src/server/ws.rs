@@ -42,8 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::OwnedSemaphorePermit;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::error::{Error as WsError, ProtocolError};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role as WsRole, WebSocketConfig};
@@ -55,8 +54,21 @@ pub use meter::set_memory_trim;
 /// The close reason rippled gives a client whose send queue overflowed (code 1008).
 pub const WS_OVERFLOW_CLOSE_REASON: &str = "Policy error: client is too slow.";
 
-/// A message waiting for the writer, with the in-flight permit of the request it answers.
-type Outbound = (Message, Option<OwnedSemaphorePermit>);
+/// A message waiting for the writer, with the in-flight slot of the request it answers.
+type Outbound = (Message, Option<Slot>);
+
+/// A request's place among the connection's [`WS_REQUESTS_IN_FLIGHT_MAX`]: it goes with the
+/// request, then with its reply until the reply is written (or dropped), then comes back.
+pub struct Slot(Arc<OutboxState>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        // Every slot was taken: the session is waiting for this one to read again.
+        if self.0.in_flight.fetch_sub(1, Ordering::AcqRel) == WS_REQUESTS_IN_FLIGHT_MAX {
+            self.0.wake.notify_one();
+        }
+    }
+}
 
 /// The outbound side shared by the reader, the CPU pool jobs and the subscription streams.
 /// The writer holds only the [`OutboxState`]; when the last `Outbox` is dropped (the reader
@@ -83,6 +95,8 @@ pub struct OutboxState {
     /// Set with `killed` when the send queue overflowed: the writer tries to tell the client
     /// why, as rippled does, before it drops the connection.
     overflowed: AtomicBool,
+    /// Requests in flight (slots taken).
+    in_flight: AtomicUsize,
 }
 
 impl cpu_pool::Wakeup for OutboxState {
@@ -99,17 +113,17 @@ impl Drop for Outbox {
 }
 
 impl Outbox {
-    /// Queue one message (with the in-flight permit of the request it answers, released
+    /// Queue one message (with the in-flight slot of the request it answers, released
     /// once it is written); on overflow, mark the connection for disconnection instead.
     /// On a CPU pool worker the writer is woken when the worker's run of jobs ends
     /// ([`cpu_pool::defer_wakeup`]); anywhere else at once.
-    pub fn push(&self, text: String, permit: Option<OwnedSemaphorePermit>) {
+    pub fn push(&self, text: String, permit: Option<Slot>) {
         self.push_message(Message::text(text), permit);
     }
 
     /// [`Outbox::push`] for a message already in the socket layer's form (a stream message
     /// shared by every subscriber).
-    fn push_message(&self, message: Message, permit: Option<OwnedSemaphorePermit>) {
+    fn push_message(&self, message: Message, permit: Option<Slot>) {
         let state = &self.state;
         if state.killed.load(Ordering::Relaxed) {
             return;
@@ -127,7 +141,7 @@ impl Outbox {
         {
             let mut q = self.state.queue.lock();
             // Checked under the lock `kill` empties the queue under: nothing queued after a
-            // kill can be left holding its request's in-flight permit.
+            // kill can be left holding its request's in-flight slot.
             if self.state.killed.load(Ordering::Acquire) {
                 return;
             }
@@ -196,7 +210,7 @@ impl crate::node::subscriptions::Sink for Outbox {
 impl OutboxState {
     /// Drop the connection: the reader stops and the socket is closed.
     /// What is still queued is dropped with it: nothing will write it, and the in-flight
-    /// permits it holds must come back, or a reader waiting for one would wait forever (and
+    /// slots it holds must come back, or a session waiting for one would wait forever (and
     /// the connection, its socket and its port slot would never be released).
     fn kill(&self) {
         let dropped: Vec<Outbound> = {
@@ -230,9 +244,20 @@ impl OutboxState {
         }
     }
 
-    /// The next batch to write, waiting for one; `None` once every sender is gone and
-    /// everything queued has been taken, or the connection is killed.
-    async fn next_batch(&self, batch: &mut Vec<Outbound>) -> Option<()> {
+    /// An in-flight slot for the next request, if one is free. Only the session takes
+    /// slots, so the count seen can only fall before the slot is taken.
+    fn take_slot(self: &Arc<Self>) -> Option<Slot> {
+        if self.in_flight.load(Ordering::Acquire) >= WS_REQUESTS_IN_FLIGHT_MAX {
+            return None;
+        }
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        Some(Slot(self.clone()))
+    }
+
+    /// The next batch to write, waiting for one (or, with `for_slot`, for a slot to come
+    /// back: then the batch is empty); `None` once every sender is gone and everything
+    /// queued has been taken, or the connection is killed.
+    async fn next_batch(&self, batch: &mut Vec<Outbound>, for_slot: bool) -> Option<()> {
         loop {
             {
                 let mut q = self.queue.lock();
@@ -242,6 +267,9 @@ impl OutboxState {
                 if !q.is_empty() {
                     let n = q.len().min(WS_WRITE_BATCH_MESSAGES_MAX);
                     batch.extend(q.drain(..n));
+                    return Some(());
+                }
+                if for_slot && self.in_flight.load(Ordering::Acquire) < WS_REQUESTS_IN_FLIGHT_MAX {
                     return Some(());
                 }
                 // Checked under the lock: a sender pushes before it is dropped.
@@ -305,6 +333,7 @@ fn outbox_state(conn: &Connection) -> Arc<OutboxState> {
         killed: AtomicBool::new(false),
         kill: Notify::new(),
         overflowed: AtomicBool::new(false),
+        in_flight: AtomicUsize::new(0),
     })
 }
 
@@ -332,7 +361,7 @@ enum End {
 async fn serve<S>(
     ws: &mut WebSocketStream<S>,
     conn: &Arc<Connection>,
-    state: &OutboxState,
+    state: &Arc<OutboxState>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
@@ -340,7 +369,6 @@ async fn serve<S>(
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let in_flight = Arc::new(Semaphore::new(WS_REQUESTS_IN_FLIGHT_MAX));
     let silence = Duration::from_secs(conn.port.ping_interval_secs.max(1));
     let stall = Duration::from_secs(conn.port.send_timeout_secs);
     let ping = tokio::time::sleep(silence);
@@ -351,17 +379,19 @@ where
     loop {
         // A request stays in flight until its reply is written: with every slot taken the
         // session stops reading and only writes.
-        let slot = in_flight.clone().try_acquire_owned().ok();
+        let slot = state.take_slot();
         // What is queued goes out before the next read: replies free their slots, and a
         // client that keeps sending cannot hold back what it is owed.
         tokio::select! {
             biased;
             _ = shutdown.recv() => return End::Shutdown,
-            // Every slot was taken and one came back (its reply written, or dropped by a
-            // job that had none): read again.
-            _ = in_flight.acquire(), if slot.is_none() => {}
-            got = state.next_batch(&mut batch) => {
-                if got.is_none() || !Box::pin(write_batch(ws, &mut batch, state, stall)).await {
+            // What is queued; or, with every slot taken, a slot that came back (its reply
+            // written, or dropped by a job that had none): then the loop reads again.
+            got = state.next_batch(&mut batch, slot.is_none()) => {
+                if got.is_none() {
+                    return End::Killed;
+                }
+                if !batch.is_empty() && !Box::pin(write_batch(ws, &mut batch, state, stall)).await {
                     return End::Killed;
                 }
             }
@@ -414,7 +444,7 @@ fn heard(next: Option<Result<Message, WsError>>, conn: &Connection) -> Result<Me
 /// Dispatch one message: inline, or on the CPU pool when it is large.
 async fn receive(
     message: Message,
-    permit: OwnedSemaphorePermit,
+    permit: Slot,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -514,7 +544,7 @@ where
         End::Shutdown => (CloseCode::Away, "Shutting Down"),
     };
     let mut batch = Vec::new();
-    while state.next_batch(&mut batch).await.is_some() {
+    while state.next_batch(&mut batch, false).await.is_some() {
         if !write_batch(ws, &mut batch, state, stall).await {
             break;
         }
@@ -580,7 +610,7 @@ fn close_for(e: &WsError) -> Option<(CloseCode, &'static str)> {
 /// answered by tungstenite, pongs only show the client is there.
 fn dispatch(
     message: Message,
-    permit: OwnedSemaphorePermit,
+    permit: Slot,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -601,7 +631,7 @@ fn dispatch(
 /// leaves it to the reader, as before.
 async fn dispatch_on_pool(
     message: Message,
-    permit: OwnedSemaphorePermit,
+    permit: Slot,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -652,7 +682,7 @@ fn end_session(
 /// One text message: parse, check the envelope and the role, dispatch.
 fn on_text(
     text: &str,
-    permit: tokio::sync::OwnedSemaphorePermit,
+    permit: Slot,
     conn: &Arc<Connection>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -734,7 +764,7 @@ mod tests {
         config.ports[0].send_timeout_secs = 1;
         let running = crate::app::start(config).await.expect("server starts");
         let state = running.state.shared.clone();
-        let slots = Arc::new(Semaphore::new(1));
+        let slots = Arc::new(tokio::sync::Semaphore::new(1));
         let conn = Arc::new(Connection {
             peer: ([127, 0, 0, 1], 1).into(),
             role: Role::Admin,

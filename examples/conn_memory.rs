@@ -7,7 +7,7 @@
 //! `cargo run --release --example conn_memory -- [N]` (default 2,000)
 
 use futures::{SinkExt, StreamExt};
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 
 const CLASSES: usize = 4096;
@@ -25,24 +25,35 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         LIVE[class(l.size())].fetch_add(1, Ordering::Relaxed);
         BYTES.fetch_add(l.size(), Ordering::Relaxed);
-        unsafe { System.alloc(l) }
+        unsafe { ALLOC.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         LIVE[class(l.size())].fetch_sub(1, Ordering::Relaxed);
         BYTES.fetch_sub(l.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(p, l) }
+        unsafe { ALLOC.dealloc(p, l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
         LIVE[class(l.size())].fetch_sub(1, Ordering::Relaxed);
         LIVE[class(new)].fetch_add(1, Ordering::Relaxed);
         BYTES.fetch_sub(l.size(), Ordering::Relaxed);
         BYTES.fetch_add(new, Ordering::Relaxed);
-        unsafe { System.realloc(p, l, new) }
+        unsafe { ALLOC.realloc(p, l, new) }
     }
 }
 
 #[global_allocator]
 static A: Counting = Counting;
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// This process's resident memory in KiB.
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
 
 fn snapshot() -> Vec<i64> {
     LIVE.iter().map(|c| c.load(Ordering::Relaxed)).collect()
@@ -71,6 +82,7 @@ async fn measure(n: usize) {
     let addr = running.addrs[0].1;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let (before, b0) = (snapshot(), BYTES.load(Ordering::Relaxed));
+    let rss0 = rss_kib();
     let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
         .args(["--client", &addr.to_string(), &n.to_string()])
         .stdin(std::process::Stdio::piped())
@@ -89,7 +101,12 @@ async fn measure(n: usize) {
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     let (after, b1) = (snapshot(), BYTES.load(Ordering::Relaxed));
     let per = (b1 as i64 - b0 as i64) / n as i64;
-    println!("{n} connections: live heap per connection {per} bytes");
+    let rss = (rss_kib() as i64 - rss0 as i64) * 1024 / n as i64;
+    println!("{n} connections: live heap per connection {per} bytes, resident {rss} bytes");
+    unsafe { libmimalloc_sys::mi_collect(true) };
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let rss = (rss_kib() as i64 - rss0 as i64) * 1024 / n as i64;
+    println!("after mi_collect: resident {rss} bytes");
     for (i, (a, b)) in after.iter().zip(before.iter()).enumerate() {
         let d = a - b;
         if d.unsigned_abs() as usize >= n / 2 {

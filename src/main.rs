@@ -22,6 +22,20 @@ fn trim_allocator() {
     unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
+/// No transparent huge pages for this process (`PR_SET_THP_DISABLE`), set before anything
+/// is allocated in earnest: a server holding thousands of idle connections keeps many small
+/// objects for hours, and with huge pages (mimalloc asks for them) a 2 MiB region stays
+/// resident for a few of them. Measured over 10,000 idle WebSocket connections: 4.2 KiB
+/// resident each with huge pages (3.85 to 4.57), 3.5 KiB without (README, "Connections at
+/// scale"), and the server starts in 13 MiB rather than 25.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_THP_DISABLE) takes integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "ledgerd", version, about = "A ledger server that speaks the XRP Ledger's client API",
     after_help = cli::help_text())]
@@ -193,6 +207,7 @@ fn fixed_clock(args: &ServeArgs, config: &mut ServerConfig) -> Result<(), String
 }
 
 fn main() -> ExitCode {
+    no_huge_pages();
     let cli = Cli::parse();
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.enable_all();

@@ -382,3 +382,16 @@ fn clawback_needs_the_issuers_permission_and_an_issued_asset() {
     env.apply(&gw, freeze, Ter::tesSUCCESS);
     env.apply(&owner, deposit(key, gw.iou("USD", 1)), Ter::tecFROZEN);
 }
+
+#[test]
+fn a_pseudo_account_holds_its_whole_xrp_cover_without_a_reserve() {
+    let mut env = Env::new();
+    let [owner] = env.funded(["lbReserve"]);
+    let (vault, _) = open_vault(&mut env, &owner, Issue::XRP);
+    let (key, pseudo) = open_broker(&mut env, &owner, vault);
+    // Less than an account reserve: all of it comes back.
+    env.apply(&owner, deposit(key, drops(1_500)), Ter::tesSUCCESS);
+    env.apply(&owner, withdraw(key, drops(1_500)), Ter::tesSUCCESS);
+    assert_eq!(drops_of(&env, &pseudo), 0);
+    assert!(cover(&env, &key).is_zero());
+}

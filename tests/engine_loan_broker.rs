@@ -395,3 +395,73 @@ fn a_pseudo_account_holds_its_whole_xrp_cover_without_a_reserve() {
     assert_eq!(drops_of(&env, &pseudo), 0);
     assert!(cover(&env, &key).is_zero());
 }
+
+mod mpt {
+    use super::*;
+    use ledgerd::engine::mptoken_issuance_create::tf as ctf;
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+
+    fn with_mpt(mut tx: Tx, id: &MptId, v: u64) -> Tx {
+        tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(v, *id)));
+        tx
+    }
+
+    fn held(env: &Env, id: &MptId, who: &AccountId) -> Option<u64> {
+        env.read(&keylet::mptoken(id, who))
+            .map(|t| t.u64_of(sf().mpt_amount).unwrap_or(0))
+    }
+
+    #[test]
+    fn an_mpt_brokers_cover_moves_and_is_clawed_back() {
+        let mut env = Env::new();
+        let [issuer, owner] = env.funded(["lbmIssuer", "lbmOwner"]);
+        let iseq = env.seq(&issuer);
+        let flags = ctf::CAN_TRANSFER | ctf::CAN_LOCK | ctf::CAN_CLAWBACK;
+        env.apply(
+            &issuer,
+            Tx::new("MPTokenIssuanceCreate").flags(flags),
+            Ter::tesSUCCESS,
+        );
+        let id = MptId::new(iseq, &issuer.id);
+        let mut opt_in = Tx::new("MPTokenAuthorize");
+        opt_in
+            .0
+            .set(sf().mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
+        env.apply(&owner, opt_in, Ter::tesSUCCESS);
+        let pay = Tx::new("Payment").account("Destination", &owner.id);
+        env.apply(&issuer, with_mpt(pay, &id, 1000), Ter::tesSUCCESS);
+        let vseq = env.seq(&owner);
+        let mut create = Tx::new("VaultCreate");
+        create.0.set(sf().asset, StValue::MptIssue(id));
+        let create = with_fee(&env, create);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, vseq);
+        let (key, pseudo) = open_broker(&mut env, &owner, vault);
+        assert_eq!(
+            held(&env, &id, &pseudo),
+            Some(0),
+            "the pseudo-account's MPToken"
+        );
+
+        let dep = Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", key);
+        env.apply(&owner, with_mpt(dep, &id, 300), Ter::tesSUCCESS);
+        assert_eq!(held(&env, &id, &pseudo), Some(300));
+        assert_eq!(held(&env, &id, &owner.id), Some(700));
+        assert_eq!(cover(&env, &key), Number::from_i64(300));
+        // The issuer claws back by LoanBrokerID (an MPT cannot name the broker itself).
+        let claw = clawback(Some(key), None);
+        env.apply(&issuer, with_mpt(claw, &id, 100), Ter::tesSUCCESS);
+        assert_eq!(held(&env, &id, &pseudo), Some(200));
+        assert_eq!(cover(&env, &key), Number::from_i64(200));
+        let claw = clawback(None, None);
+        env.apply(&issuer, with_mpt(claw, &id, 1), Ter::temINVALID);
+        let wd = Tx::new("LoanBrokerCoverWithdraw").h256("LoanBrokerID", key);
+        env.apply(&owner, with_mpt(wd, &id, 50), Ter::tesSUCCESS);
+        assert_eq!(held(&env, &id, &owner.id), Some(750));
+        // Deleting returns the rest and removes the pseudo-account's MPToken.
+        env.apply(&owner, delete(key), Ter::tesSUCCESS);
+        assert_eq!(held(&env, &id, &owner.id), Some(900));
+        assert_eq!(held(&env, &id, &pseudo), None);
+        assert!(env.read(&keylet::account(&pseudo)).is_none());
+    }
+}

@@ -154,9 +154,12 @@ fn an_xrp_broker_is_opened_updated_covered_and_deleted() {
     let update = || broker_set(vault).h256("LoanBrokerID", key);
     env.apply(&owner, update().blob("Data", b"new"), Ter::tesSUCCESS);
     assert_eq!(env.read(&key).unwrap().blob_of(s.data), Some(&b"new"[..]));
-    let tx = number(update(), "DebtMaximum", 0, 0);
+    // Default values remove the fields.
+    let tx = number(update(), "DebtMaximum", 0, 0).blob("Data", b"");
     env.apply(&owner, tx, Ter::tesSUCCESS);
-    assert!(number_of(&env.read(&key).unwrap(), s.debt_maximum).is_zero());
+    let b = env.read(&key).unwrap();
+    assert!(b.get(s.debt_maximum).is_none() && b.get(s.data).is_none());
+    env.apply(&owner, update(), Ter::tesSUCCESS); // a no-op
     let tx = u16_field(update(), "ManagementFeeRate", 1);
     env.apply(&owner, tx, Ter::temINVALID);
     env.apply(&owner, update().u32("CoverRateMinimum", 1), Ter::temINVALID);
@@ -166,6 +169,9 @@ fn an_xrp_broker_is_opened_updated_covered_and_deleted() {
     env.apply(&owner, moved, Ter::tecNO_PERMISSION);
     let missing = broker_set(vault).h256("LoanBrokerID", Hash256([9; 32]));
     env.apply(&owner, missing, Ter::tecNO_ENTRY);
+    // The vault is read first: a broker key as VaultID is no vault.
+    let not_a_vault = broker_set(key).h256("LoanBrokerID", key);
+    env.apply(&owner, not_a_vault, Ter::tecNO_ENTRY);
 
     // Cover: the owner deposits it and takes it back, to itself or another account.
     env.apply(&evan, deposit(key, xrp(10)), Ter::tecNO_PERMISSION);

@@ -61,10 +61,18 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     Ter::tesSUCCESS
 }
 
-/// preclaim.
+/// preclaim: the vault first (`tecNO_ENTRY`, `tecNO_PERMISSION` for another's vault),
+/// then the broker an update names (it exists, is over that vault and is the account's;
+/// a DebtMaximum may not fall below DebtTotal), or what a new broker's holding needs.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
     let vault = vault_id(tx);
+    let Some(v) = vault.and_then(|k| read_vault(view, &k)) else {
+        return Ter::tecNO_ENTRY;
+    };
+    if v.account_of(s.owner) != Some(*account) {
+        return Ter::tecNO_PERMISSION;
+    }
     if let Some(key) = broker_id(tx) {
         let Some(broker) = read_broker(view, &key) else {
             return Ter::tecNO_ENTRY;
@@ -72,18 +80,20 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         if broker.h256_of(s.vault_id) != vault || broker.account_of(s.owner) != Some(*account) {
             return Ter::tecNO_PERMISSION;
         }
+        let debt_max = number_of(tx, s.debt_maximum);
+        if !debt_max.is_zero() && debt_max < number_of(&broker, s.debt_total) {
+            return Ter::tecLIMIT_EXCEEDED;
+        }
         return Ter::tesSUCCESS;
     }
-    let Some(v) = vault.and_then(|k| read_vault(view, &k)) else {
-        return Ter::tecNO_ENTRY;
+    let (Some(asset), Some(pseudo)) = (asset_of(&v), v.account_of(s.account)) else {
+        return Ter::tefBAD_LEDGER;
     };
-    if v.account_of(s.owner) != Some(*account) {
-        return Ter::tecNO_PERMISSION;
+    let t = super::vault_create::can_add_holding(view, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
-    match asset_of(&v) {
-        Some(asset) => super::vault_create::can_add_holding(view, &asset),
-        None => Ter::tefBAD_LEDGER,
-    }
+    super::vault::asset_frozen(view, &pseudo, &asset)
 }
 
 /// doApply.
@@ -100,16 +110,13 @@ fn update(ctx: &mut ApplyContext, key: crate::protocol::types::Hash256) -> Ter {
     let Some(mut broker) = read_broker(&ctx.sb, &key) else {
         return Ter::tefBAD_LEDGER;
     };
-    if let Some(d) = ctx.tx.blob_of(s.data) {
-        broker.set(s.data, StValue::Blob(d.to_vec()));
+    if ctx.tx.get(s.data).is_some() {
+        broker.remove(s.data);
     }
     if ctx.tx.get(s.debt_maximum).is_some() {
-        set_number(
-            &mut broker,
-            s.debt_maximum,
-            number_of(ctx.tx, s.debt_maximum),
-        );
+        broker.remove(s.debt_maximum);
     }
+    copy_fields(ctx.tx, &mut broker);
     ctx.sb.update(key, broker);
     Ter::tesSUCCESS
 }
@@ -168,20 +175,22 @@ fn create(ctx: &mut ApplyContext) -> Ter {
     Ter::tesSUCCESS
 }
 
-/// The optional fields a new broker takes from the transaction.
+/// The optional fields a broker takes from the transaction; a default value (empty
+/// Data, zero) leaves the field out, as rippled's soeDEFAULT fields.
 fn copy_fields(tx: &StObject, b: &mut StObject) {
     let s = sf();
-    if let Some(d) = tx.blob_of(s.data) {
+    if let Some(d) = tx.blob_of(s.data).filter(|d| !d.is_empty()) {
         b.set(s.data, StValue::Blob(d.to_vec()));
     }
-    if let Some(r) = tx.u16_of(s.management_fee_rate) {
+    if let Some(r) = tx.u16_of(s.management_fee_rate).filter(|r| *r != 0) {
         b.set(s.management_fee_rate, StValue::UInt16(r));
     }
-    if tx.get(s.debt_maximum).is_some() {
-        set_number(b, s.debt_maximum, number_of(tx, s.debt_maximum));
+    let debt_max = number_of(tx, s.debt_maximum);
+    if !debt_max.is_zero() {
+        set_number(b, s.debt_maximum, debt_max);
     }
     for f in [s.cover_rate_minimum, s.cover_rate_liquidation] {
-        if let Some(r) = tx.u32_of(f) {
+        if let Some(r) = tx.u32_of(f).filter(|r| *r != 0) {
             b.set(f, StValue::UInt32(r));
         }
     }

@@ -196,6 +196,8 @@ fn an_xrp_broker_is_opened_updated_covered_and_deleted() {
     assert_eq!(env.balance(&dest), dest_before + 10_000_000);
     let to_nobody = withdraw(key, xrp(1)).account("Destination", &Account::new("lbNobody").id);
     env.apply(&owner, to_nobody, Ter::tecNO_DST);
+    let to_pseudo = withdraw(key, xrp(1)).account("Destination", &vault_pseudo);
+    env.apply(&owner, to_pseudo, Ter::tecPSEUDO_ACCOUNT);
     assert_eq!(drops_of(&env, &pseudo), 50_000_000);
 
     // The vault cannot go while a broker lists it.

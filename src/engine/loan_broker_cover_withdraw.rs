@@ -48,6 +48,10 @@ pub fn deep_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset)
 
 /// preclaim.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let dst = tx.account_of(sf().destination).unwrap_or(*account);
+    if super::vault::is_pseudo_account(view, &dst) {
+        return Ter::tecPSEUDO_ACCOUNT;
+    }
     let b = match Broker::named(view, tx) {
         Ok(b) => b,
         Err(t) => return t,
@@ -59,7 +63,6 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         Ok(a) => a,
         Err(t) => return t,
     };
-    let dst = tx.account_of(sf().destination).unwrap_or(*account);
     let t = transfer_checks(view, &b, account, &dst);
     if t != Ter::tesSUCCESS {
         return t;

@@ -12,7 +12,7 @@ use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::number::Number;
+use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
 
@@ -83,9 +83,14 @@ fn requested(tx: &StObject) -> Number {
     }
 }
 
-/// `determineClawAmount`: all the cover above the minimum, or less when asked.
+/// `determineClawAmount`: all the cover above the minimum (the minimum rounded up, what
+/// is left rounded down), or less when asked.
 fn claw_amount(b: &Broker, tx: &StObject) -> Result<AssetAmount, Ter> {
-    let most = b.cover() - b.minimum_cover();
+    let minimum = b.minimum_cover();
+    let most = {
+        let _g = RoundGuard::new(RoundingMode::Downward);
+        b.cover() - minimum
+    };
     if most.signum() <= 0 {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }

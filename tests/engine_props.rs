@@ -3162,3 +3162,93 @@ fn mpt_vault_ops_mostly_succeed() {
     let ok = run_mpt_vault_ops(&ops);
     assert!(ok >= 30, "{ok} of 60 succeed");
 }
+
+// ---------------------------------------------------------------- loan brokers
+
+/// A broker op: (who of two, 0 deposit / 1 withdraw to self / 2 withdraw to the other,
+/// drops).
+type BrokerOp = (usize, u8, i64);
+
+fn broker_op() -> impl Strategy<Value = BrokerOp> {
+    (0..2usize, 0..3u8, 1i64..5_000_000)
+}
+
+/// Runs `ops` on one broker over an XRP vault and checks after each: CoverAvailable
+/// equals the pseudo-account's balance, XRP is only lost to fees, a stranger never moves
+/// cover (tecNO_PERMISSION), and nothing ends worse than a tec. Returns the successes.
+fn run_broker_ops(ops: &[BrokerOp]) -> usize {
+    use ledgerd::engine::vault::number_of;
+    use ledgerd::protocol::number::Number;
+    use ledgerd::protocol::st::StValue;
+    let mut env = Env::new();
+    let people = env.funded(["pbOwner", "pbOther"]);
+    let owner = &people[0];
+    let vseq = env.seq(owner);
+    let mut create =
+        Tx::new("VaultCreate").amount("Fee", drops(env.store.fees().reserve_inc_drops as i64));
+    create.0.set(
+        sf().asset,
+        StValue::Issue(ledgerd::protocol::types::Issue::XRP),
+    );
+    env.apply(owner, create, Ter::tesSUCCESS);
+    let bseq = env.seq(owner);
+    let set = Tx::new("LoanBrokerSet").h256("VaultID", keylet::vault(&owner.id, vseq));
+    env.apply(owner, set, Ter::tesSUCCESS);
+    let key = keylet::loan_broker(&owner.id, bseq);
+    let pseudo = env.read(&key).unwrap().account_of(sf().account).unwrap();
+    let mut ok = 0;
+    for &(who, kind, n) in ops {
+        let name = ["LoanBrokerCoverDeposit", "LoanBrokerCoverWithdraw"][usize::from(kind > 0)];
+        let mut tx = Tx::new(name)
+            .h256("LoanBrokerID", key)
+            .amount("Amount", drops(n));
+        if kind == 2 {
+            tx = tx.account("Destination", &people[1 - who].id);
+        }
+        let pseudo_xrp = |env: &Env| {
+            env.read(&keylet::account(&pseudo))
+                .unwrap()
+                .drops_of(sf().balance)
+        };
+        let before: i64 = people.iter().map(|p| env.balance(p)).sum::<i64>() + pseudo_xrp(&env);
+        let t = env.submit(&people[who], tx);
+        assert!(t.is_tes() || t.is_tec(), "{t} for {:?}", (who, kind, n));
+        if who == 1 {
+            assert_eq!(t, Ter::tecNO_PERMISSION);
+        }
+        ok += usize::from(t.is_tes());
+        let cover = number_of(&env.read(&key).unwrap(), sf().cover_available);
+        assert_eq!(cover, Number::from_i64(pseudo_xrp(&env)));
+        let after: i64 = people.iter().map(|p| env.balance(p)).sum::<i64>() + pseudo_xrp(&env);
+        assert_eq!(
+            before - after,
+            env.store.fees().base_drops as i64,
+            "only the fee"
+        );
+    }
+    ok
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn broker_cover_keeps_the_books(ops in prop::collection::vec(broker_op(), 1..40)) {
+        run_broker_ops(&ops);
+    }
+}
+
+#[test]
+fn broker_ops_mostly_succeed() {
+    let ops: Vec<BrokerOp> = (0..60)
+        .map(|i| {
+            (
+                usize::from(i % 5 == 4),
+                (i % 3) as u8,
+                1_000 + (i as i64) * 7_919,
+            )
+        })
+        .collect();
+    let ok = run_broker_ops(&ops);
+    assert!(ok >= 20, "{ok} of 60 succeed");
+}

@@ -32,7 +32,10 @@ pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, adj: i32) -> i64 {
     };
     let count = view.owner_count_hook(account, root.u32_of(sf().owner_count).unwrap_or(0));
     let owners = (count as i64 + adj as i64).clamp(0, u32::MAX as i64) as u32;
-    let reserve = if root.get(sf().amm_id).is_some() {
+    // Pseudo-accounts (an AMM's, a vault's, a loan broker's) have no reserve.
+    let s = sf();
+    let pseudo = [s.amm_id, s.vault_id, s.loan_broker_id];
+    let reserve = if pseudo.iter().any(|f| root.get(*f).is_some()) {
         0
     } else {
         view.info().fees.account_reserve(owners)

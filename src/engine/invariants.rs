@@ -82,6 +82,12 @@ fn owned_by(
                 *out.entry(a).or_default() += sign;
             }
         }
+        // A LoanBroker counts twice: the entry and its pseudo-account.
+        Some(lt::LOAN_BROKER) => {
+            if let Some(a) = o.account_of(s.owner) {
+                *out.entry(a).or_default() += 2 * sign;
+            }
+        }
         Some(lt::SIGNER_LIST) => {
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
@@ -163,6 +169,8 @@ fn valid_nft_page(key: &Hash256, page: &StObject) -> bool {
 const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
 /// VaultDelete: deletes its vault's pseudo-account.
 const VAULT_DELETE: u16 = 67;
+/// LoanBrokerDelete: deletes its broker's pseudo-account.
+const LOAN_BROKER_DELETE: u16 = 75;
 
 /// Checks the change set of one transaction of `sender` and type `tx_type` that charged
 /// `fee_drops` of a declared `fee_max_drops`.
@@ -212,7 +220,9 @@ pub fn check(
         // AMMClawback of an AMM delete its pseudo-account.
         let amm_root_gone = before.is_some_and(|b| b.h256_of(s.amm_id).is_some())
             && AMM_DELETES_ROOT.contains(&tx_type)
-            || before.is_some_and(|b| b.h256_of(s.vault_id).is_some()) && tx_type == VAULT_DELETE;
+            || before.is_some_and(|b| b.h256_of(s.vault_id).is_some()) && tx_type == VAULT_DELETE
+            || before.is_some_and(|b| b.h256_of(s.loan_broker_id).is_some())
+                && tx_type == LOAN_BROKER_DELETE;
         if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE && !amm_root_gone {
             return Err(Violation::AccountDeleted);
         }

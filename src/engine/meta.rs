@@ -90,6 +90,7 @@ fn is_threaded(o: &StObject) -> bool {
             | Some(lt::VAULT)
             | Some(lt::XCHAIN_OWNED_CLAIM_ID)
             | Some(lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID)
+            | Some(lt::LOAN_BROKER)
     )
 }
 

@@ -20,6 +20,10 @@ use super::{
     credential_accept, credential_create, credential_delete, permissioned_domain_delete,
     permissioned_domain_set,
 };
+use super::{
+    loan_broker, loan_broker_cover_clawback, loan_broker_cover_deposit, loan_broker_cover_withdraw,
+    loan_broker_delete, loan_broker_set,
+};
 use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
 use super::{xchain_account_create_commit, xchain_add_account_create_attestation};
 use super::{
@@ -485,6 +489,69 @@ const ROWS: &[Transactor] = &[
         preflight: xchain_add_account_create_attestation::preflight,
         preclaim: xchain_add_account_create_attestation::preclaim,
         do_apply: xchain_add_account_create_attestation::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanBrokerSet,
+        name: "LoanBrokerSet",
+        preflight: loan_broker_set::preflight,
+        preclaim: loan_broker_set::preclaim,
+        do_apply: loan_broker_set::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanBrokerDelete,
+        name: "LoanBrokerDelete",
+        preflight: loan_broker_delete::preflight,
+        preclaim: loan_broker_delete::preclaim,
+        do_apply: loan_broker_delete::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanBrokerCoverDeposit,
+        name: "LoanBrokerCoverDeposit",
+        preflight: loan_broker_cover_deposit::preflight,
+        preclaim: loan_broker_cover_deposit::preclaim,
+        do_apply: loan_broker_cover_deposit::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanBrokerCoverWithdraw,
+        name: "LoanBrokerCoverWithdraw",
+        preflight: loan_broker_cover_withdraw::preflight,
+        preclaim: loan_broker_cover_withdraw::preclaim,
+        do_apply: loan_broker_cover_withdraw::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanBrokerCoverClawback,
+        name: "LoanBrokerCoverClawback",
+        preflight: loan_broker_cover_clawback::preflight,
+        preclaim: loan_broker_cover_clawback::preclaim,
+        do_apply: loan_broker_cover_clawback::do_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanSet,
+        name: "LoanSet",
+        preflight: loan_broker::disabled_preflight,
+        preclaim: loan_broker::disabled_preclaim,
+        do_apply: loan_broker::disabled_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanDelete,
+        name: "LoanDelete",
+        preflight: loan_broker::disabled_preflight,
+        preclaim: loan_broker::disabled_preclaim,
+        do_apply: loan_broker::disabled_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanManage,
+        name: "LoanManage",
+        preflight: loan_broker::disabled_preflight,
+        preclaim: loan_broker::disabled_preclaim,
+        do_apply: loan_broker::disabled_apply,
+    },
+    Transactor {
+        tx_type: TxType::LoanPay,
+        name: "LoanPay",
+        preflight: loan_broker::disabled_preflight,
+        preclaim: loan_broker::disabled_preclaim,
+        do_apply: loan_broker::disabled_apply,
     },
 ];
 

@@ -131,6 +131,24 @@ pub enum TxType {
     XChainAccountCreateCommit = 44,
     /// XChainAddAccountCreateAttestation.
     XChainAddAccountCreateAttestation = 46,
+    /// LoanBrokerSet.
+    LoanBrokerSet = 74,
+    /// LoanBrokerDelete.
+    LoanBrokerDelete = 75,
+    /// LoanBrokerCoverDeposit.
+    LoanBrokerCoverDeposit = 76,
+    /// LoanBrokerCoverWithdraw.
+    LoanBrokerCoverWithdraw = 77,
+    /// LoanBrokerCoverClawback.
+    LoanBrokerCoverClawback = 78,
+    /// LoanSet (not built: temDISABLED).
+    LoanSet = 80,
+    /// LoanDelete (not built: temDISABLED).
+    LoanDelete = 81,
+    /// LoanManage (not built: temDISABLED).
+    LoanManage = 82,
+    /// LoanPay (not built: temDISABLED).
+    LoanPay = 84,
 }
 
 impl TxType {

@@ -351,8 +351,9 @@ pub fn is_vault_pseudo(root: &StObject) -> bool {
 
 /// True when `account` is any pseudo-account (`isPseudoAccount`: an AMM's or a vault's).
 pub fn is_pseudo_account(view: &dyn ReadView, account: &AccountId) -> bool {
-    view.read(&keylet::account(account))
-        .is_some_and(|r| super::amm::is_pseudo(&r) || is_vault_pseudo(&r))
+    view.read(&keylet::account(account)).is_some_and(|r| {
+        super::amm::is_pseudo(&r) || is_vault_pseudo(&r) || r.h256_of(sf().loan_broker_id).is_some()
+    })
 }
 
 /// `createPseudoAccount(view, vaultKey, sfVaultID)`: a new root, Sequence 0.

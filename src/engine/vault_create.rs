@@ -113,7 +113,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 /// `canAddHolding`: an issued currency's issuer exists (`terNO_ACCOUNT`) and ripples
 /// (`terNO_RIPPLE`); an MPT issuance exists (`tecOBJECT_NOT_FOUND`) and may be
 /// transferred (`tecNO_AUTH`).
-fn can_add_holding(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
+pub fn can_add_holding(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
     match asset {
         VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
         VaultAsset::Token(i) => match view.read(&keylet::account(&i.issuer)) {

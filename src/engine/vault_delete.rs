@@ -96,7 +96,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
 }
 
 /// `removeEmptyHolding` for the pseudo-account's line or MPToken (none for XRP).
-fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
+pub fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
     let issue = match asset {
         VaultAsset::Mpt(id) => return super::vault::remove_mpt_holding(sb, pseudo, id),
         VaultAsset::Token(i) if i.is_xrp() => return Ter::tesSUCCESS,

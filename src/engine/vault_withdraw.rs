@@ -76,7 +76,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// A third-party destination: it exists, needs no tag, and lets the holder deposit.
-fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> Ter {
+pub fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> Ter {
     let Some(root) = view.read(&keylet::account(dst)) else {
         return Ter::tecNO_DST;
     };

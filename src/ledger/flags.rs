@@ -55,6 +55,10 @@ pub mod lt {
     /// XChainOwnedCreateAccountClaimID: the door's pending account create, with its
     /// attestations.
     pub const XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID: u16 = 0x0074;
+    /// LoanBroker: a vault owner's lending business over its vault (LendingProtocol).
+    pub const LOAN_BROKER: u16 = 0x0088;
+    /// Loan: one loan a broker made (LendingProtocol).
+    pub const LOAN: u16 = 0x0089;
 }
 
 /// Credential flags.

@@ -36,6 +36,8 @@ mod space {
     pub const VAULT: u16 = b'V' as u16;
     pub const XCHAIN_CLAIM_ID: u16 = b'Q' as u16;
     pub const XCHAIN_CREATE_ACCOUNT_CLAIM_ID: u16 = b'K' as u16;
+    pub const LOAN_BROKER: u16 = b'l' as u16;
+    pub const LOAN: u16 = b'L' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -146,6 +148,25 @@ pub fn delegate(account: &AccountId, authorized: &AccountId) -> Hash256 {
 /// The Vault `owner` created with the transaction of sequence `seq`.
 pub fn vault(owner: &AccountId, seq: u32) -> Hash256 {
     sha512_half(&[&space::VAULT.to_be_bytes(), &owner.0, &seq.to_be_bytes()])
+}
+
+/// The LoanBroker `owner` created with the transaction of sequence `seq`
+/// (`keylet::loanbroker`).
+pub fn loan_broker(owner: &AccountId, seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::LOAN_BROKER.to_be_bytes(),
+        &owner.0,
+        &seq.to_be_bytes(),
+    ])
+}
+
+/// The Loan of sequence `loan_seq` the broker `broker` made (`keylet::loan`).
+pub fn loan(broker: &Hash256, loan_seq: u32) -> Hash256 {
+    sha512_half(&[
+        &space::LOAN.to_be_bytes(),
+        &broker.0,
+        &loan_seq.to_be_bytes(),
+    ])
 }
 
 /// The escrow `owner` created with the transaction of sequence (or ticket) `seq`.

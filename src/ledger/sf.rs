@@ -223,6 +223,14 @@ fields! {
     additional_books => "AdditionalBooks",
     book => "Book",
     reference_holding => "ReferenceHolding",
+    loan_broker_id => "LoanBrokerID",
+    loan_sequence => "LoanSequence",
+    management_fee_rate => "ManagementFeeRate",
+    cover_rate_minimum => "CoverRateMinimum",
+    cover_rate_liquidation => "CoverRateLiquidation",
+    debt_total => "DebtTotal",
+    debt_maximum => "DebtMaximum",
+    cover_available => "CoverAvailable",
 }
 
 /// The cached handles.

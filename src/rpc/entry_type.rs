@@ -33,6 +33,8 @@ pub const TYPE_NAMES: &[(&str, &str)] = &[
     ("ticket", "Ticket"),
     ("delegate", "Delegate"),
     ("vault", "Vault"),
+    ("loan_broker", "LoanBroker"),
+    ("loan", "Loan"),
     ("xchain_owned_claim_id", "XChainOwnedClaimID"),
     (
         "xchain_owned_create_account_claim_id",

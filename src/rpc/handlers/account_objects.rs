@@ -43,6 +43,7 @@ const DELETION_BLOCKERS: &[&str] = &[
     "MPToken",
     "PermissionedDomain",
     "Vault",
+    "LoanBroker",
 ];
 
 /// Answer account_objects.

@@ -59,6 +59,8 @@ enum Parse {
     Delegate,
     /// An index, or `{owner, seq}`.
     Vault,
+    /// An index, or `{owner, seq}`.
+    LoanBroker,
     /// An index, or the bridge's four parts with `xchain_owned_claim_id`.
     XChainClaimId,
     /// An index, or the bridge's four parts with `xchain_owned_create_account_claim_id`.
@@ -92,6 +94,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("state", Parse::RippleState, Some("RippleState")),
     ("ticket", Parse::Ticket, Some("Ticket")),
     ("vault", Parse::Vault, Some("Vault")),
+    ("loan_broker", Parse::LoanBroker, Some("LoanBroker")),
     ("index", Parse::Index, None),
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
@@ -285,11 +288,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let b = required_account(v, "authorize", "malformedAddress")?;
             Ok(keylet::delegate(&a, &b))
         }
-        Parse::Vault if v.is_object() => {
-            let a = required_account(v, "owner", "malformedOwner")?;
-            let seq = required_u32(v, "seq", "malformedRequest")?;
-            Ok(keylet::vault(&a, seq))
-        }
+        Parse::Vault | Parse::LoanBroker if v.is_object() => owner_seq_key(parse, v),
         Parse::Amm if v.is_object() => {
             let issue = |name: &str| match v.get(name) {
                 None => Err(missing(name)),
@@ -329,6 +328,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::Credential
         | Parse::PermissionedDomain
         | Parse::Vault
+        | Parse::LoanBroker
         | Parse::Amm
         | Parse::MpToken
         | Parse::Oracle
@@ -398,6 +398,17 @@ fn authorized_credentials(v: &Value) -> Result<CredentialSet, RpcError> {
         set.push((issuer, t));
     }
     crate::engine::credential::sorted(set).ok_or_else(|| invalid(TOKEN, FIELD, "array"))
+}
+
+/// A Vault or a LoanBroker by `{owner, seq}` (a broker's bad seq is `malformedSeq`).
+fn owner_seq_key(parse: Parse, v: &Value) -> Result<Hash256, RpcError> {
+    let a = required_account(v, "owner", "malformedOwner")?;
+    if matches!(parse, Parse::LoanBroker) {
+        let seq = required_u32(v, "seq", "malformedSeq")?;
+        return Ok(keylet::loan_broker(&a, seq));
+    }
+    let seq = required_u32(v, "seq", "malformedRequest")?;
+    Ok(keylet::vault(&a, seq))
 }
 
 /// An XChainOwnedClaimID or XChainOwnedCreateAccountClaimID by the bridge's four parts

@@ -301,6 +301,12 @@ fn the_json_log_is_one_object_a_line() {
         rpc(server.addr(), "ping", json!({})).json()["result"]["status"],
         "success"
     );
+    // The log is read from the server's output by another thread: wait for the line the
+    // server writes right after its "listening on" banner.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !server.log_text().contains("\"listening\"") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let log = server.log_text();
     let objects: Vec<Value> = log
         .lines()

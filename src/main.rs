@@ -125,8 +125,7 @@ struct ServeArgs {
     /// shippers.
     #[arg(long, value_enum, default_value = "text")]
     log_format: LogFormat,
-    /// Threads doing socket I/O, framing and the cheap handlers (default: one per two cores,
-    /// at least one).
+    /// Threads doing socket I/O, framing and the cheap handlers (default: one per core).
     #[arg(long)]
     io_threads: Option<usize>,
     /// Threads signing and verifying (default: one per core).

@@ -316,7 +316,9 @@ async fn run_closes(
         all.extend(delays);
         // Let the transactions' messages drain before the next round, so each close is
         // timed on its own.
+        let follows_transactions = f.streams.iter().any(|s| s == "transactions");
         let expected = (round as u64 + 1) * f.each as u64 * f.subscribers as u64;
+        let expected = if follows_transactions { expected } else { 0 };
         let deadline = Instant::now() + Duration::from_secs(20);
         while others.load(Ordering::Relaxed) < expected && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;

@@ -60,14 +60,17 @@ pub struct Running {
     node: Tasks,
 }
 
-/// The I/O threads `ledgerd serve` runs without `--io-threads`: one per two cores, at least one.
-/// Signing is the heavy work and has its own pool (one thread per core); per request the I/O
-/// side costs a few microseconds, and more I/O threads than it needs only add thread wake-ups.
-/// On 2 cores, one I/O thread served channel_authorize 10 to 15% faster than two, and reads
-/// and submissions no slower (README, figures).
+/// The I/O threads `ledgerd serve` runs without `--io-threads`: one per core. Signing has its
+/// own pool (one thread per core); the I/O threads carry the sockets, and a ledger close
+/// written to 10,000 subscribers is mostly the kernel's loopback work per write, which two
+/// threads share. On 2 cores (2026-11-24, single-task WebSocket sessions): a close reached
+/// 10,000 `ledger` subscribers at p99 66 ms with two I/O threads, 102 ms with one, while
+/// channel_authorize (75 vs 76% of bare crypto) and submissions (29.7k/27.4k vs 28.7k/28.8k
+/// tx/s) were the same within noise. (With one writer task woken per reply, one thread had
+/// been 10 to 15% faster.)
 pub fn default_io_threads() -> usize {
     std::thread::available_parallelism()
-        .map(|n| n.get() / 2)
+        .map(|n| n.get())
         .unwrap_or(1)
         .max(1)
 }

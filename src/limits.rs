@@ -102,12 +102,13 @@ pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 /// **Memory per idle WebSocket connection**, measured as the server's VmRSS delta over
 /// 10,000 connections subscribed to `ledger` and `transactions` (README, "Connections at
 /// scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer, two tasks and tungstenite's
-/// write buffer; 7.0 KiB with 512 bytes and an 8 KiB write buffer; **3.8 KiB** now (the
-/// goal, [`WS_IDLE_CONNECTION_BYTES_GOAL`], is 4 KiB). `examples/conn_memory.rs` counts the
-/// live heap: about 2.9 KB in 17 allocations, of which the session's one task is 1.7 KB
-/// (reader and writer share it; frames are written from the messages' own bytes, with no
-/// write buffer), the read buffer 128 bytes, the socket's registration 256 bytes, the
-/// outbound queue's state 144 bytes, the subscription entry about 100 bytes.
+/// write buffer; 7.0 KiB with 512 bytes and an 8 KiB write buffer; **3.4 KiB** now (3.07 to
+/// 3.97 over 15 runs; the goal, [`WS_IDLE_CONNECTION_BYTES_GOAL`], is 4 KiB; without
+/// transparent huge pages, see `main.rs`). `examples/conn_memory.rs` counts the live heap:
+/// about 2.7 KB, of which the session's one task is 1.5 KB (reader and writer share it;
+/// frames are written from the messages' own bytes, with no write buffer), the read buffer
+/// 128 bytes, the socket's registration 256 bytes, the outbound queue's state 144 bytes,
+/// the subscription entry about 100 bytes.
 pub const WS_READ_BUFFER_BYTES: usize = 128;
 
 /// Messages a WebSocket connection's outbound queue may keep room for once drained; beyond

@@ -130,7 +130,7 @@ fn the_file_limit_is_raised_to_the_hard_limit_and_reported() {
     );
     // Reported: admin server_info, and the log.
     let info = rpc(server.addr(), "server_info", json!({})).json();
-    let files = &info["result"]["info"]["file_limit"];
+    let files = &info["result"]["info"]["load"]["file_limit"];
     assert_eq!(files["soft"], json!(hard), "{info}");
     assert_eq!(files["hard"], json!(hard), "{info}");
     let log = server.log_text();
@@ -143,13 +143,14 @@ fn server_info_shows_the_file_limit_to_admins_only() {
     let (server, _dir) = Server::with_config(ADMIN_AND_PUBLIC, 2);
     let admin = rpc(server.addrs[0], "server_info", json!({})).json();
     assert!(
-        admin["result"]["info"]["file_limit"]["soft"].is_u64(),
+        admin["result"]["info"]["load"]["file_limit"]["soft"].is_u64(),
         "{admin}"
     );
     let guest = rpc(server.addrs[1], "server_info", json!({})).json();
     assert_eq!(guest["result"]["status"], "success", "{guest}");
     assert!(
-        guest["result"]["info"].get("file_limit").is_none(),
+        guest["result"]["info"].get("load").is_none()
+            && guest["result"]["info"].get("file_limit").is_none(),
         "{guest}"
     );
 }

@@ -162,10 +162,7 @@ impl ClaimAttestation {
 
     /// `AttestationBase::verify`: the signature over [`Self::message`] by the key.
     pub fn verify(&self, bridge: &XChainBridge) -> bool {
-        let Ok(pk) = PublicKey::from_slice_lenient(&self.public_key) else {
-            return false;
-        };
-        crate::protocol::sign::verify(&pk, &self.message(bridge), &self.signature, true)
+        signed_by(&self.public_key, &self.message(bridge), &self.signature)
     }
 
     /// The stored form (`XChainClaimAttestation::toSTObject`, an XChainClaimProofSig).
@@ -191,6 +188,15 @@ impl ClaimAttestation {
         }
         o
     }
+}
+
+/// `AttestationBase::verify`'s check, shared by both attestation kinds: `signature` over
+/// `message` by the (possibly malformed) `public_key`.
+pub fn signed_by(public_key: &[u8], message: &[u8], signature: &[u8]) -> bool {
+    let Ok(pk) = PublicKey::from_slice_lenient(public_key) else {
+        return false;
+    };
+    crate::protocol::sign::verify(&pk, message, signature, true)
 }
 
 /// What the attestations must agree on (`XChainClaimAttestation::MatchFields`).

@@ -12,8 +12,8 @@ use super::sandbox::Sandbox;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::xchain::{
-    check_attestation_key, claim_helper, finalize_create_account, read_bridge, signers_and_quorum,
-    this_chain, Finalize, MatchFields,
+    check_attestation_key, claim_helper, finalize_create_account, read_bridge, signed_by,
+    signers_and_quorum, this_chain, Finalize, MatchFields,
 };
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
@@ -21,7 +21,6 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::XCHAIN_ACCOUNT_CREATES_PENDING_MAX;
 use crate::protocol::amount::Amount;
-use crate::protocol::keys::PublicKey;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 use crate::protocol::xchain::{ChainType, XChainBridge};
@@ -99,10 +98,7 @@ impl CreateAccountAttestation {
 
     /// `AttestationBase::verify`: the signature over [`Self::message`] by the key.
     pub fn verify(&self, bridge: &XChainBridge) -> bool {
-        let Ok(pk) = PublicKey::from_slice_lenient(&self.public_key) else {
-            return false;
-        };
-        crate::protocol::sign::verify(&pk, &self.message(bridge), &self.signature, true)
+        signed_by(&self.public_key, &self.message(bridge), &self.signature)
     }
 
     /// The stored form (`XChainCreateAccountAttestation::toSTObject`, an

@@ -1,7 +1,8 @@
 //! LoanBrokers through the API: `ledger_entry`'s `loan_broker` selector (an index or
 //! `{owner, seq}`, rippled's `parseLoanBroker` and its `malformedOwner` / `malformedSeq`),
 //! `account_objects` of type `loan_broker` and as a deletion blocker, the entry's JSON
-//! (its STNumber fields as strings), and a Loan type submitted answering temDISABLED.
+//! (its STNumber fields as strings), and a LoanDelete of a key holding no loan
+//! answering tecNO_ENTRY.
 
 mod support;
 
@@ -128,11 +129,11 @@ async fn account_objects_lists_brokers_and_counts_them_as_blockers() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_submitted_loan_answers_tem_disabled() {
+async fn a_loan_delete_of_no_loan_answers_tec_no_entry() {
     let node = Node::start().await;
     let owner = Account::new("albLoan");
     node.fund(&owner, 1000);
     let tx = Tx::new("LoanDelete").h256("LoanID", Hash256([4; 32]));
     let (ter, _) = node.submit(&owner, tx);
-    assert_eq!(ter, ledgerd::engine::Ter::temDISABLED);
+    assert_eq!(ter, ledgerd::engine::Ter::tecNO_ENTRY);
 }

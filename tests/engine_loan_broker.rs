@@ -3,7 +3,7 @@
 //! pseudo-account marked with LoanBrokerID holding the vault's asset), updates its Data
 //! and DebtMaximum, deposits and withdraws first-loss cover, the asset's issuer claws
 //! cover back, and the owner deletes the broker; every malformed form and failure with
-//! rippled's code. The Loan types are not built and answer temDISABLED.
+//! rippled's code. (The loans themselves: `engine_loan.rs`.)
 
 mod support;
 
@@ -273,24 +273,24 @@ fn malformed_broker_transactions_are_refused_before_the_ledger() {
 }
 
 #[test]
-fn the_loan_types_are_not_built() {
+fn the_loan_types_find_no_loan_at_a_key_without_one() {
     let mut env = Env::new();
     let [owner] = env.funded(["lbLoans"]);
     let id = Hash256([5; 32]);
     env.apply(
         &owner,
         Tx::new("LoanDelete").h256("LoanID", id),
-        Ter::temDISABLED,
+        Ter::tecNO_ENTRY,
     );
     env.apply(
         &owner,
         Tx::new("LoanManage").h256("LoanID", id),
-        Ter::temDISABLED,
+        Ter::tecNO_ENTRY,
     );
     let pay = Tx::new("LoanPay")
         .h256("LoanID", id)
         .amount("Amount", xrp(1));
-    env.apply(&owner, pay, Ter::temDISABLED);
+    env.apply(&owner, pay, Ter::tecNO_ENTRY);
 }
 
 /// An issued-currency vault whose issuer allows clawback.

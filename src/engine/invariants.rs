@@ -88,6 +88,11 @@ fn owned_by(
                 *out.entry(a).or_default() += 2 * sign;
             }
         }
+        Some(lt::LOAN) => {
+            if let Some(a) = o.account_of(s.borrower) {
+                *out.entry(a).or_default() += sign;
+            }
+        }
         Some(lt::SIGNER_LIST) => {
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1

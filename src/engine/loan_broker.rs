@@ -1,13 +1,11 @@
 //! What the LoanBroker transaction types share (rippled's `LendingHelpers` and the
 //! LoanBroker transactors, LendingProtocol / XLS-66): the broker named by a transaction,
 //! its vault and asset, its pseudo-account (`createPseudoAccount` with `sfLoanBrokerID`),
-//! the minimum first-loss cover its debt requires, and the rows of the Loan types this
-//! ledger does not build (they answer `temDISABLED`).
+//! the minimum first-loss cover its debt requires.
 
 use super::amm::{new_pseudo_root, pseudo_account_address};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use super::transactor::ApplyContext;
 use super::vault::{asset_of, number_of, read_vault, AssetAmount, VaultAsset};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
@@ -130,22 +128,6 @@ pub fn positive_amount(tx: &StObject) -> bool {
         Some(StValue::MptAmount(m)) => m.is_positive(),
         _ => false,
     }
-}
-
-/// preflight of the Loan types not built: `temDISABLED`, as rippled answers while
-/// LendingProtocol is not enabled.
-pub fn disabled_preflight(_tx: &StObject, _account: &AccountId) -> Ter {
-    Ter::temDISABLED
-}
-
-/// preclaim of the Loan types not built (never reached).
-pub fn disabled_preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
-    Ter::temDISABLED
-}
-
-/// doApply of the Loan types not built (never reached).
-pub fn disabled_apply(_ctx: &mut ApplyContext) -> Ter {
-    Ter::temDISABLED
 }
 
 #[cfg(test)]

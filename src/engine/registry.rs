@@ -21,8 +21,8 @@ use super::{
     permissioned_domain_set,
 };
 use super::{
-    loan_broker, loan_broker_cover_clawback, loan_broker_cover_deposit, loan_broker_cover_withdraw,
-    loan_broker_delete, loan_broker_set,
+    loan_broker_cover_clawback, loan_broker_cover_deposit, loan_broker_cover_withdraw,
+    loan_broker_delete, loan_broker_set, loan_delete, loan_manage, loan_pay, loan_set,
 };
 use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
 use super::{xchain_account_create_commit, xchain_add_account_create_attestation};
@@ -528,30 +528,30 @@ const ROWS: &[Transactor] = &[
     Transactor {
         tx_type: TxType::LoanSet,
         name: "LoanSet",
-        preflight: loan_broker::disabled_preflight,
-        preclaim: loan_broker::disabled_preclaim,
-        do_apply: loan_broker::disabled_apply,
+        preflight: loan_set::preflight,
+        preclaim: loan_set::preclaim,
+        do_apply: loan_set::do_apply,
     },
     Transactor {
         tx_type: TxType::LoanDelete,
         name: "LoanDelete",
-        preflight: loan_broker::disabled_preflight,
-        preclaim: loan_broker::disabled_preclaim,
-        do_apply: loan_broker::disabled_apply,
+        preflight: loan_delete::preflight,
+        preclaim: loan_delete::preclaim,
+        do_apply: loan_delete::do_apply,
     },
     Transactor {
         tx_type: TxType::LoanManage,
         name: "LoanManage",
-        preflight: loan_broker::disabled_preflight,
-        preclaim: loan_broker::disabled_preclaim,
-        do_apply: loan_broker::disabled_apply,
+        preflight: loan_manage::preflight,
+        preclaim: loan_manage::preclaim,
+        do_apply: loan_manage::do_apply,
     },
     Transactor {
         tx_type: TxType::LoanPay,
         name: "LoanPay",
-        preflight: loan_broker::disabled_preflight,
-        preclaim: loan_broker::disabled_preclaim,
-        do_apply: loan_broker::disabled_apply,
+        preflight: loan_pay::preflight,
+        preclaim: loan_pay::preclaim,
+        do_apply: loan_pay::do_apply,
     },
 ];
 

@@ -60,7 +60,7 @@ pub fn verify_signature(tx: &StObject) -> bool {
         return !super::batch::inner_has_signature(tx);
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
-    verify_tx_signature(tx)
+    verify_tx_signature(tx) && super::loan_set::counterparty_signature_valid(tx)
 }
 
 /// The transaction's own signature (single or multi), as [`verify_signature`] checks it.
@@ -287,6 +287,9 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     };
     let fee_due = if free_regular_key(tx, &root, c) {
         0
+    } else if tx.u16_of(s.transaction_type) == Some(TxType::LoanPay as u16) {
+        let own = base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops);
+        own.saturating_mul(super::loan_pay::fee_multiple(view, tx))
     } else {
         base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops)
     };
@@ -299,7 +302,24 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
             return Err(Ter::terINSUF_FEE_B);
         }
     }
-    // checkSign, for the delegate when there is one.
+    check_sign(view, tx, c, &root, &payer)?;
+    if tx.u16_of(s.transaction_type) == Some(TxType::LoanSet as u16) {
+        super::loan_set::check_counterparty(view, tx, c.dry_run)?;
+    }
+    Ok(())
+}
+
+/// `checkSign`, for the delegate when there is one: the payer's signer list, its
+/// regular key, or its master key (not disabled).
+fn check_sign(
+    view: &dyn ReadView,
+    tx: &StObject,
+    c: &Common,
+    root: &StObject,
+    payer: &AccountId,
+) -> Result<(), Ter> {
+    let s = sf();
+    let payer = *payer;
     if let Some(StValue::Array(signers)) = tx.get(s.signers) {
         return check_multi_sign(view, &payer, signers);
     }
@@ -343,7 +363,12 @@ pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
         .blob_of(s.fulfillment)
         .filter(|_| tx_type == Some(TxType::EscrowFinish as u16))
         .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
-    let own = base_drops.saturating_mul(1 + signers + fulfillment);
+    let counterparty = if tx_type == Some(TxType::LoanSet as u16) {
+        super::loan_set::counterparty_signatures(tx)
+    } else {
+        0
+    };
+    let own = base_drops.saturating_mul(1 + signers + fulfillment + counterparty);
     if tx_type == Some(TxType::Batch as u16) {
         return own.saturating_add(super::batch::base_fee(tx, base_drops, reserve_inc_drops));
     }

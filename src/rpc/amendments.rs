@@ -87,6 +87,8 @@ const APPLIED: &[&str] = &[
     // Domain offers and payments, tfHybrid, as rippled 2.5 (docs/compat.md).
     "PermissionedDEX",
     "SingleAssetVault",
+    // Loan brokers and loans (XLS-66), as rippled 3.0 (docs/compat.md).
+    "LendingProtocol",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -100,7 +102,6 @@ const NOT_APPLIED: &[&str] = &[
     "fixCleanup3_2_0",
     "MPTokensV2",
     "fixCleanup3_1_3",
-    "LendingProtocol",
     "fixDirectoryLimit",
     "fixIncludeKeyletFields",
     "fixTokenEscrowV1",

@@ -2,8 +2,8 @@
 // steps of xrpl.js's lendingProtocol integration test: a vault owner opens a broker over
 // its XRP vault (LoanBrokerSet), finds it by hashLoanBroker and ledger_entry, reads the
 // pseudo-account's LoanBrokerID, deposits and withdraws first-loss cover, updates the
-// broker, deletes it, then deletes the vault. The Loan types are not built: LoanDelete
-// answers temDISABLED.
+// broker, deletes it, then deletes the vault. A LoanDelete naming the broker (no loan
+// there) answers tecNO_ENTRY.
 // Usage: node loan_broker_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the
 // failing step) on any mismatch.
 import xrpl from 'xrpl'
@@ -52,7 +52,7 @@ check(broker.CoverAvailable === '3000000', `CoverAvailable after the withdrawal:
 const upd = await submit(client, { TransactionType: 'LoanBrokerSet', Account: owner.address, VaultID: vaultID, LoanBrokerID: brokerID, Data: xrpl.convertStringToHex('renamed') }, owner)
 check(result(upd) === 'tesSUCCESS', `LoanBrokerSet update: ${result(upd)}`)
 const loan = await submit(client, { TransactionType: 'LoanDelete', Account: owner.address, LoanID: brokerID }, owner)
-check(result(loan) === 'temDISABLED', `LoanDelete (not built): ${result(loan)}`)
+check(result(loan) === 'tecNO_ENTRY', `LoanDelete of no loan: ${result(loan)}`)
 const del = await submit(client, { TransactionType: 'LoanBrokerDelete', Account: owner.address, LoanBrokerID: brokerID }, owner)
 check(result(del) === 'tesSUCCESS', `LoanBrokerDelete: ${result(del)}`)
 const gone = await client.request({ command: 'ledger_entry', index: brokerID }).then(() => 'found', (e) => e.data && e.data.error)

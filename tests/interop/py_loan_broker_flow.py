@@ -1,8 +1,8 @@
 """Drive a running ledgerd with xrpl-py, unmodified, over HTTP JSON-RPC through the
 LoanBroker steps of xrpl-py's test_lending_protocol: a vault owner opens a broker over its
 XRP vault, reads it with ledger_entry, deposits and withdraws first-loss cover, deletes
-the broker and then the vault. The Loan types are not built: LoanDelete answers
-temDISABLED.
+the broker and then the vault. A LoanDelete naming the broker (no loan there)
+answers tecNO_ENTRY.
 
 Usage: py_loan_broker_flow.py http://127.0.0.1:PORT. Exits non-zero (with the failing
 step) on any mismatch.
@@ -81,7 +81,7 @@ def flow(client):
     check(broker_entry(client, broker_id)["node"]["CoverAvailable"] == "2500000", "CoverAvailable after the withdrawal")
 
     res = submit(client, LoanDelete(account=owner.address, loan_id=broker_id), owner)
-    check(res == "temDISABLED", f"LoanDelete (not built): {res}")
+    check(res == "tecNO_ENTRY", f"LoanDelete of no loan: {res}")
     res = submit(client, VaultDelete(account=owner.address, vault_id=vault_id), owner)
     check(res == "tecHAS_OBLIGATIONS", f"VaultDelete under a broker: {res}")
     res = submit(client, LoanBrokerDelete(account=owner.address, loan_broker_id=broker_id), owner)

@@ -44,6 +44,7 @@ const DELETION_BLOCKERS: &[&str] = &[
     "PermissionedDomain",
     "Vault",
     "LoanBroker",
+    "Loan",
 ];
 
 /// Answer account_objects.

@@ -61,6 +61,8 @@ enum Parse {
     Vault,
     /// An index, or `{owner, seq}`.
     LoanBroker,
+    /// An index, or `{loan_broker_id, loan_seq}`.
+    Loan,
     /// An index, or the bridge's four parts with `xchain_owned_claim_id`.
     XChainClaimId,
     /// An index, or the bridge's four parts with `xchain_owned_create_account_claim_id`.
@@ -95,6 +97,7 @@ const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
     ("ticket", Parse::Ticket, Some("Ticket")),
     ("vault", Parse::Vault, Some("Vault")),
     ("loan_broker", Parse::LoanBroker, Some("LoanBroker")),
+    ("loan", Parse::Loan, Some("Loan")),
     ("index", Parse::Index, None),
     ("account_root", Parse::AccountRoot, Some("AccountRoot")),
     ("ripple_state", Parse::RippleState, Some("RippleState")),
@@ -289,6 +292,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             Ok(keylet::delegate(&a, &b))
         }
         Parse::Vault | Parse::LoanBroker if v.is_object() => owner_seq_key(parse, v),
+        Parse::Loan if v.is_object() => loan_key(v),
         Parse::Amm if v.is_object() => {
             let issue = |name: &str| match v.get(name) {
                 None => Err(missing(name)),
@@ -329,6 +333,7 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::PermissionedDomain
         | Parse::Vault
         | Parse::LoanBroker
+        | Parse::Loan
         | Parse::Amm
         | Parse::MpToken
         | Parse::Oracle
@@ -409,6 +414,19 @@ fn owner_seq_key(parse: Parse, v: &Value) -> Result<Hash256, RpcError> {
     }
     let seq = required_u32(v, "seq", "malformedRequest")?;
     Ok(keylet::vault(&a, seq))
+}
+
+/// A Loan by `{loan_broker_id, loan_seq}` (rippled 3.0's `parseLoan`: a bad broker is
+/// `malformedOwner`, a bad sequence `malformedSeq`).
+fn loan_key(v: &Value) -> Result<Hash256, RpcError> {
+    let field = "loan_broker_id";
+    let broker = v.get(field).ok_or_else(|| missing(field))?;
+    let broker = broker
+        .as_str()
+        .and_then(parse_hash256)
+        .ok_or_else(|| invalid("malformedOwner", field, "hex string"))?;
+    let seq = required_u32(v, "loan_seq", "malformedSeq")?;
+    Ok(keylet::loan(&broker, seq))
 }
 
 /// An XChainOwnedClaimID or XChainOwnedCreateAccountClaimID by the bridge's four parts

@@ -134,7 +134,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// The issuer allows clawback: AllowTrustLineClawback without NoFreeze for an issued
-/// currency, CanClawback and CanLock for an MPT.
+/// currency, CanClawback for an MPT.
 fn issuer_may_claw(view: &dyn ReadView, asset: &VaultAsset, issuer: &AccountId) -> Ter {
     match asset {
         VaultAsset::Token(_) => {
@@ -148,9 +148,7 @@ fn issuer_may_claw(view: &dyn ReadView, asset: &VaultAsset, issuer: &AccountId) 
         }
         VaultAsset::Mpt(id) => match super::mpt::issuance(view, id) {
             None => Ter::tecOBJECT_NOT_FOUND,
-            Some(i) if !i.is_flag(lsf_mpt::CAN_CLAWBACK) || !i.is_flag(lsf_mpt::CAN_LOCK) => {
-                Ter::tecNO_PERMISSION
-            }
+            Some(i) if !i.is_flag(lsf_mpt::CAN_CLAWBACK) => Ter::tecNO_PERMISSION,
             Some(_) => Ter::tesSUCCESS,
         },
     }

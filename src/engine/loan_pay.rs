@@ -3,6 +3,7 @@
 //! pseudo-account, fees to the broker's owner, or into the first-loss cover when the
 //! cover is short of its minimum; an impaired loan is unimpaired first.
 
+use super::entry::balance_drops;
 use super::loan::{has_expired, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
 use super::loan_broker_cover_withdraw::deep_frozen;
 use super::loan_math::{adjust_imprecise, round_to_asset, tenth_bips_of};
@@ -12,9 +13,10 @@ use super::loan_payment::{
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::{
-    add_empty_holding, amount_field, asset_frozen, asset_held, asset_require_auth, number_of,
+    add_holding_for, amount_field, asset_frozen, asset_held, asset_require_auth, number_of,
     send_asset, set_number, to_asset, VaultAsset,
 };
+use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
@@ -215,7 +217,11 @@ fn move_funds(
             continue;
         }
         if to == payee && payee == ctx.account {
-            let t = add_empty_holding(&mut ctx.sb, &to, asset);
+            let prior = ctx
+                .sb
+                .peek(&keylet::account(&to))
+                .map_or(0, |r| balance_drops(&r));
+            let t = add_holding_for(&mut ctx.sb, &to, asset, prior);
             if t != Ter::tesSUCCESS && t != Ter::tecDUPLICATE {
                 return t;
             }

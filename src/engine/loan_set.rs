@@ -18,7 +18,7 @@ use super::loan_math::{
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_INNER_BATCH_TXN, TF_UNIVERSAL_MASK};
 use super::vault::{
-    add_empty_holding, asset_frozen, asset_require_auth, number_of, read_vault, send_asset,
+    add_holding_for, asset_frozen, asset_require_auth, number_of, read_vault, send_asset,
     set_number, to_asset, VaultAsset, DATA_LEN_MAX,
 };
 use crate::ledger::flags::lt;
@@ -343,7 +343,11 @@ fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Ter {
         holders.push(p.broker.owner);
     }
     for h in holders {
-        let t = add_empty_holding(&mut ctx.sb, &h, &p.broker.asset);
+        let prior = ctx
+            .sb
+            .peek(&keylet::account(&h))
+            .map_or(0, |r| balance_drops(&r));
+        let t = add_holding_for(&mut ctx.sb, &h, &p.broker.asset, prior);
         if t != Ter::tesSUCCESS && t != Ter::tecDUPLICATE {
             return t;
         }

@@ -63,8 +63,9 @@ pub fn verify_signature(tx: &StObject) -> bool {
     verify_tx_signature(tx) && super::loan_set::counterparty_signature_valid(tx)
 }
 
-/// The transaction's own signature (single or multi), as [`verify_signature`] checks it.
-fn verify_tx_signature(tx: &StObject) -> bool {
+/// The transaction's own signature (single or multi), as [`verify_signature`] checks it
+/// (without a LoanSet's CounterpartySignature).
+pub fn verify_tx_signature(tx: &StObject) -> bool {
     use crate::protocol::keys::PublicKey;
     use crate::protocol::sign::verify;
     let s = sf();

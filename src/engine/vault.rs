@@ -385,6 +385,44 @@ pub fn add_empty_holding(sb: &mut Sandbox, holder: &AccountId, asset: &VaultAsse
     }
 }
 
+/// `addEmptyHolding` for an account that pays its own reserve out of `prior` drops (a
+/// borrower, a broker's owner): an MPToken past its first two owned entries, or a trust
+/// line (`tecNO_LINE_INSUF_RESERVE`), must fit in it.
+pub fn add_holding_for(
+    sb: &mut Sandbox,
+    holder: &AccountId,
+    asset: &VaultAsset,
+    prior: i64,
+) -> Ter {
+    match asset {
+        VaultAsset::Token(issue) if !issue.is_xrp() && *holder != issue.issuer => {
+            if sb
+                .peek(&keylet::line(holder, &issue.issuer, &issue.currency))
+                .is_some()
+            {
+                return Ter::tecDUPLICATE;
+            }
+            let owners = sb
+                .peek(&keylet::account(holder))
+                .and_then(|r| r.u32_of(sf().owner_count))
+                .unwrap_or(0);
+            if prior < sb.info().fees.account_reserve(owners + 1) {
+                return Ter::tecNO_LINE_INSUF_RESERVE;
+            }
+            add_empty_line(sb, holder, issue)
+        }
+        VaultAsset::Mpt(id)
+            if id.issuer() != *holder && !sb.exists(&keylet::mptoken(id, holder)) =>
+        {
+            match super::mpt::issuance(sb, id).map(|i| i.is_flag(lsf_mpt::LOCKED)) {
+                None | Some(true) => Ter::tefINTERNAL,
+                Some(false) => add_share_token(sb, id, holder, prior),
+            }
+        }
+        _ => add_empty_holding(sb, holder, asset),
+    }
+}
+
 /// `addEmptyHolding` for an issued currency: a zero line from the pseudo-account to the
 /// issuer, whose reserve the pseudo-account "pays".
 fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {

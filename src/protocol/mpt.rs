@@ -225,6 +225,10 @@ const MPT_FIELDS: &[(&str, &str)] = &[
     ("VaultDeposit", "Amount"),
     ("VaultWithdraw", "Amount"),
     ("VaultClawback", "Amount"),
+    ("LoanBrokerCoverDeposit", "Amount"),
+    ("LoanBrokerCoverWithdraw", "Amount"),
+    ("LoanBrokerCoverClawback", "Amount"),
+    ("LoanPay", "Amount"),
 ];
 
 /// rippled's `invalidMPTAmountInTx` (a local check: "Amount can not be MPT."): an MPT

@@ -189,6 +189,9 @@ pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcE
             Err("Malformed: Invalid inner batch transaction.".to_string())
         } else if crate::engine::transactor::verify_signature(&tx) {
             Ok(())
+        } else if crate::engine::transactor::verify_tx_signature(&tx) {
+            // rippled's STTx::checkSign names the LoanSet counterparty's signature.
+            Err("Counterparty: Invalid signature.".to_string())
         } else {
             Err("Invalid signature.".to_string())
         }

@@ -6,7 +6,8 @@
 //! `permissioned_dex_flow.mjs`, `py_permissioned_dex_flow.py`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
 //! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
-//! `py_vault_flow.py`), a loan broker (`loan_broker_flow.mjs`, `py_loan_broker_flow.py`)
+//! `py_vault_flow.py`), a loan broker (`loan_broker_flow.mjs`, `py_loan_broker_flow.py`),
+//! loans (`loan_flow.mjs`, `py_loan_flow.py`)
 //! and Batch (`py_batch_flow.py`), through XChain account creation
 //! (`xchain_account_flow.mjs`, `py_xchain_account_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
@@ -445,6 +446,20 @@ fn xrpl_py_vault_mpt_flow() {
 #[test]
 fn xrpl_js_loan_broker_flow() {
     xrpl_js_on_a_fresh_server("loan_broker_flow.mjs", "xrpl.js loan broker flow");
+}
+
+/// A loan's life with xrpl.js over WebSocket: co-signed with signLoanSetByCounterparty,
+/// impaired, paid and deleted (`loan_flow.mjs`).
+#[test]
+fn xrpl_js_loan_flow() {
+    xrpl_js_on_a_fresh_server("loan_flow.mjs", "xrpl.js loan flow");
+}
+
+/// A loan co-signed by the borrower's signer list with xrpl-py over HTTP, impaired and
+/// paid off (`py_loan_flow.py`).
+#[test]
+fn xrpl_py_loan_flow() {
+    xrpl_py_on_a_fresh_server("py_loan_flow.py", "xrpl-py loan flow");
 }
 
 /// A LoanBroker over an XRP vault with xrpl-py over HTTP (`py_loan_broker_flow.py`).

@@ -28,6 +28,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
+use crate::protocol::tx::counterparty_signing_data;
 use crate::protocol::types::AccountId;
 
 /// `tfLoanOverpayment`: the loan accepts overpayments.
@@ -523,7 +524,8 @@ pub fn counterparty_signatures(tx: &StObject) -> u64 {
 /// rippled's `STTx::checkSign` for CounterpartySignature: its TxnSignature over the
 /// transaction's signing data by its SigningPubKey, or each of its Signers' over the
 /// multi-signing data with their own accounts (sorted strictly, at most
-/// `MULTI_SIGNERS_MAX`). True when there is none.
+/// `MULTI_SIGNERS_MAX`); either the plain data or fixCleanup3_4_0's counterparty form
+/// (docs/compat.md). True when there is none.
 pub fn counterparty_signature_valid(tx: &StObject) -> bool {
     use crate::protocol::keys::PublicKey;
     use crate::protocol::sign::verify;
@@ -531,8 +533,9 @@ pub fn counterparty_signature_valid(tx: &StObject) -> bool {
     let Some(sig) = counterparty_signature(tx) else {
         return true;
     };
-    let checks = |pk: &[u8], data: &[u8], signature: &[u8]| {
-        PublicKey::from_slice_lenient(pk).is_ok_and(|k| verify(&k, data, signature, true))
+    let checks = |pk: &[u8], data: [Vec<u8>; 2], signature: &[u8]| {
+        PublicKey::from_slice_lenient(pk)
+            .is_ok_and(|k| data.iter().any(|d| verify(&k, d, signature, true)))
     };
     if let Some(StValue::Array(signers)) = sig.get(s.signers) {
         if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
@@ -549,12 +552,7 @@ pub fn counterparty_signature_valid(tx: &StObject) -> bool {
             };
             let sorted = last.is_none_or(|l| l < id);
             last = Some(id);
-            sorted
-                && checks(
-                    pk,
-                    &crate::protocol::tx::multisigning_data(tx, &id),
-                    signature,
-                )
+            sorted && checks(pk, counterparty_signing_data(tx, Some(&id)), signature)
         });
     }
     let (Some(pk), Some(signature)) =
@@ -562,5 +560,5 @@ pub fn counterparty_signature_valid(tx: &StObject) -> bool {
     else {
         return false;
     };
-    checks(pk, &crate::protocol::tx::signing_data(tx), signature)
+    checks(pk, counterparty_signing_data(tx, None), signature)
 }

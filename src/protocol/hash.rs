@@ -47,6 +47,10 @@ pub mod prefix {
     pub const TX_SIGN: [u8; 4] = *b"STX\0";
     /// Multi-signature signing data: `SMT\0`.
     pub const TX_MULTI_SIGN: [u8; 4] = *b"SMT\0";
+    /// A LoanSet counterparty's single signature under fixCleanup3_4_0: `CPT\0`.
+    pub const COUNTERPARTY_SIGN: [u8; 4] = *b"CPT\0";
+    /// A LoanSet counterparty's multi-signature under fixCleanup3_4_0: `CPM\0`.
+    pub const COUNTERPARTY_MULTI_SIGN: [u8; 4] = *b"CPM\0";
     /// Payment channel claim: `CLM\0`.
     pub const PAYMENT_CHANNEL_CLAIM: [u8; 4] = *b"CLM\0";
     /// What a Batch's signers sign.

@@ -32,6 +32,29 @@ pub fn multisigning_data(tx: &StObject, signer: &AccountId) -> Vec<u8> {
     out
 }
 
+/// What a LoanSet counterparty signs: the transaction's signing data, or, as clients
+/// built for fixCleanup3_4_0 sign it, the same serialization behind `CPT\0` (single) or
+/// `CPM\0` with the signer's account (multi). Both forms, in that order.
+pub fn counterparty_signing_data(tx: &StObject, signer: Option<&AccountId>) -> [Vec<u8>; 2] {
+    let body = encode_for_signing(tx);
+    let with = |p: [u8; 4], suffix: &[u8]| {
+        let mut out = p.to_vec();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(suffix);
+        out
+    };
+    match signer {
+        None => [
+            with(prefix::TX_SIGN, &[]),
+            with(prefix::COUNTERPARTY_SIGN, &[]),
+        ],
+        Some(a) => [
+            with(prefix::TX_MULTI_SIGN, a.as_bytes()),
+            with(prefix::COUNTERPARTY_MULTI_SIGN, a.as_bytes()),
+        ],
+    }
+}
+
 /// SHA-512-half of [`signing_data`]: the digest a secp256k1 signature covers.
 pub fn signing_hash(tx: &StObject) -> Hash256 {
     sha512_half(&[&signing_data(tx)])

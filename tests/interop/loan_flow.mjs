@@ -1,0 +1,84 @@
+// Drive a running ledgerd with xrpl.js, unmodified, over WebSocket through a loan's life:
+// a broker over an XRP vault lends 10 XRP at 10% over four hourly payments; the broker
+// signs the LoanSet and the borrower co-signs it with signLoanSetByCounterparty; the loan
+// is found by hashLoan and by ledger_entry's {loan_broker_id, loan_seq}; the owner
+// impairs and unimpairs it (the vault's LossUnrealized follows); the borrower pays one
+// periodic payment, then the rest with tfLoanFullPayment; the loan, then the broker, are
+// deleted.
+// Usage: node loan_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
+// step) on any mismatch.
+import xrpl from 'xrpl'
+import { hashes } from 'xrpl'
+import { check, connect, finish, fund, req, result, submit } from './flow_lib.mjs'
+
+const { ECDSA, Wallet } = xrpl
+
+const url = process.argv[2]
+const client = await connect(url)
+const owner = Wallet.generate(ECDSA.secp256k1)
+const depositor = Wallet.generate(ECDSA.secp256k1)
+const borrower = Wallet.generate(ECDSA.ed25519)
+await fund(client, [owner, depositor, borrower])
+const state = (await req(client, { command: 'server_state' })).state
+const increment = String(state.validated_ledger.reserve_inc)
+
+const created = await submit(client, { TransactionType: 'VaultCreate', Account: owner.address, Asset: { currency: 'XRP' }, Fee: increment }, owner)
+check(result(created) === 'tesSUCCESS', `VaultCreate: ${result(created)}`)
+const vaultID = (await req(client, { command: 'account_objects', account: owner.address, type: 'vault' })).account_objects[0].index
+const dep = await submit(client, { TransactionType: 'VaultDeposit', Account: depositor.address, VaultID: vaultID, Amount: '50000000' }, depositor)
+check(result(dep) === 'tesSUCCESS', `VaultDeposit: ${result(dep)}`)
+const seq = (await req(client, { command: 'account_info', account: owner.address })).account_data.Sequence
+const set = await submit(client, { TransactionType: 'LoanBrokerSet', Account: owner.address, VaultID: vaultID, ManagementFeeRate: 1000 }, owner)
+check(result(set) === 'tesSUCCESS', `LoanBrokerSet: ${result(set)}`)
+const brokerID = hashes.hashLoanBroker(owner.address, seq)
+
+let loanSet = await client.autofill({
+  TransactionType: 'LoanSet', Account: owner.address, LoanBrokerID: brokerID, Counterparty: borrower.address,
+  PrincipalRequested: '10000000', InterestRate: 10000, PaymentTotal: 4, PaymentInterval: 3600,
+})
+check(Number(loanSet.Fee) >= 2 * Number(state.validated_ledger.base_fee), `LoanSet's fee counts the co-signature: ${loanSet.Fee}`)
+const { tx_blob: brokerSigned } = owner.sign(loanSet)
+const unsigned = await submit(client, brokerSigned, owner)
+check(result(unsigned) === 'temBAD_SIGNER', `LoanSet without the borrower's signature: ${result(unsigned)}`)
+const { tx_blob: cosigned } = xrpl.signLoanSetByCounterparty(borrower, brokerSigned)
+const made = await submit(client, cosigned, owner)
+check(result(made) === 'tesSUCCESS', `LoanSet co-signed by the borrower: ${result(made)}`)
+
+const loanID = hashes.hashLoan(brokerID, 1)
+let loan = (await req(client, { command: 'ledger_entry', index: loanID })).node
+check(loan.LedgerEntryType === 'Loan' && loan.Borrower === borrower.address, 'hashLoan names the new loan')
+check(loan.PrincipalOutstanding === '10000000' && loan.PaymentRemaining === 4, `the loan's principal and payments: ${JSON.stringify(loan)}`)
+check(Number(loan.TotalValueOutstanding) > 10000000 && Number(loan.ManagementFeeOutstanding) > 0, 'the loan earns interest and a management fee')
+const byParts = (await req(client, { command: 'ledger_entry', loan: { loan_broker_id: brokerID, loan_seq: 1 } })).index
+check(byParts === loanID, 'ledger_entry loan by broker and sequence')
+const listed = (await req(client, { command: 'account_objects', account: borrower.address, type: 'loan' })).account_objects
+check(listed.length === 1 && listed[0].index === loanID, "the borrower's account_objects of type loan")
+
+const impair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanImpair }, owner)
+check(result(impair) === 'tesSUCCESS', `LoanManage impair: ${result(impair)}`)
+const owed = Number(loan.TotalValueOutstanding) - Number(loan.ManagementFeeOutstanding)
+let vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
+check(Number(vault.LossUnrealized) === owed, `the vault's LossUnrealized: ${vault.LossUnrealized} (owed ${owed})`)
+const unimpair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanUnimpair }, owner)
+check(result(unimpair) === 'tesSUCCESS', `LoanManage unimpair: ${result(unimpair)}`)
+vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
+check(Number(vault.LossUnrealized || '0') === 0, 'the loss is reversed')
+
+const periodic = String(Math.ceil(Number(loan.PeriodicPayment)))
+const paid = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: periodic }, borrower)
+check(result(paid) === 'tesSUCCESS', `LoanPay one payment: ${result(paid)}`)
+loan = (await req(client, { command: 'ledger_entry', index: loanID })).node
+check(loan.PaymentRemaining === 3 && Number(loan.PrincipalOutstanding) < 10000000, `after one payment: ${JSON.stringify(loan)}`)
+const early = await submit(client, { TransactionType: 'LoanDelete', Account: borrower.address, LoanID: loanID }, borrower)
+check(result(early) === 'tecHAS_OBLIGATIONS', `LoanDelete of a loan still running: ${result(early)}`)
+const full = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: '20000000', Flags: { tfLoanFullPayment: true } }, borrower)
+check(result(full) === 'tesSUCCESS', `LoanPay the rest in full: ${result(full)}`)
+loan = (await req(client, { command: 'ledger_entry', index: loanID })).node
+check(loan.PaymentRemaining === undefined && loan.PrincipalOutstanding === undefined, 'the loan is paid off')
+const gone = await submit(client, { TransactionType: 'LoanDelete', Account: borrower.address, LoanID: loanID }, borrower)
+check(result(gone) === 'tesSUCCESS', `LoanDelete: ${result(gone)}`)
+const left = (await req(client, { command: 'account_objects', account: borrower.address, type: 'loan' })).account_objects
+check(left.length === 0, 'no loan left')
+const del = await submit(client, { TransactionType: 'LoanBrokerDelete', Account: owner.address, LoanBrokerID: brokerID }, owner)
+check(result(del) === 'tesSUCCESS', `LoanBrokerDelete: ${result(del)}`)
+await finish(client)

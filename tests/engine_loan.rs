@@ -989,3 +989,83 @@ fn an_iou_loan_is_lent_and_repaid() {
     assert_eq!(n_of(&env, &vault, s.assets_available), d(1000));
     env.apply(&owner, delete(loan), Ter::tesSUCCESS);
 }
+
+/// xrpl.js's multi-signing lending flow on an MPT: a vault of the issuer's MPT lends to
+/// a borrower who holds none (LoanSet gives it an MPToken), the owner impairs the loan,
+/// the borrower's payment unimpairs and ends it, then the issuer claws cover back.
+mod mpt {
+    use super::*;
+    use ledgerd::engine::mptoken_issuance_create::tf as ctf;
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+
+    fn with_mpt(mut tx: Tx, id: &MptId, v: u64) -> Tx {
+        tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(v, *id)));
+        tx
+    }
+
+    fn held(env: &Env, id: &MptId, who: &AccountId) -> Option<u64> {
+        env.read(&keylet::mptoken(id, who))
+            .map(|t| t.u64_of(sf().mpt_amount).unwrap_or(0))
+    }
+
+    fn opt_in(env: &mut Env, who: &Account, id: &MptId) {
+        let mut tx = Tx::new("MPTokenAuthorize");
+        tx.0.set(sf().mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
+        env.apply(who, tx, Ter::tesSUCCESS);
+    }
+
+    #[test]
+    fn an_mpt_loan_is_lent_impaired_repaid_and_its_cover_clawed_back() {
+        let mut env = Env::new();
+        let [issuer, owner, depositor, borrower] = env.funded(["lnmIssuer", "lnmOwner", "lnmDep", "lnmBor"]);
+        let iseq = env.seq(&issuer);
+        let flags = ctf::CAN_TRANSFER | ctf::CAN_CLAWBACK;
+        env.apply(&issuer, Tx::new("MPTokenIssuanceCreate").flags(flags), Ter::tesSUCCESS);
+        let id = MptId::new(iseq, &issuer.id);
+        for who in [&owner, &depositor] {
+            opt_in(&mut env, who, &id);
+            let pay = Tx::new("Payment").account("Destination", &who.id);
+            env.apply(&issuer, with_mpt(pay, &id, 500_000), Ter::tesSUCCESS);
+        }
+        let seq = env.seq(&owner);
+        let mut create = Tx::new("VaultCreate");
+        create.0.set(sf().asset, StValue::MptIssue(id));
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        env.apply(&owner, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, seq);
+        let dep = with_mpt(Tx::new("VaultDeposit").h256("VaultID", vault), &id, 200_000);
+        env.apply(&depositor, dep, Ter::tesSUCCESS);
+        let bseq = env.seq(&owner);
+        let set = number(Tx::new("LoanBrokerSet").h256("VaultID", vault), "DebtMaximum", d(100_000));
+        env.apply(&owner, set, Ter::tesSUCCESS);
+        let broker = keylet::loan_broker(&owner.id, bseq);
+        env.close();
+
+        let owners = env.owner_count(&borrower);
+        let tx = loan_set(broker, d(100_000)).account("Counterparty", &borrower.id);
+        assert_eq!(submit_loan(&mut env, &owner, &[&borrower], tx), Ter::tesSUCCESS);
+        assert_eq!(held(&env, &id, &borrower.id), Some(100_000));
+        assert_eq!(env.owner_count(&borrower), owners + 2, "the loan and the MPToken");
+        let loan = keylet::loan(&broker, 1);
+        env.close();
+
+        let s = sf();
+        env.apply(&owner, with_mpt(Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", broker), &id, 50_000), Ter::tesSUCCESS);
+        let withdraw = Tx::new("LoanBrokerCoverWithdraw").h256("LoanBrokerID", broker);
+        env.apply(&owner, with_mpt(withdraw, &id, 25_000), Ter::tesSUCCESS);
+        assert_eq!(n_of(&env, &broker, s.cover_available), d(25_000));
+        env.apply(&owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+        assert_eq!(n_of(&env, &vault, s.loss_unrealized), d(100_000));
+        env.apply(&borrower, with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 100_000), Ter::tesSUCCESS);
+        let l = env.read(&loan).unwrap();
+        assert_eq!(l.flags(), 0, "a payment unimpairs the loan");
+        assert!(l.get(s.total_value_outstanding).is_none());
+        assert!(n_of(&env, &vault, s.loss_unrealized).is_zero());
+        assert_eq!(held(&env, &id, &borrower.id), Some(0));
+        env.apply(&borrower, delete(loan), Ter::tesSUCCESS);
+        let claw = with_mpt(Tx::new("LoanBrokerCoverClawback").h256("LoanBrokerID", broker), &id, 10_000);
+        env.apply(&issuer, claw, Ter::tesSUCCESS);
+        assert_eq!(n_of(&env, &broker, s.cover_available), d(15_000));
+        env.apply(&owner, Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker), Ter::tesSUCCESS);
+    }
+}

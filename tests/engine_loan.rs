@@ -1017,10 +1017,15 @@ mod mpt {
     #[test]
     fn an_mpt_loan_is_lent_impaired_repaid_and_its_cover_clawed_back() {
         let mut env = Env::new();
-        let [issuer, owner, depositor, borrower] = env.funded(["lnmIssuer", "lnmOwner", "lnmDep", "lnmBor"]);
+        let [issuer, owner, depositor, borrower] =
+            env.funded(["lnmIssuer", "lnmOwner", "lnmDep", "lnmBor"]);
         let iseq = env.seq(&issuer);
         let flags = ctf::CAN_TRANSFER | ctf::CAN_CLAWBACK;
-        env.apply(&issuer, Tx::new("MPTokenIssuanceCreate").flags(flags), Ter::tesSUCCESS);
+        env.apply(
+            &issuer,
+            Tx::new("MPTokenIssuanceCreate").flags(flags),
+            Ter::tesSUCCESS,
+        );
         let id = MptId::new(iseq, &issuer.id);
         for who in [&owner, &depositor] {
             opt_in(&mut env, who, &id);
@@ -1036,36 +1041,113 @@ mod mpt {
         let dep = with_mpt(Tx::new("VaultDeposit").h256("VaultID", vault), &id, 200_000);
         env.apply(&depositor, dep, Ter::tesSUCCESS);
         let bseq = env.seq(&owner);
-        let set = number(Tx::new("LoanBrokerSet").h256("VaultID", vault), "DebtMaximum", d(100_000));
+        let set = number(
+            Tx::new("LoanBrokerSet").h256("VaultID", vault),
+            "DebtMaximum",
+            d(100_000),
+        );
         env.apply(&owner, set, Ter::tesSUCCESS);
         let broker = keylet::loan_broker(&owner.id, bseq);
         env.close();
 
         let owners = env.owner_count(&borrower);
         let tx = loan_set(broker, d(100_000)).account("Counterparty", &borrower.id);
-        assert_eq!(submit_loan(&mut env, &owner, &[&borrower], tx), Ter::tesSUCCESS);
+        assert_eq!(
+            submit_loan(&mut env, &owner, &[&borrower], tx),
+            Ter::tesSUCCESS
+        );
         assert_eq!(held(&env, &id, &borrower.id), Some(100_000));
-        assert_eq!(env.owner_count(&borrower), owners + 2, "the loan and the MPToken");
+        assert_eq!(
+            env.owner_count(&borrower),
+            owners + 2,
+            "the loan and the MPToken"
+        );
         let loan = keylet::loan(&broker, 1);
         env.close();
 
         let s = sf();
-        env.apply(&owner, with_mpt(Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", broker), &id, 50_000), Ter::tesSUCCESS);
+        env.apply(
+            &owner,
+            with_mpt(
+                Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", broker),
+                &id,
+                50_000,
+            ),
+            Ter::tesSUCCESS,
+        );
         let withdraw = Tx::new("LoanBrokerCoverWithdraw").h256("LoanBrokerID", broker);
         env.apply(&owner, with_mpt(withdraw, &id, 25_000), Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &broker, s.cover_available), d(25_000));
         env.apply(&owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &vault, s.loss_unrealized), d(100_000));
-        env.apply(&borrower, with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 100_000), Ter::tesSUCCESS);
+        env.apply(
+            &borrower,
+            with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 100_000),
+            Ter::tesSUCCESS,
+        );
         let l = env.read(&loan).unwrap();
         assert_eq!(l.flags(), 0, "a payment unimpairs the loan");
         assert!(l.get(s.total_value_outstanding).is_none());
         assert!(n_of(&env, &vault, s.loss_unrealized).is_zero());
         assert_eq!(held(&env, &id, &borrower.id), Some(0));
         env.apply(&borrower, delete(loan), Ter::tesSUCCESS);
-        let claw = with_mpt(Tx::new("LoanBrokerCoverClawback").h256("LoanBrokerID", broker), &id, 10_000);
+        let claw = with_mpt(
+            Tx::new("LoanBrokerCoverClawback").h256("LoanBrokerID", broker),
+            &id,
+            10_000,
+        );
         env.apply(&issuer, claw, Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &broker, s.cover_available), d(15_000));
-        env.apply(&owner, Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker), Ter::tesSUCCESS);
+        env.apply(
+            &owner,
+            Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker),
+            Ter::tesSUCCESS,
+        );
     }
+}
+
+/// A LoanSet inside a Batch (rippled's Batch with LendingProtocol): the inner
+/// transaction carries no signature, so it must name its Counterparty (else the inner
+/// preflight fails) and the counterparty signs the Batch as a BatchSigner.
+#[test]
+fn a_loan_set_in_a_batch_is_signed_by_the_counterparty_as_a_batch_signer() {
+    use ledgerd::engine::batch::tf;
+    use support::batch::{batch, inner, with_signers};
+    let mut env = Env::new();
+    let [owner, depositor, borrower] = env.funded(["lnBatch", "lnBatchDep", "lnBatchBor"]);
+    let (_, broker, _) = lender(
+        &mut env,
+        (&owner, &depositor),
+        Issue::XRP,
+        xrp(100),
+        broker_tx(0, 0, 0),
+    );
+    let submit_batch = |env: &mut Env, o: StObject| {
+        let mut o = o;
+        sign_object(&mut o, &owner.kp);
+        env.store
+            .apply(&codec::decode(&codec::encode(&o)).expect("decodes"))
+            .ter
+    };
+    let seq = env.seq(&owner);
+    let named = loan_set(broker, d(1_000_000)).account("Counterparty", &borrower.id);
+    let noop = || inner(Tx::new("AccountSet"), &owner, seq + 2);
+    let inners = [inner(named, &owner, seq + 1), noop()];
+    let unsigned = batch(&owner, seq, 1000, tf::ALL_OR_NOTHING, &inners);
+    assert_eq!(submit_batch(&mut env, unsigned.clone()), Ter::temBAD_SIGNER);
+    let anonymous = [
+        inner(loan_set(broker, d(1_000_000)), &owner, seq + 1),
+        noop(),
+    ];
+    let o = with_signers(
+        batch(&owner, seq, 1000, tf::ALL_OR_NOTHING, &anonymous),
+        &[(&borrower, &borrower.kp)],
+    );
+    assert_eq!(submit_batch(&mut env, o), Ter::temINVALID_INNER_BATCH);
+    let before = env.balance(&borrower);
+    let signed = with_signers(unsigned, &[(&borrower, &borrower.kp)]);
+    assert_eq!(submit_batch(&mut env, signed), Ter::tesSUCCESS);
+    let l = env.read(&keylet::loan(&broker, 1)).expect("the loan");
+    assert_eq!(l.account_of(sf().borrower), Some(borrower.id));
+    assert_eq!(env.balance(&borrower), before + 1_000_000);
 }

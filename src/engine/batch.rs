@@ -176,8 +176,12 @@ fn check_inners(
         {
             return Err(Ter::temREDUNDANT);
         }
-        if id != *outer {
-            required.insert(id);
+        // A LoanSet's Counterparty signs the Batch too, unless it is the outer account.
+        let counterparty = inner.account_of(s.counterparty);
+        for signer in [Some(id), counterparty].into_iter().flatten() {
+            if signer != *outer {
+                required.insert(signer);
+            }
         }
     }
     Ok(required)

@@ -535,9 +535,10 @@ fn check_fee(
     };
     let mult = int_param("fee_mult_max", AUTOFILL_FEE_MULT_MAX_DEFAULT, 0)?;
     let div = int_param("fee_div_max", AUTOFILL_FEE_DIV_MAX_DEFAULT, 1)?;
-    // No load and no queue: the fee is the base fee (a Batch's own, as rippled's
-    // `getTxFee`, which counts its inner transactions and BatchSigners).
-    let fee = batch_base_fee(txj, &fees).unwrap_or(base_drops);
+    // No load and no queue: the fee is the type's base fee, as rippled's `getTxFee` asks
+    // `calculateBaseFee` (one owner reserve for AMMCreate, VaultCreate and AccountDelete,
+    // a Batch's inner transactions and BatchSigners, a LoanSet's co-signatures).
+    let fee = type_base_fee(txj, &fees).unwrap_or(base_drops);
     let limit = (u128::from(fee) * mult as u128 / div as u128) as u64;
     if fee > limit {
         return Err(RpcError::with_message(
@@ -549,12 +550,8 @@ fn check_fee(
     Ok(())
 }
 
-/// A Batch's base fee from its `tx_json` (None for another type or one that does not
-/// parse).
-fn batch_base_fee(txj: &Map<String, Value>, fees: &crate::ledger::fees::Fees) -> Option<u64> {
-    if txj.get("TransactionType").and_then(Value::as_str) != Some("Batch") {
-        return None;
-    }
+/// The base fee of the transaction `tx_json` describes (None when it does not parse).
+fn type_base_fee(txj: &Map<String, Value>, fees: &crate::ledger::fees::Fees) -> Option<u64> {
     let tx = crate::protocol::codec::from_json(&Value::Object(txj.clone())).ok()?;
     Some(crate::engine::transactor::base_fee(
         &tx,

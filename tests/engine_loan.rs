@@ -1017,10 +1017,15 @@ mod mpt {
     #[test]
     fn an_mpt_loan_is_lent_impaired_repaid_and_its_cover_clawed_back() {
         let mut env = Env::new();
-        let [issuer, owner, depositor, borrower] = env.funded(["lnmIssuer", "lnmOwner", "lnmDep", "lnmBor"]);
+        let [issuer, owner, depositor, borrower] =
+            env.funded(["lnmIssuer", "lnmOwner", "lnmDep", "lnmBor"]);
         let iseq = env.seq(&issuer);
         let flags = ctf::CAN_TRANSFER | ctf::CAN_CLAWBACK;
-        env.apply(&issuer, Tx::new("MPTokenIssuanceCreate").flags(flags), Ter::tesSUCCESS);
+        env.apply(
+            &issuer,
+            Tx::new("MPTokenIssuanceCreate").flags(flags),
+            Ter::tesSUCCESS,
+        );
         let id = MptId::new(iseq, &issuer.id);
         for who in [&owner, &depositor] {
             opt_in(&mut env, who, &id);
@@ -1036,36 +1041,67 @@ mod mpt {
         let dep = with_mpt(Tx::new("VaultDeposit").h256("VaultID", vault), &id, 200_000);
         env.apply(&depositor, dep, Ter::tesSUCCESS);
         let bseq = env.seq(&owner);
-        let set = number(Tx::new("LoanBrokerSet").h256("VaultID", vault), "DebtMaximum", d(100_000));
+        let set = number(
+            Tx::new("LoanBrokerSet").h256("VaultID", vault),
+            "DebtMaximum",
+            d(100_000),
+        );
         env.apply(&owner, set, Ter::tesSUCCESS);
         let broker = keylet::loan_broker(&owner.id, bseq);
         env.close();
 
         let owners = env.owner_count(&borrower);
         let tx = loan_set(broker, d(100_000)).account("Counterparty", &borrower.id);
-        assert_eq!(submit_loan(&mut env, &owner, &[&borrower], tx), Ter::tesSUCCESS);
+        assert_eq!(
+            submit_loan(&mut env, &owner, &[&borrower], tx),
+            Ter::tesSUCCESS
+        );
         assert_eq!(held(&env, &id, &borrower.id), Some(100_000));
-        assert_eq!(env.owner_count(&borrower), owners + 2, "the loan and the MPToken");
+        assert_eq!(
+            env.owner_count(&borrower),
+            owners + 2,
+            "the loan and the MPToken"
+        );
         let loan = keylet::loan(&broker, 1);
         env.close();
 
         let s = sf();
-        env.apply(&owner, with_mpt(Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", broker), &id, 50_000), Ter::tesSUCCESS);
+        env.apply(
+            &owner,
+            with_mpt(
+                Tx::new("LoanBrokerCoverDeposit").h256("LoanBrokerID", broker),
+                &id,
+                50_000,
+            ),
+            Ter::tesSUCCESS,
+        );
         let withdraw = Tx::new("LoanBrokerCoverWithdraw").h256("LoanBrokerID", broker);
         env.apply(&owner, with_mpt(withdraw, &id, 25_000), Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &broker, s.cover_available), d(25_000));
         env.apply(&owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &vault, s.loss_unrealized), d(100_000));
-        env.apply(&borrower, with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 100_000), Ter::tesSUCCESS);
+        env.apply(
+            &borrower,
+            with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 100_000),
+            Ter::tesSUCCESS,
+        );
         let l = env.read(&loan).unwrap();
         assert_eq!(l.flags(), 0, "a payment unimpairs the loan");
         assert!(l.get(s.total_value_outstanding).is_none());
         assert!(n_of(&env, &vault, s.loss_unrealized).is_zero());
         assert_eq!(held(&env, &id, &borrower.id), Some(0));
         env.apply(&borrower, delete(loan), Ter::tesSUCCESS);
-        let claw = with_mpt(Tx::new("LoanBrokerCoverClawback").h256("LoanBrokerID", broker), &id, 10_000);
+        let claw = with_mpt(
+            Tx::new("LoanBrokerCoverClawback").h256("LoanBrokerID", broker),
+            &id,
+            10_000,
+        );
         env.apply(&issuer, claw, Ter::tesSUCCESS);
         assert_eq!(n_of(&env, &broker, s.cover_available), d(15_000));
-        env.apply(&owner, Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker), Ter::tesSUCCESS);
+        env.apply(
+            &owner,
+            Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker),
+            Ter::tesSUCCESS,
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Token escrows through the API: account_info's `allowTrustLineLocking`, an issued
 //! currency escrow listed in its issuer's account_objects (as rippled puts it in the
-//! issuer's directory) with its `IssuerNode` and the `TransferRate` recorded at creation,
+//! issuer's directory) with its `IssuerNode` and the `TransferRate` recorded at creation
+//! and summed in the issuer's gateway_balances `locked`,
 //! an MPT escrow's `LockedAmount` on the MPToken and the issuance through ledger_entry,
 //! and `feature` reporting TokenEscrow and fixTokenEscrowV1 enabled.
 
@@ -70,6 +71,10 @@ async fn an_issued_currency_escrow_shows_in_the_issuers_objects() {
     assert_eq!(e["Account"], alice.id.to_address(), "{e}");
     let lines = node.rpc("account_lines", json!({"account": alice.id.to_address()}));
     assert_eq!(lines["lines"][0]["balance"], "380", "{lines}");
+    // gateway_balances: the escrowed 120 are locked, no longer an obligation.
+    let gb = node.rpc("gateway_balances", json!({"account": gw.id.to_address()}));
+    assert_eq!(gb["locked"], json!({"USD": "120"}), "{gb}");
+    assert_eq!(gb["obligations"]["USD"], "380", "{gb}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

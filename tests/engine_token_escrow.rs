@@ -221,6 +221,45 @@ fn the_destination_finishing_gets_a_line_made_for_it() {
 }
 
 #[test]
+fn a_destination_short_of_the_line_reserve_cannot_finish() {
+    let mut env = Env::new();
+    let [alice, _bob, _carol, gw] = iou_world(&mut env);
+    let fees = env.store.fees();
+    let dave = Account::new("dave");
+    let funds = fees.reserve_base_drops + fees.reserve_inc_drops - 1;
+    env.fund(&dave, drops(funds as i64));
+    env.close();
+    let seq = env.seq(&alice);
+    let create = timed(escrow_create(&dave, usd(&gw, 1)), &env);
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    env.close_after(5);
+    env.apply(
+        &dave,
+        escrow_finish(&alice, seq),
+        Ter::tecNO_LINE_INSUF_RESERVE,
+    );
+    assert!(env.line(&dave, &gw, "USD").is_none());
+}
+
+#[test]
+fn an_amount_lost_in_the_balance_s_precision_is_refused() {
+    let mut env = Env::new();
+    let [alice, bob, gw] = env.funded(["alice", "bob", "gw"]);
+    env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_LOCKING), Ter::tesSUCCESS);
+    let big = |v: &str| gw.iou_s("USD", v);
+    env.apply(&alice, trust(big("100000000000000000")), Ter::tesSUCCESS);
+    env.apply(&bob, trust(big("100000000000000000")), Ter::tesSUCCESS);
+    env.close();
+    env.apply(&gw, pay(&alice, big("10000000000000000")), Ter::tesSUCCESS);
+    env.close();
+    // EscrowToken_test: 1 USD against a balance of 10^16 would be lost.
+    let create = timed(escrow_create(&bob, usd(&gw, 1)), &env);
+    env.apply(&alice, create, Ter::tecPRECISION_LOSS);
+    let create = timed(escrow_create(&bob, big("1000000000000")), &env);
+    env.apply(&alice, create, Ter::tesSUCCESS);
+}
+
+#[test]
 fn a_line_limit_binds_others_finishing_not_the_destination() {
     let mut env = Env::new();
     let [alice, bob, carol, gw] = iou_world(&mut env);

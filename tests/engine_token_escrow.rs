@@ -305,16 +305,35 @@ fn a_deep_frozen_destination_cannot_receive_the_escrow() {
 }
 
 #[test]
-fn an_issuer_may_stop_locking() {
+fn an_issuer_may_stop_locking_and_earlier_escrows_still_settle() {
     let mut env = Env::new();
     let [alice, bob, _carol, gw] = iou_world(&mut env);
+    let first = env.seq(&alice);
+    env.apply(
+        &alice,
+        timed(escrow_create(&bob, usd(&gw, 1_000)), &env),
+        Ter::tesSUCCESS,
+    );
+    let second = env.seq(&alice);
+    let now = env.parent_close();
+    let short = escrow_create(&bob, usd(&gw, 1_000))
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 3);
+    env.apply(&alice, short, Ter::tesSUCCESS);
+    env.close();
     env.apply(&gw, fclear(asf::ALLOW_TRUSTLINE_LOCKING), Ter::tesSUCCESS);
+    env.close();
     assert!(env.flags(&gw) & lsf::ALLOW_TRUSTLINE_LOCKING == 0);
     env.apply(
         &alice,
         timed(escrow_create(&bob, usd(&gw, 10)), &env),
         Ter::tecNO_PERMISSION,
     );
+    env.close_after(5);
+    env.apply(&bob, escrow_finish(&alice, first), Ter::tesSUCCESS);
+    env.apply(&bob, escrow_cancel(&alice, second), Ter::tesSUCCESS);
+    assert_eq!(env.iou_balance(&alice, &gw, "USD"), int(4_000));
+    assert_eq!(env.iou_balance(&bob, &gw, "USD"), int(6_000));
 }
 
 // ---- MPTs ----
@@ -521,4 +540,79 @@ fn a_cancelled_mpt_escrow_unlocks_back_to_the_owner() {
         Some(2_000)
     );
     assert_eq!(env.owner_count(&alice), 1, "only the MPToken");
+}
+
+#[test]
+fn an_mpt_escrow_to_its_issuer_leaves_the_outstanding_amount_whole_fee_and_all() {
+    let mut env = Env::new();
+    let [alice, bob, gw] = env.funded(["alice", "bob", "gw"]);
+    let flags = ctf::CAN_ESCROW | ctf::CAN_TRANSFER;
+    let id = mpt_world(&mut env, &gw, flags, 25_000, &[&alice, &bob]);
+    let seq = env.seq(&alice);
+    env.apply(&alice, escrow_mpt(&gw, &id, 125, &env), Ter::tesSUCCESS);
+    env.close();
+    assert_eq!(
+        issuance_field(&env, &id, sf().outstanding_amount),
+        Some(2_000)
+    );
+    env.close_after(5);
+    env.apply(&gw, escrow_finish(&alice, seq), Ter::tesSUCCESS);
+    // EscrowToken_test "MPT Locked Rate: issuer is destination": all 125 leave.
+    assert_eq!(
+        issuance_field(&env, &id, sf().outstanding_amount),
+        Some(1_875)
+    );
+    assert_eq!(issuance_field(&env, &id, sf().locked_amount), None);
+    assert_eq!(token_field(&env, &id, &alice, sf().mpt_amount), Some(875));
+}
+
+#[test]
+fn an_issuance_with_escrowed_tokens_cannot_be_destroyed() {
+    let mut env = Env::new();
+    let [alice, bob, gw] = env.funded(["alice", "bob", "gw"]);
+    let flags = ctf::CAN_ESCROW | ctf::CAN_TRANSFER;
+    let id = mpt_world(&mut env, &gw, flags, 0, &[&alice, &bob]);
+    let seq = env.seq(&alice);
+    env.apply(&alice, escrow_mpt(&bob, &id, 10, &env), Ter::tesSUCCESS);
+    env.close();
+    env.apply(&alice, pay_mpt(&gw, &id, 1_000), Ter::tecPATH_PARTIAL);
+    env.apply(&alice, pay_mpt(&gw, &id, 990), Ter::tesSUCCESS);
+    env.apply(&bob, pay_mpt(&gw, &id, 1_000), Ter::tesSUCCESS);
+    env.close();
+    let destroy = || with_id(Tx::new("MPTokenIssuanceDestroy"), &id);
+    env.apply(&gw, destroy(), Ter::tecHAS_OBLIGATIONS);
+    env.close_after(5);
+    env.apply(&bob, escrow_finish(&alice, seq), Ter::tesSUCCESS);
+    env.close();
+    env.apply(&bob, pay_mpt(&gw, &id, 10), Ter::tesSUCCESS);
+    env.close();
+    env.apply(&gw, destroy(), Ter::tesSUCCESS);
+}
+
+#[test]
+fn a_locked_owner_may_still_have_its_escrow_cancelled() {
+    let mut env = Env::new();
+    let [alice, bob, gw] = env.funded(["alice", "bob", "gw"]);
+    let flags = ctf::CAN_ESCROW | ctf::CAN_TRANSFER | ctf::CAN_LOCK;
+    let id = mpt_world(&mut env, &gw, flags, 0, &[&alice, &bob]);
+    let seq = env.seq(&alice);
+    let now = env.parent_close();
+    let mut create = Tx::new("EscrowCreate")
+        .account("Destination", &bob.id)
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 3);
+    create.0.set(sf().amount, mpt(&id, 100));
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    env.close();
+    for who in [&alice, &bob] {
+        let lock = with_id(Tx::new("MPTokenIssuanceSet"), &id)
+            .account("Holder", &who.id)
+            .flags(set_tf::LOCK);
+        env.apply(&gw, lock, Ter::tesSUCCESS);
+    }
+    env.close();
+    env.apply(&bob, escrow_finish(&alice, seq), Ter::tecLOCKED);
+    env.close_after(5);
+    env.apply(&bob, escrow_cancel(&alice, seq), Ter::tesSUCCESS);
+    assert_eq!(token_field(&env, &id, &alice, sf().mpt_amount), Some(1_000));
 }

@@ -43,7 +43,7 @@ async fn account_info_shapes_and_errors() {
     assert!(d["Flags"].as_u64().unwrap() & 0x0004_0000 != 0);
     assert_eq!(r["account_flags"]["requireAuthorization"], true);
     assert_eq!(r["account_flags"]["defaultRipple"], false);
-    assert_eq!(r["account_flags"].as_object().unwrap().len(), 14);
+    assert_eq!(r["account_flags"].as_object().unwrap().len(), 15);
     assert_eq!(r["ledger_current_index"], closed + 1);
     assert_eq!(r["validated"], false);
     assert!(r.get("ledger_hash").is_none());

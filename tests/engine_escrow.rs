@@ -96,9 +96,10 @@ fn malformed_escrows_and_times_already_past() {
             escrow_create(&bob, xrp(0)).u32("FinishAfter", now + 9),
             Ter::temBAD_AMOUNT,
         ),
+        // TokenEscrow: an issued currency, but not of an issuer allowing locking.
         (
             escrow_create(&bob, bob.iou("USD", 1)).u32("FinishAfter", now + 9),
-            Ter::temBAD_AMOUNT,
+            Ter::tecNO_PERMISSION,
         ),
         (
             escrow_create(&bob, xrp(1))

@@ -811,10 +811,7 @@ fn mpt_amounts_elsewhere_are_refused_without_effect() {
             "Amount",
             Tx::new("CheckCash").h256("CheckID", keylet::check(&bob.id, 1)),
         ),
-        with(
-            "Amount",
-            escrow_create(&bob, xrp(1)).u32("FinishAfter", env.now + 100),
-        ),
+        // EscrowCreate takes an MPT since TokenEscrow (tests/engine_token_escrow.rs).
         with(
             "Amount",
             Tx::new("PaymentChannelFund").h256("Channel", keylet::check(&bob.id, 1)),

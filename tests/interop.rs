@@ -7,7 +7,8 @@
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
 //! `py_delegate_flow.py`) and through a single-asset vault (`vault_flow.mjs`,
 //! `py_vault_flow.py`), a loan broker (`loan_broker_flow.mjs`, `py_loan_broker_flow.py`),
-//! loans (`loan_flow.mjs`, `py_loan_flow.py`)
+//! loans (`loan_flow.mjs`, `py_loan_flow.py`), token escrows (`token_escrow_flow.mjs`,
+//! `py_token_escrow_flow.py`)
 //! and Batch (`py_batch_flow.py`), through XChain account creation
 //! (`xchain_account_flow.mjs`, `py_xchain_account_flow.py`),
 //! across a fork of a second ledgerd (`py_fork_flow.py`), through the development faucet
@@ -466,4 +467,19 @@ fn xrpl_py_loan_flow() {
 #[test]
 fn xrpl_py_loan_broker_flow() {
     xrpl_py_on_a_fresh_server("py_loan_broker_flow.py", "xrpl-py loan broker flow");
+}
+
+/// Escrows of an issued currency (with a transfer rate) and of an MPT with xrpl.js over
+/// WebSocket: AllowTrustLineLocking, the issuer's objects, LockedAmount, a cancel
+/// (`token_escrow_flow.mjs`).
+#[test]
+fn xrpl_js_token_escrow_flow() {
+    xrpl_js_on_a_fresh_server("token_escrow_flow.mjs", "xrpl.js token escrow flow");
+}
+
+/// Escrows of an issued currency (the destination's line made on its own finish) and of
+/// an MPT with xrpl-py over HTTP (`py_token_escrow_flow.py`).
+#[test]
+fn xrpl_py_token_escrow_flow() {
+    xrpl_py_on_a_fresh_server("py_token_escrow_flow.py", "xrpl-py token escrow flow");
 }

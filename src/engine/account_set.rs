@@ -70,6 +70,8 @@ pub mod asf {
     pub const DISALLOW_INCOMING_TRUSTLINE: u32 = 15;
     /// Allow trust line clawback.
     pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 16;
+    /// Let holders escrow this account's issued currencies (TokenEscrow).
+    pub const ALLOW_TRUSTLINE_LOCKING: u32 = 17;
 }
 
 const TICK_SIZE_MIN: u8 = 3;
@@ -234,6 +236,12 @@ fn new_flags(root: &StObject, a: &Asks, keys: Keys) -> Result<u32, Ter> {
     if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
         out |= lsf::ALLOW_TRUSTLINE_CLAWBACK;
     }
+    out = switch(
+        out,
+        a,
+        asf::ALLOW_TRUSTLINE_LOCKING,
+        lsf::ALLOW_TRUSTLINE_LOCKING,
+    );
     Ok(out)
 }
 

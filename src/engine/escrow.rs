@@ -8,6 +8,7 @@ use super::ter::Ter;
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 
@@ -29,6 +30,29 @@ pub fn preflight_named(tx: &StObject) -> Ter {
     Ter::tesSUCCESS
 }
 
+/// The token escrow checks of EscrowFinish's and EscrowCancel's preclaim: the named escrow
+/// exists (`tecNO_TARGET`), and `check` passes for a token it holds.
+pub fn preclaim_named(
+    view: &dyn ReadView,
+    tx: &StObject,
+    check: impl Fn(&StObject, &super::escrow_token::Token) -> Ter,
+) -> Ter {
+    let s = sf();
+    let (Some(owner), Some(seq)) = (tx.account_of(s.owner), tx.u32_of(s.offer_sequence)) else {
+        return Ter::temMALFORMED;
+    };
+    let Some(escrow) = view
+        .read(&keylet::escrow(&owner, seq))
+        .filter(|e| e.u16_of(s.ledger_entry_type) == Some(lt::ESCROW))
+    else {
+        return Ter::tecNO_TARGET;
+    };
+    match super::escrow_token::token_of(&escrow) {
+        Some(token) => check(&escrow, &token),
+        None => Ter::tesSUCCESS,
+    }
+}
+
 /// The escrow the transaction's Owner and OfferSequence name, with its key.
 pub fn named_escrow(sb: &Sandbox, tx: &StObject) -> Option<(Hash256, StObject)> {
     let s = sf();
@@ -39,8 +63,9 @@ pub fn named_escrow(sb: &Sandbox, tx: &StObject) -> Option<(Hash256, StObject)> 
     Some((key, entry))
 }
 
-/// Takes an escrow out of both owner directories and the ledger, one owner count less for
-/// its creator. The XRP it held is the caller's to place.
+/// Takes an escrow out of the owner directories (its creator's, its destination's, an
+/// issued currency's issuer's) and the ledger, one owner count less for its creator. What
+/// it held is the caller's to place.
 pub fn remove_escrow(sb: &mut Sandbox, key: &Hash256, escrow: &StObject) -> Ter {
     let s = sf();
     let (Some(owner), Some(dst)) = (
@@ -55,6 +80,12 @@ pub fn remove_escrow(sb: &mut Sandbox, key: &Hash256, escrow: &StObject) -> Ter 
     }
     if let Some(page) = escrow.u64_of(s.destination_node) {
         if !remove_owned(sb, &dst, page, key, true) {
+            return Ter::tefBAD_LEDGER;
+        }
+    }
+    let token = super::escrow_token::token_of(escrow);
+    if let (Some(page), Some(token)) = (escrow.u64_of(s.issuer_node), token) {
+        if !remove_owned(sb, &token.issuer(), page, key, true) {
             return Ter::tefBAD_LEDGER;
         }
     }

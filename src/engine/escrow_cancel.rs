@@ -1,8 +1,9 @@
-//! EscrowCancel (rippled `Escrow.cpp`): returns an escrow's XRP to its creator once its
-//! CancelAfter has passed. Anyone may cancel an expired escrow.
+//! EscrowCancel (rippled `Escrow.cpp`): returns an escrow's XRP or token to its creator
+//! once its CancelAfter has passed. Anyone may cancel an expired escrow.
 
 use super::entry::credit_drops;
-use super::escrow::{after, named_escrow, preflight_named, remove_escrow};
+use super::escrow::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
+use super::escrow_token::{self, Unlock, PARITY_RATE};
 use super::ter::Ter;
 use super::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
@@ -15,9 +16,14 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     preflight_named(tx)
 }
 
-/// preclaim: nothing more to read before apply.
-pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
-    Ter::tesSUCCESS
+/// preclaim (TokenEscrow): the escrow exists; the owner may hold its token again.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
+    preclaim_named(view, tx, |escrow, token| {
+        match escrow.account_of(sf().account) {
+            Some(owner) => escrow_token::cancel_preclaim(view, &owner, token),
+            None => Ter::tefBAD_LEDGER,
+        }
+    })
 }
 
 /// doApply.
@@ -34,10 +40,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(owner) = escrow.account_of(s.account) else {
         return Ter::tefBAD_LEDGER;
     };
-    let removed = remove_escrow(&mut ctx.sb, &key, &escrow);
-    if removed != Ter::tesSUCCESS {
-        return removed;
+    if let Some(token) = escrow_token::token_of(&escrow) {
+        let back = Unlock {
+            sender: owner,
+            receiver: owner,
+            locked_rate: PARITY_RATE,
+            create: owner == ctx.account,
+            prior_balance: ctx.prior_balance,
+        };
+        let t = escrow_token::unlock(&mut ctx.sb, &back, &token);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    } else {
+        credit_drops(&mut ctx.sb, &owner, escrow.drops_of(s.amount));
     }
-    credit_drops(&mut ctx.sb, &owner, escrow.drops_of(s.amount));
-    Ter::tesSUCCESS
+    remove_escrow(&mut ctx.sb, &key, &escrow)
 }

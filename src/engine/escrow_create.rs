@@ -1,10 +1,11 @@
 //! EscrowCreate (rippled `Escrow.cpp`): sets XRP aside for Destination until FinishAfter
-//! and/or a crypto-condition is met, or until CancelAfter returns it. Token escrow
-//! (TokenEscrow) is not enabled in rippled 2.x by default, so Amount must be XRP.
+//! and/or a crypto-condition is met, or until CancelAfter returns it. With TokenEscrow the
+//! Amount may be an issued currency or an MPT (`escrow_token`).
 
 use super::directory::insert_owned;
 use super::entry::{adjust_owner_count, balance_drops, credit_drops, new_entry, with_threading};
 use super::escrow::after;
+use super::escrow_token;
 use super::ter::Ter;
 use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
@@ -22,9 +23,15 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    match tx.amount_of(s.amount) {
-        Some(Amount::Xrp(d)) if d > 0 => {}
-        _ => return Ter::temBAD_AMOUNT,
+    let amount = match escrow_token::token_of(tx) {
+        Some(token) => escrow_token::preflight_amount(&token),
+        None => match tx.amount_of(s.amount) {
+            Some(Amount::Xrp(d)) if d > 0 => Ter::tesSUCCESS,
+            _ => Ter::temBAD_AMOUNT,
+        },
+    };
+    if amount != Ter::tesSUCCESS {
+        return amount;
     }
     let (cancel, finish) = (tx.u32_of(s.cancel_after), tx.u32_of(s.finish_after));
     match (cancel, finish) {
@@ -44,12 +51,20 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     }
 }
 
-/// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
-    match tx.account_of(sf().destination) {
-        Some(d) if view.read(&keylet::account(&d)).is_some() => Ter::tesSUCCESS,
-        Some(_) => Ter::tecNO_DST,
-        None => Ter::temMALFORMED,
+/// preclaim: the destination exists and is no pseudo-account; a token's own checks.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let Some(dst) = tx.account_of(sf().destination) else {
+        return Ter::temMALFORMED;
+    };
+    if view.read(&keylet::account(&dst)).is_none() {
+        return Ter::tecNO_DST;
+    }
+    if super::vault::is_pseudo_account(view, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
+    match escrow_token::token_of(tx) {
+        Some(token) => escrow_token::create_preclaim(view, account, &dst, &token),
+        None => Ter::tesSUCCESS,
     }
 }
 
@@ -66,6 +81,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tefINTERNAL;
     };
+    let token = escrow_token::token_of(tx);
     let amount = tx.drops_of(s.amount);
     let balance = balance_drops(&root);
     let owners = root.u32_of(s.owner_count).unwrap_or(0);
@@ -73,7 +89,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if balance < reserve {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
-    if balance < reserve.saturating_add(amount) {
+    if token.is_none() && balance < reserve.saturating_add(amount) {
         return Ter::tecUNFUNDED;
     }
     let Some(dst) = tx.account_of(s.destination) else {
@@ -90,7 +106,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         .unwrap_or_else(|| tx.u32_of(s.sequence).unwrap_or(0));
     let key = keylet::escrow(&account, seq);
     let mut escrow = with_threading(new_entry(lt::ESCROW));
-    escrow.set(s.amount, StValue::Amount(Amount::Xrp(amount)));
+    if let Some(v) = tx.get(s.amount) {
+        escrow.set(s.amount, v.clone());
+    }
     escrow.set(s.account, StValue::AccountId(account));
     escrow.set(s.destination, StValue::AccountId(dst));
     if let Some(c) = tx.blob_of(s.condition) {
@@ -116,8 +134,18 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         };
         escrow.set(s.destination_node, StValue::UInt64(page));
     }
+    match token {
+        Some(token) => {
+            let locked = escrow_token::lock(&mut ctx.sb, &mut escrow, key, &account, &token);
+            if locked != Ter::tesSUCCESS {
+                return locked;
+            }
+        }
+        None => {
+            credit_drops(&mut ctx.sb, &account, -amount);
+        }
+    }
     ctx.sb.insert(key, escrow);
-    credit_drops(&mut ctx.sb, &account, -amount);
     adjust_owner_count(&mut ctx.sb, &account, 1);
     Ter::tesSUCCESS
 }

@@ -1,11 +1,12 @@
-//! EscrowFinish (rippled `Escrow.cpp`): delivers an escrow's XRP to its destination once
+//! EscrowFinish (rippled `Escrow.cpp`): delivers an escrow's XRP or token to its destination once
 //! its FinishAfter has passed (and before its CancelAfter), with the fulfillment of its
 //! condition if it has one. Anyone may finish an escrow; the fee grows with the
 //! fulfillment's size (`base x (32 + bytes / 16)` more).
 
 use super::credential;
 use super::entry::credit_drops;
-use super::escrow::{after, named_escrow, preflight_named, remove_escrow};
+use super::escrow::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
+use super::escrow_token::{self, Unlock, PARITY_RATE};
 use super::ter::Ter;
 use super::transactor::ApplyContext;
 use crate::ledger::keylet;
@@ -33,9 +34,19 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     credential::check_ids(tx)
 }
 
-/// preclaim: the credentials presented, if any.
+/// preclaim: the credentials presented, if any; (TokenEscrow) the escrow exists and its
+/// destination may receive its token.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    credential::valid_ids(view, tx, account)
+    let creds = credential::valid_ids(view, tx, account);
+    if creds != Ter::tesSUCCESS {
+        return creds;
+    }
+    preclaim_named(view, tx, |escrow, token| {
+        match escrow.account_of(sf().destination) {
+            Some(dst) => escrow_token::finish_preclaim(view, &dst, token),
+            None => Ter::tefBAD_LEDGER,
+        }
+    })
 }
 
 /// doApply.
@@ -74,10 +85,30 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if auth != Ter::tesSUCCESS {
         return auth;
     }
-    let removed = remove_escrow(&mut ctx.sb, &key, &escrow);
-    if removed != Ter::tesSUCCESS {
-        return removed;
+    let delivered = deliver(ctx, &escrow, &dst);
+    if delivered != Ter::tesSUCCESS {
+        return delivered;
     }
-    credit_drops(&mut ctx.sb, &dst, escrow.drops_of(s.amount));
-    Ter::tesSUCCESS
+    remove_escrow(&mut ctx.sb, &key, &escrow)
+}
+
+/// Moves what the escrow holds to its destination: XRP as it is, a token less the
+/// transfer fee (the rate recorded at creation, or the issuer's lower current one).
+fn deliver(ctx: &mut ApplyContext, escrow: &StObject, dst: &AccountId) -> Ter {
+    let s = sf();
+    let Some(token) = escrow_token::token_of(escrow) else {
+        credit_drops(&mut ctx.sb, dst, escrow.drops_of(s.amount));
+        return Ter::tesSUCCESS;
+    };
+    let Some(owner) = escrow.account_of(s.account) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    let out = Unlock {
+        sender: owner,
+        receiver: *dst,
+        locked_rate: escrow.u32_of(s.transfer_rate).unwrap_or(PARITY_RATE),
+        create: *dst == ctx.account,
+        prior_balance: ctx.prior_balance,
+    };
+    escrow_token::unlock(&mut ctx.sb, &out, &token)
 }

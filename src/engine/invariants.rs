@@ -293,8 +293,8 @@ fn entry_shape(key: &Hash256, o: &StObject) -> Result<(), Violation> {
 }
 
 /// For each issuance the change set touches, OutstandingAmount moves exactly as the
-/// sum of its holders' MPTAmounts does (so it stays their total), and stays within
-/// MaximumAmount. A created or deleted entry counts as zero on its missing side.
+/// sum of its holders' MPTAmounts and LockedAmounts does (so it stays their total), and
+/// stays within MaximumAmount; the issuance's LockedAmount stays within it. A created or deleted entry counts as zero on its missing side.
 fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Violation> {
     let s = sf();
     let mut delta: HashMap<Vec<u8>, i128> = HashMap::new();
@@ -310,7 +310,9 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                     let Some(StValue::Fixed(id)) = o.get(s.mpt_issuance_id) else {
                         continue;
                     };
-                    let v = i128::from(o.u64_of(s.mpt_amount).unwrap_or(0));
+                    // TokenEscrow: what a holder has locked in escrows is still held.
+                    let v = i128::from(o.u64_of(s.mpt_amount).unwrap_or(0))
+                        + i128::from(o.u64_of(s.locked_amount).unwrap_or(0));
                     *delta.entry(id.clone()).or_default() += sign * v;
                 }
                 Some(lt::MPTOKEN_ISSUANCE) => {
@@ -326,7 +328,8 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                     let max = o
                         .u64_of(s.maximum_amount)
                         .unwrap_or(crate::protocol::mpt::MPT_AMOUNT_MAX);
-                    if sign > 0 && out > max {
+                    let locked = o.u64_of(s.locked_amount).unwrap_or(0);
+                    if sign > 0 && (out > max || locked > out) {
                         return Err(Violation::MptNotConserved);
                     }
                     *delta.entry(id.0.to_vec()).or_default() -= sign * i128::from(out);

@@ -60,6 +60,7 @@ pub mod escrow;
 pub mod escrow_cancel;
 pub mod escrow_create;
 pub mod escrow_finish;
+pub mod escrow_token;
 pub mod flow;
 pub mod funds;
 pub mod invariants;

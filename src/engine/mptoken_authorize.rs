@@ -55,7 +55,8 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             let Some(token) = token else {
                 return Ter::tecOBJECT_NOT_FOUND;
             };
-            if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 {
+            let locked = token.u64_of(s.locked_amount).unwrap_or(0);
+            if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 || locked != 0 {
                 if issuance(view, &id).is_none() {
                     return Ter::tefINTERNAL;
                 }

@@ -137,6 +137,8 @@ pub mod lsf {
     pub const DISALLOW_INCOMING_TRUSTLINE: u32 = 0x2000_0000;
     /// The issuer may claw back (permanent).
     pub const ALLOW_TRUSTLINE_CLAWBACK: u32 = 0x8000_0000;
+    /// Holders may escrow this account's issued currencies (TokenEscrow).
+    pub const ALLOW_TRUSTLINE_LOCKING: u32 = 0x4000_0000;
 
     /// RippleState: the line counts toward the low account's OwnerCount.
     pub const LOW_RESERVE: u32 = 0x0001_0000;

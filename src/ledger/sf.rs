@@ -258,6 +258,7 @@ fields! {
     payment_remaining => "PaymentRemaining",
     previous_payment_due_date => "PreviousPaymentDueDate",
     next_payment_due_date => "NextPaymentDueDate",
+    locked_amount => "LockedAmount",
 }
 
 /// The cached handles.

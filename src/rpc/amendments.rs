@@ -89,6 +89,9 @@ const APPLIED: &[&str] = &[
     "SingleAssetVault",
     // Loan brokers and loans (XLS-66), as rippled 3.0 (docs/compat.md).
     "LendingProtocol",
+    // Escrows of issued currencies and MPTs (XLS-85), as rippled 2.5 (docs/compat.md).
+    "TokenEscrow",
+    "fixTokenEscrowV1",
 ];
 
 /// Amendments rippled knows whose rules ledgerd does not apply.
@@ -104,9 +107,7 @@ const NOT_APPLIED: &[&str] = &[
     "fixCleanup3_1_3",
     "fixDirectoryLimit",
     "fixIncludeKeyletFields",
-    "fixTokenEscrowV1",
     "fixPriceOracleOrder",
-    "TokenEscrow",
     "fixPayChanCancelAfter",
     "fixInvalidTxFlags",
     "fixFrozenLPTokenTransfer",

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 /// `account_flags` names and the AccountRoot bits they show (rippled's table, including
 /// the DisallowIncoming and Clawback amendments, which ledgerd treats as enabled).
-const ACCOUNT_FLAGS: [(&str, u32); 14] = [
+const ACCOUNT_FLAGS: [(&str, u32); 15] = [
     ("defaultRipple", lsf::DEFAULT_RIPPLE),
     ("depositAuth", lsf::DEPOSIT_AUTH),
     ("disableMasterKey", lsf::DISABLE_MASTER),
@@ -38,6 +38,7 @@ const ACCOUNT_FLAGS: [(&str, u32); 14] = [
         lsf::DISALLOW_INCOMING_TRUSTLINE,
     ),
     ("allowTrustLineClawback", lsf::ALLOW_TRUSTLINE_CLAWBACK),
+    ("allowTrustLineLocking", lsf::ALLOW_TRUSTLINE_LOCKING),
 ];
 
 /// Answer account_info.

@@ -1,12 +1,15 @@
 //! `gateway_balances` (rippled `GatewayBalances.cpp`): an issuer's trust lines summed up:
 //! `obligations` (what it owes, by currency), `balances` (what its named hot wallets hold),
-//! `frozen_balances` (holders it froze) and `assets` (what others owe it).
+//! `frozen_balances` (holders it froze) and `assets` (what others owe it); with TokenEscrow,
+//! `locked`: what the escrows in its owner directory hold, by currency (XRP in drops).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::ledger::flags::lt;
 use crate::ledger::keylet;
+use crate::ledger::sf::StExt;
 use crate::ledger::view::ReadView;
-use crate::protocol::amount::IouValue;
+use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::types::{AccountId, Currency};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
@@ -88,5 +91,40 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             r.insert(name.into(), by_account(map));
         }
     }
+    let locked = locked(view, &id);
+    if !locked.is_empty() {
+        r.insert("locked".into(), Value::Object(locked));
+    }
     Ok(r)
+}
+
+/// The escrows in `id`'s owner directory summed by currency (rippled's `locked`): an
+/// issued currency's value, XRP's drops; an MPT escrow has no currency and is left out.
+fn locked(view: &dyn ReadView, id: &AccountId) -> Map<String, Value> {
+    let s = crate::ledger::sf::sf();
+    let mut ious = BTreeMap::<Currency, IouValue>::new();
+    let mut drops: Option<i64> = None;
+    let keys = crate::ledger::directory::owned(view, id);
+    let escrows = keys
+        .iter()
+        .filter_map(|k| view.read(k))
+        .filter(|e| e.u16_of(s.ledger_entry_type) == Some(lt::ESCROW));
+    for e in escrows {
+        match e.amount_of(s.amount) {
+            Some(Amount::Xrp(d)) => drops = Some(drops.unwrap_or(0).saturating_add(d)),
+            Some(Amount::Iou { value, currency, .. }) => {
+                let sum = ious.entry(currency).or_insert(IouValue::ZERO);
+                *sum = sum.checked_add(&value).unwrap_or(*sum);
+            }
+            None => {}
+        }
+    }
+    let mut o: Map<String, Value> = ious
+        .into_iter()
+        .map(|(c, v)| (c.to_json_string(), Value::from(v.to_text())))
+        .collect();
+    if let Some(d) = drops {
+        o.insert("XRP".into(), Value::from(d.to_string()));
+    }
+    o
 }

@@ -1014,6 +1014,79 @@ mod mpt {
         env.apply(who, tx, Ter::tesSUCCESS);
     }
 
+    /// rippled's testIssuerLoan: the MPT's issuer borrows from a vault of its own MPT
+    /// (no MPToken for it: what it receives leaves circulation) and pays it back in its
+    /// own issue, which it holds none of.
+    #[test]
+    fn the_issuer_borrows_its_own_mpt_and_pays_it_back() {
+        let mut env = Env::new();
+        let [issuer, lender] = env.funded(["lnmiIssuer", "lnmiLender"]);
+        let iseq = env.seq(&issuer);
+        let flags = ctf::CAN_TRANSFER | ctf::CAN_CLAWBACK;
+        env.apply(
+            &issuer,
+            Tx::new("MPTokenIssuanceCreate").flags(flags),
+            Ter::tesSUCCESS,
+        );
+        let id = MptId::new(iseq, &issuer.id);
+        opt_in(&mut env, &lender, &id);
+        let pay = Tx::new("Payment").account("Destination", &lender.id);
+        env.apply(&issuer, with_mpt(pay, &id, 10_000_000), Ter::tesSUCCESS);
+        env.close();
+        let seq = env.seq(&lender);
+        let mut create = Tx::new("VaultCreate");
+        create.0.set(sf().asset, StValue::MptIssue(id));
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        env.apply(&lender, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+        let vault = keylet::vault(&lender.id, seq);
+        let dep = with_mpt(
+            Tx::new("VaultDeposit").h256("VaultID", vault),
+            &id,
+            1_000_000,
+        );
+        env.apply(&lender, dep, Ter::tesSUCCESS);
+        let bseq = env.seq(&lender);
+        let set = number(
+            Tx::new("LoanBrokerSet").h256("VaultID", vault),
+            "DebtMaximum",
+            d(200),
+        );
+        env.apply(&lender, set, Ter::tesSUCCESS);
+        let broker = keylet::loan_broker(&lender.id, bseq);
+        env.close();
+        let outstanding = |env: &Env| {
+            env.read(&keylet::mpt_issuance(&id))
+                .and_then(|i| i.u64_of(sf().outstanding_amount))
+                .unwrap_or(0)
+        };
+        assert_eq!(outstanding(&env), 10_000_000);
+        assert_eq!(n_of(&env, &vault, sf().assets_available), d(1_000_000));
+        let tx = loan_set(broker, d(200));
+        assert_eq!(
+            submit_loan(&mut env, &issuer, &[&lender], tx),
+            Ter::tesSUCCESS
+        );
+        assert_eq!(
+            held(&env, &id, &issuer.id),
+            None,
+            "no MPToken for the issuer"
+        );
+        assert_eq!(outstanding(&env), 10_000_000 - 200);
+        let loan = keylet::loan(&broker, 1);
+        env.close();
+        env.apply(
+            &issuer,
+            with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 200),
+            Ter::tesSUCCESS,
+        );
+        assert_eq!(outstanding(&env), 10_000_000);
+        assert!(env
+            .read(&loan)
+            .unwrap()
+            .get(sf().payment_remaining)
+            .is_none());
+    }
+
     #[test]
     fn an_mpt_loan_is_lent_impaired_repaid_and_its_cover_clawed_back() {
         let mut env = Env::new();

@@ -163,11 +163,12 @@ fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
         let liquidated = tenth_bips_of(minimum, b.u32_of(s.cover_rate_liquidation).unwrap_or(0));
         round_to_asset(&asset, liquidated.min(owed), scale, RoundingMode::Upward)
     };
+    // The vault's scale before the write-off changes its total, as rippled reads it.
+    let vault_scale = loan.vault_scale();
     let t = write_off(loan, owed, covered);
     if t != Ter::tesSUCCESS {
         return t;
     }
-    let vault_scale = loan.vault_scale();
     let debt = adjust_imprecise(&asset, debt, -owed, vault_scale);
     put_number(&mut loan.broker.entry, s.debt_total, debt);
     let cover = loan.broker.cover();

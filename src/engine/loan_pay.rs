@@ -96,7 +96,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             return t;
         }
     }
-    if asset_held(view, account, &asset) < amount.number() {
+    // The asset's issuer pays in its own issue without holding any (rippled's
+    // accountSpendable gives an issuer its whole issue).
+    if asset.issuer() != Some(*account) && asset_held(view, account, &asset) < amount.number() {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
     Ter::tesSUCCESS
@@ -140,10 +142,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         }
     }
     if loan.entry.is_flag(LSF_LOAN_IMPAIRED) {
-        let t = super::loan_manage::unimpair(ctx, &mut loan);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        // rippled ignores unimpairLoan's result here: a loan it cannot unimpair stays
+        // impaired and is still paid.
+        let _ = super::loan_manage::unimpair(ctx, &mut loan);
     }
     let mut book = loan.book();
     let now = ctx.sb.info().parent_close_time;

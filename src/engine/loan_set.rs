@@ -400,12 +400,13 @@ fn create_loan(ctx: &mut ApplyContext, mut p: Plan) -> Ter {
     loan.set(s.loan_broker_node, StValue::UInt64(pseudo_page));
     loan.set(s.owner_node, StValue::UInt64(owner_page));
     ctx.sb.insert(key, loan);
+    // The vault's scale before this loan changes its total, as rippled reads it.
+    let scale = super::loan::vault_scale(&p.vault);
     let available = number_of(&p.vault, s.assets_available) - p.principal;
     let total = number_of(&p.vault, s.assets_total) + p.interest_due;
     set_number(&mut p.vault, s.assets_available, available);
     set_number(&mut p.vault, s.assets_total, total);
     ctx.sb.update(p.vault_key, p.vault.clone());
-    let scale = super::loan::vault_scale(&p.vault);
     let debt = number_of(&p.broker.entry, s.debt_total);
     let debt = adjust_imprecise(&p.broker.asset, debt, p.principal + p.interest_due, scale);
     put_number(&mut p.broker.entry, s.debt_total, debt);

@@ -84,6 +84,33 @@ fn loan_blob(
     hex::encode_upper(codec::encode(&o))
 }
 
+/// A LoanSet of 5 XRP over 3 payments from `owner`'s broker to `borrower`, signed by the
+/// owner, not yet co-signed.
+fn owner_signed(node: &Node, (owner, borrower): (&Account, &Account), broker: Hash256) -> StObject {
+    let s = sf();
+    let ledgers = &node.state().node.ledgers;
+    let mut o = Tx::new("LoanSet")
+        .h256("LoanBrokerID", broker)
+        .account("Counterparty", &borrower.id)
+        .u32("PaymentTotal", 3)
+        .0;
+    // As the client libraries serialize an STNumber (a 19-digit mantissa), so that the
+    // server's re-serialization of the JSON keeps the owner's signature valid.
+    let (m, e) = ledgerd::protocol::number::Number::from_i64(5_000_000).to_st_parts();
+    let mut principal = m.to_be_bytes().to_vec();
+    principal.extend_from_slice(&e.to_be_bytes());
+    o.set(
+        Field::named("PrincipalRequested"),
+        StValue::Fixed(principal),
+    );
+    o.set(s.account, StValue::AccountId(owner.id));
+    let seq = support::accounts::sequence(ledgers, &owner.id).unwrap();
+    o.set(s.sequence, StValue::UInt32(seq));
+    o.set(s.fee, StValue::Amount(Amount::Xrp(20)));
+    support::payment::sign_object(&mut o, &owner.kp);
+    o
+}
+
 fn submit(node: &Node, blob: String) -> Value {
     node.rpc("submit", json!({ "tx_blob": blob }))
 }
@@ -176,4 +203,39 @@ async fn lending_protocol_is_reported_enabled() {
         .unwrap_or_default();
     assert_eq!(entry["name"], "LendingProtocol", "{r}");
     assert_eq!(entry["enabled"], true, "{r}");
+}
+
+/// rippled's `sign` with `signature_target`: the borrower's key signs into the LoanSet's
+/// CounterpartySignature, leaving the broker owner's signature; the blob then submits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_with_a_signature_target_co_signs_a_loan() {
+    let node = Node::start().await;
+    let (owner, borrower) = (Account::new("alnsOwner"), Account::new("alnsBorrower"));
+    let broker = broker_world(&node, &owner);
+    node.fund(&borrower, 1000);
+    let tx_json = codec::to_json(&owner_signed(&node, (&owner, &borrower), broker));
+    let bad = node.rpc(
+        "sign",
+        json!({"passphrase": "alnsBorrower", "signature_target": "Destination", "tx_json": tx_json.clone()}),
+    );
+    assert_eq!(error(&bad).0, "invalidParams", "{bad}");
+    assert_eq!(error(&bad).2, "Destination");
+    let r = node.rpc(
+        "sign",
+        json!({"passphrase": "alnsBorrower", "key_type": "secp256k1", "signature_target": "CounterpartySignature", "tx_json": tx_json.clone()}),
+    );
+    let cs = &r["tx_json"]["CounterpartySignature"];
+    assert_eq!(
+        cs["SigningPubKey"],
+        hex::encode_upper(borrower.kp.public.as_bytes()),
+        "{r}"
+    );
+    assert!(cs["TxnSignature"].is_string(), "{r}");
+    assert_eq!(
+        r["tx_json"]["TxnSignature"], tx_json["TxnSignature"],
+        "the owner's signature stays"
+    );
+    let blob = r["tx_blob"].as_str().expect("tx_blob").to_string();
+    let sub = submit(&node, blob);
+    assert_eq!(sub["engine_result"], "tesSUCCESS", "{sub}");
 }

@@ -73,10 +73,11 @@ pub fn number_of(o: &StObject, f: Field) -> Number {
     Number::new(mantissa, exponent)
 }
 
-/// Writes an STNumber field.
+/// Writes an STNumber field (in rippled 3.x's serialized form).
 pub fn set_number(o: &mut StObject, f: Field, v: Number) {
-    let mut b = v.mantissa().to_be_bytes().to_vec();
-    b.extend_from_slice(&v.exponent().to_be_bytes());
+    let (m, e) = v.to_st_parts();
+    let mut b = m.to_be_bytes().to_vec();
+    b.extend_from_slice(&e.to_be_bytes());
     o.set(f, StValue::Fixed(b));
 }
 

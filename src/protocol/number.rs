@@ -272,6 +272,24 @@ impl Number {
         self.exponent
     }
 
+    /// The (mantissa, exponent) an STNumber serializes, as rippled 3.x and both client
+    /// libraries write it (`MantissaRange::large`): the mantissa in [10^18, 10^19), cut to
+    /// [10^17, 2^63) when it would not fit an i64; zero is (0, i32::MIN). Exact for the 16
+    /// digits a Number keeps.
+    pub fn to_st_parts(&self) -> (i64, i32) {
+        if self.is_zero() {
+            return (0, i32::MIN);
+        }
+        let m = u128::from(self.mantissa) * 1000;
+        let (m, e) = if m > i64::MAX as u128 {
+            (m / 10, self.exponent - 2)
+        } else {
+            (m, self.exponent - 3)
+        };
+        let m = m as i64;
+        (if self.negative { -m } else { m }, e)
+    }
+
     /// True for zero.
     pub fn is_zero(&self) -> bool {
         self.mantissa == 0

@@ -85,7 +85,11 @@ enum Signing {
 
 /// The signing pipeline (rpc.md §3.1 Mode B steps 1–17), against the open ledger.
 pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+    let target = signature_target(params)?;
     let (pair, mut tx) = prepare(ctx, params, Signing::Single)?;
+    if let Some(field) = target {
+        return sign_into(&pair, tx, field);
+    }
     tx.set(
         sf().signing_pub_key,
         StValue::Blob(pair.public.as_bytes().to_vec()),
@@ -100,6 +104,57 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
         ));
     }
     tx.set(sf().txn_signature, StValue::Blob(signature));
+    Ok(finish(tx))
+}
+
+/// `signature_target`: the inner object a signature goes into instead of the transaction
+/// itself. rippled takes any field with an inner-object template; the only one that holds
+/// a signature is a LoanSet's CounterpartySignature. Another name is `invalidParams` with
+/// the name as the message, as rippled answers it.
+fn signature_target(
+    params: &Params,
+) -> Result<Option<crate::protocol::definitions::Field>, RpcError> {
+    match params.get("signature_target") {
+        None => Ok(None),
+        Some(Value::String(name)) if name == "CounterpartySignature" => {
+            Ok(Some(sf().counterparty_signature))
+        }
+        Some(other) => Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            other.as_str().unwrap_or_default().to_string(),
+        )),
+    }
+}
+
+/// Signs the transaction into its `field` object (`STTx::sign` with a signature target):
+/// that object's SigningPubKey and a TxnSignature over the transaction's signing data, the
+/// transaction's own signature left as it is.
+fn sign_into(
+    pair: &crate::protocol::keys::KeyPair,
+    mut tx: StObject,
+    field: crate::protocol::definitions::Field,
+) -> Result<Signed, RpcError> {
+    let s = sf();
+    let mut target = match tx.get(field) {
+        Some(StValue::Object(o)) => o.clone(),
+        _ => StObject::new(),
+    };
+    target.set(
+        s.signing_pub_key,
+        StValue::Blob(pair.public.as_bytes().to_vec()),
+    );
+    target.remove(s.txn_signature);
+    tx.set(field, StValue::Object(target.clone()));
+    checked(&tx)?;
+    let signature = pair.sign(&crate::protocol::tx::signing_data(&tx));
+    if signature.is_empty() {
+        return Err(RpcError::with_message(
+            ErrorCode::Internal,
+            "Invalid signature.",
+        ));
+    }
+    target.set(s.txn_signature, StValue::Blob(signature));
+    tx.set(field, StValue::Object(target));
     Ok(finish(tx))
 }
 
@@ -436,10 +491,20 @@ fn prepare(
                 .ok_or_else(|| RpcError::new(ErrorCode::SrcActNotFound))?,
         )
     };
-    autofill(ctx, &mut txj, root.as_deref());
+    // With a signature target the transaction is someone else's, already signed: nothing
+    // is filled in (rippled's `editFields`).
+    let edit = !params.contains_key("signature_target");
+    if edit {
+        autofill(ctx, &mut txj, root.as_deref());
+    }
     let single = signing == Signing::Single;
-    check_fee(params, &mut txj, !offline && single, open.view.info().fees)?;
-    check_payment(params, &mut txj, !offline && single)?;
+    check_fee(
+        params,
+        &mut txj,
+        !offline && single && edit,
+        open.view.info().fees,
+    )?;
+    check_payment(params, &mut txj, !offline && single && edit)?;
     if single && !offline && params.contains_key("build_path") {
         build_path(&open.view, &account, &mut txj)?;
     }
@@ -449,7 +514,9 @@ fn prepare(
     if !single && txj.contains_key("TxnSignature") {
         return Err(RpcError::new(ErrorCode::AlreadySingleSig));
     }
-    if let (Some(root), true) = (&root, single) {
+    // A signature going into another field is not the account's (rippled skips
+    // acctMatchesPubKey with a signature target).
+    if let (Some(root), true) = (&root, single && edit) {
         match txj.get("Delegate") {
             Some(d) => delegate_key_matches(&open.view, d, &pair.public.account_id())?,
             None => key_matches_account(Some(root), &account, &pair.public.account_id())?,

@@ -199,14 +199,10 @@ fn scientific_trimmed(text: &str) -> String {
     format!("{sign}{digits}e{exp}")
 }
 
-/// The 12 bytes of an STNumber from its text (zero is mantissa 0, exponent i32::MIN).
+/// The 12 bytes of an STNumber from its text, in rippled 3.x's serialized form
+/// ([`crate::protocol::number::Number::to_st_parts`]).
 fn number_bytes(v: &IouValue) -> Vec<u8> {
-    let (m, e) = if v.is_zero() {
-        (0i64, i32::MIN)
-    } else {
-        let m = v.mantissa() as i64;
-        (if v.is_negative() { -m } else { m }, v.exponent())
-    };
+    let (m, e) = crate::protocol::number::Number::from_iou(v).to_st_parts();
     let mut out = m.to_be_bytes().to_vec();
     out.extend_from_slice(&e.to_be_bytes());
     out
@@ -853,6 +849,27 @@ mod tests {
         let mut sorted = keys.clone();
         sorted.sort();
         assert_eq!(keys, sorted);
+    }
+
+    /// STNumber bytes as xrpl-py 5.2's and xrpl.js's codecs write them (and rippled 3.x):
+    /// a 19-digit mantissa, cut to 18 when it would not fit an i64.
+    #[test]
+    fn st_number_bytes_match_the_client_libraries() {
+        for (text, hex) in [
+            ("5000000", "4563918244F40000FFFFFFF4"),
+            ("0", "000000000000000080000000"),
+            ("-1.5", "EB2EEDF284EA0000FFFFFFEE"),
+            ("9500000000000000", "0D2F13F7789F0000FFFFFFFE"),
+            ("1e-20", "0DE0B6B3A7640000FFFFFFDA"),
+            ("123.456", "112209C76DE80000FFFFFFF0"),
+            ("1666666.666666667", "17213080C1A6ABF8FFFFFFF4"),
+            ("100", "0DE0B6B3A7640000FFFFFFF0"),
+        ] {
+            let o = from_json(&json!({"PrincipalRequested": text})).unwrap();
+            let blob = crate::protocol::types::hex_upper(super::super::encode(&o));
+            assert!(blob.ends_with(hex), "{text}: {blob}");
+            assert_eq!(to_json(&o)["PrincipalRequested"], text);
+        }
     }
 
     #[test]

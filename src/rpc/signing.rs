@@ -162,6 +162,14 @@ fn sign_into(
 /// the transaction's Signers (sorted, no duplicates, not the sender's own); SigningPubKey
 /// stays empty and the Fee must be given.
 pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+    if params.contains_key("signature_target") {
+        // A co-signature multi-signed on the server is not served (docs/compat.md).
+        return Err(RpcError::with_message(
+            ErrorCode::InvalidParams,
+            "sign_for does not take signature_target here; sign each co-signature \
+             locally and combine them.",
+        ));
+    }
     let signer = match params.get("account") {
         None => return Err(RpcError::missing_field("account")),
         Some(v) => as_string(v)

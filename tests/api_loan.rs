@@ -42,14 +42,15 @@ fn broker_world(node: &Node, owner: &Account) -> Hash256 {
     keylet::loan_broker(&owner.id, seq)
 }
 
-/// The blob of a LoanSet of 5 XRP over 3 payments from `owner`'s broker to `borrower`,
-/// co-signed by `cosigner` (or a forged co-signature).
-fn loan_blob(
+/// A LoanSet of 5 XRP over 3 payments from `owner`'s broker to `borrower`, with the
+/// owner's SigningPubKey, not yet signed. PrincipalRequested is serialized as the client
+/// libraries serialize an STNumber (a 19-digit mantissa), so that the server's
+/// re-serialization of its JSON keeps the signatures valid.
+fn unsigned_loan(
     node: &Node,
     (owner, borrower): (&Account, &Account),
     broker: Hash256,
-    forge: bool,
-) -> String {
+) -> StObject {
     let s = sf();
     let ledgers = &node.state().node.ledgers;
     let mut o = Tx::new("LoanSet")
@@ -57,8 +58,9 @@ fn loan_blob(
         .account("Counterparty", &borrower.id)
         .u32("PaymentTotal", 3)
         .0;
-    let mut principal = 5_000_000_i64.to_be_bytes().to_vec();
-    principal.extend_from_slice(&0_i32.to_be_bytes());
+    let (m, e) = ledgerd::protocol::number::Number::from_i64(5_000_000).to_st_parts();
+    let mut principal = m.to_be_bytes().to_vec();
+    principal.extend_from_slice(&e.to_be_bytes());
     o.set(
         Field::named("PrincipalRequested"),
         StValue::Fixed(principal),
@@ -71,6 +73,15 @@ fn loan_blob(
         s.signing_pub_key,
         StValue::Blob(owner.kp.public.as_bytes().to_vec()),
     );
+    o
+}
+
+/// The blob of that LoanSet co-signed by the borrower (or with a forged co-signature)
+/// and signed by the owner.
+fn loan_blob(node: &Node, parties: (&Account, &Account), broker: Hash256, forge: bool) -> String {
+    let s = sf();
+    let (owner, borrower) = parties;
+    let mut o = unsigned_loan(node, parties, broker);
     let data = ledgerd::protocol::tx::signing_data(&o);
     let signed = if forge { b"not this".to_vec() } else { data };
     let mut sig = StObject::new();
@@ -84,30 +95,10 @@ fn loan_blob(
     hex::encode_upper(codec::encode(&o))
 }
 
-/// A LoanSet of 5 XRP over 3 payments from `owner`'s broker to `borrower`, signed by the
-/// owner, not yet co-signed.
-fn owner_signed(node: &Node, (owner, borrower): (&Account, &Account), broker: Hash256) -> StObject {
-    let s = sf();
-    let ledgers = &node.state().node.ledgers;
-    let mut o = Tx::new("LoanSet")
-        .h256("LoanBrokerID", broker)
-        .account("Counterparty", &borrower.id)
-        .u32("PaymentTotal", 3)
-        .0;
-    // As the client libraries serialize an STNumber (a 19-digit mantissa), so that the
-    // server's re-serialization of the JSON keeps the owner's signature valid.
-    let (m, e) = ledgerd::protocol::number::Number::from_i64(5_000_000).to_st_parts();
-    let mut principal = m.to_be_bytes().to_vec();
-    principal.extend_from_slice(&e.to_be_bytes());
-    o.set(
-        Field::named("PrincipalRequested"),
-        StValue::Fixed(principal),
-    );
-    o.set(s.account, StValue::AccountId(owner.id));
-    let seq = support::accounts::sequence(ledgers, &owner.id).unwrap();
-    o.set(s.sequence, StValue::UInt32(seq));
-    o.set(s.fee, StValue::Amount(Amount::Xrp(20)));
-    support::payment::sign_object(&mut o, &owner.kp);
+/// That LoanSet signed by the owner alone.
+fn owner_signed(node: &Node, parties: (&Account, &Account), broker: Hash256) -> StObject {
+    let mut o = unsigned_loan(node, parties, broker);
+    support::payment::sign_object(&mut o, &parties.0.kp);
     o
 }
 

@@ -83,6 +83,15 @@ impl Loan {
         })
     }
 
+    /// [`Loan::named`] as LoanManage and LoanDelete preclaim it: no loan is
+    /// `tecNO_ENTRY`, a missing broker or vault `tecINTERNAL`.
+    pub fn for_preclaim(view: &dyn ReadView, tx: &StObject) -> Result<Loan, Ter> {
+        Loan::named(view, tx).map_err(|t| match t {
+            Ter::tecNO_ENTRY => Ter::tecNO_ENTRY,
+            _ => Ter::tecINTERNAL,
+        })
+    }
+
     /// The vault's asset.
     pub fn asset(&self) -> VaultAsset {
         self.broker.asset

@@ -28,10 +28,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// owner asks (`tecNO_PERMISSION`).
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let loan = match Loan::named(view, tx) {
+    let loan = match Loan::for_preclaim(view, tx) {
         Ok(l) => l,
-        Err(Ter::tecNO_ENTRY) => return Ter::tecNO_ENTRY,
-        Err(_) => return Ter::tecINTERNAL,
+        Err(t) => return t,
     };
     if loan.entry.u32_of(s.payment_remaining).unwrap_or(0) > 0 {
         return Ter::tecHAS_OBLIGATIONS;

@@ -44,10 +44,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// grace period (`tecTOO_SOON`), and only by the broker's owner.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    let loan = match Loan::named(view, tx) {
+    let loan = match Loan::for_preclaim(view, tx) {
         Ok(l) => l,
-        Err(Ter::tecNO_ENTRY) => return Ter::tecNO_ENTRY,
-        Err(_) => return Ter::tecINTERNAL,
+        Err(t) => return t,
     };
     let e = &loan.entry;
     let flags = tx.flags();

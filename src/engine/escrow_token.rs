@@ -10,13 +10,12 @@
 //! lower, taken out of the escrowed amount.
 
 use super::directory::insert_owned;
-use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::funds;
 use super::mpt;
 use super::ripple::{balance_for, limit_for, ripple_credit, trust_create, NewLine};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use crate::ledger::flags::{lsf, lsf_mpt, lt};
+use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -454,7 +453,7 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Ter {
         if short_of_reserve(sb, u) {
             return Ter::tecINSUFFICIENT_RESERVE;
         }
-        let made = create_mptoken(sb, &m.id, &u.receiver);
+        let made = super::vault::insert_mptoken(sb, &m.id, &u.receiver);
         if made != Ter::tesSUCCESS {
             return made;
         }
@@ -469,22 +468,6 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Ter {
         mpt_net(m.value, rate)
     };
     release_mpt(sb, u, &m.id, net, m.value)
-}
-
-/// An empty MPToken of `id` for `holder`, with its reserve.
-fn create_mptoken(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> Ter {
-    let s = sf();
-    let key = keylet::mptoken(id, holder);
-    let Some(page) = insert_owned(sb, holder, key) else {
-        return Ter::tecDIR_FULL;
-    };
-    let mut token = with_threading(new_entry(lt::MPTOKEN));
-    token.set(s.account, StValue::AccountId(*holder));
-    token.set(s.mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
-    token.set(s.owner_node, StValue::UInt64(page));
-    sb.insert(key, token);
-    adjust_owner_count(sb, holder, 1);
-    Ter::tesSUCCESS
 }
 
 /// `rippleUnlockEscrowMPT` as fixTokenEscrowV1 has it: `gross` leaves the sender's and

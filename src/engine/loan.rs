@@ -38,6 +38,23 @@ pub fn loan_id(tx: &StObject) -> Option<Hash256> {
     tx.h256_of(sf().loan_id).filter(|h| *h != Hash256::ZERO)
 }
 
+/// What the preflights of LoanPay, LoanManage and LoanDelete begin with: no flags but the
+/// universal ones and `allowed` (`temINVALID_FLAG`), a non-zero LoanID (`temINVALID`).
+pub fn preflight_loan(tx: &StObject, allowed: u32) -> Ter {
+    if tx.flags() & super::transactor::TF_UNIVERSAL_MASK & !allowed != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if loan_id(tx).is_none() {
+        return Ter::temINVALID;
+    }
+    Ter::tesSUCCESS
+}
+
+/// At most one of the mutually exclusive `flags` is set.
+pub fn at_most_one(tx: &StObject, flags: u32) -> bool {
+    (tx.flags() & flags).count_ones() <= 1
+}
+
 /// The Loan entry at `key`, if that key holds one.
 pub fn read_loan(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
     view.read(key)

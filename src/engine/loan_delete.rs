@@ -6,7 +6,7 @@ use super::directory::remove_owned;
 use super::entry::adjust_owner_count;
 use super::loan::{put_number, put_u32, Loan};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::number::Number;
@@ -15,13 +15,7 @@ use crate::protocol::types::AccountId;
 
 /// preflight: a LoanID.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if super::loan::loan_id(tx).is_none() {
-        return Ter::temINVALID;
-    }
-    Ter::tesSUCCESS
+    super::loan::preflight_loan(tx, 0)
 }
 
 /// preclaim: no payments left (`tecHAS_OBLIGATIONS`), and the borrower or the broker's

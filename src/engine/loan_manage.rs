@@ -8,7 +8,7 @@ use super::loan::{
 };
 use super::loan_math::{adjust_imprecise, is_integral, round_to_asset, tenth_bips_of};
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use super::vault::{number_of, send_asset, set_number, to_asset};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -26,17 +26,10 @@ const ACTIONS: u32 = TF_LOAN_DEFAULT | TF_LOAN_IMPAIR | TF_LOAN_UNIMPAIR;
 
 /// preflight: a LoanID, and at most one action.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    if tx.flags() & TF_UNIVERSAL_MASK & !ACTIONS != 0 {
-        return Ter::temINVALID_FLAG;
+    match super::loan::preflight_loan(tx, ACTIONS) {
+        Ter::tesSUCCESS if !super::loan::at_most_one(tx, ACTIONS) => Ter::temINVALID_FLAG,
+        t => t,
     }
-    if super::loan::loan_id(tx).is_none() {
-        return Ter::temINVALID;
-    }
-    let actions = tx.flags() & ACTIONS;
-    if actions & actions.wrapping_sub(1) != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    Ter::tesSUCCESS
 }
 
 /// preclaim: the allowed transitions (a defaulted loan never changes; impaired only

@@ -11,7 +11,7 @@ use super::loan_payment::{
     fee_increments, make_payment, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
 };
 use super::ter::Ter;
-use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use super::transactor::ApplyContext;
 use super::vault::{
     add_holding_for, amount_field, asset_frozen, asset_held, asset_require_auth, number_of,
     send_asset, set_number, to_asset, VaultAsset,
@@ -46,16 +46,14 @@ fn kind_of(tx: &StObject) -> PaymentKind {
 
 /// preflight: a LoanID, a positive Amount, at most one payment kind.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    if tx.flags() & TF_UNIVERSAL_MASK & !KINDS != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if super::loan::loan_id(tx).is_none() {
-        return Ter::temINVALID;
+    let t = super::loan::preflight_loan(tx, KINDS);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     if !super::loan_broker::positive_amount(tx) {
         return Ter::temBAD_AMOUNT;
     }
-    if (tx.flags() & KINDS).count_ones() > 1 {
+    if !super::loan::at_most_one(tx, KINDS) {
         return Ter::temINVALID_FLAG;
     }
     Ter::tesSUCCESS

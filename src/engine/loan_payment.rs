@@ -574,20 +574,23 @@ mod tests {
         }
     }
 
+    /// An XRP payment of `drops` of `kind` at `now`.
+    fn pay(
+        b: &mut LoanBook,
+        t: &LoanTerms,
+        drops: i64,
+        kind: PaymentKind,
+        now: u32,
+    ) -> Result<PaymentParts, Ter> {
+        make_payment(&XRP, b, t, Number::from_i64(drops), kind, now)
+    }
+
     #[test]
     fn one_periodic_payment_of_a_zero_interest_loan() {
         // xrpl.js's lending flow: 5 XRP over 3 payments, 2.5 XRP pays one of 1.666667.
         let t = terms(0, 60);
         let mut b = book(5_000_000, 3, 60);
-        let parts = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(2_500_000),
-            PaymentKind::Regular,
-            1010,
-        )
-        .unwrap();
+        let parts = pay(&mut b, &t, 2_500_000, PaymentKind::Regular, 1010).unwrap();
         assert_eq!(parts.principal, Number::from_i64(1_666_667));
         assert!(parts.interest.is_zero() && parts.fee.is_zero());
         assert_eq!(b.remaining, 2);
@@ -595,15 +598,7 @@ mod tests {
         assert_eq!(b.total, b.principal);
         assert_eq!((b.previous, b.next), (1060, 1120));
         // The rest, as a full payment.
-        let parts = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(3_333_333),
-            PaymentKind::Full,
-            1070,
-        )
-        .unwrap();
+        let parts = pay(&mut b, &t, 3_333_333, PaymentKind::Full, 1070).unwrap();
         assert_eq!(parts.principal, Number::from_i64(3_333_333));
         assert_eq!((b.remaining, b.next), (0, 0));
         assert!(b.principal.is_zero() && b.total.is_zero());
@@ -613,32 +608,11 @@ mod tests {
     fn too_little_too_late_and_too_early() {
         let t = terms(0, 60);
         let mut b = book(5_000_000, 3, 60);
-        let short = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(1_000_000),
-            PaymentKind::Regular,
-            1010,
-        );
+        let short = pay(&mut b, &t, 1_000_000, PaymentKind::Regular, 1010);
         assert_eq!(short, Err(Ter::tecINSUFFICIENT_PAYMENT));
-        let late = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(5_000_000),
-            PaymentKind::Regular,
-            1060,
-        );
+        let late = pay(&mut b, &t, 5_000_000, PaymentKind::Regular, 1060);
         assert_eq!(late, Err(Ter::tecEXPIRED));
-        let early = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(5_000_000),
-            PaymentKind::Late,
-            1010,
-        );
+        let early = pay(&mut b, &t, 5_000_000, PaymentKind::Late, 1010);
         assert_eq!(early, Err(Ter::tecTOO_SOON));
     }
 
@@ -646,26 +620,11 @@ mod tests {
     fn a_large_amount_pays_every_payment_and_stops() {
         let t = terms(0, 60);
         let mut b = book(5_000_000, 3, 60);
-        let parts = make_payment(
-            &XRP,
-            &mut b,
-            &t,
-            Number::from_i64(9_000_000),
-            PaymentKind::Regular,
-            1010,
-        )
-        .unwrap();
+        let parts = pay(&mut b, &t, 9_000_000, PaymentKind::Regular, 1010).unwrap();
         assert_eq!(parts.principal, Number::from_i64(5_000_000));
         assert_eq!(b.remaining, 0);
         assert_eq!(
-            make_payment(
-                &XRP,
-                &mut b,
-                &t,
-                Number::from_i64(1),
-                PaymentKind::Regular,
-                1010
-            ),
+            pay(&mut b, &t, 1, PaymentKind::Regular, 1010),
             Err(Ter::tecKILLED)
         );
     }

@@ -508,6 +508,14 @@ pub fn add_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId, prior: 
     if owners >= 2 && prior < sb.info().fees.account_reserve(owners + 1) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
+    insert_mptoken(sb, id, holder)
+}
+
+/// A new, empty MPToken of `id` for `holder`, in its directory and counted (the reserve
+/// is the caller's to check).
+pub fn insert_mptoken(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> Ter {
+    let s = sf();
+    let key = keylet::mptoken(id, holder);
     let Some(page) = insert_owned(sb, holder, key) else {
         return Ter::tecDIR_FULL;
     };

@@ -52,6 +52,9 @@ struct Case {
 
 const PAGE: &[&str] = &["invalidParams", "actNotFound", "objectNotFound"];
 const LEDGER: &[&str] = &["invalidParams", "lgrNotFound"];
+/// A transaction's field in `tx_json`: rippled's "Field 'tx_json.X' has invalid data."
+/// (`invalidParams`) or the transaction's own refusal.
+const TX_JSON: &[&str] = &["invalidParams", "invalidTransaction", "highFee"];
 
 fn cases() -> Vec<Case> {
     let c = |method, params, errors| Case {
@@ -213,6 +216,37 @@ fn cases() -> Vec<Case> {
             r#"{"tx_json": {"TransactionType": "AccountSet", "Account": "G", "Sequence": N}, "secret": "snoPBrXtMeMyMHUVTgbuqAfg1SUTb"}"#,
             &["invalidParams", "invalidTransaction", "noPermission"],
         ),
+        c(
+            "sign",
+            r#"{"tx_json": {"TransactionType": "Payment", "Account": "G", "Destination": "G", "Amount": N}, "secret": "snoPBrXtMeMyMHUVTgbuqAfg1SUTb"}"#,
+            TX_JSON,
+        ),
+        c(
+            "sign",
+            r#"{"tx_json": {"TransactionType": "OfferCreate", "Account": "G", "TakerPays": "1", "TakerGets": "2", "Expiration": N}, "secret": "snoPBrXtMeMyMHUVTgbuqAfg1SUTb"}"#,
+            TX_JSON,
+        ),
+        c(
+            "simulate",
+            r#"{"tx_json": {"TransactionType": "AccountSet", "Account": "G", "Sequence": N}}"#,
+            TX_JSON,
+        ),
+        c(
+            "ripple_path_find",
+            r#"{"source_account": "G", "destination_account": "G", "destination_amount": N}"#,
+            &[
+                "invalidParams",
+                "dstAmtMalformed",
+                "actNotFound",
+                "srcActNotFound",
+                "dstActNotFound",
+            ],
+        ),
+        c("account_lines", r#"{"account": "G", "marker": N}"#, PAGE),
+        c("account_objects", r#"{"account": "G", "marker": N}"#, PAGE),
+        c("account_offers", r#"{"account": "G", "marker": N}"#, PAGE),
+        c("ledger_data", r#"{"marker": N}"#, &["invalidParams"]),
+        c("nft_buy_offers", r#"{"nft_id": "H", "marker": N}"#, PAGE),
         c(
             "deposit_authorized",
             r#"{"source_account": "G", "destination_account": "G", "ledger_index": N}"#,

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! let ledgers = Ledgers::genesis(LedgerConfig::default(), now_ripple_secs); // 1, 2 closed; 3 open
-//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held }
+//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held, upstream_unknown }
 //! ledgers.close(close_time_ripple_secs) -> Arc<ClosedLedger>          // ledger_accept
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
@@ -262,6 +262,9 @@ pub struct ApplyResult {
     /// True when a ter result was kept to retry after the next close (rippled holds
     /// such transactions and applies them to the next open ledger).
     pub held: bool,
+    /// True when a lazy fork's upstream could not say what an entry the transaction read
+    /// is: nothing of it is kept (`tefFAILURE`), and its result is unknowable.
+    pub upstream_unknown: bool,
 }
 
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
@@ -755,7 +758,8 @@ impl Ledgers {
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let failures = self.state.lazy_failures();
         let mut out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
-        if self.state.lazy_failures() != failures {
+        let upstream_unknown = self.state.lazy_failures() != failures;
+        if upstream_unknown {
             // A lazy fork's upstream could not say whether an entry the transaction read
             // exists: its result is unknowable, so nothing of it is kept.
             out.applied = false;
@@ -768,6 +772,7 @@ impl Ledgers {
                 id,
                 entry: None,
                 held: false,
+                upstream_unknown,
             };
         }
         let seq = open.info.seq;
@@ -797,6 +802,7 @@ impl Ledgers {
             id,
             entry: Some(entry),
             held: false,
+            upstream_unknown: false,
         }
     }
 

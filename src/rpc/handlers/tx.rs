@@ -11,19 +11,10 @@ use crate::render::tx::{ctid, meta_json_nft, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_bool;
-use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::params::{parse_hash256, uint_or_decimal};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
-
-/// `asUInt` of a range bound: a non-negative integer or a decimal string.
-fn bound(v: &Value) -> Option<u32> {
-    match v {
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
-}
 
 /// Where a transaction stands.
 struct Found {
@@ -86,7 +77,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     };
     let range = match (params.get("min_ledger"), params.get("max_ledger")) {
         (Some(a), Some(b)) => {
-            let (Some(min), Some(max)) = (bound(a), bound(b)) else {
+            let (Some(min), Some(max)) = (uint_or_decimal(a), uint_or_decimal(b)) else {
                 return Err(RpcError::new(ErrorCode::InvalidLgrRange));
             };
             if max < min {

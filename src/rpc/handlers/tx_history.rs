@@ -6,7 +6,7 @@ use crate::node::history::tx_entry;
 use crate::render::tx::{insert_deliver_max, tx_json};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::params::parse_u64_decimal;
+use crate::rpc::params::uint_or_decimal;
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use crate::limits::{TX_HISTORY_PAGE, TX_HISTORY_START_MAX};
@@ -16,12 +16,7 @@ fn start(params: &Params) -> Result<u32, RpcError> {
     let v = params
         .get("start")
         .ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))?;
-    let n = match v {
-        Value::String(s) => parse_u64_decimal(s),
-        v => v.as_u64(),
-    };
-    n.and_then(|n| u32::try_from(n).ok())
-        .ok_or_else(|| RpcError::expected_field("start", "unsigned integer"))
+    uint_or_decimal(v).ok_or_else(|| RpcError::expected_field("start", "unsigned integer"))
 }
 
 /// Answer tx_history.

@@ -328,6 +328,9 @@ pub const LEDGER_HISTORY_COUNT: u32 = 256;
 /// and reads of them go to the history store. About 1 KiB a payment: a busy server at
 /// 10,000 payments a second keeps the last minute and a half, an idle one its 256 ledgers.
 pub const LEDGER_HISTORY_BYTES_MAX: u64 = 1 << 30;
+/// The shortest time between two trims of the allocator after ledgers left memory's
+/// window (`node/memory.rs`): each walks the writer thread's heap.
+pub const MEMORY_TRIM_INTERVAL_MILLIS: u64 = 5_000;
 /// The fewest closed ledgers memory keeps whatever their size (the byte bound never
 /// leaves fewer).
 pub const LEDGER_HISTORY_COUNT_MIN: u32 = 8;

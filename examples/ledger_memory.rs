@@ -1,22 +1,20 @@
 //! Where a busy ledger's memory goes: the ledgers (pure, in this process) under a counting
 //! allocator apply payments between funded accounts and close every `--per-ledger`
 //! transactions. Prints the live heap bytes each transaction leaves behind while the
-//! in-memory window of closed ledgers fills, and a breakdown of one closed ledger's
-//! parts (decoded transactions, decoded metadata, signed blobs, changed entries' bytes,
-//! state versions), each measured by the allocator as it is built again.
+//! in-memory window of closed ledgers fills, and what one closed ledger keeps of each
+//! transaction (its entry, signed blob and serialized metadata) beside the decoded forms
+//! it no longer keeps, each measured by the allocator as it is built again.
 //!
 //! `cargo run --release --example ledger_memory -- [--txs 40000] [--per-ledger 1000]
 //! [--accounts 100]`
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
 
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::view::ReadView;
-use ledgerd::ledgers::{LedgerConfig, Ledgers, GENESIS_ACCOUNT};
+use ledgerd::ledgers::{LedgerConfig, Ledgers, TxEntry, GENESIS_ACCOUNT};
 use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
 use ledgerd::protocol::seed::Seed;
@@ -177,7 +175,9 @@ fn main() {
     breakdown(&store);
 }
 
-/// One closed ledger's parts, each rebuilt under the allocator to count its bytes.
+/// One closed ledger's parts, each rebuilt under the allocator to count its bytes; what
+/// the window keeps per transaction beyond its entry is the state's versions, the
+/// SHAMaps' paths and the indexes.
 fn breakdown(store: &Ledgers) {
     let closed = store.closed().ledger.expect("a closed ledger");
     let n = closed.txs.len().max(1) as i64;
@@ -188,24 +188,7 @@ fn breakdown(store: &Ledgers) {
         drop(kept);
         d / n
     };
-    let txs = measure(&mut || {
-        Box::new(
-            closed
-                .txs
-                .iter()
-                .map(|e| (*e.tx).clone())
-                .collect::<Vec<_>>(),
-        )
-    });
-    let metas = measure(&mut || {
-        Box::new(
-            closed
-                .txs
-                .iter()
-                .map(|e| e.meta.clone())
-                .collect::<Vec<_>>(),
-        )
-    });
+    let entry = std::mem::size_of::<TxEntry>() as i64 + 16;
     let blobs = measure(&mut || {
         Box::new(
             closed
@@ -215,31 +198,22 @@ fn breakdown(store: &Ledgers) {
                 .collect::<Vec<_>>(),
         )
     });
-    let meta_bytes = measure(&mut || {
+    let metas = measure(&mut || {
         Box::new(
             closed
                 .txs
                 .iter()
-                .map(|e| codec::encode(&e.meta))
+                .map(|e| e.meta_blob.to_vec())
                 .collect::<Vec<_>>(),
         )
     });
-    let changes = measure(&mut || Box::new(closed.changes.entries.clone()));
-    let view = store.closed().view;
-    let versions = measure(&mut || {
-        let mut kept: Vec<Arc<StObject>> = Vec::new();
-        for (k, _) in &closed.changes.entries {
-            if let Some(o) = view.read(k) {
-                kept.push(Arc::new((*o).clone()));
-            }
-        }
-        Box::new(kept)
-    });
+    let txs = measure(&mut || Box::new(closed.txs.iter().map(|e| e.tx()).collect::<Vec<_>>()));
+    let decoded =
+        measure(&mut || Box::new(closed.txs.iter().map(|e| e.meta()).collect::<Vec<_>>()));
     println!("one closed ledger of {n} payments, bytes per transaction:");
-    println!("  decoded transaction (TxEntry.tx)      {txs}");
-    println!("  decoded metadata (TxEntry.meta)       {metas}");
-    println!("  signed blob (TxEntry.blob)            {blobs}");
-    println!("  metadata, serialized (for comparison) {meta_bytes}");
-    println!("  changed entries' bytes (changes)      {changes}");
-    println!("  new state versions, decoded           {versions}");
+    println!("  kept: the entry (TxEntry, in its Arc)       {entry}");
+    println!("  kept: signed blob                           {blobs}");
+    println!("  kept: metadata, serialized                  {metas}");
+    println!("  not kept: the transaction decoded           {txs}");
+    println!("  not kept: the metadata decoded              {decoded}");
 }

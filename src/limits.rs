@@ -322,6 +322,27 @@ pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
 pub const DIR_PAGES_MAX: u64 = 262_144;
 /// Closed ledgers whose state stays readable (`by_seq`), counting the newest.
 pub const LEDGER_HISTORY_COUNT: u32 = 256;
+/// What the closed ledgers kept in memory may hold, in bytes (their transactions' blobs
+/// and metadata, the entries they changed, by [`crate::ledgers::ClosedLedger::retained_bytes`]'s
+/// estimate): past it the oldest leave memory before [`LEDGER_HISTORY_COUNT`] is reached,
+/// and reads of them go to the history store. About 1 KiB a payment: a busy server at
+/// 10,000 payments a second keeps the last minute and a half, an idle one its 256 ledgers.
+pub const LEDGER_HISTORY_BYTES_MAX: u64 = 1 << 30;
+/// The shortest time between two trims of the allocator after ledgers left memory's
+/// window (`node/memory.rs`): each walks the writer thread's heap.
+pub const MEMORY_TRIM_INTERVAL_MILLIS: u64 = 5_000;
+/// The fewest closed ledgers memory keeps whatever their size (the byte bound never
+/// leaves fewer).
+pub const LEDGER_HISTORY_COUNT_MIN: u32 = 8;
+/// A transaction's bytes in memory beside its blob and metadata (its entry, the
+/// transaction index's slot), for [`LEDGER_HISTORY_BYTES_MAX`]'s estimate. Measured by
+/// `examples/ledger_memory.rs` (2026-11-27): about 220 bytes.
+pub const TX_ENTRY_OVERHEAD_BYTES: usize = 224;
+/// A changed entry's bytes in memory beside its serialized form (the state's superseded
+/// version holds the form again, plus the SHAMap's new leaf and the changed inner nodes
+/// on its path, shared between the ledger's changes), for [`LEDGER_HISTORY_BYTES_MAX`]'s
+/// estimate.
+pub const CHANGED_ENTRY_OVERHEAD_BYTES: usize = 256;
 /// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
 pub const DOMAIN_BYTES_MAX: usize = 256;
 /// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
@@ -589,6 +610,8 @@ const _: () = {
     // Restarts rebuild the history the ledgers keep in memory, and snapshots come often
     // enough to cover it.
     assert!(PERSIST_HISTORY_LEDGERS_DEFAULT <= LEDGER_HISTORY_COUNT);
+    // The byte bound leaves fewer ledgers than the count, never none.
+    assert!(LEDGER_HISTORY_COUNT_MIN >= 2 && LEDGER_HISTORY_COUNT_MIN <= LEDGER_HISTORY_COUNT);
     assert!(SNAPSHOT_INTERVAL_LEDGERS <= PERSIST_HISTORY_LEDGERS_DEFAULT);
     assert!(page_is_ordered(ACCOUNT_LINES_PAGE));
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));

@@ -70,7 +70,7 @@ pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
             id: e.id,
             index: e.index,
             blob: e.blob.to_vec(),
-            meta: codec::encode(&e.meta),
+            meta: e.meta_blob.to_vec(),
             delivered: e.delivered.map(|a| a.to_bytes()),
             accounts: affected_accounts(e, true).into_iter().collect(),
         })
@@ -382,7 +382,7 @@ impl StateSource for StoredState {
 
 /// A stored transaction as the renderers take it (None when its bytes do not decode).
 pub fn tx_entry(t: &StoredTx) -> Option<Arc<TxEntry>> {
-    let tx = codec::decode(&t.blob).ok()?;
+    codec::decode(&t.blob).ok()?;
     let meta = codec::decode(&t.meta).ok()?;
     let ter = meta
         .get_u8("TransactionResult")
@@ -395,9 +395,8 @@ pub fn tx_entry(t: &StoredTx) -> Option<Arc<TxEntry>> {
         .map(|(a, _)| a);
     Some(Arc::new(TxEntry {
         id: t.id,
-        tx: Arc::new(tx),
         blob: t.blob.clone().into(),
-        meta,
+        meta_blob: t.meta.clone().into(),
         ter,
         ledger_seq: t.ledger_seq,
         index: t.index,

@@ -21,6 +21,7 @@
 
 pub mod close;
 pub mod history;
+pub mod memory;
 pub mod persist;
 pub mod reader;
 pub mod replica;

@@ -129,7 +129,8 @@ fn oracle_node(ctx: &Context, tx_id: &Hash256, seq: u32) -> Option<Option<StObje
     let snap = ctx.services.ledgers().by_seq(seq)?;
     let ledger = snap.ledger?;
     let entry = ledger.txs.iter().find(|t| t.id == *tx_id)?;
-    let nodes = entry.meta.get_array("AffectedNodes")?;
+    let meta = entry.meta();
+    let nodes = meta.get_array("AffectedNodes")?;
     let node = nodes.iter().map(|(_, n)| n).find(|n| {
         n.u16_of(sf().ledger_entry_type) == Some(lt::ORACLE)
     });

@@ -35,17 +35,17 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
         o.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&e.blob)));
         o.insert(
             "meta".into(),
-            Value::from(crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta))),
+            Value::from(crate::protocol::types::hex_upper(&e.meta_blob)),
         );
     } else if fill.api_version >= 2 {
         o.insert(
             "tx_json".into(),
-            Value::Object(tx_fields(&e.tx, fill.api_version)),
+            Value::Object(tx_fields(&e.tx(), fill.api_version)),
         );
         o.insert("meta".into(), meta_json(e));
         o.insert("hash".into(), Value::from(e.id.to_hex()));
     } else {
-        o = tx_fields(&e.tx, fill.api_version);
+        o = tx_fields(&e.tx(), fill.api_version);
         o.insert("hash".into(), Value::from(e.id.to_hex()));
         o.insert("metaData".into(), meta_json(e));
     }

@@ -82,9 +82,9 @@ fn stored(ctx: &Context, params: &Params) -> Option<Lookup> {
 fn render(ctx: &Context, e: &TxEntry, (seq, hash, close): Ledger) -> Map<String, Value> {
     let v2 = ctx.api_version >= 2;
     let validated = seq <= ctx.services.node.ledgers.validated().seq();
-    let mut tx = tx_fields(&e.tx, ctx.api_version);
+    let mut tx = tx_fields(&e.tx(), ctx.api_version);
     let mut r = Map::new();
-    let meta = codec::to_json(&e.meta);
+    let meta = codec::to_json(&e.meta());
     if v2 {
         r.insert("hash".into(), Value::from(e.id.to_hex()));
         r.insert("ledger_hash".into(), Value::from(hash.to_hex()));

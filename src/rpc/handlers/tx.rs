@@ -131,7 +131,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     let mut txj = if binary {
         Map::new()
     } else {
-        tx_fields(&e.tx, ctx.api_version)
+        tx_fields(&e.tx(), ctx.api_version)
     };
     if in_ledger {
         if !v2 {
@@ -168,7 +168,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     }
     if in_ledger {
         if binary {
-            let meta = crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta));
+            let meta = crate::protocol::types::hex_upper(&e.meta_blob);
             r.insert(
                 if v2 { "meta_blob" } else { "meta" }.into(),
                 Value::from(meta),

@@ -39,7 +39,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .iter()
         .filter_map(tx_entry)
         .map(|e| {
-            let mut o = tx_json(&e.tx, &e.id, ctx.api_version);
+            let mut o = tx_json(&e.tx(), &e.id, ctx.api_version);
             o.insert("inLedger".into(), Value::from(e.ledger_seq));
             o.insert("ledger_index".into(), Value::from(e.ledger_seq));
             insert_deliver_max(&mut o, ctx.api_version);

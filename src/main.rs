@@ -75,6 +75,11 @@ struct ServeArgs {
     /// *.discarded, log what was discarded, then serve.
     #[arg(long, conflicts_with = "ephemeral")]
     repair_journal: bool,
+    /// Start even when the history database (history.sqlite) lost acknowledged ledgers or
+    /// is damaged: set a damaged file aside as *.discarded, rebuild the ledgers the journal
+    /// still holds, log which could not be, then serve.
+    #[arg(long, conflicts_with_all = ["ephemeral", "fork"])]
+    repair_history: bool,
     /// Keep only the newest N validated ledgers' history, deleting older ones as new ones
     /// close (rippled online_delete; at least 256). Default: keep every ledger.
     #[arg(long, value_name = "N")]
@@ -305,6 +310,7 @@ fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(),
         });
     }
     config.repair_journal = args.repair_journal;
+    config.repair_history = args.repair_history;
     fixed_clock(args, config)?;
     if args.online_delete.is_some() {
         config.online_delete = ledgerd::server::config::check_online_delete(args.online_delete)

@@ -11,7 +11,7 @@ pub mod genesis_file;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
-use crate::node::history::{History, StateCache};
+use crate::node::history::{History, HistoryRepair, StateCache, REPAIR_HISTORY_HINT};
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
@@ -123,11 +123,12 @@ async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks, bo
         (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
         _ => true,
     };
+    let repair = history_repair(config);
     let (persistence, ledgers) = match config.fork.clone() {
         Some(fork) => open_fork(&fork, config).await?,
-        None => open_ledgers(config)?,
+        None => open_ledgers(config, repair.as_ref())?,
     };
-    let node = open_node(config, ledgers, persistence.reverted_to())?;
+    let node = open_node(config, ledgers, persistence.reverted_to(), repair)?;
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
     if let Some(url) = &config.postgres {
         let replica = Replica::start(&node, url.clone())
@@ -223,13 +224,28 @@ async fn open_fork(
     Ok(Persistence::ephemeral_over(ledgers))
 }
 
-/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`).
-fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
+/// The repair of the data directory's history database (`--repair-history`), if asked.
+fn history_repair(config: &ServerConfig) -> Option<Arc<HistoryRepair>> {
+    match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
+        (Some(dir), false) if config.repair_history => {
+            Some(HistoryRepair::new(&dir.join(HISTORY_FILE), HISTORY_READERS))
+        }
+        _ => None,
+    }
+}
+
+/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`). A
+/// history repair gets every ledger replay closes.
+fn open_ledgers(
+    config: &ServerConfig,
+    repair: Option<&Arc<HistoryRepair>>,
+) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
     let ledger_cfg = ledger_config(config);
     match (&config.data_dir, config.ephemeral) {
         (Some(dir), false) => {
             let options = PersistOptions {
                 repair_journal: config.repair_journal,
+                replay_sink: repair.map(|r| r.sink()),
                 ..PersistOptions::default()
             };
             Persistence::open_with(dir, ledger_cfg, options)
@@ -244,30 +260,50 @@ pub const HISTORY_FILE: &str = "history.sqlite";
 
 /// The node over `ledgers`, with the data directory's history database (`history.sqlite`)
 /// or, for `--ephemeral`, an in-memory one bounded by
-/// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`].
+/// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`]. The database is held to the
+/// journal: damaged, or lacking acknowledged ledgers, it refuses to start unless
+/// `repair` (`--repair-history`) rebuilds it.
 fn open_node(
     config: &ServerConfig,
     ledgers: Arc<Ledgers>,
     reverted_to: Option<u32>,
+    repair: Option<Arc<HistoryRepair>>,
 ) -> Result<Arc<Node>, String> {
     let network_id = config.network_id.unwrap_or(0);
-    match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
-        (Some(dir), false) => {
-            let path = dir.join(HISTORY_FILE);
-            let store = SqliteHistory::open(&path, HISTORY_READERS).map_err(|e| e.to_string())?;
-            let history = History {
-                store: Arc::new(store),
-                keep: config.online_delete,
-                cache: None,
-            };
-            let file = path.display().to_string();
-            if let Some(seq) = reverted_to {
-                history.forget_reverted(&ledgers, seq)?;
-            }
-            Node::with_history(ledgers, network_id, history, &file, config.repair_journal)
-        }
-        _ => Ok(Node::new(ledgers, network_id)),
+    let in_memory = config.ephemeral || config.fork.is_some();
+    let Some(dir) = config.data_dir.as_ref().filter(|_| !in_memory) else {
+        return Ok(Node::new(ledgers, network_id));
+    };
+    let path = dir.join(HISTORY_FILE);
+    let file = path.display().to_string();
+    let store = match &repair {
+        Some(r) => r.finish()?,
+        None => Arc::new(open_history(&path)?),
+    };
+    let history = History {
+        store: store.clone(),
+        keep: config.online_delete,
+        cache: None,
+    };
+    if let Some(seq) = reverted_to {
+        history.forget_reverted(&ledgers, seq)?;
     }
+    if let Some(r) = &repair {
+        r.settle(&history, &store, &ledgers)?;
+    }
+    let discard_ahead = config.repair_journal || config.repair_history;
+    Node::with_history(ledgers, network_id, history, &file, discard_ahead)
+}
+
+/// Opens the history database; a damaged one is refused, naming the remedy.
+fn open_history(path: &std::path::Path) -> Result<SqliteHistory, String> {
+    SqliteHistory::open(path, HISTORY_READERS).map_err(|e| {
+        if e.is_history_damage() {
+            format!("{e}; refusing to start ({REPAIR_HISTORY_HINT}: the damaged file is set aside, never deleted)")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// What the handlers need of the configuration.

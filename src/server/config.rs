@@ -231,6 +231,10 @@ pub struct ServerConfig {
     /// Start even when acknowledged journal records are missing or unreadable, discarding
     /// them (`--repair-journal`; command line only, never in the file: it is a one-off).
     pub repair_journal: bool,
+    /// Start even when the history database lost acknowledged history or is damaged:
+    /// set a damaged file aside, rebuild what the journal still holds, say what it could
+    /// not (`--repair-history`; command line only, a one-off).
+    pub repair_history: bool,
     /// Seconds between automatic closes (0: only `ledger_accept`).
     pub close_interval_secs: u64,
     /// Threads of the CPU pool (signing, verification); `None`: one per core.
@@ -301,6 +305,7 @@ impl ServerConfig {
             ephemeral: false,
             data_dir: None,
             repair_journal: false,
+            repair_history: false,
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
@@ -341,6 +346,7 @@ impl ServerConfig {
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
             repair_journal: false,
+            repair_history: false,
             close_interval_secs: file
                 .close_interval
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::format::{decode_snapshot, CloseRecord, GenesisRecord, RevertRecord, TxRecord};
-use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
+use super::{Disk, PersistError, PersistOptions, ReplaySink, SnapshotStatus};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
 use crate::store::{
@@ -93,7 +93,14 @@ pub(super) fn open(
             reverted_to: None,
         }
     } else {
-        recover(&recovered, &snapshots, &infos, cfg, history)?
+        recover(
+            &recovered,
+            &snapshots,
+            &infos,
+            cfg,
+            history,
+            &options.replay_sink,
+        )?
     };
 
     mark_created(dir, options.storage.as_ref())?;
@@ -334,6 +341,7 @@ fn recover(
     infos: &[SnapshotInfo],
     cfg: LedgerConfig,
     history: u32,
+    sink: &Option<ReplaySink>,
 ) -> Result<Outcome, PersistError> {
     // A snapshot is usable when the journal still holds every record after it and none
     // it claims is missing (a snapshot is written only after its record is durable).
@@ -354,7 +362,12 @@ fn recover(
     }
     let genesis_ok = recovered.first_record == 1 && recovered.next_record > 1;
     let newest = usable.last().map_or(0, |i| i.ledger_seq);
-    let target = newest.saturating_sub(history);
+    // A sink wants every ledger the journal still reaches: the oldest base first.
+    let target = if sink.is_some() {
+        0
+    } else {
+        newest.saturating_sub(history)
+    };
     let mut order: Vec<Base> = Vec::new();
     for i in usable.iter().rev().filter(|i| i.ledger_seq <= target) {
         order.push(Base::Snapshot(i.clone()));
@@ -376,6 +389,7 @@ fn recover(
         match loaded {
             Ok((store, through)) => {
                 let mut state = Replaying::new(store);
+                state.sink = sink.clone();
                 if let Base::Snapshot(info) = &base {
                     tracing::info!(file = %info.path.display(), seq = info.ledger_seq, "recovery: loaded snapshot");
                     state.reverted_to = revert_at(recovered, through)?;
@@ -489,6 +503,8 @@ struct Replaying {
     skip: u32,
     txs: u64,
     closes: u64,
+    /// Gets every ledger closed ([`PersistOptions::replay_sink`]).
+    sink: Option<ReplaySink>,
 }
 
 impl Replaying {
@@ -501,6 +517,7 @@ impl Replaying {
             skip: 0,
             txs: 0,
             closes: 0,
+            sink: None,
         }
     }
 
@@ -547,6 +564,9 @@ impl Replaying {
         self.last_close = Some((rec.seq, n));
         self.open_log.clear();
         self.closes += 1;
+        if let Some(sink) = &self.sink {
+            sink(&self.store, &closed).map_err(PersistError::Recovery)?;
+        }
         Ok(())
     }
 

@@ -62,12 +62,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .history
         .store
         .account_tx(&query)
-        .map_err(|e| RpcError::with_message(ErrorCode::Internal, e.to_string()))?;
-    let txs: Vec<Value> = page
-        .txs
-        .iter()
-        .filter_map(|t| entry_json(t, req.binary, ctx.api_version))
-        .collect();
+        .map_err(|e| RpcError::history_read(&e))?;
+    let mut txs: Vec<Value> = Vec::with_capacity(page.txs.len());
+    for t in &page.txs {
+        txs.push(entry_json(t, req.binary, ctx.api_version).ok_or_else(|| undecodable(t))?);
+    }
     let mut r = Map::new();
     r.insert("account".into(), Value::from(req.account));
     r.insert("ledger_index_min".into(), Value::from(min));
@@ -82,6 +81,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     r.insert("transactions".into(), Value::Array(txs));
     r.insert("validated".into(), Value::Bool(true));
     Ok(r)
+}
+
+/// A stored transaction that does not decode: the history database is damaged.
+fn undecodable(t: &StoredTx) -> RpcError {
+    RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
 }
 
 /// Rows in a page: the page length unless a smaller limit is asked; admins may ask more.
@@ -190,18 +194,31 @@ fn parse_marker(m: &Value) -> Result<(u32, u32), RpcError> {
 }
 
 /// The ledgers to search (`getLedgerRange`): within the validated range, with v1's and
-/// v2's different answers to ranges outside it.
+/// v2's different answers to ranges outside it. That range is rippled's
+/// `getValidatedRange`, the complete ledgers up to the validated one: it ends at the last
+/// ledger the history store has written (earlier than the validated one while its writes
+/// fail; `ledger_index_max` says where the search ended).
 fn resolve_range(ctx: &Context, args: &Ledgers) -> Result<(u32, u32), RpcError> {
     let v2 = ctx.api_version >= 2;
     let node = &ctx.services.node;
-    let Some(validated) = node.status().validated.as_ref().map(|v| v.seq) else {
-        return Err(RpcError::new(if v2 {
+    let no_range = || {
+        RpcError::new(if v2 {
             ErrorCode::NotSynced
         } else {
             ErrorCode::LgrIdxsInvalid
-        }));
+        })
     };
-    let (v_min, v_max) = (node.complete_range().0.max(1), validated);
+    let validated = node
+        .status()
+        .validated
+        .as_ref()
+        .map(|v| v.seq)
+        .ok_or_else(no_range)?;
+    let (first, last) = node.complete_range();
+    let (v_min, v_max) = (first.max(1), validated.min(last));
+    if v_max < v_min {
+        return Err(no_range());
+    }
     let single = |seq: u32| -> Result<(u32, u32), RpcError> {
         if (v_min..=v_max).contains(&seq) {
             Ok((seq, seq))

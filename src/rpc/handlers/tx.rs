@@ -11,8 +11,10 @@ use crate::render::tx::{ctid, meta_json_nft, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_bool;
+use crate::protocol::types::Hash256;
 use crate::rpc::params::{parse_hash256, uint_or_decimal};
 use crate::rpc::{HandlerResult, Params};
+use crate::store::StoredTx;
 use serde_json::{Map, Value};
 
 
@@ -50,7 +52,6 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::new(ErrorCode::InvalidParams));
     }
     let network_id = ctx.services.node.network_id;
-    let store = &ctx.services.node.ledgers;
     let binary = params.get("binary").is_some_and(as_bool);
     let found = if let Some(h) = hash {
         let id = h
@@ -90,20 +91,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         _ => None,
     };
-    let history = &ctx.services.node.history.store;
-    let entry = match found {
-        Ok(id) => store
-            .tx(&id)
-            .or_else(|| history.tx(&id).ok().flatten().and_then(|t| tx_entry(&t))),
-        Err((seq, index)) => store
-            .by_seq(seq)
-            .and_then(|s| s.ledger)
-            .and_then(|l| l.txs.get(index as usize).cloned())
-            .or_else(|| {
-                let txs = history.ledger_txs(seq).ok()?;
-                txs.iter().find(|t| t.index == index).and_then(tx_entry)
-            }),
-    };
+    let entry = find(ctx, found)?;
     // A transaction outside the requested range is "not found" there.
     let entry = entry.filter(|e| range.is_none_or(|(a, b)| (a..=b).contains(&e.ledger_seq)));
     let Some(entry) = entry else {
@@ -120,6 +108,41 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(err);
     };
     Ok(render(ctx, locate(ctx, entry), binary, network_id))
+}
+
+/// The transaction by ID (Ok) or by (ledger, index) (Err), in memory or else in the
+/// history store; a store that fails or returns what does not decode answers its error
+/// (rippled's `dbDeserialization`), never "not found".
+fn find(ctx: &Context, key: Result<Hash256, (u32, u32)>) -> Result<Option<Arc<TxEntry>>, RpcError> {
+    let store = &ctx.services.node.ledgers;
+    let history = &ctx.services.node.history.store;
+    let decoded = |t: &StoredTx| {
+        tx_entry(t).ok_or_else(|| {
+            RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
+        })
+    };
+    match key {
+        Ok(id) => match store.tx(&id) {
+            Some(e) => Ok(Some(e)),
+            None => match history.tx(&id).map_err(|e| RpcError::history_read(&e))? {
+                Some(t) => decoded(&t).map(Some),
+                None => Ok(None),
+            },
+        },
+        Err((seq, index)) => {
+            let held = store
+                .by_seq(seq)
+                .and_then(|s| s.ledger)
+                .and_then(|l| l.txs.get(index as usize).cloned());
+            if held.is_some() {
+                return Ok(held);
+            }
+            let txs = history
+                .ledger_txs(seq)
+                .map_err(|e| RpcError::history_read(&e))?;
+            txs.iter().find(|t| t.index == index).map(decoded).transpose()
+        }
+    }
 }
 
 fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String, Value> {

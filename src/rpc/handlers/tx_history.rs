@@ -31,13 +31,15 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .history
         .store
         .recent_txs(start, TX_HISTORY_PAGE)
-        .map_err(|e| {
-            tracing::warn!("tx_history: {e}");
-            RpcError::new(ErrorCode::Internal)
-        })?;
-    let txs = stored
+        .map_err(|e| RpcError::history_read(&e))?;
+    let mut entries = Vec::with_capacity(stored.len());
+    for t in &stored {
+        entries.push(tx_entry(t).ok_or_else(|| {
+            RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
+        })?);
+    }
+    let txs = entries
         .iter()
-        .filter_map(tx_entry)
         .map(|e| {
             let mut o = tx_json(&e.tx(), &e.id, ctx.api_version);
             o.insert("inLedger".into(), Value::from(e.ledger_seq));

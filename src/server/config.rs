@@ -315,11 +315,15 @@ impl ServerConfig {
         }
     }
 
-    /// Read and validate a TOML file.
+    /// Read (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`] bytes) and
+    /// validate a TOML file.
     pub fn from_file(path: &Path) -> Result<ServerConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
+        let max = crate::limits::CONFIG_FILE_BYTES_MAX;
+        let text = crate::server::files::read_text_bounded(path, max).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            }
         })?;
         ServerConfig::from_toml(&text)
     }

@@ -1,7 +1,7 @@
 //! Start-up against the real binary: the files `serve` is given (`--genesis`, `--config`,
 //! TLS files) are read only when they are regular files of bounded size, a refused genesis
-//! file leaves the data directory as it was, and SIGTERM / SIGINT stop a start that waits
-//! (exit status 128 + the signal).
+//! file leaves the data directory as it was, a `faucet_seed` naming no account is refused,
+//! and SIGTERM / SIGINT stop a start that waits (exit status 128 + the signal).
 
 mod support;
 
@@ -201,6 +201,53 @@ fn a_refused_genesis_file_leaves_the_data_directory_reusable() {
     .json();
     assert_eq!(lines["result"]["lines"][0]["balance"], "100", "{lines}");
     assert!(server.terminate().success());
+}
+
+#[test]
+fn a_faucet_seed_without_an_account_is_refused_at_start() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let seed = seed_of("a faucet nobody funded");
+    let port = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\"]\n";
+    let config = dir.path().join("ledgerd.toml");
+    std::fs::write(
+        &config,
+        format!("ephemeral = true\nfaucet_seed = \"{seed}\"\n{port}"),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["serve", "--config", config])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let (code, err) = finish(child, "faucet_seed");
+    assert_eq!(code, Some(2), "{err}");
+    let address = address_of("a faucet nobody funded");
+    assert!(
+        err.contains("faucet_seed") && err.contains(&address) && err.contains("does not exist"),
+        "{err}"
+    );
+    assert!(!err.contains(&seed), "the seed is echoed: {err}");
+    // In a new data directory with a genesis file that does not fund it: refused before
+    // the directory holds anything.
+    let data = dir.path().join("data");
+    let file = dir.path().join("genesis.json");
+    std::fs::write(&file, market_file().to_string()).unwrap();
+    let durable = dir.path().join("durable.toml");
+    std::fs::write(&durable, format!("faucet_seed = \"{seed}\"\n{port}")).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["serve", "--config", durable.to_str().unwrap()])
+        .args(["--data-dir", data.to_str().unwrap()])
+        .args(["--genesis", file.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let (code, err) = finish(child, "faucet_seed with a genesis file");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(!holds_anything(&data));
 }
 
 /// A fork upstream that accepts connections and never answers; its first connection is

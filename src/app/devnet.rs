@@ -109,6 +109,28 @@ pub async fn prepare(
         .collect())
 }
 
+/// Refuses a `faucet_seed` whose account is not in the ledger once the genesis file and
+/// the prefunded accounts are applied: every faucet request would fail. The faucet's
+/// account is not funded here: a seed that names no account is most likely a mistake
+/// (another ledger's seed, a typo), and funding it would hide that. The message names the
+/// account's address, never the seed.
+pub fn check_faucet_account(
+    services: &Services,
+    key: Option<&crate::protocol::keys::KeyPair>,
+) -> Result<(), String> {
+    let Some(key) = key else {
+        return Ok(());
+    };
+    let account = key.account_id();
+    if devnet::xrp_balance(services, &account).is_none() {
+        return Err(format!(
+            "faucet_seed: its account {} does not exist in this ledger, so the faucet could pay nobody; fund it first (an account of a --genesis file, or a prefunded --accounts seed) or remove faucet_seed to pay from the genesis account",
+            account.to_address()
+        ));
+    }
+    Ok(())
+}
+
 fn costs(services: &Services) -> Costs {
     let fees = services.node.ledgers.fees();
     Costs {

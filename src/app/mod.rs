@@ -136,7 +136,8 @@ fn is_durable(config: &ServerConfig) -> bool {
     config.data_dir.is_some() && !config.ephemeral && config.fork.is_none()
 }
 
-/// Applies a genesis file (and the prefunded accounts) on a trial ledger in memory, made as the data directory's new ledger will be (the same
+/// Applies a genesis file (and the prefunded accounts, and checks `faucet_seed`'s account)
+/// on a trial ledger in memory, made as the data directory's new ledger will be (the same
 /// fees, network id and clock): a file whose transactions would fail (an unfunded offer, a
 /// payment to an account that requires a destination tag, ...) is refused before the data
 /// directory holds anything, so a retry with a corrected file can use the same directory.
@@ -150,7 +151,9 @@ async fn rehearse_genesis(
     let node = Node::new(ledgers, config.network_id.unwrap_or(0));
     let tasks = crate::node::start(&node, persistence, 0)?;
     let services = Arc::new(Services::new(rpc_config(config), node, cpu.clone()));
-    let tried = devnet::prepare(&services, &config.dev, Some(genesis)).await;
+    let tried = devnet::prepare(&services, &config.dev, Some(genesis))
+        .await
+        .and_then(|_| devnet::check_faucet_account(&services, config.faucet_key.as_ref()));
     tasks.stop().await;
     tried?;
     tracing::info!(file = %genesis.path.display(), "genesis file tried on a ledger in memory: it applies");
@@ -174,8 +177,9 @@ async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks), S
     Ok((node, Tasks::Writer(node_tasks)))
 }
 
-/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`); none on a
-/// read node, which has no writer of its own.
+/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`), then the
+/// faucet's account checked (`faucet_seed`); none on a read node, which has no writer of
+/// its own.
 async fn prepare_dev(
     services: &Arc<Services>,
     config: &ServerConfig,
@@ -184,7 +188,9 @@ async fn prepare_dev(
     if config.read_only {
         return Ok(Vec::new());
     }
-    devnet::prepare(services, &config.dev, genesis).await
+    let accounts = devnet::prepare(services, &config.dev, genesis).await?;
+    devnet::check_faucet_account(services, config.faucet_key.as_ref())?;
+    Ok(accounts)
 }
 
 /// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a

@@ -76,7 +76,8 @@ pub struct FileConfig {
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
     /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
-    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account).
+    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account):
+    /// `serve` refuses to start when it names no account.
     pub faucet_seed: Option<String>,
     /// The listening ports.
     #[serde(default, rename = "port")]

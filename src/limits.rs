@@ -747,6 +747,17 @@ pub const ADDRESS_CACHE_ENTRIES: usize = 4096;
 pub const BOOK_PAGE_CACHE_ENTRIES: usize = 256;
 
 // ---------------------------------------------------------------------------------------------
+// Files read at start (`server::files::read_bounded`: regular files only, at most these).
+// ---------------------------------------------------------------------------------------------
+
+/// Largest `--config` TOML file, in bytes (a configuration of many ports is a few KiB).
+pub const CONFIG_FILE_BYTES_MAX: u64 = 1024 * 1024;
+
+/// Largest TLS certificate chain or private key file (PEM), in bytes (a chain of a few
+/// certificates is a few KiB).
+pub const TLS_FILE_BYTES_MAX: u64 = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
 // Development ledger: the faucet (`POST /accounts`), prefunded accounts, genesis files.
 // ---------------------------------------------------------------------------------------------
 
@@ -778,7 +789,8 @@ pub const DEV_ACCOUNTS_MAX: u32 = 1000;
 /// Drops each prefunded account gets when `--accounts-balance` is not given (10,000 XRP).
 pub const DEV_ACCOUNT_DROPS_DEFAULT: u64 = 10_000 * 1_000_000;
 
-/// Largest genesis file `serve --genesis FILE` reads, in bytes.
+/// Largest genesis file `serve --genesis FILE` reads, in bytes (a regular file only; see
+/// `server::files::read_bounded`).
 pub const GENESIS_FILE_BYTES_MAX: u64 = 4 * 1024 * 1024;
 
 /// Most entries (accounts, trust lines and offers together) one genesis file may describe:

@@ -80,16 +80,23 @@ pub fn default_io_threads() -> usize {
 /// server_info).
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     crate::server::files::raise();
+    // A genesis file is read, and on a data directory tried, before anything is created.
+    let genesis = match config.read_only {
+        true => None,
+        false => devnet::read_genesis(&config, is_new_ledger(&config))?,
+    };
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
-    let (node, tasks, new_ledger) = if config.read_only {
-        let (node, tasks) = start_read_node(&config)?;
-        (node, tasks, false)
+    if let Some(genesis) = genesis.as_ref().filter(|_| is_durable(&config)) {
+        rehearse_genesis(&config, genesis, &cpu).await?;
+    }
+    let (node, tasks) = if config.read_only {
+        start_read_node(&config)?
     } else {
         start_writer(&mut config).await?
     };
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
-    let accounts = match prepare_dev(&services, &config, new_ledger).await {
+    let accounts = match prepare_dev(&services, &config, genesis.as_ref()).await {
         Ok(a) => a,
         Err(e) => {
             tasks.stop().await;
@@ -114,15 +121,48 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     })
 }
 
-/// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
-/// journal and history, and (`--postgres`) the copy of its history into PostgreSQL. Also
-/// says whether the ledger is new (a genesis file may only start a new one).
-async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks, bool), String> {
-    let new_ledger = match (&config.data_dir, config.ephemeral, &config.fork) {
+/// Whether the writer starts a new ledger (a genesis file may only start a new one): in
+/// memory, or in a data directory that holds none; a fork's is the upstream's.
+fn is_new_ledger(config: &ServerConfig) -> bool {
+    match (&config.data_dir, config.ephemeral, &config.fork) {
         (_, _, Some(_)) => false,
         (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
         _ => true,
-    };
+    }
+}
+
+/// Whether the writer's ledger lives in a data directory (else in memory).
+fn is_durable(config: &ServerConfig) -> bool {
+    config.data_dir.is_some() && !config.ephemeral && config.fork.is_none()
+}
+
+/// Applies a genesis file (and the prefunded accounts, and checks `faucet_seed`'s account)
+/// on a trial ledger in memory, made as the data directory's new ledger will be (the same
+/// fees, network id and clock): a file whose transactions would fail (an unfunded offer, a
+/// payment to an account that requires a destination tag, ...) is refused before the data
+/// directory holds anything, so a retry with a corrected file can use the same directory.
+/// (In memory, the real ledger is its own trial.)
+async fn rehearse_genesis(
+    config: &ServerConfig,
+    genesis: &devnet::Genesis,
+    cpu: &CpuPool,
+) -> Result<(), String> {
+    let (persistence, ledgers) = Persistence::ephemeral(ledger_config(config));
+    let node = Node::new(ledgers, config.network_id.unwrap_or(0));
+    let tasks = crate::node::start(&node, persistence, 0)?;
+    let services = Arc::new(Services::new(rpc_config(config), node, cpu.clone()));
+    let tried = devnet::prepare(&services, &config.dev, Some(genesis))
+        .await
+        .and_then(|_| devnet::check_faucet_account(&services, config.faucet_key.as_ref()));
+    tasks.stop().await;
+    tried?;
+    tracing::info!(file = %genesis.path.display(), "genesis file tried on a ledger in memory: it applies");
+    Ok(())
+}
+
+/// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
+/// journal and history, and (`--postgres`) the copy of its history into PostgreSQL.
+async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
     let repair = history_repair(config);
     let (persistence, ledgers) = match config.fork.clone() {
         Some(fork) => open_fork(&fork, config).await?,
@@ -135,20 +175,23 @@ async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks, bo
             .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
         let _ = node.replica.set(replica);
     }
-    Ok((node, Tasks::Writer(node_tasks), new_ledger))
+    Ok((node, Tasks::Writer(node_tasks)))
 }
 
-/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`); none on a
-/// read node, which has no writer of its own.
+/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`), then the
+/// faucet's account checked (`faucet_seed`); none on a read node, which has no writer of
+/// its own.
 async fn prepare_dev(
     services: &Arc<Services>,
     config: &ServerConfig,
-    new_ledger: bool,
+    genesis: Option<&devnet::Genesis>,
 ) -> Result<Vec<devnet::DevAccountLine>, String> {
     if config.read_only {
         return Ok(Vec::new());
     }
-    devnet::prepare(services, &config.dev, new_ledger).await
+    let accounts = devnet::prepare(services, &config.dev, genesis).await?;
+    devnet::check_faucet_account(services, config.faucet_key.as_ref())?;
+    Ok(accounts)
 }
 
 /// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a

@@ -76,7 +76,8 @@ pub struct FileConfig {
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
     /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
-    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account).
+    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account):
+    /// `serve` refuses to start when it names no account.
     pub faucet_seed: Option<String>,
     /// The listening ports.
     #[serde(default, rename = "port")]
@@ -320,11 +321,15 @@ impl ServerConfig {
         }
     }
 
-    /// Read and validate a TOML file.
+    /// Read (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`] bytes) and
+    /// validate a TOML file.
     pub fn from_file(path: &Path) -> Result<ServerConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
+        let max = crate::limits::CONFIG_FILE_BYTES_MAX;
+        let text = crate::server::files::read_text_bounded(path, max).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            }
         })?;
         ServerConfig::from_toml(&text)
     }

@@ -537,6 +537,81 @@ fn deposit_refusals() {
     );
 }
 
+/// The largest issued value (`STAmount{cMaxValue, cMaxOffset}`), of `like`'s issue.
+fn largest(like: &Amount) -> Amount {
+    let i = like.issue();
+    let v = IouValue::from_parts(
+        9_999_999_999_999_999,
+        80,
+        false,
+        ledgerd::protocol::amount::Rounding::Nearest,
+    )
+    .expect("value");
+    Amount::iou(v, i.currency, i.issuer)
+}
+
+/// `who` sent a transaction rippled does not apply (a `tef`): no fee, same sequence.
+fn not_applied(w: &mut World, who: &Account, tx: Tx) {
+    let (drops, seq) = (w.env.balance(who), w.env.seq(who));
+    w.env.apply(who, tx, Ter::tefEXCEPTION);
+    assert_eq!(
+        (w.env.balance(who), w.env.seq(who)),
+        (drops, seq),
+        "not applied"
+    );
+}
+
+// Issue 29 defect 8: deposits asking a 1,000 XRP / 1,000 USD pool (fee 0.5%) for more
+// than an amount holds, as rippled answers them. tfLPToken runs in
+// `AMMDeposit::equalDepositTokens`' try, which answers any exception tecINTERNAL with
+// the fee charged: LPTokenOut 10^15 asks 10^18 drops (past 10^17), 10^20 asks 10^23
+// drops (past an i64); 10^10 asks a real 10^13 drops, which carol lacks. No other mode
+// has a try: the throw escapes doApply as tefEXCEPTION, not applied.
+#[test]
+fn deposits_past_what_an_amount_holds() {
+    let mut w = funded_world(500, 1000, "1000");
+    let carol = w.carol.clone();
+    let gw = w.gw.clone();
+    let lp = |w: &World, v: &str| deposit(w, tf::LP_TOKEN).amount("LPTokenOut", lpt_amount(w, v));
+    let tx = lp(&w, "1e10");
+    w.env.apply(&carol, tx, Ter::tecUNFUNDED_AMM);
+    for v in ["1e15", "1e20"] {
+        let (drops, seq) = (w.env.balance(&carol), w.env.seq(&carol));
+        let tx = lp(&w, v);
+        w.env.apply(&carol, tx, Ter::tecINTERNAL);
+        assert_eq!(w.env.balance(&carol), drops - FEE, "the fee is charged");
+        assert_eq!(w.env.seq(&carol), seq + 1);
+    }
+    w.pool
+        .expect(&w.env, xrp(1000), usd(&gw, "1000"), "1000000");
+    // equalDepositLimit: the issuer's 10^20 USD wants 10^23 drops beside it.
+    let tx = deposit(&w, tf::TWO_ASSET)
+        .amount("Amount", usd(&gw, "1e20"))
+        .amount("Amount2", xrp(1000));
+    not_applied(&mut w, &gw, tx);
+    // singleDepositEPrice: Amount 0 at the largest EPrice solves to some 10^201 USD.
+    let tx = deposit(&w, tf::LIMIT_LP_TOKEN)
+        .amount("Amount", usd(&gw, "0"))
+        .amount("EPrice", largest(&usd(&gw, "1")));
+    not_applied(&mut w, &carol, tx);
+    // singleWithdrawEPrice: the smallest EPrice gives tokens / EPrice past 10^89 drops.
+    let min = IouValue::from_parts(
+        1_000_000_000_000_000,
+        -96,
+        false,
+        ledgerd::protocol::amount::Rounding::Nearest,
+    )
+    .expect("value");
+    let lpt = lpt_amount(&w, "1").issue();
+    let tx = withdraw(&w, tf::LIMIT_LP_TOKEN)
+        .amount("Amount", xrp(0))
+        .amount("EPrice", Amount::iou(min, lpt.currency, lpt.issuer));
+    let alice = w.alice.clone();
+    not_applied(&mut w, &alice, tx);
+    w.pool
+        .expect(&w.env, xrp(1000), usd(&gw, "1000"), "1000000");
+}
+
 fn lpt_amount_zero(lpt: &Amount) -> Amount {
     let i = lpt.issue();
     Amount::iou(IouValue::ZERO, i.currency, i.issuer)

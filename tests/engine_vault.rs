@@ -535,3 +535,56 @@ fn xrp_is_never_clawed_back_from_a_vault() {
         Ter::tecNO_ENTRY,
     );
 }
+
+/// Issue 29 defect 8, as rippled's `VaultWithdraw` answers: shares whose worth outgrows
+/// an XRP amount end in `tefEXCEPTION` (the `std::runtime_error` of drops past 10^17
+/// escapes the `catch (std::overflow_error)`), not applied and no fee; a share count
+/// past an i64 is that overflow, caught as `tecPATH_DRY`.
+#[test]
+fn withdrawals_worth_more_than_an_amount_holds() {
+    let mut env = Env::new();
+    let [owner, alice] = env.funded(["vBigOwner", "vBigAlice"]);
+    let (key, share) = open(&mut env, &owner, create(Issue::XRP));
+    env.apply(&alice, deposit(key, xrp(100)), Ter::tesSUCCESS);
+    // 10^15 shares are worth 10^15 drops: a real amount, more than alice has.
+    let before = env.balance(&alice);
+    let tx = withdraw_shares(key, share, 1_000_000_000_000_000);
+    env.apply(&alice, tx, Ter::tecINSUFFICIENT_FUNDS);
+    assert_eq!(env.balance(&alice), before - 10, "the fee is charged");
+    // 10^18 and 2^63 - 1 shares are worth that many drops: no XRP amount holds them.
+    for n in [1_000_000_000_000_000_000, i64::MAX as u64] {
+        let (before, seq) = (env.balance(&alice), env.seq(&alice));
+        env.apply(&alice, withdraw_shares(key, share, n), Ter::tefEXCEPTION);
+        assert_eq!((env.balance(&alice), env.seq(&alice)), (before, seq));
+    }
+    // Past 2^63 - 1 no MPT amount is meant (rippled reads it as negative): refused.
+    let tx = withdraw_shares(key, share, 1 << 63);
+    env.apply(&alice, tx, Ter::temBAD_AMOUNT);
+    assert_eq!(shares_of(&env, &share, &alice), 100_000_000);
+    assert_eq!(totals(&env, &key).0, Number::from_i64(100_000_000));
+}
+
+/// The other side of the same defect: in an IOU vault (10^6 shares a USD) a deposit or
+/// withdrawal of 10^15 USD or more needs more shares than an MPT amount holds; rippled's
+/// `catch (std::overflow_error)` answers `tecPATH_DRY` (fee charged), where ledgerd
+/// answered `tecINTERNAL`.
+#[test]
+fn iou_amounts_needing_more_shares_than_an_mpt_holds() {
+    let mut env = Env::new();
+    let [gw, owner, alice] = env.funded(["vBigGw", "vBigIouOwner", "vBigIouAlice"]);
+    env.apply(
+        &gw,
+        fset(ledgerd::engine::account_set::asf::DEFAULT_RIPPLE),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 500)), Ter::tesSUCCESS);
+    let (key, share) = open(&mut env, &owner, create(gw.iou("USD", 0).issue()));
+    env.apply(&alice, deposit(key, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    let big = gw.iou_s("USD", "1e15");
+    env.apply(&alice, withdraw(key, big), Ter::tecPATH_DRY);
+    // The issuer may deposit any amount of its own issue.
+    env.apply(&gw, deposit(key, gw.iou_s("USD", "1e20")), Ter::tecPATH_DRY);
+    env.apply(&alice, withdraw(key, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    assert_eq!(shares_of(&env, &share, &alice), 0);
+}

@@ -120,11 +120,11 @@ fn pay_price(
     Ok(price)
 }
 
-/// doApply.
+/// doApply. A fault is an exception rippled's `applyBid` does not catch: `tefEXCEPTION`.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let t = apply(ctx);
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     t
 }

@@ -72,11 +72,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     Ter::tesSUCCESS
 }
 
-/// doApply.
+/// doApply. A fault is an exception: inside `equalWithdrawTokens` rippled catches it
+/// as `tecINTERNAL` ([`Withdrawal::equal_tokens`]); anywhere else nothing does
+/// (`tefEXCEPTION`).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let t = apply(ctx);
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     t
 }

@@ -126,7 +126,8 @@ fn is_lp_token(view: &dyn ReadView, issue: &Issue) -> bool {
             .is_some_and(|r| super::amm::is_pseudo(&r))
 }
 
-/// doApply.
+/// doApply. A fault is an exception rippled's `applyCreate` does not catch:
+/// `tefEXCEPTION`.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some((amount, amount2, tfee)) = fields(ctx.tx) else {
         return Ter::tefINTERNAL;
@@ -134,7 +135,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let creator = ctx.account;
     let t = create(&mut ctx.sb, &creator, &amount, &amount2, tfee);
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     t
 }

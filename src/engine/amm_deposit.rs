@@ -242,11 +242,14 @@ struct Pool<'c, 'a, 't> {
     tfee: u16,
 }
 
-/// doApply.
+/// doApply. A fault is an exception (an amount past what an STAmount holds, or the
+/// arithmetic overflowing): inside `equalDepositTokens` (tfLPToken) rippled catches it
+/// as `tecINTERNAL` ([`Pool::equal_tokens`]); in every other mode nothing does, and
+/// rippled answers `tefEXCEPTION` (not applied, no fee).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let t = apply(ctx);
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     t
 }
@@ -307,7 +310,7 @@ impl Pool<'_, '_, '_> {
             }
             (Some(a), _, _, _) if flags & tf::SINGLE_ASSET != 0 => self.single(bal1, lpt, &a, lp),
             (_, _, _, Some(lp)) if flags & tf::LP_TOKEN != 0 => {
-                self.equal_tokens(bal1, bal2, lpt, &lp, a, a2)
+                self.equal_tokens(bal1, bal2, lpt, &lp, (a, a2))
             }
             (Some(a), Some(a2), _, _) if flags & tf::TWO_ASSET_IF_EMPTY != 0 => {
                 let tokens = amm_lp_tokens(&a, &a2, &lpt.issue());
@@ -385,15 +388,31 @@ impl Pool<'_, '_, '_> {
         Ok(add(lpt, tokens))
     }
 
-    /// tfLPToken: both assets in proportion to LPTokenOut (`equalDepositTokens`).
+    /// tfLPToken: both assets in proportion to LPTokenOut (`equalDepositTokens`), in
+    /// rippled's `try` that answers any exception `tecINTERNAL` (fee charged): LPTokenOut
+    /// 10^20 on a 1,000 XRP pool asks for 10^23 drops, which no STAmount holds.
     fn equal_tokens(
         &mut self,
         bal1: &Amount,
         bal2: &Amount,
         lpt: &Amount,
         tokens: &Amount,
-        min1: Option<Amount>,
-        min2: Option<Amount>,
+        mins: (Option<Amount>, Option<Amount>),
+    ) -> Deposited {
+        let r = self.equal_tokens_guts(bal1, bal2, lpt, tokens, mins);
+        if faulted() {
+            return Err(Ter::tecINTERNAL);
+        }
+        r
+    }
+
+    fn equal_tokens_guts(
+        &mut self,
+        bal1: &Amount,
+        bal2: &Amount,
+        lpt: &Amount,
+        tokens: &Amount,
+        (min1, min2): (Option<Amount>, Option<Amount>),
     ) -> Deposited {
         let tokens = adjust_lp_tokens(lpt, tokens, Side::Deposit);
         if tokens.is_zero() {

@@ -12,9 +12,9 @@ use std::cmp::Ordering;
 
 use super::funds::zero_of;
 use crate::limits::AMM_FEE_SCALE;
-use crate::protocol::amount::Amount;
+use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::number::{
-    get_round, root2, set_round, take_fault, Number, RoundGuard, RoundingMode,
+    get_round, raise_fault, root2, set_round, take_fault, Number, RoundGuard, RoundingMode,
 };
 use crate::protocol::types::Issue;
 
@@ -40,13 +40,16 @@ fn n(v: i64) -> Number {
 }
 
 /// `toSTAmount(issue, n, mode)`: XRP rounded to drops with `mode`, an issued value as is
-/// (zero below the smallest exponent). Out of range: zero, with the Number fault raised.
+/// (zero below the smallest exponent). Out of range: zero, with the Number fault raised,
+/// where rippled's STAmount throws: drops past an i64 (`Number::operator rep()`) or past
+/// 10^17 (`canonicalize`: "Native currency amount out of range"), an issued exponent
+/// past 80 (`IOUAmount::normalize`).
 pub fn to_amount(issue: &Issue, v: Number, mode: RoundingMode) -> Amount {
     if issue.is_xrp() {
         let _g = RoundGuard::new(mode);
         return match v.to_i64() {
-            Some(d) => Amount::Xrp(d),
-            None => overflow(issue),
+            Some(d) if d.unsigned_abs() <= DROPS_MAX => Amount::Xrp(d),
+            _ => overflow(issue),
         };
     }
     match v.to_iou() {
@@ -56,7 +59,7 @@ pub fn to_amount(issue: &Issue, v: Number, mode: RoundingMode) -> Amount {
 }
 
 fn overflow(issue: &Issue) -> Amount {
-    let _ = Number::ONE / Number::ZERO;
+    raise_fault();
     zero_of(issue)
 }
 
@@ -425,7 +428,7 @@ pub fn swap_asset_out(
 /// The largest amount of an issue (`toMaxAmount`).
 fn max_amount(issue: &Issue) -> Amount {
     if issue.is_xrp() {
-        return Amount::Xrp(crate::protocol::amount::DROPS_MAX as i64);
+        return Amount::Xrp(DROPS_MAX as i64);
     }
     let v = Number::new(9_999_999_999_999_999, 80).to_iou();
     match v {
@@ -434,7 +437,8 @@ fn max_amount(issue: &Issue) -> Amount {
     }
 }
 
-/// True when an operation since the last check overflowed or divided by zero.
+/// True (and cleared) when an operation since the last check overflowed or divided by
+/// zero: where rippled would have thrown.
 pub fn faulted() -> bool {
     take_fault()
 }

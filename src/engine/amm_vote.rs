@@ -216,8 +216,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let mut sle = (*sle).clone();
     write_votes(&mut sle, &votes, &amm.lp_balance, tally.fee());
     ctx.sb.update(amm.key, sle);
+    // An exception rippled's AMMVote does not catch.
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     Ter::tesSUCCESS
 }

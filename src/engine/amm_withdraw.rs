@@ -205,11 +205,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     Ter::tesSUCCESS
 }
 
-/// doApply.
+/// doApply. A fault is an exception: inside `equalWithdrawTokens` (tfLPToken,
+/// tfWithdrawAll) rippled catches it as `tecINTERNAL` ([`Withdrawal::equal_tokens`]);
+/// in every other mode nothing does (`tefEXCEPTION`).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let t = apply(ctx);
     if faulted() {
-        return Ter::tecINTERNAL;
+        return Ter::tefEXCEPTION;
     }
     t
 }
@@ -413,6 +415,24 @@ impl Withdrawal<'_, '_, '_> {
 
     /// tfLPToken / tfWithdrawAll: both assets in proportion (`equalWithdrawTokens`).
     pub fn equal_tokens(
+        &mut self,
+        bal1: &Amount,
+        bal2: &Amount,
+        lpt: &Amount,
+        tokens: &Amount,
+    ) -> Withdrawn {
+        // rippled's `try`: what threw before it is not caught here.
+        if faulted() {
+            return Err(Ter::tefEXCEPTION);
+        }
+        let r = self.equal_tokens_guts(bal1, bal2, lpt, tokens);
+        if faulted() {
+            return Err(Ter::tecINTERNAL);
+        }
+        r
+    }
+
+    fn equal_tokens_guts(
         &mut self,
         bal1: &Amount,
         bal2: &Amount,

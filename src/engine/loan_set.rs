@@ -185,8 +185,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::terNO_ACCOUNT;
     }
     for f in value_fields() {
-        if present_number(tx, f).is_some_and(|v| !fits_asset(&b.asset, v)) {
-            return Ter::tecPRECISION_LOSS;
+        let t = value_fits(&b.asset, present_number(tx, f));
+        if t != Ter::tesSUCCESS {
+            return t;
         }
     }
     let Some(vault_pseudo) = vault_pseudo(view, &b) else {
@@ -205,6 +206,23 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         }
     }
     Ter::tesSUCCESS
+}
+
+/// `STAmount{asset, *value} != *value` in preclaim: `tecPRECISION_LOSS` for a value the
+/// asset cannot hold exactly (a fraction of a drop); one no STAmount of the asset holds
+/// at all (drops past 10^17 or an i64, an issued exponent past 80) makes rippled's
+/// STAmount throw out of preclaim: `tefEXCEPTION`.
+fn value_fits(asset: &VaultAsset, v: Option<Number>) -> Ter {
+    let Some(v) = v else {
+        return Ter::tesSUCCESS;
+    };
+    match super::vault_math::assets(asset, v) {
+        Err(super::vault_math::Unfit::Overflow | super::vault_math::Unfit::Range) => {
+            Ter::tefEXCEPTION
+        }
+        _ if !fits_asset(asset, v) => Ter::tecPRECISION_LOSS,
+        _ => Ter::tesSUCCESS,
+    }
 }
 
 /// `STAmount{asset, value} == value`: whole units for XRP and MPTs.

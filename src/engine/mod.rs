@@ -117,6 +117,7 @@ pub mod vault_clawback;
 pub mod vault_create;
 pub mod vault_delete;
 pub mod vault_deposit;
+pub mod vault_math;
 pub mod vault_set;
 pub mod vault_withdraw;
 pub mod xchain;

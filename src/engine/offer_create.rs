@@ -252,6 +252,10 @@ fn cross_in(
         domain: taker.domain,
     };
     let result = flow(sb, &req);
+    // rippled's flowCross catches what flow() throws and answers tecINTERNAL.
+    if result.ter == Ter::tefEXCEPTION {
+        return (Ter::tecINTERNAL, unchanged);
+    }
     for k in &result.removable {
         let _ = offer_delete(sb, k);
         let _ = offer_delete(sb_cancel, k);

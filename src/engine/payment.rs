@@ -303,7 +303,12 @@ fn ripple_payment(ctx: &mut ApplyContext, dst: &AccountId, amount: &Amount) -> T
         domain: tx.h256_of(s.domain_id),
     };
     let out = flow(&mut ctx.sb, &req);
-    let mut ter = out.ter;
+    // rippled's RippleCalc catches what flow() throws: "return a tec so the tx is
+    // stored".
+    let mut ter = match out.ter {
+        Ter::tefEXCEPTION => Ter::tecINTERNAL,
+        t => t,
+    };
     if ter == Ter::tesSUCCESS && out.actual_out != *amount {
         match tx.amount_of(s.deliver_min) {
             Some(min) if crate::engine::flow::amt_cmp(&out.actual_out, &min).is_lt() => {

@@ -196,6 +196,9 @@ pub fn ripple_credit(
     let sender_high = sender > receiver;
     let before = balance_for(&line, sender, receiver);
     let Ok(after) = before.checked_sub(amount) else {
+        // Past the largest issued value: rippled's STAmount subtraction throws
+        // (`IOUAmount` overflow); the caller answers as rippled's catch does.
+        crate::protocol::number::raise_fault();
         return Ter::tecINTERNAL;
     };
     let flags = line.flags();

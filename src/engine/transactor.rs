@@ -514,6 +514,8 @@ pub fn apply_transaction(
     tx_index: u32,
     cfg: &ApplyConfig,
 ) -> Outcome {
+    // A fault an earlier transaction's checks raised and left unread is not this one's.
+    let _ = crate::protocol::number::take_fault();
     let (c, transactor, preclaim) = match preflight_and_preclaim(view, tx, cfg) {
         Ok(checked) => checked,
         Err(t) => return Outcome::rejected(t),
@@ -521,11 +523,7 @@ pub fn apply_transaction(
     let Some((mut ctx, fee)) = charged_context(view, tx, tx_id, &c) else {
         return Outcome::rejected(Ter::tefINTERNAL);
     };
-    let mut ter = if preclaim.is_tec() {
-        preclaim
-    } else {
-        (transactor.do_apply)(&mut ctx)
-    };
+    let mut ter = run_apply(transactor, &mut ctx, preclaim);
     if !ter.is_applied() {
         return Outcome::rejected(ter);
     }
@@ -553,6 +551,17 @@ pub fn apply_transaction(
         invariants::check(sb.items(), fee, c.fee, &c.account, tx_type)?;
         invariants::permissioned_dex(sb, tx, ter)
     };
+    if let Err(v) = checked(&ctx.sb, ter) {
+        if std::env::var_os("INV_TRACE").is_some() {
+            eprintln!("VIOLATION {:?} ter {}", v, ter);
+            for (k, i) in ctx.sb.items().iter() {
+                eprintln!(
+                    "{:?} {:?}\n  before {:?}\n  after {:?}",
+                    k, i.action, i.orig, i.cur
+                );
+            }
+        }
+    }
     if checked(&ctx.sb, ter).is_err() {
         ter = Ter::tecINVARIANT_FAILED;
         if !reset(&mut ctx, &c) || checked(&ctx.sb, ter).is_err() {
@@ -589,6 +598,21 @@ pub fn apply_transaction(
         fee_drops: fee,
         delivered,
     }
+}
+
+/// The type's doApply (skipped for a preclaim `tec`, which claims the fee). A fault the
+/// checks or the transactor did not catch themselves is an exception out of rippled's
+/// preclaim or doApply: `tefEXCEPTION`, nothing applied (rippled `applySteps`).
+fn run_apply(transactor: &Transactor, ctx: &mut ApplyContext, preclaim: Ter) -> Ter {
+    let ter = if preclaim.is_tec() {
+        preclaim
+    } else {
+        (transactor.do_apply)(ctx)
+    };
+    if crate::protocol::number::take_fault() {
+        return Ter::tefEXCEPTION;
+    }
+    ter
 }
 
 /// Offers a killed transaction deleted without trading against them (found unfunded,

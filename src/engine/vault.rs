@@ -10,6 +10,7 @@ use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::ripple::{trust_create, NewLine};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
+use super::vault_math::{self, Unfit};
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -182,15 +183,6 @@ pub fn amount_number(a: &Amount) -> Number {
     super::amm_math::num(a)
 }
 
-/// `Number::truncate()` as an integer count (shares are MPT units); `None` when negative
-/// or past the MPT range.
-pub fn truncate_units(v: Number) -> Option<u64> {
-    let _g = RoundGuard::new(RoundingMode::TowardsZero);
-    v.to_i64()
-        .filter(|u| *u >= 0)
-        .and_then(|u| u64::try_from(u).ok())
-}
-
 /// A Number in `asset`'s units, rounded to nearest as an STAmount assignment does.
 pub fn to_asset(asset: &VaultAsset, v: Number) -> Option<AssetAmount> {
     let whole = || {
@@ -305,15 +297,14 @@ impl Totals {
         }
     }
 
-    /// `assetsToSharesDeposit`: shares for `assets`, truncated.
-    pub fn shares_for_deposit(&self, assets: Number) -> Option<u64> {
+    /// `assetsToSharesDeposit`: shares for `assets`, truncated (where rippled would
+    /// throw assigning them, why: see [`super::vault_math`]).
+    pub fn shares_for_deposit(&self, assets: Number) -> Result<u64, Unfit> {
         if self.assets.is_zero() {
-            return truncate_units(Number::new(
-                assets.mantissa(),
-                assets.exponent() + self.scale,
-            ));
+            let n = Number::new(assets.mantissa(), assets.exponent() + self.scale);
+            return vault_math::shares(n, true);
         }
-        truncate_units(self.shares * (assets / self.assets))
+        vault_math::shares(self.shares * (assets / self.assets), true)
     }
 
     /// `sharesToAssetsDeposit`: the assets `shares` cost.
@@ -625,7 +616,7 @@ mod tests {
             scale: 6,
         };
         let hundred = Number::from_iou(&IouValue::parse("100").unwrap_or(IouValue::ZERO));
-        assert_eq!(t.shares_for_deposit(hundred), Some(100_000_000));
+        assert_eq!(t.shares_for_deposit(hundred), Ok(100_000_000));
         let back = t.assets_for_deposit(100_000_000);
         assert_eq!(back, Number::from_i64(100));
     }
@@ -638,7 +629,7 @@ mod tests {
             shares: Number::from_i64(100),
             scale: 0,
         };
-        assert_eq!(t.shares_for_deposit(Number::from_i64(100)), Some(33));
+        assert_eq!(t.shares_for_deposit(Number::from_i64(100)), Ok(33));
         assert_eq!(t.assets_for_withdraw(50), Number::from_i64(150));
     }
 

@@ -7,14 +7,15 @@ use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::vault_id;
 use super::vault::{
     amount_field, asset_of, number_of, read_vault, remove_share_token, send_asset, set_number,
-    share_id, to_asset, AssetAmount, Totals, VaultAsset,
+    share_id, AssetAmount, Totals, VaultAsset,
 };
+use super::vault_math::{self, Unfit};
 use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::mpt::MptId;
-use crate::protocol::number::{Number, RoundGuard, RoundingMode};
+use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
+use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -30,7 +31,10 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let asked = match tx.get(s.amount) {
         None => return Ter::tesSUCCESS,
         Some(StValue::Amount(a)) if a.is_negative() => return Ter::temBAD_AMOUNT,
-        Some(StValue::MptAmount(m)) if m.negative => return Ter::temBAD_AMOUNT,
+        // Past 2^63 - 1 too, as for VaultDeposit (`vault_deposit::preflight`).
+        Some(StValue::MptAmount(m)) if m.negative || m.value > MPT_AMOUNT_MAX => {
+            return Ter::temBAD_AMOUNT
+        }
         Some(_) => amount_field(tx).map(|a| a.asset()),
     };
     // Zero is valid: it means "all".
@@ -74,12 +78,16 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 
 /// Shares a number of assets is worth on withdrawal, as an MPT amount (rounded to
 /// nearest, as an STAmount assignment).
-fn shares_for(t: &Totals, assets: Number) -> Option<u64> {
-    let _g = RoundGuard::new(RoundingMode::ToNearest);
-    u64::try_from(t.shares_for_withdraw(assets).to_i64()?).ok()
+fn shares_for(t: &Totals, assets: Number) -> Result<u64, Ter> {
+    vault_math::shares(t.shares_for_withdraw(assets), false).map_err(Unfit::ter)
 }
 
-/// The (shares, assets) clawed back from `holder`.
+fn to_asset(asset: &VaultAsset, v: Number) -> Result<AssetAmount, Ter> {
+    vault_math::assets(asset, v).map_err(Unfit::ter)
+}
+
+/// The (shares, assets) clawed back from `holder`. rippled's try block: an overflow is
+/// `tecPATH_DRY`, drops past 10^17 escape it (`tefEXCEPTION`).
 fn clawed(
     view: &dyn ReadView,
     t: &Totals,
@@ -88,7 +96,23 @@ fn clawed(
     asset: &VaultAsset,
     available: Number,
     share: &MptId,
-) -> Option<(u64, AssetAmount)> {
+) -> Result<(u64, AssetAmount), Ter> {
+    let r = clawed_guts(view, t, tx, holder, asset, available, share);
+    if super::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    r
+}
+
+fn clawed_guts(
+    view: &dyn ReadView,
+    t: &Totals,
+    tx: &StObject,
+    holder: &AccountId,
+    asset: &VaultAsset,
+    available: Number,
+    share: &MptId,
+) -> Result<(u64, AssetAmount), Ter> {
     let asked = amount_field(tx).filter(|a| !a.is_zero());
     let (mut shares, mut assets) = match asked {
         None => {
@@ -102,7 +126,7 @@ fn clawed(
         assets = to_asset(asset, available)?;
         shares = shares_for(t, available)?;
     }
-    Some((shares, assets))
+    Ok((shares, assets))
 }
 
 /// doApply.
@@ -127,11 +151,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let totals = Totals::of(&vault, &iss);
     let available = number_of(&vault, s.assets_available);
-    let Some((shares, assets)) =
-        clawed(&ctx.sb, &totals, ctx.tx, &holder, &issue, available, &share)
-    else {
-        return Ter::tecINTERNAL;
-    };
+    let (shares, assets) =
+        match clawed(&ctx.sb, &totals, ctx.tx, &holder, &issue, available, &share) {
+            Ok(x) => x,
+            Err(t) => return t,
+        };
     if shares == 0 {
         return Ter::tecINSUFFICIENT_FUNDS;
     }

@@ -8,14 +8,16 @@ use super::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use super::vault::{
     add_share_token, amount_field, asset_can_transfer, asset_frozen, asset_held,
     asset_require_auth, named_vault, number_of, read_vault, send_asset, set_number, share_id,
-    to_asset, vault_id, AssetAmount, Totals,
+    vault_id, AssetAmount, Totals,
 };
 use super::vault_create::tf;
+use super::vault_math::{self, Unfit};
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::mpt::MptId;
+use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
+use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -27,9 +29,11 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if vault_id(tx).is_none() {
         return Ter::temMALFORMED;
     }
+    // An MPT value past 2^63 - 1 (only a binary blob carries one) is refused as Payment,
+    // Clawback and EscrowCreate refuse it; rippled reads it through an i64 as negative.
     let positive = match tx.get(sf().amount) {
         Some(StValue::Amount(a)) => !a.is_zero() && !a.is_negative(),
-        Some(StValue::MptAmount(m)) => m.is_positive(),
+        Some(StValue::MptAmount(m)) => m.is_positive() && m.value <= MPT_AMOUNT_MAX,
         _ => false,
     };
     if !positive {
@@ -138,22 +142,31 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
 }
 
 /// Shares created for `amount`, and the assets they cost (never more than offered).
+/// rippled's try block: an overflow (of the arithmetic, or of a share count or an amount
+/// past what an STAmount holds) is `tecPATH_DRY`; drops past 10^17 escape it
+/// (`tefEXCEPTION`).
 fn exchange(t: &Totals, amount: &AssetAmount) -> Result<(u64, AssetAmount), Ter> {
     let offered = amount.number();
-    let Some(shares) = t.shares_for_deposit(offered) else {
-        return Err(Ter::tecINTERNAL);
-    };
+    let r = exchange_guts(t, amount, offered);
+    if super::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    r
+}
+
+fn exchange_guts(
+    t: &Totals,
+    amount: &AssetAmount,
+    offered: Number,
+) -> Result<(u64, AssetAmount), Ter> {
+    let shares = t.shares_for_deposit(offered).map_err(Unfit::ter)?;
     if shares == 0 {
         return Err(Ter::tecPRECISION_LOSS);
     }
-    let Some(assets) = to_asset(&amount.asset(), t.assets_for_deposit(shares)) else {
-        return Err(Ter::tecINTERNAL);
-    };
+    let assets =
+        vault_math::assets(&amount.asset(), t.assets_for_deposit(shares)).map_err(Unfit::ter)?;
     if assets.number() > offered {
         return Err(Ter::tecINTERNAL);
-    }
-    if super::amm_math::faulted() {
-        return Err(Ter::tecPATH_DRY);
     }
     Ok((shares, assets))
 }

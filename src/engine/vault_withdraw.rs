@@ -7,16 +7,16 @@ use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::vault::{
     amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
-    remove_share_token, send_asset, set_number, share_id, shares_held, to_asset, truncate_units,
-    AssetAmount, Totals, VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
+    remove_share_token, send_asset, set_number, share_id, shares_held, AssetAmount, Totals,
+    VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use super::vault::{named_vault, vault_id};
+use super::vault_math::{self, Unfit};
 use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::mpt::MptId;
-use crate::protocol::number::Number;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -92,8 +92,24 @@ pub fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId)
 }
 
 /// The shares redeemed and the assets they give, for the transaction's Amount (assets,
-/// or shares when it names the share issuance).
+/// or shares when it names the share issuance). rippled's try block: an overflow (of the
+/// arithmetic, or of a share count or an amount past what an STAmount holds) is
+/// `tecPATH_DRY`; drops past 10^17 escape it (`tefEXCEPTION`), as when 2^63 - 1 shares
+/// of an XRP vault are worth 2^63 - 1 drops.
 fn exchange(
+    t: &Totals,
+    tx: &StObject,
+    asset: &VaultAsset,
+    share: &MptId,
+) -> Result<(u64, AssetAmount), Ter> {
+    let r = exchange_guts(t, tx, asset, share);
+    if super::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    r
+}
+
+fn exchange_guts(
     t: &Totals,
     tx: &StObject,
     asset: &VaultAsset,
@@ -103,9 +119,7 @@ fn exchange(
         Some(AssetAmount::Mpt(id, v)) if id == *share => v,
         Some(a) => {
             let n = t.shares_for_withdraw(a.number());
-            let Some(units) = round_units(n) else {
-                return Err(Ter::tecINTERNAL);
-            };
+            let units = vault_math::shares(n, false).map_err(Unfit::ter)?;
             if units == 0 {
                 return Err(Ter::tecPRECISION_LOSS);
             }
@@ -113,23 +127,8 @@ fn exchange(
         }
         None => return Err(Ter::tefINTERNAL),
     };
-    let Some(assets) = to_asset(asset, t.assets_for_withdraw(shares)) else {
-        return Err(Ter::tecINTERNAL);
-    };
-    if super::amm_math::faulted() {
-        return Err(Ter::tecPATH_DRY);
-    }
+    let assets = vault_math::assets(asset, t.assets_for_withdraw(shares)).map_err(Unfit::ter)?;
     Ok((shares, assets))
-}
-
-/// An untruncated share count assigned to an MPT amount (`STAmount = Number`, which
-/// rounds to nearest).
-fn round_units(n: Number) -> Option<u64> {
-    use crate::protocol::number::{RoundGuard, RoundingMode};
-    let _g = RoundGuard::new(RoundingMode::ToNearest);
-    let v = n.to_i64()?;
-    let _ = truncate_units;
-    u64::try_from(v).ok()
 }
 
 /// doApply.

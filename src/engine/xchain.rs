@@ -372,7 +372,8 @@ fn transfer_iou(sb: &mut Sandbox, src: &AccountId, dst: &AccountId, amount: &Amo
         domain: None,
     };
     let out = flow(sb, &req);
-    if out.ter.is_tes() || out.ter.is_tec() || out.ter.is_ter() {
+    // What flow() threw escapes rippled's transfer helper uncaught.
+    if out.ter.is_tes() || out.ter.is_tec() || out.ter.is_ter() || out.ter == Ter::tefEXCEPTION {
         out.ter
     } else {
         Ter::tecXCHAIN_PAYMENT_FAILED

@@ -9,8 +9,10 @@
 //! rippled's quadratic first guess.
 //!
 //! rippled throws on overflow and on a division by zero; here such an operation yields
-//! zero and raises a per-thread flag that callers read with [`take_fault`] (the AMM
-//! transactors turn it into `tecINTERNAL`, as rippled's try blocks do). Nothing panics.
+//! zero and raises a per-thread flag that callers read with [`take_fault`]: each
+//! transactor turns it into what rippled's exception gives there (`tecINTERNAL` inside a
+//! try block that catches everything, `tecPATH_DRY` where a vault catches the overflow,
+//! `tefEXCEPTION` where nothing catches it). Nothing panics.
 
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -85,8 +87,18 @@ pub fn take_fault() -> bool {
     FAULT.with(|f| f.replace(false))
 }
 
-fn fault() -> Number {
+/// True when a fault is raised and not yet taken (the flag stays).
+pub fn fault_pending() -> bool {
+    FAULT.with(|f| f.get())
+}
+
+/// Raises the flag [`take_fault`] reads: a conversion out of range, where rippled throws.
+pub fn raise_fault() {
     FAULT.with(|f| f.set(true));
+}
+
+fn fault() -> Number {
+    raise_fault();
     Number::ZERO
 }
 

@@ -353,7 +353,7 @@ impl AmmOffer {
             return self
                 .quality
                 .ceil_out_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or(*ofr);
+                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1));
         }
         (
             swap_asset_out(&self.balances.0, &self.balances.1, limit, self.fee),
@@ -372,7 +372,7 @@ impl AmmOffer {
             return self
                 .quality
                 .ceil_in_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or(*ofr);
+                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1));
         }
         (
             *limit,

@@ -93,16 +93,18 @@ impl BookOffer {
             BookOffer::Clob(o) => o
                 .quality
                 .ceil_out_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or(ofr),
+                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1)),
             BookOffer::Amm(a) => a.limit_out(&ofr, limit, round_up),
         }
     }
+    /// An offer placed at quality 0 (its rate overflowed `getRate`) has no rate to
+    /// divide by: rippled's `divRoundStrict` throws "division by zero".
     fn limit_in(&self, ofr: (Amount, Amount), limit: &Amount, round_up: bool) -> (Amount, Amount) {
         match self {
             BookOffer::Clob(o) => o
                 .quality
                 .ceil_in_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or(ofr),
+                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1)),
             BookOffer::Amm(a) => a.limit_in(&ofr, limit, round_up),
         }
     }

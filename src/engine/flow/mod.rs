@@ -98,9 +98,20 @@ pub(crate) fn amt_sub(a: &Amount, b: &Amount) -> Amount {
     super::offer::minus(a, b)
 }
 
-/// `a * num / den` rounded as asked; zero when it overflows.
+/// `a * num / den` rounded as asked; zero when it overflows, with the Number fault
+/// raised (rippled's `mulRatio` throws: [`flow`] fails as rippled's caller answers it).
 pub(crate) fn mul_ratio_or_zero(a: &Amount, num: u32, den: u32, up: bool) -> Amount {
-    mul_ratio(a, num, den, up).unwrap_or_else(|_| super::funds::zero_of(&a.issue()))
+    mul_ratio(a, num, den, up).unwrap_or_else(|_| thrown(a, a).0)
+}
+
+/// Where rippled's arithmetic throws inside a step: zero amounts of `ofr`'s issues, and
+/// the Number fault raised, which [`flow`] answers with `tefEXCEPTION`.
+pub(crate) fn thrown(a: &Amount, b: &Amount) -> (Amount, Amount) {
+    crate::protocol::number::raise_fault();
+    (
+        super::funds::zero_of(&a.issue()),
+        super::funds::zero_of(&b.issue()),
+    )
 }
 
 /// The sum of amounts, smallest first (as rippled sums its flat_multisets); `like`'s
@@ -238,7 +249,15 @@ pub fn flow(sb: &mut Sandbox, req: &FlowRequest) -> FlowOutcome {
         Ok(s) => s,
         Err(t) => return fail(t, OffersToRemove::new()),
     };
-    run_flow(sb, req, strands, &amm, (zero_in, zero_out))
+    let out = run_flow(sb, req, strands, &amm, (zero_in, zero_out));
+    // An amount past what an STAmount holds, or a division by a zero quality: rippled
+    // threw out of flow(). Nothing of the run is kept (`run_flow` keeps nothing once a
+    // fault is pending); the caller answers as rippled's catch does (Payment and offer
+    // crossing: tecINTERNAL; CheckCash and XChain transfers: none, so tefEXCEPTION).
+    if crate::protocol::number::take_fault() {
+        return fail(Ter::tefEXCEPTION, OffersToRemove::new());
+    }
+    out
 }
 
 fn run_flow(
@@ -319,6 +338,9 @@ fn run_flow(
     };
     if let Err(t) = final_check(req, &actual_out, remaining_in.as_ref()) {
         return fail(t);
+    }
+    if crate::protocol::number::fault_pending() {
+        return fail(Ter::tefEXCEPTION);
     }
     let (items, credits) = fsb.into_parts();
     sb.absorb_payment(items, credits);

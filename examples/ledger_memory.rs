@@ -116,11 +116,9 @@ fn accounts(n: usize) -> Vec<Key> {
 fn fund(store: &Ledgers, ids: &[Key], now: &mut u32) -> Vec<u32> {
     let genesis = key("masterpassphrase");
     assert_eq!(genesis.1, GENESIS_ACCOUNT);
-    let mut genesis_seq = 1;
-    for (_, id) in ids {
+    for (genesis_seq, (_, id)) in (1..).zip(ids) {
         let r = store.apply(&payment(&genesis, genesis_seq, id, 1_000_000_000_000));
         assert!(r.applied, "funding: {}", r.ter);
-        genesis_seq += 1;
     }
     *now += 1;
     store.close(*now);

@@ -629,9 +629,10 @@ fn multi_signed_transaction_without_a_signer_list() {
 /// transaction's entry keeps only its binary forms, which decode to what was applied.
 #[test]
 fn the_window_of_closed_ledgers_is_bounded_by_bytes() {
-    let mut cfg = ledgerd::ledgers::LedgerConfig::default();
-    cfg.history_bytes_max = 256 * 1024;
-    let mut env = Env::with_config(cfg);
+    let mut env = Env::with_config(ledgerd::ledgers::LedgerConfig {
+        history_bytes_max: 256 * 1024,
+        ..Default::default()
+    });
     let alice = Account::new("alice");
     let bob = Account::new("bob");
     env.fund(&alice, xrp(1000));

@@ -382,6 +382,13 @@ impl Journal {
         }
     }
 
+    /// The oldest record the journal holds (those before it were pruned or never
+    /// written): a replay can start no earlier.
+    pub fn first_record(&self) -> u64 {
+        let first = self.shared.segments.lock().first().map(|s| s.first);
+        first.unwrap_or_else(|| self.shared.queue.lock().next_number)
+    }
+
     /// Removes the segments whose records all come before `record` (never the segment
     /// being written), oldest first. Returns how many were removed. When a removal fails,
     /// the segments removed before it are still forgotten (so the next prune does not

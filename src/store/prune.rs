@@ -64,3 +64,110 @@ fn journal_start(kept: &[SnapshotInfo], history_ledgers: u32) -> Option<u64> {
         .any(|i| i.revert || i.ledger_seq <= target)
         .then(|| oldest.through_record.saturating_add(1))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::store::{DiskStorage, JournalOptions, RecordKind};
+
+    /// A journal of ten "ledgers" of 20 records each in small segments; returns it and the
+    /// last record of each ledger.
+    fn journal(dir: &std::path::Path) -> (Journal, Vec<u64>) {
+        let options = JournalOptions {
+            segment_bytes_max: 1024,
+            ..JournalOptions::default()
+        };
+        let (journal, _) = Journal::open(Arc::new(DiskStorage), dir, options).expect("opens");
+        let mut ends = Vec::new();
+        for ledger in 0..10u32 {
+            let mut last = 0;
+            for r in 0..20 {
+                last = journal
+                    .append(
+                        RecordKind::Transaction,
+                        format!("{ledger} {r} ......").into_bytes(),
+                    )
+                    .wait()
+                    .expect("durable");
+            }
+            ends.push(last);
+        }
+        (journal, ends)
+    }
+
+    fn throughs(s: &Snapshots) -> Vec<(u64, bool)> {
+        let list = s.list().expect("list");
+        list.iter().map(|i| (i.through_record, i.revert)).collect()
+    }
+
+    #[test]
+    fn revert_snapshots_stay_while_the_journal_holds_their_record() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let (journal, ends) = journal(&root.path().join("journal"));
+        let s =
+            Snapshots::open(Arc::new(DiskStorage), &root.path().join("snapshots")).expect("opens");
+        // Ledgers 1..=4, a revert back to ledger 2 (record ends[4]), then ledgers 3..=7.
+        for (i, end) in ends.iter().enumerate().take(4) {
+            s.write(i as u32 + 1, *end, b"state").expect("written");
+        }
+        s.write_revert(2, ends[4], b"state").expect("written");
+        for (i, end) in ends.iter().enumerate().skip(5) {
+            s.write(i as u32 - 2, *end, b"state").expect("written");
+        }
+        // The newest three are all after the revert and reach back far enough: the journal
+        // goes up to the oldest of them, and the revert's record with it.
+        let report = prune_history(&journal, &s, 3, 2).expect("prunes");
+        assert!(report.segments_removed > 0);
+        let first = journal.first_record();
+        assert!(first > ends[4] && first <= ends[7] + 1, "{first}");
+        assert_eq!(
+            report.snapshots_removed, 7,
+            "the revert's too: its record is gone"
+        );
+        assert_eq!(
+            throughs(&s),
+            vec![(ends[7], false), (ends[8], false), (ends[9], false)]
+        );
+    }
+
+    #[test]
+    fn a_revert_snapshot_outlives_its_count_while_replay_from_before_it_needs_it() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let (journal, ends) = journal(&root.path().join("journal"));
+        let s =
+            Snapshots::open(Arc::new(DiskStorage), &root.path().join("snapshots")).expect("opens");
+        // A revert to ledger 1 (record ends[1]), then ledgers 2..=9: the newest three are
+        // not far enough back for a history of 5, so the journal stays from genesis, and
+        // replay from it meets the revert record.
+        s.write(1, ends[0], b"state").expect("written");
+        s.write_revert(1, ends[1], b"state").expect("written");
+        for (i, end) in ends.iter().enumerate().skip(2) {
+            s.write(i as u32, *end, b"state").expect("written");
+        }
+        let report = prune_history(&journal, &s, 3, 5).expect("prunes");
+        assert_eq!(report.segments_removed, 0);
+        assert_eq!(journal.first_record(), 1);
+        assert_eq!(report.snapshots_removed, 6, "the periodic ones go");
+        assert_eq!(
+            throughs(&s),
+            vec![
+                (ends[1], true),
+                (ends[7], false),
+                (ends[8], false),
+                (ends[9], false)
+            ]
+        );
+        // Once the kept ones reach back far enough, the journal goes past the revert, and
+        // its snapshot with it.
+        let report = prune_history(&journal, &s, 3, 2).expect("prunes");
+        assert!(report.segments_removed > 0);
+        assert!(journal.first_record() > ends[1]);
+        assert_eq!(report.snapshots_removed, 1);
+        assert_eq!(
+            throughs(&s),
+            vec![(ends[7], false), (ends[8], false), (ends[9], false)]
+        );
+    }
+}

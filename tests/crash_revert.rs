@@ -37,6 +37,8 @@ const USERS: usize = 3;
 const STEPS_MAX: u64 = 50;
 /// `ledger_accept`s in a burst (one in a hundred requests).
 const BURST: usize = 64;
+/// What a start logs when the journal ended with a revert whose snapshot was never written.
+const ABANDONED: &str = "it did not happen; journaled that";
 /// Each user's starting balance, in drops.
 const FUNDING: u64 = 100_000_000_000;
 
@@ -217,6 +219,10 @@ struct Run {
     /// Unique amounts, so that no two payments have the same hash.
     counter: u64,
     ops: BTreeMap<&'static str, usize>,
+    /// The request being made.
+    current: &'static str,
+    /// Requests the server died during, by kind: (how many, how many took effect).
+    lost: BTreeMap<&'static str, (usize, usize)>,
 }
 
 /// How a request ended: answered, or the server died first.
@@ -226,8 +232,14 @@ enum Outcome {
 }
 
 impl Run {
-    /// Sends `req`; with `doubt`, kills the server `doubt` ms later instead of waiting for
-    /// the answer (which is then lost, whatever the server did).
+    fn op(&mut self, name: &'static str) {
+        *self.ops.entry(name).or_default() += 1;
+        self.current = name;
+    }
+
+    /// Sends `req` and returns its answer; with `kill` (the server, microseconds), kills
+    /// the server that long after sending instead (the answer is lost, whatever the server
+    /// did).
     async fn send(
         &mut self,
         ws: &mut Ws,
@@ -241,10 +253,12 @@ impl Run {
             },
             Some((server, after)) => {
                 ws.send(&req).await;
-                tokio::time::sleep(Duration::from_millis(after)).await;
+                // Blocking: the timer's millisecond would miss the short windows.
+                std::thread::sleep(Duration::from_micros(after));
                 if let Some(s) = server.take() {
                     s.kill9();
                 }
+                self.lost.entry(self.current).or_default().0 += 1;
                 Outcome::Lost
             }
         }
@@ -257,6 +271,11 @@ impl Run {
         ws: &mut Ws,
         kill: Option<(&mut Option<Server>, u64)>,
     ) -> Option<Model> {
+        // The request the server dies during is a revert to a saved state half the time:
+        // the windows between its journal records, its snapshot and its answer.
+        if kill.is_some() && !self.process.saved.is_empty() && self.rng.below(2) == 0 {
+            return self.revert(ws, kill).await;
+        }
         match self.rng.below(100) {
             0 if kill.is_none() => {
                 self.burst(ws).await;
@@ -264,7 +283,7 @@ impl Run {
             }
             0..=44 => self.pay(ws, kill).await,
             45..=57 => {
-                *self.ops.entry("ledger_accept").or_default() += 1;
+                self.op("ledger_accept");
                 let after = self.model.accepted();
                 match self
                     .send(ws, json!({"command": "ledger_accept"}), kill)
@@ -279,7 +298,7 @@ impl Run {
                 }
             }
             58..=74 => {
-                *self.ops.entry("ledger_snapshot").or_default() += 1;
+                self.op("ledger_snapshot");
                 if let Outcome::Answered(r) = self
                     .send(ws, json!({"command": "ledger_snapshot"}), kill)
                     .await
@@ -297,7 +316,7 @@ impl Run {
         ws: &mut Ws,
         kill: Option<(&mut Option<Server>, u64)>,
     ) -> Option<Model> {
-        *self.ops.entry("payment").or_default() += 1;
+        self.op("payment");
         let from = self.rng.below(USERS as u64) as usize;
         let to = (from + 1 + self.rng.below(USERS as u64 - 1) as usize) % USERS;
         self.counter += 1;
@@ -373,7 +392,7 @@ impl Run {
         } else {
             "ledger_revert (unknown ID)"
         };
-        *self.ops.entry(name).or_default() += 1;
+        self.op(name);
         let req = json!({"command": "ledger_revert", "snapshot": id});
         match (self.send(ws, req, kill).await, target) {
             (Outcome::Answered(r), None) => {
@@ -418,6 +437,7 @@ impl Run {
         let taken = match doubt {
             Some(d) if matches(&d) && !matches(&before) => {
                 self.model = d;
+                self.lost.entry(self.current).or_default().1 += 1;
                 true
             }
             d => {
@@ -530,16 +550,25 @@ fn kill_9_while_reverting_loses_nothing_acknowledged() {
         fresh: BTreeSet::new(),
         counter: 0,
         ops: BTreeMap::new(),
+        current: "",
+        lost: BTreeMap::new(),
     };
-    let (mut in_flight, mut sigterms, mut doubts_taken) = (0, 0, 0);
+    let (mut in_flight, mut sigterms, mut doubts_taken, mut abandoned) = (0, 0, 0, 0);
     let mut doubt = None;
     for iteration in 0..iterations {
         let mut server = Some(start(dir.path()));
         let addr = server.as_ref().map(Server::addr).expect("server");
+        let log = server.as_ref().map(Server::log_text).unwrap_or_default();
+        abandoned += usize::from(log.contains(ABANDONED));
         let steps = 1 + run.rng.below(STEPS_MAX) as usize;
         // The request the server dies during (none: it dies after the last answer).
         let dies_at = (run.rng.below(4) != 0).then(|| run.rng.below(steps as u64) as usize);
-        let after = run.rng.below(16);
+        // Microseconds between sending that request and the kill: none a quarter of the
+        // time, else up to 12 ms (a revert's fsyncs and snapshot take a few).
+        let after = match run.rng.below(4) {
+            0 => 0,
+            _ => run.rng.below(12_000),
+        };
         let term = dies_at.is_none() && run.rng.below(4) == 0;
         let taken = rt.block_on(async {
             let mut ws = Ws::connect_to(addr).await;
@@ -588,7 +617,8 @@ fn kill_9_while_reverting_loses_nothing_acknowledged() {
         }
     });
     eprintln!(
-        "crash_revert: seed {seed}: {iterations} stops ({in_flight} kill -9 during a request, {doubts_taken} of those requests took effect, {sigterms} SIGTERM, the rest kill -9 between requests), {} restarts, 0 failures; requests {:?}; {} payments acknowledged, {} on the surviving branch; ledger {}; {:.1} s",
+        "crash_revert: seed {seed}: {iterations} stops ({in_flight} kill -9 during a request, {doubts_taken} of those requests took effect: {:?} (killed, took effect), {abandoned} reverts abandoned at the next start (journaled, snapshot never written); {sigterms} SIGTERM; the rest kill -9 between requests), {} restarts, 0 failures; requests {:?}; {} payments acknowledged, {} on the surviving branch; ledger {}; {:.1} s",
+        run.lost,
         iterations + 1,
         run.ops,
         run.acked.len(),

@@ -258,7 +258,8 @@ fn two_reverts_then_a_restart_come_back_as_answered() {
         for (u, want) in users.iter().zip(&accounts) {
             assert_eq!(&account(&d.store, &u.account_id()), want);
         }
-        // Both reverts' snapshots are still there: replay from genesis meets both.
+        // Both reverts' snapshots are there: the newest, and the one before it, from which a
+        // replay reaches it.
         let reverts = snapshot_names(dir.path())
             .iter()
             .filter(|n| n.ends_with("-revert.snap"))
@@ -422,8 +423,9 @@ fn segment_firsts(dir: &Path) -> Vec<u64> {
 }
 
 /// Many snapshots and reverts with small snapshot interval and segments, so pruning runs
-/// after most closes: every revert snapshot whose revert record the journal holds stays,
-/// the journal is pruned all the same, and restarts come back as the ledger was.
+/// after most closes: the revert snapshots a replay from a snapshot on disk needs stay,
+/// older ones go (their number stays bounded), the journal is pruned, and restarts come
+/// back as the ledger was.
 #[test]
 fn pruning_keeps_the_revert_snapshots_the_journal_needs_and_still_prunes() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -445,7 +447,7 @@ fn pruning_keeps_the_revert_snapshots_the_journal_needs_and_still_prunes() {
     // The sequencer's bookkeeping: each saved state's open-ledger records.
     let mut logs: std::collections::BTreeMap<u64, Vec<Vec<u8>>> = Default::default();
     let mut revert_records = Vec::new();
-    let (mut restarts, mut reverts) = (0, 0);
+    let (mut restarts, mut reverts, mut spared_pruning) = (0, 0, 0);
     for step in 0..300u64 {
         match next(10) {
             0 | 1 => {
@@ -483,15 +485,27 @@ fn pruning_keeps_the_revert_snapshots_the_journal_needs_and_still_prunes() {
         }
         d.flush().expect("durable");
         d.persist.wait_snapshot();
+        // Every revert record a replay from a snapshot on disk meets has its snapshot, and
+        // there are at most the kept ones (ceil(4 / 2) + 2), the newest revert's and the
+        // one before it.
         let journal_start = segment_firsts(dir.path())[0];
-        let names = snapshot_names(dir.path());
-        for r in revert_records.iter().filter(|r| **r >= journal_start) {
-            let wanted = format!("-{r:020}");
+        let files = snapshot_files(dir.path());
+        let oldest = files.first().map_or(0, |f| f.0);
+        for r in revert_records
+            .iter()
+            .filter(|r| **r >= journal_start.max(oldest))
+        {
             assert!(
-                names.iter().any(|n| n.contains(&wanted)),
-                "step {step}: revert record {r} is in the journal (from {journal_start}) but its snapshot is gone: {names:?}"
+                files.iter().any(|f| f.0 == *r),
+                "step {step}: revert record {r} is in the journal (from {journal_start}) after snapshot {oldest}, but its snapshot is gone: {files:?}"
             );
         }
+        assert!(files.len() <= 6, "step {step}: {files:?}");
+        let in_journal = revert_records.iter().filter(|r| **r >= journal_start);
+        let without = in_journal
+            .filter(|r| !files.iter().any(|f| f.0 == **r))
+            .count();
+        spared_pruning = spared_pruning.max(without);
     }
     let journal_start = segment_firsts(dir.path())[0];
     let before = picture(&d.store);
@@ -512,5 +526,55 @@ fn pruning_keeps_the_revert_snapshots_the_journal_needs_and_still_prunes() {
         revert_records.iter().any(|r| *r < journal_start),
         "revert records were pruned with the journal"
     );
-    assert!(names.len() <= 12, "pruning bounds the snapshots: {names:?}");
+    assert!(
+        spared_pruning > 0,
+        "older revert snapshots went while the journal still held their records"
+    );
+}
+
+/// Anvil-style use: a snapshot and a revert around every "test", hundreds of times, all in
+/// one journal segment. The snapshots stay bounded (the kept ones and the newest revert's
+/// and the one before it), and restarts come back as the ledger was.
+#[test]
+fn many_reverts_in_one_segment_keep_few_snapshots() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let options = || {
+        let mut o = PersistOptions::default();
+        o.journal.segment_bytes_max = 64 * 1024 * 1024;
+        o
+    };
+    let mut d = Driver::open(dir.path(), cfg(8), options()).expect("open");
+    let users = fund_users(&mut d, 2);
+    d.close().expect("close");
+    let to = users[1].account_id();
+    for round in 0..200u64 {
+        let id = d.store.save_state();
+        let log = d.persist.open_log();
+        d.pay(&users[0], &to, 1_000 + round).expect("applied");
+        d.close().expect("close");
+        if round % 3 == 0 {
+            // Some rounds keep what they did.
+            d.pay(&users[1], &users[0].account_id(), 5)
+                .expect("applied");
+            d.flush().expect("durable");
+            continue;
+        }
+        revert(&mut d, id, &log);
+        if round % 50 == 49 {
+            let before = picture(&d.store);
+            drop(d);
+            d = Driver::open(dir.path(), cfg(8), options()).expect("restart");
+            assert_eq!(picture(&d.store), before, "round {round}");
+        }
+        let files = snapshot_files(dir.path());
+        // SNAPSHOTS_KEPT_DEFAULT (3) and the newest revert's and the one before it.
+        assert!(files.len() <= 5, "round {round}: {files:?}");
+    }
+    assert_eq!(segment_firsts(dir.path()), vec![1], "one segment");
+    let before = picture(&d.store);
+    drop(d);
+    let d = Driver::open(dir.path(), cfg(8), options()).expect("restart");
+    assert_eq!(picture(&d.store), before);
+    let from = d.persist.stats_json()["recovered_from"].to_string();
+    assert!(from.starts_with("\"snapshot"), "{from}");
 }

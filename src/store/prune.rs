@@ -2,10 +2,16 @@
 //!
 //! The newest `keep` snapshots (in journal order) decide where the journal may start:
 //! after the oldest of them, once they reach back far enough that recovery would not
-//! rebuild more history from further back. Then the older snapshots go, except a revert
-//! snapshot whose revert record the journal still holds: replay from any older base
-//! (genesis, or an older snapshot) meets that record and continues from that snapshot, so
-//! it goes only with the record.
+//! rebuild more history from further back. Then the older snapshots go, but two:
+//!
+//! Replay never needs to start before the newest revert snapshot: from an older base it
+//! would reach that revert and continue from its snapshot anyway (the same ledger, no
+//! more history). So no replay needs an older revert snapshot, and they go (keeping every
+//! revert snapshot while the journal holds its record would keep one per revert, without
+//! bound, until the journal's segment fills). What a replay does need is kept while the
+//! journal holds the newest revert record: that revert's snapshot, and the snapshot
+//! before it, from which a replay reaches the revert record directly (what a repair
+//! replays when the revert's snapshot is lost; see `node/persist/recovery.rs`).
 
 use super::error::StoreResult;
 use super::journal::Journal;
@@ -23,8 +29,9 @@ pub struct PruneReport {
 /// Keeps the newest `keep` snapshots (at least one); removes the journal segments only
 /// older snapshots needed, once the kept ones reach back `history_ledgers` (or past a
 /// revert, before which no history can be rebuilt); then removes the older snapshots but
-/// the revert snapshots whose revert record is still in the journal. With no snapshot at
-/// all nothing is removed: the journal is then the only copy of the state.
+/// the newest revert snapshot whose record the journal still holds and the snapshot
+/// before it ([`revert_bases`]). With no snapshot at all nothing is removed: the journal
+/// is then the only copy of the state.
 pub fn prune_history(
     journal: &Journal,
     snapshots: &Snapshots,
@@ -33,15 +40,14 @@ pub fn prune_history(
 ) -> StoreResult<PruneReport> {
     let infos = snapshots.list()?;
     let cut = infos.len().saturating_sub(keep.max(1));
-    let (older, kept) = infos.split_at(cut);
-    let segments_removed = match journal_start(kept, history_ledgers) {
+    let segments_removed = match journal_start(&infos[cut..], history_ledgers) {
         Some(record) => journal.prune_before(record)?,
         None => 0,
     };
-    let first = journal.first_record();
+    let spared = revert_bases(&infos, journal.first_record());
     let mut snapshots_removed = 0;
-    for info in older {
-        if info.revert && info.through_record >= first {
+    for (i, info) in infos[..cut].iter().enumerate() {
+        if spared.contains(&i) {
             continue;
         }
         snapshots.remove(info)?;
@@ -51,6 +57,22 @@ pub fn prune_history(
         snapshots_removed,
         segments_removed,
     })
+}
+
+/// In `infos` (journal order), for a journal starting at `first_record`: the newest revert
+/// snapshot whose revert record the journal holds, and the snapshot before it when a
+/// replay can start there (the journal holds every record after it). Their positions.
+fn revert_bases(infos: &[SnapshotInfo], first_record: u64) -> Vec<usize> {
+    let Some(r) = infos.iter().rposition(|i| i.revert) else {
+        return Vec::new();
+    };
+    if infos[r].through_record < first_record {
+        return Vec::new();
+    }
+    match r.checked_sub(1) {
+        Some(b) if infos[b].through_record.saturating_add(1) >= first_record => vec![b, r],
+        _ => vec![r],
+    }
 }
 
 /// The first record the journal must keep for the snapshots `kept` (journal order), if
@@ -103,7 +125,7 @@ mod tests {
     }
 
     #[test]
-    fn revert_snapshots_stay_while_the_journal_holds_their_record() {
+    fn a_revert_snapshot_goes_with_its_record() {
         let root = tempfile::tempdir().expect("tempdir");
         let (journal, ends) = journal(&root.path().join("journal"));
         let s =
@@ -133,38 +155,41 @@ mod tests {
     }
 
     #[test]
-    fn a_revert_snapshot_outlives_its_count_while_replay_from_before_it_needs_it() {
+    fn the_newest_revert_snapshot_and_the_one_before_it_outlive_their_count() {
         let root = tempfile::tempdir().expect("tempdir");
         let (journal, ends) = journal(&root.path().join("journal"));
         let s =
             Snapshots::open(Arc::new(DiskStorage), &root.path().join("snapshots")).expect("opens");
-        // A revert to ledger 1 (record ends[1]), then ledgers 2..=9: the newest three are
-        // not far enough back for a history of 5, so the journal stays from genesis, and
-        // replay from it meets the revert record.
+        // Ledger 1, reverts to it at ends[1] and ends[2], then ledgers 2..=8: the newest
+        // three are not far enough back for a history of 5, so the journal stays from
+        // genesis. Replay needs no base before the newest revert (ends[2]); the one before
+        // it (the first revert's) replays up to it.
         s.write(1, ends[0], b"state").expect("written");
         s.write_revert(1, ends[1], b"state").expect("written");
-        for (i, end) in ends.iter().enumerate().skip(2) {
-            s.write(i as u32, *end, b"state").expect("written");
+        s.write_revert(1, ends[2], b"state").expect("written");
+        for (i, end) in ends.iter().enumerate().skip(3) {
+            s.write(i as u32 - 1, *end, b"state").expect("written");
         }
         let report = prune_history(&journal, &s, 3, 5).expect("prunes");
         assert_eq!(report.segments_removed, 0);
         assert_eq!(journal.first_record(), 1);
-        assert_eq!(report.snapshots_removed, 6, "the periodic ones go");
+        assert_eq!(report.snapshots_removed, 5);
         assert_eq!(
             throughs(&s),
             vec![
                 (ends[1], true),
+                (ends[2], true),
                 (ends[7], false),
                 (ends[8], false),
                 (ends[9], false)
             ]
         );
-        // Once the kept ones reach back far enough, the journal goes past the revert, and
-        // its snapshot with it.
+        // Once the kept ones reach back far enough, the journal goes past the reverts, and
+        // their snapshots with it.
         let report = prune_history(&journal, &s, 3, 2).expect("prunes");
         assert!(report.segments_removed > 0);
-        assert!(journal.first_record() > ends[1]);
-        assert_eq!(report.snapshots_removed, 1);
+        assert!(journal.first_record() > ends[2]);
+        assert_eq!(report.snapshots_removed, 2);
         assert_eq!(
             throughs(&s),
             vec![(ends[7], false), (ends[8], false), (ends[9], false)]

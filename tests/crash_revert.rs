@@ -37,6 +37,10 @@ const USERS: usize = 3;
 const STEPS_MAX: u64 = 50;
 /// `ledger_accept`s in a burst (one in a hundred requests).
 const BURST: usize = 64;
+/// Snapshot files a data directory holds at most: the 3 pruning keeps with the default
+/// settings, the newest revert's and the one before it, and one written by a revert or a
+/// close the kill stopped before it pruned.
+const SNAPSHOTS_BOUND: usize = 6;
 /// What a start logs when the journal ended with a revert whose snapshot was never written.
 const ABANDONED: &str = "it did not happen; journaled that";
 /// Each user's starting balance, in drops.
@@ -93,6 +97,17 @@ async fn found(ws: &mut Ws, hash: &str) -> bool {
     }
     assert_eq!(r["error"], "txnNotFound", "tx {hash}: {r}");
     false
+}
+
+/// How many snapshot files `dir` holds.
+fn snapshot_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("snapshots"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".snap"))
+                .count()
+        })
+        .unwrap_or(0)
 }
 
 fn submit_req(blob: &[u8]) -> Value {
@@ -554,12 +569,19 @@ fn kill_9_while_reverting_loses_nothing_acknowledged() {
         lost: BTreeMap::new(),
     };
     let (mut in_flight, mut sigterms, mut doubts_taken, mut abandoned) = (0, 0, 0, 0);
+    let mut most_snapshots = 0;
     let mut doubt = None;
     for iteration in 0..iterations {
         let mut server = Some(start(dir.path()));
         let addr = server.as_ref().map(Server::addr).expect("server");
         let log = server.as_ref().map(Server::log_text).unwrap_or_default();
         abandoned += usize::from(log.contains(ABANDONED));
+        let snapshots = snapshot_files(dir.path());
+        most_snapshots = most_snapshots.max(snapshots);
+        assert!(
+            snapshots <= SNAPSHOTS_BOUND,
+            "iteration {iteration}: {snapshots} snapshot files"
+        );
         let steps = 1 + run.rng.below(STEPS_MAX) as usize;
         // The request the server dies during (none: it dies after the last answer).
         let dies_at = (run.rng.below(4) != 0).then(|| run.rng.below(steps as u64) as usize);
@@ -617,7 +639,7 @@ fn kill_9_while_reverting_loses_nothing_acknowledged() {
         }
     });
     eprintln!(
-        "crash_revert: seed {seed}: {iterations} stops ({in_flight} kill -9 during a request, {doubts_taken} of those requests took effect: {:?} (killed, took effect), {abandoned} reverts abandoned at the next start (journaled, snapshot never written); {sigterms} SIGTERM; the rest kill -9 between requests), {} restarts, 0 failures; requests {:?}; {} payments acknowledged, {} on the surviving branch; ledger {}; {:.1} s",
+        "crash_revert: seed {seed}: {iterations} stops ({in_flight} kill -9 during a request, {doubts_taken} of those requests took effect: {:?} (killed, took effect), {abandoned} reverts abandoned at the next start (journaled, snapshot never written); {sigterms} SIGTERM; the rest kill -9 between requests), {} restarts, 0 failures; at most {most_snapshots} snapshot files; requests {:?}; {} payments acknowledged, {} on the surviving branch; ledger {}; {:.1} s",
         run.lost,
         iterations + 1,
         run.ops,

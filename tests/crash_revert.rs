@@ -23,7 +23,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use ledgerd::limits::LEDGER_SNAPSHOTS_MAX;
+use ledgerd::limits::{
+    LEDGER_SNAPSHOTS_MAX, REVERT_SNAPSHOTS_RETAINED_MAX, SNAPSHOTS_KEPT_DEFAULT,
+};
 use ledgerd::protocol::keys::KeyPair;
 use ledgerd::protocol::tx::transaction_id;
 use serde_json::{json, Value};
@@ -37,10 +39,12 @@ const USERS: usize = 3;
 const STEPS_MAX: u64 = 50;
 /// `ledger_accept`s in a burst (one in a hundred requests).
 const BURST: usize = 64;
-/// Snapshot files a data directory holds at most: the 3 pruning keeps with the default
-/// settings, the newest revert's and the one before it, and one written by a revert or a
-/// close the kill stopped before it pruned.
-const SNAPSHOTS_BOUND: usize = 6;
+/// Snapshot files a data directory holds at most: those pruning keeps with the default
+/// settings, the revert snapshots held back for their journal records until that makes
+/// the journal start a new segment, those written until the kept ones are past it, and
+/// one written by a revert or a close the kill stopped before it pruned.
+const SNAPSHOTS_BOUND: usize =
+    SNAPSHOTS_KEPT_DEFAULT + REVERT_SNAPSHOTS_RETAINED_MAX + SNAPSHOTS_KEPT_DEFAULT + 2;
 /// What a start logs when the journal ended with a revert whose snapshot was never written.
 const ABANDONED: &str = "it did not happen; journaled that";
 /// Each user's starting balance, in drops.

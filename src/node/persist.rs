@@ -337,10 +337,10 @@ impl Persistence {
     /// Makes a revert durable, on the sequencer's thread, before it is answered (and before
     /// anything else is journaled): a revert record in the journal, the open ledger's
     /// transaction records again after it (`log`), and once they are durable a revert
-    /// snapshot of the restored ledger named after the revert record. Pruning keeps it, and
-    /// the snapshot before it (which replays up to the revert record), while it is the
-    /// newest revert snapshot and the journal holds its record: no replay starts before
-    /// it (see `store/prune.rs`). A revert
+    /// snapshot of the restored ledger named after the revert record. Older snapshots stay
+    /// valid bases (replay from them meets the revert record and continues from its
+    /// snapshot), and pruning keeps a revert snapshot as long as the journal holds its
+    /// record (see `store/prune.rs`). A revert
     /// without its snapshot that ends the journal (a crash before it was written) never
     /// happened: the next start journals that. One the journal goes on after lost its
     /// snapshot: damage (see `persist/replay.rs`). A failure leaves persistence refusing

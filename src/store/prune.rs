@@ -2,20 +2,17 @@
 //!
 //! The newest `keep` snapshots (in journal order) decide where the journal may start:
 //! after the oldest of them, once they reach back far enough that recovery would not
-//! rebuild more history from further back. Then the older snapshots go, but two:
-//!
-//! Replay never needs to start before the newest revert snapshot: from an older base it
-//! would reach that revert and continue from its snapshot anyway (the same ledger, no
-//! more history). So no replay needs an older revert snapshot, and they go (keeping every
-//! revert snapshot while the journal holds its record would keep one per revert, without
-//! bound, until the journal's segment fills). What a replay does need is kept while the
-//! journal holds the newest revert record: that revert's snapshot, and the snapshot
-//! before it, from which a replay reaches the revert record directly (what a repair
-//! replays when the revert's snapshot is lost; see `node/persist/recovery.rs`).
+//! rebuild more history from further back. Then the older snapshots go, except a revert
+//! snapshot whose revert record the journal still holds: replay from any older base
+//! (genesis, or an older snapshot) meets that record and continues from that snapshot, so
+//! it goes only with the record. The journal is pruned by whole segments: when more than
+//! [`REVERT_SNAPSHOTS_RETAINED_MAX`] revert snapshots are held back so, the journal starts
+//! a new segment, and the old one goes (with them) once the kept snapshots are past it.
 
 use super::error::StoreResult;
 use super::journal::Journal;
 use super::snapshot::{SnapshotInfo, Snapshots};
+use crate::limits::REVERT_SNAPSHOTS_RETAINED_MAX;
 
 /// What [`prune_history`] removed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,14 +21,16 @@ pub struct PruneReport {
     pub snapshots_removed: usize,
     /// Journal segments removed.
     pub segments_removed: usize,
+    /// Revert snapshots older than the kept ones, kept for their journal records.
+    pub reverts_retained: usize,
 }
 
 /// Keeps the newest `keep` snapshots (at least one); removes the journal segments only
 /// older snapshots needed, once the kept ones reach back `history_ledgers` (or past a
 /// revert, before which no history can be rebuilt); then removes the older snapshots but
-/// the newest revert snapshot whose record the journal still holds and the snapshot
-/// before it ([`revert_bases`]). With no snapshot at all nothing is removed: the journal
-/// is then the only copy of the state.
+/// the revert snapshots whose revert record the journal still holds, and when those are
+/// more than [`REVERT_SNAPSHOTS_RETAINED_MAX`] asks the journal for a new segment. With no
+/// snapshot at all nothing is removed: the journal is then the only copy of the state.
 pub fn prune_history(
     journal: &Journal,
     snapshots: &Snapshots,
@@ -40,39 +39,29 @@ pub fn prune_history(
 ) -> StoreResult<PruneReport> {
     let infos = snapshots.list()?;
     let cut = infos.len().saturating_sub(keep.max(1));
-    let segments_removed = match journal_start(&infos[cut..], history_ledgers) {
+    let (older, kept) = infos.split_at(cut);
+    let segments_removed = match journal_start(kept, history_ledgers) {
         Some(record) => journal.prune_before(record)?,
         None => 0,
     };
-    let spared = revert_bases(&infos, journal.first_record());
-    let mut snapshots_removed = 0;
-    for (i, info) in infos[..cut].iter().enumerate() {
-        if spared.contains(&i) {
+    let first = journal.first_record();
+    let (mut snapshots_removed, mut reverts_retained) = (0, 0);
+    for info in older {
+        if info.revert && info.through_record >= first {
+            reverts_retained += 1;
             continue;
         }
         snapshots.remove(info)?;
         snapshots_removed += 1;
     }
+    if reverts_retained > REVERT_SNAPSHOTS_RETAINED_MAX {
+        journal.rotate_soon();
+    }
     Ok(PruneReport {
         snapshots_removed,
         segments_removed,
+        reverts_retained,
     })
-}
-
-/// In `infos` (journal order), for a journal starting at `first_record`: the newest revert
-/// snapshot whose revert record the journal holds, and the snapshot before it when a
-/// replay can start there (the journal holds every record after it). Their positions.
-fn revert_bases(infos: &[SnapshotInfo], first_record: u64) -> Vec<usize> {
-    let Some(r) = infos.iter().rposition(|i| i.revert) else {
-        return Vec::new();
-    };
-    if infos[r].through_record < first_record {
-        return Vec::new();
-    }
-    match r.checked_sub(1) {
-        Some(b) if infos[b].through_record.saturating_add(1) >= first_record => vec![b, r],
-        _ => vec![r],
-    }
 }
 
 /// The first record the journal must keep for the snapshots `kept` (journal order), if
@@ -155,44 +144,80 @@ mod tests {
     }
 
     #[test]
-    fn the_newest_revert_snapshot_and_the_one_before_it_outlive_their_count() {
+    fn a_revert_snapshot_outlives_its_count_while_replay_from_before_it_needs_it() {
         let root = tempfile::tempdir().expect("tempdir");
         let (journal, ends) = journal(&root.path().join("journal"));
         let s =
             Snapshots::open(Arc::new(DiskStorage), &root.path().join("snapshots")).expect("opens");
-        // Ledger 1, reverts to it at ends[1] and ends[2], then ledgers 2..=8: the newest
-        // three are not far enough back for a history of 5, so the journal stays from
-        // genesis. Replay needs no base before the newest revert (ends[2]); the one before
-        // it (the first revert's) replays up to it.
+        // A revert to ledger 1 (record ends[1]), then ledgers 2..=9: the newest three are
+        // not far enough back for a history of 5, so the journal stays from genesis, and
+        // replay from it meets the revert record.
         s.write(1, ends[0], b"state").expect("written");
         s.write_revert(1, ends[1], b"state").expect("written");
-        s.write_revert(1, ends[2], b"state").expect("written");
-        for (i, end) in ends.iter().enumerate().skip(3) {
-            s.write(i as u32 - 1, *end, b"state").expect("written");
+        for (i, end) in ends.iter().enumerate().skip(2) {
+            s.write(i as u32, *end, b"state").expect("written");
         }
         let report = prune_history(&journal, &s, 3, 5).expect("prunes");
         assert_eq!(report.segments_removed, 0);
         assert_eq!(journal.first_record(), 1);
-        assert_eq!(report.snapshots_removed, 5);
+        assert_eq!(report.snapshots_removed, 6, "the periodic ones go");
+        assert_eq!(report.reverts_retained, 1);
         assert_eq!(
             throughs(&s),
             vec![
                 (ends[1], true),
-                (ends[2], true),
                 (ends[7], false),
                 (ends[8], false),
                 (ends[9], false)
             ]
         );
-        // Once the kept ones reach back far enough, the journal goes past the reverts, and
-        // their snapshots with it.
+        // Once the kept ones reach back far enough, the journal goes past the revert, and
+        // its snapshot with it.
         let report = prune_history(&journal, &s, 3, 2).expect("prunes");
         assert!(report.segments_removed > 0);
-        assert!(journal.first_record() > ends[2]);
-        assert_eq!(report.snapshots_removed, 2);
+        assert!(journal.first_record() > ends[1]);
+        assert_eq!(report.snapshots_removed, 1);
         assert_eq!(
             throughs(&s),
             vec![(ends[7], false), (ends[8], false), (ends[9], false)]
         );
+    }
+
+    #[test]
+    fn many_retained_revert_snapshots_start_a_segment_and_go_with_the_old_one() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let dir = root.path().join("journal");
+        let (journal, _) =
+            Journal::open(Arc::new(DiskStorage), &dir, JournalOptions::default()).expect("opens");
+        let s =
+            Snapshots::open(Arc::new(DiskStorage), &root.path().join("snapshots")).expect("opens");
+        let record = || {
+            journal
+                .append(RecordKind::Transaction, b"a payment".to_vec())
+                .wait()
+                .expect("durable")
+        };
+        // Reverts, each after a record, all in one segment: every one of them stays.
+        let reverts = REVERT_SNAPSHOTS_RETAINED_MAX + 4;
+        for _ in 0..reverts {
+            s.write_revert(1, record(), b"state").expect("written");
+        }
+        let report = prune_history(&journal, &s, 3, 256).expect("prunes");
+        assert_eq!((report.segments_removed, report.snapshots_removed), (0, 0));
+        assert_eq!(report.reverts_retained, reverts - 3);
+        assert_eq!(journal.stats().segments, 1);
+        // Too many: the next record starts a new segment.
+        let next = record();
+        assert_eq!(journal.stats().segments, 2);
+        // Once the kept ones are past it, the old segment goes, and they with it.
+        for _ in 0..3 {
+            s.write_revert(1, record(), b"state").expect("written");
+        }
+        let report = prune_history(&journal, &s, 3, 256).expect("prunes");
+        assert_eq!(report.segments_removed, 1);
+        assert_eq!(journal.first_record(), next);
+        assert_eq!(report.snapshots_removed, reverts);
+        assert_eq!(report.reverts_retained, 0);
+        assert_eq!(s.list().expect("list").len(), 3);
     }
 }

@@ -9,8 +9,8 @@
 //! File name `snapshot-<ledger_seq:010>-<through_record:020>.snap`, or
 //! `snapshot-<ledger_seq:010>-<through_record:020>-revert.snap` for a *revert snapshot*:
 //! the ledger a revert went back to, named after the revert's journal record. Replay from
-//! any base older than that record meets the revert and continues from this file, so no
-//! replay needs to start before the newest one (see `store/prune.rs`). Files are
+//! any base older than that record meets the revert and continues from this file, so it
+//! is kept as long as the journal holds that record (see `store/prune.rs`). Files are
 //! listed in journal order (by `through_record`): after a revert, ledger sequences go back.
 //! Layout (little-endian):
 //! ```text

@@ -489,11 +489,8 @@ fn usable_snapshots(recovered: &Recovered, infos: &[SnapshotInfo]) -> Vec<Snapsh
 /// The bases to try, best first. The history base is the newest snapshot at least
 /// `history` ledgers behind the newest one, or a newer revert snapshot (replay from further
 /// back would continue from it anyway, and no history before it can be rebuilt): it, then
-/// the older ones newest first (the one before a revert snapshot replays up to its record,
-/// what a repair keeps when that snapshot is lost); then genesis (when the journal starts
-/// there); then the newer ones oldest first (less history, but a ledger). Once a revert
-/// snapshot exists genesis comes last: pruning keeps no older revert snapshot (see
-/// `store/prune.rs`), which replay from genesis would need.
+/// the older ones newest first; then genesis (when the journal starts there); then the
+/// newer ones oldest first (less history, but a ledger).
 fn base_order(usable: &[SnapshotInfo], genesis_ok: bool, history: u32) -> Vec<Base> {
     let newest = usable.last().map_or(0, |i| i.ledger_seq);
     let target = newest.saturating_sub(history);
@@ -502,14 +499,10 @@ fn base_order(usable: &[SnapshotInfo], genesis_ok: bool, history: u32) -> Vec<Ba
         .rposition(|i| i.revert || i.ledger_seq <= target);
     let (older, newer) = usable.split_at(at.map_or(0, |h| h + 1));
     let mut order: Vec<Base> = older.iter().rev().cloned().map(Base::Snapshot).collect();
-    let reverted = usable.iter().any(|i| i.revert);
-    if genesis_ok && !reverted {
+    if genesis_ok {
         order.push(Base::Genesis);
     }
     order.extend(newer.iter().cloned().map(Base::Snapshot));
-    if genesis_ok && reverted {
-        order.push(Base::Genesis);
-    }
     order
 }
 

@@ -82,9 +82,9 @@ fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, Pers
 
 /// [`super::Persistence::record_revert`]: the revert record and the restored open
 /// ledger's records, durable; then the restored ledger's revert snapshot, named after the
-/// revert record. Pruning decides which older snapshots go: it keeps this one, and the
-/// one before it, while this is the newest revert snapshot and the journal holds its
-/// record.
+/// revert record. Older snapshots stay valid bases (replay from them meets the revert
+/// record and continues from this snapshot); pruning decides when they go, and keeps this
+/// one while the journal holds its revert record.
 pub(super) fn write_revert(
     d: &Arc<Disk>,
     store: &Ledgers,

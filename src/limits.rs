@@ -331,6 +331,27 @@ pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
 pub const DIR_PAGES_MAX: u64 = 262_144;
 /// Closed ledgers whose state stays readable (`by_seq`), counting the newest.
 pub const LEDGER_HISTORY_COUNT: u32 = 256;
+/// What the closed ledgers kept in memory may hold, in bytes (their transactions' blobs
+/// and metadata, the entries they changed, by [`crate::ledgers::ClosedLedger::retained_bytes`]'s
+/// estimate): past it the oldest leave memory before [`LEDGER_HISTORY_COUNT`] is reached,
+/// and reads of them go to the history store. About 1 KiB a payment: a busy server at
+/// 10,000 payments a second keeps the last minute and a half, an idle one its 256 ledgers.
+pub const LEDGER_HISTORY_BYTES_MAX: u64 = 1 << 30;
+/// The shortest time between two trims of the allocator after ledgers left memory's
+/// window (`node/memory.rs`): each walks the writer thread's heap.
+pub const MEMORY_TRIM_INTERVAL_MILLIS: u64 = 5_000;
+/// The fewest closed ledgers memory keeps whatever their size (the byte bound never
+/// leaves fewer).
+pub const LEDGER_HISTORY_COUNT_MIN: u32 = 8;
+/// A transaction's bytes in memory beside its blob and metadata (its entry, the
+/// transaction index's slot), for [`LEDGER_HISTORY_BYTES_MAX`]'s estimate. Measured by
+/// `examples/ledger_memory.rs` (2026-11-27): about 220 bytes.
+pub const TX_ENTRY_OVERHEAD_BYTES: usize = 224;
+/// A changed entry's bytes in memory beside its serialized form (the state's superseded
+/// version holds the form again, plus the SHAMap's new leaf and the changed inner nodes
+/// on its path, shared between the ledger's changes), for [`LEDGER_HISTORY_BYTES_MAX`]'s
+/// estimate.
+pub const CHANGED_ENTRY_OVERHEAD_BYTES: usize = 256;
 /// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
 pub const DOMAIN_BYTES_MAX: usize = 256;
 /// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
@@ -509,6 +530,22 @@ pub const ONLINE_DELETE_LEDGERS_MIN: u32 = LEDGER_HISTORY_COUNT;
 pub const HISTORY_READERS: usize = 2;
 /// Closed ledgers the history writer puts in one database transaction when it is behind.
 pub const HISTORY_WRITE_BATCH_LEDGERS_MAX: usize = 64;
+/// Longest a history database call waits for a lock another process holds (a backup, an
+/// operator's `sqlite3` in a transaction) before it fails, in milliseconds: the publisher
+/// then keeps the ledger in its backlog and retries at the next close rather than stall
+/// the closes behind it.
+pub const HISTORY_BUSY_TIMEOUT_MILLIS: u64 = 250;
+/// Validated ledgers kept in memory while the history database cannot be written, to be
+/// written in order once it can (about an hour at one close a second). Beyond it history
+/// stops at the last ledger written until a restart catches it up from the journal.
+pub const HISTORY_BACKLOG_LEDGERS_MAX: usize = 4096;
+/// Largest history database whose pages SQLite's integrity check reads at every start:
+/// the check reads the whole file (measured 2026-11-27 on 2 cores: 20,000 transactions,
+/// 5,100 ledgers, 64 MB: 67 ms with the file cached, about 1 s from a cold disk; quick_check
+/// 40 ms and about 1 s). A larger file is opened unchecked, with a warning.
+pub const HISTORY_INTEGRITY_CHECK_BYTES_MAX: u64 = 1 << 30;
+/// Problems SQLite's integrity check reports before the refusal quotes them.
+pub const HISTORY_INTEGRITY_REPORT_LINES: u32 = 5;
 
 /// Connections a PostgreSQL history store keeps in its pool (the writer's replicator uses
 /// one; a read node's handlers share the rest).
@@ -598,6 +635,8 @@ const _: () = {
     // Restarts rebuild the history the ledgers keep in memory, and snapshots come often
     // enough to cover it.
     assert!(PERSIST_HISTORY_LEDGERS_DEFAULT <= LEDGER_HISTORY_COUNT);
+    // The byte bound leaves fewer ledgers than the count, never none.
+    assert!(LEDGER_HISTORY_COUNT_MIN >= 2 && LEDGER_HISTORY_COUNT_MIN <= LEDGER_HISTORY_COUNT);
     assert!(SNAPSHOT_INTERVAL_LEDGERS <= PERSIST_HISTORY_LEDGERS_DEFAULT);
     assert!(page_is_ordered(ACCOUNT_LINES_PAGE));
     assert!(page_is_ordered(ACCOUNT_CHANNELS_PAGE));
@@ -717,6 +756,17 @@ pub const ADDRESS_CACHE_ENTRIES: usize = 4096;
 pub const BOOK_PAGE_CACHE_ENTRIES: usize = 256;
 
 // ---------------------------------------------------------------------------------------------
+// Files read at start (`server::files::read_bounded`: regular files only, at most these).
+// ---------------------------------------------------------------------------------------------
+
+/// Largest `--config` TOML file, in bytes (a configuration of many ports is a few KiB).
+pub const CONFIG_FILE_BYTES_MAX: u64 = 1024 * 1024;
+
+/// Largest TLS certificate chain or private key file (PEM), in bytes (a chain of a few
+/// certificates is a few KiB).
+pub const TLS_FILE_BYTES_MAX: u64 = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
 // Development ledger: the faucet (`POST /accounts`), prefunded accounts, genesis files.
 // ---------------------------------------------------------------------------------------------
 
@@ -748,7 +798,8 @@ pub const DEV_ACCOUNTS_MAX: u32 = 1000;
 /// Drops each prefunded account gets when `--accounts-balance` is not given (10,000 XRP).
 pub const DEV_ACCOUNT_DROPS_DEFAULT: u64 = 10_000 * 1_000_000;
 
-/// Largest genesis file `serve --genesis FILE` reads, in bytes.
+/// Largest genesis file `serve --genesis FILE` reads, in bytes (a regular file only; see
+/// `server::files::read_bounded`).
 pub const GENESIS_FILE_BYTES_MAX: u64 = 4 * 1024 * 1024;
 
 /// Most entries (accounts, trust lines and offers together) one genesis file may describe:

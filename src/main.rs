@@ -3,8 +3,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use ledgerd::rpc::cli;
+use ledgerd::server::client;
 use ledgerd::server::config::{ServerConfig, DEFAULT_LISTEN};
-use ledgerd::server::{client, shutdown};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,6 +75,11 @@ struct ServeArgs {
     /// *.discarded, log what was discarded, then serve.
     #[arg(long, conflicts_with = "ephemeral")]
     repair_journal: bool,
+    /// Start even when the history database (history.sqlite) lost acknowledged ledgers or
+    /// is damaged: set a damaged file aside as *.discarded, rebuild the ledgers the journal
+    /// still holds, log which could not be, then serve.
+    #[arg(long, conflicts_with_all = ["ephemeral", "fork"])]
+    repair_history: bool,
     /// Keep only the newest N validated ledgers' history, deleting older ones as new ones
     /// close (rippled online_delete; at least 256). Default: keep every ledger.
     #[arg(long, value_name = "N")]
@@ -208,29 +213,49 @@ fn fixed_clock(args: &ServeArgs, config: &mut ServerConfig) -> Result<(), String
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
-    builder.enable_all();
-    if let Command::Serve(args) = &cli.command {
-        builder.worker_threads(
-            args.io_threads
-                .unwrap_or_else(ledgerd::app::default_io_threads)
-                .max(1),
-        );
-    }
-    let runtime = match builder.build() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("ledgerd: cannot start the runtime: {e}");
-            return ExitCode::from(1);
-        }
-    };
     match cli.command {
-        Command::Serve(args) => runtime.block_on(serve(*args)),
-        Command::Method(words) => runtime.block_on(client_command(&cli.server, words)),
+        Command::Serve(args) => {
+            // Before the runtime's threads exist: they inherit the blocked signals.
+            let stop = match signals::watch() {
+                Ok(rx) => rx,
+                Err(e) => {
+                    eprintln!("ledgerd: cannot watch for SIGINT and SIGTERM: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let threads = args
+                .io_threads
+                .unwrap_or_else(ledgerd::app::default_io_threads);
+            match runtime(threads) {
+                Ok(runtime) => runtime.block_on(serve(*args, stop)),
+                Err(code) => code,
+            }
+        }
+        Command::Method(words) => match runtime(ledgerd::app::default_io_threads()) {
+            Ok(runtime) => runtime.block_on(client_command(&cli.server, words)),
+            Err(code) => code,
+        },
     }
 }
 
-async fn serve(args: ServeArgs) -> ExitCode {
+/// The multi-threaded runtime with `threads` worker threads (at least one).
+fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .worker_threads(threads.max(1))
+        .build()
+        .map_err(|e| {
+            eprintln!("ledgerd: cannot start the runtime: {e}");
+            ExitCode::from(1)
+        })
+}
+
+/// Runs the server until SIGINT or SIGTERM. A signal during start-up (a genesis file, a
+/// journal replay, a fork waiting on its upstream) ends the process at once with status
+/// 128 + the signal (130, 143): nothing was served, and the journal survives an exit at any
+/// point as it survives a crash. Once serving, a signal shuts down gracefully (status 0); a
+/// second one during that shutdown ends the process at once (128 + the signal).
+async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
     init_log(args.log_format);
     let config = match server_config(&args) {
@@ -240,13 +265,22 @@ async fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stop_signal = shutdown::os_signal();
-    let running = match ledgerd::app::start(config).await {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("ledgerd: {e}");
-            return ExitCode::from(2);
-        }
+    // On a runtime thread, so this one stays free to see a signal while start-up keeps
+    // them busy.
+    let starting = tokio::spawn(ledgerd::app::start(config));
+    let running = tokio::select! {
+        started = starting => match started {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => {
+                eprintln!("ledgerd: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("ledgerd: start-up failed: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        signal = stop.recv() => signals::exit_now(signal, "during start-up, before serving"),
     };
     for line in &running.banner {
         let _ = print_line(line);
@@ -257,10 +291,12 @@ async fn serve(args: ServeArgs) -> ExitCode {
         let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
         tracing::info!(port = %name, %addr, "listening");
     }
-    stop_signal.await;
+    stop.recv().await;
     tracing::info!("shutting down");
-    running.stop().await;
-    ExitCode::SUCCESS
+    tokio::select! {
+        () = running.stop() => ExitCode::SUCCESS,
+        signal = stop.recv() => signals::exit_now(signal, "during shutdown"),
+    }
 }
 
 /// The configuration file (or one loopback port) with the command line's options over it.
@@ -305,6 +341,7 @@ fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(),
         });
     }
     config.repair_journal = args.repair_journal;
+    config.repair_history = args.repair_history;
     fixed_clock(args, config)?;
     if args.online_delete.is_some() {
         config.online_delete = ledgerd::server::config::check_online_delete(args.online_delete)
@@ -427,4 +464,83 @@ fn print_line(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")?;
     out.flush()
+}
+
+/// SIGINT and SIGTERM, seen at any stage of `serve`.
+///
+/// The signals are blocked in every thread (the mask is set before the runtime starts its
+/// threads, which inherit it) and one thread of their own takes them with `sigwait` and
+/// passes them on. So a signal is seen while start-up keeps every runtime thread busy (a
+/// journal replay, a genesis file) or waits on the network (a fork's upstream): no runtime
+/// thread has to be free to run a handler, as tokio's signal handling needs.
+mod signals {
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+    /// The signals as they arrive (their numbers).
+    pub type Stop = UnboundedReceiver<i32>;
+
+    /// Blocks SIGINT and SIGTERM in this thread (and so in every thread started after) and
+    /// starts the thread that waits for them.
+    #[cfg(unix)]
+    pub fn watch() -> Result<Stop, String> {
+        // SAFETY: sigemptyset and sigaddset write the set they are given; pthread_sigmask
+        // reads it and changes this thread's mask only.
+        let set = unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            libc::sigaddset(&mut set, libc::SIGTERM);
+            let rc = libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            if rc != 0 {
+                return Err(std::io::Error::from_raw_os_error(rc).to_string());
+            }
+            set
+        };
+        let (tx, rx) = unbounded_channel();
+        std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || loop {
+                let mut signal = 0;
+                // SAFETY: sigwait reads the set and writes the signal number.
+                if unsafe { libc::sigwait(&set, &mut signal) } == 0 && tx.send(signal).is_err() {
+                    return;
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(rx)
+    }
+
+    /// Elsewhere: Ctrl-C, seen by a small runtime of its own on its own thread.
+    #[cfg(not(unix))]
+    pub fn watch() -> Result<Stop, String> {
+        let (tx, rx) = unbounded_channel();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        std::thread::spawn(move || {
+            runtime.block_on(async move {
+                // 2 is SIGINT's number, which Ctrl-C stands for.
+                while tokio::signal::ctrl_c().await.is_ok() && tx.send(2).is_ok() {}
+            })
+        });
+        Ok(rx)
+    }
+
+    /// The signal's name.
+    fn name(signal: i32) -> String {
+        match signal {
+            2 => "SIGINT".into(),
+            15 => "SIGTERM".into(),
+            n => format!("signal {n}"),
+        }
+    }
+
+    /// Ends the process now with status 128 + `signal`, saying so on stderr. (Returning
+    /// instead would wait for the runtime's threads, one of which may be busy for long.)
+    pub fn exit_now(signal: Option<i32>, when: &str) -> ! {
+        let signal = signal.unwrap_or(15);
+        eprintln!("ledgerd: stopped by {} {when}", name(signal));
+        std::process::exit(128 + signal)
+    }
 }

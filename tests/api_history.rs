@@ -411,8 +411,18 @@ fn check_errors(addr: SocketAddr, dest: &str) {
     let bad_marker = json!({"account": dest, "marker": "x"});
     let r = call(addr, "account_tx", bad_marker);
     assert_eq!(error(&r).0, "invalidParams", "{r}");
+    // rippled's readLimitField: a negative limit is not an unsigned integer.
     let negative = json!({"account": dest, "limit": -1});
-    assert_eq!(error(&call(addr, "account_tx", negative)).0, "internal");
+    let r = call(addr, "account_tx", negative);
+    assert_eq!(
+        error(&r),
+        (
+            "invalidParams",
+            31,
+            "Invalid field 'limit', not unsigned integer."
+        ),
+        "{r}"
+    );
 
     // -1 means unbounded; v1 clamps a range beyond the validated ledgers.
     let r = call(

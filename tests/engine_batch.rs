@@ -51,11 +51,11 @@ fn ledger_rows(env: &Env, id: &Hash256) -> Vec<(String, Ter, Option<Hash256>, u3
     txs[start..]
         .iter()
         .map(|t| {
-            let name = ledgerd::protocol::tx::transaction_type_name(&t.tx).unwrap_or("?");
+            let name = ledgerd::protocol::tx::transaction_type_name(&t.tx()).unwrap_or("?");
             (
                 name.to_string(),
                 t.ter,
-                t.meta.h256_of(sf().parent_batch_id),
+                t.meta().h256_of(sf().parent_batch_id),
                 t.index,
             )
         })
@@ -101,7 +101,7 @@ fn all_or_nothing_applies_every_inner_with_its_own_metadata() {
             .store
             .tx(inner_id)
             .expect("inner transaction found by its ID");
-        assert_eq!(entry.meta.h256_of(sf().parent_batch_id), Some(id));
+        assert_eq!(entry.meta().h256_of(sf().parent_batch_id), Some(id));
     }
     assert_eq!(rows[1].3, rows[0].3 + 1);
     assert_eq!(rows[2].3, rows[0].3 + 2);
@@ -477,7 +477,7 @@ fn a_canonical_rebuild_at_close_applies_the_inner_transactions_again() {
     assert_eq!(firsts[0].index, outer.index + 1);
     assert_eq!(firsts[1].index, outer.index + 2);
     assert_eq!(
-        firsts[0].meta.u32_of(sf().transaction_index),
+        firsts[0].meta().u32_of(sf().transaction_index),
         Some(outer.index + 1)
     );
     assert_eq!(firsts[1].ter, Ter::tesSUCCESS);

@@ -123,7 +123,7 @@ fn submit_loan(env: &mut Env, who: &Account, cosigners: &[&Account], tx: Tx) -> 
     let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
     assert_eq!(decoded, o, "binary round trip");
     let r = env.store.apply(&decoded);
-    env.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
+    env.last_meta = r.entry.as_ref().map(|e| e.meta());
     r.ter
 }
 

@@ -622,3 +622,54 @@ fn multi_signed_transaction_without_a_signer_list() {
     let blob = ledgerd::protocol::codec::encode(&bad);
     assert_eq!(env.store.apply_blob(&blob).unwrap().ter, Ter::temINVALID);
 }
+
+/// Memory's window of closed ledgers is bounded by bytes as well as by count: past
+/// `history_bytes_max` the oldest ledgers leave (down to LEDGER_HISTORY_COUNT_MIN) long
+/// before 256 are kept, the newest stay readable with their transactions, and a
+/// transaction's entry keeps only its binary forms, which decode to what was applied.
+#[test]
+fn the_window_of_closed_ledgers_is_bounded_by_bytes() {
+    let mut cfg = ledgerd::ledgers::LedgerConfig::default();
+    cfg.history_bytes_max = 256 * 1024;
+    let mut env = Env::with_config(cfg);
+    let alice = Account::new("alice");
+    let bob = Account::new("bob");
+    env.fund(&alice, xrp(1000));
+    env.fund(&bob, xrp(1000));
+    let mut last_id = None;
+    for _ in 0..40 {
+        for _ in 0..20 {
+            env.apply(&alice, pay(&bob, drops(1_000)), Ter::tesSUCCESS);
+            last_id = env.last_id;
+        }
+        env.close();
+    }
+    let bound = 256 * 1024;
+    let newest = env.store.closed().seq();
+    let (oldest, _) = env.store.complete_range();
+    let kept = newest - oldest + 1;
+    assert!(kept < 40, "the byte bound let ledgers go: {kept} kept");
+    assert!(
+        kept > ledgerd::limits::LEDGER_HISTORY_COUNT_MIN,
+        "the bytes bound before the minimum count: {kept}"
+    );
+    assert!(
+        env.store.window_bytes() <= bound,
+        "{}",
+        env.store.window_bytes()
+    );
+    assert!(env.store.by_seq(oldest).is_some());
+    assert!(env.store.by_seq(oldest - 1).is_none(), "left memory");
+    let entry = env.store.tx(&last_id.expect("applied")).expect("in memory");
+    let tx = entry.tx();
+    assert_eq!(tx.account_of(sf().account), Some(alice.id));
+    assert_eq!(
+        entry.meta().u8_of(sf().transaction_result),
+        Some(0),
+        "tesSUCCESS in the decoded metadata"
+    );
+    assert_eq!(
+        entry.blob.as_ref(),
+        ledgerd::protocol::codec::encode(&tx).as_slice()
+    );
+}

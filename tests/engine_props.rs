@@ -1539,7 +1539,7 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
             w.env.close_after(secs);
             // Held (ter) transactions retried into the new open ledger paid their fees.
             for t in w.env.store.open_txs() {
-                w.fees_burnt += t.tx.drops_of(sf().fee);
+                w.fees_burnt += t.tx().drops_of(sf().fee);
             }
             return None;
         }
@@ -2146,14 +2146,14 @@ fn fees_claimed(w: &World) -> i64 {
     let closed: i64 = (first..=last)
         .filter_map(|s| w.env.store.by_seq(s)?.ledger)
         .flat_map(|l| l.txs.clone())
-        .map(|t| t.tx.drops_of(sf().fee))
+        .map(|t| t.tx().drops_of(sf().fee))
         .sum();
     let open: i64 = w
         .env
         .store
         .open_txs()
         .iter()
-        .map(|t| t.tx.drops_of(sf().fee))
+        .map(|t| t.tx().drops_of(sf().fee))
         .sum();
     closed + open
 }

@@ -651,11 +651,11 @@ fn a_closed_ledger_holds_its_transactions_in_canonical_order() {
     let salt = tx_set_hash(closed.txs.iter().map(|t| t.id));
     let key = |t: &ledgerd::ledgers::TxEntry| {
         let mut k = [0u8; 32];
-        k[..20].copy_from_slice(&t.tx.account_of(sf().account).unwrap().0);
+        k[..20].copy_from_slice(&t.tx().account_of(sf().account).unwrap().0);
         for (a, b) in k.iter_mut().zip(salt.0.iter()) {
             *a ^= b;
         }
-        (k, t.tx.u32_of(sf().sequence).unwrap(), t.id)
+        (k, t.tx().u32_of(sf().sequence).unwrap(), t.id)
     };
     let keys: Vec<_> = closed.txs.iter().map(|t| key(t)).collect();
     assert!(
@@ -664,7 +664,7 @@ fn a_closed_ledger_holds_its_transactions_in_canonical_order() {
     );
     for (i, t) in closed.txs.iter().enumerate() {
         assert_eq!(t.index, i as u32);
-        assert_eq!(t.meta.u32_of(sf().transaction_index), Some(i as u32));
+        assert_eq!(t.meta().u32_of(sf().transaction_index), Some(i as u32));
     }
 
     // Erin can pay only with what Frank sends her in the same ledger.

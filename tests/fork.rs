@@ -243,16 +243,29 @@ async fn a_lazy_fork_reads_by_key_walks_books_and_fails_cleanly_without_its_upst
     let pay = json!({"TransactionType": "Payment", "Destination": address("daveF"), "Amount": xrp(1),
         "Account": address("aliceF")});
     let r = fork
-        .result(
+        .call(
             "submit",
             json!({"secret": support::keys::secret("aliceF"), "tx_json": pay}),
         )
         .await;
-    assert_eq!(r["engine_result"], "tefFAILURE", "{r}");
+    assert_eq!(support::market::err(&r).0, "noNetwork", "{r}");
     assert_eq!(
         account_root(&mut fork, "aliceF", "current").await["Sequence"],
         seq
     );
+    // A source account the fork never read: noNetwork as for sign, simulate and
+    // account_info, not srcActNotFound.
+    let pay = json!({"TransactionType": "Payment", "Destination": address("aliceF"),
+        "Amount": xrp(1), "Account": address("daveF")});
+    let secret = support::keys::secret("daveF");
+    for method in ["submit", "sign"] {
+        let r = fork
+            .call(method, json!({"secret": secret, "tx_json": pay}))
+            .await;
+        assert_eq!(support::market::err(&r).0, "noNetwork", "{method}: {r}");
+    }
+    let r = fork.call("simulate", json!({"tx_json": pay})).await;
+    assert_eq!(support::market::err(&r).0, "noNetwork", "simulate: {r}");
     fork.stop().await;
 }
 
@@ -287,9 +300,16 @@ async fn an_upstream_larger_than_the_copy_bound_is_forked_lazily() {
     up.stop().await;
 }
 
-/// A WebSocket server that forwards every request to `upstream` and drops the first entry
-/// of each `ledger_data` page: an upstream whose state does not match its header.
-async fn dropping_proxy(upstream: SocketAddr) -> SocketAddr {
+/// How a proxy changes what passes through it: the request before it is forwarded, and
+/// the reply (with the request as the client sent it) before it is answered.
+#[derive(Clone, Copy)]
+struct Lie {
+    request: fn(&mut Value),
+    reply: fn(&Value, &mut Value),
+}
+
+/// A WebSocket server that forwards every request to `upstream`, changed by `lie`.
+async fn lying_proxy(upstream: SocketAddr, lie: Lie) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let at = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -300,13 +320,11 @@ async fn dropping_proxy(upstream: SocketAddr) -> SocketAddr {
                 };
                 let mut up = Ws::connect_to(upstream).await;
                 while let Some(Ok(Message::Text(text))) = client.next().await {
-                    let request: Value = serde_json::from_str(text.as_str()).unwrap();
-                    let mut reply = up.call(request.clone()).await;
-                    if request["command"] == "ledger_data" {
-                        if let Some(state) = reply["result"]["state"].as_array_mut() {
-                            state.remove(0);
-                        }
-                    }
+                    let asked: Value = serde_json::from_str(text.as_str()).unwrap();
+                    let mut request = asked.clone();
+                    (lie.request)(&mut request);
+                    let mut reply = up.call(request).await;
+                    (lie.reply)(&asked, &mut reply);
                     let _ = client.send(Message::text(reply.to_string())).await;
                 }
             });
@@ -315,10 +333,153 @@ async fn dropping_proxy(upstream: SocketAddr) -> SocketAddr {
     at
 }
 
+fn unchanged(_: &mut Value) {}
+
+/// An upstream whose state does not match its header: the first entry of each
+/// `ledger_data` page dropped.
+const DROPS_AN_ENTRY: Lie = Lie {
+    request: unchanged,
+    reply: |asked, reply| {
+        if asked["command"] == "ledger_data" {
+            if let Some(state) = reply["result"]["state"].as_array_mut() {
+                state.remove(0);
+            }
+        }
+    },
+};
+
+/// The FeeSettings singleton's key.
+const FEES_KEY: &str = "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651";
+
+fn is_entry_read(v: &Value) -> bool {
+    v["command"] == "ledger_entry"
+}
+
+/// Every `ledger_entry` answered with the FeeSettings node, under the index asked.
+const ANSWERS_FEE_SETTINGS: Lie = Lie {
+    request: |r| {
+        if is_entry_read(r) {
+            r["index"] = json!(FEES_KEY);
+        }
+    },
+    reply: |asked, reply| {
+        if is_entry_read(asked) && reply["result"].is_object() {
+            reply["result"]["index"] = asked["index"].clone();
+        }
+    },
+};
+
+/// Every `ledger_entry` answered with bobF's AccountRoot, under its own index.
+const ANSWERS_ANOTHER_KEY: Lie = Lie {
+    request: |r| {
+        if is_entry_read(r) {
+            r["index"] = json!(bob_root_key());
+        }
+    },
+    reply: |_, _| {},
+};
+
+/// Every entry `ledger_entry` finds answered with bytes that do not decode.
+const ANSWERS_GARBAGE: Lie = Lie {
+    request: unchanged,
+    reply: |asked, reply| {
+        if is_entry_read(asked) && reply["result"]["node_binary"].is_string() {
+            reply["result"]["node_binary"] = json!("FFFF00");
+        }
+    },
+};
+
+fn bob_root_key() -> String {
+    let bob = ledgerd::protocol::types::AccountId::from_address(&address("bobF")).unwrap();
+    ledgerd::ledger::keylet::account(&bob).to_hex()
+}
+
+/// A lazy fork of `up` through a proxy that lies as `lie` says.
+async fn lazy_fork_through(up: &Market, lie: Lie) -> Market {
+    let proxy = lying_proxy(addr(&up.server), lie).await;
+    let fork = ForkConfig {
+        upstream: format!("ws://{proxy}/"),
+        ledger: None,
+        lazy: true,
+        copy_entries_max: ledgerd::limits::FORK_WHOLE_ENTRIES_MAX,
+    };
+    let server = start_with(0, |c| c.fork = Some(fork)).await;
+    let ws = Ws::connect_to(addr(&server)).await;
+    Market { server, ws }
+}
+
+/// The transactions of the fork's open ledger.
+async fn open_transactions(m: &mut Market) -> Vec<Value> {
+    let r = m
+        .result(
+            "ledger",
+            json!({"ledger_index": "current", "transactions": true}),
+        )
+        .await;
+    r["ledger"]["transactions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lazy_fork_refuses_entries_its_upstream_lies_about() {
+    let mut up = upstream().await;
+    // A payment aliceF signed (on the upstream, which knows her Sequence).
+    let pay = json!({"TransactionType": "Payment", "Account": address("aliceF"),
+        "Destination": address("bobF"), "Amount": xrp(1)});
+    let secret = support::keys::secret("aliceF");
+    let signed = up
+        .result("sign", json!({"secret": secret, "tx_json": pay}))
+        .await;
+    let blob = signed["tx_blob"].as_str().expect("tx_blob").to_string();
+    let lies = [
+        ("FeeSettings", ANSWERS_FEE_SETTINGS),
+        ("another key", ANSWERS_ANOTHER_KEY),
+        ("undecodable", ANSWERS_GARBAGE),
+    ];
+    for (what, lie) in lies {
+        let mut fork = lazy_fork_through(&up, lie).await;
+        let info = fork
+            .call("account_info", json!({"account": address("aliceF")}))
+            .await;
+        assert_eq!(support::market::err(&info).0, "noNetwork", "{what}: {info}");
+        let r = fork
+            .call("submit", json!({"secret": secret, "tx_json": pay}))
+            .await;
+        assert_eq!(
+            support::market::err(&r).0,
+            "noNetwork",
+            "{what}: sign-and-submit: {r}"
+        );
+        let r = fork.call("submit", json!({"tx_blob": blob})).await;
+        assert_eq!(
+            support::market::err(&r).0,
+            "noNetwork",
+            "{what}: submit: {r}"
+        );
+        assert!(
+            open_transactions(&mut fork).await.is_empty(),
+            "{what}: nothing applied"
+        );
+        // Asked again, the entry is still unknown (not cached as present).
+        let again = fork
+            .call("account_info", json!({"account": address("aliceF")}))
+            .await;
+        assert_eq!(
+            support::market::err(&again).0,
+            "noNetwork",
+            "{what}: {again}"
+        );
+        fork.stop().await;
+    }
+    up.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_copied_state_that_does_not_hash_to_the_header_refuses_to_start() {
     let up = upstream().await;
-    let proxy = dropping_proxy(addr(&up.server)).await;
+    let proxy = lying_proxy(addr(&up.server), DROPS_AN_ENTRY).await;
     let mut config = ServerConfig::single(([127, 0, 0, 1], 0).into());
     let upstream = format!("ws://{proxy}/");
     config.fork = Some(ForkConfig {

@@ -564,3 +564,77 @@ fn concurrent_faucet_requests_are_all_paid() {
     }
     assert_eq!(sequence(addr, GENESIS), 9);
 }
+
+/// `xrpAmount` reads the same as a number or a string (decimal, at most six decimals, no
+/// exponent), and the reply writes XRP in decimal: a 1-drop payment is `0.000001`, never
+/// `1e-6`.
+#[test]
+fn faucet_amounts_read_and_print_in_decimal() {
+    let server = Server::start_quiet(&[]);
+    let addr = server.addr();
+    let dest = new_address("decimal amounts");
+    for body in [
+        json!({"destination": dest, "xrpAmount": "1e3"}).to_string(),
+        format!("{{\"destination\": \"{dest}\", \"xrpAmount\": 1e3}}"),
+        format!("{{\"destination\": \"{dest}\", \"xrpAmount\": 1E2}}"),
+    ] {
+        let (status, reply, _) = faucet(addr, &body);
+        assert_eq!(status, 400, "{body}: {reply}");
+        assert_eq!(reply["error"], "invalidParams", "{body}");
+    }
+    assert_eq!(balance(addr, &dest), None);
+    let (status, reply, _) = faucet(
+        addr,
+        &format!("{{\"destination\": \"{dest}\", \"xrpAmount\": 12.5}}"),
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(balance(addr, &dest), Some(12_500_000));
+    // One drop to an account that exists: the reply's text, not only its value.
+    let body = json!({"destination": dest, "xrpAmount": "0.000001"}).to_string();
+    let reply = http_to(addr, "POST", "/accounts", &body);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(reply.body.contains("\"amount\":0.000001"), "{}", reply.body);
+    assert!(
+        reply.body.contains("\"balance\":12.500001"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("e-"), "{}", reply.body);
+}
+
+/// `destinationTag` (or `tag`) is the Payment's DestinationTag, checked as a u32.
+#[test]
+fn faucet_honours_a_destination_tag() {
+    let server = Server::start_quiet(&[]);
+    let addr = server.addr();
+    let dest = new_address("tagged");
+    let (status, body, _) = faucet(
+        addr,
+        &json!({"destination": dest, "xrpAmount": "50", "destinationTag": 4_000_000_000u32})
+            .to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["account"]["tag"], 4_000_000_000u32, "{body}");
+    call(addr, "ledger_accept", json!({}));
+    let txs = call(addr, "account_tx", json!({"account": dest}));
+    let tx = &txs["transactions"][0]["tx"];
+    assert_eq!(tx["DestinationTag"], 4_000_000_000u32, "{txs}");
+    let (status, _, _) = faucet(
+        addr,
+        &json!({"destination": dest, "xrpAmount": "1", "tag": "7"}).to_string(),
+    );
+    assert_eq!(status, 200);
+    call(addr, "ledger_accept", json!({}));
+    let txs = call(addr, "account_tx", json!({"account": dest}));
+    assert_eq!(txs["transactions"][0]["tx"]["DestinationTag"], 7, "{txs}");
+    for bad in [
+        json!({"destination": dest, "destinationTag": 4_294_967_296u64}),
+        json!({"destination": dest, "destinationTag": -1}),
+        json!({"destination": dest, "tag": "seven"}),
+        json!({"destination": dest, "tag": 1, "destinationTag": 2}),
+    ] {
+        let (status, body, _) = faucet(addr, &bad.to_string());
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert_eq!(body["error"], "invalidParams", "{bad}");
+    }
+}

@@ -4,11 +4,12 @@
 //! any port accepts, so clients find them in a validated ledger. Everything is journaled: a restart replays it, and finds the
 //! prefunded accounts already there (they are funded only when missing).
 
-use super::genesis_file::{self, Costs, Plan};
+use super::genesis_file::{self, Costs, GenesisFile, Plan};
 use crate::protocol::keys::KeyType;
 use crate::rpc::context::Services;
 use crate::rpc::devnet::{self, Signer};
-use crate::server::config::DevOptions;
+use crate::server::config::{DevOptions, ServerConfig};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A prefunded account, as `serve` prints it.
@@ -21,28 +22,63 @@ pub struct DevAccountLine {
     pub drops: u64,
 }
 
-/// Applies the genesis file (a new ledger only) and funds the missing prefunded accounts;
-/// returns the prefunded accounts.
+/// A genesis file, read and parsed before anything is created (`serve --genesis FILE`).
+pub struct Genesis {
+    /// The file's path, for messages.
+    pub path: PathBuf,
+    /// Its contents.
+    pub file: GenesisFile,
+}
+
+/// Reads `--genesis FILE` if given: refused when the ledger is not new (`new_ledger` false:
+/// a data directory that already holds one, or a fork), when the file is not a regular file
+/// of at most [`crate::limits::GENESIS_FILE_BYTES_MAX`] bytes, or not the format. Runs before
+/// the data directory is opened, so a refused file leaves it as it was.
+pub fn read_genesis(config: &ServerConfig, new_ledger: bool) -> Result<Option<Genesis>, String> {
+    let Some(path) = &config.dev.genesis else {
+        return Ok(None);
+    };
+    let shown = path.display();
+    if config.fork.is_some() {
+        return Err(format!(
+            "--genesis {shown}: a fork starts from its upstream's ledger; a genesis file starts a new one"
+        ));
+    }
+    if !new_ledger {
+        return Err(format!(
+            "--genesis {shown}: the data directory already holds a ledger; a genesis file starts a new one (use a new --data-dir)"
+        ));
+    }
+    let file = genesis_file::load(path)?;
+    Ok(Some(Genesis {
+        path: path.clone(),
+        file,
+    }))
+}
+
+/// Checks and applies `genesis` to the ledger of `services` (see [`Plan::new`]); the
+/// errors name the file.
+async fn apply_genesis(services: &Arc<Services>, genesis: &Genesis) -> Result<(), String> {
+    let shown = genesis.path.display();
+    let plan = Plan::new(&genesis.file, costs(services))
+        .map_err(|e| format!("genesis file {shown}: {e}"))?;
+    let signer = Signer::new(devnet::genesis_key());
+    apply(services, &signer, plan)
+        .await
+        .map_err(|e| format!("genesis file {shown}: {e}"))
+}
+
+/// Applies the genesis file (read by [`read_genesis`]) and funds the missing prefunded
+/// accounts; returns the prefunded accounts.
 pub async fn prepare(
     services: &Arc<Services>,
     dev: &DevOptions,
-    new_ledger: bool,
+    genesis_file: Option<&Genesis>,
 ) -> Result<Vec<DevAccountLine>, String> {
     let genesis = Signer::new(devnet::genesis_key());
     let mut changed = false;
-    if let Some(path) = &dev.genesis {
-        if !new_ledger {
-            return Err(format!(
-                "--genesis {}: the data directory already holds a ledger; a genesis file starts a new one (use a new --data-dir)",
-                path.display()
-            ));
-        }
-        let file = genesis_file::load(path)?;
-        let plan = Plan::new(&file, costs(services))
-            .map_err(|e| format!("genesis file {}: {e}", path.display()))?;
-        apply(services, &genesis, plan)
-            .await
-            .map_err(|e| format!("genesis file {}: {e}", path.display()))?;
+    if let Some(file) = genesis_file {
+        apply_genesis(services, file).await?;
         changed = true;
     }
     let key_type = if dev.accounts_ed25519 {
@@ -71,6 +107,28 @@ pub async fn prepare(
             drops: devnet::xrp_balance(services, &a.account()).unwrap_or(0),
         })
         .collect())
+}
+
+/// Refuses a `faucet_seed` whose account is not in the ledger once the genesis file and
+/// the prefunded accounts are applied: every faucet request would fail. The faucet's
+/// account is not funded here: a seed that names no account is most likely a mistake
+/// (another ledger's seed, a typo), and funding it would hide that. The message names the
+/// account's address, never the seed.
+pub fn check_faucet_account(
+    services: &Services,
+    key: Option<&crate::protocol::keys::KeyPair>,
+) -> Result<(), String> {
+    let Some(key) = key else {
+        return Ok(());
+    };
+    let account = key.account_id();
+    if devnet::xrp_balance(services, &account).is_none() {
+        return Err(format!(
+            "faucet_seed: its account {} does not exist in this ledger, so the faucet could pay nobody; fund it first (an account of a --genesis file, or a prefunded --accounts seed) or remove faucet_seed to pay from the genesis account",
+            account.to_address()
+        ));
+    }
+    Ok(())
 }
 
 fn costs(services: &Services) -> Costs {

@@ -19,6 +19,7 @@
 //! cannot do: docs/compat.md, "Forking".
 
 use super::fork_source::UpstreamEntries;
+use crate::ledger::entry_key;
 use crate::ledger::header::LedgerHeader;
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{
@@ -76,6 +77,7 @@ pub async fn fetch(fork: &ForkConfig) -> Result<Forked, String> {
         entries.extend(up.directories(&header).await?);
         entries.sort_unstable_by_key(|e| e.0);
         entries.dedup_by_key(|e| e.0);
+        keyed_right(&fork.upstream, &entries)?;
     }
     tracing::info!(
         upstream = %fork.upstream,
@@ -93,6 +95,20 @@ pub async fn fetch(fork: &ForkConfig) -> Result<Forked, String> {
         whole,
         network_id,
     })
+}
+
+/// A lazy fork's copied entries are not proven against the account hash: each must be
+/// one its key can hold ([`entry_key::check`]), else the fork refuses to start.
+fn keyed_right(url: &str, entries: &[(Hash256, StObject)]) -> Result<(), String> {
+    for (key, entry) in entries {
+        entry_key::check(key, entry).map_err(|e| {
+            format!(
+                "fork upstream {url}: ledger_data entry {} is not its key's: {e}",
+                key.to_hex()
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// One WebSocket connection to the upstream, requests answered in turn.

@@ -5,6 +5,8 @@
 //! [`FORK_REQUEST_TIMEOUT_SECS`]; a failed read drops the connection and the next read
 //! connects again. Reads are serialized on the connection.
 
+use crate::ledger::entry_key;
+use crate::ledger::flags::lt;
 use crate::ledger::state::EntrySource;
 use crate::limits::{FORK_CONNECT_TIMEOUT_SECS, FORK_REQUEST_TIMEOUT_SECS};
 use crate::protocol::codec;
@@ -112,8 +114,11 @@ fn off_the_runtime<T>(read: impl FnOnce() -> T) -> T {
     }
 }
 
-/// The entry in a binary `ledger_entry` reply: `Ok(None)` for `entryNotFound`.
-fn entry_of(reply: &Value) -> Result<Option<StObject>, String> {
+/// The entry in a binary `ledger_entry` reply for `key`: `Ok(None)` for `entryNotFound`;
+/// an error for a reply that is not the entry at `key` (another index, bytes that do not
+/// decode, an entry whose own fields give another key: [`entry_key::check`]) or for a
+/// DirectoryNode (every directory was copied when the fork started).
+fn entry_of(reply: &Value, key: &Hash256) -> Result<Option<StObject>, String> {
     let o = if reply["result"].is_object() {
         &reply["result"]
     } else {
@@ -126,21 +131,31 @@ fn entry_of(reply: &Value) -> Result<Option<StObject>, String> {
             _ => Err(format!("ledger_entry: {error}")),
         };
     }
+    let index = o["index"].as_str().and_then(Hash256::from_hex);
+    if index != Some(*key) {
+        return Err(format!(
+            "ledger_entry: the reply is for index {}, not the key asked",
+            o["index"]
+        ));
+    }
     let bytes = o["node_binary"]
         .as_str()
         .and_then(|h| hex::decode(h).ok())
         .ok_or("ledger_entry: no node_binary")?;
-    codec::decode(&bytes)
-        .map(Some)
-        .map_err(|e| format!("ledger_entry: {e}"))
+    let entry = codec::decode(&bytes).map_err(|e| format!("ledger_entry: {e}"))?;
+    entry_key::check(key, &entry).map_err(|e| format!("ledger_entry: {e}"))?;
+    if entry.get_u16("LedgerEntryType") == Some(lt::DIR_NODE) {
+        return Err("ledger_entry: a directory the fork did not copy at start".into());
+    }
+    Ok(Some(entry))
 }
 
 impl EntrySource for UpstreamEntries {
     fn fetch(&self, key: &Hash256) -> Result<Option<StObject>, String> {
-        let got = self.request(key).and_then(|r| entry_of(&r));
+        let got = self.request(key).and_then(|r| entry_of(&r, key));
         if let Err(e) = &got {
             tracing::warn!(upstream = %self.url, key = %key.to_hex(), error = %e,
-                "fork: the upstream cannot be read; the entry is unknown");
+                "fork: the upstream's entry cannot be used; the entry is unknown");
         }
         got
     }
@@ -150,14 +165,43 @@ impl EntrySource for UpstreamEntries {
 mod tests {
     use super::*;
 
+    fn fee_settings() -> String {
+        let mut o = StObject::new();
+        o.set(
+            crate::ledger::sf::sf().ledger_entry_type,
+            crate::protocol::st::StValue::UInt16(lt::FEE_SETTINGS),
+        );
+        hex::encode(codec::encode(&o))
+    }
+
     #[test]
     fn replies_become_entries_absences_or_errors() {
+        let key = Hash256::ZERO;
         let missing = json!({"id": 1, "status": "error", "error": "entryNotFound"});
-        assert_eq!(entry_of(&missing), Ok(None));
+        assert_eq!(entry_of(&missing, &key), Ok(None));
         let other = json!({"id": 1, "status": "error", "error": "lgrNotFound"});
-        assert!(entry_of(&other).unwrap_err().contains("lgrNotFound"));
-        let bad = json!({"id": 1, "status": "success", "result": {"node_binary": "FF"}});
-        assert!(entry_of(&bad).is_err());
+        assert!(entry_of(&other, &key).unwrap_err().contains("lgrNotFound"));
+        let bad = json!({"id": 1, "status": "success",
+            "result": {"node_binary": "FF", "index": key.to_hex()}});
+        assert!(entry_of(&bad, &key).is_err());
+    }
+
+    #[test]
+    fn an_entry_not_at_the_key_asked_is_an_error() {
+        let fees = crate::ledger::keylet::fees();
+        let reply = |index: &Hash256| {
+            json!({"id": 1, "status": "success",
+                "result": {"node_binary": fee_settings(), "index": index.to_hex()}})
+        };
+        assert!(entry_of(&reply(&fees), &fees).unwrap().is_some());
+        let alice = crate::ledger::keylet::account(&crate::protocol::types::AccountId([1; 20]));
+        let e = entry_of(&reply(&fees), &alice).unwrap_err();
+        assert!(e.contains("not the key asked"), "{e}");
+        let e = entry_of(&reply(&alice), &alice).unwrap_err();
+        assert!(e.contains("FeeSettings whose fields give"), "{e}");
+        let unindexed = json!({"id": 1, "status": "success",
+            "result": {"node_binary": fee_settings()}});
+        assert!(entry_of(&unindexed, &fees).is_err());
     }
 
     #[test]

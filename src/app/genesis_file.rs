@@ -121,17 +121,13 @@ pub struct Costs {
     pub genesis_drops: u64,
 }
 
-/// Reads and checks `path` (size bound, JSON, the format above).
+/// Reads and checks `path`: a regular file (a FIFO or a device such as `/dev/zero` is
+/// refused without being read) of at most [`crate::limits::GENESIS_FILE_BYTES_MAX`] bytes,
+/// JSON in the format above.
 pub fn load(path: &Path) -> Result<GenesisFile, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("genesis file {shown}: {e}"))?;
-    if meta.len() > crate::limits::GENESIS_FILE_BYTES_MAX {
-        return Err(format!(
-            "genesis file {shown}: over {} bytes",
-            crate::limits::GENESIS_FILE_BYTES_MAX
-        ));
-    }
-    let text = std::fs::read(path).map_err(|e| format!("genesis file {shown}: {e}"))?;
+    let text = crate::server::files::read_bounded(path, crate::limits::GENESIS_FILE_BYTES_MAX)
+        .map_err(|e| format!("genesis file {shown}: {e}"))?;
     serde_json::from_slice(&text).map_err(|e| format!("genesis file {shown}: {e}"))
 }
 

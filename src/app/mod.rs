@@ -11,7 +11,7 @@ pub mod genesis_file;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
-use crate::node::history::{History, StateCache};
+use crate::node::history::{History, HistoryRepair, StateCache, REPAIR_HISTORY_HINT};
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
@@ -80,16 +80,23 @@ pub fn default_io_threads() -> usize {
 /// server_info).
 pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     crate::server::files::raise();
+    // A genesis file is read, and on a data directory tried, before anything is created.
+    let genesis = match config.read_only {
+        true => None,
+        false => devnet::read_genesis(&config, is_new_ledger(&config))?,
+    };
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
-    let (node, tasks, new_ledger) = if config.read_only {
-        let (node, tasks) = start_read_node(&config)?;
-        (node, tasks, false)
+    if let Some(genesis) = genesis.as_ref().filter(|_| is_durable(&config)) {
+        rehearse_genesis(&config, genesis, &cpu).await?;
+    }
+    let (node, tasks) = if config.read_only {
+        start_read_node(&config)?
     } else {
         start_writer(&mut config).await?
     };
     let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
-    let accounts = match prepare_dev(&services, &config, new_ledger).await {
+    let accounts = match prepare_dev(&services, &config, genesis.as_ref()).await {
         Ok(a) => a,
         Err(e) => {
             tasks.stop().await;
@@ -114,40 +121,77 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     })
 }
 
-/// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
-/// journal and history, and (`--postgres`) the copy of its history into PostgreSQL. Also
-/// says whether the ledger is new (a genesis file may only start a new one).
-async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks, bool), String> {
-    let new_ledger = match (&config.data_dir, config.ephemeral, &config.fork) {
+/// Whether the writer starts a new ledger (a genesis file may only start a new one): in
+/// memory, or in a data directory that holds none; a fork's is the upstream's.
+fn is_new_ledger(config: &ServerConfig) -> bool {
+    match (&config.data_dir, config.ephemeral, &config.fork) {
         (_, _, Some(_)) => false,
         (Some(dir), false, None) => !crate::node::persist::holds_ledger(dir),
         _ => true,
-    };
+    }
+}
+
+/// Whether the writer's ledger lives in a data directory (else in memory).
+fn is_durable(config: &ServerConfig) -> bool {
+    config.data_dir.is_some() && !config.ephemeral && config.fork.is_none()
+}
+
+/// Applies a genesis file (and the prefunded accounts, and checks `faucet_seed`'s account)
+/// on a trial ledger in memory, made as the data directory's new ledger will be (the same
+/// fees, network id and clock): a file whose transactions would fail (an unfunded offer, a
+/// payment to an account that requires a destination tag, ...) is refused before the data
+/// directory holds anything, so a retry with a corrected file can use the same directory.
+/// (In memory, the real ledger is its own trial.)
+async fn rehearse_genesis(
+    config: &ServerConfig,
+    genesis: &devnet::Genesis,
+    cpu: &CpuPool,
+) -> Result<(), String> {
+    let (persistence, ledgers) = Persistence::ephemeral(ledger_config(config));
+    let node = Node::new(ledgers, config.network_id.unwrap_or(0));
+    let tasks = crate::node::start(&node, persistence, 0)?;
+    let services = Arc::new(Services::new(rpc_config(config), node, cpu.clone()));
+    let tried = devnet::prepare(&services, &config.dev, Some(genesis))
+        .await
+        .and_then(|_| devnet::check_faucet_account(&services, config.faucet_key.as_ref()));
+    tasks.stop().await;
+    tried?;
+    tracing::info!(file = %genesis.path.display(), "genesis file tried on a ledger in memory: it applies");
+    Ok(())
+}
+
+/// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
+/// journal and history, and (`--postgres`) the copy of its history into PostgreSQL.
+async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+    let repair = history_repair(config);
     let (persistence, ledgers) = match config.fork.clone() {
         Some(fork) => open_fork(&fork, config).await?,
-        None => open_ledgers(config)?,
+        None => open_ledgers(config, repair.as_ref())?,
     };
-    let node = open_node(config, ledgers, persistence.reverted_to())?;
+    let node = open_node(config, ledgers, persistence.reverted_to(), repair)?;
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
     if let Some(url) = &config.postgres {
         let replica = Replica::start(&node, url.clone())
             .map_err(|e| format!("cannot start the PostgreSQL copy: {e}"))?;
         let _ = node.replica.set(replica);
     }
-    Ok((node, Tasks::Writer(node_tasks), new_ledger))
+    Ok((node, Tasks::Writer(node_tasks)))
 }
 
-/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`); none on a
-/// read node, which has no writer of its own.
+/// The genesis file and prefunded accounts (`serve --genesis`, `--accounts`), then the
+/// faucet's account checked (`faucet_seed`); none on a read node, which has no writer of
+/// its own.
 async fn prepare_dev(
     services: &Arc<Services>,
     config: &ServerConfig,
-    new_ledger: bool,
+    genesis: Option<&devnet::Genesis>,
 ) -> Result<Vec<devnet::DevAccountLine>, String> {
     if config.read_only {
         return Ok(Vec::new());
     }
-    devnet::prepare(services, &config.dev, new_ledger).await
+    let accounts = devnet::prepare(services, &config.dev, genesis).await?;
+    devnet::check_faucet_account(services, config.faucet_key.as_ref())?;
+    Ok(accounts)
 }
 
 /// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a
@@ -223,13 +267,28 @@ async fn open_fork(
     Ok(Persistence::ephemeral_over(ledgers))
 }
 
-/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`).
-fn open_ledgers(config: &ServerConfig) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
+/// The repair of the data directory's history database (`--repair-history`), if asked.
+fn history_repair(config: &ServerConfig) -> Option<Arc<HistoryRepair>> {
+    match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
+        (Some(dir), false) if config.repair_history => {
+            Some(HistoryRepair::new(&dir.join(HISTORY_FILE), HISTORY_READERS))
+        }
+        _ => None,
+    }
+}
+
+/// The data directory's ledgers and journal, or an in-memory ledger (`--ephemeral`). A
+/// history repair gets every ledger replay closes.
+fn open_ledgers(
+    config: &ServerConfig,
+    repair: Option<&Arc<HistoryRepair>>,
+) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
     let ledger_cfg = ledger_config(config);
     match (&config.data_dir, config.ephemeral) {
         (Some(dir), false) => {
             let options = PersistOptions {
                 repair_journal: config.repair_journal,
+                replay_sink: repair.map(|r| r.sink()),
                 ..PersistOptions::default()
             };
             Persistence::open_with(dir, ledger_cfg, options)
@@ -244,30 +303,50 @@ pub const HISTORY_FILE: &str = "history.sqlite";
 
 /// The node over `ledgers`, with the data directory's history database (`history.sqlite`)
 /// or, for `--ephemeral`, an in-memory one bounded by
-/// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`].
+/// [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`]. The database is held to the
+/// journal: damaged, or lacking acknowledged ledgers, it refuses to start unless
+/// `repair` (`--repair-history`) rebuilds it.
 fn open_node(
     config: &ServerConfig,
     ledgers: Arc<Ledgers>,
     reverted_to: Option<u32>,
+    repair: Option<Arc<HistoryRepair>>,
 ) -> Result<Arc<Node>, String> {
     let network_id = config.network_id.unwrap_or(0);
-    match (&config.data_dir, config.ephemeral || config.fork.is_some()) {
-        (Some(dir), false) => {
-            let path = dir.join(HISTORY_FILE);
-            let store = SqliteHistory::open(&path, HISTORY_READERS).map_err(|e| e.to_string())?;
-            let history = History {
-                store: Arc::new(store),
-                keep: config.online_delete,
-                cache: None,
-            };
-            let file = path.display().to_string();
-            if let Some(seq) = reverted_to {
-                history.forget_reverted(&ledgers, seq)?;
-            }
-            Node::with_history(ledgers, network_id, history, &file, config.repair_journal)
-        }
-        _ => Ok(Node::new(ledgers, network_id)),
+    let in_memory = config.ephemeral || config.fork.is_some();
+    let Some(dir) = config.data_dir.as_ref().filter(|_| !in_memory) else {
+        return Ok(Node::new(ledgers, network_id));
+    };
+    let path = dir.join(HISTORY_FILE);
+    let file = path.display().to_string();
+    let store = match &repair {
+        Some(r) => r.finish()?,
+        None => Arc::new(open_history(&path)?),
+    };
+    let history = History {
+        store: store.clone(),
+        keep: config.online_delete,
+        cache: None,
+    };
+    if let Some(seq) = reverted_to {
+        history.forget_reverted(&ledgers, seq)?;
     }
+    if let Some(r) = &repair {
+        r.settle(&history, &store, &ledgers)?;
+    }
+    let discard_ahead = config.repair_journal || config.repair_history;
+    Node::with_history(ledgers, network_id, history, &file, discard_ahead)
+}
+
+/// Opens the history database; a damaged one is refused, naming the remedy.
+fn open_history(path: &std::path::Path) -> Result<SqliteHistory, String> {
+    SqliteHistory::open(path, HISTORY_READERS).map_err(|e| {
+        if e.is_history_damage() {
+            format!("{e}; refusing to start ({REPAIR_HISTORY_HINT}: the damaged file is set aside, never deleted)")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// What the handlers need of the configuration.

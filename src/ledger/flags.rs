@@ -12,6 +12,10 @@ pub mod lt {
     pub const LEDGER_HASHES: u16 = 0x0068;
     /// FeeSettings.
     pub const FEE_SETTINGS: u16 = 0x0073;
+    /// Amendments (the singleton of enabled and voted amendments).
+    pub const AMENDMENTS: u16 = 0x0066;
+    /// NegativeUNL (the singleton of validators disabled).
+    pub const NEGATIVE_UNL: u16 = 0x004e;
     /// PayChannel.
     pub const PAYCHAN: u16 = 0x0078;
     /// SignerList.

@@ -11,6 +11,8 @@ mod space {
     pub const DIR_NODE: u16 = b'd' as u16;
     pub const TRUST_LINE: u16 = b'r' as u16;
     pub const FEE_SETTINGS: u16 = b'e' as u16;
+    pub const AMENDMENTS: u16 = b'f' as u16;
+    pub const NEGATIVE_UNL: u16 = b'N' as u16;
     pub const XRP_PAYMENT_CHANNEL: u16 = b'x' as u16;
     pub const SKIP_LIST: u16 = b's' as u16;
     pub const SIGNER_LIST: u16 = b'S' as u16;
@@ -248,6 +250,16 @@ pub fn book_quality_of(key: &Hash256) -> u64 {
 /// The FeeSettings singleton.
 pub fn fees() -> Hash256 {
     sha512_half(&[&space::FEE_SETTINGS.to_be_bytes()])
+}
+
+/// The Amendments singleton (`keylet::amendments`).
+pub fn amendments() -> Hash256 {
+    sha512_half(&[&space::AMENDMENTS.to_be_bytes()])
+}
+
+/// The NegativeUNL singleton (`keylet::negativeUNL`).
+pub fn negative_unl() -> Hash256 {
+    sha512_half(&[&space::NEGATIVE_UNL.to_be_bytes()])
 }
 
 /// The LedgerHashes list of the 256 most recent ledger hashes (`keylet::skip()`).

@@ -9,6 +9,7 @@
 //! ```
 //!
 //! - [`keylet`]: the index of every ledger entry, as rippled computes it.
+//! - [`entry_key`]: whether an entry read from outside can be the one at its key.
 //! - [`sf`]: cached field handles and typed accessors.
 //! - [`flags`]: entry types and lsf flags.
 //! - [`fees`]: base fee and reserves.
@@ -26,6 +27,7 @@ pub mod book;
 pub mod book_index;
 pub mod deferred;
 pub mod directory;
+pub mod entry_key;
 pub mod fees;
 pub mod flags;
 pub mod header;

@@ -20,6 +20,7 @@ use dashmap::DashMap;
 use parking_lot::Mutex;
 
 use super::book_index::{is_book_root, BookIndex};
+use crate::protocol::codec;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 
@@ -36,8 +37,51 @@ pub fn stamp_closed(seq: u32) -> Stamp {
     stamp(seq, u32::MAX)
 }
 
-/// One version of one entry: `None` is a deletion.
-type Version = (Stamp, Option<Arc<StObject>>);
+/// One version of one entry, stamped.
+type Version = (Stamp, Value);
+
+/// An entry's value in one version. The newest version of a key is kept decoded (the
+/// engine and the readers of the open and newest ledgers read it); once a newer version
+/// supersedes it, it is kept serialized (a tenth of the size: an AccountRoot is about
+/// 130 bytes serialized where the decoded object takes about 1.6 KB) and decoded again
+/// only by the readers of older ledgers.
+#[derive(Clone)]
+enum Value {
+    /// The newest version, decoded.
+    Decoded(Arc<StObject>),
+    /// A superseded version, serialized.
+    Compact(Arc<[u8]>),
+    /// A deletion.
+    Deleted,
+}
+
+impl Value {
+    fn of(v: Option<Arc<StObject>>) -> Value {
+        v.map_or(Value::Deleted, Value::Decoded)
+    }
+
+    fn is_deleted(&self) -> bool {
+        matches!(self, Value::Deleted)
+    }
+
+    /// The entry (None: deleted). A serialized version that does not decode (it was
+    /// encoded by this process from a valid object) reads as an empty object.
+    fn get(&self) -> Option<Arc<StObject>> {
+        match self {
+            Value::Decoded(o) => Some(o.clone()),
+            Value::Compact(b) => Some(Arc::new(codec::decode(b).unwrap_or_default())),
+            Value::Deleted => None,
+        }
+    }
+
+    /// The serialized form of a decoded version (the others are as they are).
+    fn compacted(&self) -> Option<Value> {
+        match self {
+            Value::Decoded(o) => Some(Value::Compact(Arc::from(codec::encode(o)))),
+            _ => None,
+        }
+    }
+}
 
 /// The multi-version map of ledger entries. Cheap to share (`Arc<State>`).
 #[derive(Default)]
@@ -125,7 +169,7 @@ impl State {
                 let versions = self
                     .map
                     .entry(*key)
-                    .or_insert_with(|| vec![(lazy.base, Some(Arc::new(entry)))]);
+                    .or_insert_with(|| vec![(lazy.base, Value::Decoded(Arc::new(entry)))]);
                 pick(&versions, at)
             }
             Ok(None) => {
@@ -159,7 +203,8 @@ impl State {
                 Some(_) => {}
             }
             let mut versions = self.map.entry(key).or_default();
-            versions.push((at, value));
+            compact_newest(&mut versions);
+            versions.push((at, Value::of(value)));
             prune(&mut versions, floor);
         }
         if !deleted.is_empty() {
@@ -192,7 +237,7 @@ impl State {
                 let gone = match self.map.get_mut(&key) {
                     Some(mut versions) => {
                         prune(&mut versions, floor);
-                        versions.len() == 1 && versions[0].1.is_none()
+                        versions.len() == 1 && versions[0].1.is_deleted()
                     }
                     None => false,
                 };
@@ -202,7 +247,7 @@ impl State {
                         lazy.absent.insert(key, ());
                     }
                     self.map
-                        .remove_if(&key, |_, v| v.len() == 1 && v[0].1.is_none());
+                        .remove_if(&key, |_, v| v.len() == 1 && v[0].1.is_deleted());
                 }
             }
         }
@@ -215,6 +260,7 @@ impl State {
     pub fn truncate_after(&self, at: Stamp) {
         self.map.retain(|_, versions| {
             versions.retain(|(s, _)| *s <= at);
+            expand_newest(versions);
             !versions.is_empty()
         });
         self.books.truncate_after(at);
@@ -226,8 +272,8 @@ impl State {
     /// Every entry present at `at`, in no particular order.
     pub fn for_each_at(&self, at: Stamp, mut f: impl FnMut(&Hash256, &Arc<StObject>)) {
         for item in self.map.iter() {
-            if let Some((_, Some(v))) = item.value().iter().rev().find(|(s, _)| *s <= at) {
-                f(item.key(), v);
+            if let Some(v) = pick(item.value(), at) {
+                f(item.key(), &v);
             }
         }
     }
@@ -254,7 +300,25 @@ fn pick(versions: &[Version], at: Stamp) -> Option<Arc<StObject>> {
         .iter()
         .rev()
         .find(|(s, _)| *s <= at)
-        .and_then(|(_, v)| v.clone())
+        .and_then(|(_, v)| v.get())
+}
+
+/// Serializes the newest version before a newer one is pushed after it.
+fn compact_newest(versions: &mut [Version]) {
+    if let Some(last) = versions.last_mut() {
+        if let Some(compact) = last.1.compacted() {
+            last.1 = compact;
+        }
+    }
+}
+
+/// Decodes the newest version again after a truncation made a serialized one newest.
+fn expand_newest(versions: &mut [Version]) {
+    if let Some(last) = versions.last_mut() {
+        if let Value::Compact(_) = last.1 {
+            last.1 = Value::of(last.1.get());
+        }
+    }
 }
 
 /// Drops versions no reader in history can pick: a version is dead once the next one is

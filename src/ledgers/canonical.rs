@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::TxEntry;
+use super::{TxEntry, TxPosition};
 use crate::engine::{apply_transaction, ApplyConfig};
 use crate::ledger::overlay::Overlay;
 use crate::ledger::sf::{sf, StExt};
@@ -47,14 +47,15 @@ pub fn canonical_order(txs: &[Arc<TxEntry>]) -> Vec<usize> {
     let s = sf();
     let salt = tx_set_hash(txs.iter().map(|t| t.id));
     let key = |t: &TxEntry| {
+        let tx = t.tx();
         let mut account = [0u8; 32];
-        account[..20].copy_from_slice(&t.tx.account_of(s.account).unwrap_or(AccountId::ZERO).0);
+        account[..20].copy_from_slice(&tx.account_of(s.account).unwrap_or(AccountId::ZERO).0);
         for (a, b) in account.iter_mut().zip(salt.0.iter()) {
             *a ^= b;
         }
-        let seq = match t.tx.u32_of(s.ticket_sequence) {
+        let seq = match tx.u32_of(s.ticket_sequence) {
             Some(ticket) => SeqProxy::Ticket(ticket),
-            None => SeqProxy::Sequence(t.tx.u32_of(s.sequence).unwrap_or(0)),
+            None => SeqProxy::Sequence(tx.u32_of(s.sequence).unwrap_or(0)),
         };
         (account, seq, t.id)
     };
@@ -138,34 +139,32 @@ fn attempt(
     certain_retry: bool,
     cfg: &ApplyConfig,
 ) -> Attempt {
-    let out = apply_transaction(&*view, &t.tx, &t.id, index, cfg);
+    let tx = t.tx();
+    let out = apply_transaction(&*view, &tx, &t.id, index, cfg);
     if out.applied && !(certain_retry && out.ter.is_tec()) {
         view.apply(out.writes);
         let seq = view.info().seq;
-        let mut entries = vec![Arc::new(TxEntry {
-            id: t.id,
-            tx: t.tx.clone(),
-            blob: t.blob.clone(),
-            meta: out.meta.unwrap_or_default(),
+        let at = TxPosition {
             ter: out.ter,
             ledger_seq: seq,
             index,
             delivered: out.delivered,
-        })];
-        if crate::engine::batch::runs_inners(&t.tx, out.ter) {
-            let inners = crate::engine::batch::apply_inners(&*view, &t.tx, &t.id, index + 1, cfg);
+        };
+        let meta = out.meta.unwrap_or_default();
+        let mut entries = vec![Arc::new(TxEntry::new(t.id, t.blob.clone(), &meta, at))];
+        if crate::engine::batch::runs_inners(&tx, out.ter) {
+            let inners = crate::engine::batch::apply_inners(&*view, &tx, &t.id, index + 1, cfg);
             for inner in inners {
                 view.apply(inner.outcome.writes);
-                entries.push(Arc::new(TxEntry {
-                    id: inner.id,
-                    tx: Arc::new(inner.tx),
-                    blob: Arc::from(inner.blob.as_slice()),
-                    meta: inner.outcome.meta.unwrap_or_default(),
+                let at = TxPosition {
                     ter: inner.outcome.ter,
                     ledger_seq: seq,
                     index: index + entries.len() as u32,
                     delivered: inner.outcome.delivered,
-                }));
+                };
+                let meta = inner.outcome.meta.unwrap_or_default();
+                let blob = Arc::from(inner.blob.as_slice());
+                entries.push(Arc::new(TxEntry::new(inner.id, blob, &meta, at)));
             }
         }
         return Attempt::Success(entries, out.fee_drops.max(0) as u64);

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! let ledgers = Ledgers::genesis(LedgerConfig::default(), now_ripple_secs); // 1, 2 closed; 3 open
-//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held }
+//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held, upstream_unknown }
 //! ledgers.close(close_time_ripple_secs) -> Arc<ClosedLedger>          // ledger_accept
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
@@ -25,6 +25,7 @@ pub use canonical::{canonical_order, tx_set_hash};
 pub use saved::{RevertError, SavedStates};
 
 use std::collections::{BTreeSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use dashmap::DashMap;
@@ -93,6 +94,9 @@ pub struct LedgerConfig {
     pub apply: ApplyConfig,
     /// Closed ledgers kept readable.
     pub history_count: u32,
+    /// What those ledgers may hold in memory, in bytes ([`ClosedLedger::retained_bytes`]);
+    /// the oldest leave first, down to [`crate::limits::LEDGER_HISTORY_COUNT_MIN`].
+    pub history_bytes_max: u64,
     /// Deterministic close times (`serve --start-time`): genesis closes ledger 2 at the
     /// start time and every close not given a time advances by the step. None: the clock.
     pub fixed_clock: Option<FixedClock>,
@@ -113,22 +117,25 @@ impl Default for LedgerConfig {
             fees: Fees::default(),
             apply: ApplyConfig::default(),
             history_count: crate::limits::LEDGER_HISTORY_COUNT,
+            history_bytes_max: crate::limits::LEDGER_HISTORY_BYTES_MAX,
             fixed_clock: None,
         }
     }
 }
 
-/// A transaction in a ledger, with its result.
+/// A transaction in a ledger, with its result, kept in its binary forms only: the
+/// signed blob and the serialized metadata (about 0.75 KB for a payment, where the
+/// decoded pair took about 12.5 KB). The metadata bytes are the ones the ledger's
+/// transaction tree hashes, the history store writes and the streams render from; the
+/// decoded forms are made when asked ([`TxEntry::tx`], [`TxEntry::meta`]) and not kept.
 #[derive(Debug, Clone)]
 pub struct TxEntry {
     /// Transaction ID.
     pub id: Hash256,
-    /// The decoded transaction.
-    pub tx: Arc<StObject>,
     /// Its signed binary form.
     pub blob: Arc<[u8]>,
-    /// Metadata.
-    pub meta: StObject,
+    /// Its metadata, serialized.
+    pub meta_blob: Arc<[u8]>,
     /// Result (tes or tec).
     pub ter: Ter,
     /// Ledger it is in.
@@ -136,6 +143,45 @@ pub struct TxEntry {
     /// Position in that ledger.
     pub index: u32,
     /// What a payment delivered (for `delivered_amount`).
+    pub delivered: Option<Amount>,
+}
+
+impl TxEntry {
+    /// The entry of a transaction applied at `index` of ledger `ledger_seq` with `meta`.
+    pub fn new(id: Hash256, blob: Arc<[u8]>, meta: &StObject, at: TxPosition) -> TxEntry {
+        TxEntry {
+            id,
+            blob,
+            meta_blob: Arc::from(codec::encode(meta)),
+            ter: at.ter,
+            ledger_seq: at.ledger_seq,
+            index: at.index,
+            delivered: at.delivered,
+        }
+    }
+
+    /// The transaction, decoded from its blob (an empty object if the blob, made by this
+    /// server's encoder or read from its own store, did not decode).
+    pub fn tx(&self) -> Arc<StObject> {
+        Arc::new(codec::decode(&self.blob).unwrap_or_default())
+    }
+
+    /// The metadata, decoded (empty if the bytes did not decode, as [`TxEntry::tx`]).
+    pub fn meta(&self) -> StObject {
+        codec::decode(&self.meta_blob).unwrap_or_default()
+    }
+}
+
+/// Where and how a transaction applied: what [`TxEntry::new`] records beside its forms.
+#[derive(Debug, Clone, Copy)]
+pub struct TxPosition {
+    /// Result (tes or tec).
+    pub ter: Ter,
+    /// Ledger it is in.
+    pub ledger_seq: u32,
+    /// Position in that ledger.
+    pub index: u32,
+    /// What a payment delivered.
     pub delivered: Option<Amount>,
 }
 
@@ -225,6 +271,25 @@ impl ClosedLedger {
     pub fn held_at_close(&self) -> &[(Arc<StObject>, u32)] {
         &self.held_at_close
     }
+
+    /// An estimate of the bytes this ledger keeps in memory: its transactions' blobs and
+    /// metadata with their entries, and the entries it changed (their serialized forms,
+    /// once here and once as the state's superseded version, with the SHAMap's share).
+    pub fn retained_bytes(&self) -> u64 {
+        use crate::limits::{CHANGED_ENTRY_OVERHEAD_BYTES, TX_ENTRY_OVERHEAD_BYTES};
+        let txs: usize = self
+            .txs
+            .iter()
+            .map(|t| t.blob.len() + t.meta_blob.len() + TX_ENTRY_OVERHEAD_BYTES)
+            .sum();
+        let changes: usize = self
+            .changes
+            .entries
+            .iter()
+            .map(|(_, b)| 2 * b.as_ref().map_or(0, Vec::len) + CHANGED_ENTRY_OVERHEAD_BYTES)
+            .sum();
+        (txs + changes) as u64
+    }
 }
 
 /// A consistent read view of one ledger.
@@ -262,6 +327,9 @@ pub struct ApplyResult {
     /// True when a ter result was kept to retry after the next close (rippled holds
     /// such transactions and applies them to the next open ledger).
     pub held: bool,
+    /// True when a lazy fork's upstream could not say what an entry the transaction read
+    /// is: nothing of it is kept (`tefFAILURE`), and its result is unknowable.
+    pub upstream_unknown: bool,
 }
 
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
@@ -288,6 +356,8 @@ pub struct Ledgers {
     state: Arc<State>,
     cfg: LedgerConfig,
     history: RwLock<VecDeque<Arc<ClosedLedger>>>,
+    /// The bytes `history` holds ([`ClosedLedger::retained_bytes`], summed).
+    window_bytes: AtomicU64,
     open_info: RwLock<ViewInfo>,
     txs: DashMap<Hash256, Arc<TxEntry>>,
     writer: Mutex<Open>,
@@ -375,6 +445,7 @@ impl Ledgers {
     ) -> Ledgers {
         Ledgers {
             state,
+            window_bytes: AtomicU64::new(last.retained_bytes()),
             history: RwLock::new(VecDeque::from([last])),
             open_info: RwLock::new(info),
             txs: DashMap::new(),
@@ -396,6 +467,7 @@ impl Ledgers {
     /// [`Ledgers::follow`] is given becomes the current, closed and validated one.
     pub fn into_follower(mut self) -> Ledgers {
         self.history.write().clear();
+        self.window_bytes.store(0, Ordering::Release);
         self.txs.clear();
         self.follower = true;
         self
@@ -755,7 +827,8 @@ impl Ledgers {
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let failures = self.state.lazy_failures();
         let mut out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
-        if self.state.lazy_failures() != failures {
+        let upstream_unknown = self.state.lazy_failures() != failures;
+        if upstream_unknown {
             // A lazy fork's upstream could not say whether an entry the transaction read
             // exists: its result is unknowable, so nothing of it is kept.
             out.applied = false;
@@ -768,6 +841,7 @@ impl Ledgers {
                 id,
                 entry: None,
                 held: false,
+                upstream_unknown,
             };
         }
         let seq = open.info.seq;
@@ -776,16 +850,18 @@ impl Ledgers {
         }
         self.state.commit(stamp(seq, index + 1), out.writes);
         open.fees_destroyed += out.fee_drops.max(0) as u64;
-        let entry = Arc::new(TxEntry {
-            id,
-            tx: tx.clone(),
-            blob: blob.clone(),
-            meta: out.meta.unwrap_or_default(),
+        let at = TxPosition {
             ter: out.ter,
             ledger_seq: seq,
             index,
             delivered: out.delivered,
-        });
+        };
+        let entry = Arc::new(TxEntry::new(
+            id,
+            blob.clone(),
+            &out.meta.unwrap_or_default(),
+            at,
+        ));
         open.txs.push(entry.clone());
         self.txs.insert(id, entry.clone());
         if crate::engine::batch::runs_inners(tx, out.ter) {
@@ -797,6 +873,7 @@ impl Ledgers {
             id,
             entry: Some(entry),
             held: false,
+            upstream_unknown: false,
         }
     }
 
@@ -815,16 +892,18 @@ impl Ledgers {
             }
             self.state
                 .commit(stamp(seq, index + 1), inner.outcome.writes);
-            let entry = Arc::new(TxEntry {
-                id: inner.id,
-                tx: Arc::new(inner.tx),
-                blob: Arc::from(inner.blob.as_slice()),
-                meta: inner.outcome.meta.unwrap_or_default(),
+            let at = TxPosition {
                 ter: inner.outcome.ter,
                 ledger_seq: seq,
                 index,
                 delivered: inner.outcome.delivered,
-            });
+            };
+            let entry = Arc::new(TxEntry::new(
+                inner.id,
+                Arc::from(inner.blob.as_slice()),
+                &inner.outcome.meta.unwrap_or_default(),
+                at,
+            ));
             open.txs.push(entry.clone());
             self.txs.insert(inner.id, entry);
         }
@@ -866,7 +945,7 @@ impl Ledgers {
         }
         let mut tx_map = ShaMap::new();
         for t in &open.txs {
-            tx_map.insert(t.id, tx_leaf_hash(&t.id, &t.blob, &codec::encode(&t.meta)));
+            tx_map.insert(t.id, tx_leaf_hash(&t.id, &t.blob, &t.meta_blob));
         }
         let resolution = next_resolution(parent.header.close_time_resolution, true, seq);
         let close = if parent.header.close_time == 0 {
@@ -903,19 +982,7 @@ impl Ledgers {
                 .collect(),
             changes,
         });
-        let keep = self.cfg.history_count.max(1);
-        let oldest_kept = seq.saturating_add(1).saturating_sub(keep).max(1);
-        {
-            let mut h = self.history.write();
-            h.push_back(closed.clone());
-            while h.len() > keep as usize {
-                if let Some(old) = h.pop_front() {
-                    for t in &old.txs {
-                        self.txs.remove(&t.id);
-                    }
-                }
-            }
-        }
+        let oldest_kept = self.keep_in_window(&closed);
         self.state.close(seq, oldest_kept.min(self.pinned_seq()));
         open.info = ViewInfo {
             seq: seq.saturating_add(1),
@@ -930,6 +997,44 @@ impl Ledgers {
         closed
     }
 
+    /// Adds a closed ledger to memory's window and lets the oldest leave while the window
+    /// holds more than `history_count` ledgers or more than `history_bytes_max` bytes
+    /// (never fewer than [`crate::limits::LEDGER_HISTORY_COUNT_MIN`]). Returns the oldest
+    /// ledger kept.
+    fn keep_in_window(&self, closed: &Arc<ClosedLedger>) -> u32 {
+        let keep = self.cfg.history_count.max(1) as usize;
+        let keep_min = keep.min(crate::limits::LEDGER_HISTORY_COUNT_MIN as usize);
+        let mut h = self.history.write();
+        h.push_back(closed.clone());
+        let mut bytes = self
+            .window_bytes
+            .fetch_add(closed.retained_bytes(), Ordering::AcqRel)
+            + closed.retained_bytes();
+        while h.len() > keep || (bytes > self.cfg.history_bytes_max && h.len() > keep_min) {
+            let Some(old) = h.pop_front() else {
+                break;
+            };
+            for t in &old.txs {
+                self.txs.remove(&t.id);
+            }
+            bytes = bytes.saturating_sub(old.retained_bytes());
+        }
+        self.window_bytes.store(bytes, Ordering::Release);
+        h.front().map_or(closed.header.seq, |l| l.header.seq)
+    }
+
+    /// Counts the window's bytes again (after a revert or a rebuild changed it).
+    fn recount_window(&self, h: &VecDeque<Arc<ClosedLedger>>) {
+        let bytes = h.iter().map(|l| l.retained_bytes()).sum();
+        self.window_bytes.store(bytes, Ordering::Release);
+    }
+
+    /// The bytes memory's window of closed ledgers holds, as
+    /// [`ClosedLedger::retained_bytes`] estimates them.
+    pub fn window_bytes(&self) -> u64 {
+        self.window_bytes.load(Ordering::Acquire)
+    }
+
     /// Rebuilds the closing ledger from its parent in canonical order when that differs from
     /// the order the open ledger applied ([`canonical`]): the rebuilt entries are written
     /// over the open ledger's (each key it or the rebuild touched gets its final value),
@@ -940,7 +1045,7 @@ impl Ledgers {
         let outer: Vec<Arc<TxEntry>> = open
             .txs
             .iter()
-            .filter(|t| !crate::engine::batch::is_inner(&t.tx))
+            .filter(|t| !crate::engine::batch::is_inner(&t.tx()))
             .cloned()
             .collect();
         let order = canonical_order(&outer);
@@ -979,12 +1084,13 @@ impl Ledgers {
         open.fees_destroyed = rebuilt.fees_destroyed;
         for t in rebuilt.retry {
             let hold_until = seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-            let until_seq = match t.tx.get(sf().last_ledger_sequence) {
+            let tx = t.tx();
+            let until_seq = match tx.get(sf().last_ledger_sequence) {
                 Some(StValue::UInt32(lls)) => hold_until.min(*lls),
                 _ => hold_until,
             };
             open.held.push(Held {
-                tx: t.tx.clone(),
+                tx,
                 blob: t.blob.clone(),
                 id: t.id,
                 until_seq,

@@ -123,5 +123,6 @@ impl Ledgers {
                 self.txs.insert(t.id, t.clone());
             }
         }
+        self.recount_window(&h);
     }
 }

@@ -75,11 +75,8 @@ async fn publish_revert(node: &Arc<Node>, work: RevertWork) {
     let closed = work.closed;
     let seq = closed.header.seq;
     let n = node.clone();
-    let forgot = tokio::task::spawn_blocking(move || n.history.forget_after(seq)).await;
-    match forgot {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => tracing::error!(ledger = seq, "history not reverted: {e}"),
-        Err(e) => tracing::error!(ledger = seq, "history writer failed: {e}"),
+    if let Err(e) = tokio::task::spawn_blocking(move || n.revert_history(seq)).await {
+        tracing::error!(ledger = seq, "history writer failed: {e}");
     }
     announce(node, &closed);
     update_path_requests(node, seq);
@@ -101,8 +98,9 @@ fn announce(node: &Arc<Node>, closed: &Arc<ClosedLedger>) {
         reserve_inc_drops: closed.fees.reserve_inc_drops,
     });
     status.open_seq = Some(seq.saturating_add(1));
-    let first = node.complete_range().0;
-    status.complete = status.complete.map(|(lo, _)| (lo.min(seq).min(first), seq));
+    // What the history store holds, up to this ledger (less while its writes fail).
+    let (first, last) = node.complete_range();
+    status.complete = Some((first, last.min(seq)));
     let complete = status.complete_ledgers();
     node.set_status(status);
     let snap = node.ledgers.by_seq(seq);
@@ -126,13 +124,12 @@ fn update_path_requests(node: &Arc<Node>, seq: u32) {
 }
 
 /// Writes the closed ledger to the history store, off the async threads. A failure is
-/// logged and leaves the store behind: the next start catches it up from the journal.
+/// logged and the ledger waits in the node's backlog, written before the next one
+/// ([`Node::record_history`]); until then the history reads end before it.
 async fn record_history(node: &Arc<Node>, closed: &Arc<ClosedLedger>) {
     let (n, c) = (node.clone(), closed.clone());
     let seq = closed.header.seq;
-    match tokio::task::spawn_blocking(move || n.history.record(&c)).await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => tracing::error!(ledger = seq, "history not written: {e}"),
-        Err(e) => tracing::error!(ledger = seq, "history writer failed: {e}"),
+    if let Err(e) = tokio::task::spawn_blocking(move || n.record_history(&c)).await {
+        tracing::error!(ledger = seq, "history writer failed: {e}");
     }
 }

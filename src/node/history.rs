@@ -4,10 +4,17 @@
 //!
 //! The publisher writes a closed ledger once its journal record is durable and before the
 //! close is published, so every ledger a client has seen validated is in the store;
-//! submissions never wait for it. A crash between the journal write and the history write
-//! leaves the store behind the journal: at start, [`catch_up`] writes the ledgers recovery
-//! rebuilt that the store lacks. A store ahead of the journal, or with a gap before the
-//! rebuilt ledgers, is refused.
+//! submissions never wait for it. A write that fails keeps the ledger in a [`Backlog`],
+//! written in order at the next close; until then `complete_ledgers` and the history
+//! reads end at the last ledger written. A crash between the journal write and the
+//! history write leaves the store behind the journal: at start, [`History::catch_up`]
+//! (`check.rs`) writes the ledgers recovery rebuilt that the store lacks, and refuses a
+//! store that lost acknowledged history memory cannot give back; `repair.rs` rebuilds
+//! such a store from the journal (`serve --repair-history`).
+
+mod backlog;
+mod check;
+mod repair;
 
 use std::sync::Arc;
 
@@ -23,6 +30,10 @@ use crate::protocol::types::Hash256;
 use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StateChanges, StoredTx};
 
 use super::subscriptions::affected_accounts;
+
+pub use backlog::Backlog;
+pub use check::{ranges_text, txs_known, REPAIR_HISTORY_HINT};
+pub use repair::HistoryRepair;
 
 /// The history store and how many ledgers it keeps (None: every ledger).
 pub struct History {
@@ -70,7 +81,7 @@ pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
             id: e.id,
             index: e.index,
             blob: e.blob.to_vec(),
-            meta: codec::encode(&e.meta),
+            meta: e.meta_blob.to_vec(),
             delivered: e.delivered.map(|a| a.to_bytes()),
             accounts: affected_accounts(e, true).into_iter().collect(),
         })
@@ -97,6 +108,8 @@ impl History {
         self.trim(closed.header.seq)
     }
 
+    /// Forgets the oldest ledgers beyond the bound (`--online-delete`, an ephemeral
+    /// server's), the newest being `last`; the store's start marker moves first.
     fn trim(&self, last: u32) -> Result<(), String> {
         let Some(keep) = self.keep else {
             return Ok(());
@@ -147,56 +160,6 @@ impl History {
             }
         }
         Ok(())
-    }
-
-    /// Writes the closed ledgers in memory that the store lacks; refuses a store ahead of
-    /// them or one that ends before the oldest of them (a gap history cannot fill).
-    ///
-    /// With `repair` (`serve --repair-journal`, which discards lost journal records) the
-    /// ledgers the store holds beyond the journal are discarded too, and said so.
-    pub fn catch_up(&self, ledgers: &Ledgers, file: &str, repair: bool) -> Result<(), String> {
-        let (lo, hi) = ledgers.complete_range();
-        let mut range = self.store.range().map_err(|e| e.to_string())?;
-        if let Some((first, last)) = range.filter(|&(_, last)| repair && last > hi) {
-            self.store.delete_after(hi).map_err(|e| e.to_string())?;
-            tracing::warn!(
-                "history repair: discarded ledgers {}..={last} of {file}, beyond the repaired journal",
-                hi + 1
-            );
-            range = (first <= hi).then_some((first, hi));
-        }
-        let from = match range {
-            None => lo,
-            Some((_, last)) if last > hi => {
-                return Err(format!(
-                    "history database {file} holds ledgers up to {last}, but the journal ends at ledger {hi}; refusing to start (move the database away to rebuild history from ledger {lo})"
-                ))
-            }
-            Some((_, last)) if last.saturating_add(1) < lo => {
-                return Err(format!(
-                    "history database {file} ends at ledger {last}, but the journal starts at ledger {lo}: ledgers {} to {} are missing; refusing to start (move the database away to start history at ledger {lo})",
-                    last + 1,
-                    lo - 1
-                ))
-            }
-            Some((_, last)) => last + 1,
-        };
-        self.check_same_ledger(ledgers, range, file)?;
-        let mut batch = Vec::new();
-        for seq in from..=hi {
-            if let Some(closed) = ledgers.by_seq(seq).and_then(|s| s.ledger) {
-                batch.push(history_ledger(&closed));
-            }
-            if batch.len() >= crate::limits::HISTORY_WRITE_BATCH_LEDGERS_MAX || seq == hi {
-                self.store.write(&batch).map_err(|e| e.to_string())?;
-                batch.clear();
-            }
-        }
-        if hi >= from {
-            tracing::info!(from, to = hi, "history caught up from the journal");
-        }
-        self.write_state_base(ledgers, hi)?;
-        self.trim(hi)
     }
 
     /// A store without a state base (written before the store kept state) gets the last
@@ -382,7 +345,7 @@ impl StateSource for StoredState {
 
 /// A stored transaction as the renderers take it (None when its bytes do not decode).
 pub fn tx_entry(t: &StoredTx) -> Option<Arc<TxEntry>> {
-    let tx = codec::decode(&t.blob).ok()?;
+    codec::decode(&t.blob).ok()?;
     let meta = codec::decode(&t.meta).ok()?;
     let ter = meta
         .get_u8("TransactionResult")
@@ -395,9 +358,8 @@ pub fn tx_entry(t: &StoredTx) -> Option<Arc<TxEntry>> {
         .map(|(a, _)| a);
     Some(Arc::new(TxEntry {
         id: t.id,
-        tx: Arc::new(tx),
         blob: t.blob.clone().into(),
-        meta,
+        meta_blob: t.meta.clone().into(),
         ter,
         ledger_seq: t.ledger_seq,
         index: t.index,

@@ -21,6 +21,7 @@
 
 pub mod close;
 pub mod history;
+pub mod memory;
 pub mod persist;
 pub mod reader;
 pub mod replica;
@@ -29,10 +30,11 @@ pub mod status;
 pub mod subscriptions;
 
 use crate::ledgers::Ledgers;
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use persist::Persistence;
 use sequencer::{Command, SequencerHandle};
 use status::LedgerStatus;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The ledgers and everything that changes them: what the RPC layer reaches through
@@ -53,11 +55,21 @@ pub struct Node {
     pub history: history::History,
     /// The copy of validated history into PostgreSQL (`serve --postgres`), once started.
     pub replica: OnceLock<replica::Replica>,
+    /// Validated ledgers the history store has not written yet (its writes failed).
+    history_backlog: Mutex<history::Backlog>,
+    /// Whether the store is behind (ledgers or a revert wait), and how many ledgers wait:
+    /// for readers, which must not wait for the writer's lock.
+    history_behind: AtomicBool,
+    history_waiting: AtomicUsize,
+    /// The last ledger kept when the backlog filled up (0: it did not).
+    history_stopped_at: AtomicU32,
 }
 
-/// Memory's closed ledgers joined with the history store's (they meet: the publisher
-/// writes every validated ledger to the store).
-fn joined_range(ledgers: &Ledgers, history: &history::History) -> (u32, u32) {
+/// The ledgers this server answers for in full: the history store's (every validated
+/// ledger is written there, and `account_tx` reads only there) joined with memory's newer
+/// ones; while the store is `behind` (its writes failed), only up to the last one it has
+/// written.
+fn joined_range(ledgers: &Ledgers, history: &history::History, behind: bool) -> (u32, u32) {
     if ledgers.is_follower() {
         let tip = ledgers.tip().map_or(0, |t| t.seq());
         return match history.range() {
@@ -67,7 +79,8 @@ fn joined_range(ledgers: &Ledgers, history: &history::History) -> (u32, u32) {
     }
     let (lo, hi) = ledgers.complete_range();
     match history.range() {
-        Some((first, _)) if lo != 0 => (first.min(lo), hi),
+        Some((first, last)) if lo != 0 && behind => (first, last.min(hi)),
+        Some((first, _)) if lo != 0 => (first, hi),
         _ => (lo, hi),
     }
 }
@@ -107,7 +120,7 @@ impl Node {
     ) -> Result<Arc<Node>, String> {
         history.catch_up(&ledgers, file, repair)?;
         let mut status = LedgerStatus::from_store(&ledgers);
-        status.complete = Some(joined_range(&ledgers, &history));
+        status.complete = Some(joined_range(&ledgers, &history, false));
         Ok(Arc::new(Node {
             ledgers,
             subscriptions: Arc::new(subscriptions::Subscriptions::new()),
@@ -116,6 +129,10 @@ impl Node {
             writer: OnceLock::new(),
             history,
             replica: OnceLock::new(),
+            history_backlog: Mutex::new(history::Backlog::default()),
+            history_behind: AtomicBool::new(false),
+            history_waiting: AtomicUsize::new(0),
+            history_stopped_at: AtomicU32::new(0),
         }))
     }
 
@@ -136,12 +153,69 @@ impl Node {
             writer: OnceLock::new(),
             history,
             replica: OnceLock::new(),
+            history_backlog: Mutex::new(history::Backlog::default()),
+            history_behind: AtomicBool::new(false),
+            history_waiting: AtomicUsize::new(0),
+            history_stopped_at: AtomicU32::new(0),
         })
     }
 
-    /// The ledgers this server can answer for: the history store's joined with memory's.
+    /// The ledgers this server can answer for: the history store's joined with memory's,
+    /// up to the last one the store has written.
     pub fn complete_range(&self) -> (u32, u32) {
-        joined_range(&self.ledgers, &self.history)
+        let behind = self.history_behind.load(Ordering::Acquire);
+        joined_range(&self.ledgers, &self.history, behind)
+    }
+
+    /// Writes a validated ledger to the history store, after the ones still waiting; on a
+    /// failure it waits with them for the next close (the publisher's thread, blocking).
+    pub fn record_history(&self, closed: &Arc<crate::ledgers::ClosedLedger>) {
+        let mut backlog = self.history_backlog.lock();
+        backlog.push(closed.clone());
+        // Readers see the ledger as waiting until it is written.
+        self.note_backlog(&backlog);
+        if let Err(e) = self.history.write_backlog(&mut backlog) {
+            tracing::error!(
+                ledger = closed.header.seq,
+                waiting = backlog.len(),
+                "history not written: {e}; the ledgers waiting are written at the next close"
+            );
+        }
+        self.note_backlog(&backlog);
+    }
+
+    /// Publishes the backlog's state to readers.
+    fn note_backlog(&self, backlog: &history::Backlog) {
+        let behind = !backlog.is_empty() || backlog.full_at().is_some();
+        self.history_behind.store(behind, Ordering::Release);
+        self.history_waiting.store(backlog.len(), Ordering::Release);
+        let stopped = backlog.full_at().unwrap_or(0);
+        self.history_stopped_at.store(stopped, Ordering::Release);
+    }
+
+    /// A revert to ledger `seq`: the history store forgets the ledgers after it (now, or
+    /// before anything else once it can be written).
+    pub fn revert_history(&self, seq: u32) {
+        let mut backlog = self.history_backlog.lock();
+        backlog.revert_to(seq);
+        if let Err(e) = self.history.write_backlog(&mut backlog) {
+            tracing::error!(
+                ledger = seq,
+                "history not reverted: {e}; retried at the next close"
+            );
+        }
+        self.note_backlog(&backlog);
+    }
+
+    /// The history writer's state for server_info's `storage`: the last ledger written and
+    /// how many validated ledgers wait.
+    pub fn history_json(&self) -> serde_json::Value {
+        let stopped = self.history_stopped_at.load(Ordering::Acquire);
+        serde_json::json!({
+            "last_written": self.history.range().map(|r| r.1),
+            "waiting": self.history_waiting.load(Ordering::Acquire),
+            "stopped_at": (stopped > 0).then_some(stopped),
+        })
     }
 
     /// The current status snapshot (cheap: an `Arc` clone).

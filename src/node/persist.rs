@@ -95,7 +95,16 @@ pub struct PersistOptions {
     /// verified prefix (or, when a snapshot holds more, start the journal over after that
     /// snapshot), set the rest aside and log what was discarded (`--repair-journal`).
     pub repair_journal: bool,
+    /// Handed every ledger replay closes at start, in order (a ledger a revert undid comes
+    /// again after the revert); with it, replay starts from the oldest base the journal
+    /// still reaches (`serve --repair-history` rebuilds the history database from them). An
+    /// error stops the start.
+    pub replay_sink: Option<ReplaySink>,
 }
+
+/// See [`PersistOptions::replay_sink`]: the ledgers (the closed ledger is their newest) and
+/// the ledger replay just closed.
+pub type ReplaySink = Arc<dyn Fn(&Ledgers, &Arc<ClosedLedger>) -> Result<(), String> + Send + Sync>;
 
 impl Default for PersistOptions {
     fn default() -> Self {
@@ -105,6 +114,7 @@ impl Default for PersistOptions {
             snapshot_interval_ledgers: SNAPSHOT_INTERVAL_LEDGERS,
             history_ledgers: PERSIST_HISTORY_LEDGERS_DEFAULT,
             repair_journal: false,
+            replay_sink: None,
         }
     }
 }

@@ -273,7 +273,11 @@ impl Writer {
         };
         let (store, persist, subs) = (&self.store, &self.persist, &self.subs);
         let started = std::time::Instant::now();
+        let oldest = store.complete_range().0;
         let closed = store.close(at);
+        if store.complete_range().0 != oldest {
+            crate::node::memory::window_moved();
+        }
         crate::metrics::get()
             .close
             .observe(started.elapsed().as_secs_f64());

@@ -673,7 +673,7 @@ impl Subscriptions {
         view: Option<&dyn ReadView>,
         out: &mut Gathered,
     ) {
-        let funds = view.and_then(|v| owner_funds(v, &entry.tx));
+        let funds = view.and_then(|v| owner_funds(v, &entry.tx()));
         let render = |v| transaction_message(entry, source, v, funds.as_deref());
         let accounts = affected_accounts(entry, validated);
         let (streams, followers) = {
@@ -720,7 +720,8 @@ impl Subscriptions {
 /// open book.
 pub fn touched_books(entry: &TxEntry) -> BTreeSet<BookKey> {
     let mut out = BTreeSet::new();
-    for (f, node) in entry.meta.get_array("AffectedNodes").unwrap_or(&[]) {
+    let meta = entry.meta();
+    for (f, node) in meta.get_array("AffectedNodes").unwrap_or(&[]) {
         if node.get_u16("LedgerEntryType") != Some(crate::ledger::flags::lt::OFFER) {
             continue;
         }
@@ -752,9 +753,9 @@ pub fn touched_books(entry: &TxEntry) -> BTreeSet<BookKey> {
 /// touched (`TxMeta::getAffectedAccounts`).
 pub fn affected_accounts(entry: &TxEntry, with_meta: bool) -> BTreeSet<AccountId> {
     let mut out = BTreeSet::new();
-    collect_accounts(&entry.tx, &mut out);
+    collect_accounts(&entry.tx(), &mut out);
     if with_meta {
-        collect_accounts(&entry.meta, &mut out);
+        collect_accounts(&entry.meta(), &mut out);
     }
     out.remove(&AccountId::ZERO);
     out

@@ -188,14 +188,15 @@ pub fn book_changes(txs: &[Arc<TxEntry>], ledger: &LedgerRef) -> Map<String, Val
     sorted.sort_by_key(|t| t.id);
     let mut tally = BTreeMap::new();
     for entry in sorted {
-        let kind = entry.tx.get_u16("TransactionType");
+        let (tx, meta) = (entry.tx(), entry.meta());
+        let kind = tx.get_u16("TransactionType");
         let is_offer_tx = [Some(7u16), Some(8u16)].contains(&kind);
         let cancelled = if is_offer_tx {
-            entry.tx.u32_of(s.offer_sequence)
+            tx.u32_of(s.offer_sequence)
         } else {
             None
         };
-        for (f, node) in entry.meta.get_array("AffectedNodes").unwrap_or(&[]) {
+        for (f, node) in meta.get_array("AffectedNodes").unwrap_or(&[]) {
             let name = f.name();
             if node.u16_of(s.ledger_entry_type) != Some(lt::OFFER) || name == "CreatedNode" {
                 continue;

@@ -102,28 +102,29 @@ pub fn insert_nft_synthetic(meta: &mut Map<String, Value>, entry: &TxEntry) {
         return;
     }
     let hex = |h: Hash256| Value::from(h.to_hex());
-    match transaction_type_name(&entry.tx) {
+    let (tx, decoded) = (entry.tx(), entry.meta());
+    match transaction_type_name(&tx) {
         Some("NFTokenMint") => {
-            if let Some(id) = minted_token(&entry.meta) {
+            if let Some(id) = minted_token(&decoded) {
                 meta.insert("nftoken_id".into(), hex(id));
             }
-            if entry.tx.get(sf().amount).is_some() {
-                if let Some(o) = created_offer(&entry.meta) {
+            if tx.get(sf().amount).is_some() {
+                if let Some(o) = created_offer(&decoded) {
                     meta.insert("offer_id".into(), hex(o));
                 }
             }
         }
         Some("NFTokenAcceptOffer") => {
-            if let Some(id) = deleted_offer_tokens(&entry.meta).first() {
+            if let Some(id) = deleted_offer_tokens(&decoded).first() {
                 meta.insert("nftoken_id".into(), hex(*id));
             }
         }
         Some("NFTokenCancelOffer") => {
-            let ids = deleted_offer_tokens(&entry.meta).into_iter().map(hex);
+            let ids = deleted_offer_tokens(&decoded).into_iter().map(hex);
             meta.insert("nftoken_ids".into(), Value::Array(ids.collect()));
         }
         Some("NFTokenCreateOffer") => {
-            if let Some(o) = created_offer(&entry.meta) {
+            if let Some(o) = created_offer(&decoded) {
                 meta.insert("offer_id".into(), hex(o));
             }
         }

@@ -52,7 +52,8 @@ pub fn transaction_message(
     owner_funds: Option<&str>,
 ) -> Value {
     let mut m = Map::new();
-    let mut tx = tx_json(&entry.tx, &entry.id, 1);
+    let decoded = entry.tx();
+    let mut tx = tx_json(&decoded, &entry.id, 1);
     tx.remove("hash");
     if let Some(f) = owner_funds {
         tx.insert("owner_funds".into(), Value::from(f));
@@ -60,7 +61,8 @@ pub fn transaction_message(
     m.insert("type".into(), Value::from("transaction"));
     match source {
         TxSource::Validated { closed, network_id } => {
-            insert_validated(&mut m, &mut tx, entry, closed, *network_id)
+            let net = decoded.get_u32("NetworkID").unwrap_or(*network_id);
+            insert_validated(&mut m, &mut tx, entry, closed, net)
         }
         TxSource::Proposed { seq } => {
             m.insert("validated".into(), Value::from(false));
@@ -91,7 +93,7 @@ fn insert_validated(
     network_id: u32,
 ) {
     m.insert("meta".into(), meta_json_nft(entry));
-    let net = entry.tx.get_u32("NetworkID").unwrap_or(network_id);
+    let net = network_id;
     if let Some(ctid) = ctid(closed.header.seq, entry.index, net) {
         m.insert("ctid".into(), Value::from(ctid));
     }

@@ -66,18 +66,19 @@ fn can_have_delivered_amount(tx: &StObject) -> bool {
 /// the amount the engine recorded, else the metadata's `DeliveredAmount`, else the
 /// transaction's `Amount`).
 pub fn meta_json(entry: &TxEntry) -> Value {
-    let mut meta = object(codec::to_json(&entry.meta));
-    if can_have_delivered_amount(&entry.tx) && entry.ter == Ter::tesSUCCESS {
+    let (tx, decoded) = (entry.tx(), entry.meta());
+    let mut meta = object(codec::to_json(&decoded));
+    if can_have_delivered_amount(&tx) && entry.ter == Ter::tesSUCCESS {
         let delivered = entry
             .delivered
             .map(|a| a.to_json())
-            .or_else(|| amount_json(&entry.meta, "DeliveredAmount"))
-            .or_else(|| amount_json(&entry.tx, "Amount"));
+            .or_else(|| amount_json(&decoded, "DeliveredAmount"))
+            .or_else(|| amount_json(&tx, "Amount"));
         if let Some(a) = delivered {
             meta.insert("delivered_amount".into(), a);
         }
     }
-    if let Some(id) = created_mpt_issuance_id(entry) {
+    if let Some(id) = created_mpt_issuance_id(&tx, &decoded, entry.ter) {
         meta.insert("mpt_issuance_id".into(), Value::from(id.to_hex()));
     }
     meta.sort_keys();
@@ -95,15 +96,11 @@ fn amount_json(o: &StObject, name: &str) -> Option<Value> {
 
 /// rippled's `insertMPTokenIssuanceID`: a successful MPTokenIssuanceCreate names the
 /// issuance it created (from the created entry's Issuer and Sequence).
-fn created_mpt_issuance_id(entry: &TxEntry) -> Option<MptId> {
-    if transaction_type_name(&entry.tx) != Some("MPTokenIssuanceCreate")
-        || entry.ter != Ter::tesSUCCESS
-    {
+fn created_mpt_issuance_id(tx: &StObject, meta: &StObject, ter: Ter) -> Option<MptId> {
+    if transaction_type_name(tx) != Some("MPTokenIssuanceCreate") || ter != Ter::tesSUCCESS {
         return None;
     }
-    entry
-        .meta
-        .get_array("AffectedNodes")?
+    meta.get_array("AffectedNodes")?
         .iter()
         .filter(|(f, node)| {
             f.name() == "CreatedNode"

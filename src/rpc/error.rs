@@ -186,6 +186,31 @@ impl RpcError {
         }
     }
 
+    /// A history database read that failed: `dbDeserialization` when the database is
+    /// damaged (rippled answers it when a stored transaction does not read back), else
+    /// `internal`. The database's own text (file names, SQLite's words) goes to the log,
+    /// not to the client.
+    pub fn history_read(e: &crate::store::StoreError) -> RpcError {
+        if e.is_history_damage() {
+            return RpcError::history_damaged(e);
+        }
+        tracing::error!("history database read failed: {e}");
+        RpcError::with_message(
+            ErrorCode::Internal,
+            "Internal error: the history database cannot be read.",
+        )
+    }
+
+    /// `dbDeserialization`: what the history database returned does not read back
+    /// (`detail`, logged).
+    pub fn history_damaged(detail: impl std::fmt::Display) -> RpcError {
+        tracing::error!("history database damaged: {detail}");
+        RpcError::with_message(
+            ErrorCode::DbDeserialization,
+            "Database deserialization error: the history database is damaged.",
+        )
+    }
+
     /// `invalidParams` "Missing field '<name>'." (`RPC::missing_field_error`).
     pub fn missing_field(name: &str) -> RpcError {
         RpcError::with_message(ErrorCode::InvalidParams, format!("Missing field '{name}'."))

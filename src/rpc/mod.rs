@@ -284,18 +284,27 @@ pub fn execute(
 }
 
 /// A lazy fork's reads that the upstream could not answer read as absent; a request that
-/// ran while one failed gets `noNetwork` instead of an answer that may be wrong.
-fn upstream_checked(ctx: &Context, f: impl FnOnce() -> HandlerResult) -> HandlerResult {
+/// ran while one failed gets `noNetwork` instead of an answer that may be wrong (every
+/// path: the handlers here, and sign-and-submit's checks in [`submission`]).
+pub fn upstream_checked<T>(
+    ctx: &Context,
+    f: impl FnOnce() -> Result<T, RpcError>,
+) -> Result<T, RpcError> {
     let ledgers = &ctx.services.node.ledgers;
     let failures = ledgers.lazy_failures();
     let result = f();
     if ledgers.lazy_failures() == failures {
         return result;
     }
-    Err(RpcError::with_message(
+    Err(upstream_unknown())
+}
+
+/// `noNetwork`: a lazy fork's upstream could not say what an entry the request needs is.
+pub fn upstream_unknown() -> RpcError {
+    RpcError::with_message(
         ErrorCode::NoNetwork,
         "The fork's upstream server cannot be read: an entry this request needs is unknown.",
-    ))
+    )
 }
 
 /// Run a handler; a bug that panics still answers its request (and so releases its

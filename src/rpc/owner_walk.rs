@@ -57,8 +57,9 @@ pub fn existing_account(
 }
 
 /// An optional account filter (`peer`, `destination_account`): absent or empty is none, a
-/// value that is not a string or number is `internal` (rippled reads it with `asString`), an
-/// address that does not parse is `malformed()`.
+/// value that is not a string, number, boolean or null is `invalidParams` (rippled's
+/// `asString` throws on it, answered `internal`), an address that does not parse is
+/// `malformed()`.
 pub fn optional_account(
     params: &Params,
     name: &str,
@@ -67,7 +68,7 @@ pub fn optional_account(
     let Some(v) = params.get(name) else {
         return Ok(None);
     };
-    let text = as_string(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?;
+    let text = as_string(v).ok_or_else(|| RpcError::invalid_field(name))?;
     if text.is_empty() {
         return Ok(None);
     }
@@ -84,9 +85,7 @@ pub fn read_limit(ctx: &Context, params: &Params, page: PageLimit) -> Result<u32
         None | Some(Value::Null) => return Ok(default),
         Some(v) => v,
     };
-    let n = v
-        .as_u64()
-        .and_then(|n| u32::try_from(n).ok())
+    let n = crate::rpc::params::unsigned_integer(v)
         .ok_or_else(|| RpcError::expected_field("limit", "unsigned integer"))?;
     if ctx.role == Role::Admin {
         Ok(n)

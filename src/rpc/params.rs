@@ -199,6 +199,64 @@ pub fn channel_amount(value: &Value) -> Result<u64, RpcError> {
         .ok_or_else(|| RpcError::new(ErrorCode::ChannelAmtMalformed))
 }
 
+/// Numeric request fields, parsed one way with their bounds. rippled reads a JSON number
+/// that fits neither an `Int` nor a `UInt` (32 bits) as a double, and its `asInt` /
+/// `asUInt` throw on values they cannot hold (answered `internal`); these parsers answer
+/// `None` instead, and each caller turns that into its field's rippled-style error.
+///
+/// rippled's `isUInt() || (isInt() && asInt() >= 0)` (`readLimitField` and the like): a
+/// JSON integer in `0..=u32::MAX`. No strings, booleans, fractions or exponents.
+pub fn unsigned_integer(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
+}
+
+/// A non-negative integer or a decimal string holding one, within u32 (rippled's
+/// `validUInt`, `beast::lexicalCast<std::uint32_t>` of `asString`).
+pub fn uint_or_decimal(v: &Value) -> Option<u32> {
+    match v {
+        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
+        v => unsigned_integer(v),
+    }
+}
+
+/// jsoncpp's `asUInt` where it does not throw: [`lenient_int`] within `0..=u32::MAX`.
+pub fn lenient_uint(v: &Value) -> Option<u32> {
+    let i = lenient_int(v)?;
+    u32::try_from(i).ok()
+}
+
+/// jsoncpp's `asInt` / `asUInt` where one of them does not throw: null 0, a boolean 0 or
+/// 1, a number in `i32::MIN..=u32::MAX` (a fraction truncated), a decimal string (an
+/// optional sign, digits). `None` for anything else (1e300, 2^63, "abc", objects).
+pub fn lenient_int(v: &Value) -> Option<i64> {
+    const LOW: i64 = i32::MIN as i64;
+    const HIGH: i64 = u32::MAX as i64;
+    let i = match v {
+        Value::Null => 0,
+        Value::Bool(b) => i64::from(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i,
+            (None, Some(f)) if f.is_finite() && (LOW as f64..HIGH as f64 + 1.0).contains(&f) => {
+                f.trunc() as i64
+            }
+            _ => return None,
+        },
+        Value::String(s) => {
+            let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+            if digits.is_empty() || digits.len() > 10 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return None;
+            }
+            s.parse::<i64>().ok()?
+        }
+        _ => return None,
+    };
+    (LOW..=HIGH).contains(&i).then_some(i)
+}
+
 /// jsoncpp's `asBool`.
 pub fn as_bool(v: &Value) -> bool {
     match v {
@@ -238,6 +296,94 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// Every hostile number a client can send, as JSON text.
+    const HOSTILE: [&str; 12] = [
+        "-1",
+        "0",
+        "4294967295",
+        "4294967296",
+        "9223372036854775808",
+        "18446744073709551616",
+        "1e300",
+        "1.5",
+        "\"12\"",
+        "true",
+        "null",
+        "\"99999999999999999999999999999999\"",
+    ];
+
+    fn hostile() -> Vec<Value> {
+        HOSTILE
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn numeric_fields_are_bounded() {
+        let got: Vec<_> = hostile().iter().map(unsigned_integer).collect();
+        let max = Some(u32::MAX);
+        let none = None;
+        assert_eq!(
+            got,
+            [
+                none,
+                Some(0),
+                max,
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                none,
+                none
+            ]
+        );
+        let got: Vec<_> = hostile().iter().map(uint_or_decimal).collect();
+        assert_eq!(
+            got,
+            [
+                none,
+                Some(0),
+                max,
+                none,
+                none,
+                none,
+                none,
+                none,
+                Some(12),
+                none,
+                none,
+                none
+            ]
+        );
+        let got: Vec<_> = hostile().iter().map(lenient_int).collect();
+        let max = Some(i64::from(u32::MAX));
+        assert_eq!(
+            got,
+            [
+                Some(-1),
+                Some(0),
+                max,
+                None,
+                None,
+                None,
+                None,
+                Some(1),
+                Some(12),
+                Some(1),
+                Some(0),
+                None
+            ]
+        );
+        assert_eq!(lenient_uint(&json!(-1)), None);
+        assert_eq!(lenient_uint(&json!("+7")), Some(7));
+        assert_eq!(lenient_int(&json!(-2147483649i64)), None);
+        assert_eq!(lenient_int(&json!("-")), None);
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn enqueue(ctx: &Context, params: Params, check: Check) -> Result<Queued, RpcErr
         })?;
     let job_ctx = ctx.clone();
     let accepted = ctx.services.cpu.try_spawn(move || {
-        let checked = check(&job_ctx, &params);
+        let checked = crate::rpc::upstream_checked(&job_ctx, || check(&job_ctx, &params));
         let verified = checked.as_ref().ok().map(|signed| Verified {
             tx: Arc::new(signed.tx.clone()),
             blob: Arc::from(signed.blob.as_slice()),
@@ -119,6 +119,9 @@ async fn respond(
         durable
             .await
             .map_err(|e| RpcError::with_message(ErrorCode::Internal, e.to_string()))?;
+    }
+    if submitted.result.upstream_unknown {
+        return Err(crate::rpc::upstream_unknown());
     }
     let ter = submitted.result.ter;
     if reply == Reply::Formatted {

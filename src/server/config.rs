@@ -76,7 +76,8 @@ pub struct FileConfig {
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
     /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
-    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account).
+    /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account):
+    /// `serve` refuses to start when it names no account.
     pub faucet_seed: Option<String>,
     /// The listening ports.
     #[serde(default, rename = "port")]
@@ -231,6 +232,10 @@ pub struct ServerConfig {
     /// Start even when acknowledged journal records are missing or unreadable, discarding
     /// them (`--repair-journal`; command line only, never in the file: it is a one-off).
     pub repair_journal: bool,
+    /// Start even when the history database lost acknowledged history or is damaged:
+    /// set a damaged file aside, rebuild what the journal still holds, say what it could
+    /// not (`--repair-history`; command line only, a one-off).
+    pub repair_history: bool,
     /// Seconds between automatic closes (0: only `ledger_accept`).
     pub close_interval_secs: u64,
     /// Threads of the CPU pool (signing, verification); `None`: one per core.
@@ -301,6 +306,7 @@ impl ServerConfig {
             ephemeral: false,
             data_dir: None,
             repair_journal: false,
+            repair_history: false,
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
@@ -315,11 +321,15 @@ impl ServerConfig {
         }
     }
 
-    /// Read and validate a TOML file.
+    /// Read (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`] bytes) and
+    /// validate a TOML file.
     pub fn from_file(path: &Path) -> Result<ServerConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
+        let max = crate::limits::CONFIG_FILE_BYTES_MAX;
+        let text = crate::server::files::read_text_bounded(path, max).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            }
         })?;
         ServerConfig::from_toml(&text)
     }
@@ -341,6 +351,7 @@ impl ServerConfig {
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
             repair_journal: false,
+            repair_history: false,
             close_interval_secs: file
                 .close_interval
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),

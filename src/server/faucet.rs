@@ -3,12 +3,18 @@
 //! 'http' })` and xrpl-py `generate_faucet_wallet(client, faucet_host=...)` work unmodified.
 //!
 //! Request: a JSON object (or an empty body) with optional `destination` (a classic
-//! address; absent: a new secp256k1 wallet is made and its seed returned) and `xrpAmount`
-//! (a string or number of XRP; absent: [`FAUCET_DROPS_DEFAULT`], at most
-//! [`FAUCET_DROPS_MAX`]); `usageContext` and `userAgent` are read by nobody.
-//! Reply `200`: `account` {`address`, `classicAddress`, `xAddress`, and `secret` when made
-//! here}, `amount` (XRP, a number), `balance` (the destination's XRP in the open ledger),
-//! `transactionHash`, `hash`, and `seed` when made here. Errors are JSON too:
+//! address; absent: a new secp256k1 wallet is made and its seed returned), `xrpAmount`
+//! (XRP in decimal, at most six decimals, no exponent, as a string, as xrpl.js sends it, or
+//! as a number: the number's text is read by the same grammar, so `1e3` is refused either
+//! way; absent: [`FAUCET_DROPS_DEFAULT`], at most [`FAUCET_DROPS_MAX`]) and
+//! `destinationTag` (or `tag`: an integer from 0 to 4294967295, a number or its decimal
+//! string), which the Payment carries as its DestinationTag (the public faucet takes a tag
+//! only inside an X-address, which this one does not read); `usageContext`, `userAgent`
+//! and `memos` are read by nobody.
+//! Reply `200`: `account` {`address`, `classicAddress`, `xAddress` (with the tag, if any),
+//! `tag` when given, and `secret` when made here}, `amount` (XRP, a decimal number, never in
+//! exponent form: `0.000001`), `balance` (the destination's XRP in the open ledger, the
+//! same form), `transactionHash`, `hash`, and `seed` when made here. Errors are JSON too:
 //! `{"error": token, "error_message": text}` with `400` (bad body, amount above the bound,
 //! a payment that failed with its engine result), `403` (a non-loopback caller on a
 //! `loopback` port), `404` (`faucet = "off"`), `429` (the caller's bucket is empty).
@@ -32,7 +38,9 @@ use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, SERVER};
 use hyper::{Response, StatusCode};
 use parking_lot::Mutex;
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::Instant;
@@ -63,12 +71,12 @@ impl Bucket {
     }
 }
 
-/// A faucet reply: the status and its JSON body.
-pub type FaucetReply = (StatusCode, Value);
+/// A faucet reply: the status and its JSON body's text.
+pub type FaucetReply = (StatusCode, String);
 
 fn error(status: StatusCode, token: &str, message: impl Into<String>) -> FaucetReply {
     let body = json!({"error": token, "error_message": message.into()});
-    (status, body)
+    (status, body.to_string())
 }
 
 impl Faucet {
@@ -136,10 +144,25 @@ struct Ask {
     /// The destination, or a wallet made for the caller.
     to: Result<AccountId, DevAccount>,
     drops: u64,
+    /// The Payment's DestinationTag.
+    tag: Option<u32>,
 }
 
 fn bad(message: impl Into<String>) -> FaucetReply {
     error(StatusCode::BAD_REQUEST, "invalidParams", message)
+}
+
+/// The body's fields as written (a number keeps its text).
+type Fields<'a> = HashMap<String, &'a RawValue>;
+
+/// A field's value: `None` when absent or null; else its JSON text and its value.
+fn field<'a>(fields: &Fields<'a>, name: &str) -> Result<Option<(&'a str, Value)>, FaucetReply> {
+    let Some(raw) = fields.get(name) else {
+        return Ok(None);
+    };
+    let value: Value =
+        serde_json::from_str(raw.get()).map_err(|e| bad(format!("{name} is not JSON: {e}")))?;
+    Ok((!value.is_null()).then_some((raw.get(), value)))
 }
 
 /// Reads the request body (see the module documentation).
@@ -149,25 +172,58 @@ fn parse(body: &[u8]) -> Result<Ask, FaucetReply> {
             "The request body is over {FAUCET_BODY_BYTES_MAX} bytes."
         )));
     }
-    let request: Map<String, Value> = if body.iter().all(u8::is_ascii_whitespace) {
-        Map::new()
+    let fields: Fields = if body.iter().all(u8::is_ascii_whitespace) {
+        Fields::new()
     } else {
         serde_json::from_slice(body)
             .map_err(|e| bad(format!("The request body is not a JSON object: {e}")))?
     };
-    let to = match request.get("destination") {
-        None | Some(Value::Null) => Err(new_wallet()?),
-        Some(Value::String(s)) => Ok(AccountId::from_address(s)
+    let to = match field(&fields, "destination")? {
+        None => Err(new_wallet()?),
+        Some((_, Value::String(s))) => Ok(AccountId::from_address(&s)
             .map_err(|_| bad(format!("destination '{s}' is not a classic address.")))?),
         Some(_) => return Err(bad("destination must be a string (a classic address).")),
     };
-    let drops = match request.get("xrpAmount") {
-        None | Some(Value::Null) => FAUCET_DROPS_DEFAULT,
-        Some(Value::String(s)) => amount(s)?,
-        Some(Value::Number(n)) => amount(&n.to_string())?,
+    let drops = match field(&fields, "xrpAmount")? {
+        None => FAUCET_DROPS_DEFAULT,
+        Some((_, Value::String(s))) => amount(&s)?,
+        // The number as written: `1e3` is refused as "1e3" is, `12.5` read as "12.5" is.
+        Some((text, Value::Number(_))) => amount(text)?,
         Some(_) => return Err(bad("xrpAmount must be a string or a number of XRP.")),
     };
-    Ok(Ask { to, drops })
+    Ok(Ask {
+        to,
+        drops,
+        tag: destination_tag(&fields)?,
+    })
+}
+
+/// `destinationTag` (or `tag`; both only if equal): an integer from 0 to 2^32 - 1, as a
+/// number or its decimal string.
+fn destination_tag(fields: &Fields) -> Result<Option<u32>, FaucetReply> {
+    let mut tag = None;
+    for name in ["destinationTag", "tag"] {
+        let text = match field(fields, name)? {
+            None => continue,
+            Some((_, Value::String(s))) => s,
+            Some((text, Value::Number(_))) => text.to_owned(),
+            Some(_) => return Err(bad(format!("{name} must be a number (or its string)."))),
+        };
+        let value = Some(text.as_str())
+            .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|t| t.parse::<u32>().ok())
+            .ok_or_else(|| {
+                bad(format!(
+                    "{name} '{text}' is not a destination tag (an integer from 0 to {}).",
+                    u32::MAX
+                ))
+            })?;
+        if tag.is_some_and(|t| t != value) {
+            return Err(bad("destinationTag and tag differ: give one."));
+        }
+        tag = Some(value);
+    }
+    Ok(tag)
 }
 
 fn amount(text: &str) -> Result<u64, FaucetReply> {
@@ -211,10 +267,14 @@ pub async fn serve(body: &[u8], conn: &Connection) -> FaucetReply {
         Err(wallet) => wallet.account(),
     };
     let services = &conn.state.services;
-    match devnet::pay_xrp(services, &faucet.signer, &account, ask.drops).await {
+    let mut payment = devnet::payment_json(&account, ask.drops);
+    if let Some(tag) = ask.tag {
+        payment.insert("DestinationTag".into(), Value::from(tag));
+    }
+    match faucet.signer.submit(services, payment).await {
         Applied::Success(hash) => {
-            tracing::info!(peer = %conn.peer, to = %account.to_address(), drops = ask.drops, "faucet paid");
-            (StatusCode::OK, success(services, &ask, &account, &hash))
+            tracing::info!(peer = %conn.peer, to = %account.to_address(), drops = ask.drops, tag = ask.tag, "faucet paid");
+            success(services, &ask, &account, &hash)
         }
         Applied::Failed(hash, ter) => error(
             StatusCode::BAD_REQUEST,
@@ -226,45 +286,67 @@ pub async fn serve(body: &[u8], conn: &Connection) -> FaucetReply {
 }
 
 /// The public faucets' reply (and the seed of a wallet made here).
+#[derive(Serialize)]
+struct Paid {
+    account: Value,
+    amount: Xrp,
+    balance: Xrp,
+    #[serde(rename = "transactionHash")]
+    transaction_hash: String,
+    hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<String>,
+}
+
+/// The reply.
 fn success(
     services: &crate::rpc::context::Services,
     ask: &Ask,
     account: &AccountId,
     hash: &str,
-) -> Value {
+) -> FaucetReply {
     let mut acct = json!({
         "address": account.to_address(),
         "classicAddress": account.to_address(),
-        "xAddress": crate::protocol::xaddress::encode(account, None, true),
+        "xAddress": crate::protocol::xaddress::encode(account, ask.tag, true),
     });
-    let balance = devnet::xrp_balance(services, account).unwrap_or(0);
-    let mut reply = json!({
-        "amount": xrp_number(ask.drops),
-        "balance": xrp_number(balance),
-        "transactionHash": hash,
-        "hash": hash,
-    });
-    if let Err(wallet) = &ask.to {
-        acct["secret"] = Value::from(wallet.seed_text());
-        reply["seed"] = Value::from(wallet.seed_text());
+    if let Some(tag) = ask.tag {
+        acct["tag"] = Value::from(tag);
     }
-    reply["account"] = acct;
-    reply
+    let seed = ask.to.as_ref().err().map(DevAccount::seed_text);
+    if let Some(seed) = &seed {
+        acct["secret"] = Value::from(seed.as_str());
+    }
+    let balance = devnet::xrp_balance(services, account).unwrap_or(0);
+    let paid = Paid {
+        account: acct,
+        amount: Xrp(ask.drops),
+        balance: Xrp(balance),
+        transaction_hash: hash.to_owned(),
+        hash: hash.to_owned(),
+        seed,
+    };
+    match serde_json::to_string(&paid) {
+        Ok(body) => (StatusCode::OK, body),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()),
+    }
 }
 
-/// Drops as a JSON number of XRP: an integer when whole (`1000`, as the public faucets
-/// answer), else a decimal.
-fn xrp_number(drops: u64) -> Value {
-    if drops.is_multiple_of(1_000_000) {
-        Value::from(drops / 1_000_000)
-    } else {
-        Value::from(drops as f64 / 1e6)
+/// Drops, written as a JSON number of XRP, exactly, in decimal (`1000`, as the public
+/// faucets answer, `12.5`, `0.000001`): never through a float, so never in exponent form.
+struct Xrp(u64);
+
+impl Serialize for Xrp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawValue::from_string(devnet::drops_to_xrp(self.0))
+            .map_err(serde::ser::Error::custom)?
+            .serialize(serializer)
     }
 }
 
 /// The reply as HTTP (`application/json; charset=utf-8`, as the public faucets send).
 pub fn http_reply((status, body): FaucetReply) -> Response<Full<Bytes>> {
-    let mut resp = Response::new(Full::new(Bytes::from(body.to_string())));
+    let mut resp = Response::new(Full::new(Bytes::from(body)));
     *resp.status_mut() = status;
     let h = resp.headers_mut();
     h.insert(
@@ -310,6 +392,63 @@ mod tests {
         assert!(!f.take(ip, later));
     }
 
+    /// The JSON error of a body `parse` refuses.
+    fn refusal(body: &[u8]) -> Value {
+        serde_json::from_str(&parse(body).err().expect("refused").1).unwrap()
+    }
+
+    #[test]
+    fn an_amount_reads_the_same_as_a_number_or_a_string() {
+        let drops = |body: &str| parse(body.as_bytes()).ok().map(|a| a.drops);
+        for (text, want) in [
+            ("25", Some(25_000_000)),
+            ("12.5", Some(12_500_000)),
+            ("0.000001", Some(1)),
+            ("1e3", None),
+            ("1E3", None),
+            ("1000.0000001", None),
+            ("-3", None),
+            ("0", None),
+        ] {
+            let number = drops(&format!("{{\"xrpAmount\": {text}}}"));
+            let string = drops(&format!("{{\"xrpAmount\": \"{text}\"}}"));
+            assert_eq!((number, string), (want, want), "{text}");
+        }
+        let err = refusal(br#"{"xrpAmount": 1e3}"#);
+        assert!(
+            err["error_message"].as_str().unwrap().contains("'1e3'"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn destination_tags() {
+        let tag = |body: &str| parse(body.as_bytes()).ok().map(|a| a.tag);
+        assert_eq!(tag("{}"), Some(None));
+        assert_eq!(tag(r#"{"destinationTag": 7}"#), Some(Some(7)));
+        assert_eq!(tag(r#"{"tag": "4294967295"}"#), Some(Some(u32::MAX)));
+        assert_eq!(tag(r#"{"tag": 9, "destinationTag": 9}"#), Some(Some(9)));
+        for bad in [
+            r#"{"destinationTag": 4294967296}"#,
+            r#"{"destinationTag": -1}"#,
+            r#"{"destinationTag": 1.5}"#,
+            r#"{"destinationTag": "x"}"#,
+            r#"{"tag": true}"#,
+            r#"{"tag": 1, "destinationTag": 2}"#,
+        ] {
+            assert_eq!(refusal(bad.as_bytes())["error"], "invalidParams", "{bad}");
+        }
+    }
+
+    #[test]
+    fn xrp_is_written_in_decimal() {
+        let text = |drops| serde_json::to_string(&Xrp(drops)).unwrap();
+        assert_eq!(text(1), "0.000001");
+        assert_eq!(text(1_000_000_000), "1000");
+        assert_eq!(text(12_500_000), "12.5");
+        assert_eq!(text(99_999_999_999_999_999), "99999999999.999999");
+    }
+
     #[test]
     fn bodies() {
         let ask =
@@ -322,12 +461,10 @@ mod tests {
         assert_eq!(ask.drops, FAUCET_DROPS_DEFAULT);
         assert!(ask.to.is_err());
         let too_much = format!("{{\"xrpAmount\": {}}}", FAUCET_DROPS_MAX / 1_000_000 + 1);
-        assert_eq!(
-            parse(too_much.as_bytes()).err().unwrap().1["error"],
-            "amountTooLarge"
-        );
+        assert_eq!(refusal(too_much.as_bytes())["error"], "amountTooLarge");
         for bad in [
             &b"[1]"[..],
+            b"[]",
             b"{\"destination\": 5}",
             b"{\"destination\": \"rBad\"}",
             b"{\"xrpAmount\": \"-3\"}",

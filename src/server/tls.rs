@@ -5,12 +5,16 @@ use std::sync::Arc;
 use tokio_rustls::rustls;
 use tokio_rustls::TlsAcceptor;
 
+/// A PEM file: a regular file of at most [`crate::limits::TLS_FILE_BYTES_MAX`] bytes.
+fn read_pem(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    crate::server::files::read_bounded(path, crate::limits::TLS_FILE_BYTES_MAX)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
 /// Build an acceptor from a PEM certificate chain and a PEM private key.
 pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, String> {
-    let cert_pem = std::fs::read(&files.cert)
-        .map_err(|e| format!("cannot read {}: {e}", files.cert.display()))?;
-    let key_pem = std::fs::read(&files.key)
-        .map_err(|e| format!("cannot read {}: {e}", files.key.display()))?;
+    let cert_pem = read_pem(&files.cert)?;
+    let key_pem = read_pem(&files.key)?;
     let certs = rustls_pemfile::certs(&mut cert_pem.as_slice())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("bad certificate in {}: {e}", files.cert.display()))?;

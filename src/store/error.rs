@@ -73,6 +73,16 @@ pub enum StoreError {
         /// What failed.
         reason: String,
     },
+    /// The history database is damaged: a page, an index or a row does not read back as it
+    /// was written (SQLite's integrity check, a corrupt page, a header whose hash does not
+    /// match), or its start marker is unreadable.
+    #[error("store: history database {file} is damaged: {reason}")]
+    HistoryDamaged {
+        /// The database file.
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The history database cannot be reached now (PostgreSQL down, restarting, or slower
     /// than [`crate::limits::PG_CALL_TIMEOUT_SECS`]): a later call may succeed.
     #[error("store: history database {store} unavailable: {reason}")]
@@ -92,6 +102,11 @@ impl StoreError {
             path: path.into(),
             source: Arc::new(source),
         }
+    }
+
+    /// True when this error says the history database is damaged.
+    pub fn is_history_damage(&self) -> bool {
+        matches!(self, StoreError::HistoryDamaged { .. })
     }
 
     /// True when this error (or the failure that poisoned the journal) is a full disk.

@@ -9,6 +9,16 @@
 //! behind by a crash is caught up from the ledgers recovery rebuilt, so the database runs
 //! with `synchronous = NORMAL` (a power cut may lose its newest transactions, never corrupt
 //! it).
+//!
+//! The store is held to the journal's rule: acknowledged history a restart cannot reach
+//! refuses to start. A database file keeps a start marker beside it (`integrity.rs`): the
+//! first ledger it must hold, so that a deleted or emptied database, or one missing its
+//! oldest ledgers, is told apart from a new one; the file's pages are checked when it opens
+//! (SQLite's integrity check), and a damaged one is refused rather than served.
+
+mod integrity;
+
+pub use integrity::{set_aside, START_SUFFIX};
 
 use std::path::Path;
 
@@ -148,6 +158,52 @@ pub trait HistoryStore: Send + Sync {
     /// Deletes every ledger after `seq` and its transactions (a repaired journal that
     /// ends earlier than the history did).
     fn delete_after(&self, seq: u32) -> StoreResult<()>;
+    /// The first ledger the store must hold, from its durable start marker (None: the
+    /// store keeps no marker, or it was never written: a store made before markers).
+    fn start(&self) -> StoreResult<Option<u32>> {
+        Ok(None)
+    }
+    /// Records durably that the store must hold every ledger from `seq` on (a no-op for a
+    /// store that keeps no marker).
+    fn set_start(&self, _seq: u32) -> StoreResult<()> {
+        Ok(())
+    }
+    /// The ranges of ledgers between `first` and `last` (inclusive) the store lacks, oldest
+    /// first.
+    fn missing(&self, first: u32, last: u32) -> StoreResult<Vec<(u32, u32)>> {
+        let mut held = Vec::new();
+        for seq in first..=last {
+            if self.header(seq)?.is_some() {
+                held.push(seq);
+            }
+        }
+        Ok(gaps(first, last, held))
+    }
+    /// Writes these ledgers in place of whatever the store holds at their sequences
+    /// (filling a gap): a ledger before the state base keeps no state rows, which would
+    /// read as entries the base no longer has.
+    fn replace(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {
+        self.write(ledgers)
+    }
+}
+
+/// The ranges of `first..=last` not in `held` (ascending sequences).
+pub fn gaps(first: u32, last: u32, held: impl IntoIterator<Item = u32>) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut next = u64::from(first);
+    for seq in held.into_iter().map(u64::from) {
+        if seq < next || seq > u64::from(last) {
+            continue;
+        }
+        if seq > next {
+            out.push((next as u32, (seq - 1) as u32));
+        }
+        next = seq + 1;
+    }
+    if next <= u64::from(last) {
+        out.push((next as u32, last));
+    }
+    out
 }
 
 const SCHEMA: &str = "
@@ -176,6 +232,8 @@ const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.has
 /// The history store in one SQLite database file (or in memory).
 pub struct SqliteHistory {
     file: String,
+    /// The start marker beside the database file (None in memory).
+    start_file: Option<std::path::PathBuf>,
     /// The writer's connection; with an in-memory database, the only one.
     writer: Mutex<Connection>,
     /// Readers' connections (WAL lets them read while the writer writes).
@@ -184,10 +242,15 @@ pub struct SqliteHistory {
 
 impl SqliteHistory {
     /// Opens (creating if needed) the database at `path`, with `readers` read connections.
+    /// A damaged file ([`StoreError::HistoryDamaged`]: not a database, a page or an index
+    /// that fails SQLite's integrity check, a newest ledger that does not read back) is
+    /// refused.
     pub fn open(path: &Path, readers: usize) -> StoreResult<SqliteHistory> {
         let file = path.display().to_string();
         let fail = |e: rusqlite::Error| history_error(&file, e);
+        let busy = std::time::Duration::from_millis(crate::limits::HISTORY_BUSY_TIMEOUT_MILLIS);
         let writer = Connection::open(path).map_err(fail)?;
+        writer.busy_timeout(busy).map_err(fail)?;
         writer
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
             .map_err(fail)?;
@@ -195,13 +258,16 @@ impl SqliteHistory {
         let mut conns = Vec::with_capacity(readers);
         for _ in 0..readers {
             let c = Connection::open(path).map_err(fail)?;
+            c.busy_timeout(busy).map_err(fail)?;
             conns.push(Mutex::new(c));
         }
         let store = SqliteHistory {
             file,
+            start_file: Some(integrity::start_file(path)),
             writer: Mutex::new(writer),
             readers: conns,
         };
+        store.check_pages(path)?;
         store.check_last()?;
         Ok(store)
     }
@@ -214,6 +280,7 @@ impl SqliteHistory {
             .map_err(|e| history_error(&file, e))?;
         Ok(SqliteHistory {
             file,
+            start_file: None,
             writer: Mutex::new(conn),
             readers: Vec::new(),
         })
@@ -229,7 +296,7 @@ impl SqliteHistory {
     }
 
     fn damaged(&self, reason: String) -> StoreError {
-        StoreError::History {
+        StoreError::HistoryDamaged {
             file: self.file.clone(),
             reason,
         }
@@ -286,10 +353,19 @@ fn forget_state_after(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Res
     Ok(())
 }
 
+/// A SQLite error as the store's: a corrupt page or a file that is not a database is
+/// damage ([`StoreError::HistoryDamaged`]), anything else a failure.
 fn history_error(file: &str, e: rusqlite::Error) -> StoreError {
-    StoreError::History {
-        file: file.to_string(),
-        reason: e.to_string(),
+    let damage = matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    );
+    let file = file.to_string();
+    let reason = e.to_string();
+    if damage {
+        StoreError::HistoryDamaged { file, reason }
+    } else {
+        StoreError::History { file, reason }
     }
 }
 
@@ -320,6 +396,12 @@ fn stored_tx(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTx> {
 }
 
 fn insert_ledger(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite::Result<()> {
+    insert_rows(tx, l)?;
+    insert_ledger_state(tx, l)
+}
+
+/// A ledger's header row, its transactions and its account index rows.
+fn insert_rows(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite::Result<()> {
     let h = &l.header;
     tx.prepare_cached(
         "INSERT INTO ledgers(seq, hash, close_time, header) VALUES (?1, ?2, ?3, ?4)",
@@ -349,10 +431,16 @@ fn insert_ledger(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite:
             put_account.execute(params![&a.0[..], h.seq, t.index, &t.id.0[..]])?;
         }
     }
+    Ok(())
+}
+
+/// A ledger's state rows; the whole state of a store's first ledger starts the state.
+fn insert_ledger_state(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite::Result<()> {
+    let seq = l.header.seq;
     if l.changes == StateChanges::Full && state_from(tx)?.is_none() {
-        start_state_at(tx, h.seq)?;
+        start_state_at(tx, seq)?;
     }
-    insert_state(tx, h.seq, &l.state)
+    insert_state(tx, seq, &l.state)
 }
 
 /// Writes ledger `seq`'s state rows (a row written again for the same ledger replaces it).
@@ -618,12 +706,74 @@ impl HistoryStore for SqliteHistory {
     }
 
     fn delete_before(&self, seq: u32) -> StoreResult<()> {
+        // The marker moves first: a crash between the two leaves extra old ledgers, never
+        // a store that looks as if it lost some.
+        if self.start()?.is_none_or(|start| start < seq) {
+            self.set_start(seq)?;
+        }
         self.delete_where("<", seq)
     }
 
     fn delete_after(&self, seq: u32) -> StoreResult<()> {
         self.delete_where(">", seq)
     }
+
+    fn start(&self) -> StoreResult<Option<u32>> {
+        match &self.start_file {
+            Some(path) => integrity::read_start(path).map_err(|reason| self.damaged(reason)),
+            None => Ok(None),
+        }
+    }
+
+    fn set_start(&self, seq: u32) -> StoreResult<()> {
+        match &self.start_file {
+            Some(path) => integrity::write_start(path, seq),
+            None => Ok(()),
+        }
+    }
+
+    fn missing(&self, first: u32, last: u32) -> StoreResult<Vec<(u32, u32)>> {
+        if first > last {
+            return Ok(Vec::new());
+        }
+        let count: u64 = self.read(|c| {
+            c.prepare_cached("SELECT COUNT(*) FROM ledgers WHERE seq BETWEEN ?1 AND ?2")?
+                .query_row(params![first, last], |r| r.get(0))
+        })?;
+        if count == u64::from(last - first) + 1 {
+            return Ok(Vec::new());
+        }
+        let held: Vec<u32> = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT seq FROM ledgers WHERE seq BETWEEN ?1 AND ?2 ORDER BY seq",
+            )?;
+            let rows = stmt.query_map(params![first, last], |r| r.get(0))?;
+            rows.collect()
+        })?;
+        Ok(gaps(first, last, held))
+    }
+
+    fn replace(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {
+        let mut conn = self.writer.lock();
+        let tx = conn.transaction().map_err(|e| self.fail(e))?;
+        for l in ledgers {
+            replace_ledger(&tx, l).map_err(|e| self.fail(e))?;
+        }
+        tx.commit().map_err(|e| self.fail(e))
+    }
+}
+
+/// [`HistoryStore::replace`] of one ledger: its ledger and transaction rows go first (an
+/// account row or a state row written again for the same ledger replaces itself).
+fn replace_ledger(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite::Result<()> {
+    let seq = l.header.seq;
+    tx.execute("DELETE FROM txs WHERE seq = ?1", params![seq])?;
+    tx.execute("DELETE FROM ledgers WHERE seq = ?1", params![seq])?;
+    insert_rows(tx, l)?;
+    if state_from(tx)?.is_some_and(|from| seq < from) {
+        return Ok(());
+    }
+    insert_ledger_state(tx, l)
 }
 
 impl SqliteHistory {
@@ -850,5 +1000,152 @@ mod tests {
         assert_eq!(at4, [0, 3, 4, 9]);
         s.delete_after(2).expect("delete");
         assert_eq!(s.state_from().expect("from"), None);
+    }
+
+    #[test]
+    fn gaps_are_the_ranges_not_held() {
+        assert_eq!(gaps(1, 10, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), []);
+        assert_eq!(gaps(1, 10, [2, 3, 7]), [(1, 1), (4, 6), (8, 10)]);
+        assert_eq!(gaps(5, 5, Vec::new()), [(5, 5)]);
+        assert_eq!(gaps(1, u32::MAX, [1, u32::MAX]), [(2, u32::MAX - 1)]);
+    }
+
+    #[test]
+    fn missing_ledgers_are_found_and_replaced_in_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = SqliteHistory::open(&dir.path().join("h.sqlite"), 1).expect("open");
+        let all = ledgers(10, 2);
+        s.write(&all).expect("write");
+        assert_eq!(s.missing(1, 10).expect("missing"), []);
+        // Only the ledgers' rows go (their transactions stay behind, as in the issue).
+        s.writer
+            .lock()
+            .execute("DELETE FROM ledgers WHERE seq BETWEEN 4 AND 6", [])
+            .expect("delete");
+        assert_eq!(s.missing(1, 10).expect("missing"), [(4, 6)]);
+        assert_eq!(s.missing(2, 5).expect("missing"), [(4, 5)]);
+        assert!(
+            s.write(&all[3..6]).is_err(),
+            "their transactions are still there"
+        );
+        s.replace(&all[3..6]).expect("replace");
+        assert_eq!(s.missing(1, 10).expect("missing"), []);
+        let t = s.tx(&all[4].txs[1].id).expect("tx").expect("found");
+        assert_eq!((t.ledger_seq, t.index), (5, 1));
+        // Below the state base a ledger comes back without state rows.
+        s.delete_before(8).expect("delete");
+        assert_eq!(s.state_from().expect("from"), Some(8));
+        let before = keys_at(&s, 9, 10);
+        s.replace(&all[..7]).expect("replace");
+        assert_eq!(s.range().expect("range"), Some((1, 10)));
+        assert_eq!(keys_at(&s, 9, 10), before);
+    }
+
+    #[test]
+    fn the_start_marker_is_durable_and_moves_before_online_deletion() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("history.sqlite");
+        let s = SqliteHistory::open(&path, 1).expect("open");
+        assert_eq!(s.start().expect("start"), None);
+        s.write(&ledgers(6, 1)).expect("write");
+        s.set_start(1).expect("mark");
+        s.delete_before(4).expect("delete");
+        assert_eq!(s.start().expect("start"), Some(4));
+        // Never backwards.
+        s.delete_before(2).expect("delete");
+        assert_eq!(s.start().expect("start"), Some(4));
+        drop(s);
+        let marker = dir.path().join("history.start");
+        let text = std::fs::read_to_string(&marker).expect("marker");
+        assert_eq!(text.lines().next(), Some("4"));
+        std::fs::remove_file(&path).expect("delete the database");
+        let s = SqliteHistory::open(&path, 1).expect("open");
+        assert_eq!(
+            s.start().expect("start"),
+            Some(4),
+            "the marker outlives the file"
+        );
+        assert_eq!(s.range().expect("range"), None);
+        std::fs::write(&marker, "four\n").expect("garble");
+        let e = s.start().expect_err("unreadable");
+        assert!(e.is_history_damage(), "{e}");
+        assert!(SqliteHistory::in_memory()
+            .expect("open")
+            .start()
+            .expect("s")
+            .is_none());
+    }
+
+    /// A byte of an index page flipped: SQLite's quick_check passes it, the integrity
+    /// check the store runs at open does not.
+    #[test]
+    fn a_damaged_index_is_refused_at_open() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("history.sqlite");
+        {
+            let s = SqliteHistory::open(&path, 1).expect("open");
+            let mut all = ledgers(200, 4);
+            for l in &mut all {
+                for t in &mut l.txs {
+                    let mut id = [0x77u8; 32];
+                    id[..4].copy_from_slice(&l.header.seq.to_be_bytes());
+                    id[4] = t.index as u8;
+                    t.id = Hash256(id);
+                }
+            }
+            s.write(&all).expect("write");
+            s.writer
+                .lock()
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+                .expect("checkpoint");
+        }
+        let mut bytes = std::fs::read(&path).expect("read");
+        let page = u16::from_be_bytes([bytes[16], bytes[17]]) as usize;
+        // The txs_by_ledger index's root page, and the first key byte of its first cell
+        // (a leaf of (seq, idx, id) records).
+        let root: usize = {
+            let c = Connection::open(&path).expect("open");
+            c.query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'txs_by_ledger'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("root")
+        };
+        // Down the leftmost children to a leaf; flip the last byte of its first record
+        // (in the transaction ID: the key's order, by ledger and index, is kept).
+        let mut pg = root;
+        loop {
+            let base = (pg - 1) * page;
+            let word = |at: usize| u16::from_be_bytes([bytes[at], bytes[at + 1]]) as usize;
+            match bytes[base] {
+                0x02 => {
+                    let cell = base + word(base + 12);
+                    pg = u32::from_be_bytes(bytes[cell..cell + 4].try_into().expect("4")) as usize;
+                }
+                0x0A => {
+                    let cell = base + word(base + 8);
+                    let payload = bytes[cell] as usize;
+                    assert!(payload < 0x80, "a one-byte payload length");
+                    bytes[cell + payload] ^= 0x55;
+                    break;
+                }
+                kind => panic!("page {pg} of the index is of kind {kind}"),
+            }
+        }
+        std::fs::write(&path, bytes).expect("write");
+        let quick: String = Connection::open(&path)
+            .expect("open")
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .expect("quick_check");
+        assert_eq!(
+            quick, "ok",
+            "quick_check does not compare an index with its table"
+        );
+        let Err(e) = SqliteHistory::open(&path, 1) else {
+            panic!("a damaged index opened");
+        };
+        assert!(e.is_history_damage(), "{e}");
+        assert!(e.to_string().contains("integrity check"), "{e}");
     }
 }

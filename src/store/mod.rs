@@ -42,8 +42,8 @@ pub use damage::{Discarded, DISCARDED_SUFFIX};
 pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
 pub use history::{
-    AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx, SqliteHistory,
-    StateChanges, StateRow, StoredTx,
+    set_aside, AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx,
+    SqliteHistory, StateChanges, StateRow, StoredTx,
 };
 pub use journal::{Journal, JournalOptions, JournalStats};
 pub use postgres::PgHistory;

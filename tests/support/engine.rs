@@ -365,7 +365,7 @@ impl Env {
         let decoded = codec::decode(&blob).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
         let r = self.store.apply(&decoded);
-        self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
+        self.last_meta = r.entry.as_ref().map(|e| e.meta());
         self.last_id = Some(r.id);
         r.ter
     }
@@ -413,7 +413,7 @@ impl Env {
         let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
         assert_eq!(decoded, o, "binary round trip");
         let r = self.store.apply(&decoded);
-        self.last_meta = r.entry.as_ref().map(|e| e.meta.clone());
+        self.last_meta = r.entry.as_ref().map(|e| e.meta());
         self.last_id = Some(r.id);
         r.ter
     }

@@ -100,6 +100,19 @@ pub fn post(addr: SocketAddr, body: &str) -> HttpReply {
     http(addr, "POST", body)
 }
 
+/// [`post`] from the local address `source` (a loopback client of its own, with its own
+/// resource balance on the server).
+pub async fn post_from(source: std::net::IpAddr, addr: SocketAddr, body: &str) -> HttpReply {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = super::ws::connect_from(source, addr).await;
+    s.write_all(request_text(addr, "POST", body).as_bytes())
+        .await
+        .expect("write");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.expect("read");
+    parse_reply(&raw)
+}
+
 /// The JSON-RPC body of one request: `{"method": .., "params": [params]}`.
 pub fn rpc_body(method: &str, params: Value) -> String {
     json!({"method": method, "params": [params]}).to_string()

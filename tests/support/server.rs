@@ -87,8 +87,25 @@ impl Server {
         Server::spawn_cmd(cmd, ports)
     }
 
+    /// Run the binary with `args` (as [`Server::start_args`]) when it may refuse to start:
+    /// the server once it listens on `ports` ports, or its exit code and everything it
+    /// wrote when it exits first.
+    pub fn try_start_args(args: &[&str], ports: usize) -> Result<Server, (Option<i32>, String)> {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ledgerd"));
+        cmd.args(args).env("RUST_LOG", "info");
+        Server::try_spawn_cmd(cmd, ports)
+    }
+
     /// Run `cmd`, keeping its output; wait for `ports` "listening" lines.
-    fn spawn_cmd(mut cmd: Command, ports: usize) -> Server {
+    fn spawn_cmd(cmd: Command, ports: usize) -> Server {
+        match Server::try_spawn_cmd(cmd, ports) {
+            Ok(server) => server,
+            Err((code, log)) => panic!("server did not start (exit {code:?}): {log}"),
+        }
+    }
+
+    /// [`Server::spawn_cmd`], or the exit code and output of a server that exits first.
+    fn try_spawn_cmd(mut cmd: Command, ports: usize) -> Result<Server, (Option<i32>, String)> {
         let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -97,7 +114,7 @@ impl Server {
         let log = Arc::new(Mutex::new(Vec::new()));
         let stderr = child.stderr.take().expect("stderr");
         let err_log = log.clone();
-        std::thread::spawn(move || {
+        let err_reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 err_log.lock().unwrap().push(line);
             }
@@ -119,13 +136,20 @@ impl Server {
         for _ in 0..ports {
             match rx.recv_timeout(Duration::from_secs(30)) {
                 Ok(a) => addrs.push(a),
-                Err(_) => {
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    // Its stdout closed: it exited (or is exiting) without listening.
+                    let status = child.wait().expect("wait for ledgerd");
+                    let _ = err_reader.join();
+                    let text = log.lock().unwrap().join("\n");
+                    return Err((status.code(), text));
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     let _ = child.kill();
                     panic!("server did not start: {:?}", log.lock().unwrap());
                 }
             }
         }
-        Server { child, addrs, log }
+        Ok(Server { child, addrs, log })
     }
 
     /// The server process's id (for /proc/<pid>/status).

@@ -41,6 +41,22 @@ impl Ws {
         }
     }
 
+    /// Connect to `ws://addr/` from the local address `source` (port 0): a loopback
+    /// client of its own (`127.0.0.N`), with its own resource balance on the server.
+    pub async fn connect_from(source: std::net::IpAddr, addr: SocketAddr) -> Ws {
+        let tcp = connect_from(source, addr).await;
+        let plain = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
+        let (stream, _) = tokio_tungstenite::client_async(format!("ws://{addr}/"), plain)
+            .await
+            .expect("ws connect");
+        Ws {
+            stream,
+            next_id: 1,
+            events: VecDeque::new(),
+            early: HashMap::new(),
+        }
+    }
+
     /// Connect to `ws://addr/`.
     pub async fn connect_to(addr: SocketAddr) -> Ws {
         Ws::connect(&format!("ws://{addr}/")).await
@@ -172,4 +188,15 @@ impl Ws {
         }
         Value::Null
     }
+}
+
+/// A TCP connection to `addr` from the local address `source` (port 0).
+pub async fn connect_from(source: std::net::IpAddr, addr: SocketAddr) -> tokio::net::TcpStream {
+    let socket = match source {
+        std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+        std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+    }
+    .expect("socket");
+    socket.bind(SocketAddr::new(source, 0)).expect("bind");
+    socket.connect(addr).await.expect("connect")
 }

@@ -84,8 +84,7 @@ pub(super) fn open(
     let outcome = if recovered.next_record == 1 && infos.is_empty() {
         new_ledger(dir, &journal, cfg, &options, &mut repaired)?
     } else {
-        let repair = options.repair_journal;
-        recover(&recovered, &snapshots, &infos, cfg, history, repair)?
+        recover(&recovered, &snapshots, &infos, cfg, history, &options)?
     };
     let (journal, recovered) = settle(
         dir,
@@ -506,6 +505,15 @@ fn base_order(usable: &[SnapshotInfo], genesis_ok: bool, history: u32) -> Vec<Ba
     order
 }
 
+/// Every base, the oldest first ([`PersistOptions::replay_sink`]).
+fn oldest_first(usable: &[SnapshotInfo], genesis_ok: bool) -> Vec<Base> {
+    let genesis = genesis_ok.then_some(Base::Genesis);
+    genesis
+        .into_iter()
+        .chain(usable.iter().cloned().map(Base::Snapshot))
+        .collect()
+}
+
 /// What a `--repair-journal` start cuts: the journal from a revert no replay gets past.
 struct Cut {
     record: u64,
@@ -522,8 +530,9 @@ fn recover(
     infos: &[SnapshotInfo],
     cfg: LedgerConfig,
     history: u32,
-    repair: bool,
+    options: &PersistOptions,
 ) -> Result<Outcome, PersistError> {
+    let (repair, sink) = (options.repair_journal, &options.replay_sink);
     let usable = usable_snapshots(recovered, infos);
     let genesis_ok = recovered.first_record == 1 && recovered.next_record > 1;
     let jumps = Jumps {
@@ -536,11 +545,16 @@ fn recover(
     let mut broken: Vec<BrokenRevert> = Vec::new();
     let mut furthest: Option<(Box<Replaying>, String)> = None;
     let mut last_error = None;
-    for base in base_order(&usable, genesis_ok, history) {
+    let order = match sink {
+        // A sink wants every ledger the journal still reaches: the oldest base first.
+        Some(_) => oldest_first(&usable, genesis_ok),
+        None => base_order(&usable, genesis_ok, history),
+    };
+    for base in order {
         if base.through() < floor {
             continue;
         }
-        let state = match load_base(recovered, snapshots, &base, cfg.clone()) {
+        let mut state = match load_base(recovered, snapshots, &base, cfg.clone()) {
             Ok(state) => state,
             Err(e) => {
                 tracing::warn!(error = %e, "recovery: base unusable, trying the next one");
@@ -548,6 +562,7 @@ fn recover(
                 continue;
             }
         };
+        state.sink = sink.clone();
         match replay(recovered, state, base.through(), &jumps) {
             Ok((state, replayed)) => {
                 let mut from = format!("{}, then {replayed} journal records", base.describe());

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::format::{decode_snapshot, CloseRecord, Meta, RevertRecord, TxRecord};
-use super::PersistError;
+use super::{PersistError, ReplaySink};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
 use crate::store::{Record, RecordKind, Recovered, SnapshotInfo, Snapshots};
@@ -111,6 +111,8 @@ pub(super) struct Replaying {
     /// Revert snapshots met under a periodic snapshot's name (written before revert
     /// snapshots were named so), to rename.
     pub unmarked: Vec<SnapshotInfo>,
+    /// Gets every ledger closed ([`super::PersistOptions::replay_sink`]).
+    pub sink: Option<ReplaySink>,
     unfinished: Option<Unfinished>,
     txs: u64,
     closes: u64,
@@ -125,6 +127,7 @@ impl Replaying {
             open_log: Vec::new(),
             reverted_to: None,
             unmarked: Vec::new(),
+            sink: None,
             unfinished: None,
             txs: 0,
             closes: 0,
@@ -225,6 +228,9 @@ impl Replaying {
         self.last_close = Some((rec.seq, n));
         self.open_log.clear();
         self.closes += 1;
+        if let Some(sink) = &self.sink {
+            sink(&self.store, &closed).map_err(PersistError::Recovery)?;
+        }
         Ok(())
     }
 

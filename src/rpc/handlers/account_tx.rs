@@ -9,7 +9,7 @@ use crate::protocol::types::{AccountId, Hash256};
 use crate::render::tx::{meta_json_nft, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::params::{as_bool, parse_hash256, parse_u64_decimal};
+use crate::rpc::params::{as_bool, lenient_int, lenient_uint, parse_hash256, unsigned_integer};
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use crate::store::{AccountTxQuery, StoredTx};
@@ -62,12 +62,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .history
         .store
         .account_tx(&query)
-        .map_err(|e| RpcError::with_message(ErrorCode::Internal, e.to_string()))?;
-    let txs: Vec<Value> = page
-        .txs
-        .iter()
-        .filter_map(|t| entry_json(t, req.binary, ctx.api_version))
-        .collect();
+        .map_err(|e| RpcError::history_read(&e))?;
+    let mut txs: Vec<Value> = Vec::with_capacity(page.txs.len());
+    for t in &page.txs {
+        txs.push(entry_json(t, req.binary, ctx.api_version).ok_or_else(|| undecodable(t))?);
+    }
     let mut r = Map::new();
     r.insert("account".into(), Value::from(req.account));
     r.insert("ledger_index_min".into(), Value::from(min));
@@ -82,6 +81,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     r.insert("transactions".into(), Value::Array(txs));
     r.insert("validated".into(), Value::Bool(true));
     Ok(r)
+}
+
+/// A stored transaction that does not decode: the history database is damaged.
+fn undecodable(t: &StoredTx) -> RpcError {
+    RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
 }
 
 /// Rows in a page: the page length unless a smaller limit is asked; admins may ask more.
@@ -105,9 +109,11 @@ fn parse(ctx: &Context, params: &Params) -> Result<Request, RpcError> {
     };
     let binary = flag("binary")?;
     let forward = flag("forward")?;
+    // rippled's `readLimitField`: a JSON integer in 0..=u32::MAX, else invalidParams.
     let limit = match params.get("limit") {
-        None => 0,
-        Some(v) => as_uint(v).ok_or_else(|| RpcError::new(ErrorCode::Internal))?,
+        None | Some(Value::Null) => 0,
+        Some(v) => unsigned_integer(v)
+            .ok_or_else(|| RpcError::expected_field("limit", "unsigned integer"))?,
     };
     let account = match params.get("account") {
         None => return Err(RpcError::missing_field("account")),
@@ -131,37 +137,6 @@ fn parse(ctx: &Context, params: &Params) -> Result<Request, RpcError> {
     })
 }
 
-/// JsonCpp's `asUInt`: None where it throws (negative, too large, not a number).
-fn as_uint(v: &Value) -> Option<u32> {
-    match v {
-        Value::Null => Some(0),
-        Value::Bool(b) => Some(u32::from(*b)),
-        Value::Number(n) => match (n.as_u64(), n.as_f64()) {
-            (Some(u), _) => u32::try_from(u).ok(),
-            (None, Some(f)) if (0.0..=f64::from(u32::MAX)).contains(&f) && n.as_i64().is_none() => {
-                Some(f as u32)
-            }
-            _ => None,
-        },
-        Value::String(s) => parse_u64_decimal(s).and_then(|u| u32::try_from(u).ok()),
-        _ => None,
-    }
-}
-
-/// JsonCpp's `asInt`: None where it throws.
-fn as_int(v: &Value) -> Option<i64> {
-    let i = match v {
-        Value::Null => 0,
-        Value::Bool(b) => i64::from(*b),
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))?,
-        Value::String(s) => s.trim().parse::<i64>().ok()?,
-        _ => return None,
-    };
-    (i64::from(i32::MIN)..=i64::from(i32::MAX))
-        .contains(&i)
-        .then_some(i)
-}
-
 fn ledger_args(params: &Params, v2: bool) -> Result<Ledgers, RpcError> {
     let (min, max) = (params.get("ledger_index_min"), params.get("ledger_index_max"));
     let (hash, index) = (params.get("ledger_hash"), params.get("ledger_index"));
@@ -169,15 +144,18 @@ fn ledger_args(params: &Params, v2: bool) -> Result<Ledgers, RpcError> {
         return Err(RpcError::with_message(ErrorCode::InvalidParams, "invalidParams"));
     }
     if min.is_some() || max.is_some() {
-        let bound = |v: Option<&Value>, unbounded: u32| -> Result<u32, RpcError> {
-            match v.map(as_int) {
+        // `asInt() >= 0 ? asUInt() : unbounded`; where jsoncpp would throw, invalidParams.
+        let bound = |name: &str, v: Option<&Value>, unbounded: u32| -> Result<u32, RpcError> {
+            match v.map(lenient_int) {
                 None => Ok(unbounded),
-                Some(None) => Err(RpcError::new(ErrorCode::Internal)),
-                Some(Some(i)) if i >= 0 => Ok(i as u32),
-                Some(Some(_)) => Ok(unbounded),
+                Some(None) => Err(RpcError::invalid_field(name)),
+                Some(Some(i)) => Ok(u32::try_from(i).unwrap_or(unbounded)),
             }
         };
-        return Ok(Ledgers::Range(bound(min, 0)?, bound(max, u32::MAX)?));
+        return Ok(Ledgers::Range(
+            bound("ledger_index_min", min, 0)?,
+            bound("ledger_index_max", max, u32::MAX)?,
+        ));
     }
     if let Some(h) = hash {
         let text = h
@@ -197,14 +175,15 @@ fn ledger_args(params: &Params, v2: bool) -> Result<Ledgers, RpcError> {
                 "ledger_index string malformed",
             )),
         },
-        Some(v) => as_uint(v)
+        Some(v) => lenient_uint(v)
             .map(Ledgers::Seq)
-            .ok_or_else(|| RpcError::new(ErrorCode::Internal)),
+            .ok_or_else(|| RpcError::with_message(ErrorCode::InvalidParams, "ledgerIndexMalformed")),
     }
 }
 
 fn parse_marker(m: &Value) -> Result<(u32, u32), RpcError> {
-    let field = |name: &str| m.get(name).and_then(as_uint);
+    // `isConvertibleTo(uintValue)`: not a string; a number within u32.
+    let field = |name: &str| m.get(name).filter(|v| !v.is_string()).and_then(lenient_uint);
     match (m.is_object(), field("ledger"), field("seq")) {
         (true, Some(l), Some(s)) => Ok((l, s)),
         _ => Err(RpcError::with_message(
@@ -215,18 +194,31 @@ fn parse_marker(m: &Value) -> Result<(u32, u32), RpcError> {
 }
 
 /// The ledgers to search (`getLedgerRange`): within the validated range, with v1's and
-/// v2's different answers to ranges outside it.
+/// v2's different answers to ranges outside it. That range is rippled's
+/// `getValidatedRange`, the complete ledgers up to the validated one: it ends at the last
+/// ledger the history store has written (earlier than the validated one while its writes
+/// fail; `ledger_index_max` says where the search ended).
 fn resolve_range(ctx: &Context, args: &Ledgers) -> Result<(u32, u32), RpcError> {
     let v2 = ctx.api_version >= 2;
     let node = &ctx.services.node;
-    let Some(validated) = node.status().validated.as_ref().map(|v| v.seq) else {
-        return Err(RpcError::new(if v2 {
+    let no_range = || {
+        RpcError::new(if v2 {
             ErrorCode::NotSynced
         } else {
             ErrorCode::LgrIdxsInvalid
-        }));
+        })
     };
-    let (v_min, v_max) = (node.complete_range().0.max(1), validated);
+    let validated = node
+        .status()
+        .validated
+        .as_ref()
+        .map(|v| v.seq)
+        .ok_or_else(no_range)?;
+    let (first, last) = node.complete_range();
+    let (v_min, v_max) = (first.max(1), validated.min(last));
+    if v_max < v_min {
+        return Err(no_range());
+    }
     let single = |seq: u32| -> Result<(u32, u32), RpcError> {
         if (v_min..=v_max).contains(&seq) {
             Ok((seq, seq))
@@ -283,7 +275,7 @@ fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
         o.insert(meta_key.into(), Value::from(crate::protocol::types::hex_upper(&t.meta)));
     } else {
         let entry = tx_entry(t)?;
-        let mut tx = tx_fields(&entry.tx, api_version);
+        let mut tx = tx_fields(&entry.tx(), api_version);
         tx.insert("ledger_index".into(), Value::from(t.ledger_seq));
         tx.insert("date".into(), Value::from(t.close_time));
         if v2 {
@@ -317,15 +309,5 @@ mod tests {
         assert_eq!(rows(u32::MAX, 200, true), 200);
         assert_eq!(rows(1000, 200, true), 1000);
         assert_eq!(rows(1000, 500, false), 500);
-    }
-
-    #[test]
-    fn json_numbers_convert_as_jsoncpp_does() {
-        assert_eq!(as_uint(&serde_json::json!(7)), Some(7));
-        assert_eq!(as_uint(&serde_json::json!(-1)), None);
-        assert_eq!(as_uint(&serde_json::json!("12")), Some(12));
-        assert_eq!(as_uint(&serde_json::json!([])), None);
-        assert_eq!(as_int(&serde_json::json!(-1)), Some(-1));
-        assert_eq!(as_int(&serde_json::json!("x")), None);
     }
 }

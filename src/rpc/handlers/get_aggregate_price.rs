@@ -17,25 +17,16 @@ use crate::protocol::types::{AccountId, Currency, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::ledger_select::{select, Selected};
-use crate::rpc::params::parse_u64_decimal;
+use crate::rpc::params::uint_or_decimal;
 use crate::rpc::price_stats::{aggregate, price_value, Price};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::Value;
-
-/// rippled's `validUInt`: a non-negative integer, or a string holding one, within u32.
-fn valid_uint(v: &Value) -> Option<u32> {
-    match v {
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
-}
 
 /// `trim` or `time_threshold`: 0 when absent.
 fn uint_param(params: &Params, field: &str) -> Result<u32, RpcError> {
     match params.get(field) {
         None => Ok(0),
-        Some(v) => valid_uint(v).ok_or_else(|| RpcError::new(ErrorCode::InvalidParams)),
+        Some(v) => uint_or_decimal(v).ok_or_else(|| RpcError::new(ErrorCode::InvalidParams)),
     }
 }
 
@@ -102,7 +93,7 @@ fn oracle_ref(v: &Value) -> Result<(AccountId, u32), RpcError> {
     let (Some(doc), Some(account)) = (v.get("oracle_document_id"), v.get("account")) else {
         return Err(RpcError::new(ErrorCode::OracleMalformed));
     };
-    let doc = valid_uint(doc);
+    let doc = uint_or_decimal(doc);
     let account = account
         .as_str()
         .and_then(|s| AccountId::from_address(s).ok())
@@ -138,7 +129,8 @@ fn oracle_node(ctx: &Context, tx_id: &Hash256, seq: u32) -> Option<Option<StObje
     let snap = ctx.services.ledgers().by_seq(seq)?;
     let ledger = snap.ledger?;
     let entry = ledger.txs.iter().find(|t| t.id == *tx_id)?;
-    let nodes = entry.meta.get_array("AffectedNodes")?;
+    let meta = entry.meta();
+    let nodes = meta.get_array("AffectedNodes")?;
     let node = nodes.iter().map(|(_, n)| n).find(|n| {
         n.u16_of(sf().ledger_entry_type) == Some(lt::ORACLE)
     });

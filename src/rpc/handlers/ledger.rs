@@ -35,17 +35,17 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
         o.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&e.blob)));
         o.insert(
             "meta".into(),
-            Value::from(crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta))),
+            Value::from(crate::protocol::types::hex_upper(&e.meta_blob)),
         );
     } else if fill.api_version >= 2 {
         o.insert(
             "tx_json".into(),
-            Value::Object(tx_fields(&e.tx, fill.api_version)),
+            Value::Object(tx_fields(&e.tx(), fill.api_version)),
         );
         o.insert("meta".into(), meta_json(e));
         o.insert("hash".into(), Value::from(e.id.to_hex()));
     } else {
-        o = tx_fields(&e.tx, fill.api_version);
+        o = tx_fields(&e.tx(), fill.api_version);
         o.insert("hash".into(), Value::from(e.id.to_hex()));
         o.insert("metaData".into(), meta_json(e));
     }
@@ -187,8 +187,20 @@ fn stored_ledger(ctx: &Context, params: &Params, mut fill: Fill) -> Option<Handl
         o.insert("accountState".into(), account_state(&snap, fill));
     }
     if fill.transactions {
-        let stored = history.ledger_txs(header.seq).ok()?;
-        let mut txs: Vec<_> = stored.iter().filter_map(tx_entry).collect();
+        let stored = match history.ledger_txs(header.seq) {
+            Ok(stored) => stored,
+            Err(e) => return Some(Err(RpcError::history_read(&e))),
+        };
+        let mut txs = Vec::with_capacity(stored.len());
+        for t in &stored {
+            match tx_entry(t) {
+                Some(e) => txs.push(e),
+                None => {
+                    let what = format!("stored transaction {} does not decode", t.id.to_hex());
+                    return Some(Err(RpcError::history_damaged(what)));
+                }
+            }
+        }
         txs.sort_by_key(|t| t.id);
         let list = txs.iter().map(|t| tx_json(t, fill)).collect();
         o.insert("transactions".into(), Value::Array(list));

@@ -16,7 +16,7 @@ use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_bool;
 use crate::rpc::ledger_select::select;
-use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::rpc::params::{parse_hash256, uint_or_decimal};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::Value;
 
@@ -143,15 +143,6 @@ fn parse_account(v: &Value) -> Option<AccountId> {
         .filter(|a| *a != AccountId::ZERO)
 }
 
-/// `parse<uint32>`: a non-negative integer, or a decimal string.
-fn parse_u32(v: &Value) -> Option<u32> {
-    match v {
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
-}
-
 fn required_account(o: &Value, field: &str, token: &'static str) -> Result<AccountId, RpcError> {
     let v = o.get(field).ok_or_else(|| missing(field))?;
     parse_account(v).ok_or_else(|| invalid(token, field, "AccountID"))
@@ -159,7 +150,7 @@ fn required_account(o: &Value, field: &str, token: &'static str) -> Result<Accou
 
 fn required_u32(o: &Value, field: &str, token: &'static str) -> Result<u32, RpcError> {
     let v = o.get(field).ok_or_else(|| missing(field))?;
-    parse_u32(v).ok_or_else(|| invalid(token, field, "number"))
+    uint_or_decimal(v).ok_or_else(|| invalid(token, field, "number"))
 }
 
 /// `parse<uint192>`: 48 hex digits.

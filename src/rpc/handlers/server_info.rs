@@ -289,7 +289,9 @@ fn validated_ledger(ask: &Ask) -> Option<(&'static str, Value)> {
 /// ledgerd's own `storage` object (admin only; rippled has no such field): whether
 /// submissions are durable, why writes are refused if they are, and the journal's
 /// counters (records, fsyncs, records per fsync, last snapshot) from
-/// [`crate::node::persist::Persistence::stats_json`]. `None` before the node starts.
+/// [`crate::node::persist::Persistence::stats_json`], and the history writer's (`history`:
+/// the last ledger written, the validated ledgers waiting to be). `None` before the node
+/// starts.
 fn storage(ctx: &Context) -> Option<Value> {
     let node = ctx.services.node.writer()?;
     let p = &node.persistence;
@@ -298,6 +300,7 @@ fn storage(ctx: &Context) -> Option<Value> {
         _ => Map::new(),
     };
     o.insert("durable".into(), Value::from(!p.is_ephemeral()));
+    o.insert("history".into(), ctx.services.node.history_json());
     o.insert("healthy".into(), Value::from(p.health().is_ok()));
     if let Err(why) = p.health() {
         o.insert("failure".into(), Value::from(why));

@@ -69,12 +69,18 @@ fn stored(ctx: &Context, params: &Params) -> Option<Lookup> {
         Ok(id) => id,
         Err(e) => return Some(Err(e.with_fields(fields))),
     };
-    let entry = history
-        .tx(&id)
-        .ok()
-        .flatten()
-        .filter(|t| t.ledger_seq == header.seq)
-        .and_then(|t| tx_entry(&t));
+    let stored = match history.tx(&id) {
+        Ok(t) => t.filter(|t| t.ledger_seq == header.seq),
+        Err(e) => return Some(Err(RpcError::history_read(&e).with_fields(fields))),
+    };
+    let entry = match stored.map(|t| (tx_entry(&t), t.id)) {
+        Some((None, id)) => {
+            let what = format!("stored transaction {} does not decode", id.to_hex());
+            return Some(Err(RpcError::history_damaged(what).with_fields(fields)));
+        }
+        Some((entry, _)) => entry,
+        None => None,
+    };
     let ledger = (header.seq, header.hash, header.close_time);
     Some(Ok((fields, entry.map(|e| (e, ledger)))))
 }
@@ -82,9 +88,9 @@ fn stored(ctx: &Context, params: &Params) -> Option<Lookup> {
 fn render(ctx: &Context, e: &TxEntry, (seq, hash, close): Ledger) -> Map<String, Value> {
     let v2 = ctx.api_version >= 2;
     let validated = seq <= ctx.services.node.ledgers.validated().seq();
-    let mut tx = tx_fields(&e.tx, ctx.api_version);
+    let mut tx = tx_fields(&e.tx(), ctx.api_version);
     let mut r = Map::new();
-    let meta = codec::to_json(&e.meta);
+    let meta = codec::to_json(&e.meta());
     if v2 {
         r.insert("hash".into(), Value::from(e.id.to_hex()));
         r.insert("ledger_hash".into(), Value::from(hash.to_hex()));

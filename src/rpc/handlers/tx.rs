@@ -11,19 +11,12 @@ use crate::render::tx::{ctid, meta_json_nft, parse_ctid, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::as_bool;
-use crate::rpc::params::{parse_hash256, parse_u64_decimal};
+use crate::protocol::types::Hash256;
+use crate::rpc::params::{parse_hash256, uint_or_decimal};
 use crate::rpc::{HandlerResult, Params};
+use crate::store::StoredTx;
 use serde_json::{Map, Value};
 
-
-/// `asUInt` of a range bound: a non-negative integer or a decimal string.
-fn bound(v: &Value) -> Option<u32> {
-    match v {
-        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-        Value::String(s) => parse_u64_decimal(s).and_then(|n| u32::try_from(n).ok()),
-        _ => None,
-    }
-}
 
 /// Where a transaction stands.
 struct Found {
@@ -59,7 +52,6 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::new(ErrorCode::InvalidParams));
     }
     let network_id = ctx.services.node.network_id;
-    let store = &ctx.services.node.ledgers;
     let binary = params.get("binary").is_some_and(as_bool);
     let found = if let Some(h) = hash {
         let id = h
@@ -86,7 +78,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     };
     let range = match (params.get("min_ledger"), params.get("max_ledger")) {
         (Some(a), Some(b)) => {
-            let (Some(min), Some(max)) = (bound(a), bound(b)) else {
+            let (Some(min), Some(max)) = (uint_or_decimal(a), uint_or_decimal(b)) else {
                 return Err(RpcError::new(ErrorCode::InvalidLgrRange));
             };
             if max < min {
@@ -99,20 +91,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         _ => None,
     };
-    let history = &ctx.services.node.history.store;
-    let entry = match found {
-        Ok(id) => store
-            .tx(&id)
-            .or_else(|| history.tx(&id).ok().flatten().and_then(|t| tx_entry(&t))),
-        Err((seq, index)) => store
-            .by_seq(seq)
-            .and_then(|s| s.ledger)
-            .and_then(|l| l.txs.get(index as usize).cloned())
-            .or_else(|| {
-                let txs = history.ledger_txs(seq).ok()?;
-                txs.iter().find(|t| t.index == index).and_then(tx_entry)
-            }),
-    };
+    let entry = find(ctx, found)?;
     // A transaction outside the requested range is "not found" there.
     let entry = entry.filter(|e| range.is_none_or(|(a, b)| (a..=b).contains(&e.ledger_seq)));
     let Some(entry) = entry else {
@@ -131,6 +110,41 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     Ok(render(ctx, locate(ctx, entry), binary, network_id))
 }
 
+/// The transaction by ID (Ok) or by (ledger, index) (Err), in memory or else in the
+/// history store; a store that fails or returns what does not decode answers its error
+/// (rippled's `dbDeserialization`), never "not found".
+fn find(ctx: &Context, key: Result<Hash256, (u32, u32)>) -> Result<Option<Arc<TxEntry>>, RpcError> {
+    let store = &ctx.services.node.ledgers;
+    let history = &ctx.services.node.history.store;
+    let decoded = |t: &StoredTx| {
+        tx_entry(t).ok_or_else(|| {
+            RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
+        })
+    };
+    match key {
+        Ok(id) => match store.tx(&id) {
+            Some(e) => Ok(Some(e)),
+            None => match history.tx(&id).map_err(|e| RpcError::history_read(&e))? {
+                Some(t) => decoded(&t).map(Some),
+                None => Ok(None),
+            },
+        },
+        Err((seq, index)) => {
+            let held = store
+                .by_seq(seq)
+                .and_then(|s| s.ledger)
+                .and_then(|l| l.txs.get(index as usize).cloned());
+            if held.is_some() {
+                return Ok(held);
+            }
+            let txs = history
+                .ledger_txs(seq)
+                .map_err(|e| RpcError::history_read(&e))?;
+            txs.iter().find(|t| t.index == index).map(decoded).transpose()
+        }
+    }
+}
+
 fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String, Value> {
     let e = &f.entry;
     let v2 = ctx.api_version >= 2;
@@ -140,7 +154,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     let mut txj = if binary {
         Map::new()
     } else {
-        tx_fields(&e.tx, ctx.api_version)
+        tx_fields(&e.tx(), ctx.api_version)
     };
     if in_ledger {
         if !v2 {
@@ -177,7 +191,7 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     }
     if in_ledger {
         if binary {
-            let meta = crate::protocol::types::hex_upper(crate::protocol::codec::encode(&e.meta));
+            let meta = crate::protocol::types::hex_upper(&e.meta_blob);
             r.insert(
                 if v2 { "meta_blob" } else { "meta" }.into(),
                 Value::from(meta),

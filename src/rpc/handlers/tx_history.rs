@@ -6,7 +6,7 @@ use crate::node::history::tx_entry;
 use crate::render::tx::{insert_deliver_max, tx_json};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::params::parse_u64_decimal;
+use crate::rpc::params::uint_or_decimal;
 use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use crate::limits::{TX_HISTORY_PAGE, TX_HISTORY_START_MAX};
@@ -16,12 +16,7 @@ fn start(params: &Params) -> Result<u32, RpcError> {
     let v = params
         .get("start")
         .ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))?;
-    let n = match v {
-        Value::String(s) => parse_u64_decimal(s),
-        v => v.as_u64(),
-    };
-    n.and_then(|n| u32::try_from(n).ok())
-        .ok_or_else(|| RpcError::expected_field("start", "unsigned integer"))
+    uint_or_decimal(v).ok_or_else(|| RpcError::expected_field("start", "unsigned integer"))
 }
 
 /// Answer tx_history.
@@ -36,15 +31,17 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .history
         .store
         .recent_txs(start, TX_HISTORY_PAGE)
-        .map_err(|e| {
-            tracing::warn!("tx_history: {e}");
-            RpcError::new(ErrorCode::Internal)
-        })?;
-    let txs = stored
+        .map_err(|e| RpcError::history_read(&e))?;
+    let mut entries = Vec::with_capacity(stored.len());
+    for t in &stored {
+        entries.push(tx_entry(t).ok_or_else(|| {
+            RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
+        })?);
+    }
+    let txs = entries
         .iter()
-        .filter_map(tx_entry)
         .map(|e| {
-            let mut o = tx_json(&e.tx, &e.id, ctx.api_version);
+            let mut o = tx_json(&e.tx(), &e.id, ctx.api_version);
             o.insert("inLedger".into(), Value::from(e.ledger_seq));
             o.insert("ledger_index".into(), Value::from(e.ledger_seq));
             insert_deliver_max(&mut o, ctx.api_version);

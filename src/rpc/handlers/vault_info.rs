@@ -23,10 +23,7 @@ fn malformed() -> RpcError {
 
 /// A `seq` that jsoncpp holds as an integer in 1..=u32::MAX.
 fn seq_of(v: &Value) -> Option<u32> {
-    v.as_u64()
-        .filter(|n| *n > 0)
-        .and_then(|n| u32::try_from(n).ok())
-        .or_else(|| v.as_i64().filter(|n| *n > 0).and_then(|n| u32::try_from(n).ok()))
+    crate::rpc::params::unsigned_integer(v).filter(|n| *n > 0)
 }
 
 /// The vault's key: `vault_id` alone, or `owner` with `seq`.

@@ -37,24 +37,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// How to make the allocator give freed memory back to the OS, set by the binary (which
-/// chooses the allocator); nothing is done until it is set.
-static TRIM: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
-
-/// Set how freed memory is given back to the OS (see [`return_freed_memory`]).
-pub fn set_memory_trim(trim: fn()) {
-    let _ = TRIM.set(trim);
-}
-
-/// Give freed memory back to the OS now, if the binary said how. mimalloc keeps freed pages
-/// for its purge delay and purges them lazily, on later allocations: after a session that
-/// held large messages (or was refused for one) an idle server would otherwise keep its
-/// high-water mark. Only after such sessions: it costs a walk over the thread's heap.
-pub fn return_freed_memory() {
-    if let Some(trim) = TRIM.get() {
-        trim();
-    }
-}
+pub use crate::node::memory::{return_freed_memory, set_memory_trim};
 
 /// A budget of bytes shared by connections.
 pub struct Budget {

@@ -1,0 +1,219 @@
+//! Where a busy ledger's memory goes: the ledgers (pure, in this process) under a counting
+//! allocator apply payments between funded accounts and close every `--per-ledger`
+//! transactions. Prints the live heap bytes each transaction leaves behind while the
+//! in-memory window of closed ledgers fills, and what one closed ledger keeps of each
+//! transaction (its entry, signed blob and serialized metadata) beside the decoded forms
+//! it no longer keeps, each measured by the allocator as it is built again.
+//!
+//! `cargo run --release --example ledger_memory -- [--txs 40000] [--per-ledger 1000]
+//! [--accounts 100]`
+
+use std::alloc::{GlobalAlloc, Layout};
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::view::ReadView;
+use ledgerd::ledgers::{LedgerConfig, Ledgers, TxEntry, GENESIS_ACCOUNT};
+use ledgerd::protocol::amount::Amount;
+use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::keys::{KeyPair, KeyType};
+use ledgerd::protocol::seed::Seed;
+use ledgerd::protocol::st::{StObject, StValue};
+use ledgerd::protocol::types::AccountId;
+
+static LIVE_BYTES: AtomicI64 = AtomicI64::new(0);
+
+/// mimalloc, counting the bytes live.
+struct Counting;
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(l.size() as i64, Ordering::Relaxed);
+        unsafe { ALLOC.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE_BYTES.fetch_sub(l.size() as i64, Ordering::Relaxed);
+        unsafe { ALLOC.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        LIVE_BYTES.fetch_add(new as i64 - l.size() as i64, Ordering::Relaxed);
+        unsafe { ALLOC.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn live() -> i64 {
+    LIVE_BYTES.load(Ordering::Relaxed)
+}
+
+/// This process's resident memory in KiB.
+fn rss_kib() -> i64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+struct Args {
+    txs: usize,
+    per_ledger: usize,
+    accounts: usize,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        txs: 40_000,
+        per_ledger: 1_000,
+        accounts: 100,
+    };
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    for pair in argv.chunks(2) {
+        let v = pair.get(1).and_then(|v| v.parse().ok());
+        match (pair[0].as_str(), v) {
+            ("--txs", Some(v)) => a.txs = v,
+            ("--per-ledger", Some(v)) => a.per_ledger = v.max(1),
+            ("--accounts", Some(v)) => a.accounts = v.max(2),
+            _ => panic!("usage: ledger_memory [--txs N] [--per-ledger N] [--accounts N]"),
+        }
+    }
+    a
+}
+
+/// An unsigned Payment (the ledgers check no signatures unless configured to).
+fn payment(from: &Key, seq: u32, to: &AccountId, drops: i64) -> StObject {
+    let mut o = StObject::new();
+    o.set(Field::named("TransactionType"), StValue::UInt16(0));
+    o.set(Field::named("Account"), StValue::AccountId(from.1));
+    o.set(Field::named("Destination"), StValue::AccountId(*to));
+    o.set(Field::named("Amount"), StValue::Amount(Amount::Xrp(drops)));
+    o.set(Field::named("Fee"), StValue::Amount(Amount::Xrp(10)));
+    o.set(Field::named("Sequence"), StValue::UInt32(seq));
+    o.set(Field::named("Flags"), StValue::UInt32(0));
+    o.set(Field::named("SigningPubKey"), StValue::Blob(from.0.clone()));
+    o.set(Field::named("TxnSignature"), StValue::Blob(vec![0x30; 71]));
+    o
+}
+
+/// A public key and its account.
+type Key = (Vec<u8>, AccountId);
+
+fn key(passphrase: &str) -> Key {
+    let kp =
+        KeyPair::from_seed(&Seed::from_passphrase(passphrase), KeyType::Secp256k1).expect("key");
+    (kp.public.as_bytes().to_vec(), kp.account_id())
+}
+
+fn accounts(n: usize) -> Vec<Key> {
+    (0..n).map(|i| key(&format!("ledger_memory {i}"))).collect()
+}
+
+/// Funds every account from genesis, closes; returns each account's next sequence.
+fn fund(store: &Ledgers, ids: &[Key], now: &mut u32) -> Vec<u32> {
+    let genesis = key("masterpassphrase");
+    assert_eq!(genesis.1, GENESIS_ACCOUNT);
+    let mut genesis_seq = 1;
+    for (_, id) in ids {
+        let r = store.apply(&payment(&genesis, genesis_seq, id, 1_000_000_000_000));
+        assert!(r.applied, "funding: {}", r.ter);
+        genesis_seq += 1;
+    }
+    *now += 1;
+    store.close(*now);
+    ids.iter()
+        .map(|(_, id)| {
+            let root = store.current().view.read(&keylet::account(id));
+            let root = root.expect("funded");
+            match root.get(Field::named("Sequence")) {
+                Some(StValue::UInt32(s)) => *s,
+                _ => 1,
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let a = args();
+    let before = live();
+    let store = Ledgers::genesis(LedgerConfig::default(), 780_000_000);
+    let mut now = 780_000_000;
+    let ids = accounts(a.accounts);
+    let mut seqs = fund(&store, &ids, &mut now);
+    let base = live();
+    let rss_base = rss_kib();
+    println!(
+        "ledgers with {} funded accounts: {} KiB live ({} KiB at start)",
+        a.accounts,
+        (base - before) / 1024,
+        before / 1024
+    );
+    let mut applied = 0usize;
+    while applied < a.txs {
+        for _ in 0..a.per_ledger.min(a.txs - applied) {
+            let i = applied % ids.len();
+            let to = &ids[(i + 1) % ids.len()];
+            let r = store.apply(&payment(&ids[i], seqs[i], &to.1, 1_000));
+            assert!(r.applied, "payment {applied}: {}", r.ter);
+            seqs[i] += 1;
+            applied += 1;
+        }
+        now += 1;
+        store.close(now);
+        if applied % (a.txs / 10).max(a.per_ledger) < a.per_ledger || applied == a.txs {
+            let per_tx = (live() - base) / applied as i64;
+            let rss = (rss_kib() - rss_base) * 1024 / applied as i64;
+            println!(
+                "{applied:>8} payments: live +{} MiB, {per_tx} bytes/tx (resident {rss} bytes/tx)",
+                (live() - base) >> 20,
+            );
+        }
+    }
+    breakdown(&store);
+}
+
+/// One closed ledger's parts, each rebuilt under the allocator to count its bytes; what
+/// the window keeps per transaction beyond its entry is the state's versions, the
+/// SHAMaps' paths and the indexes.
+fn breakdown(store: &Ledgers) {
+    let closed = store.closed().ledger.expect("a closed ledger");
+    let n = closed.txs.len().max(1) as i64;
+    let measure = |f: &mut dyn FnMut() -> Box<dyn std::any::Any>| {
+        let b = live();
+        let kept = f();
+        let d = live() - b;
+        drop(kept);
+        d / n
+    };
+    let entry = std::mem::size_of::<TxEntry>() as i64 + 16;
+    let blobs = measure(&mut || {
+        Box::new(
+            closed
+                .txs
+                .iter()
+                .map(|e| e.blob.to_vec())
+                .collect::<Vec<_>>(),
+        )
+    });
+    let metas = measure(&mut || {
+        Box::new(
+            closed
+                .txs
+                .iter()
+                .map(|e| e.meta_blob.to_vec())
+                .collect::<Vec<_>>(),
+        )
+    });
+    let txs = measure(&mut || Box::new(closed.txs.iter().map(|e| e.tx()).collect::<Vec<_>>()));
+    let decoded =
+        measure(&mut || Box::new(closed.txs.iter().map(|e| e.meta()).collect::<Vec<_>>()));
+    println!("one closed ledger of {n} payments, bytes per transaction:");
+    println!("  kept: the entry (TxEntry, in its Arc)       {entry}");
+    println!("  kept: signed blob                           {blobs}");
+    println!("  kept: metadata, serialized                  {metas}");
+    println!("  not kept: the transaction decoded           {txs}");
+    println!("  not kept: the metadata decoded              {decoded}");
+}

@@ -609,3 +609,24 @@ fn a_replay_sink_replays_from_genesis_through_the_reverts() {
         "the sink got the closes"
     );
 }
+
+/// A data directory the old code left unstartable (the second revert deleted the first
+/// one's snapshot; snapshots had no revert name): genesis meets the first revert without
+/// its snapshot while the journal goes on after it, so the start goes on from the second
+/// revert's snapshot, and comes back as answered.
+#[test]
+fn a_directory_the_second_revert_broke_starts_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (d, kept, _users) = two_reverts(dir.path());
+    let answered = picture(&d.store);
+    drop(d);
+    let files = snapshot_files(dir.path());
+    assert_eq!(files.len(), 2, "{files:?}");
+    std::fs::remove_file(&files[0].1).expect("remove");
+    assert_eq!(unmark_revert_snapshots(dir.path()), 1);
+    let d = Driver::open(dir.path(), cfg(8), reverts_only(false)).expect("starts");
+    assert_eq!(picture(&d.store), answered);
+    assert!(d.store.tx(&kept.id).is_some());
+    let from = d.persist.stats_json()["recovered_from"].to_string();
+    assert!(from.contains(&files[0].1.display().to_string()), "{from}");
+}

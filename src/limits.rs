@@ -265,6 +265,15 @@ pub const SNAPSHOT_BYTES_MAX: u64 = 8 * 1024 * 1024 * 1024;
 /// oldest kept snapshot are kept too, so this is the depth of restartable history.
 pub const SNAPSHOTS_KEPT_DEFAULT: usize = 3;
 
+/// Revert snapshots (`ledger_revert`) pruning keeps past the kept snapshots at most before
+/// it starts a new journal segment, so that the journal, and those revert snapshots with
+/// their revert records, can go without waiting for the segment to fill
+/// ([`JOURNAL_SEGMENT_BYTES_MAX`]). A revert snapshot stays while the journal holds its
+/// record: replay from an older base (genesis, or an older snapshot) needs it. So this
+/// bounds the disk a revert-heavy ledger takes (this many states), and how far back
+/// (`serve --repair-history`) replay reaches in one.
+pub const REVERT_SNAPSHOTS_RETAINED_MAX: usize = 32;
+
 // ---------------------------------------------------------------------------------------------
 // Server: per-client resource accounting (rippled `Resource::Manager`, `Fees.cpp`, `Tuning.h`).
 // Admin clients are unlimited.

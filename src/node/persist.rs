@@ -15,6 +15,7 @@
 mod durable;
 pub mod format;
 mod recovery;
+mod replay;
 mod snapshotter;
 
 use std::fs::File;
@@ -343,13 +344,17 @@ impl Persistence {
         self.disk.as_ref().and_then(|d| d.reverted_to)
     }
 
-    /// Makes a revert durable, on the sequencer's thread, before it is answered: a revert
-    /// record in the journal, the open ledger's transaction records again after it
-    /// (`log`), and once they are durable a snapshot of the restored ledger named after
-    /// the revert record; older snapshot files go. Replay meeting the revert record loads
-    /// that snapshot; without it (a crash before it was written) the revert never
-    /// happened and replay skips the record and the ones after it that it counts. A
-    /// failure leaves persistence refusing writes (memory is reverted, the disk is not).
+    /// Makes a revert durable, on the sequencer's thread, before it is answered (and before
+    /// anything else is journaled): a revert record in the journal, the open ledger's
+    /// transaction records again after it (`log`), and once they are durable a revert
+    /// snapshot of the restored ledger named after the revert record. Older snapshots stay
+    /// valid bases (replay from them meets the revert record and continues from its
+    /// snapshot), and pruning keeps a revert snapshot as long as the journal holds its
+    /// record (see `store/prune.rs`). A revert
+    /// without its snapshot that ends the journal (a crash before it was written) never
+    /// happened: the next start journals that. One the journal goes on after lost its
+    /// snapshot: damage (see `persist/replay.rs`). A failure leaves persistence refusing
+    /// writes (memory is reverted, the disk is not).
     pub fn record_revert(
         &self,
         store: &Arc<Ledgers>,

@@ -225,7 +225,8 @@ pub(crate) fn aside_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn write_copy(storage: &dyn Storage, path: &Path, bytes: &[u8]) -> StoreResult<()> {
+/// Writes `bytes` to a new file at `path`, durably (a copy set aside).
+pub(crate) fn write_copy(storage: &dyn Storage, path: &Path, bytes: &[u8]) -> StoreResult<()> {
     let mut file = storage
         .create(path)
         .map_err(|e| StoreError::io("create", path, e))?;

@@ -117,7 +117,7 @@ fn fail_all(batch: &mut Vec<Pending>, cause: &Arc<StoreError>) {
 }
 
 /// Writes one batch with one write and one fdatasync, rotating the segment first when it
-/// is full, then notes it in the acknowledgement record (a positional write, no fsync).
+/// is full (or a rotation was asked for), then notes it in the acknowledgement record (a positional write, no fsync).
 /// On `Ok` every record of the batch is durable.
 fn write_batch(
     shared: &Shared,
@@ -129,7 +129,8 @@ fn write_batch(
     let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
         return Ok(());
     };
-    if active.len >= shared.options.segment_bytes_max {
+    let asked = active.len > 0 && shared.rotate.swap(false, Ordering::AcqRel);
+    if active.len >= shared.options.segment_bytes_max || asked {
         rotate(shared, active, first.number)?;
     }
     buf.clear();

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -144,6 +144,8 @@ pub(crate) struct Shared {
     /// The segments, oldest first; the last is the one being written.
     pub segments: Mutex<Vec<SegmentInfo>>,
     pub counters: Counters,
+    /// [`Journal::rotate_soon`] asked for a new segment before the next batch.
+    pub rotate: AtomicBool,
 }
 
 /// The append-only journal of records, with group commit. Dropping it writes what is
@@ -247,6 +249,7 @@ impl Journal {
             drained: Condvar::new(),
             segments: Mutex::new(segments),
             counters: Counters::default(),
+            rotate: AtomicBool::new(false),
         });
         let writer_shared = shared.clone();
         let writer = std::thread::Builder::new()
@@ -380,6 +383,20 @@ impl Journal {
             segments: self.shared.segments.lock().len() as u64,
             failure,
         }
+    }
+
+    /// Starts a new segment before the next batch is written (if the one being written
+    /// holds anything by then), so that pruning can let the records before it go without
+    /// waiting for the segment to fill.
+    pub fn rotate_soon(&self) {
+        self.shared.rotate.store(true, Ordering::Release);
+    }
+
+    /// The oldest record the journal holds (those before it were pruned or never
+    /// written): a replay can start no earlier.
+    pub fn first_record(&self) -> u64 {
+        let first = self.shared.segments.lock().first().map(|s| s.first);
+        first.unwrap_or_else(|| self.shared.queue.lock().next_number)
     }
 
     /// Removes the segments whose records all come before `record` (never the segment

@@ -24,11 +24,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::damage::Discarded;
+use super::damage::{aside_path, write_copy, Discarded};
 use super::error::{StoreError, StoreResult};
 use super::record::{decode_at, Record, Undecodable, HEADER_BYTES};
 use super::segment::{self, SegmentInfo};
 use super::storage::Storage;
+use super::synced::{self, SyncedFile, SyncedMark};
 use crate::limits::REPLAY_PROGRESS_RECORDS_INTERVAL;
 
 /// A torn tail that recovery cut off.
@@ -340,6 +341,76 @@ impl Recovered {
     /// Replays the records after a snapshot that covers records up to `through_record`.
     pub fn replay_after(&self, through_record: u64) -> StoreResult<Replay> {
         self.replay_from(through_record.saturating_add(1))
+    }
+
+    /// Cuts the journal in `dir` (not open) back to the records before `record`, for a
+    /// repair that cannot replay past it: the segment holding it is copied aside as it was
+    /// (`*.discarded`) and cut where `record` starts, every later segment is set aside,
+    /// and the acknowledgement record says the journal goes on at `record`. Returns the
+    /// files set aside.
+    pub fn cut_from(&self, dir: &Path, record: u64) -> StoreResult<Vec<PathBuf>> {
+        let Some(pos) = self.segments.iter().rposition(|s| s.first <= record) else {
+            return Ok(Vec::new());
+        };
+        let seg = &self.segments[pos];
+        let offset = self.offset_of(seg, record)?;
+        let storage = self.storage.as_ref();
+        let mut set_aside = Vec::new();
+        let len = storage
+            .len(&seg.path)
+            .map_err(|e| StoreError::io("stat", &seg.path, e))?;
+        if len > offset {
+            let copy = aside_path(&seg.path);
+            let bytes = storage
+                .read(&seg.path)
+                .map_err(|e| StoreError::io("read", &seg.path, e))?;
+            write_copy(storage, &copy, &bytes)?;
+            set_aside.push(copy);
+            storage
+                .truncate(&seg.path, offset)
+                .map_err(|e| StoreError::io("truncate", &seg.path, e))?;
+        }
+        for later in &self.segments[pos + 1..] {
+            let to = aside_path(&later.path);
+            storage
+                .rename(&later.path, &to)
+                .map_err(|e| StoreError::io("rename", &later.path, e))?;
+            set_aside.push(to);
+        }
+        storage
+            .sync_dir(dir)
+            .map_err(|e| StoreError::io("sync_dir", dir, e))?;
+        let state = synced::read(storage, dir)?;
+        let mark = SyncedMark {
+            next_record: record,
+            segment: seg.first,
+            segment_len: offset,
+        };
+        SyncedFile::create_or_update(storage, dir, &state, mark)?;
+        Ok(set_aside)
+    }
+
+    /// The byte offset in `seg` where `record` starts (its verified length when the
+    /// records end before it).
+    fn offset_of(&self, seg: &SegmentInfo, record: u64) -> StoreResult<u64> {
+        let mut bytes = self
+            .storage
+            .read(&seg.path)
+            .map_err(|e| StoreError::io("read", &seg.path, e))?;
+        bytes.truncate(usize::try_from(seg.len).unwrap_or(usize::MAX));
+        let mut at = 0;
+        while at < bytes.len() {
+            let d = decode_at(&bytes, at, self.payload_max).map_err(|why| StoreError::Corrupt {
+                file: seg.path.clone(),
+                offset: at as u64,
+                reason: format!("changed since recovery: {why:?}"),
+            })?;
+            if d.number >= record {
+                break;
+            }
+            at = d.end;
+        }
+        Ok(at as u64)
     }
 }
 

@@ -6,7 +6,13 @@
 //! never a half file under a snapshot's name. Each file is checksummed; loading falls back
 //! from a damaged newest snapshot to the one before it.
 //!
-//! File name `snapshot-<ledger_seq:010>-<through_record:020>.snap`; layout (little-endian):
+//! File name `snapshot-<ledger_seq:010>-<through_record:020>.snap`, or
+//! `snapshot-<ledger_seq:010>-<through_record:020>-revert.snap` for a *revert snapshot*:
+//! the ledger a revert went back to, named after the revert's journal record. Replay from
+//! any base older than that record meets the revert and continues from this file, so it
+//! is kept as long as the journal holds that record (see `store/prune.rs`). Files are
+//! listed in journal order (by `through_record`): after a revert, ledger sequences go back.
+//! Layout (little-endian):
 //! ```text
 //!   0  magic           8 bytes  "LDGRSNAP"
 //!   8  version         u32      1
@@ -30,6 +36,7 @@ const HEADER_BYTES: usize = 32;
 const TRAILER_BYTES: usize = 4;
 const PREFIX: &str = "snapshot-";
 const SUFFIX: &str = ".snap";
+const REVERT_SUFFIX: &str = "-revert.snap";
 const TEMP_SUFFIX: &str = ".tmp";
 
 /// A snapshot read back.
@@ -50,6 +57,9 @@ pub struct SnapshotInfo {
     pub ledger_seq: u32,
     /// The last journal record the state includes.
     pub through_record: u64,
+    /// A revert snapshot: `through_record` is a revert record, and replay meeting that
+    /// record continues from this file.
+    pub revert: bool,
     /// The file.
     pub path: PathBuf,
 }
@@ -66,12 +76,18 @@ impl std::fmt::Debug for Snapshots {
     }
 }
 
-fn file_name(ledger_seq: u32, through_record: u64) -> String {
-    format!("{PREFIX}{ledger_seq:010}-{through_record:020}{SUFFIX}")
+fn file_name(ledger_seq: u32, through_record: u64, revert: bool) -> String {
+    let suffix = if revert { REVERT_SUFFIX } else { SUFFIX };
+    format!("{PREFIX}{ledger_seq:010}-{through_record:020}{suffix}")
 }
 
-fn parse_name(name: &str) -> Option<(u32, u64)> {
-    let body = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+/// (ledger_seq, through_record, revert) from a snapshot file name.
+fn parse_name(name: &str) -> Option<(u32, u64, bool)> {
+    let body = name.strip_prefix(PREFIX)?;
+    let (body, revert) = match body.strip_suffix(REVERT_SUFFIX) {
+        Some(b) => (b, true),
+        None => (body.strip_suffix(SUFFIX)?, false),
+    };
     let (seq, through) = body.split_once('-')?;
     if seq.len() != 10 || through.len() != 20 {
         return None;
@@ -83,7 +99,7 @@ fn parse_name(name: &str) -> Option<(u32, u64)> {
     {
         return None;
     }
-    Some((seq.parse().ok()?, through.parse().ok()?))
+    Some((seq.parse().ok()?, through.parse().ok()?, revert))
 }
 
 impl Snapshots {
@@ -119,7 +135,63 @@ impl Snapshots {
         through_record: u64,
         state: &[u8],
     ) -> StoreResult<PathBuf> {
-        let name = file_name(ledger_seq, through_record);
+        self.write_named(
+            file_name(ledger_seq, through_record, false),
+            ledger_seq,
+            through_record,
+            state,
+        )
+    }
+
+    /// [`Snapshots::write`] for a revert snapshot: the ledger the revert journaled as
+    /// record `through_record` went back to.
+    pub fn write_revert(
+        &self,
+        ledger_seq: u32,
+        through_record: u64,
+        state: &[u8],
+    ) -> StoreResult<PathBuf> {
+        self.write_named(
+            file_name(ledger_seq, through_record, true),
+            ledger_seq,
+            through_record,
+            state,
+        )
+    }
+
+    /// Where the revert snapshot of ledger `ledger_seq` for the revert record
+    /// `through_record` is (or would be).
+    pub fn revert_path(&self, ledger_seq: u32, through_record: u64) -> PathBuf {
+        self.dir.join(file_name(ledger_seq, through_record, true))
+    }
+
+    /// Renames a snapshot found to be a revert snapshot (written before revert snapshots
+    /// were named so) to a revert snapshot's name; returns it as renamed.
+    pub fn mark_revert(&self, info: &SnapshotInfo) -> StoreResult<SnapshotInfo> {
+        if info.revert {
+            return Ok(info.clone());
+        }
+        let path = self.revert_path(info.ledger_seq, info.through_record);
+        self.storage
+            .rename(&info.path, &path)
+            .map_err(|e| StoreError::io("rename", &info.path, e))?;
+        self.storage
+            .sync_dir(&self.dir)
+            .map_err(|e| StoreError::io("sync_dir", &self.dir, e))?;
+        Ok(SnapshotInfo {
+            revert: true,
+            path,
+            ..info.clone()
+        })
+    }
+
+    fn write_named(
+        &self,
+        name: String,
+        ledger_seq: u32,
+        through_record: u64,
+        state: &[u8],
+    ) -> StoreResult<PathBuf> {
         let path = self.dir.join(&name);
         let temp = self.dir.join(format!("{name}{TEMP_SUFFIX}"));
         let mut header = Vec::with_capacity(HEADER_BYTES);
@@ -154,7 +226,8 @@ impl Snapshots {
         Ok(path)
     }
 
-    /// The snapshots on disk, oldest first (by ledger sequence).
+    /// The snapshots on disk, oldest first in journal order (by `through_record`; ledger
+    /// sequences go back after a revert).
     pub fn list(&self) -> StoreResult<Vec<SnapshotInfo>> {
         let names = self
             .storage
@@ -163,14 +236,15 @@ impl Snapshots {
         let mut infos: Vec<SnapshotInfo> = names
             .iter()
             .filter_map(|n| {
-                parse_name(n).map(|(ledger_seq, through_record)| SnapshotInfo {
+                parse_name(n).map(|(ledger_seq, through_record, revert)| SnapshotInfo {
                     ledger_seq,
                     through_record,
+                    revert,
                     path: self.dir.join(n),
                 })
             })
             .collect();
-        infos.sort_by_key(|i| (i.ledger_seq, i.through_record));
+        infos.sort_by_key(|i| (i.through_record, i.ledger_seq));
         Ok(infos)
     }
 
@@ -264,27 +338,6 @@ impl Snapshots {
             .sync_dir(&self.dir)
             .map_err(|e| StoreError::io("sync_dir", &self.dir, e))
     }
-
-    /// Keeps the newest `keep` snapshots (at least one) and removes the rest. Returns the
-    /// removed files.
-    pub fn prune(&self, keep: usize) -> StoreResult<Vec<PathBuf>> {
-        let infos = self.list()?;
-        let keep = keep.max(1);
-        let cut = infos.len().saturating_sub(keep);
-        let mut removed = Vec::new();
-        for info in &infos[..cut] {
-            self.storage
-                .remove(&info.path)
-                .map_err(|e| StoreError::io("remove", &info.path, e))?;
-            removed.push(info.path.clone());
-        }
-        if !removed.is_empty() {
-            self.storage
-                .sync_dir(&self.dir)
-                .map_err(|e| StoreError::io("sync_dir", &self.dir, e))?;
-        }
-        Ok(removed)
-    }
 }
 
 #[cfg(test)]
@@ -293,12 +346,18 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        assert_eq!(parse_name(&file_name(7, 42)), Some((7, 42)));
+        assert_eq!(parse_name(&file_name(7, 42, false)), Some((7, 42, false)));
+        assert_eq!(parse_name(&file_name(7, 42, true)), Some((7, 42, true)));
         assert_eq!(
-            parse_name(&file_name(u32::MAX, u64::MAX)),
-            Some((u32::MAX, u64::MAX))
+            parse_name(&file_name(u32::MAX, u64::MAX, true)),
+            Some((u32::MAX, u64::MAX, true))
         );
         assert_eq!(parse_name("snapshot-7-42.snap"), None);
-        assert_eq!(parse_name(&format!("{}.tmp", file_name(7, 42))), None);
+        assert_eq!(parse_name("snapshot-7-42-revert.snap"), None);
+        assert_eq!(
+            parse_name(&format!("{}.tmp", file_name(7, 42, false))),
+            None
+        );
+        assert_eq!(parse_name(&format!("{}.tmp", file_name(7, 42, true))), None);
     }
 }

@@ -34,6 +34,12 @@
 //!   6  hash 32 (its hash) | 38 following u32 (transaction records after this one that
 //!      belong to the revert: the restored open ledger's)
 //! ```
+//! Abandoned-revert record (`RecordKind::Meta`, journaled by recovery before anything
+//! else when the journal ended with a revert whose snapshot was never written):
+//! ```text
+//!   0  version u8 1 | 1 meta kind u8 3 (revert abandoned) | 2 record u64 (the revert
+//!      record that never happened)
+//! ```
 //! Snapshot payload (inside the store's checksummed snapshot file):
 //! ```text
 //!   magic "LDGRLEDG" | version u32 1 | header (seq u32, total_drops u64, parent_hash,
@@ -55,6 +61,7 @@ use crate::protocol::types::Hash256;
 const VERSION: u8 = 1;
 const META_GENESIS: u8 = 1;
 const META_REVERT: u8 = 2;
+const META_REVERT_ABANDONED: u8 = 3;
 const SNAPSHOT_MAGIC: &[u8; 8] = b"LDGRLEDG";
 const SNAPSHOT_VERSION: u32 = 1;
 const FLAG_APPLIED: u8 = 1;
@@ -293,6 +300,55 @@ impl RevertRecord {
     }
 }
 
+/// An abandoned-revert record: the revert journaled as `record` never finished (the
+/// process stopped before its snapshot was written, so it was never answered) and did not
+/// happen; what follows it goes on from the ledger as it was before that revert.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevertAbandoned {
+    /// The revert record's number.
+    pub record: u64,
+}
+
+impl RevertAbandoned {
+    /// The payload.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = vec![VERSION, META_REVERT_ABANDONED];
+        out.extend_from_slice(&self.record.to_le_bytes());
+        out
+    }
+}
+
+/// A meta record, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Meta {
+    /// The genesis record.
+    Genesis(GenesisRecord),
+    /// A revert.
+    Revert(RevertRecord),
+    /// A revert that never finished.
+    RevertAbandoned(RevertAbandoned),
+}
+
+impl Meta {
+    /// Reads a meta record's payload.
+    pub fn decode(bytes: &[u8]) -> Result<Meta, FormatError> {
+        let mut r = Reader::new(bytes);
+        r.version()?;
+        match r.u8()? {
+            META_GENESIS => GenesisRecord::decode(bytes).map(Meta::Genesis),
+            META_REVERT => RevertRecord::decode(bytes)?
+                .map(Meta::Revert)
+                .ok_or_else(|| "not a revert record".to_owned()),
+            META_REVERT_ABANDONED => {
+                let rec = RevertAbandoned { record: r.u64()? };
+                r.end()?;
+                Ok(Meta::RevertAbandoned(rec))
+            }
+            kind => Err(format!("unknown meta record kind {kind}")),
+        }
+    }
+}
+
 /// What a snapshot holds: one closed ledger's header and entries, and the transactions
 /// held for retry when it closed.
 pub struct SnapshotState {
@@ -504,6 +560,32 @@ mod tests {
         let mut v2 = g.encode();
         v2[0] = 2;
         assert!(GenesisRecord::decode(&v2).is_err());
+    }
+
+    #[test]
+    fn meta_records_tell_themselves_apart() {
+        let g = GenesisRecord {
+            now: 5,
+            fees: Fees::default(),
+            network_id: 1,
+        };
+        let r = RevertRecord {
+            seq: 4,
+            hash: Hash256([7; 32]),
+            following: 2,
+        };
+        let a = RevertAbandoned { record: 99 };
+        assert_eq!(Meta::decode(&g.encode()), Ok(Meta::Genesis(g.clone())));
+        assert_eq!(Meta::decode(&r.encode()), Ok(Meta::Revert(r.clone())));
+        assert_eq!(
+            Meta::decode(&a.encode()),
+            Ok(Meta::RevertAbandoned(a.clone()))
+        );
+        assert_eq!(RevertRecord::decode(&a.encode()), Ok(None));
+        let mut long = a.encode();
+        long.push(0);
+        assert!(Meta::decode(&long).is_err());
+        assert!(Meta::decode(&[1, 9]).is_err());
     }
 
     #[test]

@@ -1,39 +1,38 @@
 //! Opening a data directory: pick a base (a snapshot, or the genesis record), replay the
-//! journal after it through the engine, and check every replayed result and ledger hash
-//! against what the journal recorded.
+//! journal after it through the engine (`replay.rs`), and check every replayed result and
+//! ledger hash against what the journal recorded.
 //!
 //! The base is chosen to rebuild history: the newest usable snapshot at least
-//! `history_ledgers` behind the newest snapshot, so after replay the last
-//! `history_ledgers` closed ledgers (with their transactions, for `ledger`, `tx` and reads
-//! by index) exist again. A damaged snapshot is skipped for the next best one.
+//! `history_ledgers` behind the newest snapshot (or a newer revert snapshot: no history
+//! before a revert can be rebuilt), so after replay the last `history_ledgers` closed
+//! ledgers (with their transactions, for `ledger`, `tx` and reads by index) exist again.
+//! A damaged snapshot is skipped for the next best one; so is a base whose replay meets a
+//! revert that happened but whose snapshot is lost (then only bases after that revert).
 //!
 //! Lost acknowledged records refuse to start ([`PersistError::Damaged`]): the journal
 //! judges its own segments against its acknowledgement record (`store/damage.rs`); on top
 //! of that, a snapshot covers only acknowledged records, so a journal ending before a
-//! snapshot does lost some, and a journal with no records in a directory whose `CREATED`
-//! marker says a ledger was made there lost all. `repair_journal` starts anyway: the
-//! journal keeps its verified prefix, or starts over after a snapshot that holds more
-//! than it does; what was discarded is logged and kept in `Disk::repaired`.
+//! snapshot does lost some, a journal with no records in a directory whose `CREATED`
+//! marker says a ledger was made there lost all, and a revert no base can replay past
+//! loses what follows it. `repair_journal` starts anyway: the journal keeps its verified
+//! prefix, starts over after a snapshot that holds more than it does, or is cut back to
+//! before that revert; what was discarded is logged and kept in `Disk::repaired`.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 
-use super::format::{decode_snapshot, CloseRecord, GenesisRecord, RevertRecord, TxRecord};
-use super::{Disk, PersistError, PersistOptions, ReplaySink, SnapshotStatus};
+use super::format::{decode_snapshot, GenesisRecord, RevertAbandoned, RevertRecord};
+use super::replay::{load_snapshot, replay, BrokenRevert, Jumps, LastClose, Replaying, Stop};
+use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
 use crate::ledgers::{LedgerConfig, Ledgers};
-use crate::limits::{REPLAY_PROGRESS_LOG_RECORDS_INTERVAL, REPLAY_PROGRESS_QUIET_MILLIS};
 use crate::store::{
-    Journal, JournalOptions, Record, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage,
-    StoreError, DISCARDED_SUFFIX,
+    Journal, JournalOptions, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage, StoreError,
+    DISCARDED_SUFFIX,
 };
-
-/// The last close replayed: (ledger seq, journal record).
-type LastClose = Option<(u32, u64)>;
 
 /// What recovery produced.
 struct Outcome {
@@ -45,12 +44,28 @@ struct Outcome {
     open_log: Vec<Vec<u8>>,
     /// The ledger the last revert replayed (or the base snapshot) went back to.
     reverted_to: Option<u32>,
+    /// A revert record that ends the journal unfinished: it never happened, and an
+    /// abandoned-revert record must say so before anything else is journaled.
+    abandon: Option<u64>,
+    /// Revert snapshots under a periodic snapshot's name, to rename.
+    unmarked: Vec<SnapshotInfo>,
+    /// A repair's cut: the journal from this revert record on goes.
+    cut: Option<Cut>,
 }
 
-/// Where replay starts.
-enum Base {
-    Snapshot(SnapshotInfo),
-    Genesis,
+impl Outcome {
+    fn of(state: Replaying, from: String) -> Outcome {
+        Outcome {
+            abandon: state.unfinished_revert(),
+            store: Arc::new(state.store),
+            last_close: state.last_close,
+            from,
+            open_log: state.open_log,
+            reverted_to: state.reverted_to,
+            unmarked: state.unmarked,
+            cut: None,
+        }
+    }
 }
 
 /// Opens `dir` (creating it), recovers the store and starts the journal.
@@ -64,46 +79,24 @@ pub(super) fn open(
     let (journal, recovered, mut repaired) =
         open_journal(&dir.join("journal"), &snapshots, &options)?;
     let infos = snapshots.list()?;
-    let newest_snapshot = infos.last().map_or(0, |i| i.ledger_seq);
     let history = options.history_ledgers.min(cfg.history_count);
 
     let outcome = if recovered.next_record == 1 && infos.is_empty() {
-        // A new directory (or a repair that kept nothing): genesis, recorded first. Unless
-        // the directory says a ledger was created in it already: then its journal is gone.
-        if let Some(why) = created_before(dir, options.storage.as_ref())? {
-            if !options.repair_journal {
-                return Err(PersistError::Damaged(why));
-            }
-            tracing::warn!("journal repair: {why}; starting a new ledger");
-            repaired.get_or_insert(why);
-        }
-        let now = super::genesis_time(&cfg);
-        let g = GenesisRecord {
-            now,
-            fees: cfg.fees,
-            network_id: cfg.apply.network_id,
-        };
-        journal.append(RecordKind::Meta, g.encode()).wait()?;
-        tracing::info!(dir = %dir.display(), "created a new ledger (genesis)");
-        Outcome {
-            store: Arc::new(Ledgers::genesis(cfg, now)),
-            last_close: None,
-            from: "new ledger".to_owned(),
-            open_log: Vec::new(),
-            reverted_to: None,
-        }
+        new_ledger(dir, &journal, cfg, &options, &mut repaired)?
     } else {
-        recover(
-            &recovered,
-            &snapshots,
-            &infos,
-            cfg,
-            history,
-            &options.replay_sink,
-        )?
+        recover(&recovered, &snapshots, &infos, cfg, history, &options)?
     };
+    let (journal, recovered) = settle(
+        dir,
+        &options,
+        &snapshots,
+        (journal, recovered),
+        &outcome,
+        &mut repaired,
+    )?;
 
     mark_created(dir, options.storage.as_ref())?;
+    let infos = snapshots.list()?;
     let store = outcome.store;
     let seq = store.current().seq();
     let disk = Arc::new(Disk {
@@ -117,7 +110,7 @@ pub(super) fn open(
         reverted_to: outcome.reverted_to,
         durable_close: Default::default(),
         snapshot: Mutex::new(SnapshotStatus {
-            last_seq: newest_snapshot,
+            last_seq: infos.last().map_or(0, |i| i.ledger_seq),
             last_through_record: infos.last().map_or(0, |i| i.through_record),
             ..Default::default()
         }),
@@ -129,6 +122,122 @@ pub(super) fn open(
     disk.durable_close
         .mark(recovered.next_record.saturating_sub(1));
     Ok((disk, store))
+}
+
+/// A new directory (or a repair that kept nothing): genesis, recorded first. Unless the
+/// directory says a ledger was created in it already: then its journal is gone.
+fn new_ledger(
+    dir: &Path,
+    journal: &Journal,
+    cfg: LedgerConfig,
+    options: &PersistOptions,
+    repaired: &mut Option<String>,
+) -> Result<Outcome, PersistError> {
+    if let Some(why) = created_before(dir, options.storage.as_ref())? {
+        if !options.repair_journal {
+            return Err(PersistError::Damaged(why));
+        }
+        tracing::warn!("journal repair: {why}; starting a new ledger");
+        repaired.get_or_insert(why);
+    }
+    let now = super::genesis_time(&cfg);
+    let g = GenesisRecord {
+        now,
+        fees: cfg.fees,
+        network_id: cfg.apply.network_id,
+    };
+    journal.append(RecordKind::Meta, g.encode()).wait()?;
+    tracing::info!(dir = %dir.display(), "created a new ledger (genesis)");
+    Ok(Outcome {
+        store: Arc::new(Ledgers::genesis(cfg, now)),
+        last_close: None,
+        from: "new ledger".to_owned(),
+        open_log: Vec::new(),
+        reverted_to: None,
+        abandon: None,
+        unmarked: Vec::new(),
+        cut: None,
+    })
+}
+
+/// Makes what recovery decided durable before anything else is journaled: a repair's cut
+/// (the journal back to before the revert no replay gets past, the snapshots past it set
+/// aside, the journal reopened), the abandoned-revert record for a revert that never
+/// finished, and revert snapshots renamed as such.
+fn settle(
+    dir: &Path,
+    options: &PersistOptions,
+    snapshots: &Snapshots,
+    (journal, recovered): (Journal, Recovered),
+    outcome: &Outcome,
+    repaired: &mut Option<String>,
+) -> Result<(Journal, Recovered), PersistError> {
+    let (journal, recovered) = match &outcome.cut {
+        Some(cut) => {
+            drop(journal);
+            let storage = options.storage.as_ref();
+            let note = cut_journal(storage, dir, snapshots, &recovered, cut)?;
+            tracing::warn!("journal repair: {note}");
+            *repaired = Some(match repaired.take() {
+                Some(before) => format!("{before}; {note}"),
+                None => note,
+            });
+            let dir = dir.join("journal");
+            Journal::open(options.storage.clone(), &dir, journal_options(options))?
+        }
+        None => (journal, recovered),
+    };
+    if let Some(record) = outcome.abandon {
+        let marker = RevertAbandoned { record };
+        journal.append(RecordKind::Meta, marker.encode()).wait()?;
+        tracing::warn!(
+            record,
+            "recovery: the journal ended with a revert whose snapshot was never written (it was never answered): it did not happen; journaled that"
+        );
+    }
+    for info in &outcome.unmarked {
+        if let Err(e) = snapshots.mark_revert(info) {
+            tracing::warn!(file = %info.path.display(), error = %e, "cannot rename a revert snapshot as one");
+        }
+    }
+    Ok((journal, recovered))
+}
+
+/// Cuts the journal from `cut.record` on and sets aside the snapshots past it (none of
+/// them was usable); returns what was discarded.
+fn cut_journal(
+    storage: &dyn Storage,
+    dir: &Path,
+    snapshots: &Snapshots,
+    recovered: &Recovered,
+    cut: &Cut,
+) -> Result<String, PersistError> {
+    let mut aside = recovered.cut_from(&dir.join("journal"), cut.record)?;
+    for info in snapshots.list()? {
+        if info.through_record >= cut.record {
+            let to = aside_path(&info.path);
+            storage
+                .rename(&info.path, &to)
+                .map_err(|e| StoreError::io("rename", &info.path, e))?;
+            aside.push(to);
+        }
+    }
+    Ok(format!(
+        "{}; discarded journal records {}..{} (acknowledged): the journal goes on at record {}; set aside: {}",
+        cut.damage,
+        cut.record,
+        recovered.next_record.saturating_sub(1),
+        cut.record,
+        names(&aside)
+    ))
+}
+
+/// The journal's options for `options`.
+fn journal_options(options: &PersistOptions) -> JournalOptions {
+    JournalOptions {
+        repair: options.repair_journal,
+        ..options.journal.clone()
+    }
 }
 
 /// The marker a data directory gets once a ledger was created in it (and its genesis
@@ -212,10 +321,7 @@ fn open_journal(
     options: &PersistOptions,
 ) -> Result<(Journal, Recovered, Option<String>), PersistError> {
     let storage = options.storage.clone();
-    let journal_options = JournalOptions {
-        repair: options.repair_journal,
-        ..options.journal.clone()
-    };
+    let journal_options = journal_options(options);
     let (journal, recovered) = Journal::open(storage.clone(), dir, journal_options.clone())
         .map_err(|e| match e {
             StoreError::Corrupt { .. } => PersistError::Damaged(e.to_string()),
@@ -334,17 +440,33 @@ fn aside_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Picks the base and replays; returns the store and the last close replayed.
-fn recover(
-    recovered: &Recovered,
-    snapshots: &Snapshots,
-    infos: &[SnapshotInfo],
-    cfg: LedgerConfig,
-    history: u32,
-    sink: &Option<ReplaySink>,
-) -> Result<Outcome, PersistError> {
-    // A snapshot is usable when the journal still holds every record after it and none
-    // it claims is missing (a snapshot is written only after its record is durable).
+/// Where replay starts.
+enum Base {
+    Snapshot(SnapshotInfo),
+    Genesis,
+}
+
+impl Base {
+    /// The last journal record the base includes: replay continues after it.
+    fn through(&self) -> u64 {
+        match self {
+            Base::Snapshot(info) => info.through_record,
+            Base::Genesis => 1,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Base::Snapshot(info) => format!("snapshot of ledger {}", info.ledger_seq),
+            Base::Genesis => "genesis".to_owned(),
+        }
+    }
+}
+
+/// The snapshots a replay can start from: the journal holds every record after each,
+/// and none claims a record the journal does not hold (a snapshot is written only after
+/// its record is durable). Journal order.
+fn usable_snapshots(recovered: &Recovered, infos: &[SnapshotInfo]) -> Vec<SnapshotInfo> {
     let mut usable = Vec::new();
     for i in infos {
         if i.through_record.saturating_add(1) < recovered.first_record {
@@ -360,89 +482,160 @@ fn recover(
         }
         usable.push(i.clone());
     }
-    let genesis_ok = recovered.first_record == 1 && recovered.next_record > 1;
+    usable
+}
+
+/// The bases to try, best first. The history base is the newest snapshot at least
+/// `history` ledgers behind the newest one, or a newer revert snapshot (replay from further
+/// back would continue from it anyway, and no history before it can be rebuilt): it, then
+/// the older ones newest first; then genesis (when the journal starts there); then the
+/// newer ones oldest first (less history, but a ledger).
+fn base_order(usable: &[SnapshotInfo], genesis_ok: bool, history: u32) -> Vec<Base> {
     let newest = usable.last().map_or(0, |i| i.ledger_seq);
-    // A sink wants every ledger the journal still reaches: the oldest base first.
-    let target = if sink.is_some() {
-        0
-    } else {
-        newest.saturating_sub(history)
-    };
-    let mut order: Vec<Base> = Vec::new();
-    for i in usable.iter().rev().filter(|i| i.ledger_seq <= target) {
-        order.push(Base::Snapshot(i.clone()));
-    }
+    let target = newest.saturating_sub(history);
+    let at = usable
+        .iter()
+        .rposition(|i| i.revert || i.ledger_seq <= target);
+    let (older, newer) = usable.split_at(at.map_or(0, |h| h + 1));
+    let mut order: Vec<Base> = older.iter().rev().cloned().map(Base::Snapshot).collect();
     if genesis_ok {
         order.push(Base::Genesis);
     }
-    for i in usable.iter().filter(|i| i.ledger_seq > target) {
-        order.push(Base::Snapshot(i.clone()));
-    }
+    order.extend(newer.iter().cloned().map(Base::Snapshot));
+    order
+}
+
+/// Every base, the oldest first ([`PersistOptions::replay_sink`]).
+fn oldest_first(usable: &[SnapshotInfo], genesis_ok: bool) -> Vec<Base> {
+    let genesis = genesis_ok.then_some(Base::Genesis);
+    genesis
+        .into_iter()
+        .chain(usable.iter().cloned().map(Base::Snapshot))
+        .collect()
+}
+
+/// What a `--repair-journal` start cuts: the journal from a revert no replay gets past.
+struct Cut {
+    record: u64,
+    damage: String,
+}
+
+/// Picks the base and replays; returns the store and the last close replayed. A base
+/// whose replay meets a broken revert (see `replay.rs`) is given up for one after that
+/// revert; when none works the start is refused as damage, or with `repair` the ledger
+/// replayed up to the revert is kept and the journal cut there.
+fn recover(
+    recovered: &Recovered,
+    snapshots: &Snapshots,
+    infos: &[SnapshotInfo],
+    cfg: LedgerConfig,
+    history: u32,
+    options: &PersistOptions,
+) -> Result<Outcome, PersistError> {
+    let (repair, sink) = (options.repair_journal, &options.replay_sink);
+    let usable = usable_snapshots(recovered, infos);
+    let genesis_ok = recovered.first_record == 1 && recovered.next_record > 1;
+    let jumps = Jumps {
+        snapshots,
+        infos: &usable,
+        cfg: cfg.clone(),
+    };
+    // Bases before a broken revert meet it too.
+    let mut floor = 0;
+    let mut broken: Vec<BrokenRevert> = Vec::new();
+    let mut furthest: Option<(Box<Replaying>, String)> = None;
     let mut last_error = None;
+    let order = match sink {
+        // A sink wants every ledger the journal still reaches: the oldest base first.
+        Some(_) => oldest_first(&usable, genesis_ok),
+        None => base_order(&usable, genesis_ok, history),
+    };
     for base in order {
-        let loaded = match &base {
-            Base::Genesis => genesis_from_journal(recovered, cfg.clone()).map(|s| (s, 1)),
-            Base::Snapshot(info) => {
-                load_snapshot(snapshots, info, cfg.clone()).map(|s| (s, info.through_record))
-            }
-        };
-        match loaded {
-            Ok((store, through)) => {
-                let mut state = Replaying::new(store);
-                state.sink = sink.clone();
-                if let Base::Snapshot(info) = &base {
-                    tracing::info!(file = %info.path.display(), seq = info.ledger_seq, "recovery: loaded snapshot");
-                    state.reverted_to = revert_at(recovered, through)?;
-                }
-                let jumps = Jumps {
-                    snapshots,
-                    infos: &usable,
-                    cfg: cfg.clone(),
-                };
-                let (state, replayed) = replay(recovered, state, through, &jumps)?;
-                let from = match &base {
-                    Base::Genesis => "genesis".to_owned(),
-                    Base::Snapshot(info) => format!("snapshot of ledger {}", info.ledger_seq),
-                };
-                return Ok(Outcome {
-                    store: Arc::new(state.store),
-                    last_close: state.last_close,
-                    from: format!("{from}, then {replayed} journal records"),
-                    open_log: state.open_log,
-                    reverted_to: state.reverted_to,
-                });
-            }
+        if base.through() < floor {
+            continue;
+        }
+        let mut state = match load_base(recovered, snapshots, &base, cfg.clone()) {
+            Ok(state) => state,
             Err(e) => {
                 tracing::warn!(error = %e, "recovery: base unusable, trying the next one");
                 last_error = Some(e);
+                continue;
+            }
+        };
+        state.sink = sink.clone();
+        match replay(recovered, state, base.through(), &jumps) {
+            Ok((state, replayed)) => {
+                let mut from = format!("{}, then {replayed} journal records", base.describe());
+                if !broken.is_empty() {
+                    from.push_str(&format!(" (older bases unusable: {})", listed(&broken)));
+                }
+                return Ok(Outcome::of(state, from));
+            }
+            Err(Stop::Failed(e)) => return Err(e),
+            Err(Stop::Broken(b, state)) => {
+                tracing::warn!(base = %base.describe(), "recovery: {b}; trying a base after it");
+                floor = b.record.saturating_add(1);
+                if repair {
+                    furthest = Some((state, base.describe()));
+                }
+                broken.push(b);
             }
         }
     }
-    Err(last_error.unwrap_or_else(|| {
-        PersistError::Recovery(format!(
-            "no usable snapshot, and the journal no longer starts at genesis (oldest record {})",
-            recovered.first_record
-        ))
-    }))
+    let Some(last) = broken.last() else {
+        return Err(last_error.unwrap_or_else(|| {
+            PersistError::Recovery(format!(
+                "no usable snapshot, and the journal no longer starts at genesis (oldest record {})",
+                recovered.first_record
+            ))
+        }));
+    };
+    let damage = format!(
+        "{}: no replay gets past it, and no snapshot after it is usable",
+        listed(&broken)
+    );
+    let Some((state, from)) = furthest.filter(|_| repair) else {
+        return Err(PersistError::Damaged(damage));
+    };
+    let record = last.record;
+    let mut outcome = Outcome::of(
+        *state,
+        format!("{from}, then the journal up to record {}", record - 1),
+    );
+    outcome.cut = Some(Cut { record, damage });
+    Ok(outcome)
 }
 
-fn load_snapshot(
+fn listed(broken: &[BrokenRevert]) -> String {
+    let all: Vec<String> = broken.iter().map(ToString::to_string).collect();
+    all.join("; ")
+}
+
+/// Loads a base: genesis from the journal's first record, or a snapshot (for a revert
+/// snapshot, noting the ledger it went back to).
+fn load_base(
+    recovered: &Recovered,
     snapshots: &Snapshots,
-    info: &SnapshotInfo,
+    base: &Base,
     cfg: LedgerConfig,
-) -> Result<Ledgers, PersistError> {
-    let snap = snapshots.load(info)?;
-    let bad =
-        |why: String| PersistError::Recovery(format!("snapshot {}: {why}", info.path.display()));
-    let state = decode_snapshot(&snap.bytes).map_err(bad)?;
-    if state.header.seq != info.ledger_seq {
-        return Err(bad(format!(
-            "holds ledger {} but is named for {}",
-            state.header.seq, info.ledger_seq
-        )));
-    }
-    Ledgers::from_snapshot_with_held(cfg, state.header, state.entries, state.held)
-        .map_err(|e| bad(e.to_string()))
+) -> Result<Replaying, PersistError> {
+    let info = match base {
+        Base::Genesis => return Ok(Replaying::new(genesis_from_journal(recovered, cfg)?)),
+        Base::Snapshot(info) => info,
+    };
+    let store = load_snapshot(snapshots, info, cfg)?;
+    tracing::info!(file = %info.path.display(), seq = info.ledger_seq, "recovery: loaded snapshot");
+    let mut state = Replaying::new(store);
+    state.reverted_to = if info.revert {
+        Some(info.ledger_seq)
+    } else {
+        let at = revert_at(recovered, info.through_record)?;
+        if at.is_some() {
+            state.unmarked.push(info.clone());
+        }
+        at
+    };
+    Ok(state)
 }
 
 fn genesis_from_journal(recovered: &Recovered, cfg: LedgerConfig) -> Result<Ledgers, PersistError> {
@@ -484,175 +677,4 @@ fn revert_at(recovered: &Recovered, record: u64) -> Result<Option<u32>, PersistE
         .ok()
         .flatten()
         .map(|r| r.seq))
-}
-
-/// Where replay finds the snapshot a revert record names.
-struct Jumps<'a> {
-    snapshots: &'a Snapshots,
-    infos: &'a [SnapshotInfo],
-    cfg: LedgerConfig,
-}
-
-/// Replay's progress.
-struct Replaying {
-    store: Ledgers,
-    last_close: LastClose,
-    open_log: Vec<Vec<u8>>,
-    reverted_to: Option<u32>,
-    /// Records still to skip: those of a revert that never happened.
-    skip: u32,
-    txs: u64,
-    closes: u64,
-    /// Gets every ledger closed ([`PersistOptions::replay_sink`]).
-    sink: Option<ReplaySink>,
-}
-
-impl Replaying {
-    fn new(store: Ledgers) -> Replaying {
-        Replaying {
-            store,
-            last_close: None,
-            open_log: Vec::new(),
-            reverted_to: None,
-            skip: 0,
-            txs: 0,
-            closes: 0,
-            sink: None,
-        }
-    }
-
-    fn transaction(&mut self, record: &Record) -> Result<(), PersistError> {
-        let n = record.number;
-        let diverged = |detail: String| PersistError::Diverged { record: n, detail };
-        let rec = TxRecord::decode(&record.payload)
-            .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
-        let r = self
-            .store
-            .apply_blob(&rec.blob)
-            .map_err(|e| diverged(format!("transaction does not decode: {e}")))?;
-        let got = TxRecord::of(&rec.blob, &r, self.store.current().seq());
-        if got != rec {
-            return Err(diverged(format!(
-                "transaction {}: replay gave {} (ledger {}, index {}, applied {}, held {}) where the journal has {} (ledger {}, index {}, applied {}, held {})",
-                rec.id,
-                got.ter().map_or(got.ter.to_string(), |t| t.to_string()),
-                got.ledger_seq, got.index, got.applied, got.held,
-                rec.ter().map_or(rec.ter.to_string(), |t| t.to_string()),
-                rec.ledger_seq, rec.index, rec.applied, rec.held,
-            )));
-        }
-        self.open_log.push(record.payload.clone());
-        self.txs += 1;
-        Ok(())
-    }
-
-    fn close(&mut self, record: &Record) -> Result<(), PersistError> {
-        let n = record.number;
-        let rec = CloseRecord::decode(&record.payload)
-            .map_err(|e| PersistError::Recovery(format!("journal record {n}: {e}")))?;
-        let closed = self.store.close(rec.close_time_requested);
-        let got = CloseRecord::of(&closed);
-        if got != rec {
-            return Err(PersistError::Diverged {
-                record: n,
-                detail: format!(
-                    "ledger {} replayed to hash {} where the journal has ledger {} with hash {}",
-                    got.seq, got.hash, rec.seq, rec.hash
-                ),
-            });
-        }
-        self.last_close = Some((rec.seq, n));
-        self.open_log.clear();
-        self.closes += 1;
-        if let Some(sink) = &self.sink {
-            sink(&self.store, &closed).map_err(PersistError::Recovery)?;
-        }
-        Ok(())
-    }
-
-    /// A revert record: the store becomes the snapshot named after it; without that
-    /// snapshot (a crash before it was written) the revert never happened, and the
-    /// records it counts after itself are skipped.
-    fn revert(&mut self, record: &Record, jumps: &Jumps<'_>) -> Result<(), PersistError> {
-        let n = record.number;
-        let rec = match RevertRecord::decode(&record.payload) {
-            Ok(Some(rec)) => rec,
-            Ok(None) => {
-                return Err(PersistError::Recovery(format!(
-                    "journal record {n}: a genesis record in the middle of the journal"
-                )))
-            }
-            Err(e) => return Err(PersistError::Recovery(format!("journal record {n}: {e}"))),
-        };
-        let Some(info) = jumps.infos.iter().find(|i| i.through_record == n) else {
-            tracing::warn!(
-                record = n,
-                ledger = rec.seq,
-                "recovery: a revert whose snapshot was never written did not happen; skipping it"
-            );
-            self.skip = rec.following;
-            return Ok(());
-        };
-        let store = load_snapshot(jumps.snapshots, info, jumps.cfg.clone())?;
-        let hash = store.closed().ledger.map(|l| l.header.hash);
-        if info.ledger_seq != rec.seq || hash != Some(rec.hash) {
-            return Err(PersistError::Diverged {
-                record: n,
-                detail: format!(
-                    "revert to ledger {} ({}): snapshot {} holds another ledger",
-                    rec.seq,
-                    rec.hash,
-                    info.path.display()
-                ),
-            });
-        }
-        self.store = store;
-        self.last_close = Some((rec.seq, n));
-        self.open_log.clear();
-        self.reverted_to = Some(rec.seq);
-        Ok(())
-    }
-}
-
-/// Replays records after `through` into the store, checking each against the journal.
-/// Returns the progress and the number of records read.
-fn replay(
-    recovered: &Recovered,
-    mut state: Replaying,
-    through: u64,
-    jumps: &Jumps<'_>,
-) -> Result<(Replaying, u64), PersistError> {
-    let started = Instant::now();
-    let quiet = Duration::from_millis(REPLAY_PROGRESS_QUIET_MILLIS);
-    let replay = recovered.replay_after(through)?.with_progress_every(
-        REPLAY_PROGRESS_LOG_RECORDS_INTERVAL,
-        move |p| {
-            if started.elapsed() >= quiet && p.done < p.total {
-                tracing::info!("replaying the journal: {} of {} records", p.done, p.total);
-            }
-        },
-    );
-    let total = replay.total();
-    for record in replay {
-        let record = record?;
-        if state.skip > 0 {
-            state.skip -= 1;
-            continue;
-        }
-        match record.kind {
-            RecordKind::Transaction => state.transaction(&record)?,
-            RecordKind::LedgerClose => state.close(&record)?,
-            RecordKind::Meta => state.revert(&record, jumps)?,
-        }
-    }
-    let (first, last) = state.store.complete_range();
-    tracing::info!(
-        records = total,
-        transactions = state.txs,
-        closes = state.closes,
-        ledgers = %format!("{first}-{last}"),
-        millis = started.elapsed().as_millis() as u64,
-        "recovery: journal replayed"
-    );
-    Ok((state, total))
 }

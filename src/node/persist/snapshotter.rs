@@ -17,7 +17,7 @@ use crate::ledger::shamap::{state_leaf_hash, ShaMap};
 use crate::ledgers::{ClosedLedger, Ledgers};
 use crate::limits::SNAPSHOT_DURABLE_WAIT_MILLIS_MAX;
 use crate::protocol::codec;
-use crate::store::{prune_history, RecordKind};
+use crate::store::{prune_history, RecordKind, SnapshotInfo};
 
 /// Starts a background snapshot when one is due and none is running.
 pub(super) fn maybe_start(d: &Arc<Disk>, store: &Arc<Ledgers>) {
@@ -73,7 +73,7 @@ pub(super) fn write_now(d: &Arc<Disk>, store: &Arc<Ledgers>) -> Result<bool, Per
 /// when it was skipped without harm (the ledger left history first, or its record never
 /// became durable because the journal failed).
 fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, PersistError> {
-    let written = write_file(d, store, seq, through)?;
+    let written = write_file(d, store, seq, through, false)?;
     if written {
         prune(d);
     }
@@ -81,9 +81,10 @@ fn write(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, Pers
 }
 
 /// [`super::Persistence::record_revert`]: the revert record and the restored open
-/// ledger's records, durable; then the restored ledger's snapshot named after the revert
-/// record, and every older snapshot file removed (they describe ledgers the revert undid;
-/// one left behind by a crash is harmless: replay from it meets the revert record).
+/// ledger's records, durable; then the restored ledger's revert snapshot, named after the
+/// revert record. Older snapshots stay valid bases (replay from them meets the revert
+/// record and continues from this snapshot); pruning decides when they go, and keeps this
+/// one while the journal holds its revert record.
 pub(super) fn write_revert(
     d: &Arc<Disk>,
     store: &Ledgers,
@@ -115,24 +116,24 @@ pub(super) fn write_revert(
         d.snapshot.lock().failure = Some(why.clone());
         PersistError::Unhealthy(why)
     };
-    if !write_file(d, store, seq, through)? {
+    if !write_file(d, store, seq, through, true)? {
         return Err(failed(format!(
             "the snapshot of reverted ledger {seq} could not be written"
         )));
-    }
-    for info in d.snapshots.list()? {
-        if info.through_record < through {
-            d.snapshots
-                .remove(&info)
-                .map_err(|e| failed(e.to_string()))?;
-        }
     }
     prune(d);
     Ok(())
 }
 
-/// Writes the snapshot file of ledger `seq` (record `through`); `Ok(false)` as [`write`].
-fn write_file(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool, PersistError> {
+/// Writes the snapshot file of ledger `seq` (record `through`, a revert record when
+/// `revert`); `Ok(false)` as [`write`].
+fn write_file(
+    d: &Disk,
+    store: &Ledgers,
+    seq: u32,
+    through: u64,
+    revert: bool,
+) -> Result<bool, PersistError> {
     let started = Instant::now();
     if let Err(e) = d.journal.health() {
         tracing::warn!(seq, error = %e, "snapshot skipped: the journal refuses writes");
@@ -145,6 +146,11 @@ fn write_file(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool,
             through,
             "snapshot skipped: its close record is not durable"
         );
+        return Ok(false);
+    }
+    let reverted = |i: &SnapshotInfo| i.revert && i.through_record == through;
+    if !revert && d.snapshots.list()?.iter().any(reverted) {
+        // The revert snapshot of a revert with no close after it holds this ledger.
         return Ok(false);
     }
     let Some(view) = store.by_seq(seq) else {
@@ -172,7 +178,11 @@ fn write_file(d: &Disk, store: &Ledgers, seq: u32, through: u64) -> Result<bool,
     }
     let payload = encode_snapshot(&ledger.header, ledger.held_at_close(), &entries);
     drop(entries);
-    let written = d.snapshots.write(seq, through, &payload);
+    let written = if revert {
+        d.snapshots.write_revert(seq, through, &payload)
+    } else {
+        d.snapshots.write(seq, through, &payload)
+    };
     let mut status = d.snapshot.lock();
     match written {
         Ok(path) => {

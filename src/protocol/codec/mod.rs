@@ -29,11 +29,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 static ENCODES: AtomicU64 = AtomicU64::new(0);
 
-/// How many times [`encode`] has run in this process (a relaxed counter: tests use it to
-/// show a submitted transaction is serialized once).
+/// How many transactions (objects with a TransactionType) [`encode`] has serialized in
+/// this process (a relaxed counter: tests use it to show a submitted transaction is
+/// serialized once; metadata and ledger entries, serialized as they are kept, do not count).
 pub fn encode_count() -> u64 {
     ENCODES.load(Ordering::Relaxed)
 }
+
+/// The TransactionType field, looked up once.
+static TRANSACTION_TYPE: std::sync::LazyLock<super::definitions::Field> =
+    std::sync::LazyLock::new(|| super::definitions::Field::named("TransactionType"));
 
 /// The canonical serialization of a top-level object: fields sorted by
 /// `(type code, field code)`, only `isSerialized` fields, no end marker.
@@ -41,7 +46,9 @@ pub fn encode_count() -> u64 {
 /// The model must hold values of each field's type (as `decode` and `from_json`
 /// produce); a blob longer than [`VL_LENGTH_MAX`] is cut to that length.
 pub fn encode(obj: &StObject) -> Vec<u8> {
-    ENCODES.fetch_add(1, Ordering::Relaxed);
+    if obj.get(*TRANSACTION_TYPE).is_some() {
+        ENCODES.fetch_add(1, Ordering::Relaxed);
+    }
     let mut out = Vec::with_capacity(256);
     binary::write_fields(&mut out, obj, false);
     out

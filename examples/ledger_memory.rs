@@ -7,7 +7,10 @@
 //!
 //! `cargo run --release --example ledger_memory -- [--txs 40000] [--per-ledger 1000]
 //! [--accounts 100]`; with `--txs 0 --accounts 1000000`, what a state of a million accounts
-//! takes (funded 10,000 a ledger, the funding ledgers gone from the window).
+//! takes (funded 10,000 a ledger, the funding ledgers gone from the window), how long a
+//! close takes with that state (empty, and with 1,000 payments), and how long a restart
+//! takes to rebuild it from a snapshot (encoded and decoded in memory: the part of a
+//! restart that is not disk reads or journal replay).
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -15,6 +18,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::view::ReadView;
 use ledgerd::ledgers::{LedgerConfig, Ledgers, TxEntry, GENESIS_ACCOUNT};
+use ledgerd::node::persist::format::{decode_snapshot, encode_snapshot};
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::keys::{KeyPair, KeyType};
@@ -162,6 +166,8 @@ fn main() {
     );
     let mut applied = 0usize;
     if a.txs == 0 {
+        time_closes(&store, &ids, &mut seqs, &mut now);
+        time_restart(&store);
         return;
     }
     while applied < a.txs {
@@ -228,4 +234,64 @@ fn breakdown(store: &Ledgers) {
     println!("  kept: metadata, serialized                  {metas}");
     println!("  not kept: the transaction decoded           {txs}");
     println!("  not kept: the metadata decoded              {decoded}");
+}
+
+/// Milliseconds since `t`.
+fn millis(t: std::time::Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// The median of three closes: empty, then with 1,000 payments each.
+fn time_closes(store: &Ledgers, ids: &[Key], seqs: &mut [u32], now: &mut u32) {
+    let mut close = |payments: usize| {
+        for i in 0..payments {
+            let to = &ids[(i + 1) % ids.len()];
+            let r = store.apply(&payment(&ids[i], seqs[i], &to.1, 1_000));
+            assert!(r.applied, "payment: {}", r.ter);
+            seqs[i] += 1;
+        }
+        *now += 1;
+        let t = std::time::Instant::now();
+        store.close(*now);
+        millis(t)
+    };
+    for payments in [0, 1_000] {
+        let mut times: Vec<f64> = (0..3).map(|_| close(payments)).collect();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "close with {} accounts and {payments} payments: {:.1} ms (median of 3)",
+            ids.len(),
+            times[1]
+        );
+    }
+}
+
+/// A snapshot of the last closed ledger, encoded and decoded, and the ledgers rebuilt
+/// from it as a restart rebuilds them.
+fn time_restart(store: &Ledgers) {
+    let closed = store.closed();
+    let ledger = closed.ledger.clone().expect("a closed ledger");
+    let mut entries = Vec::new();
+    closed
+        .view
+        .for_each_bytes(|k, b| entries.push((*k, b.to_vec())));
+    entries.sort_by_key(|e| e.0);
+    let payload = encode_snapshot(&ledger.header, ledger.held_at_close(), &entries);
+    drop(entries);
+    let t = std::time::Instant::now();
+    let state = decode_snapshot(&payload).expect("decodes");
+    let read = millis(t);
+    let rebuilt = Ledgers::from_snapshot_with_held(
+        LedgerConfig::default(),
+        state.header,
+        state.entries,
+        state.held,
+    )
+    .expect("rebuilds");
+    println!(
+        "restart from a snapshot of {} MiB: {read:.0} ms to decode it, {:.0} ms in all to rebuild ledger {}",
+        payload.len() >> 20,
+        millis(t),
+        rebuilt.closed().seq()
+    );
 }

@@ -59,8 +59,8 @@ fn ledger(seq: u32, per: u32, parent: Hash256) -> HistoryLedger {
             id[4..8].copy_from_slice(&i.to_be_bytes());
             let mut sender = [0u8; 20];
             sender[..4].copy_from_slice(&(n % 1000).to_be_bytes());
-            state.push((key(n % 1000), Some(vec![seq as u8; 200])));
-            state.push((key(1000 + n % 1000), Some(vec![i as u8; 200])));
+            state.push((key(n % 1000), Some(vec![seq as u8; 200].into())));
+            state.push((key(1000 + n % 1000), Some(vec![i as u8; 200].into())));
             HistoryTx {
                 id: Hash256(id),
                 index: i,

@@ -343,6 +343,10 @@ pub const MEMORY_TRIM_INTERVAL_MILLIS: u64 = 5_000;
 /// The fewest closed ledgers memory keeps whatever their size (the byte bound never
 /// leaves fewer).
 pub const LEDGER_HISTORY_COUNT_MIN: u32 = 8;
+/// Decoded ledger entries the state keeps for the engine and the readers of recent
+/// ledgers (`ledger/state.rs`; every version is also kept serialized, and a miss decodes
+/// it again). An AccountRoot takes about 1.6 KB decoded: 65,536 of them about 100 MB.
+pub const STATE_DECODED_CACHE_ENTRIES: usize = 65_536;
 /// A transaction's bytes in memory beside its blob and metadata (its entry, the
 /// transaction index's slot), for [`LEDGER_HISTORY_BYTES_MAX`]'s estimate. Measured by
 /// `examples/ledger_memory.rs` (2026-11-27): about 220 bytes.

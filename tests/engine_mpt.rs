@@ -862,7 +862,7 @@ fn an_mptoken_change_affects_its_issuer() {
         env.apply(&bob, authorize(&id).flags(flags), Ter::tesSUCCESS);
         let txs = env.store.open_txs();
         let last = txs.last().expect("the authorize");
-        let touched = affected_accounts(last, true);
+        let touched = affected_accounts(&last.decoded(), true);
         assert!(
             touched.contains(&alice.id) && touched.contains(&bob.id),
             "{flags}"

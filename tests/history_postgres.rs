@@ -63,9 +63,9 @@ fn ledgers(n: u32, per: u32) -> Vec<HistoryLedger> {
                 }
             })
             .collect();
-        let mut state = vec![
-            (key(0), Some(vec![seq as u8])),
-            (key(seq), Some(vec![seq as u8, 0xEE])),
+        let mut state: Vec<(Hash256, Option<std::sync::Arc<[u8]>>)> = vec![
+            (key(0), Some(vec![seq as u8].into())),
+            (key(seq), Some(vec![seq as u8, 0xEE].into())),
         ];
         if seq > 2 {
             state.push((key(seq - 2), None));

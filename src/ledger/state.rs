@@ -8,6 +8,10 @@
 //! own stamp. So a reader of a closed ledger `N` (stamp `N:MAX`) never sees the open
 //! ledger, and a reader of the open ledger never sees half of a transaction.
 //!
+//! Every version is kept serialized; decoded entries are shared through a bounded cache
+//! keyed by version, so a state of a million accounts takes a few hundred bytes an
+//! account, and the entries the engine touches are decoded once.
+//!
 //! Old versions are pruned as new ones are written (a version is dropped once a newer one
 //! is at or below the history floor), and keys whose deletion left history are removed at
 //! close, so closing is proportional to what changed, not to the state's size.
@@ -20,6 +24,7 @@ use dashmap::DashMap;
 use parking_lot::Mutex;
 
 use super::book_index::{is_book_root, BookIndex};
+use crate::limits::STATE_DECODED_CACHE_ENTRIES;
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
@@ -40,54 +45,45 @@ pub fn stamp_closed(seq: u32) -> Stamp {
 /// One version of one entry, stamped.
 type Version = (Stamp, Value);
 
-/// An entry's value in one version. The newest version of a key is kept decoded (the
-/// engine and the readers of the open and newest ledgers read it); once a newer version
-/// supersedes it, it is kept serialized (a tenth of the size: an AccountRoot is about
-/// 130 bytes serialized where the decoded object takes about 1.6 KB) and decoded again
-/// only by the readers of older ledgers.
+/// An entry's value in one version, kept serialized: an AccountRoot is about 130 bytes
+/// serialized where the decoded object takes about 1.6 KB. Decoded objects live in the
+/// state's bounded cache ([`State`]), keyed by key and version.
 #[derive(Clone)]
 enum Value {
-    /// The newest version, decoded.
-    Decoded(Arc<StObject>),
-    /// A superseded version, serialized.
-    Compact(Arc<[u8]>),
+    /// The entry, serialized.
+    Stored(Arc<[u8]>),
     /// A deletion.
     Deleted,
 }
 
 impl Value {
-    fn of(v: Option<Arc<StObject>>) -> Value {
-        v.map_or(Value::Deleted, Value::Decoded)
-    }
-
     fn is_deleted(&self) -> bool {
         matches!(self, Value::Deleted)
     }
 
-    /// The entry (None: deleted). A serialized version that does not decode (it was
-    /// encoded by this process from a valid object) reads as an empty object.
-    fn get(&self) -> Option<Arc<StObject>> {
+    fn bytes(&self) -> Option<&Arc<[u8]>> {
         match self {
-            Value::Decoded(o) => Some(o.clone()),
-            Value::Compact(b) => Some(Arc::new(codec::decode(b).unwrap_or_default())),
+            Value::Stored(b) => Some(b),
             Value::Deleted => None,
-        }
-    }
-
-    /// The serialized form of a decoded version (the others are as they are).
-    fn compacted(&self) -> Option<Value> {
-        match self {
-            Value::Decoded(o) => Some(Value::Compact(Arc::from(codec::encode(o)))),
-            _ => None,
         }
     }
 }
 
+/// Decoded entries by (key, version stamp, epoch): what the engine and the readers of
+/// recent ledgers read again and again, bounded by [`STATE_DECODED_CACHE_ENTRIES`]. A
+/// revert starts a new epoch: the stamps after it are written again with other values,
+/// and a reader that decoded an old version while the revert ran files it under the old
+/// epoch, where no later reader looks.
+type DecodedCache = quick_cache::sync::Cache<(Hash256, Stamp, u64), Arc<StObject>>;
+
 /// The multi-version map of ledger entries. Cheap to share (`Arc<State>`).
-#[derive(Default)]
 pub struct State {
     /// Key -> versions, oldest first.
     map: DashMap<Hash256, Vec<Version>>,
+    /// Decoded versions, bounded; a miss decodes the stored bytes again.
+    decoded: DecodedCache,
+    /// The decoded cache's epoch (advanced by each truncation).
+    epoch: AtomicU64,
     /// The newest stamp whose writes are all in; readers of the open ledger read at it.
     published: AtomicU64,
     /// Versions at or below this stamp are only needed if they are the newest such.
@@ -98,6 +94,21 @@ pub struct State {
     books: BookIndex,
     /// A lazy fork's upstream: where keys this map has never held are read.
     lazy: Option<Lazy>,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            map: DashMap::new(),
+            decoded: DecodedCache::new(STATE_DECODED_CACHE_ENTRIES),
+            epoch: AtomicU64::new(0),
+            published: AtomicU64::new(0),
+            floor: AtomicU64::new(0),
+            deleted: Mutex::new(VecDeque::new()),
+            books: BookIndex::default(),
+            lazy: None,
+        }
+    }
 }
 
 /// Where a lazy fork's state reads the entries it does not hold yet: the upstream ledger
@@ -157,6 +168,25 @@ impl State {
 
     /// The entry `key` as of `at`.
     pub fn read_at(&self, key: &Hash256, at: Stamp) -> Option<Arc<StObject>> {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        let (stamp, bytes) = self.version_at(key, at)?;
+        let slot = (*key, stamp, epoch);
+        if let Some(o) = self.decoded.get(&slot) {
+            return Some(o);
+        }
+        let o = Arc::new(decode(&bytes));
+        self.decoded.insert(slot, o.clone());
+        Some(o)
+    }
+
+    /// The entry `key` as of `at`, serialized (as the ledger's state tree hashes it).
+    pub fn bytes_at(&self, key: &Hash256, at: Stamp) -> Option<Arc<[u8]>> {
+        self.version_at(key, at).map(|(_, b)| b)
+    }
+
+    /// The stamp and bytes of the version of `key` a reader at `at` sees (None: absent or
+    /// deleted then); a lazy fork reads a key it has never held from its upstream first.
+    fn version_at(&self, key: &Hash256, at: Stamp) -> Option<(Stamp, Arc<[u8]>)> {
         if let Some(versions) = self.map.get(key) {
             return pick(&versions, at);
         }
@@ -166,10 +196,11 @@ impl State {
         }
         match lazy.source.fetch(key) {
             Ok(Some(entry)) => {
+                let stored = Value::Stored(Arc::from(codec::encode(&entry)));
                 let versions = self
                     .map
                     .entry(*key)
-                    .or_insert_with(|| vec![(lazy.base, Value::Decoded(Arc::new(entry)))]);
+                    .or_insert_with(|| vec![(lazy.base, stored)]);
                 pick(&versions, at)
             }
             Ok(None) => {
@@ -190,6 +221,7 @@ impl State {
         I: IntoIterator<Item = (Hash256, Option<Arc<StObject>>)>,
     {
         let floor = self.floor.load(Ordering::Acquire);
+        let epoch = self.epoch.load(Ordering::Acquire);
         let mut deleted = Vec::new();
         for (key, value) in writes {
             match &value {
@@ -202,9 +234,16 @@ impl State {
                 Some(v) if is_book_root(v) => self.books.note(key, at, true),
                 Some(_) => {}
             }
+            let stored = match value {
+                Some(v) => {
+                    let bytes = Arc::from(codec::encode(&v));
+                    self.decoded.insert((key, at, epoch), v);
+                    Value::Stored(bytes)
+                }
+                None => Value::Deleted,
+            };
             let mut versions = self.map.entry(key).or_default();
-            compact_newest(&mut versions);
-            versions.push((at, Value::of(value)));
+            versions.push((at, stored));
             prune(&mut versions, floor);
         }
         if !deleted.is_empty() {
@@ -214,6 +253,27 @@ impl State {
                 Some((s, keys)) if *s == seq => keys.extend(deleted),
                 _ => log.push_back((seq, deleted)),
             }
+        }
+        self.published.store(at, Ordering::Release);
+    }
+
+    /// Writes a whole state read back in its serialized form (a snapshot) at `at` and
+    /// publishes it, decoding nothing into the cache: `book_roots` names the order-book
+    /// directory roots among the keys (the caller decoded each entry once to check it).
+    pub fn commit_stored(
+        &self,
+        at: Stamp,
+        entries: Vec<(Hash256, Arc<[u8]>)>,
+        book_roots: &[Hash256],
+    ) {
+        for key in book_roots {
+            self.books.note(*key, at, true);
+        }
+        for (key, bytes) in entries {
+            self.map
+                .entry(key)
+                .or_default()
+                .push((at, Value::Stored(bytes)));
         }
         self.published.store(at, Ordering::Release);
     }
@@ -260,20 +320,37 @@ impl State {
     pub fn truncate_after(&self, at: Stamp) {
         self.map.retain(|_, versions| {
             versions.retain(|(s, _)| *s <= at);
-            expand_newest(versions);
             !versions.is_empty()
         });
+        // Stamps after `at` will be written again, with other values.
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        self.decoded.clear();
         self.books.truncate_after(at);
         let seq = (at >> 32) as u32;
         self.deleted.lock().retain(|(s, _)| *s <= seq);
         self.published.store(at, Ordering::Release);
     }
 
-    /// Every entry present at `at`, in no particular order.
+    /// Every entry present at `at`, in no particular order, decoded (not through the
+    /// cache: a walk would evict what the engine reads).
     pub fn for_each_at(&self, at: Stamp, mut f: impl FnMut(&Hash256, &Arc<StObject>)) {
+        self.for_each_bytes_at(at, |k, b| f(k, &Arc::new(decode(b))));
+    }
+
+    /// Every entry present at `at`, in no particular order, serialized.
+    pub fn for_each_bytes_at(&self, at: Stamp, mut f: impl FnMut(&Hash256, &Arc<[u8]>)) {
         for item in self.map.iter() {
-            if let Some(v) = pick(item.value(), at) {
-                f(item.key(), &v);
+            if let Some((_, b)) = pick(item.value(), at) {
+                f(item.key(), &b);
+            }
+        }
+    }
+
+    /// Every key present at `at`, in no particular order.
+    pub fn for_each_key_at(&self, at: Stamp, mut f: impl FnMut(&Hash256)) {
+        for item in self.map.iter() {
+            if pick(item.value(), at).is_some() {
+                f(item.key());
             }
         }
     }
@@ -294,31 +371,17 @@ impl State {
     }
 }
 
-/// The newest of `versions` at or before `at` (None: absent or deleted then).
-fn pick(versions: &[Version], at: Stamp) -> Option<Arc<StObject>> {
-    versions
-        .iter()
-        .rev()
-        .find(|(s, _)| *s <= at)
-        .and_then(|(_, v)| v.get())
+/// The stamp and bytes of the newest of `versions` at or before `at` (None: absent or
+/// deleted then).
+fn pick(versions: &[Version], at: Stamp) -> Option<(Stamp, Arc<[u8]>)> {
+    let (stamp, value) = versions.iter().rev().find(|(s, _)| *s <= at)?;
+    value.bytes().map(|b| (*stamp, b.clone()))
 }
 
-/// Serializes the newest version before a newer one is pushed after it.
-fn compact_newest(versions: &mut [Version]) {
-    if let Some(last) = versions.last_mut() {
-        if let Some(compact) = last.1.compacted() {
-            last.1 = compact;
-        }
-    }
-}
-
-/// Decodes the newest version again after a truncation made a serialized one newest.
-fn expand_newest(versions: &mut [Version]) {
-    if let Some(last) = versions.last_mut() {
-        if let Value::Compact(_) = last.1 {
-            last.1 = Value::of(last.1.get());
-        }
-    }
+/// A stored entry, decoded. The bytes were encoded by this process from a valid object
+/// (or read from its own store); should they not decode, the entry reads as empty.
+fn decode(bytes: &[u8]) -> StObject {
+    codec::decode(bytes).unwrap_or_default()
 }
 
 /// Drops versions no reader in history can pick: a version is dead once the next one is
@@ -413,6 +476,59 @@ mod tests {
         assert_eq!(s.read_at(&k, saved), obj(2));
         assert_eq!(s.read_at(&j, stamp_closed(9)), None);
         assert_eq!(s.key_count(), 1);
+    }
+
+    #[test]
+    fn a_stamp_written_again_after_a_truncation_reads_its_new_value() {
+        let s = State::new();
+        let k = Hash256([5; 32]);
+        s.commit(stamp(1, 0), [(k, obj(1))]);
+        s.close(1, 1);
+        let saved = s.published();
+        s.commit(stamp(2, 1), [(k, obj(2))]);
+        assert_eq!(s.read_at(&k, s.published()), obj(2));
+        s.truncate_after(saved);
+        s.commit(stamp(2, 1), [(k, obj(3))]);
+        assert_eq!(s.read_at(&k, stamp(2, 1)), obj(3));
+    }
+
+    #[test]
+    fn every_version_reads_back_whatever_the_cache_holds() {
+        let s = State {
+            decoded: DecodedCache::new(16),
+            ..State::default()
+        };
+        let keys: Vec<Hash256> = (0..200u8).map(|i| Hash256([i; 32])).collect();
+        for (n, k) in keys.iter().enumerate() {
+            s.commit(stamp(1, 0), [(*k, obj(n as u32))]);
+        }
+        s.close(1, 1);
+        for (n, k) in keys.iter().enumerate() {
+            s.commit(stamp(2, 1), [(*k, obj(1000 + n as u32))]);
+        }
+        for (n, k) in keys.iter().enumerate().rev() {
+            assert_eq!(s.read_at(k, stamp_closed(1)), obj(n as u32));
+            assert_eq!(s.read_at(k, s.published()), obj(1000 + n as u32));
+            assert_eq!(
+                s.bytes_at(k, stamp_closed(1)).as_deref(),
+                obj(n as u32).map(|o| codec::encode(&o)).as_deref()
+            );
+        }
+        let mut walked = 0;
+        s.for_each_at(stamp_closed(1), |_, _| walked += 1);
+        assert_eq!(walked, 200);
+    }
+
+    #[test]
+    fn a_stored_state_reads_as_written() {
+        let s = State::new();
+        let (k, j) = (Hash256([1; 32]), Hash256([2; 32]));
+        let bytes = |n| Arc::from(codec::encode(&obj(n).unwrap()));
+        s.commit_stored(stamp(4, 0), vec![(k, bytes(1)), (j, bytes(2))], &[]);
+        s.close(4, 4);
+        assert_eq!(s.read_at(&k, stamp_closed(4)), obj(1));
+        assert_eq!(s.read_at(&j, stamp_closed(4)), obj(2));
+        assert_eq!(s.read_at(&j, stamp_closed(3)), None);
     }
 
     #[test]

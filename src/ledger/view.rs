@@ -139,6 +139,17 @@ impl StateView {
         }
     }
 
+    /// Every entry of this view, serialized, in no particular order (for full-state walks
+    /// that write the entries out: a state in memory hands its stored bytes over).
+    pub fn for_each_bytes(&self, mut f: impl FnMut(&Hash256, &Arc<[u8]>)) {
+        match &self.backing {
+            Backing::Memory(state, at) => state.for_each_bytes_at(*at, f),
+            Backing::Stored(_) => {
+                self.for_each(|k, v| f(k, &Arc::from(crate::protocol::codec::encode(v))))
+            }
+        }
+    }
+
     /// Every order-book directory root of this view, in key order.
     pub fn book_roots(&self) -> Vec<Hash256> {
         match &self.backing {
@@ -160,18 +171,21 @@ impl StateView {
     pub fn page(&self, after: Option<&Hash256>, limit: usize) -> Vec<(Hash256, Arc<StObject>)> {
         match &self.backing {
             Backing::Memory(state, at) => {
-                let mut all = Vec::new();
-                state.for_each_at(*at, |k, v| {
+                // Keys first: only the page's entries are decoded.
+                let mut keys = Vec::new();
+                state.for_each_key_at(*at, |k| {
                     if after.is_none_or(|a| k > a) {
-                        all.push((*k, v.clone()));
+                        keys.push(*k);
                     }
                 });
-                if all.len() > limit {
-                    all.select_nth_unstable_by_key(limit, |e| e.0);
-                    all.truncate(limit);
+                if keys.len() > limit {
+                    keys.select_nth_unstable(limit);
+                    keys.truncate(limit);
                 }
-                all.sort_unstable_by_key(|e| e.0);
-                all
+                keys.sort_unstable();
+                keys.into_iter()
+                    .filter_map(|k| state.read_at(&k, *at).map(|v| (k, v)))
+                    .collect()
             }
             Backing::Stored(source) => source.page_at(self.info.seq, after, limit),
         }

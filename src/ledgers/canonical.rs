@@ -42,12 +42,32 @@ pub fn tx_set_hash(ids: impl IntoIterator<Item = Hash256>) -> Hash256 {
     map.hash()
 }
 
+/// A transaction of the closing set with its decoded form, decoded once for the order,
+/// the rebuild and the held set.
+#[derive(Clone)]
+pub struct Candidate {
+    /// The entry the open ledger applied.
+    pub entry: Arc<TxEntry>,
+    /// Its transaction, decoded.
+    pub tx: Arc<StObject>,
+}
+
+impl Candidate {
+    /// The entry with its transaction decoded.
+    pub fn new(entry: &Arc<TxEntry>) -> Candidate {
+        Candidate {
+            entry: entry.clone(),
+            tx: entry.tx(),
+        }
+    }
+}
+
 /// The positions of `txs` in canonical order.
-pub fn canonical_order(txs: &[Arc<TxEntry>]) -> Vec<usize> {
+pub fn canonical_order(txs: &[Candidate]) -> Vec<usize> {
     let s = sf();
-    let salt = tx_set_hash(txs.iter().map(|t| t.id));
-    let key = |t: &TxEntry| {
-        let tx = t.tx();
+    let salt = tx_set_hash(txs.iter().map(|t| t.entry.id));
+    let key = |t: &Candidate| {
+        let tx = &t.tx;
         let mut account = [0u8; 32];
         account[..20].copy_from_slice(&tx.account_of(s.account).unwrap_or(AccountId::ZERO).0);
         for (a, b) in account.iter_mut().zip(salt.0.iter()) {
@@ -57,7 +77,7 @@ pub fn canonical_order(txs: &[Arc<TxEntry>]) -> Vec<usize> {
             Some(ticket) => SeqProxy::Ticket(ticket),
             None => SeqProxy::Sequence(tx.u32_of(s.sequence).unwrap_or(0)),
         };
-        (account, seq, t.id)
+        (account, seq, t.entry.id)
     };
     let mut order: Vec<usize> = (0..txs.len()).collect();
     order.sort_by_cached_key(|&i| key(&txs[i]));
@@ -75,7 +95,7 @@ pub struct Rebuilt {
     /// Transactions left out: still retriable after the last pass, or failed in this
     /// order. Like rippled's local transactions, they are tried again in the next open
     /// ledger (where a failure drops them).
-    pub retry: Vec<Arc<TxEntry>>,
+    pub retry: Vec<Candidate>,
 }
 
 /// What one attempt did (rippled `ApplyTransactionResult`).
@@ -92,12 +112,12 @@ enum Attempt {
 pub fn rebuild(
     parent: &StateView,
     info: ViewInfo,
-    txs: &[Arc<TxEntry>],
+    txs: &[Candidate],
     order: &[usize],
     cfg: &ApplyConfig,
 ) -> Rebuilt {
     let mut view = Overlay::new(parent, info);
-    let mut pending: Vec<Arc<TxEntry>> = order.iter().map(|&i| txs[i].clone()).collect();
+    let mut pending: Vec<Candidate> = order.iter().map(|&i| txs[i].clone()).collect();
     let (mut applied, mut fees, mut failed) = (Vec::new(), 0u64, Vec::new());
     let mut certain_retry = true;
     for pass in 0..TOTAL_PASSES {
@@ -134,13 +154,13 @@ pub fn rebuild(
 /// later pass while passes may still retry; tef, tem and tel results fail for good.
 fn attempt(
     view: &mut Overlay,
-    t: &TxEntry,
+    candidate: &Candidate,
     index: u32,
     certain_retry: bool,
     cfg: &ApplyConfig,
 ) -> Attempt {
-    let tx = t.tx();
-    let out = apply_transaction(&*view, &tx, &t.id, index, cfg);
+    let (t, tx) = (&candidate.entry, &candidate.tx);
+    let out = apply_transaction(&*view, tx, &t.id, index, cfg);
     if out.applied && !(certain_retry && out.ter.is_tec()) {
         view.apply(out.writes);
         let seq = view.info().seq;
@@ -152,8 +172,8 @@ fn attempt(
         };
         let meta = out.meta.unwrap_or_default();
         let mut entries = vec![Arc::new(TxEntry::new(t.id, t.blob.clone(), &meta, at))];
-        if crate::engine::batch::runs_inners(&tx, out.ter) {
-            let inners = crate::engine::batch::apply_inners(&*view, &tx, &t.id, index + 1, cfg);
+        if crate::engine::batch::runs_inners(tx, out.ter) {
+            let inners = crate::engine::batch::apply_inners(&*view, tx, &t.id, index + 1, cfg);
             for inner in inners {
                 view.apply(inner.outcome.writes);
                 let at = TxPosition {

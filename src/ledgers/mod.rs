@@ -21,7 +21,7 @@
 mod canonical;
 mod saved;
 
-pub use canonical::{canonical_order, tx_set_hash};
+pub use canonical::{canonical_order, tx_set_hash, Candidate};
 pub use saved::{RevertError, SavedStates};
 
 use std::collections::{BTreeSet, VecDeque};
@@ -66,6 +66,9 @@ pub enum SnapshotError {
     /// The entries do not hash to the header's account hash.
     #[error("state does not match the header's account hash")]
     AccountHash,
+    /// An entry's bytes do not decode.
+    #[error("entry {0} does not decode: {1}")]
+    Entry(Hash256, String),
 }
 
 /// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
@@ -170,6 +173,35 @@ impl TxEntry {
     pub fn meta(&self) -> StObject {
         codec::decode(&self.meta_blob).unwrap_or_default()
     }
+
+    /// Both forms decoded once, for the renderings and indexes that read both.
+    pub fn decoded(&self) -> DecodedTx<'_> {
+        DecodedTx {
+            entry: self,
+            tx: self.tx(),
+            meta: self.meta(),
+        }
+    }
+}
+
+/// A [`TxEntry`] with its transaction and metadata decoded: what a stream message, a
+/// history row's account index and the order-book index read, decoded once for all of
+/// them. It reads as the entry it borrows (`decoded.ter`, `decoded.id`).
+pub struct DecodedTx<'a> {
+    /// The entry.
+    pub entry: &'a TxEntry,
+    /// Its transaction.
+    pub tx: Arc<StObject>,
+    /// Its metadata.
+    pub meta: StObject,
+}
+
+impl std::ops::Deref for DecodedTx<'_> {
+    type Target = TxEntry;
+
+    fn deref(&self) -> &TxEntry {
+        self.entry
+    }
 }
 
 /// Where and how a transaction applied: what [`TxEntry::new`] records beside its forms.
@@ -209,15 +241,15 @@ pub struct ClosedLedger {
 /// deleted). The close encodes each changed entry to hash it; the bytes are kept here.
 #[derive(Default)]
 pub struct LedgerChanges {
-    /// Key and binary entry, in key order.
-    pub entries: Vec<(Hash256, Option<Vec<u8>>)>,
+    /// Key and binary entry, in key order (the bytes are the state's own, shared).
+    pub entries: Vec<(Hash256, Option<Arc<[u8]>>)>,
     /// True when `entries` is the whole state (genesis, or a ledger rebuilt from a
     /// snapshot), not only what changed.
     pub whole_state: bool,
 }
 
 impl LedgerChanges {
-    fn whole(entries: Vec<(Hash256, Option<Vec<u8>>)>) -> LedgerChanges {
+    fn whole(entries: Vec<(Hash256, Option<Arc<[u8]>>)>) -> LedgerChanges {
         LedgerChanges {
             entries,
             whole_state: true,
@@ -233,7 +265,7 @@ impl LedgerChanges {
         for (k, v) in entries {
             let bytes = codec::encode(v);
             map.insert(*k, state_leaf_hash(k, &bytes));
-            rows.push((*k, Some(bytes)));
+            rows.push((*k, Some(Arc::from(bytes))));
         }
         rows.sort_by_key(|r| r.0);
         (LedgerChanges::whole(rows), map)
@@ -286,7 +318,7 @@ impl ClosedLedger {
             .changes
             .entries
             .iter()
-            .map(|(_, b)| 2 * b.as_ref().map_or(0, Vec::len) + CHANGED_ENTRY_OVERHEAD_BYTES)
+            .map(|(_, b)| b.as_ref().map_or(0, |b| b.len()) + CHANGED_ENTRY_OVERHEAD_BYTES)
             .sum();
         (txs + changes) as u64
     }
@@ -518,23 +550,47 @@ impl Ledgers {
         header: LedgerHeader,
         entries: Vec<(Hash256, StObject)>,
     ) -> Result<Ledgers, SnapshotError> {
+        let stored = entries
+            .into_iter()
+            .map(|(k, v)| (k, codec::encode(&v)))
+            .collect();
+        Ledgers::from_snapshot_bytes(cfg, header, stored)
+    }
+
+    /// [`Ledgers::from_snapshot`] from the entries' serialized forms, as a snapshot file
+    /// holds them: the state keeps these bytes (each entry is decoded once, to check it
+    /// and to find the fee schedule and the order books, and not kept decoded).
+    pub fn from_snapshot_bytes(
+        cfg: LedgerConfig,
+        header: LedgerHeader,
+        entries: Vec<(Hash256, Vec<u8>)>,
+    ) -> Result<Ledgers, SnapshotError> {
         if header.compute_hash() != header.hash {
             return Err(SnapshotError::HeaderHash);
         }
-        let state = Arc::new(State::new());
-        let (changes, map) = LedgerChanges::whole_with_map(entries.iter().map(|(k, v)| (k, v)));
+        let mut map = ShaMap::new();
+        let (mut fees, mut books) = (cfg.fees, Vec::new());
+        let mut rows: Vec<(Hash256, Arc<[u8]>)> = Vec::with_capacity(entries.len());
+        for (k, bytes) in entries {
+            let entry =
+                codec::decode(&bytes).map_err(|e| SnapshotError::Entry(k, e.to_string()))?;
+            if k == keylet::fees() {
+                fees = fees_of(&entry, fees);
+            }
+            if crate::ledger::book_index::is_book_root(&entry) {
+                books.push(k);
+            }
+            map.insert(k, state_leaf_hash(&k, &bytes));
+            rows.push((k, Arc::from(bytes)));
+        }
         if map.hash() != header.account_hash {
             return Err(SnapshotError::AccountHash);
         }
-        let mut fees = cfg.fees;
-        let mut writes = Vec::with_capacity(entries.len());
-        for (k, v) in entries {
-            if k == keylet::fees() {
-                fees = fees_of(&v, fees);
-            }
-            writes.push((k, Some(Arc::new(v))));
-        }
-        state.commit(stamp(header.seq, 0), writes);
+        rows.sort_unstable_by_key(|r| r.0);
+        let changes =
+            LedgerChanges::whole(rows.iter().map(|(k, b)| (*k, Some(b.clone()))).collect());
+        let state = Arc::new(State::new());
+        state.commit_stored(stamp(header.seq, 0), rows, &books);
         state.close(header.seq, header.seq);
         Ok(Ledgers::over_closed(cfg, state, header, fees, map, changes))
     }
@@ -621,10 +677,10 @@ impl Ledgers {
     pub fn from_snapshot_with_held(
         cfg: LedgerConfig,
         header: LedgerHeader,
-        entries: Vec<(Hash256, StObject)>,
+        entries: Vec<(Hash256, Vec<u8>)>,
         held: Vec<(StObject, u32)>,
     ) -> Result<Ledgers, SnapshotError> {
-        let store = Ledgers::from_snapshot(cfg, header, entries)?;
+        let store = Ledgers::from_snapshot_bytes(cfg, header, entries)?;
         {
             let mut open = store.writer.lock();
             open.held = held
@@ -936,7 +992,7 @@ impl Ledgers {
         let mut map = parent.state_map.clone();
         let mut changes = LedgerChanges::default();
         for key in std::mem::take(&mut open.dirty) {
-            let bytes = self.state.read_at(&key, at).map(|v| codec::encode(&v));
+            let bytes = self.state.bytes_at(&key, at);
             match &bytes {
                 Some(b) => map.insert(key, state_leaf_hash(&key, b)),
                 None => map.remove(&key),
@@ -1042,11 +1098,11 @@ impl Ledgers {
     /// back to the held set for the next open ledger.
     fn apply_canonically(&self, open: &mut Open, parent: &ClosedLedger) {
         // A Batch's inner transactions are not in the set: they apply again with it.
-        let outer: Vec<Arc<TxEntry>> = open
+        let outer: Vec<Candidate> = open
             .txs
             .iter()
-            .filter(|t| !crate::engine::batch::is_inner(&t.tx()))
-            .cloned()
+            .map(Candidate::new)
+            .filter(|c| !crate::engine::batch::is_inner(&c.tx))
             .collect();
         let order = canonical_order(&outer);
         if order.iter().enumerate().all(|(i, &j)| i == j) {
@@ -1082,9 +1138,8 @@ impl Ledgers {
         }
         open.txs = rebuilt.txs;
         open.fees_destroyed = rebuilt.fees_destroyed;
-        for t in rebuilt.retry {
+        for Candidate { entry: t, tx } in rebuilt.retry {
             let hold_until = seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-            let tx = t.tx();
             let until_seq = match tx.get(sf().last_ledger_sequence) {
                 Some(StValue::UInt32(lls)) => hold_until.min(*lls),
                 _ => hold_until,

@@ -83,7 +83,7 @@ pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
             blob: e.blob.to_vec(),
             meta: e.meta_blob.to_vec(),
             delivered: e.delivered.map(|a| a.to_bytes()),
-            accounts: affected_accounts(e, true).into_iter().collect(),
+            accounts: affected_accounts(&e.decoded(), true).into_iter().collect(),
         })
         .collect();
     let changes = if closed.changes.whole_state {
@@ -183,7 +183,7 @@ impl History {
         };
         let mut rows = Vec::new();
         snap.view
-            .for_each(|k, v| rows.push((*k, Some(codec::encode(v)))));
+            .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
         rows.sort_by_key(|r| r.0);
         self.store
             .write_state_base(last, &rows)

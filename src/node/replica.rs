@@ -19,7 +19,6 @@ use super::history::{history_ledger, tx_entry};
 use super::subscriptions::affected_accounts;
 use super::Node;
 use crate::limits::{PG_FEED_LEDGERS_MAX, PG_RETRY_MAX_MS, PG_RETRY_MIN_MS};
-use crate::protocol::codec;
 use crate::store::{HistoryLedger, HistoryStore, HistoryTx, PgHistory, StateChanges};
 
 /// The publisher's side: offers validated ledgers to the copying thread.
@@ -168,7 +167,9 @@ fn ledger_at(node: &Node, seq: u32) -> Result<(HistoryLedger, bool), String> {
             blob: t.blob.clone(),
             meta: t.meta.clone(),
             delivered: t.delivered.clone(),
-            accounts: affected_accounts(&entry, true).into_iter().collect(),
+            accounts: affected_accounts(&entry.decoded(), true)
+                .into_iter()
+                .collect(),
         });
     }
     let ledger = HistoryLedger {
@@ -187,7 +188,7 @@ fn write_state_base(node: &Node, store: &PgHistory, seq: u32) -> Result<(), Stri
     };
     let mut rows = Vec::new();
     snap.view
-        .for_each(|k, v| rows.push((*k, Some(codec::encode(v)))));
+        .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
     rows.sort_by_key(|r| r.0);
     store
         .write_state_base(seq, &rows)

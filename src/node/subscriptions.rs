@@ -13,7 +13,7 @@
 //! looks up those two accounts' followers.
 
 use crate::ledger::view::ReadView;
-use crate::ledgers::{ClosedLedger, LedgerSnapshot, TxEntry};
+use crate::ledgers::{ClosedLedger, DecodedTx, LedgerSnapshot, TxEntry};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
 
@@ -673,7 +673,8 @@ impl Subscriptions {
         view: Option<&dyn ReadView>,
         out: &mut Gathered,
     ) {
-        let funds = view.and_then(|v| owner_funds(v, &entry.tx()));
+        let entry = &entry.decoded();
+        let funds = view.and_then(|v| owner_funds(v, &entry.tx));
         let render = |v| transaction_message(entry, source, v, funds.as_deref());
         let accounts = affected_accounts(entry, validated);
         let (streams, followers) = {
@@ -718,9 +719,9 @@ impl Subscriptions {
 /// DomainID in the same fields, as rippled reads it: a created or deleted domain offer
 /// names its domain's book, a changed one (whose PreviousFields hold no DomainID) the
 /// open book.
-pub fn touched_books(entry: &TxEntry) -> BTreeSet<BookKey> {
+pub fn touched_books(entry: &DecodedTx<'_>) -> BTreeSet<BookKey> {
     let mut out = BTreeSet::new();
-    let meta = entry.meta();
+    let meta = &entry.meta;
     for (f, node) in meta.get_array("AffectedNodes").unwrap_or(&[]) {
         if node.get_u16("LedgerEntryType") != Some(crate::ledger::flags::lt::OFFER) {
             continue;
@@ -751,11 +752,11 @@ pub fn touched_books(entry: &TxEntry) -> BTreeSet<BookKey> {
 /// The accounts a transaction mentions (`STTx::getMentionedAccounts`: account fields and
 /// issuers of amounts), plus, when it has metadata, the accounts of the entries it
 /// touched (`TxMeta::getAffectedAccounts`).
-pub fn affected_accounts(entry: &TxEntry, with_meta: bool) -> BTreeSet<AccountId> {
+pub fn affected_accounts(entry: &DecodedTx<'_>, with_meta: bool) -> BTreeSet<AccountId> {
     let mut out = BTreeSet::new();
-    collect_accounts(&entry.tx(), &mut out);
+    collect_accounts(&entry.tx, &mut out);
     if with_meta {
-        collect_accounts(&entry.meta(), &mut out);
+        collect_accounts(&entry.meta, &mut out);
     }
     out.remove(&AccountId::ZERO);
     out

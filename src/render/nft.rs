@@ -6,7 +6,7 @@
 use crate::engine::Ter;
 use crate::ledger::flags::lt;
 use crate::ledger::sf::{sf, StExt};
-use crate::ledgers::TxEntry;
+use crate::ledgers::DecodedTx;
 use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::tx::transaction_type_name;
@@ -97,34 +97,34 @@ fn created_offer(meta: &StObject) -> Option<Hash256> {
 }
 
 /// Adds rippled's NFToken fields to a metadata JSON object.
-pub fn insert_nft_synthetic(meta: &mut Map<String, Value>, entry: &TxEntry) {
+pub fn insert_nft_synthetic(meta: &mut Map<String, Value>, entry: &DecodedTx<'_>) {
     if entry.ter != Ter::tesSUCCESS {
         return;
     }
     let hex = |h: Hash256| Value::from(h.to_hex());
-    let (tx, decoded) = (entry.tx(), entry.meta());
-    match transaction_type_name(&tx) {
+    let (tx, decoded) = (&entry.tx, &entry.meta);
+    match transaction_type_name(tx) {
         Some("NFTokenMint") => {
-            if let Some(id) = minted_token(&decoded) {
+            if let Some(id) = minted_token(decoded) {
                 meta.insert("nftoken_id".into(), hex(id));
             }
             if tx.get(sf().amount).is_some() {
-                if let Some(o) = created_offer(&decoded) {
+                if let Some(o) = created_offer(decoded) {
                     meta.insert("offer_id".into(), hex(o));
                 }
             }
         }
         Some("NFTokenAcceptOffer") => {
-            if let Some(id) = deleted_offer_tokens(&decoded).first() {
+            if let Some(id) = deleted_offer_tokens(decoded).first() {
                 meta.insert("nftoken_id".into(), hex(*id));
             }
         }
         Some("NFTokenCancelOffer") => {
-            let ids = deleted_offer_tokens(&decoded).into_iter().map(hex);
+            let ids = deleted_offer_tokens(decoded).into_iter().map(hex);
             meta.insert("nftoken_ids".into(), Value::Array(ids.collect()));
         }
         Some("NFTokenCreateOffer") => {
-            if let Some(o) = created_offer(&decoded) {
+            if let Some(o) = created_offer(decoded) {
                 meta.insert("offer_id".into(), hex(o));
             }
         }

@@ -7,7 +7,7 @@ use crate::engine::tx_type::TxType;
 use crate::engine::Ter;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::ledgers::{ClosedLedger, TxEntry};
+use crate::ledgers::{ClosedLedger, DecodedTx};
 use crate::protocol::st::StObject;
 use crate::protocol::time;
 use serde_json::{Map, Value};
@@ -46,14 +46,14 @@ pub fn owner_funds(view: &dyn ReadView, tx: &StObject) -> Option<String> {
 /// A `transaction` stream message for `api_version` (rippled `transJson`), with the
 /// offer owner's funds when given.
 pub fn transaction_message(
-    entry: &TxEntry,
+    entry: &DecodedTx<'_>,
     source: &TxSource<'_>,
     api_version: u32,
     owner_funds: Option<&str>,
 ) -> Value {
     let mut m = Map::new();
-    let decoded = entry.tx();
-    let mut tx = tx_json(&decoded, &entry.id, 1);
+    let decoded = &entry.tx;
+    let mut tx = tx_json(decoded, &entry.id, 1);
     tx.remove("hash");
     if let Some(f) = owner_funds {
         tx.insert("owner_funds".into(), Value::from(f));
@@ -88,7 +88,7 @@ pub fn transaction_message(
 fn insert_validated(
     m: &mut Map<String, Value>,
     tx: &mut Map<String, Value>,
-    entry: &TxEntry,
+    entry: &DecodedTx<'_>,
     closed: &ClosedLedger,
     network_id: u32,
 ) {

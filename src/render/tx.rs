@@ -3,7 +3,7 @@
 
 use crate::engine::Ter;
 use crate::ledger::flags::lt;
-use crate::ledgers::TxEntry;
+use crate::ledgers::DecodedTx;
 use crate::protocol::codec;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::{StObject, StValue};
@@ -65,20 +65,20 @@ fn can_have_delivered_amount(tx: &StObject) -> bool {
 /// The metadata JSON with rippled's synthetic `delivered_amount` (`insertDeliveredAmount`:
 /// the amount the engine recorded, else the metadata's `DeliveredAmount`, else the
 /// transaction's `Amount`).
-pub fn meta_json(entry: &TxEntry) -> Value {
-    let (tx, decoded) = (entry.tx(), entry.meta());
-    let mut meta = object(codec::to_json(&decoded));
-    if can_have_delivered_amount(&tx) && entry.ter == Ter::tesSUCCESS {
+pub fn meta_json(entry: &DecodedTx<'_>) -> Value {
+    let (tx, decoded) = (&entry.tx, &entry.meta);
+    let mut meta = object(codec::to_json(decoded));
+    if can_have_delivered_amount(tx) && entry.ter == Ter::tesSUCCESS {
         let delivered = entry
             .delivered
             .map(|a| a.to_json())
-            .or_else(|| amount_json(&decoded, "DeliveredAmount"))
-            .or_else(|| amount_json(&tx, "Amount"));
+            .or_else(|| amount_json(decoded, "DeliveredAmount"))
+            .or_else(|| amount_json(tx, "Amount"));
         if let Some(a) = delivered {
             meta.insert("delivered_amount".into(), a);
         }
     }
-    if let Some(id) = created_mpt_issuance_id(&tx, &decoded, entry.ter) {
+    if let Some(id) = created_mpt_issuance_id(tx, decoded, entry.ter) {
         meta.insert("mpt_issuance_id".into(), Value::from(id.to_hex()));
     }
     meta.sort_keys();
@@ -117,7 +117,7 @@ fn created_mpt_issuance_id(tx: &StObject, meta: &StObject, ter: Ter) -> Option<M
 
 /// [`meta_json`] with rippled's NFToken fields (`insertNFTSyntheticInJson`), as `tx`,
 /// `account_tx` and the transaction stream show it.
-pub fn meta_json_nft(entry: &TxEntry) -> Value {
+pub fn meta_json_nft(entry: &DecodedTx<'_>) -> Value {
     let mut meta = object(meta_json(entry));
     super::nft::insert_nft_synthetic(&mut meta, entry);
     meta.sort_keys();

@@ -21,6 +21,7 @@ mod integrity;
 pub use integrity::{set_aside, START_SUFFIX};
 
 use std::path::Path;
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -47,7 +48,7 @@ pub struct HistoryTx {
 }
 
 /// One ledger entry as a ledger left it: its key and its binary form (None: deleted).
-pub type StateRow = (Hash256, Option<Vec<u8>>);
+pub type StateRow = (Hash256, Option<Arc<[u8]>>);
 
 /// What a ledger did to the state, as the history store keeps it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -840,8 +841,11 @@ mod tests {
                 .collect();
             // Ledger n writes key n and rewrites key 0; ledger 1 is the base.
             let state = vec![
-                (Hash256([0; 32]), Some(vec![seq as u8])),
-                (Hash256([seq as u8; 32]), Some(vec![seq as u8, 0xEE])),
+                (Hash256([0; 32]), Some(Arc::from(vec![seq as u8]))),
+                (
+                    Hash256([seq as u8; 32]),
+                    Some(Arc::from(vec![seq as u8, 0xEE])),
+                ),
             ];
             let changes = if seq == 1 {
                 StateChanges::Full
@@ -992,7 +996,7 @@ mod tests {
         }
         s.write(&all).expect("write");
         assert_eq!(s.state_from().expect("from"), None);
-        let base = vec![(Hash256([9; 32]), Some(vec![9]))];
+        let base = vec![(Hash256([9; 32]), Some(Arc::from(vec![9u8])))];
         s.write_state_base(3, &base).expect("base");
         assert_eq!(s.state_from().expect("from"), Some(3));
         // Rows before the base are gone; ledger 4's delta reads on top of it.

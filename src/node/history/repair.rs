@@ -17,7 +17,6 @@ use parking_lot::Mutex;
 
 use crate::ledgers::{ClosedLedger, Ledgers};
 use crate::node::persist::ReplaySink;
-use crate::protocol::codec;
 use crate::store::{set_aside, HistoryLedger, HistoryStore, SqliteHistory};
 
 use super::check::{ranges_text, runs, txs_known};
@@ -221,7 +220,7 @@ fn write_base(store: &SqliteHistory, ledgers: &Ledgers, seq: u32) -> Result<(), 
     };
     let mut rows = Vec::new();
     snap.view
-        .for_each(|k, v| rows.push((*k, Some(codec::encode(v)))));
+        .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
     rows.sort_by_key(|r| r.0);
     store
         .write_state_base(seq, &rows)

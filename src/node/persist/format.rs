@@ -356,8 +356,9 @@ pub struct SnapshotState {
     pub header: LedgerHeader,
     /// Held transactions (decoded) with the last ledger each may be retried in.
     pub held: Vec<(StObject, u32)>,
-    /// Every entry of the ledger.
-    pub entries: Vec<(Hash256, StObject)>,
+    /// Every entry of the ledger, serialized (the state keeps them so; the ledgers
+    /// check each decodes when they load them).
+    pub entries: Vec<(Hash256, Vec<u8>)>,
 }
 
 /// Encodes a snapshot payload from a closed ledger's header, held list and entries.
@@ -434,12 +435,10 @@ pub fn decode_snapshot(bytes: &[u8]) -> Result<SnapshotState, FormatError> {
         return Err(format!("entry count {count} exceeds what the file holds"));
     }
     let mut entries = Vec::with_capacity(count as usize);
-    for i in 0..count {
+    for _ in 0..count {
         let key = r.hash()?;
         let len = r.u32()? as usize;
-        let obj = codec::decode(r.take(len)?)
-            .map_err(|e| format!("entry {i} ({key}) does not decode: {e}"))?;
-        entries.push((key, obj));
+        entries.push((key, r.take(len)?.to_vec()));
     }
     r.end()?;
     Ok(SnapshotState {

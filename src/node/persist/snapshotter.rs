@@ -16,7 +16,6 @@ use super::{Disk, PersistError};
 use crate::ledger::shamap::{state_leaf_hash, ShaMap};
 use crate::ledgers::{ClosedLedger, Ledgers};
 use crate::limits::SNAPSHOT_DURABLE_WAIT_MILLIS_MAX;
-use crate::protocol::codec;
 use crate::store::{prune_history, RecordKind, SnapshotInfo};
 
 /// Starts a background snapshot when one is due and none is running.
@@ -162,7 +161,7 @@ fn write_file(
     };
     let mut entries = Vec::new();
     view.view
-        .for_each(|k, v| entries.push((*k, codec::encode(v))));
+        .for_each_bytes(|k, b| entries.push((*k, b.to_vec())));
     entries.sort_by_key(|e| e.0);
     let mut map = ShaMap::new();
     for (k, bytes) in &entries {

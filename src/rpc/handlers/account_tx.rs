@@ -274,8 +274,9 @@ fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
         let meta_key = if v2 { "meta_blob" } else { "meta" };
         o.insert(meta_key.into(), Value::from(crate::protocol::types::hex_upper(&t.meta)));
     } else {
-        let entry = tx_entry(t)?;
-        let mut tx = tx_fields(&entry.tx(), api_version);
+        let stored = tx_entry(t)?;
+        let entry = stored.decoded();
+        let mut tx = tx_fields(&entry.tx, api_version);
         tx.insert("ledger_index".into(), Value::from(t.ledger_seq));
         tx.insert("date".into(), Value::from(t.close_time));
         if v2 {

@@ -38,16 +38,18 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
             Value::from(crate::protocol::types::hex_upper(&e.meta_blob)),
         );
     } else if fill.api_version >= 2 {
+        let d = e.decoded();
         o.insert(
             "tx_json".into(),
-            Value::Object(tx_fields(&e.tx(), fill.api_version)),
+            Value::Object(tx_fields(&d.tx, fill.api_version)),
         );
-        o.insert("meta".into(), meta_json(e));
+        o.insert("meta".into(), meta_json(&d));
         o.insert("hash".into(), Value::from(e.id.to_hex()));
     } else {
-        o = tx_fields(&e.tx(), fill.api_version);
+        let d = e.decoded();
+        o = tx_fields(&d.tx, fill.api_version);
         o.insert("hash".into(), Value::from(e.id.to_hex()));
-        o.insert("metaData".into(), meta_json(e));
+        o.insert("metaData".into(), meta_json(&d));
     }
     o.sort_keys();
     Value::Object(o)

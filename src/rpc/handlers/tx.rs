@@ -151,10 +151,10 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
     let in_ledger = f.ledger.is_some();
     let mut r = Map::new();
     let blob_hex = crate::protocol::types::hex_upper(&e.blob);
-    let mut txj = if binary {
-        Map::new()
-    } else {
-        tx_fields(&e.tx(), ctx.api_version)
+    let decoded = (!binary).then(|| e.decoded());
+    let mut txj = match &decoded {
+        Some(d) => tx_fields(&d.tx, ctx.api_version),
+        None => Map::new(),
     };
     if in_ledger {
         if !v2 {
@@ -196,8 +196,8 @@ fn render(ctx: &Context, f: Found, binary: bool, network_id: u32) -> Map<String,
                 if v2 { "meta_blob" } else { "meta" }.into(),
                 Value::from(meta),
             );
-        } else {
-            r.insert("meta".into(), meta_json_nft(e));
+        } else if let Some(d) = &decoded {
+            r.insert("meta".into(), meta_json_nft(d));
         }
     }
     r.insert("validated".into(), Value::from(f.validated));

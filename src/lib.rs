@@ -1,18 +1,36 @@
-//! ledgerd: a ledger server that speaks the XRP Ledger's client API.
+//! ledgerd: a ledger server that speaks the XRP Ledger's client API (rippled 2.x) over
+//! WebSocket, HTTP JSON-RPC and a command line. One package: this library, and a thin
+//! binary (`main.rs`) that parses the command line and calls [`app::start`].
 //!
 //! # Layout
-//! - [`limits`]: every tuned bound (message sizes, connections, paging), documented.
-//! - [`protocol`]: pure; keys, seeds, signatures, amounts, the binary codec: byte-exact
-//!   with rippled, xrpl.js and xrpl-py.
-//! - [`ledger`]: pure; ledger entries, keylets, the DashMap-backed state, headers and close.
-//! - [`engine`]: pure; the transactor pipeline, one file per transaction type, invariants.
-//! - [`rpc`]: the handler table, rippled's error table, parameter parsing, masking, and
-//!   one file per method.
-//! - [`server`]: listeners, WebSocket and HTTP on one port, roles, subscriptions, shutdown.
-//! - [`node`]: the single writer (sequencer), ledger closes, persistence, subscriptions.
-//! - [`store`]: the journal with group commit, snapshots and recovery.
+//! The layers, lowest first; each imports only the ones below it (`tests/architecture.rs`
+//! checks it, and that no function runs over 100 lines). docs/ARCHITECTURE.md draws them.
+//! - [`protocol`]: keys, seeds, signatures, amounts, `Number`, the binary codec and its
+//!   JSON form: byte-exact with rippled, xrpl.js and xrpl-py.
+//! - [`ledger`]: ledger entries, keylets, flags, the multi-version state, views, SHAMaps,
+//!   headers, directories and order-book indexes.
+//! - [`engine`]: the transactor pipeline (preflight, preclaim, apply, invariants, metadata)
+//!   and the registry of every transaction type it applies.
+//! - [`ledgers`]: the open ledger the single writer applies to, closes in rippled's
+//!   canonical order, memory's window of closed ledgers, snapshots and reverts.
+//! - [`render`]: rippled's JSON shapes for transactions, metadata, ledgers and stream
+//!   messages, written once for every handler and stream.
+//! - [`store`]: the journal with group commit, snapshots, recovery and damage checks, and
+//!   the history stores (SQLite; PostgreSQL for read nodes).
+//! - [`node`]: the single writer (sequencer), closes and publishing, persistence, the
+//!   history writer, subscriptions, and a read node's follower.
+//! - [`rpc`]: the handler table (one file per method), rippled's error table, parameter
+//!   parsing, masking, signing and submission, path finding, the command-line client.
+//! - [`server`]: listeners, WebSocket and HTTP on one port, TLS, roles and admin networks,
+//!   load accounting, the faucet, `/metrics`, shutdown.
+//! - [`app`]: the wiring from a configuration to a running server, the development ledger
+//!   (prefunded accounts, genesis files) and `serve --fork`.
 //!
-//! `protocol`, `ledger` and `engine` never touch tokio, files or sockets (a test checks).
+//! Beside them, below every layer: [`limits`] (every tuned bound, documented, with
+//! compile-time checks of how they relate) and [`metrics`] (the Prometheus collectors).
+//!
+//! `protocol`, `ledger`, `engine`, `ledgers` and `render` are pure: they never touch tokio,
+//! files, sockets or processes (a test checks).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -100,8 +100,8 @@ pub const WS_WRITE_BATCH_MESSAGES_MAX: usize = 256;
 /// (tungstenite grows it to a frame's length and has no way to shrink it).
 ///
 /// **Memory per idle WebSocket connection**, measured as the server's VmRSS delta over
-/// 10,000 connections subscribed to `ledger` and `transactions` (README, "Connections at
-/// scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer, two tasks and tungstenite's
+/// 10,000 connections subscribed to `ledger` and `transactions` (docs/benchmarks.md,
+/// "Connections at scale", 2026-11-24): 22.1 KiB each with a 16 KiB read buffer, two tasks and tungstenite's
 /// write buffer; 7.0 KiB with 512 bytes and an 8 KiB write buffer; **3.4 KiB** now (3.07 to
 /// 3.97 over 15 runs; the goal, [`WS_IDLE_CONNECTION_BYTES_GOAL`], is 4 KiB; without
 /// transparent huge pages, see `main.rs`). `examples/conn_memory.rs` counts the live heap:

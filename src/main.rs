@@ -26,8 +26,8 @@ fn trim_allocator() {
 /// is allocated in earnest: a server holding thousands of idle connections keeps many small
 /// objects for hours, and with huge pages (mimalloc asks for them) a 2 MiB region stays
 /// resident for a few of them. Measured over 10,000 idle WebSocket connections: 4.2 KiB
-/// resident each with huge pages (3.85 to 4.57), 3.5 KiB without (README, "Connections at
-/// scale"), and the server starts in 13 MiB rather than 25.
+/// resident each with huge pages (3.85 to 4.57), 3.5 KiB without (docs/benchmarks.md,
+/// "Connections at scale"), and the server starts in 13 MiB rather than 25.
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl(PR_SET_THP_DISABLE) takes integer arguments only.

@@ -1,14 +1,16 @@
-//! The ledgers: the shared state, the history of closed ledgers, and the open ledger its
-//! single writer applies transactions to. Pure (no async runtime, no files, no sockets);
-//! above the engine, below the store and the node.
+//! The ledgers: the shared state, memory's window of closed ledgers, and the open ledger
+//! its single writer applies transactions to. Pure (no async runtime, no files, no
+//! sockets); above the engine, below the renderings, the store and the node.
 //!
 //! ```text
 //! let ledgers = Ledgers::genesis(LedgerConfig::default(), now_ripple_secs); // 1, 2 closed; 3 open
-//! ledgers.apply(&tx) / ledgers.apply_verified(&verified) -> ApplyResult { ter, applied, id, entry, held, upstream_unknown }
+//! ledgers.apply(&tx) / ledgers.apply_verified(&tx, &blob, id) -> ApplyResult { ter, applied, id, entry, held, upstream_unknown }
 //! ledgers.close(close_time_ripple_secs) -> Arc<ClosedLedger>          // ledger_accept
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
-//! ledgers.export_closed() / Ledgers::from_snapshot(cfg, header, entries)
+//! ledgers.export_closed() / Ledgers::from_snapshot(cfg, header, entries)  // persistence
+//! Ledgers::lazy_fork(cfg, header, source, prefetched)                // serve --fork-lazy
+//! ledgers.into_follower(); ledgers.follow(snapshot)                  // a read node
 //! ledgers.save_state() -> id; ledgers.revert(id) -> Arc<ClosedLedger>   // ledger_snapshot / ledger_revert
 //! ```
 //!
@@ -17,6 +19,13 @@
 //! a [`LedgerSnapshot`]: a cheap, consistent view of exactly one ledger. The writer calls
 //! [`Ledgers::apply`] and [`Ledgers::close`]; they serialize on an internal lock,
 //! and readers never wait for them.
+//!
+//! A close re-applies the open ledger's transactions in rippled's canonical order
+//! (`canonical`) when it differs from their arrival order, and retries held `ter`
+//! transactions in the next open ledger. Memory keeps closed ledgers within a count and a
+//! byte bound ([`LedgerConfig::history_count`], [`LedgerConfig::history_bytes_max`]), each
+//! transaction in its binary forms only ([`TxEntry`]); older ledgers are the history
+//! store's, one layer up.
 
 mod canonical;
 mod saved;

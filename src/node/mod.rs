@@ -1,21 +1,28 @@
-//! The node: the single writer (sequencer), closing ledgers, persistence and
-//! subscriptions — everything between the RPC handlers and the ledger store that changes
-//! state.
+//! The node: the single writer (sequencer), closing and publishing ledgers, persistence,
+//! the history writer and subscriptions: everything between the RPC handlers and the
+//! ledgers that changes state or makes a change visible.
 //!
 //! ```text
-//! submit handler --(verify on the CPU pool)--> Command::Submit --> sequencer thread
-//!   sequencer: store.apply -> persist.record_tx -> (reply, Durable) back to the handler,
-//!              which answers once Durable resolves
-//! ledger_accept / close timer --> Command::Close --> store.close -> persist.record_close
-//!   -> publisher task: once durable, LedgerStatus, ledgerClosed, validated tx messages
+//! submit handler --Command::Submit (queued on arrival)--> sequencer thread
+//!   meanwhile the CPU pool decodes and verifies; the sequencer takes the outcome in order:
+//!   ledgers.apply_verified -> persist.record_tx -> (reply, Durable) back to the handler,
+//!   which answers once Durable resolves
+//! ledger_accept / close timer --> Command::Close --> ledgers.close -> persist.record_close
+//!   -> publisher task, once durable: the history store write, the PostgreSQL copy offered
+//!      the ledger, LedgerStatus, ledgerClosed and validated transaction messages,
+//!      path_find updates
+//! ledger_snapshot / ledger_revert --> Command::Snapshot / Command::Revert (journaled)
 //! ```
 //!
 //! - [`sequencer`]: the writer thread and its commands.
 //! - [`close`]: the close timer and the publisher.
-//! - [`subscriptions`]: streams and account subscriptions, fan-out.
+//! - [`subscriptions`]: streams, accounts and order books followed, fan-out.
 //! - [`status`]: the status snapshot server_info and the preconditions read.
-//! - [`persist`]: the journal and snapshots behind a small API.
-//! - [`history`]: validated ledgers and transactions beyond memory, in the history store.
+//! - [`persist`]: the journal and snapshots behind a small API, recovery and replay.
+//! - [`history`]: validated ledgers and transactions beyond memory, in the history store:
+//!   the write at each close, the backlog while it cannot be written, the check at start
+//!   and `--repair-history`.
+//! - [`memory`]: giving freed memory back to the operating system after closes.
 //! - [`replica`]: the copy of validated history into PostgreSQL for read nodes.
 //! - [`reader`]: a read node's follower of that database.
 

@@ -9,11 +9,29 @@
 //!
 //! A handler is a plain function `fn(&Context, &Params) -> HandlerResult`; the row says where
 //! it runs: [`Handler::Inline`] on the connection task (cheap work only), [`Handler::Cpu`] on
-//! the CPU pool (signing, verification), [`Handler::Async`] as its own task (work that waits,
-//! e.g. for a journal write). Adding a method = one file `handlers/<wire name>.rs` and one
-//! line in the `methods!` list in `handlers/mod.rs`: the macro declares the module and
-//! builds the row from the same name, so the file name is the wire name by construction;
-//! role, condition and API versions default to user, none and every version.
+//! the CPU pool (signing, verification, and reads that walk many entries or the history
+//! store), [`Handler::Async`] as its own task (work that waits, e.g. for a journal write).
+//! Adding a method = one file `handlers/<wire name>.rs` and one line in the `methods!` list
+//! in `handlers/mod.rs`: the macro declares the module and builds the row from the same
+//! name, so the file name is the wire name by construction; role, condition and API
+//! versions default to user, none and every version.
+//!
+//! # Beside the handlers
+//! Code several methods share lives here, never in `handlers/`:
+//! - requests and replies: [`json`] (bounded parsing), [`envelope`], [`error`], [`params`],
+//!   [`mask`], [`role`], [`context`] (what a handler sees, the shared [`context::Services`]);
+//! - reading: [`ledger_select`] (which ledger a request reads), [`owner_walk`],
+//!   [`entry_type`], [`book_page`], [`nft_offers`], [`price_stats`], [`amendments`],
+//!   [`node_identity`];
+//! - writing: [`signing`] (`sign` and the signing path `submit` shares), [`submission`]
+//!   (the sequencer slot, checks on the CPU pool, the durable reply), [`standalone`]
+//!   (`ledger_accept`, `ledger_snapshot`, `ledger_revert`), [`devnet`] (faucet, prefunded
+//!   accounts, genesis files), [`key_cache`], [`cpu_pool`];
+//! - [`pathfind`]: rippled's `Pathfinder` and `PathRequest`, for `ripple_path_find` and
+//!   `path_find`;
+//! - other servers: [`upstream`] (a WebSocket client), [`forward`] (a read node's writes to
+//!   its writer);
+//! - [`cli`]: the command-line client's positional forms.
 
 pub mod amendments;
 pub mod book_page;

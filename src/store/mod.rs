@@ -12,15 +12,18 @@
 //!   ([`Discarded`]).
 //! - [`snapshot`]: [`Snapshots`]: temp file, fsync, rename, directory fsync; fallback.
 //! - [`prune`]: [`prune_history`], how many snapshots and journal segments are kept.
-//! - [`history`]: [`HistoryStore`], every validated ledger and transaction, queryable
-//!   ([`SqliteHistory`]).
+//! - [`history`]: [`HistoryStore`], every validated ledger, transaction and changed entry,
+//!   queryable ([`SqliteHistory`]), with its start marker and integrity check.
 //! - [`postgres`]: [`PgHistory`], the same store in PostgreSQL, shared by the writer and
-//!   read nodes (it runs its connections on a small tokio runtime of its own).
+//!   read nodes.
 //! - [`ticket`]: [`Ticket`], the receipt of an append (blocking wait, future, callback).
 //! - [`error`]: [`StoreError`], the one error type.
 //!
-//! The store uses threads and `std::fs`, never tokio, so it works from any context; a
-//! tokio task awaits a [`Ticket`] directly (it is a plain future).
+//! Every call blocks its caller and none needs a tokio runtime, so the store works from any
+//! context: the journal, snapshots and SQLite use threads and `std::fs`, and a tokio task
+//! awaits a [`Ticket`] directly (it is a plain future). The one exception inside is
+//! [`PgHistory`]: tokio-postgres is asynchronous, so it owns a small tokio runtime of its
+//! own for its connections and blocks each call until the database answers.
 
 pub mod damage;
 pub mod error;

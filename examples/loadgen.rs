@@ -19,6 +19,9 @@
 //!
 //! The spawned server is in memory (`--ephemeral`) unless `--durable` (a fresh data
 //! directory under the target directory, removed afterwards) or `--data-dir DIR`.
+//! `--mode soak [--seconds 600] [--accounts 100] [--server-pid PID]`: payments signed as
+//! they are sent, for that long, the applied rate and the server's resident memory every
+//! 30 s, then every acknowledged payment looked up with `tx` (`loadgen/soak.rs`).
 //! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99).
 //! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
 //! payment goes to the genesis account), one close, then account_tx pages of 20 of the
@@ -42,6 +45,8 @@ mod dex;
 mod fanout;
 #[path = "loadgen/ledger.rs"]
 mod ledger;
+#[path = "loadgen/soak.rs"]
+mod soak;
 
 use futures::{SinkExt, StreamExt};
 use ledgerd::protocol::claim::sign_claim;
@@ -390,6 +395,16 @@ fn main() {
                 o.each,
             )),
             "reads" => runtime.block_on(ledger::reads_mode(&addr, o.connections, d, o.count)),
+            "soak" => runtime.block_on(soak::soak_mode(
+                &addr,
+                soak::Soak {
+                    connections: o.connections,
+                    depth: d,
+                    accounts: o.accounts,
+                    seconds: o.seconds as u64,
+                    pid,
+                },
+            )),
             // account_tx pages of history already there (a read node over a writer's).
             "history-read" => {
                 runtime.block_on(ledger::history_mode(&addr, o.connections, d, o.count))

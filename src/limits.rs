@@ -340,6 +340,12 @@ pub const LEDGER_HISTORY_BYTES_MAX: u64 = 1 << 30;
 /// The shortest time between two trims of the allocator after ledgers left memory's
 /// window (`node/memory.rs`): each walks the writer thread's heap.
 pub const MEMORY_TRIM_INTERVAL_MILLIS: u64 = 5_000;
+/// The bounds of `--ledger-memory-mb` / `ledger_memory_mb`, the operator's
+/// [`LEDGER_HISTORY_BYTES_MAX`]: below 16 MB a busy ledger would leave memory's window
+/// as it closes.
+pub const LEDGER_MEMORY_MB_MIN: u64 = 16;
+/// The largest `--ledger-memory-mb` (1 TiB).
+pub const LEDGER_MEMORY_MB_MAX: u64 = 1 << 20;
 /// The fewest closed ledgers memory keeps whatever their size (the byte bound never
 /// leaves fewer).
 pub const LEDGER_HISTORY_COUNT_MIN: u32 = 8;

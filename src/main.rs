@@ -102,6 +102,11 @@ struct ServeArgs {
     /// The network id server_info reports.
     #[arg(long)]
     network_id: Option<u32>,
+    /// Megabytes of closed ledgers kept in memory (default 1024); older ledgers are read
+    /// from the history store (rippled's `[ledger_history]` and `node_size` bound the
+    /// same thing).
+    #[arg(long, value_name = "MB")]
+    ledger_memory_mb: Option<u64>,
     /// A new ledger's reference transaction cost, in drops (rippled [voting]
     /// reference_fee, which a standalone genesis takes; default 10).
     #[arg(long, value_name = "DROPS")]
@@ -343,6 +348,11 @@ fn apply_storage_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(),
     config.repair_journal = args.repair_journal;
     config.repair_history = args.repair_history;
     fixed_clock(args, config)?;
+    if args.ledger_memory_mb.is_some() {
+        config.ledger_memory_bytes =
+            ledgerd::server::config::check_ledger_memory_mb(args.ledger_memory_mb)
+                .map_err(|e| e.to_string())?;
+    }
     if args.online_delete.is_some() {
         config.online_delete = ledgerd::server::config::check_online_delete(args.online_delete)
             .map_err(|e| e.to_string())?;

@@ -362,3 +362,25 @@ fn fee_options_set_a_new_ledgers_fee_schedule() {
         assert!(err.contains("drops"), "{bad:?}: {err}");
     }
 }
+
+/// `--ledger-memory-mb` bounds memory's window of closed ledgers: a value within bounds
+/// serves, one outside them is refused before anything starts.
+#[test]
+fn ledger_memory_mb_is_bounded() {
+    let server = Server::start(&["--ledger-memory-mb", "16"]);
+    let info = support::http::rpc(server.addr(), "server_info", json!({})).json();
+    assert_eq!(info["result"]["status"], "success", "{info}");
+    for bad in ["15", "1048577", "x"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+            .args(["serve", "--ephemeral", "--listen", "127.0.0.1:0"])
+            .args(["--ledger-memory-mb", bad])
+            .output()
+            .expect("run ledgerd");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("ledger-memory-mb") || err.contains("ledger_memory_mb"),
+            "{bad}: {err}"
+        );
+    }
+}

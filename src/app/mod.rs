@@ -249,6 +249,7 @@ fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
     ledger_cfg.fixed_clock = config.fixed_clock;
     ledger_cfg.fees = config.fees;
+    ledger_cfg.history_bytes_max = config.ledger_memory_bytes;
     ledger_cfg
 }
 

@@ -75,6 +75,9 @@ pub struct FileConfig {
     /// Keep only the newest this many validated ledgers' history (rippled `online_delete`;
     /// at least `ONLINE_DELETE_LEDGERS_MIN`); absent: keep every ledger.
     pub online_delete: Option<u32>,
+    /// Megabytes of closed ledgers kept in memory (older ones are read from the history
+    /// store); absent: `LEDGER_HISTORY_BYTES_MAX`.
+    pub ledger_memory_mb: Option<u64>,
     /// The seed (`s...` or `sEd...`) of the account the faucet pays from; absent: the
     /// genesis account. It must exist and hold XRP (a genesis file's or prefunded account):
     /// `serve` refuses to start when it names no account.
@@ -242,6 +245,8 @@ pub struct ServerConfig {
     pub cpu_threads: Option<usize>,
     /// Keep only the newest this many validated ledgers' history (`online_delete`).
     pub online_delete: Option<u32>,
+    /// Bytes of closed ledgers kept in memory (`--ledger-memory-mb`, `ledger_memory_mb`).
+    pub ledger_memory_bytes: u64,
     /// Start from another server's ledger (`serve --fork`; command line only).
     pub fork: Option<ForkConfig>,
     /// Prefunded accounts and a genesis file (command line only).
@@ -310,6 +315,7 @@ impl ServerConfig {
             close_interval_secs: crate::limits::CLOSE_INTERVAL_SECS_DEFAULT,
             cpu_threads: None,
             online_delete: None,
+            ledger_memory_bytes: crate::limits::LEDGER_HISTORY_BYTES_MAX,
             fork: None,
             dev: DevOptions::default(),
             faucet_key: None,
@@ -357,6 +363,7 @@ impl ServerConfig {
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
+            ledger_memory_bytes: check_ledger_memory_mb(file.ledger_memory_mb)?,
             fork: None,
             dev: DevOptions::default(),
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
@@ -366,6 +373,20 @@ impl ServerConfig {
             read_only: false,
             writer: None,
         })
+    }
+}
+
+/// Megabytes of closed ledgers kept in memory, as bytes: `None` is the default
+/// ([`crate::limits::LEDGER_HISTORY_BYTES_MAX`]); a value must lie within
+/// [`crate::limits::LEDGER_MEMORY_MB_MIN`]..=[`crate::limits::LEDGER_MEMORY_MB_MAX`].
+pub fn check_ledger_memory_mb(mb: Option<u64>) -> Result<u64, ConfigError> {
+    use crate::limits::{LEDGER_HISTORY_BYTES_MAX, LEDGER_MEMORY_MB_MAX, LEDGER_MEMORY_MB_MIN};
+    match mb {
+        None => Ok(LEDGER_HISTORY_BYTES_MAX),
+        Some(mb) if (LEDGER_MEMORY_MB_MIN..=LEDGER_MEMORY_MB_MAX).contains(&mb) => Ok(mb << 20),
+        Some(mb) => Err(ConfigError::Invalid(format!(
+            "ledger_memory_mb {mb} is outside {LEDGER_MEMORY_MB_MIN}..={LEDGER_MEMORY_MB_MAX}"
+        ))),
     }
 }
 
@@ -550,6 +571,22 @@ admin = ["127.0.0.1", "::1"]
         assert_eq!(c.ports[1].limit, 3);
         assert_eq!((c.ports[0].ip_limit, c.ports[1].ip_limit), (0, 2));
         assert_eq!(c.ports[1].admin.len(), 2);
+    }
+
+    #[test]
+    fn ledger_memory_mb_is_bounded_and_read_as_bytes() {
+        let port = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n";
+        let c = ServerConfig::from_toml(port).unwrap();
+        assert_eq!(
+            c.ledger_memory_bytes,
+            crate::limits::LEDGER_HISTORY_BYTES_MAX
+        );
+        let c = ServerConfig::from_toml(&format!("ledger_memory_mb = 64\n{port}")).unwrap();
+        assert_eq!(c.ledger_memory_bytes, 64 << 20);
+        for bad in [0, 15, (1 << 20) + 1] {
+            let e = ServerConfig::from_toml(&format!("ledger_memory_mb = {bad}\n{port}"));
+            assert!(e.is_err(), "{bad} accepted");
+        }
     }
 
     #[test]

@@ -243,6 +243,11 @@ impl State {
                 None => Value::Deleted,
             };
             let mut versions = self.map.entry(key).or_default();
+            // The version this one supersedes is read only by readers of older ledgers:
+            // its decoded form leaves the cache (they decode it again if they come).
+            if let Some((prev, _)) = versions.last() {
+                self.decoded.remove(&(key, *prev, epoch));
+            }
             versions.push((at, stored));
             prune(&mut versions, floor);
         }

@@ -2,33 +2,41 @@
 //! type's three phases (rippled's `applySteps.cpp` dispatch). Adding a type is a new
 //! file with `preflight` / `preclaim` / `do_apply`, a [`TxType`] variant and a row here.
 
-use super::delegate_set;
+use super::delegate::delegate_set;
 use super::ter::Ter;
 use super::transactor::ApplyContext;
 use super::tx_type::TxType;
 use super::{
-    account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
-    amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
-    did_delete, did_set, escrow_cancel, escrow_create, escrow_finish, mptoken_authorize,
-    mptoken_issuance_create, mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer,
-    nftoken_burn, nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify,
-    offer_cancel, offer_create, oracle_delete, oracle_set, payment, payment_channel_claim,
-    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
-    trust_set, xchain_create_bridge,
+    account::account_delete, account::account_set, account::deposit_preauth,
+    account::set_regular_key, account::signer_list_set, account::ticket_create, amm::amm_bid,
+    amm::amm_clawback, amm::amm_create, amm::amm_delete, amm::amm_deposit, amm::amm_vote,
+    amm::amm_withdraw, channel::payment_channel_claim, channel::payment_channel_create,
+    channel::payment_channel_fund, check::check_cancel, check::check_cash, check::check_create,
+    dex::offer_cancel, dex::offer_create, did::did_delete, did::did_set, escrow::escrow_cancel,
+    escrow::escrow_create, escrow::escrow_finish, mpt::mptoken_authorize,
+    mpt::mptoken_issuance_create, mpt::mptoken_issuance_destroy, mpt::mptoken_issuance_set,
+    nft::nftoken_accept_offer, nft::nftoken_burn, nft::nftoken_cancel_offer,
+    nft::nftoken_create_offer, nft::nftoken_mint, nft::nftoken_modify, oracle::oracle_delete,
+    oracle::oracle_set, payment::payment, trust::clawback, trust::trust_set,
+    xchain::xchain_create_bridge,
 };
 use super::{
-    credential_accept, credential_create, credential_delete, permissioned_domain_delete,
-    permissioned_domain_set,
+    credential::credential_accept, credential::credential_create, credential::credential_delete,
+    domain::permissioned_domain_delete, domain::permissioned_domain_set,
 };
 use super::{
-    loan_broker_cover_clawback, loan_broker_cover_deposit, loan_broker_cover_withdraw,
-    loan_broker_delete, loan_broker_set, loan_delete, loan_manage, loan_pay, loan_set,
+    loan::loan_broker_cover_clawback, loan::loan_broker_cover_deposit,
+    loan::loan_broker_cover_withdraw, loan::loan_broker_delete, loan::loan_broker_set,
+    loan::loan_delete, loan::loan_manage, loan::loan_pay, loan::loan_set,
 };
-use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
-use super::{xchain_account_create_commit, xchain_add_account_create_attestation};
 use super::{
-    xchain_add_claim_attestation, xchain_claim, xchain_commit, xchain_create_claim_id,
-    xchain_modify_bridge,
+    vault::vault_clawback, vault::vault_create, vault::vault_delete, vault::vault_deposit,
+    vault::vault_set, vault::vault_withdraw,
+};
+use super::{xchain::xchain_account_create_commit, xchain::xchain_add_account_create_attestation};
+use super::{
+    xchain::xchain_add_claim_attestation, xchain::xchain_claim, xchain::xchain_commit,
+    xchain::xchain_create_claim_id, xchain::xchain_modify_bridge,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -437,9 +445,9 @@ const ROWS: &[Transactor] = &[
     Transactor {
         tx_type: TxType::Batch,
         name: "Batch",
-        preflight: super::batch::preflight,
-        preclaim: super::batch::preclaim,
-        do_apply: super::batch::do_apply,
+        preflight: super::batch::batch::preflight,
+        preclaim: super::batch::batch::preclaim,
+        do_apply: super::batch::batch::do_apply,
     },
     Transactor {
         tx_type: TxType::XChainModifyBridge,

@@ -57,10 +57,10 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 pub fn verify_signature(tx: &StObject) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
         // rippled's checkValidity: an inner transaction carries no signature at all.
-        return !super::batch::inner_has_signature(tx);
+        return !super::batch::batch::inner_has_signature(tx);
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
-    verify_tx_signature(tx) && super::loan_set::counterparty_signature_valid(tx)
+    verify_tx_signature(tx) && super::loan::loan_set::counterparty_signature_valid(tx)
 }
 
 /// The transaction's own signature (single or multi), as [`verify_signature`] checks it
@@ -277,7 +277,7 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         if c.fee != 0 {
             return Err(Ter::temBAD_FEE);
         }
-        if super::batch::inner_has_signature(tx) {
+        if super::batch::batch::inner_has_signature(tx) {
             return Err(Ter::temINVALID_FLAG);
         }
         return Ok(());
@@ -290,7 +290,7 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         0
     } else if tx.u16_of(s.transaction_type) == Some(TxType::LoanPay as u16) {
         let own = base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops);
-        own.saturating_mul(super::loan_pay::fee_multiple(view, tx))
+        own.saturating_mul(super::loan::loan_pay::fee_multiple(view, tx))
     } else {
         base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops)
     };
@@ -305,7 +305,7 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     }
     check_sign(view, tx, c, &root, &payer)?;
     if tx.u16_of(s.transaction_type) == Some(TxType::LoanSet as u16) {
-        super::loan_set::check_counterparty(view, tx, c.dry_run)?;
+        super::loan::loan_set::check_counterparty(view, tx, c.dry_run)?;
     }
     Ok(())
 }
@@ -342,7 +342,7 @@ fn check_sign(
 
 /// rippled's `calculateBaseFee` for `tx` (drops): the base fee plus one per multi-signer,
 /// one owner reserve for AMMCreate and AccountDelete, EscrowFinish's fulfillment units,
-/// and a Batch's own schedule ([`super::batch::base_fee`]).
+/// and a Batch's own schedule ([`super::batch::batch::base_fee`]).
 pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
     let s = sf();
     let tx_type = tx.u16_of(s.transaction_type);
@@ -363,15 +363,21 @@ pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
     let fulfillment = tx
         .blob_of(s.fulfillment)
         .filter(|_| tx_type == Some(TxType::EscrowFinish as u16))
-        .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
+        .map_or(0, |f| {
+            super::escrow::escrow_finish::fulfillment_fee_units(f.len())
+        });
     let counterparty = if tx_type == Some(TxType::LoanSet as u16) {
-        super::loan_set::counterparty_signatures(tx)
+        super::loan::loan_set::counterparty_signatures(tx)
     } else {
         0
     };
     let own = base_drops.saturating_mul(1 + signers + fulfillment + counterparty);
     if tx_type == Some(TxType::Batch as u16) {
-        return own.saturating_add(super::batch::base_fee(tx, base_drops, reserve_inc_drops));
+        return own.saturating_add(super::batch::batch::base_fee(
+            tx,
+            base_drops,
+            reserve_inc_drops,
+        ));
     }
     own
 }
@@ -389,7 +395,7 @@ pub(crate) fn check_multi_sign(
     let Some(list) = view.read(&keylet::signers(account)) else {
         return Err(Ter::tefNOT_MULTI_SIGNING);
     };
-    let entries = super::signer_list_set::signer_entries(&list)?;
+    let entries = super::account::signer_list_set::signer_entries(&list)?;
     let mut listed = entries.iter().peekable();
     let mut weight: u64 = 0;
     for (_, signer) in signers {
@@ -541,7 +547,7 @@ pub fn apply_transaction(
         return Outcome::rejected(Ter::tefINTERNAL);
     }
     for key in &removed_offers {
-        let _ = super::offer::offer_delete(&mut ctx.sb, key);
+        let _ = super::dex::offer_delete(&mut ctx.sb, key);
     }
     for key in &expired_credentials {
         let _ = super::credential::delete_credential(&mut ctx.sb, key);
@@ -664,7 +670,7 @@ fn preflight_and_preclaim(
         return Err(Ter::temUNKNOWN);
     };
     let t = if transactor.tx_type == TxType::Batch {
-        super::batch::preflight_with(tx, &c.account, cfg)
+        super::batch::batch::preflight_with(tx, &c.account, cfg)
     } else {
         (transactor.preflight)(tx, &c.account)
     };

@@ -72,9 +72,9 @@ fn owned_by(
         }
         Some(lt::ORACLE) => {
             if let Some(a) = o.account_of(s.owner) {
-                let pairs = crate::engine::oracle::oracle_set::series(o).len();
+                let pairs = crate::engine::oracle::series(o).len();
                 *out.entry(a).or_default() +=
-                    sign * i64::from(crate::engine::oracle::oracle_set::reserve_count(pairs));
+                    sign * i64::from(crate::engine::oracle::reserve_count(pairs));
             }
         }
         Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) | Some(lt::VAULT) => {
@@ -97,7 +97,7 @@ fn owned_by(
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
             } else {
-                crate::engine::account::signer_list_set::signer_entries(o)
+                crate::engine::account::signer_entries(o)
                     .map(|e| 2 + e.len() as i64)
                     .unwrap_or(1)
             };

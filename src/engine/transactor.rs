@@ -57,7 +57,7 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 pub fn verify_signature(tx: &StObject) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
         // rippled's checkValidity: an inner transaction carries no signature at all.
-        return !super::batch::batch::inner_has_signature(tx);
+        return !super::batch::inner_has_signature(tx);
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
     verify_tx_signature(tx) && super::loan::loan_set::counterparty_signature_valid(tx)
@@ -277,7 +277,7 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         if c.fee != 0 {
             return Err(Ter::temBAD_FEE);
         }
-        if super::batch::batch::inner_has_signature(tx) {
+        if super::batch::inner_has_signature(tx) {
             return Err(Ter::temINVALID_FLAG);
         }
         return Ok(());
@@ -395,7 +395,7 @@ pub(crate) fn check_multi_sign(
     let Some(list) = view.read(&keylet::signers(account)) else {
         return Err(Ter::tefNOT_MULTI_SIGNING);
     };
-    let entries = super::account::signer_list_set::signer_entries(&list)?;
+    let entries = super::account::signer_entries(&list)?;
     let mut listed = entries.iter().peekable();
     let mut weight: u64 = 0;
     for (_, signer) in signers {

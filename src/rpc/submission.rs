@@ -187,9 +187,7 @@ pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcE
     let tx = codec::decode(&bytes).map_err(|e| invalid(e.to_string()))?;
     required_fields(&tx).map_err(invalid)?;
     let local = local_checks(&tx).and_then(|()| {
-        if crate::engine::batch::batch::is_inner(&tx)
-            && crate::engine::batch::batch::inner_has_signature(&tx)
-        {
+        if crate::engine::batch::is_inner(&tx) && crate::engine::batch::inner_has_signature(&tx) {
             // rippled's checkValidity on an inner transaction carrying a signature.
             Err("Malformed: Invalid inner batch transaction.".to_string())
         } else if crate::engine::transactor::verify_signature(&tx) {

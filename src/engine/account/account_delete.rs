@@ -4,8 +4,7 @@
 //! price oracles) may go, at least 256 ledgers after their Sequence; the fee is one owner
 //! reserve.
 
-use super::deposit_preauth::remove_preauth;
-use super::signer_list_set::remove_signer_list;
+use super::{deposit_allowed, remove_preauth, remove_signer_list};
 use crate::engine::credential;
 use crate::engine::entry::{balance_drops, credit_drops, set_flags};
 use crate::engine::ter::Ter;
@@ -63,9 +62,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return creds;
     }
     // With credentials the deposit check waits for doApply, which deletes expired ones.
-    if tx.get(s.credential_ids).is_none()
-        && !super::deposit_preauth::deposit_allowed(view, &dst_root, account, &dst)
-    {
+    if tx.get(s.credential_ids).is_none() && !deposit_allowed(view, &dst_root, account, &dst) {
         return Ter::tecNO_PERMISSION;
     }
     let Some(root) = view.read(&keylet::account(account)) else {
@@ -180,14 +177,10 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
         Some(lt::OFFER) => crate::engine::dex::offer_delete(&mut ctx.sb, key),
         Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
         Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
-        Some(lt::DID) => crate::engine::did::did_delete::delete_did(&mut ctx.sb, account),
-        Some(lt::ORACLE) => {
-            crate::engine::oracle::oracle_delete::delete_oracle(&mut ctx.sb, key, account)
-        }
+        Some(lt::DID) => crate::engine::did::delete_did(&mut ctx.sb, account),
+        Some(lt::ORACLE) => crate::engine::oracle::delete_oracle(&mut ctx.sb, key, account),
         Some(lt::CREDENTIAL) => credential::delete_credential(&mut ctx.sb, key),
-        Some(lt::DELEGATE) => {
-            crate::engine::delegate::delegate_set::delete_delegate(&mut ctx.sb, key)
-        }
+        Some(lt::DELEGATE) => crate::engine::delegate::delete_delegate(&mut ctx.sb, key),
         Some(lt::NFTOKEN_OFFER) => {
             if crate::engine::nft::delete_offer(&mut ctx.sb, key) {
                 Ter::tesSUCCESS

@@ -5,32 +5,19 @@
 //! matching the whole set). Each preauthorization is an owned entry; a credential set is
 //! stored sorted and keyed by its sorted (issuer, type) pairs.
 
+use super::remove_preauth;
 use crate::engine::credential::{array_of, check_array, pairs, set_value, sorted, CredentialSet};
-use crate::engine::directory::{insert_owned, remove_owned};
+use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
-use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
-use crate::ledger::flags::{lsf, lt};
+use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::CREDENTIALS_ARRAY_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
-
-/// rippled's `verifyDepositPreauth` without credentials: a destination that requires
-/// deposit authorization accepts only itself and the accounts it preauthorized.
-pub fn deposit_allowed(
-    view: &dyn ReadView,
-    dst_root: &StObject,
-    src: &AccountId,
-    dst: &AccountId,
-) -> bool {
-    !dst_root.is_flag(lsf::DEPOSIT_AUTH)
-        || src == dst
-        || view.read(&keylet::deposit_preauth(dst, src)).is_some()
-}
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
@@ -167,24 +154,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     entry.set(s.owner_node, StValue::UInt64(page));
     ctx.sb.insert(key, entry);
     adjust_owner_count(&mut ctx.sb, &account, 1);
-    Ter::tesSUCCESS
-}
-
-/// Deletes a preauthorization and gives back its owner count (rippled
-/// `DepositPreauth::removeFromLedger`; AccountDelete uses it too).
-pub fn remove_preauth(sb: &mut Sandbox, key: &crate::protocol::types::Hash256) -> Ter {
-    let s = sf();
-    let Some(entry) = sb.peek(key) else {
-        return Ter::tefINTERNAL;
-    };
-    let Some(owner) = entry.account_of(s.account) else {
-        return Ter::tefINTERNAL;
-    };
-    let page = entry.u64_of(s.owner_node).unwrap_or(0);
-    if !remove_owned(sb, &owner, page, key, false) {
-        return Ter::tefBAD_LEDGER;
-    }
-    adjust_owner_count(sb, &owner, -1);
-    sb.erase(*key);
     Ter::tesSUCCESS
 }

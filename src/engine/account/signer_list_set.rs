@@ -3,9 +3,10 @@
 //! enabled in rippled 2.x) a list counts once toward OwnerCount (`lsfOneOwnerCount`) and
 //! holds 1 to 32 entries, each optionally tagged with a WalletLocator.
 
-use crate::engine::directory::{insert_owned, remove_owned};
+use super::remove_signer_list;
+use super::{signer_entries, SignerEntry};
+use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
-use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
@@ -14,44 +15,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::MULTI_SIGNERS_MAX;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Hash256};
-
-/// One signer of a list: its account, weight and optional tag.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SignerEntry {
-    /// The signer's account.
-    pub account: AccountId,
-    /// Its weight toward the quorum.
-    pub weight: u16,
-    /// Its WalletLocator, if any.
-    pub tag: Option<Hash256>,
-}
-
-/// The entries of a SignerEntries array (a transaction's or a ledger entry's), in the
-/// order given; `temMALFORMED` for an element that is not a SignerEntry with an account
-/// and a weight (rippled `SignerEntries::deserialize`).
-pub fn signer_entries(o: &StObject) -> Result<Vec<SignerEntry>, Ter> {
-    let s = sf();
-    let Some(StValue::Array(items)) = o.get(s.signer_entries) else {
-        return Err(Ter::temMALFORMED);
-    };
-    items
-        .iter()
-        .map(|(field, e)| {
-            if *field != s.signer_entry {
-                return Err(Ter::temMALFORMED);
-            }
-            match (e.account_of(s.account), e.u16_of(s.signer_weight)) {
-                (Some(account), Some(weight)) => Ok(SignerEntry {
-                    account,
-                    weight,
-                    tag: e.h256_of(s.wallet_locator),
-                }),
-                _ => Err(Ter::temMALFORMED),
-            }
-        })
-        .collect()
-}
+use crate::protocol::types::AccountId;
 
 /// What the transaction asks for.
 enum Operation {
@@ -124,30 +88,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         Ok(Operation::Destroy) => destroy(ctx),
         Err(t) => t,
     }
-}
-
-/// Deletes `account`'s signer list, if it has one, and gives back its owner count (one,
-/// or 2 + entries for a list from before MultiSignReserve).
-pub fn remove_signer_list(sb: &mut Sandbox, account: &AccountId) -> Ter {
-    let s = sf();
-    let key = keylet::signers(account);
-    let Some(list) = sb.peek(&key) else {
-        return Ter::tesSUCCESS;
-    };
-    let count = if list.is_flag(lsf::ONE_OWNER_COUNT) {
-        1
-    } else {
-        signer_entries(&list)
-            .map(|e| 2 + e.len() as i32)
-            .unwrap_or(1)
-    };
-    let page = list.u64_of(s.owner_node).unwrap_or(0);
-    if !remove_owned(sb, account, page, &key, false) {
-        return Ter::tefBAD_LEDGER;
-    }
-    adjust_owner_count(sb, account, -count);
-    sb.erase(key);
-    Ter::tesSUCCESS
 }
 
 fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Ter {

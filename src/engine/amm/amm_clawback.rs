@@ -7,7 +7,7 @@
 use super::amm_math::{
     faulted, frac_by_tokens, num, rounded_asset, rounded_lp_tokens, to_amount_now, Side,
 };
-use super::amm_withdraw::{delete_if_empty, Withdrawal, Withdrawn};
+use super::withdrawal::{delete_if_empty, Withdrawal, Withdrawn};
 use super::{amm_holds, issue_of, lp_holds, tf, tx_amm, verify_and_adjust_lp_balance, AmmEntry};
 use crate::engine::ripple::ripple_credit;
 use crate::engine::ter::Ter;

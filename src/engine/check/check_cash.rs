@@ -4,12 +4,12 @@
 //! casher without a trust line to the issuer gets one, CheckCashMakesTrustLine),
 //! honouring RequireAuth and freezes on the lines involved.
 
-use super::check_create::good_amount;
+use super::good_amount;
 use super::{check_at, expired, funds, remove_check};
 use crate::engine::entry::credit_drops;
 use crate::engine::flow::{flow, Crossing, FlowRequest};
 use crate::engine::funds::{frozen, xrp_liquid};
-use crate::engine::payment::payment::greater;
+use crate::engine::payment::greater;
 use crate::engine::ripple::{trust_create, NewLine};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};

@@ -2,6 +2,7 @@
 //! later for up to SendMax, XRP or an issued currency, until its Expiration.
 
 use super::expired;
+use super::good_amount;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::funds::frozen;
@@ -14,18 +15,6 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
-
-/// A positive, legal amount in a currency other than the reserved "XRP" code.
-pub fn good_amount(a: &Amount) -> Result<(), Ter> {
-    match a {
-        Amount::Xrp(d) if *d > 0 && d.unsigned_abs() <= crate::protocol::amount::DROPS_MAX => {
-            Ok(())
-        }
-        Amount::Iou { currency, .. } if currency.is_xrp() => Err(Ter::temBAD_CURRENCY),
-        Amount::Iou { value, .. } if value.signum() > 0 => Ok(()),
-        _ => Err(Ter::temBAD_AMOUNT),
-    }
-}
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {

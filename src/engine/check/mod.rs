@@ -78,3 +78,15 @@ pub fn remove_check(sb: &mut Sandbox, key: &Hash256, check: &StObject) -> Ter {
     sb.erase(*key);
     Ter::tesSUCCESS
 }
+
+/// A positive, legal amount in a currency other than the reserved "XRP" code.
+pub fn good_amount(a: &Amount) -> Result<(), Ter> {
+    match a {
+        Amount::Xrp(d) if *d > 0 && d.unsigned_abs() <= crate::protocol::amount::DROPS_MAX => {
+            Ok(())
+        }
+        Amount::Iou { currency, .. } if currency.is_xrp() => Err(Ter::temBAD_CURRENCY),
+        Amount::Iou { value, .. } if value.signum() > 0 => Ok(()),
+        _ => Err(Ter::temBAD_AMOUNT),
+    }
+}

@@ -3,9 +3,11 @@
 //! owns; a new list replaces the old, an empty list deletes the entry. AccountDelete
 //! removes the account's Delegate entries with it.
 
-use crate::engine::directory::{insert_owned, remove_owned};
+use super::delete_delegate;
+use super::permission_values;
+use super::permissions;
+use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
-use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
@@ -17,22 +19,6 @@ use crate::protocol::definitions::Field;
 use crate::protocol::permission;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
-
-/// The Permissions array of a transaction or a Delegate entry (empty when absent).
-pub fn permissions(o: &StObject) -> &[(Field, StObject)] {
-    match o.get(sf().permissions) {
-        Some(StValue::Array(a)) => a,
-        _ => &[],
-    }
-}
-
-/// The PermissionValues of an object's Permissions array.
-pub fn permission_values(o: &StObject) -> Vec<u32> {
-    permissions(o)
-        .iter()
-        .map(|(_, p)| p.u32_of(sf().permission_value).unwrap_or(0))
-        .collect()
-}
 
 /// preflight: at most ten permissions, not to oneself, no duplicates, each delegatable.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
@@ -117,25 +103,5 @@ fn create(
     entry.set(s.owner_node, StValue::UInt64(page));
     ctx.sb.insert(key, entry);
     adjust_owner_count(&mut ctx.sb, &account, 1);
-    Ter::tesSUCCESS
-}
-
-/// Removes the Delegate entry `key` from its owner's directory and the ledger, giving
-/// back the owner count (rippled `DelegateSet::deleteDelegate`).
-pub fn delete_delegate(sb: &mut Sandbox, key: &Hash256) -> Ter {
-    let s = sf();
-    let Some(entry) = sb.peek(key) else {
-        return Ter::tecINTERNAL;
-    };
-    let owner = entry.account_of(s.account).unwrap_or_default();
-    let page = entry.u64_of(s.owner_node).unwrap_or(0);
-    if !remove_owned(sb, &owner, page, key, false) {
-        return Ter::tefBAD_LEDGER;
-    }
-    if !sb.exists(&keylet::account(&owner)) {
-        return Ter::tecINTERNAL;
-    }
-    adjust_owner_count(sb, &owner, -1);
-    sb.erase(*key);
     Ter::tesSUCCESS
 }

@@ -5,18 +5,23 @@
 
 pub mod delegate_set;
 
-use self::delegate_set::permission_values;
 use super::ter::Ter;
 use super::transactor::TF_UNIVERSAL_MASK;
 use super::tx_type::TxType;
 use super::{mpt::mptoken_issuance_set, trust::trust_set};
+use crate::engine::directory::remove_owned;
+use crate::engine::entry::adjust_owner_count;
+use crate::engine::sandbox::Sandbox;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::definitions::Field;
 use crate::protocol::permission::{granular_value, of_tx_type};
 use crate::protocol::st::StObject;
+use crate::protocol::st::StValue;
 use crate::protocol::types::AccountId;
+use crate::protocol::types::Hash256;
 
 const DENIED: Ter = Ter::terNO_DELEGATE_PERMISSION;
 
@@ -137,4 +142,40 @@ fn mpt_set_allowed(tx: &StObject, has: &dyn Fn(&str) -> bool) -> bool {
     }
     (flags & mptoken_issuance_set::tf::LOCK == 0 || has("MPTokenIssuanceLock"))
         && (flags & mptoken_issuance_set::tf::UNLOCK == 0 || has("MPTokenIssuanceUnlock"))
+}
+
+/// The Permissions array of a transaction or a Delegate entry (empty when absent).
+pub fn permissions(o: &StObject) -> &[(Field, StObject)] {
+    match o.get(sf().permissions) {
+        Some(StValue::Array(a)) => a,
+        _ => &[],
+    }
+}
+
+/// The PermissionValues of an object's Permissions array.
+pub fn permission_values(o: &StObject) -> Vec<u32> {
+    permissions(o)
+        .iter()
+        .map(|(_, p)| p.u32_of(sf().permission_value).unwrap_or(0))
+        .collect()
+}
+
+/// Removes the Delegate entry `key` from its owner's directory and the ledger, giving
+/// back the owner count (rippled `DelegateSet::deleteDelegate`).
+pub fn delete_delegate(sb: &mut Sandbox, key: &Hash256) -> Ter {
+    let s = sf();
+    let Some(entry) = sb.peek(key) else {
+        return Ter::tecINTERNAL;
+    };
+    let owner = entry.account_of(s.account).unwrap_or_default();
+    let page = entry.u64_of(s.owner_node).unwrap_or(0);
+    if !remove_owned(sb, &owner, page, key, false) {
+        return Ter::tefBAD_LEDGER;
+    }
+    if !sb.exists(&keylet::account(&owner)) {
+        return Ter::tecINTERNAL;
+    }
+    adjust_owner_count(sb, &owner, -1);
+    sb.erase(*key);
+    Ter::tesSUCCESS
 }

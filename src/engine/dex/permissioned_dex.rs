@@ -5,7 +5,7 @@
 //! offer stream removes domain offers whose owner has left the domain.
 
 use crate::engine::credential::{array_of, credential_at, expired, pairs};
-use crate::engine::domain::permissioned_domain_set::domain_at;
+use crate::engine::domain::domain_at;
 use crate::ledger::flags::{lsf_credential, lsf_offer};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};

@@ -1,13 +1,11 @@
 //! DIDDelete (rippled `DID.cpp`, class `DIDDelete`): removes the sending account's DID and
 //! gives back its owner reserve. AccountDelete removes a DID the same way.
 
-use crate::engine::directory::remove_owned;
-use crate::engine::entry::adjust_owner_count;
-use crate::engine::sandbox::Sandbox;
+use super::delete_did;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
-use crate::ledger::sf::{sf, StExt};
+use crate::ledger::sf::StExt;
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -32,23 +30,4 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecNO_ENTRY;
     }
     delete_did(&mut ctx.sb, &account)
-}
-
-/// Removes `owner`'s DID from its owner directory and the ledger (rippled
-/// `DIDDelete::deleteSLE`).
-pub fn delete_did(sb: &mut Sandbox, owner: &AccountId) -> Ter {
-    let key = keylet::did(owner);
-    let Some(did) = sb.peek(&key) else {
-        return Ter::tecNO_ENTRY;
-    };
-    let page = did.u64_of(sf().owner_node).unwrap_or(0);
-    if !remove_owned(sb, owner, page, &key, true) {
-        return Ter::tefBAD_LEDGER;
-    }
-    if !sb.exists(&keylet::account(owner)) {
-        return Ter::tecINTERNAL;
-    }
-    adjust_owner_count(sb, owner, -1);
-    sb.erase(key);
-    Ter::tesSUCCESS
 }

@@ -1,7 +1,7 @@
 //! PermissionedDomainDelete (rippled `PermissionedDomainDelete.cpp`): the owner deletes
 //! its PermissionedDomain and gets its reserve back.
 
-use super::permissioned_domain_set::domain_at;
+use super::domain_at;
 use crate::engine::directory::remove_owned;
 use crate::engine::entry::adjust_owner_count;
 use crate::engine::ter::Ter;

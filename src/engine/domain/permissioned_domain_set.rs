@@ -2,6 +2,7 @@
 //! PermissionedDomain, an owned entry listing the credentials (issuer, type) it accepts,
 //! or replaces the list of one it owns (`DomainID`). The list is stored sorted.
 
+use super::domain_at;
 use crate::engine::credential::{array_of, check_array, pairs, set_value, sorted};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
@@ -13,14 +14,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::DOMAIN_CREDENTIALS_MAX;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::{AccountId, Hash256};
-
-/// The PermissionedDomain at `key`, if that key holds one.
-pub fn domain_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
-    view.read(key)
-        .filter(|d| d.u16_of(sf().ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN))
-        .map(|d| (*d).clone())
-}
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {

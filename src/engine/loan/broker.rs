@@ -6,7 +6,9 @@
 use crate::engine::amm::{new_pseudo_root, pseudo_account_address};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
-use crate::engine::vault::{asset_of, number_of, read_vault, AssetAmount, VaultAsset};
+use crate::engine::vault::{
+    asset_frozen, asset_of, number_of, read_vault, AssetAmount, VaultAsset,
+};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -127,6 +129,22 @@ pub fn positive_amount(tx: &StObject) -> bool {
         Some(StValue::Amount(a)) => !a.is_zero() && !a.is_negative(),
         Some(StValue::MptAmount(m)) => m.is_positive(),
         _ => false,
+    }
+}
+
+/// `checkDeepFrozen`: `tecFROZEN` when `account`'s line of an issued asset is deep
+/// frozen, `tecLOCKED` when its MPT is locked.
+pub fn deep_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
+        VaultAsset::Token(i) => {
+            if crate::engine::funds::deep_frozen(view, account, &i.issuer, &i.currency) {
+                Ter::tecFROZEN
+            } else {
+                Ter::tesSUCCESS
+            }
+        }
+        VaultAsset::Mpt(_) => asset_frozen(view, account, asset),
     }
 }
 

@@ -43,7 +43,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     for t in [
         asset_can_transfer(view, &b.asset, account, &b.pseudo),
         asset_frozen(view, account, &b.asset),
-        super::loan_broker_cover_withdraw::deep_frozen(view, &b.pseudo, &b.asset),
+        super::broker::deep_frozen(view, &b.pseudo, &b.asset),
         asset_require_auth(view, &b.asset, account, true),
     ] {
         if t != Ter::tesSUCCESS {

@@ -2,7 +2,7 @@
 //! takes first-loss cover back, to itself or to a Destination, as long as what stays
 //! covers the minimum its debt requires (`CoverRateMinimum` of `DebtTotal`).
 
-use super::broker::{amount_in, broker_id, positive_amount, Broker};
+use super::broker::{amount_in, broker_id, deep_frozen, positive_amount, Broker};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::engine::vault::{
@@ -28,22 +28,6 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temMALFORMED;
     }
     Ter::tesSUCCESS
-}
-
-/// `checkDeepFrozen`: `tecFROZEN` when `account`'s line of an issued asset is deep
-/// frozen, `tecLOCKED` when its MPT is locked.
-pub fn deep_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Ter {
-    match asset {
-        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
-        VaultAsset::Token(i) => {
-            if crate::engine::funds::deep_frozen(view, account, &i.issuer, &i.currency) {
-                Ter::tecFROZEN
-            } else {
-                Ter::tesSUCCESS
-            }
-        }
-        VaultAsset::Mpt(_) => asset_frozen(view, account, asset),
-    }
 }
 
 /// preclaim.
@@ -85,7 +69,7 @@ fn transfer_checks(view: &dyn ReadView, b: &Broker, account: &AccountId, dst: &A
         return t;
     }
     if dst != account {
-        let t = crate::engine::vault::vault_withdraw::destination_ok(view, dst, account);
+        let t = crate::engine::vault::destination_ok(view, dst, account);
         if t != Ter::tesSUCCESS {
             return t;
         }

@@ -41,7 +41,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::tecHAS_OBLIGATIONS;
     }
     if b.cover().signum() > 0 {
-        return super::loan_broker_cover_withdraw::deep_frozen(view, account, &b.asset);
+        return super::broker::deep_frozen(view, account, &b.asset);
     }
     Ter::tesSUCCESS
 }
@@ -72,7 +72,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if t != Ter::tesSUCCESS {
         return t;
     }
-    let t = crate::engine::vault::vault_delete::remove_line(&mut ctx.sb, &b.pseudo, &b.asset);
+    let t = crate::engine::vault::remove_line(&mut ctx.sb, &b.pseudo, &b.asset);
     if t != Ter::tesSUCCESS {
         return t;
     }

@@ -89,7 +89,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let (Some(asset), Some(pseudo)) = (asset_of(&v), v.account_of(s.account)) else {
         return Ter::tefBAD_LEDGER;
     };
-    let t = crate::engine::vault::vault_create::can_add_holding(view, &asset);
+    let t = crate::engine::vault::can_add_holding(view, &asset);
     if t != Ter::tesSUCCESS {
         return t;
     }
@@ -125,10 +125,7 @@ fn update(ctx: &mut ApplyContext, key: crate::protocol::types::Hash256) -> Ter {
 fn create(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let account = ctx.account;
-    let (Some(vkey), seq) = (
-        vault_id(ctx.tx),
-        crate::engine::mpt::mptoken_issuance_create::seq_proxy(ctx.tx),
-    ) else {
+    let (Some(vkey), seq) = (vault_id(ctx.tx), crate::engine::mpt::seq_proxy(ctx.tx)) else {
         return Ter::tefBAD_LEDGER;
     };
     let Some(vault) = read_vault(&ctx.sb, &vkey) else {

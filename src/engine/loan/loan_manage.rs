@@ -7,6 +7,7 @@ use super::loan_math::{adjust_imprecise, is_integral, round_to_asset, tenth_bips
 use super::{
     has_expired, owed_to_vault, put_number, put_u32, Loan, LSF_LOAN_DEFAULT, LSF_LOAN_IMPAIRED,
 };
+use super::{set_flag, unimpair};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::engine::vault::{number_of, send_asset, set_number, to_asset};
@@ -85,12 +86,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     t
 }
 
-fn set_flag(e: &mut StObject, flag: u32, on: bool) {
-    let f = e.flags();
-    let f = if on { f | flag } else { f & !flag };
-    e.set(sf().flags, StValue::UInt32(f));
-}
-
 /// `impairLoan`: the vault's LossUnrealized grows by what it is owed (never past what it
 /// has lent: `tecLIMIT_EXCEEDED`); a payment not yet late falls due now.
 pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
@@ -108,34 +103,6 @@ pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
         loan.entry
             .set(s.next_payment_due_date, StValue::UInt32(now));
     }
-    Ter::tesSUCCESS
-}
-
-/// `unimpairLoan`: the unrealized loss goes back down; the next payment falls due at its
-/// normal date, or one interval from now if that has passed.
-pub fn unimpair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
-    let s = sf();
-    let owed = owed_to_vault(&loan.entry);
-    let loss = number_of(&loan.vault, s.loss_unrealized);
-    if loss < owed {
-        return Ter::tefBAD_LEDGER;
-    }
-    set_number(&mut loan.vault, s.loss_unrealized, loss - owed);
-    set_flag(&mut loan.entry, LSF_LOAN_IMPAIRED, false);
-    let e = &loan.entry;
-    let interval = e.u32_of(s.payment_interval).unwrap_or(0);
-    let last = e
-        .u32_of(s.previous_payment_due_date)
-        .unwrap_or(0)
-        .max(e.u32_of(s.start_date).unwrap_or(0));
-    let normal = last.saturating_add(interval);
-    let due = if has_expired(&ctx.sb, normal) {
-        ctx.sb.info().parent_close_time.saturating_add(interval)
-    } else {
-        normal
-    };
-    loan.entry
-        .set(s.next_payment_due_date, StValue::UInt32(due));
     Ter::tesSUCCESS
 }
 

@@ -3,7 +3,7 @@
 //! pseudo-account, fees to the broker's owner, or into the first-loss cover when the
 //! cover is short of its minimum; an impaired loan is unimpaired first.
 
-use super::loan_broker_cover_withdraw::deep_frozen;
+use super::broker::deep_frozen;
 use super::loan_math::{adjust_imprecise, round_to_asset, tenth_bips_of};
 use super::repayment::{
     fee_increments, make_payment, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
@@ -142,7 +142,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if loan.entry.is_flag(LSF_LOAN_IMPAIRED) {
         // rippled ignores unimpairLoan's result here: a loan it cannot unimpair stays
         // impaired and is still paid.
-        let _ = super::loan_manage::unimpair(ctx, &mut loan);
+        let _ = super::unimpair(ctx, &mut loan);
     }
     let mut book = loan.book();
     let now = ctx.sb.info().parent_close_time;

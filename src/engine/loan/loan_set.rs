@@ -193,9 +193,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let Some(vault_pseudo) = vault_pseudo(view, &b) else {
         return Ter::tefBAD_LEDGER;
     };
-    let deep = super::loan_broker_cover_withdraw::deep_frozen;
+    let deep = super::broker::deep_frozen;
     for t in [
-        crate::engine::vault::vault_create::can_add_holding(view, &b.asset),
+        crate::engine::vault::can_add_holding(view, &b.asset),
         asset_frozen(view, &vault_pseudo, &b.asset),
         deep(view, &b.pseudo, &b.asset),
         asset_frozen(view, &borrower, &b.asset),

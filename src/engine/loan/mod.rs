@@ -20,6 +20,7 @@ use self::broker::Broker;
 use self::repayment::{LoanBook, LoanTerms};
 use super::ter::Ter;
 use super::vault::{number_of, read_vault, set_number, VaultAsset};
+use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lt;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -235,4 +236,39 @@ pub fn owed_to_vault(e: &StObject) -> Number {
 /// `hasExpired`: the parent ledger closed at or after `time`.
 pub fn has_expired(view: &dyn ReadView, time: u32) -> bool {
     view.info().parent_close_time >= time
+}
+
+/// `unimpairLoan`: the unrealized loss goes back down; the next payment falls due at its
+/// normal date, or one interval from now if that has passed.
+pub fn unimpair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
+    let s = sf();
+    let owed = owed_to_vault(&loan.entry);
+    let loss = number_of(&loan.vault, s.loss_unrealized);
+    if loss < owed {
+        return Ter::tefBAD_LEDGER;
+    }
+    set_number(&mut loan.vault, s.loss_unrealized, loss - owed);
+    set_flag(&mut loan.entry, LSF_LOAN_IMPAIRED, false);
+    let e = &loan.entry;
+    let interval = e.u32_of(s.payment_interval).unwrap_or(0);
+    let last = e
+        .u32_of(s.previous_payment_due_date)
+        .unwrap_or(0)
+        .max(e.u32_of(s.start_date).unwrap_or(0));
+    let normal = last.saturating_add(interval);
+    let due = if has_expired(&ctx.sb, normal) {
+        ctx.sb.info().parent_close_time.saturating_add(interval)
+    } else {
+        normal
+    };
+    loan.entry
+        .set(s.next_payment_due_date, StValue::UInt32(due));
+    Ter::tesSUCCESS
+}
+
+/// Sets or clears one flag of a Loan entry.
+pub fn set_flag(e: &mut StObject, flag: u32, on: bool) {
+    let f = e.flags();
+    let f = if on { f | flag } else { f & !flag };
+    e.set(sf().flags, StValue::UInt32(f));
 }

@@ -324,6 +324,13 @@ pub fn immutable_flags_invalid(tx: &StObject) -> bool {
         .is_some_and(|v| v == 0 || v & !lsif_mpt::ALL != 0)
 }
 
+/// The sequence the issuance is keyed by: the ticket, else the Sequence (`getSeqProxy`).
+pub fn seq_proxy(tx: &StObject) -> u32 {
+    let s = sf();
+    tx.u32_of(s.ticket_sequence)
+        .unwrap_or_else(|| tx.u32_of(s.sequence).unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

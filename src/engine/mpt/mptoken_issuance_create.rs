@@ -6,6 +6,7 @@
 //! never change. A `DomainID` (SingleAssetVault with PermissionedDomains) admits the
 //! permissioned domain's members as holders of a RequireAuth issuance.
 
+use super::seq_proxy;
 use super::{
     immutable_flags_disabled, immutable_flags_invalid, METADATA_LEN_MAX, TRANSFER_FEE_MAX,
 };
@@ -87,13 +88,6 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim.
 pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> Ter {
     Ter::tesSUCCESS
-}
-
-/// The sequence the issuance is keyed by: the ticket, else the Sequence (`getSeqProxy`).
-pub fn seq_proxy(tx: &StObject) -> u32 {
-    let s = sf();
-    tx.u32_of(s.ticket_sequence)
-        .unwrap_or_else(|| tx.u32_of(s.sequence).unwrap_or(0))
 }
 
 /// doApply.

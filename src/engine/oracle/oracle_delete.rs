@@ -2,17 +2,14 @@
 //! oracles and gives back the one or two owner entries it counted. AccountDelete removes
 //! oracles the same way.
 
-use super::oracle_set::{reserve_count, series};
-use crate::engine::directory::remove_owned;
-use crate::engine::entry::adjust_owner_count;
-use crate::engine::sandbox::Sandbox;
+use super::delete_oracle;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
-use crate::protocol::types::{AccountId, Hash256};
+use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
@@ -43,22 +40,4 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let doc = ctx.tx.u32_of(sf().oracle_document_id).unwrap_or(0);
     let account = ctx.account;
     delete_oracle(&mut ctx.sb, &keylet::oracle(&account, doc), &account)
-}
-
-/// Removes the oracle at `key` from `owner`'s directory and the ledger (rippled
-/// `DeleteOracle::deleteOracle`).
-pub fn delete_oracle(sb: &mut Sandbox, key: &Hash256, owner: &AccountId) -> Ter {
-    let Some(oracle) = sb.peek(key) else {
-        return Ter::tecINTERNAL;
-    };
-    let page = oracle.u64_of(sf().owner_node).unwrap_or(0);
-    if !remove_owned(sb, owner, page, key, true) {
-        return Ter::tefBAD_LEDGER;
-    }
-    if !sb.exists(&keylet::account(owner)) {
-        return Ter::tecINTERNAL;
-    }
-    adjust_owner_count(sb, owner, -reserve_count(series(&oracle).len()));
-    sb.erase(*key);
-    Ter::tesSUCCESS
 }

@@ -9,6 +9,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::reserve_count;
+use super::series;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -19,8 +21,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::{
     ORACLE_ASSET_CLASS_BYTES_MAX, ORACLE_PRICE_SCALE_MAX, ORACLE_PROVIDER_BYTES_MAX,
-    ORACLE_SERIES_MAX, ORACLE_SERIES_ONE_RESERVE_MAX, ORACLE_UPDATE_TIME_DELTA_SECS,
-    ORACLE_URI_BYTES_MAX,
+    ORACLE_SERIES_MAX, ORACLE_UPDATE_TIME_DELTA_SECS, ORACLE_URI_BYTES_MAX,
 };
 use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
@@ -29,20 +30,6 @@ use crate::protocol::types::{AccountId, Currency, Hash256};
 
 /// A token pair: (BaseAsset, QuoteAsset).
 pub type PairKey = (Currency, Currency);
-
-/// The owner entries an oracle with `pairs` token pairs counts.
-pub fn reserve_count(pairs: usize) -> i32 {
-    if pairs > ORACLE_SERIES_ONE_RESERVE_MAX {
-        2
-    } else {
-        1
-    }
-}
-
-/// The PriceData objects of an oracle or an OracleSet (empty when absent).
-pub fn series(o: &StObject) -> &[(Field, StObject)] {
-    o.get_array("PriceDataSeries").unwrap_or(&[])
-}
 
 fn currency(o: &StObject, f: Field) -> Option<Currency> {
     match o.get(f) {

@@ -2,6 +2,7 @@
 //! with an issued currency, SendMax or Paths through the payment engine (`flow`), which
 //! ripples along trust lines and takes order book offers and AMM pools.
 
+use super::greater;
 use crate::engine::credential;
 use crate::engine::dex::permissioned_dex::account_in_domain;
 use crate::engine::entry::{balance_drops, credit_drops, new_account_root, set_flags};
@@ -138,15 +139,6 @@ fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
         }
     }
     Ter::tesSUCCESS
-}
-
-/// True when `a` is more than `b` (same kind of amount; never across XRP and IOUs).
-pub fn greater(a: &Amount, b: &Amount) -> bool {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => x > y,
-        (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x > y,
-        _ => false,
-    }
 }
 
 /// preclaim: the destination and paths, then the credentials presented.

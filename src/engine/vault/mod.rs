@@ -19,6 +19,8 @@ use super::entry::{adjust_owner_count, new_entry, with_threading};
 use super::ripple::{trust_create, NewLine};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
+use super::transactor::TF_UNIVERSAL_MASK;
+use crate::ledger::flags::lsf;
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -26,6 +28,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::definitions::Field;
 use crate::protocol::mpt::MptId;
+use crate::protocol::mpt::MPT_AMOUNT_MAX;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
@@ -36,6 +39,8 @@ pub const STRATEGY_FIRST_COME_FIRST_SERVE: u8 = 1;
 pub const DEFAULT_IOU_SCALE: u8 = 6;
 /// `vaultMaximumIOUScale`.
 pub const MAXIMUM_IOU_SCALE: u8 = 18;
+/// lsfVaultPrivate: the Vault entry's flag, the bit of VaultCreate's tfVaultPrivate.
+pub const LSF_VAULT_PRIVATE: u32 = 0x0001_0000;
 /// `maxDataPayloadLength`.
 pub const DATA_LEN_MAX: usize = 256;
 
@@ -609,6 +614,85 @@ pub fn valid_domain(view: &dyn ReadView, domain: &Hash256, subject: &AccountId) 
     } else {
         Ter::tecNO_AUTH
     }
+}
+
+/// `canAddHolding`: an issued currency's issuer exists (`terNO_ACCOUNT`) and ripples
+/// (`terNO_RIPPLE`); an MPT issuance exists (`tecOBJECT_NOT_FOUND`) and may be
+/// transferred (`tecNO_AUTH`).
+pub fn can_add_holding(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
+        VaultAsset::Token(i) => match view.read(&keylet::account(&i.issuer)) {
+            None => Ter::terNO_ACCOUNT,
+            Some(r) if !r.is_flag(lsf::DEFAULT_RIPPLE) => Ter::terNO_RIPPLE,
+            Some(_) => Ter::tesSUCCESS,
+        },
+        VaultAsset::Mpt(id) => match crate::engine::mpt::issuance(view, id) {
+            None => Ter::tecOBJECT_NOT_FOUND,
+            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => Ter::tecNO_AUTH,
+            Some(_) => Ter::tesSUCCESS,
+        },
+    }
+}
+
+/// A third-party destination: it exists, needs no tag, and lets the holder deposit.
+pub fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> Ter {
+    let Some(root) = view.read(&keylet::account(dst)) else {
+        return Ter::tecNO_DST;
+    };
+    if root.is_flag(lsf::REQUIRE_DEST_TAG) {
+        return Ter::tecDST_TAG_NEEDED;
+    }
+    if root.is_flag(lsf::DEPOSIT_AUTH)
+        && view.read(&keylet::deposit_preauth(dst, account)).is_none()
+    {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// `removeEmptyHolding` for the pseudo-account's line or MPToken (none for XRP).
+pub fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
+    let issue = match asset {
+        VaultAsset::Mpt(id) => return remove_mpt_holding(sb, pseudo, id),
+        VaultAsset::Token(i) if i.is_xrp() => return Ter::tesSUCCESS,
+        VaultAsset::Token(i) => i,
+    };
+    let key = keylet::line(pseudo, &issue.issuer, &issue.currency);
+    let Some(line) = sb.peek(&key) else {
+        return Ter::tesSUCCESS;
+    };
+    if !crate::engine::ripple::balance_for(&line, pseudo, &issue.issuer).is_zero() {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
+    let t = crate::engine::ripple::trust_delete(sb, &key, &line);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    adjust_owner_count(sb, pseudo, -1);
+    Ter::tesSUCCESS
+}
+
+/// The preflight VaultDeposit and VaultWithdraw share: no flag, a VaultID, a positive
+/// Amount.
+pub fn preflight_amount(tx: &StObject) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if vault_id(tx).is_none() {
+        return Ter::temMALFORMED;
+    }
+    // An MPT value past 2^63 - 1 (only a binary blob carries one) is refused as Payment,
+    // Clawback and EscrowCreate refuse it; rippled reads it through an i64 as negative.
+    let positive = match tx.get(sf().amount) {
+        Some(StValue::Amount(a)) => !a.is_zero() && !a.is_negative(),
+        Some(StValue::MptAmount(m)) => m.is_positive() && m.value <= MPT_AMOUNT_MAX,
+        _ => false,
+    };
+    if !positive {
+        return Ter::temBAD_AMOUNT;
+    }
+    Ter::tesSUCCESS
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! pseudo-account. The owner gets an MPToken for the shares at once. The fee is one
 //! owner reserve increment.
 
+use super::can_add_holding;
 use super::{
     add_empty_holding, add_share_token, asset_frozen, create_pseudo, create_share_issuance,
     is_negative_number, is_pseudo_account, set_number, VaultAsset, DATA_LEN_MAX, DEFAULT_IOU_SCALE,
@@ -13,7 +14,7 @@ use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
-use crate::ledger::flags::{lsf, lsf_mpt, lt};
+use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -103,37 +104,18 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
             return Ter::tecOBJECT_NOT_FOUND;
         }
     }
-    let seq = crate::engine::mpt::mptoken_issuance_create::seq_proxy(tx);
+    let seq = crate::engine::mpt::seq_proxy(tx);
     if crate::engine::amm::pseudo_account_address(view, &keylet::vault(account, seq)).is_none() {
         return Ter::terADDRESS_COLLISION;
     }
     Ter::tesSUCCESS
 }
 
-/// `canAddHolding`: an issued currency's issuer exists (`terNO_ACCOUNT`) and ripples
-/// (`terNO_RIPPLE`); an MPT issuance exists (`tecOBJECT_NOT_FOUND`) and may be
-/// transferred (`tecNO_AUTH`).
-pub fn can_add_holding(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
-    match asset {
-        VaultAsset::Token(i) if i.is_xrp() => Ter::tesSUCCESS,
-        VaultAsset::Token(i) => match view.read(&keylet::account(&i.issuer)) {
-            None => Ter::terNO_ACCOUNT,
-            Some(r) if !r.is_flag(lsf::DEFAULT_RIPPLE) => Ter::terNO_RIPPLE,
-            Some(_) => Ter::tesSUCCESS,
-        },
-        VaultAsset::Mpt(id) => match crate::engine::mpt::issuance(view, id) {
-            None => Ter::tecOBJECT_NOT_FOUND,
-            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => Ter::tecNO_AUTH,
-            Some(_) => Ter::tesSUCCESS,
-        },
-    }
-}
-
 /// doApply.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let account = ctx.account;
-    let seq = crate::engine::mpt::mptoken_issuance_create::seq_proxy(ctx.tx);
+    let seq = crate::engine::mpt::seq_proxy(ctx.tx);
     let key = keylet::vault(&account, seq);
     let Some(issue) = asset(ctx.tx) else {
         return Ter::tefINTERNAL;

@@ -2,8 +2,9 @@
 //! share issuance, the owner's share token, the pseudo-account's asset line and the
 //! pseudo-account itself.
 
+use super::remove_line;
 use super::vault_id;
-use super::{asset_of, number_of, read_vault, remove_share_token, share_id, VaultAsset};
+use super::{asset_of, number_of, read_vault, remove_share_token, share_id};
 use crate::engine::directory::remove_owned;
 use crate::engine::entry::adjust_owner_count;
 use crate::engine::sandbox::Sandbox;
@@ -92,28 +93,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     adjust_owner_count(&mut ctx.sb, &owner, -1);
     ctx.sb.erase(key);
-    Ter::tesSUCCESS
-}
-
-/// `removeEmptyHolding` for the pseudo-account's line or MPToken (none for XRP).
-pub fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
-    let issue = match asset {
-        VaultAsset::Mpt(id) => return super::remove_mpt_holding(sb, pseudo, id),
-        VaultAsset::Token(i) if i.is_xrp() => return Ter::tesSUCCESS,
-        VaultAsset::Token(i) => i,
-    };
-    let key = keylet::line(pseudo, &issue.issuer, &issue.currency);
-    let Some(line) = sb.peek(&key) else {
-        return Ter::tesSUCCESS;
-    };
-    if !crate::engine::ripple::balance_for(&line, pseudo, &issue.issuer).is_zero() {
-        return Ter::tecHAS_OBLIGATIONS;
-    }
-    let t = crate::engine::ripple::trust_delete(sb, &key, &line);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    adjust_owner_count(sb, pseudo, -1);
     Ter::tesSUCCESS
 }
 

@@ -3,43 +3,27 @@
 //! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
 //! vault takes deposits only from its owner and members of its permissioned domain.
 
-use super::vault_create::tf;
 use super::vault_math::{self, Unfit};
+use super::LSF_VAULT_PRIVATE;
 use super::{
     add_share_token, amount_field, asset_can_transfer, asset_frozen, asset_held,
     asset_require_auth, named_vault, number_of, read_vault, send_asset, set_number, share_id,
     vault_id, AssetAmount, Totals,
 };
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
+use crate::protocol::mpt::MptId;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    if vault_id(tx).is_none() {
-        return Ter::temMALFORMED;
-    }
-    // An MPT value past 2^63 - 1 (only a binary blob carries one) is refused as Payment,
-    // Clawback and EscrowCreate refuse it; rippled reads it through an i64 as negative.
-    let positive = match tx.get(sf().amount) {
-        Some(StValue::Amount(a)) => !a.is_zero() && !a.is_negative(),
-        Some(StValue::MptAmount(m)) => m.is_positive() && m.value <= MPT_AMOUNT_MAX,
-        _ => false,
-    };
-    if !positive {
-        return Ter::temBAD_AMOUNT;
-    }
-    Ter::tesSUCCESS
+    super::preflight_amount(tx)
 }
 
 /// preclaim.
@@ -67,7 +51,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Ter::tecLOCKED;
     }
-    if vault.flags() & tf::VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
+    if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
         let t = domain_member(view, &iss, account);
         if t != Ter::tesSUCCESS {
             return t;
@@ -176,7 +160,7 @@ fn exchange_guts(
 /// which ledgerd applies by creating an authorized token for a domain member).
 fn holder_token(ctx: &mut ApplyContext, vault: &StObject, share: &MptId) -> Ter {
     let t = add_share_token(&mut ctx.sb, share, &ctx.account, ctx.prior_balance);
-    if t != Ter::tesSUCCESS || vault.flags() & tf::VAULT_PRIVATE == 0 {
+    if t != Ter::tesSUCCESS || vault.flags() & LSF_VAULT_PRIVATE == 0 {
         return t;
     }
     let key = keylet::mptoken(share, &ctx.account);

@@ -2,8 +2,8 @@
 //! below AssetsTotal unless zero, which lifts the cap) or, on a private vault, the share
 //! issuance's DomainID (a zero DomainID removes it).
 
-use super::vault_create::tf;
 use super::vault_id;
+use super::LSF_VAULT_PRIVATE;
 use super::{is_negative_number, number_of, read_vault, set_number, share_id, DATA_LEN_MAX};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -54,7 +54,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::tefINTERNAL;
     };
     if let Some(domain) = tx.h256_of(s.domain_id) {
-        if vault.flags() & tf::VAULT_PRIVATE == 0 {
+        if vault.flags() & LSF_VAULT_PRIVATE == 0 {
             return Ter::tecNO_PERMISSION;
         }
         let is_domain =

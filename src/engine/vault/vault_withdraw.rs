@@ -3,6 +3,7 @@
 //! the shares. The assets may go to a Destination; the holder's emptied share token is
 //! removed unless the holder owns the vault.
 
+use super::destination_ok;
 use super::vault_math::{self, Unfit};
 use super::{
     amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
@@ -12,8 +13,7 @@ use super::{
 use super::{named_vault, vault_id};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
-use crate::ledger::flags::{lsf, lsf_mpt};
-use crate::ledger::keylet;
+use crate::ledger::flags::lsf_mpt;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::mpt::MptId;
@@ -21,8 +21,8 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
 /// preflight.
-pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
-    let t = super::vault_deposit::preflight(tx, account);
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let t = super::preflight_amount(tx);
     if t != Ter::tesSUCCESS {
         return t;
     }
@@ -71,22 +71,6 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     }
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Ter::tecLOCKED;
-    }
-    Ter::tesSUCCESS
-}
-
-/// A third-party destination: it exists, needs no tag, and lets the holder deposit.
-pub fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId) -> Ter {
-    let Some(root) = view.read(&keylet::account(dst)) else {
-        return Ter::tecNO_DST;
-    };
-    if root.is_flag(lsf::REQUIRE_DEST_TAG) {
-        return Ter::tecDST_TAG_NEEDED;
-    }
-    if root.is_flag(lsf::DEPOSIT_AUTH)
-        && view.read(&keylet::deposit_preauth(dst, account)).is_none()
-    {
-        return Ter::tecNO_PERMISSION;
     }
     Ter::tesSUCCESS
 }

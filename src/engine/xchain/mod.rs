@@ -66,8 +66,7 @@ pub fn signers_and_quorum(
         .read(&keylet::signers(&door))
         .ok_or(Ter::tecXCHAIN_NO_SIGNERS_LIST)?;
     let quorum = list.u32_of(sf().signer_quorum).unwrap_or(u32::MAX);
-    let entries =
-        super::account::signer_list_set::signer_entries(&list).map_err(|_| Ter::tecINTERNAL)?;
+    let entries = super::account::signer_entries(&list).map_err(|_| Ter::tecINTERNAL)?;
     let signers = entries
         .iter()
         .map(|e| (e.account, u32::from(e.weight)))
@@ -522,4 +521,24 @@ fn first_failure(ters: &[Ter]) -> Ter {
         .or_else(|| ters.iter().find(|t| !t.is_tes()))
         .copied()
         .unwrap_or(Ter::tesSUCCESS)
+}
+
+/// Whether `a` is in `bridge`'s issue on either chain.
+pub fn on_bridge(bridge: &XChainBridge, a: &Amount) -> bool {
+    a.issue() == bridge.locking_issue || a.issue() == bridge.issuing_issue
+}
+
+/// A positive XRP amount.
+pub fn is_positive_xrp(a: &Amount) -> bool {
+    matches!(a, Amount::Xrp(d) if *d > 0)
+}
+
+/// The chain whose door `account` is (`STXChainBridge::srcChain`): locking when it is
+/// the locking door, else issuing.
+pub fn own_chain(bridge: &XChainBridge, account: &AccountId) -> ChainType {
+    if *account == bridge.locking_door {
+        ChainType::Locking
+    } else {
+        ChainType::Issuing
+    }
 }

@@ -2,7 +2,7 @@
 //! reached the quorum (for this amount, whatever their destinations) moves the funds
 //! from this chain's door to a destination, pays the witnesses and deletes the claim ID.
 
-use super::xchain_commit::on_bridge;
+use super::on_bridge;
 use super::{
     claim_helper, finalize_claim, read_bridge, signers_and_quorum, stored_attestations, this_chain,
     Finalize, MatchFields,

@@ -2,6 +2,7 @@
 //! door on this chain, for the claim ID it took on the other chain (witnesses see it and
 //! attest there). The fee may dip into the reserve.
 
+use super::on_bridge;
 use super::{read_bridge, this_chain, transfer, TransferPolicy};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
@@ -11,15 +12,9 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
-use crate::protocol::xchain::XChainBridge;
 
 fn positive(a: &Amount) -> bool {
     !a.is_zero() && !a.is_negative()
-}
-
-/// Whether `a` is in `bridge`'s issue on either chain.
-pub fn on_bridge(bridge: &XChainBridge, a: &Amount) -> bool {
-    a.issue() == bridge.locking_issue || a.issue() == bridge.issuing_issue
 }
 
 /// preflight.

@@ -3,6 +3,7 @@
 //! reward paid to witnesses and, for XRP-XRP bridges, the least amount that may create
 //! an account on the other chain.
 
+use super::own_chain;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -22,23 +23,8 @@ const ROOT_ACCOUNT: AccountId = AccountId([
     0xF2, 0xF9, 0x37, 0xE8,
 ]);
 
-/// The chain whose door `account` is (`STXChainBridge::srcChain`): locking when it is
-/// the locking door, else issuing.
-pub fn own_chain(bridge: &XChainBridge, account: &AccountId) -> ChainType {
-    if *account == bridge.locking_door {
-        ChainType::Locking
-    } else {
-        ChainType::Issuing
-    }
-}
-
 fn is_xrp(a: &Amount) -> bool {
     matches!(a, Amount::Xrp(_))
-}
-
-/// A positive XRP amount.
-pub fn is_positive_xrp(a: &Amount) -> bool {
-    matches!(a, Amount::Xrp(d) if *d > 0)
 }
 
 fn signum(a: &Amount) -> i32 {

@@ -2,7 +2,7 @@
 //! its end of a bridge: the signature reward, the least amount that creates an account
 //! on the other chain, or clears that amount (account creation off).
 
-use super::xchain_create_bridge::{is_positive_xrp, own_chain};
+use super::{is_positive_xrp, own_chain};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;

@@ -378,3 +378,33 @@ fn set_fields(root: &mut StObject, tx: &StObject, a: &Asks) {
         root.remove(s.nftoken_minter);
     }
 }
+
+/// A delegate's granular permissions (rippled `AccountSet::checkPermission`): no flags;
+/// Domain, EmailHash, MessageKey, TransferRate and TickSize each with its granular
+/// permission; never WalletLocator or NFTokenMinter.
+pub fn granular_permission(
+    _view: &dyn ReadView,
+    tx: &StObject,
+    _account: &AccountId,
+    has: &dyn Fn(&str) -> bool,
+) -> bool {
+    let s = sf();
+    if tx.u32_of(s.set_flag).unwrap_or(0) != 0
+        || tx.u32_of(s.clear_flag).unwrap_or(0) != 0
+        || tx.flags() & TF_UNIVERSAL_MASK != 0
+    {
+        return false;
+    }
+    if tx.get(s.wallet_locator).is_some() || tx.get(s.nftoken_minter).is_some() {
+        return false;
+    }
+    [
+        (s.email_hash, "AccountEmailHashSet"),
+        (s.message_key, "AccountMessageKeySet"),
+        (s.domain, "AccountDomainSet"),
+        (s.transfer_rate, "AccountTransferRateSet"),
+        (s.tick_size, "AccountTickSizeSet"),
+    ]
+    .iter()
+    .all(|(field, name)| tx.get(*field).is_none() || has(name))
+}

@@ -21,6 +21,13 @@ pub fn fulfillment_fee_units(bytes: usize) -> u64 {
     32 + (bytes / 16) as u64
 }
 
+/// The extra base fees an EscrowFinish pays for its Fulfillment, if it has one
+/// (`EscrowFinish::calculateBaseFee`).
+pub fn fee_units(tx: &StObject) -> u64 {
+    tx.blob_of(sf().fulfillment)
+        .map_or(0, |f| fulfillment_fee_units(f.len()))
+}
+
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();

@@ -16,7 +16,9 @@ use super::{
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_INNER_BATCH_TXN, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::{
+    counterparty_signature, ApplyContext, TF_INNER_BATCH_TXN, TF_UNIVERSAL_MASK,
+};
 use crate::engine::vault::{
     add_holding_for, asset_frozen, asset_require_auth, number_of, read_vault, send_asset,
     set_number, to_asset, VaultAsset, DATA_LEN_MAX,
@@ -28,7 +30,6 @@ use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::tx::counterparty_signing_data;
 use crate::protocol::types::AccountId;
 
 /// `tfLoanOverpayment`: the loan accepts overpayments.
@@ -48,14 +49,6 @@ fn value_fields() -> [Field; 5] {
 
 fn present_number(tx: &StObject, f: Field) -> Option<Number> {
     tx.get(f).map(|_| number_of(tx, f))
-}
-
-/// The counterparty signature, when there is one.
-pub fn counterparty_signature(tx: &StObject) -> Option<&StObject> {
-    match tx.get(sf().counterparty_signature) {
-        Some(StValue::Object(o)) => Some(o),
-        _ => None,
-    }
 }
 
 /// preflight.
@@ -539,46 +532,4 @@ pub fn counterparty_signatures(tx: &StObject) -> u64 {
         },
         None => 0,
     }
-}
-
-/// rippled's `STTx::checkSign` for CounterpartySignature: its TxnSignature over the
-/// transaction's signing data by its SigningPubKey, or each of its Signers' over the
-/// multi-signing data with their own accounts (sorted strictly, at most
-/// `MULTI_SIGNERS_MAX`); either the plain data or fixCleanup3_4_0's counterparty form
-/// (docs/compat.md). True when there is none.
-pub fn counterparty_signature_valid(tx: &StObject) -> bool {
-    use crate::protocol::keys::PublicKey;
-    use crate::protocol::sign::verify;
-    let s = sf();
-    let Some(sig) = counterparty_signature(tx) else {
-        return true;
-    };
-    let checks = |pk: &[u8], data: [Vec<u8>; 2], signature: &[u8]| {
-        PublicKey::from_slice_lenient(pk)
-            .is_ok_and(|k| data.iter().any(|d| verify(&k, d, signature, true)))
-    };
-    if let Some(StValue::Array(signers)) = sig.get(s.signers) {
-        if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
-            return false;
-        }
-        let mut last: Option<AccountId> = None;
-        return signers.iter().all(|(_, signer)| {
-            let (Some(id), Some(pk), Some(signature)) = (
-                signer.account_of(s.account),
-                signer.blob_of(s.signing_pub_key),
-                signer.blob_of(s.txn_signature),
-            ) else {
-                return false;
-            };
-            let sorted = last.is_none_or(|l| l < id);
-            last = Some(id);
-            sorted && checks(pk, counterparty_signing_data(tx, Some(&id)), signature)
-        });
-    }
-    let (Some(pk), Some(signature)) =
-        (sig.blob_of(s.signing_pub_key), sig.blob_of(s.txn_signature))
-    else {
-        return false;
-    };
-    checks(pk, counterparty_signing_data(tx, None), signature)
 }

@@ -283,3 +283,19 @@ fn mutate(iss: &mut StObject, tx: &StObject) {
         None => {}
     }
 }
+
+/// A delegate's granular permissions (rippled `MPTokenIssuanceSet::checkPermission`):
+/// locking with MPTokenIssuanceLock, unlocking with MPTokenIssuanceUnlock.
+pub fn granular_permission(
+    _view: &dyn ReadView,
+    tx: &StObject,
+    _account: &AccountId,
+    has: &dyn Fn(&str) -> bool,
+) -> bool {
+    let flags = tx.flags();
+    if flags & tf::MASK != 0 {
+        return false;
+    }
+    (flags & tf::LOCK == 0 || has("MPTokenIssuanceLock"))
+        && (flags & tf::UNLOCK == 0 || has("MPTokenIssuanceUnlock"))
+}

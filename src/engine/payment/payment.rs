@@ -441,3 +441,18 @@ fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
     }
     ter
 }
+
+/// A delegate's granular permissions (rippled `Payment::checkPermission`): PaymentMint
+/// for an issued amount the account issues, PaymentBurn for one the destination issues.
+pub fn granular_permission(
+    _view: &dyn ReadView,
+    tx: &StObject,
+    account: &AccountId,
+    has: &dyn Fn(&str) -> bool,
+) -> bool {
+    let Some(Amount::Iou { issuer, .. }) = tx.amount_of(sf().amount) else {
+        return false;
+    };
+    (has("PaymentMint") && issuer == *account)
+        || (has("PaymentBurn") && tx.account_of(sf().destination) == Some(issuer))
+}

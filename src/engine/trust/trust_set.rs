@@ -432,3 +432,50 @@ fn update_reserves(
     }
     increase
 }
+
+/// A delegate's granular permissions (rippled `TrustSet::checkPermission`): only
+/// authorizing, freezing or unfreezing an existing line, with its limit and qualities
+/// unchanged, each flag with its granular permission.
+pub fn granular_permission(
+    view: &dyn ReadView,
+    tx: &StObject,
+    account: &AccountId,
+    has: &dyn Fn(&str) -> bool,
+) -> bool {
+    let s = sf();
+    let flags = tx.flags();
+    let granted = tf::SET_AUTH | tf::SET_FREEZE | tf::CLEAR_FREEZE;
+    if flags & TF_UNIVERSAL_MASK & !granted != 0 {
+        return false;
+    }
+    if tx.get(s.quality_in).is_some() || tx.get(s.quality_out).is_some() {
+        return false;
+    }
+    let Some(Amount::Iou {
+        value,
+        currency,
+        issuer,
+    }) = tx.amount_of(s.limit_amount)
+    else {
+        return false;
+    };
+    let Some(line) = view.read(&keylet::line(account, &issuer, &currency)) else {
+        return false;
+    };
+    for (bit, name) in [
+        (tf::SET_AUTH, "TrustlineAuthorize"),
+        (tf::SET_FREEZE, "TrustlineFreeze"),
+        (tf::CLEAR_FREEZE, "TrustlineUnfreeze"),
+    ] {
+        if flags & bit != 0 && !has(name) {
+            return false;
+        }
+    }
+    let side = if *account > issuer {
+        s.high_limit
+    } else {
+        s.low_limit
+    };
+    matches!(line.amount_of(side), Some(Amount::Iou { value: v, currency: c, .. })
+        if v == value && c == currency)
+}

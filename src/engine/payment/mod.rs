@@ -1,4 +1,5 @@
-//! Payment, and what other types share with it.
+//! Payment (rippled `Payment.cpp`), its flags also at `engine::payment::tf`, and the
+//! amount comparison CheckCash shares with it.
 
 #[allow(clippy::module_inception)]
 pub mod payment;

@@ -1,6 +1,7 @@
 //! The structure, checked: layers import only downward, the pure core does no I/O, no
-//! function runs over 100 lines, and every file in `rpc/handlers/` is a method of the
-//! handler table.
+//! function runs over 100 lines, every file in `rpc/handlers/` is a method of the
+//! handler table, and the engine keeps each transaction type in its family's folder,
+//! imported by no other type and named by no pipeline file.
 //!
 //! The layers, lowest first (docs/ARCHITECTURE.md draws them). `limits` sits below all of
 //! them; `main.rs` above all. Code inside `#[cfg(test)]` modules is not checked for layers:
@@ -222,6 +223,258 @@ fn every_handler_file_is_a_method_and_every_method_has_its_file() {
     );
 }
 
+/// The engine's transaction types, as the registry's rows name them: `(name, family,
+/// module)`, for `row!(Name, family::module ...)`.
+fn registry_rows() -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(src().join("engine").join("registry.rs")).expect("registry");
+    let code: String = production_lines(&text)
+        .iter()
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    code.split("row!(")
+        .skip(1)
+        .filter_map(|row| {
+            let mut parts = row.splitn(3, ',').map(str::trim);
+            let name = parts.next()?;
+            let path: String = parts
+                .next()?
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let (family, module) = path.split_once("::")?;
+            let plain =
+                |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+            (plain(name) && plain(family) && plain(module))
+                .then(|| (name.to_string(), family.to_string(), module.to_string()))
+        })
+        .collect()
+}
+
+/// The paths named by a path tree starting at `s` (`a::b`, `a::{b, c::{d, self}}`), each
+/// as its segments; a glob or an empty tree names its prefix.
+fn path_tree(s: &str) -> Vec<Vec<String>> {
+    let s = s.trim_start();
+    if let Some(inner) = s.strip_prefix('{') {
+        let (mut depth, mut start, mut out) = (1, 0, Vec::new());
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' | ',' if depth == 1 => {
+                    out.extend(path_tree(&inner[start..i]));
+                    start = i + 1;
+                    if c == '}' {
+                        break;
+                    }
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        return out;
+    }
+    let ident: String = s
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if ident.is_empty() {
+        return Vec::new();
+    }
+    let below = s[ident.len()..]
+        .strip_prefix("::")
+        .map(path_tree)
+        .unwrap_or_default();
+    if below.is_empty() {
+        return vec![vec![ident]];
+    }
+    below
+        .into_iter()
+        .map(|mut p| {
+            p.insert(0, ident.clone());
+            p
+        })
+        .collect()
+}
+
+/// Every path into the engine `code` names, from the engine's root: `crate::engine::…`,
+/// or `super::…` resolved from `module` (the file's module path under `engine`).
+fn engine_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let starts =
+            i == 0 || !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+        let (base, after): (Vec<String>, &str) = if !starts {
+            (Vec::new(), "")
+        } else if let Some(after) = rest.strip_prefix("crate::engine::") {
+            (Vec::new(), after)
+        } else if rest.starts_with("super::") {
+            let mut after = rest;
+            let mut up = 0;
+            while let Some(a) = after.strip_prefix("super::") {
+                after = a;
+                up += 1;
+            }
+            match module.len().checked_sub(up) {
+                Some(keep) => (module[..keep].to_vec(), after),
+                None => (Vec::new(), ""),
+            }
+        } else {
+            (Vec::new(), "")
+        };
+        if after.is_empty() {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        for tail in path_tree(after) {
+            out.push(base.iter().cloned().chain(tail).collect());
+        }
+        i = code.len() - after.len();
+    }
+    out
+}
+
+/// The engine module path of a file (`engine/amm/amm_bid.rs`: `amm::amm_bid`;
+/// `engine/amm/mod.rs`: `amm`).
+fn engine_module(path: &Path) -> Vec<String> {
+    let rel = path
+        .strip_prefix(src().join("engine"))
+        .expect("an engine file");
+    let mut parts: Vec<String> = rel
+        .with_extension("")
+        .iter()
+        .map(|p| p.to_string_lossy().to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The transaction type modules among `paths` other than `own`: `family::type` paths, and
+/// a type re-exported at the engine's root (`engine::account_set`).
+fn type_modules_named(
+    paths: &[Vec<String>],
+    rows: &[(String, String, String)],
+    own: Option<&str>,
+) -> Vec<String> {
+    let mut hits = Vec::new();
+    for p in paths {
+        let named = rows.iter().find(|(_, family, module)| {
+            (p.len() >= 2 && p[0] == *family && p[1] == *module)
+                || (p[0] == *module && !rows.iter().any(|(_, f, _)| *f == p[0]))
+        });
+        if let Some((_, family, module)) = named {
+            if own != Some(module.as_str()) {
+                hits.push(format!("{family}::{module}"));
+            }
+        }
+    }
+    hits
+}
+
+fn production_code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("read");
+    production_lines(&text)
+        .iter()
+        .map(|(_, l)| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn every_transaction_type_lives_in_its_family_folder() {
+    let rows = registry_rows();
+    let names: Vec<&str> = ledgerd::engine::registry::TRANSACTORS
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    let parsed: Vec<&str> = rows.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(parsed, names, "registry.rs's rows, as this test reads them");
+    let engine = src().join("engine");
+    for (name, family, module) in &rows {
+        let file = engine.join(family).join(format!("{module}.rs"));
+        assert!(file.is_file(), "{name}: no {}", file.display());
+        assert!(
+            engine.join(family).join("mod.rs").is_file(),
+            "{family}/mod.rs"
+        );
+        assert_eq!(
+            module.replace('_', ""),
+            name.to_lowercase(),
+            "{name}'s file is named after it"
+        );
+    }
+    for entry in std::fs::read_dir(&engine).expect("engine") {
+        let stem = entry
+            .expect("entry")
+            .path()
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let loose = rows.iter().any(|(name, family, _)| {
+            stem.replace('_', "") == name.to_lowercase() && stem != *family
+        });
+        assert!(
+            !loose,
+            "engine/{stem} is a transaction type outside a family folder"
+        );
+    }
+}
+
+#[test]
+fn no_transaction_type_file_imports_another() {
+    let rows = registry_rows();
+    let mut hits = Vec::new();
+    for (_, family, module) in &rows {
+        let path = src()
+            .join("engine")
+            .join(family)
+            .join(format!("{module}.rs"));
+        let paths = engine_paths(&production_code(&path), &engine_module(&path));
+        for named in type_modules_named(&paths, &rows, Some(module)) {
+            hits.push(format!("{family}/{module}.rs imports {named}"));
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "a type file imports another (move what they share into the family's mod.rs):\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn the_pipeline_names_no_transaction_type() {
+    let rows = registry_rows();
+    let engine = src().join("engine");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&engine).expect("engine") {
+        let path = entry.expect("entry").path();
+        let index = ["mod.rs", "registry.rs", "tx_type.rs"];
+        if path.is_file() && !index.iter().any(|n| path.ends_with(n)) {
+            files.push(path);
+        }
+    }
+    rust_files(&engine.join("flow"), &mut files);
+    assert!(files.iter().any(|p| p.ends_with("transactor.rs")));
+    let mut hits = Vec::new();
+    for path in files {
+        let code = production_code(&path);
+        if code.contains("TxType::") {
+            hits.push(format!("{} names a TxType variant", path.display()));
+        }
+        let paths = engine_paths(&code, &engine_module(&path));
+        for named in type_modules_named(&paths, &rows, None) {
+            hits.push(format!("{} imports {named}", path.display()));
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "the pipeline reads a type's rules from its registry row:\n{}",
+        hits.join("\n")
+    );
+}
+
 #[test]
 fn the_scanners_find_what_they_look_for() {
     let p = Path::new("x.rs");
@@ -238,4 +491,34 @@ fn the_scanners_find_what_they_look_for() {
     let hits = long_functions(p, &long);
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert!(hits[0].contains("long runs 101 lines"));
+    let rows = vec![
+        (
+            "AMMBid".to_string(),
+            "amm".to_string(),
+            "amm_bid".to_string(),
+        ),
+        (
+            "AMMVote".to_string(),
+            "amm".to_string(),
+            "amm_vote".to_string(),
+        ),
+        (
+            "Payment".to_string(),
+            "payment".to_string(),
+            "payment".to_string(),
+        ),
+    ];
+    let module = ["amm".to_string(), "amm_bid".to_string()];
+    let code = "use super::{amm_vote::tf, AmmEntry};\nuse crate::engine::payment::{self, payment::greater};\nuse crate::engine::payment::tf;\nlet x = super::super::amm::amm_vote::f();\n";
+    let paths = engine_paths(code, &module);
+    assert!(
+        paths.contains(&vec!["amm".into(), "AmmEntry".into()]),
+        "{paths:?}"
+    );
+    let named = type_modules_named(&paths, &rows, Some("amm_bid"));
+    assert_eq!(
+        named,
+        ["amm::amm_vote", "payment::payment", "amm::amm_vote"]
+    );
+    assert!(type_modules_named(&paths, &rows, Some("amm_vote")).len() == 1);
 }

@@ -42,7 +42,7 @@ fn a_signer_list_is_created_replaced_and_deleted() {
     assert_eq!(list.flags(), lsf::ONE_OWNER_COUNT);
     assert_eq!(list.u32_of(s.signer_quorum), Some(1));
     assert_eq!(list.u32_of(s.signer_list_id), Some(0));
-    let listed = ledgerd::engine::signer_list_set::signer_entries(&list).expect("entries");
+    let listed = ledgerd::engine::account::signer_entries(&list).expect("entries");
     let mut want = vec![bogie.id, demon.id];
     want.sort();
     assert_eq!(

@@ -49,7 +49,7 @@ fn held(env: &Env, a: &Account, b: &Account) -> Option<Vec<u32>> {
     assert_eq!(e.u16_of(sf().ledger_entry_type), Some(lt::DELEGATE));
     assert_eq!(e.account_of(sf().account), Some(a.id));
     assert_eq!(e.account_of(sf().authorize), Some(b.id));
-    Some(ledgerd::engine::delegate_set::permission_values(&e))
+    Some(ledgerd::engine::delegate::permission_values(&e))
 }
 
 fn values(names: &[&str]) -> Vec<u32> {

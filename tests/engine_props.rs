@@ -1964,7 +1964,7 @@ fn check_state(w: &World) {
                 offers.push((*key, dir, node));
                 offer_pages.push((keylet::dir_page(&dir, node), o.h256_of(s.domain_id)));
                 // A hybrid offer is also on the open book's page, which names no domain.
-                for (dir, node) in ledgerd::engine::offer::additional_books(o) {
+                for (dir, node) in ledgerd::engine::dex::additional_books(o) {
                     offers.push((*key, dir, node));
                     offer_pages.push((keylet::dir_page(&dir, node), None));
                 }

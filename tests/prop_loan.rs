@@ -6,10 +6,10 @@
 //! Loan_test checks the same sums after each of its payment runs); a full payment at any
 //! point pays off everything that is left.
 
-use ledgerd::engine::loan_math::{
+use ledgerd::engine::loan::loan_math::{
     check_loan_guards, loan_properties, round_periodic_payment, round_to_asset,
 };
-use ledgerd::engine::loan_payment::{make_payment, LoanBook, LoanTerms, PaymentKind};
+use ledgerd::engine::loan::repayment::{make_payment, LoanBook, LoanTerms, PaymentKind};
 use ledgerd::engine::vault::VaultAsset;
 use ledgerd::engine::Ter;
 use ledgerd::protocol::number::{Number, RoundingMode};

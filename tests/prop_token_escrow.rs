@@ -7,7 +7,7 @@
 
 mod support;
 
-use ledgerd::engine::escrow_token::mpt_net;
+use ledgerd::engine::escrow::token_lock::mpt_net;
 use ledgerd::engine::mptoken_issuance_create::tf as ctf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;

@@ -40,8 +40,60 @@ pub enum Violation {
     BadPermissionedDex,
 }
 
-/// AccountDelete's TransactionType: the one type that may delete an AccountRoot.
-const ACCOUNT_DELETE: u16 = crate::engine::tx_type::TxType::AccountDelete as u16;
+/// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
+/// the registry row of each type says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootDeletion {
+    /// None.
+    Never,
+    /// Any (AccountDelete).
+    Any,
+    /// The pseudo-account of the entry it empties: a root with that owner's ID field.
+    PseudoOf(PseudoOwner),
+}
+
+/// The entries that own a pseudo-account, by the field naming them in its AccountRoot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PseudoOwner {
+    /// `AMMID`.
+    Amm,
+    /// `VaultID`.
+    Vault,
+    /// `LoanBrokerID`.
+    LoanBroker,
+}
+
+impl RootDeletion {
+    /// True when this rule lets the transaction delete the AccountRoot `root`.
+    fn allows(self, root: &StObject) -> bool {
+        let s = sf();
+        match self {
+            RootDeletion::Never => false,
+            RootDeletion::Any => true,
+            RootDeletion::PseudoOf(owner) => {
+                let field = match owner {
+                    PseudoOwner::Amm => s.amm_id,
+                    PseudoOwner::Vault => s.vault_id,
+                    PseudoOwner::LoanBroker => s.loan_broker_id,
+                };
+                root.h256_of(field).is_some()
+            }
+        }
+    }
+}
+
+/// What rippled's `ValidPermissionedDEX` checks after a type succeeds; the registry row of
+/// each type says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DexCheck {
+    /// Nothing (the type places no offer and crosses no book).
+    None,
+    /// A DomainID names a domain that exists, and only its offers and book pages changed
+    /// (Payment).
+    Domain,
+    /// As `Domain`, and no malformed hybrid offer (OfferCreate).
+    DomainAndHybrid,
+}
 
 fn xrp_held(o: &StObject) -> i64 {
     let s = sf();
@@ -72,9 +124,9 @@ fn owned_by(
         }
         Some(lt::ORACLE) => {
             if let Some(a) = o.account_of(s.owner) {
-                let pairs = crate::engine::oracle_set::series(o).len();
+                let pairs = crate::engine::oracle::series(o).len();
                 *out.entry(a).or_default() +=
-                    sign * i64::from(crate::engine::oracle_set::reserve_count(pairs));
+                    sign * i64::from(crate::engine::oracle::reserve_count(pairs));
             }
         }
         Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) | Some(lt::VAULT) => {
@@ -97,7 +149,7 @@ fn owned_by(
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
             } else {
-                crate::engine::signer_list_set::signer_entries(o)
+                crate::engine::account::signer_entries(o)
                     .map(|e| 2 + e.len() as i64)
                     .unwrap_or(1)
             };
@@ -170,21 +222,14 @@ fn valid_nft_page(key: &Hash256, page: &StObject) -> bool {
         && page.h256_of(s.next_page_min).is_none_or(|n| n > *key)
 }
 
-/// AMMWithdraw, AMMDelete and AMMClawback: may delete an AMM's pseudo-account.
-const AMM_DELETES_ROOT: [u16; 3] = [37, 40, 31];
-/// VaultDelete: deletes its vault's pseudo-account.
-const VAULT_DELETE: u16 = 67;
-/// LoanBrokerDelete: deletes its broker's pseudo-account.
-const LOAN_BROKER_DELETE: u16 = 75;
-
-/// Checks the change set of one transaction of `sender` and type `tx_type` that charged
-/// `fee_drops` of a declared `fee_max_drops`.
+/// Checks the change set of one transaction of `sender` that charged `fee_drops` of a
+/// declared `fee_max_drops`; `roots` are the AccountRoots its type may delete.
 pub fn check(
     items: &std::collections::BTreeMap<Hash256, Item>,
     fee_drops: i64,
     fee_max_drops: i64,
     sender: &AccountId,
-    tx_type: u16,
+    roots: RootDeletion,
 ) -> Result<(), Violation> {
     if fee_drops < 0 || fee_drops > fee_max_drops || fee_drops as u64 > DROPS_MAX {
         return Err(Violation::FeeOutOfBounds);
@@ -221,14 +266,10 @@ pub fn check(
         let is_root = |o: Option<&StObject>| {
             o.is_some_and(|o| o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT))
         };
-        // rippled's AccountRootsNotDeleted lets the last AMMWithdraw, AMMDelete and
-        // AMMClawback of an AMM delete its pseudo-account.
-        let amm_root_gone = before.is_some_and(|b| b.h256_of(s.amm_id).is_some())
-            && AMM_DELETES_ROOT.contains(&tx_type)
-            || before.is_some_and(|b| b.h256_of(s.vault_id).is_some()) && tx_type == VAULT_DELETE
-            || before.is_some_and(|b| b.h256_of(s.loan_broker_id).is_some())
-                && tx_type == LOAN_BROKER_DELETE;
-        if is_root(before) && after.is_none() && tx_type != ACCOUNT_DELETE && !amm_root_gone {
+        // rippled's AccountRootsNotDeleted: AccountDelete deletes its account; the last
+        // AMMWithdraw, AMMDelete and AMMClawback of an AMM, VaultDelete and
+        // LoanBrokerDelete delete their pseudo-account.
+        if is_root(before) && after.is_none() && !before.is_some_and(|b| roots.allows(b)) {
             return Err(Violation::AccountDeleted);
         }
         if is_root(before) || is_root(after) {
@@ -346,22 +387,20 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
     Ok(())
 }
 
-/// rippled `ValidPermissionedDEX`, after a successful Payment or OfferCreate: no
-/// malformed hybrid offer (OfferCreate), and for one carrying a DomainID, the domain
-/// exists and every offer and book page it wrote or deleted is that domain's.
+/// rippled `ValidPermissionedDEX`, after a successful transaction of a type its row gives a
+/// [`DexCheck`] (Payment, OfferCreate): no malformed hybrid offer (`DomainAndHybrid`),
+/// and for one carrying a DomainID, the domain exists and every offer and book page it
+/// wrote or deleted is that domain's.
 pub fn permissioned_dex(
     sb: &super::sandbox::Sandbox,
     tx: &StObject,
     ter: super::ter::Ter,
+    dex: DexCheck,
 ) -> Result<(), Violation> {
-    use crate::engine::tx_type::TxType;
     use crate::ledger::flags::lsf_offer;
     use crate::ledger::view::ReadView;
     let s = sf();
-    let tx_type = tx.u16_of(s.transaction_type).unwrap_or(0);
-    let is_offer_create = tx_type == TxType::OfferCreate as u16;
-    if !(is_offer_create || tx_type == TxType::Payment as u16) || ter != super::ter::Ter::tesSUCCESS
-    {
+    if dex == DexCheck::None || ter != super::ter::Ter::tesSUCCESS {
         return Ok(());
     }
     let mut domains = std::collections::BTreeSet::new();
@@ -391,7 +430,7 @@ pub fn permissioned_dex(
             _ => {}
         }
     }
-    if is_offer_create && bad_hybrid {
+    if dex == DexCheck::DomainAndHybrid && bad_hybrid {
         return Err(Violation::BadPermissionedDex);
     }
     let Some(domain) = tx.h256_of(s.domain_id) else {
@@ -474,18 +513,21 @@ mod tests {
         sb.insert(keylet::mpt_issuance(&id), iss.clone());
         sb.insert(keylet::mptoken(&id, &b), tok.clone());
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::MptNotConserved)
         );
         // Minted: OutstandingAmount moves with it.
         iss.set(sf().outstanding_amount, StValue::UInt64(5));
         sb.insert(keylet::mpt_issuance(&id), iss.clone());
-        assert_eq!(check(sb.items(), 0, 10, &AccountId::ZERO, 0), Ok(()));
+        assert_eq!(
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
+            Ok(())
+        );
         // Past MaximumAmount.
         iss.set(sf().maximum_amount, StValue::UInt64(4));
         sb.insert(keylet::mpt_issuance(&id), iss);
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::MptNotConserved)
         );
     }
@@ -536,18 +578,21 @@ mod tests {
         // A fee of 10 burnt: fine.
         let mut sb = Sandbox::new(&view);
         set_balance(&mut sb, &a, 990);
-        assert_eq!(check(sb.items(), 10, 10, &AccountId::ZERO, 0), Ok(()));
+        assert_eq!(
+            check(sb.items(), 10, 10, &AccountId::ZERO, RootDeletion::Never),
+            Ok(())
+        );
         // XRP created.
         set_balance(&mut sb, &b, 1001);
         assert_eq!(
-            check(sb.items(), 10, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 10, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::XrpNotConserved)
         );
         // Fee above the declared fee.
         let mut sb = Sandbox::new(&view);
         set_balance(&mut sb, &a, 980);
         assert_eq!(
-            check(sb.items(), 20, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 20, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::FeeOutOfBounds)
         );
         // Negative balance.
@@ -555,14 +600,14 @@ mod tests {
         set_balance(&mut sb, &a, -10);
         set_balance(&mut sb, &b, 2000);
         assert_eq!(
-            check(sb.items(), 10, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 10, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::BadXrpBalance)
         );
         // Deleting an account.
         let mut sb = Sandbox::new(&view);
         sb.erase(keylet::account(&a));
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::AccountDeleted)
         );
         // A channel (owner count not charged) and an overdrawn channel.
@@ -575,13 +620,13 @@ mod tests {
         set_balance(&mut sb, &a, 900);
         sb.insert(keylet::pay_channel(&a, &b, 1), chan.clone());
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::OwnerCountMismatch)
         );
         chan.set(sf().balance, StValue::Amount(Amount::Xrp(101)));
         sb.insert(keylet::pay_channel(&a, &b, 1), chan);
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::ChannelOverdrawn)
         );
         // A trust line in XRP.
@@ -592,9 +637,24 @@ mod tests {
         line.set(sf().high_limit, StValue::Amount(Amount::Xrp(0)));
         sb.insert(Hash256([3; 32]), line);
         assert_eq!(
-            check(sb.items(), 0, 10, &AccountId::ZERO, 0),
+            check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::XrpTrustLine)
         );
+    }
+
+    #[test]
+    fn a_type_deletes_only_the_roots_its_row_allows() {
+        let plain = new_account_root(&AccountId([1; 20]), 0, 1);
+        let mut amm_root = plain.clone();
+        amm_root.set(sf().amm_id, StValue::Hash256(Hash256([2; 32])));
+        let amm = RootDeletion::PseudoOf(PseudoOwner::Amm);
+        let vault = RootDeletion::PseudoOf(PseudoOwner::Vault);
+        assert!(!RootDeletion::Never.allows(&plain));
+        assert!(!RootDeletion::Never.allows(&amm_root));
+        assert!(RootDeletion::Any.allows(&plain));
+        assert!(amm.allows(&amm_root));
+        assert!(!amm.allows(&plain));
+        assert!(!vault.allows(&amm_root));
     }
 
     #[test]
@@ -634,34 +694,66 @@ mod tests {
         let pay = tx(TxType::Payment, Some(domain));
         let ok = Ter::tesSUCCESS;
         assert_eq!(
-            permissioned_dex(&with(offer(Some(domain), 0), true), &pay, ok),
+            permissioned_dex(
+                &with(offer(Some(domain), 0), true),
+                &pay,
+                ok,
+                DexCheck::Domain
+            ),
             Ok(())
         );
         let bad = Err(Violation::BadPermissionedDex);
         // Another domain's offer, an open one, or no such domain.
         assert_eq!(
-            permissioned_dex(&with(offer(Some(other), 0), true), &pay, ok),
+            permissioned_dex(
+                &with(offer(Some(other), 0), true),
+                &pay,
+                ok,
+                DexCheck::Domain
+            ),
             bad
         );
-        assert_eq!(permissioned_dex(&with(offer(None, 0), true), &pay, ok), bad);
         assert_eq!(
-            permissioned_dex(&with(offer(Some(domain), 0), false), &pay, ok),
+            permissioned_dex(&with(offer(None, 0), true), &pay, ok, DexCheck::Domain),
+            bad
+        );
+        assert_eq!(
+            permissioned_dex(
+                &with(offer(Some(domain), 0), false),
+                &pay,
+                ok,
+                DexCheck::Domain
+            ),
             bad
         );
         // A failed transaction, or one without a domain, is not judged.
         let tec = Ter::tecPATH_PARTIAL;
         assert_eq!(
-            permissioned_dex(&with(offer(None, 0), true), &pay, tec),
+            permissioned_dex(&with(offer(None, 0), true), &pay, tec, DexCheck::Domain),
             Ok(())
         );
         let open = tx(TxType::Payment, None);
         assert_eq!(
-            permissioned_dex(&with(offer(None, 0), true), &open, ok),
+            permissioned_dex(&with(offer(None, 0), true), &open, ok, DexCheck::Domain),
             Ok(())
         );
         // A hybrid offer without its additional book, from an OfferCreate.
         let create = tx(TxType::OfferCreate, None);
         let hybrid = offer(Some(domain), lsf_offer::HYBRID);
-        assert_eq!(permissioned_dex(&with(hybrid, true), &create, ok), bad);
+        assert_eq!(
+            permissioned_dex(
+                &with(hybrid.clone(), true),
+                &create,
+                ok,
+                DexCheck::DomainAndHybrid
+            ),
+            bad
+        );
+        // A type the check does not concern, whatever it wrote.
+        let none = DexCheck::None;
+        assert_eq!(
+            permissioned_dex(&with(hybrid, true), &create, ok, none),
+            Ok(())
+        );
     }
 }

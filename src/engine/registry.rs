@@ -1,34 +1,21 @@
 //! The transactor table: one row per transaction type the engine applies, naming the
-//! type's three phases (rippled's `applySteps.cpp` dispatch). Adding a type is a new
-//! file with `preflight` / `preclaim` / `do_apply`, a [`TxType`] variant and a row here.
+//! type's module, whose `preflight` / `preclaim` / `do_apply` are its three phases
+//! (rippled's `applySteps.cpp` dispatch), and the [`Rules`] the pipeline follows for it
+//! beyond them: its base fee, a counterparty's signature, the inner transactions it
+//! carries, the AccountRoots it may delete, the DEX invariant, the granular permissions
+//! a delegate may hold for it. The pipeline (`transactor.rs`, `invariants.rs`) reads
+//! these and names no type.
+//!
+//! Adding a type is a file with `preflight` / `preclaim` / `do_apply` in its family's
+//! folder, a [`TxType`] variant and a row here.
 
-use super::delegate_set;
+use super::invariants::{DexCheck, PseudoOwner, RootDeletion};
 use super::ter::Ter;
-use super::transactor::ApplyContext;
+use super::transactor::{ApplyConfig, ApplyContext};
 use super::tx_type::TxType;
 use super::{
-    account_delete, account_set, amm_bid, amm_clawback, amm_create, amm_delete, amm_deposit,
-    amm_vote, amm_withdraw, check_cancel, check_cash, check_create, clawback, deposit_preauth,
-    did_delete, did_set, escrow_cancel, escrow_create, escrow_finish, mptoken_authorize,
-    mptoken_issuance_create, mptoken_issuance_destroy, mptoken_issuance_set, nftoken_accept_offer,
-    nftoken_burn, nftoken_cancel_offer, nftoken_create_offer, nftoken_mint, nftoken_modify,
-    offer_cancel, offer_create, oracle_delete, oracle_set, payment, payment_channel_claim,
-    payment_channel_create, payment_channel_fund, set_regular_key, signer_list_set, ticket_create,
-    trust_set, xchain_create_bridge,
-};
-use super::{
-    credential_accept, credential_create, credential_delete, permissioned_domain_delete,
-    permissioned_domain_set,
-};
-use super::{
-    loan_broker_cover_clawback, loan_broker_cover_deposit, loan_broker_cover_withdraw,
-    loan_broker_delete, loan_broker_set, loan_delete, loan_manage, loan_pay, loan_set,
-};
-use super::{vault_clawback, vault_create, vault_delete, vault_deposit, vault_set, vault_withdraw};
-use super::{xchain_account_create_commit, xchain_add_account_create_attestation};
-use super::{
-    xchain_add_claim_attestation, xchain_claim, xchain_commit, xchain_create_claim_id,
-    xchain_modify_bridge,
+    account, amm, batch, channel, check, credential, delegate, dex, did, domain, escrow, loan, mpt,
+    nft, oracle, payment, trust, vault, xchain,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -40,6 +27,70 @@ pub type Preflight = fn(&StObject, &AccountId) -> Ter;
 pub type Preclaim = fn(&dyn ReadView, &StObject, &AccountId) -> Ter;
 /// The transaction's effect, written into the sandbox.
 pub type DoApply = fn(&mut ApplyContext<'_, '_>) -> Ter;
+/// A preflight that also sees the server's configuration (a Batch's, which preflights
+/// its inner transactions as they will apply).
+pub type PreflightWithConfig = fn(&StObject, &AccountId, &ApplyConfig) -> Ter;
+/// checkSign for a second party that signs the transaction (`dry_run`: a simulation,
+/// where an unsigned one passes).
+pub type CheckCounterparty = fn(&dyn ReadView, &StObject, bool) -> Result<(), Ter>;
+/// The type's `checkPermission` for a delegate without the type's own permission:
+/// true when the granular permissions it holds (`has`, by name) cover exactly what the
+/// transaction does for `account`.
+pub type Granular = fn(&dyn ReadView, &StObject, &AccountId, &dyn Fn(&str) -> bool) -> bool;
+
+/// How a type's base fee is figured (rippled's `calculateBaseFee` and the types'
+/// overrides of it).
+#[derive(Clone, Copy)]
+pub enum BaseFee {
+    /// The reference fee, once more per multi-signer.
+    Reference,
+    /// As `Reference`, plus one reference fee per unit the transaction carries
+    /// (EscrowFinish's fulfillment, LoanSet's counterparty signatures).
+    PlusUnits(fn(&StObject) -> u64),
+    /// As `Reference`, plus drops of the type's own, given the reference fee and the
+    /// owner reserve increment (Batch: its inner transactions and signers).
+    PlusDrops(fn(&StObject, u64, u64) -> u64),
+    /// One owner reserve increment, whatever the signers (AMMCreate, VaultCreate,
+    /// AccountDelete).
+    OwnerReserve,
+    /// As `Reference`, times a multiple read from the ledger (LoanPay).
+    Times(fn(&dyn ReadView, &StObject) -> u64),
+    /// As `Reference`, or nothing for an account setting its first regular key with its
+    /// master key (SetRegularKey; lsfPasswordSpent records the free use).
+    FirstKeyFree,
+}
+
+/// What the pipeline does for a type beyond its three phases.
+#[derive(Clone, Copy)]
+pub struct Rules {
+    /// Its base fee.
+    pub fee: BaseFee,
+    /// A counterparty that signs it too, checked after the sender's signature (LoanSet).
+    pub counterparty: Option<CheckCounterparty>,
+    /// Set for a type carrying inner transactions (Batch): its preflight with the
+    /// server's configuration, run instead of `preflight`. Such a type is never itself an
+    /// inner transaction (`temINVALID`).
+    pub carries_inner: Option<PreflightWithConfig>,
+    /// The AccountRoots it may delete.
+    pub deletes_root: RootDeletion,
+    /// The permissioned DEX invariant it is held to.
+    pub dex: DexCheck,
+    /// Granular permissions a delegate may hold for it instead of the type's own.
+    pub granular: Option<Granular>,
+}
+
+impl Rules {
+    /// Nothing beyond the three phases: the reference fee, no counterparty, no inner
+    /// transactions, no AccountRoot deleted, no DEX invariant, no granular permission.
+    pub const NONE: Rules = Rules {
+        fee: BaseFee::Reference,
+        counterparty: None,
+        carries_inner: None,
+        deletes_root: RootDeletion::Never,
+        dex: DexCheck::None,
+        granular: None,
+    };
+}
 
 /// One transaction type and its phases.
 pub struct Transactor {
@@ -53,506 +104,239 @@ pub struct Transactor {
     pub preclaim: Preclaim,
     /// The effect.
     pub do_apply: DoApply,
+    /// What the pipeline does for it beyond the phases.
+    pub rules: Rules,
+}
+
+/// A row: the [`TxType`] variant (named as rippled names the type), the type's module
+/// (`family::type_file`), and its [`Rules`] when it has any beyond [`Rules::NONE`].
+macro_rules! row {
+    ($t:ident, $($m:ident)::+) => {
+        row!($t, $($m)::+, Rules::NONE)
+    };
+    ($t:ident, $($m:ident)::+, $rules:expr) => {
+        Transactor {
+            tx_type: TxType::$t,
+            name: stringify!($t),
+            preflight: $($m)::+::preflight,
+            preclaim: $($m)::+::preclaim,
+            do_apply: $($m)::+::do_apply,
+            rules: $rules,
+        }
+    };
 }
 
 const ROWS: &[Transactor] = &[
-    Transactor {
-        tx_type: TxType::OfferCreate,
-        name: "OfferCreate",
-        preflight: offer_create::preflight,
-        preclaim: offer_create::preclaim,
-        do_apply: offer_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::OfferCancel,
-        name: "OfferCancel",
-        preflight: offer_cancel::preflight,
-        preclaim: offer_cancel::preclaim,
-        do_apply: offer_cancel::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::TicketCreate,
-        name: "TicketCreate",
-        preflight: ticket_create::preflight,
-        preclaim: ticket_create::preclaim,
-        do_apply: ticket_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::SignerListSet,
-        name: "SignerListSet",
-        preflight: signer_list_set::preflight,
-        preclaim: signer_list_set::preclaim,
-        do_apply: signer_list_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::Payment,
-        name: "Payment",
-        preflight: payment::preflight,
-        preclaim: payment::preclaim,
-        do_apply: payment::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AccountSet,
-        name: "AccountSet",
-        preflight: account_set::preflight,
-        preclaim: account_set::preclaim,
-        do_apply: account_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::SetRegularKey,
-        name: "SetRegularKey",
-        preflight: set_regular_key::preflight,
-        preclaim: set_regular_key::preclaim,
-        do_apply: set_regular_key::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::PaymentChannelCreate,
-        name: "PaymentChannelCreate",
-        preflight: payment_channel_create::preflight,
-        preclaim: payment_channel_create::preclaim,
-        do_apply: payment_channel_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::PaymentChannelFund,
-        name: "PaymentChannelFund",
-        preflight: payment_channel_fund::preflight,
-        preclaim: payment_channel_fund::preclaim,
-        do_apply: payment_channel_fund::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::PaymentChannelClaim,
-        name: "PaymentChannelClaim",
-        preflight: payment_channel_claim::preflight,
-        preclaim: payment_channel_claim::preclaim,
-        do_apply: payment_channel_claim::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::DepositPreauth,
-        name: "DepositPreauth",
-        preflight: deposit_preauth::preflight,
-        preclaim: deposit_preauth::preclaim,
-        do_apply: deposit_preauth::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::TrustSet,
-        name: "TrustSet",
-        preflight: trust_set::preflight,
-        preclaim: trust_set::preclaim,
-        do_apply: trust_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AccountDelete,
-        name: "AccountDelete",
-        preflight: account_delete::preflight,
-        preclaim: account_delete::preclaim,
-        do_apply: account_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::Clawback,
-        name: "Clawback",
-        preflight: clawback::preflight,
-        preclaim: clawback::preclaim,
-        do_apply: clawback::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::EscrowCreate,
-        name: "EscrowCreate",
-        preflight: escrow_create::preflight,
-        preclaim: escrow_create::preclaim,
-        do_apply: escrow_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::EscrowFinish,
-        name: "EscrowFinish",
-        preflight: escrow_finish::preflight,
-        preclaim: escrow_finish::preclaim,
-        do_apply: escrow_finish::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::EscrowCancel,
-        name: "EscrowCancel",
-        preflight: escrow_cancel::preflight,
-        preclaim: escrow_cancel::preclaim,
-        do_apply: escrow_cancel::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CheckCreate,
-        name: "CheckCreate",
-        preflight: check_create::preflight,
-        preclaim: check_create::preclaim,
-        do_apply: check_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CheckCash,
-        name: "CheckCash",
-        preflight: check_cash::preflight,
-        preclaim: check_cash::preclaim,
-        do_apply: check_cash::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CheckCancel,
-        name: "CheckCancel",
-        preflight: check_cancel::preflight,
-        preclaim: check_cancel::preclaim,
-        do_apply: check_cancel::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMCreate,
-        name: "AMMCreate",
-        preflight: amm_create::preflight,
-        preclaim: amm_create::preclaim,
-        do_apply: amm_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMDeposit,
-        name: "AMMDeposit",
-        preflight: amm_deposit::preflight,
-        preclaim: amm_deposit::preclaim,
-        do_apply: amm_deposit::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMWithdraw,
-        name: "AMMWithdraw",
-        preflight: amm_withdraw::preflight,
-        preclaim: amm_withdraw::preclaim,
-        do_apply: amm_withdraw::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMVote,
-        name: "AMMVote",
-        preflight: amm_vote::preflight,
-        preclaim: amm_vote::preclaim,
-        do_apply: amm_vote::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMBid,
-        name: "AMMBid",
-        preflight: amm_bid::preflight,
-        preclaim: amm_bid::preclaim,
-        do_apply: amm_bid::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMDelete,
-        name: "AMMDelete",
-        preflight: amm_delete::preflight,
-        preclaim: amm_delete::preclaim,
-        do_apply: amm_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::AMMClawback,
-        name: "AMMClawback",
-        preflight: amm_clawback::preflight,
-        preclaim: amm_clawback::preclaim,
-        do_apply: amm_clawback::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::MPTokenIssuanceCreate,
-        name: "MPTokenIssuanceCreate",
-        preflight: mptoken_issuance_create::preflight,
-        preclaim: mptoken_issuance_create::preclaim,
-        do_apply: mptoken_issuance_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::MPTokenIssuanceDestroy,
-        name: "MPTokenIssuanceDestroy",
-        preflight: mptoken_issuance_destroy::preflight,
-        preclaim: mptoken_issuance_destroy::preclaim,
-        do_apply: mptoken_issuance_destroy::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::MPTokenIssuanceSet,
-        name: "MPTokenIssuanceSet",
-        preflight: mptoken_issuance_set::preflight,
-        preclaim: mptoken_issuance_set::preclaim,
-        do_apply: mptoken_issuance_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::MPTokenAuthorize,
-        name: "MPTokenAuthorize",
-        preflight: mptoken_authorize::preflight,
-        preclaim: mptoken_authorize::preclaim,
-        do_apply: mptoken_authorize::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenMint,
-        name: "NFTokenMint",
-        preflight: nftoken_mint::preflight,
-        preclaim: nftoken_mint::preclaim,
-        do_apply: nftoken_mint::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenBurn,
-        name: "NFTokenBurn",
-        preflight: nftoken_burn::preflight,
-        preclaim: nftoken_burn::preclaim,
-        do_apply: nftoken_burn::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenCreateOffer,
-        name: "NFTokenCreateOffer",
-        preflight: nftoken_create_offer::preflight,
-        preclaim: nftoken_create_offer::preclaim,
-        do_apply: nftoken_create_offer::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenCancelOffer,
-        name: "NFTokenCancelOffer",
-        preflight: nftoken_cancel_offer::preflight,
-        preclaim: nftoken_cancel_offer::preclaim,
-        do_apply: nftoken_cancel_offer::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenAcceptOffer,
-        name: "NFTokenAcceptOffer",
-        preflight: nftoken_accept_offer::preflight,
-        preclaim: nftoken_accept_offer::preclaim,
-        do_apply: nftoken_accept_offer::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::NFTokenModify,
-        name: "NFTokenModify",
-        preflight: nftoken_modify::preflight,
-        preclaim: nftoken_modify::preclaim,
-        do_apply: nftoken_modify::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainCreateBridge,
-        name: "XChainCreateBridge",
-        preflight: xchain_create_bridge::preflight,
-        preclaim: xchain_create_bridge::preclaim,
-        do_apply: xchain_create_bridge::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::DIDSet,
-        name: "DIDSet",
-        preflight: did_set::preflight,
-        preclaim: did_set::preclaim,
-        do_apply: did_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::DIDDelete,
-        name: "DIDDelete",
-        preflight: did_delete::preflight,
-        preclaim: did_delete::preclaim,
-        do_apply: did_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::OracleSet,
-        name: "OracleSet",
-        preflight: oracle_set::preflight,
-        preclaim: oracle_set::preclaim,
-        do_apply: oracle_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::OracleDelete,
-        name: "OracleDelete",
-        preflight: oracle_delete::preflight,
-        preclaim: oracle_delete::preclaim,
-        do_apply: oracle_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CredentialCreate,
-        name: "CredentialCreate",
-        preflight: credential_create::preflight,
-        preclaim: credential_create::preclaim,
-        do_apply: credential_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CredentialAccept,
-        name: "CredentialAccept",
-        preflight: credential_accept::preflight,
-        preclaim: credential_accept::preclaim,
-        do_apply: credential_accept::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::CredentialDelete,
-        name: "CredentialDelete",
-        preflight: credential_delete::preflight,
-        preclaim: credential_delete::preclaim,
-        do_apply: credential_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::PermissionedDomainSet,
-        name: "PermissionedDomainSet",
-        preflight: permissioned_domain_set::preflight,
-        preclaim: permissioned_domain_set::preclaim,
-        do_apply: permissioned_domain_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::PermissionedDomainDelete,
-        name: "PermissionedDomainDelete",
-        preflight: permissioned_domain_delete::preflight,
-        preclaim: permissioned_domain_delete::preclaim,
-        do_apply: permissioned_domain_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::DelegateSet,
-        name: "DelegateSet",
-        preflight: delegate_set::preflight,
-        preclaim: delegate_set::preclaim,
-        do_apply: delegate_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultCreate,
-        name: "VaultCreate",
-        preflight: vault_create::preflight,
-        preclaim: vault_create::preclaim,
-        do_apply: vault_create::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultSet,
-        name: "VaultSet",
-        preflight: vault_set::preflight,
-        preclaim: vault_set::preclaim,
-        do_apply: vault_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultDelete,
-        name: "VaultDelete",
-        preflight: vault_delete::preflight,
-        preclaim: vault_delete::preclaim,
-        do_apply: vault_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultDeposit,
-        name: "VaultDeposit",
-        preflight: vault_deposit::preflight,
-        preclaim: vault_deposit::preclaim,
-        do_apply: vault_deposit::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultWithdraw,
-        name: "VaultWithdraw",
-        preflight: vault_withdraw::preflight,
-        preclaim: vault_withdraw::preclaim,
-        do_apply: vault_withdraw::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::VaultClawback,
-        name: "VaultClawback",
-        preflight: vault_clawback::preflight,
-        preclaim: vault_clawback::preclaim,
-        do_apply: vault_clawback::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::Batch,
-        name: "Batch",
-        preflight: super::batch::preflight,
-        preclaim: super::batch::preclaim,
-        do_apply: super::batch::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainModifyBridge,
-        name: "XChainModifyBridge",
-        preflight: xchain_modify_bridge::preflight,
-        preclaim: xchain_modify_bridge::preclaim,
-        do_apply: xchain_modify_bridge::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainCreateClaimID,
-        name: "XChainCreateClaimID",
-        preflight: xchain_create_claim_id::preflight,
-        preclaim: xchain_create_claim_id::preclaim,
-        do_apply: xchain_create_claim_id::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainCommit,
-        name: "XChainCommit",
-        preflight: xchain_commit::preflight,
-        preclaim: xchain_commit::preclaim,
-        do_apply: xchain_commit::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainClaim,
-        name: "XChainClaim",
-        preflight: xchain_claim::preflight,
-        preclaim: xchain_claim::preclaim,
-        do_apply: xchain_claim::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainAddClaimAttestation,
-        name: "XChainAddClaimAttestation",
-        preflight: xchain_add_claim_attestation::preflight,
-        preclaim: xchain_add_claim_attestation::preclaim,
-        do_apply: xchain_add_claim_attestation::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainAccountCreateCommit,
-        name: "XChainAccountCreateCommit",
-        preflight: xchain_account_create_commit::preflight,
-        preclaim: xchain_account_create_commit::preclaim,
-        do_apply: xchain_account_create_commit::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::XChainAddAccountCreateAttestation,
-        name: "XChainAddAccountCreateAttestation",
-        preflight: xchain_add_account_create_attestation::preflight,
-        preclaim: xchain_add_account_create_attestation::preclaim,
-        do_apply: xchain_add_account_create_attestation::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanBrokerSet,
-        name: "LoanBrokerSet",
-        preflight: loan_broker_set::preflight,
-        preclaim: loan_broker_set::preclaim,
-        do_apply: loan_broker_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanBrokerDelete,
-        name: "LoanBrokerDelete",
-        preflight: loan_broker_delete::preflight,
-        preclaim: loan_broker_delete::preclaim,
-        do_apply: loan_broker_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanBrokerCoverDeposit,
-        name: "LoanBrokerCoverDeposit",
-        preflight: loan_broker_cover_deposit::preflight,
-        preclaim: loan_broker_cover_deposit::preclaim,
-        do_apply: loan_broker_cover_deposit::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanBrokerCoverWithdraw,
-        name: "LoanBrokerCoverWithdraw",
-        preflight: loan_broker_cover_withdraw::preflight,
-        preclaim: loan_broker_cover_withdraw::preclaim,
-        do_apply: loan_broker_cover_withdraw::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanBrokerCoverClawback,
-        name: "LoanBrokerCoverClawback",
-        preflight: loan_broker_cover_clawback::preflight,
-        preclaim: loan_broker_cover_clawback::preclaim,
-        do_apply: loan_broker_cover_clawback::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanSet,
-        name: "LoanSet",
-        preflight: loan_set::preflight,
-        preclaim: loan_set::preclaim,
-        do_apply: loan_set::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanDelete,
-        name: "LoanDelete",
-        preflight: loan_delete::preflight,
-        preclaim: loan_delete::preclaim,
-        do_apply: loan_delete::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanManage,
-        name: "LoanManage",
-        preflight: loan_manage::preflight,
-        preclaim: loan_manage::preclaim,
-        do_apply: loan_manage::do_apply,
-    },
-    Transactor {
-        tx_type: TxType::LoanPay,
-        name: "LoanPay",
-        preflight: loan_pay::preflight,
-        preclaim: loan_pay::preclaim,
-        do_apply: loan_pay::do_apply,
-    },
+    row!(
+        OfferCreate,
+        dex::offer_create,
+        Rules {
+            dex: DexCheck::DomainAndHybrid,
+            ..Rules::NONE
+        }
+    ),
+    row!(OfferCancel, dex::offer_cancel),
+    row!(TicketCreate, account::ticket_create),
+    row!(SignerListSet, account::signer_list_set),
+    row!(
+        Payment,
+        payment::payment,
+        Rules {
+            dex: DexCheck::Domain,
+            granular: Some(payment::payment::granular_permission),
+            ..Rules::NONE
+        }
+    ),
+    row!(
+        AccountSet,
+        account::account_set,
+        Rules {
+            granular: Some(account::account_set::granular_permission),
+            ..Rules::NONE
+        }
+    ),
+    row!(
+        SetRegularKey,
+        account::set_regular_key,
+        Rules {
+            fee: BaseFee::FirstKeyFree,
+            ..Rules::NONE
+        }
+    ),
+    row!(PaymentChannelCreate, channel::payment_channel_create),
+    row!(PaymentChannelFund, channel::payment_channel_fund),
+    row!(PaymentChannelClaim, channel::payment_channel_claim),
+    row!(DepositPreauth, account::deposit_preauth),
+    row!(
+        TrustSet,
+        trust::trust_set,
+        Rules {
+            granular: Some(trust::trust_set::granular_permission),
+            ..Rules::NONE
+        }
+    ),
+    row!(
+        AccountDelete,
+        account::account_delete,
+        Rules {
+            fee: BaseFee::OwnerReserve,
+            deletes_root: RootDeletion::Any,
+            ..Rules::NONE
+        }
+    ),
+    row!(Clawback, trust::clawback),
+    row!(EscrowCreate, escrow::escrow_create),
+    row!(
+        EscrowFinish,
+        escrow::escrow_finish,
+        Rules {
+            fee: BaseFee::PlusUnits(escrow::escrow_finish::fee_units),
+            ..Rules::NONE
+        }
+    ),
+    row!(EscrowCancel, escrow::escrow_cancel),
+    row!(CheckCreate, check::check_create),
+    row!(CheckCash, check::check_cash),
+    row!(CheckCancel, check::check_cancel),
+    row!(
+        AMMCreate,
+        amm::amm_create,
+        Rules {
+            fee: BaseFee::OwnerReserve,
+            ..Rules::NONE
+        }
+    ),
+    row!(AMMDeposit, amm::amm_deposit),
+    row!(
+        AMMWithdraw,
+        amm::amm_withdraw,
+        Rules {
+            deletes_root: RootDeletion::PseudoOf(PseudoOwner::Amm),
+            ..Rules::NONE
+        }
+    ),
+    row!(AMMVote, amm::amm_vote),
+    row!(AMMBid, amm::amm_bid),
+    row!(
+        AMMDelete,
+        amm::amm_delete,
+        Rules {
+            deletes_root: RootDeletion::PseudoOf(PseudoOwner::Amm),
+            ..Rules::NONE
+        }
+    ),
+    row!(
+        AMMClawback,
+        amm::amm_clawback,
+        Rules {
+            deletes_root: RootDeletion::PseudoOf(PseudoOwner::Amm),
+            ..Rules::NONE
+        }
+    ),
+    row!(MPTokenIssuanceCreate, mpt::mptoken_issuance_create),
+    row!(MPTokenIssuanceDestroy, mpt::mptoken_issuance_destroy),
+    row!(
+        MPTokenIssuanceSet,
+        mpt::mptoken_issuance_set,
+        Rules {
+            granular: Some(mpt::mptoken_issuance_set::granular_permission),
+            ..Rules::NONE
+        }
+    ),
+    row!(MPTokenAuthorize, mpt::mptoken_authorize),
+    row!(NFTokenMint, nft::nftoken_mint),
+    row!(NFTokenBurn, nft::nftoken_burn),
+    row!(NFTokenCreateOffer, nft::nftoken_create_offer),
+    row!(NFTokenCancelOffer, nft::nftoken_cancel_offer),
+    row!(NFTokenAcceptOffer, nft::nftoken_accept_offer),
+    row!(NFTokenModify, nft::nftoken_modify),
+    row!(XChainCreateBridge, xchain::xchain_create_bridge),
+    row!(DIDSet, did::did_set),
+    row!(DIDDelete, did::did_delete),
+    row!(OracleSet, oracle::oracle_set),
+    row!(OracleDelete, oracle::oracle_delete),
+    row!(CredentialCreate, credential::credential_create),
+    row!(CredentialAccept, credential::credential_accept),
+    row!(CredentialDelete, credential::credential_delete),
+    row!(PermissionedDomainSet, domain::permissioned_domain_set),
+    row!(PermissionedDomainDelete, domain::permissioned_domain_delete),
+    row!(DelegateSet, delegate::delegate_set),
+    row!(
+        VaultCreate,
+        vault::vault_create,
+        Rules {
+            fee: BaseFee::OwnerReserve,
+            ..Rules::NONE
+        }
+    ),
+    row!(VaultSet, vault::vault_set),
+    row!(
+        VaultDelete,
+        vault::vault_delete,
+        Rules {
+            deletes_root: RootDeletion::PseudoOf(PseudoOwner::Vault),
+            ..Rules::NONE
+        }
+    ),
+    row!(VaultDeposit, vault::vault_deposit),
+    row!(VaultWithdraw, vault::vault_withdraw),
+    row!(VaultClawback, vault::vault_clawback),
+    row!(
+        Batch,
+        batch::batch,
+        Rules {
+            fee: BaseFee::PlusDrops(batch::batch::base_fee),
+            carries_inner: Some(batch::batch::preflight_with),
+            ..Rules::NONE
+        }
+    ),
+    row!(XChainModifyBridge, xchain::xchain_modify_bridge),
+    row!(XChainCreateClaimID, xchain::xchain_create_claim_id),
+    row!(XChainCommit, xchain::xchain_commit),
+    row!(XChainClaim, xchain::xchain_claim),
+    row!(
+        XChainAddClaimAttestation,
+        xchain::xchain_add_claim_attestation
+    ),
+    row!(
+        XChainAccountCreateCommit,
+        xchain::xchain_account_create_commit
+    ),
+    row!(
+        XChainAddAccountCreateAttestation,
+        xchain::xchain_add_account_create_attestation
+    ),
+    row!(LoanBrokerSet, loan::loan_broker_set),
+    row!(
+        LoanBrokerDelete,
+        loan::loan_broker_delete,
+        Rules {
+            deletes_root: RootDeletion::PseudoOf(PseudoOwner::LoanBroker),
+            ..Rules::NONE
+        }
+    ),
+    row!(LoanBrokerCoverDeposit, loan::loan_broker_cover_deposit),
+    row!(LoanBrokerCoverWithdraw, loan::loan_broker_cover_withdraw),
+    row!(LoanBrokerCoverClawback, loan::loan_broker_cover_clawback),
+    row!(
+        LoanSet,
+        loan::loan_set,
+        Rules {
+            fee: BaseFee::PlusUnits(loan::loan_set::counterparty_signatures),
+            counterparty: Some(loan::loan_set::check_counterparty),
+            ..Rules::NONE
+        }
+    ),
+    row!(LoanDelete, loan::loan_delete),
+    row!(LoanManage, loan::loan_manage),
+    row!(
+        LoanPay,
+        loan::loan_pay,
+        Rules {
+            fee: BaseFee::Times(loan::loan_pay::fee_multiple),
+            ..Rules::NONE
+        }
+    ),
 ];
 
 /// Every transaction type the engine applies.
@@ -622,6 +406,45 @@ mod tests {
         let known: HashSet<u16> = TRANSACTORS.iter().map(|r| r.tx_type as u16).collect();
         for code in (0..=u16::MAX).filter(|c| !known.contains(c)) {
             assert!(transactor(code).is_none(), "code {code}");
+        }
+    }
+
+    #[test]
+    fn base_fees_follow_the_rows() {
+        use crate::engine::transactor::base_fee;
+        use crate::ledger::sf::sf;
+        use crate::protocol::st::StValue;
+        let s = sf();
+        let tx = |t: TxType| {
+            let mut o = StObject::new();
+            o.set(s.transaction_type, StValue::UInt16(t as u16));
+            o
+        };
+        let (base, inc) = (10, 2_000_000);
+        assert_eq!(base_fee(&tx(TxType::Payment), base, inc), 10);
+        assert_eq!(base_fee(&tx(TxType::AccountDelete), base, inc), inc);
+        assert_eq!(base_fee(&tx(TxType::AMMCreate), base, inc), inc);
+        // A fulfillment of 40 bytes: 32 + 40 / 16 more base fees, for EscrowFinish only.
+        let mut finish = tx(TxType::EscrowFinish);
+        finish.set(s.fulfillment, StValue::Blob(vec![0; 40]));
+        assert_eq!(base_fee(&finish, base, inc), 10 * (1 + 34));
+        finish.set(s.transaction_type, StValue::UInt16(TxType::Payment as u16));
+        assert_eq!(base_fee(&finish, base, inc), 10);
+        // An unknown type pays the reference fee.
+        let mut unknown = StObject::new();
+        unknown.set(s.transaction_type, StValue::UInt16(9999));
+        assert_eq!(base_fee(&unknown, base, inc), 10);
+    }
+
+    #[test]
+    fn only_batch_carries_inner_transactions() {
+        for row in TRANSACTORS {
+            assert_eq!(
+                row.rules.carries_inner.is_some(),
+                row.tx_type == TxType::Batch,
+                "{}",
+                row.name
+            );
         }
     }
 }

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use super::entry::{balance_drops, key_kind, set_drops};
 use super::invariants;
 use super::meta::{finalize, Writes};
-use super::registry::{self, Transactor};
+use super::registry::{self, BaseFee, Rules, Transactor};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
-use super::tx_type::TxType;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -19,6 +18,7 @@ use crate::ledger::view::ReadView;
 use crate::limits::NETWORK_ID_LEGACY_MAX;
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::st::{StObject, StValue};
+use crate::protocol::tx::counterparty_signing_data;
 use crate::protocol::types::{AccountId, Hash256};
 
 /// `tfFullyCanonicalSig`: a universal flag.
@@ -52,7 +52,8 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 /// rippled's `checkValidity`: for a single-signed transaction, TxnSignature over the
 /// signing data by SigningPubKey; for a multi-signed one (empty SigningPubKey), every
 /// Signer's signature over the multi-signing data with its own account, signers sorted
-/// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`.
+/// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`; and a
+/// CounterpartySignature when the transaction carries one (LoanSet's).
 /// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
 pub fn verify_signature(tx: &StObject) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
@@ -60,7 +61,7 @@ pub fn verify_signature(tx: &StObject) -> bool {
         return !super::batch::inner_has_signature(tx);
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
-    verify_tx_signature(tx) && super::loan_set::counterparty_signature_valid(tx)
+    verify_tx_signature(tx) && counterparty_signature_valid(tx)
 }
 
 /// The transaction's own signature (single or multi), as [`verify_signature`] checks it
@@ -113,6 +114,56 @@ pub fn verify_tx_signature(tx: &StObject) -> bool {
         }
     }
     true
+}
+
+/// The CounterpartySignature a transaction carries (LoanSet's), if any.
+pub fn counterparty_signature(tx: &StObject) -> Option<&StObject> {
+    match tx.get(sf().counterparty_signature) {
+        Some(StValue::Object(o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// rippled's `STTx::checkSign` for CounterpartySignature: its TxnSignature over the
+/// transaction's signing data by its SigningPubKey, or each of its Signers' over the
+/// multi-signing data with their own accounts (sorted strictly, at most
+/// `MULTI_SIGNERS_MAX`); either the plain data or fixCleanup3_4_0's counterparty form
+/// (docs/compat.md). True when there is none.
+fn counterparty_signature_valid(tx: &StObject) -> bool {
+    use crate::protocol::keys::PublicKey;
+    use crate::protocol::sign::verify;
+    let s = sf();
+    let Some(sig) = counterparty_signature(tx) else {
+        return true;
+    };
+    let checks = |pk: &[u8], data: [Vec<u8>; 2], signature: &[u8]| {
+        PublicKey::from_slice_lenient(pk)
+            .is_ok_and(|k| data.iter().any(|d| verify(&k, d, signature, true)))
+    };
+    if let Some(StValue::Array(signers)) = sig.get(s.signers) {
+        if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
+            return false;
+        }
+        let mut last: Option<AccountId> = None;
+        return signers.iter().all(|(_, signer)| {
+            let (Some(id), Some(pk), Some(signature)) = (
+                signer.account_of(s.account),
+                signer.blob_of(s.signing_pub_key),
+                signer.blob_of(s.txn_signature),
+            ) else {
+                return false;
+            };
+            let sorted = last.is_none_or(|l| l < id);
+            last = Some(id);
+            sorted && checks(pk, counterparty_signing_data(tx, Some(&id)), signature)
+        });
+    }
+    let (Some(pk), Some(signature)) =
+        (sig.blob_of(s.signing_pub_key), sig.blob_of(s.txn_signature))
+    else {
+        return false;
+    };
+    checks(pk, counterparty_signing_data(tx, None), signature)
 }
 
 /// What applying one transaction did.
@@ -237,7 +288,12 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
     })
 }
 
-fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(), Ter> {
+fn preclaim_common(
+    view: &dyn ReadView,
+    tx: &StObject,
+    c: &Common,
+    rules: &Rules,
+) -> Result<(), Ter> {
     let s = sf();
     let info = view.info();
     // checkSeqProxy.
@@ -286,13 +342,14 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
     let Some(root) = view.read(&keylet::account(&payer)) else {
         return Err(Ter::terNO_ACCOUNT);
     };
-    let fee_due = if free_regular_key(tx, &root, c) {
+    let fee_due = if free_regular_key(rules, &root, c) {
         0
-    } else if tx.u16_of(s.transaction_type) == Some(TxType::LoanPay as u16) {
-        let own = base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops);
-        own.saturating_mul(super::loan_pay::fee_multiple(view, tx))
     } else {
-        base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops)
+        let own = base_fee(tx, info.fees.base_drops, info.fees.reserve_inc_drops);
+        match rules.fee {
+            BaseFee::Times(multiple) => own.saturating_mul(multiple(view, tx)),
+            _ => own,
+        }
     };
     if info.open && (c.fee as u64) < fee_due {
         return Err(Ter::telINSUF_FEE_P);
@@ -304,8 +361,8 @@ fn preclaim_common(view: &dyn ReadView, tx: &StObject, c: &Common) -> Result<(),
         }
     }
     check_sign(view, tx, c, &root, &payer)?;
-    if tx.u16_of(s.transaction_type) == Some(TxType::LoanSet as u16) {
-        super::loan_set::check_counterparty(view, tx, c.dry_run)?;
+    if let Some(check_counterparty) = rules.counterparty {
+        check_counterparty(view, tx, c.dry_run)?;
     }
     Ok(())
 }
@@ -340,18 +397,17 @@ fn check_sign(
     Err(Ter::tefBAD_AUTH)
 }
 
-/// rippled's `calculateBaseFee` for `tx` (drops): the base fee plus one per multi-signer,
-/// one owner reserve for AMMCreate and AccountDelete, EscrowFinish's fulfillment units,
-/// and a Batch's own schedule ([`super::batch::base_fee`]).
+/// rippled's `calculateBaseFee` for `tx` (drops), as its type's registry row says
+/// ([`BaseFee`]): the base fee plus one per multi-signer and per unit the type counts, one
+/// owner reserve, or the type's own schedule added. What a view changes (LoanPay's
+/// multiple, SetRegularKey's free use) is applied in preclaim.
 pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
     let s = sf();
-    let tx_type = tx.u16_of(s.transaction_type);
-    let one_reserve = [
-        TxType::AMMCreate,
-        TxType::VaultCreate,
-        TxType::AccountDelete,
-    ];
-    if one_reserve.iter().any(|t| tx_type == Some(*t as u16)) {
+    let fee = tx
+        .u16_of(s.transaction_type)
+        .and_then(registry::transactor)
+        .map_or(BaseFee::Reference, |t| t.rules.fee);
+    if let BaseFee::OwnerReserve = fee {
         // One owner reserve increment, whatever the signers (AMMCreate's, VaultCreate's
         // and DeleteAccount's calculateBaseFee).
         return reserve_inc_drops;
@@ -360,20 +416,15 @@ pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
         Some(StValue::Array(a)) => a.len() as u64,
         _ => 0,
     };
-    let fulfillment = tx
-        .blob_of(s.fulfillment)
-        .filter(|_| tx_type == Some(TxType::EscrowFinish as u16))
-        .map_or(0, |f| super::escrow_finish::fulfillment_fee_units(f.len()));
-    let counterparty = if tx_type == Some(TxType::LoanSet as u16) {
-        super::loan_set::counterparty_signatures(tx)
-    } else {
-        0
+    let units = match fee {
+        BaseFee::PlusUnits(units) => units(tx),
+        _ => 0,
     };
-    let own = base_drops.saturating_mul(1 + signers + fulfillment + counterparty);
-    if tx_type == Some(TxType::Batch as u16) {
-        return own.saturating_add(super::batch::base_fee(tx, base_drops, reserve_inc_drops));
+    let own = base_drops.saturating_mul(1 + signers + units);
+    match fee {
+        BaseFee::PlusDrops(drops) => own.saturating_add(drops(tx, base_drops, reserve_inc_drops)),
+        _ => own,
     }
-    own
 }
 
 /// rippled's `checkMultiSign`: every signer must be on the account's signer list (both
@@ -389,7 +440,7 @@ pub(crate) fn check_multi_sign(
     let Some(list) = view.read(&keylet::signers(account)) else {
         return Err(Ter::tefNOT_MULTI_SIGNING);
     };
-    let entries = super::signer_list_set::signer_entries(&list)?;
+    let entries = super::account::signer_entries(&list)?;
     let mut listed = entries.iter().peekable();
     let mut weight: u64 = 0;
     for (_, signer) in signers {
@@ -425,9 +476,10 @@ pub(crate) fn check_multi_sign(
 }
 
 /// rippled lets an account set its first regular key for free, signed by its master key
-/// (`SetRegularKey::calculateBaseFee`; the lsfPasswordSpent flag records the use).
-fn free_regular_key(tx: &StObject, root: &StObject, c_account_key: &Common) -> bool {
-    tx.u16_of(sf().transaction_type) == Some(TxType::SetRegularKey as u16)
+/// (`SetRegularKey::calculateBaseFee`; the lsfPasswordSpent flag records the use): a type
+/// whose fee is [`BaseFee::FirstKeyFree`].
+fn free_regular_key(rules: &Rules, root: &StObject, c_account_key: &Common) -> bool {
+    matches!(rules.fee, BaseFee::FirstKeyFree)
         && AccountId::from_public_key(&c_account_key.signing_key) == c_account_key.account
         && !root.is_flag(lsf::PASSWORD_SPENT)
 }
@@ -520,7 +572,8 @@ pub fn apply_transaction(
         Ok(checked) => checked,
         Err(t) => return Outcome::rejected(t),
     };
-    let Some((mut ctx, fee)) = charged_context(view, tx, tx_id, &c) else {
+    let rules = &transactor.rules;
+    let Some((mut ctx, fee)) = charged_context(view, tx, tx_id, &c, rules) else {
         return Outcome::rejected(Ter::tefINTERNAL);
     };
     let mut ter = run_apply(transactor, &mut ctx, preclaim);
@@ -541,15 +594,14 @@ pub fn apply_transaction(
         return Outcome::rejected(Ter::tefINTERNAL);
     }
     for key in &removed_offers {
-        let _ = super::offer::offer_delete(&mut ctx.sb, key);
+        let _ = super::dex::offer_delete(&mut ctx.sb, key);
     }
     for key in &expired_credentials {
         let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
-    let tx_type = tx.u16_of(sf().transaction_type).unwrap_or(0);
     let checked = |sb: &Sandbox, ter: Ter| {
-        invariants::check(sb.items(), fee, c.fee, &c.account, tx_type)?;
-        invariants::permissioned_dex(sb, tx, ter)
+        invariants::check(sb.items(), fee, c.fee, &c.account, rules.deletes_root)?;
+        invariants::permissioned_dex(sb, tx, ter, rules.dex)
     };
     if let Err(v) = checked(&ctx.sb, ter) {
         if std::env::var_os("INV_TRACE").is_some() {
@@ -663,10 +715,9 @@ fn preflight_and_preclaim(
     else {
         return Err(Ter::temUNKNOWN);
     };
-    let t = if transactor.tx_type == TxType::Batch {
-        super::batch::preflight_with(tx, &c.account, cfg)
-    } else {
-        (transactor.preflight)(tx, &c.account)
+    let t = match transactor.rules.carries_inner {
+        Some(preflight_with) => preflight_with(tx, &c.account, cfg),
+        None => (transactor.preflight)(tx, &c.account),
     };
     if t != Ter::tesSUCCESS {
         return Err(t);
@@ -677,7 +728,7 @@ fn preflight_and_preclaim(
             return Err(Ter::temINVALID);
         }
     }
-    preclaim_common(view, tx, &c)?;
+    preclaim_common(view, tx, &c, &transactor.rules)?;
     let preclaim = (transactor.preclaim)(view, tx, &c.account);
     if !preclaim.is_applied() {
         return Err(preclaim);
@@ -696,7 +747,7 @@ pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Ter {
         .u16_of(sf().transaction_type)
         .and_then(registry::transactor)
     {
-        Some(t) if t.tx_type == TxType::Batch => Ter::temINVALID,
+        Some(t) if t.rules.carries_inner.is_some() => Ter::temINVALID,
         Some(t) => (t.preflight)(tx, &c.account),
         None => Ter::temUNKNOWN,
     }
@@ -709,13 +760,14 @@ fn charged_context<'a, 't>(
     tx: &'t StObject,
     tx_id: &Hash256,
     c: &Common,
+    rules: &Rules,
 ) -> Option<(ApplyContext<'a, 't>, i64)> {
     let mut sb = Sandbox::new(view);
     let (prior, fee) = charge(&mut sb, tx, c, Some(tx_id))?;
     let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
     let free_key = view
         .read(&keylet::account(&c.account))
-        .is_some_and(|r| free_regular_key(tx, &r, c));
+        .is_some_and(|r| free_regular_key(rules, &r, c));
     let ctx = ApplyContext {
         sb,
         free_key,

@@ -8,10 +8,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::quality_fn::QualityFunction;
-use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
-use crate::engine::amm_math::{
+use crate::engine::amm::amm_math::{
     fee_mult, num, solve_quadratic_smallest, swap_asset_in, swap_asset_out, to_amount,
 };
+use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::AMM_FLOW_ITERATIONS_MAX;
@@ -205,7 +205,9 @@ impl AmmLiquidity {
             num(&bal.1) * Number::new(99, -2),
             RoundingMode::Downward,
         );
-        if out.is_zero() || out.is_negative() || crate::engine::amm_math::cmp(&out, &bal.1).is_ge()
+        if out.is_zero()
+            || out.is_negative()
+            || crate::engine::amm::amm_math::cmp(&out, &bal.1).is_ge()
         {
             return None;
         }
@@ -230,7 +232,7 @@ impl AmmLiquidity {
             num(&cur_out) * Number::from_i64(fib(iters - 1)),
             RoundingMode::Downward,
         );
-        if crate::engine::amm_math::cmp(&out, &bal.1).is_ge() {
+        if crate::engine::amm::amm_math::cmp(&out, &bal.1).is_ge() {
             return None;
         }
         Some((swap_asset_out(&bal.0, &bal.1, &out, self.fee), out))

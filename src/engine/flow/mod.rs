@@ -19,7 +19,7 @@ use std::rc::Rc;
 use self::amm_liquidity::{AmmContext, AmmCtx};
 
 use self::step::{DebtDir, OffersToRemove, Step};
-use super::offer::offer_delete;
+use super::dex::offer_delete;
 use super::sandbox::{Item, Sandbox};
 use super::ter::Ter;
 use crate::ledger::deferred::DeferredCredits;
@@ -95,7 +95,7 @@ pub(crate) fn amt_positive(a: &Amount) -> bool {
 
 /// `a - b` (same kind).
 pub(crate) fn amt_sub(a: &Amount, b: &Amount) -> Amount {
-    super::offer::minus(a, b)
+    super::dex::minus(a, b)
 }
 
 /// `a * num / den` rounded as asked; zero when it overflows, with the Number fault
@@ -123,12 +123,12 @@ pub(crate) fn sum_sorted(v: &[Amount], like: &Amount) -> Amount {
     let Some(first) = it.next() else {
         return super::funds::zero_of(&like.issue());
     };
-    it.fold(first, |acc, x| super::offer::plus(&acc, &x))
+    it.fold(first, |acc, x| super::dex::plus(&acc, &x))
 }
 
 /// The value of `a` in `issue`.
 pub(crate) fn with_issue(a: &Amount, issue: &Issue) -> Amount {
-    super::offer::with_issue(a, issue)
+    super::dex::with_issue(a, issue)
 }
 
 /// One strand's run.
@@ -453,12 +453,12 @@ fn limit_out(view: &dyn ReadView, strand: &[Step], remaining: &Amount, limit: &Q
     let Some(out) = qf.out_from_avg_q(limit) else {
         return *remaining;
     };
-    let out = crate::engine::amm_math::to_amount(
+    let out = crate::engine::amm::amm_math::to_amount(
         &remaining.issue(),
         out,
         crate::protocol::number::RoundingMode::ToNearest,
     );
-    if crate::engine::amm_math::within_relative_distance(&out, remaining, Number::new(1, -9)) {
+    if crate::engine::amm::amm_math::within_relative_distance(&out, remaining, Number::new(1, -9)) {
         return *remaining;
     }
     if amt_cmp(&out, remaining).is_lt() {

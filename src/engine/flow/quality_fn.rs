@@ -3,7 +3,7 @@
 //! quality falls linearly as it gives more. A single strand through a pool and a quality
 //! limit asks the strand for the output at which its average quality meets the limit.
 
-use crate::engine::amm_math::{fee_mult, num};
+use crate::engine::amm::amm_math::{fee_mult, num};
 use crate::protocol::amount::Amount;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::quality::Quality;

@@ -5,7 +5,7 @@
 
 use crate::engine::amm::{amm_at, amm_key, issue_of, lp_holds, AmmEntry};
 use crate::engine::funds::{account_holds, frozen_issue};
-use crate::engine::amm_bid::time_slot;
+use crate::engine::amm::amm_bid::time_slot;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;

@@ -5,7 +5,7 @@
 //! unexpired, the source's) forming a set it preauthorized.
 
 use crate::engine::credential::{credential_at, expired, sorted, CredentialSet};
-use crate::engine::deposit_preauth::deposit_allowed;
+use crate::engine::account::deposit_allowed;
 use crate::ledger::flags::lsf_credential;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};

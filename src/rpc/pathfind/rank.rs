@@ -5,8 +5,8 @@
 use std::cmp::Ordering;
 
 use super::search::{steps, Path, Pathfinder};
+use crate::engine::dex::{minus, plus};
 use crate::engine::flow::{flow, Crossing, FlowOutcome, FlowRequest};
-use crate::engine::offer::{minus, plus};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::Ter;
 use crate::protocol::amount::{Amount, IouValue, Rounding, IOU_EXPONENT_MAX, IOU_MANTISSA_MAX};

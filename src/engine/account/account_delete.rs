@@ -1,0 +1,201 @@
+//! AccountDelete (rippled `DeleteAccount.cpp`): deletes the sending account and sends
+//! its remaining XRP to Destination. Only accounts whose owner directory holds nothing but
+//! entries without obligations (signer list, tickets, preauthorizations, offers, a DID,
+//! price oracles) may go, at least 256 ledgers after their Sequence; the fee is one owner
+//! reserve.
+
+use super::{deposit_allowed, remove_preauth, remove_signer_list};
+use crate::engine::credential;
+use crate::engine::entry::{balance_drops, credit_drops, set_flags};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::directory::owned;
+use crate::ledger::flags::{lsf, lt};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::{ACCOUNT_DELETE_LEDGERS_MIN, ACCOUNT_DELETE_OWNED_MAX};
+use crate::protocol::amount::Amount;
+use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Hash256};
+
+/// Entry types an account may own and still be deleted (rippled `nonObligationDeleter`).
+fn deletable(entry_type: u16) -> bool {
+    matches!(
+        entry_type,
+        lt::OFFER
+            | lt::SIGNER_LIST
+            | lt::TICKET
+            | lt::DEPOSIT_PREAUTH
+            | lt::NFTOKEN_OFFER
+            | lt::DID
+            | lt::ORACLE
+            | lt::CREDENTIAL
+            | lt::DELEGATE
+    )
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    match tx.account_of(sf().destination) {
+        Some(d) if d == *account => Ter::temDST_IS_SRC,
+        Some(_) => credential::check_ids(tx),
+        None => Ter::temMALFORMED,
+    }
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let (dst, dst_root) = match crate::engine::entry::destination_root(view, tx) {
+        Ok(d) => d,
+        Err(t) => return t,
+    };
+    if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
+        return Ter::tecDST_TAG_NEEDED;
+    }
+    let creds = credential::valid_ids(view, tx, account);
+    if creds != Ter::tesSUCCESS {
+        return creds;
+    }
+    // With credentials the deposit check waits for doApply, which deletes expired ones.
+    if tx.get(s.credential_ids).is_none() && !deposit_allowed(view, &dst_root, account, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let Some(root) = view.read(&keylet::account(account)) else {
+        return Ter::terNO_ACCOUNT;
+    };
+    // An issuer whose tokens are still in the ledger, or an owner of tokens, stays.
+    if root.u32_of(s.minted_nftokens) != root.u32_of(s.burned_nftokens)
+        || crate::engine::nft::first_page(view, account).is_some()
+    {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
+    let seq = root.u32_of(s.sequence).unwrap_or(0);
+    if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
+        return Ter::tecTOO_SOON;
+    }
+    // An issuer's tokens keep their serials unique: its next account (same address) must
+    // not mint a serial again (rippled: FirstNFTokenSequence + MintedNFTokens + 256).
+    if let Some(minted) = root.u32_of(s.minted_nftokens) {
+        let first = root.u32_of(s.first_nftoken_sequence).unwrap_or(0);
+        let until = u64::from(first) + u64::from(minted) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN);
+        if until > u64::from(view.info().seq) {
+            return Ter::tecTOO_SOON;
+        }
+    }
+    owned_deletable(view, account)
+}
+
+/// tesSUCCESS when everything the account owns may be deleted with it.
+fn owned_deletable(view: &dyn ReadView, account: &AccountId) -> Ter {
+    let keys = owned(view, account);
+    for key in &keys {
+        let Some(entry) = view.read(key) else {
+            return Ter::tefBAD_LEDGER;
+        };
+        if !deletable(entry.u16_of(sf().ledger_entry_type).unwrap_or(0)) {
+            return Ter::tecHAS_OBLIGATIONS;
+        }
+    }
+    if keys.len() > ACCOUNT_DELETE_OWNED_MAX {
+        return Ter::tefTOO_BIG;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let account = ctx.account;
+    let Some(dst) = ctx.tx.account_of(s.destination) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    if ctx.tx.get(s.credential_ids).is_some() {
+        let dst_root = ctx.sb.peek(&keylet::account(&dst));
+        let auth = credential::verify_deposit_preauth(
+            &mut ctx.sb,
+            ctx.tx,
+            &account,
+            &dst,
+            dst_root.as_ref(),
+        );
+        if auth != Ter::tesSUCCESS {
+            return auth;
+        }
+    }
+    for key in owned(ctx.sb.base(), &account) {
+        let t = delete_owned(ctx, &account, &key);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let dir = keylet::owner_dir(&account);
+    if ctx.sb.exists(&dir) {
+        match ctx.sb.peek(&dir) {
+            Some(page) if is_empty_page(&page) => ctx.sb.erase(dir),
+            _ => return Ter::tecHAS_OBLIGATIONS,
+        }
+    }
+    let Some(src_root) = ctx.sb.peek(&keylet::account(&account)) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    let remaining = balance_drops(&src_root);
+    if !credit_drops(&mut ctx.sb, &dst, remaining) {
+        return Ter::tefBAD_LEDGER;
+    }
+    let dst_key = keylet::account(&dst);
+    if let Some(mut d) = ctx.sb.peek(&dst_key) {
+        if remaining > 0 && d.is_flag(lsf::PASSWORD_SPENT) {
+            set_flags(&mut d, 0, lsf::PASSWORD_SPENT);
+            ctx.sb.update(dst_key, d);
+        }
+    }
+    credit_drops(&mut ctx.sb, &account, -remaining);
+    ctx.sb.erase(keylet::account(&account));
+    ctx.delivered = Some(Amount::Xrp(remaining));
+    ctx.meta_delivered = Some(Amount::Xrp(remaining));
+    Ter::tesSUCCESS
+}
+
+fn is_empty_page(page: &StObject) -> bool {
+    let s = sf();
+    page.v256_of(s.indexes).is_none_or(|v| v.is_empty())
+        && page.u64_of(s.index_next).unwrap_or(0) == 0
+}
+
+/// Deletes one owned entry with its type's deleter (an entry the fee step consumed, a
+/// ticket, is gone already).
+fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> Ter {
+    let Some(entry) = ctx.sb.peek(key) else {
+        return Ter::tesSUCCESS;
+    };
+    match entry.u16_of(sf().ledger_entry_type) {
+        Some(lt::OFFER) => crate::engine::dex::offer_delete(&mut ctx.sb, key),
+        Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
+        Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
+        Some(lt::DID) => crate::engine::did::delete_did(&mut ctx.sb, account),
+        Some(lt::ORACLE) => crate::engine::oracle::delete_oracle(&mut ctx.sb, key, account),
+        Some(lt::CREDENTIAL) => credential::delete_credential(&mut ctx.sb, key),
+        Some(lt::DELEGATE) => crate::engine::delegate::delete_delegate(&mut ctx.sb, key),
+        Some(lt::NFTOKEN_OFFER) => {
+            if crate::engine::nft::delete_offer(&mut ctx.sb, key) {
+                Ter::tesSUCCESS
+            } else {
+                Ter::tefBAD_LEDGER
+            }
+        }
+        Some(lt::TICKET) => {
+            let seq = entry.u32_of(sf().ticket_sequence).unwrap_or(0);
+            if crate::engine::transactor::delete_ticket(&mut ctx.sb, account, seq).is_some() {
+                Ter::tesSUCCESS
+            } else {
+                Ter::tefBAD_LEDGER
+            }
+        }
+        _ => Ter::tecHAS_OBLIGATIONS,
+    }
+}

@@ -1,0 +1,183 @@
+//! AMMClawback (rippled `AMMClawback.cpp`, fixAMMv1_3 and fixAMMClawbackRounding): an
+//! issuer that may claw back takes its tokens out of an AMM a holder provides liquidity
+//! to. The holder's LP tokens (all of them, or those matching Amount) are withdrawn in
+//! proportion; the issuer's asset goes back to the issuer, the paired asset to the holder
+//! (or to the issuer too with `tfClawTwoAssets` when it issues both).
+
+use super::amm_math::{
+    faulted, frac_by_tokens, num, rounded_asset, rounded_lp_tokens, to_amount_now, Side,
+};
+use super::withdrawal::{delete_if_empty, Withdrawal, Withdrawn};
+use super::{amm_holds, issue_of, lp_holds, tf, tx_amm, verify_and_adjust_lp_balance, AmmEntry};
+use crate::engine::ripple::ripple_credit;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG};
+use crate::ledger::flags::lsf;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::amount::Amount;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let flags = tx.flags();
+    if flags & !(TF_FULLY_CANONICAL_SIG | tf::CLAW_TWO_ASSETS) != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    let (Some(holder), Some(asset), Some(asset2)) = (
+        tx.account_of(s.holder),
+        issue_of(tx, s.asset),
+        issue_of(tx, s.asset2),
+    ) else {
+        return Ter::temMALFORMED;
+    };
+    if holder == *account || asset.is_xrp() {
+        return Ter::temMALFORMED;
+    }
+    if flags & tf::CLAW_TWO_ASSETS != 0 && asset.issuer != asset2.issuer {
+        return Ter::temINVALID_FLAG;
+    }
+    if asset.issuer != *account {
+        return Ter::temMALFORMED;
+    }
+    if let Some(a) = tx.amount_of(s.amount) {
+        if a.issue() != asset || a.is_zero() || a.is_negative() {
+            return Ter::temBAD_AMOUNT;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(issuer) = view.read(&keylet::account(account)) else {
+        return Ter::terNO_ACCOUNT;
+    };
+    let holder = tx.account_of(s.holder).unwrap_or_default();
+    if view.read(&keylet::account(&holder)).is_none() {
+        return Ter::terNO_ACCOUNT;
+    }
+    if tx_amm(view, tx).is_none() {
+        return Ter::terNO_AMM;
+    }
+    if !issuer.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK) || issuer.is_flag(lsf::NO_FREEZE) {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply. A fault is an exception: inside `equalWithdrawTokens` rippled catches it
+/// as `tecINTERNAL` ([`Withdrawal::equal_tokens`]); anywhere else nothing does
+/// (`tefEXCEPTION`).
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let t = apply(ctx);
+    if faulted() {
+        return Ter::tefEXCEPTION;
+    }
+    t
+}
+
+fn apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some((mut amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
+        return Ter::tecINTERNAL;
+    };
+    let mut sle = (*sle).clone();
+    let issuer = ctx.account;
+    let holder = ctx.tx.account_of(s.holder).unwrap_or_default();
+    let (Some(asset), Some(asset2)) = (issue_of(ctx.tx, s.asset), issue_of(ctx.tx, s.asset2))
+    else {
+        return Ter::tecINTERNAL;
+    };
+    if lp_holds(&ctx.sb, &amm, &holder).is_zero() {
+        return Ter::tecAMM_BALANCE;
+    }
+    let t = verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &holder);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let (bal1, bal2, lpt) = match amm_holds(&ctx.sb, &amm, Some(asset), Some(asset2), false) {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    let held = lp_holds(&ctx.sb, &amm, &holder);
+    if held.is_zero() {
+        return Ter::tecAMM_BALANCE;
+    }
+    let claw = ctx.tx.amount_of(s.amount);
+    let two = ctx.tx.flags() & tf::CLAW_TWO_ASSETS != 0;
+    let mut w = Withdrawal {
+        sb: &mut ctx.sb,
+        amm: &amm,
+        account: holder,
+        tfee: 0,
+        all: true,
+        prior_balance: ctx.prior_balance,
+        ignore_freeze: true,
+    };
+    let result = match claw {
+        None => w.equal_tokens(&bal1, &bal2, &lpt, &held),
+        Some(c) => matching_one_amount(&mut w, &amm, &bal1, &bal2, &lpt, &held, &c),
+    };
+    let (new_balance, out1, out2) = match result {
+        Ok(r) => r,
+        Err(t) => return t,
+    };
+    let t = delete_if_empty(&mut ctx.sb, &amm, sle, new_balance);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let t = claw_back(ctx, &holder, &issuer, &out1);
+    if t != Ter::tesSUCCESS || !two {
+        return t;
+    }
+    match out2 {
+        Some(a) => claw_back(ctx, &holder, &issuer, &a),
+        None => Ter::tecINTERNAL,
+    }
+}
+
+fn claw_back(
+    ctx: &mut ApplyContext,
+    holder: &AccountId,
+    issuer: &AccountId,
+    amount: &Amount,
+) -> Ter {
+    match amount {
+        Amount::Iou {
+            value, currency, ..
+        } => ripple_credit(&mut ctx.sb, holder, issuer, currency, value),
+        Amount::Xrp(_) => Ter::tecINTERNAL,
+    }
+}
+
+/// Withdraws the holder's share matching Amount of the issuer's asset, or all of it when
+/// the holder has fewer LP tokens (`equalWithdrawMatchingOneAmount`).
+fn matching_one_amount(
+    w: &mut Withdrawal,
+    amm: &AmmEntry,
+    bal1: &Amount,
+    bal2: &Amount,
+    lpt: &Amount,
+    held: &Amount,
+    amount: &Amount,
+) -> Withdrawn {
+    let frac = num(amount) / num(bal1);
+    let tokens = to_amount_now(&amm.lp_issue(), num(lpt) * frac);
+    if super::amm_math::cmp(&tokens, held) == std::cmp::Ordering::Greater {
+        return w.equal_tokens(bal1, bal2, lpt, held);
+    }
+    let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
+    if tokens.is_zero() {
+        return Err(Ter::tecAMM_INVALID_TOKENS);
+    }
+    let frac = frac_by_tokens(lpt, &tokens);
+    let out2 = rounded_asset(bal2, frac, Side::Withdraw);
+    let out1 = rounded_asset(bal1, frac, Side::Withdraw);
+    w.all = false;
+    w.withdraw(&out1, Some(out2), lpt, &tokens)
+}

@@ -1,0 +1,576 @@
+//! AMMDeposit (rippled `AMMDeposit.cpp`, fixAMMv1_3 rounding): liquidity into an AMM for
+//! LP tokens, in one of six modes chosen by one flag of [`tf::DEPOSIT_SUB_TX`]:
+//! - `tfLPToken`: LPTokenOut, both assets in proportion (Amount and Amount2 as minimums);
+//! - `tfSingleAsset`: Amount of one asset (LPTokenOut as a minimum);
+//! - `tfTwoAsset`: both assets up to Amount and Amount2 (LPTokenOut as a minimum);
+//! - `tfOneAssetLPToken`: LPTokenOut for at most Amount of one asset;
+//! - `tfLimitLPToken`: one asset, at an effective price within EPrice;
+//! - `tfTwoAssetIfEmpty`: both assets into an empty AMM, with a new TradingFee.
+
+use std::cmp::Ordering;
+
+use super::amm_math::{
+    add, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in, amm_lp_tokens, cmp, faulted,
+    fee_mult, fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset, rounded_asset_by,
+    rounded_lp_tokens, rounded_lp_tokens_by, solve_quadratic, st_divide, Side,
+};
+use super::{
+    amm_holds, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen, lp_holds,
+    preflight_mode, tf, trading_fee, tx_amm, AmmEntry, ModeAmounts,
+};
+use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
+use crate::engine::sandbox::Sandbox;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::AMM_TRADING_FEE_MAX;
+use crate::protocol::amount::Amount;
+use crate::protocol::number::Number;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Issue};
+
+/// The optional fields of a deposit.
+struct Fields {
+    amount: Option<Amount>,
+    amount2: Option<Amount>,
+    e_price: Option<Amount>,
+    lp_tokens: Option<Amount>,
+    trading_fee: Option<u16>,
+}
+
+fn fields(tx: &StObject) -> Fields {
+    let s = sf();
+    Fields {
+        amount: tx.amount_of(s.amount),
+        amount2: tx.amount_of(s.amount2),
+        e_price: tx.amount_of(s.e_price),
+        lp_tokens: tx.amount_of(s.lp_token_out),
+        trading_fee: tx.u16_of(s.trading_fee),
+    }
+}
+
+/// The fields each mode takes: false for a combination rippled refuses.
+fn fields_fit_mode(flags: u32, f: &Fields) -> bool {
+    let (a, a2, ep, lp, fee) = (
+        f.amount.is_some(),
+        f.amount2.is_some(),
+        f.e_price.is_some(),
+        f.lp_tokens.is_some(),
+        f.trading_fee.is_some(),
+    );
+    if flags & tf::LP_TOKEN != 0 {
+        lp && !ep && a == a2 && !fee
+    } else if flags & tf::SINGLE_ASSET != 0 {
+        a && !a2 && !ep && !fee
+    } else if flags & tf::TWO_ASSET != 0 {
+        a && a2 && !ep && !fee
+    } else if flags & tf::ONE_ASSET_LP_TOKEN != 0 {
+        a && lp && !a2 && !ep && !fee
+    } else if flags & tf::LIMIT_LP_TOKEN != 0 {
+        a && ep && !lp && !a2 && !fee
+    } else {
+        a && a2 && !ep && !lp
+    }
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let f = fields(tx);
+    let named = ModeAmounts {
+        amount: f.amount.as_ref(),
+        amount2: f.amount2.as_ref(),
+        lp_tokens: f.lp_tokens.as_ref(),
+    };
+    let pair = match preflight_mode(tx, tf::DEPOSIT_SUB_TX, |fl| fields_fit_mode(fl, &f), &named) {
+        Ok(p) => Some(p),
+        Err(t) => return t,
+    };
+    if let Some(a) = &f.amount {
+        let t = invalid_amm_amount(a, pair, f.e_price.is_some());
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if let Some(a) = &f.amount2 {
+        let t = invalid_amm_amount(a, pair, false);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if let (Some(a), Some(ep)) = (&f.amount, &f.e_price) {
+        let t = invalid_amm_amount(ep, Some((a.issue(), a.issue())), false);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if f.trading_fee.is_some_and(|fee| fee > AMM_TRADING_FEE_MAX) {
+        return Ter::temBAD_FEE;
+    }
+    Ter::tesSUCCESS
+}
+
+/// `account` can pay `deposit`: XRP above the reserve (one more line when it holds no LP
+/// tokens yet), or its balance of an issue. The error when it cannot, for preclaim.
+fn preclaim_balance(
+    view: &dyn ReadView,
+    amm: &AmmEntry,
+    account: &AccountId,
+    deposit: &Amount,
+) -> Ter {
+    if deposit.is_xrp() {
+        let lpt = amm.lp_issue();
+        let has_line = view
+            .read(&keylet::line(account, &lpt.issuer, &lpt.currency))
+            .is_some();
+        let liquid = xrp_liquid(view, account, if has_line { 0 } else { 1 });
+        if cmp(&Amount::Xrp(liquid), deposit) != Ordering::Less {
+            return Ter::tesSUCCESS;
+        }
+        return if has_line {
+            Ter::tecUNFUNDED_AMM
+        } else {
+            Ter::tecINSUF_RESERVE_LINE
+        };
+    }
+    if deposit.issue().issuer == *account
+        || cmp(
+            &account_holds(view, account, &deposit.issue(), false),
+            deposit,
+        ) != Ordering::Less
+    {
+        Ter::tesSUCCESS
+    } else {
+        Ter::tecUNFUNDED_AMM
+    }
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let Some((amm, _)) = tx_amm(view, tx) else {
+        return Ter::terNO_AMM;
+    };
+    let (bal1, bal2, lpt) = match amm_holds(view, &amm, None, None, false) {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    let empty_state = tx.flags() & tf::TWO_ASSET_IF_EMPTY != 0;
+    let t = pool_state_fits(empty_state, &bal1, &bal2, &lpt);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    for asset in [amm.asset, amm.asset2] {
+        let t = require_auth(view, &asset, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+        if frozen_issue(view, account, &asset) {
+            return Ter::tecFROZEN;
+        }
+    }
+    let f = fields(tx);
+    let checks: [(Option<Amount>, bool); 2] = if tx.flags() & tf::LP_TOKEN == 0 {
+        [(f.amount, true), (f.amount2, true)]
+    } else {
+        [(Some(bal1), false), (Some(bal2), false)]
+    };
+    for (a, check_balance) in checks {
+        let Some(a) = a else { continue };
+        let t = check_amount(view, &amm, account, &a, check_balance);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if f.lp_tokens.is_some_and(|t| t.issue() != lpt.issue()) {
+        return Ter::temBAD_AMM_TOKENS;
+    }
+    if lp_holds(view, &amm, account).is_zero() && xrp_liquid(view, account, 1) <= 0 {
+        return Ter::tecINSUF_RESERVE_LINE;
+    }
+    Ter::tesSUCCESS
+}
+
+/// tfTwoAssetIfEmpty needs an empty AMM, every other mode a funded one.
+fn pool_state_fits(empty_state: bool, bal1: &Amount, bal2: &Amount, lpt: &Amount) -> Ter {
+    if empty_state {
+        if !lpt.is_zero() {
+            return Ter::tecAMM_NOT_EMPTY;
+        }
+        if !bal1.is_zero() || !bal2.is_zero() {
+            return Ter::tecINTERNAL;
+        }
+        return Ter::tesSUCCESS;
+    }
+    if lpt.is_zero() {
+        return Ter::tecAMM_EMPTY;
+    }
+    let positive = |a: &Amount| !a.is_zero() && !a.is_negative();
+    if !positive(bal1) || !positive(bal2) || lpt.is_negative() {
+        return Ter::tecINTERNAL;
+    }
+    Ter::tesSUCCESS
+}
+
+/// One deposited asset: authorized, neither the pool's nor the account's line frozen,
+/// and (when asked) funded.
+fn check_amount(
+    view: &dyn ReadView,
+    amm: &AmmEntry,
+    account: &AccountId,
+    amount: &Amount,
+    check_balance: bool,
+) -> Ter {
+    let issue = amount.issue();
+    let t = require_auth(view, &issue, account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue) {
+        return Ter::tecFROZEN;
+    }
+    if check_balance {
+        return preclaim_balance(view, amm, account, amount);
+    }
+    Ter::tesSUCCESS
+}
+
+/// What every mode works with.
+struct Pool<'c, 'a, 't> {
+    ctx: &'c mut ApplyContext<'a, 't>,
+    amm: AmmEntry,
+    tfee: u16,
+}
+
+/// doApply. A fault is an exception (an amount past what an STAmount holds, or the
+/// arithmetic overflowing): inside `equalDepositTokens` (tfLPToken) rippled catches it
+/// as `tecINTERNAL` ([`Pool::equal_tokens`]); in every other mode nothing does, and
+/// rippled answers `tefEXCEPTION` (not applied, no fee).
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let t = apply(ctx);
+    if faulted() {
+        return Ter::tefEXCEPTION;
+    }
+    t
+}
+
+fn apply(ctx: &mut ApplyContext) -> Ter {
+    let Some((amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
+        return Ter::tecINTERNAL;
+    };
+    let f = fields(ctx.tx);
+    let holds = amm_holds(
+        &ctx.sb,
+        &amm,
+        f.amount.map(|a| a.issue()),
+        f.amount2.map(|a| a.issue()),
+        true,
+    );
+    let (bal1, bal2, lpt) = match holds {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    let tfee = if lpt.is_zero() {
+        f.trading_fee.unwrap_or(0)
+    } else {
+        trading_fee(&ctx.sb, &sle, &ctx.account)
+    };
+    let mut pool = Pool { ctx, amm, tfee };
+    let result = pool.dispatch(&f, &bal1, &bal2, &lpt);
+    let new_balance = match result {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    let mut sle = (*sle).clone();
+    sle.set(sf().lp_token_balance, StValue::Amount(new_balance));
+    if lpt.is_zero() {
+        let close = pool.ctx.sb.info().parent_close_time;
+        let account = pool.ctx.account;
+        init_fee_auction_vote(&mut sle, &account, &lpt.issue(), tfee, close);
+    }
+    pool.ctx.sb.update(pool.amm.key, sle);
+    Ter::tesSUCCESS
+}
+
+type Deposited = Result<Amount, Ter>;
+
+impl Pool<'_, '_, '_> {
+    fn dispatch(&mut self, f: &Fields, bal1: &Amount, bal2: &Amount, lpt: &Amount) -> Deposited {
+        let flags = self.ctx.tx.flags();
+        let (a, a2, ep, lp) = (f.amount, f.amount2, f.e_price, f.lp_tokens);
+        match (a, a2, ep, lp) {
+            (Some(a), Some(a2), _, _) if flags & tf::TWO_ASSET != 0 => {
+                self.equal_limit(bal1, bal2, lpt, &a, &a2, lp)
+            }
+            (Some(a), _, _, Some(lp)) if flags & tf::ONE_ASSET_LP_TOKEN != 0 => {
+                self.single_tokens(bal1, &a, lpt, &lp)
+            }
+            (Some(a), _, Some(ep), _) if flags & tf::LIMIT_LP_TOKEN != 0 => {
+                self.single_eprice(bal1, &a, lpt, &ep)
+            }
+            (Some(a), _, _, _) if flags & tf::SINGLE_ASSET != 0 => self.single(bal1, lpt, &a, lp),
+            (_, _, _, Some(lp)) if flags & tf::LP_TOKEN != 0 => {
+                self.equal_tokens(bal1, bal2, lpt, &lp, (a, a2))
+            }
+            (Some(a), Some(a2), _, _) if flags & tf::TWO_ASSET_IF_EMPTY != 0 => {
+                let tokens = amm_lp_tokens(&a, &a2, &lpt.issue());
+                let empty = Limits::default();
+                self.deposit(&a, &a, Some(a2), lpt, &tokens, &empty)
+            }
+            _ => Err(Ter::tecINTERNAL),
+        }
+    }
+
+    /// The account can pay `amount` now (`checkBalance` in `deposit`).
+    fn funded(&self, amount: &Amount) -> Ter {
+        if amount.is_zero() || amount.is_negative() {
+            return Ter::temBAD_AMOUNT;
+        }
+        let sb: &Sandbox = &self.ctx.sb;
+        let account = self.ctx.account;
+        let ok = if amount.is_xrp() {
+            let lpt = self.amm.lp_issue();
+            let has_line = sb.exists(&keylet::line(&account, &lpt.issuer, &lpt.currency));
+            let liquid = xrp_liquid(sb, &account, if has_line { 0 } else { 1 });
+            cmp(&Amount::Xrp(liquid), amount) != Ordering::Less
+        } else {
+            amount.issue().issuer == account
+                || cmp(&account_holds(sb, &account, &amount.issue(), false), amount)
+                    != Ordering::Less
+        };
+        if ok {
+            Ter::tesSUCCESS
+        } else {
+            Ter::tecUNFUNDED_AMM
+        }
+    }
+
+    /// Moves the assets in and the LP tokens out (`AMMDeposit::deposit`); the new LP
+    /// token balance.
+    fn deposit(
+        &mut self,
+        _balance: &Amount,
+        amount: &Amount,
+        amount2: Option<Amount>,
+        lpt: &Amount,
+        tokens: &Amount,
+        min: &Limits,
+    ) -> Deposited {
+        if tokens.is_zero() || tokens.is_negative() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let below = |x: Option<&Amount>, m: &Option<Amount>| match (x, m) {
+            (Some(x), Some(m)) => cmp(x, m) == Ordering::Less,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if below(Some(amount), &min.amount)
+            || below(amount2.as_ref(), &min.amount2)
+            || below(Some(tokens), &min.tokens)
+        {
+            return Err(Ter::tecAMM_FAILED);
+        }
+        let (account, pool) = (self.ctx.account, self.amm.account);
+        for a in std::iter::once(*amount).chain(amount2) {
+            let t = self.funded(&a);
+            if t != Ter::tesSUCCESS {
+                return Err(t);
+            }
+            let t = account_send(&mut self.ctx.sb, &account, &pool, &a);
+            if t != Ter::tesSUCCESS {
+                return Err(t);
+            }
+        }
+        let t = account_send(&mut self.ctx.sb, &pool, &account, tokens);
+        if t != Ter::tesSUCCESS {
+            return Err(t);
+        }
+        Ok(add(lpt, tokens))
+    }
+
+    /// tfLPToken: both assets in proportion to LPTokenOut (`equalDepositTokens`), in
+    /// rippled's `try` that answers any exception `tecINTERNAL` (fee charged): LPTokenOut
+    /// 10^20 on a 1,000 XRP pool asks for 10^23 drops, which no STAmount holds.
+    fn equal_tokens(
+        &mut self,
+        bal1: &Amount,
+        bal2: &Amount,
+        lpt: &Amount,
+        tokens: &Amount,
+        mins: (Option<Amount>, Option<Amount>),
+    ) -> Deposited {
+        let r = self.equal_tokens_guts(bal1, bal2, lpt, tokens, mins);
+        if faulted() {
+            return Err(Ter::tecINTERNAL);
+        }
+        r
+    }
+
+    fn equal_tokens_guts(
+        &mut self,
+        bal1: &Amount,
+        bal2: &Amount,
+        lpt: &Amount,
+        tokens: &Amount,
+        (min1, min2): (Option<Amount>, Option<Amount>),
+    ) -> Deposited {
+        let tokens = adjust_lp_tokens(lpt, tokens, Side::Deposit);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let frac = num(&st_divide(&tokens, lpt, &lpt.issue()));
+        let a1 = rounded_asset(bal1, frac, Side::Deposit);
+        let a2 = rounded_asset(bal2, frac, Side::Deposit);
+        let min = Limits {
+            amount: min1,
+            amount2: min2,
+            tokens: None,
+        };
+        self.deposit(bal1, &a1, Some(a2), lpt, &tokens, &min)
+    }
+
+    /// tfTwoAsset: both assets in proportion, each within its amount
+    /// (`equalDepositLimit`).
+    fn equal_limit(
+        &mut self,
+        bal1: &Amount,
+        bal2: &Amount,
+        lpt: &Amount,
+        amount: &Amount,
+        amount2: &Amount,
+        min_tokens: Option<Amount>,
+    ) -> Deposited {
+        let min = Limits {
+            tokens: min_tokens,
+            ..Limits::default()
+        };
+        let frac = num(amount) / num(bal1);
+        let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let frac = frac_by_tokens(lpt, &tokens);
+        let deposit2 = rounded_asset(bal2, frac, Side::Deposit);
+        if cmp(&deposit2, amount2) != Ordering::Greater {
+            return self.deposit(bal1, amount, Some(deposit2), lpt, &tokens, &min);
+        }
+        let frac = num(amount2) / num(bal2);
+        let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let frac = frac_by_tokens(lpt, &tokens);
+        let deposit1 = rounded_asset(bal1, frac, Side::Deposit);
+        if cmp(&deposit1, amount) != Ordering::Greater {
+            return self.deposit(bal1, &deposit1, Some(*amount2), lpt, &tokens, &min);
+        }
+        Err(Ter::tecAMM_FAILED)
+    }
+
+    /// tfSingleAsset: one asset, LP tokens by equation 3 (`singleDeposit`).
+    fn single(
+        &mut self,
+        bal: &Amount,
+        lpt: &Amount,
+        amount: &Amount,
+        min_tokens: Option<Amount>,
+    ) -> Deposited {
+        let tokens = adjust_lp_tokens(
+            lpt,
+            &lp_tokens_out(bal, amount, lpt, self.tfee),
+            Side::Deposit,
+        );
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let (tokens, deposit) = adjust_asset_in_by_tokens(bal, amount, lpt, &tokens, self.tfee);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let min = Limits {
+            tokens: min_tokens,
+            ..Limits::default()
+        };
+        self.deposit(bal, &deposit, None, lpt, &tokens, &min)
+    }
+
+    /// tfOneAssetLPToken: LPTokenOut for one asset, by equation 4, within Amount
+    /// (`singleDepositTokens`).
+    fn single_tokens(
+        &mut self,
+        bal: &Amount,
+        amount: &Amount,
+        lpt: &Amount,
+        tokens: &Amount,
+    ) -> Deposited {
+        let tokens = adjust_lp_tokens(lpt, tokens, Side::Deposit);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        let deposit = amm_asset_in(bal, lpt, &tokens, self.tfee);
+        if cmp(&deposit, amount) == Ordering::Greater {
+            return Err(Ter::tecAMM_FAILED);
+        }
+        self.deposit(bal, &deposit, None, lpt, &tokens, &Limits::default())
+    }
+
+    /// tfLimitLPToken: one asset at an effective price within EPrice
+    /// (`singleDepositEPrice`).
+    fn single_eprice(
+        &mut self,
+        bal: &Amount,
+        amount: &Amount,
+        lpt: &Amount,
+        e_price: &Amount,
+    ) -> Deposited {
+        let tfee = self.tfee;
+        if !amount.is_zero() {
+            let tokens =
+                adjust_lp_tokens(lpt, &lp_tokens_out(bal, amount, lpt, tfee), Side::Deposit);
+            if tokens.is_zero() || tokens.is_negative() {
+                return Err(Ter::tecAMM_INVALID_TOKENS);
+            }
+            let (tokens, deposit) = adjust_asset_in_by_tokens(bal, amount, lpt, &tokens, tfee);
+            if tokens.is_zero() {
+                return Err(Ter::tecAMM_INVALID_TOKENS);
+            }
+            let ep = num(&deposit) / num(&tokens);
+            if ep <= num(e_price) {
+                return self.deposit(bal, &deposit, None, lpt, &tokens, &Limits::default());
+            }
+        }
+        let f1 = fee_mult(tfee);
+        let f2 = fee_mult_half(tfee) / f1;
+        let c = f1 * num(bal) / (num(e_price) * num(lpt));
+        let d = f1 + c * f2 - c;
+        let a1 = c * c;
+        let b1 = c * c * f2 * f2 + Number::from(2) * c - d * d;
+        let c1 = Number::from(2) * c * f2 * f2 + Number::from(1) - Number::from(2) * d * f2;
+        let deposit = rounded_asset_by(bal, || f1 * solve_quadratic(a1, b1, c1), Side::Deposit);
+        if deposit.is_zero() || deposit.is_negative() {
+            return Err(Ter::tecAMM_FAILED);
+        }
+        let tokens = rounded_lp_tokens_by(lpt, || num(&deposit) / num(e_price), Side::Deposit);
+        let (tokens, deposit) = adjust_asset_in_by_tokens(bal, &deposit, lpt, &tokens, tfee);
+        if tokens.is_zero() {
+            return Err(Ter::tecAMM_INVALID_TOKENS);
+        }
+        self.deposit(bal, &deposit, None, lpt, &tokens, &Limits::default())
+    }
+}
+
+/// The minimums of `deposit` (`depositMin`, `deposit2Min`, `lpTokensDepositMin`).
+#[derive(Default)]
+struct Limits {
+    amount: Option<Amount>,
+    amount2: Option<Amount>,
+    tokens: Option<Amount>,
+}
+
+/// The LP token issue of the pool `a` / `b` whose pseudo-account is `amm`.
+pub fn lp_issue(a: &Issue, b: &Issue, amm: &AccountId) -> Issue {
+    Issue {
+        currency: super::lpt_currency(&a.currency, &b.currency),
+        issuer: *amm,
+    }
+}

@@ -1,0 +1,458 @@
+//! The AMM formulas (rippled `AMMHelpers.cpp` / `AMMHelpers.h`) with the rounding of the
+//! fixAMMv1_1, fixAMMv1_2 and fixAMMv1_3 amendments: LP tokens for a deposit or
+//! withdrawal, the asset for an amount of LP tokens, swaps, and the rounding that keeps
+//! `sqrt(pool1 * pool2) >= LPTokenBalance`.
+//!
+//! Amounts convert to [`Number`] as rippled's `STAmount` does (XRP drops rounded with
+//! the current mode past 16 digits) and back with `toSTAmount` (XRP rounded with the mode
+//! asked for, issued values kept at 16 digits). A Number fault (overflow, division by
+//! zero) is left for the caller to read with [`crate::protocol::number::take_fault`].
+
+use std::cmp::Ordering;
+
+use crate::engine::funds::zero_of;
+use crate::limits::AMM_FEE_SCALE;
+use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::number::{
+    get_round, raise_fault, root2, set_round, take_fault, Number, RoundGuard, RoundingMode,
+};
+use crate::protocol::types::Issue;
+
+/// Deposit (`IsDeposit::Yes`) or withdrawal: decides which way amounts round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Into the pool.
+    Deposit,
+    /// Out of the pool.
+    Withdraw,
+}
+
+/// An amount as a Number (`STAmount::operator Number`).
+pub fn num(a: &Amount) -> Number {
+    match a {
+        Amount::Xrp(d) => Number::from_i64(*d),
+        Amount::Iou { value, .. } => Number::from_iou(value),
+    }
+}
+
+fn n(v: i64) -> Number {
+    Number::from_i64(v)
+}
+
+/// `toSTAmount(issue, n, mode)`: XRP rounded to drops with `mode`, an issued value as is
+/// (zero below the smallest exponent). Out of range: zero, with the Number fault raised,
+/// where rippled's STAmount throws: drops past an i64 (`Number::operator rep()`) or past
+/// 10^17 (`canonicalize`: "Native currency amount out of range"), an issued exponent
+/// past 80 (`IOUAmount::normalize`).
+pub fn to_amount(issue: &Issue, v: Number, mode: RoundingMode) -> Amount {
+    if issue.is_xrp() {
+        let _g = RoundGuard::new(mode);
+        return match v.to_i64() {
+            Some(d) if d.unsigned_abs() <= DROPS_MAX => Amount::Xrp(d),
+            _ => overflow(issue),
+        };
+    }
+    match v.to_iou() {
+        Some(value) => Amount::iou(value, issue.currency, issue.issuer),
+        None => overflow(issue),
+    }
+}
+
+fn overflow(issue: &Issue) -> Amount {
+    raise_fault();
+    zero_of(issue)
+}
+
+/// `toSTAmount(issue, n)` with the current rounding mode.
+pub fn to_amount_now(issue: &Issue, v: Number) -> Amount {
+    to_amount(issue, v, get_round())
+}
+
+/// Orders two amounts of one issue.
+pub fn cmp(a: &Amount, b: &Amount) -> Ordering {
+    match (a, b) {
+        (Amount::Xrp(x), Amount::Xrp(y)) => x.cmp(y),
+        (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x.cmp(y),
+        _ => num(a).cmp(&num(b)),
+    }
+}
+
+/// `a + b` as rippled's `STAmount` adds: drops exactly, issued values as Numbers with
+/// the current mode; the result in `a`'s issue.
+pub fn add(a: &Amount, b: &Amount) -> Amount {
+    match (a, b) {
+        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_add(*y)),
+        _ if b.is_zero() => *a,
+        _ => to_amount_now(&a.issue(), num(a) + num(b)),
+    }
+}
+
+/// `a - b` (see [`add`]).
+pub fn sub(a: &Amount, b: &Amount) -> Amount {
+    match (a, b) {
+        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_sub(*y)),
+        _ if b.is_zero() => *a,
+        _ => to_amount_now(&a.issue(), num(a) - num(b)),
+    }
+}
+
+/// The smaller of two amounts of one issue.
+pub fn min(a: Amount, b: Amount) -> Amount {
+    if cmp(&a, &b) == Ordering::Greater {
+        b
+    } else {
+        a
+    }
+}
+
+/// rippled's `divide(STAmount, STAmount, issue)`: the mantissas' quotient scaled by 10^17
+/// plus 5, brought to 16 digits with the current mode.
+pub fn st_divide(numer: &Amount, den: &Amount, issue: &Issue) -> Amount {
+    let (nm, ne) = parts(numer);
+    let (dm, de) = parts(den);
+    if dm == 0 {
+        return overflow(issue);
+    }
+    if nm == 0 {
+        return zero_of(issue);
+    }
+    let q = u128::from(nm) * 100_000_000_000_000_000 / u128::from(dm) + 5;
+    let negative = numer.is_negative() != den.is_negative();
+    let mut q = q;
+    let mut e = ne - de - 17;
+    while q > i64::MAX as u128 {
+        q /= 10;
+        e += 1;
+    }
+    let v = Number::new(if negative { -(q as i64) } else { q as i64 }, e);
+    to_amount_now(issue, v)
+}
+
+/// Mantissa and exponent of an amount, XRP drops brought to at least 16 digits.
+fn parts(a: &Amount) -> (u64, i32) {
+    match a {
+        Amount::Xrp(d) => {
+            let (mut m, mut e) = (d.unsigned_abs(), 0);
+            if m == 0 {
+                return (0, 0);
+            }
+            while m < 1_000_000_000_000_000 {
+                m *= 10;
+                e -= 1;
+            }
+            (m, e)
+        }
+        Amount::Iou { value, .. } => (value.mantissa(), value.exponent()),
+    }
+}
+
+/// The trading fee as a fraction (`getFee`: tfee / 100,000).
+pub fn get_fee(tfee: u16) -> Number {
+    n(i64::from(tfee)) / n(i64::from(AMM_FEE_SCALE))
+}
+
+/// `1 - fee` (`feeMult`).
+pub fn fee_mult(tfee: u16) -> Number {
+    n(1) - get_fee(tfee)
+}
+
+/// `1 - fee / 2` (`feeMultHalf`).
+pub fn fee_mult_half(tfee: u16) -> Number {
+    n(1) - get_fee(tfee) / n(2)
+}
+
+/// `amount * frac` rounded with `rm` throughout (`multiply(STAmount, Number, mode)`).
+pub fn multiply(amount: &Amount, frac: Number, rm: RoundingMode) -> Amount {
+    let _g = RoundGuard::new(rm);
+    let t = num(amount) * frac;
+    to_amount(&amount.issue(), t, rm)
+}
+
+/// The LP tokens of a new pool (`ammLPTokens`): `sqrt(asset1 * asset2)` rounded down.
+pub fn amm_lp_tokens(asset1: &Amount, asset2: &Amount, lpt: &Issue) -> Amount {
+    let _g = RoundGuard::new(RoundingMode::Downward);
+    let tokens = root2(num(asset1) * num(asset2));
+    to_amount_now(lpt, tokens)
+}
+
+/// Equation 3: LP tokens for a single-asset deposit (`lpTokensOut`), rounded down.
+pub fn lp_tokens_out(
+    balance: &Amount,
+    deposit: &Amount,
+    lpt_balance: &Amount,
+    tfee: u16,
+) -> Amount {
+    let f1 = fee_mult(tfee);
+    let f2 = fee_mult_half(tfee) / f1;
+    let r = num(deposit) / num(balance);
+    let c = root2(f2 * f2 + r / f1) - f2;
+    let frac = (r - c) / (n(1) + c);
+    multiply(lpt_balance, frac, RoundingMode::Downward)
+}
+
+/// Equation 4: the asset a single-asset deposit of `lp_tokens` needs (`ammAssetIn`),
+/// rounded up.
+pub fn amm_asset_in(
+    balance: &Amount,
+    lpt_balance: &Amount,
+    lp_tokens: &Amount,
+    tfee: u16,
+) -> Amount {
+    let f1 = fee_mult(tfee);
+    let f2 = fee_mult_half(tfee) / f1;
+    let t1 = num(lp_tokens) / num(lpt_balance);
+    let t2 = n(1) + t1;
+    let d = f2 - t1 / t2;
+    let a = n(1) / (t2 * t2);
+    let b = n(2) * d / t2 - n(1) / f1;
+    let c = d * d - f2 * f2;
+    let frac = solve_quadratic(a, b, c);
+    multiply(balance, frac, RoundingMode::Upward)
+}
+
+/// Equation 7: LP tokens a single-asset withdrawal redeems (`lpTokensIn`), rounded up.
+pub fn lp_tokens_in(
+    balance: &Amount,
+    withdraw: &Amount,
+    lpt_balance: &Amount,
+    tfee: u16,
+) -> Amount {
+    let fr = num(withdraw) / num(balance);
+    let f1 = get_fee(tfee);
+    let c = fr * f1 + n(2) - f1;
+    let frac = (c - root2(c * c - n(4) * fr)) / n(2);
+    multiply(lpt_balance, frac, RoundingMode::Upward)
+}
+
+/// Equation 8: the asset `lp_tokens` withdraw as one asset (`ammAssetOut`), rounded down.
+pub fn amm_asset_out(
+    balance: &Amount,
+    lpt_balance: &Amount,
+    lp_tokens: &Amount,
+    tfee: u16,
+) -> Amount {
+    let f = get_fee(tfee);
+    let t1 = num(lp_tokens) / num(lpt_balance);
+    let frac = (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
+    multiply(balance, frac, RoundingMode::Downward)
+}
+
+/// The positive root of `a x^2 + b x + c` (`solveQuadraticEq`).
+pub fn solve_quadratic(a: Number, b: Number, c: Number) -> Number {
+    (-b + root2(b * b - n(4) * a * c)) / (n(2) * a)
+}
+
+/// The smallest root, numerically stable (`solveQuadraticEqSmallest`); `None` when the
+/// discriminant is negative.
+pub fn solve_quadratic_smallest(a: Number, b: Number, c: Number) -> Option<Number> {
+    let d = b * b - n(4) * a * c;
+    if d < Number::ZERO {
+        return None;
+    }
+    Some(if b > Number::ZERO {
+        (n(2) * c) / (-b - root2(d))
+    } else {
+        (n(2) * c) / (-b + root2(d))
+    })
+}
+
+/// Tokens that survive adding to (deposit) or taking from (withdrawal) the LP token
+/// balance at 16 digits (`adjustLPTokens`), rounded down.
+pub fn adjust_lp_tokens(lpt_balance: &Amount, lp_tokens: &Amount, side: Side) -> Amount {
+    let _g = RoundGuard::new(RoundingMode::Downward);
+    match side {
+        Side::Deposit => sub(&add(lpt_balance, lp_tokens), lpt_balance),
+        Side::Withdraw => add(&sub(lp_tokens, lpt_balance), lpt_balance),
+    }
+}
+
+fn asset_rounding(side: Side) -> RoundingMode {
+    match side {
+        Side::Deposit => RoundingMode::Upward,
+        Side::Withdraw => RoundingMode::Downward,
+    }
+}
+
+fn lp_rounding(side: Side) -> RoundingMode {
+    match side {
+        Side::Deposit => RoundingMode::Downward,
+        Side::Withdraw => RoundingMode::Upward,
+    }
+}
+
+/// An equal deposit or withdrawal amount: `balance * frac`, up into the pool and down
+/// out of it (`getRoundedAsset`).
+pub fn rounded_asset(balance: &Amount, frac: Number, side: Side) -> Amount {
+    multiply(balance, frac, asset_rounding(side))
+}
+
+/// A single-asset amount from `product` (`getRoundedAsset` with callbacks): a deposit is
+/// `balance * product()`, a withdrawal `product()` itself computed rounding down.
+pub fn rounded_asset_by(balance: &Amount, product: impl Fn() -> Number, side: Side) -> Amount {
+    let rm = asset_rounding(side);
+    match side {
+        Side::Deposit => multiply(balance, product(), rm),
+        Side::Withdraw => {
+            let _g = RoundGuard::new(rm);
+            to_amount(&balance.issue(), product(), rm)
+        }
+    }
+}
+
+/// LP tokens for an equal deposit or withdrawal (`getRoundedLPTokens`): down into the
+/// pool, up out of it, then [`adjust_lp_tokens`].
+pub fn rounded_lp_tokens(lpt_balance: &Amount, frac: Number, side: Side) -> Amount {
+    let tokens = multiply(lpt_balance, frac, lp_rounding(side));
+    adjust_lp_tokens(lpt_balance, &tokens, side)
+}
+
+/// LP tokens from `product` (`getRoundedLPTokens` with callbacks): a deposit is
+/// `product()` computed rounding down, a withdrawal `lpt_balance * product()`.
+pub fn rounded_lp_tokens_by(
+    lpt_balance: &Amount,
+    product: impl Fn() -> Number,
+    side: Side,
+) -> Amount {
+    let rm = lp_rounding(side);
+    let tokens = match side {
+        Side::Deposit => {
+            let _g = RoundGuard::new(rm);
+            to_amount(&lpt_balance.issue(), product(), rm)
+        }
+        Side::Withdraw => multiply(lpt_balance, product(), rm),
+    };
+    adjust_lp_tokens(lpt_balance, &tokens, side)
+}
+
+/// Squares the asset of a single deposit with its adjusted tokens
+/// (`adjustAssetInByTokens`): when the tokens' asset exceeds `amount`, the deposit is
+/// cut by the excess and the tokens recomputed. Returns (tokens, asset).
+pub fn adjust_asset_in_by_tokens(
+    balance: &Amount,
+    amount: &Amount,
+    lpt_balance: &Amount,
+    tokens: &Amount,
+    tfee: u16,
+) -> (Amount, Amount) {
+    let mut asset = amm_asset_in(balance, lpt_balance, tokens, tfee);
+    let mut tokens_adj = *tokens;
+    if cmp(&asset, amount) == Ordering::Greater {
+        let adj_amount = sub(amount, &sub(&asset, amount));
+        let t = lp_tokens_out(balance, &adj_amount, lpt_balance, tfee);
+        tokens_adj = adjust_lp_tokens(lpt_balance, &t, Side::Deposit);
+        asset = amm_asset_in(balance, lpt_balance, &tokens_adj, tfee);
+    }
+    (tokens_adj, min(*amount, asset))
+}
+
+/// The withdrawal counterpart of [`adjust_asset_in_by_tokens`]
+/// (`adjustAssetOutByTokens`). Returns (tokens, asset).
+pub fn adjust_asset_out_by_tokens(
+    balance: &Amount,
+    amount: &Amount,
+    lpt_balance: &Amount,
+    tokens: &Amount,
+    tfee: u16,
+) -> (Amount, Amount) {
+    let mut asset = amm_asset_out(balance, lpt_balance, tokens, tfee);
+    let mut tokens_adj = *tokens;
+    if cmp(&asset, amount) == Ordering::Greater {
+        let adj_amount = sub(amount, &sub(&asset, amount));
+        let t = lp_tokens_in(balance, &adj_amount, lpt_balance, tfee);
+        tokens_adj = adjust_lp_tokens(lpt_balance, &t, Side::Withdraw);
+        asset = amm_asset_out(balance, lpt_balance, &tokens_adj, tfee);
+    }
+    (tokens_adj, min(*amount, asset))
+}
+
+/// The fraction of the LP token balance `tokens` are (`adjustFracByTokens`).
+pub fn frac_by_tokens(lpt_balance: &Amount, tokens: &Amount) -> Number {
+    num(tokens) / num(lpt_balance)
+}
+
+/// Swap in (XLS-30 swap, fixAMMv1_1 rounding, favouring the pool): what the pool pays
+/// out for `asset_in`, `out - in * out / (in + asset_in * (1 - fee))`, clipped at zero.
+pub fn swap_asset_in(pool_in: &Amount, pool_out: &Amount, asset_in: &Amount, tfee: u16) -> Amount {
+    let _saved = RoundGuard::save();
+    let out_issue = pool_out.issue();
+    set_round(RoundingMode::Upward);
+    let numerator = num(pool_in) * num(pool_out);
+    let fee = get_fee(tfee);
+    set_round(RoundingMode::Downward);
+    let denom = num(pool_in) + num(asset_in) * (n(1) - fee);
+    if denom.signum() <= 0 {
+        return zero_of(&out_issue);
+    }
+    set_round(RoundingMode::Upward);
+    let ratio = numerator / denom;
+    set_round(RoundingMode::Downward);
+    let swap_out = num(pool_out) - ratio;
+    if swap_out.signum() < 0 {
+        return zero_of(&out_issue);
+    }
+    to_amount(&out_issue, swap_out, RoundingMode::Downward)
+}
+
+/// Swap out (fixAMMv1_1 rounding, favouring the pool): what the pool takes in for
+/// `asset_out`, `(in * out / (out - asset_out) - in) / (1 - fee)`; the largest amount
+/// of the in issue when `asset_out` would empty the pool.
+pub fn swap_asset_out(
+    pool_in: &Amount,
+    pool_out: &Amount,
+    asset_out: &Amount,
+    tfee: u16,
+) -> Amount {
+    let _saved = RoundGuard::save();
+    let in_issue = pool_in.issue();
+    set_round(RoundingMode::Upward);
+    let numerator = num(pool_in) * num(pool_out);
+    set_round(RoundingMode::Downward);
+    let denom = num(pool_out) - num(asset_out);
+    if denom.signum() <= 0 {
+        return max_amount(&in_issue);
+    }
+    set_round(RoundingMode::Upward);
+    let ratio = numerator / denom;
+    let numerator2 = ratio - num(pool_in);
+    let fee = get_fee(tfee);
+    set_round(RoundingMode::Downward);
+    let fee_mult = n(1) - fee;
+    set_round(RoundingMode::Upward);
+    let swap_in = numerator2 / fee_mult;
+    if swap_in.signum() < 0 {
+        return zero_of(&in_issue);
+    }
+    to_amount(&in_issue, swap_in, RoundingMode::Upward)
+}
+
+/// The largest amount of an issue (`toMaxAmount`).
+fn max_amount(issue: &Issue) -> Amount {
+    if issue.is_xrp() {
+        return Amount::Xrp(DROPS_MAX as i64);
+    }
+    let v = Number::new(9_999_999_999_999_999, 80).to_iou();
+    match v {
+        Some(value) => Amount::iou(value, issue.currency, issue.issuer),
+        None => zero_of(issue),
+    }
+}
+
+/// True (and cleared) when an operation since the last check overflowed or divided by
+/// zero: where rippled would have thrown.
+pub fn faulted() -> bool {
+    take_fault()
+}
+
+/// `(max - min) / max < dist` for two amounts of one issue (`withinRelativeDistance`).
+pub fn within_relative_distance(calc: &Amount, req: &Amount, dist: Number) -> bool {
+    if calc == req {
+        return true;
+    }
+    let (lo, hi) = if cmp(calc, req) == Ordering::Less {
+        (calc, req)
+    } else {
+        (req, calc)
+    };
+    let (lo, hi) = (num(lo), num(hi));
+    (hi - lo) / hi < dist
+}

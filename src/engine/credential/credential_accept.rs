@@ -1,0 +1,86 @@
+//! CredentialAccept (rippled `Credentials.cpp`, class `CredentialAccept`): the subject
+//! accepts a Credential issued to it; the owner count (and reserve) moves from the
+//! issuer to the subject. An expired credential is deleted instead (`tecEXPIRED`).
+
+use super::{delete_credential, expired, type_ok};
+use crate::engine::entry::adjust_owner_count;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::ledger::flags::lsf_credential;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let s = sf();
+    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
+    if tx.account_of(s.issuer).unwrap_or(AccountId::ZERO) == AccountId::ZERO {
+        return Ter::temINVALID_ACCOUNT_ID;
+    }
+    if !type_ok(tx.blob_of(s.credential_type)) {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let (Some(issuer), Some(t)) = (tx.account_of(s.issuer), tx.blob_of(s.credential_type)) else {
+        return Ter::temMALFORMED;
+    };
+    if view.read(&keylet::account(&issuer)).is_none() {
+        return Ter::tecNO_ISSUER;
+    }
+    let Some(cred) = view.read(&keylet::credential(account, &issuer, t)) else {
+        return Ter::tecNO_ENTRY;
+    };
+    if cred.is_flag(lsf_credential::ACCEPTED) {
+        return Ter::tecDUPLICATE;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let subject = ctx.account;
+    let (Some(issuer), Some(t)) = (
+        ctx.tx.account_of(s.issuer),
+        ctx.tx.blob_of(s.credential_type),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(root), true) = (
+        ctx.sb.peek(&keylet::account(&subject)),
+        ctx.sb.exists(&keylet::account(&issuer)),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let owners = root.u32_of(s.owner_count).unwrap_or(0);
+    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+        return Ter::tecINSUFFICIENT_RESERVE;
+    }
+    let key = keylet::credential(&subject, &issuer, t);
+    let Some(mut cred) = ctx.sb.peek(&key) else {
+        return Ter::tefINTERNAL;
+    };
+    if expired(&ctx.sb, &cred) {
+        // Deleted even though the transaction fails (the transactor deletes it again
+        // after the reset).
+        let t = delete_credential(&mut ctx.sb, &key);
+        return if t == Ter::tesSUCCESS {
+            Ter::tecEXPIRED
+        } else {
+            t
+        };
+    }
+    cred.set(s.flags, StValue::UInt32(lsf_credential::ACCEPTED));
+    ctx.sb.update(key, cred);
+    adjust_owner_count(&mut ctx.sb, &issuer, -1);
+    adjust_owner_count(&mut ctx.sb, &subject, 1);
+    Ter::tesSUCCESS
+}

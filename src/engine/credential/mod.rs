@@ -1,0 +1,279 @@
+//! What the credential types and the types that take `CredentialIDs` share (rippled
+//! `CredentialHelpers.cpp`): expiry against the parent ledger's close time, deleting a
+//! Credential from both owner directories, the checks on `CredentialIDs` and on
+//! credential arrays, sorted credential sets, and `verifyDepositPreauth`.
+
+pub mod credential_accept;
+pub mod credential_create;
+pub mod credential_delete;
+
+use super::directory::remove_owned;
+use super::entry::adjust_owner_count;
+use super::sandbox::Sandbox;
+use super::ter::Ter;
+use crate::ledger::flags::{lsf, lsf_credential, lt};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
+use crate::protocol::definitions::Field;
+use crate::protocol::hash::sha512_half;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// A credential set: (issuer, type) pairs in rippled's `std::set` order.
+pub type CredentialSet = Vec<(AccountId, Vec<u8>)>;
+
+/// rippled's `checkExpired`: the parent ledger closed after the Expiration (a credential
+/// without one never expires).
+pub fn expired(view: &dyn ReadView, cred: &StObject) -> bool {
+    cred.u32_of(sf().expiration)
+        .is_some_and(|e| view.info().parent_close_time > e)
+}
+
+/// The Credential at `key`, if that key holds one (`keylet::credential(h)`).
+pub fn credential_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
+    view.read(key)
+        .filter(|c| c.u16_of(sf().ledger_entry_type) == Some(lt::CREDENTIAL))
+        .map(|c| (*c).clone())
+}
+
+/// True when a CredentialType has a legal length.
+pub fn type_ok(t: Option<&[u8]>) -> bool {
+    t.is_some_and(|t| !t.is_empty() && t.len() <= CREDENTIAL_TYPE_BYTES_MAX)
+}
+
+/// rippled `credentials::deleteSLE`: out of the issuer's directory and, unless they are
+/// the same account, the subject's; the owner count goes back to whichever owns it
+/// (the subject once accepted, the issuer before).
+pub fn delete_credential(sb: &mut Sandbox, key: &Hash256) -> Ter {
+    let s = sf();
+    let Some(cred) = sb.peek(key) else {
+        return Ter::tecNO_ENTRY;
+    };
+    let (Some(issuer), Some(subject)) = (cred.account_of(s.issuer), cred.account_of(s.subject))
+    else {
+        return Ter::tecINTERNAL;
+    };
+    let accepted = cred.is_flag(lsf_credential::ACCEPTED);
+    let t = unlink(
+        sb,
+        &cred,
+        key,
+        &issuer,
+        s.issuer_node,
+        !accepted || subject == issuer,
+    );
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if subject != issuer {
+        let t = unlink(sb, &cred, key, &subject, s.subject_node, accepted);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    sb.erase(*key);
+    Ter::tesSUCCESS
+}
+
+fn unlink(
+    sb: &mut Sandbox,
+    cred: &StObject,
+    key: &Hash256,
+    account: &AccountId,
+    node: Field,
+    is_owner: bool,
+) -> Ter {
+    if !sb.exists(&keylet::account(account)) {
+        return Ter::tecINTERNAL;
+    }
+    let page = cred.u64_of(node).unwrap_or(0);
+    if !remove_owned(sb, account, page, key, false) {
+        return Ter::tefBAD_LEDGER;
+    }
+    if is_owner {
+        adjust_owner_count(sb, account, -1);
+    }
+    Ter::tesSUCCESS
+}
+
+/// rippled `credentials::checkFields` (preflight): CredentialIDs, when present, holds 1
+/// to 8 distinct IDs.
+pub fn check_ids(tx: &StObject) -> Ter {
+    let Some(v) = tx.get(sf().credential_ids) else {
+        return Ter::tesSUCCESS;
+    };
+    let StValue::Vector256(ids) = v else {
+        return Ter::temMALFORMED;
+    };
+    if ids.is_empty() || ids.len() > CREDENTIALS_ARRAY_MAX {
+        return Ter::temMALFORMED;
+    }
+    let mut seen = std::collections::HashSet::new();
+    if !ids.iter().all(|h| seen.insert(*h)) {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// The transaction's CredentialIDs (empty when absent).
+pub fn ids(tx: &StObject) -> Vec<Hash256> {
+    tx.v256_of(sf().credential_ids)
+        .map(|v| v.to_vec())
+        .unwrap_or_default()
+}
+
+/// rippled `credentials::valid` (preclaim): every ID names an accepted Credential whose
+/// subject is `src`; expiry is left to doApply.
+pub fn valid_ids(view: &dyn ReadView, tx: &StObject, src: &AccountId) -> Ter {
+    let s = sf();
+    for h in ids(tx) {
+        let Some(cred) = credential_at(view, &h) else {
+            return Ter::tecBAD_CREDENTIALS;
+        };
+        if cred.account_of(s.subject) != Some(*src) || !cred.is_flag(lsf_credential::ACCEPTED) {
+            return Ter::tecBAD_CREDENTIALS;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// rippled `credentials::removeExpired`: deletes the expired ones among `keys`; true when
+/// there was one.
+pub fn remove_expired(sb: &mut Sandbox, keys: &[Hash256]) -> bool {
+    let mut found = false;
+    for key in keys {
+        if credential_at(&*sb, key).is_some_and(|c| expired(&*sb, &c)) {
+            let _ = delete_credential(sb, key);
+            found = true;
+        }
+    }
+    found
+}
+
+/// rippled `verifyDepositPreauth`: expired credentials presented are deleted
+/// (`tecEXPIRED`); a destination requiring deposit authorization accepts itself, the
+/// accounts it preauthorized, and the credential sets it preauthorized.
+pub fn verify_deposit_preauth(
+    sb: &mut Sandbox,
+    tx: &StObject,
+    src: &AccountId,
+    dst: &AccountId,
+    dst_root: Option<&StObject>,
+) -> Ter {
+    let presented = ids(tx);
+    let present = tx.get(sf().credential_ids).is_some();
+    if present && remove_expired(sb, &presented) {
+        return Ter::tecEXPIRED;
+    }
+    if !dst_root.is_some_and(|r| r.is_flag(lsf::DEPOSIT_AUTH)) || src == dst {
+        return Ter::tesSUCCESS;
+    }
+    if sb.exists(&keylet::deposit_preauth(dst, src)) {
+        return Ter::tesSUCCESS;
+    }
+    if !present {
+        return Ter::tecNO_PERMISSION;
+    }
+    authorized_by_set(&*sb, &presented, dst)
+}
+
+/// rippled `credentials::authorizedDepositPreauth`: the presented credentials, as a
+/// set, are one `dst` preauthorized.
+pub fn authorized_by_set(view: &dyn ReadView, presented: &[Hash256], dst: &AccountId) -> Ter {
+    let s = sf();
+    let mut set = CredentialSet::new();
+    for h in presented {
+        let Some(cred) = credential_at(view, h) else {
+            return Ter::tefINTERNAL;
+        };
+        let (Some(issuer), Some(t)) = (cred.account_of(s.issuer), cred.blob_of(s.credential_type))
+        else {
+            return Ter::tefINTERNAL;
+        };
+        set.push((issuer, t.to_vec()));
+    }
+    let Some(set) = sorted(set) else {
+        return Ter::tefINTERNAL;
+    };
+    if view
+        .read(&keylet::deposit_preauth_credentials(dst, &set))
+        .is_some()
+    {
+        Ter::tesSUCCESS
+    } else {
+        Ter::tecNO_PERMISSION
+    }
+}
+
+/// Sorts a credential set; None when it has a duplicate.
+pub fn sorted(mut set: CredentialSet) -> Option<CredentialSet> {
+    set.sort();
+    let n = set.len();
+    set.dedup();
+    (set.len() == n).then_some(set)
+}
+
+/// The (issuer, type) pairs of a credential array (`Credential` inner objects).
+pub fn pairs(arr: &[(Field, StObject)]) -> CredentialSet {
+    let s = sf();
+    arr.iter()
+        .map(|(_, o)| {
+            let issuer = o.account_of(s.issuer).unwrap_or(AccountId::ZERO);
+            let t = o.blob_of(s.credential_type).unwrap_or_default().to_vec();
+            (issuer, t)
+        })
+        .collect()
+}
+
+/// The credential array `field` of `tx`, if present and an array.
+pub fn array_of(tx: &StObject, field: Field) -> Option<&[(Field, StObject)]> {
+    match tx.get(field)? {
+        StValue::Array(a) => Some(a),
+        _ => None,
+    }
+}
+
+/// rippled `credentials::checkArray` (preflight): 1 to `max` credentials, each with an
+/// issuer and a type of legal length, no two alike.
+pub fn check_array(arr: &[(Field, StObject)], max: usize) -> Ter {
+    if arr.is_empty() {
+        return Ter::temARRAY_EMPTY;
+    }
+    if arr.len() > max {
+        return Ter::temARRAY_TOO_LARGE;
+    }
+    let s = sf();
+    let mut seen = std::collections::HashSet::new();
+    for (_, o) in arr {
+        let issuer = o.account_of(s.issuer).unwrap_or(AccountId::ZERO);
+        if issuer == AccountId::ZERO {
+            return Ter::temINVALID_ACCOUNT_ID;
+        }
+        let t = o.blob_of(s.credential_type);
+        if !type_ok(t) {
+            return Ter::temMALFORMED;
+        }
+        if !seen.insert(sha512_half(&[&issuer.0, t.unwrap_or_default()])) {
+            return Ter::temMALFORMED;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// A sorted credential set as the ledger stores it: an array of `Credential` objects
+/// (`field` is AuthorizeCredentials or AcceptedCredentials).
+pub fn set_value(set: &CredentialSet) -> StValue {
+    let s = sf();
+    StValue::Array(
+        set.iter()
+            .map(|(issuer, t)| {
+                let mut o = StObject::new();
+                o.set(s.issuer, StValue::AccountId(*issuer));
+                o.set(s.credential_type, StValue::Blob(t.clone()));
+                (s.credential, o)
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,59 @@
+//! EscrowCancel (rippled `Escrow.cpp`): returns an escrow's XRP or token to its creator
+//! once its CancelAfter has passed. Anyone may cancel an expired escrow.
+
+use super::token_lock::{self, Unlock, PARITY_RATE};
+use super::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
+use crate::engine::entry::credit_drops;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    preflight_named(tx)
+}
+
+/// preclaim (TokenEscrow): the escrow exists; the owner may hold its token again.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter {
+    preclaim_named(view, tx, |escrow, token| {
+        match escrow.account_of(sf().account) {
+            Some(owner) => token_lock::cancel_preclaim(view, &owner, token),
+            None => Ter::tefBAD_LEDGER,
+        }
+    })
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some((key, escrow)) = named_escrow(&ctx.sb, ctx.tx) else {
+        return Ter::tecNO_TARGET;
+    };
+    let now = ctx.sb.info().parent_close_time;
+    match escrow.u32_of(s.cancel_after) {
+        Some(t) if after(now, t) => {}
+        _ => return Ter::tecNO_PERMISSION,
+    }
+    let Some(owner) = escrow.account_of(s.account) else {
+        return Ter::tefBAD_LEDGER;
+    };
+    if let Some(token) = token_lock::token_of(&escrow) {
+        let back = Unlock {
+            sender: owner,
+            receiver: owner,
+            locked_rate: PARITY_RATE,
+            create: owner == ctx.account,
+            prior_balance: ctx.prior_balance,
+        };
+        let t = token_lock::unlock(&mut ctx.sb, &back, &token);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    } else {
+        credit_drops(&mut ctx.sb, &owner, escrow.drops_of(s.amount));
+    }
+    remove_escrow(&mut ctx.sb, &key, &escrow)
+}

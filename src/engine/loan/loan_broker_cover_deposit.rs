@@ -1,0 +1,74 @@
+//! LoanBrokerCoverDeposit (rippled `LoanBrokerCoverDeposit.cpp`): the broker's owner adds
+//! first-loss cover, in the vault's asset, to the broker's pseudo-account; CoverAvailable
+//! grows by the amount.
+
+use super::broker::{amount_in, broker_id, positive_amount, Broker};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::vault::{
+    asset_can_transfer, asset_frozen, asset_held, asset_require_auth, send_asset,
+};
+use crate::ledger::sf::StExt;
+use crate::ledger::view::ReadView;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight: a LoanBrokerID (`temINVALID`) and a positive Amount (`temBAD_AMOUNT`).
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if broker_id(tx).is_none() {
+        return Ter::temINVALID;
+    }
+    if !positive_amount(tx) {
+        return Ter::temBAD_AMOUNT;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let b = match Broker::named(view, tx) {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    if b.owner != *account {
+        return Ter::tecNO_PERMISSION;
+    }
+    let amount = match amount_in(tx, &b.asset) {
+        Ok(a) => a,
+        Err(t) => return t,
+    };
+    for t in [
+        asset_can_transfer(view, &b.asset, account, &b.pseudo),
+        asset_frozen(view, account, &b.asset),
+        super::broker::deep_frozen(view, &b.pseudo, &b.asset),
+        asset_require_auth(view, &b.asset, account, true),
+    ] {
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    if asset_held(view, account, &b.asset) < amount.number() {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let mut b = match Broker::named(&ctx.sb, ctx.tx) {
+        Ok(b) => b,
+        Err(_) => return Ter::tecINTERNAL,
+    };
+    let Ok(amount) = amount_in(ctx.tx, &b.asset) else {
+        return Ter::tecINTERNAL;
+    };
+    let t = send_asset(&mut ctx.sb, &ctx.account, &b.pseudo, &amount);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    b.move_cover(&mut ctx.sb, amount.number());
+    Ter::tesSUCCESS
+}

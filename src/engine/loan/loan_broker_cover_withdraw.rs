@@ -1,0 +1,117 @@
+//! LoanBrokerCoverWithdraw (rippled `LoanBrokerCoverWithdraw.cpp`): the broker's owner
+//! takes first-loss cover back, to itself or to a Destination, as long as what stays
+//! covers the minimum its debt requires (`CoverRateMinimum` of `DebtTotal`).
+
+use super::broker::{amount_in, broker_id, deep_frozen, positive_amount, Broker};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::vault::{
+    asset_can_transfer, asset_frozen, asset_held, asset_require_auth, send_asset, VaultAsset,
+};
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if broker_id(tx).is_none() {
+        return Ter::temINVALID;
+    }
+    if !positive_amount(tx) {
+        return Ter::temBAD_AMOUNT;
+    }
+    if tx.account_of(sf().destination) == Some(AccountId::ZERO) {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let dst = tx.account_of(sf().destination).unwrap_or(*account);
+    if crate::engine::vault::is_pseudo_account(view, &dst) {
+        return Ter::tecPSEUDO_ACCOUNT;
+    }
+    let b = match Broker::named(view, tx) {
+        Ok(b) => b,
+        Err(t) => return t,
+    };
+    if b.owner != *account {
+        return Ter::tecNO_PERMISSION;
+    }
+    let amount = match amount_in(tx, &b.asset) {
+        Ok(a) => a,
+        Err(t) => return t,
+    };
+    let t = transfer_checks(view, &b, account, &dst);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let taken = amount.number();
+    if b.cover() < taken || b.cover() - taken < b.minimum_cover() {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    if asset_held(view, &b.pseudo, &b.asset) < taken {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    Ter::tesSUCCESS
+}
+
+/// Moving the asset from the pseudo-account to `dst`: transferable, the destination
+/// consenting when it is a third party, nothing frozen unless it goes to the issuer.
+fn transfer_checks(view: &dyn ReadView, b: &Broker, account: &AccountId, dst: &AccountId) -> Ter {
+    let t = asset_can_transfer(view, &b.asset, &b.pseudo, dst);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if dst != account {
+        let t = crate::engine::vault::destination_ok(view, dst, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let t = asset_require_auth(view, &b.asset, dst, dst != account);
+    if t != Ter::tesSUCCESS || b.asset.issuer() == Some(*dst) {
+        return t;
+    }
+    let t = asset_frozen(view, &b.pseudo, &b.asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    deep_frozen(view, dst, &b.asset)
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let mut b = match Broker::named(&ctx.sb, ctx.tx) {
+        Ok(b) => b,
+        Err(_) => return Ter::tecINTERNAL,
+    };
+    let Ok(amount) = amount_in(ctx.tx, &b.asset) else {
+        return Ter::tecINTERNAL;
+    };
+    b.move_cover(&mut ctx.sb, -amount.number());
+    let dst = ctx.tx.account_of(sf().destination).unwrap_or(ctx.account);
+    if dst == ctx.account {
+        let t = own_holding(ctx, &b.asset);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    send_asset(&mut ctx.sb, &b.pseudo, &dst, &amount)
+}
+
+/// The owner withdrawing an MPT to itself gets its MPToken back when it has none
+/// (`addEmptyHolding`; an existing holding is fine).
+fn own_holding(ctx: &mut ApplyContext, asset: &VaultAsset) -> Ter {
+    match asset {
+        VaultAsset::Mpt(id) if id.issuer() != ctx.account => {
+            crate::engine::vault::add_share_token(&mut ctx.sb, id, &ctx.account, ctx.prior_balance)
+        }
+        _ => Ter::tesSUCCESS,
+    }
+}

@@ -1,0 +1,194 @@
+//! LoanManage (rippled `LoanManage.cpp`): the broker's owner impairs a loan (the vault
+//! books what it is owed as an unrealized loss and the next payment falls due now),
+//! unimpairs it, or, once its grace period is over, defaults it: the first-loss cover
+//! pays the vault what it covers, the vault writes off the rest, and the loan ends.
+
+use super::loan_math::{adjust_imprecise, is_integral, round_to_asset, tenth_bips_of};
+use super::{
+    has_expired, owed_to_vault, put_number, put_u32, Loan, LSF_LOAN_DEFAULT, LSF_LOAN_IMPAIRED,
+};
+use super::{set_flag, unimpair};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::engine::vault::{number_of, send_asset, set_number, to_asset};
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::number::{Number, RoundGuard, RoundingMode};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::AccountId;
+
+/// `tfLoanDefault`.
+pub const TF_LOAN_DEFAULT: u32 = 0x0001_0000;
+/// `tfLoanImpair`.
+pub const TF_LOAN_IMPAIR: u32 = 0x0002_0000;
+/// `tfLoanUnimpair`.
+pub const TF_LOAN_UNIMPAIR: u32 = 0x0004_0000;
+const ACTIONS: u32 = TF_LOAN_DEFAULT | TF_LOAN_IMPAIR | TF_LOAN_UNIMPAIR;
+
+/// preflight: a LoanID, and at most one action.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    match super::preflight_loan(tx, ACTIONS) {
+        Ter::tesSUCCESS if !super::at_most_one(tx, ACTIONS) => Ter::temINVALID_FLAG,
+        t => t,
+    }
+}
+
+/// preclaim: the allowed transitions (a defaulted loan never changes; impaired only
+/// once; unimpaired only when impaired; nothing once paid), a default only after the
+/// grace period (`tecTOO_SOON`), and only by the broker's owner.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let loan = match Loan::for_preclaim(view, tx) {
+        Ok(l) => l,
+        Err(t) => return t,
+    };
+    let e = &loan.entry;
+    let flags = tx.flags();
+    let impaired = e.is_flag(LSF_LOAN_IMPAIRED);
+    if e.is_flag(LSF_LOAN_DEFAULT)
+        || (impaired && flags & TF_LOAN_IMPAIR != 0)
+        || (!impaired && flags & TF_LOAN_UNIMPAIR != 0)
+        || e.u32_of(s.payment_remaining).unwrap_or(0) == 0
+    {
+        return Ter::tecNO_PERMISSION;
+    }
+    let due = e.u32_of(s.next_payment_due_date).unwrap_or(0);
+    let grace = e.u32_of(s.grace_period).unwrap_or(0);
+    if flags & TF_LOAN_DEFAULT != 0 && !has_expired(view, due.saturating_add(grace)) {
+        return Ter::tecTOO_SOON;
+    }
+    if loan.broker.owner != *account {
+        return Ter::tecNO_PERMISSION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let mut loan = match Loan::named(&ctx.sb, ctx.tx) {
+        Ok(l) => l,
+        Err(_) => return Ter::tefBAD_LEDGER,
+    };
+    let flags = ctx.tx.flags();
+    let t = if flags & TF_LOAN_DEFAULT != 0 {
+        default_loan(ctx, &mut loan)
+    } else if flags & TF_LOAN_IMPAIR != 0 {
+        impair(ctx, &mut loan)
+    } else if flags & TF_LOAN_UNIMPAIR != 0 {
+        unimpair(ctx, &mut loan)
+    } else {
+        Ter::tesSUCCESS
+    };
+    if t == Ter::tesSUCCESS {
+        ctx.sb.update(loan.vault_key, loan.vault.clone());
+        ctx.sb.update(loan.key, loan.entry.clone());
+    }
+    t
+}
+
+/// `impairLoan`: the vault's LossUnrealized grows by what it is owed (never past what it
+/// has lent: `tecLIMIT_EXCEEDED`); a payment not yet late falls due now.
+pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
+    let s = sf();
+    let loss = number_of(&loan.vault, s.loss_unrealized) + owed_to_vault(&loan.entry);
+    let lent = number_of(&loan.vault, s.assets_total) - number_of(&loan.vault, s.assets_available);
+    if loss > lent {
+        return Ter::tecLIMIT_EXCEEDED;
+    }
+    set_number(&mut loan.vault, s.loss_unrealized, loss);
+    set_flag(&mut loan.entry, LSF_LOAN_IMPAIRED, true);
+    let due = loan.entry.u32_of(s.next_payment_due_date).unwrap_or(0);
+    if !has_expired(&ctx.sb, due) {
+        let now = ctx.sb.info().parent_close_time;
+        loan.entry
+            .set(s.next_payment_due_date, StValue::UInt32(now));
+    }
+    Ter::tesSUCCESS
+}
+
+/// `defaultLoan`: the cover liquidated for the vault (its CoverRateLiquidation of the
+/// minimum cover, at most what the vault is owed), the vault's loss realized, the
+/// broker's debt written down and the loan zeroed.
+fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
+    let s = sf();
+    let asset = loan.asset();
+    let scale = super::terms_of(&loan.entry, 0).scale;
+    let owed = owed_to_vault(&loan.entry);
+    let debt = number_of(&loan.broker.entry, s.debt_total);
+    let covered = {
+        let _g = RoundGuard::new(RoundingMode::Upward);
+        let b = &loan.broker.entry;
+        let minimum = tenth_bips_of(debt, b.u32_of(s.cover_rate_minimum).unwrap_or(0));
+        let liquidated = tenth_bips_of(minimum, b.u32_of(s.cover_rate_liquidation).unwrap_or(0));
+        round_to_asset(&asset, liquidated.min(owed), scale, RoundingMode::Upward)
+    };
+    // The vault's scale before the write-off changes its total, as rippled reads it.
+    let vault_scale = loan.vault_scale();
+    let t = write_off(loan, owed, covered);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let debt = adjust_imprecise(&asset, debt, -owed, vault_scale);
+    put_number(&mut loan.broker.entry, s.debt_total, debt);
+    let cover = loan.broker.cover();
+    if cover < covered {
+        return Ter::tefBAD_LEDGER;
+    }
+    set_number(&mut loan.broker.entry, s.cover_available, cover - covered);
+    ctx.sb.update(loan.broker.key, loan.broker.entry.clone());
+    set_flag(&mut loan.entry, LSF_LOAN_DEFAULT, true);
+    let zeroed = super::repayment::LoanBook {
+        total: Number::ZERO,
+        principal: Number::ZERO,
+        fee: Number::ZERO,
+        remaining: 0,
+        next: 0,
+        ..loan.book()
+    };
+    super::write_book(&mut loan.entry, &zeroed);
+    put_u32(&mut loan.entry, s.next_payment_due_date, 0);
+    if covered.is_zero() {
+        return Ter::tesSUCCESS;
+    }
+    let (Some(amount), Some(vault_pseudo)) =
+        (to_asset(&asset, covered), loan.vault.account_of(s.account))
+    else {
+        return Ter::tecINTERNAL;
+    };
+    send_asset(&mut ctx.sb, &loan.broker.pseudo, &vault_pseudo, &amount)
+}
+
+/// The vault's side of a default: AssetsTotal loses what the cover does not pay,
+/// AssetsAvailable gains the cover, and an impaired loan's unrealized loss is realized.
+fn write_off(loan: &mut Loan, owed: Number, covered: Number) -> Ter {
+    let s = sf();
+    let asset = loan.asset();
+    let vault_scale = loan.vault_scale();
+    let v = &mut loan.vault;
+    let mut total = number_of(v, s.assets_total);
+    let loss = owed - covered;
+    if total < loss {
+        return Ter::tefBAD_LEDGER;
+    }
+    total = total - round_to_asset(&asset, loss, vault_scale, RoundingMode::Downward);
+    let available = number_of(v, s.assets_available) + covered;
+    if available > total && !is_integral(&asset) {
+        let difference = available - total;
+        if available.exponent().saturating_sub(difference.exponent()) > 13 {
+            total = available;
+        }
+    }
+    if available > total {
+        return Ter::tecLIMIT_EXCEEDED;
+    }
+    if loan.entry.is_flag(LSF_LOAN_IMPAIRED) {
+        let unrealized = number_of(v, s.loss_unrealized);
+        if unrealized < owed {
+            return Ter::tefBAD_LEDGER;
+        }
+        set_number(v, s.loss_unrealized, unrealized - owed);
+    }
+    set_number(v, s.assets_total, total);
+    set_number(v, s.assets_available, available);
+    Ter::tesSUCCESS
+}

@@ -1,0 +1,48 @@
+//! OracleSet and OracleDelete (price oracles).
+
+pub mod oracle_delete;
+pub mod oracle_set;
+
+use crate::engine::directory::remove_owned;
+use crate::engine::entry::adjust_owner_count;
+use crate::engine::sandbox::Sandbox;
+use crate::engine::ter::Ter;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::limits::ORACLE_SERIES_ONE_RESERVE_MAX;
+use crate::protocol::definitions::Field;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+use crate::protocol::types::Hash256;
+
+/// Removes the oracle at `key` from `owner`'s directory and the ledger (rippled
+/// `DeleteOracle::deleteOracle`).
+pub fn delete_oracle(sb: &mut Sandbox, key: &Hash256, owner: &AccountId) -> Ter {
+    let Some(oracle) = sb.peek(key) else {
+        return Ter::tecINTERNAL;
+    };
+    let page = oracle.u64_of(sf().owner_node).unwrap_or(0);
+    if !remove_owned(sb, owner, page, key, true) {
+        return Ter::tefBAD_LEDGER;
+    }
+    if !sb.exists(&keylet::account(owner)) {
+        return Ter::tecINTERNAL;
+    }
+    adjust_owner_count(sb, owner, -reserve_count(series(&oracle).len()));
+    sb.erase(*key);
+    Ter::tesSUCCESS
+}
+
+/// The owner entries an oracle with `pairs` token pairs counts.
+pub fn reserve_count(pairs: usize) -> i32 {
+    if pairs > ORACLE_SERIES_ONE_RESERVE_MAX {
+        2
+    } else {
+        1
+    }
+}
+
+/// The PriceData objects of an oracle or an OracleSet (empty when absent).
+pub fn series(o: &StObject) -> &[(Field, StObject)] {
+    o.get_array("PriceDataSeries").unwrap_or(&[])
+}

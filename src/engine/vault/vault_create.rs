@@ -1,0 +1,230 @@
+//! VaultCreate (rippled `VaultCreate.cpp`): a single-asset vault owned by the sender,
+//! with a pseudo-account holding the asset and an MPT issuance of shares issued by that
+//! pseudo-account. The owner gets an MPToken for the shares at once. The fee is one
+//! owner reserve increment.
+
+use super::can_add_holding;
+use super::{
+    add_empty_holding, add_share_token, asset_frozen, create_pseudo, create_share_issuance,
+    is_negative_number, is_pseudo_account, set_number, VaultAsset, DATA_LEN_MAX, DEFAULT_IOU_SCALE,
+    MAXIMUM_IOU_SCALE, STRATEGY_FIRST_COME_FIRST_SERVE,
+};
+use crate::engine::directory::insert_owned;
+use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::sandbox::Sandbox;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::flags::{lsf_mpt, lt};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::mpt::MptId;
+use crate::protocol::number::Number;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// VaultCreate flags.
+pub mod tf {
+    /// tfVaultPrivate: shares need authorization (a permissioned domain).
+    pub const VAULT_PRIVATE: u32 = 0x0001_0000;
+    /// tfVaultShareNonTransferable.
+    pub const SHARE_NON_TRANSFERABLE: u32 = 0x0002_0000;
+}
+
+/// The vault's asset field.
+fn asset(tx: &StObject) -> Option<VaultAsset> {
+    super::asset_field(tx)
+}
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let s = sf();
+    let mask = TF_UNIVERSAL_MASK & !(tf::VAULT_PRIVATE | tf::SHARE_NON_TRANSFERABLE);
+    if tx.flags() & mask != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    let Some(issue) = asset(tx) else {
+        return Ter::temMALFORMED;
+    };
+    if tx
+        .blob_of(s.data)
+        .is_some_and(|d| d.is_empty() || d.len() > DATA_LEN_MAX)
+    {
+        return Ter::temMALFORMED;
+    }
+    if tx
+        .u8_of(s.withdrawal_policy)
+        .is_some_and(|p| p != STRATEGY_FIRST_COME_FIRST_SERVE)
+    {
+        return Ter::temMALFORMED;
+    }
+    if let Some(d) = tx.h256_of(s.domain_id) {
+        if d == Hash256::ZERO || tx.flags() & tf::VAULT_PRIVATE == 0 {
+            return Ter::temMALFORMED;
+        }
+    }
+    if is_negative_number(tx, s.assets_maximum) {
+        return Ter::temMALFORMED;
+    }
+    if tx
+        .blob_of(s.mptoken_metadata)
+        .is_some_and(|m| m.is_empty() || m.len() > crate::engine::mpt::METADATA_LEN_MAX)
+    {
+        return Ter::temMALFORMED;
+    }
+    if let Some(scale) = tx.u8_of(s.scale) {
+        if !matches!(issue, VaultAsset::Token(i) if !i.is_xrp()) || scale > MAXIMUM_IOU_SCALE {
+            return Ter::temMALFORMED;
+        }
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(asset) = asset(tx) else {
+        return Ter::temMALFORMED;
+    };
+    let t = can_add_holding(view, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if asset.issuer().is_some_and(|i| is_pseudo_account(view, &i)) {
+        return Ter::tecWRONG_ASSET;
+    }
+    let t = asset_frozen(view, account, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if let Some(d) = tx.h256_of(s.domain_id) {
+        if view.read(&d).map(|o| o.u16_of(s.ledger_entry_type))
+            != Some(Some(lt::PERMISSIONED_DOMAIN))
+        {
+            return Ter::tecOBJECT_NOT_FOUND;
+        }
+    }
+    let seq = crate::engine::mpt::seq_proxy(tx);
+    if crate::engine::amm::pseudo_account_address(view, &keylet::vault(account, seq)).is_none() {
+        return Ter::terADDRESS_COLLISION;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let account = ctx.account;
+    let seq = crate::engine::mpt::seq_proxy(ctx.tx);
+    let key = keylet::vault(&account, seq);
+    let Some(issue) = asset(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
+        return Ter::tecDIR_FULL;
+    };
+    adjust_owner_count(&mut ctx.sb, &account, 1);
+    let owners = ctx
+        .sb
+        .peek(&keylet::account(&account))
+        .and_then(|r| r.u32_of(s.owner_count))
+        .unwrap_or(0);
+    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners) {
+        return Ter::tecINSUFFICIENT_RESERVE;
+    }
+    let pseudo = match create_pseudo(&mut ctx.sb, &key) {
+        Ok(p) => p,
+        Err(t) => return t,
+    };
+    let t = add_empty_holding(&mut ctx.sb, &pseudo, &issue);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let scale = match issue {
+        VaultAsset::Token(i) if !i.is_xrp() => ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE),
+        _ => 0,
+    };
+    let holding = super::holding_key(&pseudo, &issue);
+    let flags = share_flags(ctx.tx.flags());
+    let share = match create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx) {
+        Ok(id) => id,
+        Err(t) => return t,
+    };
+    let vault = vault_entry(ctx.tx, &account, &pseudo, &issue, share, seq, page, scale);
+    ctx.sb.insert(key, vault);
+    finish_owner_token(&mut ctx.sb, &share, &account, ctx.prior_balance, ctx.tx)
+}
+
+/// The share issuance's flags: transferable unless asked, RequireAuth when private.
+fn share_flags(tx_flags: u32) -> u32 {
+    let mut f = 0;
+    if tx_flags & tf::SHARE_NON_TRANSFERABLE == 0 {
+        f |= lsf_mpt::CAN_ESCROW | lsf_mpt::CAN_TRADE | lsf_mpt::CAN_TRANSFER;
+    }
+    if tx_flags & tf::VAULT_PRIVATE != 0 {
+        f |= lsf_mpt::REQUIRE_AUTH;
+    }
+    f
+}
+
+/// The owner's MPToken for the shares, authorized when the vault is private.
+fn finish_owner_token(
+    sb: &mut Sandbox,
+    share: &MptId,
+    owner: &AccountId,
+    prior: i64,
+    tx: &StObject,
+) -> Ter {
+    let t = add_share_token(sb, share, owner, prior);
+    if t != Ter::tesSUCCESS || tx.flags() & tf::VAULT_PRIVATE == 0 {
+        return t;
+    }
+    let key = keylet::mptoken(share, owner);
+    if let Some(mut token) = sb.peek(&key) {
+        let f = token.flags() | lsf_mpt::AUTHORIZED;
+        token.set(sf().flags, StValue::UInt32(f));
+        sb.update(key, token);
+    }
+    Ter::tesSUCCESS
+}
+
+/// The new Vault entry.
+#[allow(clippy::too_many_arguments)]
+fn vault_entry(
+    tx: &StObject,
+    owner: &AccountId,
+    pseudo: &AccountId,
+    issue: &VaultAsset,
+    share: MptId,
+    seq: u32,
+    page: u64,
+    scale: u8,
+) -> StObject {
+    let s = sf();
+    let mut v = with_threading(new_entry(lt::VAULT));
+    v.set(s.flags, StValue::UInt32(tx.flags() & tf::VAULT_PRIVATE));
+    v.set(s.sequence, StValue::UInt32(seq));
+    v.set(s.owner_node, StValue::UInt64(page));
+    v.set(s.owner, StValue::AccountId(*owner));
+    v.set(s.account, StValue::AccountId(*pseudo));
+    v.set(s.asset, issue.to_value());
+    set_number(&mut v, s.assets_total, Number::ZERO);
+    set_number(&mut v, s.assets_available, Number::ZERO);
+    set_number(&mut v, s.loss_unrealized, Number::ZERO);
+    if tx.get(s.assets_maximum).is_some() {
+        let max = super::number_of(tx, s.assets_maximum);
+        set_number(&mut v, s.assets_maximum, max);
+    }
+    v.set(s.share_mpt_id, StValue::Fixed(share.0.to_vec()));
+    if let Some(d) = tx.blob_of(s.data) {
+        v.set(s.data, StValue::Blob(d.to_vec()));
+    }
+    let policy = tx
+        .u8_of(s.withdrawal_policy)
+        .unwrap_or(STRATEGY_FIRST_COME_FIRST_SERVE);
+    v.set(s.withdrawal_policy, StValue::UInt8(policy));
+    if scale != 0 {
+        v.set(s.scale, StValue::UInt8(scale));
+    }
+    v
+}

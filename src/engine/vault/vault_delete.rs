@@ -1,0 +1,112 @@
+//! VaultDelete (rippled `VaultDelete.cpp`): the owner deletes an empty vault, with its
+//! share issuance, the owner's share token, the pseudo-account's asset line and the
+//! pseudo-account itself.
+
+use super::remove_line;
+use super::vault_id;
+use super::{asset_of, number_of, read_vault, remove_share_token, share_id};
+use crate::engine::directory::remove_owned;
+use crate::engine::entry::adjust_owner_count;
+use crate::engine::sandbox::Sandbox;
+use crate::engine::ter::Ter;
+use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::mpt::MptId;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    if vault_id(tx).is_none() {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let Some(vault) = vault_id(tx).and_then(|k| read_vault(view, &k)) else {
+        return Ter::tecNO_ENTRY;
+    };
+    if vault.account_of(s.owner) != Some(*account) {
+        return Ter::tecNO_PERMISSION;
+    }
+    if !number_of(&vault, s.assets_available).is_zero()
+        || !number_of(&vault, s.assets_total).is_zero()
+    {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
+    let Some(iss) = share_id(&vault).and_then(|id| crate::engine::mpt::issuance(view, &id)) else {
+        return Ter::tecOBJECT_NOT_FOUND;
+    };
+    if iss.account_of(s.issuer) != vault.account_of(s.account) {
+        return Ter::tecNO_PERMISSION;
+    }
+    if iss.u64_of(s.outstanding_amount).unwrap_or(0) != 0 {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
+    Ter::tesSUCCESS
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some(key) = vault_id(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(vault) = read_vault(&ctx.sb, &key) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(pseudo), Some(owner), Some(share), Some(issue)) = (
+        vault.account_of(s.account),
+        vault.account_of(s.owner),
+        share_id(&vault),
+        asset_of(&vault),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let t = remove_line(&mut ctx.sb, &pseudo, &issue);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let t = remove_issuance(&mut ctx.sb, &pseudo, &share);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if ctx.sb.exists(&keylet::owner_dir(&pseudo)) {
+        return Ter::tecHAS_OBLIGATIONS;
+    }
+    ctx.sb.erase(keylet::account(&pseudo));
+    let t = remove_share_token(&mut ctx.sb, &share, &owner);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let page = vault.u64_of(s.owner_node).unwrap_or(0);
+    if !remove_owned(&mut ctx.sb, &owner, page, &key, false) {
+        return Ter::tefBAD_LEDGER;
+    }
+    adjust_owner_count(&mut ctx.sb, &owner, -1);
+    ctx.sb.erase(key);
+    Ter::tesSUCCESS
+}
+
+/// The share issuance, out of the pseudo-account's directory.
+fn remove_issuance(sb: &mut Sandbox, pseudo: &AccountId, share: &MptId) -> Ter {
+    let key = keylet::mpt_issuance(share);
+    let Some(iss) = sb.peek(&key) else {
+        return Ter::tefINTERNAL;
+    };
+    let page = iss.u64_of(sf().owner_node).unwrap_or(0);
+    if !remove_owned(sb, pseudo, page, &key, false) {
+        return Ter::tefBAD_LEDGER;
+    }
+    adjust_owner_count(sb, pseudo, -1);
+    sb.erase(key);
+    Ter::tesSUCCESS
+}

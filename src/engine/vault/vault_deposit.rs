@@ -1,0 +1,175 @@
+//! VaultDeposit (rippled `VaultDeposit.cpp`): the depositor gives the vault some of its
+//! asset and receives newly issued shares; the first deposit (AssetsTotal zero) gets
+//! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
+//! vault takes deposits only from its owner and members of its permissioned domain.
+
+use super::vault_math::{self, Unfit};
+use super::LSF_VAULT_PRIVATE;
+use super::{
+    add_share_token, amount_field, asset_can_transfer, asset_frozen, asset_held,
+    asset_require_auth, named_vault, number_of, read_vault, send_asset, set_number, share_id,
+    vault_id, AssetAmount, Totals,
+};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::ledger::flags::lsf_mpt;
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::mpt::MptId;
+use crate::protocol::number::Number;
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    super::preflight_amount(tx)
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let (vault, asset, share) = match named_vault(view, tx) {
+        Ok(parts) => parts,
+        Err(t) => return t,
+    };
+    let Some(amount) = amount_field(tx).filter(|a| a.asset() == asset) else {
+        return Ter::tecWRONG_ASSET;
+    };
+    let pseudo = vault.account_of(s.account).unwrap_or_default();
+    let t = asset_can_transfer(view, &asset, account, &pseudo);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let Some(iss) = crate::engine::mpt::issuance(view, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    let t = asset_frozen(view, account, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
+        return Ter::tecLOCKED;
+    }
+    if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
+        let t = domain_member(view, &iss, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    let t = asset_require_auth(view, &asset, account, true);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    // The asset's issuer creates what it deposits.
+    let issuer_deposits = asset.issuer() == Some(*account);
+    if !issuer_deposits && asset_held(view, account, &asset) < amount.number() {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    Ter::tesSUCCESS
+}
+
+/// A private vault's depositor must be in the share issuance's domain (`validDomain`);
+/// without a domain only the owner may deposit.
+fn domain_member(view: &dyn ReadView, iss: &StObject, account: &AccountId) -> Ter {
+    let Some(domain) = iss.h256_of(sf().domain_id) else {
+        return Ter::tecNO_AUTH;
+    };
+    match super::valid_domain(view, &domain, account) {
+        Ter::tecEXPIRED => Ter::tesSUCCESS,
+        t => t,
+    }
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some(key) = vault_id(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(mut vault) = read_vault(&ctx.sb, &key) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(share), Some(pseudo), Some(amount)) = (
+        share_id(&vault),
+        vault.account_of(s.account),
+        amount_field(ctx.tx),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let t = holder_token(ctx, &vault, &share);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    let totals = Totals::of(&vault, &iss);
+    let (shares, assets) = match exchange(&totals, &amount) {
+        Ok(x) => x,
+        Err(t) => return t,
+    };
+    let total = number_of(&vault, s.assets_total) + assets.number();
+    let available = number_of(&vault, s.assets_available) + assets.number();
+    set_number(&mut vault, s.assets_total, total);
+    set_number(&mut vault, s.assets_available, available);
+    let maximum = number_of(&vault, s.assets_maximum);
+    if !maximum.is_zero() && total > maximum {
+        return Ter::tecLIMIT_EXCEEDED;
+    }
+    ctx.sb.update(key, vault);
+    let t = send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares)
+}
+
+/// Shares created for `amount`, and the assets they cost (never more than offered).
+/// rippled's try block: an overflow (of the arithmetic, or of a share count or an amount
+/// past what an STAmount holds) is `tecPATH_DRY`; drops past 10^17 escape it
+/// (`tefEXCEPTION`).
+fn exchange(t: &Totals, amount: &AssetAmount) -> Result<(u64, AssetAmount), Ter> {
+    let offered = amount.number();
+    let r = exchange_guts(t, amount, offered);
+    if crate::engine::amm::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    r
+}
+
+fn exchange_guts(
+    t: &Totals,
+    amount: &AssetAmount,
+    offered: Number,
+) -> Result<(u64, AssetAmount), Ter> {
+    let shares = t.shares_for_deposit(offered).map_err(Unfit::ter)?;
+    if shares == 0 {
+        return Err(Ter::tecPRECISION_LOSS);
+    }
+    let assets =
+        vault_math::assets(&amount.asset(), t.assets_for_deposit(shares)).map_err(Unfit::ter)?;
+    if assets.number() > offered {
+        return Err(Ter::tecINTERNAL);
+    }
+    Ok((shares, assets))
+}
+
+/// The depositor's MPToken for the shares: created when missing; on a private vault a
+/// non-owner's must exist and be authorized by its domain (`enforceMPTokenAuthorization`,
+/// which ledgerd applies by creating an authorized token for a domain member).
+fn holder_token(ctx: &mut ApplyContext, vault: &StObject, share: &MptId) -> Ter {
+    let t = add_share_token(&mut ctx.sb, share, &ctx.account, ctx.prior_balance);
+    if t != Ter::tesSUCCESS || vault.flags() & LSF_VAULT_PRIVATE == 0 {
+        return t;
+    }
+    let key = keylet::mptoken(share, &ctx.account);
+    if let Some(mut token) = ctx.sb.peek(&key) {
+        if token.flags() & lsf_mpt::AUTHORIZED == 0 {
+            let f = token.flags() | lsf_mpt::AUTHORIZED;
+            token.set(sf().flags, StValue::UInt32(f));
+            ctx.sb.update(key, token);
+        }
+    }
+    Ter::tesSUCCESS
+}

@@ -1,0 +1,181 @@
+//! VaultWithdraw (rippled `VaultWithdraw.cpp`): the holder redeems shares for assets,
+//! naming either the assets (the shares follow, then the assets those shares redeem) or
+//! the shares. The assets may go to a Destination; the holder's emptied share token is
+//! removed unless the holder owns the vault.
+
+use super::destination_ok;
+use super::vault_math::{self, Unfit};
+use super::{
+    amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
+    remove_share_token, send_asset, set_number, share_id, shares_held, AssetAmount, Totals,
+    VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
+};
+use super::{named_vault, vault_id};
+use crate::engine::ter::Ter;
+use crate::engine::transactor::ApplyContext;
+use crate::ledger::flags::lsf_mpt;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::protocol::mpt::MptId;
+use crate::protocol::st::StObject;
+use crate::protocol::types::AccountId;
+
+/// preflight.
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+    let t = super::preflight_amount(tx);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if tx.account_of(sf().destination) == Some(AccountId::ZERO) {
+        return Ter::temMALFORMED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// preclaim.
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+    let s = sf();
+    let (vault, asset, share) = match named_vault(view, tx) {
+        Ok(parts) => parts,
+        Err(t) => return t,
+    };
+    let named = amount_field(tx).map(|a| a.asset());
+    if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
+        return Ter::tecWRONG_ASSET;
+    }
+    if let VaultAsset::Mpt(id) = asset {
+        match crate::engine::mpt::issuance(view, &id) {
+            None => return Ter::tecOBJECT_NOT_FOUND,
+            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => return Ter::tecNO_AUTH,
+            Some(_) => {}
+        }
+    }
+    if vault.u8_of(s.withdrawal_policy) != Some(STRATEGY_FIRST_COME_FIRST_SERVE) {
+        return Ter::tefINTERNAL;
+    }
+    let dst = tx.account_of(s.destination).unwrap_or(*account);
+    if dst != *account {
+        let t = destination_ok(view, &dst, account);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    // Withdrawing to itself, the holder gets its MPToken created in doApply.
+    let t = asset_require_auth(view, &asset, &dst, dst != *account);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    let t = asset_frozen(view, &dst, &asset);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
+        return Ter::tecLOCKED;
+    }
+    Ter::tesSUCCESS
+}
+
+/// The shares redeemed and the assets they give, for the transaction's Amount (assets,
+/// or shares when it names the share issuance). rippled's try block: an overflow (of the
+/// arithmetic, or of a share count or an amount past what an STAmount holds) is
+/// `tecPATH_DRY`; drops past 10^17 escape it (`tefEXCEPTION`), as when 2^63 - 1 shares
+/// of an XRP vault are worth 2^63 - 1 drops.
+fn exchange(
+    t: &Totals,
+    tx: &StObject,
+    asset: &VaultAsset,
+    share: &MptId,
+) -> Result<(u64, AssetAmount), Ter> {
+    let r = exchange_guts(t, tx, asset, share);
+    if crate::engine::amm::amm_math::faulted() {
+        return Err(Ter::tecPATH_DRY);
+    }
+    r
+}
+
+fn exchange_guts(
+    t: &Totals,
+    tx: &StObject,
+    asset: &VaultAsset,
+    share: &MptId,
+) -> Result<(u64, AssetAmount), Ter> {
+    let shares = match amount_field(tx) {
+        Some(AssetAmount::Mpt(id, v)) if id == *share => v,
+        Some(a) => {
+            let n = t.shares_for_withdraw(a.number());
+            let units = vault_math::shares(n, false).map_err(Unfit::ter)?;
+            if units == 0 {
+                return Err(Ter::tecPRECISION_LOSS);
+            }
+            units
+        }
+        None => return Err(Ter::tefINTERNAL),
+    };
+    let assets = vault_math::assets(asset, t.assets_for_withdraw(shares)).map_err(Unfit::ter)?;
+    Ok((shares, assets))
+}
+
+/// doApply.
+pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+    let s = sf();
+    let Some(key) = vault_id(ctx.tx) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(mut vault) = read_vault(&ctx.sb, &key) else {
+        return Ter::tefINTERNAL;
+    };
+    let (Some(share), Some(pseudo), Some(issue)) = (
+        share_id(&vault),
+        vault.account_of(s.account),
+        asset_of(&vault),
+    ) else {
+        return Ter::tefINTERNAL;
+    };
+    let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
+        return Ter::tefINTERNAL;
+    };
+    let (shares, assets) = match exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share) {
+        Ok(x) => x,
+        Err(t) => return t,
+    };
+    if shares_held(&ctx.sb, &share, &ctx.account) < shares {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    let available = number_of(&vault, s.assets_available);
+    let taken = assets.number();
+    if available < taken {
+        return Ter::tecINSUFFICIENT_FUNDS;
+    }
+    let total = number_of(&vault, s.assets_total) - taken;
+    set_number(&mut vault, s.assets_total, total);
+    set_number(&mut vault, s.assets_available, available - taken);
+    let owner = vault.account_of(s.owner);
+    ctx.sb.update(key, vault);
+    let t = crate::engine::mpt::send(&mut ctx.sb, &share, &ctx.account, &pseudo, shares);
+    if t != Ter::tesSUCCESS {
+        return t;
+    }
+    if owner != Some(ctx.account) {
+        let t = remove_share_token(&mut ctx.sb, &share, &ctx.account);
+        if t != Ter::tesSUCCESS && t != Ter::tecHAS_OBLIGATIONS {
+            return t;
+        }
+    }
+    let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
+    if let VaultAsset::Mpt(id) = issue {
+        let t = own_token(ctx, &id, &dst);
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    send_asset(&mut ctx.sb, &pseudo, &dst, &assets)
+}
+
+/// A holder withdrawing an MPT to itself gets its MPToken back when it has none
+/// (`addEmptyHolding`, with MPTokenAuthorize's reserve check).
+fn own_token(ctx: &mut ApplyContext, id: &MptId, dst: &AccountId) -> Ter {
+    if *dst != ctx.account || id.issuer() == *dst {
+        return Ter::tesSUCCESS;
+    }
+    super::add_share_token(&mut ctx.sb, id, dst, ctx.prior_balance)
+}

@@ -1,5 +1,8 @@
-//! Helpers shared by the integration tests. Each test file is its own crate and says
-//! `mod support;`; what one of them does not use is dead code there, hence the allow.
+//! Helpers shared by the integration tests. Each test binary (`tests/engine.rs`,
+//! `tests/server.rs`, ...) says `mod support;` once, its modules (`#[path]`ed from the
+//! folder of the binary's name) `use crate::support;`; what one binary does not use is
+//! dead code there, hence the allow. The tests of a binary run side by side as threads of
+//! one process: what is process-wide (an install, a counter) is done once or behind a lock.
 //!
 //! - [`engine`]: the ledger-story environment (accounts with real keys, transactions built
 //!   field by field, signed, round-tripped through binary and applied to a standalone store).

@@ -10,21 +10,10 @@ use ledgerd::ledger::flags::{lsf_credential, lt};
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::types::{AccountId, Hash256};
+use support::credentials::{accept, create};
 use support::engine::*;
 
 const KYC: &[u8] = b"KYC";
-
-fn create(subject: &AccountId, t: &[u8]) -> Tx {
-    Tx::new("CredentialCreate")
-        .account("Subject", subject)
-        .blob("CredentialType", t)
-}
-
-fn accept(issuer: &AccountId, t: &[u8]) -> Tx {
-    Tx::new("CredentialAccept")
-        .account("Issuer", issuer)
-        .blob("CredentialType", t)
-}
 
 fn delete(subject: Option<&AccountId>, issuer: Option<&AccountId>, t: &[u8]) -> Tx {
     let mut tx = Tx::new("CredentialDelete").blob("CredentialType", t);

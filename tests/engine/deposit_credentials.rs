@@ -15,45 +15,15 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::types::{AccountId, Hash256};
+use support::credentials::{accept, create, domain_set, with_creds};
 use support::engine::*;
 
-fn create(subject: &Account, t: &[u8]) -> Tx {
-    Tx::new("CredentialCreate")
-        .account("Subject", &subject.id)
-        .blob("CredentialType", t)
-}
-
-fn accept(issuer: &Account, t: &[u8]) -> Tx {
-    Tx::new("CredentialAccept")
-        .account("Issuer", &issuer.id)
-        .blob("CredentialType", t)
-}
-
-fn creds_array(pairs: &[(AccountId, &[u8])]) -> StValue {
-    StValue::Array(
-        pairs
-            .iter()
-            .map(|(issuer, t)| {
-                let mut o = StObject::new();
-                o.set(Field::named("Issuer"), StValue::AccountId(*issuer));
-                o.set(Field::named("CredentialType"), StValue::Blob(t.to_vec()));
-                (Field::named("Credential"), o)
-            })
-            .collect(),
-    )
-}
-
-fn with_array(mut tx: Tx, field: &str, pairs: &[(AccountId, &[u8])]) -> Tx {
-    tx.0.set(Field::named(field), creds_array(pairs));
-    tx
-}
-
 fn preauth_creds(pairs: &[(AccountId, &[u8])]) -> Tx {
-    with_array(Tx::new("DepositPreauth"), "AuthorizeCredentials", pairs)
+    with_creds(Tx::new("DepositPreauth"), "AuthorizeCredentials", pairs)
 }
 
 fn unpreauth_creds(pairs: &[(AccountId, &[u8])]) -> Tx {
-    with_array(Tx::new("DepositPreauth"), "UnauthorizeCredentials", pairs)
+    with_creds(Tx::new("DepositPreauth"), "UnauthorizeCredentials", pairs)
 }
 
 fn with_ids(mut tx: Tx, ids: &[Hash256]) -> Tx {
@@ -152,7 +122,7 @@ fn deposit_preauth_refuses_malformed_credential_sets() {
     );
     env.apply(
         &owner,
-        with_array(
+        with_creds(
             preauth_creds(&[(i, b"KYC")]),
             "UnauthorizeCredentials",
             &[(i, b"K")],
@@ -379,14 +349,6 @@ fn account_delete_into_a_deposit_auth_account_with_credentials() {
     // Its credential went with it.
     assert!(env.read(&id).is_none());
     assert_eq!(env.owner_count(&issuer), 0);
-}
-
-fn domain_set(pairs: &[(AccountId, &[u8])]) -> Tx {
-    with_array(
-        Tx::new("PermissionedDomainSet"),
-        "AcceptedCredentials",
-        pairs,
-    )
 }
 
 fn domain_delete(id: Hash256) -> Tx {

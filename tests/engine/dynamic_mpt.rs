@@ -16,14 +16,7 @@ use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::{StObject, StValue};
 use support::engine::*;
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
-}
+use support::mpt::{issue, pay_mpt, with_id};
 
 fn set(id: &MptId, flags: u32) -> Tx {
     with_id(Tx::new("MPTokenIssuanceSet"), id).flags(flags)
@@ -39,12 +32,6 @@ fn immutable(tx: Tx, v: u32) -> Tx {
     tx.u32("ImmutableFlags", v)
 }
 
-fn issue(env: &mut Env, issuer: &Account, tx: Tx) -> MptId {
-    let seq = env.seq(issuer);
-    env.apply(issuer, tx, Ter::tesSUCCESS);
-    MptId::new(seq, &issuer.id)
-}
-
 fn create(flags: u32) -> Tx {
     Tx::new("MPTokenIssuanceCreate").flags(flags)
 }
@@ -55,12 +42,6 @@ fn issuance(env: &Env, id: &MptId) -> std::sync::Arc<StObject> {
 
 fn immutable_of(env: &Env, id: &MptId) -> Option<u32> {
     issuance(env, id).u32_of(sf().immutable_flags)
-}
-
-fn pay_mpt(to: &Account, id: &MptId, v: u64) -> Tx {
-    let mut tx = Tx::new("Payment").account("Destination", &to.id);
-    tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(v, *id)));
-    tx
 }
 
 #[test]

@@ -208,11 +208,6 @@ impl World {
     }
 }
 
-fn with_fee(env: &Env, tx: Tx) -> Tx {
-    let fee = env.store.fees().reserve_inc_drops as i64;
-    tx.amount("Fee", drops(fee))
-}
-
 fn pool_tx(p: &Pool, name: &str) -> Tx {
     let tx = set(Tx::new(name), "Asset", StValue::Issue(p.a));
     set(tx, "Asset2", StValue::Issue(p.b))

@@ -181,12 +181,6 @@ fn u32_of(env: &Env, key: &Hash256, f: Field) -> Option<u32> {
     env.read(key).expect("entry").u32_of(f)
 }
 
-fn in_dir(env: &Env, owner: &AccountId, key: &Hash256) -> bool {
-    env.read(&keylet::owner_dir(owner))
-        .and_then(|d| d.v256_of(sf().indexes).map(|v| v.contains(key)))
-        .unwrap_or(false)
-}
-
 fn d(n: i64) -> Number {
     Number::from_i64(n)
 }

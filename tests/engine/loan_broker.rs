@@ -18,11 +18,6 @@ use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{AccountId, Hash256, Issue};
 use support::engine::*;
 
-fn with_fee(env: &Env, tx: Tx) -> Tx {
-    let fee = env.store.fees().reserve_inc_drops as i64;
-    tx.amount("Fee", drops(fee))
-}
-
 fn number(tx: Tx, name: &str, mantissa: i64, exponent: i32) -> Tx {
     let mut tx = tx;
     let mut b = mantissa.to_be_bytes().to_vec();
@@ -103,12 +98,6 @@ fn drops_of(env: &Env, id: &AccountId) -> i64 {
     env.read(&keylet::account(id))
         .map(|r| r.drops_of(sf().balance))
         .unwrap_or(0)
-}
-
-fn in_dir(env: &Env, owner: &AccountId, key: &Hash256) -> bool {
-    env.read(&keylet::owner_dir(owner))
-        .and_then(|d| d.v256_of(sf().indexes).map(|v| v.contains(key)))
-        .unwrap_or(false)
 }
 
 #[test]

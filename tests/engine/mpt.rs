@@ -18,18 +18,7 @@ use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::StValue;
 use support::engine::*;
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
-}
-
-fn mpt(id: &MptId, v: u64) -> StValue {
-    StValue::MptAmount(MptAmount::new(v, *id))
-}
+use support::mpt::{issue, mpt, outstanding, pay_mpt, with_id};
 
 fn create(flags: u32) -> Tx {
     Tx::new("MPTokenIssuanceCreate").flags(flags)
@@ -51,12 +40,6 @@ fn destroy(id: &MptId) -> Tx {
     with_id(Tx::new("MPTokenIssuanceDestroy"), id)
 }
 
-fn pay_mpt(to: &Account, id: &MptId, v: u64) -> Tx {
-    let mut tx = Tx::new("Payment").account("Destination", &to.id);
-    tx.0.set(sf().amount, mpt(id, v));
-    tx
-}
-
 fn claw(holder: &Account, id: &MptId, v: u64) -> Tx {
     let mut tx = Tx::new("Clawback").account("Holder", &holder.id);
     tx.0.set(sf().amount, mpt(id, v));
@@ -66,19 +49,6 @@ fn claw(holder: &Account, id: &MptId, v: u64) -> Tx {
 fn with_amount(mut tx: Tx, name: &str, id: &MptId, v: u64) -> Tx {
     tx.0.set(Field::named(name), mpt(id, v));
     tx
-}
-
-/// Creates an issuance of `issuer` with `tx`; returns its ID.
-fn issue(env: &mut Env, issuer: &Account, tx: Tx) -> MptId {
-    let seq = env.seq(issuer);
-    env.apply(issuer, tx, Ter::tesSUCCESS);
-    MptId::new(seq, &issuer.id)
-}
-
-fn outstanding(env: &Env, id: &MptId) -> u64 {
-    env.read(&keylet::mpt_issuance(id))
-        .and_then(|i| i.u64_of(sf().outstanding_amount))
-        .unwrap_or(0)
 }
 
 fn balance(env: &Env, holder: &Account, id: &MptId) -> Option<u64> {

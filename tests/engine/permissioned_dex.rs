@@ -15,8 +15,9 @@ use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::st::{PathStep, StObject, StValue};
-use ledgerd::protocol::types::{AccountId, Hash256, Issue};
+use ledgerd::protocol::st::{PathStep, StValue};
+use ledgerd::protocol::types::{Hash256, Issue};
+use support::credentials::domain_set;
 use support::engine::*;
 
 const CRED: &[u8] = b"abcde";
@@ -53,21 +54,6 @@ fn delete_cred(subject: &Account, issuer: &Account) -> Tx {
         .blob("CredentialType", CRED)
 }
 
-fn domain_set(issuer: &AccountId, ctype: &[u8]) -> Tx {
-    let mut o = StObject::new();
-    o.set(Field::named("Issuer"), StValue::AccountId(*issuer));
-    o.set(
-        Field::named("CredentialType"),
-        StValue::Blob(ctype.to_vec()),
-    );
-    let mut tx = Tx::new("PermissionedDomainSet");
-    tx.0.set(
-        Field::named("AcceptedCredentials"),
-        StValue::Array(vec![(Field::named("Credential"), o)]),
-    );
-    tx
-}
-
 fn offer(pays: Amount, gets: Amount) -> Tx {
     Tx::new("OfferCreate")
         .amount("TakerPays", pays)
@@ -102,7 +88,7 @@ fn admit(env: &mut Env, owner: &Account, who: &Account) {
 /// A domain `owner` creates accepting its own "abcde" credential; returns its ID.
 fn new_domain(env: &mut Env, owner: &Account) -> Hash256 {
     let seq = env.seq(owner);
-    env.apply(owner, domain_set(&owner.id, CRED), Ter::tesSUCCESS);
+    env.apply(owner, domain_set(&[(owner.id, CRED)]), Ter::tesSUCCESS);
     keylet::permissioned_domain(&owner.id, seq)
 }
 

@@ -19,9 +19,10 @@ use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::mpt::{MptAmount, MptId};
+use ledgerd::protocol::mpt::MptId;
 use ledgerd::protocol::st::StValue;
 use support::engine::*;
+use support::mpt::{mpt, pay_mpt, with_id};
 
 fn usd(gw: &Account, v: i64) -> Amount {
     gw.iou("USD", v)
@@ -338,26 +339,8 @@ fn an_issuer_may_stop_locking_and_earlier_escrows_still_settle() {
 
 // ---- MPTs ----
 
-fn mpt(id: &MptId, v: u64) -> StValue {
-    StValue::MptAmount(MptAmount::new(v, *id))
-}
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
-}
-
 fn escrow_mpt(to: &Account, id: &MptId, v: u64, env: &Env) -> Tx {
     let mut tx = timed(Tx::new("EscrowCreate").account("Destination", &to.id), env);
-    tx.0.set(sf().amount, mpt(id, v));
-    tx
-}
-
-fn pay_mpt(to: &Account, id: &MptId, v: u64) -> Tx {
-    let mut tx = Tx::new("Payment").account("Destination", &to.id);
     tx.0.set(sf().amount, mpt(id, v));
     tx
 }

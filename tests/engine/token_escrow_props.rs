@@ -17,6 +17,7 @@ use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::StValue;
 use proptest::prelude::*;
 use support::engine::*;
+use support::mpt::with_id;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -61,14 +62,6 @@ struct World {
     /// Live escrows: (owner index, sequence, amount).
     live: Vec<(usize, u32, u64)>,
     burned: u64,
-}
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
 }
 
 fn world(fee: u16) -> World {

@@ -16,6 +16,7 @@ use ledgerd::protocol::number::Number;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{Hash256, Issue};
 use support::engine::*;
+use support::mpt::outstanding;
 
 const PRIVATE: u32 = 0x0001_0000;
 
@@ -23,11 +24,6 @@ fn create(asset: Issue) -> Tx {
     let mut tx = Tx::new("VaultCreate");
     tx.0.set(sf().asset, StValue::Issue(asset));
     tx
-}
-
-fn with_fee(env: &Env, tx: Tx) -> Tx {
-    let fee = env.store.fees().reserve_inc_drops as i64;
-    tx.amount("Fee", drops(fee))
 }
 
 fn number(tx: Tx, name: &str, mantissa: i64, exponent: i32) -> Tx {
@@ -90,12 +86,6 @@ fn shares_of(env: &Env, share: &MptId, who: &Account) -> u64 {
 fn pseudo_drops(env: &Env, id: &ledgerd::protocol::types::AccountId) -> i64 {
     env.read(&keylet::account(id))
         .map(|r| r.drops_of(sf().balance))
-        .unwrap_or(0)
-}
-
-fn outstanding(env: &Env, share: &MptId) -> u64 {
-    env.read(&keylet::mpt_issuance(share))
-        .and_then(|i| i.u64_of(sf().outstanding_amount))
         .unwrap_or(0)
 }
 

@@ -16,24 +16,12 @@ use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::mpt::{MptAmount, MptId};
+use ledgerd::protocol::mpt::MptId;
 use ledgerd::protocol::number::Number;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::types::{AccountId, Hash256};
 use support::engine::*;
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
-}
-
-fn with_mpt(mut tx: Tx, id: &MptId, v: u64) -> Tx {
-    tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(v, *id)));
-    tx
-}
+use support::mpt::{outstanding, pay_mpt, with_id, with_mpt};
 
 fn opt_in(id: &MptId) -> Tx {
     with_id(Tx::new("MPTokenAuthorize"), id)
@@ -41,10 +29,6 @@ fn opt_in(id: &MptId) -> Tx {
 
 fn issuance_set(id: &MptId, flags: u32) -> Tx {
     with_id(Tx::new("MPTokenIssuanceSet"), id).flags(flags)
-}
-
-fn pay_mpt(to: &AccountId, id: &MptId, v: u64) -> Tx {
-    with_mpt(Tx::new("Payment").account("Destination", to), id, v)
 }
 
 fn vault_create(asset: &MptId) -> Tx {
@@ -70,11 +54,6 @@ fn claw(vault: Hash256, holder: &Account, id: &MptId, v: u64) -> Tx {
 
 fn delete(vault: Hash256) -> Tx {
     Tx::new("VaultDelete").h256("VaultID", vault)
-}
-
-fn with_fee(env: &Env, tx: Tx) -> Tx {
-    let fee = env.store.fees().reserve_inc_drops as i64;
-    tx.amount("Fee", drops(fee))
 }
 
 /// An issuance of `issuer` with `flags`, `holders` opted in (and authorized when it
@@ -120,12 +99,6 @@ fn open(env: &mut Env, owner: &Account, asset: &MptId) -> (Hash256, MptId, Accou
 fn held(env: &Env, id: &MptId, who: &AccountId) -> Option<u64> {
     env.read(&keylet::mptoken(id, who))
         .map(|t| t.u64_of(sf().mpt_amount).unwrap_or(0))
-}
-
-fn outstanding(env: &Env, id: &MptId) -> u64 {
-    env.read(&keylet::mpt_issuance(id))
-        .and_then(|i| i.u64_of(sf().outstanding_amount))
-        .unwrap_or(0)
 }
 
 fn assets_total(env: &Env, key: &Hash256) -> Number {

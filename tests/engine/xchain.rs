@@ -11,19 +11,10 @@ use ledgerd::ledger::flags::lt;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::st::StValue;
-use ledgerd::protocol::types::{AccountId, Issue};
+use ledgerd::protocol::types::Issue;
 use ledgerd::protocol::xchain::{ChainType, XChainBridge};
 use support::engine::*;
-
-fn xrp_bridge(locking: &Account, issuing: &AccountId) -> XChainBridge {
-    XChainBridge {
-        locking_door: locking.id,
-        locking_issue: Issue::XRP,
-        issuing_door: *issuing,
-        issuing_issue: Issue::XRP,
-    }
-}
+use support::xchain::{create_bridge, xrp_bridge};
 
 fn issue(a: &Amount) -> Issue {
     match a {
@@ -37,23 +28,18 @@ fn issue(a: &Amount) -> Issue {
     }
 }
 
-fn create(b: &XChainBridge, reward: Amount, min_create: Option<Amount>) -> Tx {
-    let mut tx = Tx::new("XChainCreateBridge").amount("SignatureReward", reward);
-    tx.0.set_named("XChainBridge", StValue::XChainBridge(*b));
-    match min_create {
-        Some(m) => tx.amount("MinAccountCreateAmount", m),
-        None => tx,
-    }
-}
-
 #[test]
 fn a_door_creates_its_bridge_with_an_owned_entry_and_a_reserve() {
     let mut env = Env::new();
     let [door] = env.funded(["mcDoor"]);
     let master = Account::master();
-    let b = xrp_bridge(&door, &master.id);
+    let b = xrp_bridge(&door.id, &master.id);
     let before = env.balance(&door);
-    env.apply(&door, create(&b, xrp(1), Some(xrp(20))), Ter::tesSUCCESS);
+    env.apply(
+        &door,
+        create_bridge(&b, xrp(1), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     assert_eq!(env.balance(&door), before - FEE);
     assert_eq!(env.owner_count(&door), 1);
     let key = keylet::bridge(&b, ChainType::Locking);
@@ -74,8 +60,8 @@ fn a_door_creates_its_bridge_with_an_owned_entry_and_a_reserve() {
     assert!(env.read(&keylet::bridge(&b, ChainType::Issuing)).is_none());
 
     // Again: either end of the same bridge is a duplicate.
-    env.apply(&door, create(&b, xrp(1), None), Ter::tecDUPLICATE);
-    env.apply(&master, create(&b, xrp(1), None), Ter::tecDUPLICATE);
+    env.apply(&door, create_bridge(&b, xrp(1), None), Ter::tecDUPLICATE);
+    env.apply(&master, create_bridge(&b, xrp(1), None), Ter::tecDUPLICATE);
     assert_eq!(env.owner_count(&door), 1);
 }
 
@@ -84,9 +70,9 @@ fn the_root_account_creates_the_issuing_end_of_an_xrp_bridge() {
     let mut env = Env::new();
     let door = Account::new("mcDoor");
     let master = Account::master();
-    let b = xrp_bridge(&door, &master.id);
+    let b = xrp_bridge(&door.id, &master.id);
     // Without MinAccountCreateAmount; the locking door need not exist on this chain.
-    env.apply(&master, create(&b, drops(0), None), Ter::tesSUCCESS);
+    env.apply(&master, create_bridge(&b, drops(0), None), Ter::tesSUCCESS);
     let e = env
         .read(&keylet::bridge(&b, ChainType::Issuing))
         .expect("issuing end");
@@ -101,7 +87,7 @@ fn malformed_bridges_get_rippleds_tem_codes() {
     let mut env = Env::new();
     let [door, alice, gw] = env.funded(["mcDoor", "alice", "gw"]);
     let master = Account::master();
-    let b = xrp_bridge(&door, &master.id);
+    let b = xrp_bridge(&door.id, &master.id);
     let usd = issue(&gw.iou("USD", 1));
     let cases: Vec<(&Account, XChainBridge, Amount, Option<Amount>, Ter)> = vec![
         // Not one of the doors.
@@ -161,7 +147,7 @@ fn malformed_bridges_get_rippleds_tem_codes() {
         // An XRP bridge's issuing door is the root account.
         (
             &door,
-            xrp_bridge(&door, &alice.id),
+            xrp_bridge(&door.id, &alice.id),
             xrp(1),
             None,
             Ter::temXCHAIN_BRIDGE_BAD_ISSUES,
@@ -197,7 +183,7 @@ fn malformed_bridges_get_rippleds_tem_codes() {
         ),
     ];
     for (who, bridge, reward, min_create, want) in cases {
-        env.apply(who, create(&bridge, reward, min_create), want);
+        env.apply(who, create_bridge(&bridge, reward, min_create), want);
     }
     // An IOU bridge takes no MinAccountCreateAmount, even in XRP.
     let iou = XChainBridge {
@@ -211,17 +197,17 @@ fn malformed_bridges_get_rippleds_tem_codes() {
     };
     env.apply(
         &door,
-        create(&iou, xrp(1), Some(xrp(20))),
+        create_bridge(&iou, xrp(1), Some(xrp(20))),
         Ter::temXCHAIN_BRIDGE_BAD_MIN_ACCOUNT_CREATE_AMOUNT,
     );
     env.apply(
         &door,
-        create(&b, xrp(1), None).flags(0x0001_0000),
+        create_bridge(&b, xrp(1), None).flags(0x0001_0000),
         Ter::temINVALID_FLAG,
     );
     assert_eq!(env.owner_count(&door), 0);
     // And a well-formed IOU bridge works.
-    env.apply(&door, create(&iou, xrp(1), None), Ter::tesSUCCESS);
+    env.apply(&door, create_bridge(&iou, xrp(1), None), Ter::tesSUCCESS);
     assert!(env
         .read(&keylet::bridge(&iou, ChainType::Locking))
         .is_some());
@@ -240,19 +226,19 @@ fn the_locking_issuer_must_exist_and_not_allow_clawback() {
     };
     env.apply(
         &door,
-        create(&bridge(&ghost), xrp(1), None),
+        create_bridge(&bridge(&ghost), xrp(1), None),
         Ter::tecNO_ISSUER,
     );
     env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tesSUCCESS);
     env.apply(
         &door,
-        create(&bridge(&gw), xrp(1), None),
+        create_bridge(&bridge(&gw), xrp(1), None),
         Ter::tecNO_PERMISSION,
     );
     // The issuing door is the issuer itself: it exists, it may create its end.
     env.apply(
         &scdoor,
-        create(&bridge(&ghost), xrp(1), None),
+        create_bridge(&bridge(&ghost), xrp(1), None),
         Ter::tesSUCCESS,
     );
     assert_eq!(env.owner_count(&door), 0);
@@ -266,17 +252,17 @@ fn a_door_without_the_reserve_for_one_more_entry_gets_tec_insufficient_reserve()
     let door = Account::new("mcDoor");
     // The base reserve (10 XRP) and one fee, but not the 2 XRP more for the Bridge.
     env.fund(&door, drops(10_000_000 + FEE + 1_999_989));
-    let b = xrp_bridge(&door, &master.id);
+    let b = xrp_bridge(&door.id, &master.id);
     env.apply(
         &door,
-        create(&b, xrp(1), None),
+        create_bridge(&b, xrp(1), None),
         Ter::tecINSUFFICIENT_RESERVE,
     );
     assert_eq!(env.owner_count(&door), 0);
     assert!(env.read(&keylet::bridge(&b, ChainType::Locking)).is_none());
     // With the reserve (the balance before the fee counts, as in rippled's preclaim).
     env.fund(&door, drops(FEE + 1));
-    env.apply(&door, create(&b, xrp(1), None), Ter::tesSUCCESS);
+    env.apply(&door, create_bridge(&b, xrp(1), None), Ter::tesSUCCESS);
     assert_eq!(env.owner_count(&door), 1);
 }
 
@@ -287,7 +273,7 @@ fn a_bridge_blocks_deleting_its_door() {
     let master = Account::master();
     env.apply(
         &door,
-        create(&xrp_bridge(&door, &master.id), xrp(1), None),
+        create_bridge(&xrp_bridge(&door.id, &master.id), xrp(1), None),
         Ter::tesSUCCESS,
     );
     while env.store.current().seq() < env.seq(&door) + 255 {

@@ -14,38 +14,13 @@ use ledgerd::ledger::flags::lt;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::codec;
 use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::types::{AccountId, Issue};
+use ledgerd::protocol::types::AccountId;
 use ledgerd::protocol::xchain::{ChainType, XChainBridge};
 use support::engine::*;
+use support::xchain::{create_bridge, with_bridge, xrp_bridge, CreateAttestation};
 
 const REWARD: i64 = 1_000_000;
-
-fn bridge_of(locking: &AccountId, issuing: &AccountId) -> XChainBridge {
-    XChainBridge {
-        locking_door: *locking,
-        locking_issue: Issue::XRP,
-        issuing_door: *issuing,
-        issuing_issue: Issue::XRP,
-    }
-}
-
-fn with_bridge(mut tx: Tx, b: &XChainBridge) -> Tx {
-    tx.0.set_named("XChainBridge", StValue::XChainBridge(*b));
-    tx
-}
-
-fn create_bridge(b: &XChainBridge, min_create: Option<Amount>) -> Tx {
-    let tx = with_bridge(
-        Tx::new("XChainCreateBridge").amount("SignatureReward", drops(REWARD)),
-        b,
-    );
-    match min_create {
-        Some(m) => tx.amount("MinAccountCreateAmount", m),
-        None => tx,
-    }
-}
 
 fn create_commit(b: &XChainBridge, dst: &AccountId, amount: Amount, reward: Amount) -> Tx {
     with_bridge(
@@ -55,62 +30,6 @@ fn create_commit(b: &XChainBridge, dst: &AccountId, amount: Amount, reward: Amou
             .amount("SignatureReward", reward),
         b,
     )
-}
-
-/// What one witness attests about one account create.
-#[derive(Clone)]
-struct Att {
-    bridge: XChainBridge,
-    witness: Account,
-    source: AccountId,
-    amount: Amount,
-    reward: Amount,
-    reward_account: AccountId,
-    was_locking: bool,
-    count: u64,
-    dst: AccountId,
-}
-
-/// The message a witness signs, built here field by field: the canonical form of an
-/// object holding XChainAccountCreateCount, Amount, SignatureReward, Destination,
-/// OtherChainSource, AttestationRewardAccount, WasLockingChainSend and XChainBridge.
-fn message(a: &Att) -> Vec<u8> {
-    let mut o = StObject::new();
-    o.set_named("XChainAccountCreateCount", StValue::UInt64(a.count));
-    o.set_named("Amount", StValue::Amount(a.amount));
-    o.set_named("SignatureReward", StValue::Amount(a.reward));
-    o.set_named("Destination", StValue::AccountId(a.dst));
-    o.set_named("OtherChainSource", StValue::AccountId(a.source));
-    o.set_named(
-        "AttestationRewardAccount",
-        StValue::AccountId(a.reward_account),
-    );
-    o.set_named(
-        "WasLockingChainSend",
-        StValue::UInt8(u8::from(a.was_locking)),
-    );
-    o.set_named("XChainBridge", StValue::XChainBridge(a.bridge));
-    codec::encode(&o)
-}
-
-fn attest_signed_by(a: &Att, key: &Account) -> Tx {
-    let sig = key.kp.sign(&message(a));
-    let mut tx = with_bridge(Tx::new("XChainAddAccountCreateAttestation"), &a.bridge)
-        .account("AttestationSignerAccount", &a.witness.id)
-        .blob("PublicKey", key.kp.public.as_bytes())
-        .blob("Signature", &sig)
-        .account("OtherChainSource", &a.source)
-        .amount("Amount", a.amount)
-        .amount("SignatureReward", a.reward)
-        .account("AttestationRewardAccount", &a.reward_account)
-        .u8("WasLockingChainSend", u8::from(a.was_locking))
-        .account("Destination", &a.dst);
-    tx.0.set_named("XChainAccountCreateCount", StValue::UInt64(a.count));
-    tx
-}
-
-fn attest(a: &Att) -> Tx {
-    attest_signed_by(a, &a.witness)
 }
 
 /// The issuing chain: the root account's end of an XRP bridge whose locking door is
@@ -130,8 +49,12 @@ struct Issuing {
 fn issuing_chain(quorum: u32) -> Issuing {
     let mut env = Env::new();
     let master = Account::master();
-    let b = bridge_of(&Account::new("mcDoor").id, &master.id);
-    env.apply(&master, create_bridge(&b, Some(xrp(20))), Ter::tesSUCCESS);
+    let b = xrp_bridge(&Account::new("mcDoor").id, &master.id);
+    env.apply(
+        &master,
+        create_bridge(&b, drops(REWARD), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     let witnesses: Vec<Account> = (0..5)
         .map(|i| Account::new(&format!("witness{i}")))
         .collect();
@@ -158,8 +81,8 @@ fn issuing_chain(quorum: u32) -> Issuing {
 
 impl Issuing {
     /// Witness `i` attests create `count` of `amount` to `dst`.
-    fn att(&self, i: usize, count: u64, amount: Amount, dst: &AccountId) -> Att {
-        Att {
+    fn att(&self, i: usize, count: u64, amount: Amount, dst: &AccountId) -> CreateAttestation {
+        CreateAttestation {
             bridge: self.b,
             witness: self.witnesses[i].clone(),
             source: self.source,
@@ -178,9 +101,9 @@ impl Issuing {
         self.submit(&a, want);
     }
 
-    fn submit(&mut self, a: &Att, want: Ter) {
+    fn submit(&mut self, a: &CreateAttestation, want: Ter) {
         let attester = self.attester.clone();
-        self.env.apply(&attester, attest(a), want);
+        self.env.apply(&attester, a.tx(), want);
     }
 
     fn reward_balances(&self) -> Vec<i64> {
@@ -220,8 +143,12 @@ impl Issuing {
 fn locking_chain() -> (Env, XChainBridge, Account, Account) {
     let mut env = Env::new();
     let [door, carol] = env.funded(["mcDoor", "mcCarol"]);
-    let b = bridge_of(&door.id, &Account::master().id);
-    env.apply(&door, create_bridge(&b, Some(xrp(20))), Ter::tesSUCCESS);
+    let b = xrp_bridge(&door.id, &Account::master().id);
+    env.apply(
+        &door,
+        create_bridge(&b, drops(REWARD), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     (env, b, door, carol)
 }
 
@@ -300,10 +227,14 @@ fn bad_account_create_commits_get_rippleds_codes() {
     let missing = create_commit(&b, &ua.id, xrp(20), drops(REWARD)).remove("Destination");
     env.apply(&carol, missing, Ter::temMALFORMED);
     // No bridge; a bridge without a least create amount.
-    let other = bridge_of(&carol.id, &Account::master().id);
+    let other = xrp_bridge(&carol.id, &Account::master().id);
     let other_commit = || create_commit(&other, &ua.id, xrp(20), drops(REWARD));
     env.apply(&door, other_commit(), Ter::tecNO_ENTRY);
-    env.apply(&carol, create_bridge(&other, None), Ter::tesSUCCESS);
+    env.apply(
+        &carol,
+        create_bridge(&other, drops(REWARD), None),
+        Ter::tesSUCCESS,
+    );
     env.apply(
         &door,
         other_commit(),
@@ -486,23 +417,24 @@ fn bad_account_create_attestations_get_rippleds_codes() {
     let stranger = Account::new("stranger");
     let good = ic.att(0, 1, xrp(100), &ua.id);
     // Signed by another key than the one it names.
-    let forged =
-        attest_signed_by(&good, &stranger).blob("PublicKey", ic.witnesses[0].kp.public.as_bytes());
+    let forged = good
+        .signed_by(&stranger)
+        .blob("PublicKey", ic.witnesses[0].kp.public.as_bytes());
     let attester = ic.attester.clone();
     ic.env.apply(&attester, forged, Ter::temXCHAIN_BAD_PROOF);
     // A signature over other facts.
-    let mut tampered = attest(&good);
+    let mut tampered = good.tx();
     tampered = tampered.amount("SignatureReward", drops(REWARD + 1));
     ic.env.apply(&attester, tampered, Ter::temXCHAIN_BAD_PROOF);
     ic.submit(
-        &Att {
+        &CreateAttestation {
             amount: drops(0),
             ..good.clone()
         },
         Ter::temXCHAIN_BAD_PROOF,
     );
     ic.submit(
-        &Att {
+        &CreateAttestation {
             amount: ua.iou("USD", 1),
             ..good.clone()
         },
@@ -510,22 +442,22 @@ fn bad_account_create_attestations_get_rippleds_codes() {
     );
     ic.env.apply(
         &attester,
-        attest(&good).flags(0x0001_0000),
+        good.tx().flags(0x0001_0000),
         Ter::temINVALID_FLAG,
     );
     ic.env.apply(
         &attester,
-        attest(&good).remove("Destination"),
+        good.tx().remove("Destination"),
         Ter::temMALFORMED,
     );
     ic.env.apply(
         &attester,
-        attest(&good).remove("XChainAccountCreateCount"),
+        good.tx().remove("XChainAccountCreateCount"),
         Ter::temMALFORMED,
     );
     // A signer not on the door's list; a listed signer with a key not its own.
     ic.submit(
-        &Att {
+        &CreateAttestation {
             witness: stranger.clone(),
             ..good.clone()
         },
@@ -533,33 +465,33 @@ fn bad_account_create_attestations_get_rippleds_codes() {
     );
     ic.env.apply(
         &attester,
-        attest_signed_by(&good, &stranger),
+        good.signed_by(&stranger),
         Ter::tecXCHAIN_BAD_PUBLIC_KEY_ACCOUNT_PAIR,
     );
     // A commit on this chain; a count already done or too far ahead.
     ic.submit(
-        &Att {
+        &CreateAttestation {
             was_locking: false,
             ..good.clone()
         },
         Ter::tecXCHAIN_WRONG_CHAIN,
     );
     ic.submit(
-        &Att {
+        &CreateAttestation {
             count: 0,
             ..good.clone()
         },
         Ter::tecXCHAIN_ACCOUNT_CREATE_PAST,
     );
     ic.submit(
-        &Att {
+        &CreateAttestation {
             count: 128,
             ..good.clone()
         },
         Ter::tecXCHAIN_ACCOUNT_CREATE_TOO_MANY,
     );
     ic.submit(
-        &Att {
+        &CreateAttestation {
             count: 127,
             ..good.clone()
         },
@@ -572,8 +504,8 @@ fn bad_account_create_attestations_get_rippleds_codes() {
     );
     // Another bridge; a door without a signer list.
     ic.submit(
-        &Att {
-            bridge: bridge_of(&stranger.id, &ic.master.id),
+        &CreateAttestation {
+            bridge: xrp_bridge(&stranger.id, &ic.master.id),
             ..good.clone()
         },
         Ter::tecNO_ENTRY,
@@ -596,12 +528,16 @@ fn a_door_that_cannot_hold_another_entry_refuses_a_waiting_create() {
     let need = reserve(2) + 2 * FEE;
     env.fund(&door, drops(need));
     // The locking end: the attested creates come from the issuing chain.
-    let b = bridge_of(&door.id, &Account::master().id);
-    env.apply(&door, create_bridge(&b, Some(xrp(20))), Ter::tesSUCCESS);
+    let b = xrp_bridge(&door.id, &Account::master().id);
+    env.apply(
+        &door,
+        create_bridge(&b, drops(REWARD), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     let entries: Vec<(&Account, u16)> = witnesses.iter().map(|w| (w, 1)).collect();
     env.apply(&door, signer_list(4, &entries), Ter::tesSUCCESS);
     let [attester] = env.funded(["scAttester"]);
-    let a = Att {
+    let a = CreateAttestation {
         bridge: b,
         witness: witnesses[0].clone(),
         source: Account::new("mcCarol").id,
@@ -612,8 +548,8 @@ fn a_door_that_cannot_hold_another_entry_refuses_a_waiting_create() {
         count: 1,
         dst: Account::new("ua").id,
     };
-    env.apply(&attester, attest(&a), Ter::tecINSUFFICIENT_RESERVE);
+    env.apply(&attester, a.tx(), Ter::tecINSUFFICIENT_RESERVE);
     env.fund(&door, drops(reserve(3) - reserve(2)));
-    env.apply(&attester, attest(&a), Ter::tesSUCCESS);
+    env.apply(&attester, a.tx(), Ter::tesSUCCESS);
     assert_eq!(env.owner_count(&door), 3);
 }

@@ -13,42 +13,17 @@ use ledgerd::ledger::flags::lt;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::codec;
-use ledgerd::protocol::st::{StObject, StValue};
-use ledgerd::protocol::types::{AccountId, Issue};
+use ledgerd::protocol::st::StValue;
+use ledgerd::protocol::types::AccountId;
 use ledgerd::protocol::xchain::{ChainType, XChainBridge};
 use support::engine::*;
+use support::xchain::{create_bridge, with_bridge, xrp_bridge, ClaimAttestation};
 
 const REWARD: i64 = 1_000_000;
-
-fn bridge_of(locking: &AccountId) -> XChainBridge {
-    XChainBridge {
-        locking_door: *locking,
-        locking_issue: Issue::XRP,
-        issuing_door: Account::master().id,
-        issuing_issue: Issue::XRP,
-    }
-}
-
-fn with_bridge(mut tx: Tx, b: &XChainBridge) -> Tx {
-    tx.0.set_named("XChainBridge", StValue::XChainBridge(*b));
-    tx
-}
 
 fn u64_field(mut tx: Tx, name: &str, v: u64) -> Tx {
     tx.0.set_named(name, StValue::UInt64(v));
     tx
-}
-
-fn create_bridge(b: &XChainBridge, min_create: Option<Amount>) -> Tx {
-    let tx = with_bridge(
-        Tx::new("XChainCreateBridge").amount("SignatureReward", drops(REWARD)),
-        b,
-    );
-    match min_create {
-        Some(m) => tx.amount("MinAccountCreateAmount", m),
-        None => tx,
-    }
 }
 
 fn modify(b: &XChainBridge) -> Tx {
@@ -85,61 +60,6 @@ fn claim(b: &XChainBridge, id: u64, amount: Amount, dst: &AccountId) -> Tx {
     )
 }
 
-/// What one witness attests.
-struct Att<'a> {
-    bridge: XChainBridge,
-    witness: &'a Account,
-    source: AccountId,
-    amount: Amount,
-    reward_account: AccountId,
-    was_locking: bool,
-    id: u64,
-    dst: Option<AccountId>,
-}
-
-/// The message a witness signs, built here field by field: the canonical form of an
-/// object holding XChainClaimID, Amount, Destination, OtherChainSource,
-/// AttestationRewardAccount, WasLockingChainSend and XChainBridge.
-fn message(a: &Att) -> Vec<u8> {
-    let mut o = StObject::new();
-    o.set_named("XChainClaimID", StValue::UInt64(a.id));
-    o.set_named("Amount", StValue::Amount(a.amount));
-    if let Some(d) = a.dst {
-        o.set_named("Destination", StValue::AccountId(d));
-    }
-    o.set_named("OtherChainSource", StValue::AccountId(a.source));
-    o.set_named(
-        "AttestationRewardAccount",
-        StValue::AccountId(a.reward_account),
-    );
-    o.set_named(
-        "WasLockingChainSend",
-        StValue::UInt8(u8::from(a.was_locking)),
-    );
-    o.set_named("XChainBridge", StValue::XChainBridge(a.bridge));
-    codec::encode(&o)
-}
-
-fn attest_signed_by(a: &Att, key: &Account) -> Tx {
-    let sig = key.kp.sign(&message(a));
-    let mut tx = with_bridge(Tx::new("XChainAddClaimAttestation"), &a.bridge)
-        .account("AttestationSignerAccount", &a.witness.id)
-        .blob("PublicKey", key.kp.public.as_bytes())
-        .blob("Signature", &sig)
-        .account("OtherChainSource", &a.source)
-        .amount("Amount", a.amount)
-        .account("AttestationRewardAccount", &a.reward_account)
-        .u8("WasLockingChainSend", u8::from(a.was_locking));
-    if let Some(d) = a.dst {
-        tx = tx.account("Destination", &d);
-    }
-    u64_field(tx, "XChainClaimID", a.id)
-}
-
-fn attest(a: &Att) -> Tx {
-    attest_signed_by(a, a.witness)
-}
-
 /// The issuing chain: the root account's end of an XRP bridge whose locking door is
 /// `mcDoor`, five witnesses (accounts not on this ledger) with funded reward accounts,
 /// the root's signer list (quorum 4), and a funded submitter for the attestations.
@@ -155,8 +75,12 @@ struct Issuing {
 fn issuing_chain() -> Issuing {
     let mut env = Env::new();
     let master = Account::master();
-    let b = bridge_of(&Account::new("mcDoor").id);
-    env.apply(&master, create_bridge(&b, Some(xrp(20))), Ter::tesSUCCESS);
+    let b = xrp_bridge(&Account::new("mcDoor").id, &Account::master().id);
+    env.apply(
+        &master,
+        create_bridge(&b, drops(REWARD), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     let witnesses: Vec<Account> = (0..5)
         .map(|i| Account::new(&format!("witness{i}")))
         .collect();
@@ -203,8 +127,8 @@ impl Issuing {
         amount: Amount,
         id: u64,
         dst: Option<AccountId>,
-    ) -> Att<'_> {
-        Att {
+    ) -> ClaimAttestation<'_> {
+        ClaimAttestation {
             bridge: self.b,
             witness: &self.witnesses[i],
             source: *source,
@@ -225,8 +149,12 @@ impl Issuing {
 fn a_door_modifies_its_reward_and_min_create_amount() {
     let mut env = Env::new();
     let [door, alice] = env.funded(["mcDoor", "alice"]);
-    let b = bridge_of(&door.id);
-    env.apply(&door, create_bridge(&b, Some(xrp(20))), Ter::tesSUCCESS);
+    let b = xrp_bridge(&door.id, &Account::master().id);
+    env.apply(
+        &door,
+        create_bridge(&b, drops(REWARD), Some(xrp(20))),
+        Ter::tesSUCCESS,
+    );
     let key = keylet::bridge(&b, ChainType::Locking);
     let s = sf();
 
@@ -300,10 +228,14 @@ fn a_door_modifies_its_reward_and_min_create_amount() {
 fn an_account_commits_to_the_locking_door() {
     let mut env = Env::new();
     let [door, alice, gw] = env.funded(["mcDoor", "alice", "gw"]);
-    let b = bridge_of(&door.id);
+    let b = xrp_bridge(&door.id, &Account::master().id);
     // No bridge yet.
     env.apply(&alice, commit(&b, 1, xrp(100)), Ter::tecNO_ENTRY);
-    env.apply(&door, create_bridge(&b, None), Ter::tesSUCCESS);
+    env.apply(
+        &door,
+        create_bridge(&b, drops(REWARD), None),
+        Ter::tesSUCCESS,
+    );
 
     let (a0, d0) = (env.balance(&alice), env.balance(&door));
     env.apply(&alice, commit(&b, 1, xrp(100)), Ter::tesSUCCESS);
@@ -399,7 +331,7 @@ fn attestations_with_a_destination_move_the_funds_at_the_quorum() {
     );
     let attester = ic.attester.clone();
     for i in 0..3 {
-        let tx = attest(&ic.att(i, &alice.id, xrp(100), 1, Some(bob.id)));
+        let tx = ic.att(i, &alice.id, xrp(100), 1, Some(bob.id)).tx();
         ic.env.apply(&attester, tx, Ter::tesSUCCESS);
         let e = ic.env.read(&key).expect("claim ID stays below the quorum");
         let Some(StValue::Array(atts)) = e.get(sf().xchain_claim_attestations) else {
@@ -408,12 +340,12 @@ fn attestations_with_a_destination_move_the_funds_at_the_quorum() {
         assert_eq!(atts.len(), i + 1);
     }
     // The same witness again replaces its attestation: still three.
-    let tx = attest(&ic.att(2, &alice.id, xrp(100), 1, Some(bob.id)));
+    let tx = ic.att(2, &alice.id, xrp(100), 1, Some(bob.id)).tx();
     ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     assert_eq!(ic.env.balance(&bob), bob0);
     // The fourth reaches the quorum: the root pays bob 100 XRP, bob pays each of the
     // four witnesses a quarter of the reward, the claim ID is gone.
-    let tx = attest(&ic.att(3, &alice.id, xrp(100), 1, Some(bob.id)));
+    let tx = ic.att(3, &alice.id, xrp(100), 1, Some(bob.id)).tx();
     ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     assert_eq!(ic.env.balance(&bob), bob0 + 100_000_000 - REWARD);
     assert_eq!(ic.env.balance(&ic.master), master0 - 100_000_000);
@@ -425,7 +357,7 @@ fn attestations_with_a_destination_move_the_funds_at_the_quorum() {
     assert!(ic.env.read(&key).is_none());
     assert_eq!(ic.env.owner_count(&bob), 0);
     // A late attestation finds no claim ID.
-    let tx = attest(&ic.att(4, &alice.id, xrp(100), 1, Some(bob.id)));
+    let tx = ic.att(4, &alice.id, xrp(100), 1, Some(bob.id)).tx();
     ic.env.apply(&attester, tx, Ter::tecXCHAIN_NO_CLAIM_ID);
 }
 
@@ -448,7 +380,7 @@ fn without_a_destination_the_owner_claims_after_the_quorum() {
     );
     let attester = ic.attester.clone();
     for i in 0..5 {
-        let tx = attest(&ic.att(i, &alice.id, xrp(100), 1, None));
+        let tx = ic.att(i, &alice.id, xrp(100), 1, None).tx();
         ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     }
     assert!(
@@ -514,7 +446,7 @@ fn a_claim_to_a_deposit_auth_destination_needs_preauthorization_unless_it_is_the
     );
     let attester = ic.attester.clone();
     for i in 0..4 {
-        let tx = attest(&ic.att(i, &alice.id, xrp(10), 1, None));
+        let tx = ic.att(i, &alice.id, xrp(10), 1, None).tx();
         ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     }
     ic.env.apply(
@@ -546,48 +478,48 @@ fn bad_attestations_get_rippleds_codes() {
     let stranger = Account::new("stranger");
     // Signed by another key than the one it names.
     let good = ic.att(0, &alice.id, xrp(100), 1, None);
-    let tx =
-        attest_signed_by(&good, &stranger).blob("PublicKey", ic.witnesses[0].kp.public.as_bytes());
+    let tx = good
+        .signed_by(&stranger)
+        .blob("PublicKey", ic.witnesses[0].kp.public.as_bytes());
     ic.env.apply(&attester, tx, Ter::temXCHAIN_BAD_PROOF);
     // A signer not on the door's list.
-    let not_listed = Att {
+    let not_listed = ClaimAttestation {
         witness: &stranger,
         ..ic.att(0, &alice.id, xrp(100), 1, None)
     };
     ic.env
-        .apply(&attester, attest(&not_listed), Ter::tecNO_PERMISSION);
+        .apply(&attester, not_listed.tx(), Ter::tecNO_PERMISSION);
     // A listed signer signing with a key that is not its own.
-    let wrong_key = attest_signed_by(&ic.att(0, &alice.id, xrp(100), 1, None), &stranger);
+    let wrong_key = ic.att(0, &alice.id, xrp(100), 1, None).signed_by(&stranger);
     ic.env.apply(
         &attester,
         wrong_key,
         Ter::tecXCHAIN_BAD_PUBLIC_KEY_ACCOUNT_PAIR,
     );
     // Another sending account than the claim ID's.
-    let tx = attest(&ic.att(0, &bob.id, xrp(100), 1, None));
+    let tx = ic.att(0, &bob.id, xrp(100), 1, None).tx();
     ic.env
         .apply(&attester, tx, Ter::tecXCHAIN_SENDING_ACCOUNT_MISMATCH);
     // A commit on the issuing chain attested on the issuing chain.
-    let wrong_chain = Att {
+    let wrong_chain = ClaimAttestation {
         was_locking: false,
         ..ic.att(0, &alice.id, xrp(100), 1, None)
     };
     ic.env
-        .apply(&attester, attest(&wrong_chain), Ter::tecXCHAIN_WRONG_CHAIN);
+        .apply(&attester, wrong_chain.tx(), Ter::tecXCHAIN_WRONG_CHAIN);
     // An unknown claim ID; an amount of nothing or of another issue.
     ic.env.apply(
         &attester,
-        attest(&ic.att(0, &alice.id, xrp(100), 7, None)),
+        ic.att(0, &alice.id, xrp(100), 7, None).tx(),
         Ter::tecXCHAIN_NO_CLAIM_ID,
     );
     ic.env.apply(
         &attester,
-        attest(&ic.att(0, &alice.id, drops(0), 1, None)),
+        ic.att(0, &alice.id, drops(0), 1, None).tx(),
         Ter::temXCHAIN_BAD_PROOF,
     );
     let usd = ic.att(0, &alice.id, bob.iou("USD", 1), 1, None);
-    ic.env
-        .apply(&attester, attest(&usd), Ter::temXCHAIN_BAD_PROOF);
+    ic.env.apply(&attester, usd.tx(), Ter::temXCHAIN_BAD_PROOF);
     // Nothing was stored.
     let e = ic.env.read(&keylet::xchain_claim_id(&b, 1)).unwrap();
     assert!(
@@ -596,7 +528,7 @@ fn bad_attestations_get_rippleds_codes() {
     // A bridge whose door has no signer list.
     ic.env
         .apply(&ic.master.clone(), signer_list(0, &[]), Ter::tesSUCCESS);
-    let tx = attest(&ic.att(0, &alice.id, xrp(100), 1, None));
+    let tx = ic.att(0, &alice.id, xrp(100), 1, None).tx();
     ic.env.apply(&attester, tx, Ter::tecXCHAIN_NO_SIGNERS_LIST);
 }
 
@@ -615,13 +547,13 @@ fn a_witness_may_attest_with_its_regular_key_and_leaving_the_list_drops_its_atte
         fset(ledgerd::engine::account_set::asf::DISABLE_MASTER),
         Ter::tesSUCCESS,
     );
-    let tx = attest(&ic.att(0, &alice.id, xrp(100), 1, None));
+    let tx = ic.att(0, &alice.id, xrp(100), 1, None).tx();
     ic.env
         .apply(&attester, tx, Ter::tecXCHAIN_BAD_PUBLIC_KEY_ACCOUNT_PAIR);
-    let tx = attest_signed_by(&ic.att(0, &alice.id, xrp(100), 1, None), &regular);
+    let tx = ic.att(0, &alice.id, xrp(100), 1, None).signed_by(&regular);
     ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     for i in 1..3 {
-        let tx = attest(&ic.att(i, &alice.id, xrp(100), 1, None));
+        let tx = ic.att(i, &alice.id, xrp(100), 1, None).tx();
         ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     }
     // witness0 leaves the list (quorum 3 of the remaining four): its attestation no
@@ -637,7 +569,7 @@ fn a_witness_may_attest_with_its_regular_key_and_leaving_the_list_drops_its_atte
         claim(&b, 1, xrp(100), &bob.id),
         Ter::tecXCHAIN_CLAIM_NO_QUORUM,
     );
-    let tx = attest(&ic.att(3, &alice.id, xrp(100), 1, None));
+    let tx = ic.att(3, &alice.id, xrp(100), 1, None).tx();
     ic.env.apply(&attester, tx, Ter::tesSUCCESS);
     let bob0 = ic.env.balance(&bob);
     ic.env

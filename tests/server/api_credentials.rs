@@ -7,21 +7,13 @@
 use crate::support;
 
 use ledgerd::ledger::keylet;
-use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::st::{StObject, StValue};
 use serde_json::{json, Value};
+use support::credentials::creds_array;
 use support::engine::{Account, Tx};
 use support::reply::error;
 use support::server::Node;
 
 const KYC_HEX: &str = "4B5943";
-
-fn creds_array(issuer: &Account, t: &[u8]) -> StValue {
-    let mut o = StObject::new();
-    o.set(Field::named("Issuer"), StValue::AccountId(issuer.id));
-    o.set(Field::named("CredentialType"), StValue::Blob(t.to_vec()));
-    StValue::Array(vec![(Field::named("Credential"), o)])
-}
 
 /// issuer issues KYC to alice, who accepts; bob requires deposit authorization and
 /// preauthorizes issuer's KYC.
@@ -47,7 +39,7 @@ fn kyc_world(node: &Node) -> [Account; 3] {
     let mut preauth = Tx::new("DepositPreauth");
     preauth
         .0
-        .set_named("AuthorizeCredentials", creds_array(&issuer, b"KYC"));
+        .set_named("AuthorizeCredentials", creds_array(&[(issuer.id, b"KYC")]));
     node.apply(&bob, preauth);
     node.close();
     [issuer, alice, bob]
@@ -264,7 +256,7 @@ async fn a_permissioned_domain_reads_back_and_the_amendments_are_enabled() {
         .unwrap() as u32;
     let mut set = Tx::new("PermissionedDomainSet");
     set.0
-        .set_named("AcceptedCredentials", creds_array(&issuer, b"KYC"));
+        .set_named("AcceptedCredentials", creds_array(&[(issuer.id, b"KYC")]));
     node.apply(&alice, set);
     node.close();
     let key = keylet::permissioned_domain(&alice.id, seq);

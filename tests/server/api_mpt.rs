@@ -11,25 +11,9 @@ use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::StValue;
 use serde_json::{json, Value};
 use support::engine::{Account, Tx};
+use support::mpt::{pay_mpt, with_id};
 use support::reply::error;
 use support::server::Node;
-
-fn with_id(mut tx: Tx, id: &MptId) -> Tx {
-    tx.0.set(
-        Field::named("MPTokenIssuanceID"),
-        StValue::Fixed(id.0.to_vec()),
-    );
-    tx
-}
-
-fn pay_mpt(to: &Account, id: &MptId, v: u64) -> Tx {
-    let mut tx = Tx::new("Payment").account("Destination", &to.id);
-    tx.0.set(
-        Field::named("Amount"),
-        StValue::MptAmount(MptAmount::new(v, *id)),
-    );
-    tx
-}
 
 fn objects(node: &Node, who: &Account, kind: &str) -> Vec<Value> {
     let r = node.rpc(

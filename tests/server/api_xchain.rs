@@ -7,14 +7,14 @@
 
 use crate::support;
 
-use ledgerd::protocol::codec;
-use ledgerd::protocol::st::{StObject, StValue};
+use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::Issue;
 use ledgerd::protocol::xchain::XChainBridge;
 use serde_json::{json, Value};
 use support::engine::{signer_list, xrp, Account, Tx};
 use support::reply::error;
 use support::server::Node;
+use support::xchain::{create_bridge, xrp_bridge, CreateAttestation};
 
 fn bridge_json(door: &Account) -> Value {
     json!({
@@ -129,31 +129,14 @@ async fn the_bridge_selector_refuses_what_rippled_refuses() {
     );
 }
 
-fn xrp_bridge(locking: &Account) -> XChainBridge {
-    XChainBridge {
-        locking_door: locking.id,
-        locking_issue: Issue::XRP,
-        issuing_door: Account::master().id,
-        issuing_issue: Issue::XRP,
-    }
-}
-
-fn create_bridge(b: &XChainBridge) -> Tx {
-    let mut tx = Tx::new("XChainCreateBridge")
-        .amount("SignatureReward", xrp(1))
-        .amount("MinAccountCreateAmount", xrp(10));
-    tx.0.set_named("XChainBridge", StValue::XChainBridge(*b));
-    tx
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_create_commit_reads_back_by_tx_and_counts_on_the_bridge() {
     let node = Node::start().await;
     let [door, carol] = [Account::new("door"), Account::new("carol")];
     node.fund(&door, 1000);
     node.fund(&carol, 1000);
-    let b = xrp_bridge(&door);
-    node.apply(&door, create_bridge(&b));
+    let b = xrp_bridge(&door.id, &Account::master().id);
+    node.apply(&door, create_bridge(&b, xrp(1), Some(xrp(10))));
     let ua = Account::new("ua");
     let mut tx = Tx::new("XChainAccountCreateCommit")
         .amount("Amount", xrp(20))
@@ -185,38 +168,26 @@ async fn an_account_create_commit_reads_back_by_tx_and_counts_on_the_bridge() {
 
 /// A witness's signed account create attestation of create 1 (40 XRP to `dst`).
 fn attestation(b: &XChainBridge, witness: &Account, dst: &Account) -> Tx {
-    let mut m = StObject::new();
-    m.set_named("XChainAccountCreateCount", StValue::UInt64(1));
-    m.set_named("Amount", StValue::Amount(xrp(40)));
-    m.set_named("SignatureReward", StValue::Amount(xrp(1)));
-    m.set_named("Destination", StValue::AccountId(dst.id));
-    let source = Account::new("mcCarol");
-    m.set_named("OtherChainSource", StValue::AccountId(source.id));
-    m.set_named("AttestationRewardAccount", StValue::AccountId(witness.id));
-    m.set_named("WasLockingChainSend", StValue::UInt8(1));
-    m.set_named("XChainBridge", StValue::XChainBridge(*b));
-    let sig = witness.kp.sign(&codec::encode(&m));
-    let mut tx = Tx::new("XChainAddAccountCreateAttestation")
-        .account("AttestationSignerAccount", &witness.id)
-        .blob("PublicKey", witness.kp.public.as_bytes())
-        .blob("Signature", &sig)
-        .account("OtherChainSource", &source.id)
-        .amount("Amount", xrp(40))
-        .amount("SignatureReward", xrp(1))
-        .account("AttestationRewardAccount", &witness.id)
-        .u8("WasLockingChainSend", 1)
-        .account("Destination", &dst.id);
-    tx.0.set_named("XChainAccountCreateCount", StValue::UInt64(1));
-    tx.0.set_named("XChainBridge", StValue::XChainBridge(*b));
-    tx
+    CreateAttestation {
+        bridge: *b,
+        witness: witness.clone(),
+        source: Account::new("mcCarol").id,
+        amount: xrp(40),
+        reward: xrp(1),
+        reward_account: witness.id,
+        was_locking: true,
+        count: 1,
+        dst: dst.id,
+    }
+    .tx()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_waiting_account_create_reads_back_by_its_selector_and_type() {
     let node = Node::start().await;
     let master = Account::master();
-    let b = xrp_bridge(&Account::new("mcDoor"));
-    node.apply(&master, create_bridge(&b));
+    let b = xrp_bridge(&(Account::new("mcDoor")).id, &Account::master().id);
+    node.apply(&master, create_bridge(&b, xrp(1), Some(xrp(10))));
     let witnesses = [Account::new("w0"), Account::new("w1")];
     node.apply(
         &master,

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::process::Command;
 use support::http::{http_to, rpc};
+use support::keys::secret;
 use support::server::Server;
 
 const GENESIS: &str = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
@@ -65,10 +66,6 @@ fn address_of(seed: &str) -> String {
 
 fn new_address(passphrase: &str) -> String {
     address_of(&Seed::from_passphrase(passphrase).to_base58(KeyType::Secp256k1))
-}
-
-fn seed_of(passphrase: &str) -> String {
-    Seed::from_passphrase(passphrase).to_base58(KeyType::Secp256k1)
 }
 
 #[test]
@@ -367,8 +364,8 @@ fn market_file() -> Value {
     let (issuer, holder) = (new_address("gf issuer"), new_address("gf holder"));
     json!({
         "accounts": [
-            {"seed": seed_of("gf issuer"), "balance": "5000", "flags": ["defaultRipple"]},
-            {"seed": seed_of("gf holder"), "balance": "1000"},
+            {"seed": secret("gf issuer"), "balance": "5000", "flags": ["defaultRipple"]},
+            {"seed": secret("gf holder"), "balance": "1000"},
             {"address": new_address("gf watcher"), "balance": "20"}
         ],
         "trust_lines": [
@@ -462,7 +459,7 @@ fn genesis_file_errors_are_clear() {
 #[test]
 fn faucet_pays_from_a_configured_account() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let seed = seed_of("faucet account");
+    let seed = secret("faucet account");
     let file = write_genesis(
         dir.path(),
         &json!({"accounts": [{"seed": seed, "balance": "50000"}]}),
@@ -521,8 +518,8 @@ fn genesis_file_authorizes_lines_of_a_require_auth_issuer() {
         dir.path(),
         &json!({
             "accounts": [
-                {"seed": seed_of("auth issuer"), "balance": "100", "flags": ["asfRequireAuth", "defaultRipple"]},
-                {"seed": seed_of("auth holder"), "balance": "100"}
+                {"seed": secret("auth issuer"), "balance": "100", "flags": ["asfRequireAuth", "defaultRipple"]},
+                {"seed": secret("auth holder"), "balance": "100"}
             ],
             "trust_lines": [{"account": holder, "issuer": issuer, "currency": "EUR", "limit": "50", "balance": "7.5"}]
         }),

@@ -13,6 +13,7 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::keys::secret;
 use support::server::Server;
 
 /// `ledgerd serve --listen 127.0.0.1:0 <args>`, its output piped, under a 4 GiB address
@@ -66,10 +67,6 @@ fn refused(args: &[&str]) -> String {
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
     assert!(made.success());
-}
-
-fn seed_of(passphrase: &str) -> String {
-    Seed::from_passphrase(passphrase).to_base58(KeyType::Secp256k1)
 }
 
 fn address_of(passphrase: &str) -> String {
@@ -152,8 +149,8 @@ fn market_file() -> Value {
     let (issuer, holder) = (address_of("reuse issuer"), address_of("reuse holder"));
     json!({
         "accounts": [
-            {"seed": seed_of("reuse issuer"), "balance": "5000"},
-            {"seed": seed_of("reuse holder"), "balance": "1000"}
+            {"seed": secret("reuse issuer"), "balance": "5000"},
+            {"seed": secret("reuse holder"), "balance": "1000"}
         ],
         "trust_lines": [
             {"account": holder, "issuer": issuer, "currency": "USD", "limit": "1000", "balance": "100"}
@@ -206,7 +203,7 @@ fn a_refused_genesis_file_leaves_the_data_directory_reusable() {
 #[test]
 fn a_faucet_seed_without_an_account_is_refused_at_start() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let seed = seed_of("a faucet nobody funded");
+    let seed = secret("a faucet nobody funded");
     let port = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\"]\n";
     let config = dir.path().join("ledgerd.toml");
     std::fs::write(

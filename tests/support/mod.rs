@@ -5,7 +5,9 @@
 //! one process: what is process-wide (an install, a counter) is done once or behind a lock.
 //!
 //! - [`engine`]: the ledger-story environment (accounts with real keys, transactions built
-//!   field by field, signed, round-tripped through binary and applied to a standalone store).
+//!   field by field, signed, round-tripped through binary and applied to a standalone store);
+//!   the builders more than one family's tests share beside it: [`mpt`], [`xchain`],
+//!   [`credentials`], [`batch`].
 //! - [`server`]: the real binary, the CLI, and in-process servers (`Node`).
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
 //! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
@@ -22,12 +24,14 @@
 
 pub mod accounts;
 pub mod batch;
+pub mod credentials;
 pub mod difftest;
 pub mod engine;
 pub mod http;
 pub mod journal;
 pub mod keys;
 pub mod market;
+pub mod mpt;
 pub mod payment;
 pub mod persist;
 pub mod postgres;
@@ -36,3 +40,4 @@ pub mod server;
 pub mod tools;
 pub mod vectors;
 pub mod ws;
+pub mod xchain;

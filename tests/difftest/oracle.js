@@ -1,4 +1,4 @@
-// Answers tests/diff_libs.rs's questions with xrpl.js, ripple-binary-codec and
+// Answers tests/interop/diff_libs.rs's questions with xrpl.js, ripple-binary-codec and
 // ripple-keypairs (pinned in package.json).
 //
 // Reads one JSON request per line on stdin and writes one JSON answer per line on

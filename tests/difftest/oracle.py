@@ -1,4 +1,4 @@
-"""Answers tests/diff_libs.rs's questions with xrpl-py (pinned in requirements.txt).
+"""Answers tests/interop/diff_libs.rs's questions with xrpl-py (pinned in requirements.txt).
 
 Reads one JSON request per line on stdin and writes one JSON answer per line on
 stdout, in order. A request is {"op": ..., ...}; an answer is the library's result,

@@ -1,6 +1,6 @@
 // What the xrpl.js flows share: numbered checks, a submission that turns a thrown engine
 // result into a result, the genesis wallet and its funding, and the summary line
-// tests/interop.rs looks for.
+// tests/interop/flows.rs looks for.
 import xrpl from 'xrpl'
 
 const { Client, ECDSA, Wallet } = xrpl

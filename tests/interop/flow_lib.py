@@ -1,5 +1,5 @@
 """What the xrpl-py flows share: the genesis wallet, numbered checks, a submission that
-reads a refusal back as its engine result, and the summary line tests/interop.rs looks for.
+reads a refusal back as its engine result, and the summary line tests/interop/flows.rs looks for.
 """
 
 import re

@@ -565,3 +565,41 @@ impl Env {
         (l.flags() & mine != 0, l.flags() & theirs != 0)
     }
 }
+
+/// An account a builder names: an [`Account`] or a bare [`AccountId`] (a pseudo-account,
+/// a door or a source that signs nothing in the test).
+pub trait Who {
+    fn account_id(&self) -> AccountId;
+}
+
+impl Who for Account {
+    fn account_id(&self) -> AccountId {
+        self.id
+    }
+}
+
+impl Who for AccountId {
+    fn account_id(&self) -> AccountId {
+        *self
+    }
+}
+
+impl<T: Who + ?Sized> Who for &T {
+    fn account_id(&self) -> AccountId {
+        (**self).account_id()
+    }
+}
+
+/// `tx` with the fee of the transactions that cost one owner reserve increment
+/// (VaultCreate, LoanBrokerSet, AMMCreate...) in `env`'s ledger.
+pub fn with_fee(env: &Env, tx: Tx) -> Tx {
+    let fee = env.store.fees().reserve_inc_drops as i64;
+    tx.amount("Fee", drops(fee))
+}
+
+/// True when `key` is in the first page of `owner`'s owner directory.
+pub fn in_dir(env: &Env, owner: &AccountId, key: &Hash256) -> bool {
+    env.read(&keylet::owner_dir(owner))
+        .and_then(|d| d.v256_of(sf().indexes).map(|v| v.contains(key)))
+        .unwrap_or(false)
+}

@@ -1,8 +1,13 @@
-//! Helpers shared by the integration tests. Each test file is its own crate and says
-//! `mod support;`; what one of them does not use is dead code there, hence the allow.
+//! Helpers shared by the integration tests. Each test binary (`tests/engine.rs`,
+//! `tests/server.rs`, ...) says `mod support;` once, its modules (`#[path]`ed from the
+//! folder of the binary's name) `use crate::support;`; what one binary does not use is
+//! dead code there, hence the allow. The tests of a binary run side by side as threads of
+//! one process: what is process-wide (an install, a counter) is done once or behind a lock.
 //!
 //! - [`engine`]: the ledger-story environment (accounts with real keys, transactions built
-//!   field by field, signed, round-tripped through binary and applied to a standalone store).
+//!   field by field, signed, round-tripped through binary and applied to a standalone store);
+//!   the builders more than one family's tests share beside it: [`mpt`], [`xchain`],
+//!   [`credentials`], [`batch`].
 //! - [`server`]: the real binary, the CLI, and in-process servers (`Node`).
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
 //! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
@@ -19,12 +24,14 @@
 
 pub mod accounts;
 pub mod batch;
+pub mod credentials;
 pub mod difftest;
 pub mod engine;
 pub mod http;
 pub mod journal;
 pub mod keys;
 pub mod market;
+pub mod mpt;
 pub mod payment;
 pub mod persist;
 pub mod postgres;
@@ -33,3 +40,4 @@ pub mod server;
 pub mod tools;
 pub mod vectors;
 pub mod ws;
+pub mod xchain;

@@ -20,8 +20,14 @@ pub struct PgCluster {
     _dir: tempfile::TempDir,
 }
 
-/// The directory holding `initdb` and `pg_ctl`, installing Debian's package if needed.
+/// The directory holding `initdb` and `pg_ctl`, installing Debian's package if needed:
+/// once per process, as the tests of a binary that need it run side by side.
 fn server_bin() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(install_server).clone()
+}
+
+fn install_server() -> PathBuf {
     if let Some(dir) = find_bin() {
         return dir;
     }

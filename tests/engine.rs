@@ -1,0 +1,78 @@
+//! The transaction engine, one module per transaction family or theme (`tests/engine/`):
+//! ledger stories after rippled's `*_test.cpp` suites applied through the real pipeline on
+//! a standalone ledger (`support::engine::Env` and the family builders beside it), plus
+//! the engine's property tests (`props`, `loan_props`, `token_escrow_props`,
+//! `extreme_amounts`). One test binary: `cargo test --test engine escrow` runs one family.
+//!
+//! proptest keeps a module's regressions beside it (`tests/engine/props.proptest-regressions`):
+//! with no `main.rs` or `lib.rs` above the module, its default persistence falls back to the
+//! source file's own path.
+
+mod support;
+
+#[path = "engine/amm.rs"]
+mod amm;
+#[path = "engine/amm_flow.rs"]
+mod amm_flow;
+#[path = "engine/batch.rs"]
+mod batch;
+#[path = "engine/binary.rs"]
+mod binary;
+#[path = "engine/checks.rs"]
+mod checks;
+#[path = "engine/concurrency.rs"]
+mod concurrency;
+#[path = "engine/credentials.rs"]
+mod credentials;
+#[path = "engine/custody.rs"]
+mod custody;
+#[path = "engine/delegate.rs"]
+mod delegate;
+#[path = "engine/deposit_credentials.rs"]
+mod deposit_credentials;
+#[path = "engine/did_oracle.rs"]
+mod did_oracle;
+#[path = "engine/dynamic_mpt.rs"]
+mod dynamic_mpt;
+#[path = "engine/escrow.rs"]
+mod escrow;
+#[path = "engine/extreme_amounts.rs"]
+mod extreme_amounts;
+#[path = "engine/loan.rs"]
+mod loan;
+#[path = "engine/loan_broker.rs"]
+mod loan_broker;
+#[path = "engine/loan_props.rs"]
+mod loan_props;
+#[path = "engine/mpt.rs"]
+mod mpt;
+#[path = "engine/nft.rs"]
+mod nft;
+#[path = "engine/offer_cases.rs"]
+mod offer_cases;
+#[path = "engine/offers.rs"]
+mod offers;
+#[path = "engine/permissioned_dex.rs"]
+mod permissioned_dex;
+#[path = "engine/pipeline.rs"]
+mod pipeline;
+#[path = "engine/props.rs"]
+mod props;
+#[path = "engine/review.rs"]
+mod review;
+#[path = "engine/stories.rs"]
+mod stories;
+#[path = "engine/token_escrow.rs"]
+mod token_escrow;
+#[path = "engine/token_escrow_props.rs"]
+mod token_escrow_props;
+#[path = "engine/vault.rs"]
+mod vault;
+#[path = "engine/vault_mpt.rs"]
+mod vault_mpt;
+#[path = "engine/xchain.rs"]
+mod xchain;
+#[path = "engine/xchain_accounts.rs"]
+mod xchain_accounts;
+#[path = "engine/xchain_claims.rs"]
+mod xchain_claims;

@@ -1,0 +1,124 @@
+//! wss and https: a TLS port (rustls) answers JSON-RPC and WebSocket requests. The test
+//! makes a throwaway self-signed certificate with the `openssl` command (skipped without it).
+
+use crate::support;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::sync::Arc;
+use support::http::parse_reply;
+use support::server::Server;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_rustls::rustls;
+use tokio_tungstenite::tungstenite::Message;
+
+fn make_cert(dir: &std::path::Path) -> bool {
+    Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "key.pem",
+            "-out",
+            "cert.pem",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-addext",
+            "basicConstraints=critical,CA:FALSE",
+        ])
+        .current_dir(dir)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+async fn connect(
+    addr: std::net::SocketAddr,
+    cert: &std::path::Path,
+) -> tokio_rustls::client::TlsStream<tokio::net::TcpStream> {
+    let pem = std::fs::read(cert).unwrap();
+    let mut roots = rustls::RootCertStore::empty();
+    for c in rustls_pemfile::certs(&mut pem.as_slice()) {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let name = rustls::pki_types::ServerName::IpAddress(addr.ip().into());
+    connector.connect(name, tcp).await.expect("TLS handshake")
+}
+
+#[tokio::test]
+async fn wss_and_https() {
+    let dir = tempfile::tempdir().unwrap();
+    if !make_cert(dir.path()) {
+        eprintln!("openssl not available: skipping the TLS test");
+        return;
+    }
+    let toml = format!(
+        "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"wss\", \"https\"]\nadmin = [\"127.0.0.1\"]\ntls_cert = \"{}\"\ntls_key = \"{}\"\n",
+        dir.path().join("cert.pem").display(),
+        dir.path().join("key.pem").display()
+    );
+    let (server, _cfg) = Server::with_config(&toml, 1);
+    let cert = dir.path().join("cert.pem");
+
+    // https
+    let mut tls = connect(server.addr(), &cert).await;
+    let body = r#"{"method":"ping"}"#;
+    let req = format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    tls.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    let _ = tls.read_to_end(&mut raw).await;
+    let reply = parse_reply(&raw);
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.json(),
+        json!({"result": {"role": "admin", "status": "success"}})
+    );
+
+    // wss
+    let tls = connect(server.addr(), &cert).await;
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("wss://{}/", server.addr()), tls)
+        .await
+        .unwrap();
+    ws.send(Message::text(r#"{"id":1,"command":"random"}"#))
+        .await
+        .unwrap();
+    let Some(Ok(Message::Text(t))) = ws.next().await else {
+        panic!("no reply")
+    };
+    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+    assert_eq!(v["status"], "success");
+    assert_eq!(v["id"], 1);
+
+    // Plain text on a TLS port gets nowhere.
+    let mut plain = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    plain.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        plain.read_to_end(&mut raw),
+    )
+    .await;
+    assert!(!String::from_utf8_lossy(&raw).contains("success"));
+}

@@ -1,0 +1,370 @@
+//! Stateless read nodes over PostgreSQL (issue 18), against the real binary: a writer
+//! copying its history into a throwaway PostgreSQL, and read nodes
+//! (`serve --read-only --postgres URL --writer ws://...`) serving from it.
+//!
+//! - The history reads (account_tx, tx, ledger, account_info at old ledgers, ledger_data,
+//!   book_offers) give byte-identical replies from a read node and from the writer, for
+//!   ledgers the writer holds in memory and for older ones it reads from its own store.
+//! - A client submits through one read node and sees its transaction in another read
+//!   node's stream; the database restarts mid-test, then the writer does.
+
+use crate::support;
+
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use support::http::rpc;
+use support::keys::{address, secret};
+use support::postgres::PgCluster;
+use support::server::Server;
+use support::ws::Ws;
+
+const GENESIS: &str = "masterpassphrase";
+/// More than the 256 closed ledgers memory keeps (`LEDGER_HISTORY_COUNT`), less the
+/// payments' own ledgers: the oldest payments are beyond the writer's memory.
+const LATER_LEDGERS: usize = 253;
+
+fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
+    rpc(addr, method, params).json()["result"].clone()
+}
+
+fn writer_args<'a>(dir: &'a str, listen: &'a str, url: &'a str) -> Vec<&'a str> {
+    vec![
+        "serve",
+        "--listen",
+        listen,
+        "--data-dir",
+        dir,
+        "--close-interval",
+        "0",
+        "--postgres",
+        url,
+    ]
+}
+
+fn start_writer(dir: &Path, listen: &str, url: &str) -> Server {
+    let dir = dir.to_str().expect("a UTF-8 temp path");
+    Server::start_args(&writer_args(dir, listen, url), 1)
+}
+
+fn start_reader(url: &str, writer: &Server) -> Server {
+    let ws = writer.ws_url();
+    Server::start_args(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--read-only",
+            "--postgres",
+            url,
+            "--writer",
+            &ws,
+        ],
+        1,
+    )
+}
+
+fn validated(addr: SocketAddr) -> u64 {
+    let r = call(addr, "ledger", json!({"ledger_index": "validated"}));
+    r["ledger_index"].as_u64().unwrap_or(0)
+}
+
+/// Waits until the read node serves the writer's validated ledger.
+fn caught_up(reader: SocketAddr, writer: SocketAddr) -> u64 {
+    let want = validated(writer);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while validated(reader) < want {
+        assert!(
+            Instant::now() < deadline,
+            "the read node never reached ledger {want}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    want
+}
+
+fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
+    let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
+        "Destination": dest, "Amount": drops.to_string()});
+    let r = call(
+        addr,
+        "submit",
+        json!({"secret": secret(GENESIS), "tx_json": tx}),
+    );
+    assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
+    r["tx_json"]["hash"].as_str().expect("hash").to_owned()
+}
+
+fn accept(addr: SocketAddr) {
+    let r = call(addr, "ledger_accept", json!({}));
+    assert_eq!(r["status"], "success", "ledger_accept: {r}");
+}
+
+/// The raw reply body of the same request to both servers must be the same bytes.
+fn same(writer: SocketAddr, reader: SocketAddr, method: &str, params: Value) -> Value {
+    let (w, r) = (
+        rpc(writer, method, params.clone()),
+        rpc(reader, method, params.clone()),
+    );
+    assert_eq!(
+        w.body, r.body,
+        "{method} {params}: the writer's reply, then the read node's"
+    );
+    let v = w.json()["result"].clone();
+    assert_ne!(v["status"], "error", "{method} {params}: {v}");
+    v
+}
+
+/// Every page of an account's transactions, compared page by page.
+fn same_pages(w: SocketAddr, r: SocketAddr, account: &str, forward: bool, api: u32) -> usize {
+    let mut marker = Value::Null;
+    let mut rows = 0;
+    for _ in 0..100 {
+        let mut req = json!({"account": account, "forward": forward, "limit": 3,
+            "api_version": api});
+        if !marker.is_null() {
+            req["marker"] = marker.clone();
+        }
+        let page = same(w, r, "account_tx", req);
+        rows += page["transactions"].as_array().map_or(0, Vec::len);
+        marker = page["marker"].clone();
+        if marker.is_null() {
+            return rows;
+        }
+    }
+    panic!("account_tx paging did not end");
+}
+
+#[test]
+fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
+    let pg = PgCluster::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let writer = start_writer(dir.path(), "127.0.0.1:0", &pg.url());
+    let w = writer.addr();
+    let mut payments = Vec::new();
+    for i in 0..6u64 {
+        let dest = address(&format!("read node {i}"));
+        let hash = pay(w, &dest, 100_000_000 + i);
+        accept(w);
+        payments.push((dest, hash, validated(w)));
+    }
+    // The first payments end up older than the 256 ledgers the writer keeps in memory: it
+    // answers for them from its SQLite store, the read node from PostgreSQL.
+    for _ in 0..LATER_LEDGERS {
+        accept(w);
+    }
+    // The newest ledger holds a payment too: the read node's tip.
+    let last = pay(w, &address("read node tip"), 123_000_000);
+    accept(w);
+    let reader = start_reader(&pg.url(), &writer);
+    let r = reader.addr();
+    caught_up(r, w);
+
+    let genesis = address(GENESIS);
+    assert_eq!(same_pages(w, r, &genesis, true, 1), 7);
+    assert_eq!(same_pages(w, r, &genesis, false, 2), 7);
+    // The newest validated ledger, by name and by number.
+    let tip = validated(w);
+    for ledger in [json!("validated"), json!(tip)] {
+        for api in [1, 2] {
+            same(
+                w,
+                r,
+                "ledger",
+                json!({"ledger_index": ledger, "transactions": true,
+                "expand": true, "api_version": api}),
+            );
+        }
+        same(
+            w,
+            r,
+            "account_info",
+            json!({"account": genesis, "ledger_index": ledger}),
+        );
+        same(
+            w,
+            r,
+            "account_tx",
+            json!({"account": genesis, "ledger_index": ledger}),
+        );
+    }
+    same(w, r, "tx", json!({"transaction": last}));
+    for (dest, hash, seq) in &payments {
+        assert_eq!(same_pages(w, r, dest, true, 2), 1);
+        for api in [1, 2] {
+            same(w, r, "tx", json!({"transaction": hash, "api_version": api}));
+            same(
+                w,
+                r,
+                "ledger",
+                json!({"ledger_index": seq, "transactions": true,
+                "expand": true, "api_version": api}),
+            );
+        }
+        same(w, r, "tx", json!({"transaction": hash, "binary": true}));
+        let l = same(w, r, "ledger", json!({"ledger_index": seq}));
+        same(
+            w,
+            r,
+            "ledger",
+            json!({"ledger_hash": l["ledger_hash"], "transactions": true}),
+        );
+        for account in [dest.as_str(), genesis.as_str()] {
+            same(
+                w,
+                r,
+                "account_info",
+                json!({"account": account, "ledger_index": seq}),
+            );
+        }
+        same(
+            w,
+            r,
+            "account_info",
+            json!({"account": dest, "ledger_index": "validated"}),
+        );
+        same(
+            w,
+            r,
+            "account_tx",
+            json!({"account": dest, "ledger_index": seq}),
+        );
+        same(
+            w,
+            r,
+            "ledger_data",
+            json!({"ledger_index": seq, "limit": 4}),
+        );
+        same(
+            w,
+            r,
+            "book_offers",
+            json!({"ledger_index": seq, "taker_gets": {"currency": "XRP"},
+            "taker_pays": {"currency": "USD", "issuer": genesis}}),
+        );
+    }
+    // An account before it existed, a ledger not yet closed: the same errors.
+    let (dest, _, seq) = &payments[3];
+    let before = json!({"account": dest, "ledger_index": seq - 2});
+    assert_eq!(
+        rpc(w, "account_info", before.clone()).body,
+        rpc(r, "account_info", before).body
+    );
+    let info = call(r, "server_info", json!({}));
+    let complete = info["info"]["complete_ledgers"].as_str().unwrap_or("");
+    assert!(complete.starts_with("1-"), "complete_ledgers {complete}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn submissions_through_one_read_node_stream_from_another_across_restarts() {
+    let pg = PgCluster::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let writer = start_writer(dir.path(), "127.0.0.1:0", &pg.url());
+    let listen = writer.addr().to_string();
+    let a = start_reader(&pg.url(), &writer);
+    let b = start_reader(&pg.url(), &writer);
+    let (ra, rb) = (a.addr(), b.addr());
+    blocking(move || caught_up(rb, writer_addr(&listen))).await;
+
+    let mut stream = Ws::connect(&b.ws_url()).await;
+    let r = stream
+        .req(json!({"command": "subscribe", "streams": ["transactions"]}))
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let mut proposed = Ws::connect(&b.ws_url()).await;
+    let r = proposed
+        .req(
+            json!({"command": "subscribe", "accounts_proposed": [address("stream one")],
+            "api_version": 2}),
+        )
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    // The relay connects to the writer once someone listens.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // Submitted through A (signed there: loopback is admin), closed through A.
+    let hash = blocking(move || {
+        let h = pay(ra, &address("stream one"), 40_000_000);
+        accept(ra);
+        h
+    })
+    .await;
+    let seen = stream.event("transaction").await;
+    assert_eq!(seen["transaction"]["hash"], hash.as_str(), "{seen}");
+    assert_eq!(seen["validated"], true);
+    // accounts_proposed on B: the writer's proposed message, relayed, then the validated
+    // one B publishes from the database.
+    let early = proposed.event("transaction").await;
+    assert_eq!(early["validated"], false, "{early}");
+    assert_eq!(early["hash"], hash.as_str(), "{early}");
+    let late = proposed.event("transaction").await;
+    assert_eq!(late["validated"], true, "{late}");
+
+    // The database restarts: reads still answer (or say notReady), never crash; the
+    // writer goes on; afterwards B streams what was closed meanwhile.
+    pg.stop_server();
+    let during = blocking(move || {
+        let r = call(
+            ra,
+            "account_info",
+            json!({"account": address("stream one"),
+            "ledger_index": 2}),
+        );
+        let h = pay(ra, &address("stream two"), 40_000_000);
+        accept(ra);
+        (r, h)
+    })
+    .await;
+    let (r, hash) = during;
+    assert!(r["error"] == "notReady" || r["status"] == "success", "{r}");
+    pg.start_server();
+    let seen = stream.event("transaction").await;
+    assert_eq!(seen["transaction"]["hash"], hash.as_str(), "{seen}");
+
+    // The writer restarts on the same port: a submission meanwhile is notReady; reads
+    // go on from the database; afterwards submissions flow again.
+    let listen = writer.addr().to_string();
+    assert!(writer.terminate().success());
+    let r = blocking(move || {
+        let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
+            "Destination": address("stream three"), "Amount": "40000000"});
+        call(
+            ra,
+            "submit",
+            json!({"secret": secret(GENESIS), "tx_json": tx}),
+        )
+    })
+    .await;
+    assert_eq!(r["error"], "notReady", "{r}");
+    let r = blocking(move || {
+        call(
+            rb,
+            "account_info",
+            json!({"account": address("stream two"),
+        "ledger_index": "validated"}),
+        )
+    })
+    .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let d = dir.path().to_path_buf();
+    let url = pg.url();
+    let writer = blocking(move || start_writer(&d, &listen, &url)).await;
+    let hash = blocking(move || {
+        let h = pay(ra, &address("stream three"), 40_000_000);
+        accept(ra);
+        h
+    })
+    .await;
+    let seen = stream.event("transaction").await;
+    assert_eq!(seen["transaction"]["hash"], hash.as_str(), "{seen}");
+    drop(writer);
+}
+
+fn writer_addr(listen: &str) -> SocketAddr {
+    listen.parse().expect("address")
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    tokio::task::spawn_blocking(f).await.expect("blocking work")
+}

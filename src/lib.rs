@@ -26,7 +26,7 @@
 //! - [`app`]: the wiring from a configuration to a running server, the development ledger
 //!   (prefunded accounts, genesis files) and `serve --fork`.
 //!
-//! Beside them, below every layer: [`limits`] (every tuned bound, documented, with
+//! Beside them, below every layer: [`limits`] (what an operator may tune, documented, with
 //! compile-time checks of how they relate) and [`metrics`] (the Prometheus collectors).
 //!
 //! `protocol`, `ledger`, `engine`, `ledgers` and `render` are pure: they never touch tokio,

@@ -1,15 +1,16 @@
-//! Every tuned bound of ledgerd, in one place. Prose elsewhere names the constant, never
-//! the number. Units and qualifiers come last in the names (`frame_bytes_max`).
+//! What an operator may tune, in one place: bounds, caches, timeouts, sizes, rates and
+//! defaults, the things a configuration flag or a deployment could set differently without
+//! changing what a ledger holds. Prose elsewhere names the constant, never the number.
+//! Units and qualifiers come last in the names (`frame_bytes_max`).
+//!
+//! Fixed protocol rules live beside the code they rule, under the same names: the codec's
+//! depths in `protocol::codec`, `Number`'s exponents in `protocol::number`, the pipeline's
+//! in `engine::transactor` (`MULTI_SIGNERS_MAX`, `NETWORK_ID_LEGACY_MAX`), each family's in
+//! its `engine/<family>/mod.rs` (`AMM_*`, `DID_*`, `ORACLE_*`, `XCHAIN_*`, `FLOW_*`,
+//! credentials, accounts, payments...), an RPC method's in its handler
+//! (`AGGREGATE_PRICE_*`) or in `rpc::signing` (`MEMOS_BYTES_MAX`).
+//! `tests/architecture.rs` checks that none of them comes back here.
 
-/// Deepest nesting the binary decoder accepts: rippled's `STVar` and `STObject`
-/// constructors throw "Maximum nesting depth" when a field sits deeper than 10 levels.
-pub const CODEC_BINARY_DEPTH_MAX: usize = 10;
-
-/// Deepest nesting of fields in an object given as JSON (a `tx_json`, a ledger entry) that
-/// the codec turns into an STObject: rippled's `STParsedJSON` `maxDepth` ("Field '...'
-/// exceeds nesting depth limit."). Whole requests are bounded first by
-/// [`REQUEST_JSON_DEPTH_MAX`].
-pub const STOBJECT_JSON_DEPTH_MAX: usize = 64;
 // ---------------------------------------------------------------------------------------------
 // Server: transport bounds (rippled `Tuning::maxRequestSize`, port `limit`, `send_queue_limit`).
 // ---------------------------------------------------------------------------------------------
@@ -317,7 +318,9 @@ pub const RESOURCE_ENTRY_IDLE_SECS: u64 = 300;
 /// balances are forgotten first.
 pub const RESOURCE_ENTRIES_MAX: usize = 65_536;
 
-// ---- ledger/engine ----
+// ---------------------------------------------------------------------------------------------
+// Ledgers: fee defaults, memory's window of closed ledgers, the sequencer.
+// ---------------------------------------------------------------------------------------------
 
 /// Reference transaction cost in drops of a standalone genesis (rippled `FeeSetup`).
 pub const FEE_BASE_DROPS_DEFAULT: u64 = 10;
@@ -325,6 +328,8 @@ pub const FEE_BASE_DROPS_DEFAULT: u64 = 10;
 pub const RESERVE_BASE_DROPS_DEFAULT: u64 = 10_000_000;
 /// Extra reserve per owned object, in drops (2 XRP; rippled `FeeSetup`).
 pub const RESERVE_INC_DROPS_DEFAULT: u64 = 2_000_000;
+// Not tunable: protocol rules, kept here while `rpc/handlers/account_objects.rs` names them;
+// their place is `ledger/directory.rs`.
 /// Entries in one directory page (rippled `dirNodeMaxEntries`).
 pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
 /// Pages in one directory (rippled `dirNodeMaxPages`); beyond it `tecDIR_FULL`.
@@ -362,39 +367,9 @@ pub const TX_ENTRY_OVERHEAD_BYTES: usize = 224;
 /// on its path, shared between the ledger's changes), for [`LEDGER_HISTORY_BYTES_MAX`]'s
 /// estimate.
 pub const CHANGED_ENTRY_OVERHEAD_BYTES: usize = 256;
-/// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
-pub const DOMAIN_BYTES_MAX: usize = 256;
-/// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
-pub const CREDENTIAL_TYPE_BYTES_MAX: usize = 64;
-/// Longest credential URI, in bytes (rippled `maxCredentialURILength`).
-pub const CREDENTIAL_URI_BYTES_MAX: usize = 256;
-/// Most credentials in CredentialIDs or a DepositPreauth credential set (rippled
-/// `maxCredentialsArraySize`).
-pub const CREDENTIALS_ARRAY_MAX: usize = 8;
-/// Most AcceptedCredentials of a PermissionedDomain (rippled
-/// `maxPermissionedDomainCredentialsArraySize`).
-pub const DOMAIN_CREDENTIALS_MAX: usize = 10;
-/// Network IDs at or below this do not carry NetworkID in transactions (rippled).
-pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
 /// Ledgers a transaction with a retry (ter) result is held and retried after closes
 /// (rippled `LocalTxs` `holdLedgers`).
 pub const HELD_TX_LEDGERS: u32 = 5;
-/// Most paths a payment may carry in the open ledger (rippled `MaxPathSize`).
-pub const PAYMENT_PATHS_MAX: usize = 6;
-/// Most steps in one payment path (rippled `MaxPathLength`).
-pub const PAYMENT_PATH_STEPS_MAX: usize = 8;
-/// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
-/// ExpandedSignerList).
-pub const MULTI_SIGNERS_MAX: usize = 32;
-/// An account may be deleted only when its Sequence is at least this many ledgers behind
-/// the current ledger (rippled `DeleteAccount` `seqDelta` + 1: replay protection).
-pub const ACCOUNT_DELETE_LEDGERS_MIN: u32 = 255;
-/// Owned entries an AccountDelete may delete with the account (rippled
-/// `maxDeletableDirEntries`); more is `tefTOO_BIG`.
-pub const ACCOUNT_DELETE_OWNED_MAX: usize = 1000;
-/// Tickets one account may hold, and the most one TicketCreate makes (rippled
-/// `CreateTicket::maxTicketThreshold`, `maxValidCount`).
-pub const TICKETS_PER_ACCOUNT_MAX: u32 = 250;
 
 /// Commands (submissions, closes) waiting for the sequencer; a submission that finds the
 /// queue full is answered `tooBusy` at once instead of waiting.
@@ -605,10 +580,6 @@ pub const AUTOFILL_FEE_MULT_MAX_DEFAULT: i64 = 10;
 /// default).
 pub const AUTOFILL_FEE_DIV_MAX_DEFAULT: i64 = 1;
 
-/// Largest serialized `Memos` field of a transaction to sign, in bytes (rippled
-/// `maxMemoSize`).
-pub const MEMOS_BYTES_MAX: usize = 1024;
-
 // ---------------------------------------------------------------------------------------------
 // Relations between the bounds, checked when the crate compiles.
 // ---------------------------------------------------------------------------------------------
@@ -641,7 +612,7 @@ const _: () = {
     // A WebSocket connection can have every in-flight reply queued at once.
     assert!(WS_REQUESTS_IN_FLIGHT_MAX <= WS_WRITE_BATCH_MESSAGES_MAX);
     // A request's JSON nesting is checked before its fields are parsed as a transaction.
-    assert!(REQUEST_JSON_DEPTH_MAX <= STOBJECT_JSON_DEPTH_MAX);
+    assert!(REQUEST_JSON_DEPTH_MAX <= crate::protocol::codec::STOBJECT_JSON_DEPTH_MAX);
     // Restarts rebuild the history the ledgers keep in memory, and snapshots come often
     // enough to cover it.
     assert!(PERSIST_HISTORY_LEDGERS_DEFAULT <= LEDGER_HISTORY_COUNT);
@@ -671,55 +642,6 @@ const _: () = {
     assert!(RESOURCE_CHARGE_REFERENCE <= RESOURCE_CHARGE_MALFORMED);
     assert!(FEE_BASE_DROPS_DEFAULT > 0 && RESERVE_INC_DROPS_DEFAULT <= RESERVE_BASE_DROPS_DEFAULT);
 };
-
-// ---------------------------------------------------------------------------------------------
-// AMM (rippled `AMMCore.h`, `Number.h`).
-// ---------------------------------------------------------------------------------------------
-
-/// Smallest exponent of a non-zero rippled `Number` (`minExponent`).
-pub const NUMBER_EXPONENT_MIN: i32 = -32_768;
-/// Largest exponent of a rippled `Number` (`maxExponent`).
-pub const NUMBER_EXPONENT_MAX: i32 = 32_768;
-/// Highest AMM trading fee, in units of 1/100,000 (`TRADING_FEE_THRESHOLD`: 1%).
-pub const AMM_TRADING_FEE_MAX: u16 = 1_000;
-/// Denominator of AMM fees and vote weights (`AUCTION_SLOT_FEE_SCALE_FACTOR`,
-/// `VOTE_WEIGHT_SCALE_FACTOR`).
-pub const AMM_FEE_SCALE: u32 = 100_000;
-/// Life of an AMM auction slot, in seconds (`TOTAL_TIME_SLOT_SECS`: 24 hours).
-pub const AMM_AUCTION_SLOT_SECS: u32 = 24 * 3600;
-/// Intervals an auction slot's life is cut into (`AUCTION_SLOT_TIME_INTERVALS`).
-pub const AMM_AUCTION_SLOT_INTERVALS: u32 = 20;
-/// The discounted fee of the auction slot holder is the trading fee divided by this
-/// (`AUCTION_SLOT_DISCOUNTED_FEE_FRACTION`).
-pub const AMM_DISCOUNTED_FEE_FRACTION: u16 = 10;
-/// The minimum slot price is the LP token balance times the trading fee divided by this
-/// (`AUCTION_SLOT_MIN_FEE_FRACTION`).
-pub const AMM_MIN_SLOT_PRICE_FRACTION: i64 = 25;
-/// Accounts an auction slot holder may name to share its discount
-/// (`AUCTION_SLOT_MAX_AUTH_ACCOUNTS`).
-pub const AMM_AUTH_ACCOUNTS_MAX: usize = 4;
-/// Vote slots of an AMM (`VOTE_MAX_SLOTS`).
-pub const AMM_VOTE_SLOTS_MAX: usize = 8;
-/// Addresses tried for a pseudo-account before giving up (`maxAccountAttempts`).
-pub const AMM_ACCOUNT_ATTEMPTS_MAX: u16 = 256;
-/// Trust lines one AMMWithdraw or AMMDelete removes from an empty AMM before leaving the
-/// rest for a later AMMDelete (`maxDeletableAMMTrustLines`).
-pub const AMM_TRUST_LINES_DELETE_MAX: usize = 512;
-
-/// Rounds of the payment engine before it gives up (`maxTries` in rippled's
-/// `StrandFlow.h`): telFAILED_PROCESSING.
-pub const FLOW_TRIES_MAX: usize = 1000;
-
-/// Offers the payment engine looks at across all rounds before it stops adding
-/// liquidity (`maxOffersToConsider`, FlowSortStrands).
-pub const FLOW_OFFERS_CONSIDERED_MAX: u32 = 1500;
-
-/// Offers one book step looks at in one run before its strand is marked inactive
-/// (`getMaxOffersToConsume` with fix1515).
-pub const FLOW_BOOK_OFFERS_MAX: u32 = 1000;
-
-/// Payment-engine rounds that may consume an AMM offer (rippled `AMMContext::MaxIterations`).
-pub const AMM_FLOW_ITERATIONS_MAX: u32 = 30;
 
 // ---------------------------------------------------------------------------------------------
 // Path finding (rippled `Config` PATH_SEARCH*, `RPC::Tuning`, `Pathfinder.cpp`, `PathRequest.h`).
@@ -818,44 +740,3 @@ pub const GENESIS_FILE_ENTRIES_MAX: usize = 10_000;
 
 const _: () = assert!(FAUCET_DROPS_DEFAULT <= FAUCET_DROPS_MAX);
 const _: () = assert!(FAUCET_BURST_REQUESTS >= 1);
-
-// ---------------------------------------------------------------------------------------------
-// DIDs and price oracles (rippled `Protocol.h`, `GetAggregatePrice.cpp`).
-// ---------------------------------------------------------------------------------------------
-
-/// Longest DID URI, in bytes (`maxDIDURILength`).
-pub const DID_URI_BYTES_MAX: usize = 256;
-/// Longest DIDDocument, in bytes (`maxDIDDocumentLength`).
-pub const DID_DOCUMENT_BYTES_MAX: usize = 256;
-/// Longest DID Data (attestation), in bytes (`maxDIDAttestationLength`).
-pub const DID_DATA_BYTES_MAX: usize = 256;
-/// Most token pairs an oracle's PriceDataSeries holds (`maxOracleDataSeries`).
-pub const ORACLE_SERIES_MAX: usize = 10;
-/// An oracle with more pairs than this counts two owner entries, else one.
-pub const ORACLE_SERIES_ONE_RESERVE_MAX: usize = 5;
-/// Longest oracle Provider, in bytes (`maxOracleProvider`).
-pub const ORACLE_PROVIDER_BYTES_MAX: usize = 256;
-/// Longest oracle URI, in bytes (`maxOracleURI`).
-pub const ORACLE_URI_BYTES_MAX: usize = 256;
-/// Longest oracle AssetClass, in bytes (`maxOracleSymbolClass`).
-pub const ORACLE_ASSET_CLASS_BYTES_MAX: usize = 16;
-/// Largest price Scale (`maxPriceScale`).
-pub const ORACLE_PRICE_SCALE_MAX: u8 = 20;
-/// How far, in seconds, LastUpdateTime may be from the parent ledger's close time
-/// (`maxLastUpdateTimeDelta`).
-pub const ORACLE_UPDATE_TIME_DELTA_SECS: u32 = 300;
-/// Oracles one get_aggregate_price request may name (`maxOracles`).
-pub const AGGREGATE_PRICE_ORACLES_MAX: usize = 200;
-/// Largest trim percentage of get_aggregate_price (`maxTrim`).
-pub const AGGREGATE_PRICE_TRIM_MAX: u32 = 25;
-/// Earlier versions of an oracle get_aggregate_price looks back through when the latest
-/// lacks the pair (`maxHistory`).
-pub const AGGREGATE_PRICE_HISTORY_MAX: usize = 3;
-
-/// Most permissions one DelegateSet may give (rippled `permissionMaxSize`).
-pub const DELEGATE_PERMISSIONS_MAX: usize = 10;
-
-/// Account creates a bridge may have waiting beyond the last one done: an attestation for
-/// create count `XChainAccountClaimCount + this` or later is refused (rippled
-/// `xbridgeMaxAccountCreateClaims`).
-pub const XCHAIN_ACCOUNT_CREATES_PENDING_MAX: u64 = 128;

@@ -1,7 +1,8 @@
 //! The structure, checked: layers import only downward, the pure core does no I/O, no
 //! function runs over 100 lines, every file in `rpc/handlers/` is a method of the
-//! handler table, and the engine keeps each transaction type in its family's folder,
-//! imported by no other type and named by no pipeline file.
+//! handler table, the engine keeps each transaction type in its family's folder,
+//! imported by no other type and named by no pipeline file, and `limits.rs` declares no
+//! fixed protocol rule.
 //!
 //! The layers, lowest first (docs/ARCHITECTURE.md draws them). `limits` sits below all of
 //! them; `main.rs` above all. Code inside `#[cfg(test)]` modules is not checked for layers:
@@ -475,6 +476,96 @@ fn the_pipeline_names_no_transaction_type() {
     );
 }
 
+/// Fixed protocol rules that moved out of `src/limits.rs` beside the code they rule
+/// (docs/ARCHITECTURE.md, "What goes in `src/limits.rs`"): `limits.rs` holds what an
+/// operator may tune, and none of these may be declared there again.
+const PROTOCOL_CONSTANTS: &[&str] = &[
+    "CODEC_BINARY_DEPTH_MAX",
+    "STOBJECT_JSON_DEPTH_MAX",
+    "NUMBER_EXPONENT_MIN",
+    "NUMBER_EXPONENT_MAX",
+    "NETWORK_ID_LEGACY_MAX",
+    "MULTI_SIGNERS_MAX",
+    "DOMAIN_BYTES_MAX",
+    "ACCOUNT_DELETE_LEDGERS_MIN",
+    "ACCOUNT_DELETE_OWNED_MAX",
+    "TICKETS_PER_ACCOUNT_MAX",
+    "CREDENTIAL_TYPE_BYTES_MAX",
+    "CREDENTIAL_URI_BYTES_MAX",
+    "CREDENTIALS_ARRAY_MAX",
+    "DOMAIN_CREDENTIALS_MAX",
+    "PAYMENT_PATHS_MAX",
+    "PAYMENT_PATH_STEPS_MAX",
+    "FLOW_TRIES_MAX",
+    "FLOW_OFFERS_CONSIDERED_MAX",
+    "FLOW_BOOK_OFFERS_MAX",
+    "AMM_FLOW_ITERATIONS_MAX",
+    "AMM_TRADING_FEE_MAX",
+    "AMM_FEE_SCALE",
+    "AMM_AUCTION_SLOT_SECS",
+    "AMM_AUCTION_SLOT_INTERVALS",
+    "AMM_DISCOUNTED_FEE_FRACTION",
+    "AMM_MIN_SLOT_PRICE_FRACTION",
+    "AMM_AUTH_ACCOUNTS_MAX",
+    "AMM_VOTE_SLOTS_MAX",
+    "AMM_ACCOUNT_ATTEMPTS_MAX",
+    "AMM_TRUST_LINES_DELETE_MAX",
+    "DID_URI_BYTES_MAX",
+    "DID_DOCUMENT_BYTES_MAX",
+    "DID_DATA_BYTES_MAX",
+    "ORACLE_SERIES_MAX",
+    "ORACLE_SERIES_ONE_RESERVE_MAX",
+    "ORACLE_PROVIDER_BYTES_MAX",
+    "ORACLE_URI_BYTES_MAX",
+    "ORACLE_ASSET_CLASS_BYTES_MAX",
+    "ORACLE_PRICE_SCALE_MAX",
+    "ORACLE_UPDATE_TIME_DELTA_SECS",
+    "DELEGATE_PERMISSIONS_MAX",
+    "XCHAIN_ACCOUNT_CREATES_PENDING_MAX",
+    "AGGREGATE_PRICE_ORACLES_MAX",
+    "AGGREGATE_PRICE_TRIM_MAX",
+    "AGGREGATE_PRICE_HISTORY_MAX",
+    "MEMOS_BYTES_MAX",
+];
+
+/// The names of the `pub const`s a file declares, with their lines.
+fn pub_consts(text: &str) -> Vec<(usize, String)> {
+    production_lines(text)
+        .into_iter()
+        .filter_map(|(n, code)| {
+            let rest = code.trim_start().strip_prefix("pub const ")?;
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            Some((n, name))
+        })
+        .collect()
+}
+
+#[test]
+fn limits_holds_no_protocol_constant() {
+    let limits = std::fs::read_to_string(src().join("limits.rs")).expect("limits.rs");
+    let back: Vec<String> = pub_consts(&limits)
+        .into_iter()
+        .filter(|(_, name)| PROTOCOL_CONSTANTS.contains(&name.as_str()))
+        .map(|(n, name)| format!("src/limits.rs:{n}: {name} is a protocol rule"))
+        .collect();
+    assert!(back.is_empty(), "{}", back.join("\n"));
+    // Each is declared once, under its name, so `grep` still finds it in one step.
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut declared: Vec<String> = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read");
+        declared.extend(pub_consts(&text).into_iter().map(|(_, name)| name));
+    }
+    for name in PROTOCOL_CONSTANTS {
+        let count = declared.iter().filter(|d| d == name).count();
+        assert_eq!(count, 1, "{name} is declared {count} times in src/");
+    }
+}
+
 #[test]
 fn the_scanners_find_what_they_look_for() {
     let p = Path::new("x.rs");
@@ -521,4 +612,9 @@ fn the_scanners_find_what_they_look_for() {
         ["amm::amm_vote", "payment::payment", "amm::amm_vote"]
     );
     assert!(type_modules_named(&paths, &rows, Some("amm_vote")).len() == 1);
+    let consts = "pub const A_MAX: usize = 1;\n// pub const B: u8 = 2;\n    pub const C_2: u8 = 3;\nconst D: u8 = 4;\n";
+    assert_eq!(
+        pub_consts(consts),
+        [(1, "A_MAX".to_string()), (3, "C_2".to_string())]
+    );
 }

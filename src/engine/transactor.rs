@@ -15,11 +15,16 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::NETWORK_ID_LEGACY_MAX;
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::tx::counterparty_signing_data;
 use crate::protocol::types::{AccountId, Hash256};
+
+/// Network IDs at or below this do not carry NetworkID in transactions (rippled).
+pub const NETWORK_ID_LEGACY_MAX: u32 = 1024;
+/// Most signers of one multi-signed transaction (rippled `maxMultiSigners` with
+/// ExpandedSignerList).
+pub const MULTI_SIGNERS_MAX: usize = 32;
 
 /// `tfFullyCanonicalSig`: a universal flag.
 pub const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
@@ -86,7 +91,7 @@ pub fn verify_tx_signature(tx: &StObject) -> bool {
     let Some(StValue::Array(signers)) = tx.get(s.signers) else {
         return false;
     };
-    if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
+    if signers.is_empty() || signers.len() > MULTI_SIGNERS_MAX {
         return false;
     }
     let Some(account) = tx.account_of(s.account) else {
@@ -141,7 +146,7 @@ fn counterparty_signature_valid(tx: &StObject) -> bool {
             .is_ok_and(|k| data.iter().any(|d| verify(&k, d, signature, true)))
     };
     if let Some(StValue::Array(signers)) = sig.get(s.signers) {
-        if signers.is_empty() || signers.len() > crate::limits::MULTI_SIGNERS_MAX {
+        if signers.is_empty() || signers.len() > MULTI_SIGNERS_MAX {
             return false;
         }
         let mut last: Option<AccountId> = None;

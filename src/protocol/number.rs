@@ -20,7 +20,11 @@ use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use super::amount::{IouValue, Rounding, IOU_EXPONENT_MAX, IOU_EXPONENT_MIN};
-use crate::limits::{NUMBER_EXPONENT_MAX, NUMBER_EXPONENT_MIN};
+
+/// Smallest exponent of a non-zero rippled `Number` (`minExponent`).
+pub const NUMBER_EXPONENT_MIN: i32 = -32_768;
+/// Largest exponent of a rippled `Number` (`maxExponent`).
+pub const NUMBER_EXPONENT_MAX: i32 = 32_768;
 
 /// Smallest mantissa of a non-zero Number (`minMantissa`).
 const MANTISSA_MIN: u128 = 1_000_000_000_000_000;

@@ -8,7 +8,7 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{AUTOFILL_FEE_DIV_MAX_DEFAULT, AUTOFILL_FEE_MULT_MAX_DEFAULT, MEMOS_BYTES_MAX};
+use crate::limits::{AUTOFILL_FEE_DIV_MAX_DEFAULT, AUTOFILL_FEE_MULT_MAX_DEFAULT};
 use crate::protocol::amount::Amount;
 use crate::protocol::codec::{self, CodecError};
 use crate::protocol::mpt::MptAmount;
@@ -21,6 +21,10 @@ use crate::rpc::params::{as_bool, as_string, keypair_for_signature};
 use crate::rpc::Params;
 use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// Largest serialized `Memos` field of a transaction to sign, in bytes (rippled
+/// `maxMemoSize`).
+pub const MEMOS_BYTES_MAX: usize = 1024;
 
 /// `tfFullyCanonicalSig`, set when `Flags` is absent.
 const TF_FULLY_CANONICAL_SIG: u32 = 0x8000_0000;
@@ -547,7 +551,9 @@ fn autofill(ctx: &Context, txj: &mut Map<String, Value>, root: Option<&StObject>
         txj.insert("Flags".into(), Value::from(TF_FULLY_CANONICAL_SIG));
     }
     let network_id = ctx.services.node.network_id;
-    if !txj.contains_key("NetworkID") && network_id > crate::limits::NETWORK_ID_LEGACY_MAX {
+    if !txj.contains_key("NetworkID")
+        && network_id > crate::engine::transactor::NETWORK_ID_LEGACY_MAX
+    {
         txj.insert("NetworkID".into(), Value::from(network_id.to_string()));
     }
 }

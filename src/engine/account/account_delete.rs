@@ -4,7 +4,10 @@
 //! price oracles) may go, at least 256 ledgers after their Sequence; the fee is one owner
 //! reserve.
 
-use super::{deposit_allowed, remove_preauth, remove_signer_list};
+use super::{
+    deposit_allowed, remove_preauth, remove_signer_list, ACCOUNT_DELETE_LEDGERS_MIN,
+    ACCOUNT_DELETE_OWNED_MAX,
+};
 use crate::engine::credential;
 use crate::engine::entry::{balance_drops, credit_drops, set_flags};
 use crate::engine::ter::Ter;
@@ -14,7 +17,6 @@ use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{ACCOUNT_DELETE_LEDGERS_MIN, ACCOUNT_DELETE_OWNED_MAX};
 use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Hash256};

@@ -1,6 +1,7 @@
 //! AccountSet (rippled `SetAccount.cpp`): account flags and settings. Setting RequireAuth
 //! needs an empty owner directory.
 
+use super::DOMAIN_BYTES_MAX;
 use crate::engine::entry::key_kind;
 use crate::engine::ripple::QUALITY_ONE;
 use crate::engine::ter::Ter;
@@ -10,7 +11,6 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::DOMAIN_BYTES_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash128, Hash256};
 

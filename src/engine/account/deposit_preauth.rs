@@ -6,6 +6,7 @@
 //! stored sorted and keyed by its sorted (issuer, type) pairs.
 
 use super::remove_preauth;
+use crate::engine::credential::CREDENTIALS_ARRAY_MAX;
 use crate::engine::credential::{array_of, check_array, pairs, set_value, sorted, CredentialSet};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
@@ -15,7 +16,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::CREDENTIALS_ARRAY_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 

@@ -20,6 +20,18 @@ use crate::ledger::view::ReadView;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
+/// Longest Domain an AccountSet may store, in bytes (rippled `maxDomainLength`).
+pub const DOMAIN_BYTES_MAX: usize = 256;
+/// An account may be deleted only when its Sequence is at least this many ledgers behind
+/// the current ledger (rippled `DeleteAccount` `seqDelta` + 1: replay protection).
+pub const ACCOUNT_DELETE_LEDGERS_MIN: u32 = 255;
+/// Owned entries an AccountDelete may delete with the account (rippled
+/// `maxDeletableDirEntries`); more is `tefTOO_BIG`.
+pub const ACCOUNT_DELETE_OWNED_MAX: usize = 1000;
+/// Tickets one account may hold, and the most one TicketCreate makes (rippled
+/// `CreateTicket::maxTicketThreshold`, `maxValidCount`).
+pub const TICKETS_PER_ACCOUNT_MAX: u32 = 250;
+
 /// rippled's `verifyDepositPreauth` without credentials: a destination that requires
 /// deposit authorization accepts only itself and the accounts it preauthorized.
 pub fn deposit_allowed(

@@ -8,12 +8,11 @@ use super::{signer_entries, SignerEntry};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::{ApplyContext, MULTI_SIGNERS_MAX, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::MULTI_SIGNERS_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 

@@ -1,6 +1,7 @@
 //! TicketCreate (rippled `CreateTicket.cpp`): sets aside `TicketCount` sequence numbers
 //! as Tickets, each an owned entry, and moves the account's Sequence past them.
 
+use super::TICKETS_PER_ACCOUNT_MAX;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -9,7 +10,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::TICKETS_PER_ACCOUNT_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 

@@ -6,16 +6,16 @@
 
 use super::amm_math::{adjust_lp_tokens, cmp, faulted, get_fee, num, sub, to_amount_now, Side};
 use super::{invalid_amm_amount, invalid_amm_asset_pair, issue_of, lp_holds, tx_amm};
+use super::{
+    AMM_AUCTION_SLOT_INTERVALS, AMM_AUCTION_SLOT_SECS, AMM_AUTH_ACCOUNTS_MAX,
+    AMM_DISCOUNTED_FEE_FRACTION, AMM_MIN_SLOT_PRICE_FRACTION,
+};
 use crate::engine::funds::account_send;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{
-    AMM_AUCTION_SLOT_INTERVALS, AMM_AUCTION_SLOT_SECS, AMM_AUTH_ACCOUNTS_MAX,
-    AMM_DISCOUNTED_FEE_FRACTION, AMM_MIN_SLOT_PRICE_FRACTION,
-};
 use crate::protocol::amount::Amount;
 use crate::protocol::number::{power, Number};
 use crate::protocol::st::{StObject, StValue};

@@ -6,7 +6,7 @@
 use super::amm_math::{amm_lp_tokens, cmp, faulted};
 use super::{
     amm_key, init_fee_auction_vote, invalid_amm_amount, link_amm, lpt_currency, new_amm_entry,
-    new_pseudo_root, pseudo_account_address,
+    new_pseudo_root, pseudo_account_address, AMM_TRADING_FEE_MAX,
 };
 use crate::engine::entry::set_flags;
 use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
@@ -17,7 +17,6 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::AMM_TRADING_FEE_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Issue};

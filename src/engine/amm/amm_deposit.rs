@@ -16,7 +16,7 @@ use super::amm_math::{
 };
 use super::{
     amm_holds, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen, lp_holds,
-    preflight_mode, tf, trading_fee, tx_amm, AmmEntry, ModeAmounts,
+    preflight_mode, tf, trading_fee, tx_amm, AmmEntry, ModeAmounts, AMM_TRADING_FEE_MAX,
 };
 use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
 use crate::engine::sandbox::Sandbox;
@@ -25,7 +25,6 @@ use crate::engine::transactor::ApplyContext;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::AMM_TRADING_FEE_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};

@@ -10,8 +10,8 @@
 
 use std::cmp::Ordering;
 
+use super::AMM_FEE_SCALE;
 use crate::engine::funds::zero_of;
-use crate::limits::AMM_FEE_SCALE;
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::number::{
     get_round, raise_fault, root2, set_round, take_fault, Number, RoundGuard, RoundingMode,

@@ -4,14 +4,14 @@
 //! the weighted mean, and the auction slot's discounted fee a tenth of it.
 
 use super::amm_math::{cmp, faulted, num};
-use super::{invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, AmmEntry};
+use super::{
+    invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, AmmEntry, AMM_DISCOUNTED_FEE_FRACTION,
+    AMM_FEE_SCALE, AMM_TRADING_FEE_MAX, AMM_VOTE_SLOTS_MAX,
+};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{
-    AMM_DISCOUNTED_FEE_FRACTION, AMM_FEE_SCALE, AMM_TRADING_FEE_MAX, AMM_VOTE_SLOTS_MAX,
-};
 use crate::protocol::amount::Amount;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};

@@ -28,15 +28,37 @@ use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{
-    AMM_ACCOUNT_ATTEMPTS_MAX, AMM_AUCTION_SLOT_SECS, AMM_DISCOUNTED_FEE_FRACTION, AMM_FEE_SCALE,
-    AMM_TRUST_LINES_DELETE_MAX,
-};
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::definitions::Field;
 use crate::protocol::hash::{ripemd160_sha256, sha512_half};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash256, Issue};
+
+/// Highest AMM trading fee, in units of 1/100,000 (`TRADING_FEE_THRESHOLD`: 1%).
+pub const AMM_TRADING_FEE_MAX: u16 = 1_000;
+/// Denominator of AMM fees and vote weights (`AUCTION_SLOT_FEE_SCALE_FACTOR`,
+/// `VOTE_WEIGHT_SCALE_FACTOR`).
+pub const AMM_FEE_SCALE: u32 = 100_000;
+/// Life of an AMM auction slot, in seconds (`TOTAL_TIME_SLOT_SECS`: 24 hours).
+pub const AMM_AUCTION_SLOT_SECS: u32 = 24 * 3600;
+/// Intervals an auction slot's life is cut into (`AUCTION_SLOT_TIME_INTERVALS`).
+pub const AMM_AUCTION_SLOT_INTERVALS: u32 = 20;
+/// The discounted fee of the auction slot holder is the trading fee divided by this
+/// (`AUCTION_SLOT_DISCOUNTED_FEE_FRACTION`).
+pub const AMM_DISCOUNTED_FEE_FRACTION: u16 = 10;
+/// The minimum slot price is the LP token balance times the trading fee divided by this
+/// (`AUCTION_SLOT_MIN_FEE_FRACTION`).
+pub const AMM_MIN_SLOT_PRICE_FRACTION: i64 = 25;
+/// Accounts an auction slot holder may name to share its discount
+/// (`AUCTION_SLOT_MAX_AUTH_ACCOUNTS`).
+pub const AMM_AUTH_ACCOUNTS_MAX: usize = 4;
+/// Vote slots of an AMM (`VOTE_MAX_SLOTS`).
+pub const AMM_VOTE_SLOTS_MAX: usize = 8;
+/// Addresses tried for a pseudo-account before giving up (`maxAccountAttempts`).
+pub const AMM_ACCOUNT_ATTEMPTS_MAX: u16 = 256;
+/// Trust lines one AMMWithdraw or AMMDelete removes from an empty AMM before leaving the
+/// rest for a later AMMDelete (`maxDeletableAMMTrustLines`).
+pub const AMM_TRUST_LINES_DELETE_MAX: usize = 512;
 
 /// AMMDeposit / AMMWithdraw / AMMClawback flags (`TxFlags.h`).
 pub mod tf {

@@ -30,7 +30,7 @@ use crate::protocol::types::{AccountId, Hash256};
 /// Most inner transactions, and most BatchSigners (`maxBatchTxCount`).
 pub const BATCH_TXS_MAX: usize = 8;
 /// Most signers in one multi-signed BatchSigner (`STTx::maxMultiSigners`).
-const MULTI_SIGNERS_MAX: usize = crate::limits::MULTI_SIGNERS_MAX;
+const MULTI_SIGNERS_MAX: usize = crate::engine::transactor::MULTI_SIGNERS_MAX;
 
 /// `tfBatchMask`: everything but the universal flags and the modes.
 const TF_BATCH_MASK: u32 = !(TF_FULLY_CANONICAL_SIG | TF_INNER_BATCH_TXN | tf::MODES);

@@ -4,6 +4,7 @@
 //! issues to itself is accepted at once.
 
 use super::type_ok;
+use super::CREDENTIAL_URI_BYTES_MAX;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -12,7 +13,6 @@ use crate::ledger::flags::{lsf_credential, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::CREDENTIAL_URI_BYTES_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 

@@ -15,11 +15,18 @@ use crate::ledger::flags::{lsf, lsf_credential, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
 use crate::protocol::definitions::Field;
 use crate::protocol::hash::sha512_half;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
+
+/// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
+pub const CREDENTIAL_TYPE_BYTES_MAX: usize = 64;
+/// Longest credential URI, in bytes (rippled `maxCredentialURILength`).
+pub const CREDENTIAL_URI_BYTES_MAX: usize = 256;
+/// Most credentials in CredentialIDs or a DepositPreauth credential set (rippled
+/// `maxCredentialsArraySize`).
+pub const CREDENTIALS_ARRAY_MAX: usize = 8;
 
 /// A credential set: (issuer, type) pairs in rippled's `std::set` order.
 pub type CredentialSet = Vec<(AccountId, Vec<u8>)>;

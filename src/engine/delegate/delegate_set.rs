@@ -6,6 +6,7 @@
 use super::delete_delegate;
 use super::permission_values;
 use super::permissions;
+use super::DELEGATE_PERMISSIONS_MAX;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -14,7 +15,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::DELEGATE_PERMISSIONS_MAX;
 use crate::protocol::definitions::Field;
 use crate::protocol::permission;
 use crate::protocol::st::{StObject, StValue};

@@ -20,6 +20,9 @@ use crate::protocol::st::StValue;
 use crate::protocol::types::AccountId;
 use crate::protocol::types::Hash256;
 
+/// Most permissions one DelegateSet may give (rippled `permissionMaxSize`).
+pub const DELEGATE_PERMISSIONS_MAX: usize = 10;
+
 const DENIED: Ter = Ter::terNO_DELEGATE_PERMISSION;
 
 /// `checkPermission`: without a Delegate field, nothing to check.

@@ -2,6 +2,7 @@
 //! an owned entry holding up to three blobs (URI, DIDDocument, Data). On an edit an empty
 //! field removes that field; a DID left with none of the three is refused (`tecEMPTY_DID`).
 
+use super::{DID_DATA_BYTES_MAX, DID_DOCUMENT_BYTES_MAX, DID_URI_BYTES_MAX};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -10,7 +11,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{DID_DATA_BYTES_MAX, DID_DOCUMENT_BYTES_MAX, DID_URI_BYTES_MAX};
 use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;

@@ -11,6 +11,13 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::types::AccountId;
 
+/// Longest DID URI, in bytes (`maxDIDURILength`).
+pub const DID_URI_BYTES_MAX: usize = 256;
+/// Longest DIDDocument, in bytes (`maxDIDDocumentLength`).
+pub const DID_DOCUMENT_BYTES_MAX: usize = 256;
+/// Longest DID Data (attestation), in bytes (`maxDIDAttestationLength`).
+pub const DID_DATA_BYTES_MAX: usize = 256;
+
 /// Removes `owner`'s DID from its owner directory and the ledger (rippled
 /// `DIDDelete::deleteSLE`).
 pub fn delete_did(sb: &mut Sandbox, owner: &AccountId) -> Ter {

@@ -9,6 +9,10 @@ use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 
+/// Most AcceptedCredentials of a PermissionedDomain (rippled
+/// `maxPermissionedDomainCredentialsArraySize`).
+pub const DOMAIN_CREDENTIALS_MAX: usize = 10;
+
 /// The PermissionedDomain at `key`, if that key holds one.
 pub fn domain_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
     view.read(key)

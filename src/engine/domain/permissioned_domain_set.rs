@@ -3,6 +3,7 @@
 //! or replaces the list of one it owns (`DomainID`). The list is stored sorted.
 
 use super::domain_at;
+use super::DOMAIN_CREDENTIALS_MAX;
 use crate::engine::credential::{array_of, check_array, pairs, set_value, sorted};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
@@ -12,7 +13,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::DOMAIN_CREDENTIALS_MAX;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 

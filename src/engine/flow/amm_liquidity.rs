@@ -8,13 +8,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::quality_fn::QualityFunction;
+use super::AMM_FLOW_ITERATIONS_MAX;
 use crate::engine::amm::amm_math::{
     fee_mult, num, solve_quadratic_smallest, swap_asset_in, swap_asset_out, to_amount,
 };
 use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::AMM_FLOW_ITERATIONS_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::quality::Quality;

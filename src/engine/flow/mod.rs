@@ -24,13 +24,24 @@ use super::sandbox::{Item, Sandbox};
 use super::ter::Ter;
 use crate::ledger::deferred::DeferredCredits;
 use crate::ledger::view::ReadView;
-use crate::limits::{FLOW_OFFERS_CONSIDERED_MAX, FLOW_TRIES_MAX};
 use crate::protocol::amount::Amount;
 use crate::protocol::amount_math::{compare, mul_ratio};
 use crate::protocol::number::Number;
 use crate::protocol::quality::Quality;
 use crate::protocol::st::PathStep;
 use crate::protocol::types::{AccountId, Hash256, Issue};
+
+/// Rounds of the payment engine before it gives up (`maxTries` in rippled's
+/// `StrandFlow.h`): telFAILED_PROCESSING.
+pub const FLOW_TRIES_MAX: usize = 1000;
+/// Offers the payment engine looks at across all rounds before it stops adding
+/// liquidity (`maxOffersToConsider`, FlowSortStrands).
+pub const FLOW_OFFERS_CONSIDERED_MAX: u32 = 1500;
+/// Offers one book step looks at in one run before its strand is marked inactive
+/// (`getMaxOffersToConsume` with fix1515).
+pub const FLOW_BOOK_OFFERS_MAX: u32 = 1000;
+/// Payment-engine rounds that may consume an AMM offer (rippled `AMMContext::MaxIterations`).
+pub const AMM_FLOW_ITERATIONS_MAX: u32 = 30;
 
 /// Offer crossing mode (rippled `OfferCrossing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

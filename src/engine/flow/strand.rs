@@ -10,14 +10,13 @@ use super::book::{BookStep, CrossingLimits};
 use super::direct::DirectStep;
 use super::step::Step;
 use super::xrp_endpoint::XrpEndpointStep;
-use super::{Crossing, FlowRequest};
+use super::{Crossing, FlowRequest, FLOW_BOOK_OFFERS_MAX};
 use crate::engine::funds::is_global_frozen;
 use crate::engine::ter::Ter;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::StExt;
 use crate::ledger::view::ReadView;
-use crate::limits::FLOW_BOOK_OFFERS_MAX;
 use crate::protocol::st::PathStep;
 use crate::protocol::types::{AccountId, Currency, Issue};
 

@@ -9,11 +9,26 @@ use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::ORACLE_SERIES_ONE_RESERVE_MAX;
 use crate::protocol::definitions::Field;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 use crate::protocol::types::Hash256;
+
+/// Most token pairs an oracle's PriceDataSeries holds (`maxOracleDataSeries`).
+pub const ORACLE_SERIES_MAX: usize = 10;
+/// An oracle with more pairs than this counts two owner entries, else one.
+pub const ORACLE_SERIES_ONE_RESERVE_MAX: usize = 5;
+/// Longest oracle Provider, in bytes (`maxOracleProvider`).
+pub const ORACLE_PROVIDER_BYTES_MAX: usize = 256;
+/// Longest oracle URI, in bytes (`maxOracleURI`).
+pub const ORACLE_URI_BYTES_MAX: usize = 256;
+/// Longest oracle AssetClass, in bytes (`maxOracleSymbolClass`).
+pub const ORACLE_ASSET_CLASS_BYTES_MAX: usize = 16;
+/// Largest price Scale (`maxPriceScale`).
+pub const ORACLE_PRICE_SCALE_MAX: u8 = 20;
+/// How far, in seconds, LastUpdateTime may be from the parent ledger's close time
+/// (`maxLastUpdateTimeDelta`).
+pub const ORACLE_UPDATE_TIME_DELTA_SECS: u32 = 300;
 
 /// Removes the oracle at `key` from `owner`'s directory and the ledger (rippled
 /// `DeleteOracle::deleteOracle`).

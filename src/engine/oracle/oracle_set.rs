@@ -11,6 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::reserve_count;
 use super::series;
+use super::{
+    ORACLE_ASSET_CLASS_BYTES_MAX, ORACLE_PRICE_SCALE_MAX, ORACLE_PROVIDER_BYTES_MAX,
+    ORACLE_SERIES_MAX, ORACLE_UPDATE_TIME_DELTA_SECS, ORACLE_URI_BYTES_MAX,
+};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, balance_drops, new_entry, with_threading};
 use crate::engine::ter::Ter;
@@ -19,10 +23,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{
-    ORACLE_ASSET_CLASS_BYTES_MAX, ORACLE_PRICE_SCALE_MAX, ORACLE_PROVIDER_BYTES_MAX,
-    ORACLE_SERIES_MAX, ORACLE_UPDATE_TIME_DELTA_SECS, ORACLE_URI_BYTES_MAX,
-};
 use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::time::RIPPLE_EPOCH_OFFSET_SECS;

@@ -3,6 +3,7 @@
 //! ripples along trust lines and takes order book offers and AMM pools.
 
 use super::greater;
+use super::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
 use crate::engine::credential;
 use crate::engine::dex::permissioned_dex::account_in_domain;
 use crate::engine::entry::{balance_drops, credit_drops, new_account_root, set_flags};
@@ -14,7 +15,6 @@ use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::mpt::{MptAmount, MPT_AMOUNT_MAX};
 use crate::protocol::st::{StObject, StValue};

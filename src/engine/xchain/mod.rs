@@ -28,6 +28,11 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 use crate::protocol::xchain::{ChainType, XChainBridge};
 
+/// Account creates a bridge may have waiting beyond the last one done: an attestation for
+/// create count `XChainAccountClaimCount + this` or later is refused (rippled
+/// `xbridgeMaxAccountCreateClaims`).
+pub const XCHAIN_ACCOUNT_CREATES_PENDING_MAX: u64 = 128;
+
 /// The Bridge entry of `spec` on this ledger (either end), with its key: it must hold
 /// exactly this spec.
 pub fn read_bridge(view: &dyn ReadView, spec: &XChainBridge) -> Option<(Hash256, StObject)> {

@@ -8,7 +8,7 @@
 
 use super::{
     check_attestation_key, claim_helper, finalize_create_account, read_bridge, signed_by,
-    signers_and_quorum, this_chain, Finalize, MatchFields,
+    signers_and_quorum, this_chain, Finalize, MatchFields, XCHAIN_ACCOUNT_CREATES_PENDING_MAX,
 };
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{
@@ -21,7 +21,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::XCHAIN_ACCOUNT_CREATES_PENDING_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};

@@ -16,7 +16,7 @@
 
 use super::error::CodecError;
 use super::template;
-use crate::limits::CODEC_BINARY_DEPTH_MAX;
+use super::CODEC_BINARY_DEPTH_MAX;
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::{defs, Field, FieldDef};
 use crate::protocol::mpt::{MptAmount, MptId, MPT_AMOUNT_WIDTH, MPT_ISSUE_WIDTH};

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::binary::{fixed_width, type_code as tc, VL_LENGTH_MAX};
 use super::error::{CodecError, JsonError, JsonErrorKind};
 use super::template;
-use crate::limits::STOBJECT_JSON_DEPTH_MAX;
+use super::STOBJECT_JSON_DEPTH_MAX;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::{defs, Field, FieldDef};
 use crate::protocol::keys::str_unhex;

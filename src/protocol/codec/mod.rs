@@ -27,6 +27,15 @@ use serde_json::Value;
 use super::st::StObject;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Deepest nesting the binary decoder accepts: rippled's `STVar` and `STObject`
+/// constructors throw "Maximum nesting depth" when a field sits deeper than 10 levels.
+pub const CODEC_BINARY_DEPTH_MAX: usize = 10;
+/// Deepest nesting of fields in an object given as JSON (a `tx_json`, a ledger entry) that
+/// the codec turns into an STObject: rippled's `STParsedJSON` `maxDepth` ("Field '...'
+/// exceeds nesting depth limit."). Whole requests are bounded first by
+/// [`crate::limits::REQUEST_JSON_DEPTH_MAX`].
+pub const STOBJECT_JSON_DEPTH_MAX: usize = 64;
+
 static ENCODES: AtomicU64 = AtomicU64::new(0);
 
 /// How many transactions (objects with a TransactionType) [`encode`] has serialized in

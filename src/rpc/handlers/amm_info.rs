@@ -9,7 +9,7 @@ use crate::engine::amm::amm_bid::time_slot;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::AMM_AUCTION_SLOT_INTERVALS;
+use crate::engine::amm::AMM_AUCTION_SLOT_INTERVALS;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Issue};
 use crate::rpc::context::Context;

@@ -9,7 +9,7 @@ use crate::engine::account::deposit_allowed;
 use crate::ledger::flags::lsf_credential;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::CREDENTIALS_ARRAY_MAX;
+use crate::engine::credential::CREDENTIALS_ARRAY_MAX;
 use crate::protocol::types::Hash256;
 use crate::rpc::params::parse_hash256;
 use crate::ledger::view::ReadView;

@@ -9,9 +9,6 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::limits::{
-    AGGREGATE_PRICE_HISTORY_MAX, AGGREGATE_PRICE_ORACLES_MAX, AGGREGATE_PRICE_TRIM_MAX,
-};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash256};
 use crate::rpc::context::Context;
@@ -21,6 +18,14 @@ use crate::rpc::params::uint_or_decimal;
 use crate::rpc::price_stats::{aggregate, price_value, Price};
 use crate::rpc::{HandlerResult, Params};
 use serde_json::Value;
+
+/// Oracles one get_aggregate_price request may name (`maxOracles`).
+pub const AGGREGATE_PRICE_ORACLES_MAX: usize = 200;
+/// Largest trim percentage of get_aggregate_price (`maxTrim`).
+pub const AGGREGATE_PRICE_TRIM_MAX: u32 = 25;
+/// Earlier versions of an oracle get_aggregate_price looks back through when the latest
+/// lacks the pair (`maxHistory`).
+pub const AGGREGATE_PRICE_HISTORY_MAX: usize = 3;
 
 /// `trim` or `time_threshold`: 0 when absent.
 fn uint_param(params: &Params, field: &str) -> Result<u32, RpcError> {

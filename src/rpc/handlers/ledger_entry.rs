@@ -3,7 +3,7 @@
 
 use crate::engine::credential::CredentialSet;
 use crate::ledger::keylet;
-use crate::limits::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
+use crate::engine::credential::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::codec;

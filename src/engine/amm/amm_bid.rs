@@ -4,8 +4,8 @@
 //! slot costs 105% of what its holder paid, decaying over the 20 intervals, and its holder
 //! is refunded the unused fraction. What is not refunded is burned.
 
-use super::amm_math::{adjust_lp_tokens, cmp, faulted, get_fee, num, sub, to_amount_now, Side};
-use super::{invalid_amm_amount, invalid_amm_asset_pair, issue_of, lp_holds, tx_amm};
+use super::amm_math::{adjust_lp_tokens, cmp, get_fee, num, sub, to_amount_now, Side};
+use super::{invalid_amm_amount, invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, uncaught};
 use super::{
     AMM_AUCTION_SLOT_INTERVALS, AMM_AUCTION_SLOT_SECS, AMM_AUTH_ACCOUNTS_MAX,
     AMM_DISCOUNTED_FEE_FRACTION, AMM_MIN_SLOT_PRICE_FRACTION,
@@ -122,11 +122,7 @@ fn pay_price(
 
 /// doApply. A fault is an exception rippled's `applyBid` does not catch: `tefEXCEPTION`.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
-    let t = apply(ctx);
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    t
+    uncaught(apply(ctx))
 }
 
 fn apply(ctx: &mut ApplyContext) -> Ter {

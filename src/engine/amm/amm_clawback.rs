@@ -4,11 +4,11 @@
 //! proportion; the issuer's asset goes back to the issuer, the paired asset to the holder
 //! (or to the issuer too with `tfClawTwoAssets` when it issues both).
 
-use super::amm_math::{
-    faulted, frac_by_tokens, num, rounded_asset, rounded_lp_tokens, to_amount_now, Side,
-};
+use super::amm_math::{frac_by_tokens, num, rounded_asset, rounded_lp_tokens, to_amount_now, Side};
 use super::withdrawal::{delete_if_empty, Withdrawal, Withdrawn};
-use super::{amm_holds, issue_of, lp_holds, tf, tx_amm, verify_and_adjust_lp_balance, AmmEntry};
+use super::{
+    amm_holds, issue_of, lp_holds, tf, tx_amm, uncaught, verify_and_adjust_lp_balance, AmmEntry,
+};
 use crate::engine::ripple::ripple_credit;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG};
@@ -74,11 +74,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 /// as `tecINTERNAL` ([`Withdrawal::equal_tokens`]); anywhere else nothing does
 /// (`tefEXCEPTION`).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
-    let t = apply(ctx);
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    t
+    uncaught(apply(ctx))
 }
 
 fn apply(ctx: &mut ApplyContext) -> Ter {

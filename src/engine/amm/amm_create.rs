@@ -3,10 +3,10 @@
 //! only vote and a free auction slot. The pool lives in a new pseudo-account. The fee is
 //! one owner reserve increment (charged by the transactor).
 
-use super::amm_math::{amm_lp_tokens, cmp, faulted};
+use super::amm_math::{amm_lp_tokens, cmp};
 use super::{
     amm_key, init_fee_auction_vote, invalid_amm_amount, link_amm, lpt_currency, new_amm_entry,
-    new_pseudo_root, pseudo_account_address, AMM_TRADING_FEE_MAX,
+    new_pseudo_root, pseudo_account_address, uncaught, AMM_TRADING_FEE_MAX,
 };
 use crate::engine::entry::set_flags;
 use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
@@ -132,11 +132,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tefINTERNAL;
     };
     let creator = ctx.account;
-    let t = create(&mut ctx.sb, &creator, &amount, &amount2, tfee);
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    t
+    uncaught(create(&mut ctx.sb, &creator, &amount, &amount2, tfee))
 }
 
 fn create(

@@ -10,13 +10,14 @@
 use std::cmp::Ordering;
 
 use super::amm_math::{
-    add, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in, amm_lp_tokens, cmp, faulted,
-    fee_mult, fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset, rounded_asset_by,
+    add, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in, amm_lp_tokens, cmp, fee_mult,
+    fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset, rounded_asset_by,
     rounded_lp_tokens, rounded_lp_tokens_by, solve_quadratic, st_divide, Side,
 };
 use super::{
-    amm_holds, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen, lp_holds,
-    preflight_mode, tf, trading_fee, tx_amm, AmmEntry, ModeAmounts, AMM_TRADING_FEE_MAX,
+    amm_holds, caught_as_internal, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen,
+    lp_holds, preflight_mode, tf, trading_fee, tx_amm, uncaught, AmmEntry, ModeAmounts,
+    AMM_TRADING_FEE_MAX,
 };
 use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
 use crate::engine::sandbox::Sandbox;
@@ -246,11 +247,7 @@ struct Pool<'c, 'a, 't> {
 /// as `tecINTERNAL` ([`Pool::equal_tokens`]); in every other mode nothing does, and
 /// rippled answers `tefEXCEPTION` (not applied, no fee).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
-    let t = apply(ctx);
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    t
+    uncaught(apply(ctx))
 }
 
 fn apply(ctx: &mut ApplyContext) -> Ter {
@@ -398,11 +395,7 @@ impl Pool<'_, '_, '_> {
         tokens: &Amount,
         mins: (Option<Amount>, Option<Amount>),
     ) -> Deposited {
-        let r = self.equal_tokens_guts(bal1, bal2, lpt, tokens, mins);
-        if faulted() {
-            return Err(Ter::tecINTERNAL);
-        }
-        r
+        caught_as_internal(|| self.equal_tokens_guts(bal1, bal2, lpt, tokens, mins))
     }
 
     fn equal_tokens_guts(

@@ -3,10 +3,10 @@
 //! more tokens (or as many and a higher fee) replaces the smallest. The AMM's fee becomes
 //! the weighted mean, and the auction slot's discounted fee a tenth of it.
 
-use super::amm_math::{cmp, faulted, num};
+use super::amm_math::{cmp, num};
 use super::{
-    invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, AmmEntry, AMM_DISCOUNTED_FEE_FRACTION,
-    AMM_FEE_SCALE, AMM_TRADING_FEE_MAX, AMM_VOTE_SLOTS_MAX,
+    invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, uncaught, AmmEntry,
+    AMM_DISCOUNTED_FEE_FRACTION, AMM_FEE_SCALE, AMM_TRADING_FEE_MAX, AMM_VOTE_SLOTS_MAX,
 };
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -217,8 +217,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     write_votes(&mut sle, &votes, &amm.lp_balance, tally.fee());
     ctx.sb.update(amm.key, sle);
     // An exception rippled's AMMVote does not catch.
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    Ter::tesSUCCESS
+    uncaught(Ter::tesSUCCESS)
 }

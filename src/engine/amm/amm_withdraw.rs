@@ -15,10 +15,10 @@ use std::cmp::Ordering;
 
 use super::withdrawal::{delete_if_empty, Withdrawal};
 
-use super::amm_math::{cmp, faulted};
+use super::amm_math::cmp;
 use super::{
     amm_holds, invalid_amm_amount, is_individual_frozen, lp_holds, preflight_mode, tf, trading_fee,
-    tx_amm, verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
+    tx_amm, uncaught, verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
 };
 use crate::engine::funds::{frozen_issue, require_auth};
 use crate::engine::ter::Ter;
@@ -204,11 +204,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 /// tfWithdrawAll) rippled catches it as `tecINTERNAL` ([`Withdrawal::equal_tokens`]);
 /// in every other mode nothing does (`tefEXCEPTION`).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
-    let t = apply(ctx);
-    if faulted() {
-        return Ter::tefEXCEPTION;
-    }
-    t
+    uncaught(apply(ctx))
 }
 
 fn apply(ctx: &mut ApplyContext) -> Ter {

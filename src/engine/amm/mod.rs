@@ -60,6 +60,27 @@ pub const AMM_ACCOUNT_ATTEMPTS_MAX: u16 = 256;
 /// rest for a later AMMDelete (`maxDeletableAMMTrustLines`).
 pub const AMM_TRUST_LINES_DELETE_MAX: usize = 512;
 
+/// `f` inside rippled's `try` that answers any exception `tecINTERNAL` (the fee charged):
+/// a fault while it ran (an amount past what an STAmount holds, the arithmetic
+/// overflowing) turns its result into `tecINTERNAL`. `equalDepositTokens` and
+/// `equalWithdrawTokens` are the two places rippled catches.
+pub fn caught_as_internal<T>(f: impl FnOnce() -> Result<T, Ter>) -> Result<T, Ter> {
+    let r = f();
+    if amm_math::faulted() {
+        return Err(Ter::tecINTERNAL);
+    }
+    r
+}
+
+/// A transactor's result `t` when a fault is an exception nothing catches: rippled answers
+/// `tefEXCEPTION` (not applied, no fee) if one happened while `t` was computed.
+pub fn uncaught(t: Ter) -> Ter {
+    if amm_math::faulted() {
+        return Ter::tefEXCEPTION;
+    }
+    t
+}
+
 /// AMMDeposit / AMMWithdraw / AMMClawback flags (`TxFlags.h`).
 pub mod tf {
     /// Deposit or withdraw for an amount of LP tokens, both assets.

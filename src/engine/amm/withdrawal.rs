@@ -9,7 +9,7 @@ use super::amm_math::{
     get_fee, lp_tokens_in, num, rounded_asset, rounded_asset_by, rounded_lp_tokens,
     rounded_lp_tokens_by, st_divide, sub, Side,
 };
-use super::{amm_holds, delete_amm_account, lp_holds, AmmEntry};
+use super::{amm_holds, caught_as_internal, delete_amm_account, lp_holds, AmmEntry};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::keylet;
@@ -167,11 +167,7 @@ impl Withdrawal<'_, '_, '_> {
         if faulted() {
             return Err(Ter::tefEXCEPTION);
         }
-        let r = self.equal_tokens_guts(bal1, bal2, lpt, tokens);
-        if faulted() {
-            return Err(Ter::tecINTERNAL);
-        }
-        r
+        caught_as_internal(|| self.equal_tokens_guts(bal1, bal2, lpt, tokens))
     }
 
     fn equal_tokens_guts(

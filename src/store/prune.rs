@@ -123,7 +123,7 @@ mod tests {
         for (i, end) in ends.iter().enumerate().take(4) {
             s.write(i as u32 + 1, *end, b"state").expect("written");
         }
-        s.write_revert(2, ends[4], b"state").expect("written");
+        s.write_as(2, ends[4], true, b"state").expect("written");
         for (i, end) in ends.iter().enumerate().skip(5) {
             s.write(i as u32 - 2, *end, b"state").expect("written");
         }
@@ -153,7 +153,7 @@ mod tests {
         // not far enough back for a history of 5, so the journal stays from genesis, and
         // replay from it meets the revert record.
         s.write(1, ends[0], b"state").expect("written");
-        s.write_revert(1, ends[1], b"state").expect("written");
+        s.write_as(1, ends[1], true, b"state").expect("written");
         for (i, end) in ends.iter().enumerate().skip(2) {
             s.write(i as u32, *end, b"state").expect("written");
         }
@@ -200,7 +200,7 @@ mod tests {
         // Reverts, each after a record, all in one segment: every one of them stays.
         let reverts = REVERT_SNAPSHOTS_RETAINED_MAX + 4;
         for _ in 0..reverts {
-            s.write_revert(1, record(), b"state").expect("written");
+            s.write_as(1, record(), true, b"state").expect("written");
         }
         let report = prune_history(&journal, &s, 3, 256).expect("prunes");
         assert_eq!((report.segments_removed, report.snapshots_removed), (0, 0));
@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(journal.stats().segments, 2);
         // Once the kept ones are past it, the old segment goes, and they with it.
         for _ in 0..3 {
-            s.write_revert(1, record(), b"state").expect("written");
+            s.write_as(1, record(), true, b"state").expect("written");
         }
         let report = prune_history(&journal, &s, 3, 256).expect("prunes");
         assert_eq!(report.segments_removed, 1);

@@ -26,6 +26,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::damage;
 use super::error::{StoreError, StoreResult};
 use super::storage::Storage;
 use crate::limits::SNAPSHOT_BYTES_MAX;
@@ -135,28 +136,7 @@ impl Snapshots {
         through_record: u64,
         state: &[u8],
     ) -> StoreResult<PathBuf> {
-        self.write_named(
-            file_name(ledger_seq, through_record, false),
-            ledger_seq,
-            through_record,
-            state,
-        )
-    }
-
-    /// [`Snapshots::write`] for a revert snapshot: the ledger the revert journaled as
-    /// record `through_record` went back to.
-    pub fn write_revert(
-        &self,
-        ledger_seq: u32,
-        through_record: u64,
-        state: &[u8],
-    ) -> StoreResult<PathBuf> {
-        self.write_named(
-            file_name(ledger_seq, through_record, true),
-            ledger_seq,
-            through_record,
-            state,
-        )
+        self.write_as(ledger_seq, through_record, false, state)
     }
 
     /// Where the revert snapshot of ledger `ledger_seq` for the revert record
@@ -185,13 +165,16 @@ impl Snapshots {
         })
     }
 
-    fn write_named(
+    /// [`Snapshots::write`], of a revert snapshot when `revert`: the ledger the revert
+    /// journaled as record `through_record` went back to.
+    pub fn write_as(
         &self,
-        name: String,
         ledger_seq: u32,
         through_record: u64,
+        revert: bool,
         state: &[u8],
     ) -> StoreResult<PathBuf> {
+        let name = file_name(ledger_seq, through_record, revert);
         let path = self.dir.join(&name);
         let temp = self.dir.join(format!("{name}{TEMP_SUFFIX}"));
         let mut header = Vec::with_capacity(HEADER_BYTES);
@@ -327,6 +310,17 @@ impl Snapshots {
             }
         }
         Ok(None)
+    }
+
+    /// Renames one snapshot aside (its name and [`crate::store::DISCARDED_SUFFIX`]), out of
+    /// [`Snapshots::list`]'s sight; returns where it went. The directory is not synced:
+    /// a crash before the next sync finds it where it was, to be set aside again.
+    pub fn set_aside(&self, info: &SnapshotInfo) -> StoreResult<PathBuf> {
+        let to = damage::aside_path(&info.path);
+        self.storage
+            .rename(&info.path, &to)
+            .map_err(|e| StoreError::io("rename", &info.path, e))?;
+        Ok(to)
     }
 
     /// Removes one snapshot file (and syncs the directory).

@@ -31,7 +31,6 @@ use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::store::{
     Journal, JournalOptions, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage, StoreError,
-    DISCARDED_SUFFIX,
 };
 
 /// What recovery produced.
@@ -175,8 +174,7 @@ fn settle(
     let (journal, recovered) = match &outcome.cut {
         Some(cut) => {
             drop(journal);
-            let storage = options.storage.as_ref();
-            let note = cut_journal(storage, dir, snapshots, &recovered, cut)?;
+            let note = cut_journal(dir, snapshots, &recovered, cut)?;
             tracing::warn!("journal repair: {note}");
             *repaired = Some(match repaired.take() {
                 Some(before) => format!("{before}; {note}"),
@@ -206,7 +204,6 @@ fn settle(
 /// Cuts the journal from `cut.record` on and sets aside the snapshots past it (none of
 /// them was usable); returns what was discarded.
 fn cut_journal(
-    storage: &dyn Storage,
     dir: &Path,
     snapshots: &Snapshots,
     recovered: &Recovered,
@@ -215,11 +212,7 @@ fn cut_journal(
     let mut aside = recovered.cut_from(&dir.join("journal"), cut.record)?;
     for info in snapshots.list()? {
         if info.through_record >= cut.record {
-            let to = aside_path(&info.path);
-            storage
-                .rename(&info.path, &to)
-                .map_err(|e| StoreError::io("rename", &info.path, e))?;
-            aside.push(to);
+            aside.push(snapshots.set_aside(&info)?);
         }
     }
     Ok(format!(
@@ -414,11 +407,7 @@ fn repair_behind(
     }
     let mut aside = Vec::new();
     for info in ahead {
-        let to = aside_path(&info.path);
-        storage
-            .rename(&info.path, &to)
-            .map_err(|e| StoreError::io("rename", &info.path, e))?;
-        aside.push(to);
+        aside.push(snapshots.set_aside(info)?);
     }
     Ok(format!(
         "no snapshot past the journal loads; set aside: {}",
@@ -432,12 +421,6 @@ fn names(paths: &[PathBuf]) -> String {
     }
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     names.join(", ")
-}
-
-fn aside_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(DISCARDED_SUFFIX);
-    PathBuf::from(name)
 }
 
 /// Where replay starts.

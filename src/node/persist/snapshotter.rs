@@ -177,11 +177,7 @@ fn write_file(
     }
     let payload = encode_snapshot(&ledger.header, ledger.held_at_close(), &entries);
     drop(entries);
-    let written = if revert {
-        d.snapshots.write_revert(seq, through, &payload)
-    } else {
-        d.snapshots.write(seq, through, &payload)
-    };
+    let written = d.snapshots.write_as(seq, through, revert, &payload);
     let mut status = d.snapshot.lock();
     match written {
         Ok(path) => {

@@ -27,7 +27,7 @@ use crate::protocol::amount::Amount;
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
-use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StateChanges, StoredTx};
+use crate::store::{HistoryLedger, HistoryStore, HistoryTx, StateChanges, StateRow, StoredTx};
 
 use super::subscriptions::affected_accounts;
 
@@ -97,6 +97,17 @@ pub fn history_ledger(closed: &ClosedLedger) -> HistoryLedger {
         state: closed.changes.entries.clone(),
         changes,
     }
+}
+
+/// Ledger `seq`'s whole state from memory, in key order, as a history store's state
+/// base ([`HistoryStore::write_state_base`]); `None` once memory no longer holds it.
+pub fn state_rows(ledgers: &Ledgers, seq: u32) -> Option<Vec<StateRow>> {
+    let snap = ledgers.by_seq(seq)?;
+    let mut rows = Vec::new();
+    snap.view
+        .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
+    rows.sort_by_key(|r| r.0);
+    Some(rows)
 }
 
 impl History {
@@ -178,13 +189,9 @@ impl History {
         {
             return Ok(());
         }
-        let Some(snap) = ledgers.by_seq(last) else {
+        let Some(rows) = state_rows(ledgers, last) else {
             return Ok(());
         };
-        let mut rows = Vec::new();
-        snap.view
-            .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
-        rows.sort_by_key(|r| r.0);
         self.store
             .write_state_base(last, &rows)
             .map_err(|e| e.to_string())?;

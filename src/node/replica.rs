@@ -15,7 +15,7 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TryS
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::history::{history_ledger, tx_entry};
+use super::history::{history_ledger, state_rows, tx_entry};
 use super::subscriptions::affected_accounts;
 use super::Node;
 use crate::limits::{PG_FEED_LEDGERS_MAX, PG_RETRY_MAX_MS, PG_RETRY_MIN_MS};
@@ -183,13 +183,9 @@ fn ledger_at(node: &Node, seq: u32) -> Result<(HistoryLedger, bool), String> {
 
 /// Ledger `seq`'s whole state (from memory) as the database's state base.
 fn write_state_base(node: &Node, store: &PgHistory, seq: u32) -> Result<(), String> {
-    let Some(snap) = node.ledgers.by_seq(seq) else {
+    let Some(rows) = state_rows(&node.ledgers, seq) else {
         return Ok(());
     };
-    let mut rows = Vec::new();
-    snap.view
-        .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
-    rows.sort_by_key(|r| r.0);
     store
         .write_state_base(seq, &rows)
         .map_err(|e| e.to_string())?;

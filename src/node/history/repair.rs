@@ -20,7 +20,7 @@ use crate::node::persist::ReplaySink;
 use crate::store::{set_aside, HistoryLedger, HistoryStore, SqliteHistory};
 
 use super::check::{ranges_text, runs, txs_known};
-use super::{history_ledger, History};
+use super::{history_ledger, state_rows, History};
 
 /// The repair of one data directory's history database.
 pub struct HistoryRepair {
@@ -215,13 +215,9 @@ fn flush(st: &mut RepairState, store: &SqliteHistory) -> Result<(), String> {
 
 /// A new store's first ledger gets its whole state, from replay's memory.
 fn write_base(store: &SqliteHistory, ledgers: &Ledgers, seq: u32) -> Result<(), String> {
-    let Some(snap) = ledgers.by_seq(seq) else {
+    let Some(rows) = state_rows(ledgers, seq) else {
         return Ok(());
     };
-    let mut rows = Vec::new();
-    snap.view
-        .for_each_bytes(|k, b| rows.push((*k, Some(b.clone()))));
-    rows.sort_by_key(|r| r.0);
     store
         .write_state_base(seq, &rows)
         .map_err(|e| e.to_string())

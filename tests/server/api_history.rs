@@ -7,52 +7,17 @@ use crate::support;
 
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use support::http::rpc;
-use support::keys::{address, secret};
+use support::fill::{accept, call, pay, serve_args};
+use support::keys::address;
 use support::reply::error;
 use support::server::Server;
 
-const GENESIS: &str = "masterpassphrase";
 const PAYMENTS: usize = 30;
 /// More than the 256 closed ledgers memory keeps (`LEDGER_HISTORY_COUNT`).
 const LATER_LEDGERS: usize = 300;
 
-fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
-    rpc(addr, method, params).json()["result"].clone()
-}
-
 fn start(dir: &std::path::Path) -> Server {
-    let dir = dir.to_str().expect("a UTF-8 temp path");
-    Server::start_args(
-        &[
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--data-dir",
-            dir,
-            "--close-interval",
-            "0",
-        ],
-        1,
-    )
-}
-
-fn accept(addr: SocketAddr) {
-    let r = call(addr, "ledger_accept", json!({}));
-    assert_eq!(r["status"], "success", "ledger_accept: {r}");
-}
-
-/// Pays `dest` from genesis; returns the transaction's hash.
-fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
-    let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
-        "Destination": dest, "Amount": drops.to_string()});
-    let r = call(
-        addr,
-        "submit",
-        json!({"secret": secret(GENESIS), "tx_json": tx}),
-    );
-    assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
-    r["tx_json"]["hash"].as_str().expect("hash").to_owned()
+    Server::start_args(&serve_args(dir, &[]), 1)
 }
 
 /// Every (ledger, hash) of `account`'s transactions, page by page with markers.

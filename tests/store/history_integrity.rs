@@ -16,13 +16,12 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use ledgerd::limits::LEDGER_HISTORY_COUNT;
-use serde_json::{json, Value};
-use support::http::rpc;
-use support::keys::{address, secret};
+use serde_json::json;
+use support::fill::{accept, call, pay, serve_args, GENESIS};
+use support::keys::address;
 use support::reply::error;
 use support::server::Server;
 
-const GENESIS: &str = "masterpassphrase";
 /// Payments, one a ledger, in ledgers 3 to 22.
 const PAYMENTS: usize = 20;
 /// Ledgers closed after them: more than memory keeps, so the payments' ledgers are in the
@@ -30,18 +29,6 @@ const PAYMENTS: usize = 20;
 const LATER_LEDGERS: usize = 300;
 /// The last ledger [`build`] closes (a new ledger starts with ledgers 1 and 2 closed).
 const LAST: u32 = 2 + PAYMENTS as u32 + LATER_LEDGERS as u32;
-
-fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
-    rpc(addr, method, params).json()["result"].clone()
-}
-
-fn serve_args<'a>(dir: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
-    let dir = dir.to_str().expect("a UTF-8 temp path");
-    let mut args = vec!["serve", "--listen", "127.0.0.1:0", "--data-dir", dir];
-    args.extend(["--close-interval", "0"]);
-    args.extend_from_slice(extra);
-    args
-}
 
 fn start(dir: &Path, extra: &[&str]) -> Server {
     Server::start_args(&serve_args(dir, extra), 1)
@@ -58,24 +45,6 @@ fn refused(dir: &Path) -> String {
                 .to_owned()
         }
     }
-}
-
-fn accept(addr: SocketAddr) {
-    let r = call(addr, "ledger_accept", json!({}));
-    assert_eq!(r["status"], "success", "ledger_accept: {r}");
-}
-
-/// Pays `dest` from genesis; returns the transaction's hash.
-fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
-    let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
-        "Destination": dest, "Amount": drops.to_string()});
-    let r = call(
-        addr,
-        "submit",
-        json!({"secret": secret(GENESIS), "tx_json": tx}),
-    );
-    assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
-    r["tx_json"]["hash"].as_str().expect("hash").to_owned()
 }
 
 fn complete(addr: SocketAddr) -> String {

@@ -241,36 +241,16 @@ fn an_unreachable_database_is_an_error_at_open_and_a_bad_url_is_refused() {
 
 mod writer_copy {
     use super::*;
-    use serde_json::{json, Value};
+    use serde_json::json;
     use std::net::SocketAddr;
     use std::path::Path;
     use std::time::{Duration, Instant};
-    use support::http::rpc;
+    use support::fill::{call, serve_args, GENESIS};
     use support::keys::{address, secret};
     use support::server::Server;
 
-    const GENESIS: &str = "masterpassphrase";
-
-    fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
-        rpc(addr, method, params).json()["result"].clone()
-    }
-
     fn start_writer(dir: &Path, url: &str) -> Server {
-        let dir = dir.to_str().expect("a UTF-8 temp path");
-        Server::start_args(
-            &[
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--data-dir",
-                dir,
-                "--close-interval",
-                "0",
-                "--postgres",
-                url,
-            ],
-            1,
-        )
+        Server::start_args(&serve_args(dir, &["--postgres", url]), 1)
     }
 
     /// Pays a fresh account from genesis `n` times, closing after each; returns the last

@@ -14,20 +14,16 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use support::fill::{accept, call, pay, GENESIS};
 use support::http::rpc;
 use support::keys::{address, secret};
 use support::postgres::PgCluster;
 use support::server::Server;
 use support::ws::Ws;
 
-const GENESIS: &str = "masterpassphrase";
 /// More than the 256 closed ledgers memory keeps (`LEDGER_HISTORY_COUNT`), less the
 /// payments' own ledgers: the oldest payments are beyond the writer's memory.
 const LATER_LEDGERS: usize = 253;
-
-fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
-    rpc(addr, method, params).json()["result"].clone()
-}
 
 fn writer_args<'a>(dir: &'a str, listen: &'a str, url: &'a str) -> Vec<&'a str> {
     vec![
@@ -82,23 +78,6 @@ fn caught_up(reader: SocketAddr, writer: SocketAddr) -> u64 {
         std::thread::sleep(Duration::from_millis(50));
     }
     want
-}
-
-fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
-    let tx = json!({"TransactionType": "Payment", "Account": address(GENESIS),
-        "Destination": dest, "Amount": drops.to_string()});
-    let r = call(
-        addr,
-        "submit",
-        json!({"secret": secret(GENESIS), "tx_json": tx}),
-    );
-    assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
-    r["tx_json"]["hash"].as_str().expect("hash").to_owned()
-}
-
-fn accept(addr: SocketAddr) {
-    let r = call(addr, "ledger_accept", json!({}));
-    assert_eq!(r["status"], "success", "ledger_accept: {r}");
 }
 
 /// The raw reply body of the same request to both servers must be the same bytes.

@@ -10,6 +10,7 @@
 //!   [`credentials`], [`batch`].
 //! - [`server`]: the real binary, the CLI, and in-process servers (`Node`).
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
+//! - [`fill`]: a real server's ledgers filled over JSON-RPC (genesis payments, closes).
 //! - [`keys`] and [`payment`]: key pairs and well-known values; locally signed transactions.
 //! - [`accounts`]: an account's root, sequence and balance in a store's open ledger.
 //! - [`market`]: the DEX API tests' harness: a server and a WebSocket on which accounts
@@ -27,6 +28,7 @@ pub mod batch;
 pub mod credentials;
 pub mod difftest;
 pub mod engine;
+pub mod fill;
 pub mod http;
 pub mod journal;
 pub mod keys;

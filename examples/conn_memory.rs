@@ -7,57 +7,13 @@
 //! `cargo run --release --example conn_memory -- [N]` (default 2,000)
 
 use futures::{SinkExt, StreamExt};
-use std::alloc::{GlobalAlloc, Layout};
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 
-const CLASSES: usize = 4096;
-static LIVE: [AtomicI64; CLASSES] = [const { AtomicI64::new(0) }; CLASSES];
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-fn class(size: usize) -> usize {
-    (size / 16).min(CLASSES - 1)
-}
-
-/// The system allocator, counting live allocations by size (16-byte classes).
-struct Counting;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE[class(l.size())].fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(l.size(), Ordering::Relaxed);
-        unsafe { ALLOC.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE[class(l.size())].fetch_sub(1, Ordering::Relaxed);
-        BYTES.fetch_sub(l.size(), Ordering::Relaxed);
-        unsafe { ALLOC.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE[class(l.size())].fetch_sub(1, Ordering::Relaxed);
-        LIVE[class(new)].fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_sub(l.size(), Ordering::Relaxed);
-        BYTES.fetch_add(new, Ordering::Relaxed);
-        unsafe { ALLOC.realloc(p, l, new) }
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{live_by_class as snapshot, live_bytes, rss_kib, CLASS_BYTES};
 
 #[global_allocator]
-static A: Counting = Counting;
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// This process's resident memory in KiB.
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
-fn snapshot() -> Vec<i64> {
-    LIVE.iter().map(|c| c.load(Ordering::Relaxed)).collect()
-}
+static A: counting_alloc::Counting<true> = counting_alloc::Counting;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -81,7 +37,7 @@ async fn measure(n: usize) {
     let running = ledgerd::app::start(config).await.expect("server starts");
     let addr = running.addrs[0].1;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let (before, b0) = (snapshot(), BYTES.load(Ordering::Relaxed));
+    let (before, b0) = (snapshot(), live_bytes());
     let rss0 = rss_kib();
     let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
         .args(["--client", &addr.to_string(), &n.to_string()])
@@ -99,13 +55,13 @@ async fn measure(n: usize) {
     .await
     .expect("joined");
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-    let (after, b1) = (snapshot(), BYTES.load(Ordering::Relaxed));
-    let per = (b1 as i64 - b0 as i64) / n as i64;
-    let rss = (rss_kib() as i64 - rss0 as i64) * 1024 / n as i64;
+    let (after, b1) = (snapshot(), live_bytes());
+    let per = (b1 - b0) / n as i64;
+    let rss = (rss_kib() - rss0) * 1024 / n as i64;
     println!("{n} connections: live heap per connection {per} bytes, resident {rss} bytes");
     unsafe { libmimalloc_sys::mi_collect(true) };
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let rss = (rss_kib() as i64 - rss0 as i64) * 1024 / n as i64;
+    let rss = (rss_kib() - rss0) * 1024 / n as i64;
     println!("after mi_collect: resident {rss} bytes");
     for (i, (a, b)) in after.iter().zip(before.iter()).enumerate() {
         let d = a - b;
@@ -113,8 +69,8 @@ async fn measure(n: usize) {
             let each = d as f64 / n as f64;
             println!(
                 "  {:>6}..{:<6} bytes: {each:.2} per connection",
-                i * 16,
-                i * 16 + 15
+                i * CLASS_BYTES,
+                (i + 1) * CLASS_BYTES - 1
             );
         }
     }

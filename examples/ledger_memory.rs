@@ -12,9 +12,6 @@
 //! takes to rebuild it from a snapshot (encoded and decoded in memory: the part of a
 //! restart that is not disk reads or journal replay).
 
-use std::alloc::{GlobalAlloc, Layout};
-use std::sync::atomic::{AtomicI64, Ordering};
-
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::view::ReadView;
 use ledgerd::ledgers::{LedgerConfig, Ledgers, TxEntry, GENESIS_ACCOUNT};
@@ -26,43 +23,12 @@ use ledgerd::protocol::seed::Seed;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::types::AccountId;
 
-static LIVE_BYTES: AtomicI64 = AtomicI64::new(0);
-
-/// mimalloc, counting the bytes live.
-struct Counting;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE_BYTES.fetch_add(l.size() as i64, Ordering::Relaxed);
-        unsafe { ALLOC.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE_BYTES.fetch_sub(l.size() as i64, Ordering::Relaxed);
-        unsafe { ALLOC.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE_BYTES.fetch_add(new as i64 - l.size() as i64, Ordering::Relaxed);
-        unsafe { ALLOC.realloc(p, l, new) }
-    }
-}
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{live_bytes as live, rss_kib};
 
 #[global_allocator]
-static A: Counting = Counting;
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn live() -> i64 {
-    LIVE_BYTES.load(Ordering::Relaxed)
-}
-
-/// This process's resident memory in KiB.
-fn rss_kib() -> i64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
+static A: counting_alloc::Counting<false> = counting_alloc::Counting;
 
 struct Args {
     txs: usize,

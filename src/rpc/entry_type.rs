@@ -1,5 +1,5 @@
 //! rippled's `chooseLedgerEntryType` (`RPCHelpers.cpp`): the entry type a request's `type`
-//! filter names, shared by `account_objects`, `ledger_data` and `ledger`. The names are the
+//! filter names, shared by `account_objects` and `ledger_data`. The names are the
 //! rows of [`crate::ledger::entry_types`].
 
 use crate::ledger::entry_types::{self, EntryType};

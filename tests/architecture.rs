@@ -618,3 +618,129 @@ fn the_scanners_find_what_they_look_for() {
         [(1, "A_MAX".to_string()), (3, "C_2".to_string())]
     );
 }
+
+/// The files that read the ledger entry table instead of keeping their own lists of types.
+const ENTRY_TABLE_READERS: &[&str] = &[
+    "engine/meta.rs",
+    "engine/invariants.rs",
+    "engine/account/account_delete.rs",
+    "ledger/entry_key.rs",
+    "rpc/entry_type.rs",
+    "rpc/handlers/account_objects.rs",
+    "rpc/handlers/ledger_entry.rs",
+    "rpc/handlers/ledger_data.rs",
+];
+
+#[test]
+fn the_entry_table_covers_every_ledger_entry_type_of_the_definitions() {
+    use ledgerd::ledger::entry_types::{of_code, ENTRY_TYPES};
+    let defs = ledgerd::protocol::definitions::defs();
+    let listed = defs.json["LEDGER_ENTRY_TYPES"]
+        .as_object()
+        .expect("LEDGER_ENTRY_TYPES");
+    let mut missing = Vec::new();
+    let mut types = 0;
+    for (name, code) in listed {
+        let code = code.as_i64().expect("a code");
+        // `Invalid` (-1) is the definitions' placeholder, no type.
+        if code < 0 {
+            continue;
+        }
+        types += 1;
+        let row = u16::try_from(code).ok().and_then(of_code);
+        if row.is_none_or(|row| row.name != name) {
+            missing.push(format!("{name} ({code:#06x})"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "entry types without their row in ledger/entry_types.rs: {missing:?}"
+    );
+    assert_eq!(
+        ENTRY_TYPES.len(),
+        types,
+        "a row for a type not in the definitions"
+    );
+}
+
+/// Each `lt::` code in `code` written beside a single `|`: an or-pattern of entry types,
+/// a hand-kept list of them.
+fn entry_type_alternations(code: &str) -> Vec<String> {
+    let bytes = code.as_bytes();
+    let single_pipe = |i: usize| {
+        bytes.get(i) == Some(&b'|')
+            && bytes.get(i + 1) != Some(&b'|')
+            && (i == 0 || bytes[i - 1] != b'|')
+    };
+    let mut hits = Vec::new();
+    for (at, _) in code.match_indices("lt::") {
+        let name: String = code[at + 4..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut after = at + 4 + name.len();
+        while after < bytes.len() && (bytes[after] == b')' || bytes[after].is_ascii_whitespace()) {
+            after += 1;
+        }
+        let before_text = code[..at].trim_end_matches("Some(").trim_end();
+        let before = before_text.len().checked_sub(1);
+        if single_pipe(after) || before.is_some_and(single_pipe) {
+            hits.push(name);
+        }
+    }
+    hits
+}
+
+#[test]
+fn no_file_keeps_its_own_list_of_entry_types() {
+    let names: Vec<&str> = ledgerd::ledger::entry_types::ENTRY_TYPES
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut hits = Vec::new();
+    for path in &files {
+        if path.ends_with("ledger/entry_types.rs") {
+            continue;
+        }
+        for name in entry_type_alternations(&production_code(path)) {
+            hits.push(format!("{}: lt::{name} in an or-pattern", path.display()));
+        }
+    }
+    for reader in ENTRY_TABLE_READERS {
+        let path = src().join(reader);
+        let code = production_code(&path);
+        for name in &names {
+            if code.contains(&format!("\"{name}\"")) {
+                hits.push(format!("{reader} spells the entry type \"{name}\""));
+            }
+        }
+    }
+    let filter = production_code(&src().join("rpc/entry_type.rs"));
+    for t in ledgerd::ledger::entry_types::ENTRY_TYPES {
+        if filter.contains(&format!("\"{}\"", t.rpc)) {
+            hits.push(format!(
+                "rpc/entry_type.rs spells the type filter \"{}\"",
+                t.rpc
+            ));
+        }
+    }
+    assert!(
+        hits.is_empty(),
+        "what a type is belongs in its row of ledger/entry_types.rs:\n{}",
+        hits.join("\n")
+    );
+}
+
+#[test]
+fn the_entry_list_scanner_finds_lists() {
+    let listed = "match t {\n    Some(lt::OFFER)\n    | Some(lt::TICKET) => 1,\n    _ => 0,\n}\n";
+    assert_eq!(entry_type_alternations(listed), ["OFFER", "TICKET"]);
+    let one = "if t == Some(lt::OFFER) || name == \"x\" { }\nmatch t { lt::A => 1, lt::B => 2 }";
+    assert!(entry_type_alternations(one).is_empty());
+    assert_eq!(
+        entry_type_alternations("matches!(t, lt::A | lt::B)"),
+        ["A", "B"]
+    );
+}

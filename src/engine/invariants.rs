@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::sandbox::{Action, Item};
+use crate::ledger::entry_types::{self, Mpt, Reserve, Shape, Xrp};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::{Amount, DROPS_MAX};
@@ -95,18 +96,20 @@ pub enum DexCheck {
     DomainAndHybrid,
 }
 
+/// The XRP the entry holds (its row says which fields).
 fn xrp_held(o: &StObject) -> i64 {
     let s = sf();
-    match o.u16_of(s.ledger_entry_type) {
-        Some(lt::ACCOUNT_ROOT) => o.drops_of(s.balance),
-        Some(lt::PAYCHAN) => o.drops_of(s.amount) - o.drops_of(s.balance),
-        Some(lt::ESCROW) => o.drops_of(s.amount),
-        _ => 0,
+    match entry_types::of(o).map(|t| t.xrp) {
+        Some(Xrp::Balance) => o.drops_of(s.balance),
+        Some(Xrp::Unclaimed) => o.drops_of(s.amount) - o.drops_of(s.balance),
+        Some(Xrp::Amount) => o.drops_of(s.amount),
+        Some(Xrp::None) | None => 0,
     }
 }
 
-/// Owned-entry counts an entry contributes to each account's OwnerCount. A SignerList
-/// names no owner: only its owner's transactions change it, so it counts for `sender`.
+/// Owned-entry counts an entry contributes to each account's OwnerCount, as its row's
+/// [`Reserve`] says. A SignerList names no owner: only its owner's transactions change
+/// it, so it counts for `sender`.
 fn owned_by(
     key: &Hash256,
     o: &StObject,
@@ -115,37 +118,29 @@ fn owned_by(
     sign: i64,
 ) {
     let s = sf();
-    match o.u16_of(s.ledger_entry_type) {
-        // An NFTokenPage belongs to the account its key begins with.
-        Some(lt::NFTOKEN_PAGE) => {
+    let Some(row) = entry_types::of(o) else {
+        return;
+    };
+    let mut add = |a: AccountId, n: i64| *out.entry(a).or_default() += sign * n;
+    match row.reserve {
+        Reserve::None => {}
+        Reserve::Field(field, n) => {
+            if let Some(a) = o.account_of(field.field()) {
+                add(a, n);
+            }
+        }
+        Reserve::KeyPrefix => {
             let mut a = [0u8; 20];
             a.copy_from_slice(&key.0[..20]);
-            *out.entry(AccountId(a)).or_default() += sign;
+            add(AccountId(a), 1);
         }
-        Some(lt::ORACLE) => {
+        Reserve::Oracle => {
             if let Some(a) = o.account_of(s.owner) {
                 let pairs = crate::engine::oracle::series(o).len();
-                *out.entry(a).or_default() +=
-                    sign * i64::from(crate::engine::oracle::reserve_count(pairs));
+                add(a, i64::from(crate::engine::oracle::reserve_count(pairs)));
             }
         }
-        Some(lt::NFTOKEN_OFFER) | Some(lt::PERMISSIONED_DOMAIN) | Some(lt::VAULT) => {
-            if let Some(a) = o.account_of(s.owner) {
-                *out.entry(a).or_default() += sign;
-            }
-        }
-        // A LoanBroker counts twice: the entry and its pseudo-account.
-        Some(lt::LOAN_BROKER) => {
-            if let Some(a) = o.account_of(s.owner) {
-                *out.entry(a).or_default() += 2 * sign;
-            }
-        }
-        Some(lt::LOAN) => {
-            if let Some(a) = o.account_of(s.borrower) {
-                *out.entry(a).or_default() += sign;
-            }
-        }
-        Some(lt::SIGNER_LIST) => {
+        Reserve::SignerList => {
             let count = if o.is_flag(lsf::ONE_OWNER_COUNT) {
                 1
             } else {
@@ -153,9 +148,9 @@ fn owned_by(
                     .map(|e| 2 + e.len() as i64)
                     .unwrap_or(1)
             };
-            *out.entry(*sender).or_default() += sign * count;
+            add(*sender, count);
         }
-        Some(lt::RIPPLE_STATE) => {
+        Reserve::TrustLine => {
             let flags = o.flags();
             for (field, bit) in [
                 (s.low_limit, lsf::LOW_RESERVE),
@@ -163,44 +158,21 @@ fn owned_by(
             ] {
                 if flags & bit != 0 {
                     if let Some(Amount::Iou { issuer, .. }) = o.amount_of(field) {
-                        *out.entry(issuer).or_default() += sign;
+                        add(issuer, 1);
                     }
                 }
             }
         }
-        // The issuer owns a Credential until its subject accepts it.
-        Some(lt::CREDENTIAL) => {
+        Reserve::Credential => {
             let owner = if o.is_flag(crate::ledger::flags::lsf_credential::ACCEPTED) {
                 s.subject
             } else {
                 s.issuer
             };
             if let Some(a) = o.account_of(owner) {
-                *out.entry(a).or_default() += sign;
+                add(a, 1);
             }
         }
-        Some(lt::MPTOKEN_ISSUANCE) => {
-            if let Some(a) = o.account_of(s.issuer) {
-                *out.entry(a).or_default() += sign;
-            }
-        }
-        Some(lt::PAYCHAN)
-        | Some(lt::MPTOKEN)
-        | Some(lt::TICKET)
-        | Some(lt::DEPOSIT_PREAUTH)
-        | Some(lt::ESCROW)
-        | Some(lt::CHECK)
-        | Some(lt::OFFER)
-        | Some(lt::BRIDGE)
-        | Some(lt::DID)
-        | Some(lt::DELEGATE)
-        | Some(lt::XCHAIN_OWNED_CLAIM_ID)
-        | Some(lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID) => {
-            if let Some(a) = o.account_of(s.account) {
-                *out.entry(a).or_default() += sign;
-            }
-        }
-        _ => {}
     }
 }
 
@@ -256,7 +228,7 @@ pub fn check(
             entry_shape(key, o)?;
         }
         if let (Some(b), Some(a)) = (before, after) {
-            if b.u16_of(s.ledger_entry_type) == Some(lt::PAYCHAN)
+            if shape_of(b) == Shape::Channel
                 && (a.drops_of(s.amount) < b.drops_of(s.amount)
                     || a.drops_of(s.balance) < b.drops_of(s.balance))
             {
@@ -298,19 +270,23 @@ pub fn check(
     Ok(())
 }
 
-/// One entry's own shape: an XRP balance in range, no XRP on a trust line, a well-formed
-/// NFTokenPage, a channel holding no more than its amount.
+fn shape_of(o: &StObject) -> Shape {
+    entry_types::of(o).map_or(Shape::None, |t| t.shape)
+}
+
+/// One entry's own shape, as its row's [`Shape`] says: an XRP balance in range, no XRP on
+/// a trust line, a well-formed NFTokenPage, a channel holding no more than its amount.
 fn entry_shape(key: &Hash256, o: &StObject) -> Result<(), Violation> {
     let s = sf();
-    match o.u16_of(s.ledger_entry_type) {
-        Some(lt::ACCOUNT_ROOT) => {
+    match shape_of(o) {
+        Shape::XrpBalance => {
             let bal = o.amount_of(s.balance);
             match bal {
                 Some(Amount::Xrp(d)) if (0..=DROPS_MAX as i64).contains(&d) => {}
                 _ => return Err(Violation::BadXrpBalance),
             }
         }
-        Some(lt::RIPPLE_STATE) => {
+        Shape::NoXrp => {
             for f in [s.balance, s.low_limit, s.high_limit] {
                 match o.amount_of(f) {
                     Some(Amount::Iou { currency, .. }) if !currency.is_xrp() => {}
@@ -318,17 +294,17 @@ fn entry_shape(key: &Hash256, o: &StObject) -> Result<(), Violation> {
                 }
             }
         }
-        Some(lt::NFTOKEN_PAGE) if !valid_nft_page(key, o) => {
+        Shape::NFTokenPage if !valid_nft_page(key, o) => {
             return Err(Violation::BadNFTokenPage);
         }
-        Some(lt::PAYCHAN) => {
+        Shape::Channel => {
             let amt = o.drops_of(s.amount);
             let bal = o.drops_of(s.balance);
             if bal < 0 || amt < 0 || bal > amt {
                 return Err(Violation::ChannelOverdrawn);
             }
         }
-        _ => {}
+        Shape::NFTokenPage | Shape::None => {}
     }
     Ok(())
 }
@@ -346,8 +322,8 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
         };
         for (o, sign) in [(item.orig.as_deref(), -1i128), (after, 1)] {
             let Some(o) = o else { continue };
-            match o.u16_of(s.ledger_entry_type) {
-                Some(lt::MPTOKEN) => {
+            match entry_types::of(o).map_or(Mpt::None, |t| t.mpt) {
+                Mpt::Holder => {
                     let Some(StValue::Fixed(id)) = o.get(s.mpt_issuance_id) else {
                         continue;
                     };
@@ -356,7 +332,7 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                         + i128::from(o.u64_of(s.locked_amount).unwrap_or(0));
                     *delta.entry(id.clone()).or_default() += sign * v;
                 }
-                Some(lt::MPTOKEN_ISSUANCE) => {
+                Mpt::Issuance => {
                     let (Some(issuer), Some(seq)) = (o.account_of(s.issuer), o.u32_of(s.sequence))
                     else {
                         continue;
@@ -375,7 +351,7 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                     }
                     *delta.entry(id.0.to_vec()).or_default() -= sign * i128::from(out);
                 }
-                _ => {}
+                Mpt::None => {}
             }
         }
     }

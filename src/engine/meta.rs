@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::sandbox::{Action, Item};
-use crate::ledger::flags::lt;
+use crate::ledger::entry_types::{self, Owners, THREAD_OWNERS};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -65,50 +65,27 @@ fn is_default(v: &StValue) -> bool {
     }
 }
 
+/// Metadata threads the entry (its row says).
 fn is_threaded(o: &StObject) -> bool {
-    matches!(
-        o.u16_of(sf().ledger_entry_type),
-        Some(lt::ACCOUNT_ROOT)
-            | Some(lt::RIPPLE_STATE)
-            | Some(lt::PAYCHAN)
-            | Some(lt::SIGNER_LIST)
-            | Some(lt::TICKET)
-            | Some(lt::DEPOSIT_PREAUTH)
-            | Some(lt::ESCROW)
-            | Some(lt::CHECK)
-            | Some(lt::OFFER)
-            | Some(lt::MPTOKEN_ISSUANCE)
-            | Some(lt::MPTOKEN)
-            | Some(lt::NFTOKEN_PAGE)
-            | Some(lt::NFTOKEN_OFFER)
-            | Some(lt::BRIDGE)
-            | Some(lt::DID)
-            | Some(lt::ORACLE)
-            | Some(lt::CREDENTIAL)
-            | Some(lt::PERMISSIONED_DOMAIN)
-            | Some(lt::DELEGATE)
-            | Some(lt::VAULT)
-            | Some(lt::XCHAIN_OWNED_CLAIM_ID)
-            | Some(lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID)
-            | Some(lt::LOAN_BROKER)
-    )
+    entry_types::of(o).is_some_and(|t| t.threaded)
 }
 
-/// The accounts whose roots a created or deleted entry threads (rippled `threadOwners`).
+/// The accounts whose roots a created or deleted entry threads (rippled `threadOwners`,
+/// as its row names them).
 fn owners(o: &StObject) -> Vec<AccountId> {
     let s = sf();
-    match o.u16_of(s.ledger_entry_type) {
-        Some(lt::ACCOUNT_ROOT) => vec![],
-        Some(lt::RIPPLE_STATE) => [s.low_limit, s.high_limit]
+    match entry_types::of(o).map_or(THREAD_OWNERS, |t| t.owners) {
+        Owners::None => vec![],
+        Owners::LineIssuers => [s.low_limit, s.high_limit]
             .iter()
             .filter_map(|f| match o.amount_of(*f)? {
                 Amount::Iou { issuer, .. } => Some(issuer),
                 Amount::Xrp(_) => None,
             })
             .collect(),
-        _ => [s.account, s.destination]
+        Owners::Fields(fields) => fields
             .iter()
-            .filter_map(|f| o.account_of(*f))
+            .filter_map(|f| o.account_of(f.field()))
             .collect(),
     }
 }

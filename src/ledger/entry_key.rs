@@ -11,17 +11,16 @@
 //! that is not a singleton's at another singleton's key; a DirectoryNode page beyond the
 //! root for a root that matches its owner or book.
 
+use super::entry_types::{self, EntryType, Key, ENTRY_TYPES};
 use super::keylet;
-use crate::ledger::flags::lt;
 use crate::protocol::amount::Amount;
-use crate::protocol::definitions::defs;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash256, Issue};
 use crate::protocol::xchain::ChainType;
 
 /// What the entry's own fields say of its key.
-enum Derived {
+pub enum Derived {
     /// Its key is this.
     Key(Hash256),
     /// Its key is one of these.
@@ -37,16 +36,16 @@ pub fn check(key: &Hash256, entry: &StObject) -> Result<(), String> {
     let code = entry
         .get_u16("LedgerEntryType")
         .ok_or("the entry has no LedgerEntryType")?;
-    let name = defs()
-        .ledger_entry_type_name(code)
+    let row = entry_types::of_code(code)
         .ok_or_else(|| format!("the entry's LedgerEntryType {code} is no known type"))?;
-    if let Some(owner) = singleton_type(key).filter(|t| *t != code) {
-        let owner = defs()
-            .ledger_entry_type_name(owner)
-            .unwrap_or("another type");
-        return Err(format!("a {name} at the key of the {owner} singleton"));
+    let name = row.name;
+    if let Some(owner) = singleton_at(key).filter(|t| t.code != code) {
+        return Err(format!(
+            "a {name} at the key of the {} singleton",
+            owner.name
+        ));
     }
-    match derived(code, entry) {
+    match derived(row.key, entry) {
         Derived::Key(k) if k == *key => Ok(()),
         Derived::OneOf(keys) if keys.contains(key) => Ok(()),
         Derived::Key(k) => Err(format!("a {name} whose fields give the key {}", k.to_hex())),
@@ -56,55 +55,23 @@ pub fn check(key: &Hash256, entry: &StObject) -> Result<(), String> {
     }
 }
 
-/// The entry type of the singleton at `key`, if `key` is a singleton's.
-fn singleton_type(key: &Hash256) -> Option<u16> {
-    [
-        (keylet::fees(), lt::FEE_SETTINGS),
-        (keylet::amendments(), lt::AMENDMENTS),
-        (keylet::negative_unl(), lt::NEGATIVE_UNL),
-        (keylet::skip(), lt::LEDGER_HASHES),
-    ]
-    .into_iter()
-    .find(|(k, _)| k == key)
-    .map(|(_, t)| t)
+/// The singleton type whose fixed key `key` is, if any.
+fn singleton_at(key: &Hash256) -> Option<&'static EntryType> {
+    ENTRY_TYPES.iter().find(|t| match t.key {
+        Key::Fixed(k) | Key::FixedOr(k, _) => k() == *key,
+        _ => false,
+    })
 }
 
-/// The key (or keys) entry type `code`'s fields in `e` give.
-fn derived(code: u16, e: &StObject) -> Derived {
-    match code {
-        lt::ACCOUNT_ROOT => by_account(e, "Account", keylet::account),
-        lt::DID => by_account(e, "Account", keylet::did),
-        lt::FEE_SETTINGS => Derived::Key(keylet::fees()),
-        lt::AMENDMENTS => Derived::Key(keylet::amendments()),
-        lt::NEGATIVE_UNL => Derived::Key(keylet::negative_unl()),
-        lt::LEDGER_HASHES => skip_lists(e),
-        lt::RIPPLE_STATE => trust_line(e),
-        lt::DIR_NODE => directory(e),
-        lt::OFFER => by_sequence(e, "Account", "Sequence", keylet::offer),
-        lt::CHECK => by_sequence(e, "Account", "Sequence", keylet::check),
-        lt::TICKET => by_sequence(e, "Account", "TicketSequence", keylet::ticket),
-        lt::ORACLE => by_sequence(e, "Owner", "OracleDocumentID", keylet::oracle),
-        lt::VAULT => by_sequence(e, "Owner", "Sequence", keylet::vault),
-        lt::LOAN_BROKER => by_sequence(e, "Owner", "Sequence", keylet::loan_broker),
-        lt::PERMISSIONED_DOMAIN => by_sequence(e, "Owner", "Sequence", keylet::permissioned_domain),
-        lt::MPTOKEN_ISSUANCE => by_sequence(e, "Issuer", "Sequence", |a, s| {
-            keylet::mpt_issuance(&MptId::new(s, a))
-        }),
-        lt::DELEGATE => by_pair(e, "Account", "Authorize", keylet::delegate),
-        lt::DEPOSIT_PREAUTH if e.has("Authorize") => {
-            by_pair(e, "Account", "Authorize", keylet::deposit_preauth)
-        }
-        lt::CREDENTIAL => credential(e),
-        lt::MPTOKEN => mptoken(e),
-        lt::LOAN => loan(e),
-        lt::XCHAIN_OWNED_CLAIM_ID => claim_id(e, "XChainClaimID", keylet::xchain_claim_id),
-        lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID => claim_id(
-            e,
-            "XChainAccountCreateCount",
-            keylet::xchain_create_account_claim_id,
-        ),
-        lt::BRIDGE => bridge(e),
-        _ => Derived::Unknown,
+/// The key (or keys) a type's keylet gives from the fields of `e`.
+fn derived(key: Key, e: &StObject) -> Derived {
+    match key {
+        Key::Fixed(k) => Derived::Key(k()),
+        Key::FixedOr(_, of) | Key::Derived(of) => of(e),
+        Key::Account(account, k) => by_account(e, account, k),
+        Key::AccountSeq(account, seq, k) => by_sequence(e, account, seq, k),
+        Key::AccountPair(first, second, k) => by_pair(e, first, second, k),
+        Key::Opaque => Derived::Unknown,
     }
 }
 
@@ -148,14 +115,14 @@ fn by_pair(
 }
 
 /// The short skip list, or the long one its LastLedgerSequence falls in.
-fn skip_lists(e: &StObject) -> Derived {
+pub fn skip_lists(e: &StObject) -> Derived {
     let mut keys = vec![keylet::skip()];
     keys.extend(e.get_u32("LastLedgerSequence").map(keylet::skip_long));
     Derived::OneOf(keys)
 }
 
 /// A trust line: its two issuers (the limits') and its currency.
-fn trust_line(e: &StObject) -> Derived {
+pub fn trust_line(e: &StObject) -> Derived {
     let issue = |name| match e.get_amount(name) {
         Some(Amount::Iou {
             issuer, currency, ..
@@ -172,7 +139,7 @@ fn trust_line(e: &StObject) -> Derived {
 
 /// A directory page: the root its owner or its book gives, and the root's own page at
 /// that root's key (a later page's number is not in the entry).
-fn directory(e: &StObject) -> Derived {
+pub fn directory(e: &StObject) -> Derived {
     let Some(root) = e.get_h256("RootIndex") else {
         return Derived::Missing("RootIndex");
     };
@@ -210,7 +177,8 @@ fn book_root(e: &StObject) -> Option<Result<Hash256, Derived>> {
     Some(book)
 }
 
-fn credential(e: &StObject) -> Derived {
+/// A Credential: its subject, issuer and type.
+pub fn credential(e: &StObject) -> Derived {
     let got = field(e.get_account("Subject"), "Subject").and_then(|s| {
         let issuer = field(e.get_account("Issuer"), "Issuer")?;
         Ok((
@@ -225,7 +193,8 @@ fn credential(e: &StObject) -> Derived {
     }
 }
 
-fn mptoken(e: &StObject) -> Derived {
+/// An MPToken: its holder and issuance.
+pub fn mptoken(e: &StObject) -> Derived {
     let got = field(e.get_account("Account"), "Account").and_then(|a| {
         let id = field(e.get_mpt_id("MPTokenIssuanceID"), "MPTokenIssuanceID")?;
         Ok((a, id))
@@ -236,13 +205,41 @@ fn mptoken(e: &StObject) -> Derived {
     }
 }
 
-fn loan(e: &StObject) -> Derived {
+/// A Loan: its broker and sequence.
+pub fn loan(e: &StObject) -> Derived {
     let got = field(e.get_h256("LoanBrokerID"), "LoanBrokerID")
         .and_then(|b| Ok((b, field(e.get_u32("LoanSequence"), "LoanSequence")?)));
     match got {
         Ok((b, s)) => Derived::Key(keylet::loan(&b, s)),
         Err(d) => d,
     }
+}
+
+/// A DepositPreauth of one account (a credential set's key is not in the entry).
+pub fn deposit_preauth(e: &StObject) -> Derived {
+    if !e.has("Authorize") {
+        return Derived::Unknown;
+    }
+    by_pair(e, "Account", "Authorize", keylet::deposit_preauth)
+}
+
+/// An MPTokenIssuance's key from its issuer and sequence.
+pub fn mpt_issuance(issuer: &AccountId, seq: u32) -> Hash256 {
+    keylet::mpt_issuance(&MptId::new(seq, issuer))
+}
+
+/// An XChainOwnedClaimID: its bridge and claim ID.
+pub fn xchain_claim_id(e: &StObject) -> Derived {
+    claim_id(e, "XChainClaimID", keylet::xchain_claim_id)
+}
+
+/// An XChainOwnedCreateAccountClaimID: its bridge and account create count.
+pub fn xchain_create_account_claim_id(e: &StObject) -> Derived {
+    claim_id(
+        e,
+        "XChainAccountCreateCount",
+        keylet::xchain_create_account_claim_id,
+    )
 }
 
 fn claim_id(
@@ -259,7 +256,7 @@ fn claim_id(
 }
 
 /// A bridge: the door its Account is, and that chain's issue.
-fn bridge(e: &StObject) -> Derived {
+pub fn bridge(e: &StObject) -> Derived {
     let got = field(e.get_xchain_bridge("XChainBridge"), "XChainBridge")
         .and_then(|b| Ok((b, field(e.get_account("Account"), "Account")?)));
     match got {
@@ -277,6 +274,7 @@ fn bridge(e: &StObject) -> Derived {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::entry_types::lt;
     use crate::ledger::sf::sf;
 
     fn account(n: u8) -> AccountId {

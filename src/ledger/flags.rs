@@ -1,69 +1,8 @@
-//! Ledger entry types and ledger-entry flags (`LedgerFormats.h`).
+//! Ledger-entry flags (`LedgerFormats.h`); the entry types' codes are
+//! [`super::entry_types`]'s.
 
-/// LedgerEntryType codes.
-pub mod lt {
-    /// AccountRoot.
-    pub const ACCOUNT_ROOT: u16 = 0x0061;
-    /// DirectoryNode.
-    pub const DIR_NODE: u16 = 0x0064;
-    /// RippleState (trust line).
-    pub const RIPPLE_STATE: u16 = 0x0072;
-    /// LedgerHashes (skip lists).
-    pub const LEDGER_HASHES: u16 = 0x0068;
-    /// FeeSettings.
-    pub const FEE_SETTINGS: u16 = 0x0073;
-    /// Amendments (the singleton of enabled and voted amendments).
-    pub const AMENDMENTS: u16 = 0x0066;
-    /// NegativeUNL (the singleton of validators disabled).
-    pub const NEGATIVE_UNL: u16 = 0x004e;
-    /// PayChannel.
-    pub const PAYCHAN: u16 = 0x0078;
-    /// SignerList.
-    pub const SIGNER_LIST: u16 = 0x0053;
-    /// Ticket.
-    pub const TICKET: u16 = 0x0054;
-    /// DepositPreauth.
-    pub const DEPOSIT_PREAUTH: u16 = 0x0070;
-    /// Escrow.
-    pub const ESCROW: u16 = 0x0075;
-    /// Check.
-    pub const CHECK: u16 = 0x0043;
-    /// AMM.
-    pub const AMM: u16 = 0x0079;
-    /// Offer.
-    pub const OFFER: u16 = 0x006f;
-    /// MPTokenIssuance.
-    pub const MPTOKEN_ISSUANCE: u16 = 0x007e;
-    /// MPToken.
-    pub const MPTOKEN: u16 = 0x007f;
-    /// NFTokenPage: up to 32 of an owner's NFTokens.
-    pub const NFTOKEN_PAGE: u16 = 0x0050;
-    /// NFTokenOffer: an offer to buy or sell one NFToken.
-    pub const NFTOKEN_OFFER: u16 = 0x0037;
-    /// Bridge: one door's end of a cross-chain bridge.
-    pub const BRIDGE: u16 = 0x0069;
-    /// DID: an account's decentralized identifier.
-    pub const DID: u16 = 0x0049;
-    /// Oracle: an account's price oracle.
-    pub const ORACLE: u16 = 0x0080;
-    /// Credential: an issuer's attestation about a subject.
-    pub const CREDENTIAL: u16 = 0x0081;
-    /// PermissionedDomain: an owner's set of accepted credentials.
-    pub const PERMISSIONED_DOMAIN: u16 = 0x0082;
-    /// Delegate: the permissions an account gives another to act for it.
-    pub const DELEGATE: u16 = 0x0083;
-    /// Vault: a single-asset vault.
-    pub const VAULT: u16 = 0x0084;
-    /// XChainOwnedClaimID: a claim ID on a bridge, with the witnesses' attestations.
-    pub const XCHAIN_OWNED_CLAIM_ID: u16 = 0x0071;
-    /// XChainOwnedCreateAccountClaimID: the door's pending account create, with its
-    /// attestations.
-    pub const XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID: u16 = 0x0074;
-    /// LoanBroker: a vault owner's lending business over its vault (LendingProtocol).
-    pub const LOAN_BROKER: u16 = 0x0088;
-    /// Loan: one loan a broker made (LendingProtocol).
-    pub const LOAN: u16 = 0x0089;
-}
+/// LedgerEntryType codes (beside their rows in [`super::entry_types`]).
+pub use super::entry_types::lt;
 
 /// Credential flags.
 pub mod lsf_credential {

@@ -9,9 +9,11 @@
 //! ```
 //!
 //! - [`keylet`]: the index of every ledger entry, as rippled computes it.
+//! - [`entry_types`]: one row per ledger entry type: codes, RPC names, keylets, threading,
+//!   AccountDelete, invariants.
 //! - [`entry_key`]: whether an entry read from outside can be the one at its key.
 //! - [`sf`]: cached field handles and typed accessors.
-//! - [`flags`]: entry types and lsf flags.
+//! - [`flags`]: lsf flags.
 //! - [`fees`]: base fee and reserves.
 //! - [`state`]: the multi-version map of entries (every ledger in history, one map).
 //! - [`view`]: read views of one ledger.
@@ -28,6 +30,7 @@ pub mod book_index;
 pub mod deferred;
 pub mod directory;
 pub mod entry_key;
+pub mod entry_types;
 pub mod fees;
 pub mod flags;
 pub mod header;

@@ -13,6 +13,7 @@ use crate::engine::entry::{balance_drops, credit_drops, set_flags};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::directory::owned;
+use crate::ledger::entry_types::{self, Deletion};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -21,20 +22,10 @@ use crate::protocol::amount::Amount;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Hash256};
 
-/// Entry types an account may own and still be deleted (rippled `nonObligationDeleter`).
+/// Entry types an account may own and still be deleted: their rows say
+/// [`Deletion::Deleted`] (rippled `nonObligationDeleter`).
 fn deletable(entry_type: u16) -> bool {
-    matches!(
-        entry_type,
-        lt::OFFER
-            | lt::SIGNER_LIST
-            | lt::TICKET
-            | lt::DEPOSIT_PREAUTH
-            | lt::NFTOKEN_OFFER
-            | lt::DID
-            | lt::ORACLE
-            | lt::CREDENTIAL
-            | lt::DELEGATE
-    )
+    entry_types::of_code(entry_type).is_some_and(|t| t.deletion == Deletion::Deleted)
 }
 
 /// preflight.
@@ -175,29 +166,60 @@ fn delete_owned(ctx: &mut ApplyContext, account: &AccountId, key: &Hash256) -> T
     let Some(entry) = ctx.sb.peek(key) else {
         return Ter::tesSUCCESS;
     };
-    match entry.u16_of(sf().ledger_entry_type) {
-        Some(lt::OFFER) => crate::engine::dex::offer_delete(&mut ctx.sb, key),
-        Some(lt::SIGNER_LIST) => remove_signer_list(&mut ctx.sb, account),
-        Some(lt::DEPOSIT_PREAUTH) => remove_preauth(&mut ctx.sb, key),
-        Some(lt::DID) => crate::engine::did::delete_did(&mut ctx.sb, account),
-        Some(lt::ORACLE) => crate::engine::oracle::delete_oracle(&mut ctx.sb, key, account),
-        Some(lt::CREDENTIAL) => credential::delete_credential(&mut ctx.sb, key),
-        Some(lt::DELEGATE) => crate::engine::delegate::delete_delegate(&mut ctx.sb, key),
-        Some(lt::NFTOKEN_OFFER) => {
-            if crate::engine::nft::delete_offer(&mut ctx.sb, key) {
-                Ter::tesSUCCESS
-            } else {
-                Ter::tefBAD_LEDGER
-            }
+    let code = entry.u16_of(sf().ledger_entry_type).unwrap_or(0);
+    match deleter(code) {
+        Some(delete) => delete(ctx, account, key, &entry),
+        None => Ter::tecHAS_OBLIGATIONS,
+    }
+}
+
+/// How AccountDelete deletes one owned entry: (context, account, key, entry).
+type Deleter = fn(&mut ApplyContext, &AccountId, &Hash256, &StObject) -> Ter;
+
+/// The family's deleter of each type whose row says [`Deletion::Deleted`].
+fn deleter(code: u16) -> Option<Deleter> {
+    let delete: Deleter = match code {
+        lt::OFFER => |ctx, _, key, _| crate::engine::dex::offer_delete(&mut ctx.sb, key),
+        lt::SIGNER_LIST => |ctx, account, _, _| remove_signer_list(&mut ctx.sb, account),
+        lt::DEPOSIT_PREAUTH => |ctx, _, key, _| remove_preauth(&mut ctx.sb, key),
+        lt::DID => |ctx, account, _, _| crate::engine::did::delete_did(&mut ctx.sb, account),
+        lt::ORACLE => {
+            |ctx, account, key, _| crate::engine::oracle::delete_oracle(&mut ctx.sb, key, account)
         }
-        Some(lt::TICKET) => {
+        lt::CREDENTIAL => |ctx, _, key, _| credential::delete_credential(&mut ctx.sb, key),
+        lt::DELEGATE => |ctx, _, key, _| crate::engine::delegate::delete_delegate(&mut ctx.sb, key),
+        lt::NFTOKEN_OFFER => {
+            |ctx, _, key, _| bad_ledger_unless(crate::engine::nft::delete_offer(&mut ctx.sb, key))
+        }
+        lt::TICKET => |ctx, account, _, entry| {
             let seq = entry.u32_of(sf().ticket_sequence).unwrap_or(0);
-            if crate::engine::transactor::delete_ticket(&mut ctx.sb, account, seq).is_some() {
-                Ter::tesSUCCESS
-            } else {
-                Ter::tefBAD_LEDGER
-            }
+            let gone = crate::engine::transactor::delete_ticket(&mut ctx.sb, account, seq);
+            bad_ledger_unless(gone.is_some())
+        },
+        _ => return None,
+    };
+    Some(delete)
+}
+
+fn bad_ledger_unless(ok: bool) -> Ter {
+    if ok {
+        Ter::tesSUCCESS
+    } else {
+        Ter::tefBAD_LEDGER
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::entry_types::ENTRY_TYPES;
+
+    #[test]
+    fn every_type_the_table_deletes_has_a_deleter_and_no_other_does() {
+        for t in ENTRY_TYPES {
+            assert_eq!(deleter(t.code).is_some(), deletable(t.code), "{}", t.name);
         }
-        _ => Ter::tecHAS_OBLIGATIONS,
+        let deleted = ENTRY_TYPES.iter().filter(|t| deletable(t.code)).count();
+        assert_eq!(deleted, 9, "rippled's nonObligationDeleter types");
     }
 }

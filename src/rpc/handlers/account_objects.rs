@@ -2,11 +2,12 @@
 //! an account's owner directory, optionally of one type, paged with a
 //! `<directory page key>,<entry key>` marker.
 
+use crate::ledger::entry_types::{Deletion, ENTRY_TYPES};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::rpc::entry_type::{chosen_type, type_code};
+use crate::rpc::entry_type::chosen_type;
 use crate::protocol::types::Hash256;
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
@@ -19,33 +20,6 @@ use crate::rpc::ledger_select::select;
 use crate::rpc::params::parse_hash256;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::Value;
-
-/// Types that can never be in an owner directory: refused as a filter.
-const NOT_OWNED: &[&str] = &[
-    "Amendments",
-    "DirectoryNode",
-    "FeeSettings",
-    "LedgerHashes",
-    "NegativeUNL",
-];
-
-/// Types that block AccountDelete (`deletion_blockers_only`).
-const DELETION_BLOCKERS: &[&str] = &[
-    "Check",
-    "Escrow",
-    "NFTokenPage",
-    "PayChannel",
-    "RippleState",
-    "XChainOwnedClaimID",
-    "XChainOwnedCreateAccountClaimID",
-    "Bridge",
-    "MPTokenIssuance",
-    "MPToken",
-    "PermissionedDomain",
-    "Vault",
-    "LoanBroker",
-    "Loan",
-];
 
 /// Answer account_objects.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
@@ -153,18 +127,20 @@ fn reply(
 }
 
 /// The `type` / `deletion_blockers_only` filter: the entry type codes to list (None: all).
+/// Their rows say which types an owner directory may hold and which block AccountDelete.
 fn type_filter(params: &Params) -> Result<Option<Vec<u16>>, RpcError> {
     let chosen = chosen_type(params)?;
-    if chosen.is_some_and(|t| NOT_OWNED.contains(&t)) {
+    if chosen.is_some_and(|t| !t.account_objects) {
         return Err(RpcError::invalid_field("type"));
     }
-    let mut filter: Option<Vec<u16>> = chosen.map(|t| type_code(t).into_iter().collect());
+    let mut filter: Option<Vec<u16>> = chosen.map(|t| vec![t.code]);
     if params.get("deletion_blockers_only").is_some_and(as_bool) {
         filter = Some(
-            DELETION_BLOCKERS
+            ENTRY_TYPES
                 .iter()
-                .filter(|t| chosen.is_none_or(|c| c == **t))
-                .filter_map(|t| type_code(t))
+                .filter(|t| t.deletion == Deletion::Blocks)
+                .filter(|t| chosen.is_none_or(|c| c.code == t.code))
+                .map(|t| t.code)
                 .collect(),
         );
     }

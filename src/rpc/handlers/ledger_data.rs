@@ -9,7 +9,7 @@ use crate::protocol::codec;
 use crate::protocol::types::Hash256;
 use crate::render::ledger::entry_json;
 use crate::rpc::context::Context;
-use crate::rpc::entry_type::{chosen_type, type_code};
+use crate::rpc::entry_type::chosen_type;
 use crate::rpc::error::RpcError;
 use crate::rpc::ledger_select::{header_object, require_complete, select};
 use crate::rpc::params::{as_bool, parse_hash256};
@@ -81,7 +81,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         let header = header_object(ctx, &sel.snap, binary);
         r.insert("ledger".into(), Value::Object(header));
     }
-    let wanted = chosen_type(params)?.and_then(type_code);
+    let wanted = chosen_type(params)?.map(|t| t.code);
     crate::rpc::cpu_pool::deliver_deferred_wakes();
     let mut page = sel.snap.view.page(after.as_ref(), limit.saturating_add(1));
     if page.len() > limit {

@@ -2,12 +2,12 @@
 //! one ledger entry by index or by the parts of its key, as JSON or binary.
 
 use crate::engine::credential::CredentialSet;
+use crate::ledger::entry_types::{lt, ENTRY_TYPES};
 use crate::ledger::keylet;
 use crate::engine::credential::{CREDENTIALS_ARRAY_MAX, CREDENTIAL_TYPE_BYTES_MAX};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::codec;
-use crate::protocol::hash::sha512_half;
 use crate::protocol::mpt::MptId;
 use crate::protocol::types::{AccountId, Currency, Hash256};
 use crate::protocol::xchain::{ChainType, XChainBridge};
@@ -69,50 +69,54 @@ enum Parse {
     XChainCreateAccountClaimId,
 }
 
-/// The selectors: name, parser, and the entry type it must find (None = any).
-const SELECTORS: &[(&str, Parse, Option<&str>)] = &[
-    ("account", Parse::AccountRoot, Some("AccountRoot")),
-    ("amendments", Parse::Index, Some("Amendments")),
-    ("amm", Parse::Amm, Some("AMM")),
-    ("bridge", Parse::Bridge, Some("Bridge")),
-    ("check", Parse::Index, Some("Check")),
-    ("credential", Parse::Credential, Some("Credential")),
-    ("deposit_preauth", Parse::DepositPreauth, Some("DepositPreauth")),
-    ("did", Parse::Did, Some("DID")),
-    ("directory", Parse::Directory, Some("DirectoryNode")),
-    ("escrow", Parse::Escrow, Some("Escrow")),
-    ("fee", Parse::Index, Some("FeeSettings")),
-    ("hashes", Parse::Index, Some("LedgerHashes")),
-    ("mpt_issuance", Parse::MptIssuance, Some("MPTokenIssuance")),
-    ("mptoken", Parse::MpToken, Some("MPToken")),
-    ("nft_offer", Parse::Index, Some("NFTokenOffer")),
-    ("nft_page", Parse::Index, Some("NFTokenPage")),
-    ("nunl", Parse::Index, Some("NegativeUNL")),
-    ("offer", Parse::Offer, Some("Offer")),
-    ("oracle", Parse::Oracle, Some("Oracle")),
-    ("payment_channel", Parse::Index, Some("PayChannel")),
-    ("permissioned_domain", Parse::PermissionedDomain, Some("PermissionedDomain")),
-    ("signer_list", Parse::Index, Some("SignerList")),
-    ("state", Parse::RippleState, Some("RippleState")),
-    ("ticket", Parse::Ticket, Some("Ticket")),
-    ("vault", Parse::Vault, Some("Vault")),
-    ("loan_broker", Parse::LoanBroker, Some("LoanBroker")),
-    ("loan", Parse::Loan, Some("Loan")),
-    ("index", Parse::Index, None),
-    ("account_root", Parse::AccountRoot, Some("AccountRoot")),
-    ("ripple_state", Parse::RippleState, Some("RippleState")),
-    ("delegate", Parse::Delegate, Some("Delegate")),
-    (
-        "xchain_owned_claim_id",
-        Parse::XChainClaimId,
-        Some("XChainOwnedClaimID"),
-    ),
-    (
-        "xchain_owned_create_account_claim_id",
-        Parse::XChainCreateAccountClaimId,
-        Some("XChainOwnedCreateAccountClaimID"),
-    ),
+/// How the selectors of the types whose value may be more than an index parse it; every
+/// other type's selector takes an index (`Parse::Index`).
+const PARSERS: &[(u16, Parse)] = &[
+    (lt::ACCOUNT_ROOT, Parse::AccountRoot),
+    (lt::AMM, Parse::Amm),
+    (lt::BRIDGE, Parse::Bridge),
+    (lt::CREDENTIAL, Parse::Credential),
+    (lt::DEPOSIT_PREAUTH, Parse::DepositPreauth),
+    (lt::DID, Parse::Did),
+    (lt::DIR_NODE, Parse::Directory),
+    (lt::ESCROW, Parse::Escrow),
+    (lt::MPTOKEN_ISSUANCE, Parse::MptIssuance),
+    (lt::MPTOKEN, Parse::MpToken),
+    (lt::OFFER, Parse::Offer),
+    (lt::ORACLE, Parse::Oracle),
+    (lt::PERMISSIONED_DOMAIN, Parse::PermissionedDomain),
+    (lt::RIPPLE_STATE, Parse::RippleState),
+    (lt::TICKET, Parse::Ticket),
+    (lt::VAULT, Parse::Vault),
+    (lt::LOAN_BROKER, Parse::LoanBroker),
+    (lt::LOAN, Parse::Loan),
+    (lt::DELEGATE, Parse::Delegate),
+    (lt::XCHAIN_OWNED_CLAIM_ID, Parse::XChainClaimId),
+    (lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID, Parse::XChainCreateAccountClaimId),
 ];
+
+/// One selector: name, parser, and the entry type it must find (None = any).
+type Selector = (&'static str, Parse, Option<u16>);
+
+/// The selectors: each built entry type's RPC name (as rippled makes them from
+/// `ledger_entries.macro`), then `index` and the long names of two.
+fn selectors() -> impl Iterator<Item = Selector> {
+    let parse = |code: u16| {
+        PARSERS
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(Parse::Index, |(_, p)| *p)
+    };
+    ENTRY_TYPES
+        .iter()
+        .filter(|t| t.built)
+        .map(move |t| (t.rpc, parse(t.code), Some(t.code)))
+        .chain([
+            ("index", Parse::Index, None),
+            ("account_root", Parse::AccountRoot, Some(lt::ACCOUNT_ROOT)),
+            ("ripple_state", Parse::RippleState, Some(lt::RIPPLE_STATE)),
+        ])
+}
 
 const CODE: ErrorCode = ErrorCode::InvalidParams;
 
@@ -156,11 +160,6 @@ fn required_u32(o: &Value, field: &str, token: &'static str) -> Result<u32, RpcE
 /// `parse<uint192>`: 48 hex digits.
 fn parse_mpt_id(v: &Value) -> Option<MptId> {
     MptId::from_hex(v.as_str()?)
-}
-
-/// A key in namespace `space` over an account and a sequence (offers, escrows, tickets).
-fn account_seq_key(space: u8, account: &AccountId, seq: u32) -> Hash256 {
-    sha512_half(&[&[0, space], &account.0, &seq.to_be_bytes()])
 }
 
 fn ripple_state(v: &Value, field: &str) -> Result<Hash256, RpcError> {
@@ -248,17 +247,17 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         Parse::Offer if v.is_object() => {
             let a = required_account(v, "account", "malformedAddress")?;
             let seq = required_u32(v, "seq", "malformedRequest")?;
-            Ok(account_seq_key(b'o', &a, seq))
+            Ok(keylet::offer(&a, seq))
         }
         Parse::Escrow if v.is_object() => {
             let a = required_account(v, "owner", "malformedOwner")?;
             let seq = required_u32(v, "seq", "malformedSeq")?;
-            Ok(account_seq_key(b'u', &a, seq))
+            Ok(keylet::escrow(&a, seq))
         }
         Parse::Ticket if v.is_object() => {
             let a = required_account(v, "account", "malformedAddress")?;
             let seq = required_u32(v, "ticket_seq", "malformedRequest")?;
-            Ok(account_seq_key(b'T', &a, seq))
+            Ok(keylet::ticket(&a, seq))
         }
         Parse::DepositPreauth if v.is_object() => deposit_preauth_key(v),
         Parse::Credential if v.is_object() => {
@@ -490,8 +489,7 @@ fn bridge_key(params: &Params) -> Result<Hash256, RpcError> {
 
 /// Answer ledger_entry.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
-    let present: Vec<_> = SELECTORS
-        .iter()
+    let present: Vec<Selector> = selectors()
         .filter(|(name, _, _)| params.contains_key(*name))
         .collect();
     if present.len() > 1 {
@@ -523,11 +521,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         .read(&key)
         .ok_or_else(|| RpcError::new(ErrorCode::EntryNotFound))?;
     if let Some(want) = expected {
-        let code = crate::protocol::definitions::defs()
-            .ledger_entry_types
-            .get(want)
-            .copied();
-        if entry.u16_of(sf().ledger_entry_type) != code {
+        if entry.u16_of(sf().ledger_entry_type) != Some(*want) {
             return Err(RpcError::new(ErrorCode::UnexpectedLedgerType));
         }
     }

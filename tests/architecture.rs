@@ -744,3 +744,22 @@ fn the_entry_list_scanner_finds_lists() {
         ["A", "B"]
     );
 }
+
+/// tests/interop.rs has its own harness (libtest-mimic): a `#[test]` in its modules would
+/// compile away and never run, so every trial there is a plain function in `trials()`.
+#[test]
+fn the_interop_binary_hides_no_builtin_test() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop");
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read tests/interop")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    assert!(files.len() >= 2, "interop modules: {files:?}");
+    let hidden: Vec<String> = files
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("#[test]"))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(hidden.is_empty(), "#[test] under tests/interop: {hidden:?}");
+}

@@ -123,7 +123,6 @@ fn kt_name(kt: KeyType) -> &'static str {
 
 // ------------------------------------------------------------------ 1. keys
 
-#[test]
 fn keys_match_libraries() {
     let (seed, mut rng, n) = params(1);
     let mut cases = Vec::new();
@@ -246,7 +245,6 @@ fn keys_match_libraries() {
 
 // ------------------------------------------------------------------ 2. claims
 
-#[test]
 fn claims_match_libraries() {
     let (seed, mut rng, n) = params(2);
     let mut cases = Vec::new();
@@ -297,7 +295,6 @@ fn claims_match_libraries() {
 
 // ------------------------------------------------------------------ 3. codec
 
-#[test]
 fn codec_matches_libraries() {
     let (seed, mut rng, n) = params(3);
     let txs: Vec<Value> = (0..n).map(|_| gen::transaction(&mut rng)).collect();
@@ -424,7 +421,6 @@ fn written_amount(blob_hex: &str, want: &str) -> bool {
 /// is asserted, so a change on either side is noticed. The rippled rules quoted are
 /// from `STAmount.cpp` (`amountFromJson`, `canonicalize`), `STNumber.cpp`
 /// (`partsFromString`) and `UintTypes.cpp` (`to_currency`).
-#[test]
 fn rippled_deviations_are_pinned() {
     // 1 USD and friends, as 48-byte IOU amounts.
     let one_usd = format!("D4838D7EA4C68000{USD}{ISSUER_HEX}");
@@ -576,4 +572,15 @@ fn rippled_deviations_are_pinned() {
         probes.len(),
         decodes.len()
     );
+}
+
+/// This module's trials, slowest first so the last to start are short.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::trials![
+        "diff_libs";
+        keys_match_libraries,
+        claims_match_libraries,
+        codec_matches_libraries,
+        rippled_deviations_are_pinned,
+    ]
 }

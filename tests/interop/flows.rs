@@ -27,7 +27,7 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 use support::postgres::PgCluster;
 use support::server::Server;
@@ -56,35 +56,6 @@ fn start_server() -> Server {
     Server::start_quiet(&["--close-interval", "1"])
 }
 
-/// Flows running at once. A flow waits on one-second closes far more than it computes
-/// (the 36 flows, run one at a time, kept a fifth of one core busy: 141 s of CPU in 726 s),
-/// so two share the machine's two cores without starving each other or the servers.
-const FLOWS_AT_ONCE: usize = 2;
-
-/// How many flows are running, and the wake-up for one waiting to start.
-static RUNNING: Mutex<usize> = Mutex::new(0);
-static ENDED: Condvar = Condvar::new();
-
-/// A place among the flows running now ([`FLOWS_AT_ONCE`]), given back on drop.
-struct Slot;
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        *RUNNING.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
-        ENDED.notify_one();
-    }
-}
-
-/// Waits for a place among the running flows.
-fn slot() -> Slot {
-    let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
-    while *running >= FLOWS_AT_ONCE {
-        running = ENDED.wait(running).unwrap_or_else(|p| p.into_inner());
-    }
-    *running += 1;
-    Slot
-}
-
 fn run_script(mut cmd: Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -103,7 +74,6 @@ fn run_script(mut cmd: Command, what: &str) {
 /// `node SCRIPT ws://ADDR` with the pinned xrpl.js, against a fresh server.
 fn xrpl_js_on_a_fresh_server(script: &str, what: &str) {
     let nm = node_modules();
-    let _slot = slot();
     let server = start_server();
     let mut cmd = Command::new("node");
     cmd.arg(interop_dir().join(script))
@@ -115,7 +85,6 @@ fn xrpl_js_on_a_fresh_server(script: &str, what: &str) {
 /// `python SCRIPT http://ADDR` with the pinned xrpl-py, against a fresh server.
 fn xrpl_py_on_a_fresh_server(script: &str, what: &str) {
     let py = python();
-    let _slot = slot();
     let server = start_server();
     let mut cmd = Command::new(py);
     cmd.arg(interop_dir().join(script))
@@ -125,7 +94,6 @@ fn xrpl_py_on_a_fresh_server(script: &str, what: &str) {
 
 fn py_flow(mode: &str) {
     let py = python();
-    let _slot = slot();
     let server = start_server();
     let mut cmd = Command::new(py);
     cmd.arg(interop_dir().join("py_flow.py"))
@@ -135,27 +103,22 @@ fn py_flow(mode: &str) {
     run_script(cmd, &format!("xrpl-py flow over {mode}"));
 }
 
-#[test]
 fn xrpl_py_over_http() {
     py_flow("http");
 }
 
-#[test]
 fn xrpl_py_over_websocket() {
     py_flow("ws");
 }
 
-#[test]
 fn xrpl_js_over_websocket() {
     xrpl_js_on_a_fresh_server("js_flow.mjs", "xrpl.js flow");
 }
 
-#[test]
 fn xrpl_js_mpt_flow() {
     xrpl_js_on_a_fresh_server("mpt_flow.mjs", "xrpl.js MPT flow");
 }
 
-#[test]
 fn xrpl_py_mpt_flow() {
     xrpl_py_on_a_fresh_server("py_mpt_flow.py", "xrpl-py MPT flow");
 }
@@ -163,10 +126,8 @@ fn xrpl_py_mpt_flow() {
 /// xrpl-py funds two accounts on one ledgerd, then pays between them on a second ledgerd
 /// forked from it (`--fork ws://...`, then again lazily with `--fork-lazy`): the fork sees
 /// them, the payment validates there, and the upstream's accounts stay as they were.
-#[test]
 fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
     let py = python();
-    let _slot = slot();
     let upstream = start_server();
     let state = tempfile::tempdir().expect("tempdir");
     let state_file = state.path().join("fork_flow.json");
@@ -194,22 +155,18 @@ fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
     }
 }
 
-#[test]
 fn xrpl_js_did_and_oracle_flow() {
     xrpl_js_on_a_fresh_server("did_oracle_flow.mjs", "xrpl.js DID and oracle flow");
 }
 
-#[test]
 fn xrpl_py_did_and_oracle_flow() {
     xrpl_py_on_a_fresh_server("py_did_oracle_flow.py", "xrpl-py DID and oracle flow");
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read
 /// `build_version` as a rippled of at least 1.11.0.
-#[test]
 fn both_libraries_autofill_network_id_above_1024() {
     let (py, nm) = (python(), node_modules());
-    let _slot = slot();
     let server = Server::start_quiet(&["--close-interval", "1", "--network-id", "21337"]);
     let url = format!("ws://{}", server.addr());
     let mut js = Command::new("node");
@@ -225,10 +182,8 @@ fn both_libraries_autofill_network_id_above_1024() {
     run_script(pyc, "xrpl-py on network 21337");
 }
 
-#[test]
 fn wscat_session() {
     let nm = node_modules();
-    let _slot = slot();
     let server = start_server();
     let wscat = nm.join("wscat/bin/wscat");
     let url = format!("ws://{}", server.addr());
@@ -283,10 +238,8 @@ fn wscat_session() {
 
 /// xrpl.js `client.fundWallet` with a wallet, with an amount and without a wallet, against
 /// the faucet on the server's own port, and the balances it reports and the ledger holds.
-#[test]
 fn xrpl_js_fund_wallet() {
     let nm = node_modules();
-    let _slot = slot();
     let server = start_server();
     let mut cmd = Command::new("node");
     cmd.arg(interop_dir().join("faucet.mjs"))
@@ -298,10 +251,8 @@ fn xrpl_js_fund_wallet() {
 
 /// xrpl-py `generate_faucet_wallet` (a new wallet, then the same one again), and a seed
 /// `serve --accounts` printed used as an xrpl-py wallet.
-#[test]
 fn xrpl_py_generate_faucet_wallet() {
     let py = python();
-    let _slot = slot();
     let server = Server::start_quiet(&["--close-interval", "1", "--accounts", "2"]);
     let seed = server
         .log
@@ -324,10 +275,8 @@ fn xrpl_py_generate_faucet_wallet() {
 /// Time travel and snapshots: a server that closes only on ledger_accept; each library
 /// finishes a 30-day escrow after one `ledger_accept` with `close_time` past FinishAfter,
 /// and reverts to a snapshot through its generic request, getting the same ledger hash.
-#[test]
 fn both_libraries_travel_in_time_and_revert_to_a_snapshot() {
     let (py, nm) = (python(), node_modules());
-    let _slot = slot();
     let server = Server::start_quiet(&["--close-interval", "0"]);
     let mut js = Command::new("node");
     js.arg(interop_dir().join("time_travel.mjs"))
@@ -340,22 +289,18 @@ fn both_libraries_travel_in_time_and_revert_to_a_snapshot() {
     run_script(pyc, "xrpl-py time travel");
 }
 
-#[test]
 fn xrpl_js_credential_flow() {
     xrpl_js_on_a_fresh_server("credential_flow.mjs", "xrpl.js credential flow");
 }
 
-#[test]
 fn xrpl_py_credential_flow() {
     xrpl_py_on_a_fresh_server("py_credential_flow.py", "xrpl-py credential flow");
 }
 
-#[test]
 fn xrpl_js_permissioned_dex_flow() {
     xrpl_js_on_a_fresh_server("permissioned_dex_flow.mjs", "xrpl.js permissioned DEX flow");
 }
 
-#[test]
 fn xrpl_py_permissioned_dex_flow() {
     xrpl_py_on_a_fresh_server(
         "py_permissioned_dex_flow.py",
@@ -375,10 +320,8 @@ fn read_nodes() -> (PgCluster, Server, Server, Server) {
     (pg, writer, a, b)
 }
 
-#[test]
 fn xrpl_py_through_a_read_node() {
     let py = python();
-    let _slot = slot();
     let (_pg, _writer, a, _b) = read_nodes();
     let mut cmd = Command::new(py);
     cmd.arg(interop_dir().join("read_node.py"))
@@ -386,10 +329,8 @@ fn xrpl_py_through_a_read_node() {
     run_script(cmd, "xrpl-py through a read node");
 }
 
-#[test]
 fn xrpl_js_through_one_read_node_and_the_stream_of_another() {
     let nm = node_modules();
-    let _slot = slot();
     let (_pg, _writer, a, b) = read_nodes();
     let mut cmd = Command::new("node");
     cmd.arg(interop_dir().join("read_node.mjs"))
@@ -401,43 +342,35 @@ fn xrpl_js_through_one_read_node_and_the_stream_of_another() {
 
 /// DynamicMPT (XLS-94) with xrpl.js: ImmutableFlags, tfMPTSet* capabilities, metadata and
 /// fee replaced, removed and frozen (`dynamic_mpt_flow.mjs`).
-#[test]
 fn xrpl_js_dynamic_mpt_flow() {
     xrpl_js_on_a_fresh_server("dynamic_mpt_flow.mjs", "xrpl.js DynamicMPT flow");
 }
 
 /// The same with xrpl-py over HTTP (`py_dynamic_mpt_flow.py`).
-#[test]
 fn xrpl_py_dynamic_mpt_flow() {
     xrpl_py_on_a_fresh_server("py_dynamic_mpt_flow.py", "xrpl-py DynamicMPT flow");
 }
 
-#[test]
 fn xrpl_js_delegate_flow() {
     xrpl_js_on_a_fresh_server("delegate_flow.mjs", "xrpl.js delegate flow");
 }
 
-#[test]
 fn xrpl_py_delegate_flow() {
     xrpl_py_on_a_fresh_server("py_delegate_flow.py", "xrpl-py delegate flow");
 }
 
-#[test]
 fn xrpl_js_vault_flow() {
     xrpl_js_on_a_fresh_server("vault_flow.mjs", "xrpl.js vault flow");
 }
 
-#[test]
 fn xrpl_py_vault_flow() {
     xrpl_py_on_a_fresh_server("py_vault_flow.py", "xrpl-py vault flow");
 }
 
-#[test]
 fn xrpl_py_batch_flow() {
     xrpl_py_on_a_fresh_server("py_batch_flow.py", "xrpl-py batch flow");
 }
 
-#[test]
 fn xrpl_js_xchain_account_flow() {
     xrpl_js_on_a_fresh_server(
         "xchain_account_flow.mjs",
@@ -445,7 +378,6 @@ fn xrpl_js_xchain_account_flow() {
     );
 }
 
-#[test]
 fn xrpl_py_xchain_account_flow() {
     xrpl_py_on_a_fresh_server(
         "py_xchain_account_flow.py",
@@ -454,40 +386,34 @@ fn xrpl_py_xchain_account_flow() {
 }
 
 /// A vault of an MPT asset and an issuance's DomainID with xrpl.js (`vault_mpt_flow.mjs`).
-#[test]
 fn xrpl_js_vault_mpt_flow() {
     xrpl_js_on_a_fresh_server("vault_mpt_flow.mjs", "xrpl.js MPT vault flow");
 }
 
 /// A vault of an MPT asset with xrpl-py over HTTP (`py_vault_mpt_flow.py`).
-#[test]
 fn xrpl_py_vault_mpt_flow() {
     xrpl_py_on_a_fresh_server("py_vault_mpt_flow.py", "xrpl-py MPT vault flow");
 }
 
 /// A LoanBroker over an XRP vault with xrpl.js: set, cover deposit and withdraw, update,
 /// delete (`loan_broker_flow.mjs`).
-#[test]
 fn xrpl_js_loan_broker_flow() {
     xrpl_js_on_a_fresh_server("loan_broker_flow.mjs", "xrpl.js loan broker flow");
 }
 
 /// A loan's life with xrpl.js over WebSocket: co-signed with signLoanSetByCounterparty,
 /// impaired, paid and deleted (`loan_flow.mjs`).
-#[test]
 fn xrpl_js_loan_flow() {
     xrpl_js_on_a_fresh_server("loan_flow.mjs", "xrpl.js loan flow");
 }
 
 /// A loan co-signed by the borrower's signer list with xrpl-py over HTTP, impaired and
 /// paid off (`py_loan_flow.py`).
-#[test]
 fn xrpl_py_loan_flow() {
     xrpl_py_on_a_fresh_server("py_loan_flow.py", "xrpl-py loan flow");
 }
 
 /// A LoanBroker over an XRP vault with xrpl-py over HTTP (`py_loan_broker_flow.py`).
-#[test]
 fn xrpl_py_loan_broker_flow() {
     xrpl_py_on_a_fresh_server("py_loan_broker_flow.py", "xrpl-py loan broker flow");
 }
@@ -495,14 +421,55 @@ fn xrpl_py_loan_broker_flow() {
 /// Escrows of an issued currency (with a transfer rate) and of an MPT with xrpl.js over
 /// WebSocket: AllowTrustLineLocking, the issuer's objects, LockedAmount, a cancel
 /// (`token_escrow_flow.mjs`).
-#[test]
 fn xrpl_js_token_escrow_flow() {
     xrpl_js_on_a_fresh_server("token_escrow_flow.mjs", "xrpl.js token escrow flow");
 }
 
 /// Escrows of an issued currency (the destination's line made on its own finish) and of
 /// an MPT with xrpl-py over HTTP (`py_token_escrow_flow.py`).
-#[test]
 fn xrpl_py_token_escrow_flow() {
     xrpl_py_on_a_fresh_server("py_token_escrow_flow.py", "xrpl-py token escrow flow");
+}
+
+/// This module's trials, slowest first so the last to start are short.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::trials![
+        "flows";
+        xrpl_py_pays_on_a_fork_of_a_second_ledgerd,
+        both_libraries_travel_in_time_and_revert_to_a_snapshot,
+        xrpl_py_through_a_read_node,
+        xrpl_js_through_one_read_node_and_the_stream_of_another,
+        xrpl_js_loan_broker_flow,
+        xrpl_js_loan_flow,
+        xrpl_py_loan_flow,
+        xrpl_py_loan_broker_flow,
+        xrpl_py_over_http,
+        xrpl_py_over_websocket,
+        xrpl_js_over_websocket,
+        xrpl_js_mpt_flow,
+        xrpl_py_mpt_flow,
+        xrpl_js_did_and_oracle_flow,
+        xrpl_py_did_and_oracle_flow,
+        both_libraries_autofill_network_id_above_1024,
+        wscat_session,
+        xrpl_js_fund_wallet,
+        xrpl_py_generate_faucet_wallet,
+        xrpl_js_credential_flow,
+        xrpl_py_credential_flow,
+        xrpl_js_permissioned_dex_flow,
+        xrpl_py_permissioned_dex_flow,
+        xrpl_js_dynamic_mpt_flow,
+        xrpl_py_dynamic_mpt_flow,
+        xrpl_js_delegate_flow,
+        xrpl_py_delegate_flow,
+        xrpl_js_vault_flow,
+        xrpl_py_vault_flow,
+        xrpl_py_batch_flow,
+        xrpl_js_xchain_account_flow,
+        xrpl_py_xchain_account_flow,
+        xrpl_js_vault_mpt_flow,
+        xrpl_py_vault_mpt_flow,
+        xrpl_js_token_escrow_flow,
+        xrpl_py_token_escrow_flow,
+    ]
 }

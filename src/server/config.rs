@@ -563,24 +563,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             "[{name}] mixes TLS and plain protocols; use two ports"
         )));
     }
-    let tls = match (secure, p.tls_cert, p.tls_key) {
-        (true, Some(cert), Some(key)) => Some(TlsFiles {
-            cert,
-            key,
-            chain: None,
-        }),
-        (true, _, _) => {
-            return Err(ConfigError::Invalid(format!(
-                "[{name}] wss/https need tls_cert and tls_key"
-            )))
-        }
-        (false, None, None) => None,
-        (false, _, _) => {
-            return Err(ConfigError::Invalid(format!(
-                "[{name}] tls_cert/tls_key given but no wss/https protocol"
-            )))
-        }
-    };
+    let tls = toml_tls(&name, secure, p.tls_cert, p.tls_key)?;
     // rippled: a port without an `admin` line has no admin callers.
     let mut admin = Vec::new();
     for entry in p.admin.unwrap_or_default() {
@@ -631,6 +614,34 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         secure_gateway: Vec::new(),
         faucet,
     })
+}
+
+/// A TOML port's TLS files: both for wss/https, neither otherwise.
+fn toml_tls(
+    name: &str,
+    secure: bool,
+    cert: Option<PathBuf>,
+    key: Option<PathBuf>,
+) -> Result<Option<TlsFiles>, ConfigError> {
+    let tls = match (secure, cert, key) {
+        (true, Some(cert), Some(key)) => Some(TlsFiles {
+            cert,
+            key,
+            chain: None,
+        }),
+        (true, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] wss/https need tls_cert and tls_key"
+            )))
+        }
+        (false, None, None) => None,
+        (false, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] tls_cert/tls_key given but no wss/https protocol"
+            )))
+        }
+    };
+    Ok(tls)
 }
 
 /// The faucet's key from `faucet_seed` (the error never shows the seed).

@@ -357,3 +357,6 @@ fn note_other_sections(ini: &Ini, config: &ServerConfig, notes: &mut Notes) {
         notes.ignored(&format!("[{name}] (line {}): {why}; ignored", s.opened_at));
     }
 }
+
+#[cfg(test)]
+mod tests;

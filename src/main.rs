@@ -281,8 +281,9 @@ fn main() -> ExitCode {
             run_server(args)
         }
         None => {
+            // Neither a method nor the server: the usage, on stderr, as for any error.
             use clap::CommandFactory;
-            let _ = Cli::command().print_help();
+            eprintln!("{}", Cli::command().render_help());
             ExitCode::from(2)
         }
         Some(Command::Method(words)) => match runtime(ledgerd::app::default_io_threads()) {

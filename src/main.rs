@@ -420,11 +420,11 @@ fn server_config(args: &ServeArgs) -> Result<(ServerConfig, Notes), String> {
                     .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 6006)))
             });
             // Configured ports have admins only where an `admin` line names them (rippled);
-            // this one port keeps the local operator's command line working.
-            tracing::info!(
-                %bind,
-                "no configuration file: loopback callers (127.0.0.0/8, ::1) are admin"
-            );
+            // this one port keeps the local operator's command line working (logged once
+            // the log is set up).
+            notes.ignored(&format!(
+                "no configuration file: loopback callers (127.0.0.0/8, ::1) are admin on {bind}"
+            ));
             ServerConfig::single(bind)
         }
     };

@@ -23,8 +23,8 @@ fn certificates(
 
 /// Build an acceptor from a PEM certificate chain and a PEM private key.
 pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, String> {
-    let key_pem = read_pem(&files.key)?;
     let mut certs = certificates(&files.cert)?;
+    let key_pem = read_pem(&files.key)?;
     if certs.is_empty() {
         return Err(format!("no certificate in {}", files.cert.display()));
     }

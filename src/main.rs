@@ -5,8 +5,9 @@ use clap::{Args, Parser, Subcommand};
 use ledgerd::rpc::cli;
 use ledgerd::server::client;
 use ledgerd::server::config::{ServerConfig, DEFAULT_LISTEN};
+use ledgerd::server::xrpld_cfg::{self, Notes};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: requests allocate and free many small strings
@@ -43,8 +44,56 @@ struct Cli {
     /// The server a client command talks to (HTTP JSON-RPC).
     #[arg(long, global = true, default_value = DEFAULT_LISTEN)]
     server: String,
+    #[command(flatten)]
+    xrpld: XrpldArgs,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+}
+
+/// xrpld's own command line: `ledgerd --conf xrpld.cfg -a --start` runs the server as
+/// `xrpld` would with the same words (`serve` takes them too); `ledgerd --conf FILE
+/// <method> ...` sends the method to the first http port the file names.
+#[derive(Args, Clone, Default)]
+struct XrpldArgs {
+    /// An xrpld configuration file (`xrpld.cfg` / `rippled.cfg`), read as xrpld reads it.
+    #[arg(long, global = true, value_name = "FILE")]
+    conf: Option<PathBuf>,
+    /// xrpld -a: no peers; ledgers close on `ledger_accept` only; a new ledger in memory
+    /// unless --load.
+    #[arg(short = 'a', long, global = true)]
+    standalone: bool,
+    /// xrpld --start: start from a new ledger (refused when [database_path] holds one).
+    #[arg(long, global = true)]
+    start: bool,
+    /// xrpld --load: resume the ledger kept in [database_path].
+    #[arg(long, global = true, conflicts_with = "start")]
+    load: bool,
+    /// xrpld --quiet: log errors only.
+    #[arg(short = 'q', long, global = true)]
+    quiet: bool,
+    /// xrpld --silent: no log on the console once started ([debug_logfile] still gets it).
+    #[arg(long, global = true)]
+    silent: bool,
+    /// xrpld --verbose: log everything (trace).
+    #[arg(short = 'v', long, global = true)]
+    verbose: bool,
+    /// xrpld --fg: accepted; the server always runs in the foreground.
+    #[arg(long, global = true, hide = true)]
+    fg: bool,
+}
+
+impl XrpldArgs {
+    /// Whether these words ask for the server (rather than a client command).
+    fn runs_server(&self) -> bool {
+        self.conf.is_some() || self.standalone || self.start || self.load
+    }
+}
+
+/// `serve`'s options alone, for xrpld's command line (which names no subcommand).
+#[derive(Parser)]
+struct ServeDefaults {
+    #[command(flatten)]
+    args: ServeArgs,
 }
 
 #[derive(Subcommand)]
@@ -61,6 +110,9 @@ struct ServeArgs {
     /// Listen on one ws+http port at this address (default 127.0.0.1:6006).
     #[arg(long, conflicts_with = "config")]
     listen: Option<SocketAddr>,
+    /// xrpld's command line, given before or after `serve`.
+    #[arg(skip)]
+    xrpld: XrpldArgs,
     /// A TOML configuration file (several ports, TLS, admin networks).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -219,27 +271,48 @@ fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve(args) => {
-            // Before the runtime's threads exist: they inherit the blocked signals.
-            let stop = match signals::watch() {
-                Ok(rx) => rx,
-                Err(e) => {
-                    eprintln!("ledgerd: cannot watch for SIGINT and SIGTERM: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let threads = args
-                .io_threads
-                .unwrap_or_else(ledgerd::app::default_io_threads);
-            match runtime(threads) {
-                Ok(runtime) => runtime.block_on(serve(*args, stop)),
-                Err(code) => code,
-            }
+        Some(Command::Serve(mut args)) => {
+            args.xrpld = cli.xrpld;
+            run_server(*args)
         }
-        Command::Method(words) => match runtime(ledgerd::app::default_io_threads()) {
-            Ok(runtime) => runtime.block_on(client_command(&cli.server, words)),
+        None if cli.xrpld.runs_server() => {
+            let mut args = ServeDefaults::parse_from(["ledgerd"]).args;
+            args.xrpld = cli.xrpld;
+            run_server(args)
+        }
+        None => {
+            // Neither a method nor the server: the usage, on stderr, as for any error.
+            use clap::CommandFactory;
+            eprintln!("{}", Cli::command().render_help());
+            ExitCode::from(2)
+        }
+        Some(Command::Method(words)) => match runtime(ledgerd::app::default_io_threads()) {
+            Ok(runtime) => runtime.block_on(client_command(
+                &cli.server,
+                cli.xrpld.conf.as_deref(),
+                words,
+            )),
             Err(code) => code,
         },
+    }
+}
+
+/// Runs `serve` with `args` until a signal stops it.
+fn run_server(args: ServeArgs) -> ExitCode {
+    // Before the runtime's threads exist: they inherit the blocked signals.
+    let stop = match signals::watch() {
+        Ok(rx) => rx,
+        Err(e) => {
+            eprintln!("ledgerd: cannot watch for SIGINT and SIGTERM: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let threads = args
+        .io_threads
+        .unwrap_or_else(ledgerd::app::default_io_threads);
+    match runtime(threads) {
+        Ok(runtime) => runtime.block_on(serve(args, stop)),
+        Err(code) => code,
     }
 }
 
@@ -262,14 +335,21 @@ fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, ExitCode> {
 /// second one during that shutdown ends the process at once (128 + the signal).
 async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
-    init_log(args.log_format);
-    let config = match server_config(&args) {
+    let (config, notes) = match server_config(&args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("ledgerd: {e}");
             return ExitCode::from(2);
         }
     };
+    init_log(
+        args.log_format,
+        &args.xrpld,
+        config.debug_logfile.as_deref(),
+    );
+    for note in &notes.lines {
+        tracing::info!("configuration: {note}");
+    }
     // On a runtime thread, so this one stays free to see a signal while start-up keeps
     // them busy.
     let starting = tokio::spawn(ledgerd::app::start(config));
@@ -304,22 +384,47 @@ async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
     }
 }
 
-/// The configuration file (or one loopback port) with the command line's options over it.
-fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
-    let mut config = match &args.config {
-        Some(path) => ServerConfig::from_file(path).map_err(|e| e.to_string())?,
-        None => {
+/// The configuration file (or one loopback port) with the command line's options over it,
+/// and what the file holds that the server ignores (logged once the log is set up).
+fn server_config(args: &ServeArgs) -> Result<(ServerConfig, Notes), String> {
+    let mut notes = Notes::default();
+    let mut config = match (&args.config, &args.xrpld.conf) {
+        (Some(_), Some(_)) => {
+            return Err("--config (TOML) and --conf (xrpld) exclude each other".into())
+        }
+        (_, Some(path)) if args.listen.is_some() => {
+            return Err(format!(
+                "--listen and --conf {} exclude each other: the file names the ports",
+                path.display()
+            ))
+        }
+        (_, Some(path)) => {
+            let mode = xrpld_cfg::Mode {
+                standalone: args.xrpld.standalone,
+                load: args.xrpld.load,
+            };
+            let (config, n) = xrpld_cfg::load(path, mode).map_err(|e| e.to_string())?;
+            notes = n;
+            config
+        }
+        (Some(path), None) => ServerConfig::from_file(path).map_err(|e| e.to_string())?,
+        (None, None) if args.xrpld.runs_server() => {
+            return Err(
+                "-a, --start and --load take an xrpld configuration file: --conf FILE".into(),
+            )
+        }
+        (None, None) => {
             let bind = args.listen.unwrap_or_else(|| {
                 DEFAULT_LISTEN
                     .parse()
                     .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 6006)))
             });
             // Configured ports have admins only where an `admin` line names them (rippled);
-            // this one port keeps the local operator's command line working.
-            tracing::info!(
-                %bind,
-                "no configuration file: loopback callers (127.0.0.0/8, ::1) are admin"
-            );
+            // this one port keeps the local operator's command line working (logged once
+            // the log is set up).
+            notes.ignored(&format!(
+                "no configuration file: loopback callers (127.0.0.0/8, ::1) are admin on {bind}"
+            ));
             ServerConfig::single(bind)
         }
     };
@@ -330,7 +435,20 @@ fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
     config.writer = args.writer.clone();
     apply_fee_args(&mut config, args)?;
     config.dev = dev_options(args)?;
-    Ok(config)
+    check_fresh_start(&config, &args.xrpld)?;
+    Ok((config, notes))
+}
+
+/// xrpld `--start` without `-a` starts a new ledger; ledgerd never deletes one, so a
+/// `[database_path]` that already holds a ledger is refused.
+fn check_fresh_start(config: &ServerConfig, xrpld: &XrpldArgs) -> Result<(), String> {
+    match &config.data_dir {
+        Some(dir) if xrpld.start && !config.ephemeral && ledgerd::node::persist::holds_ledger(dir) => Err(format!(
+            "--start: {} already holds a ledger, which ledgerd does not delete; remove it, or start without --start to resume it",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `--ephemeral`, `--fork`, `--data-dir`, `--repair-journal`, `--online-delete`.
@@ -405,23 +523,63 @@ enum LogFormat {
     Json,
 }
 
-fn init_log(format: LogFormat) {
-    let builder = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(log_filter());
-    match format {
-        LogFormat::Text => builder
-            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .init(),
-        LogFormat::Json => builder.json().with_ansi(false).init(),
+/// The log: on stderr (none under xrpld's `--silent`), and appended to `[debug_logfile]`
+/// when the configuration names one (a file that cannot be opened is reported and the
+/// server runs on, as xrpld does).
+fn init_log(format: LogFormat, xrpld: &XrpldArgs, file: Option<&Path>) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let stderr = (!xrpld.silent).then(|| {
+        let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+        match format {
+            LogFormat::Text => layer
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .boxed(),
+            LogFormat::Json => layer.json().with_ansi(false).boxed(),
+        }
+    });
+    let to_file = file.and_then(open_log_file).map(|f| {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::sync::Arc::new(f))
+            .with_ansi(false)
+    });
+    tracing_subscriber::registry()
+        .with(log_filter(xrpld))
+        .with(stderr)
+        .with(to_file)
+        .init();
+}
+
+/// `[debug_logfile]`, opened to append (its directory made first, as xrpld makes it).
+fn open_log_file(path: &Path) -> Option<std::fs::File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        Ok(f) => Some(f),
+        Err(e) => {
+            eprintln!("ledgerd: can't open log file {}: {e}", path.display());
+            None
+        }
     }
 }
 
-/// `RUST_LOG` (default `info`), except that the socket libraries never log below `warn`:
-/// at trace level tungstenite dumps every frame's payload, secrets included.
-fn log_filter() -> tracing_subscriber::EnvFilter {
+/// `RUST_LOG`, else `info` (xrpld's `--quiet`: `error`; `--verbose`: `trace`), except that
+/// the socket libraries never log below `warn`: at trace level tungstenite dumps every
+/// frame's payload, secrets included.
+fn log_filter(xrpld: &XrpldArgs) -> tracing_subscriber::EnvFilter {
+    let level = match (xrpld.quiet, xrpld.verbose) {
+        (true, _) => "error",
+        (false, true) => "trace",
+        (false, false) => "info",
+    };
     let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
     for quiet in [
         "tungstenite",
         "tokio_tungstenite",
@@ -438,13 +596,32 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
     filter
 }
 
-async fn client_command(server: &str, words: Vec<String>) -> ExitCode {
+async fn client_command(server: &str, conf: Option<&Path>, words: Vec<String>) -> ExitCode {
     let Some((method, args)) = words.split_first() else {
         return ExitCode::from(1);
     };
     let shown = cli::shown_args(method, args);
+    let target = match conf {
+        Some(path) => match xrpld_cfg::client_target(path) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("ledgerd: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let server = target
+        .as_ref()
+        .map_or(server.to_owned(), |t| t.addr.to_string());
     let outcome = match cli::request(method, args) {
-        Ok((method, request)) => client::call(server, &method, request, shown).await,
+        Ok((method, mut request)) => {
+            if let Some((user, password)) = target.and_then(|t| t.admin_credentials) {
+                request.insert("admin_user".into(), user.into());
+                request.insert("admin_password".into(), password.into());
+            }
+            client::call(&server, &method, request, shown).await
+        }
         Err(e) => client::local_error(e, method, shown),
     };
     let text = serde_json::to_string_pretty(&outcome.output)

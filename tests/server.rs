@@ -75,3 +75,5 @@ mod storage;
 mod tls;
 #[path = "server/ws.rs"]
 mod ws;
+#[path = "server/xrpld_cfg.rs"]
+mod xrpld_cfg;

@@ -104,6 +104,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         }
     };
     let banner = devnet::banner(&config.dev, &accounts);
+    run_startup_commands(&config, &services).await;
     let shared = Arc::new(Shared::new(config, services.clone()));
     let shutdown = Shutdown::new();
     let addrs = crate::server::accept_all(bound, &shared, &shutdown);
@@ -316,7 +317,7 @@ fn open_node(
     let network_id = config.network_id.unwrap_or(0);
     let in_memory = config.ephemeral || config.fork.is_some();
     let Some(dir) = config.data_dir.as_ref().filter(|_| !in_memory) else {
-        return Ok(Node::new(ledgers, network_id));
+        return in_memory_node(ledgers, network_id, config.online_delete);
     };
     let path = dir.join(HISTORY_FILE);
     let file = path.display().to_string();
@@ -339,6 +340,26 @@ fn open_node(
     Node::with_history(ledgers, network_id, history, &file, discard_ahead)
 }
 
+/// A node whose history lives in memory: bounded by [`crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX`],
+/// or by `online_delete` when it is configured (xrpld deletes old history in standalone
+/// mode too).
+fn in_memory_node(
+    ledgers: Arc<Ledgers>,
+    network_id: u32,
+    online_delete: Option<u32>,
+) -> Result<Arc<Node>, String> {
+    let Some(keep) = online_delete else {
+        return Ok(Node::new(ledgers, network_id));
+    };
+    let store = SqliteHistory::in_memory().map_err(|e| e.to_string())?;
+    let history = History {
+        store: Arc::new(store),
+        keep: Some(keep.min(crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX)),
+        cache: None,
+    };
+    Node::with_history(ledgers, network_id, history, ":memory:", false)
+}
+
 /// Opens the history database; a damaged one is refused, naming the remedy.
 fn open_history(path: &std::path::Path) -> Result<SqliteHistory, String> {
     SqliteHistory::open(path, HISTORY_READERS).map_err(|e| {
@@ -355,16 +376,49 @@ pub fn rpc_config(config: &ServerConfig) -> RpcConfig {
     RpcConfig {
         network_id: config.network_id,
         signing_support: config.signing_support,
-        ports: config
-            .ports
-            .iter()
-            .map(|p| PortInfo {
-                port: p.bind.port(),
-                protocols: p.protocols.clone(),
-                has_admin: !p.admin.is_empty(),
-            })
-            .collect(),
+        ports: config.ports.iter().filter_map(port_info).collect(),
         writer: config.writer.clone().filter(|_| config.read_only),
+    }
+}
+
+/// The protocols server_info lists, in xrpld's order (`getServerInfo`: the port's
+/// protocols that are among these, sorted).
+const LISTED_PROTOCOLS: [&str; 7] = ["http", "https", "peer", "ws", "ws2", "wss", "wss2"];
+
+/// A port as server_info lists it (xrpld `getServerInfo`): its protocols among
+/// [`LISTED_PROTOCOLS`], sorted (none: not listed), and, hidden from non-admins, a port
+/// with admin networks or admin credentials.
+fn port_info(p: &crate::server::config::PortConfig) -> Option<PortInfo> {
+    let mut protocols: Vec<String> = LISTED_PROTOCOLS
+        .iter()
+        .filter(|name| p.protocols.iter().any(|q| q == *name))
+        .map(|name| name.to_string())
+        .collect();
+    protocols.dedup();
+    (!protocols.is_empty()).then(|| PortInfo {
+        port: p.bind.port(),
+        protocols,
+        has_admin: !p.admin.is_empty() || p.admin_credentials.is_some(),
+    })
+}
+
+/// Runs `[rpc_startup]`'s requests in order, each as an admin at the newest API version,
+/// logging each and its result as xrpld does (`ApplicationImp::setup`; `--quiet` hides
+/// them).
+async fn run_startup_commands(config: &ServerConfig, services: &Arc<Services>) {
+    for command in &config.rpc_startup {
+        let request = serde_json::Value::Object(command.request.clone());
+        tracing::info!(line = command.line, "Startup RPC: {request}");
+        let ctx = crate::rpc::context::Context {
+            role: crate::rpc::role::Role::Admin,
+            api_version: crate::rpc::API_VERSION_MAX,
+            transport: crate::rpc::context::Transport::Http,
+            session: None,
+            services: services.clone(),
+        };
+        let (result, params) = crate::rpc::call(ctx, command.request.clone()).await;
+        let reply = crate::rpc::envelope::http_reply(&params, result);
+        tracing::info!(line = command.line, "Result: {reply}");
     }
 }
 

@@ -54,6 +54,24 @@ pub enum ConfigError {
     /// A value is out of range or inconsistent.
     #[error("invalid configuration: {0}")]
     Invalid(String),
+    /// An xrpld configuration file refused at a line (0: the file as a whole).
+    #[error("{}: {reason}", at(path, *line))]
+    At {
+        /// The file.
+        path: PathBuf,
+        /// The line's number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// `FILE:LINE`, or `FILE` for line 0.
+fn at(path: &Path, line: usize) -> String {
+    match line {
+        0 => path.display().to_string(),
+        n => format!("{}:{n}", path.display()),
+    }
 }
 
 /// The TOML file as written.
@@ -180,6 +198,8 @@ pub struct TlsFiles {
     pub cert: PathBuf,
     /// PEM private key.
     pub key: PathBuf,
+    /// PEM certificates sent after `cert`'s (xrpld `ssl_chain`), if any.
+    pub chain: Option<PathBuf>,
 }
 
 /// One listening port, validated.
@@ -197,6 +217,9 @@ pub struct PortConfig {
     pub protocols: Vec<String>,
     /// TLS, when the port is wss/https.
     pub tls: Option<TlsFiles>,
+    /// With `tls`: the port serves plain http/ws too (an xrpld port listing both kinds),
+    /// each connection's first byte telling a TLS handshake from plain text.
+    pub plain_too: bool,
     /// Callers from these networks are admin.
     pub admin: Vec<AdminNet>,
     /// Simultaneous connections; 0 means no limit but the process's file limit. Excess
@@ -215,6 +238,12 @@ pub struct PortConfig {
     pub ping_interval_secs: u64,
     /// `(admin_user, admin_password)` an admin request must carry, if configured.
     pub admin_credentials: Option<(String, String)>,
+    /// `(user, password)` every HTTP request must carry as `Authorization: Basic`, if
+    /// configured (xrpld `user` / `password`; WebSocket sessions are not asked).
+    pub user_credentials: Option<(String, String)>,
+    /// Proxies whose callers are identified by the `X-User` header, or counted by the
+    /// address in `Forwarded` / `X-Forwarded-For` (xrpld `secure_gateway`).
+    pub secure_gateway: Vec<AdminNet>,
     /// Who may use the faucet on this port.
     pub faucet: FaucetMode,
 }
@@ -267,6 +296,111 @@ pub struct ServerConfig {
     pub read_only: bool,
     /// The writer a read node forwards to and relays streams from (`--writer ws://...`).
     pub writer: Option<String>,
+    /// Run as xrpld's `-a` / `--standalone`: no peers, ledgers close on `ledger_accept`.
+    pub standalone: bool,
+    /// The xrpld configuration file read (`--conf`), for messages naming its lines.
+    pub config_file: Option<PathBuf>,
+    /// `[node_db] advisory_delete`: online deletion waits for `can_delete`.
+    pub advisory_delete: bool,
+    /// `[rpc_startup]`: requests run as an admin once the server has started.
+    pub rpc_startup: Vec<StartupCommand>,
+    /// `[debug_logfile]`: the log is written to this file too.
+    pub debug_logfile: Option<PathBuf>,
+    /// `[amendments]`, `[veto_amendments]`, `[features]`, as written.
+    pub amendments: AmendmentConfig,
+    /// `[transaction_queue]`, over xrpld's defaults.
+    pub tx_queue: TxQueueConfig,
+}
+
+/// One line of `[amendments]` or `[veto_amendments]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AmendmentLine {
+    /// The amendment id, 64 hexadecimal digits (upper case).
+    pub id: String,
+    /// The name written after it.
+    pub name: String,
+    /// The line's number in the configuration file.
+    pub line: usize,
+}
+
+/// One line of `[features]`: an amendment's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeatureLine {
+    /// The name.
+    pub name: String,
+    /// The line's number in the configuration file.
+    pub line: usize,
+}
+
+/// The amendment sections of an xrpld configuration file, as written (the rule book
+/// decides what they mean).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AmendmentConfig {
+    /// `[amendments]`: amendments voted for.
+    pub amendments: Vec<AmendmentLine>,
+    /// `[veto_amendments]`: amendments voted against.
+    pub veto: Vec<AmendmentLine>,
+    /// `[features]`: amendments enabled whatever the ledger says.
+    pub features: Vec<FeatureLine>,
+}
+
+/// One `[rpc_startup]` request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartupCommand {
+    /// The request object.
+    pub request: serde_json::Map<String, serde_json::Value>,
+    /// The line's number in the configuration file.
+    pub line: usize,
+}
+
+/// `[transaction_queue]` (xrpld `TxQ::Setup`), with xrpld's defaults; read into the
+/// configuration for the queue to come.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxQueueConfig {
+    /// `ledgers_in_queue`.
+    pub ledgers_in_queue: u64,
+    /// `minimum_queue_size`.
+    pub minimum_queue_size: u64,
+    /// `retry_sequence_percent`.
+    pub retry_sequence_percent: u64,
+    /// `minimum_escalation_multiplier` (a fee level).
+    pub minimum_escalation_multiplier: u64,
+    /// `minimum_txn_in_ledger`.
+    pub minimum_txn_in_ledger: u64,
+    /// `minimum_txn_in_ledger_standalone`.
+    pub minimum_txn_in_ledger_standalone: u64,
+    /// `target_txn_in_ledger`.
+    pub target_txn_in_ledger: u64,
+    /// `maximum_txn_in_ledger`, if set.
+    pub maximum_txn_in_ledger: Option<u64>,
+    /// `normal_consensus_increase_percent` (at most 1000).
+    pub normal_consensus_increase_percent: u64,
+    /// `slow_consensus_decrease_percent` (at most 100).
+    pub slow_consensus_decrease_percent: u64,
+    /// `maximum_txn_per_account`.
+    pub maximum_txn_per_account: u64,
+    /// `minimum_last_ledger_buffer`.
+    pub minimum_last_ledger_buffer: u64,
+}
+
+impl Default for TxQueueConfig {
+    /// xrpld's `TxQ::Setup` defaults.
+    fn default() -> TxQueueConfig {
+        TxQueueConfig {
+            ledgers_in_queue: 20,
+            minimum_queue_size: 2000,
+            retry_sequence_percent: 25,
+            minimum_escalation_multiplier: 256 * 500,
+            minimum_txn_in_ledger: 32,
+            minimum_txn_in_ledger_standalone: 1000,
+            target_txn_in_ledger: 256,
+            maximum_txn_in_ledger: None,
+            normal_consensus_increase_percent: 20,
+            slow_consensus_decrease_percent: 50,
+            maximum_txn_per_account: 10,
+            minimum_last_ledger_buffer: 2,
+        }
+    }
 }
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
@@ -289,23 +423,31 @@ impl ServerConfig {
     /// `ledgerd serve` runs without a configuration file. (A configured port has admins only
     /// if its `admin` line names them.)
     pub fn single(bind: SocketAddr) -> ServerConfig {
+        ServerConfig::base(vec![PortConfig {
+            name: "default".into(),
+            bind,
+            ws: true,
+            http: true,
+            protocols: vec!["http".into(), "ws".into()],
+            tls: None,
+            plain_too: false,
+            admin: default_admin_nets(),
+            limit: 0,
+            ip_limit: 0,
+            send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
+            send_timeout_secs: WS_SEND_TIMEOUT_SECS,
+            ping_interval_secs: WS_PING_INTERVAL_SECS,
+            admin_credentials: None,
+            user_credentials: None,
+            secure_gateway: Vec::new(),
+            faucet: FaucetMode::Loopback,
+        }])
+    }
+
+    /// `ports` with every other setting at its default.
+    pub fn base(ports: Vec<PortConfig>) -> ServerConfig {
         ServerConfig {
-            ports: vec![PortConfig {
-                name: "default".into(),
-                bind,
-                ws: true,
-                http: true,
-                protocols: vec!["http".into(), "ws".into()],
-                tls: None,
-                admin: default_admin_nets(),
-                limit: 0,
-                ip_limit: 0,
-                send_queue_limit: WS_SEND_QUEUE_MESSAGES_MAX,
-                send_timeout_secs: WS_SEND_TIMEOUT_SECS,
-                ping_interval_secs: WS_PING_INTERVAL_SECS,
-                admin_credentials: None,
-                faucet: FaucetMode::Loopback,
-            }],
+            ports,
             signing_support: false,
             network_id: None,
             ephemeral: false,
@@ -324,6 +466,13 @@ impl ServerConfig {
             postgres: None,
             read_only: false,
             writer: None,
+            standalone: false,
+            config_file: None,
+            advisory_delete: false,
+            rpc_startup: Vec::new(),
+            debug_logfile: None,
+            amendments: AmendmentConfig::default(),
+            tx_queue: TxQueueConfig::default(),
         }
     }
 
@@ -351,27 +500,18 @@ impl ServerConfig {
             return Err(ConfigError::Invalid("no [[port]] configured".into()));
         }
         Ok(ServerConfig {
-            ports,
             signing_support: file.signing_support.unwrap_or(false),
             network_id: file.network_id,
             ephemeral: file.ephemeral.unwrap_or(false),
             data_dir: file.data_dir,
-            repair_journal: false,
-            repair_history: false,
             close_interval_secs: file
                 .close_interval
                 .unwrap_or(crate::limits::CLOSE_INTERVAL_SECS_DEFAULT),
             cpu_threads: file.cpu_threads,
             online_delete: check_online_delete(file.online_delete)?,
             ledger_memory_bytes: check_ledger_memory_mb(file.ledger_memory_mb)?,
-            fork: None,
-            dev: DevOptions::default(),
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
-            fees: crate::ledger::fees::Fees::default(),
-            fixed_clock: None,
-            postgres: None,
-            read_only: false,
-            writer: None,
+            ..ServerConfig::base(ports)
         })
     }
 }
@@ -423,20 +563,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             "[{name}] mixes TLS and plain protocols; use two ports"
         )));
     }
-    let tls = match (secure, p.tls_cert, p.tls_key) {
-        (true, Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
-        (true, _, _) => {
-            return Err(ConfigError::Invalid(format!(
-                "[{name}] wss/https need tls_cert and tls_key"
-            )))
-        }
-        (false, None, None) => None,
-        (false, _, _) => {
-            return Err(ConfigError::Invalid(format!(
-                "[{name}] tls_cert/tls_key given but no wss/https protocol"
-            )))
-        }
-    };
+    let tls = toml_tls(&name, secure, p.tls_cert, p.tls_key)?;
     // rippled: a port without an `admin` line has no admin callers.
     let mut admin = Vec::new();
     for entry in p.admin.unwrap_or_default() {
@@ -465,6 +592,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         http,
         protocols: p.protocols,
         tls,
+        plain_too: false,
         admin,
         limit,
         ip_limit: p.ip_limit.unwrap_or(0),
@@ -482,8 +610,38 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             (None, None) => None,
             (u, pw) => Some((u.unwrap_or_default(), pw.unwrap_or_default())),
         },
+        user_credentials: None,
+        secure_gateway: Vec::new(),
         faucet,
     })
+}
+
+/// A TOML port's TLS files: both for wss/https, neither otherwise.
+fn toml_tls(
+    name: &str,
+    secure: bool,
+    cert: Option<PathBuf>,
+    key: Option<PathBuf>,
+) -> Result<Option<TlsFiles>, ConfigError> {
+    let tls = match (secure, cert, key) {
+        (true, Some(cert), Some(key)) => Some(TlsFiles {
+            cert,
+            key,
+            chain: None,
+        }),
+        (true, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] wss/https need tls_cert and tls_key"
+            )))
+        }
+        (false, None, None) => None,
+        (false, _, _) => {
+            return Err(ConfigError::Invalid(format!(
+                "[{name}] tls_cert/tls_key given but no wss/https protocol"
+            )))
+        }
+    };
+    Ok(tls)
 }
 
 /// The faucet's key from `faucet_seed` (the error never shows the seed).

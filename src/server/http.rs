@@ -238,7 +238,7 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
     if req.method() == Method::POST && req.uri().path() == faucet::FAUCET_PATH {
         return faucet_request(req, conn).await;
     }
-    if !conn.port.http {
+    if !conn.port.http || !authorized(&req, conn.port.user_credentials.as_ref()) {
         return plain(StatusCode::FORBIDDEN, "Forbidden", true);
     }
     let declared = req
@@ -249,6 +249,57 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
         Ok(body) => json_rpc(body, conn).await,
         Err(e) => e.reply(conn),
     }
+}
+
+/// Whether a request may use a port configured with xrpld's `user` and `password`: its
+/// `Authorization: Basic` header (blanks around the base64 trimmed) must decode to
+/// `user:password` (rippled `authorized` in `ServerHandler.cpp`). A port without them
+/// asks nothing.
+fn authorized(req: &Request<Incoming>, credentials: Option<&(String, String)>) -> bool {
+    let Some((user, password)) = credentials else {
+        return true;
+    };
+    let header = req.headers().get(hyper::header::AUTHORIZATION);
+    let Some(encoded) = header.and_then(|v| v.to_str().ok()?.strip_prefix("Basic ")) else {
+        return false;
+    };
+    let Some(decoded) = base64_decode(encoded.trim()) else {
+        return false;
+    };
+    match String::from_utf8_lossy(&decoded).split_once(':') {
+        Some((u, p)) => u == user && p == password,
+        None => false,
+    }
+}
+
+/// Standard base64 (RFC 4648 4, `=` padding optional); `None` for any other character.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let text = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for chunk in text.chunks(4) {
+        let mut bits = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            bits |= value(*c)? << (18 - 6 * i);
+        }
+        let bytes = bits.to_be_bytes();
+        match chunk.len() {
+            4 => out.extend_from_slice(&bytes[1..4]),
+            3 => out.extend_from_slice(&bytes[1..3]),
+            2 => out.push(bytes[1]),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// `POST /accounts`: the faucet's gate for this port and caller, then the body.
@@ -580,4 +631,20 @@ fn respond(
         HeaderValue::from_static(if close { "close" } else { "Keep-Alive" }),
     );
     resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_decode;
+
+    #[test]
+    fn base64_decodes_with_and_without_padding() {
+        assert_eq!(base64_decode("dXNlcjpwYXNz").unwrap(), b"user:pass");
+        assert_eq!(base64_decode("YTpi").unwrap(), b"a:b");
+        assert_eq!(base64_decode("YTpiYw==").unwrap(), b"a:bc");
+        assert_eq!(base64_decode("YTpiYw").unwrap(), b"a:bc");
+        assert_eq!(base64_decode("").unwrap(), b"");
+        assert!(base64_decode("YT!i").is_none());
+        assert!(base64_decode("Y").is_none());
+    }
 }

@@ -187,35 +187,59 @@ pub async fn accept_loop(
         tokio::spawn(start(
             socket,
             peer,
-            tls.clone(),
+            tls.clone().map(|t| (t, port.plain_too)),
             admission,
             shutdown.clone(),
         ));
     }
 }
 
-/// Negotiates TLS if the port has it, then serves or refuses the connection.
+/// The first byte of a TLS connection: a handshake record (RFC 8446 5.1).
+const TLS_HANDSHAKE_RECORD: u8 = 0x16;
+
+/// Whether a connection to a port serving TLS and plain text alike starts a TLS handshake
+/// (xrpld's universal ports look at the first bytes the same way); `None`: the client
+/// sent nothing within the handshake timeout, or went away.
+async fn starts_tls(socket: &TcpStream) -> Option<bool> {
+    let mut first = [0u8; 1];
+    let peeked = tokio::time::timeout(
+        Duration::from_secs(HANDSHAKE_TIMEOUT_SECS),
+        socket.peek(&mut first),
+    )
+    .await;
+    match peeked {
+        Ok(Ok(1)) => Some(first[0] == TLS_HANDSHAKE_RECORD),
+        _ => None,
+    }
+}
+
+/// Negotiates TLS if the port has it (and, on a port serving plain text too, the client
+/// starts a handshake), then serves or refuses the connection.
 async fn start(
     socket: TcpStream,
     peer: SocketAddr,
-    tls: Option<TlsAcceptor>,
+    tls: Option<(TlsAcceptor, bool)>,
     admission: Admission,
     signal: ShutdownSignal,
 ) {
-    match tls {
-        None => run(socket, admission, signal).await,
-        Some(acceptor) => {
-            let handshake = tokio::time::timeout(
-                Duration::from_secs(HANDSHAKE_TIMEOUT_SECS),
-                acceptor.accept(socket),
-            )
-            .await;
-            match handshake {
-                Ok(Ok(stream)) => run(stream, admission, signal).await,
-                Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
-                Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
-            }
-        }
+    let acceptor = match tls {
+        None => return run(socket, admission, signal).await,
+        Some((acceptor, false)) => acceptor,
+        Some((acceptor, true)) => match starts_tls(&socket).await {
+            Some(true) => acceptor,
+            Some(false) => return run(socket, admission, signal).await,
+            None => return tracing::debug!(%peer, "nothing received before the handshake timeout"),
+        },
+    };
+    let handshake = tokio::time::timeout(
+        Duration::from_secs(HANDSHAKE_TIMEOUT_SECS),
+        acceptor.accept(socket),
+    )
+    .await;
+    match handshake {
+        Ok(Ok(stream)) => run(stream, admission, signal).await,
+        Ok(Err(e)) => tracing::debug!(%peer, "TLS handshake failed: {e}"),
+        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
     }
 }
 

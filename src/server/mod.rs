@@ -19,6 +19,7 @@ pub mod shutdown;
 pub mod stall;
 pub mod tls;
 pub mod ws;
+pub mod xrpld_cfg;
 
 use crate::rpc::context::Services;
 use crate::rpc::role::Role;

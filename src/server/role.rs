@@ -30,6 +30,21 @@ impl AdminNet {
         Some(AdminNet { addr, prefix_bits })
     }
 
+    /// Whether the address is the network's own: no bit set past the prefix (`10.1.2.0/24`,
+    /// not `10.1.2.3/24`, which xrpld refuses).
+    pub fn is_canonical(&self) -> bool {
+        let octets = match self.addr {
+            IpAddr::V4(a) => a.octets().to_vec(),
+            IpAddr::V6(a) => a.octets().to_vec(),
+        };
+        let prefix = usize::from(self.prefix_bits);
+        octets.iter().enumerate().all(|(i, byte)| {
+            let kept = prefix.saturating_sub(i * 8).min(8);
+            let host_bits = if kept == 8 { 0 } else { 0xFFu8 >> kept };
+            byte & host_bits == 0
+        })
+    }
+
     /// Whether `ip` lies inside this network (IPv4-mapped IPv6 peers count as IPv4).
     pub fn contains(&self, ip: IpAddr) -> bool {
         let ip = ip.to_canonical();
@@ -97,5 +112,12 @@ mod tests {
         assert_eq!(role_for("8.8.8.8".parse().unwrap(), &all), Role::Admin);
         assert!(AdminNet::parse("1.2.3.4/33").is_none());
         assert!(AdminNet::parse("nonsense").is_none());
+        assert!(AdminNet::parse("10.1.2.0/24").unwrap().is_canonical());
+        assert!(!AdminNet::parse("10.1.2.3/24").unwrap().is_canonical());
+        assert!(AdminNet::parse("10.1.2.3").unwrap().is_canonical());
+        assert!(AdminNet::parse("10.1.2.128/25").unwrap().is_canonical());
+        assert!(!AdminNet::parse("10.1.2.129/25").unwrap().is_canonical());
+        assert!(AdminNet::parse("fd00::/8").unwrap().is_canonical());
+        assert!(!AdminNet::parse("fd00::1/64").unwrap().is_canonical());
     }
 }

@@ -11,15 +11,30 @@ fn read_pem(path: &std::path::Path) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
+/// The PEM certificates of a file.
+fn certificates(
+    path: &std::path::Path,
+) -> Result<Vec<rustls::pki_types::CertificateDer<'static>>, String> {
+    let pem = read_pem(path)?;
+    rustls_pemfile::certs(&mut pem.as_slice())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("bad certificate in {}: {e}", path.display()))
+}
+
 /// Build an acceptor from a PEM certificate chain and a PEM private key.
 pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, String> {
-    let cert_pem = read_pem(&files.cert)?;
+    let mut certs = certificates(&files.cert)?;
     let key_pem = read_pem(&files.key)?;
-    let certs = rustls_pemfile::certs(&mut cert_pem.as_slice())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("bad certificate in {}: {e}", files.cert.display()))?;
     if certs.is_empty() {
         return Err(format!("no certificate in {}", files.cert.display()));
+    }
+    // xrpld `ssl_chain`: the certificates sent after the server's own.
+    if let Some(chain) = &files.chain {
+        let more = certificates(chain)?;
+        if more.is_empty() {
+            return Err(format!("no certificate in {}", chain.display()));
+        }
+        certs.extend(more);
     }
     let key = rustls_pemfile::private_key(&mut key_pem.as_slice())
         .map_err(|e| format!("bad key in {}: {e}", files.key.display()))?

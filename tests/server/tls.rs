@@ -13,7 +13,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_rustls::rustls;
 use tokio_tungstenite::tungstenite::Message;
 
-fn make_cert(dir: &std::path::Path) -> bool {
+pub fn make_cert(dir: &std::path::Path) -> bool {
     Command::new("openssl")
         .args([
             "req",
@@ -42,7 +42,7 @@ fn make_cert(dir: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
-async fn connect(
+pub async fn connect(
     addr: std::net::SocketAddr,
     cert: &std::path::Path,
 ) -> tokio_rustls::client::TlsStream<tokio::net::TcpStream> {

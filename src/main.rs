@@ -258,8 +258,9 @@ fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, ExitCode> {
 /// Runs the server until SIGINT or SIGTERM. A signal during start-up (a genesis file, a
 /// journal replay, a fork waiting on its upstream) ends the process at once with status
 /// 128 + the signal (130, 143): nothing was served, and the journal survives an exit at any
-/// point as it survives a crash. Once serving, a signal shuts down gracefully (status 0); a
-/// second one during that shutdown ends the process at once (128 + the signal).
+/// point as it survives a crash. Once serving, a signal or the `stop` method shuts down
+/// gracefully (status 0); a signal during that shutdown ends the process at once (128 + the
+/// signal).
 async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
     init_log(args.log_format);
@@ -296,7 +297,10 @@ async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
         let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
         tracing::info!(port = %name, %addr, "listening");
     }
-    stop.recv().await;
+    tokio::select! {
+        _ = stop.recv() => {}
+        () = running.stop_requested() => tracing::info!("stop requested (the stop method)"),
+    }
     tracing::info!("shutting down");
     tokio::select! {
         () = running.stop() => ExitCode::SUCCESS,
@@ -405,37 +409,15 @@ enum LogFormat {
     Json,
 }
 
+/// The log on stderr, its levels changeable at run time (`log_level`; `ledgerd::logs`).
 fn init_log(format: LogFormat) {
-    let builder = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(log_filter());
-    match format {
-        LogFormat::Text => builder
-            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .init(),
-        LogFormat::Json => builder.json().with_ansi(false).init(),
+    let format = match format {
+        LogFormat::Text => ledgerd::logs::Format::Text,
+        LogFormat::Json => ledgerd::logs::Format::Json,
+    };
+    if let Err(e) = ledgerd::logs::init(format, None) {
+        eprintln!("ledgerd: cannot start the log: {e}");
     }
-}
-
-/// `RUST_LOG` (default `info`), except that the socket libraries never log below `warn`:
-/// at trace level tungstenite dumps every frame's payload, secrets included.
-fn log_filter() -> tracing_subscriber::EnvFilter {
-    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    for quiet in [
-        "tungstenite",
-        "tokio_tungstenite",
-        "hyper",
-        "hyper_util",
-        "rustls",
-        "tokio_rustls",
-        "mio",
-    ] {
-        if let Ok(d) = format!("{quiet}=warn").parse() {
-            filter = filter.add_directive(d);
-        }
-    }
-    filter
 }
 
 async fn client_command(server: &str, words: Vec<String>) -> ExitCode {

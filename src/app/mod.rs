@@ -209,6 +209,7 @@ fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> 
     let history = History {
         store: Arc::new(store),
         keep: None,
+        advisory: None,
         cache: Some(Arc::new(StateCache::default())),
     };
     let ledgers = crate::node::reader::follower_ledgers(ledger_config(config));
@@ -327,6 +328,9 @@ fn open_node(
     let history = History {
         store: store.clone(),
         keep: config.online_delete,
+        // `[node_db] advisory_delete` (with `online_delete`) turns it on:
+        // `Some(Arc::new(AdvisoryDelete::load(store.as_ref())?))`.
+        advisory: None,
         cache: None,
     };
     if let Some(seq) = reverted_to {
@@ -369,6 +373,12 @@ pub fn rpc_config(config: &ServerConfig) -> RpcConfig {
 }
 
 impl Running {
+    /// Resolves when a client asks the server to stop (the `stop` method): then call
+    /// [`Running::stop`], as on SIGTERM.
+    pub async fn stop_requested(&self) {
+        self.state.services.stop.requested().await
+    }
+
     /// Stop accepting, tell every connection to finish, and wait for them (at most
     /// [`SHUTDOWN_GRACE_SECS`]).
     pub async fn stop(mut self) {

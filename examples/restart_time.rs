@@ -123,6 +123,7 @@ fn history(dir: &Path) -> History {
     History {
         store: std::sync::Arc::new(store),
         keep: None,
+        advisory: None,
         cache: None,
     }
 }

@@ -27,7 +27,8 @@
 //!   (prefunded accounts, genesis files) and `serve --fork`.
 //!
 //! Beside them, below every layer: [`limits`] (what an operator may tune, documented, with
-//! compile-time checks of how they relate) and [`metrics`] (the Prometheus collectors).
+//! compile-time checks of how they relate), [`metrics`] (the Prometheus collectors) and
+//! [`logs`] (the log, its levels and file, which `log_level` and `logrotate` change).
 //!
 //! `protocol`, `ledger`, `engine`, `ledgers` and `render` are pure: they never touch tokio,
 //! files, sockets or processes (a test checks).
@@ -40,6 +41,7 @@ pub mod engine;
 pub mod ledger;
 pub mod ledgers;
 pub mod limits;
+pub mod logs;
 pub mod metrics;
 pub mod node;
 pub mod protocol;

@@ -740,3 +740,20 @@ pub const GENESIS_FILE_ENTRIES_MAX: usize = 10_000;
 
 const _: () = assert!(FAUCET_DROPS_DEFAULT <= FAUCET_DROPS_MAX);
 const _: () = assert!(FAUCET_BURST_REQUESTS >= 1);
+
+// ---------------------------------------------------------------------------------------------
+// Administration methods (`log_level`, `ledger_cleaner`, `get_counts`).
+// ---------------------------------------------------------------------------------------------
+
+/// Partitions `log_level` keeps a severity for (ledgerd's layers and any other names set):
+/// rippled creates a partition for any name it is given and never forgets it; a name past
+/// this many is refused (`invalidParams`) so that calls cannot grow the table without end.
+pub const LOG_PARTITIONS_MAX: usize = 64;
+
+/// Pause between two ledgers the ledger cleaner checks, in milliseconds (rippled's cleaner
+/// waits 100 ms to spare the disks and its ledger fetches; ledgerd fetches nothing).
+pub const LEDGER_CLEANER_PAUSE_MILLIS: u64 = 1;
+
+/// rippled's `get_counts` lists objects counted at least this many times unless the
+/// request gives `min_count`.
+pub const GET_COUNTS_MIN_DEFAULT: u64 = 10;

@@ -331,8 +331,9 @@ fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, ExitCode> {
 /// Runs the server until SIGINT or SIGTERM. A signal during start-up (a genesis file, a
 /// journal replay, a fork waiting on its upstream) ends the process at once with status
 /// 128 + the signal (130, 143): nothing was served, and the journal survives an exit at any
-/// point as it survives a crash. Once serving, a signal shuts down gracefully (status 0); a
-/// second one during that shutdown ends the process at once (128 + the signal).
+/// point as it survives a crash. Once serving, a signal or the `stop` method shuts down
+/// gracefully (status 0); a signal during that shutdown ends the process at once (128 + the
+/// signal).
 async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
     ledgerd::server::ws::set_memory_trim(trim_allocator);
     let (config, notes) = match server_config(&args) {
@@ -376,7 +377,10 @@ async fn serve(args: ServeArgs, mut stop: signals::Stop) -> ExitCode {
         let _ = print_line(&format!("ledgerd listening on {addr} ({name})"));
         tracing::info!(port = %name, %addr, "listening");
     }
-    stop.recv().await;
+    tokio::select! {
+        _ = stop.recv() => {}
+        () = running.stop_requested() => tracing::info!("stop requested (the stop method)"),
+    }
     tracing::info!("shutting down");
     tokio::select! {
         () = running.stop() => ExitCode::SUCCESS,
@@ -523,77 +527,36 @@ enum LogFormat {
     Json,
 }
 
-/// The log: on stderr (none under xrpld's `--silent`), and appended to `[debug_logfile]`
+/// The log: on stderr (none under xrpld's `--silent`) and appended to `[debug_logfile]`
 /// when the configuration names one (a file that cannot be opened is reported and the
-/// server runs on, as xrpld does).
+/// server runs on, as xrpld does). Its levels change at run time (`log_level`,
+/// `ledgerd::logs`); xrpld's `--quiet` starts it at `error`, `--verbose` at `trace`, unless
+/// `RUST_LOG` says otherwise.
 fn init_log(format: LogFormat, xrpld: &XrpldArgs, file: Option<&Path>) {
-    use tracing_subscriber::layer::SubscriberExt;
-    use tracing_subscriber::util::SubscriberInitExt;
-    use tracing_subscriber::Layer;
-    let stderr = (!xrpld.silent).then(|| {
-        let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
-        match format {
-            LogFormat::Text => layer
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-                .boxed(),
-            LogFormat::Json => layer.json().with_ansi(false).boxed(),
-        }
-    });
-    let to_file = file.and_then(open_log_file).map(|f| {
-        tracing_subscriber::fmt::layer()
-            .with_writer(std::sync::Arc::new(f))
-            .with_ansi(false)
-    });
-    tracing_subscriber::registry()
-        .with(log_filter(xrpld))
-        .with(stderr)
-        .with(to_file)
-        .init();
-}
-
-/// `[debug_logfile]`, opened to append (its directory made first, as xrpld makes it).
-fn open_log_file(path: &Path) -> Option<std::fs::File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        Ok(f) => Some(f),
-        Err(e) => {
-            eprintln!("ledgerd: can't open log file {}: {e}", path.display());
-            None
-        }
-    }
-}
-
-/// `RUST_LOG`, else `info` (xrpld's `--quiet`: `error`; `--verbose`: `trace`), except that
-/// the socket libraries never log below `warn`: at trace level tungstenite dumps every
-/// frame's payload, secrets included.
-fn log_filter(xrpld: &XrpldArgs) -> tracing_subscriber::EnvFilter {
-    let level = match (xrpld.quiet, xrpld.verbose) {
-        (true, _) => "error",
-        (false, true) => "trace",
-        (false, false) => "info",
+    use ledgerd::logs::{self, Format, Severity};
+    let format = match format {
+        LogFormat::Text => Format::Text,
+        LogFormat::Json => Format::Json,
     };
-    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-    for quiet in [
-        "tungstenite",
-        "tokio_tungstenite",
-        "hyper",
-        "hyper_util",
-        "rustls",
-        "tokio_rustls",
-        "mio",
-    ] {
-        if let Ok(d) = format!("{quiet}=warn").parse() {
-            filter = filter.add_directive(d);
+    let stderr = !xrpld.silent;
+    let started = logs::init(format, file, stderr).or_else(|e| match file {
+        Some(_) => {
+            eprintln!("ledgerd: can't open the log file: {e}");
+            logs::init(format, None, stderr)
+        }
+        None => Err(e),
+    });
+    if let Err(e) = started {
+        eprintln!("ledgerd: cannot start the log: {e}");
+        return;
+    }
+    if std::env::var_os("RUST_LOG").is_none() {
+        match (xrpld.quiet, xrpld.verbose) {
+            (true, _) => logs::control().set_base(Severity::Error),
+            (false, true) => logs::control().set_base(Severity::Trace),
+            (false, false) => {}
         }
     }
-    filter
 }
 
 async fn client_command(server: &str, conf: Option<&Path>, words: Vec<String>) -> ExitCode {

@@ -5,6 +5,8 @@
 
 mod support;
 
+#[path = "server/api_admin.rs"]
+mod api_admin;
 #[path = "server/api_batch.rs"]
 mod api_batch;
 #[path = "server/api_credentials.rs"]

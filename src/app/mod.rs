@@ -11,7 +11,9 @@ pub mod genesis_file;
 
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
-use crate::node::history::{History, HistoryRepair, StateCache, REPAIR_HISTORY_HINT};
+use crate::node::history::{
+    AdvisoryDelete, History, HistoryRepair, StateCache, REPAIR_HISTORY_HINT,
+};
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::replica::Replica;
 use crate::node::{Node, NodeTasks};
@@ -210,6 +212,7 @@ fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> 
     let history = History {
         store: Arc::new(store),
         keep: None,
+        advisory: None,
         cache: Some(Arc::new(StateCache::default())),
     };
     let ledgers = crate::node::reader::follower_ledgers(ledger_config(config));
@@ -317,7 +320,7 @@ fn open_node(
     let network_id = config.network_id.unwrap_or(0);
     let in_memory = config.ephemeral || config.fork.is_some();
     let Some(dir) = config.data_dir.as_ref().filter(|_| !in_memory) else {
-        return in_memory_node(ledgers, network_id, config.online_delete);
+        return in_memory_node(ledgers, network_id, config);
     };
     let path = dir.join(HISTORY_FILE);
     let file = path.display().to_string();
@@ -328,6 +331,8 @@ fn open_node(
     let history = History {
         store: store.clone(),
         keep: config.online_delete,
+        // `[node_db] advisory_delete` (with `online_delete`): deletion waits for `can_delete`.
+        advisory: advisory(config, store.as_ref())?,
         cache: None,
     };
     if let Some(seq) = reverted_to {
@@ -346,18 +351,31 @@ fn open_node(
 fn in_memory_node(
     ledgers: Arc<Ledgers>,
     network_id: u32,
-    online_delete: Option<u32>,
+    config: &ServerConfig,
 ) -> Result<Arc<Node>, String> {
-    let Some(keep) = online_delete else {
+    let Some(keep) = config.online_delete else {
         return Ok(Node::new(ledgers, network_id));
     };
     let store = SqliteHistory::in_memory().map_err(|e| e.to_string())?;
     let history = History {
-        store: Arc::new(store),
         keep: Some(keep.min(crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX)),
+        advisory: advisory(config, &store)?,
+        store: Arc::new(store),
         cache: None,
     };
     Node::with_history(ledgers, network_id, history, ":memory:", false)
+}
+
+/// Advisory deletion when the configuration asks for it (`[node_db] advisory_delete`
+/// with `online_delete`), its `can_delete` read back from the store.
+fn advisory(
+    config: &ServerConfig,
+    store: &dyn crate::store::HistoryStore,
+) -> Result<Option<Arc<AdvisoryDelete>>, String> {
+    if !(config.advisory_delete && config.online_delete.is_some()) {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(AdvisoryDelete::load(store)?)))
 }
 
 /// Opens the history database; a damaged one is refused, naming the remedy.
@@ -423,6 +441,12 @@ async fn run_startup_commands(config: &ServerConfig, services: &Arc<Services>) {
 }
 
 impl Running {
+    /// Resolves when a client asks the server to stop (the `stop` method): then call
+    /// [`Running::stop`], as on SIGTERM.
+    pub async fn stop_requested(&self) {
+        self.state.services.stop.requested().await
+    }
+
     /// Stop accepting, tell every connection to finish, and wait for them (at most
     /// [`SHUTDOWN_GRACE_SECS`]).
     pub async fn stop(mut self) {

@@ -374,6 +374,11 @@ impl State {
     pub fn key_count(&self) -> usize {
         self.map.len()
     }
+
+    /// Number of decoded entries the cache holds.
+    pub fn decoded_count(&self) -> usize {
+        self.decoded.len()
+    }
 }
 
 /// The stamp and bytes of the newest of `versions` at or before `at` (None: absent or

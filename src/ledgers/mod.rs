@@ -392,6 +392,17 @@ struct Open {
     held: Vec<Held>,
 }
 
+/// What [`Ledgers::counts`] counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryCounts {
+    /// Closed ledgers memory's window holds.
+    pub closed_ledgers: usize,
+    /// Keys the state holds (each key once, whatever its versions).
+    pub state_keys: usize,
+    /// Decoded entries cached.
+    pub decoded_entries: usize,
+}
+
 /// The state, its history and the open ledger.
 pub struct Ledgers {
     state: Arc<State>,
@@ -1092,6 +1103,16 @@ impl Ledgers {
     fn recount_window(&self, h: &VecDeque<Arc<ClosedLedger>>) {
         let bytes = h.iter().map(|l| l.retained_bytes()).sum();
         self.window_bytes.store(bytes, Ordering::Release);
+    }
+
+    /// What memory holds, counted (`get_counts`): closed ledgers in the window, keys in
+    /// the state, decoded entries cached.
+    pub fn counts(&self) -> MemoryCounts {
+        MemoryCounts {
+            closed_ledgers: self.history.read().len(),
+            state_keys: self.state.key_count(),
+            decoded_entries: self.state.decoded_count(),
+        }
     }
 
     /// The bytes memory's window of closed ledgers holds, as

@@ -41,9 +41,40 @@ pub struct History {
     pub store: Arc<dyn HistoryStore>,
     /// Keep only the newest this many ledgers (an ephemeral server's bound).
     pub keep: Option<u32>,
+    /// Advisory deletion (rippled's `[node_db] advisory_delete`): with it, `keep` deletes
+    /// only the ledgers an admin allowed with `can_delete`. None: off (`can_delete` answers
+    /// `notEnabled`).
+    pub advisory: Option<Arc<AdvisoryDelete>>,
     /// Entries read from the store at a ledger, kept for the next read (a read node's
     /// bounded state cache); None: every read goes to the store.
     pub cache: Option<Arc<StateCache>>,
+}
+
+/// The newest ledger online deletion may remove under advisory deletion (rippled's
+/// `SHAMapStore` `canDelete`), kept in the history store so it survives a restart.
+pub struct AdvisoryDelete {
+    can_delete: std::sync::atomic::AtomicU32,
+}
+
+/// The history store's setting that holds [`AdvisoryDelete`]'s value.
+const CAN_DELETE_SETTING: &str = "can_delete";
+
+impl AdvisoryDelete {
+    /// Advisory deletion over `store`, with the value it kept (0, nothing, when none).
+    pub fn load(store: &dyn HistoryStore) -> Result<AdvisoryDelete, String> {
+        let kept = store
+            .setting(CAN_DELETE_SETTING)
+            .map_err(|e| e.to_string())?
+            .unwrap_or(0);
+        Ok(AdvisoryDelete {
+            can_delete: std::sync::atomic::AtomicU32::new(kept),
+        })
+    }
+
+    /// The newest ledger that may be deleted (0: none; `u32::MAX`: any).
+    pub fn can_delete(&self) -> u32 {
+        self.can_delete.load(std::sync::atomic::Ordering::Acquire)
+    }
 }
 
 /// Entries read from the store, by (key, ledger): a read node answers many reads of the
@@ -125,13 +156,36 @@ impl History {
         let Some(keep) = self.keep else {
             return Ok(());
         };
-        let first = last.saturating_sub(keep.saturating_sub(1));
+        let mut first = last.saturating_sub(keep.saturating_sub(1));
+        if let Some(advisory) = &self.advisory {
+            first = first.min(advisory.can_delete().saturating_add(1));
+        }
         match self.store.range().map_err(|e| e.to_string())? {
             Some((lo, _)) if lo < first => {
                 self.store.delete_before(first).map_err(|e| e.to_string())
             }
             _ => Ok(()),
         }
+    }
+
+    /// Advisory deletion's `can_delete` (None: advisory deletion is off).
+    pub fn can_delete(&self) -> Option<u32> {
+        self.advisory.as_ref().map(|a| a.can_delete())
+    }
+
+    /// Sets `can_delete` (kept in the store first), returning it; None when advisory
+    /// deletion is off. The ledgers it allows go at the next close.
+    pub fn set_can_delete(&self, seq: u32) -> Result<Option<u32>, String> {
+        let Some(advisory) = &self.advisory else {
+            return Ok(None);
+        };
+        self.store
+            .set_setting(CAN_DELETE_SETTING, seq)
+            .map_err(|e| e.to_string())?;
+        advisory
+            .can_delete
+            .store(seq, std::sync::atomic::Ordering::Release);
+        Ok(Some(seq))
     }
 
     /// Forgets the stored ledgers after `seq` and their transactions (a revert).

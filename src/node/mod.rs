@@ -25,7 +25,10 @@
 //! - [`memory`]: giving freed memory back to the operating system after closes.
 //! - [`replica`]: the copy of validated history into PostgreSQL for read nodes.
 //! - [`reader`]: a read node's follower of that database.
+//! - [`cleaner`]: the ledger cleaner (`ledger_cleaner`), a background check of the
+//!   history store's ledgers that rewrites a bad one from memory.
 
+pub mod cleaner;
 pub mod close;
 pub mod history;
 pub mod memory;
@@ -108,6 +111,7 @@ impl Node {
         let history = history::History {
             store: Arc::new(store),
             keep: Some(crate::limits::EPHEMERAL_HISTORY_LEDGERS_MAX),
+            advisory: None,
             cache: None,
         };
         Node::with_history(ledgers, network_id, history, ":memory:", false)

@@ -71,6 +71,13 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "can_delete",
+        min: 0,
+        max: 1,
+        usage: "can_delete [<ledger_index>|<ledger_hash>|now|always|never]",
+        secret_args: &[],
+    },
+    Form {
         name: "channel_authorize",
         min: 3,
         max: 4,
@@ -82,6 +89,34 @@ pub const FORMS: &[Form] = &[
         min: 4,
         max: 4,
         usage: "channel_verify <public_key> <channel_id> <drops> <signature>",
+        secret_args: &[],
+    },
+    Form {
+        name: "connect",
+        min: 1,
+        max: 2,
+        usage: "connect <ip> [<port>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "consensus_info",
+        min: 0,
+        max: 0,
+        usage: "consensus_info",
+        secret_args: &[],
+    },
+    Form {
+        name: "fetch_info",
+        min: 0,
+        max: 1,
+        usage: "fetch_info [clear]",
+        secret_args: &[],
+    },
+    Form {
+        name: "get_counts",
+        min: 0,
+        max: 1,
+        usage: "get_counts [<min_count>]",
         secret_args: &[],
     },
     Form {
@@ -120,10 +155,52 @@ pub const FORMS: &[Form] = &[
         secret_args: &[],
     },
     Form {
+        name: "ledger_request",
+        min: 1,
+        max: 1,
+        usage: "ledger_request <ledger_index>|<ledger_hash>",
+        secret_args: &[],
+    },
+    Form {
+        name: "log_level",
+        min: 0,
+        max: 2,
+        usage: "log_level [[<partition>] <severity>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "logrotate",
+        min: 0,
+        max: 0,
+        usage: "logrotate",
+        secret_args: &[],
+    },
+    Form {
+        name: "owner_info",
+        min: 1,
+        max: 3,
+        usage: "owner_info <account> [<ledger>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "peers",
+        min: 0,
+        max: 0,
+        usage: "peers",
+        secret_args: &[],
+    },
+    Form {
         name: "ping",
         min: 0,
         max: 0,
         usage: "ping",
+        secret_args: &[],
+    },
+    Form {
+        name: "print",
+        min: 0,
+        max: 1,
+        usage: "print [<path>]",
         secret_args: &[],
     },
     Form {
@@ -169,6 +246,13 @@ pub const FORMS: &[Form] = &[
         secret_args: &[0],
     },
     Form {
+        name: "stop",
+        min: 0,
+        max: 0,
+        usage: "stop",
+        secret_args: &[],
+    },
+    Form {
         name: "submit",
         min: 1,
         max: 3,
@@ -180,6 +264,41 @@ pub const FORMS: &[Form] = &[
         min: 1,
         max: 4,
         usage: "tx <hash or ctid> [binary] [<min_ledger> <max_ledger>]",
+        secret_args: &[],
+    },
+    Form {
+        name: "unl_list",
+        min: 0,
+        max: 0,
+        usage: "unl_list",
+        secret_args: &[],
+    },
+    Form {
+        name: "validation_create",
+        min: 0,
+        max: 1,
+        usage: "validation_create [<secret>|<passphrase>]",
+        secret_args: &[0],
+    },
+    Form {
+        name: "validator_info",
+        min: 0,
+        max: 0,
+        usage: "validator_info",
+        secret_args: &[],
+    },
+    Form {
+        name: "validator_list_sites",
+        min: 0,
+        max: 0,
+        usage: "validator_list_sites",
+        secret_args: &[],
+    },
+    Form {
+        name: "validators",
+        min: 0,
+        max: 0,
+        usage: "validators",
         secret_args: &[],
     },
     Form {
@@ -251,8 +370,13 @@ pub fn request(method: &str, args: &[String]) -> Result<(String, Params), RpcErr
 fn form_params(method: &str, args: &[String]) -> Result<Params, RpcError> {
     Ok(match method {
         "account_channels" | "account_lines" => account_peer_form(method, args)?,
-        "account_info" | "account_objects" | "account_offers" => account_strict_form(args)?,
+        "account_info" | "account_objects" | "account_offers" | "owner_info" => {
+            account_strict_form(args)?
+        }
         "book_offers" => book_offers_form(args)?,
+        "can_delete" | "connect" | "fetch_info" | "get_counts" | "ledger_request" | "log_level" => {
+            admin_form(method, args)?
+        }
         "channel_authorize" => channel_authorize_form(args)?,
         "channel_verify" => channel_verify_form(args)?,
         "ledger" => ledger_form(args),
@@ -271,6 +395,7 @@ fn form_params(method: &str, args: &[String]) -> Result<Params, RpcError> {
             return Err(RpcError::new(ErrorCode::NoEvents))
         }
         "tx" => tx_form(args),
+        "validation_create" => first_arg_as("secret", args),
         "wallet_propose" => first_arg_as("passphrase", args),
         _ => {
             let mut p = Map::new();
@@ -445,6 +570,74 @@ fn json_form(args: &[String]) -> Result<(String, Params), RpcError> {
     let method = args[0].clone();
     p.insert("method".into(), Value::from(method.as_str()));
     Ok((method, p))
+}
+
+/// The administration methods' forms (rippled's `parseCanDelete`, `parseConnect`,
+/// `parseFetchInfo`, `parseGetCounts`, `parseLedgerId`, `parseLogLevel`). A number rippled
+/// casts and cannot is its local `internal` error.
+fn admin_form(method: &str, args: &[String]) -> Result<Params, RpcError> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| RpcError::new(ErrorCode::Internal))
+    };
+    let mut p = Map::new();
+    let first = args.first().map(String::as_str);
+    match (method, first) {
+        (_, None) => {}
+        ("can_delete", Some(t)) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            p.insert("can_delete".into(), Value::from(number(t)?));
+        }
+        ("can_delete", Some(t)) => {
+            p.insert("can_delete".into(), Value::from(t));
+        }
+        ("connect", Some(ip)) => connect_form(&mut p, ip, args.get(1), number)?,
+        ("fetch_info", Some(t)) => {
+            p.insert(t.into(), Value::from(true));
+        }
+        ("get_counts", Some(t)) => {
+            p.insert("min_count".into(), Value::from(number(t)?));
+        }
+        ("ledger_request", Some(t)) if t.len() == 64 => {
+            p.insert("ledger_hash".into(), Value::from(t));
+        }
+        ("ledger_request", Some(t)) => {
+            p.insert("ledger_index".into(), Value::from(number(t)?));
+        }
+        ("log_level", Some(t)) => match args.get(1) {
+            Some(severity) => {
+                p.insert("partition".into(), Value::from(t));
+                p.insert("severity".into(), Value::from(severity.as_str()));
+            }
+            None => {
+                p.insert("severity".into(), Value::from(t));
+            }
+        },
+        _ => {}
+    }
+    Ok(p)
+}
+
+/// `connect <ip> [<port>]`, or `connect <ip>:<port>`.
+fn connect_form(
+    p: &mut Params,
+    ip: &str,
+    port: Option<&String>,
+    number: impl Fn(&str) -> Result<u32, RpcError>,
+) -> Result<(), RpcError> {
+    let (ip, port) = match (port, ip.matches(':').count()) {
+        (Some(port), _) => (ip, Some(number(port)?)),
+        (None, 1) => {
+            let (host, port) = ip.split_once(':').unwrap_or((ip, ""));
+            (host, Some(number(port)?))
+        }
+        (None, _) => (ip, None),
+    };
+    p.insert("ip".into(), Value::from(ip));
+    if let Some(port) = port {
+        p.insert("port".into(), Value::from(port));
+    }
+    Ok(())
 }
 
 /// `ledger [<ledger>] [full|tx]`.
@@ -654,5 +847,41 @@ mod tests {
             shown_args("wallet_propose", &args(&["hunter2"])),
             vec![Value::from(MASK)]
         );
+    }
+
+    #[test]
+    fn admin_forms() {
+        let req = |m: &str, a: &[&str]| request(m, &args(a)).map(|(_, p)| p);
+        assert_eq!(req("log_level", &["debug"]).unwrap()["severity"], "debug");
+        let p = req("log_level", &["node", "trace"]).unwrap();
+        assert_eq!(
+            (&p["partition"], &p["severity"]),
+            (&"node".into(), &"trace".into())
+        );
+        assert!(!req("log_level", &[]).unwrap().contains_key("severity"));
+        assert_eq!(req("can_delete", &["12"]).unwrap()["can_delete"], 12);
+        assert_eq!(req("can_delete", &["now"]).unwrap()["can_delete"], "now");
+        assert_eq!(req("get_counts", &["3"]).unwrap()["min_count"], 3);
+        assert_eq!(req("get_counts", &["x"]).unwrap_err().token(), "internal");
+        assert_eq!(req("fetch_info", &["clear"]).unwrap()["clear"], true);
+        assert_eq!(req("ledger_request", &["9"]).unwrap()["ledger_index"], 9);
+        assert_eq!(req("ledger_request", &[ID]).unwrap()["ledger_hash"], ID);
+        let p = req("connect", &["10.0.0.1:51235"]).unwrap();
+        assert_eq!((&p["ip"], &p["port"]), (&"10.0.0.1".into(), &51235.into()));
+        let p = req("connect", &["10.0.0.1", "7"]).unwrap();
+        assert_eq!(p["port"], 7);
+        assert!(!req("connect", &["::1"]).unwrap().contains_key("port"));
+        assert_eq!(
+            req("validation_create", &["s3cret"]).unwrap()["secret"],
+            "s3cret"
+        );
+        assert_eq!(
+            shown_args("validation_create", &args(&["s3cret"])),
+            vec![Value::from(MASK)]
+        );
+        let p = req("owner_info", &["rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh", "5"]).unwrap();
+        assert_eq!(p["ledger_index"], 5);
+        assert_eq!(req("print", &["ledgers"]).unwrap()["params"][0], "ledgers");
+        assert_eq!(req("stop", &["now"]).unwrap_err().token(), "badSyntax");
     }
 }

@@ -5,6 +5,7 @@
 //! there changes no handler signature and no table row.
 
 use crate::ledgers::{LedgerConfig, Ledgers};
+use crate::node::cleaner::LedgerCleaner;
 use crate::node::subscriptions::Session;
 use crate::node::Node;
 use crate::protocol::time::ripple_now_secs;
@@ -66,6 +67,38 @@ pub struct Services {
     pub host_name: String,
     /// The one-word host id non-admins see (derived from the node key, as rippled does).
     pub host_word: String,
+    /// Set by `stop`: whoever runs the server waits for it and shuts down.
+    pub stop: StopRequest,
+    /// The ledger cleaner (`ledger_cleaner`), idle until asked.
+    pub cleaner: Arc<LedgerCleaner>,
+}
+
+/// A request to stop the server (the `stop` method), which whoever runs the server awaits
+/// ([`StopRequest::requested`]) to shut down as on SIGTERM.
+pub struct StopRequest(tokio::sync::watch::Sender<bool>);
+
+impl Default for StopRequest {
+    fn default() -> StopRequest {
+        StopRequest(tokio::sync::watch::Sender::new(false))
+    }
+}
+
+impl StopRequest {
+    /// Asks for the stop (again is harmless).
+    pub fn request(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_requested(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Resolves once a stop is asked for.
+    pub async fn requested(&self) {
+        let mut rx = self.0.subscribe();
+        let _ = rx.wait_for(|asked| *asked).await;
+    }
 }
 
 impl Services {
@@ -74,6 +107,8 @@ impl Services {
         let identity = NodeIdentity::random();
         Services {
             config,
+            cleaner: Arc::new(LedgerCleaner::new(node.clone())),
+            stop: StopRequest::default(),
             node,
             cpu,
             keys: KeyCache::new(crate::limits::KEY_CACHE_ENTRIES_MAX),

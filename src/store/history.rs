@@ -186,6 +186,19 @@ pub trait HistoryStore: Send + Sync {
     fn replace(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {
         self.write(ledgers)
     }
+    /// A number the node keeps with its history (advisory deletion's `can_delete`); None
+    /// when never set, or in a store that keeps none.
+    fn setting(&self, _name: &str) -> StoreResult<Option<u32>> {
+        Ok(None)
+    }
+    /// Keeps a number with the history (a no-op for a store that keeps none).
+    fn set_setting(&self, _name: &str, _value: u32) -> StoreResult<()> {
+        Ok(())
+    }
+    /// The store's size on disk, in KiB (None: not known).
+    fn size_kib(&self) -> StoreResult<Option<u64>> {
+        Ok(None)
+    }
 }
 
 /// The ranges of `first..=last` not in `held` (ascending sequences).
@@ -752,6 +765,37 @@ impl HistoryStore for SqliteHistory {
             rows.collect()
         })?;
         Ok(gaps(first, last, held))
+    }
+
+    fn setting(&self, name: &str) -> StoreResult<Option<u32>> {
+        let value: Option<i64> = self.read(|c| {
+            c.prepare_cached("SELECT value FROM settings WHERE name = ?1")?
+                .query_row(params![name], |r| r.get(0))
+                .optional()
+        })?;
+        Ok(value.and_then(|v| u32::try_from(v).ok()))
+    }
+
+    fn set_setting(&self, name: &str, value: u32) -> StoreResult<()> {
+        self.writer
+            .lock()
+            .execute(
+                "INSERT OR REPLACE INTO settings(name, value) VALUES (?1, ?2)",
+                params![name, value],
+            )
+            .map(|_| ())
+            .map_err(|e| self.fail(e))
+    }
+
+    fn size_kib(&self) -> StoreResult<Option<u64>> {
+        let bytes: i64 = self.read(|c| {
+            c.query_row(
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                [],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(u64::try_from(bytes).ok().map(|b| b / 1024))
     }
 
     fn replace(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {

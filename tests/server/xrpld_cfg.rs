@@ -268,3 +268,20 @@ fn start_without_minus_a_keeps_the_ledger_and_refuses_to_replace_it() {
     let again = result(server.addrs[0], "ledger_closed", json!({}))["ledger_index"].clone();
     assert!(again.as_u64() >= seq.as_u64(), "{again} < {seq}");
 }
+
+/// `[node_db] advisory_delete=1` (with `online_delete`) switches advisory deletion on:
+/// `can_delete` answers with the value it keeps instead of `notEnabled`.
+#[test]
+fn advisory_delete_in_the_file_enables_can_delete() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[server]\nport_rpc\n\n[port_rpc]\nport = 0\nip = 127.0.0.1\nadmin = 127.0.0.1\n\
+                protocol = http\n\n[node_db]\ntype=NuDB\npath=/nonexistent\nonline_delete=8\n\
+                advisory_delete=1\n";
+    let conf = write(dir.path(), "xrpld.cfg", text);
+    let server = xrpld(&["--conf", &conf, "-a", "--start"], 1);
+    let addr = server.addrs[0];
+    assert_eq!(result(addr, "can_delete", json!({}))["can_delete"], 0);
+    let set = result(addr, "can_delete", json!({"can_delete": 5}));
+    assert_eq!(set["can_delete"], 5, "{set}");
+    assert_eq!(result(addr, "can_delete", json!({}))["can_delete"], 5);
+}

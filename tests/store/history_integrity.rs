@@ -387,6 +387,7 @@ fn pruned(dir: &Path) -> (Vec<(String, u32)>, u32) {
     let history = History {
         store: std::sync::Arc::new(store),
         keep: None,
+        advisory: None,
         cache: None,
     };
     let file = history_file(dir).display().to_string();

@@ -182,6 +182,7 @@ fn a_history_store_left_ahead_by_a_crash_forgets_the_undone_ledgers_at_start() {
     let history = History {
         store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
         keep: None,
+        advisory: None,
         cache: None,
     };
     history.catch_up(&d.store, "h", false).expect("written");

@@ -188,6 +188,21 @@ impl Server {
         drop(self);
     }
 
+    /// Waits up to `within` for the process to exit by itself; its status, or None (the
+    /// process is then killed when dropped).
+    pub fn wait_exit(mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// SIGTERM, then wait for the exit status.
     pub fn terminate(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();

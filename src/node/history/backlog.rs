@@ -192,6 +192,7 @@ mod tests {
         let history = History {
             store: flaky.clone(),
             keep: None,
+            advisory: None,
             cache: None,
         };
         let ledgers = Ledgers::genesis(LedgerConfig::default(), 1_000);

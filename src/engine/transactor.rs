@@ -568,6 +568,7 @@ pub fn apply_transaction(
 ) -> Outcome {
     // A fault an earlier transaction's checks raised and left unread is not this one's.
     let _ = crate::protocol::number::take_fault();
+    let _rules = crate::ledger::rules::CurrentRules::set(view.info().rules);
     let (c, transactor, preclaim) = match preflight_and_preclaim(view, tx, cfg) {
         Ok(checked) => checked,
         Err(t) => return Outcome::rejected(t),

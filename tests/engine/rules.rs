@@ -24,12 +24,13 @@ pub fn env_without(off: &[Feature]) -> Env {
 }
 
 fn config_recording(genesis: FeatureSet) -> LedgerConfig {
-    let mut cfg = LedgerConfig::default();
-    cfg.rule_book = RuleBook {
-        presets: FeatureSet::EMPTY,
-        genesis,
-    };
-    cfg
+    LedgerConfig {
+        rule_book: RuleBook {
+            presets: FeatureSet::EMPTY,
+            genesis,
+        },
+        ..LedgerConfig::default()
+    }
 }
 
 #[test]
@@ -62,7 +63,12 @@ fn a_recorded_genesis_writes_the_amendments_entry_and_the_xrp_fees_form() {
     assert_eq!(ids, &genesis.sorted_ids(), "ascending, as getDesired");
     assert_eq!(ids.len(), 3);
     let fees = env.read(&keylet::fees()).expect("FeeSettings");
-    for name in ["BaseFee", "ReferenceFeeUnits", "ReserveBase", "ReserveIncrement"] {
+    for name in [
+        "BaseFee",
+        "ReferenceFeeUnits",
+        "ReserveBase",
+        "ReserveIncrement",
+    ] {
         assert!(fees.get(Field::named(name)).is_none(), "{name}");
     }
     let drops = |name: &str| match fees.get(Field::named(name)) {
@@ -71,8 +77,14 @@ fn a_recorded_genesis_writes_the_amendments_entry_and_the_xrp_fees_form() {
     };
     let want = LedgerConfig::default().fees;
     assert_eq!(drops("BaseFeeDrops"), Some(want.base_drops as i64));
-    assert_eq!(drops("ReserveBaseDrops"), Some(want.reserve_base_drops as i64));
-    assert_eq!(drops("ReserveIncrementDrops"), Some(want.reserve_inc_drops as i64));
+    assert_eq!(
+        drops("ReserveBaseDrops"),
+        Some(want.reserve_base_drops as i64)
+    );
+    assert_eq!(
+        drops("ReserveIncrementDrops"),
+        Some(want.reserve_inc_drops as i64)
+    );
     assert_eq!(env.store.fees(), want, "read back from the XRPFees form");
     let rules = env.store.rules();
     assert_eq!(rules.recorded(), genesis);
@@ -129,5 +141,372 @@ fn a_snapshot_takes_its_amendments_entry_and_refuses_what_ledgerd_lacks() {
         }
         Err(other) => panic!("refused for {other}"),
         Ok(_) => panic!("Sponsor accepted"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// fixAMMv1_3 and fixAMMClawbackRounding, both ways: rippled's AMMClawback_test.cpp
+// `testAMMClawbackExceedBalance`, which rippled runs under `all - fixAMMv1_3 -
+// fixAMMClawbackRounding`, `all - fixAMMClawbackRounding` and `all`, with its numbers for
+// each.
+
+mod amm_both_ways {
+    use super::*;
+    use ledgerd::engine::account_set::asf;
+    use ledgerd::engine::amm::{self, tf};
+    use ledgerd::engine::Ter;
+    use ledgerd::ledger::sf::{sf, StExt};
+    use ledgerd::protocol::amount::{Amount, IouValue, Rounding};
+    use ledgerd::protocol::types::{AccountId, Issue};
+
+    /// Which of the two amendments the ledger's rules hold.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Variant {
+        /// `all - fixAMMv1_3 - fixAMMClawbackRounding`.
+        Neither,
+        /// `all - fixAMMClawbackRounding`.
+        V13,
+        /// `all`.
+        Both,
+    }
+
+    fn env_for(v: Variant) -> Env {
+        match v {
+            Variant::Neither => {
+                env_without(&[Feature::FixAMMv1_3, Feature::FixAMMClawbackRounding])
+            }
+            Variant::V13 => env_without(&[Feature::FixAMMClawbackRounding]),
+            Variant::Both => env_without(&[]),
+        }
+    }
+
+    /// `IOUAmount{m, e}` / `STAmount{issue, m, e}`.
+    fn v(m: u64, e: i32) -> IouValue {
+        IouValue::from_parts(m as u128, e, false, Rounding::Nearest).expect("value")
+    }
+
+    fn with_issue(mut tx: Tx, name: &str, i: Issue) -> Tx {
+        tx.0.set(Field::named(name), StValue::Issue(i));
+        tx
+    }
+
+    fn pool_tx(name: &str, a: Issue, b: Issue) -> Tx {
+        with_issue(with_issue(Tx::new(name), "Asset", a), "Asset2", b)
+    }
+
+    fn create(env: &mut Env, who: &Account, a: Amount, b: Amount) {
+        let mut tx = Tx::new("AMMCreate")
+            .amount("Amount", a)
+            .amount("Amount2", b)
+            .amount("Fee", Amount::Xrp(2_000_000));
+        tx.0.set(Field::named("TradingFee"), StValue::UInt16(0));
+        env.apply(who, tx, Ter::tesSUCCESS);
+    }
+
+    fn deposit2(env: &mut Env, who: &Account, a: Amount, b: Amount) {
+        let tx = pool_tx("AMMDeposit", a.issue(), b.issue())
+            .flags(tf::TWO_ASSET)
+            .amount("Amount", a)
+            .amount("Amount2", b);
+        env.apply(who, tx, Ter::tesSUCCESS);
+    }
+
+    fn claw(env: &mut Env, issuer: &Account, holder: &Account, amount: Amount, other: Issue) {
+        let tx = pool_tx("AMMClawback", amount.issue(), other)
+            .account("Holder", &holder.id)
+            .amount("Amount", amount);
+        env.apply(issuer, tx, Ter::tesSUCCESS);
+    }
+
+    fn amm_account(env: &Env, a: Issue, b: Issue) -> Option<AccountId> {
+        env.read(&amm::amm_key(&a, &b))
+            .and_then(|o| o.account_of(sf().account))
+    }
+
+    /// The pool's balances of `a` and `b` and its LPTokenBalance.
+    fn pool(env: &Env, a: Issue, b: Issue) -> (Amount, Amount, IouValue) {
+        let acct = amm_account(env, a, b).expect("AMM");
+        let view = env.store.current().view;
+        let held = |i: &Issue| ledgerd::engine::funds::account_holds(&view, &acct, i, false);
+        let lpt = env
+            .read(&amm::amm_key(&a, &b))
+            .and_then(|o| o.amount_of(sf().lp_token_balance))
+            .and_then(|x| x.as_iou())
+            .expect("LPTokenBalance");
+        (held(&a), held(&b), lpt)
+    }
+
+    fn lp_tokens(env: &Env, who: &Account, a: Issue, b: Issue) -> IouValue {
+        let acct = amm_account(env, a, b).expect("AMM");
+        let cur = amm::lpt_currency(&a.currency, &b.currency);
+        match env.read(&keylet::line(&who.id, &acct, &cur)) {
+            None => IouValue::ZERO,
+            Some(l) => ledgerd::engine::ripple::balance_for(&l, &who.id, &acct),
+        }
+    }
+
+    fn iou(issuer: &Account, code: &str, value: IouValue) -> Amount {
+        Amount::iou(value, cur(code), issuer.id)
+    }
+
+    /// The USD/EUR pool of two issuers: alice creates EUR(5000)/USD(4000), gw claws back
+    /// 1000, 500, 1 and then 4000 USD (more than she has left), the EUR returning to her.
+    fn usd_eur_pool(variant: Variant) {
+        let mut env = env_for(variant);
+        let [gw, gw2, alice] = ["gateway", "gateway2", "alice"].map(Account::new);
+        for a in [&gw, &gw2, &alice] {
+            env.fund(a, xrp(1_000_000));
+        }
+        env.close();
+        env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tesSUCCESS);
+        for issuer in [&gw, &gw2] {
+            env.apply(issuer, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        }
+        env.close();
+        env.apply(&alice, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&alice, gw.iou("USD", 6_000)), Ter::tesSUCCESS);
+        env.apply(&alice, trust(gw2.iou("EUR", 100_000)), Ter::tesSUCCESS);
+        env.apply(&gw2, pay(&alice, gw2.iou("EUR", 6_000)), Ter::tesSUCCESS);
+        env.close();
+        let (usd, eur) = (gw.iou("USD", 0).issue(), gw2.iou("EUR", 0).issue());
+        create(
+            &mut env,
+            &alice,
+            gw2.iou("EUR", 5_000),
+            gw.iou("USD", 4_000),
+        );
+        env.close();
+        let neither = variant == Variant::Neither;
+        let lpt = if neither {
+            4472135954999580
+        } else {
+            4472135954999579
+        };
+        let want = (gw.iou("USD", 4_000), gw2.iou("EUR", 5_000), v(lpt, -12));
+        assert_eq!(pool(&env, usd, eur), want, "{variant:?} created");
+
+        claw(&mut env, &gw, &alice, gw.iou("USD", 1_000), eur);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("2000"));
+        assert_eq!(env.iou_balance(&alice, &gw2, "EUR"), val("2250"));
+        let lpt = if neither {
+            3354101966249685
+        } else {
+            3354101966249684
+        };
+        let want = (gw.iou("USD", 3_000), gw2.iou("EUR", 3_750), v(lpt, -12));
+        assert_eq!(pool(&env, usd, eur), want, "{variant:?} after 1000");
+        assert_eq!(lp_tokens(&env, &alice, usd, eur), v(lpt, -12));
+
+        claw(&mut env, &gw, &alice, gw.iou("USD", 500), eur);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("2000"));
+        let (want, eur_left) = if neither {
+            let p = (
+                iou(&gw, "USD", v(2500000000000001, -12)),
+                iou(&gw2, "EUR", v(3125000000000001, -12)),
+                v(2795084971874738, -12),
+            );
+            (p, v(2874999999999999, -12))
+        } else {
+            let p = (
+                gw.iou("USD", 2_500),
+                gw2.iou("EUR", 3_125),
+                v(2795084971874737, -12),
+            );
+            (p, val("2875"))
+        };
+        assert_eq!(pool(&env, usd, eur), want, "{variant:?} after 500");
+        assert_eq!(env.iou_balance(&alice, &gw2, "EUR"), eur_left);
+
+        claw(&mut env, &gw, &alice, gw.iou("USD", 1), eur);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("2000"));
+        let (want, eur_left) = match variant {
+            Variant::Neither => (
+                (
+                    iou(&gw, "USD", v(2499000000000002, -12)),
+                    iou(&gw2, "EUR", v(3123750000000002, -12)),
+                    v(2793966937885989, -12),
+                ),
+                v(2876249999999998, -12),
+            ),
+            Variant::V13 => (
+                (
+                    gw.iou("USD", 2_499),
+                    gw2.iou_s("EUR", "3123.75"),
+                    v(2793966937885987, -12),
+                ),
+                val("2876.25"),
+            ),
+            Variant::Both => (
+                (
+                    iou(&gw, "USD", v(2499000000000001, -12)),
+                    iou(&gw2, "EUR", v(3123750000000001, -12)),
+                    v(2793966937885988, -12),
+                ),
+                v(2876249999999999, -12),
+            ),
+        };
+        assert_eq!(pool(&env, usd, eur), want, "{variant:?} after 1");
+        assert_eq!(env.iou_balance(&alice, &gw2, "EUR"), eur_left);
+
+        claw(&mut env, &gw, &alice, gw.iou("USD", 4_000), eur);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("2000"));
+        assert_eq!(
+            env.iou_balance(&alice, &gw2, "EUR"),
+            v(6000000000000000, -12)
+        );
+        assert!(amm_account(&env, usd, eur).is_none(), "AMM deleted");
+    }
+
+    #[test]
+    fn usd_eur_pool_without_either_fix() {
+        usd_eur_pool(Variant::Neither);
+    }
+
+    #[test]
+    fn usd_eur_pool_with_fix_amm_v1_3_only() {
+        usd_eur_pool(Variant::V13);
+    }
+
+    #[test]
+    fn usd_eur_pool_with_both_fixes() {
+        usd_eur_pool(Variant::Both);
+    }
+
+    /// XRP pools: gw creates XRP(2000)/USD(1000) and gw2 XRP(3000)/EUR(1000); alice and
+    /// bob each deposit both assets into both; gw claws 500 USD from alice and 10 USD
+    /// from bob, gw2 200 EUR from alice.
+    fn xrp_pools(variant: Variant) {
+        let mut env = env_for(variant);
+        let [gw, gw2, alice, bob] = ["gateway", "gateway2", "alice", "bob"].map(Account::new);
+        for a in [&gw, &gw2, &alice, &bob] {
+            env.fund(a, xrp(1_000_000));
+        }
+        env.close();
+        for issuer in [&gw, &gw2] {
+            env.apply(issuer, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tesSUCCESS);
+            env.apply(issuer, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        }
+        env.close();
+        for (who, usd_n, eur_n) in [(&alice, 6_000, 5_000), (&bob, 5_000, 4_000)] {
+            env.apply(who, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
+            env.apply(&gw, pay(who, gw.iou("USD", usd_n)), Ter::tesSUCCESS);
+            env.apply(who, trust(gw2.iou("EUR", 100_000)), Ter::tesSUCCESS);
+            env.apply(&gw2, pay(who, gw2.iou("EUR", eur_n)), Ter::tesSUCCESS);
+        }
+        env.close();
+        let (usd, eur) = (gw.iou("USD", 0).issue(), gw2.iou("EUR", 0).issue());
+        let x = Issue::XRP;
+        create(&mut env, &gw, xrp(2_000), gw.iou("USD", 1_000));
+        deposit2(&mut env, &alice, gw.iou("USD", 1_000), xrp(2_000));
+        deposit2(&mut env, &bob, gw.iou("USD", 1_000), xrp(2_000));
+        let want = (gw.iou("USD", 3_000), xrp(6_000), v(4242640687119285, -9));
+        assert_eq!(pool(&env, usd, x), want, "{variant:?} USD pool");
+        let neither = variant == Variant::Neither;
+        create(&mut env, &gw2, xrp(3_000), gw2.iou("EUR", 1_000));
+        let lpt = if neither {
+            1732050807568878
+        } else {
+            1732050807568877
+        };
+        assert_eq!(pool(&env, eur, x).2, v(lpt, -9), "{variant:?} EUR pool");
+        deposit2(&mut env, &alice, gw2.iou("EUR", 1_000), xrp(3_000));
+        let lpt = if neither {
+            3464101615137756
+        } else {
+            3464101615137754
+        };
+        assert_eq!(
+            pool(&env, eur, x).2,
+            v(lpt, -9),
+            "{variant:?} alice's deposit"
+        );
+        deposit2(&mut env, &bob, gw2.iou("EUR", 1_000), xrp(3_000));
+        let lpt = if neither {
+            5196152422706634
+        } else {
+            5196152422706631
+        };
+        let want = (gw2.iou("EUR", 3_000), xrp(9_000), v(lpt, -9));
+        assert_eq!(pool(&env, eur, x), want, "{variant:?} bob's deposit");
+        env.close();
+
+        let both = variant == Variant::Both;
+        let alice_xrp = env.balance(&alice);
+        claw(&mut env, &gw, &alice, gw.iou("USD", 500), x);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("5000"));
+        assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("4000"));
+        let one = i64::from(both);
+        assert_eq!(env.balance(&alice), alice_xrp + 1_000_000_000 - one);
+        let (want, alice_lp) = match variant {
+            Variant::Neither => (
+                (gw.iou("USD", 2_500), xrp(5_000), v(3535533905932738, -9)),
+                v(7071067811865480, -10),
+            ),
+            Variant::V13 => (
+                (gw.iou("USD", 2_500), xrp(5_000), v(3535533905932737, -9)),
+                v(7071067811865474, -10),
+            ),
+            Variant::Both => (
+                (
+                    gw.iou("USD", 2_500),
+                    drops(5_000_000_001),
+                    v(3535533905932738, -9),
+                ),
+                v(707106781186548, -9),
+            ),
+        };
+        assert_eq!(pool(&env, usd, x), want, "{variant:?} after 500 from alice");
+        assert_eq!(lp_tokens(&env, &alice, usd, x), alice_lp);
+        assert_eq!(lp_tokens(&env, &bob, usd, x), v(1414213562373095, -9));
+
+        let bob_xrp = env.balance(&bob);
+        claw(&mut env, &gw, &bob, gw.iou("USD", 10), x);
+        assert_eq!(env.balance(&bob), bob_xrp + 20_000_000);
+        let (want, bob_lp) = match variant {
+            Variant::Neither => (
+                (
+                    iou(&gw, "USD", v(2490000000000001, -12)),
+                    xrp(4_980),
+                    v(3521391770309008, -9),
+                ),
+                v(1400071426749365, -9),
+            ),
+            Variant::V13 => (
+                (gw.iou("USD", 2_490), xrp(4_980), v(3521391770309006, -9)),
+                v(1400071426749364, -9),
+            ),
+            Variant::Both => (
+                (
+                    iou(&gw, "USD", v(2490000000000001, -12)),
+                    drops(4_980_000_001),
+                    v(3521391770309008, -9),
+                ),
+                v(1400071426749365, -9),
+            ),
+        };
+        assert_eq!(pool(&env, usd, x), want, "{variant:?} after 10 from bob");
+        assert_eq!(lp_tokens(&env, &alice, usd, x), alice_lp);
+        assert_eq!(lp_tokens(&env, &bob, usd, x), bob_lp);
+
+        let alice_xrp = env.balance(&alice);
+        claw(&mut env, &gw2, &alice, gw2.iou("EUR", 200), x);
+        assert_eq!(env.iou_balance(&alice, &gw2, "EUR"), val("4000"));
+        assert_eq!(env.iou_balance(&bob, &gw2, "EUR"), val("3000"));
+        assert_eq!(env.balance(&alice), alice_xrp + 600_000_000 - one);
+    }
+
+    #[test]
+    fn xrp_pools_without_either_fix() {
+        xrp_pools(Variant::Neither);
+    }
+
+    #[test]
+    fn xrp_pools_with_fix_amm_v1_3_only() {
+        xrp_pools(Variant::V13);
+    }
+
+    #[test]
+    fn xrp_pools_with_both_fixes() {
+        xrp_pools(Variant::Both);
     }
 }

@@ -174,6 +174,35 @@ struct ServeArgs {
     /// (ws://HOST:PORT).
     #[arg(long, value_name = "URL", requires = "read_only")]
     writer: Option<String>,
+    /// A named rule book: `ledgerd` (every amendment ledgerd has, the default),
+    /// `xrpld-3.4.1` (that release's `-a --start` with no votes configured) or `ci` (the
+    /// client libraries' CI `[features]` list). docs/amendments.md.
+    #[arg(long, value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(ledgerd::ledger::rules::PRESETS))]
+    amendment_preset: Option<String>,
+    /// Amendments this server votes for (xrpld `[amendments]`), by name or ID,
+    /// comma-separated: with a preset that starts fresh, a new ledger records them.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    amendments: Vec<String>,
+    /// Amendments this server votes against (xrpld `[veto_amendments]`).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    veto_amendments: Vec<String>,
+}
+
+/// `--amendment-preset`, `--amendments`, `--veto-amendments` over the configuration's.
+fn amendment_args(args: &ServeArgs, config: &mut ServerConfig) {
+    if let Some(preset) = args
+        .amendment_preset
+        .as_deref()
+        .and_then(ledgerd::ledger::rules::AmendmentConfig::preset)
+    {
+        config.amendments = preset;
+    }
+    config.amendments.up.extend(args.amendments.iter().cloned());
+    config
+        .amendments
+        .down
+        .extend(args.veto_amendments.iter().cloned());
 }
 
 /// The development options of `serve`, checked.
@@ -325,6 +354,7 @@ fn server_config(args: &ServeArgs) -> Result<ServerConfig, String> {
     };
     apply_storage_args(&mut config, args)?;
     apply_node_args(&mut config, args);
+    amendment_args(args, &mut config);
     config.postgres = args.postgres.clone();
     config.read_only = args.read_only;
     config.writer = args.writer.clone();

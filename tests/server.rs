@@ -5,6 +5,8 @@
 
 mod support;
 
+#[path = "server/amendments.rs"]
+mod amendments;
 #[path = "server/api_batch.rs"]
 mod api_batch;
 #[path = "server/api_credentials.rs"]

@@ -99,7 +99,7 @@ amendments! {
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Applied;
     FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;
     FixMPTDeliveredAmount = "fixMPTDeliveredAmount", DefaultNo, false, Applied;
-    FixAMMClawbackRounding = "fixAMMClawbackRounding", DefaultNo, false, Applied;
+    FixAMMClawbackRounding = "fixAMMClawbackRounding", DefaultNo, false, Gated;
     TokenEscrow = "TokenEscrow", DefaultNo, false, Applied;
     FixEnforceNFTokenTrustlineV2 = "fixEnforceNFTokenTrustlineV2", DefaultNo, false, Applied;
     FixAMMv1_3 = "fixAMMv1_3", DefaultNo, false, Gated;

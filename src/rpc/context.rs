@@ -66,6 +66,8 @@ pub struct Services {
     pub host_name: String,
     /// The one-word host id non-admins see (derived from the node key, as rippled does).
     pub host_word: String,
+    /// This server's amendment votes (`feature`).
+    pub votes: Arc<crate::rpc::amendments::VoteBook>,
 }
 
 impl Services {
@@ -81,6 +83,9 @@ impl Services {
             node_public: identity.public_base58,
             host_name: identity.host_name,
             host_word: identity.host_word,
+            votes: Arc::new(crate::rpc::amendments::VoteBook::in_memory(
+                crate::ledger::rules::Votes::default(),
+            )),
         }
     }
 

@@ -267,6 +267,10 @@ pub struct ServerConfig {
     pub read_only: bool,
     /// The writer a read node forwards to and relays streams from (`--writer ws://...`).
     pub writer: Option<String>,
+    /// The rule book: amendment votes, presets and whether a new ledger records the
+    /// desired amendments (xrpld's `[amendments]`, `[veto_amendments]`, `[features]`,
+    /// `--start`; `--amendment-preset`).
+    pub amendments: crate::ledger::rules::AmendmentConfig,
 }
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
@@ -324,6 +328,7 @@ impl ServerConfig {
             postgres: None,
             read_only: false,
             writer: None,
+            amendments: Default::default(),
         }
     }
 
@@ -372,6 +377,7 @@ impl ServerConfig {
             postgres: None,
             read_only: false,
             writer: None,
+            amendments: Default::default(),
         })
     }
 }

@@ -98,7 +98,7 @@ amendments! {
     DynamicMPT = "DynamicMPT", DefaultNo, false, Applied;
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Applied;
     FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;
-    FixMPTDeliveredAmount = "fixMPTDeliveredAmount", DefaultNo, false, Applied;
+    FixMPTDeliveredAmount = "fixMPTDeliveredAmount", DefaultNo, false, Gated;
     FixAMMClawbackRounding = "fixAMMClawbackRounding", DefaultNo, false, Gated;
     TokenEscrow = "TokenEscrow", DefaultNo, false, Applied;
     FixEnforceNFTokenTrustlineV2 = "fixEnforceNFTokenTrustlineV2", DefaultNo, false, Applied;
@@ -125,7 +125,7 @@ amendments! {
     FixXChainRewardRounding = "fixXChainRewardRounding", DefaultNo, false, Applied;
     FixEmptyDID = "fixEmptyDID", DefaultNo, false, Applied;
     PriceOracle = "PriceOracle", DefaultNo, false, Applied;
-    FixFillOrKill = "fixFillOrKill", DefaultNo, false, Applied;
+    FixFillOrKill = "fixFillOrKill", DefaultNo, false, Gated;
     DID = "DID", DefaultNo, false, Applied;
     XChainBridge = "XChainBridge", DefaultNo, false, Applied;
     AMM = "AMM", DefaultNo, false, Applied;

@@ -510,3 +510,125 @@ mod amm_both_ways {
         xrp_pools(Variant::Both);
     }
 }
+
+// fixFillOrKill both ways (rippled `StrandFlow.h` `flow`, the amendment's two cases): bob
+// offers 100 USD for 50 XRP; alice's tfFillOrKill offer takes 100 USD for up to 100 XRP.
+// She receives all of her TakerPays for 50 XRP. With the fix that fills the offer; before
+// it, a FillOrKill crossing also had to spend all of TakerGets, so it is killed.
+mod fill_or_kill_both_ways {
+    use super::*;
+    use ledgerd::engine::account_set::asf;
+    use ledgerd::engine::dex::offer_create::tf;
+    use ledgerd::engine::Ter;
+
+    fn cross(fix: bool) -> (Env, [Account; 3]) {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixFillOrKill])
+        };
+        let accounts = ["gateway", "alice", "bob"].map(Account::new);
+        let [gw, alice, bob] = &accounts;
+        for a in [gw, alice, bob] {
+            env.fund(a, xrp(10_000));
+        }
+        env.apply(gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        for a in [alice, bob] {
+            env.apply(a, trust(gw.iou("USD", 1_000)), Ter::tesSUCCESS);
+        }
+        env.apply(gw, pay(bob, gw.iou("USD", 100)), Ter::tesSUCCESS);
+        env.close();
+        let bobs = Tx::new("OfferCreate")
+            .amount("TakerPays", xrp(50))
+            .amount("TakerGets", gw.iou("USD", 100));
+        env.apply(bob, bobs, Ter::tesSUCCESS);
+        env.close();
+        (env, accounts)
+    }
+
+    fn fok(gw: &Account, flags: u32) -> Tx {
+        Tx::new("OfferCreate")
+            .flags(flags)
+            .amount("TakerPays", gw.iou("USD", 100))
+            .amount("TakerGets", xrp(100))
+    }
+
+    #[test]
+    fn a_buy_that_gets_all_it_asks_fills_with_the_fix() {
+        let (mut env, [gw, alice, _]) = cross(true);
+        let before = env.balance(&alice);
+        env.apply(&alice, fok(&gw, tf::FILL_OR_KILL), Ter::tesSUCCESS);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("100"));
+        assert_eq!(env.balance(&alice), before - 50_000_000 - FEE);
+    }
+
+    #[test]
+    fn a_buy_that_gets_all_it_asks_is_killed_without_the_fix() {
+        let (mut env, [gw, alice, _]) = cross(false);
+        let before = env.balance(&alice);
+        env.apply(&alice, fok(&gw, tf::FILL_OR_KILL), Ter::tecKILLED);
+        assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("0"));
+        assert_eq!(env.balance(&alice), before - FEE);
+    }
+
+    #[test]
+    fn a_sell_must_spend_all_it_offers_either_way() {
+        for fix in [true, false] {
+            let (mut env, [gw, alice, _]) = cross(fix);
+            let flags = tf::FILL_OR_KILL | tf::SELL;
+            env.apply(&alice, fok(&gw, flags), Ter::tecKILLED);
+            assert_eq!(env.iou_balance(&alice, &gw, "USD"), val("0"), "fix {fix}");
+        }
+    }
+}
+
+// fixMPTDeliveredAmount both ways (rippled `Payment.cpp`, the MPT branch): a partial MPT
+// payment between holders with a 10% transfer fee delivers 95 of 100 for a SendMax of
+// 105; with the fix the metadata says so (DeliveredAmount), before it nothing does.
+mod mpt_delivered_amount_both_ways {
+    use super::*;
+    use ledgerd::engine::payment::payment::tf as pay_tf;
+    use ledgerd::engine::Ter;
+    use ledgerd::ledger::sf::{sf, StExt};
+    use ledgerd::protocol::mpt::{MptAmount, MptId};
+    use support::mpt::{issue, mpt, pay_mpt, with_id};
+
+    fn partial_payment(fix: bool) -> Option<MptAmount> {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixMPTDeliveredAmount])
+        };
+        let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+        let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0020); // tfMPTCanTransfer
+        create
+            .0
+            .set(Field::named("TransferFee"), StValue::UInt16(10_000));
+        let id: MptId = issue(&mut env, &alice, create);
+        for h in [&bob, &carol] {
+            env.apply(
+                h,
+                with_id(Tx::new("MPTokenAuthorize"), &id),
+                Ter::tesSUCCESS,
+            );
+        }
+        env.apply(&alice, pay_mpt(&bob, &id, 1_000), Ter::tesSUCCESS);
+        let mut tx = pay_mpt(&carol, &id, 100).flags(pay_tf::PARTIAL_PAYMENT);
+        tx.0.set(Field::named("SendMax"), mpt(&id, 105));
+        env.apply(&bob, tx, Ter::tesSUCCESS);
+        let meta = env.last_meta.clone().expect("meta");
+        meta.mpt_amount_of(sf().delivered_amount)
+    }
+
+    #[test]
+    fn recorded_with_the_fix() {
+        let got = partial_payment(true).expect("DeliveredAmount");
+        assert_eq!(got.value, 95);
+    }
+
+    #[test]
+    fn absent_without_it() {
+        assert_eq!(partial_payment(false), None);
+    }
+}

@@ -96,12 +96,12 @@ amendments! {
     FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Lacking;
     FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Lacking;
     DynamicMPT = "DynamicMPT", DefaultNo, false, Applied;
-    FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Applied;
+    FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Gated;
     FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;
     FixMPTDeliveredAmount = "fixMPTDeliveredAmount", DefaultNo, false, Gated;
     FixAMMClawbackRounding = "fixAMMClawbackRounding", DefaultNo, false, Gated;
     TokenEscrow = "TokenEscrow", DefaultNo, false, Applied;
-    FixEnforceNFTokenTrustlineV2 = "fixEnforceNFTokenTrustlineV2", DefaultNo, false, Applied;
+    FixEnforceNFTokenTrustlineV2 = "fixEnforceNFTokenTrustlineV2", DefaultNo, false, Gated;
     FixAMMv1_3 = "fixAMMv1_3", DefaultNo, false, Gated;
     PermissionedDEX = "PermissionedDEX", DefaultNo, false, Applied;
     SingleAssetVault = "SingleAssetVault", DefaultNo, false, Applied;

@@ -632,3 +632,129 @@ mod mpt_delivered_amount_both_ways {
         assert_eq!(partial_payment(false), None);
     }
 }
+
+// fixEnforceNFTokenTrustlineV2 both ways (rippled `NFTokenUtils.cpp`
+// `tokenOfferCreatePreclaim`): an NFT offer for an issued currency whose issuer requires
+// authorization, by an account with no authorized line to it. With the fix the offer is
+// refused (`checkTrustlineAuthorized`: tecNO_LINE); before it, nothing checks.
+mod nftoken_trustline_v2_both_ways {
+    use super::*;
+    use ledgerd::engine::account_set::asf;
+    use ledgerd::engine::Ter;
+
+    fn sell_offer(fix: bool) -> Ter {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixEnforceNFTokenTrustlineV2])
+        };
+        let [gw, alice] = env.funded(["gateway", "alice"]);
+        env.apply(&gw, fset(asf::REQUIRE_AUTH), Ter::tesSUCCESS);
+        env.close();
+        let serial = env.seq(&alice);
+        env.apply(
+            &alice,
+            Tx::new("NFTokenMint")
+                .u32("NFTokenTaxon", 0)
+                .flags(0x0000_0008), // tfTransferable
+            Ter::tesSUCCESS,
+        );
+        let id = ledgerd::engine::nft::token_id(0x0008, 0, &alice.id, 0, serial);
+        let offer = Tx::new("NFTokenCreateOffer")
+            .h256("NFTokenID", id)
+            .amount("Amount", gw.iou("USD", 10))
+            .flags(0x0000_0001); // tfSellNFToken
+        env.submit(&alice, offer)
+    }
+
+    #[test]
+    fn refused_with_the_fix() {
+        assert_eq!(sell_offer(true), Ter::tecNO_LINE);
+    }
+
+    #[test]
+    fn accepted_without_it() {
+        assert_eq!(sell_offer(false), Ter::tesSUCCESS);
+    }
+}
+
+// fixTokenEscrowV1 both ways (rippled `EscrowFinish` `escrowUnlockApplyHelper<MPTIssue>`,
+// `unlockEscrowMPT`): alice escrows 125 units of an MPT with a 25% transfer fee to carol.
+// Finishing delivers 100 either way; with the fix the gross 125 leaves both LockedAmounts
+// and the fee leaves OutstandingAmount; before it only the net 100 is unlocked and the
+// fee stays locked on alice's token and the issuance.
+mod token_escrow_v1_both_ways {
+    use super::*;
+    use ledgerd::engine::Ter;
+    use ledgerd::ledger::sf::{sf, StExt};
+    use ledgerd::protocol::mpt::MptId;
+    use support::mpt::{mpt, pay_mpt, with_id};
+
+    /// carol's and alice's units, alice's and the issuance's LockedAmount, outstanding.
+    type Amounts = [Option<u64>; 5];
+
+    fn finish(fix: bool) -> Amounts {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixTokenEscrowV1])
+        };
+        let [alice, carol, gw] = env.funded(["alice", "carol", "gw"]);
+        let seq = env.seq(&gw);
+        // tfMPTCanEscrow | tfMPTCanTransfer, TransferFee 25,000 (a rate of 1.25).
+        let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
+        create
+            .0
+            .set(Field::named("TransferFee"), StValue::UInt16(25_000));
+        env.apply(&gw, create, Ter::tesSUCCESS);
+        env.close();
+        let id = MptId::new(seq, &gw.id);
+        for h in [&alice, &carol] {
+            env.apply(
+                h,
+                with_id(Tx::new("MPTokenAuthorize"), &id),
+                Ter::tesSUCCESS,
+            );
+        }
+        env.close();
+        env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
+        env.close();
+        let now = env.parent_close();
+        let mut escrow = Tx::new("EscrowCreate")
+            .account("Destination", &carol.id)
+            .u32("FinishAfter", now + 1)
+            .u32("CancelAfter", now + 100);
+        escrow.0.set(sf().amount, mpt(&id, 125));
+        let eseq = env.seq(&alice);
+        env.apply(&alice, escrow, Ter::tesSUCCESS);
+        env.close();
+        env.close_after(5);
+        let fin = Tx::new("EscrowFinish")
+            .account("Owner", &alice.id)
+            .u32("OfferSequence", eseq);
+        env.apply(&carol, fin, Ter::tesSUCCESS);
+        let token = |who: &Account, f| env.read(&keylet::mptoken(&id, &who.id))?.u64_of(f);
+        let issuance = |f| env.read(&keylet::mpt_issuance(&id))?.u64_of(f);
+        let s = sf();
+        [
+            token(&carol, s.mpt_amount),
+            token(&alice, s.mpt_amount),
+            token(&alice, s.locked_amount),
+            issuance(s.locked_amount),
+            issuance(s.outstanding_amount),
+        ]
+    }
+
+    #[test]
+    fn the_gross_amount_is_unlocked_with_the_fix() {
+        assert_eq!(finish(true), [Some(100), Some(875), None, None, Some(975)]);
+    }
+
+    #[test]
+    fn the_fee_stays_locked_without_it() {
+        assert_eq!(
+            finish(false),
+            [Some(100), Some(875), Some(25), Some(25), Some(1_000)]
+        );
+    }
+}

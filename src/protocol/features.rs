@@ -105,7 +105,7 @@ amendments! {
     FixAMMv1_3 = "fixAMMv1_3", DefaultNo, false, Gated;
     PermissionedDEX = "PermissionedDEX", DefaultNo, false, Applied;
     SingleAssetVault = "SingleAssetVault", DefaultNo, false, Applied;
-    FixPayChanCancelAfter = "fixPayChanCancelAfter", DefaultNo, false, Lacking;
+    FixPayChanCancelAfter = "fixPayChanCancelAfter", DefaultNo, false, Gated;
     FixInvalidTxFlags = "fixInvalidTxFlags", DefaultNo, false, Lacking;
     FixFrozenLPTokenTransfer = "fixFrozenLPTokenTransfer", DefaultNo, false, Lacking;
     DeepFreeze = "DeepFreeze", DefaultNo, false, Applied;

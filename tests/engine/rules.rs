@@ -758,3 +758,34 @@ mod token_escrow_v1_both_ways {
         );
     }
 }
+
+// fixPayChanCancelAfter both ways (rippled `PayChan.cpp` `PaymentChannelCreate::doApply`):
+// a channel whose CancelAfter is already past when it is created.
+mod paychan_cancel_after_both_ways {
+    use super::*;
+    use ledgerd::engine::Ter;
+
+    fn create(fix: bool) -> Ter {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixPayChanCancelAfter])
+        };
+        let [alice, bob] = env.funded(["alice", "bob"]);
+        env.close();
+        let past = env.parent_close() - 1;
+        let tx =
+            channel_create(&bob, xrp(10), 100, alice.kp.public.as_bytes()).u32("CancelAfter", past);
+        env.submit(&alice, tx)
+    }
+
+    #[test]
+    fn refused_with_the_fix() {
+        assert_eq!(create(true), Ter::tecEXPIRED);
+    }
+
+    #[test]
+    fn created_without_it() {
+        assert_eq!(create(false), Ter::tesSUCCESS);
+    }
+}

@@ -709,6 +709,14 @@ fn preflight_and_preclaim(
     tx: &StObject,
     cfg: &ApplyConfig,
 ) -> Result<(Common, &'static Transactor, Ter), Ter> {
+    // The type's amendment, first, as each of rippled's preflights checks it.
+    let needs = tx
+        .u16_of(sf().transaction_type)
+        .and_then(registry::transactor)
+        .and_then(|t| t.tx_type.amendment());
+    if needs.is_some_and(|f| !view.info().rules.enabled(f)) {
+        return Err(Ter::temDISABLED);
+    }
     let c = preflight_common(tx, cfg)?;
     let Some(transactor) = tx
         .u16_of(sf().transaction_type)

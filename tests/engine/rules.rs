@@ -789,3 +789,32 @@ mod paychan_cancel_after_both_ways {
         assert_eq!(create(false), Ter::tesSUCCESS);
     }
 }
+
+// A transaction type whose amendment the rules lack is temDISABLED before anything else
+// is checked (each of rippled's preflights opens with `ctx.rules.enabled(feature...)`).
+mod disabled_types {
+    use super::*;
+    use ledgerd::engine::Ter;
+
+    #[test]
+    fn types_follow_their_amendment() {
+        let mut env = env_without(&[Feature::AMM, Feature::DID]);
+        let [alice, gw] = env.funded(["alice", "gw"]);
+        let mut create = Tx::new("AMMCreate")
+            .amount("Amount", xrp(100))
+            .amount("Amount2", gw.iou("USD", 100))
+            .amount("Fee", xrp(2));
+        create.0.set(Field::named("TradingFee"), StValue::UInt16(0));
+        assert_eq!(env.submit(&alice, create), Ter::temDISABLED);
+        let did = Tx::new("DIDSet").blob("URI", b"ab");
+        assert_eq!(env.submit(&alice, did), Ter::temDISABLED);
+        // A retired amendment's type is always on; with the default rule book DID is too.
+        assert_eq!(env.submit(&alice, fset(1)), Ter::tesSUCCESS);
+        let mut all = Env::new();
+        let [bob] = all.funded(["bob"]);
+        assert_eq!(
+            all.submit(&bob, Tx::new("DIDSet").blob("URI", b"ab")),
+            Ter::tesSUCCESS
+        );
+    }
+}

@@ -106,7 +106,7 @@ amendments! {
     PermissionedDEX = "PermissionedDEX", DefaultNo, false, Applied;
     SingleAssetVault = "SingleAssetVault", DefaultNo, false, Applied;
     FixPayChanCancelAfter = "fixPayChanCancelAfter", DefaultNo, false, Gated;
-    FixInvalidTxFlags = "fixInvalidTxFlags", DefaultNo, false, Lacking;
+    FixInvalidTxFlags = "fixInvalidTxFlags", DefaultNo, false, Gated;
     FixFrozenLPTokenTransfer = "fixFrozenLPTokenTransfer", DefaultNo, false, Lacking;
     DeepFreeze = "DeepFreeze", DefaultNo, false, Applied;
     PermissionedDomains = "PermissionedDomains", DefaultNo, false, Applied;

@@ -818,3 +818,39 @@ mod disabled_types {
         );
     }
 }
+
+// fixInvalidTxFlags both ways (rippled `CredentialCreate::getFlagsMask`): a CredentialCreate
+// with a flag no Credential type defines.
+mod invalid_tx_flags_both_ways {
+    use super::*;
+    use ledgerd::engine::Ter;
+    use ledgerd::ledger::sf::StExt;
+
+    /// The result, and the flags of the credential made (if one was).
+    fn create(fix: bool) -> (Ter, Option<u32>) {
+        let mut env = if fix {
+            env_without(&[])
+        } else {
+            env_without(&[Feature::FixInvalidTxFlags])
+        };
+        let [issuer, subject] = env.funded(["issuer", "subject"]);
+        let tx = Tx::new("CredentialCreate")
+            .account("Subject", &subject.id)
+            .blob("CredentialType", b"KYC")
+            .flags(0x0001_0000);
+        let ter = env.submit(&issuer, tx);
+        let key = keylet::credential(&subject.id, &issuer.id, b"KYC");
+        (ter, env.read(&key).map(|c| c.flags()))
+    }
+
+    #[test]
+    fn refused_with_the_fix() {
+        assert_eq!(create(true), (Ter::temINVALID_FLAG, None));
+    }
+
+    #[test]
+    fn accepted_without_it() {
+        // The transaction's flags do not reach the entry.
+        assert_eq!(create(false), (Ter::tesSUCCESS, Some(0)));
+    }
+}

@@ -226,6 +226,35 @@ struct ServeArgs {
     /// (ws://HOST:PORT).
     #[arg(long, value_name = "URL", requires = "read_only")]
     writer: Option<String>,
+    /// A named rule book: `ledgerd` (every amendment ledgerd has, the default),
+    /// `xrpld-3.4.1` (that release's `-a --start` with no votes configured) or `ci` (the
+    /// client libraries' CI `[features]` list). docs/amendments.md.
+    #[arg(long, value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(ledgerd::ledger::rules::PRESETS))]
+    amendment_preset: Option<String>,
+    /// Amendments this server votes for (xrpld `[amendments]`), by name or ID,
+    /// comma-separated: with a preset that starts fresh, a new ledger records them.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    amendments: Vec<String>,
+    /// Amendments this server votes against (xrpld `[veto_amendments]`).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    veto_amendments: Vec<String>,
+}
+
+/// `--amendment-preset`, `--amendments`, `--veto-amendments` over the configuration's.
+fn amendment_args(args: &ServeArgs, config: &mut ServerConfig) -> Result<(), String> {
+    if let Some(name) = args.amendment_preset.as_deref() {
+        config.amendments =
+            ledgerd::ledger::rules::AmendmentConfig::preset(name).ok_or_else(|| {
+                format!("--amendment-preset {name:?}: one of ledgerd, xrpld-3.4.1, ci")
+            })?;
+    }
+    config.amendments.up.extend(args.amendments.iter().cloned());
+    config
+        .amendments
+        .down
+        .extend(args.veto_amendments.iter().cloned());
+    Ok(())
 }
 
 /// The development options of `serve`, checked.
@@ -406,6 +435,7 @@ fn server_config(args: &ServeArgs) -> Result<(ServerConfig, Notes), String> {
             let mode = xrpld_cfg::Mode {
                 standalone: args.xrpld.standalone,
                 load: args.xrpld.load,
+                start: args.xrpld.start,
             };
             let (config, n) = xrpld_cfg::load(path, mode).map_err(|e| e.to_string())?;
             notes = n;
@@ -434,6 +464,7 @@ fn server_config(args: &ServeArgs) -> Result<(ServerConfig, Notes), String> {
     };
     apply_storage_args(&mut config, args)?;
     apply_node_args(&mut config, args);
+    amendment_args(args, &mut config)?;
     config.postgres = args.postgres.clone();
     config.read_only = args.read_only;
     config.writer = args.writer.clone();

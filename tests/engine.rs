@@ -60,6 +60,8 @@ mod pipeline;
 mod props;
 #[path = "engine/review.rs"]
 mod review;
+#[path = "engine/rules.rs"]
+mod rules;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -5,6 +5,8 @@
 
 mod support;
 
+#[path = "server/amendments.rs"]
+mod amendments;
 #[path = "server/api_admin.rs"]
 mod api_admin;
 #[path = "server/api_batch.rs"]

@@ -9,6 +9,7 @@ pub mod fork;
 pub mod fork_source;
 pub mod genesis_file;
 
+use crate::ledger::rules::Resolved;
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
 use crate::node::history::{
@@ -87,6 +88,7 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         true => None,
         false => devnet::read_genesis(&config, is_new_ledger(&config))?,
     };
+    let rules = rule_book(&config)?;
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
     if let Some(genesis) = genesis.as_ref().filter(|_| is_durable(&config)) {
@@ -97,7 +99,12 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
     } else {
         start_writer(&mut config).await?
     };
-    let services = Arc::new(Services::new(rpc_config(&config), node.clone(), cpu));
+    let mut services = Services::new(rpc_config(&config), node.clone(), cpu);
+    services.votes = Arc::new(match votes_file(&config) {
+        Some(file) => crate::rpc::amendments::VoteBook::open(&file, rules.votes)?,
+        None => crate::rpc::amendments::VoteBook::in_memory(rules.votes),
+    });
+    let services = Arc::new(services);
     let accounts = match prepare_dev(&services, &config, genesis.as_ref()).await {
         Ok(a) => a,
         Err(e) => {
@@ -247,9 +254,52 @@ fn cpu_pool(config: &ServerConfig) -> Result<CpuPool, String> {
     .map_err(|e| format!("CPU pool: {e}"))
 }
 
-/// The ledgers' settings the server configuration decides (the network id).
+/// Where the amendment votes are kept: the data directory of a writer that has one.
+fn votes_file(config: &ServerConfig) -> Option<std::path::PathBuf> {
+    match (&config.data_dir, config.ephemeral || config.read_only) {
+        (Some(dir), false) if config.fork.is_none() => {
+            Some(dir.join(crate::rpc::amendments::VOTES_FILE))
+        }
+        _ => None,
+    }
+}
+
+/// The configured rule book over the votes kept from an earlier run. A fork with no
+/// presets configured takes its upstream's Amendments entry alone.
+fn resolve_rules(config: &ServerConfig) -> Result<Resolved, String> {
+    let stored = match votes_file(config) {
+        Some(file) => crate::rpc::amendments::read(&file)?,
+        None => None,
+    };
+    let mut wanted = config.amendments.clone();
+    if config.fork.is_some() && wanted.features.is_none() {
+        wanted.features = Some(Vec::new());
+    }
+    wanted
+        .resolve(stored)
+        .map_err(|e| format!("amendments: {e}"))
+}
+
+/// [`resolve_rules`] at start: refuses an unknown amendment or an up-vote for one whose
+/// rules ledgerd lacks, and says which presets it drops.
+fn rule_book(config: &ServerConfig) -> Result<Resolved, String> {
+    let resolved = resolve_rules(config)?;
+    if !resolved.dropped.is_empty() {
+        tracing::warn!(
+            amendments = %resolved.dropped.join(", "),
+            "presets ([features]) ledgerd lacks the rules of stay disabled"
+        );
+    }
+    Ok(resolved)
+}
+
+/// The ledgers' settings the server configuration decides (the network id, the rule book).
 fn ledger_config(config: &ServerConfig) -> LedgerConfig {
     let mut ledger_cfg = LedgerConfig::default();
+    // Checked at start ([`rule_book`]).
+    if let Ok(resolved) = resolve_rules(config) {
+        ledger_cfg.rule_book = resolved.book;
+    }
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
     ledger_cfg.fixed_clock = config.fixed_clock;
     ledger_cfg.fees = config.fees;

@@ -220,6 +220,7 @@ mod tests {
             fees: Fees::default(),
             open: true,
             parent_hash: crate::protocol::types::Hash256::ZERO,
+            rules: Default::default(),
         };
         StateView::new(Arc::new(State::new()), stamp(1, 0), info)
     }

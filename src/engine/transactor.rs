@@ -573,6 +573,7 @@ pub fn apply_transaction(
 ) -> Outcome {
     // A fault an earlier transaction's checks raised and left unread is not this one's.
     let _ = crate::protocol::number::take_fault();
+    let _rules = crate::ledger::rules::CurrentRules::set(view.info().rules);
     let (c, transactor, preclaim) = match preflight_and_preclaim(view, tx, cfg) {
         Ok(checked) => checked,
         Err(t) => return Outcome::rejected(t),
@@ -713,6 +714,14 @@ fn preflight_and_preclaim(
     tx: &StObject,
     cfg: &ApplyConfig,
 ) -> Result<(Common, &'static Transactor, Ter), Ter> {
+    // The type's amendment, first, as each of rippled's preflights checks it.
+    let needs = tx
+        .u16_of(sf().transaction_type)
+        .and_then(registry::transactor)
+        .and_then(|t| t.tx_type.amendment());
+    if needs.is_some_and(|f| !view.info().rules.enabled(f)) {
+        return Err(Ter::temDISABLED);
+    }
     let c = preflight_common(tx, cfg)?;
     let Some(transactor) = tx
         .u16_of(sf().transaction_type)

@@ -2,6 +2,7 @@
 //! [`super::registry::TRANSACTORS`].
 
 use super::registry;
+use crate::protocol::features::Feature;
 
 /// Transaction types (`TransactionType` codes from definitions.json).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,5 +156,48 @@ impl TxType {
     /// The type with this code, if the engine applies it.
     pub fn from_code(code: u16) -> Option<TxType> {
         registry::transactor(code).map(|t| t.tx_type)
+    }
+
+    /// The amendment without which the type is `temDISABLED` (the check each of
+    /// rippled's preflights opens with); None for the types of retired amendments, which
+    /// are always on.
+    pub fn amendment(self) -> Option<Feature> {
+        use TxType::*;
+        Some(match self {
+            AMMCreate | AMMDeposit | AMMWithdraw | AMMVote | AMMBid | AMMDelete => Feature::AMM,
+            AMMClawback => Feature::AMMClawback,
+            XChainCreateBridge
+            | XChainModifyBridge
+            | XChainCreateClaimID
+            | XChainCommit
+            | XChainClaim
+            | XChainAddClaimAttestation
+            | XChainAccountCreateCommit
+            | XChainAddAccountCreateAttestation => Feature::XChainBridge,
+            DIDSet | DIDDelete => Feature::DID,
+            OracleSet | OracleDelete => Feature::PriceOracle,
+            CredentialCreate | CredentialAccept | CredentialDelete => Feature::Credentials,
+            PermissionedDomainSet | PermissionedDomainDelete => Feature::PermissionedDomains,
+            MPTokenIssuanceCreate
+            | MPTokenIssuanceDestroy
+            | MPTokenIssuanceSet
+            | MPTokenAuthorize => Feature::MPTokensV1,
+            NFTokenModify => Feature::DynamicNFT,
+            VaultCreate | VaultSet | VaultDelete | VaultDeposit | VaultWithdraw | VaultClawback => {
+                Feature::SingleAssetVault
+            }
+            LoanBrokerSet
+            | LoanBrokerDelete
+            | LoanBrokerCoverDeposit
+            | LoanBrokerCoverWithdraw
+            | LoanBrokerCoverClawback
+            | LoanSet
+            | LoanDelete
+            | LoanManage
+            | LoanPay => Feature::LendingProtocol,
+            Batch => Feature::BatchV1_1,
+            DelegateSet => Feature::PermissionDelegationV1_1,
+            _ => return None,
+        })
     }
 }

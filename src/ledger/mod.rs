@@ -15,6 +15,7 @@
 //! - [`sf`]: cached field handles and typed accessors.
 //! - [`flags`]: lsf flags.
 //! - [`fees`]: base fee and reserves.
+//! - [`rules`]: the amendments a ledger is applied under (xrpld's `Rules`).
 //! - [`state`]: the multi-version map of entries (every ledger in history, one map).
 //! - [`view`]: read views of one ledger.
 //! - [`book_index`]: book directory roots in key order (for `ReadView::succ`).
@@ -36,6 +37,7 @@ pub mod flags;
 pub mod header;
 pub mod keylet;
 pub mod overlay;
+pub mod rules;
 pub mod sf;
 pub mod shamap;
 pub mod skip;

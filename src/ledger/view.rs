@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::book_index::prev_key;
 use super::deferred::Deferred;
 use super::fees::Fees;
+use super::rules::Rules;
 use super::state::{Stamp, State};
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Currency, Hash256};
@@ -24,6 +25,8 @@ pub struct ViewInfo {
     pub open: bool,
     /// The parent ledger's hash (pseudo-account addresses derive from it).
     pub parent_hash: Hash256,
+    /// The amendments the ledger is applied under.
+    pub rules: Rules,
 }
 
 /// Reads ledger entries by key.

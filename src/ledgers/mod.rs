@@ -48,6 +48,7 @@ use crate::ledger::header::{
     effective_close_time, next_resolution, LedgerHeader, CLOSE_RESOLUTIONS_SECS,
 };
 use crate::ledger::keylet;
+use crate::ledger::rules::{RuleBook, Rules, RulesError};
 use crate::ledger::sf::sf;
 use crate::ledger::shamap::{state_leaf_hash, tx_leaf_hash, ShaMap};
 use crate::ledger::skip::skip_list_writes;
@@ -55,6 +56,7 @@ use crate::ledger::state::{stamp, stamp_closed, EntrySource, State};
 use crate::ledger::view::{ReadView, StateView, ViewInfo};
 use crate::protocol::amount::{Amount, DROPS_MAX};
 use crate::protocol::codec;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::tx::transaction_id;
 use crate::protocol::types::{AccountId, Hash256};
@@ -78,12 +80,27 @@ pub enum SnapshotError {
     /// An entry's bytes do not decode.
     #[error("entry {0} does not decode: {1}")]
     Entry(Hash256, String),
+    /// The Amendments entry enables amendments ledgerd cannot apply.
+    #[error("{0}")]
+    Rules(#[from] RulesError),
 }
 
 /// The fee schedule a FeeSettings entry records (legacy or XRPFees fields).
 pub fn fees_of(o: &StObject, default: Fees) -> Fees {
     use crate::ledger::sf::StExt;
     let s = sf();
+    let drops = |name: &str| match o.get(crate::protocol::definitions::Field::named(name)) {
+        Some(StValue::Amount(Amount::Xrp(d))) => u64::try_from(*d).ok(),
+        _ => None,
+    };
+    if let Some(base_drops) = drops("BaseFeeDrops") {
+        // The XRPFees form (rippled `Ledger::setup`).
+        return Fees {
+            base_drops,
+            reserve_base_drops: drops("ReserveBaseDrops").unwrap_or(default.reserve_base_drops),
+            reserve_inc_drops: drops("ReserveIncrementDrops").unwrap_or(default.reserve_inc_drops),
+        };
+    }
     Fees {
         base_drops: o.u64_of(s.base_fee).unwrap_or(default.base_drops),
         reserve_base_drops: o
@@ -95,6 +112,40 @@ pub fn fees_of(o: &StObject, default: Fees) -> Fees {
             .map(u64::from)
             .unwrap_or(default.reserve_inc_drops),
     }
+}
+
+/// A genesis FeeSettings entry: the XRPFees form (`BaseFeeDrops`, `ReserveBaseDrops`,
+/// `ReserveIncrementDrops`) when the genesis ledger records XRPFees, else the legacy one
+/// (`BaseFee`, `ReferenceFeeUnits` 10, `ReserveBase`, `ReserveIncrement`), as rippled's.
+fn genesis_fees(fees: Fees, xrp_fees: bool) -> StObject {
+    let s = sf();
+    let mut o = crate::engine::entry::new_entry(lt::FEE_SETTINGS);
+    if xrp_fees {
+        let field = crate::protocol::definitions::Field::named;
+        let drops = |d: u64| StValue::Amount(Amount::Xrp(d.min(DROPS_MAX) as i64));
+        o.set(field("BaseFeeDrops"), drops(fees.base_drops));
+        o.set(field("ReserveBaseDrops"), drops(fees.reserve_base_drops));
+        o.set(
+            field("ReserveIncrementDrops"),
+            drops(fees.reserve_inc_drops),
+        );
+        return o;
+    }
+    o.set(s.base_fee, StValue::UInt64(fees.base_drops));
+    o.set(
+        s.reference_fee_units,
+        StValue::UInt32(crate::limits::FEE_BASE_DROPS_DEFAULT as u32),
+    );
+    let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
+    o.set(
+        s.reserve_base,
+        StValue::UInt32(clamp(fees.reserve_base_drops)),
+    );
+    o.set(
+        s.reserve_increment,
+        StValue::UInt32(clamp(fees.reserve_inc_drops)),
+    );
+    o
 }
 
 /// How the store is set up.
@@ -112,6 +163,9 @@ pub struct LedgerConfig {
     /// Deterministic close times (`serve --start-time`): genesis closes ledger 2 at the
     /// start time and every close not given a time advances by the step. None: the clock.
     pub fixed_clock: Option<FixedClock>,
+    /// The amendments a genesis ledger records and the presets every ledger's rules hold
+    /// (a snapshot or a fork takes its Amendments entry, with these presets).
+    pub rule_book: RuleBook,
 }
 
 /// A fixed close-time clock: where it starts and how far each close advances it.
@@ -131,6 +185,7 @@ impl Default for LedgerConfig {
             history_count: crate::limits::LEDGER_HISTORY_COUNT,
             history_bytes_max: crate::limits::LEDGER_HISTORY_BYTES_MAX,
             fixed_clock: None,
+            rule_book: RuleBook::default(),
         }
     }
 }
@@ -234,6 +289,8 @@ pub struct ClosedLedger {
     pub txs: Vec<Arc<TxEntry>>,
     /// Fees in force.
     pub fees: Fees,
+    /// The amendments it was applied under.
+    pub rules: Rules,
     /// The close time `close` was asked for, before rounding (replay passes it again;
     /// the header's rounded time would not always round to itself).
     pub close_time_requested: u32,
@@ -285,8 +342,8 @@ impl ClosedLedger {
     /// A ledger read back from the history store: its header and fee schedule. Its
     /// transactions and entries stay in the store (read them there and through a stored
     /// [`StateView`]).
-    pub fn stored(header: LedgerHeader, fees: Fees) -> ClosedLedger {
-        ClosedLedger::stored_with_txs(header, fees, Vec::new())
+    pub fn stored(header: LedgerHeader, fees: Fees, rules: Rules) -> ClosedLedger {
+        ClosedLedger::stored_with_txs(header, fees, rules, Vec::new())
     }
 
     /// [`ClosedLedger::stored`] with its transactions read back too (a read node's newest
@@ -294,6 +351,7 @@ impl ClosedLedger {
     pub fn stored_with_txs(
         header: LedgerHeader,
         fees: Fees,
+        rules: Rules,
         txs: Vec<Arc<TxEntry>>,
     ) -> ClosedLedger {
         ClosedLedger {
@@ -301,6 +359,7 @@ impl ClosedLedger {
             header,
             txs,
             fees,
+            rules,
             state_map: ShaMap::new(),
             held_at_close: Vec::new(),
             changes: LedgerChanges::default(),
@@ -331,6 +390,14 @@ impl ClosedLedger {
             .sum();
         (txs + changes) as u64
     }
+}
+
+/// What a last closed ledger read from outside (a snapshot, a fork) is: its header, its
+/// fee schedule and its rules.
+struct ClosedParts {
+    header: LedgerHeader,
+    fees: Fees,
+    rules: Rules,
 }
 
 /// A consistent read view of one ledger.
@@ -427,27 +494,24 @@ impl Ledgers {
     /// ripple epoch), ledger 3 open, as rippled's `startGenesisLedger`.
     pub fn genesis(cfg: LedgerConfig, now: u32) -> Ledgers {
         let state = Arc::new(State::new());
-        let s = sf();
-        let mut fee_obj = crate::engine::entry::new_entry(lt::FEE_SETTINGS);
-        fee_obj.set(s.base_fee, StValue::UInt64(cfg.fees.base_drops));
-        fee_obj.set(
-            s.reference_fee_units,
-            StValue::UInt32(crate::limits::FEE_BASE_DROPS_DEFAULT as u32),
-        );
-        let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
-        fee_obj.set(
-            s.reserve_base,
-            StValue::UInt32(clamp(cfg.fees.reserve_base_drops)),
-        );
-        fee_obj.set(
-            s.reserve_increment,
-            StValue::UInt32(clamp(cfg.fees.reserve_inc_drops)),
-        );
+        let book = cfg.rule_book;
         let root = new_account_root(&GENESIS_ACCOUNT, DROPS_MAX as i64, 1);
-        let writes = vec![
-            (keylet::account(&GENESIS_ACCOUNT), Some(Arc::new(root))),
-            (keylet::fees(), Some(Arc::new(fee_obj))),
-        ];
+        let mut writes = vec![(keylet::account(&GENESIS_ACCOUNT), Some(Arc::new(root)))];
+        if !book.genesis.is_empty() {
+            let mut amendments = crate::engine::entry::new_entry(lt::AMENDMENTS);
+            amendments.set(
+                crate::ledger::rules::amendments_field(),
+                StValue::Vector256(book.genesis.sorted_ids()),
+            );
+            writes.push((keylet::amendments(), Some(Arc::new(amendments))));
+        }
+        // Whether XRPFees is in the recorded amendments decides the form (rippled's
+        // create_genesis Ledger constructor); a preset does not.
+        let xrp_fees = book.genesis.contains(Feature::XRPFees);
+        writes.push((
+            keylet::fees(),
+            Some(Arc::new(genesis_fees(cfg.fees, xrp_fees))),
+        ));
         let (changes, map) = LedgerChanges::whole_with_map(
             writes.iter().filter_map(|(k, v)| Some((k, v.as_deref()?))),
         );
@@ -466,10 +530,12 @@ impl Ledgers {
             hash: Hash256::ZERO,
         };
         header.hash = header.compute_hash();
+        let rules = book.genesis_rules();
         let genesis = Arc::new(ClosedLedger {
             header,
             txs: Vec::new(),
             fees: cfg.fees,
+            rules,
             close_time_requested: 0,
             state_map: map,
             held_at_close: Vec::new(),
@@ -481,6 +547,7 @@ impl Ledgers {
             fees: cfg.fees,
             open: true,
             parent_hash: genesis.header.hash,
+            rules,
         };
         let store = Ledgers::around(cfg, state, genesis, info);
         store.close(now);
@@ -590,12 +657,16 @@ impl Ledgers {
         }
         let mut map = ShaMap::new();
         let (mut fees, mut books) = (cfg.fees, Vec::new());
+        let mut rules = Rules::from_entry(cfg.rule_book.presets, None)?;
         let mut rows: Vec<(Hash256, Arc<[u8]>)> = Vec::with_capacity(entries.len());
         for (k, bytes) in entries {
             let entry =
                 codec::decode(&bytes).map_err(|e| SnapshotError::Entry(k, e.to_string()))?;
             if k == keylet::fees() {
                 fees = fees_of(&entry, fees);
+            }
+            if k == keylet::amendments() {
+                rules = Rules::from_entry(cfg.rule_book.presets, Some(&entry))?;
             }
             if crate::ledger::book_index::is_book_root(&entry) {
                 books.push(k);
@@ -612,7 +683,12 @@ impl Ledgers {
         let state = Arc::new(State::new());
         state.commit_stored(stamp(header.seq, 0), rows, &books);
         state.close(header.seq, header.seq);
-        Ok(Ledgers::over_closed(cfg, state, header, fees, map, changes))
+        let parts = ClosedParts {
+            header,
+            fees,
+            rules,
+        };
+        Ok(Ledgers::over_closed(cfg, state, parts, map, changes))
     }
 
     /// Ledgers whose last closed ledger is `header` (with no transactions of its own here)
@@ -620,23 +696,29 @@ impl Ledgers {
     fn over_closed(
         cfg: LedgerConfig,
         state: Arc<State>,
-        header: LedgerHeader,
-        fees: Fees,
+        parts: ClosedParts,
         state_map: ShaMap,
         changes: LedgerChanges,
     ) -> Ledgers {
+        let ClosedParts {
+            header,
+            fees,
+            rules,
+        } = parts;
         let info = ViewInfo {
             seq: header.seq.saturating_add(1),
             parent_close_time: header.close_time,
             fees,
             open: true,
             parent_hash: header.hash,
+            rules,
         };
         let closed = Arc::new(ClosedLedger {
             close_time_requested: header.close_time,
             header,
             txs: Vec::new(),
             fees,
+            rules,
             state_map,
             held_at_close: Vec::new(),
             changes,
@@ -667,14 +749,21 @@ impl Ledgers {
             Some(o) => fees_of(&o, cfg.fees),
             None => cfg.fees,
         };
+        // The upstream's Amendments entry, with the configured presets.
+        let amendments = state.read_at(&keylet::amendments(), at);
+        let rules = Rules::from_entry(cfg.rule_book.presets, amendments.as_deref())?;
         // Read now, while the upstream answers: every close updates the skip lists.
         state.read_at(&keylet::skip(), at);
         state.read_at(&keylet::skip_long(header.seq.saturating_add(1)), at);
+        let parts = ClosedParts {
+            header,
+            fees,
+            rules,
+        };
         Ok(Ledgers::over_closed(
             cfg,
             state,
-            header,
-            fees,
+            parts,
             ShaMap::new(),
             LedgerChanges::default(),
         ))
@@ -757,6 +846,14 @@ impl Ledgers {
         self.open_info.read().fees
     }
 
+    /// The rules of the open ledger.
+    pub fn rules(&self) -> Rules {
+        if let Some(tip) = self.followed() {
+            return tip.view.info().rules;
+        }
+        self.open_info.read().rules
+    }
+
     /// The open ledger, as of the last applied transaction.
     pub fn current(&self) -> LedgerSnapshot {
         if let Some(tip) = self.followed() {
@@ -776,6 +873,7 @@ impl Ledgers {
             fees: l.fees,
             open: false,
             parent_hash: l.header.parent_hash,
+            rules: l.rules,
         };
         LedgerSnapshot {
             view: StateView::new(self.state.clone(), stamp_closed(l.header.seq), info),
@@ -999,6 +1097,7 @@ impl Ledgers {
                 header: Self::empty_header(),
                 txs: Vec::new(),
                 fees: open.info.fees,
+                rules: open.info.rules,
                 close_time_requested: close_time,
                 state_map: ShaMap::new(),
                 held_at_close: Vec::new(),
@@ -1049,6 +1148,7 @@ impl Ledgers {
             header,
             txs: std::mem::take(&mut open.txs),
             fees: open.info.fees,
+            rules: open.info.rules,
             close_time_requested: close_time,
             state_map: map,
             held_at_close: open
@@ -1066,6 +1166,7 @@ impl Ledgers {
             fees: open.info.fees,
             open: true,
             parent_hash: closed.header.hash,
+            rules: open.info.rules,
         };
         open.fees_destroyed = 0;
         *self.open_info.write() = open.info;
@@ -1145,6 +1246,7 @@ impl Ledgers {
             fees: open.info.fees,
             open: false,
             parent_hash: parent.header.hash,
+            rules: open.info.rules,
         };
         let parent_view = StateView::new(self.state.clone(), stamp_closed(parent.header.seq), info);
         let rebuilt = canonical::rebuild(&parent_view, info, &outer, &order, &self.cfg.apply);

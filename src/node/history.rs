@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::engine::ter::Ter;
 use crate::ledger::header::LedgerHeader;
 use crate::ledger::keylet;
+use crate::ledger::rules::{RuleBook, Rules};
 use crate::ledger::view::{StateSource, StateView, ViewInfo};
 use crate::ledgers::{fees_of, ClosedLedger, LedgerSnapshot, Ledgers, TxEntry};
 use crate::protocol::amount::Amount;
@@ -306,16 +307,25 @@ impl History {
             .read_at(&keylet::fees(), header.seq)
             .map(|o| fees_of(&o, defaults))
             .unwrap_or(defaults);
+        // The stored ledger's Amendments entry, over ledgerd's default presets (only reads
+        // are served from a stored ledger).
+        let rules = source
+            .read_at(&keylet::amendments(), header.seq)
+            .and_then(|o| Rules::from_entry(RuleBook::default().presets, Some(&o)).ok())
+            .unwrap_or_default();
         let info = ViewInfo {
             seq: header.seq,
             parent_close_time: header.parent_close_time,
             fees,
             open: false,
             parent_hash: header.parent_hash,
+            rules,
         };
         Some(LedgerSnapshot {
             view: StateView::stored(source, info),
-            ledger: Some(Arc::new(ClosedLedger::stored_with_txs(header, fees, txs))),
+            ledger: Some(Arc::new(ClosedLedger::stored_with_txs(
+                header, fees, rules, txs,
+            ))),
         })
     }
 

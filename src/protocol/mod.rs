@@ -13,6 +13,7 @@
 //! - [`sign`]: signing and verification with rippled's canonicality rules.
 //! - [`claim`]: payment channel claims (`CLM\0`).
 //! - [`definitions`]: the vendored `definitions.json` tables.
+//! - [`features`]: the amendment table (names, IDs, xrpld's votes, ledgerd's support) and sets.
 //! - [`st`]: the serialized-type object model.
 //! - [`codec`]: binary and JSON forms of [`st::StObject`].
 //! - [`tx`]: transaction signing data, IDs and multi-signing data.
@@ -25,6 +26,7 @@ pub mod claim;
 pub mod codec;
 pub mod condition;
 pub mod definitions;
+pub mod features;
 pub mod hash;
 pub mod keys;
 pub mod mpt;

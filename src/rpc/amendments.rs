@@ -1,174 +1,126 @@
-//! The amendments `feature` reports (rippled `features.macro`): every amendment rippled
-//! knows, by name, and whether ledgerd applies its rules. An amendment's ID is the
-//! SHA-512-half of its name. What ledgerd applies is reported enabled and supported; the
-//! rest (MPTokensV2 and the newer fixes) neither.
+//! The server's amendment votes, which `feature` reports and an admin changes (`vetoed`),
+//! kept across restarts in the data directory when there is one (xrpld keeps them in its
+//! wallet.db `FeatureVotes` table). The table itself is [`crate::protocol::features`];
+//! which amendments a ledger applies, [`crate::ledger::rules`].
 
-use crate::protocol::hash::sha512_half;
-use crate::protocol::types::Hash256;
+use std::path::{Path, PathBuf};
 
-/// Amendments whose rules ledgerd applies (rippled's retired amendments, enabled for
-/// good on the main network, that concern what ledgerd implements).
-const APPLIED: &[&str] = &[
-    "XChainBridge",
-    "DID",
-    "fixEmptyDID",
-    "PriceOracle",
-    "Credentials",
-    "PermissionedDomains",
-    // XLS-94 as rippled now has it: ImmutableFlags, tfMPTSet* (docs/compat.md).
-    "DynamicMPT",
-    "PermissionDelegationV1_1",
-    "fix1201",
-    "fix1368",
-    "fix1373",
-    "fix1512",
-    "fix1513",
-    "fix1515",
-    "fix1523",
-    "fix1528",
-    "fix1543",
-    "fix1571",
-    "fix1578",
-    "fix1623",
-    "fix1781",
-    "fixAmendmentMajorityCalc",
-    "fixCheckThreading",
-    "fixDisallowIncomingV1",
-    "fixInnerObjTemplate",
-    "fixMasterKeyAsRegularKey",
-    "fixPayChanRecipientOwnerDir",
-    "fixQualityUpperBound",
-    "fixSTAmountCanonicalize",
-    "fixTrustLinesToSelf",
-    "fixUniversalNumber",
-    "Checks",
-    "Clawback",
-    "CryptoConditions",
-    "DeletableAccounts",
-    "DepositAuth",
-    "DepositPreauth",
-    "DisallowIncoming",
-    "Escrow",
-    "EnforceInvariants",
-    "ExpandedSignerList",
-    "FeeEscalation",
-    "Flow",
-    "HardenedValidations",
-    "MultiSign",
-    "MultiSignReserve",
-    "NegativeUNL",
-    "PayChan",
-    "RequireFullyCanonicalSig",
-    "SortedDirectories",
-    "TicketBatch",
-    "TickSize",
-    "TrustSetAuth",
-    "AMM",
-    "fixAMMv1_1",
-    "fixAMMv1_2",
-    "fixAMMv1_3",
-    "fixAMMOverflowOffer",
-    "AMMClawback",
-    "fixAMMClawbackRounding",
-    "DeepFreeze",
-    "MPTokensV1",
-    "fixMPTDeliveredAmount",
-    "NonFungibleTokensV1_1",
-    "fixNFTokenRemint",
-    "fixNonFungibleTokensV1_2",
-    "fixNFTokenReserve",
-    "fixRemoveNFTokenAutoTrustLine",
-    "fixEnforceNFTokenTrustline",
-    "fixEnforceNFTokenTrustlineV2",
-    "fixNFTokenPageLinks",
-    "NFTokenMintOffer",
-    "DynamicNFT",
-    "BatchV1_1",
-    // Domain offers and payments, tfHybrid, as rippled 2.5 (docs/compat.md).
-    "PermissionedDEX",
-    "SingleAssetVault",
-    // Loan brokers and loans (XLS-66), as rippled 3.0 (docs/compat.md).
-    "LendingProtocol",
-    // Escrows of issued currencies and MPTs (XLS-85), as rippled 2.5 (docs/compat.md).
-    "TokenEscrow",
-    "fixTokenEscrowV1",
-];
+use parking_lot::Mutex;
 
-/// Amendments rippled knows whose rules ledgerd does not apply.
-const NOT_APPLIED: &[&str] = &[
-    "fixPseudoAccountOwnership",
-    "fixCleanup3_4_0",
-    "Sponsor",
-    "LendingProtocolV1_1",
-    "ConfidentialTransfer",
-    "fixCleanup3_3_0",
-    "fixCleanup3_2_0",
-    "MPTokensV2",
-    "fixCleanup3_1_3",
-    "fixDirectoryLimit",
-    "fixIncludeKeyletFields",
-    "fixPriceOracleOrder",
-    "fixPayChanCancelAfter",
-    "fixInvalidTxFlags",
-    "fixFrozenLPTokenTransfer",
-    "fixInnerObjTemplate2",
-    "fixReducedOffersV2",
-    "fixPreviousTxnID",
-    "fixXChainRewardRounding",
-    "fixFillOrKill",
-    "XRPFees",
-    "fixReducedOffersV1",
-    "fixRmSmallIncreasedQOffers",
-    "fixTakerDryOfferRemoval",
-    "CheckCashMakesTrustLine",
-    "CryptoConditionsSuite",
-    "FlowCross",
-    "FlowSortStrands",
-    "ImmediateOfferKilled",
-];
+use crate::ledger::rules::Votes;
+use crate::protocol::features::{Feature, FeatureSet};
 
-/// One amendment: its ID, name, and whether ledgerd applies it.
-pub struct Amendment {
-    /// SHA-512-half of the name.
-    pub id: Hash256,
-    /// rippled's name.
-    pub name: &'static str,
-    /// ledgerd applies its rules (reported enabled and supported).
-    pub applied: bool,
+/// The file in a data directory that keeps the votes.
+pub const VOTES_FILE: &str = "amendment_votes.json";
+
+/// The votes, and where they are kept.
+pub struct VoteBook {
+    votes: Mutex<Votes>,
+    file: Option<PathBuf>,
 }
 
-/// Every amendment, applied ones first.
-pub fn all() -> impl Iterator<Item = Amendment> {
-    let row = |applied: bool| {
-        move |name: &&'static str| Amendment {
-            id: sha512_half(&[name.as_bytes()]),
-            name,
-            applied,
+impl VoteBook {
+    /// Votes kept in memory only (no data directory).
+    pub fn in_memory(votes: Votes) -> VoteBook {
+        VoteBook {
+            votes: Mutex::new(votes),
+            file: None,
         }
+    }
+
+    /// Votes kept in `file`: what it holds wins over `configured` (xrpld ignores its
+    /// `[amendments]` and `[veto_amendments]` once wallet.db has votes); without the file
+    /// `configured` is written there. Err: the file could not be read or written.
+    pub fn open(file: &Path, configured: Votes) -> Result<VoteBook, String> {
+        let votes = match read(file)? {
+            Some(stored) => stored,
+            None => {
+                write(file, &configured)?;
+                configured
+            }
+        };
+        Ok(VoteBook {
+            votes: Mutex::new(votes),
+            file: Some(file.to_path_buf()),
+        })
+    }
+
+    /// The votes now.
+    pub fn get(&self) -> Votes {
+        *self.votes.lock()
+    }
+
+    /// Votes against `f` (`vetoed: true`) or for it (`vetoed: false`), keeping the result
+    /// if there is a file. Err: the file could not be written (the vote is not changed).
+    pub fn set(&self, f: Feature, vetoed: bool) -> Result<(), String> {
+        let mut votes = self.votes.lock();
+        let mut next = *votes;
+        let changed = if vetoed { next.veto(f) } else { next.unveto(f) };
+        if changed {
+            if let Some(file) = &self.file {
+                write(file, &next)?;
+            }
+            *votes = next;
+        }
+        Ok(())
+    }
+}
+
+/// Votes kept in `file` (None: no such file).
+pub fn read(file: &Path) -> Result<Option<Votes>, String> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", file.display())),
     };
-    APPLIED
-        .iter()
-        .map(row(true))
-        .chain(NOT_APPLIED.iter().map(row(false)))
+    let bad = |why: &str| format!("{}: {why}", file.display());
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+    let names = value
+        .get("up")
+        .and_then(|v| v.as_array())
+        .ok_or_else(|| bad("no \"up\" array"))?;
+    let mut up = FeatureSet::EMPTY;
+    for n in names {
+        let name = n.as_str().ok_or_else(|| bad("a vote is not a string"))?;
+        up.insert(Feature::parse(name).ok_or_else(|| bad(&format!("unknown amendment {name}")))?);
+    }
+    Ok(Some(Votes::with_up(up)))
+}
+
+fn write(file: &Path, votes: &Votes) -> Result<(), String> {
+    let up: Vec<&str> = votes.up().iter().map(Feature::name).collect();
+    let text = serde_json::json!({ "up": up }).to_string();
+    let tmp = file.with_extension("json.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, file))
+        .map_err(|e| format!("{}: {e}", file.display()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::rules::VoteState;
 
     #[test]
-    fn ids_are_the_hash_of_the_name() {
-        // rippled's well-known ID of MultiSign.
-        let ms = all().find(|a| a.name == "MultiSign").expect("listed");
+    fn votes_survive_a_restart() {
+        let dir = std::env::temp_dir().join(format!("ledgerd-votes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join(VOTES_FILE);
+        let _ = std::fs::remove_file(&file);
+        let book = VoteBook::open(&file, Votes::default()).expect("open");
+        book.set(Feature::AMM, false).expect("up");
+        book.set(Feature::FixRemoveNFTokenAutoTrustLine, true)
+            .expect("down");
+        // A restart with other configured votes: the kept ones win.
+        let again = VoteBook::open(&file, Votes::with_up(FeatureSet::EMPTY)).expect("reopen");
+        let v = again.get();
+        assert_eq!(v.state(Feature::AMM), VoteState::Up);
         assert_eq!(
-            ms.id.to_hex(),
-            "4C97EBA926031A7CF7D7B36FDE3ED66DDA5421192D63DE53FFB46E43B9DC8373"
+            v.state(Feature::FixRemoveNFTokenAutoTrustLine),
+            VoteState::Down
         );
-        let names: std::collections::HashSet<_> = all().map(|a| a.name).collect();
-        assert_eq!(
-            names.len(),
-            APPLIED.len() + NOT_APPLIED.len(),
-            "no duplicates"
-        );
+        std::fs::write(&file, "{\"up\": [\"nope\"]}").expect("write");
+        assert!(VoteBook::open(&file, Votes::default()).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -519,6 +519,7 @@ mod tests {
             fees: Fees::default(),
             open: true,
             parent_hash: crate::protocol::types::Hash256::ZERO,
+            rules: Default::default(),
         };
         StateView::new(state, at, info)
     }

@@ -71,6 +71,8 @@ pub struct Services {
     pub stop: StopRequest,
     /// The ledger cleaner (`ledger_cleaner`), idle until asked.
     pub cleaner: Arc<LedgerCleaner>,
+    /// This server's amendment votes (`feature`).
+    pub votes: Arc<crate::rpc::amendments::VoteBook>,
 }
 
 /// A request to stop the server (the `stop` method), which whoever runs the server awaits
@@ -116,6 +118,9 @@ impl Services {
             node_public: identity.public_base58,
             host_name: identity.host_name,
             host_word: identity.host_word,
+            votes: Arc::new(crate::rpc::amendments::VoteBook::in_memory(
+                crate::ledger::rules::Votes::default(),
+            )),
         }
     }
 

@@ -306,8 +306,10 @@ pub struct ServerConfig {
     pub rpc_startup: Vec<StartupCommand>,
     /// `[debug_logfile]`: the log is written to this file too.
     pub debug_logfile: Option<PathBuf>,
-    /// `[amendments]`, `[veto_amendments]`, `[features]`, as written.
-    pub amendments: AmendmentConfig,
+    /// The rule book: amendment votes, presets and whether a new ledger records the
+    /// desired amendments (xrpld's `[amendments]`, `[veto_amendments]`, `[features]`,
+    /// `--start`; `--amendment-preset`).
+    pub amendments: crate::ledger::rules::AmendmentConfig,
     /// `[transaction_queue]`, over xrpld's defaults.
     pub tx_queue: TxQueueConfig,
 }
@@ -330,18 +332,6 @@ pub struct FeatureLine {
     pub name: String,
     /// The line's number in the configuration file.
     pub line: usize,
-}
-
-/// The amendment sections of an xrpld configuration file, as written (the rule book
-/// decides what they mean).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AmendmentConfig {
-    /// `[amendments]`: amendments voted for.
-    pub amendments: Vec<AmendmentLine>,
-    /// `[veto_amendments]`: amendments voted against.
-    pub veto: Vec<AmendmentLine>,
-    /// `[features]`: amendments enabled whatever the ledger says.
-    pub features: Vec<FeatureLine>,
 }
 
 /// One `[rpc_startup]` request.
@@ -471,7 +461,7 @@ impl ServerConfig {
             advisory_delete: false,
             rpc_startup: Vec::new(),
             debug_logfile: None,
-            amendments: AmendmentConfig::default(),
+            amendments: Default::default(),
             tx_queue: TxQueueConfig::default(),
         }
     }

@@ -763,7 +763,8 @@ fn channel_fund_expiration_rules() {
 
 #[test]
 fn channel_with_a_past_cancel_after_is_created_then_closed_by_anyone() {
-    // fixPayChanCancelAfter (tecEXPIRED at create) is DefaultNo in 2.x and not enabled.
+    // A CancelAfter equal to the parent close time is not yet past, so fixPayChanCancelAfter
+    // (tecEXPIRED at create for one past; tests/engine/rules.rs) does not refuse it.
     let mut env = Env::new();
     let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
     env.close();

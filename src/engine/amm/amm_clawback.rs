@@ -1,6 +1,6 @@
-//! AMMClawback (rippled `AMMClawback.cpp`, fixAMMv1_3 and fixAMMClawbackRounding): an
-//! issuer that may claw back takes its tokens out of an AMM a holder provides liquidity
-//! to. The holder's LP tokens (all of them, or those matching Amount) are withdrawn in
+//! AMMClawback (rippled `AMMClawback.cpp`, with or without fixAMMv1_3 and
+//! fixAMMClawbackRounding, as the ledger's rules say): an issuer that may claw back takes
+//! its tokens out of an AMM a holder provides liquidity to. The holder's LP tokens (all of them, or those matching Amount) are withdrawn in
 //! proportion; the issuer's asset goes back to the issuer, the paired asset to the holder
 //! (or to the issuer too with `tfClawTwoAssets` when it issues both).
 
@@ -17,6 +17,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -167,13 +168,18 @@ fn matching_one_amount(
     if super::amm_math::cmp(&tokens, held) == std::cmp::Ordering::Greater {
         return w.equal_tokens(bal1, bal2, lpt, held);
     }
+    w.all = false;
+    if !w.sb.info().rules.enabled(Feature::FixAMMClawbackRounding) {
+        // The holder's share as it comes, before fixAMMClawbackRounding.
+        let out2 = to_amount_now(&bal2.issue(), num(bal2) * frac);
+        return w.withdraw(bal1, amount, Some(out2), lpt, &tokens);
+    }
     let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
     if tokens.is_zero() {
         return Err(Ter::tecAMM_INVALID_TOKENS);
     }
-    let frac = frac_by_tokens(lpt, &tokens);
+    let frac = frac_by_tokens(lpt, &tokens, frac);
     let out2 = rounded_asset(bal2, frac, Side::Withdraw);
     let out1 = rounded_asset(bal1, frac, Side::Withdraw);
-    w.all = false;
-    w.withdraw(&out1, Some(out2), lpt, &tokens)
+    w.withdraw(bal1, &out1, Some(out2), lpt, &tokens)
 }

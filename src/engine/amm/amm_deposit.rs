@@ -1,5 +1,5 @@
-//! AMMDeposit (rippled `AMMDeposit.cpp`, fixAMMv1_3 rounding): liquidity into an AMM for
-//! LP tokens, in one of six modes chosen by one flag of [`tf::DEPOSIT_SUB_TX`]:
+//! AMMDeposit (rippled `AMMDeposit.cpp`, with or without fixAMMv1_3's rounding): liquidity
+//! into an AMM for LP tokens, in one of six modes chosen by one flag of [`tf::DEPOSIT_SUB_TX`]:
 //! - `tfLPToken`: LPTokenOut, both assets in proportion (Amount and Amount2 as minimums);
 //! - `tfSingleAsset`: Amount of one asset (LPTokenOut as a minimum);
 //! - `tfTwoAsset`: both assets up to Amount and Amount2 (LPTokenOut as a minimum);
@@ -10,9 +10,10 @@
 use std::cmp::Ordering;
 
 use super::amm_math::{
-    add, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in, amm_lp_tokens, cmp, fee_mult,
-    fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset, rounded_asset_by,
-    rounded_lp_tokens, rounded_lp_tokens_by, solve_quadratic, st_divide, Side,
+    add, adjust_amounts_by_lp_tokens, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in,
+    amm_lp_tokens, cmp, fee_mult, fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset,
+    rounded_asset_by, rounded_lp_tokens, rounded_lp_tokens_by, solve_quadratic, st_divide, v1_3,
+    Side,
 };
 use super::{
     amm_holds, caught_as_internal, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen,
@@ -345,13 +346,22 @@ impl Pool<'_, '_, '_> {
     /// token balance.
     fn deposit(
         &mut self,
-        _balance: &Amount,
+        balance: &Amount,
         amount: &Amount,
         amount2: Option<Amount>,
         lpt: &Amount,
         tokens: &Amount,
         min: &Limits,
     ) -> Deposited {
+        let (amount, amount2, tokens) = adjust_amounts_by_lp_tokens(
+            balance,
+            (*amount, amount2),
+            lpt,
+            tokens,
+            self.tfee,
+            Side::Deposit,
+        );
+        let (amount, tokens) = (&amount, &tokens);
         if tokens.is_zero() || tokens.is_negative() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
@@ -406,8 +416,8 @@ impl Pool<'_, '_, '_> {
         tokens: &Amount,
         (min1, min2): (Option<Amount>, Option<Amount>),
     ) -> Deposited {
-        let tokens = adjust_lp_tokens(lpt, tokens, Side::Deposit);
-        if tokens.is_zero() {
+        let tokens = adjust_out(lpt, tokens);
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         let frac = num(&st_divide(&tokens, lpt, &lpt.issue()));
@@ -439,9 +449,9 @@ impl Pool<'_, '_, '_> {
         let frac = num(amount) / num(bal1);
         let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
         if tokens.is_zero() {
-            return Err(Ter::tecAMM_INVALID_TOKENS);
+            return Err(zero_tokens());
         }
-        let frac = frac_by_tokens(lpt, &tokens);
+        let frac = frac_by_tokens(lpt, &tokens, frac);
         let deposit2 = rounded_asset(bal2, frac, Side::Deposit);
         if cmp(&deposit2, amount2) != Ordering::Greater {
             return self.deposit(bal1, amount, Some(deposit2), lpt, &tokens, &min);
@@ -449,9 +459,9 @@ impl Pool<'_, '_, '_> {
         let frac = num(amount2) / num(bal2);
         let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
         if tokens.is_zero() {
-            return Err(Ter::tecAMM_INVALID_TOKENS);
+            return Err(zero_tokens());
         }
-        let frac = frac_by_tokens(lpt, &tokens);
+        let frac = frac_by_tokens(lpt, &tokens, frac);
         let deposit1 = rounded_asset(bal1, frac, Side::Deposit);
         if cmp(&deposit1, amount) != Ordering::Greater {
             return self.deposit(bal1, &deposit1, Some(*amount2), lpt, &tokens, &min);
@@ -467,16 +477,12 @@ impl Pool<'_, '_, '_> {
         amount: &Amount,
         min_tokens: Option<Amount>,
     ) -> Deposited {
-        let tokens = adjust_lp_tokens(
-            lpt,
-            &lp_tokens_out(bal, amount, lpt, self.tfee),
-            Side::Deposit,
-        );
+        let tokens = adjust_out(lpt, &lp_tokens_out(bal, amount, lpt, self.tfee));
         if tokens.is_zero() {
-            return Err(Ter::tecAMM_INVALID_TOKENS);
+            return Err(zero_tokens());
         }
         let (tokens, deposit) = adjust_asset_in_by_tokens(bal, amount, lpt, &tokens, self.tfee);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         let min = Limits {
@@ -495,8 +501,8 @@ impl Pool<'_, '_, '_> {
         lpt: &Amount,
         tokens: &Amount,
     ) -> Deposited {
-        let tokens = adjust_lp_tokens(lpt, tokens, Side::Deposit);
-        if tokens.is_zero() {
+        let tokens = adjust_out(lpt, tokens);
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         let deposit = amm_asset_in(bal, lpt, &tokens, self.tfee);
@@ -517,13 +523,12 @@ impl Pool<'_, '_, '_> {
     ) -> Deposited {
         let tfee = self.tfee;
         if !amount.is_zero() {
-            let tokens =
-                adjust_lp_tokens(lpt, &lp_tokens_out(bal, amount, lpt, tfee), Side::Deposit);
+            let tokens = adjust_out(lpt, &lp_tokens_out(bal, amount, lpt, tfee));
             if tokens.is_zero() || tokens.is_negative() {
-                return Err(Ter::tecAMM_INVALID_TOKENS);
+                return Err(zero_tokens());
             }
             let (tokens, deposit) = adjust_asset_in_by_tokens(bal, amount, lpt, &tokens, tfee);
-            if tokens.is_zero() {
+            if v1_3() && tokens.is_zero() {
                 return Err(Ter::tecAMM_INVALID_TOKENS);
             }
             let ep = num(&deposit) / num(&tokens);
@@ -538,16 +543,41 @@ impl Pool<'_, '_, '_> {
         let a1 = c * c;
         let b1 = c * c * f2 * f2 + Number::from(2) * c - d * d;
         let c1 = Number::from(2) * c * f2 * f2 + Number::from(1) - Number::from(2) * d * f2;
-        let deposit = rounded_asset_by(bal, || f1 * solve_quadratic(a1, b1, c1), Side::Deposit);
+        let deposit = rounded_asset_by(
+            bal,
+            || f1 * num(bal) * solve_quadratic(a1, b1, c1),
+            || f1 * solve_quadratic(a1, b1, c1),
+            Side::Deposit,
+        );
         if deposit.is_zero() || deposit.is_negative() {
             return Err(Ter::tecAMM_FAILED);
         }
-        let tokens = rounded_lp_tokens_by(lpt, || num(&deposit) / num(e_price), Side::Deposit);
+        let per_price = || num(&deposit) / num(e_price);
+        let tokens = rounded_lp_tokens_by(lpt, per_price, per_price, Side::Deposit);
         let (tokens, deposit) = adjust_asset_in_by_tokens(bal, &deposit, lpt, &tokens, tfee);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         self.deposit(bal, &deposit, None, lpt, &tokens, &Limits::default())
+    }
+}
+
+/// LP tokens out squared with the balance (`adjustLPTokensOut`: fixAMMv1_3 only).
+fn adjust_out(lpt: &Amount, tokens: &Amount) -> Amount {
+    if v1_3() {
+        adjust_lp_tokens(lpt, tokens, Side::Deposit)
+    } else {
+        *tokens
+    }
+}
+
+/// Tokens that came to zero: `tecAMM_INVALID_TOKENS` under fixAMMv1_3, `tecAMM_FAILED`
+/// before it.
+fn zero_tokens() -> Ter {
+    if v1_3() {
+        Ter::tecAMM_INVALID_TOKENS
+    } else {
+        Ter::tecAMM_FAILED
     }
 }
 

@@ -1,7 +1,10 @@
 //! The AMM formulas (rippled `AMMHelpers.cpp` / `AMMHelpers.h`) with the rounding of the
-//! fixAMMv1_1, fixAMMv1_2 and fixAMMv1_3 amendments: LP tokens for a deposit or
-//! withdrawal, the asset for an amount of LP tokens, swaps, and the rounding that keeps
-//! `sqrt(pool1 * pool2) >= LPTokenBalance`.
+//! fixAMMv1_1 and fixAMMv1_2 amendments: LP tokens for a deposit or withdrawal, the asset
+//! for an amount of LP tokens, swaps. fixAMMv1_3's rounding, which keeps
+//! `sqrt(pool1 * pool2) >= LPTokenBalance`, applies when the rules of the transaction
+//! being applied enable it ([`v1_3`], rippled's `isFeatureEnabled(fixAMMv1_3)` and
+//! `rules.enabled(fixAMMv1_3)`); without it each formula keeps the current rounding mode
+//! and the helpers that square tokens and assets pass their inputs through.
 //!
 //! Amounts convert to [`Number`] as rippled's `STAmount` does (XRP drops rounded with
 //! the current mode past 16 digits) and back with `toSTAmount` (XRP rounded with the mode
@@ -12,7 +15,9 @@ use std::cmp::Ordering;
 
 use super::AMM_FEE_SCALE;
 use crate::engine::funds::zero_of;
+use crate::ledger::rules::enabled_now;
 use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::features::Feature;
 use crate::protocol::number::{
     get_round, raise_fault, root2, set_round, take_fault, Number, RoundGuard, RoundingMode,
 };
@@ -25,6 +30,11 @@ pub enum Side {
     Deposit,
     /// Out of the pool.
     Withdraw,
+}
+
+/// Whether the transaction being applied is under fixAMMv1_3.
+pub fn v1_3() -> bool {
+    enabled_now(Feature::FixAMMv1_3)
 }
 
 /// An amount as a Number (`STAmount::operator Number`).
@@ -168,9 +178,15 @@ pub fn multiply(amount: &Amount, frac: Number, rm: RoundingMode) -> Amount {
     to_amount(&amount.issue(), t, rm)
 }
 
-/// The LP tokens of a new pool (`ammLPTokens`): `sqrt(asset1 * asset2)` rounded down.
+/// The LP tokens of a new pool (`ammLPTokens`): `sqrt(asset1 * asset2)` rounded down
+/// (fixAMMv1_3; before it, in the current mode).
 pub fn amm_lp_tokens(asset1: &Amount, asset2: &Amount, lpt: &Issue) -> Amount {
-    let _g = RoundGuard::new(RoundingMode::Downward);
+    let mode = if v1_3() {
+        RoundingMode::Downward
+    } else {
+        get_round()
+    };
+    let _g = RoundGuard::new(mode);
     let tokens = root2(num(asset1) * num(asset2));
     to_amount_now(lpt, tokens)
 }
@@ -186,6 +202,10 @@ pub fn lp_tokens_out(
     let f2 = fee_mult_half(tfee) / f1;
     let r = num(deposit) / num(balance);
     let c = root2(f2 * f2 + r / f1) - f2;
+    if !v1_3() {
+        let t = num(lpt_balance) * (r - c) / (n(1) + c);
+        return to_amount_now(&lpt_balance.issue(), t);
+    }
     let frac = (r - c) / (n(1) + c);
     multiply(lpt_balance, frac, RoundingMode::Downward)
 }
@@ -206,6 +226,9 @@ pub fn amm_asset_in(
     let a = n(1) / (t2 * t2);
     let b = n(2) * d / t2 - n(1) / f1;
     let c = d * d - f2 * f2;
+    if !v1_3() {
+        return to_amount_now(&balance.issue(), num(balance) * solve_quadratic(a, b, c));
+    }
     let frac = solve_quadratic(a, b, c);
     multiply(balance, frac, RoundingMode::Upward)
 }
@@ -220,6 +243,10 @@ pub fn lp_tokens_in(
     let fr = num(withdraw) / num(balance);
     let f1 = get_fee(tfee);
     let c = fr * f1 + n(2) - f1;
+    if !v1_3() {
+        let t = num(lpt_balance) * (c - root2(c * c - n(4) * fr)) / n(2);
+        return to_amount_now(&lpt_balance.issue(), t);
+    }
     let frac = (c - root2(c * c - n(4) * fr)) / n(2);
     multiply(lpt_balance, frac, RoundingMode::Upward)
 }
@@ -233,6 +260,10 @@ pub fn amm_asset_out(
 ) -> Amount {
     let f = get_fee(tfee);
     let t1 = num(lp_tokens) / num(lpt_balance);
+    if !v1_3() {
+        let b = num(balance) * (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
+        return to_amount_now(&balance.issue(), b);
+    }
     let frac = (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
     multiply(balance, frac, RoundingMode::Downward)
 }
@@ -281,14 +312,26 @@ fn lp_rounding(side: Side) -> RoundingMode {
 }
 
 /// An equal deposit or withdrawal amount: `balance * frac`, up into the pool and down
-/// out of it (`getRoundedAsset`).
+/// out of it (`getRoundedAsset`; before fixAMMv1_3 in the current mode).
 pub fn rounded_asset(balance: &Amount, frac: Number, side: Side) -> Amount {
+    if !v1_3() {
+        return to_amount_now(&balance.issue(), num(balance) * frac);
+    }
     multiply(balance, frac, asset_rounding(side))
 }
 
 /// A single-asset amount from `product` (`getRoundedAsset` with callbacks): a deposit is
-/// `balance * product()`, a withdrawal `product()` itself computed rounding down.
-pub fn rounded_asset_by(balance: &Amount, product: impl Fn() -> Number, side: Side) -> Amount {
+/// `balance * product()`, a withdrawal `product()` itself computed rounding down; before
+/// fixAMMv1_3, `no_round()` in the current mode.
+pub fn rounded_asset_by(
+    balance: &Amount,
+    no_round: impl Fn() -> Number,
+    product: impl Fn() -> Number,
+    side: Side,
+) -> Amount {
+    if !v1_3() {
+        return to_amount_now(&balance.issue(), no_round());
+    }
     let rm = asset_rounding(side);
     match side {
         Side::Deposit => multiply(balance, product(), rm),
@@ -300,19 +343,28 @@ pub fn rounded_asset_by(balance: &Amount, product: impl Fn() -> Number, side: Si
 }
 
 /// LP tokens for an equal deposit or withdrawal (`getRoundedLPTokens`): down into the
-/// pool, up out of it, then [`adjust_lp_tokens`].
+/// pool, up out of it, then [`adjust_lp_tokens`] (before fixAMMv1_3: `balance * frac` in
+/// the current mode).
 pub fn rounded_lp_tokens(lpt_balance: &Amount, frac: Number, side: Side) -> Amount {
+    if !v1_3() {
+        return to_amount_now(&lpt_balance.issue(), num(lpt_balance) * frac);
+    }
     let tokens = multiply(lpt_balance, frac, lp_rounding(side));
     adjust_lp_tokens(lpt_balance, &tokens, side)
 }
 
 /// LP tokens from `product` (`getRoundedLPTokens` with callbacks): a deposit is
-/// `product()` computed rounding down, a withdrawal `lpt_balance * product()`.
+/// `product()` computed rounding down, a withdrawal `lpt_balance * product()`; before
+/// fixAMMv1_3, `no_round()` in the current mode.
 pub fn rounded_lp_tokens_by(
     lpt_balance: &Amount,
+    no_round: impl Fn() -> Number,
     product: impl Fn() -> Number,
     side: Side,
 ) -> Amount {
+    if !v1_3() {
+        return to_amount_now(&lpt_balance.issue(), no_round());
+    }
     let rm = lp_rounding(side);
     let tokens = match side {
         Side::Deposit => {
@@ -326,7 +378,8 @@ pub fn rounded_lp_tokens_by(
 
 /// Squares the asset of a single deposit with its adjusted tokens
 /// (`adjustAssetInByTokens`): when the tokens' asset exceeds `amount`, the deposit is
-/// cut by the excess and the tokens recomputed. Returns (tokens, asset).
+/// cut by the excess and the tokens recomputed. Returns (tokens, asset); before
+/// fixAMMv1_3, `(tokens, amount)`.
 pub fn adjust_asset_in_by_tokens(
     balance: &Amount,
     amount: &Amount,
@@ -334,6 +387,9 @@ pub fn adjust_asset_in_by_tokens(
     tokens: &Amount,
     tfee: u16,
 ) -> (Amount, Amount) {
+    if !v1_3() {
+        return (*tokens, *amount);
+    }
     let mut asset = amm_asset_in(balance, lpt_balance, tokens, tfee);
     let mut tokens_adj = *tokens;
     if cmp(&asset, amount) == Ordering::Greater {
@@ -346,7 +402,8 @@ pub fn adjust_asset_in_by_tokens(
 }
 
 /// The withdrawal counterpart of [`adjust_asset_in_by_tokens`]
-/// (`adjustAssetOutByTokens`). Returns (tokens, asset).
+/// (`adjustAssetOutByTokens`). Returns (tokens, asset); before fixAMMv1_3,
+/// `(tokens, amount)`.
 pub fn adjust_asset_out_by_tokens(
     balance: &Amount,
     amount: &Amount,
@@ -354,6 +411,9 @@ pub fn adjust_asset_out_by_tokens(
     tokens: &Amount,
     tfee: u16,
 ) -> (Amount, Amount) {
+    if !v1_3() {
+        return (*tokens, *amount);
+    }
     let mut asset = amm_asset_out(balance, lpt_balance, tokens, tfee);
     let mut tokens_adj = *tokens;
     if cmp(&asset, amount) == Ordering::Greater {
@@ -365,9 +425,51 @@ pub fn adjust_asset_out_by_tokens(
     (tokens_adj, min(*amount, asset))
 }
 
-/// The fraction of the LP token balance `tokens` are (`adjustFracByTokens`).
-pub fn frac_by_tokens(lpt_balance: &Amount, tokens: &Amount) -> Number {
+/// The fraction of the LP token balance `tokens` are (`adjustFracByTokens`); before
+/// fixAMMv1_3, `frac` as it was.
+pub fn frac_by_tokens(lpt_balance: &Amount, tokens: &Amount, frac: Number) -> Number {
+    if !v1_3() {
+        return frac;
+    }
     num(tokens) / num(lpt_balance)
+}
+
+/// What a deposit or withdrawal moves once its LP tokens survive the 16-digit sum
+/// (`adjustAmountsByLPTokens`, fixAMMv1_1's rounding): under fixAMMv1_3 the inputs as
+/// they are; before it, [`adjust_lp_tokens`] and, when fewer tokens survive, the assets
+/// scaled to them (both assets by their fraction, one asset by equation 4 or 8).
+/// Returns (amount, amount2, tokens).
+pub fn adjust_amounts_by_lp_tokens(
+    balance: &Amount,
+    amounts: (Amount, Option<Amount>),
+    lpt_balance: &Amount,
+    lp_tokens: &Amount,
+    tfee: u16,
+    side: Side,
+) -> (Amount, Option<Amount>, Amount) {
+    let (amount, amount2) = amounts;
+    if v1_3() {
+        return (amount, amount2, *lp_tokens);
+    }
+    let actual = adjust_lp_tokens(lpt_balance, lp_tokens, side);
+    if actual.is_zero() {
+        let zero = Amount::Xrp(0);
+        return (zero, amount2.map(|_| zero), actual);
+    }
+    if cmp(&actual, lp_tokens) != Ordering::Less {
+        return (amount, amount2, actual);
+    }
+    if let Some(a2) = amount2 {
+        let fr = num(&actual) / num(lp_tokens);
+        let a1 = to_amount_now(&amount.issue(), fr * num(&amount));
+        let a2 = to_amount_now(&a2.issue(), fr * num(&a2));
+        return (a1, Some(a2), actual);
+    }
+    let a1 = match side {
+        Side::Deposit => amm_asset_in(balance, lpt_balance, &actual, tfee),
+        Side::Withdraw => amm_asset_out(balance, lpt_balance, &actual, tfee),
+    };
+    (a1, None, actual)
 }
 
 /// Swap in (XLS-30 swap, fixAMMv1_1 rounding, favouring the pool): what the pool pays

@@ -5,9 +5,9 @@
 use std::cmp::Ordering;
 
 use super::amm_math::{
-    adjust_asset_out_by_tokens, adjust_lp_tokens, amm_asset_out, cmp, faulted, frac_by_tokens,
-    get_fee, lp_tokens_in, num, rounded_asset, rounded_asset_by, rounded_lp_tokens,
-    rounded_lp_tokens_by, st_divide, sub, Side,
+    adjust_amounts_by_lp_tokens, adjust_asset_out_by_tokens, adjust_lp_tokens, amm_asset_out, cmp,
+    faulted, frac_by_tokens, get_fee, lp_tokens_in, num, rounded_asset, rounded_asset_by,
+    rounded_lp_tokens, rounded_lp_tokens_by, st_divide, sub, v1_3, Side,
 };
 use super::{amm_holds, caught_as_internal, delete_amm_account, lp_holds, AmmEntry};
 use crate::engine::sandbox::Sandbox;
@@ -94,14 +94,23 @@ impl Withdrawal<'_, '_, '_> {
         Ter::tesSUCCESS
     }
 
-    /// Pays the assets out and takes the LP tokens back (`AMMWithdraw::withdraw`).
+    /// Pays the assets out and takes the LP tokens back (`AMMWithdraw::withdraw`);
+    /// `balance` is the pool's balance of `amount`'s asset.
     pub fn withdraw(
         &mut self,
+        balance: &Amount,
         amount: &Amount,
         amount2: Option<Amount>,
         lpt: &Amount,
         tokens: &Amount,
     ) -> Withdrawn {
+        let (amount, amount2, tokens) = if self.all {
+            (*amount, amount2, *tokens)
+        } else {
+            let amounts = (*amount, amount2);
+            adjust_amounts_by_lp_tokens(balance, amounts, lpt, tokens, self.tfee, Side::Withdraw)
+        };
+        let (amount, tokens) = (&amount, &tokens);
         let held = lp_holds(self.sb, self.amm, &self.account);
         let (cur1, cur2, _) = amm_holds(
             self.sb,
@@ -145,10 +154,10 @@ impl Withdrawal<'_, '_, '_> {
         Ok((sub(lpt, tokens), *amount, amount2))
     }
 
-    /// Tokens to redeem after 16-digit rounding (`adjustLPTokensIn`), except when every
-    /// token goes.
+    /// Tokens to redeem after 16-digit rounding (`adjustLPTokensIn`: fixAMMv1_3), except
+    /// when every token goes.
     fn tokens_in(&self, lpt: &Amount, tokens: &Amount) -> Amount {
-        if self.all {
+        if self.all || !v1_3() {
             *tokens
         } else {
             adjust_lp_tokens(lpt, tokens, Side::Withdraw)
@@ -179,10 +188,10 @@ impl Withdrawal<'_, '_, '_> {
     ) -> Withdrawn {
         if tokens == lpt {
             self.all = true;
-            return self.withdraw(bal1, Some(*bal2), lpt, tokens);
+            return self.withdraw(bal1, bal1, Some(*bal2), lpt, tokens);
         }
         let tokens = self.tokens_in(lpt, tokens);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         let frac = num(&st_divide(&tokens, lpt, &lpt.issue()));
@@ -191,7 +200,7 @@ impl Withdrawal<'_, '_, '_> {
         if a1.is_zero() || a2.is_zero() {
             return Err(Ter::tecAMM_FAILED);
         }
-        self.withdraw(&a1, Some(a2), lpt, &tokens)
+        self.withdraw(bal1, &a1, Some(a2), lpt, &tokens)
     }
 
     /// tfTwoAsset: both assets in proportion, each within its amount
@@ -206,25 +215,28 @@ impl Withdrawal<'_, '_, '_> {
     ) -> Result<Amount, Ter> {
         let frac = num(amount) / num(bal1);
         let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        let frac = frac_by_tokens(lpt, &tokens);
+        let frac = frac_by_tokens(lpt, &tokens, frac);
         let w2 = rounded_asset(bal2, frac, Side::Withdraw);
         if cmp(&w2, amount2) != Ordering::Greater {
-            return self.withdraw(amount, Some(w2), lpt, &tokens).map(|r| r.0);
+            return self
+                .withdraw(bal1, amount, Some(w2), lpt, &tokens)
+                .map(|r| r.0);
         }
         let frac = num(amount2) / num(bal2);
         let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        let frac = frac_by_tokens(lpt, &tokens);
+        let frac = frac_by_tokens(lpt, &tokens, frac);
         let w1 = rounded_asset(bal1, frac, Side::Withdraw);
-        if cmp(&w1, amount) == Ordering::Greater {
+        // Before fixAMMv1_3 rippled only asserts this (a debug-build check).
+        if v1_3() && cmp(&w1, amount) == Ordering::Greater {
             return Err(Ter::tecAMM_FAILED);
         }
-        self.withdraw(&w1, Some(*amount2), lpt, &tokens)
+        self.withdraw(bal1, &w1, Some(*amount2), lpt, &tokens)
             .map(|r| r.0)
     }
 
@@ -232,13 +244,17 @@ impl Withdrawal<'_, '_, '_> {
     pub fn single(&mut self, bal: &Amount, lpt: &Amount, amount: &Amount) -> Result<Amount, Ter> {
         let tokens = self.tokens_in(lpt, &lp_tokens_in(bal, amount, lpt, self.tfee));
         if tokens.is_zero() {
-            return Err(Ter::tecAMM_INVALID_TOKENS);
+            return Err(if v1_3() {
+                Ter::tecAMM_INVALID_TOKENS
+            } else {
+                Ter::tecAMM_FAILED
+            });
         }
         let (tokens, out) = adjust_asset_out_by_tokens(bal, amount, lpt, &tokens, self.tfee);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        self.withdraw(&out, None, lpt, &tokens).map(|r| r.0)
+        self.withdraw(bal, &out, None, lpt, &tokens).map(|r| r.0)
     }
 
     /// tfOneAssetLPToken / tfOneAssetWithdrawAll: one asset for the tokens, by
@@ -251,12 +267,12 @@ impl Withdrawal<'_, '_, '_> {
         tokens: &Amount,
     ) -> Result<Amount, Ter> {
         let tokens = self.tokens_in(lpt, tokens);
-        if tokens.is_zero() {
+        if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
         let out = amm_asset_out(bal, lpt, &tokens, self.tfee);
         if amount.is_zero() || cmp(&out, amount) != Ordering::Less {
-            return self.withdraw(&out, None, lpt, &tokens).map(|r| r.0);
+            return self.withdraw(bal, &out, None, lpt, &tokens).map(|r| r.0);
         }
         Err(Ter::tecAMM_FAILED)
     }
@@ -273,14 +289,20 @@ impl Withdrawal<'_, '_, '_> {
         let ae = num(bal) * num(e_price);
         let f = get_fee(self.tfee);
         let t = num(lpt);
+        let no_round = || t * (t + ae * (f - Number::from(2))) / (t * f - ae);
         let product = || (t + ae * (f - Number::from(2))) / (t * f - ae);
-        let tokens = rounded_lp_tokens_by(lpt, product, Side::Withdraw);
+        let tokens = rounded_lp_tokens_by(lpt, no_round, product, Side::Withdraw);
         if tokens.is_zero() || tokens.is_negative() {
-            return Err(Ter::tecAMM_INVALID_TOKENS);
+            return Err(if v1_3() {
+                Ter::tecAMM_INVALID_TOKENS
+            } else {
+                Ter::tecAMM_FAILED
+            });
         }
-        let out = rounded_asset_by(amount, || num(&tokens) / num(e_price), Side::Withdraw);
+        let per_price = || num(&tokens) / num(e_price);
+        let out = rounded_asset_by(amount, per_price, per_price, Side::Withdraw);
         if amount.is_zero() || cmp(&out, amount) != Ordering::Less {
-            return self.withdraw(&out, None, lpt, &tokens).map(|r| r.0);
+            return self.withdraw(bal, &out, None, lpt, &tokens).map(|r| r.0);
         }
         Err(Ter::tecAMM_FAILED)
     }

@@ -13,6 +13,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -79,6 +80,15 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let account = ctx.account;
+    // fixPayChanCancelAfter: a CancelAfter already past is refused.
+    let info = ctx.sb.info();
+    if info.rules.enabled(Feature::FixPayChanCancelAfter)
+        && tx
+            .u32_of(s.cancel_after)
+            .is_some_and(|c| crate::engine::escrow::after(info.parent_close_time, c))
+    {
+        return Ter::tecEXPIRED;
+    }
     let (Some(dst), Some(pk), Some(delay)) = (
         tx.account_of(s.destination),
         tx.blob_of(s.public_key),

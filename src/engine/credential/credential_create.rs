@@ -19,7 +19,9 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
+    if !super::flags_ok(tx) {
+        return Ter::temINVALID_FLAG;
+    }
     if tx.account_of(s.subject).unwrap_or(AccountId::ZERO) == AccountId::ZERO {
         return Ter::temMALFORMED;
     }

@@ -13,7 +13,9 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
-    // Any flags: rippled checks them only with fixInvalidTxFlags, not applied here.
+    if !super::flags_ok(tx) {
+        return Ter::temINVALID_FLAG;
+    }
     let subject = tx.account_of(s.subject);
     let issuer = tx.account_of(s.issuer);
     if subject.is_none() && issuer.is_none() {

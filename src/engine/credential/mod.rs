@@ -284,3 +284,10 @@ pub fn set_value(set: &CredentialSet) -> StValue {
             .collect(),
     )
 }
+
+/// The three Credential types' flags: any before fixInvalidTxFlags, none beyond the
+/// universal ones under it (rippled `getFlagsMask`, checked in preflight1).
+pub fn flags_ok(tx: &StObject) -> bool {
+    !crate::ledger::rules::enabled_now(crate::protocol::features::Feature::FixInvalidTxFlags)
+        || tx.flags() & crate::engine::transactor::TF_UNIVERSAL_MASK == 0
+}

@@ -467,10 +467,17 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Ter {
     } else {
         mpt_net(m.value, rate)
     };
-    release_mpt(sb, u, &m.id, net, m.value)
+    // Before fixTokenEscrowV1 only the net amount is unlocked: the fee stays locked.
+    let v1 = crate::protocol::features::Feature::FixTokenEscrowV1;
+    let gross = if sb.info().rules.enabled(v1) {
+        m.value
+    } else {
+        net
+    };
+    release_mpt(sb, u, &m.id, net, gross)
 }
 
-/// `rippleUnlockEscrowMPT` as fixTokenEscrowV1 has it: `gross` leaves the sender's and
+/// `rippleUnlockEscrowMPT` (`gross` is `net` before fixTokenEscrowV1): `gross` leaves the sender's and
 /// the issuance's LockedAmount, `net` reaches the receiver (or leaves OutstandingAmount
 /// when the receiver is the issuer), and the fee between them leaves OutstandingAmount.
 fn release_mpt(sb: &mut Sandbox, u: &Unlock, id: &MptId, net: u64, gross: u64) -> Ter {

@@ -26,6 +26,7 @@ use crate::ledger::deferred::DeferredCredits;
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::amount_math::{compare, mul_ratio};
+use crate::protocol::features::Feature;
 use crate::protocol::number::Number;
 use crate::protocol::quality::Quality;
 use crate::protocol::st::PathStep;
@@ -347,7 +348,8 @@ fn run_flow(
         actual_out,
         removable: removable_on_fail.clone(),
     };
-    if let Err(t) = final_check(req, &actual_out, remaining_in.as_ref()) {
+    let fill_or_kill = sb.info().rules.enabled(Feature::FixFillOrKill);
+    if let Err(t) = final_check(req, &actual_out, remaining_in.as_ref(), fill_or_kill) {
         return fail(t);
     }
     if crate::protocol::number::fault_pending() {
@@ -415,26 +417,32 @@ fn best_strand(
 }
 
 /// rippled's end-of-flow checks: a short delivery is tecPATH_PARTIAL unless partial
-/// (or a tfSell crossing); nothing delivered is tecPATH_DRY; a FillOrKill sell must
-/// spend all it may.
+/// (or, under fixFillOrKill, a tfSell crossing); nothing delivered is tecPATH_DRY; a
+/// FillOrKill crossing must spend all it may, under fixFillOrKill only a tfSell one (a
+/// plain one must receive all of TakerPays instead).
 fn final_check(
     req: &FlowRequest,
     actual_out: &Amount,
     remaining_in: Option<&Amount>,
+    fill_or_kill: bool,
 ) -> Result<(), Ter> {
     if amt_cmp(actual_out, &req.deliver).is_ne() {
         if amt_cmp(actual_out, &req.deliver).is_gt() {
             return Err(Ter::tefEXCEPTION);
         }
         if !req.partial {
-            if req.crossing != Crossing::Sell {
+            if req.crossing == Crossing::No || (fill_or_kill && req.crossing != Crossing::Sell) {
                 return Err(Ter::tecPATH_PARTIAL);
             }
         } else if actual_out.is_zero() {
             return Err(Ter::tecPATH_DRY);
         }
     }
-    if req.crossing == Crossing::Sell && !req.partial && remaining_in.is_some_and(|r| !r.is_zero())
+    let must_spend = !fill_or_kill || req.crossing == Crossing::Sell;
+    if req.crossing != Crossing::No
+        && !req.partial
+        && must_spend
+        && remaining_in.is_some_and(|r| !r.is_zero())
     {
         return Err(Ter::tecPATH_PARTIAL);
     }

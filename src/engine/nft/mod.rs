@@ -692,7 +692,11 @@ fn offer_preclaim_parties(view: &dyn ReadView, t: &OfferTerms) -> Ter {
             Some(_) => {}
         }
     }
-    if let Amount::Iou { .. } = t.amount {
+    let v2 = view
+        .info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixEnforceNFTokenTrustlineV2);
+    if let (Amount::Iou { .. }, true) = (t.amount, v2) {
         return trustline_authorized(view, &t.account, &t.amount.issue());
     }
     Ter::tesSUCCESS

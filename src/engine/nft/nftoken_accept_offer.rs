@@ -118,11 +118,19 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         {
             return Ter::tecNO_LINE;
         }
-        if nft::transfer_fee(&id) != 0 {
+        if nft::transfer_fee(&id) != 0 && v2(view) {
             return nft::may_receive(view, &issuer, &amount(offer).issue(), true);
         }
     }
     Ter::tesSUCCESS
+}
+
+/// Whether the ledger's rules hold fixEnforceNFTokenTrustlineV2: whoever receives an
+/// issued currency must hold an authorized line that is not deep-frozen.
+fn v2(view: &dyn ReadView) -> bool {
+    view.info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixEnforceNFTokenTrustlineV2)
 }
 
 fn brokered_preclaim(
@@ -161,7 +169,7 @@ fn brokered_preclaim(
         if less(&sub(&buy, &fee), &sell) {
             return Ter::tecINSUFFICIENT_PAYMENT;
         }
-        if !fee.is_xrp() {
+        if !fee.is_xrp() && v2(view) {
             return nft::may_receive(view, account, &fee.issue(), true);
         }
     }
@@ -190,7 +198,7 @@ fn buy_preclaim(view: &dyn ReadView, account: &AccountId, bo: &StObject, direct:
     if less(&account_funds(view, &owner, &needed, true), &needed) {
         return Ter::tecINSUFFICIENT_FUNDS;
     }
-    if !needed.is_xrp() {
+    if !needed.is_xrp() && v2(view) {
         let t = nft::may_receive(view, &owner, &needed.issue(), false);
         if t != Ter::tesSUCCESS || !direct {
             return t;
@@ -224,14 +232,16 @@ fn sell_preclaim(view: &dyn ReadView, account: &AccountId, so: &StObject, direct
     }
     if !needed.is_xrp() {
         let issue = needed.issue();
-        let t = nft::trustline_authorized(view, &owner, &issue);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
-        if direct {
-            let t = nft::trustline_authorized(view, account, &issue);
+        if v2(view) {
+            let t = nft::trustline_authorized(view, &owner, &issue);
             if t != Ter::tesSUCCESS {
                 return t;
+            }
+            if direct {
+                let t = nft::trustline_authorized(view, account, &issue);
+                if t != Ter::tesSUCCESS {
+                    return t;
+                }
             }
         }
         return nft::trustline_deep_frozen(view, &owner, &issue);

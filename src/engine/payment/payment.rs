@@ -16,6 +16,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptAmount, MPT_AMOUNT_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
@@ -385,7 +386,7 @@ fn mpt_preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
 /// The MPT branch of `Payment::doApply`: authorization of both sides, CanTransfer,
 /// deposit authorization, locks and the transfer fee between holders, partial delivery
 /// from SendMax, then `accountSend`. A partial delivery is recorded as DeliveredAmount
-/// (fixMPTDeliveredAmount).
+/// under fixMPTDeliveredAmount (none before it).
 fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
     let s = sf();
     let tx = ctx.tx;
@@ -436,7 +437,8 @@ fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
         Ter::tecINSUFFICIENT_FUNDS | Ter::tecPATH_DRY => Ter::tecPATH_PARTIAL,
         t => t,
     };
-    if ter == Ter::tesSUCCESS && deliver != amount.value {
+    let record = ctx.sb.info().rules.enabled(Feature::FixMPTDeliveredAmount);
+    if ter == Ter::tesSUCCESS && deliver != amount.value && record {
         ctx.meta_delivered_mpt = Some(MptAmount::new(deliver, id));
     }
     ter

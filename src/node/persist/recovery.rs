@@ -28,7 +28,9 @@ use parking_lot::Mutex;
 use super::format::{decode_snapshot, GenesisRecord, RevertAbandoned, RevertRecord};
 use super::replay::{load_snapshot, replay, BrokenRevert, Jumps, LastClose, Replaying, Stop};
 use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
+use crate::ledger::rules::RuleBook;
 use crate::ledgers::{LedgerConfig, Ledgers};
+use crate::protocol::features::{Feature, FeatureSet};
 use crate::store::{
     Journal, JournalOptions, RecordKind, Recovered, SnapshotInfo, Snapshots, Storage, StoreError,
 };
@@ -83,6 +85,8 @@ pub(super) fn open(
     let outcome = if recovered.next_record == 1 && infos.is_empty() {
         new_ledger(dir, &journal, cfg, &options, &mut repaired)?
     } else {
+        let mut cfg = cfg;
+        cfg.rule_book = recorded_rules(dir, options.storage.as_ref(), cfg.rule_book)?;
         recover(&recovered, &snapshots, &infos, cfg, history, &options)?
     };
     let (journal, recovered) = settle(
@@ -139,6 +143,12 @@ fn new_ledger(
         tracing::warn!("journal repair: {why}; starting a new ledger");
         repaired.get_or_insert(why);
     }
+    write_durably(
+        dir,
+        RULES,
+        rules_text(&cfg.rule_book).as_bytes(),
+        options.storage.as_ref(),
+    )?;
     let now = super::genesis_time(&cfg);
     let g = GenesisRecord {
         now,
@@ -260,25 +270,105 @@ fn created_before(dir: &Path, storage: &dyn Storage) -> Result<Option<String>, P
     }
 }
 
-/// Writes the `CREATED` marker if it is missing (temporary file, fsync, rename, directory
-/// fsync): once per data directory.
+/// Writes the `CREATED` marker if it is missing: once per data directory.
 fn mark_created(dir: &Path, storage: &dyn Storage) -> Result<(), PersistError> {
-    let path = dir.join(CREATED);
-    if storage.len(&path).is_ok() {
+    if storage.len(&dir.join(CREATED)).is_ok() {
         return Ok(());
     }
-    let temp = dir.join(format!("{CREATED}.tmp"));
+    write_durably(
+        dir,
+        CREATED,
+        b"a ledger was created in this data directory; its journal holds it\n",
+        storage,
+    )
+}
+
+/// Writes `dir/name` whole or not at all (temporary file, fsync, rename, directory fsync).
+fn write_durably(
+    dir: &Path,
+    name: &str,
+    text: &[u8],
+    storage: &dyn Storage,
+) -> Result<(), PersistError> {
+    let path = dir.join(name);
+    let temp = dir.join(format!("{name}.tmp"));
     let io = |op: &'static str, p: &Path| {
         let p = p.to_path_buf();
         move |e| PersistError::from(StoreError::io(op, p, e))
     };
     let mut file = storage.create(&temp).map_err(io("create", &temp))?;
-    file.write_all(b"a ledger was created in this data directory; its journal holds it\n")
-        .map_err(io("write", &temp))?;
+    file.write_all(text).map_err(io("write", &temp))?;
     file.sync_data().map_err(io("fdatasync", &temp))?;
     drop(file);
     storage.rename(&temp, &path).map_err(io("rename", &temp))?;
     storage.sync_dir(dir).map_err(io("sync_dir", dir))
+}
+
+/// The file holding the rule book a data directory's ledger was created with: its genesis
+/// amendments and its presets, one line each (`genesis NAME...`, `presets NAME...`). A
+/// restart replays the journal under those rules whatever the configuration says now, so
+/// every ledger comes back with the hash it had. A directory made before the file existed
+/// ran ledgerd's own rule book ([`RuleBook::default`]).
+const RULES: &str = "RULES";
+
+fn rules_text(book: &RuleBook) -> String {
+    let names = |set: FeatureSet| {
+        set.iter()
+            .map(|f| f.name())
+            .collect::<Vec<&str>>()
+            .join(" ")
+    };
+    format!(
+        "genesis {}\npresets {}\n",
+        names(book.genesis),
+        names(book.presets)
+    )
+}
+
+fn parse_rules(text: &str) -> Option<RuleBook> {
+    let mut book = RuleBook {
+        presets: FeatureSet::EMPTY,
+        genesis: FeatureSet::EMPTY,
+    };
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let set = match words.next()? {
+            "genesis" => &mut book.genesis,
+            "presets" => &mut book.presets,
+            _ => return None,
+        };
+        for name in words {
+            set.insert(Feature::parse(name)?);
+        }
+    }
+    Some(book)
+}
+
+/// The rule book `dir`'s ledger was created with (see [`RULES`]); a configured one that
+/// differs is set aside, with a warning.
+fn recorded_rules(
+    dir: &Path,
+    storage: &dyn Storage,
+    configured: RuleBook,
+) -> Result<RuleBook, PersistError> {
+    let path = dir.join(RULES);
+    let book = match storage.read(&path) {
+        Ok(bytes) => parse_rules(&String::from_utf8_lossy(&bytes)).ok_or_else(|| {
+            PersistError::Damaged(format!(
+                "{} does not read as a rule book (or names an amendment this ledgerd does not know)",
+                path.display()
+            ))
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => RuleBook::default(),
+        Err(e) => return Err(StoreError::io("read", &path, e).into()),
+    };
+    if book != configured {
+        tracing::warn!(
+            file = %path.display(),
+            "this ledger keeps the amendments it was created with; the configured ones apply to a new data directory"
+        );
+    }
+    Ok(book)
 }
 
 /// Creates `dir` and takes its `LOCK` (one server per directory).
@@ -660,4 +750,24 @@ fn revert_at(recovered: &Recovered, record: u64) -> Result<Option<u32>, PersistE
         .ok()
         .flatten()
         .map(|r| r.seq))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_book_reads_back_as_written() {
+        let mut book = RuleBook::default();
+        book.genesis.insert(Feature::XRPFees);
+        book.presets.remove(Feature::XRPFees);
+        assert_eq!(parse_rules(&rules_text(&book)), Some(book));
+        let empty = RuleBook {
+            presets: FeatureSet::EMPTY,
+            genesis: FeatureSet::EMPTY,
+        };
+        assert_eq!(parse_rules(&rules_text(&empty)), Some(empty));
+        assert_eq!(parse_rules("genesis NoSuchAmendment\n"), None);
+        assert_eq!(parse_rules("amendments AMM\n"), None);
+    }
 }

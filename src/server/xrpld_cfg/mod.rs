@@ -11,6 +11,8 @@ pub mod ini;
 pub mod ports;
 pub mod sections;
 
+use crate::ledger::rules::AmendmentConfig;
+use crate::protocol::features::Feature;
 use crate::server::config::{ConfigError, ServerConfig};
 use ini::{Ini, Line};
 use std::path::{Path, PathBuf};
@@ -57,6 +59,35 @@ pub struct Mode {
     pub standalone: bool,
     /// `--load`: resume the ledger kept in `[database_path]`.
     pub load: bool,
+    /// `--start`: a new ledger records the amendments this server wants.
+    pub start: bool,
+}
+
+/// The rule book the file asks for, as xrpld reads it: `[amendments]` and
+/// `[veto_amendments]` are votes (by id), `[features]` the amendments every ledger's rules
+/// enable whatever the ledger records (none when the section is absent), and `--start`
+/// records the desired set in a new ledger. A `[features]` name xrpld does not know is
+/// refused with its line, as xrpld refuses it.
+fn rule_book(ini: &Ini, mode: Mode) -> Result<AmendmentConfig, CfgError> {
+    let ids = |lines: Vec<crate::server::config::AmendmentLine>| {
+        lines.into_iter().map(|l| l.id).collect::<Vec<String>>()
+    };
+    let mut features = Vec::new();
+    for line in sections::features(ini) {
+        if Feature::parse(&line.name).is_none() {
+            return Err(CfgError {
+                line: line.line,
+                reason: format!("Unknown feature: {} in config file.", line.name),
+            });
+        }
+        features.push(line.name);
+    }
+    Ok(AmendmentConfig {
+        up: ids(sections::amendment_lines(ini, "amendments")?),
+        down: ids(sections::amendment_lines(ini, "veto_amendments")?),
+        features: Some(features),
+        start: mode.start,
+    })
 }
 
 /// Sections xrpld reads that do not apply to ledgerd (peers, validators, the node store's
@@ -226,9 +257,7 @@ pub fn from_text(text: &str, dir: &Path, mode: Mode) -> Result<(ServerConfig, No
     storage(&ini, mode, &mut config, &mut notes)?;
     config.rpc_startup = sections::rpc_startup(&ini)?;
     config.debug_logfile = sections::single(&ini, "debug_logfile")?.map(|l| dir.join(&l.text));
-    config.amendments.amendments = sections::amendment_lines(&ini, "amendments")?;
-    config.amendments.veto = sections::amendment_lines(&ini, "veto_amendments")?;
-    config.amendments.features = sections::features(&ini);
+    config.amendments = rule_book(&ini, mode)?;
     config.tx_queue = sections::transaction_queue(&ini, &mut notes)?;
     if mode.standalone {
         // xrpld -a: ledgers close on ledger_accept only.

@@ -1,16 +1,18 @@
 //! Every section, read well and refused.
 
 use super::*;
-use crate::server::config::{FeatureLine, TxQueueConfig};
+use crate::server::config::TxQueueConfig;
 use std::net::SocketAddr;
 
 const STANDALONE: Mode = Mode {
     standalone: true,
     load: false,
+    start: false,
 };
 const NETWORKED: Mode = Mode {
     standalone: false,
     load: false,
+    start: false,
 };
 
 /// The sections the client libraries' CI files have, in words of our own: three ports (an
@@ -140,12 +142,7 @@ fn the_ci_file_maps_onto_the_server_config() {
         c.debug_logfile,
         Some(PathBuf::from("/var/log/xrpld/debug.log"))
     );
-    let features: Vec<_> = c
-        .amendments
-        .features
-        .iter()
-        .map(|f| f.name.as_str())
-        .collect();
+    let features = c.amendments.features.clone().unwrap_or_default();
     assert_eq!(
         features,
         [
@@ -187,6 +184,7 @@ fn without_standalone_the_ledger_lives_in_database_path() {
     let load = Mode {
         standalone: true,
         load: true,
+        start: false,
     };
     let (c, _) = read(CI_LIKE, load).unwrap();
     assert!(!c.ephemeral && c.data_dir.is_some());
@@ -504,20 +502,33 @@ fn amendments_veto_amendments_and_features() {
     )));
     let a = &c.amendments;
     assert_eq!(
-        (
-            a.amendments[0].id.as_str(),
-            a.amendments[0].name.as_str(),
-            a.amendments[0].line
-        ),
-        (id, "FeeEscalation", 8)
+        (a.up.clone(), a.down.clone()),
+        (vec![id.to_string()], vec![id.to_string()])
     );
-    assert_eq!(a.veto[0].id, id);
+    assert_eq!(a.features, Some(vec!["AMM".to_string()]));
+    assert!(!a.start);
+    // No [features]: no presets (xrpld -a enables only what the ledger records); --start
+    // records the desired set.
+    let started = Mode {
+        start: true,
+        ..STANDALONE
+    };
+    let (plain, _) = read(&with_port(""), started).unwrap();
+    assert_eq!(plain.amendments.features, Some(Vec::new()));
+    assert!(plain.amendments.start);
+    // A name xrpld does not know is refused with its line.
+    let (line, reason) = refused(
+        &with_port(
+            "[features]
+AMM
+NoSuchAmendment
+",
+        ),
+        STANDALONE,
+    );
     assert_eq!(
-        a.features,
-        [FeatureLine {
-            name: "AMM".into(),
-            line: 12
-        }]
+        (line, reason.as_str()),
+        (9, "Unknown feature: NoSuchAmendment in config file.")
     );
     for bad in [
         format!("{} Name", &id[1..]),

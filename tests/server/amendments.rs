@@ -1,0 +1,179 @@
+//! The rule book from outside: `feature` as xrpld's amendment table answers it (admin
+//! votes, retired amendments `"Obsolete"`, what ledgerd lacks `supported: false`), votes
+//! kept across a restart, the named presets, and a refused up-vote for an amendment whose
+//! rules ledgerd lacks.
+
+use crate::support;
+
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use support::http::rpc;
+use support::reply::error;
+use support::server::Server;
+
+fn call(addr: SocketAddr, method: &str, params: Value) -> Value {
+    rpc(addr, method, params).json()["result"].clone()
+}
+
+/// `feature` for one amendment: its entry (the reply's only member).
+fn feature(addr: SocketAddr, params: Value) -> Value {
+    let r = call(addr, "feature", params);
+    let mut o = r.as_object().expect("object").clone();
+    o.remove("status");
+    assert_eq!(o.len(), 1, "{r}");
+    o.values().next().cloned().expect("entry")
+}
+
+const AMENDMENTS_KEY: &str = "7DB0788C020F02780A673DC74757F23823FA3014C1866E72CC4CD8B226CD6EF4";
+const FEES_KEY: &str = "4BC50C9B0D8515D3EAAE1E74B29A95804346C491EE1A95BF25E4AAB854A6A651";
+
+#[test]
+fn votes_are_an_admins_and_survive_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("path");
+    let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
+    let addr = server.addr();
+    // Enabled: no vote shown.
+    let amm = feature(addr, json!({"feature": "AMM"}));
+    assert_eq!(
+        amm,
+        json!({"name": "AMM", "supported": true, "enabled": true})
+    );
+    // Not enabled (ledgerd lacks its rules): the default votes, DefaultYes and DefaultNo.
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    assert_eq!(
+        cleanup,
+        json!({"name": "fixCleanup3_1_3", "supported": false, "vetoed": false, "enabled": false})
+    );
+    let cancel = feature(addr, json!({"feature": "fixPriceOracleOrder"}));
+    assert_eq!(cancel["vetoed"], true, "{cancel}");
+    let veto = json!({"feature": "fixCleanup3_1_3", "vetoed": true});
+    assert_eq!(feature(addr, veto)["vetoed"], true);
+    let unveto = json!({"feature": "fixPriceOracleOrder", "vetoed": false});
+    assert_eq!(feature(addr, unveto)["vetoed"], false);
+    assert_eq!(
+        error(&call(
+            addr,
+            "feature",
+            json!({"feature": "AMM", "vetoed": "yes"})
+        ))
+        .0,
+        "invalidParams"
+    );
+    assert_eq!(
+        error(&call(addr, "feature", json!({"feature": 7}))).0,
+        "invalidParams"
+    );
+    assert!(server.terminate().success());
+    let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
+    let addr = server.addr();
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    assert_eq!(cleanup["vetoed"], true, "{cleanup}");
+    let cancel = feature(addr, json!({"feature": "fixPriceOracleOrder"}));
+    assert_eq!(cancel["vetoed"], false, "{cancel}");
+    assert!(server.terminate().success());
+}
+
+#[test]
+fn xrpld_3_4_1_records_its_desired_amendments_at_genesis() {
+    let server = Server::start_quiet(&["--amendment-preset", "xrpld-3.4.1"]);
+    let addr = server.addr();
+    let entry = call(
+        addr,
+        "ledger_entry",
+        json!({"index": AMENDMENTS_KEY, "ledger_index": "validated"}),
+    );
+    let id = "DF8B4536989BDACE3F934F29423848B9F1D76D09BE6A1FCFE7E7F06AA26ABEAD";
+    assert_eq!(
+        entry["node"]["Amendments"],
+        json!([id]),
+        "fixRemoveNFTokenAutoTrustLine alone: {entry}"
+    );
+    let fees = call(
+        addr,
+        "ledger_entry",
+        json!({"index": FEES_KEY, "ledger_index": "validated"}),
+    );
+    assert_eq!(fees["node"]["ReferenceFeeUnits"], 10, "legacy form: {fees}");
+    assert_eq!(
+        feature(addr, json!({"feature": id})),
+        json!({"name": "fixRemoveNFTokenAutoTrustLine", "supported": true, "enabled": true})
+    );
+    // Retired, not in the ledger: reported as xrpld does.
+    assert_eq!(
+        feature(addr, json!({"feature": "Flow"})),
+        json!({"name": "Flow", "supported": true, "vetoed": "Obsolete", "enabled": false})
+    );
+    let amm = feature(addr, json!({"feature": "AMM"}));
+    assert_eq!(
+        (&amm["enabled"], &amm["vetoed"]),
+        (&json!(false), &json!(true))
+    );
+    let all = call(addr, "feature", json!({}));
+    let features = all["features"].as_object().expect("features");
+    assert!(features.values().any(|f| f["name"] == "fixBatchV1_2"));
+    assert!(
+        !features.values().any(|f| f["name"] == "MPTokensV2"),
+        "xrpld does not support it either"
+    );
+    assert_eq!(
+        error(&call(addr, "feature", json!({"feature": "MPTokensV2"}))).0,
+        "badFeature"
+    );
+}
+
+#[test]
+fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
+    let server = Server::start(&["--amendment-preset", "ci"]);
+    let addr = server.addr();
+    assert_eq!(feature(addr, json!({"feature": "AMM"}))["enabled"], true);
+    let fix = feature(addr, json!({"feature": "fixAMMv1_3"}));
+    assert_eq!(
+        (&fix["enabled"], &fix["vetoed"]),
+        (&json!(false), &json!(true))
+    );
+    let sponsor = feature(addr, json!({"feature": "Sponsor"}));
+    assert_eq!(
+        (&sponsor["enabled"], &sponsor["supported"]),
+        (&json!(false), &json!(false))
+    );
+    let entry = call(
+        addr,
+        "ledger_entry",
+        json!({"index": AMENDMENTS_KEY, "ledger_index": "validated"}),
+    );
+    assert_eq!(
+        error(&entry).0,
+        "entryNotFound",
+        "xrpld -a records none: {entry}"
+    );
+    let log = server.log_text();
+    assert!(
+        log.contains("Sponsor") && log.contains("ConfidentialTransfer"),
+        "dropped presets named: {log}"
+    );
+}
+
+#[test]
+fn an_up_vote_ledgerd_cannot_enable_is_refused_by_name() {
+    let args = ["serve", "--listen", "127.0.0.1:0", "--ephemeral"];
+    let refused = |extra: &[&str]| {
+        let mut a = args.to_vec();
+        a.extend_from_slice(extra);
+        match Server::try_start_args(&a, 1) {
+            Ok(_) => panic!("{extra:?} started"),
+            Err((code, log)) => {
+                assert_eq!(code, Some(2), "{log}");
+                log
+            }
+        }
+    };
+    let log = refused(&["--amendments", "fixAMMv1_3,Sponsor,ConfidentialTransfer"]);
+    assert!(
+        log.contains("Sponsor, ConfidentialTransfer") && !log.contains("fixAMMv1_3,"),
+        "{log}"
+    );
+    let log = refused(&["--veto-amendments", "fixNoSuchThing"]);
+    assert!(log.contains("fixNoSuchThing"), "{log}");
+}

@@ -16,11 +16,7 @@ use crate::protocol::types::{AccountId, Currency, Issue};
 
 /// The zero amount of `issue`.
 pub fn zero_of(issue: &Issue) -> Amount {
-    if issue.is_xrp() {
-        Amount::Xrp(0)
-    } else {
-        Amount::iou(IouValue::ZERO, issue.currency, issue.issuer)
-    }
+    Amount::zero(issue)
 }
 
 /// XRP above the reserve (rippled `xrpLiquid`), with the owner count moved by `adj`;

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::amount::Amount;
 use crate::protocol::amount_math::compare as cmp_amount;
 use crate::protocol::types::{AccountId, Currency};
 
@@ -50,27 +50,6 @@ pub struct DeferredCredits {
     owner_counts: HashMap<AccountId, u32>,
 }
 
-/// `a + b` (same kind of amount).
-fn plus(a: &Amount, b: &Amount) -> Amount {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_add(*y)),
-        (
-            Amount::Iou {
-                value,
-                currency,
-                issuer,
-            },
-            Amount::Iou { value: v2, .. },
-        ) => Amount::iou(value.checked_add(v2).unwrap_or(*value), *currency, *issuer),
-        _ => *a,
-    }
-}
-
-/// `a - b` (same kind of amount).
-fn minus(a: &Amount, b: &Amount) -> Amount {
-    plus(a, &negate(b))
-}
-
 fn negate(a: &Amount) -> Amount {
     match a {
         Amount::Xrp(d) => Amount::Xrp(-d),
@@ -83,12 +62,7 @@ fn negate(a: &Amount) -> Amount {
 }
 
 fn zeroed(a: &Amount) -> Amount {
-    match a {
-        Amount::Xrp(_) => Amount::Xrp(0),
-        Amount::Iou {
-            currency, issuer, ..
-        } => Amount::iou(IouValue::ZERO, *currency, *issuer),
-    }
+    Amount::zero(&a.issue())
 }
 
 impl DeferredCredits {
@@ -109,8 +83,8 @@ impl DeferredCredits {
             (*receiver, *sender, *currency)
         };
         match self.credits.get_mut(&key) {
-            Some(e) if low_sends => e.high_credits = plus(&e.high_credits, amount),
-            Some(e) => e.low_credits = plus(&e.low_credits, amount),
+            Some(e) if low_sends => e.high_credits = e.high_credits.add_nearest(amount),
+            Some(e) => e.low_credits = e.low_credits.add_nearest(amount),
             None => {
                 let entry = if low_sends {
                     Entry {
@@ -170,8 +144,8 @@ impl DeferredCredits {
         for (k, v) in child.credits {
             match self.credits.get_mut(&k) {
                 Some(e) => {
-                    e.low_credits = plus(&e.low_credits, &v.low_credits);
-                    e.high_credits = plus(&e.high_credits, &v.high_credits);
+                    e.low_credits = e.low_credits.add_nearest(&v.low_credits);
+                    e.high_credits = e.high_credits.add_nearest(&v.high_credits);
                 }
                 None => {
                     self.credits.insert(k, v);
@@ -196,7 +170,7 @@ pub fn combine(inner: Option<Adjustment>, outer: Option<Deferred>) -> Option<Def
             min: a.orig,
         }),
         (Some(a), Some(o)) => Some(Deferred {
-            debits: plus(&a.debits, &o.debits),
+            debits: a.debits.add_nearest(&o.debits),
             last: o.last,
             min: if cmp_amount(&a.orig, &o.min).is_lt() {
                 a.orig
@@ -215,7 +189,7 @@ pub fn adjusted(amount: &Amount, deferred: Option<Deferred>) -> Amount {
         return *amount;
     };
     let mut out = *amount;
-    for candidate in [minus(&d.last, &d.debits), d.min] {
+    for candidate in [d.last.sub_nearest(&d.debits), d.min] {
         if cmp_amount(&candidate, &out).is_lt() {
             out = candidate;
         }

@@ -5,6 +5,7 @@
 //! - [`base58`]: Base58Check with the XRPL alphabet and token versions.
 //! - [`types`]: account IDs, hashes, currency codes, issues.
 //! - [`amount`]: XRP drops and issued values: grammar, canonical form, arithmetic, text.
+//! - [`amount_sum`]: adding and subtracting amounts, and amounts as Numbers.
 //! - [`mpt`]: multi-purpose token IDs, amounts and issues (beside `amount`).
 //! - [`secret`]: secret bytes that zeroize on drop and print `***`.
 //! - [`seed`]: seeds from entropy, base58, hex, passphrase, RFC 1751; rippled's secret parsing.
@@ -21,6 +22,7 @@
 
 pub mod amount;
 pub mod amount_math;
+pub mod amount_sum;
 pub mod base58;
 pub mod claim;
 pub mod codec;

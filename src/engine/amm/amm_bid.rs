@@ -4,7 +4,7 @@
 //! slot costs 105% of what its holder paid, decaying over the 20 intervals, and its holder
 //! is refunded the unused fraction. What is not refunded is burned.
 
-use super::amm_math::{adjust_lp_tokens, cmp, get_fee, num, sub, to_amount_now, Side};
+use super::amm_math::{adjust_lp_tokens, cmp, get_fee, Side};
 use super::{invalid_amm_amount, invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, uncaught};
 use super::{
     AMM_AUCTION_SLOT_INTERVALS, AMM_AUCTION_SLOT_SECS, AMM_AUTH_ACCOUNTS_MAX,
@@ -17,7 +17,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
-use crate::protocol::number::{power, Number};
+use crate::protocol::number::{get_round, power, Number};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 use std::cmp::Ordering;
@@ -108,13 +108,13 @@ fn pay_price(
     held: &Amount,
 ) -> Result<Number, Ter> {
     let price = match (min, max) {
-        (Some(lo), Some(hi)) => (computed <= num(&hi)).then(|| computed.max(num(&lo))),
-        (Some(lo), None) => Some(computed.max(num(&lo))),
-        (None, Some(hi)) => (computed <= num(&hi)).then_some(computed),
+        (Some(lo), Some(hi)) => (computed <= hi.to_number()).then(|| computed.max(lo.to_number())),
+        (Some(lo), None) => Some(computed.max(lo.to_number())),
+        (None, Some(hi)) => (computed <= hi.to_number()).then_some(computed),
         (None, None) => Some(computed),
     };
     let price = price.ok_or(Ter::tecAMM_FAILED)?;
-    if price > num(held) {
+    if price > held.to_number() {
         return Err(Ter::tecAMM_INVALID_TOKENS);
     }
     Ok(price)
@@ -140,7 +140,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
     let now = ctx.sb.info().parent_close_time;
     let fee = sle.u16_of(s.trading_fee).unwrap_or(0);
     let discounted = fee / AMM_DISCOUNTED_FEE_FRACTION;
-    let min_price = num(&lpt) * get_fee(fee) / Number::from(AMM_MIN_SLOT_PRICE_FRACTION);
+    let min_price = lpt.to_number() * get_fee(fee) / Number::from(AMM_MIN_SLOT_PRICE_FRACTION);
     let interval = time_slot(now, slot.u32_of(s.expiration));
     let (bid_min, bid_max) = (ctx.tx.amount_of(s.bid_min), ctx.tx.amount_of(s.bid_max));
     let owner = slot.account_of(s.account).filter(|o| {
@@ -160,15 +160,15 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
             let remaining = Number::from(1) - used;
             let p105 = Number::new(105, -2);
             let computed = if t == 0 {
-                num(&paid) * p105 + min_price
+                paid.to_number() * p105 + min_price
             } else {
-                num(&paid) * p105 * (Number::from(1) - power(used, 60)) + min_price
+                paid.to_number() * p105 * (Number::from(1) - power(used, 60)) + min_price
             };
             let price = match pay_price(computed, bid_min, bid_max, &held) {
                 Ok(p) => p,
                 Err(t) => return t,
             };
-            let refund = remaining * num(&paid);
+            let refund = remaining * paid.to_number();
             if refund > price {
                 return Ter::tecINSUFFICIENT_PAYMENT;
             }
@@ -176,7 +176,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
                 &mut ctx.sb,
                 &me,
                 &owner,
-                &to_amount_now(&lpt.issue(), refund),
+                &Amount::from_number(&lpt.issue(), refund, get_round()),
             );
             if r != Ter::tesSUCCESS {
                 return r;
@@ -196,7 +196,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
     }
     slot.set(
         s.price,
-        StValue::Amount(to_amount_now(&held.issue(), price)),
+        StValue::Amount(Amount::from_number(&held.issue(), price, get_round())),
     );
     match ctx.tx.get(s.auth_accounts) {
         Some(v @ StValue::Array(_)) => slot.set(s.auth_accounts, v.clone()),
@@ -204,7 +204,11 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
             slot.remove(s.auth_accounts);
         }
     }
-    let burned = adjust_lp_tokens(&lpt, &to_amount_now(&lpt.issue(), burn), Side::Withdraw);
+    let burned = adjust_lp_tokens(
+        &lpt,
+        &Amount::from_number(&lpt.issue(), burn, get_round()),
+        Side::Withdraw,
+    );
     if cmp(&burned, &lpt) != Ordering::Less {
         return Ter::tecINTERNAL;
     }
@@ -214,7 +218,10 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
     }
     let mut sle = (*sle).clone();
     sle.set(s.auction_slot, StValue::Object(slot));
-    sle.set(s.lp_token_balance, StValue::Amount(sub(&lpt, &burned)));
+    sle.set(
+        s.lp_token_balance,
+        StValue::Amount(lpt.sub_in_current_mode(&burned)),
+    );
     ctx.sb.update(amm.key, sle);
     Ter::tesSUCCESS
 }

@@ -4,7 +4,7 @@
 //! proportion; the issuer's asset goes back to the issuer, the paired asset to the holder
 //! (or to the issuer too with `tfClawTwoAssets` when it issues both).
 
-use super::amm_math::{frac_by_tokens, num, rounded_asset, rounded_lp_tokens, to_amount_now, Side};
+use super::amm_math::{frac_by_tokens, rounded_asset, rounded_lp_tokens, Side};
 use super::withdrawal::{delete_if_empty, Withdrawal, Withdrawn};
 use super::{
     amm_holds, issue_of, lp_holds, tf, tx_amm, uncaught, verify_and_adjust_lp_balance, AmmEntry,
@@ -18,6 +18,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::features::Feature;
+use crate::protocol::number::get_round;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -163,15 +164,15 @@ fn matching_one_amount(
     held: &Amount,
     amount: &Amount,
 ) -> Withdrawn {
-    let frac = num(amount) / num(bal1);
-    let tokens = to_amount_now(&amm.lp_issue(), num(lpt) * frac);
+    let frac = amount.to_number() / bal1.to_number();
+    let tokens = Amount::from_number(&amm.lp_issue(), lpt.to_number() * frac, get_round());
     if super::amm_math::cmp(&tokens, held) == std::cmp::Ordering::Greater {
         return w.equal_tokens(bal1, bal2, lpt, held);
     }
     w.all = false;
     if !w.sb.info().rules.enabled(Feature::FixAMMClawbackRounding) {
         // The holder's share as it comes, before fixAMMClawbackRounding.
-        let out2 = to_amount_now(&bal2.issue(), num(bal2) * frac);
+        let out2 = Amount::from_number(&bal2.issue(), bal2.to_number() * frac, get_round());
         return w.withdraw(bal1, amount, Some(out2), lpt, &tokens);
     }
     let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);

@@ -10,8 +10,8 @@
 use std::cmp::Ordering;
 
 use super::amm_math::{
-    add, adjust_amounts_by_lp_tokens, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in,
-    amm_lp_tokens, cmp, fee_mult, fee_mult_half, frac_by_tokens, lp_tokens_out, num, rounded_asset,
+    adjust_amounts_by_lp_tokens, adjust_asset_in_by_tokens, adjust_lp_tokens, amm_asset_in,
+    amm_lp_tokens, cmp, fee_mult, fee_mult_half, frac_by_tokens, lp_tokens_out, rounded_asset,
     rounded_asset_by, rounded_lp_tokens, rounded_lp_tokens_by, solve_quadratic, st_divide, v1_3,
     Side,
 };
@@ -391,7 +391,7 @@ impl Pool<'_, '_, '_> {
         if t != Ter::tesSUCCESS {
             return Err(t);
         }
-        Ok(add(lpt, tokens))
+        Ok(lpt.add_in_current_mode(tokens))
     }
 
     /// tfLPToken: both assets in proportion to LPTokenOut (`equalDepositTokens`), in
@@ -420,7 +420,7 @@ impl Pool<'_, '_, '_> {
         if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        let frac = num(&st_divide(&tokens, lpt, &lpt.issue()));
+        let frac = st_divide(&tokens, lpt, &lpt.issue()).to_number();
         let a1 = rounded_asset(bal1, frac, Side::Deposit);
         let a2 = rounded_asset(bal2, frac, Side::Deposit);
         let min = Limits {
@@ -446,7 +446,7 @@ impl Pool<'_, '_, '_> {
             tokens: min_tokens,
             ..Limits::default()
         };
-        let frac = num(amount) / num(bal1);
+        let frac = amount.to_number() / bal1.to_number();
         let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
         if tokens.is_zero() {
             return Err(zero_tokens());
@@ -456,7 +456,7 @@ impl Pool<'_, '_, '_> {
         if cmp(&deposit2, amount2) != Ordering::Greater {
             return self.deposit(bal1, amount, Some(deposit2), lpt, &tokens, &min);
         }
-        let frac = num(amount2) / num(bal2);
+        let frac = amount2.to_number() / bal2.to_number();
         let tokens = rounded_lp_tokens(lpt, frac, Side::Deposit);
         if tokens.is_zero() {
             return Err(zero_tokens());
@@ -531,28 +531,28 @@ impl Pool<'_, '_, '_> {
             if v1_3() && tokens.is_zero() {
                 return Err(Ter::tecAMM_INVALID_TOKENS);
             }
-            let ep = num(&deposit) / num(&tokens);
-            if ep <= num(e_price) {
+            let ep = deposit.to_number() / tokens.to_number();
+            if ep <= e_price.to_number() {
                 return self.deposit(bal, &deposit, None, lpt, &tokens, &Limits::default());
             }
         }
         let f1 = fee_mult(tfee);
         let f2 = fee_mult_half(tfee) / f1;
-        let c = f1 * num(bal) / (num(e_price) * num(lpt));
+        let c = f1 * bal.to_number() / (e_price.to_number() * lpt.to_number());
         let d = f1 + c * f2 - c;
         let a1 = c * c;
         let b1 = c * c * f2 * f2 + Number::from(2) * c - d * d;
         let c1 = Number::from(2) * c * f2 * f2 + Number::from(1) - Number::from(2) * d * f2;
         let deposit = rounded_asset_by(
             bal,
-            || f1 * num(bal) * solve_quadratic(a1, b1, c1),
+            || f1 * bal.to_number() * solve_quadratic(a1, b1, c1),
             || f1 * solve_quadratic(a1, b1, c1),
             Side::Deposit,
         );
         if deposit.is_zero() || deposit.is_negative() {
             return Err(Ter::tecAMM_FAILED);
         }
-        let per_price = || num(&deposit) / num(e_price);
+        let per_price = || deposit.to_number() / e_price.to_number();
         let tokens = rounded_lp_tokens_by(lpt, per_price, per_price, Side::Deposit);
         let (tokens, deposit) = adjust_asset_in_by_tokens(bal, &deposit, lpt, &tokens, tfee);
         if v1_3() && tokens.is_zero() {

@@ -37,35 +37,8 @@ pub fn v1_3() -> bool {
     enabled_now(Feature::FixAMMv1_3)
 }
 
-/// An amount as a Number (`STAmount::operator Number`).
-pub fn num(a: &Amount) -> Number {
-    match a {
-        Amount::Xrp(d) => Number::from_i64(*d),
-        Amount::Iou { value, .. } => Number::from_iou(value),
-    }
-}
-
 fn n(v: i64) -> Number {
     Number::from_i64(v)
-}
-
-/// `toSTAmount(issue, n, mode)`: XRP rounded to drops with `mode`, an issued value as is
-/// (zero below the smallest exponent). Out of range: zero, with the Number fault raised,
-/// where rippled's STAmount throws: drops past an i64 (`Number::operator rep()`) or past
-/// 10^17 (`canonicalize`: "Native currency amount out of range"), an issued exponent
-/// past 80 (`IOUAmount::normalize`).
-pub fn to_amount(issue: &Issue, v: Number, mode: RoundingMode) -> Amount {
-    if issue.is_xrp() {
-        let _g = RoundGuard::new(mode);
-        return match v.to_i64() {
-            Some(d) if d.unsigned_abs() <= DROPS_MAX => Amount::Xrp(d),
-            _ => overflow(issue),
-        };
-    }
-    match v.to_iou() {
-        Some(value) => Amount::iou(value, issue.currency, issue.issuer),
-        None => overflow(issue),
-    }
 }
 
 fn overflow(issue: &Issue) -> Amount {
@@ -73,36 +46,12 @@ fn overflow(issue: &Issue) -> Amount {
     zero_of(issue)
 }
 
-/// `toSTAmount(issue, n)` with the current rounding mode.
-pub fn to_amount_now(issue: &Issue, v: Number) -> Amount {
-    to_amount(issue, v, get_round())
-}
-
 /// Orders two amounts of one issue.
 pub fn cmp(a: &Amount, b: &Amount) -> Ordering {
     match (a, b) {
         (Amount::Xrp(x), Amount::Xrp(y)) => x.cmp(y),
         (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x.cmp(y),
-        _ => num(a).cmp(&num(b)),
-    }
-}
-
-/// `a + b` as rippled's `STAmount` adds: drops exactly, issued values as Numbers with
-/// the current mode; the result in `a`'s issue.
-pub fn add(a: &Amount, b: &Amount) -> Amount {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_add(*y)),
-        _ if b.is_zero() => *a,
-        _ => to_amount_now(&a.issue(), num(a) + num(b)),
-    }
-}
-
-/// `a - b` (see [`add`]).
-pub fn sub(a: &Amount, b: &Amount) -> Amount {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_sub(*y)),
-        _ if b.is_zero() => *a,
-        _ => to_amount_now(&a.issue(), num(a) - num(b)),
+        _ => a.to_number().cmp(&b.to_number()),
     }
 }
 
@@ -135,7 +84,7 @@ pub fn st_divide(numer: &Amount, den: &Amount, issue: &Issue) -> Amount {
         e += 1;
     }
     let v = Number::new(if negative { -(q as i64) } else { q as i64 }, e);
-    to_amount_now(issue, v)
+    Amount::from_number(issue, v, get_round())
 }
 
 /// Mantissa and exponent of an amount, XRP drops brought to at least 16 digits.
@@ -174,8 +123,8 @@ pub fn fee_mult_half(tfee: u16) -> Number {
 /// `amount * frac` rounded with `rm` throughout (`multiply(STAmount, Number, mode)`).
 pub fn multiply(amount: &Amount, frac: Number, rm: RoundingMode) -> Amount {
     let _g = RoundGuard::new(rm);
-    let t = num(amount) * frac;
-    to_amount(&amount.issue(), t, rm)
+    let t = amount.to_number() * frac;
+    Amount::from_number(&amount.issue(), t, rm)
 }
 
 /// The LP tokens of a new pool (`ammLPTokens`): `sqrt(asset1 * asset2)` rounded down
@@ -187,8 +136,8 @@ pub fn amm_lp_tokens(asset1: &Amount, asset2: &Amount, lpt: &Issue) -> Amount {
         get_round()
     };
     let _g = RoundGuard::new(mode);
-    let tokens = root2(num(asset1) * num(asset2));
-    to_amount_now(lpt, tokens)
+    let tokens = root2(asset1.to_number() * asset2.to_number());
+    Amount::from_number(lpt, tokens, get_round())
 }
 
 /// Equation 3: LP tokens for a single-asset deposit (`lpTokensOut`), rounded down.
@@ -200,11 +149,11 @@ pub fn lp_tokens_out(
 ) -> Amount {
     let f1 = fee_mult(tfee);
     let f2 = fee_mult_half(tfee) / f1;
-    let r = num(deposit) / num(balance);
+    let r = deposit.to_number() / balance.to_number();
     let c = root2(f2 * f2 + r / f1) - f2;
     if !v1_3() {
-        let t = num(lpt_balance) * (r - c) / (n(1) + c);
-        return to_amount_now(&lpt_balance.issue(), t);
+        let t = lpt_balance.to_number() * (r - c) / (n(1) + c);
+        return Amount::from_number(&lpt_balance.issue(), t, get_round());
     }
     let frac = (r - c) / (n(1) + c);
     multiply(lpt_balance, frac, RoundingMode::Downward)
@@ -220,14 +169,18 @@ pub fn amm_asset_in(
 ) -> Amount {
     let f1 = fee_mult(tfee);
     let f2 = fee_mult_half(tfee) / f1;
-    let t1 = num(lp_tokens) / num(lpt_balance);
+    let t1 = lp_tokens.to_number() / lpt_balance.to_number();
     let t2 = n(1) + t1;
     let d = f2 - t1 / t2;
     let a = n(1) / (t2 * t2);
     let b = n(2) * d / t2 - n(1) / f1;
     let c = d * d - f2 * f2;
     if !v1_3() {
-        return to_amount_now(&balance.issue(), num(balance) * solve_quadratic(a, b, c));
+        return Amount::from_number(
+            &balance.issue(),
+            balance.to_number() * solve_quadratic(a, b, c),
+            get_round(),
+        );
     }
     let frac = solve_quadratic(a, b, c);
     multiply(balance, frac, RoundingMode::Upward)
@@ -240,12 +193,12 @@ pub fn lp_tokens_in(
     lpt_balance: &Amount,
     tfee: u16,
 ) -> Amount {
-    let fr = num(withdraw) / num(balance);
+    let fr = withdraw.to_number() / balance.to_number();
     let f1 = get_fee(tfee);
     let c = fr * f1 + n(2) - f1;
     if !v1_3() {
-        let t = num(lpt_balance) * (c - root2(c * c - n(4) * fr)) / n(2);
-        return to_amount_now(&lpt_balance.issue(), t);
+        let t = lpt_balance.to_number() * (c - root2(c * c - n(4) * fr)) / n(2);
+        return Amount::from_number(&lpt_balance.issue(), t, get_round());
     }
     let frac = (c - root2(c * c - n(4) * fr)) / n(2);
     multiply(lpt_balance, frac, RoundingMode::Upward)
@@ -259,10 +212,10 @@ pub fn amm_asset_out(
     tfee: u16,
 ) -> Amount {
     let f = get_fee(tfee);
-    let t1 = num(lp_tokens) / num(lpt_balance);
+    let t1 = lp_tokens.to_number() / lpt_balance.to_number();
     if !v1_3() {
-        let b = num(balance) * (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
-        return to_amount_now(&balance.issue(), b);
+        let b = balance.to_number() * (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
+        return Amount::from_number(&balance.issue(), b, get_round());
     }
     let frac = (t1 * t1 - t1 * (n(2) - f)) / (t1 * f - n(1));
     multiply(balance, frac, RoundingMode::Downward)
@@ -292,8 +245,12 @@ pub fn solve_quadratic_smallest(a: Number, b: Number, c: Number) -> Option<Numbe
 pub fn adjust_lp_tokens(lpt_balance: &Amount, lp_tokens: &Amount, side: Side) -> Amount {
     let _g = RoundGuard::new(RoundingMode::Downward);
     match side {
-        Side::Deposit => sub(&add(lpt_balance, lp_tokens), lpt_balance),
-        Side::Withdraw => add(&sub(lp_tokens, lpt_balance), lpt_balance),
+        Side::Deposit => lpt_balance
+            .add_in_current_mode(lp_tokens)
+            .sub_in_current_mode(lpt_balance),
+        Side::Withdraw => lp_tokens
+            .sub_in_current_mode(lpt_balance)
+            .add_in_current_mode(lpt_balance),
     }
 }
 
@@ -315,7 +272,7 @@ fn lp_rounding(side: Side) -> RoundingMode {
 /// out of it (`getRoundedAsset`; before fixAMMv1_3 in the current mode).
 pub fn rounded_asset(balance: &Amount, frac: Number, side: Side) -> Amount {
     if !v1_3() {
-        return to_amount_now(&balance.issue(), num(balance) * frac);
+        return Amount::from_number(&balance.issue(), balance.to_number() * frac, get_round());
     }
     multiply(balance, frac, asset_rounding(side))
 }
@@ -330,14 +287,14 @@ pub fn rounded_asset_by(
     side: Side,
 ) -> Amount {
     if !v1_3() {
-        return to_amount_now(&balance.issue(), no_round());
+        return Amount::from_number(&balance.issue(), no_round(), get_round());
     }
     let rm = asset_rounding(side);
     match side {
         Side::Deposit => multiply(balance, product(), rm),
         Side::Withdraw => {
             let _g = RoundGuard::new(rm);
-            to_amount(&balance.issue(), product(), rm)
+            Amount::from_number(&balance.issue(), product(), rm)
         }
     }
 }
@@ -347,7 +304,11 @@ pub fn rounded_asset_by(
 /// the current mode).
 pub fn rounded_lp_tokens(lpt_balance: &Amount, frac: Number, side: Side) -> Amount {
     if !v1_3() {
-        return to_amount_now(&lpt_balance.issue(), num(lpt_balance) * frac);
+        return Amount::from_number(
+            &lpt_balance.issue(),
+            lpt_balance.to_number() * frac,
+            get_round(),
+        );
     }
     let tokens = multiply(lpt_balance, frac, lp_rounding(side));
     adjust_lp_tokens(lpt_balance, &tokens, side)
@@ -363,13 +324,13 @@ pub fn rounded_lp_tokens_by(
     side: Side,
 ) -> Amount {
     if !v1_3() {
-        return to_amount_now(&lpt_balance.issue(), no_round());
+        return Amount::from_number(&lpt_balance.issue(), no_round(), get_round());
     }
     let rm = lp_rounding(side);
     let tokens = match side {
         Side::Deposit => {
             let _g = RoundGuard::new(rm);
-            to_amount(&lpt_balance.issue(), product(), rm)
+            Amount::from_number(&lpt_balance.issue(), product(), rm)
         }
         Side::Withdraw => multiply(lpt_balance, product(), rm),
     };
@@ -393,7 +354,7 @@ pub fn adjust_asset_in_by_tokens(
     let mut asset = amm_asset_in(balance, lpt_balance, tokens, tfee);
     let mut tokens_adj = *tokens;
     if cmp(&asset, amount) == Ordering::Greater {
-        let adj_amount = sub(amount, &sub(&asset, amount));
+        let adj_amount = amount.sub_in_current_mode(&asset.sub_in_current_mode(amount));
         let t = lp_tokens_out(balance, &adj_amount, lpt_balance, tfee);
         tokens_adj = adjust_lp_tokens(lpt_balance, &t, Side::Deposit);
         asset = amm_asset_in(balance, lpt_balance, &tokens_adj, tfee);
@@ -417,7 +378,7 @@ pub fn adjust_asset_out_by_tokens(
     let mut asset = amm_asset_out(balance, lpt_balance, tokens, tfee);
     let mut tokens_adj = *tokens;
     if cmp(&asset, amount) == Ordering::Greater {
-        let adj_amount = sub(amount, &sub(&asset, amount));
+        let adj_amount = amount.sub_in_current_mode(&asset.sub_in_current_mode(amount));
         let t = lp_tokens_in(balance, &adj_amount, lpt_balance, tfee);
         tokens_adj = adjust_lp_tokens(lpt_balance, &t, Side::Withdraw);
         asset = amm_asset_out(balance, lpt_balance, &tokens_adj, tfee);
@@ -431,7 +392,7 @@ pub fn frac_by_tokens(lpt_balance: &Amount, tokens: &Amount, frac: Number) -> Nu
     if !v1_3() {
         return frac;
     }
-    num(tokens) / num(lpt_balance)
+    tokens.to_number() / lpt_balance.to_number()
 }
 
 /// What a deposit or withdrawal moves once its LP tokens survive the 16-digit sum
@@ -460,9 +421,9 @@ pub fn adjust_amounts_by_lp_tokens(
         return (amount, amount2, actual);
     }
     if let Some(a2) = amount2 {
-        let fr = num(&actual) / num(lp_tokens);
-        let a1 = to_amount_now(&amount.issue(), fr * num(&amount));
-        let a2 = to_amount_now(&a2.issue(), fr * num(&a2));
+        let fr = actual.to_number() / lp_tokens.to_number();
+        let a1 = Amount::from_number(&amount.issue(), fr * amount.to_number(), get_round());
+        let a2 = Amount::from_number(&a2.issue(), fr * a2.to_number(), get_round());
         return (a1, Some(a2), actual);
     }
     let a1 = match side {
@@ -478,21 +439,21 @@ pub fn swap_asset_in(pool_in: &Amount, pool_out: &Amount, asset_in: &Amount, tfe
     let _saved = RoundGuard::save();
     let out_issue = pool_out.issue();
     set_round(RoundingMode::Upward);
-    let numerator = num(pool_in) * num(pool_out);
+    let numerator = pool_in.to_number() * pool_out.to_number();
     let fee = get_fee(tfee);
     set_round(RoundingMode::Downward);
-    let denom = num(pool_in) + num(asset_in) * (n(1) - fee);
+    let denom = pool_in.to_number() + asset_in.to_number() * (n(1) - fee);
     if denom.signum() <= 0 {
         return zero_of(&out_issue);
     }
     set_round(RoundingMode::Upward);
     let ratio = numerator / denom;
     set_round(RoundingMode::Downward);
-    let swap_out = num(pool_out) - ratio;
+    let swap_out = pool_out.to_number() - ratio;
     if swap_out.signum() < 0 {
         return zero_of(&out_issue);
     }
-    to_amount(&out_issue, swap_out, RoundingMode::Downward)
+    Amount::from_number(&out_issue, swap_out, RoundingMode::Downward)
 }
 
 /// Swap out (fixAMMv1_1 rounding, favouring the pool): what the pool takes in for
@@ -507,15 +468,15 @@ pub fn swap_asset_out(
     let _saved = RoundGuard::save();
     let in_issue = pool_in.issue();
     set_round(RoundingMode::Upward);
-    let numerator = num(pool_in) * num(pool_out);
+    let numerator = pool_in.to_number() * pool_out.to_number();
     set_round(RoundingMode::Downward);
-    let denom = num(pool_out) - num(asset_out);
+    let denom = pool_out.to_number() - asset_out.to_number();
     if denom.signum() <= 0 {
         return max_amount(&in_issue);
     }
     set_round(RoundingMode::Upward);
     let ratio = numerator / denom;
-    let numerator2 = ratio - num(pool_in);
+    let numerator2 = ratio - pool_in.to_number();
     let fee = get_fee(tfee);
     set_round(RoundingMode::Downward);
     let fee_mult = n(1) - fee;
@@ -524,7 +485,7 @@ pub fn swap_asset_out(
     if swap_in.signum() < 0 {
         return zero_of(&in_issue);
     }
-    to_amount(&in_issue, swap_in, RoundingMode::Upward)
+    Amount::from_number(&in_issue, swap_in, RoundingMode::Upward)
 }
 
 /// The largest amount of an issue (`toMaxAmount`).
@@ -555,6 +516,6 @@ pub fn within_relative_distance(calc: &Amount, req: &Amount, dist: Number) -> bo
     } else {
         (req, calc)
     };
-    let (lo, hi) = (num(lo), num(hi));
+    let (lo, hi) = (lo.to_number(), hi.to_number());
     (hi - lo) / hi < dist
 }

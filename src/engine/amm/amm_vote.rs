@@ -3,7 +3,7 @@
 //! more tokens (or as many and a higher fee) replaces the smallest. The AMM's fee becomes
 //! the weighted mean, and the auction slot's discounted fee a tenth of it.
 
-use super::amm_math::{cmp, num};
+use super::amm_math::cmp;
 use super::{
     invalid_amm_asset_pair, issue_of, lp_holds, tx_amm, uncaught, AmmEntry,
     AMM_DISCOUNTED_FEE_FRACTION, AMM_FEE_SCALE, AMM_TRADING_FEE_MAX, AMM_VOTE_SLOTS_MAX,
@@ -70,7 +70,7 @@ fn vote_entry(v: &Vote, lpt: &Amount) -> StObject {
     if v.fee != 0 {
         o.set(s.trading_fee, StValue::UInt16(v.fee));
     }
-    let weight = num(&v.tokens) * Number::from(i64::from(AMM_FEE_SCALE)) / num(lpt);
+    let weight = v.tokens.to_number() * Number::from(i64::from(AMM_FEE_SCALE)) / lpt.to_number();
     let weight = weight.to_i64().unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32;
     o.set(s.vote_weight, StValue::UInt32(weight));
     o
@@ -94,12 +94,12 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, v: &Vote) {
-        self.numer = self.numer + Number::from(i64::from(v.fee)) * num(&v.tokens);
-        self.den = self.den + num(&v.tokens);
+        self.numer = self.numer + Number::from(i64::from(v.fee)) * v.tokens.to_number();
+        self.den = self.den + v.tokens.to_number();
     }
     fn remove(&mut self, v: &Vote) {
-        self.numer = self.numer - Number::from(i64::from(v.fee)) * num(&v.tokens);
-        self.den = self.den - num(&v.tokens);
+        self.numer = self.numer - Number::from(i64::from(v.fee)) * v.tokens.to_number();
+        self.den = self.den - v.tokens.to_number();
     }
     fn fee(&self) -> u16 {
         (self.numer / self.den)

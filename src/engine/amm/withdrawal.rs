@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 
 use super::amm_math::{
     adjust_amounts_by_lp_tokens, adjust_asset_out_by_tokens, adjust_lp_tokens, amm_asset_out, cmp,
-    faulted, frac_by_tokens, get_fee, lp_tokens_in, num, rounded_asset, rounded_asset_by,
-    rounded_lp_tokens, rounded_lp_tokens_by, st_divide, sub, v1_3, Side,
+    faulted, frac_by_tokens, get_fee, lp_tokens_in, rounded_asset, rounded_asset_by,
+    rounded_lp_tokens, rounded_lp_tokens_by, st_divide, v1_3, Side,
 };
 use super::{amm_holds, caught_as_internal, delete_amm_account, lp_holds, AmmEntry};
 use crate::engine::sandbox::Sandbox;
@@ -151,7 +151,7 @@ impl Withdrawal<'_, '_, '_> {
         if t != Ter::tesSUCCESS {
             return Err(t);
         }
-        Ok((sub(lpt, tokens), *amount, amount2))
+        Ok((lpt.sub_in_current_mode(tokens), *amount, amount2))
     }
 
     /// Tokens to redeem after 16-digit rounding (`adjustLPTokensIn`: fixAMMv1_3), except
@@ -194,7 +194,7 @@ impl Withdrawal<'_, '_, '_> {
         if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        let frac = num(&st_divide(&tokens, lpt, &lpt.issue()));
+        let frac = st_divide(&tokens, lpt, &lpt.issue()).to_number();
         let a1 = rounded_asset(bal1, frac, Side::Withdraw);
         let a2 = rounded_asset(bal2, frac, Side::Withdraw);
         if a1.is_zero() || a2.is_zero() {
@@ -213,7 +213,7 @@ impl Withdrawal<'_, '_, '_> {
         amount: &Amount,
         amount2: &Amount,
     ) -> Result<Amount, Ter> {
-        let frac = num(amount) / num(bal1);
+        let frac = amount.to_number() / bal1.to_number();
         let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
         if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
@@ -225,7 +225,7 @@ impl Withdrawal<'_, '_, '_> {
                 .withdraw(bal1, amount, Some(w2), lpt, &tokens)
                 .map(|r| r.0);
         }
-        let frac = num(amount2) / num(bal2);
+        let frac = amount2.to_number() / bal2.to_number();
         let tokens = rounded_lp_tokens(lpt, frac, Side::Withdraw);
         if v1_3() && tokens.is_zero() {
             return Err(Ter::tecAMM_INVALID_TOKENS);
@@ -286,9 +286,9 @@ impl Withdrawal<'_, '_, '_> {
         amount: &Amount,
         e_price: &Amount,
     ) -> Result<Amount, Ter> {
-        let ae = num(bal) * num(e_price);
+        let ae = bal.to_number() * e_price.to_number();
         let f = get_fee(self.tfee);
-        let t = num(lpt);
+        let t = lpt.to_number();
         let no_round = || t * (t + ae * (f - Number::from(2))) / (t * f - ae);
         let product = || (t + ae * (f - Number::from(2))) / (t * f - ae);
         let tokens = rounded_lp_tokens_by(lpt, no_round, product, Side::Withdraw);
@@ -299,7 +299,7 @@ impl Withdrawal<'_, '_, '_> {
                 Ter::tecAMM_FAILED
             });
         }
-        let per_price = || num(&tokens) / num(e_price);
+        let per_price = || tokens.to_number() / e_price.to_number();
         let out = rounded_asset_by(amount, per_price, per_price, Side::Withdraw);
         if amount.is_zero() || cmp(&out, amount) != Ordering::Less {
             return self.withdraw(bal, &out, None, lpt, &tokens).map(|r| r.0);

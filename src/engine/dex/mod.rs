@@ -10,7 +10,7 @@ use super::entry::adjust_owner_count;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::sf::{sf, StExt};
-use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::amount::Amount;
 use crate::protocol::quality::Quality;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
@@ -106,8 +106,8 @@ impl LiveOffer {
 
     /// Takes `pays`/`gets` off the offer and writes it back (rippled `TOffer::consume`).
     pub fn consume(&mut self, sb: &mut Sandbox, pays: &Amount, gets: &Amount) {
-        self.pays = minus(&self.pays, pays);
-        self.gets = minus(&self.gets, gets);
+        self.pays = self.pays.sub_nearest(pays);
+        self.gets = self.gets.sub_nearest(gets);
         let s = sf();
         self.entry.set(s.taker_pays, StValue::Amount(self.pays));
         self.entry.set(s.taker_gets, StValue::Amount(self.gets));
@@ -118,58 +118,6 @@ impl LiveOffer {
 /// True for an amount above zero.
 pub fn is_positive(a: &Amount) -> bool {
     !a.is_zero() && !a.is_negative()
-}
-
-/// `a - b` for amounts of one issue (saturating for XRP).
-pub fn minus(a: &Amount, b: &Amount) -> Amount {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_sub(*y)),
-        (
-            Amount::Iou {
-                value,
-                currency,
-                issuer,
-            },
-            Amount::Iou { value: v2, .. },
-        ) => Amount::iou(value.checked_sub(v2).unwrap_or(*value), *currency, *issuer),
-        _ => *a,
-    }
-}
-
-/// `a + b` for amounts of one issue.
-pub fn plus(a: &Amount, b: &Amount) -> Amount {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => Amount::Xrp(x.saturating_add(*y)),
-        (
-            Amount::Iou {
-                value,
-                currency,
-                issuer,
-            },
-            Amount::Iou { value: v2, .. },
-        ) => Amount::iou(value.checked_add(v2).unwrap_or(*value), *currency, *issuer),
-        (Amount::Xrp(0), b) => *b,
-        _ => *a,
-    }
-}
-
-/// Orders two amounts of one issue by value.
-pub fn cmp_amount(a: &Amount, b: &Amount) -> std::cmp::Ordering {
-    match (a, b) {
-        (Amount::Xrp(x), Amount::Xrp(y)) => x.cmp(y),
-        (Amount::Iou { value: x, .. }, Amount::Iou { value: y, .. }) => x.cmp(y),
-        (Amount::Xrp(x), Amount::Iou { value: y, .. }) => IouValue::from_i64(*x).cmp(y),
-        (Amount::Iou { value: x, .. }, Amount::Xrp(y)) => x.cmp(&IouValue::from_i64(*y)),
-    }
-}
-
-/// The smaller of two amounts of one issue.
-pub fn min_amount(a: &Amount, b: &Amount) -> Amount {
-    if cmp_amount(a, b) == std::cmp::Ordering::Greater {
-        *b
-    } else {
-        *a
-    }
 }
 
 /// The same value in `issue` (rippled `toSTAmount(x, issue)`): moves an IOU value

@@ -4,7 +4,7 @@
 //! ImmediateOrCancel or FillOrKill.
 
 use super::permissioned_dex::account_in_domain;
-use super::{is_positive, minus, offer_delete};
+use super::{is_positive, offer_delete};
 use crate::engine::directory::{dir_add, insert_owned};
 use crate::engine::entry::{adjust_owner_count, new_entry, set_flags, with_threading};
 use crate::engine::flow::{flow, Crossing, FlowRequest};
@@ -311,7 +311,7 @@ fn left_after(
             paid =
                 div_round(&paid, &rate_amount(spent.gateway_rate), &in_issue, true).unwrap_or(paid);
         }
-        let mut left_in = minus(inp, &with_issue(&paid, &in_issue));
+        let mut left_in = inp.sub_nearest(&with_issue(&paid, &in_issue));
         if left_in.is_negative() {
             left_in = zero_of(&in_issue);
         }
@@ -321,7 +321,7 @@ fn left_after(
             out: left_out,
         };
     }
-    let mut left_out = minus(out, &with_issue(&spent.out, &out.issue()));
+    let mut left_out = out.sub_nearest(&with_issue(&spent.out, &out.issue()));
     if left_out.is_negative() {
         left_out = zero_of(&out.issue());
     }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::quality_fn::QualityFunction;
 use super::AMM_FLOW_ITERATIONS_MAX;
 use crate::engine::amm::amm_math::{
-    fee_mult, num, solve_quadratic_smallest, swap_asset_in, swap_asset_out, to_amount,
+    fee_mult, solve_quadratic_smallest, swap_asset_in, swap_asset_out,
 };
 use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
 use crate::ledger::sf::{sf, StExt};
@@ -200,9 +200,9 @@ impl AmmLiquidity {
 
     fn max_offer(&self, bal: &(Amount, Amount)) -> Option<(Amount, Amount)> {
         let _g = RoundGuard::new(RoundingMode::ToNearest);
-        let out = to_amount(
+        let out = Amount::from_number(
             &self.book_out,
-            num(&bal.1) * Number::new(99, -2),
+            bal.1.to_number() * Number::new(99, -2),
             RoundingMode::Downward,
         );
         if out.is_zero()
@@ -217,9 +217,9 @@ impl AmmLiquidity {
     fn fib_offer(&self, bal: &(Amount, Amount)) -> Option<(Amount, Amount)> {
         let _g = RoundGuard::new(RoundingMode::ToNearest);
         let pct = Number::from_i64(5) / Number::from_i64(20_000);
-        let cur_in = to_amount(
+        let cur_in = Amount::from_number(
             &self.book_in,
-            pct * num(&self.initial.0),
+            pct * self.initial.0.to_number(),
             RoundingMode::Upward,
         );
         let cur_out = swap_asset_in(&self.initial.0, &self.initial.1, &cur_in, self.fee);
@@ -227,9 +227,9 @@ impl AmmLiquidity {
         if iters == 0 {
             return Some((cur_in, cur_out));
         }
-        let out = to_amount(
+        let out = Amount::from_number(
             &self.book_out,
-            num(&cur_out) * Number::from_i64(fib(iters - 1)),
+            cur_out.to_number() * Number::from_i64(fib(iters - 1)),
             RoundingMode::Downward,
         );
         if crate::engine::amm::amm_math::cmp(&out, &bal.1).is_ge() {
@@ -265,7 +265,7 @@ pub fn change_spot_price_quality(
 
 fn reduce(v: &Amount) -> Number {
     let _g = RoundGuard::new(RoundingMode::TowardsZero);
-    num(v) * Number::new(9999, -4)
+    v.to_number() * Number::new(9999, -4)
 }
 
 fn start_with_taker_gets(
@@ -279,7 +279,7 @@ fn start_with_taker_gets(
     }
     let _g = RoundGuard::new(RoundingMode::ToNearest);
     let f = fee_mult(fee);
-    let (i, o) = (num(&pool.0), num(&pool.1));
+    let (i, o) = (pool.0.to_number(), pool.1.to_number());
     let one = Number::from_i64(1);
     let b = i * (one - one / f) / rate - Number::from_i64(2) * o;
     let c = o * o - (i * o) / rate;
@@ -295,7 +295,7 @@ fn start_with_taker_gets(
         gets = constraint;
     }
     let amounts = |g: Number| {
-        let out = to_amount(&pool.1.issue(), g, RoundingMode::Downward);
+        let out = Amount::from_number(&pool.1.issue(), g, RoundingMode::Downward);
         (swap_asset_out(&pool.0, &pool.1, &out, fee), out)
     };
     let a = amounts(gets);
@@ -316,7 +316,7 @@ fn start_with_taker_pays(
     }
     let _g = RoundGuard::new(RoundingMode::ToNearest);
     let f = fee_mult(fee);
-    let (i, o) = (num(&pool.0), num(&pool.1));
+    let (i, o) = (pool.0.to_number(), pool.1.to_number());
     let one = Number::from_i64(1);
     let b = i * (one + f);
     let c = i * i - i * o * rate;
@@ -332,7 +332,7 @@ fn start_with_taker_pays(
         pays = constraint;
     }
     let amounts = |p: Number| {
-        let inp = to_amount(&pool.0.issue(), p, RoundingMode::Downward);
+        let inp = Amount::from_number(&pool.0.issue(), p, RoundingMode::Downward);
         (inp, swap_asset_in(&pool.0, &pool.1, &inp, fee))
     };
     let a = amounts(pays);

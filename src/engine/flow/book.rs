@@ -6,7 +6,7 @@
 use super::amm_liquidity::{AmmLiquidity, AmmOffer};
 use super::quality_fn::QualityFunction;
 use super::step::{DebtDir, OffersToRemove, PrevInfo, Step, StrandDir};
-use super::{amt_cmp, amt_positive, amt_sub, mul_ratio_or_zero, sum_sorted};
+use super::{amt_cmp, amt_positive, mul_ratio_or_zero, sum_sorted};
 use crate::engine::dex::permissioned_dex::offer_in_domain;
 use crate::engine::dex::{offer_delete, LiveOffer};
 use crate::engine::funds::{account_funds, deep_frozen, require_auth, transfer_rate, zero_of};
@@ -693,7 +693,7 @@ impl BookStep {
                     ins.push(t.stp_in);
                     outs.push(t.stp_out);
                     result = (sum_sorted(&ins, &zero_in), sum_sorted(&outs, &target));
-                    remaining = amt_sub(&target, &result.1);
+                    remaining = target.sub_nearest(&result.1);
                     step.consume(sb, offer, &t);
                     return true;
                 }
@@ -757,7 +757,7 @@ impl BookStep {
                 if let Some((c_in, c_out)) = cached {
                     if amt_cmp(&result.1, &c_out).is_gt() && amt_cmp(&result.0, &c_in).is_le() {
                         let last_out = outs.pop().unwrap_or(zero_out);
-                        let rem_out = amt_sub(&c_out, &sum_sorted(&outs, &zero_out));
+                        let rem_out = c_out.sub_nearest(&sum_sorted(&outs, &zero_out));
                         let mut rev = t;
                         BookStep::limit_out(offer, &mut rev, &rem_out);
                         if amt_cmp(&rev.stp_in, &remaining).is_eq() {
@@ -772,7 +772,7 @@ impl BookStep {
                         }
                     }
                 }
-                remaining = amt_sub(&given, &result.0);
+                remaining = given.sub_nearest(&result.0);
                 step.consume(sb, offer, &adj);
                 process_more || offer.fully_consumed()
             },

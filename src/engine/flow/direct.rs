@@ -4,7 +4,7 @@
 //! it received by redemption.
 
 use super::step::{DebtDir, Step, StrandDir};
-use super::{amt_cmp, amt_positive, amt_sub, mul_ratio_or_zero};
+use super::{amt_cmp, amt_positive, mul_ratio_or_zero};
 use crate::engine::funds::{account_holds, credit_line, transfer_rate};
 use crate::engine::ripple::limit_for;
 use crate::engine::sandbox::Sandbox;
@@ -227,7 +227,7 @@ impl DirectStep {
             return;
         };
         if amt_cmp(&c.inp, &inp).is_lt() {
-            let diff = amt_sub(&inp, &c.inp);
+            let diff = inp.sub_nearest(&c.inp);
             let small = Amount::iou(
                 IouValue::from_parts(1, -9, false, crate::protocol::amount::Rounding::Nearest)
                     .unwrap_or(IouValue::ZERO),

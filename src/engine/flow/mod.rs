@@ -105,11 +105,6 @@ pub(crate) fn amt_positive(a: &Amount) -> bool {
     !a.is_zero() && !a.is_negative()
 }
 
-/// `a - b` (same kind).
-pub(crate) fn amt_sub(a: &Amount, b: &Amount) -> Amount {
-    super::dex::minus(a, b)
-}
-
 /// `a * num / den` rounded as asked; zero when it overflows, with the Number fault
 /// raised (rippled's `mulRatio` throws: [`flow`] fails as rippled's caller answers it).
 pub(crate) fn mul_ratio_or_zero(a: &Amount, num: u32, den: u32, up: bool) -> Amount {
@@ -135,7 +130,7 @@ pub(crate) fn sum_sorted(v: &[Amount], like: &Amount) -> Amount {
     let Some(first) = it.next() else {
         return super::funds::zero_of(&like.issue());
     };
-    it.fold(first, |acc, x| super::dex::plus(&acc, &x))
+    it.fold(first, |acc, x| acc.add_nearest(&x))
 }
 
 /// The value of `a` in `issue`.
@@ -323,9 +318,9 @@ fn run_flow(
         if let Some((run, _)) = best {
             ins.push(run.inp);
             outs.push(run.out);
-            remaining_out = amt_sub(&req.deliver, &sum_sorted(&outs, &zero_out));
+            remaining_out = req.deliver.sub_nearest(&sum_sorted(&outs, &zero_out));
             if let Some(m) = send_max {
-                remaining_in = Some(amt_sub(&m, &sum_sorted(&ins, &zero_in)));
+                remaining_in = Some(m.sub_nearest(&sum_sorted(&ins, &zero_in)));
             }
             fsb.absorb_payment(run.items, run.credits);
             amm.borrow_mut().update();
@@ -472,7 +467,7 @@ fn limit_out(view: &dyn ReadView, strand: &[Step], remaining: &Amount, limit: &Q
     let Some(out) = qf.out_from_avg_q(limit) else {
         return *remaining;
     };
-    let out = crate::engine::amm::amm_math::to_amount(
+    let out = Amount::from_number(
         &remaining.issue(),
         out,
         crate::protocol::number::RoundingMode::ToNearest,

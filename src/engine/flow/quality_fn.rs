@@ -3,7 +3,7 @@
 //! quality falls linearly as it gives more. A single strand through a pool and a quality
 //! limit asks the strand for the output at which its average quality meets the limit.
 
-use crate::engine::amm::amm_math::{fee_mult, num};
+use crate::engine::amm::amm_math::fee_mult;
 use crate::protocol::amount::Amount;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::quality::Quality;
@@ -36,7 +36,7 @@ impl QualityFunction {
 
     /// A pool paying `pool_out` against `pool_in` at trading fee `fee`.
     pub fn amm(pool_in: &Amount, pool_out: &Amount, fee: u16) -> Option<QualityFunction> {
-        let (i, o) = (num(pool_in), num(pool_out));
+        let (i, o) = (pool_in.to_number(), pool_out.to_number());
         if i.signum() <= 0 || o.signum() <= 0 {
             return None;
         }

@@ -77,7 +77,7 @@ fn named_asset(tx: &StObject, account: &AccountId, pseudo: &AccountId) -> Option
 /// The magnitude of the Amount (zero when absent).
 fn requested(tx: &StObject) -> Number {
     match tx.get(sf().amount) {
-        Some(StValue::Amount(a)) => crate::engine::vault::amount_number(a),
+        Some(StValue::Amount(a)) => a.to_number(),
         Some(StValue::MptAmount(m)) => Number::from_i64(i64::try_from(m.value).unwrap_or(i64::MAX)),
         _ => Number::ZERO,
     }

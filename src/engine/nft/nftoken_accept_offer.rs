@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use crate::engine::amm::amm_math::sub;
 use crate::engine::dex::is_positive;
 use crate::engine::funds::{account_funds, account_send, transfer_rate};
 use crate::engine::nft::{self, is_sell};
@@ -166,7 +165,7 @@ fn brokered_preclaim(
         if compare(&fee, &buy) != Ordering::Less {
             return Ter::tecINSUFFICIENT_PAYMENT;
         }
-        if less(&sub(&buy, &fee), &sell) {
+        if less(&buy.sub_in_current_mode(&fee), &sell) {
             return Ter::tecINSUFFICIENT_PAYMENT;
         }
         if !fee.is_xrp() && v2(view) {
@@ -359,7 +358,7 @@ fn accept_one(ctx: &mut ApplyContext, offer: &StObject) -> Ter {
             if t != Ter::tesSUCCESS {
                 return t;
             }
-            amt = sub(&amt, &cut);
+            amt = amt.sub_in_current_mode(&cut);
         }
         let t = pay(ctx, &buyer, &seller, &amt);
         if t != Ter::tesSUCCESS {
@@ -385,14 +384,14 @@ fn accept_brokered(ctx: &mut ApplyContext, bo: &StObject, so: &StObject) -> Ter 
         if t != Ter::tesSUCCESS {
             return t;
         }
-        amt = sub(&amt, &fee);
+        amt = amt.sub_in_current_mode(&fee);
     }
     if let Some((issuer, cut)) = issuer_cut(&id, &amt, &buyer, &seller) {
         let t = pay(ctx, &buyer, &issuer, &cut);
         if t != Ter::tesSUCCESS {
             return t;
         }
-        amt = sub(&amt, &cut);
+        amt = amt.sub_in_current_mode(&cut);
     }
     if is_positive(&amt) {
         let t = pay(ctx, &buyer, &seller, &amt);

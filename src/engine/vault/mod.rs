@@ -154,7 +154,7 @@ impl AssetAmount {
     /// As a Number (drops for XRP, units for an MPT).
     pub fn number(&self) -> Number {
         match self {
-            AssetAmount::Token(a) => amount_number(a),
+            AssetAmount::Token(a) => a.to_number(),
             AssetAmount::Mpt(_, v) => Number::from_i64(i64::try_from(*v).unwrap_or(i64::MAX)),
         }
     }
@@ -191,11 +191,6 @@ pub fn amount_field(tx: &StObject) -> Option<AssetAmount> {
     }
 }
 
-/// An amount as a Number with STAmount's mantissa and exponent (drops for XRP).
-pub fn amount_number(a: &Amount) -> Number {
-    super::amm::amm_math::num(a)
-}
-
 /// A Number in `asset`'s units, rounded to nearest as an STAmount assignment does.
 pub fn to_asset(asset: &VaultAsset, v: Number) -> Option<AssetAmount> {
     let whole = || {
@@ -226,7 +221,7 @@ pub fn send_asset(sb: &mut Sandbox, from: &AccountId, to: &AccountId, a: &AssetA
 /// `accountHolds` with the asset frozen or locked counting as nothing, as a Number.
 pub fn asset_held(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Number {
     match asset {
-        VaultAsset::Token(i) => amount_number(&super::funds::account_holds(view, account, i, true)),
+        VaultAsset::Token(i) => super::funds::account_holds(view, account, i, true).to_number(),
         VaultAsset::Mpt(id) => {
             let units = super::mpt::holds(view, account, id, true);
             Number::from_i64(i64::try_from(units).unwrap_or(i64::MAX))

@@ -5,7 +5,6 @@
 use std::cmp::Ordering;
 
 use super::search::{steps, Path, Pathfinder};
-use crate::engine::dex::{minus, plus};
 use crate::engine::flow::{flow, Crossing, FlowOutcome, FlowRequest};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::Ter;
@@ -135,10 +134,10 @@ impl Pathfinder<'_, '_> {
         let quality = get_rate(&rc.actual_out, &rc.actual_in);
         let mut out = rc.actual_out;
         if !self.convert_all {
-            let rest = minus(&self.dst_amount, &out);
+            let rest = self.dst_amount.sub_nearest(&out);
             let more = self.calc(&mut sb, rest, &set, false, true);
             if more.ter == Ter::tesSUCCESS {
-                out = plus(&out, &more.actual_out);
+                out = out.add_nearest(&more.actual_out);
             }
         }
         Ok((out, quality))
@@ -151,7 +150,7 @@ impl Pathfinder<'_, '_> {
         let mut sb = Sandbox::new(self.cx.read_view());
         let rc = self.calc(&mut sb, self.remaining, &[], true, true);
         if rc.ter == Ter::tesSUCCESS {
-            self.remaining = minus(&self.remaining, &rc.actual_out);
+            self.remaining = self.remaining.sub_nearest(&rc.actual_out);
         }
         let complete = self.complete.clone();
         self.ranks = self.rank_paths(max_paths, &complete);
@@ -250,7 +249,7 @@ impl Pathfinder<'_, '_> {
             };
             let fills = |a: &Amount| compare(&rank.liquidity, a) != Ordering::Less;
             if left > 1 || (left > 0 && fills(&remaining)) {
-                remaining = minus(&remaining, &rank.liquidity);
+                remaining = remaining.sub_nearest(&rank.liquidity);
                 best.push(chosen);
             } else if left == 0 && fills(&self.dst_amount) && full.is_none() {
                 *full = Some(chosen);

@@ -45,26 +45,6 @@ fn class(f: Field) -> MetaClass {
     }
 }
 
-fn is_default(v: &StValue) -> bool {
-    match v {
-        StValue::UInt8(x) => *x == 0,
-        StValue::UInt16(x) => *x == 0,
-        StValue::UInt32(x) => *x == 0,
-        StValue::UInt64(x) => *x == 0,
-        StValue::Hash128(h) => h.is_zero(),
-        StValue::Hash160(h) => h.is_zero(),
-        StValue::Hash256(h) => h.is_zero(),
-        StValue::AccountId(a) => *a == AccountId::ZERO,
-        // rippled: only a native zero is the default amount.
-        StValue::Amount(a) => matches!(a, Amount::Xrp(0)),
-        StValue::Blob(b) => b.is_empty(),
-        StValue::Vector256(v) => v.is_empty(),
-        StValue::Array(v) => v.is_empty(),
-        StValue::Object(o) => o.is_empty(),
-        _ => false,
-    }
-}
-
 /// Metadata threads the entry (its row says).
 fn is_threaded(o: &StObject) -> bool {
     entry_types::of(o).is_some_and(|t| t.threaded)
@@ -218,7 +198,7 @@ fn affected_node(key: &Hash256, node: &Node) -> (Field, StObject) {
     inner.set(s.ledger_index, StValue::Hash256(*key));
     let wrapper = match node.action {
         Action::Insert => {
-            let news = fields_where(&node.cur, |f, v| in_final(f) && !is_default(v));
+            let news = fields_where(&node.cur, |f, v| in_final(f) && !v.is_default());
             set_object(&mut inner, s.new_fields, news);
             s.created_node
         }

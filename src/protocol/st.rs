@@ -74,6 +74,42 @@ pub enum StValue {
     XChainBridge(XChainBridge),
 }
 
+impl StValue {
+    /// True for a value equal to its type's default (rippled's `STBase::isDefault`): a
+    /// zero integer or hash, the zero account, XRP zero (an issued zero is not a
+    /// default), an empty blob, vector, array, object or path set. Transaction metadata
+    /// leaves defaults out of a created entry's NewFields; an inner object's template
+    /// refuses a `soeDEFAULT` field set to its default. The kinds kept as raw bytes
+    /// (Number, Hash192 and wider), currencies, issues, MPT amounts and bridges answer
+    /// false.
+    pub fn is_default(&self) -> bool {
+        match self {
+            StValue::UInt8(x) => *x == 0,
+            StValue::UInt16(x) => *x == 0,
+            StValue::UInt32(x) => *x == 0,
+            StValue::UInt64(x) => *x == 0,
+            StValue::Int32(x) => *x == 0,
+            StValue::Int64(x) => *x == 0,
+            StValue::Hash128(h) => h.is_zero(),
+            StValue::Hash160(h) => h.is_zero(),
+            StValue::Hash256(h) => h.is_zero(),
+            StValue::AccountId(a) => *a == AccountId::ZERO,
+            StValue::Amount(a) => matches!(a, Amount::Xrp(0)),
+            StValue::Blob(b) => b.is_empty(),
+            StValue::Vector256(v) => v.is_empty(),
+            StValue::Array(v) => v.is_empty(),
+            StValue::Object(o) => o.is_empty(),
+            StValue::PathSet(p) => p.is_empty(),
+            StValue::Fixed(_)
+            | StValue::Currency(_)
+            | StValue::Issue(_)
+            | StValue::MptAmount(_)
+            | StValue::MptIssue(_)
+            | StValue::XChainBridge(_) => false,
+        }
+    }
+}
+
 /// An object: fields in canonical order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StObject {
@@ -284,5 +320,42 @@ mod tests {
         assert_eq!(o.get_account("Account"), Some(AccountId::ONE));
         assert!(o.remove(Field::named("Fee")).is_some());
         assert!(!o.has("Fee"));
+    }
+
+    #[test]
+    fn defaults_as_rippled_reads_them() {
+        use crate::protocol::amount::IouValue;
+        let usd = Currency::from_json_str("USD").unwrap();
+        for v in [
+            StValue::UInt8(0),
+            StValue::UInt16(0),
+            StValue::UInt32(0),
+            StValue::UInt64(0),
+            StValue::Int32(0),
+            StValue::Int64(0),
+            StValue::Hash256(Hash256::ZERO),
+            StValue::AccountId(AccountId::ZERO),
+            StValue::Amount(Amount::Xrp(0)),
+            StValue::Blob(Vec::new()),
+            StValue::Vector256(Vec::new()),
+            StValue::Array(Vec::new()),
+            StValue::Object(StObject::new()),
+            StValue::PathSet(Vec::new()),
+        ] {
+            assert!(v.is_default(), "{v:?}");
+        }
+        for v in [
+            StValue::UInt16(1),
+            StValue::Int32(-1),
+            StValue::Hash256(Hash256([1; 32])),
+            StValue::AccountId(AccountId::ONE),
+            StValue::Amount(Amount::Xrp(1)),
+            StValue::Amount(Amount::iou(IouValue::ZERO, usd, AccountId::ONE)),
+            StValue::Blob(vec![0]),
+            StValue::Fixed(vec![0; 24]),
+            StValue::Issue(Issue::XRP),
+        ] {
+            assert!(!v.is_default(), "{v:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::protocol::definitions::defs;
-use crate::protocol::st::{StObject, StValue};
+use crate::protocol::st::StObject;
 
 /// How a template lists a field (`SOEStyle`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,26 +158,6 @@ fn table() -> &'static Table {
     })
 }
 
-/// True for a value equal to its type's default (rippled's `isDefault`). Only the
-/// integer fields of the `Default`-style entries can reach here, but every type answers.
-fn is_default(v: &StValue) -> bool {
-    match v {
-        StValue::UInt8(x) => *x == 0,
-        StValue::UInt16(x) => *x == 0,
-        StValue::UInt32(x) => *x == 0,
-        StValue::UInt64(x) => *x == 0,
-        StValue::Int32(x) => *x == 0,
-        StValue::Int64(x) => *x == 0,
-        StValue::Blob(b) => b.is_empty(),
-        StValue::Object(o) => o.is_empty(),
-        StValue::Array(a) => a.is_empty(),
-        StValue::PathSet(p) => p.is_empty(),
-        StValue::Vector256(v) => v.is_empty(),
-        StValue::Amount(a) => a.is_xrp() && a.is_zero(),
-        _ => false,
-    }
-}
-
 /// `applyTemplateFromSField`: checks `obj`, the contents of the inner object `name`,
 /// against its template, if it has one.
 pub(crate) fn check(name: &str, obj: &StObject) -> Result<(), TemplateError> {
@@ -189,7 +169,7 @@ pub(crate) fn check(name: &str, obj: &StObject) -> Result<(), TemplateError> {
             continue;
         };
         match obj.get(field) {
-            Some(v) if *style == Style::Default && is_default(v) => {
+            Some(v) if *style == Style::Default && v.is_default() => {
                 return Err(TemplateError {
                     field: field.name(),
                     reason: "may not be explicitly set to default.",
@@ -221,6 +201,7 @@ pub(crate) fn check(name: &str, obj: &StObject) -> Result<(), TemplateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::st::StValue;
     use crate::protocol::types::AccountId;
 
     #[test]

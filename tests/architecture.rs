@@ -1,8 +1,9 @@
 //! The structure, checked: layers import only downward, the pure core does no I/O, no
 //! function runs over 100 lines, every file in `rpc/handlers/` is a method of the
 //! handler table, the engine keeps each transaction type in its family's folder,
-//! imported by no other type and named by no pipeline file, and `limits.rs` declares no
-//! fixed protocol rule.
+//! imported by no other type and named by no pipeline or ledgers file (no `TxType::`, no
+//! comparison of a transaction's type: the type's registry row says what to do), and
+//! `limits.rs` declares no fixed protocol rule.
 //!
 //! The layers, lowest first (docs/ARCHITECTURE.md draws them). `limits` sits below all of
 //! them; `main.rs` above all. Code inside `#[cfg(test)]` modules is not checked for layers:
@@ -444,6 +445,25 @@ fn no_transaction_type_file_imports_another() {
     );
 }
 
+/// Where a line compares a transaction's type with a given one (`tx_type == …`,
+/// `…transaction_type) != Some(…)`): the pipeline asks the type's registry row instead.
+fn type_comparisons(code: &str) -> Vec<String> {
+    code.lines()
+        .filter(|l| {
+            let l = l.replace(' ', "");
+            [
+                "tx_type==",
+                "tx_type!=",
+                "transaction_type)==",
+                "transaction_type)!=",
+            ]
+            .iter()
+            .any(|p| l.contains(p))
+        })
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
 #[test]
 fn the_pipeline_names_no_transaction_type() {
     let rows = registry_rows();
@@ -457,14 +477,24 @@ fn the_pipeline_names_no_transaction_type() {
         }
     }
     rust_files(&engine.join("flow"), &mut files);
+    // The ledgers run the pipeline, and a Batch's inner transactions after it.
+    rust_files(&src().join("ledgers"), &mut files);
     assert!(files.iter().any(|p| p.ends_with("transactor.rs")));
+    assert!(files.iter().any(|p| p.ends_with("canonical.rs")));
     let mut hits = Vec::new();
     for path in files {
         let code = production_code(&path);
         if code.contains("TxType::") {
             hits.push(format!("{} names a TxType variant", path.display()));
         }
-        let paths = engine_paths(&code, &engine_module(&path));
+        for line in type_comparisons(&code) {
+            hits.push(format!("{} compares a type: {line}", path.display()));
+        }
+        let module = match path.strip_prefix(&engine) {
+            Ok(_) => engine_module(&path),
+            Err(_) => Vec::new(),
+        };
+        let paths = engine_paths(&code, &module);
         for named in type_modules_named(&paths, &rows, None) {
             hits.push(format!("{} imports {named}", path.display()));
         }
@@ -579,6 +609,8 @@ fn the_scanners_find_what_they_look_for() {
         "fn short() {{\n}}\n\npub fn long() {{\n{}}}\n",
         "    x();\n".repeat(99)
     );
+    let runs_inners = "    ter == Ter::tesSUCCESS && tx.u16_of(sf().transaction_type) == Some(TxType::Batch as u16)\n    if tx_type == TxType::Batch {\n    let row = registry::transactor(tx.u16_of(sf().transaction_type)?)?;\n";
+    assert_eq!(type_comparisons(runs_inners).len(), 2);
     let hits = long_functions(p, &long);
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert!(hits[0].contains("long runs 101 lines"));

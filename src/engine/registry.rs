@@ -11,7 +11,7 @@
 
 use super::invariants::{DexCheck, PseudoOwner, RootDeletion};
 use super::ter::Ter;
-use super::transactor::{ApplyConfig, ApplyContext};
+use super::transactor::{ApplyConfig, ApplyContext, InnerApplied};
 use super::tx_type::TxType;
 use super::{
     account, amm, batch, channel, check, credential, delegate, dex, did, domain, escrow, loan, mpt,
@@ -19,7 +19,7 @@ use super::{
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// Type-specific checks that need no ledger; never returns a tec.
 pub type Preflight = fn(&StObject, &AccountId) -> Ter;
@@ -30,6 +30,12 @@ pub type DoApply = fn(&mut ApplyContext<'_, '_>) -> Ter;
 /// A preflight that also sees the server's configuration (a Batch's, which preflights
 /// its inner transactions as they will apply).
 pub type PreflightWithConfig = fn(&StObject, &AccountId, &ApplyConfig) -> Ter;
+/// Applies the inner transactions of a successful transaction `(view, tx, tx_id,
+/// first_index, cfg)`, each on what the previous ones wrote, from ledger position
+/// `first_index`; returns the ones the ledger keeps, in order (a Batch's
+/// `applyBatchTransactions`).
+pub type ApplyInners =
+    fn(&dyn ReadView, &StObject, &Hash256, u32, &ApplyConfig) -> Vec<InnerApplied>;
 /// checkSign for a second party that signs the transaction (`dry_run`: a simulation,
 /// where an unsigned one passes).
 pub type CheckCounterparty = fn(&dyn ReadView, &StObject, bool) -> Result<(), Ter>;
@@ -60,6 +66,16 @@ pub enum BaseFee {
     FirstKeyFree,
 }
 
+/// What a type carrying inner transactions (Batch) gives the pipeline.
+#[derive(Clone, Copy)]
+pub struct CarriesInner {
+    /// Its preflight with the server's configuration, run instead of `preflight`.
+    pub preflight: PreflightWithConfig,
+    /// Applies its inner transactions once it succeeded: the ledgers call it after
+    /// recording the outer transaction.
+    pub apply: ApplyInners,
+}
+
 /// What the pipeline does for a type beyond its three phases.
 #[derive(Clone, Copy)]
 pub struct Rules {
@@ -68,9 +84,9 @@ pub struct Rules {
     /// A counterparty that signs it too, checked after the sender's signature (LoanSet).
     pub counterparty: Option<CheckCounterparty>,
     /// Set for a type carrying inner transactions (Batch): its preflight with the
-    /// server's configuration, run instead of `preflight`. Such a type is never itself an
-    /// inner transaction (`temINVALID`).
-    pub carries_inner: Option<PreflightWithConfig>,
+    /// server's configuration, and how its inner transactions apply after it succeeded.
+    /// Such a type is never itself an inner transaction (`temINVALID`).
+    pub carries_inner: Option<CarriesInner>,
     /// The AccountRoots it may delete.
     pub deletes_root: RootDeletion,
     /// The permissioned DEX invariant it is held to.
@@ -286,7 +302,10 @@ const ROWS: &[Transactor] = &[
         batch::batch,
         Rules {
             fee: BaseFee::PlusDrops(batch::batch::base_fee),
-            carries_inner: Some(batch::batch::preflight_with),
+            carries_inner: Some(CarriesInner {
+                preflight: batch::batch::preflight_with,
+                apply: batch::apply_inners,
+            }),
             ..Rules::NONE
         }
     ),
@@ -438,13 +457,18 @@ mod tests {
 
     #[test]
     fn only_batch_carries_inner_transactions() {
+        use crate::engine::transactor::inner_transactions;
+        use crate::ledger::sf::sf;
+        use crate::protocol::st::StValue;
         for row in TRANSACTORS {
-            assert_eq!(
-                row.rules.carries_inner.is_some(),
-                row.tx_type == TxType::Batch,
-                "{}",
-                row.name
-            );
+            let batch = row.tx_type == TxType::Batch;
+            assert_eq!(row.rules.carries_inner.is_some(), batch, "{}", row.name);
+            let mut tx = StObject::new();
+            let code = StValue::UInt16(row.tx_type as u16);
+            tx.set(sf().transaction_type, code);
+            assert_eq!(inner_transactions(&tx, Ter::tesSUCCESS).is_some(), batch);
+            assert!(inner_transactions(&tx, Ter::tecUNFUNDED).is_none());
         }
+        assert!(inner_transactions(&StObject::new(), Ter::tesSUCCESS).is_none());
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::entry::{balance_drops, key_kind, set_drops};
 use super::invariants;
 use super::meta::{finalize, Writes};
-use super::registry::{self, BaseFee, Rules, Transactor};
+use super::registry::{self, ApplyInners, BaseFee, Rules, Transactor};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::lsf;
@@ -199,6 +199,31 @@ impl Outcome {
             delivered: None,
         }
     }
+}
+
+/// One inner transaction the ledger keeps (a Batch's): its object, canonical binary
+/// form, ID and what applying it did.
+#[derive(Debug, Clone)]
+pub struct InnerApplied {
+    /// The inner transaction.
+    pub tx: StObject,
+    /// Its canonical serialization.
+    pub blob: Vec<u8>,
+    /// Its transaction ID.
+    pub id: Hash256,
+    /// Its result, metadata (with ParentBatchID) and writes.
+    pub outcome: Outcome,
+}
+
+/// How the inner transactions `tx` carries apply, when its type carries any (its
+/// registry row's `carries_inner`: a Batch) and it succeeded with `ter`. The ledgers
+/// call it once `tx` is recorded (rippled `applyBatchTransactions`).
+pub fn inner_transactions(tx: &StObject, ter: Ter) -> Option<ApplyInners> {
+    if ter != Ter::tesSUCCESS {
+        return None;
+    }
+    let row = registry::transactor(tx.u16_of(sf().transaction_type)?)?;
+    row.rules.carries_inner.map(|carries| carries.apply)
 }
 
 /// Everything a transaction rule sees while applying.
@@ -730,7 +755,7 @@ fn preflight_and_preclaim(
         return Err(Ter::temUNKNOWN);
     };
     let t = match transactor.rules.carries_inner {
-        Some(preflight_with) => preflight_with(tx, &c.account, cfg),
+        Some(carries) => (carries.preflight)(tx, &c.account, cfg),
         None => (transactor.preflight)(tx, &c.account),
     };
     if t != Ter::tesSUCCESS {

@@ -172,8 +172,8 @@ fn attempt(
         };
         let meta = out.meta.unwrap_or_default();
         let mut entries = vec![Arc::new(TxEntry::new(t.id, t.blob.clone(), &meta, at))];
-        if crate::engine::batch::runs_inners(tx, out.ter) {
-            let inners = crate::engine::batch::apply_inners(&*view, tx, &t.id, index + 1, cfg);
+        if let Some(apply_inners) = crate::engine::transactor::inner_transactions(tx, out.ter) {
+            let inners = apply_inners(&*view, tx, &t.id, index + 1, cfg);
             for inner in inners {
                 view.apply(inner.outcome.writes);
                 let at = TxPosition {

@@ -41,6 +41,7 @@ use dashmap::DashMap;
 use parking_lot::{Mutex, RwLock};
 
 use crate::engine::entry::new_account_root;
+use crate::engine::registry::ApplyInners;
 use crate::engine::{apply_transaction, ApplyConfig, Ter};
 use crate::ledger::fees::Fees;
 use crate::ledger::flags::lt;
@@ -1038,8 +1039,8 @@ impl Ledgers {
         ));
         open.txs.push(entry.clone());
         self.txs.insert(id, entry.clone());
-        if crate::engine::batch::runs_inners(tx, out.ter) {
-            self.apply_batch_inners(open, tx, id);
+        if let Some(apply_inners) = crate::engine::transactor::inner_transactions(tx, out.ter) {
+            self.apply_inners(open, tx, id, apply_inners);
         }
         ApplyResult {
             ter: out.ter,
@@ -1051,14 +1052,20 @@ impl Ledgers {
         }
     }
 
-    /// A successful Batch's inner transactions, each recorded after it with its own
-    /// index and metadata (rippled applies them in the same open view).
-    fn apply_batch_inners(&self, open: &mut Open, batch: &StObject, batch_id: Hash256) {
+    /// The inner transactions of a successful Batch (or any type whose registry row
+    /// carries them), each recorded after it with its own index and metadata (rippled
+    /// applies them in the same open view).
+    fn apply_inners(
+        &self,
+        open: &mut Open,
+        batch: &StObject,
+        batch_id: Hash256,
+        apply_inners: ApplyInners,
+    ) {
         let seq = open.info.seq;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let first = open.txs.len() as u32;
-        let inners =
-            crate::engine::batch::apply_inners(&view, batch, &batch_id, first, &self.cfg.apply);
+        let inners = apply_inners(&view, batch, &batch_id, first, &self.cfg.apply);
         for inner in inners {
             let index = open.txs.len() as u32;
             for (k, _) in &inner.outcome.writes {

@@ -7,8 +7,7 @@
 pub mod batch;
 
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{apply_transaction, ApplyConfig, Outcome, TF_INNER_BATCH_TXN};
-use crate::engine::tx_type::TxType;
+use crate::engine::transactor::{apply_transaction, ApplyConfig, InnerApplied, TF_INNER_BATCH_TXN};
 use crate::ledger::overlay::Overlay;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -47,20 +46,6 @@ pub(crate) fn inner_config(cfg: &ApplyConfig, batch_id: &Hash256) -> ApplyConfig
         parent_batch: Some(*batch_id),
         ..cfg.clone()
     }
-}
-
-/// One inner transaction the ledger keeps: its object, canonical binary form, ID and
-/// what applying it did.
-#[derive(Debug, Clone)]
-pub struct InnerApplied {
-    /// The inner transaction.
-    pub tx: StObject,
-    /// Its canonical serialization.
-    pub blob: Vec<u8>,
-    /// Its transaction ID.
-    pub id: Hash256,
-    /// Its result, metadata (with ParentBatchID) and writes.
-    pub outcome: Outcome,
 }
 
 /// rippled's `applyBatchTransactions`, after the outer Batch `batch_id` succeeded on
@@ -106,11 +91,6 @@ pub fn apply_inners(
         }
     }
     kept
-}
-
-/// True for a successful Batch whose inner transactions should now apply.
-pub fn runs_inners(tx: &StObject, ter: Ter) -> bool {
-    ter == Ter::tesSUCCESS && tx.u16_of(sf().transaction_type) == Some(TxType::Batch as u16)
 }
 
 /// True for an inner transaction of a Batch (it enters a ledger only with its Batch).

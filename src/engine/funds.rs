@@ -190,23 +190,25 @@ pub fn require_auth(view: &dyn ReadView, issue: &Issue, account: &AccountId) -> 
 /// account stands for the other side of a strand; an issued currency directly when one
 /// side issues it, else through the issuer. A missing trust line is created for the
 /// receiver, as rippled's `rippleCredit` does.
-pub fn account_send(sb: &mut Sandbox, from: &AccountId, to: &AccountId, amount: &Amount) -> Ter {
+pub fn account_send(
+    sb: &mut Sandbox,
+    from: &AccountId,
+    to: &AccountId,
+    amount: &Amount,
+) -> Result<(), Ter> {
     match amount {
-        Amount::Xrp(d) => send_xrp(sb, from, to, *d),
+        Amount::Xrp(d) => send_xrp(sb, from, to, *d).into_result(),
         Amount::Iou {
             value, currency, ..
         } => {
             if from == to || value.is_zero() {
-                return Ter::tesSUCCESS;
+                return Ok(());
             }
             let issuer = amount.issue().issuer;
             if *from == issuer || *to == issuer {
                 return credit_line(sb, from, to, currency, value);
             }
-            let t = credit_line(sb, &issuer, to, currency, value);
-            if t != Ter::tesSUCCESS {
-                return t;
-            }
+            credit_line(sb, &issuer, to, currency, value)?;
             credit_line(sb, from, &issuer, currency, value)
         }
     }
@@ -263,7 +265,7 @@ pub fn credit_line(
     to: &AccountId,
     currency: &Currency,
     value: &IouValue,
-) -> Ter {
+) -> Result<(), Ter> {
     let pre = sb
         .peek(&keylet::line(from, to, currency))
         .map_or(IouValue::ZERO, |l| balance_for(&l, from, to));
@@ -278,7 +280,7 @@ pub fn credit_line(
         let receiver_ripples = sb
             .peek(&keylet::account(to))
             .is_some_and(|r| r.is_flag(lsf::DEFAULT_RIPPLE));
-        let t = trust_create(
+        trust_create(
             sb,
             &NewLine {
                 setter: *to,
@@ -292,10 +294,8 @@ pub fn credit_line(
                 quality_in: 0,
                 quality_out: 0,
             },
-        );
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        )
+        .into_result()?;
     }
-    ripple_credit(sb, from, to, currency, value)
+    ripple_credit(sb, from, to, currency, value).into_result()
 }

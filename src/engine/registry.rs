@@ -125,7 +125,9 @@ pub struct Transactor {
 }
 
 /// A row: the [`TxType`] variant (named as rippled names the type), the type's module
-/// (`family::type_file`), and its [`Rules`] when it has any beyond [`Rules::NONE`].
+/// (`family::type_file`), and its [`Rules`] when it has any beyond [`Rules::NONE`]. A
+/// phase returns a [`Ter`], or `Result<(), Ter>` when it is written with `?`
+/// ([`Ter::into_result`]); the row takes either.
 macro_rules! row {
     ($t:ident, $($m:ident)::+) => {
         row!($t, $($m)::+, Rules::NONE)
@@ -134,9 +136,9 @@ macro_rules! row {
         Transactor {
             tx_type: TxType::$t,
             name: stringify!($t),
-            preflight: $($m)::+::preflight,
-            preclaim: $($m)::+::preclaim,
-            do_apply: $($m)::+::do_apply,
+            preflight: |tx, account| Ter::from($($m)::+::preflight(tx, account)),
+            preclaim: |view, tx, account| Ter::from($($m)::+::preclaim(view, tx, account)),
+            do_apply: |ctx| Ter::from($($m)::+::do_apply(ctx)),
             rules: $rules,
         }
     };
@@ -303,7 +305,9 @@ const ROWS: &[Transactor] = &[
         Rules {
             fee: BaseFee::PlusDrops(batch::batch::base_fee),
             carries_inner: Some(CarriesInner {
-                preflight: batch::batch::preflight_with,
+                preflight: |tx, account, cfg| {
+                    Ter::from(batch::batch::preflight_with(tx, account, cfg))
+                },
                 apply: batch::apply_inners,
             }),
             ..Rules::NONE

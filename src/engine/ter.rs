@@ -252,6 +252,27 @@ impl Ter {
     pub fn is_applied(self) -> bool {
         self.is_tes() || self.is_tec()
     }
+    /// `Ok(())` for tesSUCCESS, `Err(self)` for any other result: a step's result, to
+    /// pass a failure up with `?` (rippled's `if (!isTesSuccess(ter)) return ter;`).
+    pub fn into_result(self) -> Result<(), Ter> {
+        if self == Ter::tesSUCCESS {
+            Ok(())
+        } else {
+            Err(self)
+        }
+    }
+}
+
+/// Back from [`Ter::into_result`]: tesSUCCESS for `Ok(())`, the code for `Err`. A phase
+/// or helper written with `?` returns `Result<(), Ter>`; where a plain `Ter` is wanted
+/// (the registry's phase pointers) `Ter::from` gives it.
+impl From<Result<(), Ter>> for Ter {
+    fn from(r: Result<(), Ter>) -> Ter {
+        match r {
+            Ok(()) => Ter::tesSUCCESS,
+            Err(t) => t,
+        }
+    }
 }
 
 impl std::fmt::Display for Ter {
@@ -280,5 +301,30 @@ mod tests {
         );
         assert!(Ter::tecOWNERS.is_tec() && Ter::tecOWNERS.is_applied());
         assert!(!Ter::tefNO_AUTH_REQUIRED.is_applied());
+    }
+
+    #[test]
+    fn result_form_round_trips() {
+        assert_eq!(Ter::tesSUCCESS.into_result(), Ok(()));
+        for t in Ter::ALL {
+            assert_eq!(Ter::from(t.into_result()), *t);
+            assert_eq!(t.into_result().is_ok(), t.is_tes());
+        }
+        fn steps(first: Ter, second: Ter) -> Result<(), Ter> {
+            first.into_result()?;
+            second.into_result()
+        }
+        assert_eq!(
+            steps(Ter::tecNO_LINE, Ter::tesSUCCESS),
+            Err(Ter::tecNO_LINE)
+        );
+        assert_eq!(
+            steps(Ter::tesSUCCESS, Ter::temMALFORMED),
+            Err(Ter::temMALFORMED)
+        );
+        assert_eq!(
+            Ter::from(steps(Ter::tesSUCCESS, Ter::tesSUCCESS)),
+            Ter::tesSUCCESS
+        );
     }
 }

@@ -354,10 +354,7 @@ fn preclaim_common(
             return Err(Ter::tefMAX_LEDGER);
         }
     }
-    let permission = super::delegate::check_permission(view, tx, &c.account);
-    if permission != Ter::tesSUCCESS {
-        return Err(permission);
-    }
+    super::delegate::check_permission(view, tx, &c.account).into_result()?;
     // checkFee: an inner transaction pays nothing (its Batch paid for it).
     if c.inner {
         if c.fee != 0 {
@@ -754,13 +751,11 @@ fn preflight_and_preclaim(
     else {
         return Err(Ter::temUNKNOWN);
     };
-    let t = match transactor.rules.carries_inner {
+    let preflight = match transactor.rules.carries_inner {
         Some(carries) => (carries.preflight)(tx, &c.account, cfg),
         None => (transactor.preflight)(tx, &c.account),
     };
-    if t != Ter::tesSUCCESS {
-        return Err(t);
-    }
+    preflight.into_result()?;
     // preflight2: the signature.
     if let Some(check) = &cfg.signature_check {
         if !check(tx) {
@@ -777,18 +772,15 @@ fn preflight_and_preclaim(
 
 /// Preflight alone (common and type checks, no signature): what a Batch asks of each of
 /// its inner transactions.
-pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Ter {
-    let c = match preflight_common(tx, cfg) {
-        Ok(c) => c,
-        Err(t) => return t,
-    };
+pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Result<(), Ter> {
+    let c = preflight_common(tx, cfg)?;
     match tx
         .u16_of(sf().transaction_type)
         .and_then(registry::transactor)
     {
-        Some(t) if t.rules.carries_inner.is_some() => Ter::temINVALID,
-        Some(t) => (t.preflight)(tx, &c.account),
-        None => Ter::temUNKNOWN,
+        Some(t) if t.rules.carries_inner.is_some() => Err(Ter::temINVALID),
+        Some(t) => (t.preflight)(tx, &c.account).into_result(),
+        None => Err(Ter::temUNKNOWN),
     }
 }
 

@@ -41,35 +41,29 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let (dst, dst_root) = match crate::engine::entry::destination_root(view, tx) {
-        Ok(d) => d,
-        Err(t) => return t,
-    };
+    let (dst, dst_root) = crate::engine::entry::destination_root(view, tx)?;
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
-        return Ter::tecDST_TAG_NEEDED;
+        return Err(Ter::tecDST_TAG_NEEDED);
     }
-    let creds = credential::valid_ids(view, tx, account);
-    if creds != Ter::tesSUCCESS {
-        return creds;
-    }
+    credential::valid_ids(view, tx, account).into_result()?;
     // With credentials the deposit check waits for doApply, which deletes expired ones.
     if tx.get(s.credential_ids).is_none() && !deposit_allowed(view, &dst_root, account, &dst) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let Some(root) = view.read(&keylet::account(account)) else {
-        return Ter::terNO_ACCOUNT;
+        return Err(Ter::terNO_ACCOUNT);
     };
     // An issuer whose tokens are still in the ledger, or an owner of tokens, stays.
     if root.u32_of(s.minted_nftokens) != root.u32_of(s.burned_nftokens)
         || crate::engine::nft::first_page(view, account).is_some()
     {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
     let seq = root.u32_of(s.sequence).unwrap_or(0);
     if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
-        return Ter::tecTOO_SOON;
+        return Err(Ter::tecTOO_SOON);
     }
     // An issuer's tokens keep their serials unique: its next account (same address) must
     // not mint a serial again (rippled: FirstNFTokenSequence + MintedNFTokens + 256).
@@ -77,10 +71,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         let first = root.u32_of(s.first_nftoken_sequence).unwrap_or(0);
         let until = u64::from(first) + u64::from(minted) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN);
         if until > u64::from(view.info().seq) {
-            return Ter::tecTOO_SOON;
+            return Err(Ter::tecTOO_SOON);
         }
     }
-    owned_deletable(view, account)
+    owned_deletable(view, account).into_result()
 }
 
 /// tesSUCCESS when everything the account owns may be deleted with it.
@@ -101,44 +95,33 @@ fn owned_deletable(view: &dyn ReadView, account: &AccountId) -> Ter {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let account = ctx.account;
     let Some(dst) = ctx.tx.account_of(s.destination) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     if ctx.tx.get(s.credential_ids).is_some() {
         let dst_root = ctx.sb.peek(&keylet::account(&dst));
-        let auth = credential::verify_deposit_preauth(
-            &mut ctx.sb,
-            ctx.tx,
-            &account,
-            &dst,
-            dst_root.as_ref(),
-        );
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
+        credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &account, &dst, dst_root.as_ref())
+            .into_result()?;
     }
     for key in owned(ctx.sb.base(), &account) {
-        let t = delete_owned(ctx, &account, &key);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        delete_owned(ctx, &account, &key).into_result()?;
     }
     let dir = keylet::owner_dir(&account);
     if ctx.sb.exists(&dir) {
         match ctx.sb.peek(&dir) {
             Some(page) if is_empty_page(&page) => ctx.sb.erase(dir),
-            _ => return Ter::tecHAS_OBLIGATIONS,
+            _ => return Err(Ter::tecHAS_OBLIGATIONS),
         }
     }
     let Some(src_root) = ctx.sb.peek(&keylet::account(&account)) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let remaining = balance_drops(&src_root);
     if !credit_drops(&mut ctx.sb, &dst, remaining) {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     }
     let dst_key = keylet::account(&dst);
     if let Some(mut d) = ctx.sb.peek(&dst_key) {
@@ -151,7 +134,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     ctx.sb.erase(keylet::account(&account));
     ctx.delivered = Some(Amount::Xrp(remaining));
     ctx.meta_delivered = Some(Amount::Xrp(remaining));
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 fn is_empty_page(page: &StObject) -> bool {
@@ -186,7 +169,9 @@ fn deleter(code: u16) -> Option<Deleter> {
         lt::ORACLE => {
             |ctx, account, key, _| crate::engine::oracle::delete_oracle(&mut ctx.sb, key, account)
         }
-        lt::CREDENTIAL => |ctx, _, key, _| credential::delete_credential(&mut ctx.sb, key),
+        lt::CREDENTIAL => {
+            |ctx, _, key, _| Ter::from(credential::delete_credential(&mut ctx.sb, key))
+        }
         lt::DELEGATE => |ctx, _, key, _| crate::engine::delegate::delete_delegate(&mut ctx.sb, key),
         lt::NFTOKEN_OFFER => {
             |ctx, _, key, _| bad_ledger_unless(crate::engine::nft::delete_offer(&mut ctx.sb, key))

@@ -174,10 +174,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let key = keylet::account(&ctx.account);
     let Some(mut root) = ctx.sb.peek(&key) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let a = asks(ctx.tx);
     let flags_in = root.flags();
@@ -185,16 +185,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         signed_by_master: ctx.signed_by_master,
         has_signer_list: ctx.sb.exists(&keylet::signers(&ctx.account)),
     };
-    let out = match new_flags(&root, &a, keys) {
-        Ok(out) => out,
-        Err(t) => return t,
-    };
+    let out = new_flags(&root, &a, keys)?;
     set_fields(&mut root, ctx.tx, &a);
     if out != flags_in {
         root.set(sf().flags, StValue::UInt32(out));
     }
     ctx.sb.update(key, root);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The SetFlag / ClearFlag values that switch one DisallowIncoming flag each.

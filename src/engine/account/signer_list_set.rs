@@ -83,27 +83,24 @@ pub fn preclaim(_view: &dyn ReadView, _tx: &StObject, _account: &AccountId) -> T
 /// doApply.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     match operation(ctx.tx) {
-        Ok(Operation::Set(quorum, entries)) => replace(ctx, quorum, &entries),
+        Ok(Operation::Set(quorum, entries)) => Ter::from(replace(ctx, quorum, &entries)),
         Ok(Operation::Destroy) => destroy(ctx),
         Err(t) => t,
     }
 }
 
-fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Ter {
+fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Result<(), Ter> {
     let s = sf();
     let account = ctx.account;
-    let removed = remove_signer_list(&mut ctx.sb, &account);
-    if removed != Ter::tesSUCCESS {
-        return removed;
-    }
+    remove_signer_list(&mut ctx.sb, &account).into_result()?;
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let owners = root.u32_of(s.owner_count).unwrap_or(0);
     // Checked against the balance before the fee, as CreateTicket does.
     let reserve = ctx.sb.info().fees.account_reserve(owners.saturating_add(1));
     if ctx.prior_balance < reserve {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     let key = keylet::signers(&account);
     let mut list = with_threading(new_entry(lt::SIGNER_LIST));
@@ -112,12 +109,12 @@ fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Ter 
     list.set(s.signer_list_id, StValue::UInt32(0));
     list.set(s.signer_entries, StValue::Array(entries_array(entries)));
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
-        return Ter::tecDIR_FULL;
+        return Err(Ter::tecDIR_FULL);
     };
     list.set(s.owner_node, StValue::UInt64(page));
     ctx.sb.insert(key, list);
     adjust_owner_count(&mut ctx.sb, &account, 1);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 fn entries_array(entries: &[SignerEntry]) -> Vec<(crate::protocol::definitions::Field, StObject)> {

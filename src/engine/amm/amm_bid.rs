@@ -23,32 +23,26 @@ use crate::protocol::types::AccountId;
 use std::cmp::Ordering;
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let (Some(a), Some(b)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
-    let t = invalid_amm_asset_pair(&a, &b, None);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    invalid_amm_asset_pair(&a, &b, None)?;
     for f in [s.bid_min, s.bid_max] {
         if let Some(bid) = tx.amount_of(f) {
-            let t = invalid_amm_amount(&bid, None, false);
-            if t != Ter::tesSUCCESS {
-                return t;
-            }
+            invalid_amm_amount(&bid, None, false)?;
         }
     }
     if let Some(StValue::Array(list)) = tx.get(s.auth_accounts) {
         if list.len() > AMM_AUTH_ACCOUNTS_MAX {
-            return Ter::temMALFORMED;
+            return Err(Ter::temMALFORMED);
         }
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.
@@ -125,10 +119,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     uncaught(apply(ctx))
 }
 
-fn apply(ctx: &mut ApplyContext) -> Ter {
+fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some((amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let me = ctx.account;
     let lpt = amm.lp_balance;
@@ -150,7 +144,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
     let (price, burn) = match owner {
         None => match pay_price(min_price, bid_min, bid_max, &held) {
             Ok(p) => (p, p),
-            Err(t) => return t,
+            Err(t) => return Err(t),
         },
         Some(owner) => {
             let paid = slot.amount_of(s.price).unwrap_or(Amount::Xrp(0));
@@ -164,23 +158,17 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
             } else {
                 paid.to_number() * p105 * (Number::from(1) - power(used, 60)) + min_price
             };
-            let price = match pay_price(computed, bid_min, bid_max, &held) {
-                Ok(p) => p,
-                Err(t) => return t,
-            };
+            let price = pay_price(computed, bid_min, bid_max, &held)?;
             let refund = remaining * paid.to_number();
             if refund > price {
-                return Ter::tecINSUFFICIENT_PAYMENT;
+                return Err(Ter::tecINSUFFICIENT_PAYMENT);
             }
-            let r = account_send(
+            account_send(
                 &mut ctx.sb,
                 &me,
                 &owner,
                 &Amount::from_number(&lpt.issue(), refund, get_round()),
-            );
-            if r != Ter::tesSUCCESS {
-                return r;
-            }
+            )?;
             (price, price - refund)
         }
     };
@@ -210,12 +198,9 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         Side::Withdraw,
     );
     if cmp(&burned, &lpt) != Ordering::Less {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
-    let r = account_send(&mut ctx.sb, &me, &amm.account, &burned);
-    if r != Ter::tesSUCCESS {
-        return r;
-    }
+    account_send(&mut ctx.sb, &me, &amm.account, &burned)?;
     let mut sle = (*sle).clone();
     sle.set(s.auction_slot, StValue::Object(slot));
     sle.set(
@@ -223,5 +208,5 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         StValue::Amount(lpt.sub_in_current_mode(&burned)),
     );
     ctx.sb.update(amm.key, sle);
-    Ter::tesSUCCESS
+    Ok(())
 }

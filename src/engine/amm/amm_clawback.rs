@@ -79,32 +79,26 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     uncaught(apply(ctx))
 }
 
-fn apply(ctx: &mut ApplyContext) -> Ter {
+fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some((mut amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let mut sle = (*sle).clone();
     let issuer = ctx.account;
     let holder = ctx.tx.account_of(s.holder).unwrap_or_default();
     let (Some(asset), Some(asset2)) = (issue_of(ctx.tx, s.asset), issue_of(ctx.tx, s.asset2))
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     if lp_holds(&ctx.sb, &amm, &holder).is_zero() {
-        return Ter::tecAMM_BALANCE;
+        return Err(Ter::tecAMM_BALANCE);
     }
-    let t = verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &holder);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let (bal1, bal2, lpt) = match amm_holds(&ctx.sb, &amm, Some(asset), Some(asset2), false) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &holder).into_result()?;
+    let (bal1, bal2, lpt) = amm_holds(&ctx.sb, &amm, Some(asset), Some(asset2), false)?;
     let held = lp_holds(&ctx.sb, &amm, &holder);
     if held.is_zero() {
-        return Ter::tecAMM_BALANCE;
+        return Err(Ter::tecAMM_BALANCE);
     }
     let claw = ctx.tx.amount_of(s.amount);
     let two = ctx.tx.flags() & tf::CLAW_TWO_ASSETS != 0;
@@ -121,21 +115,15 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         None => w.equal_tokens(&bal1, &bal2, &lpt, &held),
         Some(c) => matching_one_amount(&mut w, &amm, &bal1, &bal2, &lpt, &held, &c),
     };
-    let (new_balance, out1, out2) = match result {
-        Ok(r) => r,
-        Err(t) => return t,
-    };
-    let t = delete_if_empty(&mut ctx.sb, &amm, sle, new_balance);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = claw_back(ctx, &holder, &issuer, &out1);
-    if t != Ter::tesSUCCESS || !two {
-        return t;
+    let (new_balance, out1, out2) = result?;
+    delete_if_empty(&mut ctx.sb, &amm, sle, new_balance)?;
+    claw_back(ctx, &holder, &issuer, &out1).into_result()?;
+    if !two {
+        return Ok(());
     }
     match out2 {
-        Some(a) => claw_back(ctx, &holder, &issuer, &a),
-        None => Ter::tecINTERNAL,
+        Some(a) => claw_back(ctx, &holder, &issuer, &a).into_result(),
+        None => Err(Ter::tecINTERNAL),
     }
 }
 

@@ -32,68 +32,62 @@ fn fields(tx: &StObject) -> Option<(Amount, Amount, u16)> {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let Some((amount, amount2, fee)) = fields(tx) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     if amount.issue() == amount2.issue() {
-        return Ter::temBAD_AMM_TOKENS;
+        return Err(Ter::temBAD_AMM_TOKENS);
     }
     for a in [&amount, &amount2] {
-        let t = invalid_amm_amount(a, None, false);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(a, None, false)?;
     }
     if fee > AMM_TRADING_FEE_MAX {
-        return Ter::temBAD_FEE;
+        return Err(Ter::temBAD_FEE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let Some((amount, amount2, _)) = fields(tx) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let (i1, i2) = (amount.issue(), amount2.issue());
     if view.read(&amm_key(&i1, &i2)).is_some() {
-        return Ter::tecDUPLICATE;
+        return Err(Ter::tecDUPLICATE);
     }
     for i in [&i1, &i2] {
-        let t = require_auth(view, i, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        require_auth(view, i, account).into_result()?;
     }
     if frozen_issue(view, account, &i1) || frozen_issue(view, account, &i2) {
-        return Ter::tecFROZEN;
+        return Err(Ter::tecFROZEN);
     }
     if no_default_ripple(view, &i1) || no_default_ripple(view, &i2) {
-        return Ter::terNO_RIPPLE;
+        return Err(Ter::terNO_RIPPLE);
     }
     let xrp = xrp_liquid(view, account, 1);
     if xrp <= 0 {
-        return Ter::tecINSUF_RESERVE_LINE;
+        return Err(Ter::tecINSUF_RESERVE_LINE);
     }
     if [&amount, &amount2]
         .iter()
         .any(|a| insufficient(view, account, a, xrp))
     {
-        return Ter::tecUNFUNDED_AMM;
+        return Err(Ter::tecUNFUNDED_AMM);
     }
     if is_lp_token(view, &i1) || is_lp_token(view, &i2) {
-        return Ter::tecAMM_INVALID_TOKENS;
+        return Err(Ter::tecAMM_INVALID_TOKENS);
     }
     // SingleAssetVault: no free address for the pseudo-account.
     if pseudo_account_address(view, &amm_key(&i1, &i2)).is_none() {
-        return Ter::terADDRESS_COLLISION;
+        return Err(Ter::terADDRESS_COLLISION);
     }
     // AMMClawback is applied: an issuer allowing clawback may back an AMM.
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// An issuer without DefaultRipple: its currency cannot ripple through the pool.
@@ -141,11 +135,11 @@ fn create(
     amount: &Amount,
     amount2: &Amount,
     tfee: u16,
-) -> Ter {
+) -> Result<(), Ter> {
     let (i1, i2) = (amount.issue(), amount2.issue());
     let key = amm_key(&i1, &i2);
     let Some(account) = pseudo_account_address(sb, &key) else {
-        return Ter::tecDUPLICATE;
+        return Err(Ter::tecDUPLICATE);
     };
     sb.insert(keylet::account(&account), new_pseudo_root(&account, &key));
     let lpt = Issue {
@@ -153,47 +147,40 @@ fn create(
         issuer: account,
     };
     if sb.exists(&keylet::line(&account, &lpt.issuer, &lpt.currency)) {
-        return Ter::tecDUPLICATE;
+        return Err(Ter::tecDUPLICATE);
     }
     let lp_tokens = amm_lp_tokens(amount, amount2, &lpt);
     let mut sle = new_amm_entry(&account, &i1, &i2, lp_tokens);
     let close = sb.info().parent_close_time;
     init_fee_auction_vote(&mut sle, creator, &lpt, tfee, close);
-    let t = link_amm(sb, &account, key, &mut sle);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    link_amm(sb, &account, key, &mut sle).into_result()?;
     sb.insert(key, sle);
-    let t = account_send(sb, &account, creator, &lp_tokens);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    account_send(sb, &account, creator, &lp_tokens)?;
     for a in [amount, amount2] {
-        let t = fund_pool(sb, creator, &account, a);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        fund_pool(sb, creator, &account, a)?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// Sends one asset into the pool and marks the pool's trust line as an AMM's.
-fn fund_pool(sb: &mut Sandbox, creator: &AccountId, pool: &AccountId, amount: &Amount) -> Ter {
-    let t = account_send(sb, creator, pool, amount);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+fn fund_pool(
+    sb: &mut Sandbox,
+    creator: &AccountId,
+    pool: &AccountId,
+    amount: &Amount,
+) -> Result<(), Ter> {
+    account_send(sb, creator, pool, amount)?;
     let Amount::Iou {
         currency, issuer, ..
     } = amount
     else {
-        return Ter::tesSUCCESS;
+        return Ok(());
     };
     let key = keylet::line(pool, issuer, currency);
     let Some(mut line) = sb.peek(&key) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     set_flags(&mut line, lsf::AMM_NODE, 0);
     sb.update(key, line);
-    Ter::tesSUCCESS
+    Ok(())
 }

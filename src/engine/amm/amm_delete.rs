@@ -19,7 +19,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let (Some(a), Some(b)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
         return Ter::temMALFORMED;
     };
-    invalid_amm_asset_pair(&a, &b, None)
+    Ter::from(invalid_amm_asset_pair(&a, &b, None))
 }
 
 /// preclaim.
@@ -40,5 +40,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some((amm, _)) = tx_amm(&ctx.sb, ctx.tx) else {
         return Ter::tecINTERNAL;
     };
-    delete_amm_account(&mut ctx.sb, &amm.asset, &amm.asset2)
+    Ter::from(delete_amm_account(&mut ctx.sb, &amm.asset, &amm.asset2))
 }

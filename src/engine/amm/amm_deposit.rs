@@ -77,7 +77,7 @@ fn fields_fit_mode(flags: u32, f: &Fields) -> bool {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let f = fields(tx);
     let named = ModeAmounts {
         amount: f.amount.as_ref(),
@@ -86,30 +86,21 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     };
     let pair = match preflight_mode(tx, tf::DEPOSIT_SUB_TX, |fl| fields_fit_mode(fl, &f), &named) {
         Ok(p) => Some(p),
-        Err(t) => return t,
+        Err(t) => return Err(t),
     };
     if let Some(a) = &f.amount {
-        let t = invalid_amm_amount(a, pair, f.e_price.is_some());
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(a, pair, f.e_price.is_some())?;
     }
     if let Some(a) = &f.amount2 {
-        let t = invalid_amm_amount(a, pair, false);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(a, pair, false)?;
     }
     if let (Some(a), Some(ep)) = (&f.amount, &f.e_price) {
-        let t = invalid_amm_amount(ep, Some((a.issue(), a.issue())), false);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(ep, Some((a.issue(), a.issue())), false)?;
     }
     if f.trading_fee.is_some_and(|fee| fee > AMM_TRADING_FEE_MAX) {
-        return Ter::temBAD_FEE;
+        return Err(Ter::temBAD_FEE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// `account` can pay `deposit`: XRP above the reserve (one more line when it holds no LP
@@ -148,26 +139,17 @@ fn preclaim_balance(
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let Some((amm, _)) = tx_amm(view, tx) else {
-        return Ter::terNO_AMM;
+        return Err(Ter::terNO_AMM);
     };
-    let (bal1, bal2, lpt) = match amm_holds(view, &amm, None, None, false) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let (bal1, bal2, lpt) = amm_holds(view, &amm, None, None, false)?;
     let empty_state = tx.flags() & tf::TWO_ASSET_IF_EMPTY != 0;
-    let t = pool_state_fits(empty_state, &bal1, &bal2, &lpt);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    pool_state_fits(empty_state, &bal1, &bal2, &lpt).into_result()?;
     for asset in [amm.asset, amm.asset2] {
-        let t = require_auth(view, &asset, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        require_auth(view, &asset, account).into_result()?;
         if frozen_issue(view, account, &asset) {
-            return Ter::tecFROZEN;
+            return Err(Ter::tecFROZEN);
         }
     }
     let f = fields(tx);
@@ -178,18 +160,15 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     };
     for (a, check_balance) in checks {
         let Some(a) = a else { continue };
-        let t = check_amount(view, &amm, account, &a, check_balance);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        check_amount(view, &amm, account, &a, check_balance)?;
     }
     if f.lp_tokens.is_some_and(|t| t.issue() != lpt.issue()) {
-        return Ter::temBAD_AMM_TOKENS;
+        return Err(Ter::temBAD_AMM_TOKENS);
     }
     if lp_holds(view, &amm, account).is_zero() && xrp_liquid(view, account, 1) <= 0 {
-        return Ter::tecINSUF_RESERVE_LINE;
+        return Err(Ter::tecINSUF_RESERVE_LINE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// tfTwoAssetIfEmpty needs an empty AMM, every other mode a funded one.
@@ -221,19 +200,16 @@ fn check_amount(
     account: &AccountId,
     amount: &Amount,
     check_balance: bool,
-) -> Ter {
+) -> Result<(), Ter> {
     let issue = amount.issue();
-    let t = require_auth(view, &issue, account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    require_auth(view, &issue, account).into_result()?;
     if frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue) {
-        return Ter::tecFROZEN;
+        return Err(Ter::tecFROZEN);
     }
     if check_balance {
-        return preclaim_balance(view, amm, account, amount);
+        return preclaim_balance(view, amm, account, amount).into_result();
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// What every mode works with.
@@ -251,9 +227,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     uncaught(apply(ctx))
 }
 
-fn apply(ctx: &mut ApplyContext) -> Ter {
+fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some((amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let f = fields(ctx.tx);
     let holds = amm_holds(
@@ -263,10 +239,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         f.amount2.map(|a| a.issue()),
         true,
     );
-    let (bal1, bal2, lpt) = match holds {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let (bal1, bal2, lpt) = holds?;
     let tfee = if lpt.is_zero() {
         f.trading_fee.unwrap_or(0)
     } else {
@@ -274,10 +247,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
     };
     let mut pool = Pool { ctx, amm, tfee };
     let result = pool.dispatch(&f, &bal1, &bal2, &lpt);
-    let new_balance = match result {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let new_balance = result?;
     let mut sle = (*sle).clone();
     sle.set(sf().lp_token_balance, StValue::Amount(new_balance));
     if lpt.is_zero() {
@@ -286,7 +256,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         init_fee_auction_vote(&mut sle, &account, &lpt.issue(), tfee, close);
     }
     pool.ctx.sb.update(pool.amm.key, sle);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 type Deposited = Result<Amount, Ter>;
@@ -378,19 +348,10 @@ impl Pool<'_, '_, '_> {
         }
         let (account, pool) = (self.ctx.account, self.amm.account);
         for a in std::iter::once(*amount).chain(amount2) {
-            let t = self.funded(&a);
-            if t != Ter::tesSUCCESS {
-                return Err(t);
-            }
-            let t = account_send(&mut self.ctx.sb, &account, &pool, &a);
-            if t != Ter::tesSUCCESS {
-                return Err(t);
-            }
+            self.funded(&a).into_result()?;
+            account_send(&mut self.ctx.sb, &account, &pool, &a)?;
         }
-        let t = account_send(&mut self.ctx.sb, &pool, &account, tokens);
-        if t != Ter::tesSUCCESS {
-            return Err(t);
-        }
+        account_send(&mut self.ctx.sb, &pool, &account, tokens)?;
         Ok(lpt.add_in_current_mode(tokens))
     }
 

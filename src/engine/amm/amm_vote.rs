@@ -19,26 +19,23 @@ use crate::protocol::types::AccountId;
 use std::cmp::Ordering;
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let (Some(a), Some(b), Some(fee)) = (
         issue_of(tx, s.asset),
         issue_of(tx, s.asset2),
         tx.u16_of(s.trading_fee),
     ) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
-    let t = invalid_amm_asset_pair(&a, &b, None);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    invalid_amm_asset_pair(&a, &b, None)?;
     if fee > AMM_TRADING_FEE_MAX {
-        return Ter::temBAD_FEE;
+        return Err(Ter::temBAD_FEE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.

@@ -76,7 +76,7 @@ fn withdraw_all(flags: u32) -> bool {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let f = fields(tx);
     let named = ModeAmounts {
         amount: f.amount.as_ref(),
@@ -91,29 +91,20 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         &named,
     ) {
         Ok(p) => Some(p),
-        Err(t) => return t,
+        Err(t) => return Err(t),
     };
     if let Some(a) = &f.amount {
         let zero_ok = flags & (tf::ONE_ASSET_WITHDRAW_ALL | tf::ONE_ASSET_LP_TOKEN) != 0
             || f.e_price.is_some();
-        let t = invalid_amm_amount(a, pair, zero_ok);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(a, pair, zero_ok)?;
     }
     if let Some(a) = &f.amount2 {
-        let t = invalid_amm_amount(a, pair, false);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(a, pair, false)?;
     }
     if let Some(ep) = &f.e_price {
-        let t = invalid_amm_amount(ep, None, false);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        invalid_amm_amount(ep, None, false)?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// One asset asked for: within the pool, authorized, neither line frozen.
@@ -123,25 +114,22 @@ fn check_amount(
     account: &AccountId,
     amount: &Amount,
     balance: &Amount,
-) -> Ter {
+) -> Result<(), Ter> {
     if cmp(amount, balance) == Ordering::Greater {
-        return Ter::tecAMM_BALANCE;
+        return Err(Ter::tecAMM_BALANCE);
     }
     let issue = amount.issue();
-    let t = require_auth(view, &issue, account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    require_auth(view, &issue, account).into_result()?;
     if frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue) {
-        return Ter::tecFROZEN;
+        return Err(Ter::tecFROZEN);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let Some((amm, _)) = tx_amm(view, tx) else {
-        return Ter::terNO_AMM;
+        return Err(Ter::terNO_AMM);
     };
     let f = fields(tx);
     let holds = amm_holds(
@@ -151,23 +139,17 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         f.amount2.map(|a| a.issue()),
         false,
     );
-    let (bal1, bal2, lpt) = match holds {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let (bal1, bal2, lpt) = holds?;
     if lpt.is_zero() {
-        return Ter::tecAMM_EMPTY;
+        return Err(Ter::tecAMM_EMPTY);
     }
     let positive = |a: &Amount| !a.is_zero() && !a.is_negative();
     if !positive(&bal1) || !positive(&bal2) || lpt.is_negative() {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
     for (a, b) in [(f.amount, &bal1), (f.amount2, &bal2)] {
         let Some(a) = a else { continue };
-        let t = check_amount(view, &amm, account, &a, b);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        check_amount(view, &amm, account, &a, b)?;
     }
     let held = lp_holds(view, &amm, account);
     let withdrawn = if withdraw_all(tx.flags()) {
@@ -176,28 +158,25 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         f.lp_tokens
     };
     if held.is_zero() || held.is_negative() {
-        return Ter::tecAMM_BALANCE;
+        return Err(Ter::tecAMM_BALANCE);
     }
     if let Some(w) = &withdrawn {
         if w.issue() != held.issue() {
-            return Ter::temBAD_AMM_TOKENS;
+            return Err(Ter::temBAD_AMM_TOKENS);
         }
         if cmp(w, &held) == Ordering::Greater {
-            return Ter::tecAMM_INVALID_TOKENS;
+            return Err(Ter::tecAMM_INVALID_TOKENS);
         }
     }
     if f.e_price.is_some_and(|ep| ep.issue() != held.issue()) {
-        return Ter::temBAD_AMM_TOKENS;
+        return Err(Ter::temBAD_AMM_TOKENS);
     }
     if tx.flags() & (tf::LP_TOKEN | tf::WITHDRAW_ALL) != 0 {
         for b in [&bal1, &bal2] {
-            let t = check_amount(view, &amm, account, b, b);
-            if t != Ter::tesSUCCESS {
-                return t;
-            }
+            check_amount(view, &amm, account, b, b)?;
         }
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply. A fault is an exception: inside `equalWithdrawTokens` (tfLPToken,
@@ -207,16 +186,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     uncaught(apply(ctx))
 }
 
-fn apply(ctx: &mut ApplyContext) -> Ter {
+fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some((mut amm, sle)) = tx_amm(&ctx.sb, ctx.tx) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let mut sle = (*sle).clone();
     let account = ctx.account;
-    let t = verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &account).into_result()?;
     let tfee = trading_fee(&ctx.sb, &sle, &account);
     let f = fields(ctx.tx);
     let holds = amm_holds(
@@ -226,10 +202,7 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
         f.amount2.map(|a| a.issue()),
         true,
     );
-    let (bal1, bal2, lpt) = match holds {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let (bal1, bal2, lpt) = holds?;
     let held = lp_holds(&ctx.sb, &amm, &account);
     let flags = ctx.tx.flags();
     let all = withdraw_all(flags);
@@ -261,9 +234,6 @@ fn apply(ctx: &mut ApplyContext) -> Ter {
             .map(|(balance, _, _)| balance),
         _ => Err(Ter::tecINTERNAL),
     };
-    let new_balance = match result {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let new_balance = result?;
     delete_if_empty(&mut ctx.sb, &amm, sle, new_balance)
 }

@@ -72,13 +72,14 @@ pub fn caught_as_internal<T>(f: impl FnOnce() -> Result<T, Ter>) -> Result<T, Te
     r
 }
 
-/// A transactor's result `t` when a fault is an exception nothing catches: rippled answers
-/// `tefEXCEPTION` (not applied, no fee) if one happened while `t` was computed.
-pub fn uncaught(t: Ter) -> Ter {
+/// A transactor's result `t` (a `Ter` or `Result<(), Ter>`) when a fault is an exception
+/// nothing catches: rippled answers `tefEXCEPTION` (not applied, no fee) if one happened
+/// while `t` was computed.
+pub fn uncaught(t: impl Into<Ter>) -> Ter {
     if amm_math::faulted() {
         return Ter::tefEXCEPTION;
     }
-    t
+    t.into()
 }
 
 /// AMMDeposit / AMMWithdraw / AMMClawback flags (`TxFlags.h`).
@@ -432,56 +433,53 @@ fn delete_amm_line(sb: &mut Sandbox, key: &Hash256, line: &StObject, amm: &Accou
 /// Deletes an empty AMM (`deleteAMMAccount`): its remaining zero-balance lines (at most
 /// `AMM_TRUST_LINES_DELETE_MAX`, else `tecINCOMPLETE` after deleting that many), the
 /// entry, its directory and its pseudo-account.
-pub fn delete_amm_account(sb: &mut Sandbox, asset: &Issue, asset2: &Issue) -> Ter {
+pub fn delete_amm_account(sb: &mut Sandbox, asset: &Issue, asset2: &Issue) -> Result<(), Ter> {
     let s = sf();
     let key = amm_key(asset, asset2);
     let Some(sle) = amm_at(sb, &key) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let Some(account) = sle.account_of(s.account) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let root_key = keylet::account(&account);
     if !sb.exists(&root_key) {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
     let owned = crate::ledger::directory::owned(sb, &account);
     let mut deleted = 0;
     for k in owned {
         let Some(item) = sb.peek(&k) else {
-            return Ter::tecINTERNAL;
+            return Err(Ter::tecINTERNAL);
         };
         match item.u16_of(s.ledger_entry_type) {
             Some(lt::AMM) => continue,
             Some(lt::RIPPLE_STATE) => {}
-            _ => return Ter::tecINTERNAL,
+            _ => return Err(Ter::tecINTERNAL),
         }
         if deleted == AMM_TRUST_LINES_DELETE_MAX {
-            return Ter::tecINCOMPLETE;
+            return Err(Ter::tecINCOMPLETE);
         }
         if item.amount_of(s.balance).is_some_and(|b| !b.is_zero()) {
-            return Ter::tecINTERNAL;
+            return Err(Ter::tecINTERNAL);
         }
-        let t = delete_amm_line(sb, &k, &item, &account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        delete_amm_line(sb, &k, &item, &account).into_result()?;
         deleted += 1;
     }
     let page = sle.u64_of(s.owner_node).unwrap_or(0);
     if !remove_owned(sb, &account, page, &key, false) {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
     let dir = keylet::owner_dir(&account);
     if sb.exists(&dir) {
         if !crate::ledger::directory::is_empty(sb, &dir) {
-            return Ter::tecINTERNAL;
+            return Err(Ter::tecINTERNAL);
         }
         sb.erase(dir);
     }
     sb.erase(key);
     sb.erase(root_key);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The amounts an AMMDeposit or AMMWithdraw names, for [`preflight_mode`].
@@ -514,10 +512,7 @@ pub fn preflight_mode(
     let (Some(asset), Some(asset2)) = (issue_of(tx, s.asset), issue_of(tx, s.asset2)) else {
         return Err(Ter::temMALFORMED);
     };
-    let t = invalid_amm_asset_pair(&asset, &asset2, None);
-    if t != Ter::tesSUCCESS {
-        return Err(t);
-    }
+    invalid_amm_asset_pair(&asset, &asset2, None)?;
     if let (Some(a), Some(b)) = (named.amount, named.amount2) {
         if a.issue() == b.issue() {
             return Err(Ter::temBAD_AMM_TOKENS);
@@ -626,28 +621,30 @@ pub fn invalid_amm_asset(issue: &Issue, pair: Option<(Issue, Issue)>) -> Ter {
 }
 
 /// rippled's `invalidAMMAssetPair`: two different valid issues (of `pair` when given).
-pub fn invalid_amm_asset_pair(a: &Issue, b: &Issue, pair: Option<(Issue, Issue)>) -> Ter {
+pub fn invalid_amm_asset_pair(
+    a: &Issue,
+    b: &Issue,
+    pair: Option<(Issue, Issue)>,
+) -> Result<(), Ter> {
     if a == b {
-        return Ter::temBAD_AMM_TOKENS;
+        return Err(Ter::temBAD_AMM_TOKENS);
     }
-    let t = invalid_amm_asset(a, pair);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    invalid_amm_asset(b, pair)
+    invalid_amm_asset(a, pair).into_result()?;
+    invalid_amm_asset(b, pair).into_result()
 }
 
 /// rippled's `invalidAMMAmount`: a valid issue (of `pair` when given) and an amount
 /// above zero (or zero, when `valid_zero`).
-pub fn invalid_amm_amount(amount: &Amount, pair: Option<(Issue, Issue)>, valid_zero: bool) -> Ter {
-    let t = invalid_amm_asset(&amount.issue(), pair);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+pub fn invalid_amm_amount(
+    amount: &Amount,
+    pair: Option<(Issue, Issue)>,
+    valid_zero: bool,
+) -> Result<(), Ter> {
+    invalid_amm_asset(&amount.issue(), pair).into_result()?;
     if amount.is_negative() || (!valid_zero && amount.is_zero()) {
-        return Ter::temBAD_AMOUNT;
+        return Err(Ter::temBAD_AMOUNT);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The AMM a transaction names by its Asset and Asset2 fields, with its key.

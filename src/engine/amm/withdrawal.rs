@@ -26,20 +26,21 @@ pub fn delete_if_empty(
     amm: &AmmEntry,
     mut sle: StObject,
     balance: Amount,
-) -> Ter {
-    let mut keep = true;
-    if balance.is_zero() {
-        let t = delete_amm_account(sb, &amm.asset, &amm.asset2);
-        if t != Ter::tesSUCCESS && t != Ter::tecINCOMPLETE {
-            return t;
+) -> Result<(), Ter> {
+    let keep = if balance.is_zero() {
+        match delete_amm_account(sb, &amm.asset, &amm.asset2) {
+            Ok(()) => false,
+            Err(Ter::tecINCOMPLETE) => true,
+            Err(t) => return Err(t),
         }
-        keep = t == Ter::tecINCOMPLETE;
-    }
+    } else {
+        true
+    };
     if keep {
         sle.set(sf().lp_token_balance, StValue::Amount(balance));
         sb.update(amm.key, sle);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// What a withdrawal moves: the new LP token balance and the assets paid out.
@@ -138,19 +139,10 @@ impl Withdrawal<'_, '_, '_> {
         }
         let (pool, account) = (self.amm.account, self.account);
         for a in std::iter::once(*amount).chain(amount2) {
-            let t = self.reserve_for(&a.issue());
-            if t != Ter::tesSUCCESS {
-                return Err(t);
-            }
-            let t = crate::engine::funds::account_send(self.sb, &pool, &account, &a);
-            if t != Ter::tesSUCCESS {
-                return Err(t);
-            }
+            self.reserve_for(&a.issue()).into_result()?;
+            crate::engine::funds::account_send(self.sb, &pool, &account, &a)?;
         }
-        let t = crate::engine::funds::account_send(self.sb, &account, &pool, tokens);
-        if t != Ter::tesSUCCESS {
-            return Err(t);
-        }
+        crate::engine::funds::account_send(self.sb, &account, &pool, tokens)?;
         Ok((lpt.sub_in_current_mode(tokens), *amount, amount2))
     }
 

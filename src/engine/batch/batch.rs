@@ -66,54 +66,51 @@ fn batch_signers(tx: &StObject) -> Vec<StObject> {
 
 /// The registry's preflight (a standalone node's configuration); the pipeline calls
 /// [`preflight_with`], which knows the network.
-pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     preflight_with(tx, account, &ApplyConfig::default())
 }
 
 /// `Batch::preflight`: the flags, the inner transactions, then the BatchSigners.
-pub fn preflight_with(tx: &StObject, account: &AccountId, cfg: &ApplyConfig) -> Ter {
+pub fn preflight_with(tx: &StObject, account: &AccountId, cfg: &ApplyConfig) -> Result<(), Ter> {
     let flags = tx.flags();
     if flags & TF_BATCH_MASK != 0 || (flags & tf::MODES).count_ones() != 1 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let inners = batch_inner_txs(tx);
     if inners.len() <= 1 {
-        return Ter::temARRAY_EMPTY;
+        return Err(Ter::temARRAY_EMPTY);
     }
     if inners.len() > BATCH_TXS_MAX {
-        return Ter::temARRAY_TOO_LARGE;
+        return Err(Ter::temARRAY_TOO_LARGE);
     }
     let batch_id = crate::protocol::tx::transaction_id_of(tx);
-    let mut required = match check_inners(&inners, account, flags, &batch_id, cfg) {
-        Ok(r) => r,
-        Err(t) => return t,
-    };
+    let mut required = check_inners(&inners, account, flags, &batch_id, cfg)?;
     let signers = batch_signers(tx);
     if tx.get(sf().batch_signers).is_some() {
         if signers.len() > BATCH_TXS_MAX {
-            return Ter::temARRAY_TOO_LARGE;
+            return Err(Ter::temARRAY_TOO_LARGE);
         }
         let mut seen = HashSet::new();
         for signer in &signers {
             let id = signer.account_of(sf().account).unwrap_or_default();
             if id == *account {
-                return Ter::temBAD_SIGNER;
+                return Err(Ter::temBAD_SIGNER);
             }
             if !seen.insert(id) {
-                return Ter::temREDUNDANT;
+                return Err(Ter::temREDUNDANT);
             }
             if !required.remove(&id) {
-                return Ter::temBAD_SIGNER;
+                return Err(Ter::temBAD_SIGNER);
             }
         }
         if !verify_batch_signers(tx) {
-            return Ter::temBAD_SIGNATURE;
+            return Err(Ter::temBAD_SIGNATURE);
         }
     }
     if !required.is_empty() {
-        return Ter::temBAD_SIGNER;
+        return Err(Ter::temBAD_SIGNER);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The checks on each inner transaction; the accounts other than the outer one that
@@ -135,7 +132,7 @@ fn check_inners(
             return Err(Ter::temREDUNDANT);
         }
         check_inner_form(inner)?;
-        if preflight_only(inner, &inner_cfg) != Ter::tesSUCCESS {
+        if preflight_only(inner, &inner_cfg).is_err() {
             return Err(Ter::temINVALID_INNER_BATCH);
         }
         if inner.amount_of(s.fee) != Some(Amount::Xrp(0)) {

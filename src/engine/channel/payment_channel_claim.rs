@@ -26,47 +26,41 @@ pub mod tf {
 }
 
 /// preflight, including the claim signature.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let bal = match positive_xrp(tx, s.balance) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
-    let amt = match positive_xrp(tx, s.amount) {
-        Ok(a) => a,
-        Err(t) => return t,
-    };
+    let bal = positive_xrp(tx, s.balance)?;
+    let amt = positive_xrp(tx, s.amount)?;
     if let (Some(b), Some(a)) = (bal, amt) {
         if b > a {
-            return Ter::temBAD_AMOUNT;
+            return Err(Ter::temBAD_AMOUNT);
         }
     }
     let flags = tx.flags();
     if flags & tf::CLAIM_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     if flags & tf::CLOSE != 0 && flags & tf::RENEW != 0 {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     }
     let Some(channel) = tx.h256_of(s.channel) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     if let Some(sig) = tx.blob_of(s.signature) {
         let (Some(pk), Some(bal)) = (tx.blob_of(s.public_key), bal) else {
-            return Ter::temMALFORMED;
+            return Err(Ter::temMALFORMED);
         };
         let auth = amt.unwrap_or(bal);
         if bal > auth {
-            return Ter::temBAD_AMOUNT;
+            return Err(Ter::temBAD_AMOUNT);
         }
         let Ok(pk) = PublicKey::from_slice_lenient(pk) else {
-            return Ter::temMALFORMED;
+            return Err(Ter::temMALFORMED);
         };
         if !verify_claim(&pk, &channel, auth as u64, sig) {
-            return Ter::temBAD_SIGNATURE;
+            return Err(Ter::temBAD_SIGNATURE);
         }
     }
-    credential::check_ids(tx)
+    credential::check_ids(tx).into_result()
 }
 
 /// preclaim: the credentials presented, if any.
@@ -75,49 +69,47 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     let Some(key) = tx.h256_of(s.channel) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let Some(mut chan) = channel(&ctx.sb, &key) else {
-        return Ter::tecNO_TARGET;
+        return Err(Ter::tecNO_TARGET);
     };
     let (Some(src), Some(dst)) = (chan.account_of(s.account), chan.account_of(s.destination))
     else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let cur_expiration = chan.u32_of(s.expiration);
     if expired(&ctx.sb, &chan) {
-        return close_channel(&mut ctx.sb, &key, &chan);
+        return close_channel(&mut ctx.sb, &key, &chan).into_result();
     }
     let me = ctx.account;
     if me != src && me != dst {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if let Some(req) = tx.amount_of(s.balance).and_then(|a| a.as_drops()) {
         let chan_balance = chan.drops_of(s.balance);
         let chan_funds = chan.drops_of(s.amount);
         let has_sig = tx.blob_of(s.signature).is_some();
         if me == dst && !has_sig {
-            return Ter::temBAD_SIGNATURE;
+            return Err(Ter::temBAD_SIGNATURE);
         }
         if has_sig && tx.blob_of(s.public_key) != chan.blob_of(s.public_key) {
-            return Ter::temBAD_SIGNER;
+            return Err(Ter::temBAD_SIGNER);
         }
         if req > chan_funds || req <= chan_balance {
-            return Ter::tecUNFUNDED_PAYMENT;
+            return Err(Ter::tecUNFUNDED_PAYMENT);
         }
         let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
-            return Ter::tecNO_DST;
+            return Err(Ter::tecNO_DST);
         };
         // DepositAuth: the destination itself, an account it preauthorized, or
         // credentials it preauthorized.
-        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &me, &dst, Some(&dst_root));
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
+        credential::verify_deposit_preauth(&mut ctx.sb, tx, &me, &dst, Some(&dst_root))
+            .into_result()?;
         chan.set(s.balance, StValue::Amount(Amount::Xrp(req)));
         credit_drops(&mut ctx.sb, &dst, req - chan_balance);
         ctx.sb.update(key, chan.clone());
@@ -125,14 +117,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let flags = tx.flags();
     if flags & tf::RENEW != 0 {
         if src != me {
-            return Ter::tecNO_PERMISSION;
+            return Err(Ter::tecNO_PERMISSION);
         }
         chan.remove(s.expiration);
         ctx.sb.update(key, chan.clone());
     }
     if flags & tf::CLOSE != 0 {
         if dst == me || chan.drops_of(s.balance) == chan.drops_of(s.amount) {
-            return close_channel(&mut ctx.sb, &key, &chan);
+            return close_channel(&mut ctx.sb, &key, &chan).into_result();
         }
         let settle = ctx
             .sb
@@ -144,5 +136,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             ctx.sb.update(key, chan);
         }
     }
-    Ter::tesSUCCESS
+    Ok(())
 }

@@ -134,32 +134,28 @@ fn affordable(
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some(key) = ctx.tx.h256_of(s.check_id) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     let Some(check) = check_at(&ctx.sb, &key) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     let (Some(src), Some(send_max), Some((value, minimum))) = (
         check.account_of(s.account),
         check.amount_of(s.send_max),
         asked(ctx.tx),
     ) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let delivered = match send_max {
         Amount::Xrp(max) => cash_xrp(ctx, &src, max, value, minimum),
         _ => cash_iou(ctx, &src, send_max, value, minimum),
-    };
-    let delivered = match delivered {
-        Ok(d) => d,
-        Err(t) => return t,
-    };
+    }?;
     ctx.delivered = Some(delivered);
     ctx.meta_delivered = Some(delivered);
-    remove_check(&mut ctx.sb, &key, &check)
+    remove_check(&mut ctx.sb, &key, &check).into_result()
 }
 
 /// XRP: Amount exactly, or with DeliverMin as much as the writer can spend (the check's
@@ -220,10 +216,7 @@ fn casher_line(ctx: &mut ApplyContext, send_max: &Amount) -> Result<Option<Lifte
             quality_in: 0,
             quality_out: 0,
         };
-        let t = trust_create(&mut ctx.sb, &line);
-        if t != Ter::tesSUCCESS {
-            return Err(t);
-        }
+        trust_create(&mut ctx.sb, &line).into_result()?;
     }
     let Some(mut line) = ctx.sb.peek(&key) else {
         return Err(Ter::tecNO_LINE);

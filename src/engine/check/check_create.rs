@@ -40,30 +40,27 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let (dst, dst_root) = match crate::engine::entry::destination_root(view, tx) {
-        Ok(d) => d,
-        Err(t) => return t,
-    };
+    let (dst, dst_root) = crate::engine::entry::destination_root(view, tx)?;
     if dst_root.is_flag(lsf::DISALLOW_INCOMING_CHECK) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
-        return Ter::tecDST_TAG_NEEDED;
+        return Err(Ter::tecDST_TAG_NEEDED);
     }
     if let Some(Amount::Iou {
         currency, issuer, ..
     }) = tx.amount_of(s.send_max)
     {
         if frozen(view, account, &issuer, &currency) || frozen(view, &dst, &issuer, &currency) {
-            return Ter::tecFROZEN;
+            return Err(Ter::tecFROZEN);
         }
     }
     if expired(view, tx.u32_of(s.expiration)) {
-        return Ter::tecEXPIRED;
+        return Err(Ter::tecEXPIRED);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.

@@ -73,11 +73,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if expired(&ctx.sb, &cred) {
         // Deleted even though the transaction fails (the transactor deletes it again
         // after the reset).
-        let t = delete_credential(&mut ctx.sb, &key);
-        return if t == Ter::tesSUCCESS {
-            Ter::tecEXPIRED
-        } else {
-            t
+        return match delete_credential(&mut ctx.sb, &key) {
+            Ok(()) => Ter::tecEXPIRED,
+            Err(t) => t,
         };
     }
     cred.set(s.flags, StValue::UInt32(lsf_credential::ACCEPTED));

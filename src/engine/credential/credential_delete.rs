@@ -61,5 +61,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if subject != account && issuer != account && !expired(&ctx.sb, &cred) {
         return Ter::tecNO_PERMISSION;
     }
-    delete_credential(&mut ctx.sb, &key)
+    Ter::from(delete_credential(&mut ctx.sb, &key))
 }

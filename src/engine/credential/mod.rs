@@ -53,35 +53,30 @@ pub fn type_ok(t: Option<&[u8]>) -> bool {
 /// rippled `credentials::deleteSLE`: out of the issuer's directory and, unless they are
 /// the same account, the subject's; the owner count goes back to whichever owns it
 /// (the subject once accepted, the issuer before).
-pub fn delete_credential(sb: &mut Sandbox, key: &Hash256) -> Ter {
+pub fn delete_credential(sb: &mut Sandbox, key: &Hash256) -> Result<(), Ter> {
     let s = sf();
     let Some(cred) = sb.peek(key) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     let (Some(issuer), Some(subject)) = (cred.account_of(s.issuer), cred.account_of(s.subject))
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let accepted = cred.is_flag(lsf_credential::ACCEPTED);
-    let t = unlink(
+    unlink(
         sb,
         &cred,
         key,
         &issuer,
         s.issuer_node,
         !accepted || subject == issuer,
-    );
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    )
+    .into_result()?;
     if subject != issuer {
-        let t = unlink(sb, &cred, key, &subject, s.subject_node, accepted);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        unlink(sb, &cred, key, &subject, s.subject_node, accepted).into_result()?;
     }
     sb.erase(*key);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 fn unlink(

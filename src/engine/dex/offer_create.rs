@@ -99,37 +99,34 @@ fn has_expired(view: &dyn ReadView, expiration: Option<u32>) -> bool {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let (Some(pays), Some(gets)) = (tx.amount_of(s.taker_pays), tx.amount_of(s.taker_gets)) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let Some(root) = view.read(&keylet::account(account)) else {
-        return Ter::terNO_ACCOUNT;
+        return Err(Ter::terNO_ACCOUNT);
     };
     if is_global_frozen(view, &pays.issue().issuer) || is_global_frozen(view, &gets.issue().issuer)
     {
-        return Ter::tecFROZEN;
+        return Err(Ter::tecFROZEN);
     }
     if !is_positive(&account_funds(view, account, &gets, true)) {
-        return Ter::tecUNFUNDED_OFFER;
+        return Err(Ter::tecUNFUNDED_OFFER);
     }
     let seq = root.u32_of(s.sequence).unwrap_or(0);
     if tx.u32_of(s.offer_sequence).is_some_and(|c| seq <= c) {
-        return Ter::temBAD_SEQUENCE;
+        return Err(Ter::temBAD_SEQUENCE);
     }
     if has_expired(view, tx.u32_of(s.expiration)) {
-        return Ter::tecEXPIRED;
+        return Err(Ter::tecEXPIRED);
     }
     if !pays.is_xrp() {
-        let t = check_accept_asset(view, account, &pays.issue());
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        check_accept_asset(view, account, &pays.issue()).into_result()?;
     }
     match tx.h256_of(s.domain_id) {
-        Some(d) if !account_in_domain(view, account, &d) => Ter::tecNO_PERMISSION,
-        _ => Ter::tesSUCCESS,
+        Some(d) if !account_in_domain(view, account, &d) => Err(Ter::tecNO_PERMISSION),
+        _ => Ok(()),
     }
 }
 

@@ -17,22 +17,20 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
-    let t = check_array(
+    check_array(
         array_of(tx, s.accepted_credentials).unwrap_or_default(),
         DOMAIN_CREDENTIALS_MAX,
-    );
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    )
+    .into_result()?;
     if tx.get(s.domain_id).is_some() && tx.h256_of(s.domain_id).is_none_or(|d| d.is_zero()) {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.

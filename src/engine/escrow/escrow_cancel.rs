@@ -27,18 +27,18 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some((key, escrow)) = named_escrow(&ctx.sb, ctx.tx) else {
-        return Ter::tecNO_TARGET;
+        return Err(Ter::tecNO_TARGET);
     };
     let now = ctx.sb.info().parent_close_time;
     match escrow.u32_of(s.cancel_after) {
         Some(t) if after(now, t) => {}
-        _ => return Ter::tecNO_PERMISSION,
+        _ => return Err(Ter::tecNO_PERMISSION),
     }
     let Some(owner) = escrow.account_of(s.account) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     if let Some(token) = token_lock::token_of(&escrow) {
         let back = Unlock {
@@ -48,12 +48,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             create: owner == ctx.account,
             prior_balance: ctx.prior_balance,
         };
-        let t = token_lock::unlock(&mut ctx.sb, &back, &token);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        token_lock::unlock(&mut ctx.sb, &back, &token).into_result()?;
     } else {
         credit_drops(&mut ctx.sb, &owner, escrow.drops_of(s.amount));
     }
-    remove_escrow(&mut ctx.sb, &key, &escrow)
+    remove_escrow(&mut ctx.sb, &key, &escrow).into_result()
 }

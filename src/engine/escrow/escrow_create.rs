@@ -20,10 +20,10 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let amount = match token_lock::token_of(tx) {
         Some(token) => token_lock::preflight_amount(&token),
@@ -32,24 +32,22 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
             _ => Ter::temBAD_AMOUNT,
         },
     };
-    if amount != Ter::tesSUCCESS {
-        return amount;
-    }
+    amount.into_result()?;
     let (cancel, finish) = (tx.u32_of(s.cancel_after), tx.u32_of(s.finish_after));
     match (cancel, finish) {
-        (None, None) => return Ter::temBAD_EXPIRATION,
-        (Some(c), Some(f)) if c <= f => return Ter::temBAD_EXPIRATION,
+        (None, None) => return Err(Ter::temBAD_EXPIRATION),
+        (Some(c), Some(f)) if c <= f => return Err(Ter::temBAD_EXPIRATION),
         _ => {}
     }
     let condition = tx.blob_of(s.condition);
     // fix1571: without FinishAfter a condition must say when the escrow may finish.
     if finish.is_none() && condition.is_none() {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     }
     match condition.map(parse_condition) {
-        Some(Err(ConditionError::Malformed)) => Ter::temMALFORMED,
-        Some(Err(ConditionError::UnsupportedType)) => Ter::temDISABLED,
-        _ => Ter::tesSUCCESS,
+        Some(Err(ConditionError::Malformed)) => Err(Ter::temMALFORMED),
+        Some(Err(ConditionError::UnsupportedType)) => Err(Ter::temDISABLED),
+        _ => Ok(()),
     }
 }
 
@@ -71,17 +69,17 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     let close = ctx.sb.info().parent_close_time;
     let too_late = |f| tx.u32_of(f).is_some_and(|t| after(close, t));
     if too_late(s.cancel_after) || too_late(s.finish_after) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let account = ctx.account;
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let token = token_lock::token_of(tx);
     let amount = tx.drops_of(s.amount);
@@ -89,19 +87,19 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let owners = root.u32_of(s.owner_count).unwrap_or(0);
     let reserve = ctx.sb.info().fees.account_reserve(owners.saturating_add(1));
     if balance < reserve {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     if token.is_none() && balance < reserve.saturating_add(amount) {
-        return Ter::tecUNFUNDED;
+        return Err(Ter::tecUNFUNDED);
     }
     let Some(dst) = tx.account_of(s.destination) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
-        return Ter::tecNO_DST;
+        return Err(Ter::tecNO_DST);
     };
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
-        return Ter::tecDST_TAG_NEEDED;
+        return Err(Ter::tecDST_TAG_NEEDED);
     }
     let seq = tx
         .u32_of(s.ticket_sequence)
@@ -127,21 +125,18 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         }
     }
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
-        return Ter::tecDIR_FULL;
+        return Err(Ter::tecDIR_FULL);
     };
     escrow.set(s.owner_node, StValue::UInt64(page));
     if dst != account {
         let Some(page) = insert_owned(&mut ctx.sb, &dst, key) else {
-            return Ter::tecDIR_FULL;
+            return Err(Ter::tecDIR_FULL);
         };
         escrow.set(s.destination_node, StValue::UInt64(page));
     }
     match token {
         Some(token) => {
-            let locked = token_lock::lock(&mut ctx.sb, &mut escrow, key, &account, &token);
-            if locked != Ter::tesSUCCESS {
-                return locked;
-            }
+            token_lock::lock(&mut ctx.sb, &mut escrow, key, &account, &token).into_result()?;
         }
         None => {
             credit_drops(&mut ctx.sb, &account, -amount);
@@ -149,5 +144,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     ctx.sb.insert(key, escrow);
     adjust_owner_count(&mut ctx.sb, &account, 1);
-    Ter::tesSUCCESS
+    Ok(())
 }

@@ -29,74 +29,64 @@ pub fn fee_units(tx: &StObject) -> u64 {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let named = preflight_named(tx);
-    if named != Ter::tesSUCCESS {
-        return named;
-    }
+    preflight_named(tx).into_result()?;
     if tx.get(s.condition).is_some() != tx.get(s.fulfillment).is_some() {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     }
-    credential::check_ids(tx)
+    credential::check_ids(tx).into_result()
 }
 
 /// preclaim: the credentials presented, if any; (TokenEscrow) the escrow exists and its
 /// destination may receive its token.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    let creds = credential::valid_ids(view, tx, account);
-    if creds != Ter::tesSUCCESS {
-        return creds;
-    }
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
+    credential::valid_ids(view, tx, account).into_result()?;
     preclaim_named(view, tx, |escrow, token| {
         match escrow.account_of(sf().destination) {
-            Some(dst) => token_lock::finish_preclaim(view, &dst, token),
+            Some(dst) => Ter::from(token_lock::finish_preclaim(view, &dst, token)),
             None => Ter::tefBAD_LEDGER,
         }
     })
+    .into_result()
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some((key, escrow)) = named_escrow(&ctx.sb, ctx.tx) else {
-        return Ter::tecNO_TARGET;
+        return Err(Ter::tecNO_TARGET);
     };
     let now = ctx.sb.info().parent_close_time;
     if escrow
         .u32_of(s.finish_after)
         .is_some_and(|t| !after(now, t))
     {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if escrow.u32_of(s.cancel_after).is_some_and(|t| after(now, t)) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let given = ctx.tx.blob_of(s.condition);
     if let (Some(c), Some(f)) = (given, ctx.tx.blob_of(s.fulfillment)) {
         if !fulfills(f, c) {
-            return Ter::tecCRYPTOCONDITION_ERROR;
+            return Err(Ter::tecCRYPTOCONDITION_ERROR);
         }
     }
     if escrow.blob_of(s.condition) != given {
-        return Ter::tecCRYPTOCONDITION_ERROR;
+        return Err(Ter::tecCRYPTOCONDITION_ERROR);
     }
     let Some(dst) = escrow.account_of(s.destination) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
-        return Ter::tecNO_DST;
+        return Err(Ter::tecNO_DST);
     };
     let src = ctx.account;
-    let auth = credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root));
-    if auth != Ter::tesSUCCESS {
-        return auth;
-    }
-    let delivered = deliver(ctx, &escrow, &dst);
-    if delivered != Ter::tesSUCCESS {
-        return delivered;
-    }
-    remove_escrow(&mut ctx.sb, &key, &escrow)
+    credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root))
+        .into_result()?;
+    deliver(ctx, &escrow, &dst).into_result()?;
+    remove_escrow(&mut ctx.sb, &key, &escrow).into_result()
 }
 
 /// Moves what the escrow holds to its destination: XRP as it is, a token less the

@@ -97,8 +97,10 @@ pub fn create_preclaim(
         return Ter::tecNO_PERMISSION;
     }
     match token {
-        Token::Iou { value, issue } => iou_create_preclaim(view, account, dest, value, issue),
-        Token::Mpt(m) => mpt_create_preclaim(view, account, dest, m),
+        Token::Iou { value, issue } => {
+            Ter::from(iou_create_preclaim(view, account, dest, value, issue))
+        }
+        Token::Mpt(m) => Ter::from(mpt_create_preclaim(view, account, dest, m)),
     }
 }
 
@@ -108,38 +110,35 @@ fn iou_create_preclaim(
     dest: &AccountId,
     value: &IouValue,
     issue: &Issue,
-) -> Ter {
+) -> Result<(), Ter> {
     let Some(issuer) = view.read(&keylet::account(&issue.issuer)) else {
-        return Ter::tecNO_ISSUER;
+        return Err(Ter::tecNO_ISSUER);
     };
     if !issuer.is_flag(lsf::ALLOW_TRUSTLINE_LOCKING) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if view
         .read(&keylet::line(account, &issue.issuer, &issue.currency))
         .is_none()
     {
-        return Ter::tecNO_LINE;
+        return Err(Ter::tecNO_LINE);
     }
     for who in [account, dest] {
-        let auth = funds::require_auth(view, issue, who);
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
+        funds::require_auth(view, issue, who).into_result()?;
     }
     if funds::frozen_issue(view, account, issue) || funds::frozen_issue(view, dest, issue) {
-        return Ter::tecFROZEN;
+        return Err(Ter::tecFROZEN);
     }
     let spendable = funds::account_holds(view, account, issue, false)
         .as_iou()
         .unwrap_or(IouValue::ZERO);
     if spendable.signum() <= 0 || spendable < *value {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     if !can_add(&spendable, value) {
-        return Ter::tecPRECISION_LOSS;
+        return Err(Ter::tecPRECISION_LOSS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// rippled's `canAdd` for issued values: `a` and `b` add with at most 1/10,000 of
@@ -160,37 +159,31 @@ fn mpt_create_preclaim(
     account: &AccountId,
     dest: &AccountId,
     m: &MptAmount,
-) -> Ter {
+) -> Result<(), Ter> {
     let Some(iss) = mpt::issuance(view, &m.id) else {
-        return Ter::tecOBJECT_NOT_FOUND;
+        return Err(Ter::tecOBJECT_NOT_FOUND);
     };
     if !iss.is_flag(lsf_mpt::CAN_ESCROW) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if iss.account_of(sf().issuer) != Some(m.id.issuer()) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if mpt::mptoken(view, &m.id, account).is_none() {
-        return Ter::tecOBJECT_NOT_FOUND;
+        return Err(Ter::tecOBJECT_NOT_FOUND);
     }
     for who in [account, dest] {
-        let auth = mpt::require_auth_as(view, &m.id, who, false);
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
+        mpt::require_auth_as(view, &m.id, who, false)?;
     }
     if mpt::is_any_locked(view, &m.id, &[*account]) || mpt::is_any_locked(view, &m.id, &[*dest]) {
-        return Ter::tecLOCKED;
+        return Err(Ter::tecLOCKED);
     }
-    let transfer = mpt::can_transfer(view, &m.id, account, dest);
-    if transfer != Ter::tesSUCCESS {
-        return transfer;
-    }
+    mpt::can_transfer(view, &m.id, account, dest).into_result()?;
     let spendable = mpt::holds(view, account, &m.id, false);
     if spendable == 0 || spendable < m.value {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The issuer's transfer rate for `token` now (`transferRate(view, amount)`).
@@ -278,33 +271,27 @@ fn set_or_clear(o: &mut StObject, f: crate::protocol::definitions::Field, v: u64
 }
 
 /// `escrowFinishPreclaimHelper`: may the destination receive the token now?
-pub fn finish_preclaim(view: &dyn ReadView, dest: &AccountId, token: &Token) -> Ter {
+pub fn finish_preclaim(view: &dyn ReadView, dest: &AccountId, token: &Token) -> Result<(), Ter> {
     if token.issuer() == *dest {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     match token {
         Token::Iou { issue, .. } => {
-            let auth = funds::require_auth(view, issue, dest);
-            if auth != Ter::tesSUCCESS {
-                return auth;
-            }
+            funds::require_auth(view, issue, dest).into_result()?;
             if funds::deep_frozen(view, dest, &issue.issuer, &issue.currency) {
-                return Ter::tecFROZEN;
+                return Err(Ter::tecFROZEN);
             }
-            Ter::tesSUCCESS
+            Ok(())
         }
         Token::Mpt(m) => {
             if mpt::issuance(view, &m.id).is_none() {
-                return Ter::tecOBJECT_NOT_FOUND;
+                return Err(Ter::tecOBJECT_NOT_FOUND);
             }
-            let auth = mpt::require_auth_as(view, &m.id, dest, false);
-            if auth != Ter::tesSUCCESS {
-                return auth;
-            }
+            mpt::require_auth_as(view, &m.id, dest, false)?;
             if mpt::is_any_locked(view, &m.id, &[*dest]) {
-                return Ter::tecLOCKED;
+                return Err(Ter::tecLOCKED);
             }
-            Ter::tesSUCCESS
+            Ok(())
         }
     }
 }
@@ -320,7 +307,7 @@ pub fn cancel_preclaim(view: &dyn ReadView, owner: &AccountId, token: &Token) ->
             if mpt::issuance(view, &m.id).is_none() {
                 return Ter::tecOBJECT_NOT_FOUND;
             }
-            mpt::require_auth_as(view, &m.id, owner, false)
+            Ter::from(mpt::require_auth_as(view, &m.id, owner, false))
         }
     }
 }
@@ -346,8 +333,8 @@ pub fn unlock(sb: &mut Sandbox, u: &Unlock, token: &Token) -> Ter {
         return Ter::tecINTERNAL;
     }
     match token {
-        Token::Iou { value, issue } => unlock_iou(sb, u, value, issue),
-        Token::Mpt(m) => unlock_mpt(sb, u, m),
+        Token::Iou { value, issue } => Ter::from(unlock_iou(sb, u, value, issue)),
+        Token::Mpt(m) => Ter::from(unlock_mpt(sb, u, m)),
     }
 }
 
@@ -365,23 +352,20 @@ fn short_of_reserve(sb: &Sandbox, u: &Unlock) -> bool {
     u.prior_balance < sb.info().fees.account_reserve(owners.saturating_add(1))
 }
 
-fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> Ter {
+fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> Result<(), Ter> {
     let issuer = issue.issuer;
     if u.receiver == issuer {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     let key = keylet::line(&u.receiver, &issuer, &issue.currency);
     if !sb.exists(&key) && u.create {
         if short_of_reserve(sb, u) {
-            return Ter::tecNO_LINE_INSUF_RESERVE;
+            return Err(Ter::tecNO_LINE_INSUF_RESERVE);
         }
-        let made = create_line(sb, &u.receiver, issue);
-        if made != Ter::tesSUCCESS {
-            return made;
-        }
+        create_line(sb, &u.receiver, issue).into_result()?;
     }
     let Some(line) = sb.peek(&key) else {
-        return Ter::tecNO_LINE;
+        return Err(Ter::tecNO_LINE);
     };
     let rate = applied_rate(
         sb,
@@ -392,15 +376,15 @@ fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> 
         },
     );
     let Some(net) = iou_net(value, issue, rate) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     if !u.create {
         let after = balance_for(&line, &u.receiver, &issuer).checked_add(&net);
         if after.map_or(true, |b| limit_for(&line, &u.receiver, &issuer) < b) {
-            return Ter::tecLIMIT_EXCEEDED;
+            return Err(Ter::tecLIMIT_EXCEEDED);
         }
     }
-    ripple_credit(sb, &issuer, &u.receiver, &issue.currency, &net)
+    ripple_credit(sb, &issuer, &u.receiver, &issue.currency, &net).into_result()
 }
 
 /// The receiver's new line to the issuer: zero limit, zero balance, its reserve.
@@ -445,21 +429,18 @@ pub fn mpt_net(value: u64, rate: u32) -> u64 {
     u64::try_from(q).unwrap_or(value)
 }
 
-fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Ter {
+fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
     let issuer = m.id.issuer();
     let to_issuer = u.receiver == issuer;
     let tkey = keylet::mptoken(&m.id, &u.receiver);
     if !sb.exists(&tkey) && u.create && !to_issuer {
         if short_of_reserve(sb, u) {
-            return Ter::tecINSUFFICIENT_RESERVE;
+            return Err(Ter::tecINSUFFICIENT_RESERVE);
         }
-        let made = crate::engine::vault::insert_mptoken(sb, &m.id, &u.receiver);
-        if made != Ter::tesSUCCESS {
-            return made;
-        }
+        crate::engine::vault::insert_mptoken(sb, &m.id, &u.receiver).into_result()?;
     }
     if !sb.exists(&tkey) && !to_issuer {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let rate = applied_rate(sb, u, &Token::Mpt(*m));
     let net = if to_issuer {
@@ -474,7 +455,7 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Ter {
     } else {
         net
     };
-    release_mpt(sb, u, &m.id, net, gross)
+    release_mpt(sb, u, &m.id, net, gross).into_result()
 }
 
 /// `rippleUnlockEscrowMPT` (`gross` is `net` before fixTokenEscrowV1): `gross` leaves the sender's and

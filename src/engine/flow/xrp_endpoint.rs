@@ -4,7 +4,6 @@
 
 use crate::engine::funds::{account_send, xrp_liquid};
 use crate::engine::sandbox::Sandbox;
-use crate::engine::ter::Ter;
 use crate::protocol::amount::Amount;
 use crate::protocol::types::AccountId;
 
@@ -36,7 +35,7 @@ impl XrpEndpointStep {
         } else {
             (self.account, AccountId::ZERO)
         };
-        if account_send(sb, &from, &to, &Amount::Xrp(moved)) != Ter::tesSUCCESS {
+        if account_send(sb, &from, &to, &Amount::Xrp(moved)).is_err() {
             return (Amount::Xrp(0), Amount::Xrp(0));
         }
         self.cache = Some(Amount::Xrp(moved));

@@ -104,33 +104,30 @@ fn claw_amount(b: &Broker, tx: &StObject) -> Result<AssetAmount, Ter> {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let b = match find_broker(view, tx).and_then(|k| Broker::at(view, k)) {
         Ok(b) => b,
-        Err(Ter::tefBAD_LEDGER) => return Ter::tecINTERNAL,
-        Err(t) => return t,
+        Err(Ter::tefBAD_LEDGER) => return Err(Ter::tecINTERNAL),
+        Err(t) => return Err(t),
     };
     let Some(issuer) = b.asset.issuer() else {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     };
     if issuer != *account {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if tx.get(sf().amount).is_some() {
         match named_asset(tx, account, &b.pseudo) {
-            None => return Ter::tecWRONG_ASSET,
-            Some(a) if a != b.asset => return Ter::tecWRONG_ASSET,
+            None => return Err(Ter::tecWRONG_ASSET),
+            Some(a) if a != b.asset => return Err(Ter::tecWRONG_ASSET),
             Some(_) => {}
         }
     }
-    let claw = match claw_amount(&b, tx) {
-        Ok(a) => a,
-        Err(t) => return t,
-    };
+    let claw = claw_amount(&b, tx)?;
     if asset_held(view, &b.pseudo, &b.asset) < claw.number() {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
-    issuer_may_claw(view, &b.asset, account)
+    issuer_may_claw(view, &b.asset, account).into_result()
 }
 
 /// The issuer allows clawback: AllowTrustLineClawback without NoFreeze for an issued

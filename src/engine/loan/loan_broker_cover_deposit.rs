@@ -28,47 +28,36 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    let b = match Broker::named(view, tx) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
+    let b = Broker::named(view, tx)?;
     if b.owner != *account {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
-    let amount = match amount_in(tx, &b.asset) {
-        Ok(a) => a,
-        Err(t) => return t,
-    };
+    let amount = amount_in(tx, &b.asset)?;
     for t in [
         asset_can_transfer(view, &b.asset, account, &b.pseudo),
         asset_frozen(view, account, &b.asset),
         super::broker::deep_frozen(view, &b.pseudo, &b.asset),
         asset_require_auth(view, &b.asset, account, true),
     ] {
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        t.into_result()?;
     }
     if asset_held(view, account, &b.asset) < amount.number() {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let mut b = match Broker::named(&ctx.sb, ctx.tx) {
         Ok(b) => b,
-        Err(_) => return Ter::tecINTERNAL,
+        Err(_) => return Err(Ter::tecINTERNAL),
     };
     let Ok(amount) = amount_in(ctx.tx, &b.asset) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    let t = send_asset(&mut ctx.sb, &ctx.account, &b.pseudo, &amount);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    send_asset(&mut ctx.sb, &ctx.account, &b.pseudo, &amount).into_result()?;
     b.move_cover(&mut ctx.sb, amount.number());
-    Ter::tesSUCCESS
+    Ok(())
 }

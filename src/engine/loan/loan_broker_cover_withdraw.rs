@@ -31,78 +31,62 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let dst = tx.account_of(sf().destination).unwrap_or(*account);
     if crate::engine::vault::is_pseudo_account(view, &dst) {
-        return Ter::tecPSEUDO_ACCOUNT;
+        return Err(Ter::tecPSEUDO_ACCOUNT);
     }
-    let b = match Broker::named(view, tx) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let b = Broker::named(view, tx)?;
     if b.owner != *account {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
-    let amount = match amount_in(tx, &b.asset) {
-        Ok(a) => a,
-        Err(t) => return t,
-    };
-    let t = transfer_checks(view, &b, account, &dst);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    let amount = amount_in(tx, &b.asset)?;
+    transfer_checks(view, &b, account, &dst)?;
     let taken = amount.number();
     if b.cover() < taken || b.cover() - taken < b.minimum_cover() {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     if asset_held(view, &b.pseudo, &b.asset) < taken {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// Moving the asset from the pseudo-account to `dst`: transferable, the destination
 /// consenting when it is a third party, nothing frozen unless it goes to the issuer.
-fn transfer_checks(view: &dyn ReadView, b: &Broker, account: &AccountId, dst: &AccountId) -> Ter {
-    let t = asset_can_transfer(view, &b.asset, &b.pseudo, dst);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+fn transfer_checks(
+    view: &dyn ReadView,
+    b: &Broker,
+    account: &AccountId,
+    dst: &AccountId,
+) -> Result<(), Ter> {
+    asset_can_transfer(view, &b.asset, &b.pseudo, dst).into_result()?;
     if dst != account {
-        let t = crate::engine::vault::destination_ok(view, dst, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        crate::engine::vault::destination_ok(view, dst, account).into_result()?;
     }
     let t = asset_require_auth(view, &b.asset, dst, dst != account);
     if t != Ter::tesSUCCESS || b.asset.issuer() == Some(*dst) {
-        return t;
+        return t.into_result();
     }
-    let t = asset_frozen(view, &b.pseudo, &b.asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    deep_frozen(view, dst, &b.asset)
+    asset_frozen(view, &b.pseudo, &b.asset).into_result()?;
+    deep_frozen(view, dst, &b.asset).into_result()
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let mut b = match Broker::named(&ctx.sb, ctx.tx) {
         Ok(b) => b,
-        Err(_) => return Ter::tecINTERNAL,
+        Err(_) => return Err(Ter::tecINTERNAL),
     };
     let Ok(amount) = amount_in(ctx.tx, &b.asset) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     b.move_cover(&mut ctx.sb, -amount.number());
     let dst = ctx.tx.account_of(sf().destination).unwrap_or(ctx.account);
     if dst == ctx.account {
-        let t = own_holding(ctx, &b.asset);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        own_holding(ctx, &b.asset).into_result()?;
     }
-    send_asset(&mut ctx.sb, &b.pseudo, &dst, &amount)
+    send_asset(&mut ctx.sb, &b.pseudo, &dst, &amount).into_result()
 }
 
 /// The owner withdrawing an MPT to itself gets its MPToken back when it has none

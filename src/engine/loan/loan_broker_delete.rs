@@ -26,32 +26,29 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let b = match Broker::named(view, tx) {
-        Ok(b) => b,
-        Err(t) => return t,
-    };
+    let b = Broker::named(view, tx)?;
     if b.owner != *account {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if b.entry.u32_of(s.owner_count).unwrap_or(0) != 0
         || !number_of(&b.entry, s.debt_total).is_zero()
     {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
     if b.cover().signum() > 0 {
-        return super::broker::deep_frozen(view, account, &b.asset);
+        return super::broker::deep_frozen(view, account, &b.asset).into_result();
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let b = match Broker::named(&ctx.sb, ctx.tx) {
         Ok(b) => b,
-        Err(_) => return Ter::tefBAD_LEDGER,
+        Err(_) => return Err(Ter::tefBAD_LEDGER),
     };
     let Some(vault_pseudo) = b
         .entry
@@ -59,37 +56,31 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         .and_then(|v| ctx.sb.read(&v))
         .and_then(|v| v.account_of(s.account))
     else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let page = b.entry.u64_of(s.owner_node).unwrap_or(0);
     let vault_page = b.entry.u64_of(s.vault_node).unwrap_or(0);
     if !remove_owned(&mut ctx.sb, &ctx.account, page, &b.key, false)
         || !remove_owned(&mut ctx.sb, &vault_pseudo, vault_page, &b.key, false)
     {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     }
-    let t = return_cover(ctx, &b);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = crate::engine::vault::remove_line(&mut ctx.sb, &b.pseudo, &b.asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    return_cover(ctx, &b).into_result()?;
+    crate::engine::vault::remove_line(&mut ctx.sb, &b.pseudo, &b.asset)?;
     let pseudo_key = keylet::account(&b.pseudo);
     let Some(root) = ctx.sb.peek(&pseudo_key) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     if root.drops_of(s.balance) != 0
         || root.u32_of(s.owner_count).unwrap_or(0) != 0
         || ctx.sb.exists(&keylet::owner_dir(&b.pseudo))
     {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
     adjust_owner_count(&mut ctx.sb, &ctx.account, -2);
     ctx.sb.erase(pseudo_key);
     ctx.sb.erase(b.key);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The remaining cover, from the pseudo-account back to the owner.

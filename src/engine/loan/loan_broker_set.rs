@@ -64,43 +64,40 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim: the vault first (`tecNO_ENTRY`, `tecNO_PERMISSION` for another's vault),
 /// then the broker an update names (it exists, is over that vault and is the account's;
 /// a DebtMaximum may not fall below DebtTotal), or what a new broker's holding needs.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let vault = vault_id(tx);
     let Some(v) = vault.and_then(|k| read_vault(view, &k)) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     if v.account_of(s.owner) != Some(*account) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if let Some(key) = broker_id(tx) {
         let Some(broker) = read_broker(view, &key) else {
-            return Ter::tecNO_ENTRY;
+            return Err(Ter::tecNO_ENTRY);
         };
         if broker.h256_of(s.vault_id) != vault || broker.account_of(s.owner) != Some(*account) {
-            return Ter::tecNO_PERMISSION;
+            return Err(Ter::tecNO_PERMISSION);
         }
         let debt_max = number_of(tx, s.debt_maximum);
         if !debt_max.is_zero() && debt_max < number_of(&broker, s.debt_total) {
-            return Ter::tecLIMIT_EXCEEDED;
+            return Err(Ter::tecLIMIT_EXCEEDED);
         }
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     let (Some(asset), Some(pseudo)) = (asset_of(&v), v.account_of(s.account)) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
-    let t = crate::engine::vault::can_add_holding(view, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    crate::engine::vault::asset_frozen(view, &pseudo, &asset)
+    crate::engine::vault::can_add_holding(view, &asset).into_result()?;
+    crate::engine::vault::asset_frozen(view, &pseudo, &asset).into_result()
 }
 
 /// doApply.
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     match broker_id(ctx.tx) {
         Some(key) => update(ctx, key),
-        None => create(ctx),
+        None => Ter::from(create(ctx)),
     }
 }
 
@@ -122,24 +119,24 @@ fn update(ctx: &mut ApplyContext, key: crate::protocol::types::Hash256) -> Ter {
 }
 
 /// A new broker over the named vault.
-fn create(ctx: &mut ApplyContext) -> Ter {
+fn create(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let account = ctx.account;
     let (Some(vkey), seq) = (vault_id(ctx.tx), crate::engine::mpt::seq_proxy(ctx.tx)) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let Some(vault) = read_vault(&ctx.sb, &vkey) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let (Some(vault_pseudo), Some(asset)) = (vault.account_of(s.account), asset_of(&vault)) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let key = keylet::loan_broker(&account, seq);
     let (Some(page), Some(vault_page)) = (
         insert_owned(&mut ctx.sb, &account, key),
         insert_owned(&mut ctx.sb, &vault_pseudo, key),
     ) else {
-        return Ter::tecDIR_FULL;
+        return Err(Ter::tecDIR_FULL);
     };
     let owners = ctx
         .sb
@@ -147,18 +144,12 @@ fn create(ctx: &mut ApplyContext) -> Ter {
         .and_then(|r| r.u32_of(s.owner_count))
         .unwrap_or(0);
     if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners + 2) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     // One for the LoanBroker, one for its pseudo-account.
     adjust_owner_count(&mut ctx.sb, &account, 2);
-    let pseudo = match create_pseudo(&mut ctx.sb, &key) {
-        Ok(p) => p,
-        Err(t) => return t,
-    };
-    let t = add_empty_holding(&mut ctx.sb, &pseudo, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    let pseudo = create_pseudo(&mut ctx.sb, &key)?;
+    add_empty_holding(&mut ctx.sb, &pseudo, &asset).into_result()?;
     let mut b = with_threading(new_entry(lt::LOAN_BROKER));
     b.set(s.sequence, StValue::UInt32(seq));
     b.set(s.owner_node, StValue::UInt64(page));
@@ -169,7 +160,7 @@ fn create(ctx: &mut ApplyContext) -> Ter {
     b.set(s.loan_sequence, StValue::UInt32(1));
     copy_fields(ctx.tx, &mut b);
     ctx.sb.insert(key, b);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The optional fields a broker takes from the transaction; a default value (empty

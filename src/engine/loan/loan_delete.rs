@@ -20,19 +20,16 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 
 /// preclaim: no payments left (`tecHAS_OBLIGATIONS`), and the borrower or the broker's
 /// owner asks (`tecNO_PERMISSION`).
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let loan = match Loan::for_preclaim(view, tx) {
-        Ok(l) => l,
-        Err(t) => return t,
-    };
+    let loan = Loan::for_preclaim(view, tx)?;
     if loan.entry.u32_of(s.payment_remaining).unwrap_or(0) > 0 {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
     if loan.broker.owner != *account && loan.entry.account_of(s.borrower) != Some(*account) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.

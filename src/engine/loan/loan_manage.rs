@@ -36,12 +36,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 /// preclaim: the allowed transitions (a defaulted loan never changes; impaired only
 /// once; unimpaired only when impaired; nothing once paid), a default only after the
 /// grace period (`tecTOO_SOON`), and only by the broker's owner.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let loan = match Loan::for_preclaim(view, tx) {
-        Ok(l) => l,
-        Err(t) => return t,
-    };
+    let loan = Loan::for_preclaim(view, tx)?;
     let e = &loan.entry;
     let flags = tx.flags();
     let impaired = e.is_flag(LSF_LOAN_IMPAIRED);
@@ -50,17 +47,17 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         || (!impaired && flags & TF_LOAN_UNIMPAIR != 0)
         || e.u32_of(s.payment_remaining).unwrap_or(0) == 0
     {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let due = e.u32_of(s.next_payment_due_date).unwrap_or(0);
     let grace = e.u32_of(s.grace_period).unwrap_or(0);
     if flags & TF_LOAN_DEFAULT != 0 && !has_expired(view, due.saturating_add(grace)) {
-        return Ter::tecTOO_SOON;
+        return Err(Ter::tecTOO_SOON);
     }
     if loan.broker.owner != *account {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.
@@ -71,7 +68,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let flags = ctx.tx.flags();
     let t = if flags & TF_LOAN_DEFAULT != 0 {
-        default_loan(ctx, &mut loan)
+        Ter::from(default_loan(ctx, &mut loan))
     } else if flags & TF_LOAN_IMPAIR != 0 {
         impair(ctx, &mut loan)
     } else if flags & TF_LOAN_UNIMPAIR != 0 {
@@ -109,7 +106,7 @@ pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
 /// `defaultLoan`: the cover liquidated for the vault (its CoverRateLiquidation of the
 /// minimum cover, at most what the vault is owed), the vault's loss realized, the
 /// broker's debt written down and the loan zeroed.
-fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
+fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Result<(), Ter> {
     let s = sf();
     let asset = loan.asset();
     let scale = super::terms_of(&loan.entry, 0).scale;
@@ -124,15 +121,12 @@ fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
     };
     // The vault's scale before the write-off changes its total, as rippled reads it.
     let vault_scale = loan.vault_scale();
-    let t = write_off(loan, owed, covered);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    write_off(loan, owed, covered).into_result()?;
     let debt = adjust_imprecise(&asset, debt, -owed, vault_scale);
     put_number(&mut loan.broker.entry, s.debt_total, debt);
     let cover = loan.broker.cover();
     if cover < covered {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     }
     set_number(&mut loan.broker.entry, s.cover_available, cover - covered);
     ctx.sb.update(loan.broker.key, loan.broker.entry.clone());
@@ -148,14 +142,14 @@ fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
     super::write_book(&mut loan.entry, &zeroed);
     put_u32(&mut loan.entry, s.next_payment_due_date, 0);
     if covered.is_zero() {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     let (Some(amount), Some(vault_pseudo)) =
         (to_asset(&asset, covered), loan.vault.account_of(s.account))
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    send_asset(&mut ctx.sb, &loan.broker.pseudo, &vault_pseudo, &amount)
+    send_asset(&mut ctx.sb, &loan.broker.pseudo, &vault_pseudo, &amount).into_result()
 }
 
 /// The vault's side of a default: AssetsTotal loses what the cover does not pay,

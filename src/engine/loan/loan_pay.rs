@@ -45,61 +45,53 @@ fn kind_of(tx: &StObject) -> PaymentKind {
 }
 
 /// preflight: a LoanID, a positive Amount, at most one payment kind.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let t = super::preflight_loan(tx, KINDS);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
+    super::preflight_loan(tx, KINDS).into_result()?;
     if !super::broker::positive_amount(tx) {
-        return Ter::temBAD_AMOUNT;
+        return Err(Ter::temBAD_AMOUNT);
     }
     if !super::at_most_one(tx, KINDS) {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let loan = match Loan::named(view, tx) {
-        Ok(l) => l,
-        Err(t) => return t,
-    };
+    let loan = Loan::named(view, tx)?;
     let e = &loan.entry;
     if e.account_of(s.borrower) != Some(*account) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if tx.flags() & TF_LOAN_OVERPAYMENT != 0 && !e.is_flag(LSF_LOAN_OVERPAYMENT) {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     if e.u32_of(s.payment_remaining).unwrap_or(0) == 0
         || number_of(e, s.principal_outstanding).is_zero()
     {
-        return Ter::tecKILLED;
+        return Err(Ter::tecKILLED);
     }
     let asset = loan.asset();
     let Some(amount) = amount_field(tx).filter(|a| a.asset() == asset) else {
-        return Ter::tecWRONG_ASSET;
+        return Err(Ter::tecWRONG_ASSET);
     };
     let Some(vault_pseudo) = loan.vault.account_of(s.account) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     for t in [
         asset_frozen(view, account, &asset),
         deep_frozen(view, &vault_pseudo, &asset),
         asset_require_auth(view, &asset, account, false),
     ] {
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        t.into_result()?;
     }
     // The asset's issuer pays in its own issue without holding any (rippled's
     // accountSpendable gives an issuer its whole issue).
     if asset.issuer() != Some(*account) && asset_held(view, account, &asset) < amount.number() {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// Whether the broker's fee goes to its owner: its cover meets the minimum its debt
@@ -118,14 +110,14 @@ fn fee_to_owner(view: &dyn ReadView, loan: &Loan) -> bool {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let mut loan = match Loan::named(&ctx.sb, ctx.tx) {
         Ok(l) => l,
-        Err(_) => return Ter::tefBAD_LEDGER,
+        Err(_) => return Err(Ter::tefBAD_LEDGER),
     };
     let Some(amount) = amount_field(ctx.tx) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let to_owner = fee_to_owner(&ctx.sb, &loan);
     let payee = if to_owner {
@@ -134,10 +126,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         loan.broker.pseudo
     };
     if !to_owner {
-        let t = deep_frozen(&ctx.sb, &payee, &loan.asset());
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        deep_frozen(&ctx.sb, &payee, &loan.asset()).into_result()?;
     }
     if loan.entry.is_flag(LSF_LOAN_IMPAIRED) {
         // rippled ignores unimpairLoan's result here: a loan it cannot unimpair stays
@@ -146,26 +135,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     let mut book = loan.book();
     let now = ctx.sb.info().parent_close_time;
-    let parts = match make_payment(
+    let parts = make_payment(
         &loan.asset(),
         &mut book,
         &loan.terms(),
         amount.number(),
         kind_of(ctx.tx),
         now,
-    ) {
-        Ok(p) => p,
-        Err(t) => return t,
-    };
+    )?;
     super::write_book(&mut loan.entry, &book);
     ctx.sb.update(loan.key, loan.entry.clone());
     let Some(vault_pseudo) = loan.vault.account_of(s.account) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
-    let to_vault = match settle(&mut loan, &parts, to_owner) {
-        Ok(v) => v,
-        Err(t) => return t,
-    };
+    let to_vault = settle(&mut loan, &parts, to_owner)?;
     ctx.sb.update(loan.vault_key, loan.vault.clone());
     ctx.sb.update(loan.broker.key, loan.broker.entry.clone());
     move_funds(
@@ -210,7 +193,7 @@ fn move_funds(
     asset: &VaultAsset,
     (vault, to_vault): (AccountId, Number),
     (payee, fee): (AccountId, Number),
-) -> Ter {
+) -> Result<(), Ter> {
     for (to, value) in [(vault, to_vault), (payee, fee)] {
         if value.is_zero() {
             continue;
@@ -222,26 +205,20 @@ fn move_funds(
                 .map_or(0, |r| balance_drops(&r));
             let t = add_holding_for(&mut ctx.sb, &to, asset, prior);
             if t != Ter::tesSUCCESS && t != Ter::tecDUPLICATE {
-                return t;
+                return Err(t);
             }
         }
-        let t = asset_require_auth(&ctx.sb, asset, &to, true);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        asset_require_auth(&ctx.sb, asset, &to, true).into_result()?;
         if to == ctx.account {
             continue;
         }
         let Some(amount) = to_asset(asset, value) else {
-            return Ter::tecINTERNAL;
+            return Err(Ter::tecINTERNAL);
         };
         let from = ctx.account;
-        let t = send_asset(&mut ctx.sb, &from, &to, &amount);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        send_asset(&mut ctx.sb, &from, &to, &amount).into_result()?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// `LoanPay::calculateBaseFee`'s multiple of the base fee: one per five payments the

@@ -52,32 +52,29 @@ fn present_number(tx: &StObject, f: Field) -> Option<Number> {
 }
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     if tx.flags() & TF_UNIVERSAL_MASK & !TF_LOAN_OVERPAYMENT != 0 {
-        return Ter::temINVALID_FLAG;
+        return Err(Ter::temINVALID_FLAG);
     }
     let inner = tx.flags() & TF_INNER_BATCH_TXN != 0;
     if inner && tx.get(s.counterparty).is_none() {
-        return Ter::temBAD_SIGNER;
+        return Err(Ter::temBAD_SIGNER);
     }
     let signature = counterparty_signature(tx);
     match signature {
-        None if !inner => return Ter::temBAD_SIGNER,
-        Some(sig) if !signing_key_ok(sig) => return Ter::temBAD_SIGNATURE,
+        None if !inner => return Err(Ter::temBAD_SIGNER),
+        Some(sig) if !signing_key_ok(sig) => return Err(Ter::temBAD_SIGNATURE),
         _ => {}
     }
     if tx.blob_of(s.data).is_some_and(|d| d.len() > DATA_LEN_MAX) {
-        return Ter::temINVALID;
+        return Err(Ter::temINVALID);
     }
-    let t = preflight_terms(tx);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    preflight_terms(tx).into_result()?;
     if broker_id(tx).is_none() {
-        return Ter::temINVALID;
+        return Err(Ter::temINVALID);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// `preflightCheckSigningKey`: a non-empty SigningPubKey must be a key.
@@ -160,31 +157,25 @@ fn parties(b: &Broker, tx: &StObject, account: &AccountId) -> (AccountId, Accoun
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    let t = schedule_fits(view, tx);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
+    schedule_fits(view, tx).into_result()?;
     let b = match Broker::named(view, tx) {
         Ok(b) => b,
-        Err(Ter::tecNO_ENTRY) => return Ter::tecNO_ENTRY,
-        Err(_) => return Ter::tefBAD_LEDGER,
+        Err(Ter::tecNO_ENTRY) => return Err(Ter::tecNO_ENTRY),
+        Err(_) => return Err(Ter::tefBAD_LEDGER),
     };
     let (counterparty, borrower) = parties(&b, tx, account);
     if *account != b.owner && counterparty != b.owner {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if view.read(&keylet::account(&borrower)).is_none() {
-        return Ter::terNO_ACCOUNT;
+        return Err(Ter::terNO_ACCOUNT);
     }
     for f in value_fields() {
-        let t = value_fits(&b.asset, present_number(tx, f));
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        value_fits(&b.asset, present_number(tx, f)).into_result()?;
     }
     let Some(vault_pseudo) = vault_pseudo(view, &b) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let deep = super::broker::deep_frozen;
     for t in [
@@ -194,11 +185,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         asset_frozen(view, &borrower, &b.asset),
         deep(view, &b.owner, &b.asset),
     ] {
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        t.into_result()?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// `STAmount{asset, *value} != *value` in preclaim: `tecPRECISION_LOSS` for a value the
@@ -276,10 +265,7 @@ fn plan(ctx: &ApplyContext) -> Result<Plan, Ter> {
             return Err(Ter::tecPRECISION_LOSS);
         }
     }
-    let t = check_loan_guards(&broker.asset, principal, rate != 0, payments, &props);
-    if t != Ter::tesSUCCESS {
-        return Err(t);
-    }
+    check_loan_guards(&broker.asset, principal, rate != 0, payments, &props).into_result()?;
     if props.fee_owed.signum() < 0
         || props.total_value.signum() <= 0
         || props.periodic_payment.signum() <= 0
@@ -319,28 +305,19 @@ fn check_debt(p: &Plan) -> Result<(), Ter> {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
-    let p = match plan(ctx) {
-        Ok(p) => p,
-        Err(t) => return t,
-    };
-    let t = reserve_and_holdings(ctx, &p);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = disburse(ctx, &p);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    create_loan(ctx, p)
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
+    let p = plan(ctx)?;
+    reserve_and_holdings(ctx, &p)?;
+    disburse(ctx, &p)?;
+    create_loan(ctx, p).into_result()
 }
 
 /// One more owner count for the borrower, within its reserve; the holdings the borrower
 /// (and, for an origination fee, the broker's owner) need, authorized.
-fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Ter {
+fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Result<(), Ter> {
     adjust_owner_count(&mut ctx.sb, &p.borrower, 1);
     let Some(root) = ctx.sb.peek(&keylet::account(&p.borrower)) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let owners = root.u32_of(sf().owner_count).unwrap_or(0);
     let balance = if ctx.account == p.borrower {
@@ -349,7 +326,7 @@ fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Ter {
         balance_drops(&root)
     };
     if balance < ctx.sb.info().fees.account_reserve(owners) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     let mut holders = vec![p.borrower];
     if !p.origination.is_zero() {
@@ -362,21 +339,18 @@ fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Ter {
             .map_or(0, |r| balance_drops(&r));
         let t = add_holding_for(&mut ctx.sb, &h, &p.broker.asset, prior);
         if t != Ter::tesSUCCESS && t != Ter::tecDUPLICATE {
-            return t;
+            return Err(t);
         }
-        let t = asset_require_auth(&ctx.sb, &p.broker.asset, &h, true);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        asset_require_auth(&ctx.sb, &p.broker.asset, &h, true).into_result()?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The principal less the origination fee to the borrower, the fee to the broker's
 /// owner, both from the vault's pseudo-account.
-fn disburse(ctx: &mut ApplyContext, p: &Plan) -> Ter {
+fn disburse(ctx: &mut ApplyContext, p: &Plan) -> Result<(), Ter> {
     let Some(from) = p.vault.account_of(sf().account) else {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     };
     let sends = [
         (p.borrower, p.principal - p.origination),
@@ -387,14 +361,11 @@ fn disburse(ctx: &mut ApplyContext, p: &Plan) -> Ter {
             continue;
         }
         let Some(amount) = to_asset(&p.broker.asset, value) else {
-            return Ter::tecINTERNAL;
+            return Err(Ter::tecINTERNAL);
         };
-        let t = send_asset(&mut ctx.sb, &from, &to, &amount);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        send_asset(&mut ctx.sb, &from, &to, &amount).into_result()?;
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The Loan entry, the vault's and the broker's new totals, and the two directories.

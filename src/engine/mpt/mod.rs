@@ -47,7 +47,7 @@ pub fn mptoken(view: &dyn ReadView, id: &MptId, holder: &AccountId) -> Option<Ar
 
 /// `requireAuth` for an MPT (rippled's `AuthType::Legacy`): a holder needs an MPToken.
 pub fn require_auth(view: &dyn ReadView, id: &MptId, account: &AccountId) -> Ter {
-    require_auth_as(view, id, account, true)
+    Ter::from(require_auth_as(view, id, account, true))
 }
 
 /// `requireAuth` for an MPT as rippled has it with SingleAssetVault: the issuer always;
@@ -55,44 +55,48 @@ pub fn require_auth(view: &dyn ReadView, id: &MptId, account: &AccountId) -> Ter
 /// an MPToken a `strong` check fails at once; an issuance with a `DomainID` admits the
 /// domain's members (a token then being optional); pseudo-accounts are authorized
 /// implicitly; else a RequireAuth issuance wants an authorized token.
-pub fn require_auth_as(view: &dyn ReadView, id: &MptId, account: &AccountId, strong: bool) -> Ter {
+pub fn require_auth_as(
+    view: &dyn ReadView,
+    id: &MptId,
+    account: &AccountId,
+    strong: bool,
+) -> Result<(), Ter> {
     let Some(iss) = issuance(view, id) else {
-        return Ter::tecOBJECT_NOT_FOUND;
+        return Err(Ter::tecOBJECT_NOT_FOUND);
     };
     let issuer = iss.account_of(sf().issuer).unwrap_or_default();
     if issuer == *account {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     if let Some(asset) = vault_asset_of_issuer(view, &issuer) {
-        let t = match asset {
-            VaultAsset::Token(issue) => super::funds::require_auth(view, &issue, account),
-            VaultAsset::Mpt(inner) if inner != *id => {
-                require_auth_as(view, &inner, account, strong)
+        match asset {
+            VaultAsset::Token(issue) => {
+                super::funds::require_auth(view, &issue, account).into_result()?
             }
-            VaultAsset::Mpt(_) => Ter::tefINTERNAL,
-        };
-        if t != Ter::tesSUCCESS {
-            return t;
+            VaultAsset::Mpt(inner) if inner != *id => {
+                require_auth_as(view, &inner, account, strong)?
+            }
+            VaultAsset::Mpt(_) => return Err(Ter::tefINTERNAL),
         }
     }
     let token = mptoken(view, id, account);
     if token.is_none() && strong {
-        return Ter::tecNO_AUTH;
+        return Err(Ter::tecNO_AUTH);
     }
     if let Some(domain) = iss.h256_of(sf().domain_id) {
         let t = super::vault::valid_domain(view, &domain, account);
         if t == Ter::tesSUCCESS || token.is_none() {
-            return t;
+            return t.into_result();
         }
     }
     if super::vault::is_pseudo_account(view, account) {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     let authorized = token.is_some_and(|t| t.is_flag(lsf_mpt::AUTHORIZED));
     if iss.is_flag(lsf_mpt::REQUIRE_AUTH) && !authorized {
-        return Ter::tecNO_AUTH;
+        return Err(Ter::tecNO_AUTH);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The asset of the vault whose pseudo-account is `issuer`, when it is one.
@@ -258,7 +262,7 @@ pub fn credit(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, va
 /// not take OutstandingAmount past MaximumAmount (`tecPATH_DRY`); between holders the
 /// sender pays the transfer fee on top.
 pub fn send(sb: &mut Sandbox, id: &MptId, from: &AccountId, to: &AccountId, value: u64) -> Ter {
-    transfer(sb, id, from, to, value, true)
+    Ter::from(transfer(sb, id, from, to, value, true))
 }
 
 /// [`send`] with `WaiveTransferFee::Yes`, as the vault transactions move assets.
@@ -269,7 +273,7 @@ pub fn send_waived(
     to: &AccountId,
     value: u64,
 ) -> Ter {
-    transfer(sb, id, from, to, value, false)
+    Ter::from(transfer(sb, id, from, to, value, false))
 }
 
 /// What [`send`] and [`send_waived`] share; `fee` charges the transfer fee.
@@ -280,13 +284,13 @@ fn transfer(
     to: &AccountId,
     value: u64,
     fee: bool,
-) -> Ter {
+) -> Result<(), Ter> {
     if value == 0 || from == to {
-        return Ter::tesSUCCESS;
+        return Ok(());
     }
     let s = sf();
     let Some(iss) = issuance(sb, id) else {
-        return Ter::tecOBJECT_NOT_FOUND;
+        return Err(Ter::tecOBJECT_NOT_FOUND);
     };
     let issuer = iss.account_of(s.issuer).unwrap_or_default();
     if *from == issuer || *to == issuer {
@@ -294,20 +298,17 @@ fn transfer(
             let max = iss.u64_of(s.maximum_amount).unwrap_or(MPT_AMOUNT_MAX);
             let out = iss.u64_of(s.outstanding_amount).unwrap_or(0);
             if value > max || out > max - value {
-                return Ter::tecPATH_DRY;
+                return Err(Ter::tecPATH_DRY);
             }
         }
-        return credit(sb, id, from, to, value);
+        return credit(sb, id, from, to, value).into_result();
     }
     let rate = if fee { transfer_rate(sb, id) } else { RATE_ONE };
     let Some(cost) = multiply_rate(value, rate) else {
-        return Ter::tecPATH_DRY;
+        return Err(Ter::tecPATH_DRY);
     };
-    let t = credit(sb, id, &issuer, to, value);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    credit(sb, id, from, &issuer, cost)
+    credit(sb, id, &issuer, to, value).into_result()?;
+    credit(sb, id, from, &issuer, cost).into_result()
 }
 
 /// DynamicMPT: an `ImmutableFlags` naming the confidential-balance bit needs

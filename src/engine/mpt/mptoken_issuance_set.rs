@@ -149,34 +149,31 @@ fn preflight_mutation(tx: &StObject, has_holder: bool) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let Some(id) = tx.mpt_id_of(s.mpt_issuance_id) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let Some(iss) = issuance(view, &id) else {
-        return Ter::tecOBJECT_NOT_FOUND;
+        return Err(Ter::tecOBJECT_NOT_FOUND);
     };
     // With DynamicMPT only a lock or unlock needs lsfMPTCanLock.
     if !iss.is_flag(lsf_mpt::CAN_LOCK) && tx.flags() & (tf::LOCK | tf::UNLOCK) != 0 {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if iss.account_of(s.issuer) != Some(*account) {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     if let Some(holder) = tx.account_of(s.holder) {
         if view.read(&keylet::account(&holder)).is_none() {
-            return Ter::tecNO_DST;
+            return Err(Ter::tecNO_DST);
         }
         if mptoken(view, &id, &holder).is_none() {
-            return Ter::tecOBJECT_NOT_FOUND;
+            return Err(Ter::tecOBJECT_NOT_FOUND);
         }
     }
-    let t = preclaim_domain(view, &iss, tx);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    preclaim_mutation(&iss, tx)
+    preclaim_domain(view, &iss, tx).into_result()?;
+    preclaim_mutation(&iss, tx).into_result()
 }
 
 /// A `DomainID` (SingleAssetVault): only on a RequireAuth issuance (`tecNO_PERMISSION`),

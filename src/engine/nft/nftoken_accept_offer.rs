@@ -69,36 +69,21 @@ fn less(a: &Amount, b: &Amount) -> bool {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let bo = match load(view, tx.h256_of(s.nftoken_buy_offer)) {
-        Ok(o) => o,
-        Err(t) => return t,
-    };
-    let so = match load(view, tx.h256_of(s.nftoken_sell_offer)) {
-        Ok(o) => o,
-        Err(t) => return t,
-    };
+    let bo = load(view, tx.h256_of(s.nftoken_buy_offer))?;
+    let so = load(view, tx.h256_of(s.nftoken_sell_offer))?;
     if let (Some(b), Some(sl)) = (&bo, &so) {
-        let t = brokered_preclaim(view, tx, account, b, sl);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        brokered_preclaim(view, tx, account, b, sl).into_result()?;
     }
     if let Some(b) = &bo {
-        let t = buy_preclaim(view, account, b, so.is_none());
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        buy_preclaim(view, account, b, so.is_none()).into_result()?;
     }
     if let Some(sl) = &so {
-        let t = sell_preclaim(view, account, sl, bo.is_none());
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        sell_preclaim(view, account, sl, bo.is_none())?;
     }
     let Some(offer) = bo.as_ref().or(so.as_ref()) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let id = offer.h256_of(s.nftoken_id).unwrap_or(Hash256::ZERO);
     if let Amount::Iou {
@@ -115,13 +100,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 .read(&keylet::line(&issuer, &iou_issuer, &currency))
                 .is_none()
         {
-            return Ter::tecNO_LINE;
+            return Err(Ter::tecNO_LINE);
         }
         if nft::transfer_fee(&id) != 0 && v2(view) {
-            return nft::may_receive(view, &issuer, &amount(offer).issue(), true);
+            return nft::may_receive(view, &issuer, &amount(offer).issue(), true).into_result();
         }
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// Whether the ledger's rules hold fixEnforceNFTokenTrustlineV2: whoever receives an
@@ -207,66 +192,67 @@ fn buy_preclaim(view: &dyn ReadView, account: &AccountId, bo: &StObject, direct:
     Ter::tesSUCCESS
 }
 
-fn sell_preclaim(view: &dyn ReadView, account: &AccountId, so: &StObject, direct: bool) -> Ter {
+fn sell_preclaim(
+    view: &dyn ReadView,
+    account: &AccountId,
+    so: &StObject,
+    direct: bool,
+) -> Result<(), Ter> {
     let s = sf();
     if !is_sell(so) {
-        return Ter::tecNFTOKEN_OFFER_TYPE_MISMATCH;
+        return Err(Ter::tecNFTOKEN_OFFER_TYPE_MISMATCH);
     }
     let owner = so.account_of(s.owner).unwrap_or_default();
     if owner == *account {
-        return Ter::tecCANT_ACCEPT_OWN_NFTOKEN_OFFER;
+        return Err(Ter::tecCANT_ACCEPT_OWN_NFTOKEN_OFFER);
     }
     let id = so.h256_of(s.nftoken_id).unwrap_or(Hash256::ZERO);
     if nft::find_token(view, &owner, &id).is_none() {
-        return Ter::tecNO_PERMISSION;
+        return Err(Ter::tecNO_PERMISSION);
     }
     let needed = amount(so);
     if direct {
         if so.account_of(s.destination).is_some_and(|d| d != *account) {
-            return Ter::tecNO_PERMISSION;
+            return Err(Ter::tecNO_PERMISSION);
         }
         if less(&account_funds(view, account, &needed, true), &needed) {
-            return Ter::tecINSUFFICIENT_FUNDS;
+            return Err(Ter::tecINSUFFICIENT_FUNDS);
         }
     }
     if !needed.is_xrp() {
         let issue = needed.issue();
         if v2(view) {
-            let t = nft::trustline_authorized(view, &owner, &issue);
-            if t != Ter::tesSUCCESS {
-                return t;
-            }
+            nft::trustline_authorized(view, &owner, &issue).into_result()?;
             if direct {
-                let t = nft::trustline_authorized(view, account, &issue);
-                if t != Ter::tesSUCCESS {
-                    return t;
-                }
+                nft::trustline_authorized(view, account, &issue).into_result()?;
             }
         }
-        return nft::trustline_deep_frozen(view, &owner, &issue);
+        return nft::trustline_deep_frozen(view, &owner, &issue).into_result();
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// rippled `accountSend` with the currency issuer's transfer fee (the sender pays it),
 /// then fixNonFungibleTokensV1_2's check that neither side went below zero.
-fn pay(ctx: &mut ApplyContext, from: &AccountId, to: &AccountId, amt: &Amount) -> Ter {
+fn pay(ctx: &mut ApplyContext, from: &AccountId, to: &AccountId, amt: &Amount) -> Result<(), Ter> {
     if amt.is_negative() {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     }
-    let t = send_with_fee(ctx, from, to, amt);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    send_with_fee(ctx, from, to, amt)?;
     for who in [from, to] {
         if account_funds(&ctx.sb, who, amt, true).is_negative() {
-            return Ter::tecINSUFFICIENT_FUNDS;
+            return Err(Ter::tecINSUFFICIENT_FUNDS);
         }
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
-fn send_with_fee(ctx: &mut ApplyContext, from: &AccountId, to: &AccountId, amt: &Amount) -> Ter {
+fn send_with_fee(
+    ctx: &mut ApplyContext,
+    from: &AccountId,
+    to: &AccountId,
+    amt: &Amount,
+) -> Result<(), Ter> {
     let Amount::Iou {
         value,
         currency,
@@ -283,12 +269,9 @@ fn send_with_fee(ctx: &mut ApplyContext, from: &AccountId, to: &AccountId, amt: 
     let Ok(Amount::Iou { value: actual, .. }) =
         crate::protocol::amount_math::multiply(amt, &rate_amt, &amt.issue())
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    let t = crate::engine::funds::credit_line(&mut ctx.sb, &issuer, to, &currency, &value);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    crate::engine::funds::credit_line(&mut ctx.sb, &issuer, to, &currency, &value)?;
     crate::engine::funds::credit_line(&mut ctx.sb, from, &issuer, &currency, &actual)
 }
 
@@ -299,14 +282,11 @@ fn transfer_token(
     buyer: &AccountId,
     seller: &AccountId,
     id: &Hash256,
-) -> Ter {
+) -> Result<(), Ter> {
     let Some(token) = nft::find_token(&ctx.sb, seller, id) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    let t = nft::remove_token(&mut ctx.sb, seller, id);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    nft::remove_token(&mut ctx.sb, seller, id).into_result()?;
     let count = |ctx: &ApplyContext| {
         ctx.sb.peek(&keylet::account(buyer)).map(|r| {
             (
@@ -316,14 +296,14 @@ fn transfer_token(
         })
     };
     let Some((before, _)) = count(ctx) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let t = nft::insert_token(&mut ctx.sb, buyer, token);
     let (after, balance) = count(ctx).unwrap_or((before, 0));
     if after > before && balance < ctx.sb.info().fees.account_reserve(after) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
-    t
+    t.into_result()
 }
 
 /// The issuer's cut of `amount`, when it is neither side of the sale.
@@ -342,7 +322,7 @@ fn issuer_cut(
     (!cut.is_zero()).then_some((issuer, cut))
 }
 
-fn accept_one(ctx: &mut ApplyContext, offer: &StObject) -> Ter {
+fn accept_one(ctx: &mut ApplyContext, offer: &StObject) -> Result<(), Ter> {
     let s = sf();
     let owner = offer.account_of(s.owner).unwrap_or_default();
     let (seller, buyer) = if is_sell(offer) {
@@ -354,21 +334,15 @@ fn accept_one(ctx: &mut ApplyContext, offer: &StObject) -> Ter {
     let mut amt = amount(offer);
     if !amt.is_zero() {
         if let Some((issuer, cut)) = issuer_cut(&id, &amt, &buyer, &seller) {
-            let t = pay(ctx, &buyer, &issuer, &cut);
-            if t != Ter::tesSUCCESS {
-                return t;
-            }
+            pay(ctx, &buyer, &issuer, &cut)?;
             amt = amt.sub_in_current_mode(&cut);
         }
-        let t = pay(ctx, &buyer, &seller, &amt);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        pay(ctx, &buyer, &seller, &amt)?;
     }
     transfer_token(ctx, &buyer, &seller, &id)
 }
 
-fn accept_brokered(ctx: &mut ApplyContext, bo: &StObject, so: &StObject) -> Ter {
+fn accept_brokered(ctx: &mut ApplyContext, bo: &StObject, so: &StObject) -> Result<(), Ter> {
     let s = sf();
     let buyer = bo.account_of(s.owner).unwrap_or_default();
     let seller = so.account_of(s.owner).unwrap_or_default();
@@ -380,24 +354,15 @@ fn accept_brokered(ctx: &mut ApplyContext, bo: &StObject, so: &StObject) -> Ter 
         .filter(|f| !f.is_zero())
     {
         let broker = ctx.account;
-        let t = pay(ctx, &buyer, &broker, &fee);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        pay(ctx, &buyer, &broker, &fee)?;
         amt = amt.sub_in_current_mode(&fee);
     }
     if let Some((issuer, cut)) = issuer_cut(&id, &amt, &buyer, &seller) {
-        let t = pay(ctx, &buyer, &issuer, &cut);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        pay(ctx, &buyer, &issuer, &cut)?;
         amt = amt.sub_in_current_mode(&cut);
     }
     if is_positive(&amt) {
-        let t = pay(ctx, &buyer, &seller, &amt);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        pay(ctx, &buyer, &seller, &amt)?;
     }
     transfer_token(ctx, &buyer, &seller, &id)
 }
@@ -418,8 +383,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         }
     }
     match (bo, so) {
-        (Some((_, b)), Some((_, sl))) => accept_brokered(ctx, &b, &sl),
-        (Some((_, o)), None) | (None, Some((_, o))) => accept_one(ctx, &o),
+        (Some((_, b)), Some((_, sl))) => Ter::from(accept_brokered(ctx, &b, &sl)),
+        (Some((_, o)), None) | (None, Some((_, o))) => Ter::from(accept_one(ctx, &o)),
         (None, None) => Ter::tecINTERNAL,
     }
 }

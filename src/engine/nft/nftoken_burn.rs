@@ -48,16 +48,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let owner = ctx.tx.account_of(s.owner).unwrap_or(ctx.account);
     let Some(id) = ctx.tx.h256_of(s.nftoken_id) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
-    let t = nft::remove_token(&mut ctx.sb, &owner, &id);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    nft::remove_token(&mut ctx.sb, &owner, &id).into_result()?;
     let issuer_key = keylet::account(&nft::issuer(&id));
     if let Some(mut root) = ctx.sb.peek(&issuer_key) {
         let burned = root.u32_of(s.burned_nftokens).unwrap_or(0).wrapping_add(1);
@@ -73,5 +70,5 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             DELETABLE_OFFERS_MAX - sells,
         );
     }
-    Ter::tesSUCCESS
+    Ok(())
 }

@@ -141,15 +141,12 @@ fn owner_count(ctx: &ApplyContext) -> u32 {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     let account = ctx.account;
     let issuer = tx.account_of(s.issuer).unwrap_or(account);
-    let serial = match next_serial(ctx, &issuer) {
-        Ok(v) => v,
-        Err(t) => return t,
-    };
+    let serial = next_serial(ctx, &issuer)?;
     let before = owner_count(ctx);
     let id = nft::token_id(
         tx.flags() as u16,
@@ -163,10 +160,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if let Some(uri) = tx.blob_of(s.uri) {
         token.set(s.uri, StValue::Blob(uri.to_vec()));
     }
-    let t = nft::insert_token(&mut ctx.sb, &account, token);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    nft::insert_token(&mut ctx.sb, &account, token).into_result()?;
     if let Some(terms) = offer_terms(tx, &account) {
         let offer = nft::NewOffer {
             account,
@@ -177,14 +171,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             seq: nft::seq_proxy(tx),
             sell: true,
         };
-        let t = nft::create_offer(&mut ctx.sb, ctx.prior_balance, &offer);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        nft::create_offer(&mut ctx.sb, ctx.prior_balance, &offer).into_result()?;
     }
     let after = owner_count(ctx);
     if after > before && ctx.prior_balance < ctx.sb.info().fees.account_reserve(after) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }

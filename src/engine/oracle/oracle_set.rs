@@ -119,30 +119,24 @@ fn split_pairs(tx: &StObject, exists: bool) -> Result<(BTreeSet<PairKey>, BTreeS
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let Some(root) = view.read(&keylet::account(account)) else {
-        return Ter::terNO_ACCOUNT;
+        return Err(Ter::terNO_ACCOUNT);
     };
     let last_update = tx.u32_of(s.last_update_time).unwrap_or(0);
-    let t = check_update_time(view, last_update);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    check_update_time(view, last_update).into_result()?;
     let doc = tx.u32_of(s.oracle_document_id).unwrap_or(0);
     let oracle = view.read(&keylet::oracle(account, doc));
-    let (mut pairs, mut deleted) = match split_pairs(tx, oracle.is_some()) {
-        Ok(p) => p,
-        Err(t) => return t,
-    };
+    let (mut pairs, mut deleted) = split_pairs(tx, oracle.is_some())?;
     let adjust = match &oracle {
         Some(o) => {
             if last_update <= o.u32_of(s.last_update_time).unwrap_or(0) {
-                return Ter::tecINVALID_UPDATE_TIME;
+                return Err(Ter::tecINVALID_UPDATE_TIME);
             }
             let same = |f: Field| tx.get(f).is_none() || tx.get(f) == o.get(f);
             if !same(s.provider) || !same(s.asset_class) {
-                return Ter::temMALFORMED;
+                return Err(Ter::temMALFORMED);
             }
             // The stored pairs the transaction neither prices nor deletes stay.
             for key in series(o).iter().filter_map(|(_, e)| pair_key(e)) {
@@ -151,29 +145,29 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 }
             }
             if !deleted.is_empty() {
-                return Ter::tecTOKEN_PAIR_NOT_FOUND;
+                return Err(Ter::tecTOKEN_PAIR_NOT_FOUND);
             }
             reserve_count(pairs.len()) - reserve_count(series(o).len())
         }
         None => {
             if tx.get(s.provider).is_none() || tx.get(s.asset_class).is_none() {
-                return Ter::temMALFORMED;
+                return Err(Ter::temMALFORMED);
             }
             reserve_count(pairs.len())
         }
     };
     if pairs.is_empty() {
-        return Ter::tecARRAY_EMPTY;
+        return Err(Ter::tecARRAY_EMPTY);
     }
     if pairs.len() > ORACLE_SERIES_MAX {
-        return Ter::tecARRAY_TOO_LARGE;
+        return Err(Ter::tecARRAY_TOO_LARGE);
     }
     let owners = i64::from(root.u32_of(s.owner_count).unwrap_or(0)) + i64::from(adjust);
     let reserve = view.info().fees.account_reserve(owners.max(0) as u32);
     if balance_drops(&root) < reserve {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.

@@ -63,12 +63,9 @@ fn positive(a: &Amount) -> bool {
 }
 
 /// preflight: the amounts, then the credentials presented.
-pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
-    let t = preflight_amounts(tx, account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    credential::check_ids(tx)
+pub fn preflight(tx: &StObject, account: &AccountId) -> Result<(), Ter> {
+    preflight_amounts(tx, account).into_result()?;
+    credential::check_ids(tx).into_result()
 }
 
 fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
@@ -143,16 +140,10 @@ fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
 }
 
 /// preclaim: the destination and paths, then the credentials presented.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
-    let t = preclaim_destination(view, tx);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = credential::valid_ids(view, tx, account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    preclaim_domain(view, tx, account)
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
+    preclaim_destination(view, tx).into_result()?;
+    credential::valid_ids(view, tx, account).into_result()?;
+    preclaim_domain(view, tx, account).into_result()
 }
 
 /// A permissioned DEX payment: the sender and the destination are both members of the
@@ -210,14 +201,14 @@ fn preclaim_destination(view: &dyn ReadView, tx: &StObject) -> Ter {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     if let Some(amount) = tx.mpt_amount_of(s.amount) {
         return mpt_apply(ctx, &amount);
     }
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
     let dst_key = keylet::account(&dst);
     let dst_root = match ctx.sb.peek(&dst_key) {
@@ -231,31 +222,27 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let rippling = tx.get(s.paths).is_some() || tx.get(s.send_max).is_some() || !amount.is_xrp();
     if rippling {
         let src = ctx.account;
-        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root));
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
-        return ripple_payment(ctx, &dst, &amount);
+        credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root))
+            .into_result()?;
+        return ripple_payment(ctx, &dst, &amount).into_result();
     }
     let drops = amount.as_drops().unwrap_or(0);
     let Some(src_root) = ctx.sb.peek(&keylet::account(&ctx.account)) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let fees = ctx.sb.info().fees;
     let reserve = fees.account_reserve(src_root.u32_of(s.owner_count).unwrap_or(0));
     let fee = tx.drops_of(s.fee);
     if ctx.prior_balance < drops.saturating_add(reserve.max(fee)) {
-        return Ter::tecUNFUNDED_PAYMENT;
+        return Err(Ter::tecUNFUNDED_PAYMENT);
     }
     // An account that requires deposit authorization and spent its XRP may still be
     // sent up to the base reserve, so it is never wedged.
     let base = fees.account_reserve(0);
     if drops > base || balance_drops(&dst_root) > base {
         let src = ctx.account;
-        let auth = credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root));
-        if auth != Ter::tesSUCCESS {
-            return auth;
-        }
+        credential::verify_deposit_preauth(&mut ctx.sb, tx, &src, &dst, Some(&dst_root))
+            .into_result()?;
     }
     credit_drops(&mut ctx.sb, &ctx.account, -drops);
     credit_drops(&mut ctx.sb, &dst, drops);
@@ -266,7 +253,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         }
     }
     ctx.delivered = Some(amount);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// A payment through the payment engine (rippled `Payment::doApply` with
@@ -387,41 +374,37 @@ fn mpt_preclaim(view: &dyn ReadView, tx: &StObject) -> Ter {
 /// deposit authorization, locks and the transfer fee between holders, partial delivery
 /// from SendMax, then `accountSend`. A partial delivery is recorded as DeliveredAmount
 /// under fixMPTDeliveredAmount (none before it).
-fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
+fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     let (src, id) = (ctx.account, amount.id);
     let Some(dst) = tx.account_of(s.destination) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&dst)) else {
-        return Ter::tecNO_DST;
+        return Err(Ter::tecNO_DST);
     };
     for t in [
         mpt::require_auth(&ctx.sb, &id, &src),
         mpt::require_auth(&ctx.sb, &id, &dst),
         mpt::can_transfer(&ctx.sb, &id, &src, &dst),
     ] {
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        t.into_result()?;
     }
-    let auth = credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root));
-    if auth != Ter::tesSUCCESS {
-        return auth;
-    }
+    credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root))
+        .into_result()?;
     let issuer = id.issuer();
     let mut rate = 1_000_000_000;
     if src != issuer && dst != issuer {
         if mpt::is_any_locked(&ctx.sb, &id, &[src, dst]) {
-            return Ter::tecLOCKED;
+            return Err(Ter::tecLOCKED);
         }
         rate = mpt::transfer_rate(&ctx.sb, &id);
     }
     let max = tx.mpt_amount_of(s.send_max).unwrap_or(*amount).value;
     let mut deliver = amount.value;
     let Some(mut required) = mpt::multiply_rate(deliver, rate) else {
-        return Ter::tecPATH_PARTIAL;
+        return Err(Ter::tecPATH_PARTIAL);
     };
     if tx.flags() & tf::PARTIAL_PAYMENT != 0 && required > max {
         required = max;
@@ -431,7 +414,7 @@ fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
         .mpt_amount_of(s.deliver_min)
         .is_some_and(|m| deliver < m.value);
     if required > max || below_min {
-        return Ter::tecPATH_PARTIAL;
+        return Err(Ter::tecPATH_PARTIAL);
     }
     let ter = match mpt::send(&mut ctx.sb, &id, &src, &dst, deliver) {
         Ter::tecINSUFFICIENT_FUNDS | Ter::tecPATH_DRY => Ter::tecPATH_PARTIAL,
@@ -441,7 +424,7 @@ fn mpt_apply(ctx: &mut ApplyContext, amount: &MptAmount) -> Ter {
     if ter == Ter::tesSUCCESS && deliver != amount.value && record {
         ctx.meta_delivered_mpt = Some(MptAmount::new(deliver, id));
     }
-    ter
+    ter.into_result()
 }
 
 /// A delegate's granular permissions (rippled `Payment::checkPermission`): PaymentMint

@@ -217,21 +217,21 @@ fn side_bit(high: bool, low_bit: u32, high_bit: u32) -> u32 {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let account = ctx.account;
     let Some(req) = request(ctx.tx) else {
-        return Ter::temBAD_LIMIT;
+        return Err(Ter::temBAD_LIMIT);
     };
     let Some(me) = ctx.sb.peek(&keylet::account(&account)) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let reserve_create = reserve_to_create(&ctx.sb, &me);
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&req.dst)) else {
-        return Ter::tecNO_DST;
+        return Err(Ter::tecNO_DST);
     };
     let line_key = keylet::line(&account, &req.dst, &req.currency);
     let Some(mut line) = ctx.sb.peek(&line_key) else {
-        return create_line(ctx, &req, reserve_create);
+        return create_line(ctx, &req, reserve_create).into_result();
     };
 
     let high = account > req.dst;
@@ -250,10 +250,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     set_limit_and_qualities(&mut line, &req, &account, high);
     let flags_in = line.flags();
     let my_balance = if high { high_balance } else { low_balance };
-    let mut out = match ripple_and_freeze(flags_in, &req, high, &me, my_balance) {
-        Ok(out) => out,
-        Err(t) => return t,
-    };
+    let mut out = ripple_and_freeze(flags_in, &req, high, &me, my_balance)?;
     let low_reserve_set = side_needs_reserve(&line, out, false, low_root, low_balance);
     let high_reserve_set = side_needs_reserve(&line, out, true, high_root, high_balance);
     if req.set_auth {
@@ -271,13 +268,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     let is_default = !low_reserve_set && !high_reserve_set;
     if is_default || req.currency.is_bad() {
-        return trust_delete(&mut ctx.sb, &line_key, &line);
+        return trust_delete(&mut ctx.sb, &line_key, &line).into_result();
     }
     if reserve_increase && ctx.prior_balance < reserve_create {
-        return Ter::tecINSUF_RESERVE_LINE;
+        return Err(Ter::tecINSUF_RESERVE_LINE);
     }
     ctx.sb.update(line_key, line);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The balance the sender needs to add a line. The first two owned objects need no

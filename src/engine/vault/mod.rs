@@ -213,7 +213,7 @@ pub fn to_asset(asset: &VaultAsset, v: Number) -> Option<AssetAmount> {
 /// `accountSend` with `WaiveTransferFee::Yes` for any vault asset.
 pub fn send_asset(sb: &mut Sandbox, from: &AccountId, to: &AccountId, a: &AssetAmount) -> Ter {
     match a {
-        AssetAmount::Token(amount) => super::funds::account_send(sb, from, to, amount),
+        AssetAmount::Token(amount) => Ter::from(super::funds::account_send(sb, from, to, amount)),
         AssetAmount::Mpt(id, v) => super::mpt::send_waived(sb, id, from, to, *v),
     }
 }
@@ -262,7 +262,7 @@ pub fn asset_require_auth(
 ) -> Ter {
     match asset {
         VaultAsset::Token(i) => super::funds::require_auth(view, i, account),
-        VaultAsset::Mpt(id) => super::mpt::require_auth_as(view, id, account, strong),
+        VaultAsset::Mpt(id) => Ter::from(super::mpt::require_auth_as(view, id, account, strong)),
     }
 }
 
@@ -647,25 +647,22 @@ pub fn destination_ok(view: &dyn ReadView, dst: &AccountId, account: &AccountId)
 }
 
 /// `removeEmptyHolding` for the pseudo-account's line or MPToken (none for XRP).
-pub fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Ter {
+pub fn remove_line(sb: &mut Sandbox, pseudo: &AccountId, asset: &VaultAsset) -> Result<(), Ter> {
     let issue = match asset {
-        VaultAsset::Mpt(id) => return remove_mpt_holding(sb, pseudo, id),
-        VaultAsset::Token(i) if i.is_xrp() => return Ter::tesSUCCESS,
+        VaultAsset::Mpt(id) => return remove_mpt_holding(sb, pseudo, id).into_result(),
+        VaultAsset::Token(i) if i.is_xrp() => return Ok(()),
         VaultAsset::Token(i) => i,
     };
     let key = keylet::line(pseudo, &issue.issuer, &issue.currency);
     let Some(line) = sb.peek(&key) else {
-        return Ter::tesSUCCESS;
+        return Ok(());
     };
     if !crate::engine::ripple::balance_for(&line, pseudo, &issue.issuer).is_zero() {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
-    let t = crate::engine::ripple::trust_delete(sb, &key, &line);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    crate::engine::ripple::trust_delete(sb, &key, &line).into_result()?;
     adjust_owner_count(sb, pseudo, -1);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The preflight VaultDeposit and VaultWithdraw share: no flag, a VaultID, a positive

@@ -130,13 +130,13 @@ fn clawed_guts(
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some(key) = vault_id(ctx.tx) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(mut vault) = read_vault(&ctx.sb, &key) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let (Some(share), Some(pseudo), Some(issue), Some(holder)) = (
         share_id(&vault),
@@ -144,20 +144,16 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         asset_of(&vault),
         ctx.tx.account_of(s.holder),
     ) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let totals = Totals::of(&vault, &iss);
     let available = number_of(&vault, s.assets_available);
-    let (shares, assets) =
-        match clawed(&ctx.sb, &totals, ctx.tx, &holder, &issue, available, &share) {
-            Ok(x) => x,
-            Err(t) => return t,
-        };
+    let (shares, assets) = clawed(&ctx.sb, &totals, ctx.tx, &holder, &issue, available, &share)?;
     if shares == 0 {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     let taken = assets.number();
     let total = number_of(&vault, s.assets_total) - taken;
@@ -165,15 +161,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     set_number(&mut vault, s.assets_available, available - taken);
     let owner = vault.account_of(s.owner);
     ctx.sb.update(key, vault);
-    let t = crate::engine::mpt::send(&mut ctx.sb, &share, &holder, &pseudo, shares);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    crate::engine::mpt::send(&mut ctx.sb, &share, &holder, &pseudo, shares).into_result()?;
     if owner != Some(holder) {
         let t = remove_share_token(&mut ctx.sb, &share, &holder);
         if t != Ter::tesSUCCESS && t != Ter::tecHAS_OBLIGATIONS {
-            return t;
+            return Err(t);
         }
     }
-    send_asset(&mut ctx.sb, &pseudo, &ctx.account, &assets)
+    send_asset(&mut ctx.sb, &pseudo, &ctx.account, &assets).into_result()
 }

@@ -81,47 +81,41 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let Some(asset) = asset(tx) else {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     };
-    let t = can_add_holding(view, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    can_add_holding(view, &asset).into_result()?;
     if asset.issuer().is_some_and(|i| is_pseudo_account(view, &i)) {
-        return Ter::tecWRONG_ASSET;
+        return Err(Ter::tecWRONG_ASSET);
     }
-    let t = asset_frozen(view, account, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    asset_frozen(view, account, &asset).into_result()?;
     if let Some(d) = tx.h256_of(s.domain_id) {
         if view.read(&d).map(|o| o.u16_of(s.ledger_entry_type))
             != Some(Some(lt::PERMISSIONED_DOMAIN))
         {
-            return Ter::tecOBJECT_NOT_FOUND;
+            return Err(Ter::tecOBJECT_NOT_FOUND);
         }
     }
     let seq = crate::engine::mpt::seq_proxy(tx);
     if crate::engine::amm::pseudo_account_address(view, &keylet::vault(account, seq)).is_none() {
-        return Ter::terADDRESS_COLLISION;
+        return Err(Ter::terADDRESS_COLLISION);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let account = ctx.account;
     let seq = crate::engine::mpt::seq_proxy(ctx.tx);
     let key = keylet::vault(&account, seq);
     let Some(issue) = asset(ctx.tx) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
-        return Ter::tecDIR_FULL;
+        return Err(Ter::tecDIR_FULL);
     };
     adjust_owner_count(&mut ctx.sb, &account, 1);
     let owners = ctx
@@ -130,29 +124,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         .and_then(|r| r.u32_of(s.owner_count))
         .unwrap_or(0);
     if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+        return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
-    let pseudo = match create_pseudo(&mut ctx.sb, &key) {
-        Ok(p) => p,
-        Err(t) => return t,
-    };
-    let t = add_empty_holding(&mut ctx.sb, &pseudo, &issue);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    let pseudo = create_pseudo(&mut ctx.sb, &key)?;
+    add_empty_holding(&mut ctx.sb, &pseudo, &issue).into_result()?;
     let scale = match issue {
         VaultAsset::Token(i) if !i.is_xrp() => ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE),
         _ => 0,
     };
     let holding = super::holding_key(&pseudo, &issue);
     let flags = share_flags(ctx.tx.flags());
-    let share = match create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx) {
-        Ok(id) => id,
-        Err(t) => return t,
-    };
+    let share = create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx)?;
     let vault = vault_entry(ctx.tx, &account, &pseudo, &issue, share, seq, page, scale);
     ctx.sb.insert(key, vault);
-    finish_owner_token(&mut ctx.sb, &share, &account, ctx.prior_balance, ctx.tx)
+    finish_owner_token(&mut ctx.sb, &share, &account, ctx.prior_balance, ctx.tx).into_result()
 }
 
 /// The share issuance's flags: transferable unless asked, RequireAuth when private.

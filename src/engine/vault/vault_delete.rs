@@ -55,13 +55,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some(key) = vault_id(ctx.tx) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(vault) = read_vault(&ctx.sb, &key) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let (Some(pseudo), Some(owner), Some(share), Some(issue)) = (
         vault.account_of(s.account),
@@ -69,31 +69,22 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         share_id(&vault),
         asset_of(&vault),
     ) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
-    let t = remove_line(&mut ctx.sb, &pseudo, &issue);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = remove_issuance(&mut ctx.sb, &pseudo, &share);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    remove_line(&mut ctx.sb, &pseudo, &issue)?;
+    remove_issuance(&mut ctx.sb, &pseudo, &share).into_result()?;
     if ctx.sb.exists(&keylet::owner_dir(&pseudo)) {
-        return Ter::tecHAS_OBLIGATIONS;
+        return Err(Ter::tecHAS_OBLIGATIONS);
     }
     ctx.sb.erase(keylet::account(&pseudo));
-    let t = remove_share_token(&mut ctx.sb, &share, &owner);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    remove_share_token(&mut ctx.sb, &share, &owner).into_result()?;
     let page = vault.u64_of(s.owner_node).unwrap_or(0);
     if !remove_owned(&mut ctx.sb, &owner, page, &key, false) {
-        return Ter::tefBAD_LEDGER;
+        return Err(Ter::tefBAD_LEDGER);
     }
     adjust_owner_count(&mut ctx.sb, &owner, -1);
     ctx.sb.erase(key);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The share issuance, out of the pseudo-account's directory.

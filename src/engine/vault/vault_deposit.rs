@@ -27,46 +27,31 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let (vault, asset, share) = match named_vault(view, tx) {
-        Ok(parts) => parts,
-        Err(t) => return t,
-    };
+    let (vault, asset, share) = named_vault(view, tx)?;
     let Some(amount) = amount_field(tx).filter(|a| a.asset() == asset) else {
-        return Ter::tecWRONG_ASSET;
+        return Err(Ter::tecWRONG_ASSET);
     };
     let pseudo = vault.account_of(s.account).unwrap_or_default();
-    let t = asset_can_transfer(view, &asset, account, &pseudo);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    asset_can_transfer(view, &asset, account, &pseudo).into_result()?;
     let Some(iss) = crate::engine::mpt::issuance(view, &share) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
-    let t = asset_frozen(view, account, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    asset_frozen(view, account, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
-        return Ter::tecLOCKED;
+        return Err(Ter::tecLOCKED);
     }
     if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
-        let t = domain_member(view, &iss, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        domain_member(view, &iss, account).into_result()?;
     }
-    let t = asset_require_auth(view, &asset, account, true);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    asset_require_auth(view, &asset, account, true).into_result()?;
     // The asset's issuer creates what it deposits.
     let issuer_deposits = asset.issuer() == Some(*account);
     if !issuer_deposits && asset_held(view, account, &asset) < amount.number() {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// A private vault's depositor must be in the share issuance's domain (`validDomain`);
@@ -82,47 +67,38 @@ fn domain_member(view: &dyn ReadView, iss: &StObject, account: &AccountId) -> Te
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some(key) = vault_id(ctx.tx) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(mut vault) = read_vault(&ctx.sb, &key) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let (Some(share), Some(pseudo), Some(amount)) = (
         share_id(&vault),
         vault.account_of(s.account),
         amount_field(ctx.tx),
     ) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
-    let t = holder_token(ctx, &vault, &share);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    holder_token(ctx, &vault, &share).into_result()?;
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let totals = Totals::of(&vault, &iss);
-    let (shares, assets) = match exchange(&totals, &amount) {
-        Ok(x) => x,
-        Err(t) => return t,
-    };
+    let (shares, assets) = exchange(&totals, &amount)?;
     let total = number_of(&vault, s.assets_total) + assets.number();
     let available = number_of(&vault, s.assets_available) + assets.number();
     set_number(&mut vault, s.assets_total, total);
     set_number(&mut vault, s.assets_available, available);
     let maximum = number_of(&vault, s.assets_maximum);
     if !maximum.is_zero() && total > maximum {
-        return Ter::tecLIMIT_EXCEEDED;
+        return Err(Ter::tecLIMIT_EXCEEDED);
     }
     ctx.sb.update(key, vault);
-    let t = send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares)
+    send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets).into_result()?;
+    crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares).into_result()
 }
 
 /// Shares created for `amount`, and the assets they cost (never more than offered).

@@ -21,58 +21,43 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
 /// preflight.
-pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
-    let t = super::preflight_amount(tx);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
+    super::preflight_amount(tx).into_result()?;
     if tx.account_of(sf().destination) == Some(AccountId::ZERO) {
-        return Ter::temMALFORMED;
+        return Err(Ter::temMALFORMED);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// preclaim.
-pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter {
+pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
-    let (vault, asset, share) = match named_vault(view, tx) {
-        Ok(parts) => parts,
-        Err(t) => return t,
-    };
+    let (vault, asset, share) = named_vault(view, tx)?;
     let named = amount_field(tx).map(|a| a.asset());
     if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
-        return Ter::tecWRONG_ASSET;
+        return Err(Ter::tecWRONG_ASSET);
     }
     if let VaultAsset::Mpt(id) = asset {
         match crate::engine::mpt::issuance(view, &id) {
-            None => return Ter::tecOBJECT_NOT_FOUND,
-            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => return Ter::tecNO_AUTH,
+            None => return Err(Ter::tecOBJECT_NOT_FOUND),
+            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => return Err(Ter::tecNO_AUTH),
             Some(_) => {}
         }
     }
     if vault.u8_of(s.withdrawal_policy) != Some(STRATEGY_FIRST_COME_FIRST_SERVE) {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     }
     let dst = tx.account_of(s.destination).unwrap_or(*account);
     if dst != *account {
-        let t = destination_ok(view, &dst, account);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        destination_ok(view, &dst, account).into_result()?;
     }
     // Withdrawing to itself, the holder gets its MPToken created in doApply.
-    let t = asset_require_auth(view, &asset, &dst, dst != *account);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
-    let t = asset_frozen(view, &dst, &asset);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    asset_require_auth(view, &asset, &dst, dst != *account).into_result()?;
+    asset_frozen(view, &dst, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
-        return Ter::tecLOCKED;
+        return Err(Ter::tecLOCKED);
     }
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The shares redeemed and the assets they give, for the transaction's Amount (assets,
@@ -116,59 +101,50 @@ fn exchange_guts(
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let Some(key) = vault_id(ctx.tx) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(mut vault) = read_vault(&ctx.sb, &key) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let (Some(share), Some(pseudo), Some(issue)) = (
         share_id(&vault),
         vault.account_of(s.account),
         asset_of(&vault),
     ) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
-        return Ter::tefINTERNAL;
+        return Err(Ter::tefINTERNAL);
     };
-    let (shares, assets) = match exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share) {
-        Ok(x) => x,
-        Err(t) => return t,
-    };
+    let (shares, assets) = exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share)?;
     if shares_held(&ctx.sb, &share, &ctx.account) < shares {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     let available = number_of(&vault, s.assets_available);
     let taken = assets.number();
     if available < taken {
-        return Ter::tecINSUFFICIENT_FUNDS;
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     let total = number_of(&vault, s.assets_total) - taken;
     set_number(&mut vault, s.assets_total, total);
     set_number(&mut vault, s.assets_available, available - taken);
     let owner = vault.account_of(s.owner);
     ctx.sb.update(key, vault);
-    let t = crate::engine::mpt::send(&mut ctx.sb, &share, &ctx.account, &pseudo, shares);
-    if t != Ter::tesSUCCESS {
-        return t;
-    }
+    crate::engine::mpt::send(&mut ctx.sb, &share, &ctx.account, &pseudo, shares).into_result()?;
     if owner != Some(ctx.account) {
         let t = remove_share_token(&mut ctx.sb, &share, &ctx.account);
         if t != Ter::tesSUCCESS && t != Ter::tecHAS_OBLIGATIONS {
-            return t;
+            return Err(t);
         }
     }
     let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
     if let VaultAsset::Mpt(id) = issue {
-        let t = own_token(ctx, &id, &dst);
-        if t != Ter::tesSUCCESS {
-            return t;
-        }
+        own_token(ctx, &id, &dst).into_result()?;
     }
-    send_asset(&mut ctx.sb, &pseudo, &dst, &assets)
+    send_asset(&mut ctx.sb, &pseudo, &dst, &assets).into_result()
 }
 
 /// A holder withdrawing an MPT to itself gets its MPToken back when it has none

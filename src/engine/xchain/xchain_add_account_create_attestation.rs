@@ -205,25 +205,22 @@ struct Apply<'a> {
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let (Some(att), Some(spec)) = (
         CreateAccountAttestation::from_tx(ctx.tx),
         ctx.tx.get_xchain_bridge("XChainBridge"),
     ) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let Some((bridge_key, bridge)) = read_bridge(&ctx.sb, &spec) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     let (Some(this), Some(door)) = (this_chain(&bridge, &spec), bridge.account_of(s.account))
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    let (signers, quorum) = match signers_and_quorum(&ctx.sb, &bridge) {
-        Ok(x) => x,
-        Err(t) => return t,
-    };
+    let (signers, quorum) = signers_and_quorum(&ctx.sb, &bridge)?;
     let a = Apply {
         spec: &spec,
         bridge_key,
@@ -233,13 +230,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         quorum,
     };
     let mut psb = Sandbox::new_payment(&ctx.sb);
-    let ter = apply_attestation(&mut psb, &a, &att);
-    if !ter.is_tes() {
-        return ter;
-    }
+    apply_attestation(&mut psb, &a, &att)?;
     let (items, _) = psb.into_parts();
     ctx.sb.absorb(items);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// The bridge's XChainAccountClaimCount: the last create done.
@@ -262,30 +256,28 @@ fn attestations_value(atts: &[StObject]) -> StValue {
 }
 
 /// `applyCreateAccountAttestations` for one attestation.
-fn apply_attestation(psb: &mut Sandbox, a: &Apply, att: &CreateAccountAttestation) -> Ter {
-    let done = match claim_count(psb, a) {
-        Ok(c) => c,
-        Err(t) => return t,
-    };
+fn apply_attestation(
+    psb: &mut Sandbox,
+    a: &Apply,
+    att: &CreateAccountAttestation,
+) -> Result<(), Ter> {
+    let done = claim_count(psb, a)?;
     if att.create_count <= done {
-        return Ter::tecXCHAIN_ACCOUNT_CREATE_PAST;
+        return Err(Ter::tecXCHAIN_ACCOUNT_CREATE_PAST);
     }
     if att.create_count >= done.saturating_add(XCHAIN_ACCOUNT_CREATES_PENDING_MAX) {
-        return Ter::tecXCHAIN_ACCOUNT_CREATE_TOO_MANY;
+        return Err(Ter::tecXCHAIN_ACCOUNT_CREATE_TOO_MANY);
     }
     if src_chain(att.was_locking) != a.src {
-        return Ter::tecXCHAIN_WRONG_CHAIN;
+        return Err(Ter::tecXCHAIN_WRONG_CHAIN);
     }
     let claim_key = keylet::xchain_create_account_claim_id(a.spec, att.create_count);
     let existing = psb.peek(&claim_key);
     if existing.is_none() {
-        let ter = check_door_reserve(psb, &a.door);
-        if !ter.is_tes() {
-            return ter;
-        }
+        check_door_reserve(psb, &a.door).into_result()?;
     }
     if !a.signers.iter().any(|(w, _)| *w == att.signer) {
-        return Ter::tecXCHAIN_PROOF_UNKNOWN_KEY;
+        return Err(Ter::tecXCHAIN_PROOF_UNKNOWN_KEY);
     }
     let mut atts = existing
         .as_ref()
@@ -302,10 +294,10 @@ fn apply_attestation(psb: &mut Sandbox, a: &Apply, att: &CreateAccountAttestatio
     }
     match rewards {
         Ok(rewards) if done + 1 == att.create_count => {
-            create_account(psb, a, att, claim_key, rewards)
+            create_account(psb, a, att, claim_key, rewards).into_result()
         }
-        _ if existing.is_none() => insert_claim_id(psb, a, att, claim_key, &atts),
-        _ => Ter::tesSUCCESS,
+        _ if existing.is_none() => insert_claim_id(psb, a, att, claim_key, &atts).into_result(),
+        _ => Ok(()),
     }
 }
 

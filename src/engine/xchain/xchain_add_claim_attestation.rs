@@ -72,31 +72,28 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, _account: &AccountId) -> Ter
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let (Some(att), Some(spec)) = (
         ClaimAttestation::from_tx(ctx.tx),
         ctx.tx.get_xchain_bridge("XChainBridge"),
     ) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let Some((_, bridge)) = read_bridge(&ctx.sb, &spec) else {
-        return Ter::tecNO_ENTRY;
+        return Err(Ter::tecNO_ENTRY);
     };
     let Some(this) = this_chain(&bridge, &spec) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
-    let (signers, quorum) = match signers_and_quorum(&ctx.sb, &bridge) {
-        Ok(x) => x,
-        Err(t) => return t,
-    };
+    let (signers, quorum) = signers_and_quorum(&ctx.sb, &bridge)?;
     let mut psb = Sandbox::new_payment(&ctx.sb);
     let ter = apply_attestation(&mut psb, &spec, this.other(), &att, &signers, quorum);
     if !ter.is_tes() {
-        return ter;
+        return ter.into_result();
     }
     let (items, _) = psb.into_parts();
     ctx.sb.absorb(items);
-    Ter::tesSUCCESS
+    Ok(())
 }
 
 /// `applyClaimAttestations` for one attestation.

@@ -95,7 +95,7 @@ pub fn with_issue(amount: &Amount, spec: &XChainBridge, chain: ChainType) -> Amo
 }
 
 /// doApply.
-pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
+pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
     let tx = ctx.tx;
     let Some(ClaimFields {
@@ -105,22 +105,19 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         dst,
     }) = claim_fields(tx)
     else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let claim_key = keylet::xchain_claim_id(&spec, id);
     let mut psb = Sandbox::new_payment(&ctx.sb);
     let (Some((_, bridge)), Some(claim)) = (read_bridge(&psb, &spec), psb.peek(&claim_key)) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let Some(this) = this_chain(&bridge, &spec) else {
-        return Ter::tecINTERNAL;
+        return Err(Ter::tecINTERNAL);
     };
     let src_chain = this.other();
     let sending_amount = with_issue(&amount, &spec, src_chain);
-    let (signers, quorum) = match signers_and_quorum(&psb, &bridge) {
-        Ok(x) => x,
-        Err(t) => return t,
-    };
+    let (signers, quorum) = signers_and_quorum(&psb, &bridge)?;
     let mut atts = stored_attestations(&claim);
     let m = MatchFields {
         amount: sending_amount,
@@ -128,10 +125,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         dst: None,
         reward: None,
     };
-    let rewards = match claim_helper(&mut atts, &psb, &m, quorum, &signers) {
-        Ok(r) => r,
-        Err(t) => return t,
-    };
+    let rewards = claim_helper(&mut atts, &psb, &m, quorum, &signers)?;
     let f = Finalize {
         bridge: &spec,
         dst,
@@ -149,9 +143,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let ter = finalize_claim(&mut psb, &f);
     if !ter.is_tes() {
-        return ter;
+        return ter.into_result();
     }
     let (items, _) = psb.into_parts();
     ctx.sb.absorb(items);
-    Ter::tesSUCCESS
+    Ok(())
 }

@@ -128,9 +128,7 @@ impl Pathfinder<'_, '_> {
         let set = steps(std::slice::from_ref(path));
         let mut sb = Sandbox::new(self.cx.read_view());
         let rc = self.calc(&mut sb, *min_dst, &set, false, self.convert_all);
-        if rc.ter != Ter::tesSUCCESS {
-            return Err(rc.ter);
-        }
+        rc.ter.into_result()?;
         let quality = get_rate(&rc.actual_out, &rc.actual_in);
         let mut out = rc.actual_out;
         if !self.convert_all {

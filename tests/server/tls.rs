@@ -42,6 +42,27 @@ pub fn make_cert(dir: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
+/// An HTTP/1.1 POST of `body` that closes the connection after its reply.
+fn post_request(body: &str) -> String {
+    format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// One HTTPS POST of `body` to `addr` (the server's certificate at `cert`), its reply.
+pub async fn post(
+    addr: std::net::SocketAddr,
+    cert: &std::path::Path,
+    body: &str,
+) -> support::http::HttpReply {
+    let mut tls = connect(addr, cert).await;
+    tls.write_all(post_request(body).as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    let _ = tls.read_to_end(&mut raw).await;
+    parse_reply(&raw)
+}
+
 pub async fn connect(
     addr: std::net::SocketAddr,
     cert: &std::path::Path,
@@ -80,16 +101,7 @@ async fn wss_and_https() {
     let cert = dir.path().join("cert.pem");
 
     // https
-    let mut tls = connect(server.addr(), &cert).await;
-    let body = r#"{"method":"ping"}"#;
-    let req = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    tls.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    let _ = tls.read_to_end(&mut raw).await;
-    let reply = parse_reply(&raw);
+    let reply = post(server.addr(), &cert, r#"{"method":"ping"}"#).await;
     assert_eq!(reply.status, 200);
     assert_eq!(
         reply.json(),
@@ -113,6 +125,7 @@ async fn wss_and_https() {
 
     // Plain text on a TLS port gets nowhere.
     let mut plain = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let req = post_request(r#"{"method":"ping"}"#);
     plain.write_all(req.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
     let _ = tokio::time::timeout(

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-use support::http::{http, parse_reply, rpc, rpc_body};
+use support::http::{http, rpc, rpc_body};
 use support::server::Server;
 use support::ws::Ws;
 
@@ -227,17 +227,9 @@ async fn a_port_listing_https_and_http_serves_both() {
         .await
         .unwrap();
     assert_eq!(plain.json()["result"]["status"], "success");
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut tls = crate::tls::connect(addr, &dir.path().join("cert.pem")).await;
     let body = rpc_body("ping", json!({}));
-    let req = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    tls.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    let _ = tls.read_to_end(&mut raw).await;
-    assert_eq!(parse_reply(&raw).json()["result"]["status"], "success");
+    let secure = crate::tls::post(addr, &dir.path().join("cert.pem"), &body).await;
+    assert_eq!(secure.json()["result"]["status"], "success");
 }
 
 #[test]

@@ -169,6 +169,15 @@ const READ: &[&str] = &[
 /// Reads `path` (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`] bytes)
 /// as xrpld would under `mode`.
 pub fn load(path: &Path, mode: Mode) -> Result<(ServerConfig, Notes), ConfigError> {
+    let (text, dir) = read_file(path)?;
+    let (mut config, notes) = from_text(&text, &dir, mode).map_err(at_line(path))?;
+    config.config_file = Some(path.to_owned());
+    Ok((config, notes))
+}
+
+/// The file's text (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`]
+/// bytes) and the directory its relative paths start from.
+fn read_file(path: &Path) -> Result<(String, PathBuf), ConfigError> {
     let max = crate::limits::CONFIG_FILE_BYTES_MAX;
     let text =
         crate::server::files::read_text_bounded(path, max).map_err(|source| ConfigError::Read {
@@ -176,13 +185,16 @@ pub fn load(path: &Path, mode: Mode) -> Result<(ServerConfig, Notes), ConfigErro
             source,
         })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (mut config, notes) = from_text(&text, &dir, mode).map_err(|e| ConfigError::At {
+    Ok((text, dir))
+}
+
+/// A line's error as the file's.
+fn at_line(path: &Path) -> impl Fn(CfgError) -> ConfigError + '_ {
+    move |e| ConfigError::At {
         path: path.to_owned(),
         line: e.line,
         reason: e.reason,
-    })?;
-    config.config_file = Some(path.to_owned());
-    Ok((config, notes))
+    }
 }
 
 /// Where xrpld's command-line client sends a request given `--conf FILE`
@@ -198,19 +210,9 @@ pub struct ClientTarget {
 
 /// The [`ClientTarget`] of the file at `path`.
 pub fn client_target(path: &Path) -> Result<ClientTarget, ConfigError> {
-    let max = crate::limits::CONFIG_FILE_BYTES_MAX;
-    let text =
-        crate::server::files::read_text_bounded(path, max).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
-    let at = |e: CfgError| ConfigError::At {
-        path: path.to_owned(),
-        line: e.line,
-        reason: e.reason,
-    };
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let ports = ports::ports(&Ini::parse(&text), &dir, &mut Notes::default()).map_err(at)?;
+    let (text, dir) = read_file(path)?;
+    let at = at_line(path);
+    let ports = ports::ports(&Ini::parse(&text), &dir, &mut Notes::default()).map_err(&at)?;
     let port = ports.iter().find(|p| p.http).ok_or_else(|| {
         at(CfgError {
             line: 0,

@@ -11,7 +11,7 @@
 //! - [`registry`]: [`registry::TRANSACTORS`], one row per type: its module's `preflight`,
 //!   `preclaim` and `do_apply`, and its [`registry::Rules`] (base fee, counterparty,
 //!   inner transactions, AccountRoots it may delete, DEX invariant, granular
-//!   permissions), looked up by type code.
+//!   permissions, the amendments it needs beyond its type's), looked up by type code.
 //! - [`tx_type`]: the [`TxType`] codes. [`ter`]: result codes with rippled's names,
 //!   numbers and messages.
 //! - [`sandbox`]: the change set a transaction applies into. [`meta`]: threading and

@@ -43,6 +43,22 @@ pub type CheckCounterparty = fn(&dyn ReadView, &StObject, bool) -> Result<(), Te
 /// true when the granular permissions it holds (`has`, by name) cover exactly what the
 /// transaction does for `account`.
 pub type Granular = fn(&dyn ReadView, &StObject, &AccountId, &dyn Fn(&str) -> bool) -> bool;
+/// The type's `checkExtraFeatures`: whether the ledger's rules have every amendment what
+/// the transaction uses needs beyond its type's own ([`TxType::amendment`]): a field, a
+/// kind of amount. False answers `temDISABLED`, right after the type's amendment and
+/// before any other check.
+pub type ExtraFeatures = fn(&StObject, &crate::ledger::rules::Rules) -> bool;
+
+/// What an [`ExtraFeatures`] asks of one field: absent, or the amendment that brings it
+/// enabled.
+pub fn field_allowed(
+    tx: &StObject,
+    field: crate::protocol::definitions::Field,
+    rules: &crate::ledger::rules::Rules,
+    feature: crate::protocol::features::Feature,
+) -> bool {
+    tx.get(field).is_none() || rules.enabled(feature)
+}
 
 /// How a type's base fee is figured (rippled's `calculateBaseFee` and the types'
 /// overrides of it).
@@ -93,11 +109,14 @@ pub struct Rules {
     pub dex: DexCheck,
     /// Granular permissions a delegate may hold for it instead of the type's own.
     pub granular: Option<Granular>,
+    /// The amendments what it uses needs beyond its type's own (`checkExtraFeatures`).
+    pub extra_features: Option<ExtraFeatures>,
 }
 
 impl Rules {
     /// Nothing beyond the three phases: the reference fee, no counterparty, no inner
-    /// transactions, no AccountRoot deleted, no DEX invariant, no granular permission.
+    /// transactions, no AccountRoot deleted, no DEX invariant, no granular permission, no
+    /// amendment beyond the type's.
     pub const NONE: Rules = Rules {
         fee: BaseFee::Reference,
         counterparty: None,
@@ -105,7 +124,16 @@ impl Rules {
         deletes_root: RootDeletion::Never,
         dex: DexCheck::None,
         granular: None,
+        extra_features: None,
     };
+
+    /// Only the amendments what the type uses needs beyond its own.
+    const fn features(extra: ExtraFeatures) -> Rules {
+        Rules {
+            extra_features: Some(extra),
+            ..Rules::NONE
+        }
+    }
 }
 
 /// One transaction type and its phases.
@@ -150,6 +178,7 @@ const ROWS: &[Transactor] = &[
         dex::offer_create,
         Rules {
             dex: DexCheck::DomainAndHybrid,
+            extra_features: Some(dex::offer_create::extra_features),
             ..Rules::NONE
         }
     ),
@@ -162,6 +191,7 @@ const ROWS: &[Transactor] = &[
         Rules {
             dex: DexCheck::Domain,
             granular: Some(payment::payment::granular_permission),
+            extra_features: Some(payment::payment::extra_features),
             ..Rules::NONE
         }
     ),
@@ -183,8 +213,16 @@ const ROWS: &[Transactor] = &[
     ),
     row!(PaymentChannelCreate, channel::payment_channel_create),
     row!(PaymentChannelFund, channel::payment_channel_fund),
-    row!(PaymentChannelClaim, channel::payment_channel_claim),
-    row!(DepositPreauth, account::deposit_preauth),
+    row!(
+        PaymentChannelClaim,
+        channel::payment_channel_claim,
+        Rules::features(channel::payment_channel_claim::extra_features)
+    ),
+    row!(
+        DepositPreauth,
+        account::deposit_preauth,
+        Rules::features(account::deposit_preauth::extra_features)
+    ),
     row!(
         TrustSet,
         trust::trust_set,
@@ -199,6 +237,7 @@ const ROWS: &[Transactor] = &[
         Rules {
             fee: BaseFee::OwnerReserve,
             deletes_root: RootDeletion::Any,
+            extra_features: Some(account::account_delete::extra_features),
             ..Rules::NONE
         }
     ),
@@ -209,6 +248,7 @@ const ROWS: &[Transactor] = &[
         escrow::escrow_finish,
         Rules {
             fee: BaseFee::PlusUnits(escrow::escrow_finish::fee_units),
+            extra_features: Some(escrow::escrow_finish::extra_features),
             ..Rules::NONE
         }
     ),
@@ -251,18 +291,27 @@ const ROWS: &[Transactor] = &[
             ..Rules::NONE
         }
     ),
-    row!(MPTokenIssuanceCreate, mpt::mptoken_issuance_create),
+    row!(
+        MPTokenIssuanceCreate,
+        mpt::mptoken_issuance_create,
+        Rules::features(mpt::mptoken_issuance_create::extra_features)
+    ),
     row!(MPTokenIssuanceDestroy, mpt::mptoken_issuance_destroy),
     row!(
         MPTokenIssuanceSet,
         mpt::mptoken_issuance_set,
         Rules {
             granular: Some(mpt::mptoken_issuance_set::granular_permission),
+            extra_features: Some(mpt::mptoken_issuance_set::extra_features),
             ..Rules::NONE
         }
     ),
     row!(MPTokenAuthorize, mpt::mptoken_authorize),
-    row!(NFTokenMint, nft::nftoken_mint),
+    row!(
+        NFTokenMint,
+        nft::nftoken_mint,
+        Rules::features(nft::nftoken_mint::extra_features)
+    ),
     row!(NFTokenBurn, nft::nftoken_burn),
     row!(NFTokenCreateOffer, nft::nftoken_create_offer),
     row!(NFTokenCancelOffer, nft::nftoken_cancel_offer),
@@ -276,7 +325,11 @@ const ROWS: &[Transactor] = &[
     row!(CredentialCreate, credential::credential_create),
     row!(CredentialAccept, credential::credential_accept),
     row!(CredentialDelete, credential::credential_delete),
-    row!(PermissionedDomainSet, domain::permissioned_domain_set),
+    row!(
+        PermissionedDomainSet,
+        domain::permissioned_domain_set,
+        Rules::features(domain::permissioned_domain_set::extra_features)
+    ),
     row!(PermissionedDomainDelete, domain::permissioned_domain_delete),
     row!(DelegateSet, delegate::delegate_set),
     row!(
@@ -284,10 +337,15 @@ const ROWS: &[Transactor] = &[
         vault::vault_create,
         Rules {
             fee: BaseFee::OwnerReserve,
+            extra_features: Some(vault::vault_create::extra_features),
             ..Rules::NONE
         }
     ),
-    row!(VaultSet, vault::vault_set),
+    row!(
+        VaultSet,
+        vault::vault_set,
+        Rules::features(vault::vault_set::extra_features)
+    ),
     row!(
         VaultDelete,
         vault::vault_delete,
@@ -329,38 +387,53 @@ const ROWS: &[Transactor] = &[
         XChainAddAccountCreateAttestation,
         xchain::xchain_add_account_create_attestation
     ),
-    row!(LoanBrokerSet, loan::loan_broker_set),
+    row!(LoanBrokerSet, loan::loan_broker_set, LENDING),
     row!(
         LoanBrokerDelete,
         loan::loan_broker_delete,
         Rules {
             deletes_root: RootDeletion::PseudoOf(PseudoOwner::LoanBroker),
-            ..Rules::NONE
+            ..LENDING
         }
     ),
-    row!(LoanBrokerCoverDeposit, loan::loan_broker_cover_deposit),
-    row!(LoanBrokerCoverWithdraw, loan::loan_broker_cover_withdraw),
-    row!(LoanBrokerCoverClawback, loan::loan_broker_cover_clawback),
+    row!(
+        LoanBrokerCoverDeposit,
+        loan::loan_broker_cover_deposit,
+        LENDING
+    ),
+    row!(
+        LoanBrokerCoverWithdraw,
+        loan::loan_broker_cover_withdraw,
+        LENDING
+    ),
+    row!(
+        LoanBrokerCoverClawback,
+        loan::loan_broker_cover_clawback,
+        LENDING
+    ),
     row!(
         LoanSet,
         loan::loan_set,
         Rules {
             fee: BaseFee::PlusUnits(loan::loan_set::counterparty_signatures),
             counterparty: Some(loan::loan_set::check_counterparty),
-            ..Rules::NONE
+            ..LENDING
         }
     ),
-    row!(LoanDelete, loan::loan_delete),
-    row!(LoanManage, loan::loan_manage),
+    row!(LoanDelete, loan::loan_delete, LENDING),
+    row!(LoanManage, loan::loan_manage, LENDING),
     row!(
         LoanPay,
         loan::loan_pay,
         Rules {
             fee: BaseFee::Times(loan::loan_pay::fee_multiple),
-            ..Rules::NONE
+            ..LENDING
         }
     ),
 ];
+
+/// What every LoanBroker and Loan type needs beyond LendingProtocol.
+const LENDING: Rules = Rules::features(loan::lending_dependencies);
 
 /// Every transaction type the engine applies.
 pub static TRANSACTORS: &[Transactor] = ROWS;

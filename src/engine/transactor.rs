@@ -13,9 +13,11 @@ use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules as LedgerRules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::tx::counterparty_signing_data;
 use crate::protocol::types::{AccountId, Hash256};
@@ -262,8 +264,38 @@ struct Common {
     inner: bool,
 }
 
-fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
+/// What rippled's `invokePreflight` checks first, as temDISABLED: the type's amendment
+/// ([`super::tx_type::TxType::amendment`]), then what the transaction uses beyond it (its
+/// row's `extra_features`, `checkExtraFeatures`).
+fn feature_gates(row: Option<&Transactor>, tx: &StObject, rules: &LedgerRules) -> Result<(), Ter> {
+    let Some(row) = row else {
+        return Ok(());
+    };
+    if row.tx_type.amendment().is_some_and(|f| !rules.enabled(f)) {
+        return Err(Ter::temDISABLED);
+    }
+    if row
+        .rules
+        .extra_features
+        .is_some_and(|allowed| !allowed(tx, rules))
+    {
+        return Err(Ter::temDISABLED);
+    }
+    Ok(())
+}
+
+fn preflight_common(tx: &StObject, cfg: &ApplyConfig, rules: &LedgerRules) -> Result<Common, Ter> {
     let s = sf();
+    // preflight1 opens with the Delegate: PermissionDelegationV1_1, and not the sender.
+    let delegate = tx.account_of(s.delegate);
+    if let Some(d) = delegate {
+        if !rules.enabled(Feature::PermissionDelegationV1_1) {
+            return Err(Ter::temDISABLED);
+        }
+        if tx.account_of(s.account) == Some(d) {
+            return Err(Ter::temBAD_SIGNER);
+        }
+    }
     // preflight0: NetworkID.
     match tx.u32_of(s.network_id) {
         Some(_) if cfg.network_id <= NETWORK_ID_LEGACY_MAX => {
@@ -279,10 +311,6 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
         Some(_) => return Err(Ter::temBAD_SRC_ACCOUNT),
         None => return Err(Ter::temMALFORMED),
     };
-    let delegate = tx.account_of(s.delegate);
-    if delegate == Some(account) {
-        return Err(Ter::temBAD_SIGNER);
-    }
     let fee = match tx.amount_of(s.fee) {
         Some(Amount::Xrp(d)) if d >= 0 && d as u64 <= DROPS_MAX => d,
         Some(_) => return Err(Ter::temBAD_FEE),
@@ -304,6 +332,9 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig) -> Result<Common, Ter> {
     // An inner transaction only applies as part of its Batch (rippled refuses one
     // submitted alone with temINVALID_FLAG).
     let inner = tx.flags() & TF_INNER_BATCH_TXN != 0;
+    if inner && !rules.enabled(Feature::BatchV1_1) {
+        return Err(Ter::temINVALID_FLAG);
+    }
     if inner != cfg.parent_batch.is_some() {
         return Err(Ter::temINVALID_FLAG);
     }
@@ -736,19 +767,13 @@ fn preflight_and_preclaim(
     tx: &StObject,
     cfg: &ApplyConfig,
 ) -> Result<(Common, &'static Transactor, Ter), Ter> {
-    // The type's amendment, first, as each of rippled's preflights checks it.
-    let needs = tx
+    let rules = view.info().rules;
+    let row = tx
         .u16_of(sf().transaction_type)
-        .and_then(registry::transactor)
-        .and_then(|t| t.tx_type.amendment());
-    if needs.is_some_and(|f| !view.info().rules.enabled(f)) {
-        return Err(Ter::temDISABLED);
-    }
-    let c = preflight_common(tx, cfg)?;
-    let Some(transactor) = tx
-        .u16_of(sf().transaction_type)
-        .and_then(registry::transactor)
-    else {
+        .and_then(registry::transactor);
+    feature_gates(row, tx, &rules)?;
+    let c = preflight_common(tx, cfg, &rules)?;
+    let Some(transactor) = row else {
         return Err(Ter::temUNKNOWN);
     };
     let preflight = match transactor.rules.carries_inner {
@@ -773,11 +798,14 @@ fn preflight_and_preclaim(
 /// Preflight alone (common and type checks, no signature): what a Batch asks of each of
 /// its inner transactions.
 pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Result<(), Ter> {
-    let c = preflight_common(tx, cfg)?;
-    match tx
+    // The Batch applies under its ledger's rules, which the engine made current.
+    let rules = crate::ledger::rules::current();
+    let row = tx
         .u16_of(sf().transaction_type)
-        .and_then(registry::transactor)
-    {
+        .and_then(registry::transactor);
+    feature_gates(row, tx, &rules)?;
+    let c = preflight_common(tx, cfg, &rules)?;
+    match row {
         Some(t) if t.rules.carries_inner.is_some() => Err(Ter::temINVALID),
         Some(t) => (t.preflight)(tx, &c.account).into_result(),
         None => Err(Ter::temUNKNOWN),

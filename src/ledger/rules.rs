@@ -431,7 +431,14 @@ thread_local! {
 /// `isFeatureEnabled`); outside one, ledgerd's default rule book decides.
 #[inline]
 pub fn enabled_now(f: Feature) -> bool {
-    CURRENT.with(|c| c.get()).unwrap_or_default().enabled(f)
+    current().enabled(f)
+}
+
+/// The rules of the transaction this thread applies; outside one, ledgerd's default rule
+/// book.
+#[inline]
+pub fn current() -> Rules {
+    CURRENT.with(|c| c.get()).unwrap_or_default()
 }
 
 /// Sets the thread's current transaction rules until dropped (rippled's

@@ -16,6 +16,7 @@ use crate::ledger::directory::owned;
 use crate::ledger::entry_types::{self, Deletion};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
@@ -26,6 +27,11 @@ use crate::protocol::types::{AccountId, Hash256};
 /// [`Deletion::Deleted`] (rippled `nonObligationDeleter`).
 fn deletable(entry_type: u16) -> bool {
     entry_types::of_code(entry_type).is_some_and(|t| t.deletion == Deletion::Deleted)
+}
+
+/// checkExtraFeatures: `CredentialIDs` needs Credentials.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    credential::ids_allowed(tx, rules)
 }
 
 /// preflight.

@@ -233,12 +233,15 @@ fn new_flags(root: &StObject, a: &Asks, keys: Keys) -> Result<u32, Ter> {
     if a.set == asf::ALLOW_TRUSTLINE_CLAWBACK {
         out |= lsf::ALLOW_TRUSTLINE_CLAWBACK;
     }
-    out = switch(
-        out,
-        a,
-        asf::ALLOW_TRUSTLINE_LOCKING,
-        lsf::ALLOW_TRUSTLINE_LOCKING,
-    );
+    // Before TokenEscrow the flag is ignored.
+    if crate::ledger::rules::enabled_now(crate::protocol::features::Feature::TokenEscrow) {
+        out = switch(
+            out,
+            a,
+            asf::ALLOW_TRUSTLINE_LOCKING,
+            lsf::ALLOW_TRUSTLINE_LOCKING,
+        );
+    }
     Ok(out)
 }
 

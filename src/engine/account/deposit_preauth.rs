@@ -10,14 +10,25 @@ use crate::engine::credential::CREDENTIALS_ARRAY_MAX;
 use crate::engine::credential::{array_of, check_array, pairs, set_value, sorted, CredentialSet};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::registry::field_allowed;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
+
+/// checkExtraFeatures: `AuthorizeCredentials` or `UnauthorizeCredentials` needs
+/// Credentials.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    let s = sf();
+    field_allowed(tx, s.authorize_credentials, rules, Feature::Credentials)
+        && field_allowed(tx, s.unauthorize_credentials, rules, Feature::Credentials)
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {

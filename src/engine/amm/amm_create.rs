@@ -18,7 +18,9 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
+use crate::protocol::st::StValue;
 use crate::protocol::types::{AccountId, Issue};
 
 /// Amount, Amount2 and TradingFee, all required.
@@ -82,12 +84,26 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     if is_lp_token(view, &i1) || is_lp_token(view, &i2) {
         return Err(Ter::tecAMM_INVALID_TOKENS);
     }
+    let rules = view.info().rules;
     // SingleAssetVault: no free address for the pseudo-account.
-    if pseudo_account_address(view, &amm_key(&i1, &i2)).is_none() {
+    let sav = rules.enabled(Feature::SingleAssetVault);
+    if sav && pseudo_account_address(view, &amm_key(&i1, &i2)).is_none() {
         return Err(Ter::terADDRESS_COLLISION);
     }
-    // AMMClawback is applied: an issuer allowing clawback may back an AMM.
+    // Before AMMClawback an issuer allowing clawback may not back an AMM.
+    if !rules.enabled(Feature::AMMClawback) && [&i1, &i2].iter().any(|i| clawback_allowed(view, i))
+    {
+        return Err(Ter::tecNO_PERMISSION);
+    }
     Ok(())
+}
+
+/// An issued currency whose issuer may claw it back (lsfAllowTrustLineClawback).
+fn clawback_allowed(view: &dyn ReadView, issue: &Issue) -> bool {
+    !issue.is_xrp()
+        && view
+            .read(&keylet::account(&issue.issuer))
+            .is_some_and(|r| r.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK))
 }
 
 /// An issuer without DefaultRipple: its currency cannot ripple through the pool.
@@ -141,7 +157,15 @@ fn create(
     let Some(account) = pseudo_account_address(sb, &key) else {
         return Err(Ter::tecDUPLICATE);
     };
-    sb.insert(keylet::account(&account), new_pseudo_root(&account, &key));
+    let mut root = new_pseudo_root(&account, &key);
+    // Before SingleAssetVault and LendingProtocol a pseudo-account starts at the
+    // ledger's sequence, as any account.
+    let info = sb.info();
+    let lending = info.rules.enabled(Feature::LendingProtocol);
+    if !info.rules.enabled(Feature::SingleAssetVault) && !lending {
+        root.set(sf().sequence, StValue::UInt32(info.seq));
+    }
+    sb.insert(keylet::account(&account), root);
     let lpt = Issue {
         currency: lpt_currency(&i1.currency, &i2.currency),
         issuer: account,

@@ -28,6 +28,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Issue};
@@ -146,9 +147,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     let (bal1, bal2, lpt) = amm_holds(view, &amm, None, None, false)?;
     let empty_state = tx.flags() & tf::TWO_ASSET_IF_EMPTY != 0;
     pool_state_fits(empty_state, &bal1, &bal2, &lpt).into_result()?;
-    for asset in [amm.asset, amm.asset2] {
-        require_auth(view, &asset, account).into_result()?;
-        if frozen_issue(view, account, &asset) {
+    // AMMClawback: neither of the pool's assets unauthorized or frozen for the account.
+    let both_assets = view.info().rules.enabled(Feature::AMMClawback);
+    for asset in [amm.asset, amm.asset2].iter().filter(|_| both_assets) {
+        require_auth(view, asset, account).into_result()?;
+        if frozen_issue(view, account, asset) {
             return Err(Ter::tecFROZEN);
         }
     }

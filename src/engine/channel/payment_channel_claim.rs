@@ -7,6 +7,7 @@ use crate::engine::entry::credit_drops;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
@@ -23,6 +24,11 @@ pub mod tf {
     pub const CLOSE: u32 = 0x0002_0000;
     /// Bits a claim may not set.
     pub const CLAIM_MASK: u32 = super::TF_UNIVERSAL_MASK & !(RENEW | CLOSE);
+}
+
+/// checkExtraFeatures: `CredentialIDs` needs Credentials.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    credential::ids_allowed(tx, rules)
 }
 
 /// preflight, including the claim signature.

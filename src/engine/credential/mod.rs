@@ -13,12 +13,20 @@ use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::{lsf, lsf_credential, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::hash::sha512_half;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
+
+/// checkExtraFeatures of the types that take `CredentialIDs` (Payment, EscrowFinish,
+/// PaymentChannelClaim, AccountDelete): the field needs Credentials.
+pub fn ids_allowed(tx: &StObject, rules: &Rules) -> bool {
+    crate::engine::registry::field_allowed(tx, sf().credential_ids, rules, Feature::Credentials)
+}
 
 /// Longest CredentialType, in bytes (rippled `maxCredentialTypeLength`).
 pub const CREDENTIAL_TYPE_BYTES_MAX: usize = 64;

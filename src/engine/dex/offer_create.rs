@@ -9,17 +9,20 @@ use crate::engine::directory::{dir_add, insert_owned};
 use crate::engine::entry::{adjust_owner_count, new_entry, set_flags, with_threading};
 use crate::engine::flow::{flow, Crossing, FlowRequest};
 use crate::engine::funds::{account_funds, is_global_frozen, transfer_rate, zero_of};
+use crate::engine::registry::field_allowed;
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lsf_offer, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue, DROPS_MAX, IOU_EXPONENT_MAX, IOU_MANTISSA_MAX};
 use crate::protocol::amount_math::{
     div_round, div_round_strict, divide, get_rate, mul_round, multiply,
 };
+use crate::protocol::features::Feature;
 use crate::protocol::quality::{Quality, MAX_TICK_SIZE, QUALITY_ONE};
 use crate::protocol::st::{PathStep, StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash160, Hash256, Issue};
@@ -48,6 +51,15 @@ fn legal(a: &Amount) -> bool {
     }
 }
 
+/// checkExtraFeatures: `DomainID` needs PermissionedDEX; an MPT on either side
+/// MPTokensV2.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    let s = sf();
+    let mpt = tx.mpt_amount_of(s.taker_pays).is_some() || tx.mpt_amount_of(s.taker_gets).is_some();
+    field_allowed(tx, s.domain_id, rules, Feature::PermissionedDEX)
+        && (!mpt || rules.enabled(Feature::MPTokensV2))
+}
+
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     let s = sf();
@@ -55,7 +67,12 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if flags & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    if flags & tf::HYBRID != 0 && tx.get(s.domain_id).is_none() {
+    // The mask holds tfHybrid, which is invalid until PermissionedDEX.
+    let hybrid = flags & tf::HYBRID != 0;
+    if hybrid && !crate::ledger::rules::enabled_now(Feature::PermissionedDEX) {
+        return Ter::temINVALID_FLAG;
+    }
+    if hybrid && tx.get(s.domain_id).is_none() {
         return Ter::temINVALID_FLAG;
     }
     if flags & tf::IMMEDIATE_OR_CANCEL != 0 && flags & tf::FILL_OR_KILL != 0 {

@@ -1,6 +1,7 @@
 //! DIDSet (rippled `DID.cpp`, class `DIDSet`): creates or edits the sending account's DID,
 //! an owned entry holding up to three blobs (URI, DIDDocument, Data). On an edit an empty
-//! field removes that field; a DID left with none of the three is refused (`tecEMPTY_DID`).
+//! field removes that field; a DID left with none of the three is refused (`tecEMPTY_DID`),
+//! and so is a new one under fixEmptyDID.
 
 use super::{DID_DATA_BYTES_MAX, DID_DOCUMENT_BYTES_MAX, DID_URI_BYTES_MAX};
 use crate::engine::directory::insert_owned;
@@ -12,6 +13,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -98,7 +100,9 @@ fn create(ctx: &mut ApplyContext, key: crate::protocol::types::Hash256) -> Ter {
             did.set(f, StValue::Blob(b.to_vec()));
         }
     }
-    if holds_nothing(&did) {
+    // fixEmptyDID: no DID made of empty fields alone (before it, one was created empty).
+    let fix = ctx.sb.info().rules.enabled(Feature::FixEmptyDID);
+    if fix && holds_nothing(&did) {
         return Ter::tecEMPTY_DID;
     }
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {

@@ -11,10 +11,17 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
+
+/// checkExtraFeatures: a domain is a set of credentials: Credentials.
+pub fn extra_features(_tx: &StObject, rules: &Rules) -> bool {
+    rules.enabled(Feature::Credentials)
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {

@@ -12,10 +12,12 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::enabled_now;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::condition::{parse_condition, ConditionError};
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -26,6 +28,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
         return Err(Ter::temINVALID_FLAG);
     }
     let amount = match token_lock::token_of(tx) {
+        // Tokens need TokenEscrow; an MPT, MPTokensV1 too.
+        Some(_) if !enabled_now(Feature::TokenEscrow) => Ter::temBAD_AMOUNT,
+        Some(token_lock::Token::Mpt(_)) if !enabled_now(Feature::MPTokensV1) => Ter::temDISABLED,
         Some(token) => token_lock::preflight_amount(&token),
         None => match tx.amount_of(s.amount) {
             Some(Amount::Xrp(d)) if d > 0 => Ter::tesSUCCESS,

@@ -10,6 +10,7 @@ use crate::engine::entry::credit_drops;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::condition::fulfills;
@@ -26,6 +27,11 @@ pub fn fulfillment_fee_units(bytes: usize) -> u64 {
 pub fn fee_units(tx: &StObject) -> u64 {
     tx.blob_of(sf().fulfillment)
         .map_or(0, |f| fulfillment_fee_units(f.len()))
+}
+
+/// checkExtraFeatures: `CredentialIDs` needs Credentials.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    credential::ids_allowed(tx, rules)
 }
 
 /// preflight.

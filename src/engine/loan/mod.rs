@@ -22,12 +22,21 @@ use super::ter::Ter;
 use super::vault::{number_of, read_vault, set_number, VaultAsset};
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lt;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::Hash256;
+
+/// checkExtraFeatures of every LoanBroker and Loan type
+/// (`checkLendingProtocolDependencies`): a vault (SingleAssetVault) as VaultCreate needs it
+/// (its shares, MPTokensV1; a `DomainID`, PermissionedDomains).
+pub fn lending_dependencies(tx: &StObject, rules: &Rules) -> bool {
+    rules.enabled(Feature::SingleAssetVault) && super::vault::shares_and_domain_allowed(tx, rules)
+}
 
 /// `LoanSet::defaultPaymentTotal`.
 pub const DEFAULT_PAYMENT_TOTAL: u32 = 1;

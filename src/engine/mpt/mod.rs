@@ -20,13 +20,22 @@ use super::ter::Ter;
 use super::vault::VaultAsset;
 use crate::ledger::flags::{lsf_mpt, lsif_mpt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
+
+/// checkExtraFeatures of the issuance types: a `DomainID` needs PermissionedDomains and
+/// SingleAssetVault.
+pub fn domain_allowed(tx: &StObject, rules: &Rules) -> bool {
+    tx.get(sf().domain_id).is_none()
+        || (rules.enabled(Feature::PermissionedDomains) && rules.enabled(Feature::SingleAssetVault))
+}
 
 /// The highest TransferFee (`maxTransferFee`, 50%).
 pub const TRANSFER_FEE_MAX: u16 = 50_000;

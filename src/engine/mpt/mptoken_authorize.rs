@@ -13,6 +13,7 @@ use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
@@ -63,7 +64,8 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 return Ter::tecHAS_OBLIGATIONS;
             }
             // SingleAssetVault: a locked MPToken stays.
-            if token.is_flag(lsf_mpt::LOCKED) {
+            let sav = view.info().rules.enabled(Feature::SingleAssetVault);
+            if sav && token.is_flag(lsf_mpt::LOCKED) {
                 return Ter::tecNO_PERMISSION;
             }
             return Ter::tesSUCCESS;

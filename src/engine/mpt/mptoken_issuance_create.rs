@@ -12,12 +12,15 @@ use super::{
 };
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::registry::field_allowed;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
@@ -39,6 +42,13 @@ pub mod tf {
     /// Bits the type may not set (`tfMPTokenIssuanceCreateMask`).
     pub const MASK: u32 = super::TF_UNIVERSAL_MASK
         & !(CAN_LOCK | REQUIRE_AUTH | CAN_ESCROW | CAN_TRADE | CAN_TRANSFER | CAN_CLAWBACK);
+}
+
+/// checkExtraFeatures: a `DomainID` needs PermissionedDomains and SingleAssetVault;
+/// `ImmutableFlags` (DynamicMPT's field, rippled's `MutableFlags`) needs DynamicMPT.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    super::domain_allowed(tx, rules)
+        && field_allowed(tx, sf().immutable_flags, rules, Feature::DynamicMPT)
 }
 
 /// preflight.

@@ -15,8 +15,11 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf_mpt, lsif_mpt, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::enabled_now;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -88,12 +91,20 @@ fn is_mutate(tx: &StObject) -> bool {
         || tx.get(s.immutable_flags).is_some()
 }
 
+/// checkExtraFeatures: a `DomainID` needs PermissionedDomains and SingleAssetVault.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    super::domain_allowed(tx, rules)
+}
+
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
     let flags = tx.flags();
     if flags & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
+    }
+    if is_mutate(tx) && !enabled_now(Feature::DynamicMPT) {
+        return Ter::temDISABLED;
     }
     // Confidential balances (ConfidentialTransfer): not built.
     if flags & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0 || immutable_flags_disabled(tx) {
@@ -114,8 +125,9 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
         return Ter::temMALFORMED;
     }
     let mutate = is_mutate(tx);
-    // Nothing to change.
-    if flags == 0 && !domain && !mutate {
+    // Nothing to change (a rule of SingleAssetVault's and DynamicMPT's).
+    let checks_change = enabled_now(Feature::SingleAssetVault) || enabled_now(Feature::DynamicMPT);
+    if checks_change && flags == 0 && !domain && !mutate {
         return Ter::temMALFORMED;
     }
     if mutate {
@@ -157,9 +169,14 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     let Some(iss) = issuance(view, &id) else {
         return Err(Ter::tecOBJECT_NOT_FOUND);
     };
-    // With DynamicMPT only a lock or unlock needs lsfMPTCanLock.
-    if !iss.is_flag(lsf_mpt::CAN_LOCK) && tx.flags() & (tf::LOCK | tf::UNLOCK) != 0 {
-        return Err(Ter::tecNO_PERMISSION);
+    // Before SingleAssetVault and DynamicMPT every change needs lsfMPTCanLock; with
+    // either, only a lock or unlock does.
+    if !iss.is_flag(lsf_mpt::CAN_LOCK) {
+        let rules = view.info().rules;
+        let any = !rules.enabled(Feature::SingleAssetVault) && !rules.enabled(Feature::DynamicMPT);
+        if any || tx.flags() & (tf::LOCK | tf::UNLOCK) != 0 {
+            return Err(Ter::tecNO_PERMISSION);
+        }
     }
     if iss.account_of(s.issuer) != Some(*account) {
         return Err(Ter::tecNO_PERMISSION);

@@ -6,8 +6,10 @@ use crate::engine::nft::{self, OfferTerms, TRANSFER_FEE_MAX, URI_BYTES_MAX};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -40,10 +42,24 @@ fn offer_terms(tx: &StObject, account: &AccountId) -> Option<OfferTerms> {
     })
 }
 
+/// checkExtraFeatures: the offer fields (`Amount`, `Destination`, `Expiration`) need
+/// NFTokenMintOffer.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    let s = sf();
+    let offer = [s.amount, s.destination, s.expiration]
+        .into_iter()
+        .any(|f| tx.get(f).is_some());
+    !offer || rules.enabled(Feature::NFTokenMintOffer)
+}
+
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
     if tx.flags() & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    // The mask holds tfMutable, which is invalid until DynamicNFT.
+    if tx.flags() & tf::MUTABLE != 0 && !crate::ledger::rules::enabled_now(Feature::DynamicNFT) {
         return Ter::temINVALID_FLAG;
     }
     if tx.u32_of(s.nftoken_taxon).is_none() {

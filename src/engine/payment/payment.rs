@@ -9,10 +9,12 @@ use crate::engine::dex::permissioned_dex::account_in_domain;
 use crate::engine::entry::{balance_drops, credit_drops, new_account_root, set_flags};
 use crate::engine::flow::{flow, Crossing, FlowRequest};
 use crate::engine::mpt;
+use crate::engine::registry::field_allowed;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, DROPS_MAX};
@@ -60,6 +62,12 @@ fn currency_of(a: &Amount) -> Currency {
 
 fn positive(a: &Amount) -> bool {
     !a.is_zero() && !a.is_negative()
+}
+
+/// checkExtraFeatures: `CredentialIDs` needs Credentials, `DomainID` PermissionedDEX.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    credential::ids_allowed(tx, rules)
+        && field_allowed(tx, sf().domain_id, rules, Feature::PermissionedDEX)
 }
 
 /// preflight: the amounts, then the credentials presented.
@@ -316,6 +324,9 @@ fn mpt_preflight(tx: &StObject, account: &AccountId, amount: &MptAmount) -> Ter 
     let flags = tx.flags();
     if flags & MPT_MASK != 0 {
         return Ter::temINVALID_FLAG;
+    }
+    if !crate::ledger::rules::enabled_now(Feature::MPTokensV1) {
+        return Ter::temDISABLED;
     }
     if tx.get(s.paths).is_some() {
         return Ter::temMALFORMED;

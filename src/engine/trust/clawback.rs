@@ -10,9 +10,11 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
+use crate::ledger::rules::enabled_now;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Currency};
@@ -51,6 +53,9 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
         return Ter::temINVALID_FLAG;
     }
     if let Some(a) = tx.mpt_amount_of(sf().amount) {
+        if !enabled_now(Feature::MPTokensV1) {
+            return Ter::temDISABLED;
+        }
         return match tx.account_of(sf().holder) {
             None => Ter::temMALFORMED,
             Some(h) if h == *account => Ter::temMALFORMED,
@@ -75,12 +80,16 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let Some((holder, currency, _)) = claw(tx) else {
         return Ter::temBAD_AMOUNT;
     };
-    let (Some(issuer_root), Some(_)) = (
+    let (Some(issuer_root), Some(holder_root)) = (
         view.read(&keylet::account(account)),
         view.read(&keylet::account(&holder)),
     ) else {
         return Ter::terNO_ACCOUNT;
     };
+    let pseudo = pseudo_holder(view, &holder_root);
+    if pseudo != Ter::tesSUCCESS {
+        return pseudo;
+    }
     if !issuer_root.is_flag(lsf::ALLOW_TRUSTLINE_CLAWBACK) || issuer_root.is_flag(lsf::NO_FREEZE) {
         return Ter::tecNO_PERMISSION;
     }
@@ -124,6 +133,22 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     ripple_credit(&mut ctx.sb, &holder, &issuer, &currency, &amount)
 }
 
+/// No clawing back from a pseudo-account: any of them under SingleAssetVault
+/// (`tecPSEUDO_ACCOUNT`), an AMM's before it (`tecAMM_ACCOUNT`).
+fn pseudo_holder(view: &dyn ReadView, holder_root: &StObject) -> Ter {
+    let s = sf();
+    let pseudo = [s.amm_id, s.vault_id, s.loan_broker_id]
+        .into_iter()
+        .any(|f| holder_root.get(f).is_some());
+    if pseudo && view.info().rules.enabled(Feature::SingleAssetVault) {
+        return Ter::tecPSEUDO_ACCOUNT;
+    }
+    if holder_root.get(s.amm_id).is_some() {
+        return Ter::tecAMM_ACCOUNT;
+    }
+    Ter::tesSUCCESS
+}
+
 /// The MPT branch of `Clawback::preclaim`.
 fn mpt_preclaim(view: &dyn ReadView, tx: &StObject, issuer: &AccountId, id: &MptId) -> Ter {
     let s = sf();
@@ -136,8 +161,9 @@ fn mpt_preclaim(view: &dyn ReadView, tx: &StObject, issuer: &AccountId, id: &Mpt
     ) else {
         return Ter::terNO_ACCOUNT;
     };
-    if holder_root.h256_of(s.amm_id).is_some() {
-        return Ter::tecAMM_ACCOUNT;
+    let pseudo = pseudo_holder(view, &holder_root);
+    if pseudo != Ter::tesSUCCESS {
+        return pseudo;
     }
     let Some(iss) = mpt::issuance(view, id) else {
         return Ter::tecOBJECT_NOT_FOUND;

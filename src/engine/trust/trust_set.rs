@@ -10,10 +10,12 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
+use crate::ledger::rules::enabled_now;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency};
 
@@ -58,6 +60,11 @@ fn limit_amount(tx: &StObject) -> Option<(IouValue, Currency, AccountId)> {
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & tf::MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    // The mask holds the deep-freeze flags; they are invalid until DeepFreeze.
+    let deep = tf::SET_DEEP_FREEZE | tf::CLEAR_DEEP_FREEZE;
+    if tx.flags() & deep != 0 && !enabled_now(Feature::DeepFreeze) {
         return Ter::temINVALID_FLAG;
     }
     let Some(amount) = tx.amount_of(sf().limit_amount) else {
@@ -105,10 +112,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     {
         return Ter::tecNO_PERMISSION;
     }
+    if !view.info().rules.enabled(Feature::DeepFreeze) {
+        return Ter::tesSUCCESS;
+    }
     freeze_preclaim(view, tx, account, &root, &dst, &currency)
 }
 
-/// DeepFreeze's rules (rippled `SetTrust::preclaim`): no freezing under NoFreeze, no
+/// DeepFreeze's rules (rippled `SetTrust::preclaim`, under DeepFreeze only): no freezing under NoFreeze, no
 /// freezing and unfreezing at once, and a deep freeze only on a frozen line.
 fn freeze_preclaim(
     view: &dyn ReadView,

@@ -23,15 +23,29 @@ use super::transactor::TF_UNIVERSAL_MASK;
 use crate::ledger::flags::lsf;
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::mpt::MPT_AMOUNT_MAX;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
+
+/// VaultCreate's checkExtraFeatures, which the lending types require too: the shares are
+/// an MPT issuance (MPTokensV1), and a `DomainID` needs PermissionedDomains.
+pub fn shares_and_domain_allowed(tx: &StObject, rules: &Rules) -> bool {
+    rules.enabled(Feature::MPTokensV1)
+        && crate::engine::registry::field_allowed(
+            tx,
+            sf().domain_id,
+            rules,
+            Feature::PermissionedDomains,
+        )
+}
 
 /// `vaultStrategyFirstComeFirstServe`, the only withdrawal policy.
 pub const STRATEGY_FIRST_COME_FIRST_SERVE: u8 = 1;

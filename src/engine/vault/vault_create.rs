@@ -16,6 +16,7 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::mpt::MptId;
@@ -34,6 +35,12 @@ pub mod tf {
 /// The vault's asset field.
 fn asset(tx: &StObject) -> Option<VaultAsset> {
     super::asset_field(tx)
+}
+
+/// checkExtraFeatures: the shares are an MPT issuance (MPTokensV1); a `DomainID` needs
+/// PermissionedDomains.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    super::shares_and_domain_allowed(tx, rules)
 }
 
 /// preflight.

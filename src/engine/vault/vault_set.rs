@@ -5,14 +5,22 @@
 use super::vault_id;
 use super::LSF_VAULT_PRIVATE;
 use super::{is_negative_number, number_of, read_vault, set_number, share_id, DATA_LEN_MAX};
+use crate::engine::registry::field_allowed;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
+
+/// checkExtraFeatures: a `DomainID` needs PermissionedDomains.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    field_allowed(tx, sf().domain_id, rules, Feature::PermissionedDomains)
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {

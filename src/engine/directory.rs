@@ -4,10 +4,10 @@
 
 use super::entry::new_entry;
 use super::sandbox::Sandbox;
+use crate::ledger::directory::{DIR_PAGES_MAX, DIR_PAGE_ENTRIES_MAX};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::{DIR_PAGES_MAX, DIR_PAGE_ENTRIES_MAX};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 

@@ -62,6 +62,8 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
+#[path = "engine/rules_fixes2.rs"]
+mod rules_fixes2;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

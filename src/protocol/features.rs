@@ -93,7 +93,7 @@ amendments! {
     FixCleanup3_1_3 = "fixCleanup3_1_3", DefaultYes, false, Lacking;
     LendingProtocol = "LendingProtocol", DefaultNo, false, Applied;
     PermissionDelegationV1_1 = "PermissionDelegationV1_1", DefaultNo, false, Applied;
-    FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Lacking;
+    FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Gated;
     FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Lacking;
     DynamicMPT = "DynamicMPT", DefaultNo, false, Applied;
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Gated;

@@ -94,7 +94,7 @@ amendments! {
     LendingProtocol = "LendingProtocol", DefaultNo, false, Applied;
     PermissionDelegationV1_1 = "PermissionDelegationV1_1", DefaultNo, false, Applied;
     FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Gated;
-    FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Lacking;
+    FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Gated;
     DynamicMPT = "DynamicMPT", DefaultNo, false, Applied;
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Gated;
     FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;

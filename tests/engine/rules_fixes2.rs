@@ -1,6 +1,11 @@
-//! Amendments gated both ways, each story run with the amendment off and on and checked
-//! against what xrpld decides each way:
+//! Two amendments gated both ways, each story run with the amendment off and on and
+//! checked against what xrpld decides each way:
 //!
+//! - fixIncludeKeyletFields (rippled PR 5646): a new Escrow and PayChannel keep the
+//!   `Sequence` (or ticket) their key is made of, a SignerList its `Owner`, an Oracle its
+//!   `OracleDocumentID` (an oracle made before the amendment gains it at its next update).
+//!   After rippled's `Escrow_test` (tags), `MultiSign_test` (`testSignerListObject`) and
+//!   `Oracle_test` (create).
 //! - fixDirectoryLimit (rippled PR 5935): a directory's new page is refused at
 //!   `dirNodeMaxPages` (262,144) only without the amendment; with it only when the page
 //!   index would overflow. After rippled's `Credentials_test` "Credentials fail, directory
@@ -21,8 +26,11 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledger::shamap::{state_leaf_hash, ShaMap};
 use ledgerd::ledgers::{LedgerConfig, Ledgers};
 use ledgerd::protocol::codec;
+use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::keys::KeyType;
 use ledgerd::protocol::st::{StObject, StValue};
+use ledgerd::protocol::time::RIPPLE_EPOCH_OFFSET_SECS;
 use ledgerd::protocol::types::Hash256;
 use support::engine::*;
 
@@ -63,6 +71,198 @@ fn reopen(env: &mut Env, cfg: LedgerConfig, edit: impl FnOnce(&mut Vec<(Hash256,
 
 fn entry(env: &Env, key: &Hash256) -> Arc<StObject> {
     env.read(key).expect("entry")
+}
+
+// ---------------------------------------------------------------------------------------
+// fixIncludeKeyletFields
+// ---------------------------------------------------------------------------------------
+
+/// Escrow_test's tags story: alice escrows 1000 XRP to bob with SourceTag 1 and
+/// DestinationTag 2; the escrow keeps alice's sequence only with the amendment.
+fn escrow_keeps_its_sequence(on: bool) {
+    let mut env = Env::with_config(config(Feature::FixIncludeKeyletFields, on));
+    let [alice, bob] = ["alice", "bob"].map(Account::new);
+    for a in [&alice, &bob] {
+        env.fund(a, xrp(5_000));
+    }
+    env.close();
+    env.apply(
+        &bob,
+        fset(ledgerd::engine::account_set::asf::REQUIRE_DEST),
+        Ter::tesSUCCESS,
+    );
+    let seq = env.seq(&alice);
+    let create = escrow_create(&bob, xrp(1_000))
+        .u32("FinishAfter", env.parent_close() + 1)
+        .u32("SourceTag", 1)
+        .u32("DestinationTag", 2);
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    let escrow = entry(&env, &keylet::escrow(&alice.id, seq));
+    assert_eq!(escrow.u32_of(sf().source_tag), Some(1));
+    assert_eq!(escrow.u32_of(sf().destination_tag), Some(2));
+    let want = on.then_some(seq);
+    assert_eq!(escrow.u32_of(sf().sequence), want, "on: {on}");
+
+    // A ticketed escrow keeps its ticket, as rippled's `getSeqValue`.
+    let ticket = env.seq(&alice) + 1;
+    env.apply(&alice, ticket_create(1), Ter::tesSUCCESS);
+    let create = escrow_create(&bob, xrp(10))
+        .u32("FinishAfter", env.parent_close() + 1)
+        .u32("DestinationTag", 2);
+    env.apply(&alice, with_ticket(create, ticket), Ter::tesSUCCESS);
+    let escrow = entry(&env, &keylet::escrow(&alice.id, ticket));
+    assert_eq!(escrow.u32_of(sf().sequence), on.then_some(ticket));
+}
+
+#[test]
+fn an_escrow_has_no_sequence_without_fix_include_keylet_fields() {
+    escrow_keeps_its_sequence(false);
+}
+
+#[test]
+fn an_escrow_keeps_its_sequence_with_fix_include_keylet_fields() {
+    escrow_keeps_its_sequence(true);
+}
+
+fn channel_keeps_its_sequence(on: bool) {
+    let mut env = Env::with_config(config(Feature::FixIncludeKeyletFields, on));
+    let [alice, bob] = ["alice", "bob"].map(Account::new);
+    for a in [&alice, &bob] {
+        env.fund(a, xrp(10_000));
+    }
+    env.close();
+    let seq = env.seq(&alice);
+    let chan = env.open_channel(&alice, &bob, xrp(1_000), 3_600);
+    assert_eq!(chan.key, keylet::pay_channel(&alice.id, &bob.id, seq));
+    let c = entry(&env, &chan.key);
+    assert_eq!(c.u32_of(sf().sequence), on.then_some(seq), "on: {on}");
+}
+
+#[test]
+fn a_channel_has_no_sequence_without_fix_include_keylet_fields() {
+    channel_keeps_its_sequence(false);
+}
+
+#[test]
+fn a_channel_keeps_its_sequence_with_fix_include_keylet_fields() {
+    channel_keeps_its_sequence(true);
+}
+
+/// MultiSign_test's `testSignerListObject`: alice (ed25519) attaches the phantom signers
+/// bogie and demon; the list names alice as its Owner only with the amendment.
+fn signer_list_names_its_owner(on: bool) {
+    let mut env = Env::with_config(config(Feature::FixIncludeKeyletFields, on));
+    let alice = Account::with_type("alice", KeyType::Ed25519);
+    env.fund(&alice, xrp(1_000));
+    env.close();
+    let [bogie, demon] = ["bogie", "demon"].map(Account::new);
+    env.apply(
+        &alice,
+        signer_list(1, &[(&bogie, 1), (&demon, 1)]),
+        Ter::tesSUCCESS,
+    );
+    env.close();
+    let list = entry(&env, &keylet::signers(&alice.id));
+    let signers = list.get_array("SignerEntries").expect("SignerEntries");
+    assert_eq!(signers.len(), 2);
+    assert_eq!(
+        list.account_of(sf().owner),
+        on.then_some(alice.id),
+        "on: {on}"
+    );
+}
+
+#[test]
+fn a_signer_list_has_no_owner_without_fix_include_keylet_fields() {
+    signer_list_names_its_owner(false);
+}
+
+#[test]
+fn a_signer_list_names_its_owner_with_fix_include_keylet_fields() {
+    signer_list_names_its_owner(true);
+}
+
+/// An OracleSet of document `doc` pricing XRP/USD at 740, scale 1, at the parent close.
+fn oracle_set(env: &Env, doc: u32, price: u64) -> Tx {
+    let s = sf();
+    let mut pair = StObject::new();
+    pair.set(s.base_asset, StValue::Currency(cur("XRP")));
+    pair.set(s.quote_asset, StValue::Currency(cur("USD")));
+    pair.set(s.asset_price, StValue::UInt64(price));
+    pair.set(s.scale, StValue::UInt8(1));
+    let unix = u64::from(env.parent_close()) + RIPPLE_EPOCH_OFFSET_SECS;
+    let mut tx = Tx::new("OracleSet")
+        .u32("OracleDocumentID", doc)
+        .u32("LastUpdateTime", unix as u32);
+    tx.0.set(
+        Field::named("PriceDataSeries"),
+        StValue::Array(vec![(Field::named("PriceData"), pair)]),
+    );
+    tx
+}
+
+fn document_id(env: &Env, owner: &Account, doc: u32) -> Option<u32> {
+    entry(env, &keylet::oracle(&owner.id, doc)).u32_of(sf().oracle_document_id)
+}
+
+/// Oracle_test's create story: the owner (1000 XRP) creates an oracle of one pair, which
+/// costs one owner count; it keeps its document ID only with the amendment.
+fn oracle_keeps_its_document_id(on: bool) {
+    let mut env = Env::with_config(config(Feature::FixIncludeKeyletFields, on));
+    let owner = Account::new("owner");
+    env.fund(&owner, xrp(1_000));
+    env.close();
+    let create = oracle_set(&env, 1, 740)
+        .blob("Provider", b"provider")
+        .blob("AssetClass", b"currency");
+    env.apply(&owner, create, Ter::tesSUCCESS);
+    assert_eq!(env.owner_count(&owner), 1);
+    let oracle = entry(&env, &keylet::oracle(&owner.id, 1));
+    assert_eq!(oracle.account_of(sf().owner), Some(owner.id));
+    assert_eq!(document_id(&env, &owner, 1), on.then_some(1), "on: {on}");
+}
+
+#[test]
+fn an_oracle_has_no_document_id_without_fix_include_keylet_fields() {
+    oracle_keeps_its_document_id(false);
+}
+
+#[test]
+fn an_oracle_keeps_its_document_id_with_fix_include_keylet_fields() {
+    oracle_keeps_its_document_id(true);
+}
+
+#[test]
+fn an_older_oracle_gains_its_document_id_at_its_first_update_after_the_fix() {
+    // Made without the amendment, updated without it: still none (SetOracle.cpp writes
+    // it on update only when it is absent and the rules hold the fix).
+    let mut env = Env::with_config(config(Feature::FixIncludeKeyletFields, false));
+    let owner = Account::new("owner");
+    env.fund(&owner, xrp(1_000));
+    env.close();
+    let create = oracle_set(&env, 7, 740)
+        .blob("Provider", b"provider")
+        .blob("AssetClass", b"currency");
+    env.apply(&owner, create, Ter::tesSUCCESS);
+    env.close();
+    env.apply(&owner, oracle_set(&env, 7, 741), Ter::tesSUCCESS);
+    assert_eq!(document_id(&env, &owner, 7), None);
+    // The amendment comes on: the next update writes it.
+    reopen(
+        &mut env,
+        config(Feature::FixIncludeKeyletFields, true),
+        |_| {},
+    );
+    assert_eq!(
+        document_id(&env, &owner, 7),
+        None,
+        "untouched until updated"
+    );
+    env.apply(&owner, oracle_set(&env, 7, 742), Ter::tesSUCCESS);
+    assert_eq!(document_id(&env, &owner, 7), Some(7));
+    let oracle = entry(&env, &keylet::oracle(&owner.id, 7));
+    let series = oracle.get_array("PriceDataSeries").expect("series");
+    assert_eq!(series[0].1.u64_of(sf().asset_price), Some(742));
 }
 
 // ---------------------------------------------------------------------------------------

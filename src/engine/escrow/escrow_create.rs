@@ -16,6 +16,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::condition::{parse_condition, ConditionError};
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -123,6 +124,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         if let Some(v) = tx.u32_of(f) {
             escrow.set(f, StValue::UInt32(v));
         }
+    }
+    // fixIncludeKeyletFields: the entry keeps the sequence (or ticket) its key is made of.
+    if ctx.sb.info().rules.enabled(Feature::FixIncludeKeyletFields) {
+        escrow.set(s.sequence, StValue::UInt32(seq));
     }
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
         return Err(Ter::tecDIR_FULL);

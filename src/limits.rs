@@ -328,12 +328,6 @@ pub const FEE_BASE_DROPS_DEFAULT: u64 = 10;
 pub const RESERVE_BASE_DROPS_DEFAULT: u64 = 10_000_000;
 /// Extra reserve per owned object, in drops (2 XRP; rippled `FeeSetup`).
 pub const RESERVE_INC_DROPS_DEFAULT: u64 = 2_000_000;
-// Not tunable: protocol rules, kept here while `rpc/handlers/account_objects.rs` names them;
-// their place is `ledger/directory.rs`.
-/// Entries in one directory page (rippled `dirNodeMaxEntries`).
-pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
-/// Pages in one directory (rippled `dirNodeMaxPages`); beyond it `tecDIR_FULL`.
-pub const DIR_PAGES_MAX: u64 = 262_144;
 /// Closed ledgers whose state stays readable (`by_seq`), counting the newest.
 pub const LEDGER_HISTORY_COUNT: u32 = 256;
 /// What the closed ledgers kept in memory may hold, in bytes (their transactions' blobs

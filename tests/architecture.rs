@@ -556,6 +556,8 @@ const PROTOCOL_CONSTANTS: &[&str] = &[
     "AGGREGATE_PRICE_TRIM_MAX",
     "AGGREGATE_PRICE_HISTORY_MAX",
     "MEMOS_BYTES_MAX",
+    "DIR_PAGE_ENTRIES_MAX",
+    "DIR_PAGES_MAX",
 ];
 
 /// The names of the `pub const`s a file declares, with their lines.

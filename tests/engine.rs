@@ -64,6 +64,8 @@ mod review;
 mod rules;
 #[path = "engine/rules_gates.rs"]
 mod rules_gates;
+#[path = "engine/rules_fixes2.rs"]
+mod rules_fixes2;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

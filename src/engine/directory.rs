@@ -4,10 +4,11 @@
 
 use super::entry::new_entry;
 use super::sandbox::Sandbox;
+use crate::ledger::directory::{DIR_PAGES_MAX, DIR_PAGE_ENTRIES_MAX};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::{DIR_PAGES_MAX, DIR_PAGE_ENTRIES_MAX};
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -29,7 +30,8 @@ fn indexes(page: &StObject) -> Vec<Hash256> {
 }
 
 /// Adds `key` to `owner`'s owner directory. Returns the page it went to, or `None` when
-/// the directory is full (`tecDIR_FULL`).
+/// the directory is full (`tecDIR_FULL`: the last page is full and a new one would be
+/// page `DIR_PAGES_MAX` or beyond without fixDirectoryLimit, past `u64::MAX` with it).
 pub fn insert_owned(sb: &mut Sandbox, owner: &AccountId, key: Hash256) -> Option<u64> {
     let describe = |p: &mut StObject| p.set(sf().owner, StValue::AccountId(*owner));
     dir_add(sb, &keylet::owner_dir(owner), key, true, &describe)
@@ -73,8 +75,10 @@ pub fn dir_add(
         sb.update(last_key, node);
         return Some(last);
     }
+    // Out of pages when the index overflows; before fixDirectoryLimit also at
+    // `dirNodeMaxPages` (rippled `directory::insertPage`).
     let page = last.checked_add(1)?;
-    if page >= DIR_PAGES_MAX {
+    if page >= DIR_PAGES_MAX && !sb.info().rules.enabled(Feature::FixDirectoryLimit) {
         return None;
     }
     // Link the new page in: the old last page points to it, the root names it last.

@@ -15,7 +15,7 @@ use crate::protocol::types::{Hash256, Issue};
 pub fn directory_entries(view: &dyn ReadView, root: &Hash256) -> Vec<(u64, Hash256)> {
     let mut out = Vec::new();
     let mut page = 0u64;
-    for _ in 0..=crate::limits::DIR_PAGES_MAX {
+    for _ in 0..=crate::ledger::directory::DIR_PAGES_MAX {
         let Some(node) = view.read(&keylet::dir_page(root, page)) else {
             break;
         };

@@ -1,11 +1,21 @@
 //! Reading directories: the owner directory of an account is a chain of pages, each
-//! listing up to `DIR_PAGE_ENTRIES_MAX` keys (see `limits`). The engine changes them;
-//! readers (account_lines, account_objects) walk them with these helpers.
+//! listing up to [`DIR_PAGE_ENTRIES_MAX`] keys. The engine changes them
+//! (`engine/directory.rs`); readers (account_lines, account_objects) walk them with these
+//! helpers.
 
 use super::keylet;
 use super::sf::{sf, StExt};
 use super::view::ReadView;
 use crate::protocol::types::{AccountId, Hash256};
+
+/// Entries in one directory page (rippled `dirNodeMaxEntries`).
+pub const DIR_PAGE_ENTRIES_MAX: usize = 32;
+
+/// Pages in one directory before fixDirectoryLimit (rippled `dirNodeMaxPages`): without
+/// the amendment a new page at this index or beyond is `tecDIR_FULL`; with it only the
+/// page index overflowing a u64 is. Walkers also bound a chain's length by it, against a
+/// malformed ledger that links its pages in a cycle (as rippled's manifest walk does).
+pub const DIR_PAGES_MAX: u64 = 262_144;
 
 /// True when the directory rooted at `root` has no entries (or does not exist).
 pub fn is_empty(view: &dyn ReadView, root: &Hash256) -> bool {
@@ -29,7 +39,7 @@ pub fn for_each_owned(
     let root = keylet::owner_dir(account);
     let mut page = start_page;
     // The chain is finite in a well-formed ledger; the bound guards a malformed one.
-    for _ in 0..=crate::limits::DIR_PAGES_MAX {
+    for _ in 0..=DIR_PAGES_MAX {
         let Some(node) = view.read(&keylet::dir_page(&root, page)) else {
             return;
         };

@@ -93,8 +93,8 @@ amendments! {
     FixCleanup3_1_3 = "fixCleanup3_1_3", DefaultYes, false, Lacking;
     LendingProtocol = "LendingProtocol", DefaultNo, false, Gated;
     PermissionDelegationV1_1 = "PermissionDelegationV1_1", DefaultNo, false, Gated;
-    FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Lacking;
-    FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Lacking;
+    FixDirectoryLimit = "fixDirectoryLimit", DefaultNo, false, Gated;
+    FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Gated;
     DynamicMPT = "DynamicMPT", DefaultNo, false, Gated;
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Gated;
     FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;

@@ -310,10 +310,8 @@ fn an_oracle_is_created_with_one_or_two_owner_entries() {
         assert_eq!(blob(&o, "AssetClass").as_deref(), Some("currency"));
         assert_eq!(blob(&o, "URI").as_deref(), Some("URI"));
         assert_eq!(o.u32_of(s.last_update_time), Some(unix_now(&env, 0)));
-        assert!(
-            o.get_named("OracleDocumentID").is_none(),
-            "no keylet fields"
-        );
+        // fixIncludeKeyletFields, in ledgerd's default rules: the key's document ID.
+        assert_eq!(o.u32_of(s.oracle_document_id), Some(1));
         assert_eq!(o.h256_of(s.previous_txn_id), env.last_id, "threaded");
         assert_eq!(stored(&env, &owner, 1).len(), pairs.len());
         assert!(env.owned(&owner).contains(&keylet::oracle(&owner.id, 1)));

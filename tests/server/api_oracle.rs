@@ -143,7 +143,8 @@ async fn an_oracle_reads_back_by_ledger_entry_and_account_objects() {
         entry["PriceDataSeries"],
         json!([{"PriceData": {"BaseAsset": "XRP", "QuoteAsset": "USD", "AssetPrice": "2e4", "Scale": 1}}])
     );
-    assert!(entry.get("OracleDocumentID").is_none());
+    // fixIncludeKeyletFields, in ledgerd's default rules: the key's document ID.
+    assert_eq!(entry["OracleDocumentID"], 7);
     let index = r["index"].clone();
     // The document ID as a string, and the index itself.
     let r = node.rpc(

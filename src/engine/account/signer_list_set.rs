@@ -13,6 +13,7 @@ use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -104,6 +105,10 @@ fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Resu
     }
     let key = keylet::signers(&account);
     let mut list = with_threading(new_entry(lt::SIGNER_LIST));
+    // fixIncludeKeyletFields: the entry names the account its key is made of.
+    if ctx.sb.info().rules.enabled(Feature::FixIncludeKeyletFields) {
+        list.set(s.owner, StValue::AccountId(account));
+    }
     list.set(s.flags, StValue::UInt32(lsf::ONE_OWNER_COUNT));
     list.set(s.signer_quorum, StValue::UInt32(quorum));
     list.set(s.signer_list_id, StValue::UInt32(0));

@@ -114,6 +114,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
             chan.set(f, StValue::UInt32(v));
         }
     }
+    // fixIncludeKeyletFields: the entry keeps the sequence (or ticket) its key is made of.
+    if info.rules.enabled(Feature::FixIncludeKeyletFields) {
+        chan.set(s.sequence, StValue::UInt32(seq));
+    }
     let Some(owner_page) = insert_owned(&mut ctx.sb, &account, key) else {
         return Ter::tecDIR_FULL;
     };

@@ -129,6 +129,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
             escrow.set(f, StValue::UInt32(v));
         }
     }
+    // fixIncludeKeyletFields: the entry keeps the sequence (or ticket) its key is made of.
+    if ctx.sb.info().rules.enabled(Feature::FixIncludeKeyletFields) {
+        escrow.set(s.sequence, StValue::UInt32(seq));
+    }
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {
         return Err(Ter::tecDIR_FULL);
     };

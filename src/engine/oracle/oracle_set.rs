@@ -24,6 +24,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::time::RIPPLE_EPOCH_OFFSET_SECS;
 use crate::protocol::types::{AccountId, Currency, Hash256};
@@ -233,6 +234,10 @@ fn update(ctx: &mut ApplyContext, key: Hash256, mut oracle: StObject) -> Ter {
     }
     let last_update = ctx.tx.u32_of(s.last_update_time).unwrap_or(0);
     oracle.set(s.last_update_time, StValue::UInt32(last_update));
+    // fixIncludeKeyletFields: an oracle created before it gains its document ID.
+    if oracle.get(s.oracle_document_id).is_none() {
+        set_document_id(ctx, &mut oracle);
+    }
     if new_count != old_count {
         if !ctx.sb.exists(&keylet::account(&ctx.account)) {
             return Ter::tefINTERNAL;
@@ -243,12 +248,21 @@ fn update(ctx: &mut ApplyContext, key: Hash256, mut oracle: StObject) -> Ter {
     Ter::tesSUCCESS
 }
 
+/// fixIncludeKeyletFields: the oracle keeps the OracleDocumentID its key is made of.
+fn set_document_id(ctx: &ApplyContext, oracle: &mut StObject) {
+    if ctx.sb.info().rules.enabled(Feature::FixIncludeKeyletFields) {
+        let doc = ctx.tx.u32_of(sf().oracle_document_id).unwrap_or(0);
+        oracle.set(sf().oracle_document_id, StValue::UInt32(doc));
+    }
+}
+
 fn create(ctx: &mut ApplyContext, key: Hash256) -> Ter {
     let s = sf();
     let tx = ctx.tx;
     let account = ctx.account;
     let mut oracle = with_threading(new_entry(lt::ORACLE));
     oracle.set(s.owner, StValue::AccountId(account));
+    set_document_id(ctx, &mut oracle);
     for f in [s.provider, s.uri, s.price_data_series, s.asset_class] {
         if let Some(v) = tx.get(f) {
             oracle.set(f, v.clone());

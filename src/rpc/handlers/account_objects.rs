@@ -56,7 +56,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         return Err(RpcError::invalid_field("marker"));
     }
     // Each step reads one page; the bound guards a malformed directory chain.
-    for _ in 0..=crate::limits::DIR_PAGES_MAX {
+    for _ in 0..=crate::ledger::directory::DIR_PAGES_MAX {
         let Some(page) = dir else {
             if !found {
                 return Err(RpcError::invalid_field("marker"));

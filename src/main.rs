@@ -38,7 +38,7 @@ fn no_huge_pages() {
 }
 
 #[derive(Parser)]
-#[command(name = "ledgerd", version, about = "A ledger server that speaks the XRP Ledger's client API",
+#[command(name = "ledgerd", version = ledgerd::rpc::handlers::server_info::BUILD_VERSION, about = "A ledger server that speaks the XRP Ledger's client API",
     after_help = cli::help_text())]
 struct Cli {
     /// The server a client command talks to (HTTP JSON-RPC).

@@ -10,6 +10,18 @@ use std::sync::OnceLock;
 use super::hash::sha512_half;
 use super::types::Hash256;
 
+/// The xrpld release whose amendment table this is, as a literal (for `concat!`): every
+/// preset follows its rule book, and `build_version` names it.
+#[macro_export]
+macro_rules! xrpld_release {
+    () => {
+        "3.4.1"
+    };
+}
+
+/// The xrpld release whose amendment table this is ([`xrpld_release!`]).
+pub const XRPLD_RELEASE: &str = xrpld_release!();
+
 /// xrpld's default vote for an amendment (`VoteBehavior`, plus `Supported::No`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Vote {

@@ -38,7 +38,7 @@ fn no_huge_pages() {
 }
 
 #[derive(Parser)]
-#[command(name = "ledgerd", version, about = "A ledger server that speaks the XRP Ledger's client API",
+#[command(name = "ledgerd", version = ledgerd::rpc::handlers::server_info::BUILD_VERSION, about = "A ledger server that speaks the XRP Ledger's client API",
     after_help = cli::help_text())]
 struct Cli {
     /// The server a client command talks to (HTTP JSON-RPC).
@@ -227,10 +227,11 @@ struct ServeArgs {
     #[arg(long, value_name = "URL", requires = "read_only")]
     writer: Option<String>,
     /// A named rule book: `ledgerd` (every amendment ledgerd has, the default),
-    /// `xrpld-3.4.1` (that release's `-a --start` with no votes configured) or `ci` (the
-    /// client libraries' CI `[features]` list). docs/amendments.md.
-    #[arg(long, value_name = "NAME",
-        value_parser = clap::builder::PossibleValuesParser::new(ledgerd::ledger::rules::PRESETS))]
+    /// `xrpld-3.4.1` (that release's `-a --start` with no votes configured), `ci` (the
+    /// client libraries' CI `[features]` list), or `mainnet-YYYY-MM-DD` (a new ledger as
+    /// the XRP Ledger mainnet's at the end of that day: its amendments and fees; `mainnet`:
+    /// the last day ledgerd records). docs/amendments.md.
+    #[arg(long, value_name = "NAME")]
     amendment_preset: Option<String>,
     /// Amendments this server votes for (xrpld `[amendments]`), by name or ID,
     /// comma-separated: with a preset that starts fresh, a new ledger records them.
@@ -244,10 +245,8 @@ struct ServeArgs {
 /// `--amendment-preset`, `--amendments`, `--veto-amendments` over the configuration's.
 fn amendment_args(args: &ServeArgs, config: &mut ServerConfig) -> Result<(), String> {
     if let Some(name) = args.amendment_preset.as_deref() {
-        config.amendments =
-            ledgerd::ledger::rules::AmendmentConfig::preset(name).ok_or_else(|| {
-                format!("--amendment-preset {name:?}: one of ledgerd, xrpld-3.4.1, ci")
-            })?;
+        config.amendments = ledgerd::ledger::rules::AmendmentConfig::preset(name)
+            .map_err(|e| format!("--amendment-preset: {e}"))?;
     }
     config.amendments.up.extend(args.amendments.iter().cloned());
     config
@@ -526,6 +525,10 @@ fn apply_fee_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(), Str
     fees.base_drops = args.reference_fee.unwrap_or(fees.base_drops);
     fees.reserve_base_drops = args.account_reserve.unwrap_or(fees.reserve_base_drops);
     fees.reserve_inc_drops = args.owner_reserve.unwrap_or(fees.reserve_inc_drops);
+    let set = &mut config.fees_set;
+    set.base |= args.reference_fee.is_some();
+    set.reserve_base |= args.account_reserve.is_some();
+    set.reserve_inc |= args.owner_reserve.is_some();
     config.fees = ledgerd::server::config::check_fees(fees).map_err(|e| e.to_string())?;
     Ok(())
 }

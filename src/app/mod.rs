@@ -9,7 +9,7 @@ pub mod fork;
 pub mod fork_source;
 pub mod genesis_file;
 
-use crate::ledger::rules::Resolved;
+use crate::ledger::rules::{Resolved, RuleBook};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::limits::{CPU_QUEUE_JOBS_MAX, HISTORY_READERS, SHUTDOWN_GRACE_SECS};
 use crate::node::history::{
@@ -88,16 +88,16 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         true => None,
         false => devnet::read_genesis(&config, is_new_ledger(&config))?,
     };
-    let rules = rule_book(&config)?;
+    let rules = rule_book(&mut config)?;
     let bound = crate::server::bind(&mut config).await?;
     let cpu = cpu_pool(&config)?;
     if let Some(genesis) = genesis.as_ref().filter(|_| is_durable(&config)) {
-        rehearse_genesis(&config, genesis, &cpu).await?;
+        rehearse_genesis(&config, &rules.book, genesis, &cpu).await?;
     }
     let (node, tasks) = if config.read_only {
-        start_read_node(&config)?
+        start_read_node(&config, &rules.book)?
     } else {
-        start_writer(&mut config).await?
+        start_writer(&mut config, &rules.book).await?
     };
     let mut services = Services::new(rpc_config(&config), node.clone(), cpu);
     services.votes = Arc::new(match votes_file(&config) {
@@ -154,10 +154,11 @@ fn is_durable(config: &ServerConfig) -> bool {
 /// (In memory, the real ledger is its own trial.)
 async fn rehearse_genesis(
     config: &ServerConfig,
+    book: &RuleBook,
     genesis: &devnet::Genesis,
     cpu: &CpuPool,
 ) -> Result<(), String> {
-    let (persistence, ledgers) = Persistence::ephemeral(ledger_config(config));
+    let (persistence, ledgers) = Persistence::ephemeral(ledger_config(config, book));
     let node = Node::new(ledgers, config.network_id.unwrap_or(0));
     let tasks = crate::node::start(&node, persistence, 0)?;
     let services = Arc::new(Services::new(rpc_config(config), node, cpu.clone()));
@@ -172,11 +173,14 @@ async fn rehearse_genesis(
 
 /// The single writer: its ledgers (a data directory's, an in-memory one, or a fork's),
 /// journal and history, and (`--postgres`) the copy of its history into PostgreSQL.
-async fn start_writer(config: &mut ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+async fn start_writer(
+    config: &mut ServerConfig,
+    book: &RuleBook,
+) -> Result<(Arc<Node>, Tasks), String> {
     let repair = history_repair(config);
     let (persistence, ledgers) = match config.fork.clone() {
-        Some(fork) => open_fork(&fork, config).await?,
-        None => open_ledgers(config, repair.as_ref())?,
+        Some(fork) => open_fork(&fork, config, book).await?,
+        None => open_ledgers(config, book, repair.as_ref())?,
     };
     let node = open_node(config, ledgers, persistence.reverted_to(), repair)?;
     let node_tasks = crate::node::start(&node, persistence, config.close_interval_secs)?;
@@ -207,7 +211,7 @@ async fn prepare_dev(
 /// A read node (`--read-only`): ledgers that follow the shared PostgreSQL history, with a
 /// bounded state cache; no journal, no writer. The database may be down at start: the
 /// follower retries, and reads answer `notReady` until it has a ledger.
-fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> {
+fn start_read_node(config: &ServerConfig, book: &RuleBook) -> Result<(Arc<Node>, Tasks), String> {
     let url = config
         .postgres
         .as_deref()
@@ -222,7 +226,7 @@ fn start_read_node(config: &ServerConfig) -> Result<(Arc<Node>, Tasks), String> 
         advisory: None,
         cache: Some(Arc::new(StateCache::default())),
     };
-    let ledgers = crate::node::reader::follower_ledgers(ledger_config(config));
+    let ledgers = crate::node::reader::follower_ledgers(ledger_config(config, book));
     let node = Node::read_only(ledgers, config.network_id.unwrap_or(0), history);
     let follower = tokio::spawn(crate::node::reader::follow(node.clone()));
     let writer = config.writer.clone().unwrap_or_default();
@@ -280,9 +284,11 @@ fn resolve_rules(config: &ServerConfig) -> Result<Resolved, String> {
         .map_err(|e| format!("amendments: {e}"))
 }
 
-/// [`resolve_rules`] at start: refuses an unknown amendment or an up-vote for one whose
-/// rules ledgerd lacks, and says which presets it drops.
-fn rule_book(config: &ServerConfig) -> Result<Resolved, String> {
+/// The rule book, resolved once at start ([`resolve_rules`]): refuses an unknown amendment,
+/// an up-vote for one whose rules ledgerd lacks, or a network preset whose date selects one,
+/// and says which presets it drops. A preset's fee schedule (`mainnet-DATE`) becomes the
+/// configuration's wherever `[voting]` or the command line sets no value.
+fn rule_book(config: &mut ServerConfig) -> Result<Resolved, String> {
     let resolved = resolve_rules(config)?;
     if !resolved.dropped.is_empty() {
         tracing::warn!(
@@ -290,20 +296,25 @@ fn rule_book(config: &ServerConfig) -> Result<Resolved, String> {
             "presets ([features]) ledgerd lacks the rules of stay disabled"
         );
     }
+    if let Some(preset) = resolved.fees {
+        let fees = config.fees_set.over(config.fees, preset);
+        config.fees = crate::server::config::check_fees(fees)
+            .map_err(|e| format!("the preset's fees under the configured ones: {e}"))?;
+    }
     Ok(resolved)
 }
 
-/// The ledgers' settings the server configuration decides (the network id, the rule book).
-fn ledger_config(config: &ServerConfig) -> LedgerConfig {
-    let mut ledger_cfg = LedgerConfig::default();
-    // Checked at start ([`rule_book`]).
-    if let Ok(resolved) = resolve_rules(config) {
-        ledger_cfg.rule_book = resolved.book;
-    }
+/// The ledgers' settings the server configuration and its rule book decide (the network
+/// id, the fees, the amendments).
+fn ledger_config(config: &ServerConfig, book: &RuleBook) -> LedgerConfig {
+    let mut ledger_cfg = LedgerConfig {
+        rule_book: *book,
+        fixed_clock: config.fixed_clock,
+        fees: config.fees,
+        history_bytes_max: config.ledger_memory_bytes,
+        ..LedgerConfig::default()
+    };
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);
-    ledger_cfg.fixed_clock = config.fixed_clock;
-    ledger_cfg.fees = config.fees;
-    ledger_cfg.history_bytes_max = config.ledger_memory_bytes;
     ledger_cfg
 }
 
@@ -312,13 +323,14 @@ fn ledger_config(config: &ServerConfig) -> LedgerConfig {
 async fn open_fork(
     fork: &ForkConfig,
     config: &mut ServerConfig,
+    book: &RuleBook,
 ) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
     let forked = fork::fetch(fork).await?;
     config.ephemeral = true;
     if config.network_id.is_none() {
         config.network_id = forked.network_id;
     }
-    let ledgers = fork::ledgers_of(fork, forked, ledger_config(config))?;
+    let ledgers = fork::ledgers_of(fork, forked, ledger_config(config, book))?;
     Ok(Persistence::ephemeral_over(ledgers))
 }
 
@@ -336,9 +348,10 @@ fn history_repair(config: &ServerConfig) -> Option<Arc<HistoryRepair>> {
 /// history repair gets every ledger replay closes.
 fn open_ledgers(
     config: &ServerConfig,
+    book: &RuleBook,
     repair: Option<&Arc<HistoryRepair>>,
 ) -> Result<(Arc<Persistence>, Arc<Ledgers>), String> {
-    let ledger_cfg = ledger_config(config);
+    let ledger_cfg = ledger_config(config, book);
     match (&config.data_dir, config.ephemeral) {
         (Some(dir), false) => {
             let options = PersistOptions {

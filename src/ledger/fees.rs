@@ -30,3 +30,96 @@ impl Fees {
         r.min(i64::MAX as u128) as i64
     }
 }
+
+/// Which values of a fee schedule the configuration sets itself (xrpld's `[voting]` and
+/// `[fee_default]`, `--reference-fee`, `--account-reserve`, `--owner-reserve`): a preset's
+/// schedule (`mainnet`) fills in only the others.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FeesSet {
+    /// The reference fee is configured.
+    pub base: bool,
+    /// The account reserve is configured.
+    pub reserve_base: bool,
+    /// The owner reserve is configured.
+    pub reserve_inc: bool,
+}
+
+impl FeesSet {
+    /// `configured`'s values where they are set, `preset`'s elsewhere.
+    pub fn over(self, configured: Fees, preset: Fees) -> Fees {
+        let pick = |set: bool, c: u64, p: u64| if set { c } else { p };
+        Fees {
+            base_drops: pick(self.base, configured.base_drops, preset.base_drops),
+            reserve_base_drops: pick(
+                self.reserve_base,
+                configured.reserve_base_drops,
+                preset.reserve_base_drops,
+            ),
+            reserve_inc_drops: pick(
+                self.reserve_inc,
+                configured.reserve_inc_drops,
+                preset.reserve_inc_drops,
+            ),
+        }
+    }
+}
+
+/// The XRP Ledger mainnet's fee schedule, from the date (UTC, `YYYY-MM-DD`) the validators'
+/// fee vote changed it: reserves of 20 and 5 XRP from December 2013, 10 and 2 XRP from
+/// 2021-09-19 (xrpl.org blog "Lower Reserves Are Now In Effect", 2021), 1 and 0.2 XRP from
+/// 2024-12-02 ("Lower Reserves Are In Effect", 2024); the reference fee has stayed 10 drops.
+pub const MAINNET_FEES: &[(&str, Fees)] = &[
+    ("2014-01-01", xrp_fees(10, 20_000_000, 5_000_000)),
+    ("2021-09-19", xrp_fees(10, 10_000_000, 2_000_000)),
+    ("2024-12-02", xrp_fees(10, 1_000_000, 200_000)),
+];
+
+const fn xrp_fees(base_drops: u64, reserve_base_drops: u64, reserve_inc_drops: u64) -> Fees {
+    Fees {
+        base_drops,
+        reserve_base_drops,
+        reserve_inc_drops,
+    }
+}
+
+/// Mainnet's fee schedule on `date` (`YYYY-MM-DD`, compared as text), `None` before
+/// [`MAINNET_FEES`] begins.
+pub fn mainnet_fees_on(date: &str) -> Option<Fees> {
+    MAINNET_FEES
+        .iter()
+        .rev()
+        .find(|(from, _)| *from <= date)
+        .map(|(_, fees)| *fees)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mainnet_fees_follow_the_votes() {
+        assert_eq!(mainnet_fees_on("2013-12-31"), None);
+        let at = |d| mainnet_fees_on(d).expect("recorded");
+        assert_eq!(at("2014-01-01").reserve_base_drops, 20_000_000);
+        assert_eq!(at("2021-09-18").reserve_inc_drops, 5_000_000);
+        assert_eq!(at("2021-09-19"), xrp_fees(10, 10_000_000, 2_000_000));
+        assert_eq!(at("2024-12-01").reserve_base_drops, 10_000_000);
+        assert_eq!(at("2024-12-02"), xrp_fees(10, 1_000_000, 200_000));
+        assert_eq!(at("2026-08-18").base_drops, 10);
+    }
+
+    #[test]
+    fn configured_values_win_over_a_presets() {
+        let configured = xrp_fees(200, 20_000_000, 5_000_000);
+        let preset = xrp_fees(10, 1_000_000, 200_000);
+        assert_eq!(FeesSet::default().over(configured, preset), preset);
+        let set = FeesSet {
+            reserve_inc: true,
+            ..FeesSet::default()
+        };
+        assert_eq!(
+            set.over(configured, preset),
+            xrp_fees(10, 1_000_000, 5_000_000)
+        );
+    }
+}

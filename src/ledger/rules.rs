@@ -11,9 +11,11 @@
 use std::cell::Cell;
 use std::sync::OnceLock;
 
+use crate::ledger::fees::{mainnet_fees_on, Fees, MAINNET_FEES};
 use crate::protocol::definitions::Field;
-use crate::protocol::features::{Feature, FeatureSet, Support, Vote};
+use crate::protocol::features::{Feature, FeatureSet, Support, Vote, MAINNET_RECORDED_TO};
 use crate::protocol::st::{StObject, StValue};
+use crate::protocol::time::parse_close_time;
 use crate::protocol::types::Hash256;
 
 /// The rules of one ledger.
@@ -91,6 +93,16 @@ pub enum RulesError {
     /// Amendments ledgerd lacks the rules of.
     #[error("amendments whose rules ledgerd lacks: {}", .0.join(", "))]
     Lacking(Vec<&'static str>),
+    /// A network preset's date selects amendments ledgerd lacks the rules of.
+    #[error("{preset} had enabled amendments whose rules ledgerd lacks: {} (the first on {since}: an earlier date avoids them)", .names.join(", "))]
+    NetworkLacking {
+        /// The preset, `mainnet-DATE`.
+        preset: String,
+        /// The amendments, as the network enabled them.
+        names: Vec<&'static str>,
+        /// The day the first of them was enabled.
+        since: &'static str,
+    },
 }
 
 /// Refuses a set holding amendments whose rules ledgerd lacks, naming them.
@@ -112,6 +124,19 @@ pub struct RuleBook {
     pub presets: FeatureSet,
     /// Recorded in the genesis ledger's Amendments entry.
     pub genesis: FeatureSet,
+    /// The order the Amendments entry lists them in.
+    pub order: GenesisOrder,
+}
+
+/// The order of a genesis ledger's Amendments entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GenesisOrder {
+    /// By ID, as xrpld's genesis writes its desired set (`getDesired` sorts).
+    #[default]
+    ById,
+    /// As the XRP Ledger mainnet enabled them, which is how its entry lists them
+    /// ([`FeatureSet::mainnet_ordered_ids`]).
+    Mainnet,
 }
 
 impl Default for RuleBook {
@@ -121,6 +146,7 @@ impl Default for RuleBook {
         RuleBook {
             presets: FeatureSet::filter(|a| a.support != Support::Lacking),
             genesis: FeatureSet::EMPTY,
+            order: GenesisOrder::ById,
         }
     }
 }
@@ -129,6 +155,14 @@ impl RuleBook {
     /// The genesis ledger's rules.
     pub fn genesis_rules(&self) -> Rules {
         Rules::new(self.presets, self.genesis)
+    }
+
+    /// The genesis ledger's Amendments entry's IDs, in its order.
+    pub fn genesis_ids(&self) -> Vec<Hash256> {
+        match self.order {
+            GenesisOrder::ById => self.genesis.sorted_ids(),
+            GenesisOrder::Mainnet => self.genesis.mainnet_ordered_ids(),
+        }
     }
 
     /// Refuses a rule book enabling amendments ledgerd lacks the rules of.
@@ -231,32 +265,105 @@ pub struct AmendmentConfig {
     pub features: Option<Vec<String>>,
     /// A new genesis ledger records the desired amendments (xrpld's `--start`).
     pub start: bool,
+    /// A network's ledger as of a date (`mainnet-DATE`): a new genesis ledger records
+    /// what that network had enabled, instead of the desired amendments.
+    pub network: Option<AsOf>,
+}
+
+/// The XRP Ledger mainnet as of a date: what its Amendments entry held at the end of that
+/// day (UTC), and its fee schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsOf {
+    /// The preset's name, `mainnet-YYYY-MM-DD`.
+    pub name: String,
+    /// The amendments enabled by then.
+    pub amendments: FeatureSet,
+    /// The fee schedule then (a configured value wins: [`crate::ledger::fees::FeesSet`]).
+    pub fees: Fees,
+}
+
+/// Why a preset name does not name a rule book.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PresetError {
+    /// No such preset.
+    #[error("{0:?} is not a preset: one of {list}", list = PRESETS.join(", "))]
+    Unknown(String),
+    /// `mainnet-` followed by something other than a date.
+    #[error("{0:?} is not a date (YYYY-MM-DD)")]
+    BadDate(String),
+    /// A date outside what ledgerd records of mainnet.
+    #[error("{date}: ledgerd records mainnet from {from} to {to}")]
+    OutOfRecord {
+        /// The date asked for.
+        date: String,
+        /// The first date recorded.
+        from: &'static str,
+        /// The last date recorded.
+        to: &'static str,
+    },
 }
 
 impl AmendmentConfig {
     /// A named rule book: `ledgerd` (the default), `xrpld-3.4.1` (what `xrpld -a --start`
-    /// of that release enables with no votes configured: its `DefaultYes` amendments) or
+    /// of that release enables with no votes configured: its `DefaultYes` amendments),
     /// `ci` (`xrpld -a` with the `[features]` list of the client libraries'
-    /// `.ci-config/xrpld.cfg`, as xrpl.js had it).
-    pub fn preset(name: &str) -> Option<AmendmentConfig> {
+    /// `.ci-config/xrpld.cfg`, as xrpl.js had it), or `mainnet-YYYY-MM-DD` (`mainnet`: the
+    /// last day recorded): a new ledger as the XRP Ledger mainnet's was at the end of that
+    /// day, recording the amendments it had enabled, with no presets and its fees.
+    pub fn preset(name: &str) -> Result<AmendmentConfig, PresetError> {
         match name {
-            "ledgerd" => Some(AmendmentConfig::default()),
-            "xrpld-3.4.1" => Some(AmendmentConfig {
+            "ledgerd" => Ok(AmendmentConfig::default()),
+            "xrpld-3.4.1" => Ok(AmendmentConfig {
                 features: Some(Vec::new()),
                 start: true,
                 ..AmendmentConfig::default()
             }),
-            "ci" => Some(AmendmentConfig {
+            "ci" => Ok(AmendmentConfig {
                 features: Some(CI_FEATURES.iter().map(|s| s.to_string()).collect()),
                 ..AmendmentConfig::default()
             }),
-            _ => None,
+            "mainnet" => mainnet(MAINNET_RECORDED_TO),
+            _ => match name.strip_prefix("mainnet-") {
+                Some(date) => mainnet(date),
+                None => Err(PresetError::Unknown(name.to_string())),
+            },
         }
     }
 }
 
-/// The preset names [`AmendmentConfig::preset`] knows.
-pub const PRESETS: &[&str] = &["ledgerd", "xrpld-3.4.1", "ci"];
+/// The `mainnet-DATE` preset.
+fn mainnet(date: &str) -> Result<AmendmentConfig, PresetError> {
+    let end_of_day = (date.len() == 10)
+        .then(|| parse_close_time(&format!("{date}T23:59:59Z")))
+        .flatten()
+        .ok_or_else(|| PresetError::BadDate(date.to_string()))?;
+    let from = MAINNET_FEES[0].0;
+    let fees = mainnet_fees_on(date)
+        .filter(|_| date <= MAINNET_RECORDED_TO)
+        .ok_or_else(|| PresetError::OutOfRecord {
+            date: date.to_string(),
+            from,
+            to: MAINNET_RECORDED_TO,
+        })?;
+    Ok(AmendmentConfig {
+        features: Some(Vec::new()),
+        network: Some(AsOf {
+            name: format!("mainnet-{date}"),
+            amendments: FeatureSet::mainnet_at(end_of_day),
+            fees,
+        }),
+        ..AmendmentConfig::default()
+    })
+}
+
+/// The preset names [`AmendmentConfig::preset`] knows (and `mainnet-YYYY-MM-DD`).
+pub const PRESETS: &[&str] = &[
+    "ledgerd",
+    "xrpld-3.4.1",
+    "ci",
+    "mainnet",
+    "mainnet-YYYY-MM-DD",
+];
 
 /// The `[features]` list of xrpl.js's `.ci-config/xrpld.cfg` (which xrpl-py's matches but
 /// for NonFungibleTokensV1_1, fixNonFungibleTokensV1_2 and fixNFTokenRemint, retired).
@@ -360,6 +467,8 @@ pub struct Resolved {
     pub votes: Votes,
     /// Presets dropped because ledgerd lacks their rules (they stay disabled).
     pub dropped: Vec<&'static str>,
+    /// The fee schedule the preset brings (`mainnet-DATE`), under configured values.
+    pub fees: Option<Fees>,
 }
 
 fn parse_all(names: &[String]) -> Result<FeatureSet, RulesError> {
@@ -404,16 +513,46 @@ impl AmendmentConfig {
         let dropped = presets.lacking();
         let presets =
             FeatureSet::filter(|a| presets.contains(a.feature) && a.support != Support::Lacking);
-        let genesis = if self.start {
-            votes.desired()
-        } else {
-            FeatureSet::EMPTY
+        let (genesis, order) = match (&self.network, self.start) {
+            (Some(net), _) => {
+                check_supported(net.amendments).map_err(|_| network_lacking(net))?;
+                (net.amendments, GenesisOrder::Mainnet)
+            }
+            (None, true) => (votes.desired(), GenesisOrder::ById),
+            (None, false) => (FeatureSet::EMPTY, GenesisOrder::ById),
         };
         Ok(Resolved {
-            book: RuleBook { presets, genesis },
+            book: RuleBook {
+                presets,
+                genesis,
+                order,
+            },
             votes,
             dropped,
+            fees: self.network.as_ref().map(|n| n.fees),
         })
+    }
+}
+
+/// The refusal of a network preset whose amendments ledgerd lacks some of: those, in the
+/// order the network enabled them, and the day it enabled the first.
+fn network_lacking(net: &AsOf) -> RulesError {
+    let lacking =
+        FeatureSet::filter(|a| net.amendments.contains(a.feature) && a.support == Support::Lacking);
+    let ids = lacking.mainnet_ordered_ids();
+    let names: Vec<&'static str> = ids
+        .iter()
+        .filter_map(|id| Feature::by_id(id).map(Feature::name))
+        .collect();
+    let since = ids
+        .first()
+        .and_then(Feature::by_id)
+        .and_then(|f| f.info().mainnet)
+        .map_or("", |e| e.time.get(..10).unwrap_or(e.time));
+    RulesError::NetworkLacking {
+        preset: net.name.clone(),
+        names,
+        since,
     }
 }
 
@@ -530,10 +669,94 @@ mod tests {
         assert!(!ci.book.presets.contains(Feature::FixAMMv1_3));
         assert!(ci.book.genesis.is_empty());
         assert!(ci.dropped.contains(&"Sponsor") && ci.dropped.contains(&"ConfidentialTransfer"));
-        for p in PRESETS {
-            assert!(AmendmentConfig::preset(p).is_some(), "{p}");
+        for p in &PRESETS[..4] {
+            assert!(AmendmentConfig::preset(p).is_ok(), "{p}");
         }
-        assert!(AmendmentConfig::preset("xrpld-9").is_none());
+        assert_eq!(
+            AmendmentConfig::preset("xrpld-9"),
+            Err(PresetError::Unknown("xrpld-9".into()))
+        );
+    }
+
+    fn mainnet_on(date: &str) -> Result<Resolved, RulesError> {
+        AmendmentConfig::preset(&format!("mainnet-{date}"))
+            .expect("a recorded date")
+            .resolve(None)
+    }
+
+    #[test]
+    fn mainnet_as_of_a_date_records_what_it_had_enabled() {
+        let jan = mainnet_on("2024-01-01").expect("nothing lacking then");
+        assert_eq!(jan.book.genesis.iter().count(), 53);
+        assert!(
+            !jan.book.genesis.contains(Feature::AMM),
+            "enabled 2024-03-22"
+        );
+        assert!(
+            jan.book.genesis.contains(Feature::Flow),
+            "retired, still recorded"
+        );
+        assert!(
+            jan.book.presets.is_empty(),
+            "a mainnet ledger's rules are its entry"
+        );
+        assert_eq!(jan.book.order, GenesisOrder::Mainnet);
+        let fees = jan.fees.expect("mainnet's fees");
+        assert_eq!(
+            (fees.reserve_base_drops, fees.reserve_inc_drops),
+            (10_000_000, 2_000_000)
+        );
+        let amm = mainnet_on("2024-03-23").expect("resolves");
+        assert!(amm.book.genesis.contains(Feature::AMM));
+        assert!(
+            !amm.book.genesis.contains(Feature::XRPFees),
+            "enabled 2024-03-25"
+        );
+        // xrpl.org's example Amendments entry, mainnet's of late September 2024, begins with
+        // FeeEscalation and MultiSign and ends with fixNFTokenReserve and fixAMMv1_1.
+        let sep = mainnet_on("2024-09-26")
+            .expect("resolves")
+            .book
+            .genesis_ids();
+        let hex: Vec<String> = sep.iter().map(|id| id.to_hex()[..8].to_string()).collect();
+        assert_eq!(&hex[..2], ["42426C4D", "4C97EBA9"]);
+        assert_eq!(&hex[hex.len() - 2..], ["03BDC009", "35291ADD"]);
+        let today = AmendmentConfig::preset("mainnet").expect("preset");
+        assert_eq!(
+            today.network.map(|n| n.name),
+            Some(format!("mainnet-{MAINNET_RECORDED_TO}"))
+        );
+    }
+
+    #[test]
+    fn a_mainnet_date_is_checked() {
+        let err = |name: &str| AmendmentConfig::preset(name).expect_err(name).to_string();
+        assert!(err("mainnet-2024-13-01").contains("is not a date"));
+        assert!(err("mainnet-2024-02-30").contains("is not a date"));
+        assert!(err("mainnet-24-01-01").contains("is not a date"));
+        assert!(err("mainnet-").contains("is not a date"));
+        let early = err("mainnet-2013-06-01");
+        assert!(early.contains("from 2014-01-01 to 2026-08-18"), "{early}");
+        assert!(err("mainnet-2099-01-01").contains("ledgerd records mainnet"));
+        assert!(err("mainnet2024").contains("is not a preset"));
+        // The lacking check names what the date selects (fixCleanup3_1_3: 2026-05-27).
+        match mainnet_on("2026-06-01") {
+            Err(RulesError::NetworkLacking {
+                preset,
+                names,
+                since,
+            }) => {
+                assert_eq!(preset, "mainnet-2026-06-01");
+                assert_eq!(
+                    names.last(),
+                    Some(&"fixCleanup3_1_3"),
+                    "as enabled: {names:?}"
+                );
+                assert!(!names.contains(&"fixCleanup3_2_0"), "enabled 2026-07-29");
+                assert!(since <= "2026-05-27", "{since}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -543,6 +766,7 @@ mod tests {
             down: names(&["fixRemoveNFTokenAutoTrustLine", "fixAMMv1_3"]),
             features: Some(Vec::new()),
             start: true,
+            network: None,
         };
         let r = cfg.resolve(None).expect("resolves");
         let want: FeatureSet = [Feature::FixAMMv1_3, Feature::XRPFees]

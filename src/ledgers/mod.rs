@@ -502,7 +502,7 @@ impl Ledgers {
             let mut amendments = crate::engine::entry::new_entry(lt::AMENDMENTS);
             amendments.set(
                 crate::ledger::rules::amendments_field(),
-                StValue::Vector256(book.genesis.sorted_ids()),
+                StValue::Vector256(book.genesis_ids()),
             );
             writes.push((keylet::amendments(), Some(Arc::new(amendments))));
         }

@@ -287,6 +287,9 @@ pub struct ServerConfig {
     /// `--reference-fee`, `--account-reserve`, `--owner-reserve`). A data directory keeps
     /// the schedule its ledger was created with.
     pub fees: crate::ledger::fees::Fees,
+    /// Which of `fees` the configuration sets itself: a preset's schedule (`mainnet`) fills
+    /// in the others at start.
+    pub fees_set: crate::ledger::fees::FeesSet,
     /// Deterministic close times (`--start-time`, `--close-step`; command line only).
     pub fixed_clock: Option<crate::ledgers::FixedClock>,
     /// Copy validated history into this PostgreSQL database (`--postgres URL`; command
@@ -452,6 +455,7 @@ impl ServerConfig {
             dev: DevOptions::default(),
             faucet_key: None,
             fees: crate::ledger::fees::Fees::default(),
+            fees_set: Default::default(),
             fixed_clock: None,
             postgres: None,
             read_only: false,

@@ -28,6 +28,7 @@ fn config_recording(genesis: FeatureSet) -> LedgerConfig {
         rule_book: RuleBook {
             presets: FeatureSet::EMPTY,
             genesis,
+            ..RuleBook::default()
         },
         ..LedgerConfig::default()
     }
@@ -126,6 +127,7 @@ fn a_snapshot_takes_its_amendments_entry_and_refuses_what_ledgerd_lacks() {
         rule_book: RuleBook {
             presets: FeatureSet::EMPTY,
             genesis: FeatureSet::EMPTY,
+            ..RuleBook::default()
         },
         ..LedgerConfig::default()
     };
@@ -852,5 +854,83 @@ mod invalid_tx_flags_both_ways {
     fn accepted_without_it() {
         // The transaction's flags do not reach the entry.
         assert_eq!(create(false), (Ter::tesSUCCESS, Some(0)));
+    }
+}
+
+// `mainnet-DATE`: a genesis ledger as mainnet's was at the end of that day, its Amendments
+// entry in mainnet's order, its fees, and rules that are that entry alone.
+mod mainnet_as_of_a_date {
+    use super::*;
+    use ledgerd::engine::Ter;
+    use ledgerd::ledger::rules::AmendmentConfig;
+
+    fn env_on(date: &str) -> Env {
+        let resolved = AmendmentConfig::preset(&format!("mainnet-{date}"))
+            .expect("preset")
+            .resolve(None)
+            .expect("resolves");
+        Env::with_config(LedgerConfig {
+            rule_book: resolved.book,
+            fees: resolved.fees.expect("mainnet's fees"),
+            ..LedgerConfig::default()
+        })
+    }
+
+    fn amm_create(env: &mut Env) -> Ter {
+        let [alice, gw] = env.funded(["alice", "gw"]);
+        let mut create = Tx::new("AMMCreate")
+            .amount("Amount", xrp(100))
+            .amount("Amount2", gw.iou("USD", 100))
+            .amount("Fee", xrp(2));
+        create.0.set(Field::named("TradingFee"), StValue::UInt16(0));
+        env.submit(&alice, create)
+    }
+
+    #[test]
+    fn before_amm_and_xrp_fees() {
+        let mut env = env_on("2024-01-01");
+        let entry = env.read(&keylet::amendments()).expect("Amendments entry");
+        let Some(StValue::Vector256(ids)) = entry.get(amendments_field()) else {
+            panic!("sfAmendments");
+        };
+        assert_eq!(ids.len(), 53);
+        assert_eq!(ids[0], Feature::FeeEscalation.id(), "the first enabled");
+        assert_eq!(
+            ids[52],
+            Feature::FixNFTokenRemint.id(),
+            "the last, 2023-11-27"
+        );
+        assert_ne!(ids, &env.store.rules().recorded().sorted_ids(), "not by ID");
+        let fees = env.read(&keylet::fees()).expect("FeeSettings");
+        assert!(
+            fees.get(Field::named("ReferenceFeeUnits")).is_some(),
+            "legacy form"
+        );
+        assert_eq!(env.store.fees().reserve_base_drops, 10_000_000);
+        let rules = env.store.rules();
+        assert!(!rules.enabled(Feature::AMM) && !rules.enabled(Feature::FixFillOrKill));
+        assert!(rules.enabled(Feature::Checks));
+        assert_eq!(amm_create(&mut env), Ter::temDISABLED);
+    }
+
+    #[test]
+    fn after_them() {
+        let mut env = env_on("2024-04-12");
+        let fees = env.read(&keylet::fees()).expect("FeeSettings");
+        assert!(
+            fees.get(Field::named("BaseFeeDrops")).is_some(),
+            "XRPFees form"
+        );
+        assert!(fees.get(Field::named("ReferenceFeeUnits")).is_none());
+        let rules = env.store.rules();
+        assert!(rules.enabled(Feature::AMM) && rules.enabled(Feature::FixFillOrKill));
+        assert!(!rules.enabled(Feature::FixAMMv1_1), "enabled 2024-09-24");
+        let r = amm_create(&mut env);
+        assert_ne!(r, Ter::temDISABLED);
+        assert_eq!(
+            r,
+            Ter::terNO_RIPPLE,
+            "past preflight: gw lacks DefaultRipple"
+        );
     }
 }

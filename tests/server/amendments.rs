@@ -177,3 +177,125 @@ fn an_up_vote_ledgerd_cannot_enable_is_refused_by_name() {
     let log = refused(&["--veto-amendments", "fixNoSuchThing"]);
     assert!(log.contains("fixNoSuchThing"), "{log}");
 }
+
+/// `mainnet-DATE`: a new ledger as mainnet's was at the end of that day (its Amendments
+/// entry, in mainnet's order; its fees, under a configured one); `build_version` names the
+/// xrpld release whose rule book is served.
+#[test]
+fn mainnet_as_of_a_date_with_a_configured_reserve() {
+    let server = Server::start_quiet(&[
+        "--amendment-preset",
+        "mainnet-2021-01-01",
+        "--account-reserve",
+        "15000000",
+    ]);
+    let addr = server.addr();
+    let entry = call(
+        addr,
+        "ledger_entry",
+        json!({"index": AMENDMENTS_KEY, "ledger_index": "validated"}),
+    );
+    let ids = entry["node"]["Amendments"].as_array().expect("ids").clone();
+    assert_eq!(ids.len(), 34, "{entry}");
+    assert_eq!(
+        ids[0], "42426C4D4F1009EE67080A9B7965B44656D7714D104A72F9B4369F97ABF044EE",
+        "FeeEscalation, enabled first"
+    );
+    assert_eq!(
+        ids[33], "3012E8230864E95A58C60FD61430D7E1B4D3353195F2981DC12B0C7C0950FFAC",
+        "FlowCross, 2020-08-04"
+    );
+    let fees = call(
+        addr,
+        "ledger_entry",
+        json!({"index": FEES_KEY, "ledger_index": "validated"}),
+    );
+    let node = &fees["node"];
+    assert_eq!(node["ReferenceFeeUnits"], 10, "legacy form: {fees}");
+    assert_eq!(node["ReserveBase"], 15_000_000, "configured: {fees}");
+    assert_eq!(
+        node["ReserveIncrement"], 5_000_000,
+        "mainnet's then: {fees}"
+    );
+    assert_eq!(
+        feature(addr, json!({"feature": "FlowCross"}))["enabled"],
+        true
+    );
+    assert_eq!(
+        feature(addr, json!({"feature": "TicketBatch"}))["enabled"],
+        false,
+        "enabled 2021-11-18"
+    );
+    let want = format!("3.4.1+ledgerd.{}", env!("CARGO_PKG_VERSION"));
+    let info = call(addr, "server_info", json!({}));
+    assert_eq!(info["info"]["build_version"], want.as_str());
+    let state = call(addr, "server_state", json!({}));
+    assert_eq!(state["state"]["build_version"], want.as_str());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .arg("--version")
+        .output()
+        .expect("ledgerd --version");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("ledgerd {want}")
+    );
+}
+
+#[test]
+fn a_mainnet_date_ledgerd_cannot_serve_is_refused() {
+    let refused = |preset: &str| {
+        let args = ["serve", "--listen", "127.0.0.1:0", "--ephemeral"];
+        let mut a = args.to_vec();
+        a.extend_from_slice(&["--amendment-preset", preset]);
+        match Server::try_start_args(&a, 1) {
+            Ok(_) => panic!("{preset} started"),
+            Err((code, log)) => {
+                assert_eq!(code, Some(2), "{log}");
+                log
+            }
+        }
+    };
+    // Mainnet enabled fixCleanup3_1_3 and fixCleanup3_2_0 in 2026; ledgerd lacks them.
+    let log = refused("mainnet");
+    assert!(
+        log.contains("mainnet-2026-08-18")
+            && log.contains("fixCleanup3_1_3")
+            && log.contains("fixCleanup3_2_0"),
+        "{log}"
+    );
+    assert!(refused("mainnet-2024-02-30").contains("is not a date"));
+    assert!(refused("mainnet-2099-01-01").contains("ledgerd records mainnet from 2014-01-01"));
+}
+
+/// A data directory keeps its rule book: restarted with no preset, a `mainnet-DATE` ledger
+/// rebuilds its genesis in mainnet's order, so every hash comes back.
+#[test]
+fn a_mainnet_ledger_comes_back_after_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("data");
+    let data = data.to_str().expect("path");
+    let first = &["--data-dir", data, "--close-interval", "0"];
+    let mut args = first.to_vec();
+    args.extend_from_slice(&["--amendment-preset", "mainnet-2024-01-01"]);
+    let server = Server::start_quiet(&args);
+    let look = |addr| {
+        let genesis = call(addr, "ledger", json!({"ledger_index": 1}));
+        let entry = call(
+            addr,
+            "ledger_entry",
+            json!({"index": AMENDMENTS_KEY, "ledger_index": "validated"}),
+        );
+        let validated = call(addr, "ledger", json!({"ledger_index": "validated"}));
+        (
+            genesis["ledger"]["ledger_hash"].clone(),
+            entry["node"]["Amendments"].clone(),
+            validated["ledger"]["ledger_hash"].clone(),
+        )
+    };
+    let before = look(server.addr());
+    assert!(before.0.is_string() && before.1.is_array(), "{before:?}");
+    assert!(server.terminate().success());
+    let server = Server::start_quiet(first);
+    assert_eq!(look(server.addr()), before);
+    assert!(server.terminate().success());
+}

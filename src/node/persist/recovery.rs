@@ -28,7 +28,7 @@ use parking_lot::Mutex;
 use super::format::{decode_snapshot, GenesisRecord, RevertAbandoned, RevertRecord};
 use super::replay::{load_snapshot, replay, BrokenRevert, Jumps, LastClose, Replaying, Stop};
 use super::{Disk, PersistError, PersistOptions, SnapshotStatus};
-use crate::ledger::rules::RuleBook;
+use crate::ledger::rules::{GenesisOrder, RuleBook};
 use crate::ledgers::{LedgerConfig, Ledgers};
 use crate::protocol::features::{Feature, FeatureSet};
 use crate::store::{
@@ -305,10 +305,11 @@ fn write_durably(
 }
 
 /// The file holding the rule book a data directory's ledger was created with: its genesis
-/// amendments and its presets, one line each (`genesis NAME...`, `presets NAME...`). A
-/// restart replays the journal under those rules whatever the configuration says now, so
-/// every ledger comes back with the hash it had. A directory made before the file existed
-/// ran ledgerd's own rule book ([`RuleBook::default`]).
+/// amendments and its presets, one line each (`genesis NAME...`, `presets NAME...`), and
+/// `order mainnet` when the genesis Amendments entry lists them as mainnet enabled them
+/// (no line: by ID). A restart replays the journal under those rules whatever the
+/// configuration says now, so every ledger comes back with the hash it had. A directory
+/// made before the file existed ran ledgerd's own rule book ([`RuleBook::default`]).
 const RULES: &str = "RULES";
 
 fn rules_text(book: &RuleBook) -> String {
@@ -318,8 +319,12 @@ fn rules_text(book: &RuleBook) -> String {
             .collect::<Vec<&str>>()
             .join(" ")
     };
+    let order = match book.order {
+        GenesisOrder::ById => "",
+        GenesisOrder::Mainnet => "order mainnet\n",
+    };
     format!(
-        "genesis {}\npresets {}\n",
+        "genesis {}\npresets {}\n{order}",
         names(book.genesis),
         names(book.presets)
     )
@@ -329,12 +334,17 @@ fn parse_rules(text: &str) -> Option<RuleBook> {
     let mut book = RuleBook {
         presets: FeatureSet::EMPTY,
         genesis: FeatureSet::EMPTY,
+        order: GenesisOrder::ById,
     };
     for line in text.lines() {
         let mut words = line.split_whitespace();
         let set = match words.next()? {
             "genesis" => &mut book.genesis,
             "presets" => &mut book.presets,
+            "order" if line.trim_end() == "order mainnet" => {
+                book.order = GenesisOrder::Mainnet;
+                continue;
+            }
             _ => return None,
         };
         for name in words {
@@ -765,8 +775,16 @@ mod tests {
         let empty = RuleBook {
             presets: FeatureSet::EMPTY,
             genesis: FeatureSet::EMPTY,
+            order: GenesisOrder::ById,
         };
         assert_eq!(parse_rules(&rules_text(&empty)), Some(empty));
+        let mainnet = RuleBook {
+            order: GenesisOrder::Mainnet,
+            ..book
+        };
+        assert!(rules_text(&mainnet).ends_with("order mainnet\n"));
+        assert_eq!(parse_rules(&rules_text(&mainnet)), Some(mainnet));
+        assert_eq!(parse_rules("order sideways\n"), None);
         assert_eq!(parse_rules("genesis NoSuchAmendment\n"), None);
         assert_eq!(parse_rules("amendments AMM\n"), None);
     }

@@ -14,11 +14,17 @@ use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Number, Value};
 use std::sync::Arc;
 
-/// The version string reported as `build_version`: the rippled release whose API ledgerd
-/// serves, with ledgerd's own version as semver build metadata (`2.4.0+ledgerd.0.1.0`).
-/// The client libraries compare it with rippled releases (xrpl.js and xrpl-py fill
-/// NetworkID only for servers at least 1.11.0), so it must read as that rippled.
-pub const BUILD_VERSION: &str = concat!("2.4.0", "+ledgerd.", env!("CARGO_PKG_VERSION"));
+/// The version string reported as `build_version`: the xrpld release whose rule book
+/// ledgerd serves (every preset follows its amendment table,
+/// [`crate::protocol::features::XRPLD_RELEASE`]), with ledgerd's own version as semver
+/// build metadata (`3.4.1+ledgerd.0.3.0`). The client libraries compare it with xrpld
+/// releases (xrpl.js and xrpl-py fill NetworkID only for servers at least 1.11.0; clients
+/// gate newer features such as Vault and Lending on 3.x), so it must read as that xrpld.
+pub const BUILD_VERSION: &str = concat!(
+    crate::xrpld_release!(),
+    "+ledgerd.",
+    env!("CARGO_PKG_VERSION")
+);
 
 /// Drops per XRP.
 const DROPS_PER_XRP: f64 = 1_000_000.0;
@@ -321,6 +327,22 @@ pub fn format_time(ripple_secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn build_version_names_the_xrpld_release_whose_rule_book_is_served() {
+        let want = format!(
+            "{}+ledgerd.{}",
+            crate::protocol::features::XRPLD_RELEASE,
+            env!("CARGO_PKG_VERSION")
+        );
+        assert_eq!(BUILD_VERSION, want);
+        let major: u32 = BUILD_VERSION
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .expect("semver");
+        assert!(major >= 3, "Vault and Lending are 3.x: {BUILD_VERSION}");
+    }
 
     #[test]
     fn dates() {

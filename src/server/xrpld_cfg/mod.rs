@@ -87,6 +87,7 @@ fn rule_book(ini: &Ini, mode: Mode) -> Result<AmendmentConfig, CfgError> {
         down: ids(sections::amendment_lines(ini, "veto_amendments")?),
         features: Some(features),
         start: mode.start,
+        network: None,
     })
 }
 
@@ -251,7 +252,7 @@ pub fn from_text(text: &str, dir: &Path, mode: Mode) -> Result<(ServerConfig, No
     config.standalone = mode.standalone;
     config.network_id = sections::network_id(&ini)?;
     config.signing_support = sections::flag(&ini, "signing_support")?.unwrap_or(false);
-    sections::voting(&ini, &mut config.fees)?;
+    sections::voting(&ini, &mut config.fees, &mut config.fees_set)?;
     config.fees = crate::server::config::check_fees(config.fees).map_err(|e| CfgError {
         line: ini.section("voting").map_or(0, |s| s.opened_at),
         reason: e.to_string(),

@@ -115,17 +115,25 @@ pub fn key_number<T: std::str::FromStr>(s: &Section, key: &str) -> Result<Option
 }
 
 /// The fee schedule `[voting]` (and `[fee_default]`) sets over `fees`: `reference_fee` in
-/// drops (at most 2^63 - 1), `account_reserve` and `owner_reserve` in drops (below 2^32).
-pub fn voting(ini: &Ini, fees: &mut crate::ledger::fees::Fees) -> Result<(), CfgError> {
+/// drops (at most 2^63 - 1), `account_reserve` and `owner_reserve` in drops (below 2^32);
+/// `set` says which it set.
+pub fn voting(
+    ini: &Ini,
+    fees: &mut crate::ledger::fees::Fees,
+    set: &mut crate::ledger::fees::FeesSet,
+) -> Result<(), CfgError> {
     if let Some(s) = ini.section("voting") {
         if let Some(fee) = key_number::<u64>(s, "reference_fee")? {
             fees.base_drops = fee;
+            set.base = true;
         }
         if let Some(r) = key_number::<u32>(s, "account_reserve")? {
             fees.reserve_base_drops = r.into();
+            set.reserve_base = true;
         }
         if let Some(r) = key_number::<u32>(s, "owner_reserve")? {
             fees.reserve_inc_drops = r.into();
+            set.reserve_inc = true;
         }
         if fees.base_drops > i64::MAX as u64 {
             let line = s.get("reference_fee").map_or(s.opened_at, |l| l.number);
@@ -136,6 +144,7 @@ pub fn voting(ini: &Ini, fees: &mut crate::ledger::fees::Fees) -> Result<(), Cfg
         }
     }
     if let Some(line) = single(ini, "fee_default")? {
+        set.base = true;
         fees.base_drops = number(&line.text).ok_or_else(|| {
             CfgError::at(
                 line,

@@ -382,10 +382,23 @@ fn voting_and_fee_default() {
         ),
         (12, 1_000_000, 200_000)
     );
+    let all = crate::ledger::fees::FeesSet {
+        base: true,
+        reserve_base: true,
+        reserve_inc: true,
+    };
+    assert_eq!(c.fees_set, all, "a preset's fees stay under these");
     let c = config(&with_port(
         "[voting]\nreference_fee = 12\n[fee_default]\n15\n",
     ));
     assert_eq!(c.fees.base_drops, 15);
+    assert_eq!(
+        c.fees_set,
+        crate::ledger::fees::FeesSet {
+            base: true,
+            ..Default::default()
+        }
+    );
     let (line, reason) = refused(
         &with_port("[voting]\naccount_reserve = 10 XRP\n"),
         STANDALONE,

@@ -121,7 +121,7 @@ amendments! {
     FixReducedOffersV2 = "fixReducedOffersV2", DefaultNo, false, Applied;
     NFTokenMintOffer = "NFTokenMintOffer", DefaultNo, false, Applied;
     FixAMMv1_1 = "fixAMMv1_1", DefaultNo, false, Applied;
-    FixPreviousTxnID = "fixPreviousTxnID", DefaultNo, false, Lacking;
+    FixPreviousTxnID = "fixPreviousTxnID", DefaultNo, false, Gated;
     FixXChainRewardRounding = "fixXChainRewardRounding", DefaultNo, false, Applied;
     FixEmptyDID = "fixEmptyDID", DefaultNo, false, Applied;
     PriceOracle = "PriceOracle", DefaultNo, false, Applied;

@@ -107,7 +107,7 @@ amendments! {
     SingleAssetVault = "SingleAssetVault", DefaultNo, false, Applied;
     FixPayChanCancelAfter = "fixPayChanCancelAfter", DefaultNo, false, Gated;
     FixInvalidTxFlags = "fixInvalidTxFlags", DefaultNo, false, Gated;
-    FixFrozenLPTokenTransfer = "fixFrozenLPTokenTransfer", DefaultNo, false, Lacking;
+    FixFrozenLPTokenTransfer = "fixFrozenLPTokenTransfer", DefaultNo, false, Gated;
     DeepFreeze = "DeepFreeze", DefaultNo, false, Applied;
     PermissionedDomains = "PermissionedDomains", DefaultNo, false, Applied;
     DynamicNFT = "DynamicNFT", DefaultNo, false, Applied;

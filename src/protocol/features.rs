@@ -97,7 +97,7 @@ amendments! {
     FixIncludeKeyletFields = "fixIncludeKeyletFields", DefaultNo, false, Lacking;
     DynamicMPT = "DynamicMPT", DefaultNo, false, Applied;
     FixTokenEscrowV1 = "fixTokenEscrowV1", DefaultNo, false, Gated;
-    FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Lacking;
+    FixPriceOracleOrder = "fixPriceOracleOrder", DefaultNo, false, Gated;
     FixMPTDeliveredAmount = "fixMPTDeliveredAmount", DefaultNo, false, Gated;
     FixAMMClawbackRounding = "fixAMMClawbackRounding", DefaultNo, false, Gated;
     TokenEscrow = "TokenEscrow", DefaultNo, false, Applied;

@@ -62,6 +62,8 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
+#[path = "engine/rules_fixes.rs"]
+mod rules_fixes;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

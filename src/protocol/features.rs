@@ -116,7 +116,7 @@ amendments! {
     FixAMMv1_2 = "fixAMMv1_2", DefaultNo, false, Applied;
     MPTokensV1 = "MPTokensV1", DefaultNo, false, Applied;
     FixNFTokenPageLinks = "fixNFTokenPageLinks", DefaultNo, false, Applied;
-    FixInnerObjTemplate2 = "fixInnerObjTemplate2", DefaultNo, false, Lacking;
+    FixInnerObjTemplate2 = "fixInnerObjTemplate2", DefaultNo, false, Gated;
     FixEnforceNFTokenTrustline = "fixEnforceNFTokenTrustline", DefaultNo, false, Applied;
     FixReducedOffersV2 = "fixReducedOffersV2", DefaultNo, false, Applied;
     NFTokenMintOffer = "NFTokenMintOffer", DefaultNo, false, Applied;

@@ -66,6 +66,8 @@ mod rules;
 mod rules_gates;
 #[path = "engine/rules_fixes2.rs"]
 mod rules_fixes2;
+#[path = "engine/rules_fixes.rs"]
+mod rules_fixes;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -12,6 +12,8 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::features::Feature;
+use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Currency, Issue};
 
 /// The zero amount of `issue`.
@@ -102,8 +104,38 @@ pub fn is_global_frozen(view: &dyn ReadView, issuer: &AccountId) -> bool {
             .is_some_and(|r| r.is_flag(lsf::GLOBAL_FREEZE))
 }
 
+/// True when either asset of the AMM entry `amm` is frozen for `holder` (rippled
+/// `isLPTokenFrozen`: the AMM's LP tokens are then frozen for it too).
+pub fn lp_token_frozen(view: &dyn ReadView, holder: &AccountId, amm: &StObject) -> bool {
+    let s = sf();
+    [s.asset, s.asset2]
+        .iter()
+        .filter_map(|f| super::amm::issue_of(amm, *f))
+        .any(|issue| frozen_issue(view, holder, &issue))
+}
+
+/// Under fixFrozenLPTokenTransfer, whether `account`'s balance of `issuer`'s IOUs counts
+/// as frozen because `issuer` is an AMM whose asset is frozen for `account` (rippled
+/// `accountHolds`' LP token check: a missing issuer or AMM counts as frozen too).
+pub fn lp_tokens_frozen_for(view: &dyn ReadView, account: &AccountId, issuer: &AccountId) -> bool {
+    if !view.info().rules.enabled(Feature::FixFrozenLPTokenTransfer) {
+        return false;
+    }
+    let Some(root) = view.read(&keylet::account(issuer)) else {
+        return true;
+    };
+    match root.h256_of(sf().amm_id) {
+        None => false,
+        Some(amm_id) => {
+            super::amm::amm_at(view, &amm_id).is_none_or(|amm| lp_token_frozen(view, account, &amm))
+        }
+    }
+}
+
 /// What `account` holds of `issue` (rippled `accountHolds`; `zero_if_frozen` is
-/// fhZERO_IF_FROZEN): XRP above the reserve, or the trust line balance on its side.
+/// fhZERO_IF_FROZEN, which under fixFrozenLPTokenTransfer also zeroes an AMM's LP tokens
+/// when one of its assets is frozen for `account`): XRP above the reserve, or the trust
+/// line balance on its side.
 pub fn account_holds(
     view: &dyn ReadView,
     account: &AccountId,
@@ -121,6 +153,7 @@ pub fn account_holds(
         return zero;
     }
     match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
+        Some(_) if zero_if_frozen && lp_tokens_frozen_for(view, account, &issue.issuer) => zero,
         Some(line) => {
             let held = Amount::iou(
                 balance_for(&line, account, &issue.issuer),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::sandbox::{Action, Item};
 use crate::ledger::entry_types::{self, Owners, THREAD_OWNERS};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
@@ -45,9 +46,9 @@ fn class(f: Field) -> MetaClass {
     }
 }
 
-/// Metadata threads the entry (its row says).
-fn is_threaded(o: &StObject) -> bool {
-    entry_types::of(o).is_some_and(|t| t.threaded)
+/// Metadata threads the entry under `rules` (its row says; rippled `isThreadedType`).
+fn is_threaded(o: &StObject, rules: &Rules) -> bool {
+    entry_types::of(o).is_some_and(|t| t.threaded.applies(rules))
 }
 
 /// The accounts whose roots a created or deleted entry threads (rippled `threadOwners`,
@@ -108,7 +109,7 @@ pub fn finalize(
 ) -> (StObject, Writes) {
     let mut nodes = changed_nodes(items);
     add_owner_nodes(&mut nodes, base);
-    thread_nodes(&mut nodes, tx_id, base.info().seq);
+    thread_nodes(&mut nodes, tx_id, base.info().seq, &base.info().rules);
     let s = sf();
     let mut affected = Vec::with_capacity(nodes.len());
     let mut writes = Vec::with_capacity(nodes.len());
@@ -177,10 +178,10 @@ fn add_owner_nodes(nodes: &mut BTreeMap<Hash256, Node>, base: &dyn ReadView) {
     }
 }
 
-/// Threads every remaining threaded entry to the transaction.
-fn thread_nodes(nodes: &mut BTreeMap<Hash256, Node>, tx_id: &Hash256, seq: u32) {
+/// Threads every remaining entry `rules` thread to the transaction.
+fn thread_nodes(nodes: &mut BTreeMap<Hash256, Node>, tx_id: &Hash256, seq: u32, rules: &Rules) {
     for node in nodes.values_mut() {
-        if node.action != Action::Erase && is_threaded(&node.cur) {
+        if node.action != Action::Erase && is_threaded(&node.cur, rules) {
             if let Some(prev) = thread(&mut node.cur, tx_id, seq) {
                 node.prev_thread = prev;
             }

@@ -4,7 +4,7 @@
 //! `account_objects` and AccountDelete make of it, and the invariants it takes part in.
 //!
 //! ```text
-//! entry_types::of(&entry)?.threaded            // engine/meta.rs
+//! entry_types::of(&entry)?.threaded.applies(rules) // engine/meta.rs
 //! entry_types::of_code(code)?.deletion          // AccountDelete, account_objects
 //! entry_types::named("payment_channel")?.code  // the RPC `type` filter
 //! ```
@@ -17,8 +17,10 @@
 
 use super::entry_key::{self, Derived};
 use super::keylet;
+use super::rules::Rules;
 use super::sf::sf;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -157,6 +159,30 @@ pub enum Owners {
 pub const THREAD_OWNERS: Owners =
     Owners::Fields(&[AccountField::Account, AccountField::Destination]);
 
+/// Whether metadata threads the type (rippled `STLedgerEntry::isThreadedType`: the
+/// template holds PreviousTxnID, and for five types fixPreviousTxnID is enabled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threading {
+    /// Never (no PreviousTxnID in its template).
+    Never,
+    /// Always.
+    Always,
+    /// Only under fixPreviousTxnID, which gave the type its PreviousTxnID (DirectoryNode,
+    /// Amendments, FeeSettings, NegativeUNL, AMM).
+    FixPreviousTxnID,
+}
+
+impl Threading {
+    /// Whether metadata threads the type under `rules`.
+    pub fn applies(self, rules: &Rules) -> bool {
+        match self {
+            Threading::Never => false,
+            Threading::Always => true,
+            Threading::FixPreviousTxnID => rules.enabled(Feature::FixPreviousTxnID),
+        }
+    }
+}
+
 /// What AccountDelete and `account_objects`' `deletion_blockers_only` make of the type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Deletion {
@@ -243,8 +269,8 @@ pub struct EntryType {
     pub built: bool,
     /// Its keylet, as its fields give it.
     pub key: Key,
-    /// Metadata threads it (PreviousTxnID, PreviousTxnLgrSeq).
-    pub threaded: bool,
+    /// When metadata threads it (PreviousTxnID, PreviousTxnLgrSeq).
+    pub threaded: Threading,
     /// Whose roots metadata threads when it is created or deleted.
     pub owners: Owners,
     /// A valid `account_objects` type filter (rippled `isAccountObjectsValidType`).
@@ -269,7 +295,7 @@ const OWNED: EntryType = EntryType {
     rpc: "",
     built: true,
     key: Key::Opaque,
-    threaded: true,
+    threaded: Threading::Always,
     owners: THREAD_OWNERS,
     account_objects: true,
     deletion: Deletion::Blocks,
@@ -279,9 +305,9 @@ const OWNED: EntryType = EntryType {
     mpt: Mpt::None,
 };
 
-/// A singleton or a directory: never owned, never threaded.
+/// A singleton or a directory: never owned; threaded only under fixPreviousTxnID.
 const UNOWNED: EntryType = EntryType {
-    threaded: false,
+    threaded: Threading::FixPreviousTxnID,
     account_objects: false,
     deletion: Deletion::NotOwned,
     reserve: Reserve::None,
@@ -351,7 +377,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "AccountRoot",
         rpc: "account",
         key: Key::Account("Account", keylet::account),
-        threaded: true,
+        threaded: Threading::Always,
         owners: Owners::None,
         account_objects: true,
         xrp: Xrp::Balance,
@@ -377,6 +403,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "LedgerHashes",
         rpc: "hashes",
         key: Key::FixedOr(keylet::skip, entry_key::skip_lists),
+        threaded: Threading::Never,
         ..UNOWNED
     },
     EntryType {
@@ -528,7 +555,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Loan",
         rpc: "loan",
         key: Key::Derived(entry_key::loan),
-        threaded: false,
+        threaded: Threading::Never,
         reserve: Reserve::Field(Borrower, 1),
         ..OWNED
     },
@@ -537,6 +564,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Sponsorship",
         rpc: "sponsorship",
         built: false,
+        threaded: Threading::Never,
         ..UNOWNED
     },
 ];

@@ -73,8 +73,12 @@ fn run_script(mut cmd: Command, what: &str) {
 
 /// `node SCRIPT ws://ADDR` with the pinned xrpl.js, against a fresh server.
 fn xrpl_js_on_a_fresh_server(script: &str, what: &str) {
+    xrpl_js_on(&start_server(), script, what);
+}
+
+/// `node SCRIPT ws://ADDR` with the pinned xrpl.js, against `server`.
+fn xrpl_js_on(server: &Server, script: &str, what: &str) {
     let nm = node_modules();
-    let server = start_server();
     let mut cmd = Command::new("node");
     cmd.arg(interop_dir().join(script))
         .arg(format!("ws://{}", server.addr()))
@@ -84,8 +88,12 @@ fn xrpl_js_on_a_fresh_server(script: &str, what: &str) {
 
 /// `python SCRIPT http://ADDR` with the pinned xrpl-py, against a fresh server.
 fn xrpl_py_on_a_fresh_server(script: &str, what: &str) {
+    xrpl_py_on(&start_server(), script, what);
+}
+
+/// `python SCRIPT http://ADDR` with the pinned xrpl-py, against `server`.
+fn xrpl_py_on(server: &Server, script: &str, what: &str) {
     let py = python();
-    let server = start_server();
     let mut cmd = Command::new(py);
     cmd.arg(interop_dir().join(script))
         .arg(format!("http://{}", server.addr()));
@@ -155,12 +163,27 @@ fn xrpl_py_pays_on_a_fork_of_a_second_ledgerd() {
     }
 }
 
+/// The DID and oracle flows assert what the libraries' own tests assert against their CI's
+/// xrpld, whose `[features]` lack fixPriceOracleOrder (a new oracle keeps its series in the
+/// transaction's order): they run under the `ci` preset.
+fn ci_server() -> Server {
+    Server::start_quiet(&["--close-interval", "1", "--amendment-preset", "ci"])
+}
+
 fn xrpl_js_did_and_oracle_flow() {
-    xrpl_js_on_a_fresh_server("did_oracle_flow.mjs", "xrpl.js DID and oracle flow");
+    xrpl_js_on(
+        &ci_server(),
+        "did_oracle_flow.mjs",
+        "xrpl.js DID and oracle flow",
+    );
 }
 
 fn xrpl_py_did_and_oracle_flow() {
-    xrpl_py_on_a_fresh_server("py_did_oracle_flow.py", "xrpl-py DID and oracle flow");
+    xrpl_py_on(
+        &ci_server(),
+        "py_did_oracle_flow.py",
+        "xrpl-py DID and oracle flow",
+    );
 }
 
 /// On `--network-id 21337` (above 1024) both libraries autofill NetworkID: they read

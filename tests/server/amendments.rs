@@ -46,11 +46,11 @@ fn votes_are_an_admins_and_survive_a_restart() {
         cleanup,
         json!({"name": "fixCleanup3_1_3", "supported": false, "vetoed": false, "enabled": false})
     );
-    let cancel = feature(addr, json!({"feature": "fixPriceOracleOrder"}));
+    let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
     assert_eq!(cancel["vetoed"], true, "{cancel}");
     let veto = json!({"feature": "fixCleanup3_1_3", "vetoed": true});
     assert_eq!(feature(addr, veto)["vetoed"], true);
-    let unveto = json!({"feature": "fixPriceOracleOrder", "vetoed": false});
+    let unveto = json!({"feature": "fixCleanup3_3_0", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
     assert_eq!(
         error(&call(
@@ -70,7 +70,7 @@ fn votes_are_an_admins_and_survive_a_restart() {
     let addr = server.addr();
     let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
     assert_eq!(cleanup["vetoed"], true, "{cleanup}");
-    let cancel = feature(addr, json!({"feature": "fixPriceOracleOrder"}));
+    let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
     assert_eq!(cancel["vetoed"], false, "{cancel}");
     assert!(server.terminate().success());
 }

@@ -8,7 +8,7 @@ pub mod check_create;
 
 use super::directory::remove_owned;
 use super::entry::adjust_owner_count;
-use super::funds::{deep_frozen, frozen, xrp_liquid};
+use super::funds::{deep_frozen, frozen, lp_tokens_frozen_for, xrp_liquid};
 use super::ripple::balance_for;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
@@ -33,7 +33,8 @@ pub fn check_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
 }
 
 /// What `account` can pay of `amount`'s issue: XRP above the reserve, its own issue without
-/// bound, or what it holds on an unfrozen line (rippled `accountFunds`, zero if frozen).
+/// bound, or what it holds on an unfrozen line (rippled `accountFunds`, zero if frozen,
+/// which under fixFrozenLPTokenTransfer includes an AMM's LP tokens whose asset is frozen).
 pub fn funds(view: &dyn ReadView, account: &AccountId, amount: &Amount) -> Amount {
     match amount {
         Amount::Xrp(_) => Amount::Xrp(xrp_liquid(view, account, 0)),
@@ -44,6 +45,7 @@ pub fn funds(view: &dyn ReadView, account: &AccountId, amount: &Amount) -> Amoun
                 return *amount;
             } else if frozen(view, account, issuer, currency)
                 || deep_frozen(view, account, issuer, currency)
+                || lp_tokens_frozen_for(view, account, issuer)
             {
                 IouValue::ZERO
             } else {

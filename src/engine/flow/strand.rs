@@ -11,12 +11,13 @@ use super::direct::DirectStep;
 use super::step::Step;
 use super::xrp_endpoint::XrpEndpointStep;
 use super::{Crossing, FlowRequest, FLOW_BOOK_OFFERS_MAX};
-use crate::engine::funds::is_global_frozen;
+use crate::engine::funds::{is_global_frozen, lp_token_frozen};
 use crate::engine::ter::Ter;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
-use crate::ledger::sf::StExt;
+use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::PathStep;
 use crate::protocol::types::{AccountId, Currency, Issue};
 
@@ -315,6 +316,21 @@ fn check_freeze(
         // A deep freeze stops the line whichever side set it.
         if line.flags() & (lsf::LOW_DEEP_FREEZE | lsf::HIGH_DEEP_FREEZE) != 0 {
             return Err(Ter::terNO_LINE);
+        }
+    }
+    // fixFrozenLPTokenTransfer: LP tokens go back to their AMM only from a holder for
+    // whom neither of the AMM's assets is frozen.
+    if view.info().rules.enabled(Feature::FixFrozenLPTokenTransfer) {
+        if let Some(amm_id) = view
+            .read(&keylet::account(dst))
+            .and_then(|r| r.h256_of(sf().amm_id))
+        {
+            let Some(amm) = view.read(&amm_id) else {
+                return Err(Ter::tecINTERNAL);
+            };
+            if lp_token_frozen(view, src, &amm) {
+                return Err(Ter::terNO_LINE);
+            }
         }
     }
     Ok(())

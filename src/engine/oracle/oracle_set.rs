@@ -5,7 +5,9 @@
 //! their price (readers find it in the oracle's history). LastUpdateTime (Unix seconds)
 //! must lie within five minutes of the parent ledger's close time and, on an update,
 //! after the stored one. Provider and AssetClass never change. An oracle counts one
-//! owner entry, two when it holds more than five pairs.
+//! owner entry, two when it holds more than five pairs. An update stores the series in
+//! pair order; a create, under fixPriceOracleOrder, too (before it, in the order the
+//! transaction lists them).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -256,6 +258,25 @@ fn set_document_id(ctx: &ApplyContext, oracle: &mut StObject) {
     }
 }
 
+/// The series a new oracle stores: the transaction's as it lists them, or, under
+/// fixPriceOracleOrder, in pair order as an update stores them (rippled rebuilds each
+/// PriceData from its assets, price and scale).
+fn created_series(ctx: &ApplyContext) -> StValue {
+    let s = sf();
+    if !ctx.sb.info().rules.enabled(Feature::FixPriceOracleOrder) {
+        return StValue::Array(series(ctx.tx).to_vec());
+    }
+    let pairs: BTreeMap<PairKey, StObject> = series(ctx.tx)
+        .iter()
+        .filter_map(|(_, e)| {
+            let mut priced = bare_pair(e);
+            take_price(&mut priced, e);
+            Some((pair_key(e)?, priced))
+        })
+        .collect();
+    StValue::Array(pairs.into_values().map(|o| (s.price_data, o)).collect())
+}
+
 fn create(ctx: &mut ApplyContext, key: Hash256) -> Ter {
     let s = sf();
     let tx = ctx.tx;
@@ -263,11 +284,12 @@ fn create(ctx: &mut ApplyContext, key: Hash256) -> Ter {
     let mut oracle = with_threading(new_entry(lt::ORACLE));
     oracle.set(s.owner, StValue::AccountId(account));
     set_document_id(ctx, &mut oracle);
-    for f in [s.provider, s.uri, s.price_data_series, s.asset_class] {
+    for f in [s.provider, s.uri, s.asset_class] {
         if let Some(v) = tx.get(f) {
             oracle.set(f, v.clone());
         }
     }
+    oracle.set(s.price_data_series, created_series(ctx));
     let last_update = tx.u32_of(s.last_update_time).unwrap_or(0);
     oracle.set(s.last_update_time, StValue::UInt32(last_update));
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {

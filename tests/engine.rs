@@ -62,12 +62,12 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
-#[path = "engine/rules_gates.rs"]
-mod rules_gates;
-#[path = "engine/rules_fixes2.rs"]
-mod rules_fixes2;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
+#[path = "engine/rules_fixes2.rs"]
+mod rules_fixes2;
+#[path = "engine/rules_gates.rs"]
+mod rules_gates;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

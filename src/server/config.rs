@@ -202,6 +202,16 @@ pub struct TlsFiles {
     pub chain: Option<PathBuf>,
 }
 
+/// Where a secure port's certificate comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TlsSource {
+    /// PEM files the configuration names.
+    Files(TlsFiles),
+    /// A self-signed certificate made at start, which clients cannot verify: xrpld's for a
+    /// secure port that names no `ssl_key`, `ssl_cert` or `ssl_chain` (`make_SSLContext`).
+    SelfSigned,
+}
+
 /// One listening port, validated.
 #[derive(Debug, Clone)]
 pub struct PortConfig {
@@ -216,7 +226,7 @@ pub struct PortConfig {
     /// The protocol names as configured (reported by server_info).
     pub protocols: Vec<String>,
     /// TLS, when the port is wss/https.
-    pub tls: Option<TlsFiles>,
+    pub tls: Option<TlsSource>,
     /// With `tls`: the port serves plain http/ws too (an xrpld port listing both kinds),
     /// each connection's first byte telling a TLS handshake from plain text.
     pub plain_too: bool,
@@ -612,13 +622,13 @@ fn toml_tls(
     secure: bool,
     cert: Option<PathBuf>,
     key: Option<PathBuf>,
-) -> Result<Option<TlsFiles>, ConfigError> {
+) -> Result<Option<TlsSource>, ConfigError> {
     let tls = match (secure, cert, key) {
-        (true, Some(cert), Some(key)) => Some(TlsFiles {
+        (true, Some(cert), Some(key)) => Some(TlsSource::Files(TlsFiles {
             cert,
             key,
             chain: None,
-        }),
+        })),
         (true, _, _) => {
             return Err(ConfigError::Invalid(format!(
                 "[{name}] wss/https need tls_cert and tls_key"

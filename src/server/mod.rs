@@ -23,7 +23,7 @@ pub mod xrpld_cfg;
 
 use crate::rpc::context::Services;
 use crate::rpc::role::Role;
-use config::{PortConfig, ServerConfig};
+use config::{PortConfig, ServerConfig, TlsSource};
 use shutdown::ShutdownSignal;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -126,9 +126,23 @@ pub struct Bound {
 /// written back into `config` (server_info and `Running::addrs` report it).
 pub async fn bind(config: &mut ServerConfig) -> Result<Vec<Bound>, String> {
     let mut bound = Vec::with_capacity(config.ports.len());
+    // One certificate made for every port that names none, as xrpld makes one per process.
+    let mut made: Option<TlsAcceptor> = None;
     for port in &mut config.ports {
         let tls = match &port.tls {
-            Some(files) => Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?),
+            Some(TlsSource::Files(files)) => {
+                Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?)
+            }
+            Some(TlsSource::SelfSigned) => {
+                if made.is_none() {
+                    made = Some(tls::self_signed()?);
+                }
+                tracing::info!(
+                    port = %port.name,
+                    "no certificate files: serving TLS with a self-signed certificate made at start"
+                );
+                made.clone()
+            }
             None => None,
         };
         let listener = TcpListener::bind(port.bind)

@@ -1,7 +1,7 @@
 //! Every section, read well and refused.
 
 use super::*;
-use crate::server::config::TxQueueConfig;
+use crate::server::config::{TlsFiles, TlsSource, TxQueueConfig};
 use std::net::SocketAddr;
 
 const STANDALONE: Mode = Mode {
@@ -211,7 +211,9 @@ fn server_names_the_ports_in_order_and_gives_their_defaults() {
     assert_eq!(c.ports[1].admin.len(), 1);
     // [server]'s admin list adds to the port's.
     assert_eq!(c.ports[0].admin.len(), 2);
-    let tls = c.ports[0].tls.clone().unwrap();
+    let Some(TlsSource::Files(tls)) = c.ports[0].tls.clone() else {
+        panic!("{:?}", c.ports[0].tls)
+    };
     assert_eq!(tls.key, PathBuf::from("/etc/xrpld/k.pem"));
     assert_eq!(tls.cert, PathBuf::from("/abs/c.pem"));
     assert_eq!(tls.chain, Some(PathBuf::from("/etc/xrpld/ch.pem")));
@@ -267,6 +269,42 @@ fn admin_networks_as_xrpld_reads_them() {
 }
 
 #[test]
+fn secure_ports_without_files_make_a_certificate() {
+    let secure = |rest: &str| {
+        let text = format!("[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss, https\n{rest}");
+        config(&text).ports[0].tls.clone()
+    };
+    assert_eq!(secure(""), Some(TlsSource::SelfSigned));
+    // The chain alone gives the server's certificate (its first) with the key.
+    assert_eq!(
+        secure("ssl_key = k.pem\nssl_chain = ch.pem\n"),
+        Some(TlsSource::Files(TlsFiles {
+            cert: PathBuf::from("/etc/xrpld/ch.pem"),
+            key: PathBuf::from("/etc/xrpld/k.pem"),
+            chain: None,
+        }))
+    );
+    // [server]'s files are every secure port's.
+    let c = config(
+        "[server]\np\nssl_key = k\nssl_cert = c\n[p]\nip = ::1\nport = 1\nprotocol = https\n",
+    );
+    assert!(matches!(c.ports[0].tls, Some(TlsSource::Files(_))));
+    // A plain port needs nothing, whatever it names.
+    let c = config(&with_port("ssl_key = k\n"));
+    assert_eq!(c.ports[0].tls, None);
+    for (rest, says) in [
+        ("ssl_cert = c.pem\n", "but no ssl_key"),
+        ("ssl_chain = c.pem\n", "but no ssl_key"),
+        ("ssl_key = k.pem\n", "but no ssl_cert or ssl_chain"),
+    ] {
+        let text = format!("[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss\n{rest}");
+        let (line, reason) = refused(&text, STANDALONE);
+        assert_eq!(line, 3, "{rest}");
+        assert!(reason.contains(says), "{rest}: {reason}");
+    }
+}
+
+#[test]
 fn malformed_ports_are_refused_at_their_line() {
     let cases: &[(&str, usize, &str)] = &[
         (
@@ -314,11 +352,6 @@ fn malformed_ports_are_refused_at_their_line() {
             "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = ws\nsend_queue_limit = 0\n",
             7,
             "'send_queue_limit'",
-        ),
-        (
-            "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss\n",
-            3,
-            "names no ssl_key and ssl_cert",
         ),
         (
             "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = peer\n",

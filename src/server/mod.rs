@@ -24,6 +24,7 @@ pub mod xrpld_cfg;
 use crate::rpc::context::Services;
 use crate::rpc::role::Role;
 use config::{PortConfig, ServerConfig, TlsSource};
+use role::Payer;
 use shutdown::ShutdownSignal;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -105,13 +106,29 @@ impl Connection {
         }
     }
 
-    /// Charge a caller with `role` the `cost` (admins are never charged) and say what its
-    /// balance means.
-    pub fn charge(&self, role: Role, cost: u32) -> resource::Disposition {
-        if role == Role::Admin {
-            resource::Disposition::Ok
-        } else {
-            self.state.resources.charge(self.peer.ip(), cost)
+    /// Whom the requests carrying `headers` (an HTTP request, or a WebSocket session's
+    /// opening request) are charged to: see [`role::payer`].
+    pub fn payer(&self, headers: &hyper::HeaderMap) -> Payer {
+        role::payer(self.peer.ip(), &self.port.secure_gateway, headers)
+    }
+
+    /// Charge a caller with `role` the `cost` to `payer` (admins and unlimited callers are
+    /// never charged) and say what the balance means.
+    pub fn charge(&self, role: Role, payer: Payer, cost: u32) -> resource::Disposition {
+        match (role, payer) {
+            (Role::Admin, _) | (_, Payer::Unlimited) => resource::Disposition::Ok,
+            (_, Payer::Address(ip)) => self.state.resources.charge(ip, cost),
+        }
+    }
+
+    /// Whether a caller with `role` charged to `payer` is cut off already (its balance is
+    /// past the drop level): its request is refused before it is read further.
+    pub fn cut_off(&self, role: Role, payer: Payer) -> bool {
+        match (role, payer) {
+            (Role::Admin, _) | (_, Payer::Unlimited) => false,
+            (_, Payer::Address(ip)) => {
+                self.state.resources.disposition(ip) == resource::Disposition::Drop
+            }
         }
     }
 }

@@ -133,13 +133,8 @@ fn read_keys(p: &mut Parsed, s: &Section, base: &Path, notes: &mut Notes) -> Res
         p.admin.extend(networks(l, "admin", &s.name)?);
     }
     if let Some(l) = s.get("secure_gateway") {
-        networks(l, "secure_gateway", &s.name)?;
-        let reason = format!(
-            "[{}] secure_gateway: ledgerd does not identify proxied callers (X-User, \
-             Forwarded); remove the line (see docs/compat.md)",
-            s.name
-        );
-        return Err(CfgError::at(l, reason));
+        p.secure_gateway
+            .extend(networks(l, "secure_gateway", &s.name)?);
     }
     let text = |key| s.get(key).map(|l| l.text.clone());
     for (key, slot) in [

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::server::config::{TlsFiles, TlsSource, TxQueueConfig};
+use crate::server::role::AdminNet;
 use std::net::SocketAddr;
 
 const STANDALONE: Mode = Mode {
@@ -264,8 +265,38 @@ fn admin_networks_as_xrpld_reads_them() {
         reason.contains("Invalid value 'localhost' for key 'admin' in [port_ws]"),
         "{reason}"
     );
-    let (_, reason) = refused(&with_port("secure_gateway = 10.0.0.1\n"), STANDALONE);
-    assert!(reason.contains("secure_gateway"), "{reason}");
+}
+
+#[test]
+fn secure_gateways_as_xrpld_reads_them() {
+    let net = |s| AdminNet::parse(s).unwrap();
+    let c = config(&with_port("secure_gateway = 127.0.0.1, 10.1.0.0/16\n"));
+    assert_eq!(
+        c.ports[0].secure_gateway,
+        [net("127.0.0.1"), net("10.1.0.0/16")]
+    );
+    assert!(c.ports[0].admin.is_empty());
+    // [server]'s list adds to each port's.
+    let c = config(
+        "[server]\nport_a\nport_b\nsecure_gateway = 10.0.0.1\n[port_a]\nip = ::1\nport = 1\n\
+         protocol = http\nsecure_gateway = ::1\n[port_b]\nip = ::1\nport = 2\nprotocol = ws\n",
+    );
+    assert_eq!(c.ports[0].secure_gateway, [net("10.0.0.1"), net("::1")]);
+    assert_eq!(c.ports[1].secure_gateway, [net("10.0.0.1")]);
+    // 0.0.0.0: every address.
+    let all = config(&with_port("secure_gateway = 0.0.0.0\n"));
+    assert!(all.ports[0]
+        .secure_gateway
+        .iter()
+        .any(|n| n.contains("2001:db8::1".parse().unwrap())));
+    let (line, reason) = refused(&with_port("secure_gateway = 10.1.2.3/24\n"), STANDALONE);
+    assert_eq!(line, 7);
+    assert!(reason.contains("not the network's own"), "{reason}");
+    let (_, reason) = refused(&with_port("secure_gateway = proxy.lan\n"), STANDALONE);
+    assert!(
+        reason.contains("Invalid value 'proxy.lan' for key 'secure_gateway' in [port_ws]"),
+        "{reason}"
+    );
 }
 
 #[test]

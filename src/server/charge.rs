@@ -17,6 +17,7 @@ use crate::rpc::params::as_bool;
 use crate::rpc::role::Role;
 use crate::rpc::{envelope, HandlerResult, Params};
 use crate::server::resource::Disposition;
+use crate::server::role::Payer;
 use crate::server::ws::Outbox;
 use crate::server::Connection;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -77,7 +78,7 @@ impl Connection {
     pub fn answer_ws(
         &self,
         outbox: &Outbox,
-        role: Role,
+        (role, payer): (Role, Payer),
         method: &str,
         request: &Params,
         result: HandlerResult,
@@ -86,7 +87,7 @@ impl Connection {
         let fee = method_fee(method, request, &result);
         let mut disposition = Disposition::Ok;
         let text = envelope::ws_reply_text_sized(request, result, |bytes| {
-            disposition = self.charge(role, fee.saturating_add(reply_fee(bytes)));
+            disposition = self.charge(role, payer, fee.saturating_add(reply_fee(bytes)));
             disposition != Disposition::Ok
         });
         if disposition == Disposition::Drop {

@@ -25,6 +25,7 @@
 //! websocket_ping_frequency = 30   # seconds of silence before the server pings a client
 //! admin_user = "ops"              # optional: admin requests must also carry
 //! admin_password = "..."          #   "admin_user" and "admin_password"
+//! secure_gateway = ["10.0.0.0/8"]  # proxies whose X-User / Forwarded headers count
 //! faucet = "loopback"             # POST /accounts: "loopback" (default), "all" or "off"
 //! ```
 
@@ -117,6 +118,9 @@ pub struct FilePort {
     pub protocols: Vec<String>,
     /// Admin networks (`ADDR` or `ADDR/BITS`); absent means nobody is admin, as in rippled.
     pub admin: Option<Vec<String>>,
+    /// Secure gateways (`ADDR` or `ADDR/BITS`, xrpld `secure_gateway`): proxies whose
+    /// callers are identified by `X-User` or charged by `Forwarded` / `X-Forwarded-For`.
+    pub secure_gateway: Option<Vec<String>>,
     /// PEM certificate chain for wss/https.
     pub tls_cert: Option<PathBuf>,
     /// PEM private key for wss/https.
@@ -202,6 +206,16 @@ pub struct TlsFiles {
     pub chain: Option<PathBuf>,
 }
 
+/// Where a secure port's certificate comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TlsSource {
+    /// PEM files the configuration names.
+    Files(TlsFiles),
+    /// A self-signed certificate made at start, which clients cannot verify: xrpld's for a
+    /// secure port that names no `ssl_key`, `ssl_cert` or `ssl_chain` (`make_SSLContext`).
+    SelfSigned,
+}
+
 /// One listening port, validated.
 #[derive(Debug, Clone)]
 pub struct PortConfig {
@@ -216,7 +230,7 @@ pub struct PortConfig {
     /// The protocol names as configured (reported by server_info).
     pub protocols: Vec<String>,
     /// TLS, when the port is wss/https.
-    pub tls: Option<TlsFiles>,
+    pub tls: Option<TlsSource>,
     /// With `tls`: the port serves plain http/ws too (an xrpld port listing both kinds),
     /// each connection's first byte telling a TLS handshake from plain text.
     pub plain_too: bool,
@@ -559,12 +573,8 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
     }
     let tls = toml_tls(&name, secure, p.tls_cert, p.tls_key)?;
     // rippled: a port without an `admin` line has no admin callers.
-    let mut admin = Vec::new();
-    for entry in p.admin.unwrap_or_default() {
-        admin.push(AdminNet::parse(&entry).ok_or_else(|| {
-            ConfigError::Invalid(format!("[{name}] admin entry '{entry}' is not ADDR[/BITS]"))
-        })?);
-    }
+    let admin = toml_networks(&name, "admin", p.admin)?;
+    let secure_gateway = toml_networks(&name, "secure_gateway", p.secure_gateway)?;
     // rippled: a port's `limit` defaults to 0, unlimited.
     let limit = p.limit.unwrap_or(0);
     let faucet = match p.faucet.as_deref() {
@@ -605,9 +615,26 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
             (u, pw) => Some((u.unwrap_or_default(), pw.unwrap_or_default())),
         },
         user_credentials: None,
-        secure_gateway: Vec::new(),
+        secure_gateway,
         faucet,
     })
+}
+
+/// A TOML port's `admin` or `secure_gateway` list (absent: none).
+fn toml_networks(
+    name: &str,
+    key: &str,
+    entries: Option<Vec<String>>,
+) -> Result<Vec<AdminNet>, ConfigError> {
+    entries
+        .unwrap_or_default()
+        .iter()
+        .map(|entry| {
+            AdminNet::parse(entry).ok_or_else(|| {
+                ConfigError::Invalid(format!("[{name}] {key} entry '{entry}' is not ADDR[/BITS]"))
+            })
+        })
+        .collect()
 }
 
 /// A TOML port's TLS files: both for wss/https, neither otherwise.
@@ -616,13 +643,13 @@ fn toml_tls(
     secure: bool,
     cert: Option<PathBuf>,
     key: Option<PathBuf>,
-) -> Result<Option<TlsFiles>, ConfigError> {
+) -> Result<Option<TlsSource>, ConfigError> {
     let tls = match (secure, cert, key) {
-        (true, Some(cert), Some(key)) => Some(TlsFiles {
+        (true, Some(cert), Some(key)) => Some(TlsSource::Files(TlsFiles {
             cert,
             key,
             chain: None,
-        }),
+        })),
         (true, _, _) => {
             return Err(ConfigError::Invalid(format!(
                 "[{name}] wss/https need tls_cert and tls_key"
@@ -711,6 +738,7 @@ tls_key = "k.pem"
 limit = 3
 ip_limit = 2
 admin = ["127.0.0.1", "::1"]
+secure_gateway = ["10.0.0.0/8"]
 "#,
         )
         .unwrap();
@@ -723,6 +751,11 @@ admin = ["127.0.0.1", "::1"]
         assert_eq!(c.ports[1].limit, 3);
         assert_eq!((c.ports[0].ip_limit, c.ports[1].ip_limit), (0, 2));
         assert_eq!(c.ports[1].admin.len(), 2);
+        assert!(c.ports[0].secure_gateway.is_empty());
+        assert_eq!(
+            c.ports[1].secure_gateway,
+            [AdminNet::parse("10.0.0.0/8").unwrap()]
+        );
     }
 
     #[test]
@@ -771,6 +804,7 @@ admin = ["127.0.0.1", "::1"]
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"wss\"]",
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\", \"https\"]\ntls_cert=\"a\"\ntls_key=\"b\"",
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nadmin = [\"1.2.3.4/40\"]",
+            "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nsecure_gateway = [\"proxy\"]",
             "signing_support = true",
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nbogus = 1",
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nfaucet = \"everyone\"",

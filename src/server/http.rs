@@ -28,6 +28,7 @@ use crate::server::faucet;
 use crate::server::listener::IpSlot;
 use crate::server::metrics;
 use crate::server::resource::Disposition;
+use crate::server::role::Payer;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::stall::StallGuard;
 use crate::server::ws;
@@ -205,9 +206,11 @@ fn upgrade(
     let accept = tokio_tungstenite::tungstenite::handshake::derive_accept_key(key.as_bytes());
     let upgrade = hyper::upgrade::on(&mut req);
     let ws_conn = conn.clone();
+    // A WebSocket session is charged as its opening request says, for its whole life.
+    let payer = conn.payer(req.headers());
     tokio::spawn(async move {
         match upgrade.await {
-            Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, shutdown).await,
+            Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, payer, shutdown).await,
             Err(e) => tracing::debug!("websocket upgrade failed: {e}"),
         }
         drop(hold);
@@ -245,8 +248,9 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
         .headers()
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    let payer = conn.payer(req.headers());
     match read_body(req.into_body(), declared, &conn.state.bodies).await {
-        Ok(body) => json_rpc(body, conn).await,
+        Ok(body) => json_rpc(body, conn, payer).await,
         Err(e) => e.reply(conn),
     }
 }
@@ -489,7 +493,7 @@ fn prepare(body: Body) -> Result<Prepared, Refusal> {
 }
 
 /// rippled's `processRequest` for one (non-batch) JSON-RPC body.
-async fn json_rpc(body: Body, conn: &Connection) -> Reply {
+async fn json_rpc(body: Body, conn: &Connection, payer: Payer) -> Reply {
     let large = body.bytes.len() > HTTP_BODY_PARSE_INLINE_BYTES_MAX;
     let prepared = if large {
         match conn.state.services.cpu.run(move || prepare(body)).await {
@@ -510,8 +514,7 @@ async fn json_rpc(body: Body, conn: &Connection) -> Reply {
         Err(Refusal(text)) => return plain(StatusCode::BAD_REQUEST, &text, false),
     };
     let role = conn.role_for(&p.credentials);
-    if role != Role::Admin && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
-    {
+    if conn.cut_off(role, payer) {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "Server is overloaded",
@@ -522,13 +525,13 @@ async fn json_rpc(body: Body, conn: &Connection) -> Reply {
     if p.method
         .is_some_and(|m| rpc::forbidden(&m, p.api_version, role))
     {
-        conn.charge(role, RESOURCE_CHARGE_MALFORMED);
+        conn.charge(role, payer, RESOURCE_CHARGE_MALFORMED);
         return plain(StatusCode::FORBIDDEN, "Forbidden", false);
     }
     let (method, mut params) = match p.call {
         Ok(x) => x,
         Err(text) => {
-            conn.charge(role, RESOURCE_CHARGE_MALFORMED);
+            conn.charge(role, payer, RESOURCE_CHARGE_MALFORMED);
             return plain(StatusCode::BAD_REQUEST, text, false);
         }
     };
@@ -542,7 +545,7 @@ async fn json_rpc(body: Body, conn: &Connection) -> Reply {
         services: conn.state.services.clone(),
     };
     let (result, params) = rpc::call(ctx, params).await;
-    let reply = charged_reply(conn, role, &method, &params, result);
+    let reply = charged_reply(conn, role, payer, &method, &params, result);
     if large {
         // A large request's parameters are freed off the I/O thread too (if the pool's queue
         // is full, here).
@@ -557,6 +560,7 @@ async fn json_rpc(body: Body, conn: &Connection) -> Reply {
 fn charged_reply(
     conn: &Connection,
     role: Role,
+    payer: Payer,
     method: &str,
     params: &Params,
     result: HandlerResult,
@@ -564,7 +568,11 @@ fn charged_reply(
     let fee = charge::method_fee(method, params, &result);
     let mut reply = envelope::http_reply(params, result);
     let mut text = serde_json::to_string(&reply).unwrap_or_default();
-    match conn.charge(role, fee.saturating_add(charge::reply_fee(text.len()))) {
+    match conn.charge(
+        role,
+        payer,
+        fee.saturating_add(charge::reply_fee(text.len())),
+    ) {
         Disposition::Ok => {}
         Disposition::Warn => {
             if let Some(r) = reply.get_mut("result").and_then(Value::as_object_mut) {

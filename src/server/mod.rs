@@ -23,7 +23,8 @@ pub mod xrpld_cfg;
 
 use crate::rpc::context::Services;
 use crate::rpc::role::Role;
-use config::{PortConfig, ServerConfig};
+use config::{PortConfig, ServerConfig, TlsSource};
+use role::Payer;
 use shutdown::ShutdownSignal;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -105,13 +106,29 @@ impl Connection {
         }
     }
 
-    /// Charge a caller with `role` the `cost` (admins are never charged) and say what its
-    /// balance means.
-    pub fn charge(&self, role: Role, cost: u32) -> resource::Disposition {
-        if role == Role::Admin {
-            resource::Disposition::Ok
-        } else {
-            self.state.resources.charge(self.peer.ip(), cost)
+    /// Whom the requests carrying `headers` (an HTTP request, or a WebSocket session's
+    /// opening request) are charged to: see [`role::payer`].
+    pub fn payer(&self, headers: &hyper::HeaderMap) -> Payer {
+        role::payer(self.peer.ip(), &self.port.secure_gateway, headers)
+    }
+
+    /// Charge a caller with `role` the `cost` to `payer` (admins and unlimited callers are
+    /// never charged) and say what the balance means.
+    pub fn charge(&self, role: Role, payer: Payer, cost: u32) -> resource::Disposition {
+        match (role, payer) {
+            (Role::Admin, _) | (_, Payer::Unlimited) => resource::Disposition::Ok,
+            (_, Payer::Address(ip)) => self.state.resources.charge(ip, cost),
+        }
+    }
+
+    /// Whether a caller with `role` charged to `payer` is cut off already (its balance is
+    /// past the drop level): its request is refused before it is read further.
+    pub fn cut_off(&self, role: Role, payer: Payer) -> bool {
+        match (role, payer) {
+            (Role::Admin, _) | (_, Payer::Unlimited) => false,
+            (_, Payer::Address(ip)) => {
+                self.state.resources.disposition(ip) == resource::Disposition::Drop
+            }
         }
     }
 }
@@ -126,9 +143,23 @@ pub struct Bound {
 /// written back into `config` (server_info and `Running::addrs` report it).
 pub async fn bind(config: &mut ServerConfig) -> Result<Vec<Bound>, String> {
     let mut bound = Vec::with_capacity(config.ports.len());
+    // One certificate made for every port that names none, as xrpld makes one per process.
+    let mut made: Option<TlsAcceptor> = None;
     for port in &mut config.ports {
         let tls = match &port.tls {
-            Some(files) => Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?),
+            Some(TlsSource::Files(files)) => {
+                Some(tls::acceptor(files).map_err(|e| format!("[{}] {e}", port.name))?)
+            }
+            Some(TlsSource::SelfSigned) => {
+                if made.is_none() {
+                    made = Some(tls::self_signed()?);
+                }
+                tracing::info!(
+                    port = %port.name,
+                    "no certificate files: serving TLS with a self-signed certificate made at start"
+                );
+                made.clone()
+            }
             None => None,
         };
         let listener = TcpListener::bind(port.bind)

@@ -1,7 +1,9 @@
-//! Who is calling: admin or not, decided from the peer address and the port's admin networks
+//! Who is calling: admin or not, decided from the peer address and the port's admin networks,
+//! and whom the load is charged to: behind a secure gateway, the client the gateway names
 //! (rippled `Role.cpp`). The [`Role`] itself is the RPC layer's.
 
 use crate::rpc::role::Role;
+use hyper::HeaderMap;
 use std::net::IpAddr;
 
 /// One admin network: an address and a prefix length (`127.0.0.1`, `10.0.0.0/8`, `::1/128`).
@@ -91,9 +93,207 @@ pub fn role_for(peer: IpAddr, admin: &[AdminNet]) -> Role {
     }
 }
 
+/// Whom a caller's load is charged to, when the caller is not an admin (rippled's resource
+/// consumer, `requestInboundEndpoint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payer {
+    /// Nobody: a caller a secure gateway identified by `X-User` (rippled's IDENTIFIED
+    /// role, unlimited like an admin).
+    Unlimited,
+    /// This address's balance: the caller's own, or, from a secure gateway, the address
+    /// it forwards for (rippled's PROXY role).
+    Address(IpAddr),
+}
+
+/// Whom a request from `peer` with these headers is charged to, on a port whose secure
+/// gateways are `gateways` (rippled `requestRole` and `requestInboundEndpoint`). Only a
+/// gateway's headers count: from a gateway, a non-empty `X-User` makes the caller
+/// unlimited, else the address of `Forwarded: for=` (or of `X-Forwarded-For`) is charged,
+/// or the gateway's own when the header names no address. Anyone else's headers are
+/// ignored.
+pub fn payer(peer: IpAddr, gateways: &[AdminNet], headers: &HeaderMap) -> Payer {
+    if !gateways.iter().any(|n| n.contains(peer)) {
+        return Payer::Address(peer);
+    }
+    if headers.get("x-user").is_some_and(|v| !v.is_empty()) {
+        return Payer::Unlimited;
+    }
+    match forwarded_for(headers).and_then(|a| std::str::from_utf8(a).ok()?.parse().ok()) {
+        Some(client) => Payer::Address(client),
+        None => {
+            tracing::debug!(%peer, "a secure gateway's request names no client address");
+            Payer::Address(peer)
+        }
+    }
+}
+
+/// The client address a proxy names, as rippled reads it (`forwardedFor`): the first
+/// `for=` parameter (any case, at the start of an element or parameter) of the first
+/// `Forwarded` header, up to the next `,` or `;`; without a `Forwarded` header, the first
+/// entry of `X-Forwarded-For`. Blanks and quotes around it, IPv6 brackets and an IPv4
+/// address's port are taken off (RFC 7239 `for="[2001:db8::1]:4711"`).
+pub fn forwarded_for(headers: &HeaderMap) -> Option<&[u8]> {
+    if let Some(value) = headers.get("forwarded") {
+        let v = value.as_bytes();
+        let start = (0..v.len()).find(|&i| {
+            v[i..].len() >= 4
+                && v[i..i + 4].eq_ignore_ascii_case(b"for=")
+                && (i == 0 || matches!(v[i - 1], b';' | b',' | b' ' | b'\t'))
+        })? + 4;
+        let rest = &v[start..];
+        let end = rest
+            .iter()
+            .position(|&b| b == b',' || b == b';')
+            .unwrap_or(rest.len());
+        return address_of(&rest[..end]);
+    }
+    let v = headers.get("x-forwarded-for")?.as_bytes();
+    let end = v.iter().position(|&b| b == b',').unwrap_or(v.len());
+    address_of(&v[..end])
+}
+
+/// Leading spaces and trailing spaces and line ends off.
+fn trimmed(mut s: &[u8]) -> &[u8] {
+    while let [b' ', rest @ ..] = s {
+        s = rest;
+    }
+    while let [rest @ .., b' ' | b'\r' | b'\n'] = s {
+        s = rest;
+    }
+    s
+}
+
+/// The address in one `for=` value or `X-Forwarded-For` entry (rippled
+/// `extractIpAddrFromField`); `None` when nothing is left of it.
+fn address_of(field: &[u8]) -> Option<&[u8]> {
+    let mut s = trimmed(field);
+    if let [b'"', inner @ ..] = s {
+        // Quotes must close.
+        let [inner @ .., b'"'] = inner else {
+            return None;
+        };
+        s = trimmed(inner);
+    }
+    if let [b'[', inner @ ..] = s {
+        // A bracketed IPv6 address: hex digits, colons, dots (and blanks) up to `]`.
+        let close = inner
+            .iter()
+            .position(|&b| !(b.is_ascii_hexdigit() || matches!(b, b':' | b'.' | b' ')))?;
+        if inner[close] != b']' {
+            return None;
+        }
+        s = trimmed(&inner[..close]);
+    }
+    if s.is_empty() {
+        return None;
+    }
+    // Hex digits then a colon (or nothing else): IPv6, which carries no port here.
+    let after_hex = s
+        .iter()
+        .position(|&b| !(b.is_ascii_hexdigit() || b == b' '));
+    match after_hex {
+        None => Some(s),
+        Some(i) if s[i] == b':' => Some(s),
+        // An IPv4 address or a name: a port after a colon is dropped.
+        Some(_) => Some(match s.iter().position(|&b| b == b':') {
+            Some(colon) => &s[..colon],
+            None => s,
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Header lines, `(name, value)`.
+    type Lines<'a> = &'a [(&'static str, &'a str)];
+
+    fn headers(pairs: Lines) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (name, value) in pairs {
+            h.append(*name, value.parse().unwrap());
+        }
+        h
+    }
+
+    fn client(pairs: Lines) -> Option<String> {
+        let h = headers(pairs);
+        forwarded_for(&h).map(|a| String::from_utf8_lossy(a).into_owned())
+    }
+
+    #[test]
+    fn the_forwarded_client_address_is_read_as_rippled_reads_it() {
+        let cases: &[(Lines, Option<&str>)] = &[
+            (&[("forwarded", "for=192.0.2.60")], Some("192.0.2.60")),
+            (
+                &[("forwarded", "For=\"192.0.2.60:4711\"")],
+                Some("192.0.2.60"),
+            ),
+            (
+                &[("forwarded", "for=\"[2001:db8::1]:4711\"")],
+                Some("2001:db8::1"),
+            ),
+            (
+                &[("forwarded", "for=2001:db8::1;proto=http")],
+                Some("2001:db8::1"),
+            ),
+            (
+                &[("forwarded", "proto=https; for=198.51.100.17, for=10.0.0.1")],
+                Some("198.51.100.17"),
+            ),
+            // `for=` inside another parameter's value is no `for=`.
+            (
+                &[("forwarded", "by=x;notfor=1.1.1.1;for=2.2.2.2")],
+                Some("2.2.2.2"),
+            ),
+            (&[("forwarded", "for= 192.0.2.1 ")], Some("192.0.2.1")),
+            (&[("forwarded", "for=\"192.0.2.1")], None),
+            (&[("forwarded", "for=[2001:db8::1")], None),
+            (&[("forwarded", "for=\"\"")], None),
+            (&[("forwarded", "proto=http")], None),
+            // A Forwarded header without `for=` hides X-Forwarded-For, as in rippled.
+            (
+                &[("forwarded", "proto=http"), ("x-forwarded-for", "1.2.3.4")],
+                None,
+            ),
+            (&[("forwarded", "for=unknown")], Some("unknown")),
+            (
+                &[("x-forwarded-for", " 203.0.113.9:80 , 10.0.0.1")],
+                Some("203.0.113.9"),
+            ),
+            (&[("x-forwarded-for", "::1")], Some("::1")),
+            (&[], None),
+        ];
+        for (pairs, want) in cases {
+            assert_eq!(client(pairs).as_deref(), *want, "{pairs:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_gateway_names_the_payer() {
+        let gateway: IpAddr = "127.0.0.1".parse().unwrap();
+        let other: IpAddr = "127.0.0.2".parse().unwrap();
+        let nets = [AdminNet::parse("127.0.0.1").unwrap()];
+        let fwd = headers(&[("forwarded", "for=10.1.2.3")]);
+        let client: IpAddr = "10.1.2.3".parse().unwrap();
+        assert_eq!(payer(gateway, &nets, &fwd), Payer::Address(client));
+        assert_eq!(payer(other, &nets, &fwd), Payer::Address(other));
+        assert_eq!(payer(gateway, &[], &fwd), Payer::Address(gateway));
+        // An address that does not parse leaves the gateway paying.
+        let bad = headers(&[("forwarded", "for=unknown")]);
+        assert_eq!(payer(gateway, &nets, &bad), Payer::Address(gateway));
+        assert_eq!(
+            payer(gateway, &nets, &HeaderMap::new()),
+            Payer::Address(gateway)
+        );
+        // X-User: identified, unlimited; an empty one identifies nobody.
+        let user = headers(&[("x-user", "alice"), ("forwarded", "for=10.1.2.3")]);
+        assert_eq!(payer(gateway, &nets, &user), Payer::Unlimited);
+        assert_eq!(payer(other, &nets, &user), Payer::Address(other));
+        let empty = headers(&[("x-user", ""), ("forwarded", "for=10.1.2.3")]);
+        assert_eq!(payer(gateway, &nets, &empty), Payer::Address(client));
+    }
 
     #[test]
     fn networks_match_by_prefix() {

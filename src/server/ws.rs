@@ -31,9 +31,9 @@ use crate::limits::{
 use crate::rpc::context::{Context, Transport};
 use crate::rpc::cpu_pool;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::role::Role;
 use crate::rpc::{self, envelope, json};
 use crate::server::resource::Disposition;
+use crate::server::role::Payer;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::Connection;
 use futures::{SinkExt, StreamExt};
@@ -284,7 +284,7 @@ impl OutboxState {
 
 /// Run a WebSocket session on an upgraded stream until the client leaves, stops answering
 /// pings, stops reading, or the server shuts down.
-pub async fn run<S>(stream: S, conn: Arc<Connection>, mut shutdown: ShutdownSignal)
+pub async fn run<S>(stream: S, conn: Arc<Connection>, payer: Payer, mut shutdown: ShutdownSignal)
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -295,7 +295,15 @@ where
     });
     let session = crate::node::subscriptions::Session::new(outbox.clone());
     tracing::debug!(peer = %conn.peer, "websocket open");
-    let end = serve(&mut ws, &conn, &state, &outbox, &session, &mut shutdown).await;
+    let end = serve(
+        &mut ws,
+        (&conn, payer),
+        &state,
+        &outbox,
+        &session,
+        &mut shutdown,
+    )
+    .await;
     end_session(&conn, session, outbox);
     Box::pin(finish(&mut ws, &state, end, &conn)).await;
     tracing::debug!(peer = %conn.peer, "websocket closed");
@@ -360,7 +368,7 @@ enum End {
 /// next read.
 async fn serve<S>(
     ws: &mut WebSocketStream<S>,
-    conn: &Arc<Connection>,
+    (conn, payer): (&Arc<Connection>, Payer),
     state: &Arc<OutboxState>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -407,7 +415,7 @@ where
                     return End::ClientClosed(frame);
                 }
                 if let Some(permit) = slot {
-                    receive(message, permit, conn, outbox, session, shutdown).await;
+                    receive(message, permit, (conn, payer), outbox, session, shutdown).await;
                 }
             }
             _ = &mut ping => {
@@ -445,18 +453,18 @@ fn heard(next: Option<Result<Message, WsError>>, conn: &Connection) -> Result<Me
 async fn receive(
     message: Message,
     permit: Slot,
-    conn: &Arc<Connection>,
+    caller: (&Arc<Connection>, Payer),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
 ) {
     if message.len() > WS_PARSE_INLINE_BYTES_MAX {
         Box::pin(dispatch_on_pool(
-            message, permit, conn, outbox, session, shutdown,
+            message, permit, caller, outbox, session, shutdown,
         ))
         .await;
     } else {
-        dispatch(message, permit, conn, outbox, session);
+        dispatch(message, permit, caller, outbox, session);
     }
 }
 
@@ -611,14 +619,14 @@ fn close_for(e: &WsError) -> Option<(CloseCode, &'static str)> {
 fn dispatch(
     message: Message,
     permit: Slot,
-    conn: &Arc<Connection>,
+    caller: (&Arc<Connection>, Payer),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
 ) {
     match message {
-        Message::Text(text) => on_text(text.as_str(), permit, conn, outbox, session),
+        Message::Text(text) => on_text(text.as_str(), permit, caller, outbox, session),
         Message::Binary(bytes) => match std::str::from_utf8(&bytes) {
-            Ok(text) => on_text(text, permit, conn, outbox, session),
+            Ok(text) => on_text(text, permit, caller, outbox, session),
             Err(_) => outbox.push(envelope::ws_json_invalid("").to_string(), Some(permit)),
         },
         _ => {}
@@ -632,7 +640,7 @@ fn dispatch(
 async fn dispatch_on_pool(
     message: Message,
     permit: Slot,
-    conn: &Arc<Connection>,
+    (conn, payer): (&Arc<Connection>, Payer),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
@@ -646,13 +654,13 @@ async fn dispatch_on_pool(
     let accepted = conn.state.services.cpu.try_spawn(move || {
         let _runtime = runtime.enter();
         if let Some((message, permit)) = job_slot.lock().take() {
-            dispatch(message, permit, &c, &o, &s);
+            dispatch(message, permit, (&c, payer), &o, &s);
         }
         drop(done_tx);
     });
     if !accepted {
         if let Some((message, permit)) = slot.lock().take() {
-            dispatch(message, permit, conn, outbox, session);
+            dispatch(message, permit, (conn, payer), outbox, session);
         }
         return;
     }
@@ -683,7 +691,7 @@ fn end_session(
 fn on_text(
     text: &str,
     permit: Slot,
-    conn: &Arc<Connection>,
+    (conn, payer): (&Arc<Connection>, Payer),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
 ) {
@@ -691,7 +699,7 @@ fn on_text(
         Ok(r) => r,
         Err(e) => {
             tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
-            if conn.charge(conn.role, RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
+            if conn.charge(conn.role, payer, RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
                 outbox.close(CloseCode::Policy, "threshold exceeded");
             } else {
                 outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
@@ -700,22 +708,21 @@ fn on_text(
         }
     };
     let role = conn.role_for(&request);
-    if role != Role::Admin && conn.state.resources.disposition(conn.peer.ip()) == Disposition::Drop
-    {
+    if conn.cut_off(role, payer) {
         outbox.close(CloseCode::Policy, "threshold exceeded");
         return;
     }
     let (name, api_version) = match envelope::ws_precheck(&request) {
         Ok(x) => x,
         Err(reply) => {
-            conn.charge(role, RESOURCE_CHARGE_MALFORMED);
+            conn.charge(role, payer, RESOURCE_CHARGE_MALFORMED);
             outbox.push(reply.to_string(), Some(permit));
             return;
         }
     };
     tracing::debug!(peer = %conn.peer, method = %name, "websocket request");
     if rpc::forbidden(&name, api_version, role) {
-        let warn = conn.charge(role, RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
+        let warn = conn.charge(role, payer, RESOURCE_CHARGE_MALFORMED) != Disposition::Ok;
         outbox.push(
             envelope::ws_reply_text(&request, Err(RpcError::new(ErrorCode::Forbidden)), warn),
             Some(permit),
@@ -731,11 +738,18 @@ fn on_text(
     };
     // Charged by method and reply size once the reply is built (server/charge.rs).
     match rpc::resolve(&ctx, &request) {
-        Err(e) => conn.answer_ws(outbox, role, &name, &request, Err(e), permit),
+        Err(e) => conn.answer_ws(outbox, (role, payer), &name, &request, Err(e), permit),
         Ok(method) => {
             let (outbox, conn) = (outbox.clone(), conn.clone());
             rpc::execute(method, ctx, request, move |result, request| {
-                conn.answer_ws(&outbox, role, method.name, &request, result, permit);
+                conn.answer_ws(
+                    &outbox,
+                    (role, payer),
+                    method.name,
+                    &request,
+                    result,
+                    permit,
+                );
             });
         }
     }
@@ -744,6 +758,7 @@ fn on_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rpc::role::Role;
     use crate::server::config::ServerConfig;
 
     fn params(v: serde_json::Value) -> rpc::Params {
@@ -775,7 +790,8 @@ mod tests {
         });
         // A pipe far smaller than a socket's buffers: a few stream messages fill it.
         let (client_io, server_io) = tokio::io::duplex(2048);
-        let session = tokio::spawn(run(server_io, conn, running.shutdown.signal()));
+        let payer = Payer::Address(conn.peer.ip());
+        let session = tokio::spawn(run(server_io, conn, payer, running.shutdown.signal()));
         let client = WebSocketStream::from_raw_socket(client_io, WsRole::Client, None).await;
         let (mut tx, mut rx) = client.split();
         tx.send(Message::text(

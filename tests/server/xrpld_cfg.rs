@@ -2,11 +2,13 @@
 //! FILE -a --start` serves the ports the file names and reports them in server_info as
 //! xrpld does, takes its fee vote and network id, runs `[rpc_startup]`, writes
 //! `[debug_logfile]`, closes ledgers on `ledger_accept` only; `user`/`password` guard
-//! HTTP; a port listing https and http serves both; `ledgerd --conf FILE <method>` finds
+//! HTTP; a port listing https and http serves both, and secure ports naming no certificate
+//! files serve one made at start; `ledgerd --conf FILE <method>` finds
 //! the server in the file; a malformed file is refused naming its line.
 
 use crate::support;
 
+use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -15,6 +17,7 @@ use std::time::Duration;
 use support::http::{http, rpc, rpc_body};
 use support::server::Server;
 use support::ws::Ws;
+use tokio_tungstenite::tungstenite::Message;
 
 /// A file like the client libraries' CI files (in our own words): an admin http port, a
 /// public ws port, an admin ws port, all on free loopback ports, and the sections they
@@ -230,6 +233,99 @@ async fn a_port_listing_https_and_http_serves_both() {
     let body = rpc_body("ping", json!({}));
     let secure = crate::tls::post(addr, &dir.path().join("cert.pem"), &body).await;
     assert_eq!(secure.json()["result"]["status"], "success");
+}
+
+/// The certificate's text as `openssl x509` prints it, when openssl is there.
+fn openssl_text(der: &[u8]) -> Option<String> {
+    use std::io::Write;
+    let mut child = Command::new("openssl")
+        .args(["x509", "-inform", "DER", "-noout", "-text"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(der).ok()?;
+    let out = child.wait_with_output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[tokio::test]
+async fn secure_ports_without_certificate_files_serve_a_certificate_made_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = write(
+        dir.path(),
+        "xrpld.cfg",
+        "[server]\nport_wss\nport_https\n\
+         [port_wss]\nip = 127.0.0.1\nport = 0\nprotocol = wss\n\
+         [port_https]\nip = 127.0.0.1\nport = 0\nprotocol = https\n",
+    );
+    let server = tokio::task::spawn_blocking(move || xrpld(&["--conf", &conf, "-a", "--start"], 2))
+        .await
+        .unwrap();
+    let [wss, https] = [server.addrs[0], server.addrs[1]];
+    assert!(
+        server.log_text().contains("self-signed"),
+        "{}",
+        server.log_text()
+    );
+
+    // https: server_info over a connection that does not verify the certificate, listing
+    // both ports as xrpld does (their protocols as configured).
+    let body = rpc_body("server_info", json!({}));
+    let (reply, https_cert) = crate::tls::post_unverified(https, &body).await;
+    let port = |a: SocketAddr, p: &str| json!({"port": a.port().to_string(), "protocol": [p]});
+    let info = &reply.json()["result"]["info"];
+    assert_eq!(
+        info["ports"],
+        json!([port(wss, "wss"), port(https, "https")])
+    );
+
+    // wss: the same over WebSocket, with the same certificate (one made for the process).
+    let tls = crate::tls::connect_unverified(wss).await;
+    let wss_cert = tls.get_ref().1.peer_certificates().unwrap()[0].to_vec();
+    assert_eq!(wss_cert, https_cert);
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("wss://{wss}/"), tls)
+        .await
+        .unwrap();
+    let ask = json!({"id": 1, "command": "server_info"}).to_string();
+    ws.send(Message::text(ask)).await.unwrap();
+    let Some(Ok(Message::Text(text))) = ws.next().await else {
+        panic!("no reply over wss")
+    };
+    let r: Value = serde_json::from_str(text.as_str()).unwrap();
+    assert_eq!(r["status"], "success", "{r}");
+    assert_eq!(r["result"]["info"]["ports"], info["ports"]);
+
+    // A client that verifies certificates refuses it: nobody vouches for it.
+    let roots = dir.path().join("none.pem");
+    std::fs::write(&roots, "").unwrap();
+    let verified = std::panic::AssertUnwindSafe(crate::tls::connect(https, &roots));
+    assert!(futures::FutureExt::catch_unwind(verified).await.is_err());
+
+    // What xrpld's certificate says of itself, read by openssl when it is there.
+    let Some(text) = openssl_text(&https_cert) else {
+        eprintln!("openssl not available: the certificate's fields are not checked");
+        return;
+    };
+    for want in [
+        "Version: 3",
+        "CA:FALSE",
+        "Digital Signature",
+        "TLS Web Server Authentication, TLS Web Client Authentication",
+        "Subject Key Identifier",
+        "00:00:00 ",
+    ] {
+        assert!(text.contains(want), "{want} missing in:\n{text}");
+    }
+    for critical in [
+        "X509v3 Basic Constraints: critical",
+        "X509v3 Key Usage: critical",
+        "X509v3 Extended Key Usage: critical",
+    ] {
+        assert!(text.contains(critical), "{critical} missing in:\n{text}");
+    }
 }
 
 #[test]

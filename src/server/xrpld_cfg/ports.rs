@@ -6,7 +6,7 @@
 use super::ini::{Ini, Line, Section};
 use super::{CfgError, Notes};
 use crate::limits::{WS_PING_INTERVAL_SECS, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
-use crate::server::config::{FaucetMode, PortConfig, TlsFiles};
+use crate::server::config::{FaucetMode, PortConfig, TlsFiles, TlsSource};
 use crate::server::role::AdminNet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -133,13 +133,8 @@ fn read_keys(p: &mut Parsed, s: &Section, base: &Path, notes: &mut Notes) -> Res
         p.admin.extend(networks(l, "admin", &s.name)?);
     }
     if let Some(l) = s.get("secure_gateway") {
-        networks(l, "secure_gateway", &s.name)?;
-        let reason = format!(
-            "[{}] secure_gateway: ledgerd does not identify proxied callers (X-User, \
-             Forwarded); remove the line (see docs/compat.md)",
-            s.name
-        );
-        return Err(CfgError::at(l, reason));
+        p.secure_gateway
+            .extend(networks(l, "secure_gateway", &s.name)?);
     }
     let text = |key| s.get(key).map(|l| l.text.clone());
     for (key, slot) in [
@@ -269,7 +264,7 @@ fn port_config(
     }
     let has = |names: &[&str]| served.iter().any(|s| names.contains(&s.as_str()));
     let secure = has(&["https", "wss", "wss2"]);
-    let tls = tls_files(name, section, secure, &p)?;
+    let tls = tls_source(name, section, secure, &p)?;
     Ok(Some(PortConfig {
         name: name.to_owned(),
         bind: SocketAddr::new(ip, port),
@@ -293,28 +288,44 @@ fn port_config(
     }))
 }
 
-/// The TLS files of a port serving https or wss. xrpld makes itself a certificate when a
-/// secure port names none; ledgerd needs `ssl_key` and `ssl_cert`.
-fn tls_files(
+/// Where a port serving https or wss gets its certificate, as xrpld decides it
+/// (`ServerHandler::Setup::makeContexts`): naming none of `ssl_key`, `ssl_cert` and
+/// `ssl_chain`, a self-signed certificate made at start; else the files, the chain's first
+/// certificate being the server's own when `ssl_cert` is absent. A certificate without its
+/// key, or a key without a certificate, is refused (xrpld stops at start: "Invalid key in
+/// SSL private key file").
+fn tls_source(
     name: &str,
     section: &Section,
     secure: bool,
     p: &Parsed,
-) -> Result<Option<TlsFiles>, CfgError> {
+) -> Result<Option<TlsSource>, CfgError> {
     if !secure {
         return Ok(None);
     }
-    match (&p.ssl_key, &p.ssl_cert) {
-        (Some(key), Some(cert)) => Ok(Some(TlsFiles {
+    let files = |cert: &PathBuf, key: &PathBuf, chain: Option<PathBuf>| {
+        Ok(Some(TlsSource::Files(TlsFiles {
             cert: cert.clone(),
             key: key.clone(),
-            chain: p.ssl_chain.clone(),
-        })),
-        _ => Err(CfgError {
+            chain,
+        })))
+    };
+    match (&p.ssl_key, &p.ssl_cert, &p.ssl_chain) {
+        (None, None, None) => Ok(Some(TlsSource::SelfSigned)),
+        (Some(key), Some(cert), chain) => files(cert, key, chain.clone()),
+        (Some(key), None, Some(chain)) => files(chain, key, None),
+        (None, _, _) => Err(CfgError {
             line: section.opened_at,
             reason: format!(
-                "[{name}] serves https/wss but names no ssl_key and ssl_cert: ledgerd does not \
-                 make itself a certificate as xrpld does (see docs/compat.md)"
+                "[{name}] names a certificate (ssl_cert or ssl_chain) but no ssl_key: xrpld \
+                 refuses it (\"Invalid key in SSL private key file\")"
+            ),
+        }),
+        (Some(_), None, None) => Err(CfgError {
+            line: section.opened_at,
+            reason: format!(
+                "[{name}] names ssl_key but no ssl_cert or ssl_chain: xrpld refuses it \
+                 (\"Invalid key in SSL private key file\")"
             ),
         }),
     }

@@ -1,7 +1,8 @@
 //! Every section, read well and refused.
 
 use super::*;
-use crate::server::config::TxQueueConfig;
+use crate::server::config::{TlsFiles, TlsSource, TxQueueConfig};
+use crate::server::role::AdminNet;
 use std::net::SocketAddr;
 
 const STANDALONE: Mode = Mode {
@@ -211,7 +212,9 @@ fn server_names_the_ports_in_order_and_gives_their_defaults() {
     assert_eq!(c.ports[1].admin.len(), 1);
     // [server]'s admin list adds to the port's.
     assert_eq!(c.ports[0].admin.len(), 2);
-    let tls = c.ports[0].tls.clone().unwrap();
+    let Some(TlsSource::Files(tls)) = c.ports[0].tls.clone() else {
+        panic!("{:?}", c.ports[0].tls)
+    };
     assert_eq!(tls.key, PathBuf::from("/etc/xrpld/k.pem"));
     assert_eq!(tls.cert, PathBuf::from("/abs/c.pem"));
     assert_eq!(tls.chain, Some(PathBuf::from("/etc/xrpld/ch.pem")));
@@ -262,8 +265,74 @@ fn admin_networks_as_xrpld_reads_them() {
         reason.contains("Invalid value 'localhost' for key 'admin' in [port_ws]"),
         "{reason}"
     );
-    let (_, reason) = refused(&with_port("secure_gateway = 10.0.0.1\n"), STANDALONE);
-    assert!(reason.contains("secure_gateway"), "{reason}");
+}
+
+#[test]
+fn secure_gateways_as_xrpld_reads_them() {
+    let net = |s| AdminNet::parse(s).unwrap();
+    let c = config(&with_port("secure_gateway = 127.0.0.1, 10.1.0.0/16\n"));
+    assert_eq!(
+        c.ports[0].secure_gateway,
+        [net("127.0.0.1"), net("10.1.0.0/16")]
+    );
+    assert!(c.ports[0].admin.is_empty());
+    // [server]'s list adds to each port's.
+    let c = config(
+        "[server]\nport_a\nport_b\nsecure_gateway = 10.0.0.1\n[port_a]\nip = ::1\nport = 1\n\
+         protocol = http\nsecure_gateway = ::1\n[port_b]\nip = ::1\nport = 2\nprotocol = ws\n",
+    );
+    assert_eq!(c.ports[0].secure_gateway, [net("10.0.0.1"), net("::1")]);
+    assert_eq!(c.ports[1].secure_gateway, [net("10.0.0.1")]);
+    // 0.0.0.0: every address.
+    let all = config(&with_port("secure_gateway = 0.0.0.0\n"));
+    assert!(all.ports[0]
+        .secure_gateway
+        .iter()
+        .any(|n| n.contains("2001:db8::1".parse().unwrap())));
+    let (line, reason) = refused(&with_port("secure_gateway = 10.1.2.3/24\n"), STANDALONE);
+    assert_eq!(line, 7);
+    assert!(reason.contains("not the network's own"), "{reason}");
+    let (_, reason) = refused(&with_port("secure_gateway = proxy.lan\n"), STANDALONE);
+    assert!(
+        reason.contains("Invalid value 'proxy.lan' for key 'secure_gateway' in [port_ws]"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn secure_ports_without_files_make_a_certificate() {
+    let secure = |rest: &str| {
+        let text = format!("[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss, https\n{rest}");
+        config(&text).ports[0].tls.clone()
+    };
+    assert_eq!(secure(""), Some(TlsSource::SelfSigned));
+    // The chain alone gives the server's certificate (its first) with the key.
+    assert_eq!(
+        secure("ssl_key = k.pem\nssl_chain = ch.pem\n"),
+        Some(TlsSource::Files(TlsFiles {
+            cert: PathBuf::from("/etc/xrpld/ch.pem"),
+            key: PathBuf::from("/etc/xrpld/k.pem"),
+            chain: None,
+        }))
+    );
+    // [server]'s files are every secure port's.
+    let c = config(
+        "[server]\np\nssl_key = k\nssl_cert = c\n[p]\nip = ::1\nport = 1\nprotocol = https\n",
+    );
+    assert!(matches!(c.ports[0].tls, Some(TlsSource::Files(_))));
+    // A plain port needs nothing, whatever it names.
+    let c = config(&with_port("ssl_key = k\n"));
+    assert_eq!(c.ports[0].tls, None);
+    for (rest, says) in [
+        ("ssl_cert = c.pem\n", "but no ssl_key"),
+        ("ssl_chain = c.pem\n", "but no ssl_key"),
+        ("ssl_key = k.pem\n", "but no ssl_cert or ssl_chain"),
+    ] {
+        let text = format!("[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss\n{rest}");
+        let (line, reason) = refused(&text, STANDALONE);
+        assert_eq!(line, 3, "{rest}");
+        assert!(reason.contains(says), "{rest}: {reason}");
+    }
 }
 
 #[test]
@@ -314,11 +383,6 @@ fn malformed_ports_are_refused_at_their_line() {
             "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = ws\nsend_queue_limit = 0\n",
             7,
             "'send_queue_limit'",
-        ),
-        (
-            "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = wss\n",
-            3,
-            "names no ssl_key and ssl_cert",
         ),
         (
             "[server]\np\n[p]\nip = ::1\nport = 1\nprotocol = peer\n",

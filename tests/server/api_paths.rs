@@ -214,6 +214,10 @@ async fn no_path_and_as_much_as_possible() {
         .find("alice", "bob", iou("EUR", "gw", "10"), json!({}))
         .await;
     assert_eq!(r["alternatives"], json!([]), "{r}");
+    // XRP to XRP: rippled's engine never runs a direct XRP strand (`isDirectXrpToXrp`),
+    // so there is no alternative (xrpl.js `path_find stream succeeds`).
+    let r = p.find("alice", "bob", xrp(100), json!({})).await;
+    assert_eq!(r["alternatives"], json!([]), "{r}");
     // "-1": as much as possible for at most 10 XRP through carol's offer (5 USD).
     let r = p
         .find(

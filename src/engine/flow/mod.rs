@@ -169,6 +169,12 @@ fn step_at(strand: &mut [Step], i: usize) -> (Option<&Step>, &mut Step) {
     (before.last(), &mut rest[0])
 }
 
+/// A strand from XRP straight to XRP, which rippled's engine never runs
+/// (`isDirectXrpToXrp`: the Payment transactor moves XRP itself), so it is dry.
+fn is_direct_xrp_to_xrp(strand: &[Step]) -> bool {
+    matches!(strand, [Step::XrpEndpoint(_), Step::XrpEndpoint(_)])
+}
+
 /// Runs one strand for `out` (at most `max_in` in): rippled's single-strand `flow`.
 fn run_strand(
     base: &dyn ReadView,
@@ -178,7 +184,7 @@ fn run_strand(
     ofrs: &mut OffersToRemove,
 ) -> Option<StrandRun> {
     let n = strand.len();
-    if n == 0 {
+    if n == 0 || is_direct_xrp_to_xrp(strand) {
         return None;
     }
     let mut sb = Sandbox::new_payment(base);

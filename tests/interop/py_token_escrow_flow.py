@@ -32,6 +32,11 @@ from xrpl.wallet import Wallet
 from flow_lib import GENESIS, check, submit, summary
 
 
+# How far ahead of the last close an escrow's FinishAfter lies: far enough that a loaded
+# machine cannot close past it before the EscrowCreate applies (tecNO_PERMISSION).
+LEAD = 10
+
+
 def close_time(client):
     return client.request(Ledger(ledger_index="validated")).result["ledger"]["close_time"]
 
@@ -65,12 +70,12 @@ def iou_part(client, issuer, alice, carol):
     res, _ = submit(client, own, issuer)
     check(res == "tecNO_PERMISSION", f"no escrow of one's own issue: {res}")
     now = close_time(client)
-    create = EscrowCreate(account=alice.address, destination=carol.address, amount=usd(issuer, "50"), finish_after=now + 2)
+    create = EscrowCreate(account=alice.address, destination=carol.address, amount=usd(issuer, "50"), finish_after=now + LEAD)
     res, r = submit(client, create, alice)
     check(res == "tesSUCCESS", f"alice escrows 50 USD to carol, who has no line: {res}")
     seq = r["tx_json"]["Sequence"]
     check(usd_balance(client, alice) == "150", "the 50 USD left alice's line")
-    wait_past(client, now + 2)
+    wait_past(client, now + LEAD)
     finish = EscrowFinish(account=alice.address, owner=alice.address, offer_sequence=seq)
     res, _ = submit(client, finish, alice)
     check(res == "tecNO_LINE", f"another finisher cannot make carol's line: {res}")
@@ -90,13 +95,13 @@ def mpt_part(client, issuer, alice, carol):
     res, _ = submit(client, Payment(account=issuer.address, destination=alice.address, amount=MPTAmount(mpt_issuance_id=mpt_id, value="500")), issuer)
     check(res == "tesSUCCESS", f"the issuer sends alice 500: {res}")
     now = close_time(client)
-    create = EscrowCreate(account=alice.address, destination=carol.address, amount=MPTAmount(mpt_issuance_id=mpt_id, value="120"), finish_after=now + 2)
+    create = EscrowCreate(account=alice.address, destination=carol.address, amount=MPTAmount(mpt_issuance_id=mpt_id, value="120"), finish_after=now + LEAD)
     res, r = submit(client, create, alice)
     check(res == "tesSUCCESS", f"alice escrows 120 of the MPT to carol: {res}")
     token = lambda w: client.request(LedgerEntry(mptoken=MPToken(mpt_issuance_id=mpt_id, account=w.address))).result["node"]
     node = token(alice)
     check(node["MPTAmount"] == "380" and node["LockedAmount"] == "120", f"alice's token locks 120: {node}")
-    wait_past(client, now + 2)
+    wait_past(client, now + LEAD)
     res, _ = submit(client, EscrowFinish(account=issuer.address, owner=alice.address, offer_sequence=r["tx_json"]["Sequence"]), issuer)
     check(res == "tesSUCCESS", f"the issuer finishes it: {res}")
     check(token(carol)["MPTAmount"] == "120", "carol holds 120")

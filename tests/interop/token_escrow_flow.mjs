@@ -18,6 +18,9 @@ const alice = Wallet.generate(ECDSA.ed25519)
 const bob = Wallet.generate(ECDSA.secp256k1)
 await fund(client, [issuer, alice, bob])
 
+// How far ahead of the last close an escrow's times lie: far enough that a loaded machine
+// cannot close past them before the EscrowCreate applies (tecNO_PERMISSION).
+const LEAD = 10
 const closeTime = async () => (await req(client, { command: 'ledger', ledger_index: 'validated' })).ledger.close_time
 async function waitPast (t) {
   for (let i = 0; i < 60 && (await closeTime()) <= t; i++) await new Promise((resolve) => setTimeout(resolve, 500))
@@ -42,13 +45,13 @@ const info = await req(client, { command: 'account_info', account: issuer.addres
 check(info.account_flags.allowTrustLineLocking === true, 'account_info shows allowTrustLineLocking')
 
 now = await closeTime()
-const created = await submit(client, { ...usdEscrow, FinishAfter: now + 2, CancelAfter: now + 600 }, alice)
+const created = await submit(client, { ...usdEscrow, FinishAfter: now + LEAD, CancelAfter: now + 600 }, alice)
 check(result(created) === 'tesSUCCESS', `alice escrows 100 USD to bob: ${result(created)}`)
 const usdSeq = created.result.tx_json.Sequence
 check((await lineOf(alice)).balance === '400', 'the 100 USD left alice\'s line')
 const held = (await req(client, { command: 'account_objects', account: issuer.address, type: 'escrow' })).account_objects
 check(held.length === 1 && held[0].TransferRate === 1250000000 && held[0].Amount.value === '100', `the issuer lists the escrow with its rate: ${JSON.stringify(held)}`)
-await waitPast(now + 2)
+await waitPast(now + LEAD)
 const finished = await submit(client, { TransactionType: 'EscrowFinish', Account: bob.address, Owner: alice.address, OfferSequence: usdSeq }, bob)
 check(result(finished) === 'tesSUCCESS', `bob finishes it: ${result(finished)}`)
 check((await lineOf(bob)).balance === '80', `bob got 100 less the 1.25 rate: ${(await lineOf(bob)).balance}`)
@@ -61,14 +64,14 @@ check(result(optIn) === 'tesSUCCESS', `alice holds the MPT: ${result(optIn)}`)
 const mint = await submit(client, { TransactionType: 'Payment', Account: issuer.address, Destination: alice.address, Amount: { mpt_issuance_id: mptId, value: '1000' } }, issuer)
 check(result(mint) === 'tesSUCCESS', `the issuer sends alice 1000: ${result(mint)}`)
 now = await closeTime()
-const mptEscrow = await submit(client, { TransactionType: 'EscrowCreate', Account: alice.address, Destination: bob.address, Amount: { mpt_issuance_id: mptId, value: '300' }, FinishAfter: now + 1, CancelAfter: now + 3 }, alice)
+const mptEscrow = await submit(client, { TransactionType: 'EscrowCreate', Account: alice.address, Destination: bob.address, Amount: { mpt_issuance_id: mptId, value: '300' }, FinishAfter: now + LEAD, CancelAfter: now + LEAD + 2 }, alice)
 check(result(mptEscrow) === 'tesSUCCESS', `alice escrows 300 of the MPT: ${result(mptEscrow)}`)
 const tokenKey = (await req(client, { command: 'account_objects', account: alice.address, type: 'mptoken' })).account_objects[0].index
 let token = (await req(client, { command: 'ledger_entry', index: tokenKey })).node
 check(token.MPTAmount === '700' && token.LockedAmount === '300', `the MPToken locks 300: ${JSON.stringify(token)}`)
 let issuance = (await req(client, { command: 'ledger_entry', mpt_issuance: mptId })).node
 check(issuance.LockedAmount === '300' && issuance.OutstandingAmount === '1000', `the issuance locks 300 of 1000: ${JSON.stringify(issuance)}`)
-await waitPast(now + 3)
+await waitPast(now + LEAD + 2)
 const cancelled = await submit(client, { TransactionType: 'EscrowCancel', Account: bob.address, Owner: alice.address, OfferSequence: mptEscrow.result.tx_json.Sequence }, bob)
 check(result(cancelled) === 'tesSUCCESS', `the expired MPT escrow is cancelled: ${result(cancelled)}`)
 token = (await req(client, { command: 'ledger_entry', index: tokenKey })).node

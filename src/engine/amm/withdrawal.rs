@@ -15,6 +15,7 @@ use crate::engine::ter::Ter;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Issue};
@@ -67,9 +68,10 @@ pub struct Withdrawal<'s, 'a, 'm> {
 
 impl Withdrawal<'_, '_, '_> {
     /// A trust line to the issuer of `issue` would be created: the LP must afford its
-    /// reserve (fixAMMv1_2; free below two owned entries, as TrustSet).
+    /// reserve (only under fixAMMv1_2; free below two owned entries, as TrustSet).
     fn reserve_for(&self, issue: &Issue) -> Ter {
-        if issue.is_xrp()
+        if !self.sb.info().rules.enabled(Feature::FixAMMv1_2)
+            || issue.is_xrp()
             || self
                 .sb
                 .exists(&keylet::line(&self.account, &issue.issuer, &issue.currency))

@@ -16,6 +16,7 @@ use crate::engine::amm::{amm_for_book, read_amm, trading_fee};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::quality::Quality;
 use crate::protocol::types::{AccountId, Issue};
@@ -184,6 +185,11 @@ impl AmmLiquidity {
             match change_spot_price_quality(&bal, &c, self.fee) {
                 Some(a) => (a, quality_of(&a)),
                 None => {
+                    // fixAMMv1_2: the largest offer when it beats the book; before
+                    // it, no offer.
+                    if !view.info().rules.enabled(Feature::FixAMMv1_2) {
+                        return None;
+                    }
                     let m = self.max_offer(&bal)?;
                     if !quality_of(&m).better_than(&c) {
                         return None;

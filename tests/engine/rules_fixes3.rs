@@ -6,19 +6,27 @@
 //!   step asks for; without it the older `ceil_in`, which always rounds the output up.
 //!   After rippled's `Flow_test` `testBookStep` ("do not produce more in the forward
 //!   pass"), run there with and without the amendment.
+//! - fixEnforceNFTokenTrustline (rippled `NFTokenAcceptOffer::preclaim`): the issuer of
+//!   a token with a transfer fee, paid in an issued currency it does not issue, must
+//!   already hold a line for it (`tecNO_LINE`) unless the token asked for automatic
+//!   lines; without it the fee's payment makes the line. After rippled's `NFToken_test`
+//!   `testUnaskedForAutoTrustline` (its token without `tfTrustLine`: ledgerd refuses
+//!   `tfTrustLine` whatever the rules, fixRemoveNFTokenAutoTrustLine being hard-wired).
 
 use crate::rules::env_without;
 use crate::support;
 
 use ledgerd::engine::account_set::asf;
+use ledgerd::engine::nftoken_create_offer::tf as offer_tf;
+use ledgerd::engine::nftoken_mint::tf as mint_tf;
 use ledgerd::engine::offer_create::tf;
 use ledgerd::engine::payment::tf as ptf;
-use ledgerd::engine::Ter;
+use ledgerd::engine::{nft, Ter};
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
-use ledgerd::protocol::st::PathStep;
+use ledgerd::protocol::st::{PathStep, StValue};
 use ledgerd::protocol::types::Currency;
 use support::engine::*;
 
@@ -106,5 +114,82 @@ fn reduced_offers_v2_forward_pass() {
             );
             assert_eq!(usd_offer.amount_of(sf().taker_gets), Some(drops(1)));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// fixEnforceNFTokenTrustline
+// ---------------------------------------------------------------------------------------
+
+/// NFToken_test testUnaskedForAutoTrustline: issuer mints a transferable token with a 5%
+/// transfer fee and no `tfTrustLine`; becky buys it for 1 drop and offers it for AUD 100
+/// while issuer holds an AUD line, which issuer then removes. cheri's acceptance is
+/// `tecNO_LINE` with the fix (and goes through once issuer holds the line again); without
+/// it the acceptance goes through and gives issuer an AUD line it did not ask for. Both
+/// ways issuer ends with one line holding AUD 5.
+#[test]
+fn enforce_nftoken_trustline_unasked_line() {
+    for on in [false, true] {
+        let mut env = env_with(Feature::FixEnforceNFTokenTrustline, on);
+        let [issuer, becky, cheri, gw] = ["issuer", "becky", "cheri", "gw"].map(Account::new);
+        fund(&mut env, &[&issuer, &becky, &cheri, &gw]);
+        env.close();
+        let aud = |v: i64| gw.iou("AUD", v);
+        env.apply(&becky, trust(aud(1000)), Ter::tesSUCCESS);
+        env.apply(&cheri, trust(aud(1000)), Ter::tesSUCCESS);
+        env.close();
+        env.apply(&gw, pay(&cheri, aud(500)), Ter::tesSUCCESS);
+        env.close();
+        let flags = mint_tf::TRANSFERABLE;
+        let id = nft::token_id(flags as u16, 5000, &issuer.id, 0, env.seq(&issuer));
+        let mut mint = Tx::new("NFTokenMint").u32("NFTokenTaxon", 0).flags(flags);
+        mint.0.set(sf().transfer_fee, StValue::UInt16(5000));
+        env.apply(&issuer, mint, Ter::tesSUCCESS);
+        env.close();
+        let buy = keylet::nftoffer(&becky.id, env.seq(&becky));
+        let buy_tx = Tx::new("NFTokenCreateOffer")
+            .h256("NFTokenID", id)
+            .amount("Amount", drops(1))
+            .account("Owner", &issuer.id);
+        env.apply(&becky, buy_tx, Ter::tesSUCCESS);
+        env.close();
+        let accept_buy = Tx::new("NFTokenAcceptOffer").h256("NFTokenBuyOffer", buy);
+        env.apply(&issuer, accept_buy, Ter::tesSUCCESS);
+        env.close();
+        let sell_tx = || {
+            Tx::new("NFTokenCreateOffer")
+                .h256("NFTokenID", id)
+                .amount("Amount", aud(100))
+                .flags(offer_tf::SELL_NFTOKEN)
+        };
+        // Without a line issuer cannot be offered AUD, whatever the rules.
+        env.apply(&becky, sell_tx(), Ter::tecNO_LINE);
+        env.close();
+        assert_eq!(env.owner_count(&issuer), 0);
+        env.apply(&issuer, trust(aud(1000)), Ter::tesSUCCESS);
+        env.close();
+        assert_eq!(env.owner_count(&issuer), 1);
+        let sell = keylet::nftoffer(&becky.id, env.seq(&becky));
+        env.apply(&becky, sell_tx(), Ter::tesSUCCESS);
+        env.close();
+        env.apply(&issuer, trust(aud(0)), Ter::tesSUCCESS);
+        env.close();
+        assert_eq!(env.owner_count(&issuer), 0);
+        assert!(env.line(&issuer, &gw, "AUD").is_none());
+        let accept = || Tx::new("NFTokenAcceptOffer").h256("NFTokenSellOffer", sell);
+        if on {
+            env.apply(&cheri, accept(), Ter::tecNO_LINE);
+            env.close();
+            assert!(env.line(&issuer, &gw, "AUD").is_none());
+            env.apply(&issuer, trust(aud(1000)), Ter::tesSUCCESS);
+            env.close();
+            assert_eq!(env.owner_count(&issuer), 1);
+        }
+        env.apply(&cheri, accept(), Ter::tesSUCCESS);
+        env.close();
+        assert_eq!(env.owner_count(&issuer), 1);
+        assert_eq!(env.iou_balance(&issuer, &gw, "AUD"), val("5"));
+        assert_eq!(env.iou_balance(&becky, &gw, "AUD"), val("95"));
+        assert_eq!(env.iou_balance(&cheri, &gw, "AUD"), val("400"));
     }
 }

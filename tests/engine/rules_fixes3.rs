@@ -12,6 +12,10 @@
 //!   lines; without it the fee's payment makes the line. After rippled's `NFToken_test`
 //!   `testUnaskedForAutoTrustline` (its token without `tfTrustLine`: ledgerd refuses
 //!   `tfTrustLine` whatever the rules, fixRemoveNFTokenAutoTrustLine being hard-wired).
+//! - fixNFTokenPageLinks (rippled `nft::removeToken`): emptying an owner's last NFToken
+//!   page moves the previous page's tokens into it; without it the last page goes and
+//!   the previous page loses its NextPageMin. After rippled's `NFTokenBurn_test`
+//!   `exerciseBrokenLinks` (run there without the amendment), with burns for its sales.
 
 use crate::rules::env_without;
 use crate::support;
@@ -191,5 +195,52 @@ fn enforce_nftoken_trustline_unasked_line() {
         assert_eq!(env.iou_balance(&issuer, &gw, "AUD"), val("5"));
         assert_eq!(env.iou_balance(&becky, &gw, "AUD"), val("95"));
         assert_eq!(env.iou_balance(&cheri, &gw, "AUD"), val("400"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// fixNFTokenPageLinks
+// ---------------------------------------------------------------------------------------
+
+/// NFTokenBurn_test exerciseBrokenLinks: alice holds 96 tokens packed into three full
+/// pages and gives up the 32 of the last page. Without the fix the last page goes
+/// (owner count 2) and the middle page keeps its PreviousPageMin but loses its
+/// NextPageMin; with it the last page stays, holding the middle page's 32 tokens and
+/// linked to the first page, and the middle page goes (owner count 2 as well).
+#[test]
+fn nftoken_page_links_last_page_emptied() {
+    for on in [false, true] {
+        let mut env = env_with(Feature::FixNFTokenPageLinks, on);
+        let alice = Account::new("alice");
+        env.fund(&alice, xrp(1000));
+        let mut ids = crate::nft::packed_tokens(&mut env, &alice);
+        assert_eq!(env.owner_count(&alice), 3);
+        let last_key = keylet::nftpage_max(&alice.id);
+        let last = env.read(&last_key).expect("last page");
+        let middle_key = last.h256_of(sf().previous_page_min).expect("middle");
+        let middle = env.read(&middle_key).expect("middle page");
+        let first_key = middle.h256_of(sf().previous_page_min).expect("first");
+        for _ in 0..32 {
+            let id = ids.pop().expect("token");
+            let burn = Tx::new("NFTokenBurn").h256("NFTokenID", id);
+            env.apply(&alice, burn, Ter::tesSUCCESS);
+        }
+        env.close();
+        assert_eq!(env.owner_count(&alice), 2);
+        let first = env.read(&first_key).expect("first page stays");
+        assert_eq!(nft::page_tokens(&first).len(), 32);
+        if on {
+            let last = env.read(&last_key).expect("the last page stays");
+            assert_eq!(nft::page_tokens(&last).len(), 32);
+            assert_eq!(last.h256_of(sf().previous_page_min), Some(first_key));
+            assert_eq!(first.h256_of(sf().next_page_min), Some(last_key));
+            assert!(env.read(&middle_key).is_none(), "the middle page went");
+        } else {
+            assert!(env.read(&last_key).is_none(), "the last page went");
+            let middle = env.read(&middle_key).expect("the middle page stays");
+            assert_eq!(nft::page_tokens(&middle).len(), 32);
+            assert_eq!(middle.h256_of(sf().previous_page_min), Some(first_key));
+            assert_eq!(middle.h256_of(sf().next_page_min), None);
+        }
     }
 }

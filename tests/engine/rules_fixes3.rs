@@ -16,6 +16,10 @@
 //!   page moves the previous page's tokens into it; without it the last page goes and
 //!   the previous page loses its NextPageMin. After rippled's `NFTokenBurn_test`
 //!   `exerciseBrokenLinks` (run there without the amendment), with burns for its sales.
+//! - fixXChainRewardRounding (rippled `finalizeClaimHelper`): the reward pool's share
+//!   per witness is rounded down; without it rippled's `divide` rounds to nearest, so the
+//!   shares may add up to more than the pool. After `XChain_test`'s tiny-reward claims
+//!   (37 drops among a quorum of 4: 9 each both ways), with a pool of 39 drops.
 
 use crate::rules::env_without;
 use crate::support;
@@ -33,6 +37,7 @@ use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::{PathStep, StValue};
 use ledgerd::protocol::types::Currency;
 use support::engine::*;
+use support::xchain::{create_bridge, with_bridge, xrp_bridge, ClaimAttestation};
 
 /// Ledgerd's rule book with `f` on, or with it off.
 fn env_with(f: Feature, on: bool) -> Env {
@@ -242,5 +247,79 @@ fn nftoken_page_links_last_page_emptied() {
             assert_eq!(middle.h256_of(sf().previous_page_min), Some(first_key));
             assert_eq!(middle.h256_of(sf().next_page_min), None);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// fixXChainRewardRounding
+// ---------------------------------------------------------------------------------------
+
+/// The issuing chain of `tests/engine/xchain_claims.rs` (the root's door, five witnesses
+/// of weight 1 with a quorum of 4, funded reward accounts) with a signature reward of
+/// `reward` drops: scBob takes claim ID 1 and four witnesses attest a transfer of
+/// 100 XRP to him. Returns what each reward account gained and what scBob paid for the
+/// rewards.
+fn tiny_reward_claim(on: bool, reward: i64) -> (Vec<i64>, i64) {
+    let mut env = env_with(Feature::FixXChainRewardRounding, on);
+    let master = Account::master();
+    let b = xrp_bridge(&Account::new("mcDoor").id, &master.id);
+    let create = create_bridge(&b, drops(reward), Some(xrp(20)));
+    env.apply(&master, create, Ter::tesSUCCESS);
+    let witnesses: Vec<Account> = (0..5)
+        .map(|i| Account::new(&format!("witness{i}")))
+        .collect();
+    let rewards: Vec<Account> = (0..5)
+        .map(|i| Account::new(&format!("reward{i}")))
+        .collect();
+    for r in &rewards {
+        env.fund(r, xrp(1000));
+    }
+    let entries: Vec<(&Account, u16)> = witnesses.iter().map(|w| (w, 1)).collect();
+    env.apply(&master, signer_list(4, &entries), Ter::tesSUCCESS);
+    let [attester, bob] = env.funded(["scAttester", "scBob"]);
+    let alice = Account::new("alice");
+    let claim_id = with_bridge(
+        Tx::new("XChainCreateClaimID")
+            .amount("SignatureReward", drops(reward))
+            .account("OtherChainSource", &alice.id),
+        &b,
+    );
+    env.apply(&bob, claim_id, Ter::tesSUCCESS);
+    let bob0 = env.balance(&bob);
+    let before: Vec<i64> = rewards.iter().map(|r| env.balance(r)).collect();
+    for i in 0..4 {
+        let att = ClaimAttestation {
+            bridge: b,
+            witness: &witnesses[i],
+            source: alice.id,
+            amount: xrp(100),
+            reward_account: rewards[i].id,
+            was_locking: true,
+            id: 1,
+            dst: Some(bob.id),
+        };
+        env.apply(&attester, att.tx(), Ter::tesSUCCESS);
+    }
+    assert!(env.read(&keylet::xchain_claim_id(&b, 1)).is_none());
+    let gained = rewards
+        .iter()
+        .zip(before)
+        .map(|(r, b)| env.balance(r) - b)
+        .collect();
+    (gained, bob0 + 100_000_000 - env.balance(&bob))
+}
+
+/// 39 drops among four witnesses: 9 each (36 paid) with the fix, 10 each (40 paid, more
+/// than the pool) without; rippled's tiny reward of 37 drops gives 9 each both ways.
+#[test]
+fn xchain_reward_rounding_tiny_rewards() {
+    for on in [false, true] {
+        let share = if on { 9 } else { 10 };
+        let (gained, paid) = tiny_reward_claim(on, 39);
+        assert_eq!(gained, vec![share, share, share, share, 0]);
+        assert_eq!(paid, 4 * share);
+        let (gained, paid) = tiny_reward_claim(on, 37);
+        assert_eq!(gained, vec![9, 9, 9, 9, 0]);
+        assert_eq!(paid, 36);
     }
 }

@@ -66,6 +66,8 @@ mod rules;
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]
 mod rules_fixes2;
+#[path = "engine/rules_fixes3.rs"]
+mod rules_fixes3;
 #[path = "engine/rules_fixes4.rs"]
 mod rules_fixes4;
 #[path = "engine/rules_gates.rs"]

@@ -284,7 +284,7 @@ fn a_new_page_needs_the_reserve() {
 
 /// rippled NFTokenBurn_test `genPackedTokens`: 96 tokens whose stored taxons go
 /// 0, 3, 2, 5, 4, 7 in sets of 16 fill exactly three pages of 32.
-fn packed_tokens(env: &mut Env, alice: &Account) -> Vec<Hash256> {
+pub(crate) fn packed_tokens(env: &mut Env, alice: &Account) -> Vec<Hash256> {
     let mut ids = Vec::new();
     for i in 0..96u32 {
         let internal = (i / 16) + if i & 0b10000 != 0 { 2 } else { 0 };

@@ -377,10 +377,7 @@ impl AmmOffer {
         round_up: bool,
     ) -> (Amount, Amount) {
         if self.multi_path {
-            return self
-                .quality
-                .ceil_in_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1));
+            return super::book::ceil_in_gated(&self.quality, ofr, limit, round_up);
         }
         (
             *limit,

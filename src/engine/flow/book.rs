@@ -14,10 +14,12 @@ use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::book::directory_entries;
 use crate::ledger::keylet;
+use crate::ledger::rules::enabled_now;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::amount_math::get_rate;
+use crate::protocol::features::Feature;
 use crate::protocol::quality::{Quality, QUALITY_ONE};
 use crate::protocol::types::{AccountId, Hash256, Issue};
 
@@ -69,6 +71,24 @@ pub enum BookOffer {
     Amm(AmmOffer),
 }
 
+/// rippled `TOffer::limitIn` / `AMMOffer::limitIn`: the offer cut to take at most
+/// `limit` in. fixReducedOffersV2 uses `ceil_in_strict` with the rounding asked for;
+/// without it the older `ceil_in` (always rounding `out` up). An offer at quality 0 has
+/// no rate to divide by: rippled throws "division by zero".
+pub(super) fn ceil_in_gated(
+    quality: &Quality,
+    ofr: &(Amount, Amount),
+    limit: &Amount,
+    round_up: bool,
+) -> (Amount, Amount) {
+    let cut = if enabled_now(Feature::FixReducedOffersV2) {
+        quality.ceil_in_strict(&ofr.0, &ofr.1, limit, round_up)
+    } else {
+        quality.ceil_in(&ofr.0, &ofr.1, limit)
+    };
+    cut.unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1))
+}
+
 impl BookOffer {
     fn owner(&self, step: &BookStep) -> AccountId {
         match self {
@@ -101,10 +121,7 @@ impl BookOffer {
     /// divide by: rippled's `divRoundStrict` throws "division by zero".
     fn limit_in(&self, ofr: (Amount, Amount), limit: &Amount, round_up: bool) -> (Amount, Amount) {
         match self {
-            BookOffer::Clob(o) => o
-                .quality
-                .ceil_in_strict(&ofr.0, &ofr.1, limit, round_up)
-                .unwrap_or_else(|_| super::thrown(&ofr.0, &ofr.1)),
+            BookOffer::Clob(o) => ceil_in_gated(&o.quality, &ofr, limit, round_up),
             BookOffer::Amm(a) => a.limit_in(&ofr, limit, round_up),
         }
     }

@@ -28,6 +28,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue, Rounding};
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -298,10 +299,10 @@ fn merge_pages(sb: &mut Sandbox, p1_key: &Hash256, p2_key: &Hash256) -> bool {
     true
 }
 
-/// Removes token `id` from `owner`'s pages (rippled `removeToken`, with
-/// fixNFTokenPageLinks): an emptied page goes (an emptied last page takes its previous
-/// page's tokens instead), neighbours merge when they fit on one page, and the owner
-/// count follows the pages.
+/// Removes token `id` from `owner`'s pages (rippled `removeToken`): an emptied page goes
+/// (with fixNFTokenPageLinks an emptied last page takes its previous page's tokens
+/// instead; without it the last page goes and the previous page loses its NextPageMin),
+/// neighbours merge when they fit on one page, and the owner count follows the pages.
 pub fn remove_token(sb: &mut Sandbox, owner: &AccountId, id: &Hash256) -> Ter {
     let s = sf();
     let Some(key) = locate_page(sb, owner, id) else {
@@ -333,7 +334,9 @@ pub fn remove_token(sb: &mut Sandbox, owner: &AccountId, id: &Hash256) -> Ter {
         return Ter::tesSUCCESS;
     }
     if let Some(p) = prev {
-        if key == keylet::nftpage_max(owner) {
+        if key == keylet::nftpage_max(owner)
+            && sb.info().rules.enabled(Feature::FixNFTokenPageLinks)
+        {
             return refill_last_page(sb, owner, &key, cur, &p);
         }
         set_link(sb, &p, s.next_page_min, next);

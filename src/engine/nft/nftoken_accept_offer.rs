@@ -94,6 +94,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     {
         let issuer = nft::issuer(&id);
         if nft::transfer_fee(&id) != 0
+            && enforce_trustline(view)
             && nft::token_flags(&id) & nft::flag::CREATE_TRUST_LINES == 0
             && issuer != iou_issuer
             && view
@@ -107,6 +108,16 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         }
     }
     Ok(())
+}
+
+/// Whether the ledger's rules hold fixEnforceNFTokenTrustline: a token's issuer due a
+/// transfer fee in an issued currency must already hold its line (`tecNO_LINE`), unless
+/// the token asked for automatic lines or the issuer issues the currency; without it the
+/// fee's payment makes the line.
+fn enforce_trustline(view: &dyn ReadView) -> bool {
+    view.info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixEnforceNFTokenTrustline)
 }
 
 /// Whether the ledger's rules hold fixEnforceNFTokenTrustlineV2: whoever receives an

@@ -23,6 +23,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::keys::PublicKey;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
@@ -454,15 +455,23 @@ pub fn finalize_claim(outer: &mut Sandbox, f: &Finalize) -> Ter {
     delete_claim_id(outer, &f.claim_key)
 }
 
-/// Shares the reward pool among the reward accounts (rounded down, as with
-/// fixXChainRewardRounding); a share that cannot be paid (a missing account, deposit
-/// auth) stays with the payer.
+/// Shares the reward pool among the reward accounts; a share that cannot be paid (a
+/// missing account, deposit auth) stays with the payer. rippled's `divide` of the pool
+/// by the count rounds in the current Number mode: down with fixXChainRewardRounding,
+/// else to nearest (its `+ 5` guard digit sends a half up), so without the fix the
+/// shares may add up to more than the pool.
 fn distribute_rewards(sb: &mut Sandbox, f: &Finalize) -> Ter {
     if f.reward_accounts.is_empty() {
         return Ter::tesSUCCESS;
     }
     let pool = f.reward_pool.as_drops().unwrap_or(0);
-    let share = Amount::Xrp(pool / f.reward_accounts.len() as i64);
+    let n = f.reward_accounts.len() as i64;
+    let share = if sb.info().rules.enabled(Feature::FixXChainRewardRounding) {
+        pool / n
+    } else {
+        (2 * pool + n) / (2 * n)
+    };
+    let share = Amount::Xrp(share);
     let policy = TransferPolicy {
         can_create: false,
         bypass_deposit_auth: false,

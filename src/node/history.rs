@@ -16,6 +16,7 @@ mod backlog;
 mod check;
 mod repair;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::engine::ter::Ter;
@@ -201,18 +202,18 @@ impl History {
 
     /// At start, when recovery replayed a revert to ledger `reverted_to`: the store may
     /// still hold the ledgers that revert undid (a crash before the publisher forgot
-    /// them). From the first stored ledger after `reverted_to` that memory does not hold
-    /// with the same hash, the stored ledgers are forgotten; catch-up then writes
-    /// memory's.
+    /// them). From the first stored ledger after `reverted_to` that is not on the timeline
+    /// memory holds ([`History::timeline`]), the stored ledgers are forgotten; catch-up
+    /// then writes memory's.
     pub fn forget_reverted(&self, ledgers: &Ledgers, reverted_to: u32) -> Result<(), String> {
         let Some((_, last)) = self.store.range().map_err(|e| e.to_string())? else {
             return Ok(());
         };
+        let timeline = self.timeline(ledgers, reverted_to, last)?;
         for seq in reverted_to.saturating_add(1)..=last {
             let stored = self.store.header(seq).map_err(|e| e.to_string())?;
-            let held = ledgers.by_seq(seq).and_then(|s| s.ledger);
-            let same = match (&stored, &held) {
-                (Some(a), Some(b)) => a.hash == b.header.hash,
+            let same = match (&stored, timeline.get(&seq)) {
+                (Some(a), Some(hash)) => a.hash == *hash,
                 _ => false,
             };
             if !same {
@@ -226,6 +227,37 @@ impl History {
             }
         }
         Ok(())
+    }
+
+    /// The hash of each ledger after `reverted_to` (up to `last`) on the timeline memory
+    /// holds: memory's own for the ledgers it keeps; for older ones, which replay rebuilt
+    /// and memory then let go, the parent-hash chain down from memory's oldest ledger
+    /// through the stored headers that match it. A ledger the chain cannot reach has none.
+    fn timeline(
+        &self,
+        ledgers: &Ledgers,
+        reverted_to: u32,
+        last: u32,
+    ) -> Result<BTreeMap<u32, Hash256>, String> {
+        let hashes = |seq: u32| {
+            let l = ledgers.by_seq(seq)?.ledger?;
+            Some((l.header.hash, l.header.parent_hash))
+        };
+        let mut timeline: BTreeMap<u32, Hash256> = (reverted_to.saturating_add(1)..=last)
+            .filter_map(|seq| Some((seq, hashes(seq)?.0)))
+            .collect();
+        let (oldest, _) = ledgers.complete_range();
+        let mut parent = hashes(oldest).map(|h| h.1);
+        let mut seq = oldest.saturating_sub(1);
+        while let (true, Some(want)) = (seq > reverted_to, parent) {
+            if seq <= last {
+                timeline.insert(seq, want);
+            }
+            let stored = self.store.header(seq).map_err(|e| e.to_string())?;
+            parent = stored.filter(|h| h.hash == want).map(|h| h.parent_hash);
+            seq -= 1;
+        }
+        Ok(timeline)
     }
 
     /// A store without a state base (written before the store kept state) gets the last

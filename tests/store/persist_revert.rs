@@ -203,6 +203,73 @@ fn a_history_store_left_ahead_by_a_crash_forgets_the_undone_ledgers_at_start() {
     assert_eq!(stored_last(&history), Some(restored));
 }
 
+/// The crash test's seed 1795816378012190457: after a revert, more ledgers closed than
+/// memory keeps, all written to the history store; at the next start replay rebuilds them
+/// and memory lets the oldest go again. Those stored ledgers are on memory's timeline
+/// (its oldest ledger's parent-hash chain reaches them) and must stay: forgetting them left
+/// a gap no catch-up could fill, and the server refused to start.
+#[test]
+fn stored_ledgers_older_than_memory_after_a_revert_are_kept_at_start() {
+    use ledgerd::node::history::History;
+    use ledgerd::store::SqliteHistory;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut d, id, _saved, users) = saved_with_open_ledger(dir.path(), 0);
+    let restored = d.store.closed().seq();
+    let log = d.persist.open_log();
+    let file = dir.path().join("history.sqlite");
+    let history = History {
+        store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
+        keep: None,
+        advisory: None,
+        cache: None,
+    };
+    // The publisher writes each ledger as it closes, and forgets what a revert undoes.
+    let close_and_write = |d: &mut Driver, n: u32| {
+        for _ in 0..n {
+            payments(d, &users, 1);
+            history.catch_up(&d.store, "h", false).expect("written");
+        }
+    };
+    close_and_write(&mut d, 2);
+    revert(&mut d, id, &log);
+    history.forget_after(restored).expect("forgotten");
+    // Twelve ledgers after the revert, memory keeping eight.
+    close_and_write(&mut d, 12);
+    let range = |h: &History| h.store.range().expect("range");
+    let written = range(&history);
+    assert_eq!(written.map(|r| r.1), Some(restored + 12));
+    d.flush().expect("durable");
+    drop(d);
+    let d = Driver::open(dir.path(), cfg(8), small_options(0, 8)).expect("reopen");
+    assert_eq!(d.persist.reverted_to(), Some(restored));
+    let (oldest, newest) = d.store.complete_range();
+    assert_eq!(
+        (oldest, newest),
+        (restored + 5, restored + 12),
+        "memory keeps eight"
+    );
+    history
+        .forget_reverted(&d.store, restored)
+        .expect("forgotten");
+    assert_eq!(
+        range(&history),
+        written,
+        "nothing on the timeline is forgotten"
+    );
+    history.catch_up(&d.store, "h", false).expect("caught up");
+    // The stored ledger just before memory's oldest is the one memory's oldest follows.
+    let before = history
+        .store
+        .header(restored + 4)
+        .expect("read")
+        .expect("stored");
+    let oldest_parent = d.store.by_seq(restored + 5).and_then(|s| s.ledger);
+    assert_eq!(
+        Some(before.hash),
+        oldest_parent.map(|l| l.header.parent_hash)
+    );
+}
+
 /// Options with no periodic snapshot and the default history depth: with a few ledgers
 /// replay starts from genesis, as a new server's would (issue 29).
 fn reverts_only(repair: bool) -> PersistOptions {

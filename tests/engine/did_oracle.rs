@@ -197,9 +197,9 @@ fn did_set_edits_and_empty_fields_remove() {
 // ---------------------------------------------------------------------------------------
 
 /// One PriceData: (base, quote, price, scale); no price means "delete this pair".
-type Pair<'a> = (&'a str, &'a str, Option<u64>, Option<u8>);
+pub(crate) type Pair<'a> = (&'a str, &'a str, Option<u64>, Option<u8>);
 
-fn series(pairs: &[Pair]) -> StValue {
+pub(crate) fn series(pairs: &[Pair]) -> StValue {
     let s = sf();
     let items = pairs
         .iter()

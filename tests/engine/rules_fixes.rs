@@ -739,24 +739,9 @@ mod frozen_lp_tokens {
 
 mod price_oracle_order {
     use super::*;
+    use crate::did_oracle::{series, Pair};
 
-    fn series(pairs: &[(&str, &str, u64, u8)]) -> StValue {
-        let s = sf();
-        let items = pairs
-            .iter()
-            .map(|(base, quote, price, scale)| {
-                let mut o = StObject::new();
-                o.set(s.base_asset, StValue::Currency(cur(base)));
-                o.set(s.quote_asset, StValue::Currency(cur(quote)));
-                o.set(s.asset_price, StValue::UInt64(*price));
-                o.set(s.scale, StValue::UInt8(*scale));
-                (Field::named("PriceData"), o)
-            })
-            .collect();
-        StValue::Array(items)
-    }
-
-    fn oracle_set(env: &Env, pairs: &[(&str, &str, u64, u8)], create: bool) -> Tx {
+    fn oracle_set(env: &Env, pairs: &[Pair], create: bool) -> Tx {
         let now = env.parent_close() as u64 + RIPPLE_EPOCH_OFFSET_SECS;
         let mut tx = Tx::new("OracleSet")
             .u32("OracleDocumentID", 1)
@@ -788,7 +773,10 @@ mod price_oracle_order {
         let mut env = env_with(Feature::FixPriceOracleOrder, on);
         let [owner] = env.funded(["owner"]);
         env.close();
-        let pairs = [("XRP", "USD", 742, 2), ("XRP", "EUR", 711, 2)];
+        let pairs = [
+            ("XRP", "USD", Some(742), Some(2)),
+            ("XRP", "EUR", Some(711), Some(2)),
+        ];
         env.apply(&owner, oracle_set(&env, &pairs, true), Ter::tesSUCCESS);
         let before = quotes(&env, &owner);
         env.close();

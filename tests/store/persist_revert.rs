@@ -19,8 +19,10 @@ use std::path::Path;
 
 use ledgerd::ledgers::Ledgers;
 use ledgerd::limits::{REVERT_SNAPSHOTS_RETAINED_MAX, SNAPSHOTS_KEPT_DEFAULT};
+use ledgerd::node::history::History;
 use ledgerd::node::persist::{PersistError, PersistOptions};
 use ledgerd::protocol::types::Hash256;
+use ledgerd::store::SqliteHistory;
 use support::accounts::account_seq;
 use support::payment::payment_blob;
 use support::persist::*;
@@ -73,6 +75,17 @@ fn saved_with_open_ledger(
     let id = d.store.save_state();
     let saved = picture(&d.store);
     (d, id, saved, users)
+}
+
+/// A history store in the data directory, as the publisher keeps it.
+fn history_in(dir: &Path) -> History {
+    let file = dir.join("history.sqlite");
+    History {
+        store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
+        keep: None,
+        advisory: None,
+        cache: None,
+    }
 }
 
 fn revert(d: &mut Driver, id: u64, log: &[Vec<u8>]) {
@@ -171,20 +184,12 @@ fn a_revert_whose_snapshot_never_reached_the_disk_never_happened() {
 
 #[test]
 fn a_history_store_left_ahead_by_a_crash_forgets_the_undone_ledgers_at_start() {
-    use ledgerd::node::history::History;
-    use ledgerd::store::SqliteHistory;
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut d, id, _saved, users) = saved_with_open_ledger(dir.path(), 4);
     let restored = d.store.closed().seq();
     let log = d.persist.open_log();
     payments(&mut d, &users, 3);
-    let file = dir.path().join("history.sqlite");
-    let history = History {
-        store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
-        keep: None,
-        advisory: None,
-        cache: None,
-    };
+    let history = history_in(dir.path());
     history.catch_up(&d.store, "h", false).expect("written");
     let stored_last = |h: &History| h.store.range().expect("range").map(|r| r.1);
     assert_eq!(stored_last(&history), Some(restored + 3));
@@ -210,19 +215,11 @@ fn a_history_store_left_ahead_by_a_crash_forgets_the_undone_ledgers_at_start() {
 /// a gap no catch-up could fill, and the server refused to start.
 #[test]
 fn stored_ledgers_older_than_memory_after_a_revert_are_kept_at_start() {
-    use ledgerd::node::history::History;
-    use ledgerd::store::SqliteHistory;
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut d, id, _saved, users) = saved_with_open_ledger(dir.path(), 0);
     let restored = d.store.closed().seq();
     let log = d.persist.open_log();
-    let file = dir.path().join("history.sqlite");
-    let history = History {
-        store: std::sync::Arc::new(SqliteHistory::open(&file, 1).expect("history")),
-        keep: None,
-        advisory: None,
-        cache: None,
-    };
+    let history = history_in(dir.path());
     // The publisher writes each ledger as it closes, and forgets what a revert undoes.
     let close_and_write = |d: &mut Driver, n: u32| {
         for _ in 0..n {

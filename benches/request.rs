@@ -28,6 +28,7 @@ fn bench(c: &mut Criterion) {
         transport: Transport::WebSocket,
         session: None,
         services: Arc::new(Services::standalone(RpcConfig::default(), cpu)),
+        forwarded: None,
     };
     let channel = Hash256::from_hex(CHANNEL).expect("channel id");
     for (key_type, secret) in [

@@ -71,6 +71,8 @@ mod http;
 mod pool;
 #[path = "server/robustness.rs"]
 mod robustness;
+#[path = "server/roles.rs"]
+mod roles;
 #[path = "server/secrets.rs"]
 mod secrets;
 #[path = "server/startup.rs"]

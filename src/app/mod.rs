@@ -496,6 +496,7 @@ async fn run_startup_commands(config: &ServerConfig, services: &Arc<Services>) {
             transport: crate::rpc::context::Transport::Http,
             session: None,
             services: services.clone(),
+            forwarded: None,
         };
         let (result, params) = crate::rpc::call(ctx, command.request.clone()).await;
         let reply = crate::rpc::envelope::http_reply(&params, result);

@@ -60,12 +60,15 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 /// signing data by SigningPubKey; for a multi-signed one (empty SigningPubKey), every
 /// Signer's signature over the multi-signing data with its own account, signers sorted
 /// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`; and a
-/// CounterpartySignature when the transaction carries one (LoanSet's).
+/// CounterpartySignature when the transaction carries one (LoanSet's). A transaction
+/// flagged `tfInnerBatchTxn` never passes.
 /// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
 pub fn verify_signature(tx: &StObject) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
-        // rippled's checkValidity: an inner transaction carries no signature at all.
-        return !super::batch::inner_has_signature(tx);
+        // rippled 3.4's checkValidity: a Batch's inner transaction is never validly signed
+        // on its own, whatever the rules and whatever it carries; inside its Batch no
+        // signature is asked of it (preflight2 skips it).
+        return false;
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
     verify_tx_signature(tx) && counterparty_signature_valid(tx)
@@ -329,8 +332,10 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig, rules: &LedgerRules) -> Re
     if tx.u32_of(s.ticket_sequence).is_some() && tx.h256_of(s.account_txn_id).is_some() {
         return Err(Ter::temINVALID);
     }
-    // An inner transaction only applies as part of its Batch (rippled refuses one
-    // submitted alone with temINVALID_FLAG).
+    // preflight1 by the rules: the flag needs BatchV1_1. An inner transaction only applies
+    // as part of its Batch: alone, temINVALID_FLAG, what xrpld's NetworkOPs answers before
+    // preflight (its preflight1 would say temINVALID_INNER_BATCH, which no submission
+    // reaches).
     let inner = tx.flags() & TF_INNER_BATCH_TXN != 0;
     if inner && !rules.enabled(Feature::BatchV1_1) {
         return Err(Ter::temINVALID_FLAG);
@@ -781,8 +786,9 @@ fn preflight_and_preclaim(
         None => (transactor.preflight)(tx, &c.account),
     };
     preflight.into_result()?;
-    // preflight2: the signature.
-    if let Some(check) = &cfg.signature_check {
+    // preflight2: the signature; an inner transaction (past preflight1's rules and parent
+    // checks) has none to check.
+    if let Some(check) = cfg.signature_check.as_ref().filter(|_| !c.inner) {
         if !check(tx) {
             return Err(Ter::temINVALID);
         }

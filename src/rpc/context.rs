@@ -12,7 +12,7 @@ use crate::protocol::time::ripple_now_secs;
 use crate::rpc::cpu_pool::CpuPool;
 use crate::rpc::key_cache::KeyCache;
 use crate::rpc::node_identity::NodeIdentity;
-use crate::rpc::role::Role;
+use crate::rpc::role::{Forwarded, Role};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -152,6 +152,8 @@ pub struct Context {
     pub session: Option<Arc<Session>>,
     /// The state every handler shares.
     pub services: Arc<Services>,
+    /// What a secure gateway said of a PROXY or IDENTIFIED caller (`None` for others).
+    pub forwarded: Option<Arc<Forwarded>>,
 }
 
 impl Context {

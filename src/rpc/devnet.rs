@@ -155,6 +155,7 @@ pub async fn submit_as(
         transport: Transport::Http,
         session: None,
         services: services.clone(),
+        forwarded: None,
     };
     let mut params = Map::new();
     params.insert("tx_blob".into(), Value::from(hex::encode_upper(blob)));

@@ -406,6 +406,7 @@ mod tests {
             transport: context::Transport::Http,
             session: None,
             services: std::sync::Arc::new(services),
+            forwarded: None,
         }
     }
 

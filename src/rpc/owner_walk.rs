@@ -16,7 +16,6 @@ use crate::protocol::types::{AccountId, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_string, parse_hash256, parse_u64_decimal};
-use crate::rpc::role::Role;
 use crate::rpc::Params;
 use serde_json::Value;
 
@@ -78,7 +77,8 @@ pub fn optional_account(
 }
 
 /// rippled's `readLimitField`: absent or null is the default; otherwise a non-negative
-/// integer, clamped to the range for non-admin callers and taken as is for admins.
+/// integer, clamped to the range for limited callers and taken as is for unlimited ones
+/// (admins and identified callers, rippled's `isUnlimited`).
 pub fn read_limit(ctx: &Context, params: &Params, page: PageLimit) -> Result<u32, RpcError> {
     let PageLimit { min, default, max } = page;
     let v = match params.get("limit") {
@@ -87,7 +87,7 @@ pub fn read_limit(ctx: &Context, params: &Params, page: PageLimit) -> Result<u32
     };
     let n = crate::rpc::params::unsigned_integer(v)
         .ok_or_else(|| RpcError::expected_field("limit", "unsigned integer"))?;
-    if ctx.role == Role::Admin {
+    if ctx.role.is_unlimited() {
         Ok(n)
     } else {
         Ok(n.clamp(min, max))

@@ -169,6 +169,16 @@ pub fn gated_sign(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
     crate::rpc::signing::sign_request(ctx, params)
 }
 
+/// rippled 3.4's `checkValidity` opens by refusing any transaction flagged
+/// `tfInnerBatchTxn`, signed or not, whatever the rules (BatchV1_1 on or off): a Batch's
+/// inner transaction is applied inside its Batch, never submitted alone.
+fn inner_refused(tx: &crate::protocol::st::StObject) -> Result<(), String> {
+    if crate::engine::batch::is_inner(tx) {
+        return Err("Batch inner transactions are never considered validly signed.".into());
+    }
+    Ok(())
+}
+
 /// Mode A: hex, decode, template, local checks, signature (rippled `checkValidity`).
 pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
     let text = params
@@ -186,19 +196,18 @@ pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcE
     };
     let tx = codec::decode(&bytes).map_err(|e| invalid(e.to_string()))?;
     required_fields(&tx).map_err(invalid)?;
-    let local = local_checks(&tx).and_then(|()| {
-        if crate::engine::batch::is_inner(&tx) && crate::engine::batch::inner_has_signature(&tx) {
-            // rippled's checkValidity on an inner transaction carrying a signature.
-            Err("Malformed: Invalid inner batch transaction.".to_string())
-        } else if crate::engine::transactor::verify_signature(&tx) {
-            Ok(())
-        } else if crate::engine::transactor::verify_tx_signature(&tx) {
-            // rippled's STTx::checkSign names the LoanSet counterparty's signature.
-            Err("Counterparty: Invalid signature.".to_string())
-        } else {
-            Err("Invalid signature.".to_string())
-        }
-    });
+    let local = inner_refused(&tx)
+        .and_then(|()| local_checks(&tx))
+        .and_then(|()| {
+            if crate::engine::transactor::verify_signature(&tx) {
+                Ok(())
+            } else if crate::engine::transactor::verify_tx_signature(&tx) {
+                // rippled's STTx::checkSign names the LoanSet counterparty's signature.
+                Err("Counterparty: Invalid signature.".to_string())
+            } else {
+                Err("Invalid signature.".to_string())
+            }
+        });
     local.map_err(|reason| invalid(format!("fails local checks: {reason}")))?;
     let blob = codec::encode(&tx);
     let id = crate::protocol::tx::transaction_id(&blob);

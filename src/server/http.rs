@@ -32,6 +32,7 @@ use crate::server::role::Payer;
 use crate::server::shutdown::ShutdownSignal;
 use crate::server::stall::StallGuard;
 use crate::server::ws;
+use crate::server::Caller;
 use crate::server::Connection;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -207,10 +208,10 @@ fn upgrade(
     let upgrade = hyper::upgrade::on(&mut req);
     let ws_conn = conn.clone();
     // A WebSocket session is charged as its opening request says, for its whole life.
-    let payer = conn.payer(req.headers());
+    let caller = conn.caller(req.headers());
     tokio::spawn(async move {
         match upgrade.await {
-            Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, payer, shutdown).await,
+            Ok(upgraded) => ws::run(TokioIo::new(upgraded), ws_conn, caller, shutdown).await,
             Err(e) => tracing::debug!("websocket upgrade failed: {e}"),
         }
         drop(hold);
@@ -248,9 +249,9 @@ async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
         .headers()
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
-    let payer = conn.payer(req.headers());
+    let caller = conn.caller(req.headers());
     match read_body(req.into_body(), declared, &conn.state.bodies).await {
-        Ok(body) => json_rpc(body, conn, payer).await,
+        Ok(body) => json_rpc(body, conn, caller).await,
         Err(e) => e.reply(conn),
     }
 }
@@ -493,7 +494,8 @@ fn prepare(body: Body) -> Result<Prepared, Refusal> {
 }
 
 /// rippled's `processRequest` for one (non-batch) JSON-RPC body.
-async fn json_rpc(body: Body, conn: &Connection, payer: Payer) -> Reply {
+async fn json_rpc(body: Body, conn: &Connection, caller: Caller) -> Reply {
+    let payer = caller.payer;
     let large = body.bytes.len() > HTTP_BODY_PARSE_INLINE_BYTES_MAX;
     let prepared = if large {
         match conn.state.services.cpu.run(move || prepare(body)).await {
@@ -513,7 +515,7 @@ async fn json_rpc(body: Body, conn: &Connection, payer: Payer) -> Reply {
         Ok(p) => p,
         Err(Refusal(text)) => return plain(StatusCode::BAD_REQUEST, &text, false),
     };
-    let role = conn.role_for(&p.credentials);
+    let role = conn.role_for(&p.credentials, caller.said.as_deref());
     if conn.cut_off(role, payer) {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -543,6 +545,7 @@ async fn json_rpc(body: Body, conn: &Connection, payer: Payer) -> Reply {
         transport: Transport::Http,
         session: None,
         services: conn.state.services.clone(),
+        forwarded: caller.forwarded(role),
     };
     let (result, params) = rpc::call(ctx, params).await;
     let reply = charged_reply(conn, role, payer, &method, &params, result);

@@ -22,7 +22,7 @@ pub mod ws;
 pub mod xrpld_cfg;
 
 use crate::rpc::context::Services;
-use crate::rpc::role::Role;
+use crate::rpc::role::{Forwarded, Role};
 use config::{PortConfig, ServerConfig, TlsSource};
 use role::Payer;
 use shutdown::ShutdownSignal;
@@ -86,30 +86,40 @@ pub struct Connection {
 impl Connection {
     /// The caller's role for one request (rippled `requestRole`): admin when the address is
     /// in the port's admin networks and, if the port sets admin credentials, the request's
-    /// `admin_user` and `admin_password` strings equal them.
-    pub fn role_for(&self, request: &crate::rpc::Params) -> Role {
+    /// `admin_user` and `admin_password` strings equal them; else PROXY or IDENTIFIED when
+    /// a secure gateway `said` something of it, else a guest.
+    pub fn role_for(&self, request: &crate::rpc::Params, said: Option<&Forwarded>) -> Role {
+        if self.is_admin(request) {
+            Role::Admin
+        } else {
+            role::non_admin_role(said)
+        }
+    }
+
+    fn is_admin(&self, request: &crate::rpc::Params) -> bool {
         if self.role != Role::Admin {
-            return Role::User;
+            return false;
         }
         match &self.port.admin_credentials {
-            None => Role::Admin,
+            None => true,
             Some((user, password)) => {
                 let field = |name| request.get(name).and_then(serde_json::Value::as_str);
-                if field("admin_user") == Some(user.as_str())
+                field("admin_user") == Some(user.as_str())
                     && field("admin_password") == Some(password.as_str())
-                {
-                    Role::Admin
-                } else {
-                    Role::User
-                }
             }
         }
     }
 
-    /// Whom the requests carrying `headers` (an HTTP request, or a WebSocket session's
-    /// opening request) are charged to: see [`role::payer`].
-    pub fn payer(&self, headers: &hyper::HeaderMap) -> Payer {
-        role::payer(self.peer.ip(), &self.port.secure_gateway, headers)
+    /// What the requests carrying `headers` (an HTTP request, or a WebSocket session's
+    /// opening request) say of their caller: see [`role::gateway_says`] and
+    /// [`role::payer_of`].
+    pub fn caller(&self, headers: &hyper::HeaderMap) -> Caller {
+        let peer = self.peer.ip();
+        let said = role::gateway_says(peer, &self.port.secure_gateway, headers);
+        Caller {
+            payer: role::payer_of(peer, said.as_ref()),
+            said: said.map(Arc::new),
+        }
     }
 
     /// Charge a caller with `role` the `cost` to `payer` (admins and unlimited callers are
@@ -129,6 +139,27 @@ impl Connection {
             (_, Payer::Address(ip)) => {
                 self.state.resources.disposition(ip) == resource::Disposition::Drop
             }
+        }
+    }
+}
+
+/// What a request's headers say of its caller: what a secure gateway said of it (`None`
+/// when the caller is no gateway) and whom its load is charged to.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// What a secure gateway said of its client.
+    pub said: Option<Arc<Forwarded>>,
+    /// Whom the load is charged to.
+    pub payer: Payer,
+}
+
+impl Caller {
+    /// What the handlers of a request with `role` are told of the gateway's words: only
+    /// PROXY and IDENTIFIED callers' (rippled clears them for everyone else).
+    pub fn forwarded(&self, role: Role) -> Option<Arc<Forwarded>> {
+        match role {
+            Role::Proxy | Role::Identified => self.said.clone(),
+            Role::User | Role::Admin => None,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! and whom the load is charged to: behind a secure gateway, the client the gateway names
 //! (rippled `Role.cpp`). The [`Role`] itself is the RPC layer's.
 
-use crate::rpc::role::Role;
+use crate::rpc::role::{Forwarded, Role};
 use hyper::HeaderMap;
 use std::net::IpAddr;
 
@@ -105,25 +105,59 @@ pub enum Payer {
     Address(IpAddr),
 }
 
-/// Whom a request from `peer` with these headers is charged to, on a port whose secure
-/// gateways are `gateways` (rippled `requestRole` and `requestInboundEndpoint`). Only a
-/// gateway's headers count: from a gateway, a non-empty `X-User` makes the caller
-/// unlimited, else the address of `Forwarded: for=` (or of `X-Forwarded-For`) is charged,
-/// or the gateway's own when the header names no address. Anyone else's headers are
-/// ignored.
-pub fn payer(peer: IpAddr, gateways: &[AdminNet], headers: &HeaderMap) -> Payer {
+/// What a request from `peer` with these headers says of its client, when `peer` is one
+/// of the port's secure gateways `gateways` (rippled `WSInfoSub`, `processSession`): its
+/// `X-User` and the client address of `Forwarded: for=` (or of `X-Forwarded-For`), see
+/// [`forwarded_for`]. `None` for anyone else, whose such headers count for nothing.
+pub fn gateway_says(peer: IpAddr, gateways: &[AdminNet], headers: &HeaderMap) -> Option<Forwarded> {
     if !gateways.iter().any(|n| n.contains(peer)) {
-        return Payer::Address(peer);
+        return None;
     }
-    if headers.get("x-user").is_some_and(|v| !v.is_empty()) {
+    let text = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
+    Some(Forwarded {
+        user: headers
+            .get("x-user")
+            .map(|v| text(v.as_bytes()))
+            .unwrap_or_default(),
+        client: forwarded_for(headers).map(text).unwrap_or_default(),
+    })
+}
+
+/// Whom a request from `peer` with these headers is charged to, on a port whose secure
+/// gateways are `gateways` (rippled `requestRole` and `requestInboundEndpoint`): see
+/// [`payer_of`].
+pub fn payer(peer: IpAddr, gateways: &[AdminNet], headers: &HeaderMap) -> Payer {
+    payer_of(peer, gateway_says(peer, gateways, headers).as_ref())
+}
+
+/// Whom a request from `peer` is charged to, given what a gateway said of its client
+/// (`None`: `peer` is no gateway, and pays). From a gateway, a non-empty `X-User` makes
+/// the caller unlimited, else the client address it names is charged, or the gateway's
+/// own when it names no address.
+pub fn payer_of(peer: IpAddr, said: Option<&Forwarded>) -> Payer {
+    let Some(said) = said else {
+        return Payer::Address(peer);
+    };
+    if !said.user.is_empty() {
         return Payer::Unlimited;
     }
-    match forwarded_for(headers).and_then(|a| std::str::from_utf8(a).ok()?.parse().ok()) {
-        Some(client) => Payer::Address(client),
-        None => {
+    match said.client.parse() {
+        Ok(client) => Payer::Address(client),
+        Err(_) => {
             tracing::debug!(%peer, "a secure gateway's request names no client address");
             Payer::Address(peer)
         }
+    }
+}
+
+/// The role of a caller that is not an admin (rippled `requestRole` past its admin
+/// test), given what a gateway said of it: PROXY from a gateway, IDENTIFIED when the
+/// gateway also names a user (a non-empty `X-User`), a guest otherwise.
+pub fn non_admin_role(said: Option<&Forwarded>) -> Role {
+    match said {
+        None => Role::User,
+        Some(f) if f.user.is_empty() => Role::Proxy,
+        Some(_) => Role::Identified,
     }
 }
 
@@ -293,6 +327,38 @@ mod tests {
         assert_eq!(payer(other, &nets, &user), Payer::Address(other));
         let empty = headers(&[("x-user", ""), ("forwarded", "for=10.1.2.3")]);
         assert_eq!(payer(gateway, &nets, &empty), Payer::Address(client));
+    }
+
+    #[test]
+    fn a_gateway_s_caller_is_proxied_or_identified() {
+        let gateway: IpAddr = "10.0.0.1".parse().unwrap();
+        let other: IpAddr = "10.0.0.2".parse().unwrap();
+        let nets = [AdminNet::parse("10.0.0.0/31").unwrap()];
+        let both = headers(&[
+            ("x-user", "alice"),
+            ("x-forwarded-for", "192.0.2.7, 10.9.9.9"),
+        ]);
+        let said = gateway_says(gateway, &nets, &both).expect("a gateway");
+        assert_eq!(
+            (said.user.as_str(), said.client.as_str()),
+            ("alice", "192.0.2.7")
+        );
+        assert_eq!(non_admin_role(Some(&said)), Role::Identified);
+        // No X-User (or an empty one): proxied; nothing named: empty.
+        let none = gateway_says(gateway, &nets, &HeaderMap::new()).expect("a gateway");
+        assert_eq!(none, Forwarded::default());
+        assert_eq!(non_admin_role(Some(&none)), Role::Proxy);
+        let empty = gateway_says(gateway, &nets, &headers(&[("x-user", "")])).unwrap();
+        assert_eq!(non_admin_role(Some(&empty)), Role::Proxy);
+        // Anyone else says nothing: a guest.
+        assert_eq!(gateway_says(other, &nets, &both), None);
+        assert_eq!(non_admin_role(None), Role::User);
+        // Unlimited: admins and identified callers only.
+        let unlimited: Vec<Role> = [Role::User, Role::Proxy, Role::Identified, Role::Admin]
+            .into_iter()
+            .filter(|r| r.is_unlimited())
+            .collect();
+        assert_eq!(unlimited, [Role::Identified, Role::Admin]);
     }
 
     #[test]

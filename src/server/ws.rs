@@ -33,8 +33,8 @@ use crate::rpc::cpu_pool;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::{self, envelope, json};
 use crate::server::resource::Disposition;
-use crate::server::role::Payer;
 use crate::server::shutdown::ShutdownSignal;
+use crate::server::Caller;
 use crate::server::Connection;
 use futures::{SinkExt, StreamExt};
 use std::collections::VecDeque;
@@ -284,7 +284,7 @@ impl OutboxState {
 
 /// Run a WebSocket session on an upgraded stream until the client leaves, stops answering
 /// pings, stops reading, or the server shuts down.
-pub async fn run<S>(stream: S, conn: Arc<Connection>, payer: Payer, mut shutdown: ShutdownSignal)
+pub async fn run<S>(stream: S, conn: Arc<Connection>, caller: Caller, mut shutdown: ShutdownSignal)
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -297,7 +297,7 @@ where
     tracing::debug!(peer = %conn.peer, "websocket open");
     let end = serve(
         &mut ws,
-        (&conn, payer),
+        (&conn, &caller),
         &state,
         &outbox,
         &session,
@@ -368,7 +368,7 @@ enum End {
 /// next read.
 async fn serve<S>(
     ws: &mut WebSocketStream<S>,
-    (conn, payer): (&Arc<Connection>, Payer),
+    (conn, caller): (&Arc<Connection>, &Caller),
     state: &Arc<OutboxState>,
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
@@ -415,7 +415,7 @@ where
                     return End::ClientClosed(frame);
                 }
                 if let Some(permit) = slot {
-                    receive(message, permit, (conn, payer), outbox, session, shutdown).await;
+                    receive(message, permit, (conn, caller), outbox, session, shutdown).await;
                 }
             }
             _ = &mut ping => {
@@ -453,7 +453,7 @@ fn heard(next: Option<Result<Message, WsError>>, conn: &Connection) -> Result<Me
 async fn receive(
     message: Message,
     permit: Slot,
-    caller: (&Arc<Connection>, Payer),
+    caller: (&Arc<Connection>, &Caller),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
@@ -619,7 +619,7 @@ fn close_for(e: &WsError) -> Option<(CloseCode, &'static str)> {
 fn dispatch(
     message: Message,
     permit: Slot,
-    caller: (&Arc<Connection>, Payer),
+    caller: (&Arc<Connection>, &Caller),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
 ) {
@@ -640,7 +640,7 @@ fn dispatch(
 async fn dispatch_on_pool(
     message: Message,
     permit: Slot,
-    (conn, payer): (&Arc<Connection>, Payer),
+    (conn, caller): (&Arc<Connection>, &Caller),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
     shutdown: &mut ShutdownSignal,
@@ -650,17 +650,22 @@ async fn dispatch_on_pool(
     let (done_tx, done) = tokio::sync::oneshot::channel::<()>();
     let slot = Arc::new(parking_lot::Mutex::new(Some((message, permit))));
     let job_slot = slot.clone();
-    let (c, o, s) = (conn.clone(), outbox.clone(), session.clone());
+    let (c, k, o, s) = (
+        conn.clone(),
+        caller.clone(),
+        outbox.clone(),
+        session.clone(),
+    );
     let accepted = conn.state.services.cpu.try_spawn(move || {
         let _runtime = runtime.enter();
         if let Some((message, permit)) = job_slot.lock().take() {
-            dispatch(message, permit, (&c, payer), &o, &s);
+            dispatch(message, permit, (&c, &k), &o, &s);
         }
         drop(done_tx);
     });
     if !accepted {
         if let Some((message, permit)) = slot.lock().take() {
-            dispatch(message, permit, (conn, payer), outbox, session);
+            dispatch(message, permit, (conn, caller), outbox, session);
         }
         return;
     }
@@ -691,7 +696,7 @@ fn end_session(
 fn on_text(
     text: &str,
     permit: Slot,
-    (conn, payer): (&Arc<Connection>, Payer),
+    (conn, caller): (&Arc<Connection>, &Caller),
     outbox: &Arc<Outbox>,
     session: &Arc<crate::node::subscriptions::Session>,
 ) {
@@ -699,7 +704,8 @@ fn on_text(
         Ok(r) => r,
         Err(e) => {
             tracing::debug!(peer = %conn.peer, "jsonInvalid: {}", e.reason());
-            if conn.charge(conn.role, payer, RESOURCE_CHARGE_MALFORMED) == Disposition::Drop {
+            if conn.charge(conn.role, caller.payer, RESOURCE_CHARGE_MALFORMED) == Disposition::Drop
+            {
                 outbox.close(CloseCode::Policy, "threshold exceeded");
             } else {
                 outbox.push(envelope::ws_json_invalid(text).to_string(), Some(permit));
@@ -707,7 +713,8 @@ fn on_text(
             return;
         }
     };
-    let role = conn.role_for(&request);
+    let role = conn.role_for(&request, caller.said.as_deref());
+    let payer = caller.payer;
     if conn.cut_off(role, payer) {
         outbox.close(CloseCode::Policy, "threshold exceeded");
         return;
@@ -735,6 +742,7 @@ fn on_text(
         transport: Transport::WebSocket,
         session: Some(session.clone()),
         services: conn.state.services.clone(),
+        forwarded: caller.forwarded(role),
     };
     // Charged by method and reply size once the reply is built (server/charge.rs).
     match rpc::resolve(&ctx, &request) {
@@ -760,6 +768,7 @@ mod tests {
     use super::*;
     use crate::rpc::role::Role;
     use crate::server::config::ServerConfig;
+    use crate::server::role::Payer;
 
     fn params(v: serde_json::Value) -> rpc::Params {
         match v {
@@ -790,8 +799,11 @@ mod tests {
         });
         // A pipe far smaller than a socket's buffers: a few stream messages fill it.
         let (client_io, server_io) = tokio::io::duplex(2048);
-        let payer = Payer::Address(conn.peer.ip());
-        let session = tokio::spawn(run(server_io, conn, payer, running.shutdown.signal()));
+        let caller = Caller {
+            said: None,
+            payer: Payer::Address(conn.peer.ip()),
+        };
+        let session = tokio::spawn(run(server_io, conn, caller, running.shutdown.signal()));
         let client = WebSocketStream::from_raw_socket(client_io, WsRole::Client, None).await;
         let (mut tx, mut rx) = client.split();
         tx.send(Message::text(
@@ -811,6 +823,7 @@ mod tests {
             transport: Transport::WebSocket,
             session: None,
             services: state.services.clone(),
+            forwarded: None,
         };
         for _ in 0..20 {
             let (r, _) = rpc::call(

@@ -7,10 +7,11 @@
 use crate::support;
 
 use ledgerd::engine::batch::tf;
-use ledgerd::engine::transactor::TF_INNER_BATCH_TXN;
+use ledgerd::engine::transactor::{verify_signature, TF_INNER_BATCH_TXN};
 use ledgerd::engine::Ter;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::codec;
+use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::{StObject, StValue};
 use ledgerd::protocol::tx::{batch_signing_data, transaction_id_of};
 use ledgerd::protocol::types::Hash256;
@@ -427,22 +428,65 @@ fn malformed_batches_get_rippleds_codes() {
     assert_eq!(env.seq(&alice), seq, "nothing applied");
 }
 
+/// An engine checking signatures as the server does, under rules with BatchV1_1 on or off.
+fn env_with_batch(on: bool) -> Env {
+    let mut cfg = ledgerd::ledgers::LedgerConfig::default();
+    if !on {
+        cfg.rule_book.presets.remove(Feature::BatchV1_1);
+    }
+    cfg.apply.signature_check = Some(std::sync::Arc::new(verify_signature));
+    Env::with_config(cfg)
+}
+
 #[test]
-fn an_inner_transaction_alone_is_refused() {
-    let mut env = Env::new();
-    let [alice, bob] = env.funded(["alice", "bob"]);
-    let seq = env.seq(&alice);
-    let mut o = inner(pay(&bob, xrp(1)), &alice, seq);
-    o.set(sf().fee, StValue::Amount(drops(FEE)));
-    let r = env.store.apply(&o);
-    assert_eq!(r.ter, Ter::temINVALID_FLAG);
-    assert!(!r.applied);
-    // Signed, it is still refused: the flag belongs to a Batch's inner transactions.
-    let t = Tx::new("Payment")
-        .account("Destination", &bob.id)
-        .amount("Amount", xrp(1))
-        .flags(TF_INNER_BATCH_TXN);
-    assert_eq!(env.submit(&alice, t), Ter::temINVALID_FLAG);
+fn an_inner_transaction_alone_is_refused_by_the_rules_either_way() {
+    for on in [true, false] {
+        let mut env = env_with_batch(on);
+        let [alice, bob] = env.funded(["alice", "bob"]);
+        let seq = env.seq(&alice);
+        let mut o = inner(pay(&bob, xrp(1)), &alice, seq);
+        o.set(sf().fee, StValue::Amount(drops(FEE)));
+        // No signature is ever valid for it (rippled 3.4's checkValidity), BatchV1_1 or not.
+        assert!(!verify_signature(&o), "batch on: {on}");
+        // preflight1: without BatchV1_1 the flag itself is refused; with it, the flag
+        // outside a Batch (xrpld's NetworkOPs answer for a submission).
+        let r = env.store.apply(&o);
+        assert_eq!(
+            (r.ter, r.applied),
+            (Ter::temINVALID_FLAG, false),
+            "batch on: {on}"
+        );
+        // Signed, it is still refused: the flag belongs to a Batch's inner transactions.
+        let t = Tx::new("Payment")
+            .account("Destination", &bob.id)
+            .amount("Amount", xrp(1))
+            .flags(TF_INNER_BATCH_TXN);
+        assert_eq!(
+            env.submit(&alice, t),
+            Ter::temINVALID_FLAG,
+            "batch on: {on}"
+        );
+        // A Batch carrying it applies only under BatchV1_1; there the engine asks no
+        // signature of its inner transaction.
+        let fee = batch_fee(0, 2);
+        let inners = [
+            inner(pay(&bob, xrp(1)), &alice, seq + 1),
+            inner(pay(&bob, xrp(2)), &alice, seq + 2),
+        ];
+        let (ter, _) = submit(
+            &mut env,
+            &alice,
+            batch(&alice, seq, fee, tf::ALL_OR_NOTHING, &inners),
+        );
+        let want = if on {
+            Ter::tesSUCCESS
+        } else {
+            Ter::temDISABLED
+        };
+        assert_eq!(ter, want, "batch on: {on}");
+        let after = if on { seq + 3 } else { seq };
+        assert_eq!(env.seq(&alice), after, "batch on: {on}");
+    }
 }
 
 #[test]

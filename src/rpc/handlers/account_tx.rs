@@ -10,7 +10,6 @@ use crate::render::tx::{meta_json_nft, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, lenient_int, lenient_uint, parse_hash256, unsigned_integer};
-use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use crate::store::{AccountTxQuery, StoredTx};
 use serde_json::{Map, Value};
@@ -47,7 +46,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     } else {
         ACCOUNT_TX_PAGE_JSON
     };
-    let rows = rows(req.limit, page_length, ctx.role == Role::Admin);
+    let rows = rows(req.limit, page_length, ctx.role.is_unlimited());
     let query = AccountTxQuery {
         account: req.id,
         min,
@@ -88,9 +87,10 @@ fn undecodable(t: &StoredTx) -> RpcError {
     RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
 }
 
-/// Rows in a page: the page length unless a smaller limit is asked; admins may ask more.
-fn rows(limit: u32, page_length: u32, admin: bool) -> u32 {
-    if limit == 0 || limit == u32::MAX || (limit > page_length && !admin) {
+/// Rows in a page: the page length unless a smaller limit is asked; unlimited callers
+/// (admins, identified) may ask more.
+fn rows(limit: u32, page_length: u32, unlimited: bool) -> u32 {
+    if limit == 0 || limit == u32::MAX || (limit > page_length && !unlimited) {
         page_length
     } else {
         limit.min(ACCOUNT_TX_ADMIN_ROWS_MAX)

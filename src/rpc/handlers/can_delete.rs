@@ -117,6 +117,7 @@ mod tests {
             transport: Transport::Http,
             session: None,
             services: Arc::new(Services::new(RpcConfig::default(), node.clone(), cpu)),
+            forwarded: None,
         };
         (ctx, node, store)
     }

@@ -1,6 +1,6 @@
 //! `ledger` (rippled `LedgerHandler.cpp`, `LedgerToJson.cpp`; rpc.md §3.9): a ledger's
-//! header, optionally its transactions (hashes, expanded, or binary) and, for admins, its
-//! state entries.
+//! header, optionally its transactions (hashes, expanded, or binary) and, for unlimited
+//! callers (admins, identified), its state entries.
 
 use crate::ledgers::{LedgerSnapshot, TxEntry};
 use crate::render::ledger::{entry_json, header_binary_json, header_json};
@@ -12,7 +12,6 @@ use crate::rpc::params::as_bool;
 use crate::rpc::ledger_select::{
     header_object, require_complete, select_in_memory as select, stored_header,
 };
-use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -144,7 +143,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         }
         Err(e) => return Err(e),
     };
-    if (flag("full") || flag("accounts")) && ctx.role != Role::Admin {
+    if (flag("full") || flag("accounts")) && !ctx.role.is_unlimited() {
         return Err(RpcError::new(ErrorCode::NoPermission));
     }
     if fill.accounts {
@@ -168,11 +167,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
 }
 
 /// A ledger older than memory keeps, from the history store: its header, transactions
-/// and (admins) state (None when the store has no such ledger).
+/// and (unlimited callers) state (None when the store has no such ledger).
 fn stored_ledger(ctx: &Context, params: &Params, mut fill: Fill) -> Option<HandlerResult> {
     let history = &ctx.services.node.history.store;
     let header = stored_header(ctx, params)?;
-    if fill.accounts && ctx.role != Role::Admin {
+    if fill.accounts && !ctx.role.is_unlimited() {
         return Some(Err(RpcError::new(ErrorCode::NoPermission)));
     }
     if params.get("full").is_some_and(as_bool) {

@@ -13,7 +13,6 @@ use crate::rpc::entry_type::chosen_type;
 use crate::rpc::error::RpcError;
 use crate::rpc::ledger_select::{header_object, require_complete, select};
 use crate::rpc::params::{as_bool, parse_hash256};
-use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -29,7 +28,7 @@ fn marker(params: &Params) -> Result<Option<Hash256>, RpcError> {
 }
 
 /// The page length: rippled's page length (256 JSON, 2048 binary) when absent, negative
-/// or, for a non-admin, above it.
+/// or, for a limited caller (neither admin nor identified), above it.
 fn limit(ctx: &Context, params: &Params, binary: bool) -> Result<usize, RpcError> {
     let max = if binary {
         crate::limits::LEDGER_DATA_PAGE_BINARY
@@ -43,7 +42,7 @@ fn limit(ctx: &Context, params: &Params, binary: bool) -> Result<usize, RpcError
             .or_else(|| v.as_u64().map(|_| i64::MAX))
             .ok_or_else(|| RpcError::expected_field("limit", "integer"))?,
     };
-    let unlimited = ctx.role == Role::Admin;
+    let unlimited = ctx.role.is_unlimited();
     if asked < 0 || (asked > max as i64 && !unlimited) {
         return Ok(max);
     }

@@ -13,7 +13,6 @@ use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::ledger_select::select;
 use crate::rpc::pathfind::request::PathRequest;
 use crate::rpc::pathfind::session::run_update;
-use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -24,9 +23,9 @@ static IN_PROGRESS: AtomicUsize = AtomicUsize::new(0);
 struct Slot;
 
 impl Slot {
-    fn take(admin: bool) -> Option<Slot> {
+    fn take(unlimited: bool) -> Option<Slot> {
         let taken = IN_PROGRESS.fetch_add(1, Ordering::AcqRel);
-        if !admin && taken >= PATHFIND_LEGACY_IN_PROGRESS_MAX {
+        if !unlimited && taken >= PATHFIND_LEGACY_IN_PROGRESS_MAX {
             IN_PROGRESS.fetch_sub(1, Ordering::AcqRel);
             return None;
         }
@@ -77,7 +76,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         e.fields = f;
         e
     };
-    let _slot = Slot::take(ctx.role == Role::Admin).ok_or(ErrorCode::TooBusy)?;
+    let _slot = Slot::take(ctx.role.is_unlimited()).ok_or(ErrorCode::TooBusy)?;
     let request = PathRequest::parse(params, true).map_err(inject)?;
     let mut result = run_update(&request, &snap, false, &|| true).map_err(inject)?;
     for (k, v) in fields {

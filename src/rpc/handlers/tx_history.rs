@@ -7,7 +7,6 @@ use crate::render::tx::{insert_deliver_max, tx_json};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::uint_or_decimal;
-use crate::rpc::role::Role;
 use crate::rpc::{HandlerResult, Params};
 use crate::limits::{TX_HISTORY_PAGE, TX_HISTORY_START_MAX};
 use serde_json::{Map, Value};
@@ -22,7 +21,7 @@ fn start(params: &Params) -> Result<u32, RpcError> {
 /// Answer tx_history.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let start = start(params)?;
-    if start > TX_HISTORY_START_MAX && ctx.role != Role::Admin {
+    if start > TX_HISTORY_START_MAX && !ctx.role.is_unlimited() {
         return Err(RpcError::new(ErrorCode::NoPermission));
     }
     let stored = ctx

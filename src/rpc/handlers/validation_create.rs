@@ -55,6 +55,7 @@ mod tests {
             transport: crate::rpc::context::Transport::Http,
             session: None,
             services: std::sync::Arc::new(services),
+            forwarded: None,
         };
         let mut params = Params::new();
         params.insert("secret".into(), Value::from(secret));

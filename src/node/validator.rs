@@ -92,7 +92,10 @@ impl Validator {
         now: u32,
     ) -> Result<StObject, ValidationError> {
         let header = &closed.header;
-        let voting = header.seq.wrapping_add(1).is_multiple_of(FLAG_LEDGER_INTERVAL);
+        let voting = header
+            .seq
+            .wrapping_add(1)
+            .is_multiple_of(FLAG_LEDGER_INTERVAL);
         validation::sign(&self.keys, self.signing_time(now), |v| {
             v.set_named("LedgerHash", StValue::Hash256(header.hash));
             v.set_named("ConsensusHash", StValue::Hash256(consensus_hash(closed)));

@@ -371,22 +371,21 @@ fn node_db(
 
 /// `[validation_seed]` (its first line, as xrpld's `ValidatorKeys` reads it): a base58
 /// family seed whose secp256k1 root key signs this server's validations. A bad seed, or
-/// one given with `[validator_token]`, is refused as xrpld refuses it. The error never
-/// shows the seed.
+/// the section beside a `[validator_token]` one (even empty, as xrpld's `exists`), is
+/// refused as xrpld refuses it. The error never shows the seed.
 fn validation_key(ini: &Ini) -> Result<Option<crate::protocol::keys::KeyPair>, CfgError> {
     let Some(section) = ini.section("validation_seed") else {
         return Ok(None);
     };
+    if ini.section("validator_token").is_some() {
+        return Err(CfgError {
+            line: section.opened_at,
+            reason: "Cannot specify both [validation_seed] and [validator_token]".into(),
+        });
+    }
     let Some(line) = section.lines.first() else {
         return Ok(None);
     };
-    if ini
-        .section("validator_token")
-        .is_some_and(|t| !t.lines.is_empty())
-    {
-        let reason = "Cannot specify both [validation_seed] and [validator_token]".into();
-        return Err(CfgError::at(line, reason));
-    }
     let bad = || CfgError::at(line, "Invalid seed specified in [validation_seed]".into());
     let seed = crate::protocol::seed::Seed::from_base58(line.text.trim()).map_err(|_| bad())?;
     crate::protocol::keys::KeyPair::node_from_seed(&seed)

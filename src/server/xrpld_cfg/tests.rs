@@ -689,9 +689,15 @@ fn validation_seed_gives_the_validation_key() {
         (8, "Invalid seed specified in [validation_seed]")
     );
     let both = "[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTb\n[validator_token]\nabc\n";
-    let (_, reason) = refused(&with_port(both), STANDALONE);
+    let (line, reason) = refused(&with_port(both), STANDALONE);
     assert_eq!(
-        reason,
-        "Cannot specify both [validation_seed] and [validator_token]"
+        (line, reason.as_str()),
+        (
+            7,
+            "Cannot specify both [validation_seed] and [validator_token]"
+        )
     );
+    // As xrpld's `exists`: an empty [validator_token] still conflicts.
+    let empty_token = "[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTb\n[validator_token]\n";
+    assert_eq!(refused(&with_port(empty_token), STANDALONE).0, 7);
 }

@@ -79,6 +79,8 @@ mod secrets;
 mod startup;
 #[path = "server/storage.rs"]
 mod storage;
+#[path = "server/streams_consensus.rs"]
+mod streams_consensus;
 #[path = "server/tls.rs"]
 mod tls;
 #[path = "server/ws.rs"]

@@ -17,6 +17,7 @@ use crate::node::history::{
 };
 use crate::node::persist::{PersistOptions, Persistence};
 use crate::node::replica::Replica;
+use crate::node::validator::{Validator, VoteSource};
 use crate::node::{Node, NodeTasks};
 use crate::rpc::context::{PortInfo, RpcConfig, Services};
 use crate::rpc::cpu_pool::CpuPool;
@@ -104,6 +105,9 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         Some(file) => crate::rpc::amendments::VoteBook::open(&file, rules.votes)?,
         None => crate::rpc::amendments::VoteBook::in_memory(rules.votes),
     });
+    if !config.read_only {
+        set_validator(&node, &mut config, services.votes.clone());
+    }
     let services = Arc::new(services);
     let accounts = match prepare_dev(&services, &config, genesis.as_ref()).await {
         Ok(a) => a,
@@ -129,6 +133,26 @@ pub async fn start(mut config: ServerConfig) -> Result<Running, String> {
         banner,
         node: tasks,
     })
+}
+
+/// The writer's validator: the `[validation_seed]` key, else one drawn now; voting for
+/// the `[voting]` fees and the amendments of the vote book.
+fn set_validator(
+    node: &Node,
+    config: &mut ServerConfig,
+    votes: Arc<crate::rpc::amendments::VoteBook>,
+) {
+    let Some(keys) = config.validation_key.take().or_else(Validator::random_keys) else {
+        return;
+    };
+    let votes: VoteSource = Box::new(move || votes.get().desired());
+    let release = crate::protocol::features::XRPLD_RELEASE;
+    match Validator::new(keys, config.fees, votes, release) {
+        Ok(v) => {
+            let _ = node.validator.set(v);
+        }
+        Err(e) => tracing::error!("no validator: {e}"),
+    }
 }
 
 /// Whether the writer starts a new ledger (a genesis file may only start a new one): in

@@ -1,6 +1,7 @@
 //! Closing ledgers: the close timer, and the publisher that makes a close visible (ledger
-//! status, `ledgerClosed`, validated transaction messages) once its journal record is
-//! durable. In standalone a closed ledger is validated.
+//! status, the consensus phases, this server's validation, `ledgerClosed`, validated
+//! transaction messages) once its journal record is durable. In standalone a closed
+//! ledger is validated.
 
 use super::sequencer::{CloseError, ClosedWork, Command, Published, RevertWork, SequencerHandle};
 use super::status::{LedgerStatus, LedgerSummary};
@@ -9,7 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+use super::subscriptions::Stream;
 use crate::ledgers::ClosedLedger;
+use crate::protocol::types::Hash256;
+use crate::render::consensus::Phase;
 
 /// Send a close every `interval_secs` seconds until the sequencer stops.
 pub async fn timer(handle: SequencerHandle, interval_secs: u64) {
@@ -53,7 +57,7 @@ async fn publish_close(node: &Arc<Node>, work: ClosedWork) {
             if let Some(replica) = node.replica.get() {
                 replica.offer(seq);
             }
-            announce(node, &closed);
+            announce_close(node, &closed);
             update_path_requests(node, seq);
             if let Some(reply) = work.reply {
                 let _ = reply.send(Ok(seq.saturating_add(1)));
@@ -81,6 +85,35 @@ async fn publish_revert(node: &Arc<Node>, work: RevertWork) {
     announce(node, &closed);
     update_path_requests(node, seq);
     let _ = work.reply.send(Ok(seq));
+}
+
+/// A close as the one validator of a network shows it: the round's `establish` and
+/// `accepted` phases (stream `consensus`), this server's validation of the new ledger
+/// (stream `validations`), the ledger itself ([`announce`]), then the next round's `open`.
+fn announce_close(node: &Arc<Node>, closed: &Arc<ClosedLedger>) {
+    let subs = &node.subscriptions;
+    subs.publish_phase(Phase::Establish);
+    subs.publish_phase(Phase::Accepted);
+    // The last fully validated ledger before this one, which the validation attests.
+    let validated = node.status().validated.map(|v| v.hash);
+    publish_validation(node, closed, validated);
+    announce(node, closed);
+    subs.publish_phase(Phase::Open);
+}
+
+/// Signs and publishes the validation of `closed`, when someone listens.
+fn publish_validation(node: &Node, closed: &ClosedLedger, validated: Option<Hash256>) {
+    let Some(validator) = node.validator.get() else {
+        return;
+    };
+    if !node.subscriptions.wants(Stream::Validations) {
+        return;
+    }
+    let now = u32::try_from(crate::protocol::time::ripple_now_secs()).unwrap_or(u32::MAX);
+    match validator.validate(closed, validated, now) {
+        Ok(v) => node.subscriptions.publish_validation(&v, node.network_id),
+        Err(e) => tracing::error!(ledger = closed.header.seq, "validation not made: {e}"),
+    }
 }
 
 /// Makes `closed` the validated ledger of the status and publishes `ledgerClosed`.

@@ -9,14 +9,16 @@
 //!   which answers once Durable resolves
 //! ledger_accept / close timer --> Command::Close --> ledgers.close -> persist.record_close
 //!   -> publisher task, once durable: the history store write, the PostgreSQL copy offered
-//!      the ledger, LedgerStatus, ledgerClosed and validated transaction messages,
-//!      path_find updates
+//!      the ledger, LedgerStatus, the consensus phases and this server's validation,
+//!      ledgerClosed and validated transaction messages, path_find updates
 //! ledger_snapshot / ledger_revert --> Command::Snapshot / Command::Revert (journaled)
 //! ```
 //!
 //! - [`sequencer`]: the writer thread and its commands.
 //! - [`close`]: the close timer and the publisher.
 //! - [`subscriptions`]: streams, accounts and order books followed, fan-out.
+//! - [`validator`]: this server's validation of each ledger it closes (stream
+//!   `validations`), signed with its validation key.
 //! - [`status`]: the status snapshot server_info and the preconditions read.
 //! - [`persist`]: the journal and snapshots behind a small API, recovery and replay.
 //! - [`history`]: validated ledgers and transactions beyond memory, in the history store:
@@ -38,6 +40,7 @@ pub mod replica;
 pub mod sequencer;
 pub mod status;
 pub mod subscriptions;
+pub mod validator;
 
 use crate::ledgers::Ledgers;
 use parking_lot::{Mutex, RwLock};
@@ -65,6 +68,8 @@ pub struct Node {
     pub history: history::History,
     /// The copy of validated history into PostgreSQL (`serve --postgres`), once started.
     pub replica: OnceLock<replica::Replica>,
+    /// The writer's validator, once the server sets it (a read node has none).
+    pub validator: OnceLock<validator::Validator>,
     /// Validated ledgers the history store has not written yet (its writes failed).
     history_backlog: Mutex<history::Backlog>,
     /// Whether the store is behind (ledgers or a revert wait), and how many ledgers wait:
@@ -140,6 +145,7 @@ impl Node {
             writer: OnceLock::new(),
             history,
             replica: OnceLock::new(),
+            validator: OnceLock::new(),
             history_backlog: Mutex::new(history::Backlog::default()),
             history_behind: AtomicBool::new(false),
             history_waiting: AtomicUsize::new(0),
@@ -164,6 +170,7 @@ impl Node {
             writer: OnceLock::new(),
             history,
             replica: OnceLock::new(),
+            validator: OnceLock::new(),
             history_backlog: Mutex::new(history::Backlog::default()),
             history_behind: AtomicBool::new(false),
             history_waiting: AtomicUsize::new(0),

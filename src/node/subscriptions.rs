@@ -19,6 +19,7 @@ use crate::protocol::types::{AccountId, Hash256, Issue};
 
 /// An order book a `books` subscription follows: (taker pays, taker gets, domain).
 pub type BookKey = (Issue, Issue, Option<Hash256>);
+use crate::render::consensus::{consensus_phase, validation_received, Phase};
 use crate::render::{
     ledger::ledger_closed, stream::owner_funds, stream::transaction_message, stream::TxSource,
 };
@@ -103,7 +104,11 @@ pub enum Stream {
     Server,
     /// `book_changes`: a ledger's `bookChanges` after each close.
     BookChanges,
-    /// Accepted; nothing is ever published on them by a standalone server.
+    /// `validations`: validationReceived, this server's validation of each ledger.
+    Validations,
+    /// `consensus`: consensusPhase, the phases of each close.
+    Consensus,
+    /// Accepted; nothing is ever published on them by a server without peers.
     Quiet(&'static str),
 }
 
@@ -141,9 +146,9 @@ impl Stream {
         Stream::Server,
         Stream::BookChanges,
         Stream::Quiet("manifests"),
-        Stream::Quiet("validations"),
+        Stream::Validations,
         Stream::Quiet("peer_status"),
-        Stream::Quiet("consensus"),
+        Stream::Consensus,
     ];
 
     /// Its place in a [`StreamSet`] (its index in [`Stream::ALL`]).
@@ -160,9 +165,9 @@ impl Stream {
             "server" => Stream::Server,
             "book_changes" => Stream::BookChanges,
             "manifests" => Stream::Quiet("manifests"),
-            "validations" => Stream::Quiet("validations"),
+            "validations" => Stream::Validations,
             "peer_status" => Stream::Quiet("peer_status"),
-            "consensus" => Stream::Quiet("consensus"),
+            "consensus" => Stream::Consensus,
             _ => return None,
         })
     }
@@ -517,6 +522,8 @@ impl Subscriptions {
             ),
             ("server", stream(Stream::Server)),
             ("book_changes", stream(Stream::BookChanges)),
+            ("validations", stream(Stream::Validations)),
+            ("consensus", stream(Stream::Consensus)),
             ("accounts", count(&|s| !s.accounts.is_empty())),
             (
                 "accounts_proposed",
@@ -611,6 +618,26 @@ impl Subscriptions {
             }
         }
         self.remove_sessions(&gone);
+    }
+
+    /// True when someone listens to `stream` (a cheap test before making a message).
+    pub fn wants(&self, stream: Stream) -> bool {
+        self.registry.read().streams.contains_key(&stream)
+    }
+
+    /// Publish a `consensusPhase` message (stream `consensus`).
+    pub fn publish_phase(&self, phase: Phase) {
+        if self.wants(Stream::Consensus) {
+            let msg = consensus_phase(phase);
+            self.to_stream(Stream::Consensus, |_| msg.clone());
+        }
+    }
+
+    /// Publish a validation (stream `validations`), rendered per API version.
+    pub fn publish_validation(&self, validation: &StObject, network_id: u32) {
+        self.to_stream(Stream::Validations, |v| {
+            validation_received(validation, network_id, v)
+        });
     }
 
     /// Publish a validated ledger: `ledgerClosed`, then each transaction to the
@@ -852,11 +879,14 @@ mod tests {
     fn stream_sets_hold_each_stream_apart() {
         let mut set = StreamSet::default();
         set.insert(Stream::Ledger);
-        set.insert(Stream::Quiet("consensus"));
-        assert!(set.contains(Stream::Ledger) && set.contains(Stream::Quiet("consensus")));
+        set.insert(Stream::Quiet("peer_status"));
+        assert!(set.contains(Stream::Ledger) && set.contains(Stream::Quiet("peer_status")));
         assert!(!set.contains(Stream::Transactions));
         set.remove(Stream::Ledger);
-        assert_eq!(set.iter().collect::<Vec<_>>(), [Stream::Quiet("consensus")]);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            [Stream::Quiet("peer_status")]
+        );
         let bits: std::collections::BTreeSet<u32> = Stream::ALL.iter().map(|s| s.bit()).collect();
         assert_eq!(bits.len(), Stream::ALL.len());
     }

@@ -55,6 +55,8 @@ pub mod prefix {
     pub const PAYMENT_CHANNEL_CLAIM: [u8; 4] = *b"CLM\0";
     /// What a Batch's signers sign.
     pub const BATCH: [u8; 4] = *b"BCH\0";
+    /// What a validator signs in a validation: `VAL\0`.
+    pub const VALIDATION: [u8; 4] = *b"VAL\0";
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 //! - [`codec`]: binary and JSON forms of [`st::StObject`].
 //! - [`tx`]: transaction signing data, IDs and multi-signing data.
 //! - [`permission`]: delegation permission values and names.
+//! - [`validation`]: validations (`STValidation`): signing, verifying, the encoded server version.
 
 pub mod amount;
 pub mod amount_math;
@@ -43,5 +44,6 @@ pub mod st;
 pub mod time;
 pub mod tx;
 pub mod types;
+pub mod validation;
 pub mod xaddress;
 pub mod xchain;

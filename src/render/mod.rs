@@ -11,10 +11,12 @@
 //! - [`nft`]: the NFToken fields of a transaction's metadata (`nftoken_id`, `offer_id`).
 //! - [`stream`]: the `transaction` stream message.
 //! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
+//! - [`consensus`]: the `consensusPhase` and `validationReceived` stream messages.
 //!
 //! Times print through [`crate::protocol::time`].
 
 pub mod book_changes;
+pub mod consensus;
 pub mod ledger;
 pub mod nft;
 pub mod stream;

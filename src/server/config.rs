@@ -297,6 +297,9 @@ pub struct ServerConfig {
     /// The key the faucet pays with (`faucet_seed`); `None`: the genesis account's. Its
     /// `Debug` shows only the public key.
     pub faucet_key: Option<crate::protocol::keys::KeyPair>,
+    /// The validation key (xrpld's `[validation_seed]`); `None`: one is drawn at start.
+    /// Its `Debug` shows only the public key.
+    pub validation_key: Option<crate::protocol::keys::KeyPair>,
     /// A new ledger's fee schedule (rippled `[voting]`, which a standalone genesis takes;
     /// `--reference-fee`, `--account-reserve`, `--owner-reserve`). A data directory keeps
     /// the schedule its ledger was created with.
@@ -468,6 +471,7 @@ impl ServerConfig {
             fork: None,
             dev: DevOptions::default(),
             faucet_key: None,
+            validation_key: None,
             fees: crate::ledger::fees::Fees::default(),
             fees_set: Default::default(),
             fixed_clock: None,

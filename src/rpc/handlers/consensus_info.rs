@@ -1,11 +1,14 @@
 //! `consensus_info` (rippled `ConsensusInfo.cpp`, `RCLConsensus::getJson(true)`): admin;
 //! the consensus round. A standalone server runs no consensus with peers: each
 //! `ledger_accept` (or, in ledgerd, the close timer) closes a ledger in a simulated round
-//! that ends accepted, not proposing and not validating. ledgerd reports that round for the
-//! last closed ledger: `ledger_seq` and `close_granularity` are that ledger's, its position
-//! (`our_position`) the parent it built on, its transaction set's hash and the close time
-//! the close was asked for, and the round took the converge time server_info reports.
+//! that ends accepted. The writer validates every ledger it closes (stream `validations`),
+//! so, as a standalone rippled with validator keys, it is validating and proposing; a read
+//! node is neither. ledgerd reports that round for the last closed ledger: `ledger_seq` and
+//! `close_granularity` are that ledger's, its position (`our_position`) the parent it built
+//! on, its transaction set's hash (the `ConsensusHash` its validation signs) and the close
+//! time the close was asked for, and the round took the converge time server_info reports.
 
+use crate::node::validator::consensus_hash;
 use crate::rpc::context::Context;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
@@ -13,12 +16,13 @@ use serde_json::{Map, Value};
 /// The last (simulated) round.
 pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
     let node = &ctx.services.node;
+    let validating = node.validator.get().is_some();
     let mut info = Map::new();
-    info.insert("proposing".into(), Value::from(false));
+    info.insert("proposing".into(), Value::from(validating));
     info.insert("proposers".into(), Value::from(0));
     info.insert("synched".into(), Value::from(true));
     info.insert("phase".into(), Value::from("accepted"));
-    info.insert("validating".into(), Value::from(false));
+    info.insert("validating".into(), Value::from(validating));
     if let Some(l) = node.ledgers.closed().ledger {
         let h = &l.header;
         let resolution = u32::from(h.close_time_resolution);
@@ -34,7 +38,7 @@ pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
         position.insert("propose_seq".into(), Value::from(0));
         position.insert(
             "transaction_hash".into(),
-            Value::from(h.transaction_hash.to_hex()),
+            Value::from(consensus_hash(&l).to_hex()),
         );
         info.insert("our_position".into(), Value::Object(position));
     }

@@ -152,7 +152,10 @@ fn insert_admin(ask: &Ask, info: &mut Map<String, Value>) {
     }
     info.insert("load".into(), Value::Object(load));
     info.insert("node_size".into(), Value::from("tiny"));
-    info.insert("pubkey_validator".into(), Value::from("none"));
+    // The key this server signs its validations with (stream `validations`).
+    let validator = ask.ctx.services.node.validator.get();
+    let pubkey = validator.map_or("none".into(), |v| v.public_key().to_node_base58());
+    info.insert("pubkey_validator".into(), Value::from(pubkey));
     if ask.storage {
         if let Some(storage) = storage(ask.ctx) {
             info.insert("storage".into(), storage);

@@ -1,7 +1,9 @@
 //! `validators` (rippled `Validators.cpp`, `ValidatorList::getJson`): admin; the validator
 //! lists and the trusted keys. ledgerd trusts no validators (standalone, no `[validators]`
 //! or publisher lists), so the reply is rippled's for that configuration: quorum 0 (as
-//! server_info reports), an unknown list, and empty key lists.
+//! server_info reports), an unknown list, and empty key lists. Its own validation key
+//! (`validator_info`, stream `validations`) is not a trusted one: no `[validators]` lists
+//! it.
 
 use crate::rpc::context::Context;
 use crate::rpc::{HandlerResult, Params};

@@ -107,7 +107,6 @@ const NOT_APPLICABLE: &[&str] = &[
     "validator_list_sites",
     "validator_list_keys",
     "validator_list_threshold",
-    "validation_seed",
     "validator_token",
     "cluster_nodes",
     "node_seed",
@@ -165,6 +164,7 @@ const READ: &[&str] = &[
     "veto_amendments",
     "features",
     "transaction_queue",
+    "validation_seed",
 ];
 
 /// Reads `path` (a regular file of at most [`crate::limits::CONFIG_FILE_BYTES_MAX`] bytes)
@@ -262,6 +262,7 @@ pub fn from_text(text: &str, dir: &Path, mode: Mode) -> Result<(ServerConfig, No
     config.debug_logfile = sections::single(&ini, "debug_logfile")?.map(|l| dir.join(&l.text));
     config.amendments = rule_book(&ini, mode)?;
     config.tx_queue = sections::transaction_queue(&ini, &mut notes)?;
+    config.validation_key = validation_key(&ini)?;
     if mode.standalone {
         // xrpld -a: ledgers close on ledger_accept only.
         config.close_interval_secs = 0;
@@ -366,6 +367,30 @@ fn node_db(
         }
     }
     Ok(())
+}
+
+/// `[validation_seed]` (its first line, as xrpld's `ValidatorKeys` reads it): a base58
+/// family seed whose secp256k1 root key signs this server's validations. A bad seed, or
+/// the section beside a `[validator_token]` one (even empty, as xrpld's `exists`), is
+/// refused as xrpld refuses it. The error never shows the seed.
+fn validation_key(ini: &Ini) -> Result<Option<crate::protocol::keys::KeyPair>, CfgError> {
+    let Some(section) = ini.section("validation_seed") else {
+        return Ok(None);
+    };
+    if ini.section("validator_token").is_some() {
+        return Err(CfgError {
+            line: section.opened_at,
+            reason: "Cannot specify both [validation_seed] and [validator_token]".into(),
+        });
+    }
+    let Some(line) = section.lines.first() else {
+        return Ok(None);
+    };
+    let bad = || CfgError::at(line, "Invalid seed specified in [validation_seed]".into());
+    let seed = crate::protocol::seed::Seed::from_base58(line.text.trim()).map_err(|_| bad())?;
+    crate::protocol::keys::KeyPair::node_from_seed(&seed)
+        .map(Some)
+        .map_err(|_| bad())
 }
 
 /// Logs every section the file has that ledgerd does not read, once each.

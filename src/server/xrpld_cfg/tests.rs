@@ -665,3 +665,39 @@ fn other_sections_are_noted_once() {
         .iter()
         .any(|l| l.starts_with("[port_unused]") && l.contains("does not list")));
 }
+
+/// `[validation_seed]`: the seed's secp256k1 root key (`validation_create`'s), read from
+/// the first line; a bad seed, or one beside `[validator_token]`, refused at its line
+/// without the seed in the message.
+#[test]
+fn validation_seed_gives_the_validation_key() {
+    let c = config(&with_port(
+        "[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTb\n",
+    ));
+    let key = c.validation_key.expect("a key");
+    assert_eq!(
+        key.public.to_node_base58(),
+        "n94a1u4jAz288pZLtw6yFWVbi89YamiC6JBXPVUj5zmExe5fTVg9"
+    );
+    assert!(config(&with_port("")).validation_key.is_none());
+    let (line, reason) = refused(
+        &with_port("[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTc\n"),
+        STANDALONE,
+    );
+    assert_eq!(
+        (line, reason.as_str()),
+        (8, "Invalid seed specified in [validation_seed]")
+    );
+    let both = "[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTb\n[validator_token]\nabc\n";
+    let (line, reason) = refused(&with_port(both), STANDALONE);
+    assert_eq!(
+        (line, reason.as_str()),
+        (
+            7,
+            "Cannot specify both [validation_seed] and [validator_token]"
+        )
+    );
+    // As xrpld's `exists`: an empty [validator_token] still conflicts.
+    let empty_token = "[validation_seed]\nsnoPBrXtMeMyMHUVTgbuqAfg1SUTb\n[validator_token]\n";
+    assert_eq!(refused(&with_port(empty_token), STANDALONE).0, 7);
+}

@@ -1,0 +1,89 @@
+//! Issue 32's submit answers for `fail_hard`, over a WebSocket against an in-process
+//! server, as rippled's `Submit.cpp` reports them from `NetworkOPsImp::apply`: a tec is not
+//! applied (no fee, no sequence), nothing is kept or broadcast, and a ter is not held.
+//! See tests/engine/divergences32.rs for the engine side.
+
+use crate::support;
+
+use serde_json::{json, Value};
+use support::keys::{address, keys, secret, GENESIS};
+use support::payment::payment;
+use support::server::{account, addr, start};
+use support::ws::Ws;
+
+fn result(reply: &Value) -> &Value {
+    &reply["result"]
+}
+
+/// The submit answer's status flags, in the order accepted, applied, broadcast, kept,
+/// queued.
+fn flags(r: &Value) -> [bool; 5] {
+    let res = result(r);
+    ["accepted", "applied", "broadcast", "kept", "queued"]
+        .map(|k| res[k].as_bool().unwrap_or_else(|| panic!("{k} in {r}")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fail_hard_leaves_a_tec_out_of_the_ledger() {
+    let server = start(0).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
+    let genesis = keys("masterpassphrase");
+    // Too little XRP to create bob's account: tecNO_DST_INSUF_XRP.
+    let blob = payment(&genesis, 1, &address("bob"), 5);
+    let before = account(&server, GENESIS).expect("genesis");
+    let r = ws
+        .req(json!({"command": "submit", "tx_blob": blob, "fail_hard": true}))
+        .await;
+    let res = result(&r);
+    assert_eq!(res["engine_result"], "tecNO_DST_INSUF_XRP", "{r}");
+    assert_eq!(res["engine_result_code"], 125);
+    assert_eq!(flags(&r), [false; 5], "{r}");
+    assert_eq!(res["account_sequence_next"], 1, "no sequence consumed");
+    assert_eq!(account(&server, GENESIS), Some(before), "no fee claimed");
+    let hash = res["tx_json"]["hash"].clone();
+    let r = ws.req(json!({"command": "tx", "transaction": hash})).await;
+    assert_eq!(r["error"], "txnNotFound", "{r}");
+    // The same blob without fail_hard is applied as the tec it is: fee and sequence.
+    let r = ws.req(json!({"command": "submit", "tx_blob": blob})).await;
+    assert_eq!(result(&r)["engine_result"], "tecNO_DST_INSUF_XRP", "{r}");
+    assert_eq!(flags(&r), [true, true, true, true, false], "{r}");
+    assert_eq!(result(&r)["account_sequence_next"], 2);
+    assert_eq!(account(&server, GENESIS), Some((before.0 - 10, 2)));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fail_hard_holds_no_ter_and_signs_and_submits_the_same_way() {
+    let server = start(0).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
+    let genesis = keys("masterpassphrase");
+    let alice = address("alice");
+    // Sequence 2 before 1: terPRE_SEQ, not held under fail_hard.
+    let early = payment(&genesis, 2, &alice, 100_000_000);
+    let r = ws
+        .req(json!({"command": "submit", "tx_blob": early, "fail_hard": true}))
+        .await;
+    assert_eq!(result(&r)["engine_result"], "terPRE_SEQ", "{r}");
+    assert_eq!(flags(&r), [false; 5], "{r}");
+    let r = ws
+        .req(json!({"command": "submit", "tx_blob": payment(&genesis, 1, &alice, 100_000_000)}))
+        .await;
+    assert_eq!(result(&r)["engine_result"], "tesSUCCESS", "{r}");
+    ws.req(json!({"command": "ledger_accept"})).await;
+    // Had sequence 2 been held, the close would have applied it.
+    assert_eq!(account(&server, GENESIS).map(|a| a.1), Some(2));
+    assert_eq!(account(&server, &alice), Some((100_000_000, 3)));
+    // Sign-and-submit with fail_hard: the tec of alice paying too little to a new
+    // account leaves her untouched.
+    let before = account(&server, &alice).expect("alice");
+    let r = ws
+        .req(
+            json!({"command": "submit", "secret": secret("alice"), "fail_hard": true,
+                    "tx_json": {"TransactionType": "Payment", "Account": alice,
+                                "Destination": address("carol"), "Amount": "5"}}),
+        )
+        .await;
+    assert_eq!(result(&r)["engine_result"], "tecNO_DST_INSUF_XRP", "{r}");
+    assert_eq!(account(&server, &alice), Some(before));
+    server.stop().await;
+}

@@ -1,5 +1,10 @@
 //! Issue 32's three reported divergences, each checked against rippled's source:
 //!
+//! 1. Resubmitting a transaction already applied. rippled's preclaim runs `checkSeqProxy`
+//!    before `checkPriorTxAndLastLedger` (where `txExists` gives tefALREADY), and the
+//!    submit path (`NetworkOPsImp::apply` -> `TxQ::apply`) answers tefPAST_SEQ before
+//!    that for a used sequence, so xrpld says tefPAST_SEQ (tefNO_TICKET for a used
+//!    Ticket), in the open ledger and after it closed: these stories pin that answer.
 //! 2. `fail_hard` (rippled's `tapFAIL_HARD`, `Transactor::operator()`): a tec is
 //!    discarded whole, no fee, no sequence; a ter is not held for retry.
 
@@ -20,6 +25,41 @@ fn signed(env: &Env, who: &Account, tx: Tx) -> (Arc<StObject>, Arc<[u8]>, Hash25
     let blob = codec::encode(&o);
     let id = transaction_id(&blob);
     (Arc::new(o), Arc::from(blob.as_slice()), id)
+}
+
+// --- 1. the same transaction again -------------------------------------------------
+
+#[test]
+fn the_same_transaction_again_is_past_its_sequence_never_already() {
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let (tx, blob, id) = signed(&env, &alice, pay(&bob, xrp(5)));
+    let first = env.store.apply_verified(&tx, &blob, id);
+    assert_eq!(first.ter, Ter::tesSUCCESS);
+    assert!(first.applied);
+    let balance = env.balance(&alice);
+    // In the open ledger that holds it.
+    let again = env.store.apply_verified(&tx, &blob, id);
+    assert_eq!(again.ter, Ter::tefPAST_SEQ);
+    assert!(!again.applied && !again.held && again.entry.is_none());
+    assert_eq!(env.balance(&alice), balance, "no second fee");
+    // Once that ledger closed.
+    env.close();
+    let after_close = env.store.apply_verified(&tx, &blob, id);
+    assert_eq!(after_close.ter, Ter::tefPAST_SEQ);
+    assert_eq!(env.balance(&alice), balance);
+    assert_eq!(env.balance(&bob), 10_005_000_000);
+}
+
+#[test]
+fn the_same_ticketed_transaction_again_finds_no_ticket() {
+    let mut env = Env::new();
+    let [alice, bob] = env.funded(["alice", "bob"]);
+    let ticket = env.seq(&alice) + 1;
+    env.apply(&alice, ticket_create(1), Ter::tesSUCCESS);
+    let o = with_ticket(pay(&bob, xrp(1)), ticket).signed(&alice.id, 0, FEE, &alice.kp);
+    assert_eq!(env.store.apply(&o).ter, Ter::tesSUCCESS);
+    assert_eq!(env.store.apply(&o).ter, Ter::tefNO_TICKET);
 }
 
 // --- 2. fail_hard --------------------------------------------------------------------

@@ -1,7 +1,8 @@
-//! Issue 32's submit answers for `fail_hard`, over a WebSocket against an in-process
-//! server, as rippled's `Submit.cpp` reports them from `NetworkOPsImp::apply`: a tec is not
-//! applied (no fee, no sequence), nothing is kept or broadcast, and a ter is not held.
-//! See tests/engine/divergences32.rs for the engine side.
+//! Issue 32's submit answers, over a WebSocket against an in-process server, as rippled's
+//! `Submit.cpp` reports them from `NetworkOPsImp::apply`: the same transaction submitted
+//! again (tefPAST_SEQ, whose status is OBSOLETE: kept as a local transaction, not
+//! broadcast), and `fail_hard` (a tec is not applied, no fee, no sequence; nothing is kept
+//! or broadcast; a ter is not held). See tests/engine/divergences32.rs for the engine side.
 
 use crate::support;
 
@@ -21,6 +22,42 @@ fn flags(r: &Value) -> [bool; 5] {
     let res = result(r);
     ["accepted", "applied", "broadcast", "kept", "queued"]
         .map(|k| res[k].as_bool().unwrap_or_else(|| panic!("{k} in {r}")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_blob_again_is_past_its_sequence_kept_not_broadcast() {
+    let server = start(0).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
+    let genesis = keys("masterpassphrase");
+    let alice = address("alice");
+    let blob = payment(&genesis, 1, &alice, 100_000_000);
+    let r = ws.req(json!({"command": "submit", "tx_blob": blob})).await;
+    assert_eq!(result(&r)["engine_result"], "tesSUCCESS", "{r}");
+    let after = account(&server, GENESIS).expect("genesis");
+    for close in [false, true] {
+        if close {
+            let r = ws.req(json!({"command": "ledger_accept"})).await;
+            assert_eq!(r["status"], "success", "{r}");
+        }
+        let r = ws.req(json!({"command": "submit", "tx_blob": blob})).await;
+        let res = result(&r);
+        assert_eq!(res["engine_result"], "tefPAST_SEQ", "{r}");
+        assert_eq!(res["engine_result_code"], -190);
+        assert_eq!(
+            res["engine_result_message"],
+            "This sequence number has already passed."
+        );
+        assert_eq!(flags(&r), [true, false, false, true, false], "{r}");
+        assert_eq!(res["account_sequence_next"], 2);
+        assert_eq!(account(&server, GENESIS), Some(after), "nothing charged");
+    }
+    // With fail_hard the tef is neither kept nor broadcast: not accepted at all.
+    let r = ws
+        .req(json!({"command": "submit", "tx_blob": blob, "fail_hard": true}))
+        .await;
+    assert_eq!(result(&r)["engine_result"], "tefPAST_SEQ", "{r}");
+    assert_eq!(flags(&r), [false; 5], "{r}");
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,13 +7,23 @@
 //!    Ticket), in the open ledger and after it closed: these stories pin that answer.
 //! 2. `fail_hard` (rippled's `tapFAIL_HARD`, `Transactor::operator()`): a tec is
 //!    discarded whole, no fee, no sequence; a ter is not held for retry.
+//! 3. XRP through a book to a holder of an issuer without DefaultRipple. rippled's
+//!    `DirectIPaymentStep::check` refuses a direct step after a book step when its source
+//!    set NoRipple on the line (`prevStep->bookStepBook()`: terNO_RIPPLE), and a line
+//!    created while its issuer lacks DefaultRipple carries the issuer's NoRipple
+//!    (`trustCreate`); Payment turns the ter into tecPATH_DRY. So xrpld refuses that
+//!    payment too: these stories pin it, and the cases that do pay.
 
 use crate::support;
 
+use ledgerd::engine::account_set::asf;
 use ledgerd::engine::transactor::{apply_transaction, ApplyConfig};
+use ledgerd::engine::trust_set::tf as trust_tf;
 use ledgerd::engine::Ter;
+use ledgerd::ledger::flags::lsf;
+use ledgerd::ledger::sf::StExt;
 use ledgerd::protocol::codec;
-use ledgerd::protocol::st::StObject;
+use ledgerd::protocol::st::{PathStep, StObject};
 use ledgerd::protocol::tx::transaction_id;
 use ledgerd::protocol::types::Hash256;
 use std::sync::Arc;
@@ -145,4 +155,98 @@ fn fail_hard_holds_no_ter_and_applies_a_tes() {
     let ok = env.store.apply_submitted(&tx, &blob, id, true);
     assert_eq!(ok.ter, Ter::tesSUCCESS);
     assert!(ok.applied);
+}
+
+// --- 3. NoRipple after a book --------------------------------------------------------
+
+/// gw issues USD (with DefaultRipple when `ripples`, before any line); mm holds 100 USD
+/// and sells 50 of them for 50 XRP; bob trusts gw; alice has only XRP.
+fn book_market(ripples: bool) -> (Env, Account, Account, Account, Account) {
+    let mut env = Env::new();
+    let [gw, alice, bob, mm] = env.funded(["gateway", "alice", "bob", "mm"]);
+    if ripples {
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    }
+    env.apply(&mm, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&bob, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&mm, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    let offer = Tx::new("OfferCreate")
+        .amount("TakerPays", xrp(50))
+        .amount("TakerGets", gw.iou("USD", 50));
+    env.apply(&mm, offer, Ter::tesSUCCESS);
+    (env, gw, alice, bob, mm)
+}
+
+/// alice pays bob 10 USD with up to 20 XRP, on the default path or through the USD book.
+fn buy_usd(gw: &Account, bob: &Account, through_book: bool) -> Tx {
+    let tx = pay(bob, gw.iou("USD", 10)).amount("SendMax", xrp(20));
+    if !through_book {
+        return tx;
+    }
+    tx.paths(vec![vec![PathStep {
+        account: None,
+        currency: Some(cur("USD")),
+        issuer: Some(gw.id),
+    }]])
+}
+
+/// The issuer's NoRipple bit on its line with `holder`.
+fn issuer_no_ripple(env: &Env, gw: &Account, holder: &Account) -> bool {
+    let line = env.line(gw, holder, "USD").expect("line");
+    let bit = if gw.id > holder.id {
+        lsf::HIGH_NO_RIPPLE
+    } else {
+        lsf::LOW_NO_RIPPLE
+    };
+    line.flags() & bit != 0
+}
+
+#[test]
+fn xrp_through_a_book_to_a_holder_of_an_issuer_without_default_ripple_is_dry() {
+    for through_book in [false, true] {
+        let (mut env, gw, alice, bob, mm) = book_market(false);
+        assert!(
+            issuer_no_ripple(&env, &gw, &bob),
+            "trustCreate's peer default"
+        );
+        let balance = env.balance(&alice);
+        env.apply(&alice, buy_usd(&gw, &bob, through_book), Ter::tecPATH_DRY);
+        assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("0"));
+        assert_eq!(env.iou_balance(&mm, &gw, "USD"), val("100"));
+        assert_eq!(env.balance(&alice), balance - FEE, "only the fee");
+    }
+}
+
+#[test]
+fn the_same_payment_goes_through_once_the_issuer_ripples_on_that_line() {
+    for through_book in [false, true] {
+        let (mut env, gw, alice, bob, mm) = book_market(false);
+        // The issuer clears its NoRipple on bob's line (DefaultRipple still off).
+        let clear = trust(bob.iou("USD", 0)).flags(trust_tf::CLEAR_NO_RIPPLE);
+        env.apply(&gw, clear, Ter::tesSUCCESS);
+        assert!(!issuer_no_ripple(&env, &gw, &bob));
+        assert!(env.flags(&gw) & lsf::DEFAULT_RIPPLE == 0);
+        let (alice_xrp, mm_xrp) = (env.balance(&alice), env.balance(&mm));
+        env.apply(&alice, buy_usd(&gw, &bob, through_book), Ter::tesSUCCESS);
+        assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("10"));
+        assert_eq!(env.iou_balance(&mm, &gw, "USD"), val("90"));
+        assert_eq!(env.balance(&alice), alice_xrp - 10_000_000 - FEE);
+        assert_eq!(env.balance(&mm), mm_xrp + 10_000_000);
+    }
+}
+
+#[test]
+fn xrp_through_a_book_to_a_holder_of_a_rippling_issuer_delivers() {
+    for through_book in [false, true] {
+        let (mut env, gw, alice, bob, mm) = book_market(true);
+        assert!(!issuer_no_ripple(&env, &gw, &bob));
+        let alice_xrp = env.balance(&alice);
+        env.apply(&alice, buy_usd(&gw, &bob, through_book), Ter::tesSUCCESS);
+        assert_eq!(env.iou_balance(&bob, &gw, "USD"), val("10"));
+        assert_eq!(env.iou_balance(&mm, &gw, "USD"), val("90"));
+        assert_eq!(env.balance(&alice), alice_xrp - 10_000_000 - FEE);
+        let id = env.last_id.expect("payment id");
+        let entry = env.store.tx(&id).expect("in the ledger");
+        assert_eq!(entry.delivered, Some(gw.iou("USD", 10)), "delivered_amount");
+    }
 }

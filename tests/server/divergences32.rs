@@ -1,13 +1,16 @@
 //! Issue 32's submit answers, over a WebSocket against an in-process server, as rippled's
 //! `Submit.cpp` reports them from `NetworkOPsImp::apply`: the same transaction submitted
 //! again (tefPAST_SEQ, whose status is OBSOLETE: kept as a local transaction, not
-//! broadcast), and `fail_hard` (a tec is not applied, no fee, no sequence; nothing is kept
-//! or broadcast; a ter is not held). See tests/engine/divergences32.rs for the engine side.
+//! broadcast), `fail_hard` (a tec is not applied, no fee, no sequence; nothing is kept or
+//! broadcast; a ter is not held), and path finding from XRP through a book to a holder of
+//! an issuer without DefaultRipple (no path, as rippled's flow refuses it; found once the
+//! issuer ripples on that line). See tests/engine/divergences32.rs for the engine side.
 
 use crate::support;
 
 use serde_json::{json, Value};
 use support::keys::{address, keys, secret, GENESIS};
+use support::market::{iou, xrp, Market};
 use support::payment::payment;
 use support::server::{account, addr, start};
 use support::ws::Ws;
@@ -123,4 +126,59 @@ async fn fail_hard_holds_no_ter_and_signs_and_submits_the_same_way() {
     assert_eq!(result(&r)["engine_result"], "tecNO_DST_INSUF_XRP", "{r}");
     assert_eq!(account(&server, &alice), Some(before));
     server.stop().await;
+}
+
+/// `ripple_path_find` from alice (XRP) to bob for 10 USD of `gw`: the alternatives.
+async fn alternatives(p: &mut Market, gw: &str) -> Vec<Value> {
+    let params = json!({
+        "source_account": address("alice"),
+        "destination_account": address("bob"),
+        "destination_amount": iou("USD", gw, "10"),
+    });
+    let r = p.result("ripple_path_find", params).await;
+    r["alternatives"]
+        .as_array()
+        .unwrap_or_else(|| panic!("alternatives: {r}"))
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_path_from_a_book_to_a_holder_of_an_issuer_that_does_not_ripple() {
+    let mut p = Market::start().await;
+    // "issuer" gets no DefaultRipple (Market::fund gives it to "gw..." names only).
+    for who in ["issuer", "alice", "bob", "carol"] {
+        p.fund(who, 10_000).await;
+    }
+    p.close().await;
+    p.hold("carol", "USD", "issuer", "500").await;
+    p.hold("bob", "USD", "issuer", "0").await;
+    p.offer("carol", xrp(100), iou("USD", "issuer", "50")).await;
+    p.close().await;
+    assert_eq!(alternatives(&mut p, "issuer").await, Vec::<Value>::new());
+    // The payment on the book's path is dry as well.
+    let pay = json!({"TransactionType": "Payment", "Account": address("alice"),
+        "Destination": address("bob"), "Amount": iou("USD", "issuer", "10"),
+        "SendMax": xrp(20),
+        "Paths": [[{"currency": "USD", "issuer": address("issuer")}]]});
+    let r = p
+        .result("submit", json!({"secret": secret("alice"), "tx_json": pay}))
+        .await;
+    assert_eq!(r["engine_result"], "tecPATH_DRY", "{r}");
+    // The issuer lets its USD ripple to bob (NoRipple cleared on that line only).
+    let clear = json!({"TransactionType": "TrustSet", "Flags": 0x0004_0000,
+        "LimitAmount": iou("USD", "bob", "0")});
+    p.submit("issuer", clear).await;
+    p.close().await;
+    let alts = alternatives(&mut p, "issuer").await;
+    assert_eq!(alts.len(), 1, "{alts:?}");
+    assert_eq!(alts[0]["source_amount"], "20000000");
+    assert_eq!(
+        alts[0]["paths_computed"],
+        json!([[{"currency": "USD", "issuer": address("issuer"), "type": 48}]])
+    );
+    let mut pay = pay;
+    pay["SendMax"] = json!("20200000");
+    p.submit("alice", pay).await;
+    assert_eq!(p.balance("bob", "USD", "issuer").await, "10");
+    p.stop().await;
 }

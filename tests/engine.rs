@@ -32,6 +32,8 @@ mod delegate;
 mod deposit_credentials;
 #[path = "engine/did_oracle.rs"]
 mod did_oracle;
+#[path = "engine/divergences32.rs"]
+mod divergences32;
 #[path = "engine/dynamic_mpt.rs"]
 mod dynamic_mpt;
 #[path = "engine/escrow.rs"]

@@ -61,6 +61,8 @@ mod cli;
 mod conns;
 #[path = "server/devnet.rs"]
 mod devnet;
+#[path = "server/divergences32.rs"]
+mod divergences32;
 #[path = "server/gateway.rs"]
 mod gateway;
 #[path = "server/hardening.rs"]

@@ -1,7 +1,7 @@
 //! The transactor pipeline (rippled `Transactor.cpp`, `applySteps.cpp`): preflight with
 //! no ledger, preclaim reading the ledger, apply into a sandbox, invariants, then the
 //! writes and metadata. Only tes and tec reach the ledger; a tec keeps only the fee and
-//! the consumed sequence.
+//! the consumed sequence (and nothing at all under `fail_hard`).
 
 use std::sync::Arc;
 
@@ -50,6 +50,9 @@ pub struct ApplyConfig {
     /// `tapBATCH` and `parentBatchId`): no signature, a zero fee, and the metadata's
     /// ParentBatchID.
     pub parent_batch: Option<Hash256>,
+    /// rippled's `tapFAIL_HARD` (`fail_hard` on submit): a `tec` result is not applied
+    /// either, so nothing is written, no fee is charged and no sequence is consumed.
+    pub fail_hard: bool,
 }
 
 /// Verifies a transaction's signature: `(tx) -> valid`. [`verify_signature`] is the
@@ -641,7 +644,8 @@ pub fn apply_transaction(
         return Outcome::rejected(Ter::tefINTERNAL);
     };
     let mut ter = run_apply(transactor, &mut ctx, preclaim);
-    if !ter.is_applied() {
+    // Transactor::operator(): under tapFAIL_HARD a tec is discarded whole.
+    if !ter.is_applied() || (ter.is_tec() && cfg.fail_hard) {
         return Outcome::rejected(ter);
     }
     let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {

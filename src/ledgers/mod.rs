@@ -5,6 +5,7 @@
 //! ```text
 //! let ledgers = Ledgers::genesis(LedgerConfig::default(), now_ripple_secs); // 1, 2 closed; 3 open
 //! ledgers.apply(&tx) / ledgers.apply_verified(&tx, &blob, id) -> ApplyResult { ter, applied, id, entry, held, upstream_unknown }
+//! ledgers.apply_submitted(&tx, &blob, id, fail_hard)                  // submit's fail_hard
 //! ledgers.close(close_time_ripple_secs) -> Arc<ClosedLedger>          // ledger_accept
 //! ledgers.current() / closed() / validated() / by_seq(n) / by_hash(&h) -> LedgerSnapshot
 //! ledgers.tx(&id) -> Option<Arc<TxEntry>>; ledgers.open_txs(); ledgers.held()
@@ -967,9 +968,32 @@ impl Ledgers {
     /// (the submit path does that once, on the CPU pool): the single writer neither
     /// encodes nor hashes it again.
     pub fn apply_verified(&self, tx: &Arc<StObject>, blob: &Arc<[u8]>, id: Hash256) -> ApplyResult {
+        self.apply_submitted(tx, blob, id, false)
+    }
+
+    /// [`Ledgers::apply_verified`] for a submission; with `fail_hard` (submit's, rippled's
+    /// `tapFAIL_HARD`) a `tec` result is not applied (no fee, no sequence) and a `ter`
+    /// result is not held for retry.
+    pub fn apply_submitted(
+        &self,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+        fail_hard: bool,
+    ) -> ApplyResult {
         let mut open = self.writer.lock();
-        let r = self.apply_locked(&mut open, tx, blob, id);
-        if r.ter.is_ter() && !open.held.iter().any(|h| h.id == r.id) {
+        let hard;
+        let cfg = if fail_hard {
+            hard = ApplyConfig {
+                fail_hard: true,
+                ..self.cfg.apply.clone()
+            };
+            &hard
+        } else {
+            &self.cfg.apply
+        };
+        let r = self.apply_locked(&mut open, tx, blob, id, cfg);
+        if r.ter.is_ter() && !fail_hard && !open.held.iter().any(|h| h.id == r.id) {
             let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
             let until_seq = match tx.get(sf().last_ledger_sequence) {
                 Some(StValue::UInt32(lls)) => hold_until.min(*lls),
@@ -997,11 +1021,12 @@ impl Ledgers {
         tx: &Arc<StObject>,
         blob: &Arc<[u8]>,
         id: Hash256,
+        cfg: &ApplyConfig,
     ) -> ApplyResult {
         let index = open.txs.len() as u32;
         let view = StateView::new(self.state.clone(), self.state.published(), open.info);
         let failures = self.state.lazy_failures();
-        let mut out = apply_transaction(&view, tx, &id, index, &self.cfg.apply);
+        let mut out = apply_transaction(&view, tx, &id, index, cfg);
         let upstream_unknown = self.state.lazy_failures() != failures;
         if upstream_unknown {
             // A lazy fork's upstream could not say whether an entry the transaction read
@@ -1335,7 +1360,7 @@ impl Ledgers {
             if h.until_seq < seq {
                 continue;
             }
-            let r = self.apply_locked(open, &h.tx, &h.blob, h.id);
+            let r = self.apply_locked(open, &h.tx, &h.blob, h.id, &self.cfg.apply);
             if r.ter.is_ter() {
                 open.held.push(h);
             }

@@ -64,6 +64,8 @@ pub struct Verified {
     pub blob: Arc<[u8]>,
     /// Its transaction ID (the hash of `blob`), computed once by whoever verified it.
     pub id: Hash256,
+    /// Submitted with `fail_hard`: a tec is not applied and a ter is not held.
+    pub fail_hard: bool,
 }
 
 /// A state `ledger_snapshot` saved.
@@ -356,7 +358,7 @@ fn submit(
     v: &Verified,
 ) -> Result<Submitted, String> {
     persist.health()?;
-    let result = store.apply_verified(&v.tx, &v.blob, v.id);
+    let result = store.apply_submitted(&v.tx, &v.blob, v.id, v.fail_hard);
     if result.applied {
         crate::metrics::get().applied.inc();
     }

@@ -39,7 +39,7 @@ pub fn submit_with(
     reply: Reply,
 ) -> BoxFuture<'static, HandlerResult> {
     let fail_hard = params.get("fail_hard").is_some_and(as_bool);
-    let queued = enqueue(&ctx, params, check);
+    let queued = enqueue(&ctx, params, check, fail_hard);
     Box::pin(async move {
         let (reply_rx, signed_rx) = queued?;
         let outcome = reply_rx
@@ -67,8 +67,14 @@ fn sequencer_error(e: SubmitError) -> RpcError {
     }
 }
 
-/// Queue the command and start the checks on the CPU pool.
-fn enqueue(ctx: &Context, params: Params, check: Check) -> Result<Queued, RpcError> {
+/// Queue the command and start the checks on the CPU pool; `fail_hard` goes with it to
+/// the sequencer (rippled's `tapFAIL_HARD`).
+fn enqueue(
+    ctx: &Context,
+    params: Params,
+    check: Check,
+    fail_hard: bool,
+) -> Result<Queued, RpcError> {
     let writer = ctx
         .services
         .node
@@ -97,6 +103,7 @@ fn enqueue(ctx: &Context, params: Params, check: Check) -> Result<Queued, RpcErr
             tx: Arc::new(signed.tx.clone()),
             blob: Arc::from(signed.blob.as_slice()),
             id: signed.id,
+            fail_hard,
         });
         let _ = job_tx.send(verified);
         let _ = signed_tx.send(checked);

@@ -44,6 +44,8 @@ pub(crate) fn inner_config(cfg: &ApplyConfig, batch_id: &Hash256) -> ApplyConfig
     ApplyConfig {
         signature_check: None,
         parent_batch: Some(*batch_id),
+        // rippled applies inner transactions with tapBATCH alone.
+        fail_hard: false,
         ..cfg.clone()
     }
 }

@@ -74,6 +74,8 @@ mod rules_fixes3;
 mod rules_fixes4;
 #[path = "engine/rules_gates.rs"]
 mod rules_gates;
+#[path = "engine/rules_nft_auto.rs"]
+mod rules_nft_auto;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -50,6 +50,8 @@ mod loan_props;
 mod mpt;
 #[path = "engine/nft.rs"]
 mod nft;
+#[path = "engine/nft_page_links.rs"]
+mod nft_page_links;
 #[path = "engine/offer_cases.rs"]
 mod offer_cases;
 #[path = "engine/offers.rs"]

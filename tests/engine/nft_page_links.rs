@@ -131,6 +131,11 @@ fn ledger_state_fix_errors() {
     }
     let mut env = env_without(&[]);
     env.fund(&alice, xrp(1_000));
+    let ticket = env.seq(&alice) + 1;
+    env.apply(&alice, ticket_create(1), Ter::tesSUCCESS);
+    // preflight1: AccountTxnID and a ticket do not go together.
+    let tx = with_ticket(fix_links(&env, &alice), ticket).h256("AccountTxnID", Hash256::ZERO);
+    env.apply(&alice, tx, Ter::temINVALID);
     // Fee too low: the reference fee.
     env.apply(&alice, fix_links_tx(&alice), Ter::telINSUF_FEE_P);
     // Invalid flags: tfPassive.

@@ -50,6 +50,8 @@ mod loan_props;
 mod mpt;
 #[path = "engine/nft.rs"]
 mod nft;
+#[path = "engine/nft_page_links.rs"]
+mod nft_page_links;
 #[path = "engine/offer_cases.rs"]
 mod offer_cases;
 #[path = "engine/offers.rs"]
@@ -74,6 +76,8 @@ mod rules_fixes3;
 mod rules_fixes4;
 #[path = "engine/rules_gates.rs"]
 mod rules_gates;
+#[path = "engine/rules_nft_auto.rs"]
+mod rules_nft_auto;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

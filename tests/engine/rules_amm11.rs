@@ -10,7 +10,10 @@
 //! - deposits and withdrawals: the amounts adjusted to the LP tokens that survive the
 //!   16-digit sum (`testAdjustedTokens`), and the last LP's rounding remainder squared
 //!   before withdrawing everything (`testLPTokenBalance`). rippled wrote these before
-//!   fixAMMv1_3, which replaces that adjustment, so they run without fixAMMv1_3.
+//!   fixAMMv1_3, which replaces that adjustment, so they run without fixAMMv1_3;
+//! - the pool's offer sized to a quality, case by case (`testFixChangeSpotPriceQuality`):
+//!   before the fix from what the taker pays, within 1e-7 of the quality or not at all;
+//!   after it from the XRP side, at the quality or better.
 
 use crate::rules::env_without;
 use crate::support;
@@ -18,11 +21,17 @@ use crate::support;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::amm;
 use ledgerd::engine::amm::tf;
+use ledgerd::engine::flow::amm_liquidity::{
+    change_spot_price_quality, qualities_close, spot_price_offer_before_v1_1, SizingThrew,
+};
 use ledgerd::engine::Ter;
+use ledgerd::ledger::rules::{CurrentRules, RuleBook, Rules};
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::{Amount, IouValue, Rounding};
 use ledgerd::protocol::definitions::Field;
-use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::features::{Feature, FeatureSet};
+use ledgerd::protocol::number::Number;
+use ledgerd::protocol::quality::Quality;
 use ledgerd::protocol::st::{PathStep, StValue};
 use ledgerd::protocol::types::{Currency, Issue};
 use support::engine::*;
@@ -467,4 +476,421 @@ fn the_last_lp_withdraws_everything_only_with_the_fix() {
         (Ter::tesSUCCESS, false),
         "fixAMMv1_1: the balance is squared to gw's line and the AMM deleted"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The pool's offer sized against a quality (`changeSpotPriceQuality`)
+// ---------------------------------------------------------------------------------------
+
+/// What rippled's `testFixChangeSpotPriceQuality` expects of each case.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Sizing {
+    /// Within 1e-7 below the quality before the fix; resized to meet it after.
+    SucceedShouldSucceedResize,
+    /// Fails (or throws) before the fix; meets the quality after it.
+    FailShouldSucceed,
+    /// Within 1e-7 below the quality before the fix; no offer after it.
+    SucceedShouldFail,
+    /// No offer either way.
+    Fail,
+    /// An offer either way (at the quality, or within 1e-7 of it before the fix).
+    Succeed,
+}
+
+/// A pool side as rippled's test reads it: digits only are XRP drops, else an IOU.
+fn pool_side(s: &str) -> Amount {
+    if s.bytes().all(|b| b.is_ascii_digit()) {
+        return drops(s.parse().unwrap());
+    }
+    Account::new("gateway").iou_s("USD", s)
+}
+
+/// testFixChangeSpotPriceQuality's cases (pool in, pool out, quality, fee, status).
+fn sizing_cases() -> Vec<(&'static str, &'static str, Quality, u16, Sizing)> {
+    use Sizing::*;
+    let q = Quality;
+    vec![
+        (
+            "0.001519763260828713",
+            "1558701",
+            q(5414253689393440221),
+            1000,
+            FailShouldSucceed,
+        ),
+        (
+            "0.01099814367603737",
+            "1892611",
+            q(5482264816516900274),
+            1000,
+            FailShouldSucceed,
+        ),
+        (
+            "0.78",
+            "796599",
+            q(5630392334958379008),
+            1000,
+            FailShouldSucceed,
+        ),
+        (
+            "105439.2955578965",
+            "49398693",
+            q(5910869983721805038),
+            400,
+            FailShouldSucceed,
+        ),
+        (
+            "12408293.23445213",
+            "4340810521",
+            q(5911611095910090752),
+            997,
+            FailShouldSucceed,
+        ),
+        (
+            "1892611",
+            "0.01099814367603737",
+            q(6703103457950430139),
+            1000,
+            FailShouldSucceed,
+        ),
+        (
+            "423028.8508101858",
+            "3392804520",
+            q(5837920340654162816),
+            600,
+            FailShouldSucceed,
+        ),
+        (
+            "44565388.41001027",
+            "73890647",
+            q(6058976634606450001),
+            1000,
+            FailShouldSucceed,
+        ),
+        (
+            "66831.68494832662",
+            "16",
+            q(6346111134641742975),
+            0,
+            FailShouldSucceed,
+        ),
+        (
+            "675.9287302203422",
+            "1242632304",
+            q(5625960929244093294),
+            300,
+            FailShouldSucceed,
+        ),
+        (
+            "7047.112186735699",
+            "1649845866",
+            q(5696855348026306945),
+            504,
+            FailShouldSucceed,
+        ),
+        (
+            "840236.4402981238",
+            "47419053",
+            q(5982561601648018688),
+            499,
+            FailShouldSucceed,
+        ),
+        (
+            "992715.618909774",
+            "189445631733",
+            q(5697835648288106944),
+            815,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "504636667521",
+            "185545883.9506651",
+            q(6343802275337659280),
+            503,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "992706.7218636649",
+            "189447316000",
+            q(5697835648288106944),
+            797,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "1.068737911388205",
+            "127860278877",
+            q(5268604356368739396),
+            293,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "17932506.56880419",
+            "189308.6043676173",
+            q(6206460598195440068),
+            311,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "1.066379294658174",
+            "128042251493",
+            q(5268559341368739328),
+            270,
+            SucceedShouldSucceedResize,
+        ),
+        (
+            "350131413924",
+            "1576879.110907892",
+            q(6487411636539049449),
+            650,
+            Fail,
+        ),
+        (
+            "422093460",
+            "2.731797662057464",
+            q(6702911108534394924),
+            1000,
+            Fail,
+        ),
+        (
+            "76128132223",
+            "367172.7148422662",
+            q(6487263463413514240),
+            548,
+            Fail,
+        ),
+        (
+            "132701839250",
+            "280703770.7695443",
+            q(6273750681188885075),
+            562,
+            Fail,
+        ),
+        (
+            "994165.7604612011",
+            "189551302411",
+            q(5697835592690668727),
+            815,
+            Fail,
+        ),
+        (
+            "45053.33303227917",
+            "86612695359",
+            q(5625695218943638190),
+            500,
+            Fail,
+        ),
+        (
+            "199649.077043865",
+            "14017933007",
+            q(5766034667318524880),
+            324,
+            Fail,
+        ),
+        (
+            "27751824831.70903",
+            "78896950",
+            q(6272538159621630432),
+            500,
+            Fail,
+        ),
+        (
+            "225.3731275781907",
+            "156431793648",
+            q(5477818047604078924),
+            989,
+            Fail,
+        ),
+        (
+            "199649.077043865",
+            "14017933007",
+            q(5766036094462806309),
+            324,
+            Fail,
+        ),
+        (
+            "3.590272027140361",
+            "20677643641",
+            q(5406056147042156356),
+            808,
+            Fail,
+        ),
+        (
+            "1.070884664490231",
+            "127604712776",
+            q(5268620608623825741),
+            293,
+            Fail,
+        ),
+        (
+            "3272.448829820197",
+            "6275124076",
+            q(5625710328924117902),
+            81,
+            Fail,
+        ),
+        (
+            "0.009059512633902926",
+            "7994028",
+            q(5477511954775533172),
+            1000,
+            Fail,
+        ),
+        (
+            "69864389131",
+            "287631.4543025075",
+            q(6487623473313516078),
+            451,
+            Succeed,
+        ),
+        (
+            "4328342973",
+            "12453825.99247381",
+            q(6272522264364865181),
+            997,
+            Succeed,
+        ),
+        (
+            "32347017",
+            "7003.93031579449",
+            q(6347261126087916670),
+            1000,
+            Succeed,
+        ),
+        (
+            "61697206161",
+            "36631.4583206413",
+            q(6558965195382476659),
+            500,
+            Succeed,
+        ),
+        (
+            "1654524979",
+            "7028.659825511603",
+            q(6487551345110052981),
+            504,
+            Succeed,
+        ),
+        (
+            "88621.22277293179",
+            "5128418948",
+            q(5766347291552869205),
+            380,
+            Succeed,
+        ),
+        (
+            "1892611",
+            "0.01099814367603737",
+            q(6703102780512015436),
+            1000,
+            Succeed,
+        ),
+        (
+            "4542.639373338766",
+            "24554809",
+            q(5838994982188783710),
+            0,
+            Succeed,
+        ),
+        (
+            "5132932546",
+            "88542.99750172683",
+            q(6419203342950054537),
+            380,
+            Succeed,
+        ),
+        (
+            "78929964.1549083",
+            "1506494795",
+            q(5986890029845558688),
+            589,
+            Succeed,
+        ),
+        (
+            "10096561906",
+            "44727.72453735605",
+            q(6487455290284644551),
+            250,
+            Succeed,
+        ),
+        (
+            "5092.219565514988",
+            "8768257694",
+            q(5626349534958379008),
+            503,
+            Succeed,
+        ),
+        (
+            "1819778294",
+            "8305.084302902864",
+            q(6487429398998540860),
+            415,
+            Succeed,
+        ),
+        (
+            "6970462.633911943",
+            "57359281",
+            q(6054087899185946624),
+            850,
+            Succeed,
+        ),
+        (
+            "3983448845",
+            "2347.543644281467",
+            q(6558965195382476659),
+            856,
+            Succeed,
+        ),
+        (
+            "771493171",
+            "1.243473020567508",
+            q(6707566798038544272),
+            100,
+            SucceedShouldFail,
+        ),
+    ]
+}
+
+/// The rules of a transaction with or without fixAMMv1_1, as rippled's test sets them
+/// (`CurrentTransactionRulesGuard`) for the swap the sizing calls.
+fn current_rules(fixed: bool) -> CurrentRules {
+    let mut presets = RuleBook::default().presets;
+    if !fixed {
+        presets.remove(Feature::FixAMMv1_1);
+    }
+    CurrentRules::set(Rules::new(presets, FeatureSet::EMPTY))
+}
+
+#[test]
+fn the_pools_offer_sizing_before_and_after_the_fix() {
+    use Sizing::*;
+    let close = |a: &Quality, b: &Quality| qualities_close(a, b, Number::new(1, -7));
+    for (i, (pin, pout, q, fee, status)) in sizing_cases().into_iter().enumerate() {
+        let pool = (pool_side(pin), pool_side(pout));
+        let quality_of = |a: &(Amount, Amount)| Quality::from_amounts(&a.0, &a.1);
+        let before = {
+            let _r = current_rules(false);
+            spot_price_offer_before_v1_1(&pool, &q, fee)
+        };
+        let ok = match (status, before) {
+            (FailShouldSucceed, Err(SizingThrew) | Ok(None)) => true,
+            (SucceedShouldSucceedResize | SucceedShouldFail, Ok(Some(a))) => {
+                quality_of(&a).worse_than(&q) && close(&quality_of(&a), &q)
+            }
+            (Succeed, Ok(Some(a))) => !quality_of(&a).worse_than(&q) || close(&quality_of(&a), &q),
+            (Fail, Ok(None)) => true,
+            _ => false,
+        };
+        assert!(ok, "case {i} ({pin}, {pout}) before fixAMMv1_1: {before:?}");
+        let after = {
+            let _r = current_rules(true);
+            change_spot_price_quality(&pool, &q, fee)
+        };
+        let ok = match (status, after) {
+            (Fail | SucceedShouldFail, None) => true,
+            (FailShouldSucceed | SucceedShouldSucceedResize | Succeed, Some(a)) => {
+                !quality_of(&a).worse_than(&q)
+            }
+            _ => false,
+        };
+        assert!(ok, "case {i} ({pin}, {pout}) with fixAMMv1_1: {after:?}");
+    }
 }

@@ -2,8 +2,9 @@
 //! amendment and is checked against the numbers rippled's tests expect each way
 //! (`AMM_test.cpp` runs them under `all` and `all - fixAMMv1_1`):
 //!
-//! - the swap formulas' rounding: a payment through a pool and an offer
-//!   (`testTradingFee`, "Payment with AMM and CLOB offer", at 0 and 0.25% fees);
+//! - the swap formulas' rounding: payments through pools and offers (`testTradingFee`,
+//!   "Payment with AMM and CLOB offer", at 0 and 0.25% fees; `testBasicPaymentEngine`'s
+//!   default path with a pool and an offer, and a better path through two pools);
 //! - the pool's offer against the order book: a low-quality offer at the book's tip
 //!   blocks the pool before the amendment, the crossing takes the pool after it
 //!   (`testFixAMMOfferBlockedByLOB`, USD/XRP and XRP/USD);
@@ -37,6 +38,8 @@ use ledgerd::protocol::types::{Currency, Issue};
 use support::engine::*;
 
 const NO_DIRECT: u32 = 0x0001_0000;
+const PARTIAL: u32 = 0x0002_0000;
+const PASSIVE: u32 = 0x0001_0000;
 
 /// ledgerd's rule book, less fixAMMv1_1 when `!fixed`, less `also` in both.
 fn env_rules(fixed: bool, also: &[Feature]) -> Env {
@@ -220,6 +223,103 @@ fn a_payment_through_an_offer_and_a_pool_at_a_quarter_percent() {
     let (bob, pool) = pay_through_offer_and_pool(true, 250);
     assert_eq!(bob, v(1_989_987_453_007_628, -12), "fixAMMv1_1");
     assert_eq!(pool, w.iou_m("EUR", 1_005_012_546_992_372, -12));
+}
+
+/// testBasicPaymentEngine, "Default path with AMM and Order Book offer. AMM is consumed
+/// first": alice's pool XRP(10,000) / USD(10,100), bob's passive offer of USD(100) for
+/// XRP(100); alice pays carol USD(200) with XRP(200), partial. Returns the pool's USD
+/// and carol's.
+fn pool_then_offer_story(fixed: bool) -> (Amount, IouValue) {
+    let mut w = World::new(env_rules(fixed, &[]));
+    let ac = w.fund(&["alice", "carol"], 30_000, &[("USD", "30000")]);
+    let (alice, carol) = (&ac[0], &ac[1]);
+    let u = w.iou("USD", "10100");
+    w.create_amm(alice, xrp(10_000), u, 0);
+    let bob = w.fund(&["bob"], 30_000, &[("USD", "100")]).remove(0);
+    let o = offer(xrp(100), w.iou("USD", "100")).flags(PASSIVE);
+    w.env.apply(&bob, o, Ter::tesSUCCESS);
+    w.env.close();
+    let tx = pay(carol, w.iou("USD", "200"))
+        .amount("SendMax", xrp(200))
+        .flags(PARTIAL);
+    w.env.apply(alice, tx, Ter::tesSUCCESS);
+    w.env.close();
+    assert!(w.offers(&bob).is_empty(), "bob's offer consumed");
+    let (x, u) = w.pool(&Issue::XRP, &w.issue("USD")).expect("amm");
+    assert_eq!(x, xrp(10_100));
+    (u, w.line(carol, "USD"))
+}
+
+#[test]
+fn the_pool_then_the_offer_on_the_default_path() {
+    let w = World::new(Env::new());
+    let (pool, carol) = pool_then_offer_story(false);
+    assert_eq!(pool, w.iou("USD", "10000"), "before fixAMMv1_1");
+    assert_eq!(carol, val("30200"));
+    let (pool, carol) = pool_then_offer_story(true);
+    assert_eq!(
+        pool,
+        w.iou_m("USD", 1_000_000_000_000_001, -11),
+        "fixAMMv1_1"
+    );
+    assert_eq!(carol, v(3_019_999_999_999_999, -11));
+}
+
+/// testBasicPaymentEngine, "Non-default path (with AMM) has a better quality than default
+/// path": alice's pools XRP(10,000) / EUR(10,000) and EUR(10,000) / USD(10,000) and her
+/// passive offer of USD(100) for XRP(101); bob pays carol USD(100) through the EUR and USD
+/// books with XRP(102), partial. Returns the USD/EUR pool's USD and alice's offer left.
+fn two_pools_then_offer_story(fixed: bool) -> (Amount, Vec<(Amount, Amount)>) {
+    let mut w = World::new(env_rules(fixed, &[]));
+    let ious = [("USD", "30000"), ("EUR", "30000")];
+    let ac = w.fund(&["alice", "carol"], 30_000, &ious);
+    let (alice, carol) = (&ac[0], &ac[1]);
+    let bob = w.fund(&["bob"], 1_000, &[]).remove(0);
+    let e = w.iou("EUR", "10000");
+    w.create_amm(alice, xrp(10_000), e, 0);
+    let (e, u) = (w.iou("EUR", "10000"), w.iou("USD", "10000"));
+    w.create_amm(alice, e, u, 0);
+    let o = offer(xrp(101), w.iou("USD", "100")).flags(PASSIVE);
+    w.env.apply(alice, o, Ter::tesSUCCESS);
+    w.env.close();
+    let tx = pay(carol, w.iou("USD", "100"))
+        .amount("SendMax", xrp(102))
+        .paths(vec![vec![book_to(&w, "EUR"), book_to(&w, "USD")]])
+        .flags(PARTIAL);
+    w.env.apply(&bob, tx, Ter::tesSUCCESS);
+    w.env.close();
+    let eur = w.issue("EUR");
+    assert_eq!(
+        w.pool(&Issue::XRP, &eur),
+        Some((
+            Amount::Xrp(10_030_082_730),
+            w.iou_m("EUR", 9_970_007_498_125_468, -12)
+        ))
+    );
+    let (u, e) = w.pool(&w.issue("USD"), &eur).expect("amm");
+    assert_eq!(e, w.iou_m("EUR", 1_002_999_250_187_452, -11));
+    assert_eq!(w.line(carol, "USD"), val("30100"));
+    (u, w.offers(alice))
+}
+
+#[test]
+fn two_pools_then_the_offer_on_a_better_path() {
+    let w = World::new(Env::new());
+    let (pool, left) = two_pools_then_offer_story(false);
+    assert_eq!(
+        pool,
+        w.iou_m("USD", 9_970_097_277_662_122, -12),
+        "before fixAMMv1_1"
+    );
+    let rest = |m| vec![(Amount::Xrp(30_201_749), w.iou_m("USD", m, -14))];
+    assert_eq!(left, rest(2_990_272_233_787_816));
+    let (pool, left) = two_pools_then_offer_story(true);
+    assert_eq!(
+        pool,
+        w.iou_m("USD", 9_970_097_277_662_172, -12),
+        "fixAMMv1_1"
+    );
+    assert_eq!(left, rest(2_990_272_233_782_839));
 }
 
 // ---------------------------------------------------------------------------------------

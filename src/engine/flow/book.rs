@@ -351,7 +351,8 @@ impl BookStep {
 
     /// rippled `adjustQualityWithFees`: a payment charges the transfer rate in (when the
     /// step before redeems) and, when owners pay fees, out (never on a pool's side);
-    /// offer crossing charges nothing, except the rate in on a single-strand pool.
+    /// offer crossing charges nothing, except (fixAMMv1_1) the rate in on a single-strand
+    /// pool.
     fn adjust_quality(
         &self,
         view: &dyn ReadView,

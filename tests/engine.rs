@@ -66,6 +66,8 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
+#[path = "engine/rules_amm11.rs"]
+mod rules_amm11;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

@@ -19,6 +19,7 @@ use crate::engine::vault::{
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -65,6 +66,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tecNO_PERMISSION);
     }
     if tx.flags() & TF_LOAN_OVERPAYMENT != 0 && !e.is_flag(LSF_LOAN_OVERPAYMENT) {
+        // fixCleanup3_1_3: a loan refusing overpayments is a permission, not a malformed
+        // transaction.
+        if view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+            return Err(Ter::tecNO_PERMISSION);
+        }
         return Err(Ter::temINVALID_FLAG);
     }
     if e.u32_of(s.payment_remaining).unwrap_or(0) == 0

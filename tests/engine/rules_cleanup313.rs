@@ -9,6 +9,8 @@
 //!   before the fix `temINVALID_FLAG`.
 //! - VaultClawback of all a holder's shares is held to the vault's available assets;
 //!   before the fix it was not, and a vault with a loan outstanding fails `tefINTERNAL`.
+//! - LoanPay charges at most 20 fee increments (100 payments, five per increment);
+//!   before the fix one per five payments the amount would make, however many.
 //! - Hybrid offers with an empty AdditionalBooks list (the book step's `offerInDomain`
 //!   and the `ValidPermissionedDEX` invariant) have unit tests in `src/engine/invariants.rs`:
 //!   no transaction writes one, so no story can.
@@ -24,6 +26,7 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::number::Number;
+use ledgerd::protocol::types::Issue;
 use support::credentials::domain_set;
 use support::engine::*;
 
@@ -168,6 +171,52 @@ fn clawing_back_everything_is_held_to_the_available_assets_with_the_fix() {
             env.apply(&gw, clawback, Ter::tefINTERNAL);
             assert_eq!(totals(&env), (Number::from_i64(60), Number::from_i64(100)));
             assert_eq!(held(&env), shares_before);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// LoanPay's fee: at most the increments of the payments one LoanPay makes
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `Loan_test.cpp` fee-cap cases: a 1,000 XRP loan over 1,000 payments
+/// of 1 XRP; paying 200 XRP would make 200 payments, 40 base fees at one per five, but
+/// one LoanPay makes at most 100 payments. With the fix 20 base fees are enough and 100
+/// payments are made; before it they are `telINSUF_FEE_P`.
+#[test]
+fn a_loan_payments_fee_is_capped_at_twenty_increments_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [owner, depositor, borrower] = env.funded(["fc313Owner", "fc313Dep", "fc313Bor"]);
+        env.fund(&depositor, xrp(10_000));
+        let (_, broker, _) = lender(
+            &mut env,
+            (&owner, &depositor),
+            Issue::XRP,
+            xrp(5_000),
+            broker_tx(0, 0, 0),
+        );
+        let tx = loan_set(broker, Number::from_i64(1_000_000_000))
+            .u32("PaymentTotal", 1000)
+            .u32("PaymentInterval", 60)
+            .u32("GracePeriod", 60);
+        assert_eq!(
+            submit_loan(&mut env, &borrower, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        env.close();
+        let loan = keylet::loan(&broker, 1);
+        let remaining = |env: &Env| env.read(&loan).unwrap().u32_of(sf().payment_remaining);
+        assert_eq!(remaining(&env), Some(1000));
+        let twenty = loan_pay(loan, xrp(200)).amount("Fee", drops(20 * FEE));
+        if on {
+            env.apply(&borrower, twenty, Ter::tesSUCCESS);
+            assert_eq!(remaining(&env), Some(900));
+        } else {
+            env.apply(&borrower, twenty, Ter::telINSUF_FEE_P);
+            let forty = loan_pay(loan, xrp(200)).amount("Fee", drops(40 * FEE));
+            env.apply(&borrower, forty, Ter::tesSUCCESS);
+            assert_eq!(remaining(&env), Some(900));
         }
     }
 }

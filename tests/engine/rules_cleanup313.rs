@@ -9,6 +9,8 @@
 //!   before the fix `temINVALID_FLAG`.
 //! - VaultClawback of all a holder's shares is held to the vault's available assets;
 //!   before the fix it was not, and a vault with a loan outstanding fails `tefINTERNAL`.
+//! - An MPToken whose only balance is locked in escrow is not empty: `removeEmptyHolding`
+//!   (VaultClawback, VaultWithdraw, VaultDelete) keeps it; before the fix it went.
 //! - LoanPay charges at most 20 fee increments (100 payments, five per increment);
 //!   before the fix one per five payments the amount would make, however many.
 //! - Hybrid offers with an empty AdditionalBooks list (the book step's `offerInDomain`
@@ -26,9 +28,11 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::number::Number;
+use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::Issue;
 use support::credentials::domain_set;
 use support::engine::*;
+use support::mpt::mpt;
 
 /// ledgerd's rule book with fixCleanup3_1_3 forced on, or as it is (off: it is Lacking).
 pub fn env313(on: bool) -> Env {
@@ -124,6 +128,9 @@ fn clawing_back_everything_is_held_to_the_available_assets_with_the_fix() {
         let [gw, owner, depositor] = env.funded(["cb313Gw", "cb313Owner", "cb313Dep"]);
         env.apply(&gw, fset(16), Ter::tesSUCCESS); // asfAllowTrustLineClawback
         env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        // Closed before any line links to gw's directory (a close re-applies in
+        // canonical order).
+        env.close();
         env.apply(&depositor, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
         env.apply(&gw, pay(&depositor, gw.iou("USD", 100)), Ter::tesSUCCESS);
         let usd = gw.iou("USD", 0).issue();
@@ -217,6 +224,79 @@ fn a_loan_payments_fee_is_capped_at_twenty_increments_with_the_fix() {
             let forty = loan_pay(loan, xrp(200)).amount("Fee", drops(40 * FEE));
             env.apply(&borrower, forty, Ter::tesSUCCESS);
             assert_eq!(remaining(&env), Some(900));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// An MPToken with an amount locked in escrow is not empty (MPTokenEntry::hasObligations)
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `VaultClawback_test.cpp` "Vault clawback only recovers unlocked
+/// shares": a depositor puts 100 USD in a vault and escrows 60% of her shares to bob; the
+/// issuer claws back the rest. Her MPToken, holding nothing but 60% locked, stays with
+/// the fix; before it `removeEmptyHolding` deletes it, which ledgerd's MPT invariant
+/// refuses.
+#[test]
+fn a_share_token_with_shares_locked_in_escrow_stays_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, depositor, bob] =
+            env.funded(["lk313Gw", "lk313Owner", "lk313Dep", "lk313Bob"]);
+        env.apply(&gw, fset(16), Ter::tesSUCCESS); // asfAllowTrustLineClawback
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        // Closed before any line links to gw's directory (a close re-applies in
+        // canonical order).
+        env.close();
+        env.apply(&depositor, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&depositor, gw.iou("USD", 100)), Ter::tesSUCCESS);
+        let seq = env.seq(&owner);
+        let mut create = Tx::new("VaultCreate");
+        create
+            .0
+            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        env.apply(&owner, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, seq);
+        let share = env
+            .read(&vault)
+            .unwrap()
+            .mpt_id_of(sf().share_mpt_id)
+            .unwrap();
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", vault)
+            .amount("Amount", gw.iou("USD", 100));
+        env.apply(&depositor, dep, Ter::tesSUCCESS);
+        let token = keylet::mptoken(&share, &depositor.id);
+        let all = env.read(&token).unwrap().u64_of(sf().mpt_amount).unwrap();
+        let now = env.parent_close();
+        let mut escrow = Tx::new("EscrowCreate")
+            .account("Destination", &bob.id)
+            .u32("FinishAfter", now + 1)
+            .u32("CancelAfter", now + 100);
+        escrow.0.set(sf().amount, mpt(&share, all * 3 / 5));
+        env.apply(&depositor, escrow, Ter::tesSUCCESS);
+        env.close();
+        let clawback = Tx::new("VaultClawback")
+            .h256("VaultID", vault)
+            .account("Holder", &depositor.id);
+        let ter = env.submit(&gw, clawback);
+        if on {
+            assert_eq!(ter, Ter::tesSUCCESS);
+            let v = env.read(&vault).unwrap();
+            assert_eq!(number_of(&v, sf().assets_total), Number::from_i64(60));
+            let t = env.read(&token).expect("the token stays");
+            assert_eq!(t.u64_of(sf().mpt_amount).unwrap_or(0), 0);
+            assert_eq!(t.u64_of(sf().locked_amount), Some(all * 3 / 5));
+        } else {
+            // removeEmptyHolding deletes the token and its locked amount with it; ledgerd's
+            // MPT invariant then refuses the transaction (xrpld's own outcome here is not
+            // pinned by its tests). Either way the token is not kept by a success.
+            assert!(
+                ter != Ter::tesSUCCESS || env.read(&token).is_none(),
+                "{ter:?}"
+            );
+            assert_eq!(ter, Ter::tecINVARIANT_FAILED);
         }
     }
 }

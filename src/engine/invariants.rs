@@ -382,6 +382,10 @@ pub fn permissioned_dex(
     let mut domains = std::collections::BTreeSet::new();
     let mut regular_offers = false;
     let mut bad_hybrid = false;
+    let fix313 = sb
+        .info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixCleanup3_1_3);
     for item in sb.items().values() {
         let e = &item.cur;
         match e.u16_of(s.ledger_entry_type) {
@@ -397,9 +401,14 @@ pub fn permissioned_dex(
                     Some(StValue::Array(a)) => Some(a.len()),
                     _ => None,
                 };
-                if e.is_flag(lsf_offer::HYBRID)
-                    && (e.h256_of(s.domain_id).is_none() || books.is_none_or(|n| n > 1))
-                {
+                // fixCleanup3_1_3: a hybrid offer lists exactly one additional book;
+                // before it, an empty list passed.
+                let bad_books = if fix313 {
+                    books != Some(1)
+                } else {
+                    books.is_none_or(|n| n > 1)
+                };
+                if e.is_flag(lsf_offer::HYBRID) && (e.h256_of(s.domain_id).is_none() || bad_books) {
                     bad_hybrid = true;
                 }
             }
@@ -434,6 +443,11 @@ mod tests {
     use crate::ledger::view::{StateView, ViewInfo};
 
     fn view_with(accounts: &[(AccountId, i64)]) -> StateView {
+        view_ruled(accounts, Default::default())
+    }
+
+    /// `view_with` under `rules`.
+    fn view_ruled(accounts: &[(AccountId, i64)], rules: crate::ledger::rules::Rules) -> StateView {
         let state = Arc::new(State::new());
         state.commit(
             stamp(1, 0),
@@ -450,7 +464,7 @@ mod tests {
             fees: Fees::default(),
             open: true,
             parent_hash: crate::protocol::types::Hash256::ZERO,
-            rules: Default::default(),
+            rules,
         };
         StateView::new(state, stamp(1, 0), info)
     }
@@ -732,5 +746,80 @@ mod tests {
             permissioned_dex(&with(hybrid, true), &create, ok, none),
             Ok(())
         );
+    }
+
+    /// Rules with fixCleanup3_1_3 on or off, the rest as ledgerd's rule book.
+    fn rules_313(on: bool) -> crate::ledger::rules::Rules {
+        use crate::protocol::features::{Feature, FeatureSet};
+        let mut set = crate::ledger::rules::RuleBook::default().presets;
+        if on {
+            set.insert(Feature::FixCleanup3_1_3);
+        } else {
+            set.remove(Feature::FixCleanup3_1_3);
+        }
+        crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY)
+    }
+
+    /// fixCleanup3_1_3 (rippled `ValidPermissionedDEX`, `offerInDomain`): a hybrid offer
+    /// whose AdditionalBooks is present but empty is malformed only with the fix.
+    #[test]
+    fn an_empty_hybrid_book_list_is_malformed_only_with_fix_cleanup_3_1_3() {
+        use crate::engine::dex::permissioned_dex::offer_in_domain;
+        use crate::engine::ter::Ter;
+        use crate::engine::tx_type::TxType;
+        use crate::ledger::flags::lsf_offer;
+        let owner = AccountId([3; 20]);
+        let domain = Hash256([0xD0; 32]);
+        let mut create = StObject::new();
+        let tt = TxType::OfferCreate as u16;
+        create.set(sf().transaction_type, StValue::UInt16(tt));
+        let hybrid = |books: Option<usize>| {
+            let mut o = new_entry(lt::OFFER);
+            o.set(sf().flags, StValue::UInt32(lsf_offer::HYBRID));
+            o.set(sf().domain_id, StValue::Hash256(domain));
+            o.set(sf().account, StValue::AccountId(owner));
+            if let Some(n) = books {
+                let book = (sf().book, StObject::new());
+                o.set(sf().additional_books, StValue::Array(vec![book; n]));
+            }
+            o
+        };
+        let mut pd = new_entry(lt::PERMISSIONED_DOMAIN);
+        pd.set(sf().owner, StValue::AccountId(owner));
+        for on in [false, true] {
+            let view = view_ruled(&[(owner, 1000)], rules_313(on));
+            let mut in_view = Sandbox::new(&view);
+            in_view.insert(domain, pd.clone());
+            for (books, bad_before, bad_after) in [
+                (None, true, true),
+                (Some(0), false, true),
+                (Some(1), false, false),
+                (Some(2), true, true),
+            ] {
+                let bad = if on { bad_after } else { bad_before };
+                let mut sb = Sandbox::new(&view);
+                sb.insert(domain, pd.clone());
+                sb.insert(Hash256([9; 32]), hybrid(books));
+                let got =
+                    permissioned_dex(&sb, &create, Ter::tesSUCCESS, DexCheck::DomainAndHybrid);
+                let want = if bad {
+                    Err(Violation::BadPermissionedDex)
+                } else {
+                    Ok(())
+                };
+                assert_eq!(got, want, "invariant, books {books:?}, fix {on}");
+                // The book step's membership test: only a missing list, before the fix.
+                let listed = if on {
+                    books == Some(1)
+                } else {
+                    books.is_some()
+                };
+                assert_eq!(
+                    offer_in_domain(&in_view, &hybrid(books), &domain),
+                    listed,
+                    "offerInDomain, books {books:?}, fix {on}"
+                );
+            }
+        }
     }
 }

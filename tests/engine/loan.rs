@@ -48,7 +48,7 @@ fn base(env: &Env) -> i64 {
 
 /// A vault of `asset` by `owner`, `deposit` in it from `depositor`, and a broker over
 /// it; returns (vault, broker, broker pseudo-account).
-fn lender(
+pub fn lender(
     env: &mut Env,
     (owner, depositor): (&Account, &Account),
     asset: Issue,
@@ -75,7 +75,7 @@ fn lender(
     (vault, key, pseudo)
 }
 
-fn broker_tx(fee_rate: u16, cover_min: u32, cover_liquidation: u32) -> Tx {
+pub fn broker_tx(fee_rate: u16, cover_min: u32, cover_liquidation: u32) -> Tx {
     let mut tx = Tx::new("LoanBrokerSet")
         .u32("CoverRateMinimum", cover_min)
         .u32("CoverRateLiquidation", cover_liquidation);
@@ -89,7 +89,7 @@ fn cover_deposit(broker: Hash256, amount: Amount) -> Tx {
         .amount("Amount", amount)
 }
 
-fn loan_set(broker: Hash256, principal: Number) -> Tx {
+pub fn loan_set(broker: Hash256, principal: Number) -> Tx {
     number(
         Tx::new("LoanSet").h256("LoanBrokerID", broker),
         "PrincipalRequested",
@@ -100,7 +100,7 @@ fn loan_set(broker: Hash256, principal: Number) -> Tx {
 /// Submits a LoanSet from `who`, co-signed by `cosigners`: one signs CounterpartySignature
 /// alone, two or more multi-sign it (Signers sorted by account). The fee is one base fee
 /// per signature unless the transaction sets one.
-fn submit_loan(env: &mut Env, who: &Account, cosigners: &[&Account], tx: Tx) -> Ter {
+pub fn submit_loan(env: &mut Env, who: &Account, cosigners: &[&Account], tx: Tx) -> Ter {
     let s = sf();
     let mut o = tx.0;
     o.set(s.account, StValue::AccountId(who.id));
@@ -159,7 +159,7 @@ fn counterparty_signature(o: &StObject, cosigners: &[&Account]) -> StObject {
     sig
 }
 
-fn pay(loan: Hash256, amount: Amount) -> Tx {
+pub fn pay(loan: Hash256, amount: Amount) -> Tx {
     Tx::new("LoanPay")
         .h256("LoanID", loan)
         .amount("Amount", amount)
@@ -369,7 +369,11 @@ fn the_minimum_cover_rounds_up() {
 /// rippled's lifecycle loan on XRP: 1000 XRP at 12% over 12 payments 600 s apart, with
 /// every fee; returns (env, parties, broker, loan).
 fn lifecycle(flags: u32) -> (Env, [Account; 3], Hash256, Hash256, Hash256) {
-    let mut env = Env::new();
+    lifecycle_in(Env::new(), flags)
+}
+
+/// `lifecycle` in `env` (a ledger under chosen rules).
+pub fn lifecycle_in(mut env: Env, flags: u32) -> (Env, [Account; 3], Hash256, Hash256, Hash256) {
     let [owner, depositor, borrower] = [
         Account::new("lnLife"),
         Account::new("lnLifeDep"),

@@ -10,7 +10,8 @@ use crate::ledger::flags::{lsf_credential, lsf_offer};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::st::StObject;
+use crate::protocol::features::Feature;
+use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
 /// rippled `accountInDomain`: `account` owns the domain, or holds an accepted credential
@@ -32,14 +33,27 @@ pub fn account_in_domain(view: &dyn ReadView, account: &AccountId, domain: &Hash
 }
 
 /// rippled `offerInDomain` for an offer entry met in a book: it names `domain`, a hybrid
-/// one lists its additional book, and its owner is still a member.
+/// one lists its additional book (fixCleanup3_1_3: exactly one; before, any list), and its
+/// owner is still a member.
 pub fn offer_in_domain(view: &dyn ReadView, offer: &StObject, domain: &Hash256) -> bool {
     let s = sf();
     if offer.h256_of(s.domain_id) != Some(*domain) {
         return false;
     }
-    if offer.is_flag(lsf_offer::HYBRID) && offer.get(s.additional_books).is_none() {
-        return false;
+    if offer.is_flag(lsf_offer::HYBRID) {
+        let books = match offer.get(s.additional_books) {
+            Some(StValue::Array(a)) => Some(a.len()),
+            Some(_) => Some(0),
+            None => None,
+        };
+        let malformed = if view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+            books != Some(1)
+        } else {
+            books.is_none()
+        };
+        if malformed {
+            return false;
+        }
     }
     offer
         .account_of(s.account)

@@ -83,7 +83,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if balance_drops(&root) < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
-    let seq = ctx.tx.u32_of(s.sequence).unwrap_or(0);
+    // fixCleanup3_1_3: a domain created with a ticket is keyed by the ticket (rippled's
+    // `getSeqValue`); before it, by the Sequence field, 0 for a ticketed transaction.
+    let seq = if ctx.sb.info().rules.enabled(Feature::FixCleanup3_1_3) {
+        crate::engine::mpt::seq_proxy(ctx.tx)
+    } else {
+        ctx.tx.u32_of(s.sequence).unwrap_or(0)
+    };
     let key = keylet::permissioned_domain(&account, seq);
     let mut entry = with_threading(new_entry(lt::PERMISSIONED_DOMAIN));
     entry.set(s.owner, StValue::AccountId(account));

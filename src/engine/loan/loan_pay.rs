@@ -7,6 +7,7 @@ use super::broker::deep_frozen;
 use super::loan_math::{adjust_imprecise, round_to_asset, tenth_bips_of};
 use super::repayment::{
     fee_increments, make_payment, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
+    PAYMENTS_PER_TRANSACTION_MAX,
 };
 use super::{has_expired, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
 use crate::engine::entry::balance_drops;
@@ -19,6 +20,7 @@ use crate::engine::vault::{
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -65,6 +67,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tecNO_PERMISSION);
     }
     if tx.flags() & TF_LOAN_OVERPAYMENT != 0 && !e.is_flag(LSF_LOAN_OVERPAYMENT) {
+        // fixCleanup3_1_3: a loan refusing overpayments is a permission, not a malformed
+        // transaction.
+        if view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+            return Err(Ter::tecNO_PERMISSION);
+        }
         return Err(Ter::temINVALID_FLAG);
     }
     if e.u32_of(s.payment_remaining).unwrap_or(0) == 0
@@ -240,6 +247,10 @@ pub fn fee_multiple(view: &dyn ReadView, tx: &StObject) -> u64 {
         return 1;
     };
     let over = f & TF_LOAN_OVERPAYMENT != 0;
-    let n = fee_increments(&loan.asset(), &book, &loan.terms(), amount.number(), over);
+    let mut n = fee_increments(&loan.asset(), &book, &loan.terms(), amount.number(), over);
+    // fixCleanup3_1_3: no more increments than the payments one LoanPay ever makes.
+    if view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+        n = n.min(PAYMENTS_PER_TRANSACTION_MAX as i64 / PAYMENTS_PER_FEE_INCREMENT);
+    }
     u64::try_from(n).unwrap_or(1)
 }

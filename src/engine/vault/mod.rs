@@ -542,14 +542,19 @@ pub fn insert_mptoken(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> Ter {
 }
 
 /// Removes `holder`'s empty MPToken of `id` (`removeEmptyHolding`); a token still holding
-/// shares stays (`tecHAS_OBLIGATIONS`).
+/// shares (or, under fixCleanup3_1_3, an amount locked in escrow) stays
+/// (`tecHAS_OBLIGATIONS`).
 pub fn remove_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> Ter {
     let s = sf();
     let key = keylet::mptoken(id, holder);
     let Some(token) = sb.peek(&key) else {
         return Ter::tesSUCCESS;
     };
-    if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 {
+    // fixCleanup3_1_3 (`MPTokenEntry::hasObligations`): an amount locked in escrow is
+    // held too; before it only MPTAmount counted.
+    let locked = sb.info().rules.enabled(Feature::FixCleanup3_1_3)
+        && token.u64_of(s.locked_amount).unwrap_or(0) != 0;
+    if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 || locked {
         return Ter::tecHAS_OBLIGATIONS;
     }
     let page = token.u64_of(s.owner_node).unwrap_or(0);

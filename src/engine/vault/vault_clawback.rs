@@ -14,6 +14,7 @@ use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptId, MPT_AMOUNT_MAX};
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
@@ -118,7 +119,14 @@ fn clawed_guts(
         None => {
             // All the holder's shares, frozen or not.
             let held = crate::engine::mpt::holds(view, holder, share, false);
-            (held, to_asset(asset, t.assets_for_withdraw(held))?)
+            let worth = to_asset(asset, t.assets_for_withdraw(held))?;
+            // Before fixCleanup3_1_3 clawing back everything was not held to what the
+            // vault has available (a loan outstanding): doApply's sanity check then
+            // finds the vault's balance negative.
+            if !view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+                return Ok((held, worth));
+            }
+            (held, worth)
         }
         Some(a) => (shares_for(t, a.number())?, a),
     };
@@ -168,5 +176,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
             return Err(t);
         }
     }
-    send_asset(&mut ctx.sb, &pseudo, &ctx.account, &assets).into_result()
+    if assets.number().signum() > 0 {
+        send_asset(&mut ctx.sb, &pseudo, &ctx.account, &assets).into_result()?;
+        // Sanity check: the vault never ends owing its asset.
+        if let VaultAsset::Token(i) = &issue {
+            if crate::engine::funds::account_holds(&ctx.sb, &pseudo, i, false).is_negative() {
+                return Err(Ter::tefINTERNAL);
+            }
+        }
+    }
+    Ok(())
 }

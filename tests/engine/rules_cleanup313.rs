@@ -1,0 +1,302 @@
+//! fixCleanup3_1_3, xrpld 3.1.3's bundle of small fixes, gated both ways: each story runs
+//! under ledgerd's rule book with the amendment off and on and checks what xrpld decides
+//! each way. ledgerd does not yet honour every fix of the bundle (docs/amendments.md), so
+//! the amendment stays `Lacking`; these stories pin the spots it does honour.
+//!
+//! - PermissionedDomainSet: a domain created with a ticket is keyed by the ticket; before
+//!   the fix by the Sequence field, 0 for a ticketed transaction.
+//! - LoanPay: asking to overpay a loan that does not allow it is `tecNO_PERMISSION`;
+//!   before the fix `temINVALID_FLAG`.
+//! - VaultClawback of all a holder's shares is held to the vault's available assets;
+//!   before the fix it was not, and a vault with a loan outstanding fails `tefINTERNAL`.
+//! - An MPToken whose only balance is locked in escrow is not empty: `removeEmptyHolding`
+//!   (VaultClawback, VaultWithdraw, VaultDelete) keeps it; before the fix it went.
+//! - LoanPay charges at most 20 fee increments (100 payments, five per increment);
+//!   before the fix one per five payments the amount would make, however many.
+//! - Hybrid offers with an empty AdditionalBooks list (the book step's `offerInDomain`
+//!   and the `ValidPermissionedDEX` invariant) have unit tests in `src/engine/invariants.rs`:
+//!   no transaction writes one, so no story can.
+
+use crate::support;
+
+use crate::loan::{broker_tx, lender, lifecycle_in, loan_set, pay as loan_pay, submit_loan};
+use ledgerd::engine::account_set::asf;
+use ledgerd::engine::vault::number_of;
+use ledgerd::engine::Ter;
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::ledgers::LedgerConfig;
+use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::number::Number;
+use ledgerd::protocol::st::StValue;
+use ledgerd::protocol::types::Issue;
+use support::credentials::domain_set;
+use support::engine::*;
+use support::mpt::mpt;
+
+/// ledgerd's rule book with fixCleanup3_1_3 forced on, or as it is (off: it is Lacking).
+pub fn env313(on: bool) -> Env {
+    let mut cfg = LedgerConfig::default();
+    if on {
+        cfg.rule_book.presets.insert(Feature::FixCleanup3_1_3);
+    } else {
+        cfg.rule_book.presets.remove(Feature::FixCleanup3_1_3);
+    }
+    let env = Env::with_config(cfg);
+    assert_eq!(
+        env.store.rules().enabled(Feature::FixCleanup3_1_3),
+        on,
+        "the rule book"
+    );
+    env
+}
+
+// ---------------------------------------------------------------------------------------
+// PermissionedDomainSet with a ticket (PermissionedDomainSet.cpp doApply)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_ticketed_domain_is_keyed_by_its_ticket_only_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [issuer, owner] = env.funded(["pdIssuer", "pdOwner"]);
+        let seq = env.seq(&owner);
+        env.apply(&owner, ticket_create(2), Ter::tesSUCCESS);
+        let ticket = seq + 1;
+        env.apply(
+            &owner,
+            with_ticket(domain_set(&[(issuer.id, b"KYC")]), ticket),
+            Ter::tesSUCCESS,
+        );
+        let by_ticket = keylet::permissioned_domain(&owner.id, ticket);
+        let by_zero = keylet::permissioned_domain(&owner.id, 0);
+        let (here, not_there) = if on {
+            (by_ticket, by_zero)
+        } else {
+            (by_zero, by_ticket)
+        };
+        let e = env.read(&here).expect("the PermissionedDomain");
+        let want = if on { ticket } else { 0 };
+        assert_eq!(e.u32_of(sf().sequence), Some(want), "on={on}");
+        assert!(env.read(&not_there).is_none(), "on={on}");
+        assert!(env.owned(&owner).contains(&here));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// LoanPay asking to overpay a loan that refuses overpayments (LoanPay.cpp preclaim)
+// ---------------------------------------------------------------------------------------
+
+/// tfLoanOverpayment.
+const TF_LOAN_OVERPAYMENT: u32 = 0x0001_0000;
+
+#[test]
+fn overpaying_a_loan_without_overpayments_is_no_permission_with_the_fix() {
+    for (on, want) in [(false, Ter::temINVALID_FLAG), (true, Ter::tecNO_PERMISSION)] {
+        let (mut env, [_, _, borrower], _, _, loan) = lifecycle_in(env313(on), 0);
+        let before = env.balance(&borrower);
+        let remaining = env.read(&loan).unwrap().u32_of(sf().payment_remaining);
+        env.apply(
+            &borrower,
+            loan_pay(loan, xrp(100)).flags(TF_LOAN_OVERPAYMENT),
+            want,
+        );
+        // A tec charges the fee and pays nothing; a tem is not applied at all.
+        let spent = before - env.balance(&borrower);
+        assert_eq!(spent, if on { FEE } else { 0 }, "on={on}");
+        assert_eq!(
+            env.read(&loan).unwrap().u32_of(sf().payment_remaining),
+            remaining
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// VaultClawback of everything with a loan outstanding (VaultClawback.cpp assetsToClawback)
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `VaultClawback_test.cpp` "IOU pre-fixCleanup3_1_3 zero-amount clawback
+/// unclamped with outstanding loan": a depositor puts 100 USD in a vault and borrows 40
+/// of it, leaving 60 available of 100; the issuer then claws back all her shares. Before
+/// the fix the claim is not held to what is available, the vault would owe USD and the
+/// sanity check refuses it (`tefINTERNAL`, nothing changes); with it, 60 comes back for
+/// 60% of her shares.
+#[test]
+fn clawing_back_everything_is_held_to_the_available_assets_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, depositor] = env.funded(["cb313Gw", "cb313Owner", "cb313Dep"]);
+        env.apply(&gw, fset(16), Ter::tesSUCCESS); // asfAllowTrustLineClawback
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        // Closed before any line links to gw's directory (a close re-applies in
+        // canonical order).
+        env.close();
+        env.apply(&depositor, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&depositor, gw.iou("USD", 100)), Ter::tesSUCCESS);
+        let usd = gw.iou("USD", 0).issue();
+        let (vault, broker, _) = lender(
+            &mut env,
+            (&owner, &depositor),
+            usd,
+            gw.iou("USD", 100),
+            broker_tx(0, 0, 0),
+        );
+        let tx = loan_set(broker, Number::from_i64(40))
+            .u32("PaymentTotal", 10)
+            .u32("PaymentInterval", 120)
+            .u32("GracePeriod", 60);
+        assert_eq!(
+            submit_loan(&mut env, &depositor, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        env.close();
+        let s = sf();
+        let totals = |env: &Env| {
+            let v = env.read(&vault).unwrap();
+            (
+                number_of(&v, s.assets_available),
+                number_of(&v, s.assets_total),
+            )
+        };
+        assert_eq!(totals(&env), (Number::from_i64(60), Number::from_i64(100)));
+        let share = env.read(&vault).unwrap().mpt_id_of(s.share_mpt_id);
+        let share = share.expect("ShareMPTID");
+        let held = |env: &Env| {
+            env.read(&keylet::mptoken(&share, &depositor.id))
+                .and_then(|t| t.u64_of(s.mpt_amount))
+                .unwrap_or(0)
+        };
+        let shares_before = held(&env);
+        let clawback = Tx::new("VaultClawback")
+            .h256("VaultID", vault)
+            .account("Holder", &depositor.id);
+        if on {
+            env.apply(&gw, clawback, Ter::tesSUCCESS);
+            assert_eq!(totals(&env), (Number::from_i64(0), Number::from_i64(40)));
+            assert_eq!(held(&env), shares_before * 2 / 5);
+        } else {
+            env.apply(&gw, clawback, Ter::tefINTERNAL);
+            assert_eq!(totals(&env), (Number::from_i64(60), Number::from_i64(100)));
+            assert_eq!(held(&env), shares_before);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// LoanPay's fee: at most the increments of the payments one LoanPay makes
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `Loan_test.cpp` fee-cap cases: a 1,000 XRP loan over 1,000 payments
+/// of 1 XRP; paying 200 XRP would make 200 payments, 40 base fees at one per five, but
+/// one LoanPay makes at most 100 payments. With the fix 20 base fees are enough and 100
+/// payments are made; before it they are `telINSUF_FEE_P`.
+#[test]
+fn a_loan_payments_fee_is_capped_at_twenty_increments_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [owner, depositor, borrower] = env.funded(["fc313Owner", "fc313Dep", "fc313Bor"]);
+        env.fund(&depositor, xrp(10_000));
+        let (_, broker, _) = lender(
+            &mut env,
+            (&owner, &depositor),
+            Issue::XRP,
+            xrp(5_000),
+            broker_tx(0, 0, 0),
+        );
+        let tx = loan_set(broker, Number::from_i64(1_000_000_000))
+            .u32("PaymentTotal", 1000)
+            .u32("PaymentInterval", 60)
+            .u32("GracePeriod", 60);
+        assert_eq!(
+            submit_loan(&mut env, &borrower, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        env.close();
+        let loan = keylet::loan(&broker, 1);
+        let remaining = |env: &Env| env.read(&loan).unwrap().u32_of(sf().payment_remaining);
+        assert_eq!(remaining(&env), Some(1000));
+        let twenty = loan_pay(loan, xrp(200)).amount("Fee", drops(20 * FEE));
+        if on {
+            env.apply(&borrower, twenty, Ter::tesSUCCESS);
+            assert_eq!(remaining(&env), Some(900));
+        } else {
+            env.apply(&borrower, twenty, Ter::telINSUF_FEE_P);
+            let forty = loan_pay(loan, xrp(200)).amount("Fee", drops(40 * FEE));
+            env.apply(&borrower, forty, Ter::tesSUCCESS);
+            assert_eq!(remaining(&env), Some(900));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// An MPToken with an amount locked in escrow is not empty (MPTokenEntry::hasObligations)
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `VaultClawback_test.cpp` "Vault clawback only recovers unlocked
+/// shares": a depositor puts 100 USD in a vault and escrows 60% of her shares to bob; the
+/// issuer claws back the rest. Her MPToken, holding nothing but 60% locked, stays with
+/// the fix; before it `removeEmptyHolding` deletes it, which ledgerd's MPT invariant
+/// refuses.
+#[test]
+fn a_share_token_with_shares_locked_in_escrow_stays_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, depositor, bob] =
+            env.funded(["lk313Gw", "lk313Owner", "lk313Dep", "lk313Bob"]);
+        env.apply(&gw, fset(16), Ter::tesSUCCESS); // asfAllowTrustLineClawback
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        // Closed before any line links to gw's directory (a close re-applies in
+        // canonical order).
+        env.close();
+        env.apply(&depositor, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&depositor, gw.iou("USD", 100)), Ter::tesSUCCESS);
+        let seq = env.seq(&owner);
+        let mut create = Tx::new("VaultCreate");
+        create
+            .0
+            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        env.apply(&owner, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, seq);
+        let share = env
+            .read(&vault)
+            .unwrap()
+            .mpt_id_of(sf().share_mpt_id)
+            .unwrap();
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", vault)
+            .amount("Amount", gw.iou("USD", 100));
+        env.apply(&depositor, dep, Ter::tesSUCCESS);
+        let token = keylet::mptoken(&share, &depositor.id);
+        let all = env.read(&token).unwrap().u64_of(sf().mpt_amount).unwrap();
+        let now = env.parent_close();
+        let mut escrow = Tx::new("EscrowCreate")
+            .account("Destination", &bob.id)
+            .u32("FinishAfter", now + 1)
+            .u32("CancelAfter", now + 100);
+        escrow.0.set(sf().amount, mpt(&share, all * 3 / 5));
+        env.apply(&depositor, escrow, Ter::tesSUCCESS);
+        env.close();
+        let clawback = Tx::new("VaultClawback")
+            .h256("VaultID", vault)
+            .account("Holder", &depositor.id);
+        let ter = env.submit(&gw, clawback);
+        if on {
+            assert_eq!(ter, Ter::tesSUCCESS);
+            let v = env.read(&vault).unwrap();
+            assert_eq!(number_of(&v, sf().assets_total), Number::from_i64(60));
+            let t = env.read(&token).expect("the token stays");
+            assert_eq!(t.u64_of(sf().mpt_amount).unwrap_or(0), 0);
+            assert_eq!(t.u64_of(sf().locked_amount), Some(all * 3 / 5));
+        } else {
+            // removeEmptyHolding deletes the token and its locked amount with it; ledgerd's
+            // MPT invariant then refuses the transaction (xrpld's own outcome here is not
+            // pinned by its tests). Either way the token is not kept by a success.
+            assert!(
+                ter != Ter::tesSUCCESS || env.read(&token).is_none(),
+                "{ter:?}"
+            );
+            assert_eq!(ter, Ter::tecINVARIANT_FAILED);
+        }
+    }
+}

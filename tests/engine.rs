@@ -64,6 +64,8 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
+#[path = "engine/rules_cleanup320.rs"]
+mod rules_cleanup320;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

@@ -2,18 +2,21 @@
 //! and without it. ledgerd does not yet build the whole bundle (it stays `Lacking`, see
 //! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
-//! `PaymentChannelFund.cpp`).
+//! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
 
+use ledgerd::engine::account_set::asf;
 use ledgerd::engine::payment_channel_claim::tf as claim_tf;
 use ledgerd::engine::Ter;
+use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::features::Feature;
-use ledgerd::protocol::types::Hash256;
+use ledgerd::protocol::st::StValue;
+use ledgerd::protocol::types::{Hash256, Issue};
 use support::engine::*;
 
 /// Ledgerd's rule book, plus fixCleanup3_2_0 when `on` (a test may force on what the
@@ -204,5 +207,69 @@ mod settle_delay_overflow {
     #[test]
     fn fund_expiration_accepted_without_it() {
         assert_eq!(extend(false), Ter::tesSUCCESS);
+    }
+}
+
+// VaultCreate: the share issuance names the pseudo-account's holding of the asset (its
+// trust line here) in ReferenceHolding under the fix, and nothing before it.
+mod vault_reference_holding {
+    use super::*;
+
+    /// The share issuance's ReferenceHolding, and the pseudo-account's USD line's key.
+    fn create_iou_vault(on: bool) -> (Option<Hash256>, Hash256) {
+        let mut env = env(on);
+        let [gw, owner] = env.funded(["gw", "owner"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        let usd: Issue = gw.iou("USD", 0).issue();
+        let seq = env.seq(&owner);
+        let mut tx = Tx::new("VaultCreate");
+        tx.0.set(sf().asset, StValue::Issue(usd));
+        let tx = with_fee(&env, tx);
+        env.apply(&owner, tx, Ter::tesSUCCESS);
+        let vault = env.read(&keylet::vault(&owner.id, seq)).expect("the Vault");
+        let pseudo = vault.account_of(sf().account).expect("pseudo-account");
+        let share = vault.mpt_id_of(sf().share_mpt_id).expect("ShareMPTID");
+        let iss = env.read(&keylet::mpt_issuance(&share)).expect("shares");
+        let line = keylet::line(&pseudo, &gw.id, &usd.currency);
+        assert!(env.read(&line).is_some(), "the pseudo-account's line");
+        (iss.h256_of(sf().reference_holding), line)
+    }
+
+    #[test]
+    fn named_with_the_fix() {
+        let (holding, line) = create_iou_vault(true);
+        assert_eq!(holding, Some(line));
+    }
+
+    #[test]
+    fn absent_without_it() {
+        assert_eq!(create_iou_vault(false).0, None);
+    }
+}
+
+// NFTokenCancelOffer preflight: a zero offer ID is malformed under the fix; before it the
+// ID names no offer and is skipped like any offer no longer in the ledger.
+mod cancel_zero_offer {
+    use super::*;
+
+    fn answer(on: bool) -> Ter {
+        let mut env = env(on);
+        let [alice] = env.funded(["alice"]);
+        let mut tx = Tx::new("NFTokenCancelOffer");
+        tx.0.set(
+            sf().nftoken_offers,
+            StValue::Vector256(vec![Hash256::default()]),
+        );
+        env.submit(&alice, tx)
+    }
+
+    #[test]
+    fn malformed_with_the_fix() {
+        assert_eq!(answer(true), Ter::temMALFORMED);
+    }
+
+    #[test]
+    fn skipped_without_it() {
+        assert_eq!(answer(false), Ter::tesSUCCESS);
     }
 }

@@ -2,7 +2,8 @@
 //! and without it. ledgerd does not yet build the whole bundle (it stays `Lacking`, see
 //! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
-//! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`).
+//! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
+//! `PermissionedDEXInvariant.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -17,6 +18,7 @@ use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{Hash256, Issue};
+use support::credentials::domain_set;
 use support::engine::*;
 
 /// Ledgerd's rule book, plus fixCleanup3_2_0 when `on` (a test may force on what the
@@ -271,5 +273,57 @@ mod cancel_zero_offer {
     #[test]
     fn skipped_without_it() {
         assert_eq!(answer(false), Ter::tesSUCCESS);
+    }
+}
+
+// ValidPermissionedDEX: a domain transaction may not touch open-book offers; under the fix
+// deleting one (here an OfferCreate in the domain cancelling its owner's open offer by
+// OfferSequence) no longer counts, before it the invariant refuses the transaction.
+mod domain_offer_cancels_an_open_offer {
+    use super::*;
+
+    const CRED: &[u8] = b"abcde";
+
+    /// What the domain OfferCreate answers, and whether the open offer is gone.
+    fn replace(on: bool) -> (Ter, bool) {
+        let mut env = env(on);
+        let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        let seq = env.seq(&owner);
+        env.apply(&owner, domain_set(&[(owner.id, CRED)]), Ter::tesSUCCESS);
+        let domain = keylet::permissioned_domain(&owner.id, seq);
+        let create = Tx::new("CredentialCreate")
+            .account("Subject", &alice.id)
+            .blob("CredentialType", CRED);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let accept = Tx::new("CredentialAccept")
+            .account("Issuer", &owner.id)
+            .blob("CredentialType", CRED);
+        env.apply(&alice, accept, Ter::tesSUCCESS);
+        env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        let open_seq = env.seq(&alice);
+        let open = Tx::new("OfferCreate")
+            .amount("TakerPays", gw.iou("USD", 10))
+            .amount("TakerGets", xrp(10));
+        env.apply(&alice, open, Ter::tesSUCCESS);
+        let open_key = keylet::offer(&alice.id, open_seq);
+        assert!(env.read(&open_key).is_some());
+        let in_domain = Tx::new("OfferCreate")
+            .amount("TakerPays", gw.iou("USD", 10))
+            .amount("TakerGets", xrp(10))
+            .u32("OfferSequence", open_seq)
+            .h256("DomainID", domain);
+        let ter = env.submit(&alice, in_domain);
+        (ter, env.read(&open_key).is_none())
+    }
+
+    #[test]
+    fn allowed_with_the_fix() {
+        assert_eq!(replace(true), (Ter::tesSUCCESS, true));
+    }
+
+    #[test]
+    fn an_invariant_failure_without_it() {
+        assert_eq!(replace(false), (Ter::tecINVARIANT_FAILED, false));
     }
 }

@@ -3,7 +3,7 @@
 //! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
-//! `PermissionedDEXInvariant.cpp`).
+//! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -16,6 +16,7 @@ use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::claim::sign_claim;
 use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{Hash256, Issue};
 use support::credentials::domain_set;
@@ -325,5 +326,40 @@ mod domain_offer_cancels_an_open_offer {
     #[test]
     fn an_invariant_failure_without_it() {
         assert_eq!(replace(false), (Ter::tecINVARIANT_FAILED, false));
+    }
+}
+
+// EscrowCreate checkExtraFeatures: under the fix an MPT escrow needs MPTokensV1 before any
+// other check; before it preflight first asks for TokenEscrow (temBAD_AMOUNT).
+mod mpt_escrow_without_mptokens {
+    use super::*;
+
+    fn answer(on: bool) -> Ter {
+        let mut cfg = LedgerConfig::default();
+        cfg.rule_book.presets.remove(Feature::MPTokensV1);
+        cfg.rule_book.presets.remove(Feature::TokenEscrow);
+        if on {
+            cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
+        } else {
+            cfg.rule_book.presets.remove(Feature::FixCleanup3_2_0);
+        }
+        let mut env = Env::with_config(cfg);
+        let [alice, bob] = env.funded(["alice", "bob"]);
+        let id = MptId::new(1, &bob.id);
+        let mut tx = Tx::new("EscrowCreate")
+            .account("Destination", &bob.id)
+            .u32("FinishAfter", env.parent_close() + 100);
+        tx.0.set(sf().amount, StValue::MptAmount(MptAmount::new(10, id)));
+        env.submit(&alice, tx)
+    }
+
+    #[test]
+    fn disabled_with_the_fix() {
+        assert_eq!(answer(true), Ter::temDISABLED);
+    }
+
+    #[test]
+    fn bad_amount_without_it() {
+        assert_eq!(answer(false), Ter::temBAD_AMOUNT);
     }
 }

@@ -50,6 +50,8 @@ mod loan_props;
 mod mpt;
 #[path = "engine/nft.rs"]
 mod nft;
+#[path = "engine/nft_page_links.rs"]
+mod nft_page_links;
 #[path = "engine/offer_cases.rs"]
 mod offer_cases;
 #[path = "engine/offers.rs"]
@@ -64,6 +66,8 @@ mod props;
 mod review;
 #[path = "engine/rules.rs"]
 mod rules;
+#[path = "engine/rules_amm11.rs"]
+mod rules_amm11;
 #[path = "engine/rules_cleanup320.rs"]
 mod rules_cleanup320;
 #[path = "engine/rules_fixes.rs"]
@@ -76,6 +80,8 @@ mod rules_fixes3;
 mod rules_fixes4;
 #[path = "engine/rules_gates.rs"]
 mod rules_gates;
+#[path = "engine/rules_nft_auto.rs"]
+mod rules_nft_auto;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -1,4 +1,4 @@
-//! The pure transaction engine: the transactor pipeline at the root, the 71 transaction
+//! The pure transaction engine: the transactor pipeline at the root, the 72 transaction
 //! types in family folders. No async runtime, no files, no sockets.
 //!
 //! Entry point: [`apply_transaction`] applies one decoded, signed transaction to a read

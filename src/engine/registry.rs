@@ -321,6 +321,14 @@ const ROWS: &[Transactor] = &[
     row!(NFTokenCancelOffer, nft::nftoken_cancel_offer),
     row!(NFTokenAcceptOffer, nft::nftoken_accept_offer),
     row!(NFTokenModify, nft::nftoken_modify),
+    row!(
+        LedgerStateFix,
+        nft::ledger_state_fix,
+        Rules {
+            fee: BaseFee::OwnerReserve,
+            ..Rules::NONE
+        }
+    ),
     row!(XChainCreateBridge, xchain::xchain_create_bridge),
     row!(DIDSet, did::did_set),
     row!(DIDDelete, did::did_delete),

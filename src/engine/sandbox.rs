@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::ledger::book_index::{is_book_root, next_key};
+use crate::ledger::book_index::{is_ordered, next_key};
 use crate::ledger::deferred::{combine, Deferred, DeferredCredits};
 use crate::ledger::view::{ReadView, ViewInfo};
 use crate::protocol::amount::Amount;
@@ -271,7 +271,7 @@ impl ReadView for Sandbox<'_> {
         let mine = self
             .items
             .range(*from..*end)
-            .find(|(_, i)| i.action != Action::Erase && is_book_root(&i.cur))
+            .find(|(_, i)| i.action != Action::Erase && is_ordered(&i.cur))
             .map(|(k, _)| *k);
         let mut cursor = *from;
         let theirs = loop {

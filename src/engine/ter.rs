@@ -120,6 +120,7 @@ ters! {
     tefTOO_BIG = -181, "Transaction affects too many items.";
     tefNO_TICKET = -180, "Ticket is not in ledger.";
     tefNFTOKEN_IS_NOT_TRANSFERABLE = -179, "The specified NFToken is not transferable.";
+    tefINVALID_LEDGER_FIX_TYPE = -178, "The LedgerFixType field has an invalid value.";
 
     terRETRY = -99, "Retry transaction.";
     terFUNDS_SPENT = -98, "DEPRECATED.";

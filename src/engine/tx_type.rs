@@ -82,6 +82,8 @@ pub enum TxType {
     NFTokenAcceptOffer = 29,
     /// NFTokenModify.
     NFTokenModify = 61,
+    /// LedgerStateFix.
+    LedgerStateFix = 53,
     /// XChainCreateBridge.
     XChainCreateBridge = 48,
     /// DIDSet.
@@ -183,6 +185,7 @@ impl TxType {
             | MPTokenIssuanceSet
             | MPTokenAuthorize => Feature::MPTokensV1,
             NFTokenModify => Feature::DynamicNFT,
+            LedgerStateFix => Feature::FixNFTokenPageLinks,
             VaultCreate | VaultSet | VaultDelete | VaultDeposit | VaultWithdraw | VaultClawback => {
                 Feature::SingleAssetVault
             }

@@ -1,6 +1,8 @@
 //! The ordered index of order-book directory pages (what rippled's `ReadView::succ` walks
 //! in its SHAMap): the state map is unordered, so the keys of book directory roots are
 //! also kept here, in key order, with the stamps at which each appeared and disappeared.
+//! A second index of the same kind keeps the NFTokenPages, which rippled also finds with
+//! `succ` (an owner's pages in key order: LedgerStateFix's repair of their links).
 //!
 //! A book's quality pages share the book's 192-bit base and differ in their low 64 bits
 //! (the quality), so "the best page of a book" is the first key at or after the base and
@@ -54,6 +56,17 @@ pub fn prev_key(k: &Hash256) -> Option<Hash256> {
 /// True for a book directory root page (it carries the book's ExchangeRate).
 pub fn is_book_root(entry: &StObject) -> bool {
     entry.get(sf().exchange_rate).is_some()
+}
+
+/// True for an NFTokenPage.
+pub fn is_nft_page(entry: &StObject) -> bool {
+    use super::sf::StExt;
+    entry.u16_of(sf().ledger_entry_type) == Some(super::flags::lt::NFTOKEN_PAGE)
+}
+
+/// True for an entry `ReadView::succ` finds: a book directory root or an NFTokenPage.
+pub fn is_ordered(entry: &StObject) -> bool {
+    is_book_root(entry) || is_nft_page(entry)
 }
 
 fn present_at(versions: &Versions, at: Stamp) -> bool {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::book_index::{is_book_root, next_key};
+use super::book_index::{is_ordered, next_key};
 use super::view::{ReadView, ViewInfo};
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
@@ -49,7 +49,7 @@ impl ReadView for Overlay<'_> {
         let mine = self
             .writes
             .iter()
-            .filter(|(k, v)| *k >= from && *k < end && v.as_deref().is_some_and(is_book_root))
+            .filter(|(k, v)| *k >= from && *k < end && v.as_deref().is_some_and(is_ordered))
             .map(|(k, _)| *k)
             .min();
         let mut cursor = *from;

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use dashmap::DashMap;
 use parking_lot::Mutex;
 
-use super::book_index::{is_book_root, BookIndex};
+use super::book_index::{is_book_root, is_nft_page, BookIndex};
 use crate::limits::STATE_DECODED_CACHE_ENTRIES;
 use crate::protocol::codec;
 use crate::protocol::st::StObject;
@@ -92,6 +92,8 @@ pub struct State {
     deleted: Mutex<VecDeque<(u32, Vec<Hash256>)>>,
     /// Book directory roots in key order (the map above is unordered).
     books: BookIndex,
+    /// NFTokenPages in key order.
+    nft_pages: BookIndex,
     /// A lazy fork's upstream: where keys this map has never held are read.
     lazy: Option<Lazy>,
 }
@@ -106,6 +108,7 @@ impl Default for State {
             floor: AtomicU64::new(0),
             deleted: Mutex::new(VecDeque::new()),
             books: BookIndex::default(),
+            nft_pages: BookIndex::default(),
             lazy: None,
         }
     }
@@ -227,11 +230,14 @@ impl State {
             match &value {
                 None => {
                     deleted.push(key);
-                    if self.books.holds(&key) {
-                        self.books.note(key, at, false);
+                    for index in [&self.books, &self.nft_pages] {
+                        if index.holds(&key) {
+                            index.note(key, at, false);
+                        }
                     }
                 }
                 Some(v) if is_book_root(v) => self.books.note(key, at, true),
+                Some(v) if is_nft_page(v) => self.nft_pages.note(key, at, true),
                 Some(_) => {}
             }
             let stored = match value {
@@ -264,15 +270,20 @@ impl State {
 
     /// Writes a whole state read back in its serialized form (a snapshot) at `at` and
     /// publishes it, decoding nothing into the cache: `book_roots` names the order-book
-    /// directory roots among the keys (the caller decoded each entry once to check it).
+    /// directory roots among the keys and `nft_pages` the NFTokenPages (the caller decoded
+    /// each entry once to check it).
     pub fn commit_stored(
         &self,
         at: Stamp,
         entries: Vec<(Hash256, Arc<[u8]>)>,
         book_roots: &[Hash256],
+        nft_pages: &[Hash256],
     ) {
         for key in book_roots {
             self.books.note(*key, at, true);
+        }
+        for key in nft_pages {
+            self.nft_pages.note(*key, at, true);
         }
         for (key, bytes) in entries {
             self.map
@@ -290,6 +301,7 @@ impl State {
         let floor = stamp_closed(oldest_kept);
         self.floor.store(floor, Ordering::Release);
         self.books.prune(floor);
+        self.nft_pages.prune(floor);
         let mut log = self.deleted.lock();
         while let Some((s, _)) = log.front() {
             if *s >= oldest_kept {
@@ -331,6 +343,7 @@ impl State {
         self.epoch.fetch_add(1, Ordering::AcqRel);
         self.decoded.clear();
         self.books.truncate_after(at);
+        self.nft_pages.truncate_after(at);
         let seq = (at >> 32) as u32;
         self.deleted.lock().retain(|(s, _)| *s <= seq);
         self.published.store(at, Ordering::Release);
@@ -360,9 +373,14 @@ impl State {
         }
     }
 
-    /// The first book directory root in `[from, end)` as of `at`.
+    /// The first book directory root or NFTokenPage in `[from, end)` as of `at`.
     pub fn book_succ(&self, from: &Hash256, end: &Hash256, at: Stamp) -> Option<Hash256> {
-        self.books.succ(from, end, at)
+        let book = self.books.succ(from, end, at);
+        let page = self.nft_pages.succ(from, end, at);
+        match (book, page) {
+            (Some(b), Some(p)) => Some(b.min(p)),
+            (b, p) => b.or(p),
+        }
     }
 
     /// Every book directory root as of `at`, in key order.
@@ -430,6 +448,40 @@ mod tests {
         s.close(3, 3);
         // Ledger 2's deletion left history: the key is gone.
         assert_eq!(s.key_count(), 0);
+    }
+
+    #[test]
+    fn succ_finds_nft_pages_and_book_roots_but_lists_only_the_books() {
+        let s = State::new();
+        let page = || {
+            let mut o = StObject::new();
+            o.set_named(
+                "LedgerEntryType",
+                StValue::UInt16(crate::ledger::flags::lt::NFTOKEN_PAGE),
+            );
+            Some(Arc::new(o))
+        };
+        let root = || {
+            let mut o = StObject::new();
+            o.set_named("ExchangeRate", StValue::UInt64(1));
+            Some(Arc::new(o))
+        };
+        let (p, b, other) = (Hash256([2; 32]), Hash256([4; 32]), Hash256([3; 32]));
+        s.commit(stamp(1, 0), [(p, page()), (b, root()), (other, obj(1))]);
+        let (lo, hi) = (Hash256([0; 32]), Hash256([0xFF; 32]));
+        let at = s.published();
+        assert_eq!(s.book_succ(&lo, &hi, at), Some(p));
+        assert_eq!(s.book_succ(&Hash256([3; 32]), &hi, at), Some(b));
+        assert_eq!(s.book_roots(at), vec![b]);
+        s.commit(stamp(1, 1), [(p, None)]);
+        assert_eq!(s.book_succ(&lo, &hi, s.published()), Some(b));
+        assert_eq!(
+            s.book_succ(&lo, &hi, at),
+            Some(p),
+            "older readers still see it"
+        );
+        s.truncate_after(at);
+        assert_eq!(s.book_succ(&lo, &hi, s.published()), Some(p));
     }
 
     struct Upstream(Hash256);
@@ -534,7 +586,7 @@ mod tests {
         let s = State::new();
         let (k, j) = (Hash256([1; 32]), Hash256([2; 32]));
         let bytes = |n| Arc::from(codec::encode(&obj(n).unwrap()));
-        s.commit_stored(stamp(4, 0), vec![(k, bytes(1)), (j, bytes(2))], &[]);
+        s.commit_stored(stamp(4, 0), vec![(k, bytes(1)), (j, bytes(2))], &[], &[]);
         s.close(4, 4);
         assert_eq!(s.read_at(&k, stamp_closed(4)), obj(1));
         assert_eq!(s.read_at(&j, stamp_closed(4)), obj(2));

@@ -35,8 +35,9 @@ pub trait ReadView {
     fn read(&self, key: &Hash256) -> Option<Arc<StObject>>;
     /// The ledger this view shows.
     fn info(&self) -> &ViewInfo;
-    /// The first order-book directory root with a key in `[from, end)` (rippled's
-    /// `succ`, which the engine only asks within one book's range).
+    /// The first order-book directory root or NFTokenPage with a key in `[from, end)`
+    /// (rippled's `succ`, which the engine only asks within one book's range or one
+    /// owner's pages).
     fn succ(&self, from: &Hash256, end: &Hash256) -> Option<Hash256>;
     /// The parent ledger's hash (rippled `info().parentHash`), which pseudo-account
     /// addresses derive from.

@@ -658,7 +658,7 @@ impl Ledgers {
             return Err(SnapshotError::HeaderHash);
         }
         let mut map = ShaMap::new();
-        let (mut fees, mut books) = (cfg.fees, Vec::new());
+        let (mut fees, mut books, mut nft_pages) = (cfg.fees, Vec::new(), Vec::new());
         let mut rules = Rules::from_entry(cfg.rule_book.presets, None)?;
         let mut rows: Vec<(Hash256, Arc<[u8]>)> = Vec::with_capacity(entries.len());
         for (k, bytes) in entries {
@@ -672,6 +672,8 @@ impl Ledgers {
             }
             if crate::ledger::book_index::is_book_root(&entry) {
                 books.push(k);
+            } else if crate::ledger::book_index::is_nft_page(&entry) {
+                nft_pages.push(k);
             }
             map.insert(k, state_leaf_hash(&k, &bytes));
             rows.push((k, Arc::from(bytes)));
@@ -683,7 +685,7 @@ impl Ledgers {
         let changes =
             LedgerChanges::whole(rows.iter().map(|(k, b)| (*k, Some(b.clone()))).collect());
         let state = Arc::new(State::new());
-        state.commit_stored(stamp(header.seq, 0), rows, &books);
+        state.commit_stored(stamp(header.seq, 0), rows, &books, &nft_pages);
         state.close(header.seq, header.seq);
         let parts = ClosedParts {
             header,

@@ -1416,3 +1416,20 @@ fn an_expired_offer_cannot_be_accepted() {
     assert!(env.read(&o).is_some(), "a tec leaves the offer");
     assert_eq!(nft_count(&env, &alice), 1);
 }
+
+#[test]
+fn an_offer_made_and_taken_in_one_ledger_leaves_a_true_account_hash() {
+    use ledgerd::ledgers::Ledgers;
+    let mut env = Env::new();
+    let [issuer, alice] = env.funded(["issuer", "alice"]);
+    let id = mint_id(&mut env, &issuer, 0, mint_tf::TRANSFERABLE, 0);
+    env.close();
+    let offer = next_offer(&env, &issuer);
+    env.apply(&issuer, sell_offer(id, xrp(100)), Ter::tesSUCCESS);
+    env.apply(&alice, accept_sell(offer), Ter::tesSUCCESS);
+    env.close();
+    let (header, entries) = env.store.export_closed();
+    let owned: Vec<_> = entries.iter().map(|(k, v)| (*k, (**v).clone())).collect();
+    let restored = Ledgers::from_snapshot(env.store.config().clone(), header.clone(), owned);
+    assert!(restored.is_ok(), "{:?}", restored.err());
+}

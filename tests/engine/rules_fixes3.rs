@@ -10,8 +10,8 @@
 //!   a token with a transfer fee, paid in an issued currency it does not issue, must
 //!   already hold a line for it (`tecNO_LINE`) unless the token asked for automatic
 //!   lines; without it the fee's payment makes the line. After rippled's `NFToken_test`
-//!   `testUnaskedForAutoTrustline` (its token without `tfTrustLine`: ledgerd refuses
-//!   `tfTrustLine` whatever the rules, fixRemoveNFTokenAutoTrustLine being hard-wired).
+//!   `testUnaskedForAutoTrustline` (its token without `tfTrustLine`; the flag's own
+//!   stories are in `rules_nft_auto.rs`).
 //! - fixNFTokenPageLinks (rippled `nft::removeToken`): emptying an owner's last NFToken
 //!   page moves the previous page's tokens into it; without it the last page goes and
 //!   the previous page loses its NextPageMin. After rippled's `NFTokenBurn_test`

@@ -91,10 +91,14 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     else {
         return Err(Ter::tecINTERNAL);
     };
-    if lp_holds(&ctx.sb, &amm, &holder).is_zero() {
-        return Err(Ter::tecAMM_BALANCE);
+    if ctx.sb.info().rules.enabled(Feature::FixAMMClawbackRounding) {
+        // The last holder's LP balance reconciled with the pool's first, as rippled does
+        // only under fixAMMClawbackRounding.
+        if lp_holds(&ctx.sb, &amm, &holder).is_zero() {
+            return Err(Ter::tecAMM_BALANCE);
+        }
+        verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &holder).into_result()?;
     }
-    verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &holder).into_result()?;
     let (bal1, bal2, lpt) = amm_holds(&ctx.sb, &amm, Some(asset), Some(asset2), false)?;
     let held = lp_holds(&ctx.sb, &amm, &holder);
     if held.is_zero() {

@@ -1,6 +1,9 @@
-//! The AMM formulas (rippled `AMMHelpers.cpp` / `AMMHelpers.h`) with the rounding of the
-//! fixAMMv1_1 and fixAMMv1_2 amendments: LP tokens for a deposit or withdrawal, the asset
-//! for an amount of LP tokens, swaps. fixAMMv1_3's rounding, which keeps
+//! The AMM formulas (rippled `AMMHelpers.cpp` / `AMMHelpers.h`): LP tokens for a deposit or
+//! withdrawal, the asset for an amount of LP tokens, swaps. fixAMMv1_1's rounding (the
+//! swaps' staged rounding in the pool's favour, and [`adjust_amounts_by_lp_tokens`]'s
+//! amounts) applies when the rules of the transaction being applied enable it ([`v1_1`],
+//! rippled's `getCurrentTransactionRules()->enabled(fixAMMv1_1)`); without it the swaps
+//! are plain [`Number`] arithmetic in the current mode. fixAMMv1_3's rounding, which keeps
 //! `sqrt(pool1 * pool2) >= LPTokenBalance`, applies when the rules of the transaction
 //! being applied enable it ([`v1_3`], rippled's `isFeatureEnabled(fixAMMv1_3)` and
 //! `rules.enabled(fixAMMv1_3)`); without it each formula keeps the current rounding mode
@@ -30,6 +33,11 @@ pub enum Side {
     Deposit,
     /// Out of the pool.
     Withdraw,
+}
+
+/// Whether the transaction being applied is under fixAMMv1_1.
+pub fn v1_1() -> bool {
+    enabled_now(Feature::FixAMMv1_1)
 }
 
 /// Whether the transaction being applied is under fixAMMv1_3.
@@ -396,10 +404,12 @@ pub fn frac_by_tokens(lpt_balance: &Amount, tokens: &Amount, frac: Number) -> Nu
 }
 
 /// What a deposit or withdrawal moves once its LP tokens survive the 16-digit sum
-/// (`adjustAmountsByLPTokens`, fixAMMv1_1's rounding): under fixAMMv1_3 the inputs as
-/// they are; before it, [`adjust_lp_tokens`] and, when fewer tokens survive, the assets
-/// scaled to them (both assets by their fraction, one asset by equation 4 or 8).
-/// Returns (amount, amount2, tokens).
+/// (`adjustAmountsByLPTokens`): under fixAMMv1_3 the inputs as they are; before it,
+/// [`adjust_lp_tokens`] and, when fewer tokens survive, the assets scaled to them (both
+/// assets by their fraction, one asset by equation 4 or 8). fixAMMv1_1 takes the scaled
+/// amounts as they come and a withdrawal's single asset from the surviving tokens; before
+/// it each amount is the smaller of the scaled one and the one asked for, and a single
+/// withdrawal's asset comes from the tokens asked for. Returns (amount, amount2, tokens).
 pub fn adjust_amounts_by_lp_tokens(
     balance: &Amount,
     amounts: (Amount, Option<Amount>),
@@ -420,24 +430,34 @@ pub fn adjust_amounts_by_lp_tokens(
     if cmp(&actual, lp_tokens) != Ordering::Less {
         return (amount, amount2, actual);
     }
+    let fixed = v1_1();
+    let capped = |scaled: Amount, asked: Amount| if fixed { scaled } else { min(scaled, asked) };
     if let Some(a2) = amount2 {
         let fr = actual.to_number() / lp_tokens.to_number();
         let a1 = Amount::from_number(&amount.issue(), fr * amount.to_number(), get_round());
-        let a2 = Amount::from_number(&a2.issue(), fr * a2.to_number(), get_round());
-        return (a1, Some(a2), actual);
+        let b2 = Amount::from_number(&a2.issue(), fr * a2.to_number(), get_round());
+        return (capped(a1, amount), Some(capped(b2, a2)), actual);
     }
     let a1 = match side {
         Side::Deposit => amm_asset_in(balance, lpt_balance, &actual, tfee),
-        Side::Withdraw => amm_asset_out(balance, lpt_balance, &actual, tfee),
+        Side::Withdraw if fixed => amm_asset_out(balance, lpt_balance, &actual, tfee),
+        Side::Withdraw => amm_asset_out(balance, lpt_balance, lp_tokens, tfee),
     };
-    (a1, None, actual)
+    (capped(a1, amount), None, actual)
 }
 
-/// Swap in (XLS-30 swap, fixAMMv1_1 rounding, favouring the pool): what the pool pays
-/// out for `asset_in`, `out - in * out / (in + asset_in * (1 - fee))`, clipped at zero.
+/// Swap in (XLS-30 swap): what the pool pays out for `asset_in`,
+/// `out - in * out / (in + asset_in * (1 - fee))`. Under fixAMMv1_1 each step rounds in
+/// the pool's favour and the result is clipped at zero; before it the formula runs in the
+/// current mode, only the result rounded down.
 pub fn swap_asset_in(pool_in: &Amount, pool_out: &Amount, asset_in: &Amount, tfee: u16) -> Amount {
-    let _saved = RoundGuard::save();
     let out_issue = pool_out.issue();
+    if !v1_1() {
+        let (i, o) = (pool_in.to_number(), pool_out.to_number());
+        let swap_out = o - (i * o) / (i + asset_in.to_number() * fee_mult(tfee));
+        return Amount::from_number(&out_issue, swap_out, RoundingMode::Downward);
+    }
+    let _saved = RoundGuard::save();
     set_round(RoundingMode::Upward);
     let numerator = pool_in.to_number() * pool_out.to_number();
     let fee = get_fee(tfee);
@@ -456,17 +476,24 @@ pub fn swap_asset_in(pool_in: &Amount, pool_out: &Amount, asset_in: &Amount, tfe
     Amount::from_number(&out_issue, swap_out, RoundingMode::Downward)
 }
 
-/// Swap out (fixAMMv1_1 rounding, favouring the pool): what the pool takes in for
-/// `asset_out`, `(in * out / (out - asset_out) - in) / (1 - fee)`; the largest amount
-/// of the in issue when `asset_out` would empty the pool.
+/// Swap out: what the pool takes in for `asset_out`,
+/// `(in * out / (out - asset_out) - in) / (1 - fee)`. Under fixAMMv1_1 each step rounds
+/// in the pool's favour, the result is clipped at zero and an `asset_out` that would
+/// empty the pool asks the largest amount of the in issue; before it the formula runs in
+/// the current mode (a pool emptied divides by zero), only the result rounded up.
 pub fn swap_asset_out(
     pool_in: &Amount,
     pool_out: &Amount,
     asset_out: &Amount,
     tfee: u16,
 ) -> Amount {
-    let _saved = RoundGuard::save();
     let in_issue = pool_in.issue();
+    if !v1_1() {
+        let (i, o) = (pool_in.to_number(), pool_out.to_number());
+        let swap_in = ((i * o) / (o - asset_out.to_number()) - i) / fee_mult(tfee);
+        return Amount::from_number(&in_issue, swap_in, RoundingMode::Upward);
+    }
+    let _saved = RoundGuard::save();
     set_round(RoundingMode::Upward);
     let numerator = pool_in.to_number() * pool_out.to_number();
     set_round(RoundingMode::Downward);

@@ -26,6 +26,7 @@ use crate::engine::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -192,7 +193,10 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     };
     let mut sle = (*sle).clone();
     let account = ctx.account;
-    verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &account).into_result()?;
+    // fixAMMv1_1: the last LP's rounding remainder is squared before anything is sized.
+    if ctx.sb.info().rules.enabled(Feature::FixAMMv1_1) {
+        verify_and_adjust_lp_balance(&mut ctx.sb, &mut amm, &mut sle, &account).into_result()?;
+    }
     let tfee = trading_fee(&ctx.sb, &sle, &account);
     let f = fields(ctx.tx);
     let holds = amm_holds(

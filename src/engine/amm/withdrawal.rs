@@ -125,7 +125,10 @@ impl Withdrawal<'_, '_, '_> {
         if tokens.is_zero() || tokens.is_negative() || cmp(tokens, &held) == Ordering::Greater {
             return Err(Ter::tecAMM_INVALID_TOKENS);
         }
-        if cmp(tokens, lpt) == Ordering::Greater {
+        // fixAMMv1_1: more tokens than the pool's balance cannot happen once the last LP's
+        // remainder is squared; before it the checks below decide.
+        let fixed = self.sb.info().rules.enabled(Feature::FixAMMv1_1);
+        if fixed && cmp(tokens, lpt) == Ordering::Greater {
             return Err(Ter::tecINTERNAL);
         }
         let eq2 = amount2.is_some_and(|a| a == cur2);

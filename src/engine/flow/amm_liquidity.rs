@@ -17,7 +17,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::features::Feature;
-use crate::protocol::number::{Number, RoundGuard, RoundingMode};
+use crate::protocol::number::{root2, Number, RoundGuard, RoundingMode};
 use crate::protocol::quality::Quality;
 use crate::protocol::types::{AccountId, Issue};
 
@@ -182,7 +182,13 @@ impl AmmLiquidity {
             }
             (a, quality_of(&a))
         } else if let Some(c) = clob {
-            match change_spot_price_quality(&bal, &c, self.fee) {
+            let sized = if view.info().rules.enabled(Feature::FixAMMv1_1) {
+                Ok(change_spot_price_quality(&bal, &c, self.fee))
+            } else {
+                spot_price_offer_before_v1_1(&bal, &c, self.fee)
+            };
+            // SizingThrew: `getOffer`'s catch leaves the pool without an offer.
+            match sized.ok()? {
                 Some(a) => (a, quality_of(&a)),
                 None => {
                     // fixAMMv1_2: the largest offer when it beats the book; before
@@ -267,6 +273,60 @@ pub fn change_spot_price_quality(
         return None;
     }
     Some(amounts)
+}
+
+/// Where rippled throws while sizing the pool's offer ("changeSpotPriceQuality failed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizingThrew;
+
+/// rippled `changeSpotPriceQuality` before fixAMMv1_1: solves
+/// `i^2 * (1 - fee) + i * I * (2 - fee) + I^2 - I * O / q = 0` for what the taker pays
+/// (in the current rounding mode), capped so the offer's own quality can meet `q`,
+/// rounded up, and what the pool pays for it by [`swap_asset_in`]. `Ok(None)` when no
+/// positive amount solves it; [`SizingThrew`] when the offer's quality misses `q` by
+/// more than 1e-7, where rippled throws.
+pub fn spot_price_offer_before_v1_1(
+    pool: &(Amount, Amount),
+    q: &Quality,
+    fee: u16,
+) -> Result<Option<(Amount, Amount)>, SizingThrew> {
+    let rate = Number::from_iou(&q.rate());
+    let f = fee_mult(fee);
+    let (i, o) = (pool.0.to_number(), pool.1.to_number());
+    let (one, two, four) = (
+        Number::from_i64(1),
+        Number::from_i64(2),
+        Number::from_i64(4),
+    );
+    let b = i * (one + f);
+    let c = i * i - i * o * rate;
+    let disc = b * b - four * f * c;
+    if disc < Number::ZERO {
+        return Ok(None);
+    }
+    let proposed = (-b + root2(disc)) / (two * f);
+    if proposed.signum() <= 0 {
+        return Ok(None);
+    }
+    let constraint = o * rate - i / f;
+    let pays = if proposed > constraint {
+        constraint
+    } else {
+        proposed
+    };
+    if pays.signum() <= 0 {
+        return Ok(None);
+    }
+    let taker_pays = Amount::from_number(&pool.0.issue(), pays, RoundingMode::Upward);
+    let amounts = (
+        taker_pays,
+        swap_asset_in(&pool.0, &pool.1, &taker_pays, fee),
+    );
+    let got = quality_of(&amounts);
+    if got.worse_than(q) && !qualities_close(&got, q, Number::new(1, -7)) {
+        return Err(SizingThrew);
+    }
+    Ok(Some(amounts))
 }
 
 fn reduce(v: &Amount) -> Number {

@@ -341,7 +341,7 @@ impl BookStep {
         let amm = self
             .amm
             .as_ref()
-            .and_then(|a| a.offer(view, self.amm_threshold(lob)))
+            .and_then(|a| a.offer(view, self.tip_threshold(view, lob)))
             .filter(|o| lob.is_none_or(|l| o.quality.better_than(&l)));
         match amm {
             Some(o) => Some((o.quality, Some(o))),
@@ -351,7 +351,8 @@ impl BookStep {
 
     /// rippled `adjustQualityWithFees`: a payment charges the transfer rate in (when the
     /// step before redeems) and, when owners pay fees, out (never on a pool's side);
-    /// offer crossing charges nothing, except the rate in on a single-strand pool.
+    /// offer crossing charges nothing, except (fixAMMv1_1) the rate in on a single-strand
+    /// pool.
     fn adjust_quality(
         &self,
         view: &dyn ReadView,
@@ -365,7 +366,10 @@ impl BookStep {
             QUALITY_ONE
         };
         let tr_out = if self.crossing.is_some() {
-            let single_amm = amm && self.amm.as_ref().is_some_and(|a| !a.multi_path());
+            // fixAMMv1_1: a single-strand pool's quality carries the rate in; before it
+            // offer crossing leaves every quality as it is.
+            let fixed = view.info().rules.enabled(Feature::FixAMMv1_1);
+            let single_amm = fixed && amm && self.amm.as_ref().is_some_and(|a| !a.multi_path());
             if !single_amm {
                 return q;
             }
@@ -590,11 +594,30 @@ impl BookStep {
         each(self, sb, offer, take)
     }
 
-    /// The threshold an AMM offer is generated against (rippled `qualityThreshold`
-    /// with fixAMMv1_1): the book's tip, except that a single-strand crossing whose
-    /// own limit is better than the tip asks for the pool's largest offer.
-    fn amm_threshold(&self, lob: Option<Quality>) -> Option<Quality> {
-        let lob = lob?;
+    /// The threshold an AMM offer is generated against when the step runs (rippled
+    /// `forEachOffer`'s `tryAMM`): the book's tip; under fixAMMv1_1 `qualityThreshold`,
+    /// where a single-strand crossing whose own limit is better than the tip asks for the
+    /// pool's largest offer.
+    fn amm_threshold(&self, view: &dyn ReadView, lob: Option<Quality>) -> Option<Quality> {
+        if !view.info().rules.enabled(Feature::FixAMMv1_1) {
+            return lob;
+        }
+        self.quality_threshold(lob?)
+    }
+
+    /// The threshold of the pool's offer in the step's tip (rippled `BookStep::tip`):
+    /// under fixAMMv1_1 as when the step runs; before it none, so the tip weighs the
+    /// pool's largest offer (or, with several strands, its Fibonacci one).
+    fn tip_threshold(&self, view: &dyn ReadView, lob: Option<Quality>) -> Option<Quality> {
+        if !view.info().rules.enabled(Feature::FixAMMv1_1) {
+            return None;
+        }
+        self.quality_threshold(lob?)
+    }
+
+    /// rippled `qualityThreshold`: the book's tip, or none for a single-strand crossing
+    /// whose own limit is better than it.
+    fn quality_threshold(&self, lob: Quality) -> Option<Quality> {
         match (self.crossing, &self.amm) {
             (Some(c), Some(a)) if !a.multi_path() && c.threshold.better_than(&lob) => None,
             _ => Some(lob),
@@ -637,7 +660,7 @@ impl BookStep {
             .amm
             .as_ref()
             .filter(|_| self.domain.is_none())
-            .and_then(|a| a.offer(&*sb, self.amm_threshold(lob)));
+            .and_then(|a| a.offer(&*sb, self.amm_threshold(&*sb, lob)));
         let mut go_on = true;
         if let Some(a) = amm_offer {
             let mut offer = BookOffer::Amm(a);

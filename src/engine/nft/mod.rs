@@ -9,6 +9,7 @@
 //! state map here is unordered, so the page is found by walking the chain back from the
 //! last page (the same page, in a number of reads that grows with the owner's pages).
 
+pub mod ledger_state_fix;
 pub mod nftoken_accept_offer;
 pub mod nftoken_burn;
 pub mod nftoken_cancel_offer;

@@ -19,15 +19,28 @@ pub mod tf {
     pub const BURNABLE: u32 = 0x0000_0001;
     /// Offers in XRP only.
     pub const ONLY_XRP: u32 = 0x0000_0002;
-    /// Legacy: refused since fixRemoveNFTokenAutoTrustLine.
+    /// The issuer's transfer fee in an issued currency makes the issuer's trust line when
+    /// it has none (the token's `flag::CREATE_TRUST_LINES`); refused since
+    /// fixRemoveNFTokenAutoTrustLine.
     pub const TRUST_LINE: u32 = 0x0000_0004;
     /// Holders may transfer the token.
     pub const TRANSFERABLE: u32 = 0x0000_0008;
     /// The URI may change (DynamicNFT).
     pub const MUTABLE: u32 = 0x0000_0010;
-    /// Flags NFTokenMint refuses (`tfNFTokenMintMask`).
+    /// Flags NFTokenMint refuses (`tfNFTokenMintMask`; before fixRemoveNFTokenAutoTrustLine
+    /// less [`TRUST_LINE`], see [`super::mask`]).
     pub const MASK: u32 =
         super::TF_UNIVERSAL_MASK & !(BURNABLE | ONLY_XRP | TRANSFERABLE | MUTABLE);
+}
+
+/// The flags NFTokenMint refuses under the transaction's rules: `tfTrustLine` too from
+/// fixRemoveNFTokenAutoTrustLine on (rippled's `tfNFTokenMintOldMask` before it).
+pub fn mask() -> u32 {
+    if crate::ledger::rules::enabled_now(Feature::FixRemoveNFTokenAutoTrustLine) {
+        tf::MASK
+    } else {
+        tf::MASK & !tf::TRUST_LINE
+    }
 }
 
 fn offer_terms(tx: &StObject, account: &AccountId) -> Option<OfferTerms> {
@@ -55,7 +68,7 @@ pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & tf::MASK != 0 {
+    if tx.flags() & mask() != 0 {
         return Ter::temINVALID_FLAG;
     }
     // The mask holds tfMutable, which is invalid until DynamicNFT.

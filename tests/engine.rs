@@ -70,6 +70,8 @@ mod rules;
 mod rules_amm11;
 #[path = "engine/rules_cleanup313.rs"]
 mod rules_cleanup313;
+#[path = "engine/rules_cleanup320.rs"]
+mod rules_cleanup320;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

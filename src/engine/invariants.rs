@@ -9,6 +9,7 @@ use crate::ledger::entry_types::{self, Mpt, Reserve, Shape, Xrp};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::{Amount, DROPS_MAX};
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -366,7 +367,8 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
 /// rippled `ValidPermissionedDEX`, after a successful transaction of a type its row gives a
 /// [`DexCheck`] (Payment, OfferCreate): no malformed hybrid offer (`DomainAndHybrid`),
 /// and for one carrying a DomainID, the domain exists and every offer and book page it
-/// wrote or deleted is that domain's.
+/// wrote or deleted is that domain's (under fixCleanup3_2_0 it may delete open-book
+/// offers, as rippled's develop `regularOffers_` has it).
 pub fn permissioned_dex(
     sb: &super::sandbox::Sandbox,
     tx: &StObject,
@@ -382,10 +384,9 @@ pub fn permissioned_dex(
     let mut domains = std::collections::BTreeSet::new();
     let mut regular_offers = false;
     let mut bad_hybrid = false;
-    let fix313 = sb
-        .info()
-        .rules
-        .enabled(crate::protocol::features::Feature::FixCleanup3_1_3);
+    let fix313 = sb.info().rules.enabled(Feature::FixCleanup3_1_3);
+    // fixCleanup3_2_0: only an open-book offer written (not one deleted) is out of bounds.
+    let deleted_ok = sb.info().rules.enabled(Feature::FixCleanup3_2_0);
     for item in sb.items().values() {
         let e = &item.cur;
         match e.u16_of(s.ledger_entry_type) {
@@ -395,7 +396,10 @@ pub fn permissioned_dex(
                     Some(d) => {
                         domains.insert(d);
                     }
-                    None => regular_offers = true,
+                    None => {
+                        let erased = item.action == Action::Erase;
+                        regular_offers |= !(deleted_ok && erased);
+                    }
                 }
                 let books = match e.get(s.additional_books) {
                     Some(StValue::Array(a)) => Some(a.len()),

@@ -242,7 +242,11 @@ const ROWS: &[Transactor] = &[
         }
     ),
     row!(Clawback, trust::clawback),
-    row!(EscrowCreate, escrow::escrow_create),
+    row!(
+        EscrowCreate,
+        escrow::escrow_create,
+        Rules::features(escrow::escrow_create::extra_features)
+    ),
     row!(
         EscrowFinish,
         escrow::escrow_finish,

@@ -10,9 +10,11 @@ use super::entry::{adjust_owner_count, credit_drops};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::lt;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
 
@@ -31,12 +33,49 @@ pub fn channel(sb: &Sandbox, key: &Hash256) -> Option<StObject> {
         .filter(|c| c.u16_of(sf().ledger_entry_type) == Some(lt::PAYCHAN))
 }
 
-/// True when the channel's CancelAfter or Expiration has passed.
+/// True when the channel's CancelAfter or Expiration has passed (rippled
+/// `isChannelExpired`): under fixCleanup3_2_0 once the parent close time is after it,
+/// before that amendment already at it.
 pub fn expired(sb: &Sandbox, chan: &StObject) -> bool {
-    let now = sb.info().parent_close_time;
+    let info = sb.info();
+    let now = info.parent_close_time;
+    let strict = info.rules.enabled(Feature::FixCleanup3_2_0);
+    let passed = |t: u32| if strict { now > t } else { now >= t };
     let s = sf();
-    chan.u32_of(s.cancel_after).is_some_and(|t| now >= t)
-        || chan.u32_of(s.expiration).is_some_and(|t| now >= t)
+    chan.u32_of(s.cancel_after).is_some_and(passed) || chan.u32_of(s.expiration).is_some_and(passed)
+}
+
+/// The parent close time plus a channel's SettleDelay (rippled `saturatingAdd`):
+/// saturating at the largest time under fixCleanup3_2_0, wrapping around before it.
+pub fn settle_time(rules: &Rules, now: u32, delay: u32) -> u32 {
+    if rules.enabled(Feature::FixCleanup3_2_0) {
+        now.saturating_add(delay)
+    } else {
+        now.wrapping_add(delay)
+    }
+}
+
+/// A transaction's Channel field: absent is malformed, and so, under fixCleanup3_2_0, is
+/// the zero ID (it cannot name a ledger entry).
+pub fn channel_id(tx: &StObject) -> Result<Hash256, Ter> {
+    match tx.h256_of(sf().channel) {
+        None => Err(Ter::temMALFORMED),
+        Some(id) if id.is_zero() && crate::ledger::rules::enabled_now(Feature::FixCleanup3_2_0) => {
+            Err(Ter::temMALFORMED)
+        }
+        Some(id) => Ok(id),
+    }
+}
+
+/// A doApply refusal rippled answers with a tem before fixCleanup3_2_0 and with
+/// tecNO_PERMISSION under it (an unsigned claim by the destination, a claim signed by
+/// another key, an Expiration set too early).
+pub fn refused(rules: &Rules, before: Ter) -> Ter {
+    if rules.enabled(Feature::FixCleanup3_2_0) {
+        Ter::tecNO_PERMISSION
+    } else {
+        before
+    }
 }
 
 /// Closes a channel: the unclaimed XRP goes back to the owner (rippled `closeChannel`).

@@ -1,7 +1,7 @@
 //! PaymentChannelClaim (rippled `PayChan.cpp`): pays out a signed claim, renews or closes
 //! a channel.
 
-use super::{channel, close_channel, expired, positive_xrp};
+use super::{channel, channel_id, close_channel, expired, positive_xrp, refused, settle_time};
 use crate::engine::credential;
 use crate::engine::entry::credit_drops;
 use crate::engine::ter::Ter;
@@ -48,9 +48,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     if flags & tf::CLOSE != 0 && flags & tf::RENEW != 0 {
         return Err(Ter::temMALFORMED);
     }
-    let Some(channel) = tx.h256_of(s.channel) else {
-        return Err(Ter::temMALFORMED);
-    };
+    let channel = channel_id(tx)?;
     if let Some(sig) = tx.blob_of(s.signature) {
         let (Some(pk), Some(bal)) = (tx.blob_of(s.public_key), bal) else {
             return Err(Ter::temMALFORMED);
@@ -100,11 +98,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         let chan_balance = chan.drops_of(s.balance);
         let chan_funds = chan.drops_of(s.amount);
         let has_sig = tx.blob_of(s.signature).is_some();
+        let rules = ctx.sb.info().rules;
         if me == dst && !has_sig {
-            return Err(Ter::temBAD_SIGNATURE);
+            return Err(refused(&rules, Ter::temBAD_SIGNATURE));
         }
         if has_sig && tx.blob_of(s.public_key) != chan.blob_of(s.public_key) {
-            return Err(Ter::temBAD_SIGNER);
+            return Err(refused(&rules, Ter::temBAD_SIGNER));
         }
         if req > chan_funds || req <= chan_balance {
             return Err(Ter::tecUNFUNDED_PAYMENT);
@@ -132,11 +131,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         if dst == me || chan.drops_of(s.balance) == chan.drops_of(s.amount) {
             return close_channel(&mut ctx.sb, &key, &chan).into_result();
         }
-        let settle = ctx
-            .sb
-            .info()
-            .parent_close_time
-            .saturating_add(chan.u32_of(s.settle_delay).unwrap_or(0));
+        let info = ctx.sb.info();
+        let delay = chan.u32_of(s.settle_delay).unwrap_or(0);
+        let settle = settle_time(&info.rules, info.parent_close_time, delay);
         if cur_expiration.is_none_or(|e| e > settle) {
             chan.set(s.expiration, StValue::UInt32(settle));
             ctx.sb.update(key, chan);

@@ -1,7 +1,7 @@
 //! PaymentChannelFund (rippled `PayChan.cpp`): the owner adds XRP to a channel and may
 //! extend its Expiration.
 
-use super::{channel, close_channel, expired, positive_xrp};
+use super::{channel, channel_id, close_channel, expired, positive_xrp, refused, settle_time};
 use crate::engine::entry::{balance_drops, credit_drops};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -17,8 +17,8 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    if tx.h256_of(sf().channel).is_none() {
-        return Ter::temMALFORMED;
+    if let Err(t) = channel_id(tx) {
+        return t;
     }
     match positive_xrp(tx, sf().amount) {
         Ok(Some(_)) => Ter::tesSUCCESS,
@@ -49,16 +49,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecNO_PERMISSION;
     }
     if let Some(extend) = tx.u32_of(s.expiration) {
-        let mut min = ctx
-            .sb
-            .info()
-            .parent_close_time
-            .saturating_add(chan.u32_of(s.settle_delay).unwrap_or(0));
+        let info = ctx.sb.info();
+        let delay = chan.u32_of(s.settle_delay).unwrap_or(0);
+        let mut min = settle_time(&info.rules, info.parent_close_time, delay);
         if let Some(cur) = chan.u32_of(s.expiration) {
             min = min.min(cur);
         }
         if extend < min {
-            return Ter::temBAD_EXPIRATION;
+            return refused(&info.rules, Ter::temBAD_EXPIRATION);
         }
         chan.set(s.expiration, StValue::UInt32(extend));
         ctx.sb.update(key, chan.clone());

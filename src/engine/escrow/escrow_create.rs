@@ -12,7 +12,7 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
 use crate::ledger::keylet;
-use crate::ledger::rules::enabled_now;
+use crate::ledger::rules::{enabled_now, Rules};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
@@ -20,6 +20,13 @@ use crate::protocol::condition::{parse_condition, ConditionError};
 use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
+
+/// checkExtraFeatures: under fixCleanup3_2_0 an MPT amount needs MPTokensV1 before any
+/// other check (before it, preflight answers that after TokenEscrow's).
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    let mpt = matches!(token_lock::token_of(tx), Some(token_lock::Token::Mpt(_)));
+    !(mpt && rules.enabled(Feature::FixCleanup3_2_0)) || rules.enabled(Feature::MPTokensV1)
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {

@@ -6,8 +6,10 @@ use crate::engine::nft::{self, CANCEL_COUNT_MAX};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
+use crate::ledger::rules::enabled_now;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -20,6 +22,10 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temMALFORMED;
     };
     if ids.is_empty() || ids.len() > CANCEL_COUNT_MAX {
+        return Ter::temMALFORMED;
+    }
+    // fixCleanup3_2_0: a zero ID cannot name a ledger entry.
+    if enabled_now(Feature::FixCleanup3_2_0) && ids.iter().any(|id| id.is_zero()) {
         return Ter::temMALFORMED;
     }
     let mut sorted = ids.to_vec();

@@ -467,7 +467,8 @@ fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
 }
 
 /// `MPTokenIssuanceCreate::create` for the shares: sequence 1, owned by the pseudo, its
-/// `ReferenceHolding` naming the pseudo-account's holding of the asset (rippled 3.2).
+/// `ReferenceHolding`, when given, naming the pseudo-account's holding of the asset
+/// (rippled 3.2 under fixCleanup3_2_0).
 pub fn create_share_issuance(
     sb: &mut Sandbox,
     pseudo: &AccountId,

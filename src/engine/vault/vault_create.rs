@@ -19,6 +19,7 @@ use crate::ledger::keylet;
 use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
@@ -139,7 +140,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         VaultAsset::Token(i) if !i.is_xrp() => ctx.tx.u8_of(s.scale).unwrap_or(DEFAULT_IOU_SCALE),
         _ => 0,
     };
-    let holding = super::holding_key(&pseudo, &issue);
+    // The shares name the pseudo-account's holding only under fixCleanup3_2_0.
+    let holding = super::holding_key(&pseudo, &issue)
+        .filter(|_| ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0));
     let flags = share_flags(ctx.tx.flags());
     let share = create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx)?;
     let vault = vault_entry(ctx.tx, &account, &pseudo, &issue, share, seq, page, scale);

@@ -58,3 +58,38 @@ fn balances_hold(amount: &Amount, amount2: &Amount, lpt: &Amount) -> bool {
     // Within a relative 1e-11 (`withinRelativeDistance`): (max - min) / max.
     !lpt.is_zero() && (lpt_n - mean) / lpt_n < Number::new(1, -11)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::balances_hold;
+    use crate::protocol::amount::{Amount, IouValue, Rounding};
+    use crate::protocol::types::{AccountId, Currency};
+
+    fn usd(m: u128, e: i32) -> Amount {
+        let v = IouValue::from_parts(m, e, false, Rounding::Nearest).expect("value");
+        Amount::iou(v, Currency::iso(*b"USD"), AccountId([1; 20]))
+    }
+
+    #[test]
+    fn the_product_mean_must_cover_the_lp_tokens_within_1e_11() {
+        // sqrt(4 * 9) = 6.
+        assert!(balances_hold(&usd(4, 0), &usd(9, 0), &usd(6, 0)));
+        assert!(balances_hold(&usd(4, 0), &usd(9, 0), &usd(5, 0)));
+        // 6.00000000001 is 1.7e-12 above: the weak check passes; 6.0000000001 fails it.
+        assert!(balances_hold(
+            &usd(4, 0),
+            &usd(9, 0),
+            &usd(600000000001, -11)
+        ));
+        assert!(!balances_hold(
+            &usd(4, 0),
+            &usd(9, 0),
+            &usd(60000000001, -10)
+        ));
+        // All zero is the last withdrawal; a zero side with tokens left is not.
+        let zero = usd(0, 0);
+        assert!(balances_hold(&zero, &zero, &zero));
+        assert!(!balances_hold(&zero, &usd(9, 0), &usd(6, 0)));
+        assert!(!balances_hold(&usd(4, 0), &usd(9, 0), &zero));
+    }
+}

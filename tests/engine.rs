@@ -68,6 +68,8 @@ mod review;
 mod rules;
 #[path = "engine/rules_amm11.rs"]
 mod rules_amm11;
+#[path = "engine/rules_amm_clawback.rs"]
+mod rules_amm_clawback;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

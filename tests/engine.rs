@@ -72,6 +72,8 @@ mod rules_amm11;
 mod rules_cleanup313;
 #[path = "engine/rules_cleanup320.rs"]
 mod rules_cleanup320;
+#[path = "engine/rules_amm_clawback.rs"]
+mod rules_amm_clawback;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

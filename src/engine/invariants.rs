@@ -40,6 +40,10 @@ pub enum Violation {
     /// OfferCreate touched another domain's or the open book's offers or pages, or its
     /// domain does not exist (rippled `ValidPermissionedDEX`).
     BadPermissionedDex,
+    /// A successful AMMWithdraw or AMMClawback left the pool's balances not all positive
+    /// (or all zero), or `sqrt(amount * amount2)` below its LPTokenBalance by more than a
+    /// relative 1e-11 (rippled `ValidAMM`, under fixAMMv1_3).
+    BadAmmPool,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);

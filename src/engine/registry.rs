@@ -107,6 +107,8 @@ pub struct Rules {
     pub deletes_root: RootDeletion,
     /// The permissioned DEX invariant it is held to.
     pub dex: DexCheck,
+    /// Held to rippled's `ValidAMM` withdrawal invariant (AMMWithdraw, AMMClawback).
+    pub amm_withdrawal: bool,
     /// Granular permissions a delegate may hold for it instead of the type's own.
     pub granular: Option<Granular>,
     /// The amendments what it uses needs beyond its type's own (`checkExtraFeatures`).
@@ -123,6 +125,7 @@ impl Rules {
         carries_inner: None,
         deletes_root: RootDeletion::Never,
         dex: DexCheck::None,
+        amm_withdrawal: false,
         granular: None,
         extra_features: None,
     };
@@ -274,6 +277,7 @@ const ROWS: &[Transactor] = &[
         amm::amm_withdraw,
         Rules {
             deletes_root: RootDeletion::PseudoOf(PseudoOwner::Amm),
+            amm_withdrawal: true,
             ..Rules::NONE
         }
     ),
@@ -292,6 +296,7 @@ const ROWS: &[Transactor] = &[
         amm::amm_clawback,
         Rules {
             deletes_root: RootDeletion::PseudoOf(PseudoOwner::Amm),
+            amm_withdrawal: true,
             ..Rules::NONE
         }
     ),

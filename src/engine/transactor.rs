@@ -669,7 +669,11 @@ pub fn apply_transaction(
     }
     let checked = |sb: &Sandbox, ter: Ter| {
         invariants::check(sb.items(), fee, c.fee, &c.account, rules.deletes_root)?;
-        invariants::permissioned_dex(sb, tx, ter, rules.dex)
+        invariants::permissioned_dex(sb, tx, ter, rules.dex)?;
+        let amm_ok = !rules.amm_withdrawal || super::amm::invariant::withdrawal_holds(sb, tx, ter);
+        amm_ok
+            .then_some(())
+            .ok_or(invariants::Violation::BadAmmPool)
     };
     if let Err(v) = checked(&ctx.sb, ter) {
         if std::env::var_os("INV_TRACE").is_some() {

@@ -152,7 +152,7 @@ fn a_snapshot_takes_its_amendments_entry_and_refuses_what_ledgerd_lacks() {
 // fixAMMClawbackRounding`, `all - fixAMMClawbackRounding` and `all`, with its numbers for
 // each.
 
-mod amm_both_ways {
+pub(crate) mod amm_both_ways {
     use super::*;
     use ledgerd::engine::account_set::asf;
     use ledgerd::engine::amm::{self, tf};
@@ -163,7 +163,7 @@ mod amm_both_ways {
 
     /// Which of the two amendments the ledger's rules hold.
     #[derive(Clone, Copy, PartialEq, Debug)]
-    enum Variant {
+    pub(crate) enum Variant {
         /// `all - fixAMMv1_3 - fixAMMClawbackRounding`.
         Neither,
         /// `all - fixAMMClawbackRounding`.
@@ -172,7 +172,7 @@ mod amm_both_ways {
         Both,
     }
 
-    fn env_for(v: Variant) -> Env {
+    pub(crate) fn env_for(v: Variant) -> Env {
         match v {
             Variant::Neither => {
                 env_without(&[Feature::FixAMMv1_3, Feature::FixAMMClawbackRounding])
@@ -183,7 +183,7 @@ mod amm_both_ways {
     }
 
     /// `IOUAmount{m, e}` / `STAmount{issue, m, e}`.
-    fn v(m: u64, e: i32) -> IouValue {
+    pub(crate) fn v(m: u64, e: i32) -> IouValue {
         IouValue::from_parts(m as u128, e, false, Rounding::Nearest).expect("value")
     }
 
@@ -192,11 +192,11 @@ mod amm_both_ways {
         tx
     }
 
-    fn pool_tx(name: &str, a: Issue, b: Issue) -> Tx {
+    pub(crate) fn pool_tx(name: &str, a: Issue, b: Issue) -> Tx {
         with_issue(with_issue(Tx::new(name), "Asset", a), "Asset2", b)
     }
 
-    fn create(env: &mut Env, who: &Account, a: Amount, b: Amount) {
+    pub(crate) fn create(env: &mut Env, who: &Account, a: Amount, b: Amount) {
         let mut tx = Tx::new("AMMCreate")
             .amount("Amount", a)
             .amount("Amount2", b)
@@ -220,13 +220,13 @@ mod amm_both_ways {
         env.apply(issuer, tx, Ter::tesSUCCESS);
     }
 
-    fn amm_account(env: &Env, a: Issue, b: Issue) -> Option<AccountId> {
+    pub(crate) fn amm_account(env: &Env, a: Issue, b: Issue) -> Option<AccountId> {
         env.read(&amm::amm_key(&a, &b))
             .and_then(|o| o.account_of(sf().account))
     }
 
     /// The pool's balances of `a` and `b` and its LPTokenBalance.
-    fn pool(env: &Env, a: Issue, b: Issue) -> (Amount, Amount, IouValue) {
+    pub(crate) fn pool(env: &Env, a: Issue, b: Issue) -> (Amount, Amount, IouValue) {
         let acct = amm_account(env, a, b).expect("AMM");
         let view = env.store.current().view;
         let held = |i: &Issue| ledgerd::engine::funds::account_holds(&view, &acct, i, false);
@@ -238,7 +238,7 @@ mod amm_both_ways {
         (held(&a), held(&b), lpt)
     }
 
-    fn lp_tokens(env: &Env, who: &Account, a: Issue, b: Issue) -> IouValue {
+    pub(crate) fn lp_tokens(env: &Env, who: &Account, a: Issue, b: Issue) -> IouValue {
         let acct = amm_account(env, a, b).expect("AMM");
         let cur = amm::lpt_currency(&a.currency, &b.currency);
         match env.read(&keylet::line(&who.id, &acct, &cur)) {
@@ -247,7 +247,7 @@ mod amm_both_ways {
         }
     }
 
-    fn iou(issuer: &Account, code: &str, value: IouValue) -> Amount {
+    pub(crate) fn iou(issuer: &Account, code: &str, value: IouValue) -> Amount {
         Amount::iou(value, cur(code), issuer.id)
     }
 

@@ -14,6 +14,7 @@ pub mod amm_deposit;
 pub mod amm_math;
 pub mod amm_vote;
 pub mod amm_withdraw;
+pub mod invariant;
 pub mod withdrawal;
 
 use std::sync::Arc;

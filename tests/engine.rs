@@ -68,12 +68,12 @@ mod review;
 mod rules;
 #[path = "engine/rules_amm11.rs"]
 mod rules_amm11;
+#[path = "engine/rules_amm_clawback.rs"]
+mod rules_amm_clawback;
 #[path = "engine/rules_cleanup313.rs"]
 mod rules_cleanup313;
 #[path = "engine/rules_cleanup320.rs"]
 mod rules_cleanup320;
-#[path = "engine/rules_amm_clawback.rs"]
-mod rules_amm_clawback;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

@@ -654,6 +654,7 @@ pub fn apply_transaction(
     let checked = |sb: &Sandbox, ter: Ter| {
         invariants::check(sb.items(), fee, c.fee, &c.account, rules.deletes_root)?;
         invariants::permissioned_dex(sb, tx, ter, rules.dex)?;
+        invariants::loan_broker_cover(sb, rules.deletes_root)?;
         let amm_ok = !rules.amm_withdrawal || super::amm::invariant::withdrawal_holds(sb, tx, ter);
         amm_ok
             .then_some(())

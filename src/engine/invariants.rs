@@ -48,6 +48,11 @@ pub enum Violation {
     /// asset, or (fixCleanup3_1_3, but for LoanBrokerDelete) above it (rippled
     /// `ValidLoanBroker`, its cover checks).
     BadLoanBrokerCover,
+    /// A PermissionedDomain left with AcceptedCredentials empty, over 10, repeated or out
+    /// of order; or, under fixCleanup3_1_3, touched by a failed transaction or a type not
+    /// its own, more than one touched, or not written / deleted as its type should
+    /// (rippled `ValidPermissionedDomain`).
+    BadPermissionedDomain,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -440,6 +445,76 @@ pub fn permissioned_dex(
         return Err(Violation::BadPermissionedDex);
     }
     Ok(())
+}
+
+/// What a transaction type may do to PermissionedDomain entries (rippled
+/// `ValidPermissionedDomain`); the registry row of each type says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DomainWrite {
+    /// Nothing.
+    None,
+    /// Create or modify one (PermissionedDomainSet).
+    Set,
+    /// Delete one (PermissionedDomainDelete).
+    Delete,
+}
+
+/// One PermissionedDomain a transaction wrote or deleted, as `ValidPermissionedDomain`
+/// sees it: deleted, and its AcceptedCredentials well formed (1 to 10, no two alike, in
+/// the order of rippled's sorted set).
+struct DomainStatus {
+    deleted: bool,
+    well_formed: bool,
+}
+
+/// Most credentials a PermissionedDomain accepts (rippled
+/// `maxPermissionedDomainCredentialsArraySize`).
+const DOMAIN_CREDENTIALS_MAX: usize = 10;
+
+fn domain_status(item: &Item) -> DomainStatus {
+    use super::credential::{array_of, pairs, sorted};
+    let arr = array_of(&item.cur, sf().accepted_credentials).unwrap_or_default();
+    let listed = pairs(arr);
+    let ordered = sorted(listed.clone());
+    let well_formed = !arr.is_empty()
+        && arr.len() <= DOMAIN_CREDENTIALS_MAX
+        && ordered.is_some_and(|o| o == listed);
+    DomainStatus {
+        deleted: item.action == Action::Erase,
+        well_formed,
+    }
+}
+
+/// rippled `ValidPermissionedDomain`. Before fixCleanup3_1_3 only a successful
+/// PermissionedDomainSet is judged: the domain it wrote is well formed. With it, a failed
+/// transaction touches no domain, none touches more than one, PermissionedDomainSet
+/// writes (not deletes) a well-formed one, PermissionedDomainDelete deletes one, and no
+/// other type touches any.
+pub fn permissioned_domain(
+    sb: &super::sandbox::Sandbox,
+    ter: super::ter::Ter,
+    write: DomainWrite,
+) -> Result<(), Violation> {
+    let statuses: Vec<DomainStatus> = sb
+        .items()
+        .values()
+        .filter(|i| i.cur.u16_of(sf().ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN))
+        .map(domain_status)
+        .collect();
+    let success = ter == super::ter::Ter::tesSUCCESS;
+    let ok = if !sb.info().rules.enabled(Feature::FixCleanup3_1_3) {
+        write != DomainWrite::Set || !success || statuses.first().is_none_or(|s| s.well_formed)
+    } else if !success || statuses.len() > 1 {
+        statuses.is_empty()
+    } else {
+        match (write, statuses.first()) {
+            (DomainWrite::Set, Some(s)) => !s.deleted && s.well_formed,
+            (DomainWrite::Delete, Some(s)) => s.deleted,
+            (DomainWrite::None, None) => true,
+            _ => false,
+        }
+    };
+    ok.then_some(()).ok_or(Violation::BadPermissionedDomain)
 }
 
 /// rippled `ValidLoanBroker`'s cover checks: every LoanBroker the transaction wrote or
@@ -841,6 +916,76 @@ mod tests {
             set.remove(Feature::FixCleanup3_1_3);
         }
         crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY)
+    }
+
+    /// rippled `ValidPermissionedDomain`, both ways of fixCleanup3_1_3: before it only a
+    /// successful PermissionedDomainSet's domain is judged (well formed); with it also
+    /// what failed transactions and other types touch, and what Set and Delete do.
+    #[test]
+    fn permissioned_domains_are_judged_for_every_type_only_with_fix_cleanup_3_1_3() {
+        use crate::engine::credential::set_value;
+        use crate::engine::ter::Ter;
+        let owner = AccountId([6; 20]);
+        let (one, two) = (Hash256([0xD1; 32]), Hash256([0xD2; 32]));
+        let domain = |creds: &[(u8, &[u8])]| {
+            let mut d = new_entry(lt::PERMISSIONED_DOMAIN);
+            d.set(sf().owner, StValue::AccountId(owner));
+            let set: Vec<_> = creds
+                .iter()
+                .map(|(a, t)| (AccountId([*a; 20]), t.to_vec()))
+                .collect();
+            d.set(sf().accepted_credentials, set_value(&set));
+            d
+        };
+        let good = domain(&[(1, b"A"), (2, b"A")]);
+        let unsorted = domain(&[(2, b"A"), (1, b"A")]);
+        let ok = Ter::tesSUCCESS;
+        let tec = Ter::tecNO_PERMISSION;
+        use DomainWrite::{Delete, None as Untouching, Set};
+        // (what is written, the result, the type's right, bad before, bad with the fix)
+        type Write = Vec<(Hash256, Option<StObject>)>;
+        let cases: Vec<(Write, Ter, DomainWrite, bool, bool)> = vec![
+            (vec![(one, Some(good.clone()))], ok, Set, false, false),
+            (vec![(one, Some(unsorted.clone()))], ok, Set, true, true),
+            (vec![(one, Some(domain(&[])))], ok, Set, true, true),
+            (vec![(one, Some(unsorted.clone()))], tec, Set, false, true),
+            (vec![(one, Some(unsorted))], ok, Untouching, false, true),
+            (vec![(one, None)], ok, Set, false, true),
+            (vec![(one, None)], ok, Delete, false, false),
+            (vec![(one, Some(good.clone()))], ok, Delete, false, true),
+            (vec![], ok, Set, false, true),
+            (vec![], ok, Untouching, false, false),
+            (
+                vec![(one, Some(good.clone())), (two, Some(good.clone()))],
+                ok,
+                Set,
+                false,
+                true,
+            ),
+        ];
+        for on in [false, true] {
+            let view = view_ruled(&[(owner, 10_000_000)], rules_313(on));
+            let mut base = Sandbox::new(&view);
+            base.insert(one, good.clone());
+            for (i, (writes, ter, right, bad_before, bad_after)) in cases.iter().enumerate() {
+                let mut sb = Sandbox::new(&base);
+                for (key, entry) in writes {
+                    match entry {
+                        Some(e) if sb.exists(key) => sb.update(*key, e.clone()),
+                        Some(e) => sb.insert(*key, e.clone()),
+                        None => sb.erase(*key),
+                    }
+                }
+                let bad = if on { *bad_after } else { *bad_before };
+                let want = if bad {
+                    Err(Violation::BadPermissionedDomain)
+                } else {
+                    Ok(())
+                };
+                let got = permissioned_domain(&sb, *ter, *right);
+                assert_eq!(got, want, "case {i}, fix {on}");
+            }
+        }
     }
 
     /// rippled `ValidLoanBroker`'s cover checks: an XRP broker whose pseudo-account holds

@@ -16,6 +16,11 @@
 //! - Hybrid offers with an empty AdditionalBooks list (the book step's `offerInDomain`
 //!   and the `ValidPermissionedDEX` invariant) have unit tests in `src/engine/invariants.rs`:
 //!   no transaction writes one, so no story can.
+//! - NFTokenAcceptOffer of an expired offer deletes it and answers `tecEXPIRED` from
+//!   doApply; before the fix preclaim answered `tecEXPIRED` and the offer stayed.
+//! - What no transaction of ledgerd's can show has unit tests: the `ValidLoanBroker`
+//!   cover check and `ValidPermissionedDomain` (`src/engine/invariants.rs`), a failed
+//!   deletion of an expired credential (`src/engine/credential/mod.rs`).
 
 use crate::support;
 

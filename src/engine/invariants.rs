@@ -44,6 +44,15 @@ pub enum Violation {
     /// (or all zero), or `sqrt(amount * amount2)` below its LPTokenBalance by more than a
     /// relative 1e-11 (rippled `ValidAMM`, under fixAMMv1_3).
     BadAmmPool,
+    /// A LoanBroker's CoverAvailable is below what its pseudo-account holds of the vault's
+    /// asset, or (fixCleanup3_1_3, but for LoanBrokerDelete) above it (rippled
+    /// `ValidLoanBroker`, its cover checks).
+    BadLoanBrokerCover,
+    /// A PermissionedDomain left with AcceptedCredentials empty, over 10, repeated or out
+    /// of order; or, under fixCleanup3_1_3, touched by a failed transaction or a type not
+    /// its own, more than one touched, or not written / deleted as its type should
+    /// (rippled `ValidPermissionedDomain`).
+    BadPermissionedDomain,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -438,6 +447,147 @@ pub fn permissioned_dex(
     Ok(())
 }
 
+/// What a transaction type may do to PermissionedDomain entries (rippled
+/// `ValidPermissionedDomain`); the registry row of each type says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DomainWrite {
+    /// Nothing.
+    None,
+    /// Create or modify one (PermissionedDomainSet).
+    Set,
+    /// Delete one (PermissionedDomainDelete).
+    Delete,
+}
+
+/// One PermissionedDomain a transaction wrote or deleted, as `ValidPermissionedDomain`
+/// sees it: deleted, and its AcceptedCredentials well formed (1 to 10, no two alike, in
+/// the order of rippled's sorted set).
+struct DomainStatus {
+    deleted: bool,
+    well_formed: bool,
+}
+
+/// Most credentials a PermissionedDomain accepts (rippled
+/// `maxPermissionedDomainCredentialsArraySize`).
+const DOMAIN_CREDENTIALS_MAX: usize = 10;
+
+fn domain_status(item: &Item) -> DomainStatus {
+    use super::credential::{array_of, pairs, sorted};
+    let arr = array_of(&item.cur, sf().accepted_credentials).unwrap_or_default();
+    let listed = pairs(arr);
+    let ordered = sorted(listed.clone());
+    let well_formed = !arr.is_empty()
+        && arr.len() <= DOMAIN_CREDENTIALS_MAX
+        && ordered.is_some_and(|o| o == listed);
+    DomainStatus {
+        deleted: item.action == Action::Erase,
+        well_formed,
+    }
+}
+
+/// rippled `ValidPermissionedDomain`. Before fixCleanup3_1_3 only a successful
+/// PermissionedDomainSet is judged: the domain it wrote is well formed. With it, a failed
+/// transaction touches no domain, none touches more than one, PermissionedDomainSet
+/// writes (not deletes) a well-formed one, PermissionedDomainDelete deletes one, and no
+/// other type touches any.
+pub fn permissioned_domain(
+    sb: &super::sandbox::Sandbox,
+    ter: super::ter::Ter,
+    write: DomainWrite,
+) -> Result<(), Violation> {
+    let statuses: Vec<DomainStatus> = sb
+        .items()
+        .values()
+        .filter(|i| i.cur.u16_of(sf().ledger_entry_type) == Some(lt::PERMISSIONED_DOMAIN))
+        .map(domain_status)
+        .collect();
+    let success = ter == super::ter::Ter::tesSUCCESS;
+    let ok = if !sb.info().rules.enabled(Feature::FixCleanup3_1_3) {
+        write != DomainWrite::Set || !success || statuses.first().is_none_or(|s| s.well_formed)
+    } else if !success || statuses.len() > 1 {
+        statuses.is_empty()
+    } else {
+        match (write, statuses.first()) {
+            (DomainWrite::Set, Some(s)) => !s.deleted && s.well_formed,
+            (DomainWrite::Delete, Some(s)) => s.deleted,
+            (DomainWrite::None, None) => true,
+            _ => false,
+        }
+    };
+    ok.then_some(()).ok_or(Violation::BadPermissionedDomain)
+}
+
+/// rippled `ValidLoanBroker`'s cover checks: every LoanBroker the transaction wrote or
+/// deleted, and every broker whose pseudo-account's trust line or MPToken it touched,
+/// has CoverAvailable no less than the pseudo-account holds of its vault's asset (frozen
+/// or not); under fixCleanup3_1_3 no more either, except in a LoanBrokerDelete (which
+/// empties the pseudo-account and leaves CoverAvailable as it was).
+pub fn loan_broker_cover(
+    sb: &super::sandbox::Sandbox,
+    roots: RootDeletion,
+) -> Result<(), Violation> {
+    use crate::ledger::view::ReadView;
+    let s = sf();
+    let mut brokers: std::collections::BTreeMap<Hash256, Option<StObject>> = Default::default();
+    let broker_of = |a: &AccountId| {
+        sb.read(&crate::ledger::keylet::account(a))
+            .and_then(|r| r.h256_of(s.loan_broker_id))
+    };
+    for (key, item) in sb.items() {
+        let entry = item.orig.as_deref().unwrap_or(&item.cur);
+        match entry.u16_of(s.ledger_entry_type) {
+            Some(lt::LOAN_BROKER) => {
+                brokers.insert(*key, Some(item.cur.clone()));
+            }
+            Some(lt::RIPPLE_STATE) => {
+                for f in [s.low_limit, s.high_limit] {
+                    let end = entry.amount_of(f).map(|a| a.issue().issuer);
+                    if let Some(b) = end.as_ref().and_then(broker_of) {
+                        brokers.entry(b).or_insert(None);
+                    }
+                }
+            }
+            Some(lt::MPTOKEN) => {
+                if let Some(b) = entry.account_of(s.account).as_ref().and_then(broker_of) {
+                    brokers.entry(b).or_insert(None);
+                }
+            }
+            _ => {}
+        }
+    }
+    let fix = sb.info().rules.enabled(Feature::FixCleanup3_1_3);
+    // The type that deletes a broker's pseudo-account is LoanBrokerDelete.
+    let deleting = roots == RootDeletion::PseudoOf(PseudoOwner::LoanBroker);
+    for (key, written) in brokers {
+        let Some(after) = written.or_else(|| sb.read(&key).map(|b| (*b).clone())) else {
+            continue;
+        };
+        let vault = after
+            .h256_of(s.vault_id)
+            .and_then(|v| super::vault::read_vault(sb, &v));
+        let (Some(asset), Some(pseudo)) = (
+            vault.as_ref().and_then(super::vault::asset_of),
+            after.account_of(s.account),
+        ) else {
+            continue;
+        };
+        let held = match &asset {
+            super::vault::VaultAsset::Token(i) => {
+                super::funds::account_holds(sb, &pseudo, i, false).to_number()
+            }
+            super::vault::VaultAsset::Mpt(id) => {
+                let units = super::mpt::holds(sb, &pseudo, id, false);
+                crate::protocol::number::Number::from_i64(i64::try_from(units).unwrap_or(i64::MAX))
+            }
+        };
+        let cover = super::vault::number_of(&after, s.cover_available);
+        if cover < held || (fix && !deleting && cover > held) {
+            return Err(Violation::BadLoanBrokerCover);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -766,6 +916,124 @@ mod tests {
             set.remove(Feature::FixCleanup3_1_3);
         }
         crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY)
+    }
+
+    /// rippled `ValidPermissionedDomain`, both ways of fixCleanup3_1_3: before it only a
+    /// successful PermissionedDomainSet's domain is judged (well formed); with it also
+    /// what failed transactions and other types touch, and what Set and Delete do.
+    #[test]
+    fn permissioned_domains_are_judged_for_every_type_only_with_fix_cleanup_3_1_3() {
+        use crate::engine::credential::set_value;
+        use crate::engine::ter::Ter;
+        let owner = AccountId([6; 20]);
+        let (one, two) = (Hash256([0xD1; 32]), Hash256([0xD2; 32]));
+        let domain = |creds: &[(u8, &[u8])]| {
+            let mut d = new_entry(lt::PERMISSIONED_DOMAIN);
+            d.set(sf().owner, StValue::AccountId(owner));
+            let set: Vec<_> = creds
+                .iter()
+                .map(|(a, t)| (AccountId([*a; 20]), t.to_vec()))
+                .collect();
+            d.set(sf().accepted_credentials, set_value(&set));
+            d
+        };
+        let good = domain(&[(1, b"A"), (2, b"A")]);
+        let unsorted = domain(&[(2, b"A"), (1, b"A")]);
+        let ok = Ter::tesSUCCESS;
+        let tec = Ter::tecNO_PERMISSION;
+        use DomainWrite::{Delete, None as Untouching, Set};
+        // (what is written, the result, the type's right, bad before, bad with the fix)
+        type Write = Vec<(Hash256, Option<StObject>)>;
+        let cases: Vec<(Write, Ter, DomainWrite, bool, bool)> = vec![
+            (vec![(one, Some(good.clone()))], ok, Set, false, false),
+            (vec![(one, Some(unsorted.clone()))], ok, Set, true, true),
+            (vec![(one, Some(domain(&[])))], ok, Set, true, true),
+            (vec![(one, Some(unsorted.clone()))], tec, Set, false, true),
+            (vec![(one, Some(unsorted))], ok, Untouching, false, true),
+            (vec![(one, None)], ok, Set, false, true),
+            (vec![(one, None)], ok, Delete, false, false),
+            (vec![(one, Some(good.clone()))], ok, Delete, false, true),
+            (vec![], ok, Set, false, true),
+            (vec![], ok, Untouching, false, false),
+            (
+                vec![(one, Some(good.clone())), (two, Some(good.clone()))],
+                ok,
+                Set,
+                false,
+                true,
+            ),
+        ];
+        for on in [false, true] {
+            let view = view_ruled(&[(owner, 10_000_000)], rules_313(on));
+            let mut base = Sandbox::new(&view);
+            base.insert(one, good.clone());
+            for (i, (writes, ter, right, bad_before, bad_after)) in cases.iter().enumerate() {
+                let mut sb = Sandbox::new(&base);
+                for (key, entry) in writes {
+                    match entry {
+                        Some(e) if sb.exists(key) => sb.update(*key, e.clone()),
+                        Some(e) => sb.insert(*key, e.clone()),
+                        None => sb.erase(*key),
+                    }
+                }
+                let bad = if on { *bad_after } else { *bad_before };
+                let want = if bad {
+                    Err(Violation::BadPermissionedDomain)
+                } else {
+                    Ok(())
+                };
+                let got = permissioned_domain(&sb, *ter, *right);
+                assert_eq!(got, want, "case {i}, fix {on}");
+            }
+        }
+    }
+
+    /// rippled `ValidLoanBroker`'s cover checks: an XRP broker whose pseudo-account holds
+    /// 1,000 drops. Cover below that always fails; above it fails only with
+    /// fixCleanup3_1_3, and never in LoanBrokerDelete.
+    #[test]
+    fn a_loan_brokers_cover_above_its_balance_fails_only_with_fix_cleanup_3_1_3() {
+        use crate::engine::vault::set_number;
+        use crate::protocol::number::Number;
+        use crate::protocol::types::Issue;
+        let (owner, pseudo) = (AccountId([4; 20]), AccountId([5; 20]));
+        let (vault_key, broker_key) = (Hash256([0x7A; 32]), Hash256([0xB7; 32]));
+        let broker = |cover: i64| {
+            let mut b = new_entry(lt::LOAN_BROKER);
+            b.set(sf().account, StValue::AccountId(pseudo));
+            b.set(sf().owner, StValue::AccountId(owner));
+            b.set(sf().vault_id, StValue::Hash256(vault_key));
+            set_number(&mut b, sf().cover_available, Number::from_i64(cover));
+            b
+        };
+        let mut vault = new_entry(lt::VAULT);
+        vault.set(sf().asset, StValue::Issue(Issue::XRP));
+        let lender = RootDeletion::PseudoOf(PseudoOwner::LoanBroker);
+        for on in [false, true] {
+            let view = view_ruled(&[(owner, 10_000_000)], rules_313(on));
+            let mut base = Sandbox::new(&view);
+            let mut root = new_account_root(&pseudo, 1000, 0);
+            root.set(sf().loan_broker_id, StValue::Hash256(broker_key));
+            base.insert(keylet::account(&pseudo), root);
+            base.insert(vault_key, vault.clone());
+            for (cover, roots, bad) in [
+                (1000, RootDeletion::Never, false),
+                (500, RootDeletion::Never, true),
+                (500, lender, true),
+                (1500, RootDeletion::Never, on),
+                (1500, lender, false),
+            ] {
+                let mut sb = Sandbox::new(&base);
+                sb.insert(broker_key, broker(cover));
+                let want = if bad {
+                    Err(Violation::BadLoanBrokerCover)
+                } else {
+                    Ok(())
+                };
+                let got = loan_broker_cover(&sb, roots);
+                assert_eq!(got, want, "cover {cover}, {roots:?}, fix {on}");
+            }
+        }
     }
 
     /// fixCleanup3_1_3 (rippled `ValidPermissionedDEX`, `offerInDomain`): a hybrid offer

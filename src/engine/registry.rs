@@ -9,7 +9,7 @@
 //! Adding a type is a file with `preflight` / `preclaim` / `do_apply` in its family's
 //! folder, a [`TxType`] variant and a row here.
 
-use super::invariants::{DexCheck, PseudoOwner, RootDeletion};
+use super::invariants::{DexCheck, DomainWrite, PseudoOwner, RootDeletion};
 use super::ter::Ter;
 use super::transactor::{ApplyConfig, ApplyContext, InnerApplied};
 use super::tx_type::TxType;
@@ -109,6 +109,8 @@ pub struct Rules {
     pub dex: DexCheck,
     /// Held to rippled's `ValidAMM` withdrawal invariant (AMMWithdraw, AMMClawback).
     pub amm_withdrawal: bool,
+    /// What it may do to PermissionedDomains (`ValidPermissionedDomain`).
+    pub domain: DomainWrite,
     /// Granular permissions a delegate may hold for it instead of the type's own.
     pub granular: Option<Granular>,
     /// The amendments what it uses needs beyond its type's own (`checkExtraFeatures`).
@@ -126,6 +128,7 @@ impl Rules {
         deletes_root: RootDeletion::Never,
         dex: DexCheck::None,
         amm_withdrawal: false,
+        domain: DomainWrite::None,
         granular: None,
         extra_features: None,
     };
@@ -345,9 +348,20 @@ const ROWS: &[Transactor] = &[
     row!(
         PermissionedDomainSet,
         domain::permissioned_domain_set,
-        Rules::features(domain::permissioned_domain_set::extra_features)
+        Rules {
+            domain: DomainWrite::Set,
+            extra_features: Some(domain::permissioned_domain_set::extra_features),
+            ..Rules::NONE
+        }
     ),
-    row!(PermissionedDomainDelete, domain::permissioned_domain_delete),
+    row!(
+        PermissionedDomainDelete,
+        domain::permissioned_domain_delete,
+        Rules {
+            domain: DomainWrite::Delete,
+            ..Rules::NONE
+        }
+    ),
     row!(DelegateSet, delegate::delegate_set),
     row!(
         VaultCreate,

@@ -648,28 +648,14 @@ pub fn apply_transaction(
     if !ter.is_applied() || (ter.is_tec() && cfg.fail_hard) {
         return Outcome::rejected(ter);
     }
-    let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {
-        unfunded_offers_removed(&ctx.sb)
-    } else {
-        Vec::new()
-    };
-    let expired_credentials = if ter == Ter::tecEXPIRED {
-        erased_of_type(&ctx.sb, crate::ledger::flags::lt::CREDENTIAL)
-    } else {
-        Vec::new()
-    };
-    if ter.is_tec() && !reset(&mut ctx, &c) {
+    if ter.is_tec() && !reset_after_tec(&mut ctx, &c, ter) {
         return Outcome::rejected(Ter::tefINTERNAL);
-    }
-    for key in &removed_offers {
-        let _ = super::dex::offer_delete(&mut ctx.sb, key);
-    }
-    for key in &expired_credentials {
-        let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
     let checked = |sb: &Sandbox, ter: Ter| {
         invariants::check(sb.items(), fee, c.fee, &c.account, rules.deletes_root)?;
         invariants::permissioned_dex(sb, tx, ter, rules.dex)?;
+        invariants::loan_broker_cover(sb, rules.deletes_root)?;
+        invariants::permissioned_domain(sb, ter, rules.domain)?;
         let amm_ok = !rules.amm_withdrawal || super::amm::invariant::withdrawal_holds(sb, tx, ter);
         amm_ok
             .then_some(())
@@ -724,6 +710,41 @@ pub fn apply_transaction(
     }
 }
 
+/// Transactor::operator() after a `tec`: what the transaction did is thrown away (the
+/// fee and sequence stay), then the offers a killed transaction found unfunded and the
+/// credentials and NFToken offers an expired one deleted are deleted again. False when
+/// the reset fails.
+fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> bool {
+    let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {
+        unfunded_offers_removed(&ctx.sb)
+    } else {
+        Vec::new()
+    };
+    let (expired_credentials, expired_nft_offers) = if ter == Ter::tecEXPIRED {
+        let mut offers = erased_of_type(&ctx.sb, crate::ledger::flags::lt::NFTOKEN_OFFER);
+        offers.truncate(EXPIRED_OFFER_REMOVE_LIMIT);
+        (
+            erased_of_type(&ctx.sb, crate::ledger::flags::lt::CREDENTIAL),
+            offers,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    if !reset(ctx, c) {
+        return false;
+    }
+    for key in &removed_offers {
+        let _ = super::dex::offer_delete(&mut ctx.sb, key);
+    }
+    for key in &expired_nft_offers {
+        let _ = super::nft::delete_offer(&mut ctx.sb, key);
+    }
+    for key in &expired_credentials {
+        let _ = super::credential::delete_credential(&mut ctx.sb, key);
+    }
+    true
+}
+
 /// The type's doApply (skipped for a preclaim `tec`, which claims the fee). A fault the
 /// checks or the transactor did not catch themselves is an exception out of rippled's
 /// preclaim or doApply: `tefEXCEPTION`, nothing applied (rippled `applySteps`).
@@ -756,8 +777,12 @@ fn unfunded_offers_removed(sb: &Sandbox) -> Vec<Hash256> {
         .collect()
 }
 
+/// At most this many NFToken offers a `tecEXPIRED` deleted are deleted again after the
+/// reset (rippled `expiredOfferRemoveLimit`).
+const EXPIRED_OFFER_REMOVE_LIMIT: usize = 256;
+
 /// Entries of `entry_type` the transaction deleted: after a tecEXPIRED rippled deletes
-/// the expired credentials again once the rest is thrown away.
+/// the expired credentials and NFToken offers again once the rest is thrown away.
 fn erased_of_type(sb: &Sandbox, entry_type: u16) -> Vec<Hash256> {
     sb.items()
         .iter()

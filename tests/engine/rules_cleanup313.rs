@@ -16,6 +16,11 @@
 //! - Hybrid offers with an empty AdditionalBooks list (the book step's `offerInDomain`
 //!   and the `ValidPermissionedDEX` invariant) have unit tests in `src/engine/invariants.rs`:
 //!   no transaction writes one, so no story can.
+//! - NFTokenAcceptOffer of an expired offer deletes it and answers `tecEXPIRED` from
+//!   doApply; before the fix preclaim answered `tecEXPIRED` and the offer stayed.
+//! - What no transaction of ledgerd's can show has unit tests: the `ValidLoanBroker`
+//!   cover check and `ValidPermissionedDomain` (`src/engine/invariants.rs`), a failed
+//!   deletion of an expired credential (`src/engine/credential/mod.rs`).
 
 use crate::support;
 
@@ -298,5 +303,76 @@ fn a_share_token_with_shares_locked_in_escrow_stays_with_the_fix() {
             );
             assert_eq!(ter, Ter::tecINVARIANT_FAILED);
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// NFTokenAcceptOffer with an expired offer (NFTokenAcceptOffer.cpp preclaim / doApply)
+// ---------------------------------------------------------------------------------------
+
+/// Mints a transferable token for `who` and returns its ID.
+fn mint_nft(env: &mut Env, who: &Account) -> ledgerd::protocol::types::Hash256 {
+    let root = env.root(who).expect("account");
+    let minted = root.u32_of(sf().minted_nftokens).unwrap_or(0);
+    let first = root
+        .u32_of(sf().first_nftoken_sequence)
+        .unwrap_or_else(|| env.seq(who));
+    let transferable = ledgerd::engine::nftoken_mint::tf::TRANSFERABLE;
+    let id = ledgerd::engine::nft::token_id(transferable as u16, 0, &who.id, 0, first + minted);
+    let tx = Tx::new("NFTokenMint")
+        .u32("NFTokenTaxon", 0)
+        .flags(transferable);
+    env.apply(who, tx, Ter::tesSUCCESS);
+    id
+}
+
+/// After rippled's `NFToken_test.cpp` expired-offer cases: alice offers her token for
+/// sale until shortly, carol bids for it with no end; once alice's offer has expired bob
+/// accepts it, and a broker matches the two. Before the fix both are `tecEXPIRED` in
+/// preclaim and the expired offer stays on the ledger for good; with it the same code
+/// comes from doApply, which deletes the expired offer (and only it: carol's bid stays).
+#[test]
+fn an_expired_nft_offer_is_deleted_on_acceptance_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [alice, bob, carol, broker] =
+            env.funded(["nx313Alice", "nx313Bob", "nx313Carol", "nx313Broker"]);
+        let id = mint_nft(&mut env, &alice);
+        let sell = keylet::nftoffer(&alice.id, env.seq(&alice));
+        let soon = env.parent_close() + 15;
+        let offer = Tx::new("NFTokenCreateOffer")
+            .h256("NFTokenID", id)
+            .amount("Amount", xrp(1))
+            .flags(ledgerd::engine::nftoken_create_offer::tf::SELL_NFTOKEN)
+            .u32("Expiration", soon);
+        env.apply(&alice, offer, Ter::tesSUCCESS);
+        let buy = keylet::nftoffer(&carol.id, env.seq(&carol));
+        let bid = Tx::new("NFTokenCreateOffer")
+            .h256("NFTokenID", id)
+            .amount("Amount", xrp(2))
+            .account("Owner", &alice.id);
+        env.apply(&carol, bid, Ter::tesSUCCESS);
+        env.close_after(30);
+        env.close_after(30);
+        let brokered = Tx::new("NFTokenAcceptOffer")
+            .h256("NFTokenBuyOffer", buy)
+            .h256("NFTokenSellOffer", sell);
+        let direct = Tx::new("NFTokenAcceptOffer").h256("NFTokenSellOffer", sell);
+        let before = env.balance(&broker);
+        env.apply(&broker, brokered, Ter::tecEXPIRED);
+        assert_eq!(before - env.balance(&broker), FEE, "a tec charges the fee");
+        assert_eq!(env.read(&sell).is_some(), !on, "on={on}");
+        assert!(env.read(&buy).is_some(), "the live bid stays, on={on}");
+        assert_eq!(env.owner_count(&carol), 1);
+        // alice: her page, and the offer only before the fix.
+        assert_eq!(env.owner_count(&alice), if on { 1 } else { 2 }, "on={on}");
+        let again = if on {
+            Ter::tecOBJECT_NOT_FOUND
+        } else {
+            Ter::tecEXPIRED
+        };
+        env.apply(&bob, direct, again);
+        assert_eq!(env.owner_count(&alice), if on { 1 } else { 2 }, "on={on}");
+        assert!(env.read(&keylet::nft_sells(&id)).is_some() != on, "on={on}");
     }
 }

@@ -150,16 +150,21 @@ pub fn valid_ids(view: &dyn ReadView, tx: &StObject, src: &AccountId) -> Ter {
 }
 
 /// rippled `credentials::removeExpired`: deletes the expired ones among `keys`; true when
-/// there was one.
-pub fn remove_expired(sb: &mut Sandbox, keys: &[Hash256]) -> bool {
+/// there was one. Under fixCleanup3_1_3 a deletion that fails (a credential missing from
+/// an owner directory, an owner gone) is the transaction's result; before, it was ignored.
+pub fn remove_expired(sb: &mut Sandbox, keys: &[Hash256]) -> Result<bool, Ter> {
+    let fix = sb.info().rules.enabled(Feature::FixCleanup3_1_3);
     let mut found = false;
     for key in keys {
         if credential_at(&*sb, key).is_some_and(|c| expired(&*sb, &c)) {
-            let _ = delete_credential(sb, key);
+            let deleted = delete_credential(sb, key);
+            if fix {
+                deleted?;
+            }
             found = true;
         }
     }
-    found
+    Ok(found)
 }
 
 /// rippled `verifyDepositPreauth`: expired credentials presented are deleted
@@ -174,8 +179,12 @@ pub fn verify_deposit_preauth(
 ) -> Ter {
     let presented = ids(tx);
     let present = tx.get(sf().credential_ids).is_some();
-    if present && remove_expired(sb, &presented) {
-        return Ter::tecEXPIRED;
+    if present {
+        match remove_expired(sb, &presented) {
+            Err(t) => return t,
+            Ok(true) => return Ter::tecEXPIRED,
+            Ok(false) => {}
+        }
     }
     if !dst_root.is_some_and(|r| r.is_flag(lsf::DEPOSIT_AUTH)) || src == dst {
         return Ter::tesSUCCESS;
@@ -293,4 +302,82 @@ pub fn set_value(set: &CredentialSet) -> StValue {
 pub fn flags_ok(tx: &StObject) -> bool {
     !crate::ledger::rules::enabled_now(crate::protocol::features::Feature::FixInvalidTxFlags)
         || tx.flags() & crate::engine::transactor::TF_UNIVERSAL_MASK == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::entry::{new_account_root, new_entry};
+    use crate::ledger::fees::Fees;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+    use crate::protocol::features::FeatureSet;
+
+    /// A ledger closed at 100 holding `issuer`, `subject` and, at `key`, an accepted
+    /// credential that expired at 50 but is in neither owner directory (a broken ledger:
+    /// no transaction makes one), under ledgerd's rule book with fixCleanup3_1_3 `on`.
+    fn broken(on: bool, issuer: AccountId, subject: AccountId, key: Hash256) -> StateView {
+        let mut set = crate::ledger::rules::RuleBook::default().presets;
+        if on {
+            set.insert(Feature::FixCleanup3_1_3);
+        } else {
+            set.remove(Feature::FixCleanup3_1_3);
+        }
+        let mut cred = new_entry(lt::CREDENTIAL);
+        cred.set(sf().issuer, StValue::AccountId(issuer));
+        cred.set(sf().subject, StValue::AccountId(subject));
+        cred.set(sf().flags, StValue::UInt32(lsf_credential::ACCEPTED));
+        cred.set(sf().expiration, StValue::UInt32(50));
+        let state = Arc::new(State::new());
+        let roots = [issuer, subject].map(|a| {
+            let root = new_account_root(&a, 1_000_000_000, 1);
+            (keylet::account(&a), Some(Arc::new(root)))
+        });
+        state.commit(
+            stamp(1, 0),
+            roots.into_iter().chain([(key, Some(Arc::new(cred)))]),
+        );
+        let info = ViewInfo {
+            seq: 2,
+            parent_close_time: 100,
+            fees: Fees::default(),
+            open: true,
+            parent_hash: Hash256::ZERO,
+            rules: crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY),
+        };
+        StateView::new(state, stamp(1, 0), info)
+    }
+
+    /// fixCleanup3_1_3 (rippled `credentials::removeExpired`): an expired credential that
+    /// cannot be deleted fails the transaction with the deletion's code (`tefBAD_LEDGER`
+    /// here) only with the fix; before it the failure is ignored and the presented
+    /// credentials are `tecEXPIRED`.
+    #[test]
+    fn a_failed_expired_credential_deletion_counts_only_with_fix_cleanup_3_1_3() {
+        let (issuer, subject) = (AccountId([1; 20]), AccountId([2; 20]));
+        let key = Hash256([0xC5; 32]);
+        let mut tx = StObject::new();
+        tx.set(sf().credential_ids, StValue::Vector256(vec![key]));
+        for on in [false, true] {
+            let view = broken(on, issuer, subject, key);
+            let mut sb = Sandbox::new(&view);
+            let got = remove_expired(&mut sb, &[key]);
+            let want = if on {
+                Err(Ter::tefBAD_LEDGER)
+            } else {
+                Ok(true)
+            };
+            assert_eq!(got, want, "removeExpired, fix {on}");
+            let mut sb = Sandbox::new(&view);
+            let ter = verify_deposit_preauth(&mut sb, &tx, &subject, &issuer, None);
+            let want = if on {
+                Ter::tefBAD_LEDGER
+            } else {
+                Ter::tecEXPIRED
+            };
+            assert_eq!(ter, want, "verifyDepositPreauth, fix {on}");
+        }
+    }
 }

@@ -48,7 +48,9 @@ fn load(view: &dyn ReadView, id: Option<Hash256>) -> Loaded {
         return Err(Ter::tecOBJECT_NOT_FOUND);
     }
     let offer = nft::offer_at(view, &id).ok_or(Ter::tecOBJECT_NOT_FOUND)?;
-    if crate::engine::check::expired(view, offer.u32_of(sf().expiration)) {
+    // fixCleanup3_1_3: an expired offer goes on to doApply, which deletes it; before the
+    // fix preclaim refused it (`tecEXPIRED`) and it stayed on the ledger.
+    if expired(view, &offer) && !fix313(view) {
         return Err(Ter::tecEXPIRED);
     }
     if offer
@@ -58,6 +60,16 @@ fn load(view: &dyn ReadView, id: Option<Hash256>) -> Loaded {
         return Err(Ter::temBAD_OFFER);
     }
     Ok(Some(offer))
+}
+
+fn expired(view: &dyn ReadView, offer: &StObject) -> bool {
+    crate::engine::check::expired(view, offer.u32_of(sf().expiration))
+}
+
+fn fix313(view: &dyn ReadView) -> bool {
+    view.info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixCleanup3_1_3)
 }
 
 fn amount(o: &StObject) -> Amount {
@@ -388,6 +400,22 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let bo = load(ctx, s.nftoken_buy_offer);
     let so = load(ctx, s.nftoken_sell_offer);
+    // fixCleanup3_1_3: the expired offers are deleted and the acceptance is `tecEXPIRED`
+    // (the transactor deletes them again once the rest is thrown away).
+    if fix313(&ctx.sb) {
+        let mut found = false;
+        for (key, o) in bo.iter().chain(so.iter()) {
+            if expired(&ctx.sb, o) {
+                if !nft::delete_offer(&mut ctx.sb, key) {
+                    return Ter::tecINTERNAL;
+                }
+                found = true;
+            }
+        }
+        if found {
+            return Ter::tecEXPIRED;
+        }
+    }
     for (key, _) in bo.iter().chain(so.iter()) {
         if !nft::delete_offer(&mut ctx.sb, key) {
             return Ter::tecINTERNAL;

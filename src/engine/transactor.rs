@@ -346,6 +346,12 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig, rules: &LedgerRules) -> Re
     if inner != cfg.parent_batch.is_some() {
         return Err(Ter::temINVALID_FLAG);
     }
+    // preflight1 ends with the sponsorship fields (xrpld 3.3's preflight1Sponsor): without
+    // Sponsor, which ledgerd lacks, any of them is temDISABLED.
+    let sponsored = [s.sponsor, s.sponsor_flags, s.sponsor_signature];
+    if sponsored.iter().any(|f| tx.get(*f).is_some()) && !rules.enabled(Feature::Sponsor) {
+        return Err(Ter::temDISABLED);
+    }
     Ok(Common {
         account,
         delegate,

@@ -433,6 +433,33 @@ fn a_delegate_needs_permission_delegation() {
     );
 }
 
+// Sponsor (xrpld 3.3): its three common fields on any type. ledgerd lacks the amendment,
+// so a ledger never has it and the story is one way: xrpld's answer without it.
+
+#[test]
+fn sponsorship_fields_need_sponsor() {
+    let mut env = env_without(&[]);
+    let [alice, bob] = ["alice", "bob"].map(Account::new);
+    for a in [&alice, &bob] {
+        env.fund(a, xrp(10_000));
+    }
+    env.close();
+    assert!(!env.store.rules().enabled(Feature::Sponsor));
+    let sponsored = account_set().account("Sponsor", &bob.id);
+    let flagged = account_set().u32("SponsorFlags", 1);
+    let mut signed = account_set();
+    signed.0.set(
+        Field::named("SponsorSignature"),
+        StValue::Object(Default::default()),
+    );
+    let before = env.balance(&alice);
+    for tx in [sponsored, flagged, signed] {
+        assert_eq!(env.submit(&alice, tx), Ter::temDISABLED);
+    }
+    assert_eq!(env.balance(&alice), before, "a tem claims no fee");
+    assert_eq!(env.submit(&alice, account_set()), Ter::tesSUCCESS);
+}
+
 // TokenEscrow on AccountSet: asfAllowTrustLineLocking does nothing before it.
 
 #[test]

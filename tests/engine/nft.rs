@@ -27,29 +27,33 @@ fn burn(id: Hash256) -> Tx {
     Tx::new("NFTokenBurn").h256("NFTokenID", id)
 }
 
-fn sell_offer(id: Hash256, amount: ledgerd::protocol::amount::Amount) -> Tx {
+pub(crate) fn sell_offer(id: Hash256, amount: ledgerd::protocol::amount::Amount) -> Tx {
     Tx::new("NFTokenCreateOffer")
         .h256("NFTokenID", id)
         .amount("Amount", amount)
         .flags(offer_tf::SELL_NFTOKEN)
 }
 
-fn buy_offer(id: Hash256, owner: &Account, amount: ledgerd::protocol::amount::Amount) -> Tx {
+pub(crate) fn buy_offer(
+    id: Hash256,
+    owner: &Account,
+    amount: ledgerd::protocol::amount::Amount,
+) -> Tx {
     Tx::new("NFTokenCreateOffer")
         .h256("NFTokenID", id)
         .amount("Amount", amount)
         .account("Owner", &owner.id)
 }
 
-fn accept_sell(offer: Hash256) -> Tx {
+pub(crate) fn accept_sell(offer: Hash256) -> Tx {
     Tx::new("NFTokenAcceptOffer").h256("NFTokenSellOffer", offer)
 }
 
-fn accept_buy(offer: Hash256) -> Tx {
+pub(crate) fn accept_buy(offer: Hash256) -> Tx {
     Tx::new("NFTokenAcceptOffer").h256("NFTokenBuyOffer", offer)
 }
 
-fn cancel(offers: &[Hash256]) -> Tx {
+pub(crate) fn cancel(offers: &[Hash256]) -> Tx {
     let mut tx = Tx::new("NFTokenCancelOffer");
     tx.0.set(sf().nftoken_offers, StValue::Vector256(offers.to_vec()));
     tx

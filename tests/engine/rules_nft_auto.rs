@@ -10,16 +10,15 @@
 //! without the amendment, with its numbers; ledgerd's rule book otherwise (so
 //! fixEnforceNFTokenTrustline on, as in rippled's run).
 
+use crate::nft::{accept_buy, accept_sell, buy_offer as buy, cancel, sell_offer as sell};
 use crate::rules::env_without;
 use crate::support;
 
 use ledgerd::engine::account_set::asf;
-use ledgerd::engine::nftoken_create_offer::tf as offer_tf;
 use ledgerd::engine::nftoken_mint::tf as mint_tf;
 use ledgerd::engine::{nft, Ter};
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::Hash256;
@@ -64,34 +63,6 @@ fn minted(env: &Env, who: &Account) -> u32 {
     env.root(who)
         .and_then(|r| r.u32_of(sf().minted_nftokens))
         .unwrap_or(0)
-}
-
-fn sell(id: Hash256, amount: Amount) -> Tx {
-    Tx::new("NFTokenCreateOffer")
-        .h256("NFTokenID", id)
-        .amount("Amount", amount)
-        .flags(offer_tf::SELL_NFTOKEN)
-}
-
-fn buy(id: Hash256, owner: &Account, amount: Amount) -> Tx {
-    Tx::new("NFTokenCreateOffer")
-        .h256("NFTokenID", id)
-        .amount("Amount", amount)
-        .account("Owner", &owner.id)
-}
-
-fn accept_sell(offer: Hash256) -> Tx {
-    Tx::new("NFTokenAcceptOffer").h256("NFTokenSellOffer", offer)
-}
-
-fn accept_buy(offer: Hash256) -> Tx {
-    Tx::new("NFTokenAcceptOffer").h256("NFTokenBuyOffer", offer)
-}
-
-fn cancel(offers: &[Hash256]) -> Tx {
-    let mut tx = Tx::new("NFTokenCancelOffer");
-    tx.0.set(sf().nftoken_offers, StValue::Vector256(offers.to_vec()));
-    tx
 }
 
 fn offer_key(env: &Env, who: &Account) -> Hash256 {

@@ -394,14 +394,28 @@ fn lock_dir(dir: &Path) -> Result<File, PersistError> {
         .write(true)
         .open(dir.join("LOCK"))
         .map_err(|e| dir_err(format!("cannot open its LOCK file: {e}")))?;
-    match lock.try_lock() {
-        Ok(()) => Ok(lock),
-        Err(std::fs::TryLockError::WouldBlock) => {
-            Err(dir_err("in use by another ledgerd (LOCK is held)".into()))
+    let deadline = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(lock),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(dir_err("in use by another ledgerd (LOCK is held)".into()));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(dir_err(format!("cannot lock it: {e}")));
+            }
         }
-        Err(std::fs::TryLockError::Error(e)) => Err(dir_err(format!("cannot lock it: {e}"))),
     }
 }
+
+/// How long a start waits for a held `LOCK` before refusing. The lock belongs to the open
+/// file, so a process forked by this one (a hook, a test's child server) holds a copy of
+/// it until its `exec` closes it, and a server that is exiting holds it until it is gone:
+/// a moment's wait tells those from a second server, which holds it for good.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Opens the journal in `dir` and checks it against the snapshots: every record a snapshot
 /// covers was acknowledged (a snapshot is written only once its close record is durable),

@@ -67,6 +67,7 @@ pub mod payment;
 pub mod registry;
 pub mod ripple;
 pub mod sandbox;
+pub mod sponsor;
 pub mod ter;
 pub mod transactor;
 pub mod trust;

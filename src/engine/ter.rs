@@ -137,6 +137,7 @@ ters! {
     terNO_AMM = -87, "AMM doesn't exist for the asset pair.";
     terNO_DELEGATE_PERMISSION = -85, "Delegated account lacks permission to perform this transaction.";
     terADDRESS_COLLISION = -86, "Failed to allocate an unique account address.";
+    terNO_PERMISSION = -83, "No permission to perform requested operation.";
 
     tesSUCCESS = 0, "The transaction was applied. Only final in a validated ledger.";
 
@@ -205,6 +206,7 @@ ters! {
     tecWRONG_ASSET = 194, "Wrong asset given.";
     tecLIMIT_EXCEEDED = 195, "Limit exceeded.";
     tecPRECISION_LOSS = 197, "The amounts used by the transaction cannot interact.";
+    tecNO_SPONSOR_PERMISSION = 200, "The sponsor has not given permission for this sponsorship.";
     tecXCHAIN_BAD_TRANSFER_ISSUE = 170, "Bad xchain transfer issue.";
     tecXCHAIN_NO_CLAIM_ID = 171, "No such xchain claim id.";
     tecXCHAIN_BAD_CLAIM_ID = 172, "Bad xchain claim id.";

@@ -40,6 +40,7 @@ mod space {
     pub const XCHAIN_CREATE_ACCOUNT_CLAIM_ID: u16 = b'K' as u16;
     pub const LOAN_BROKER: u16 = b'l' as u16;
     pub const LOAN: u16 = b'L' as u16;
+    pub const SPONSORSHIP: u16 = b'>' as u16;
 }
 
 /// AccountRoot of `account`.
@@ -145,6 +146,11 @@ pub fn permissioned_domain(owner: &AccountId, seq: u32) -> Hash256 {
 /// The permissions `account` gives `authorized` (`keylet::delegate`).
 pub fn delegate(account: &AccountId, authorized: &AccountId) -> Hash256 {
     sha512_half(&[&space::DELEGATE.to_be_bytes(), &account.0, &authorized.0])
+}
+
+/// The sponsorship `sponsor` gives `sponsee` (`keylet::sponsorship`, XLS-68).
+pub fn sponsorship(sponsor: &AccountId, sponsee: &AccountId) -> Hash256 {
+    sha512_half(&[&space::SPONSORSHIP.to_be_bytes(), &sponsor.0, &sponsee.0])
 }
 
 /// The Vault `owner` created with the transaction of sequence `seq`.

@@ -81,6 +81,21 @@ pub fn verify_signature(tx: &StObject) -> bool {
         && super::sponsor::checks::signature_valid(tx)
 }
 
+/// What [`verify_signature`] finds wrong with a transaction's signatures, in the words of
+/// rippled's `STTx::checkSign` (the co-signatures' failures prefixed `Counterparty: ` and
+/// `Sponsor: `); None when they are sound.
+pub fn signature_fault(tx: &StObject) -> Option<&'static str> {
+    if !verify_tx_signature(tx) {
+        Some("Invalid signature.")
+    } else if !counterparty_signature_valid(tx) {
+        Some("Counterparty: Invalid signature.")
+    } else if !super::sponsor::checks::signature_valid(tx) {
+        Some("Sponsor: Invalid signature.")
+    } else {
+        None
+    }
+}
+
 /// The transaction's own signature (single or multi), as [`verify_signature`] checks it
 /// (without a LoanSet's CounterpartySignature).
 pub fn verify_tx_signature(tx: &StObject) -> bool {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::support;
 
 use ledgerd::engine::sponsor::{entry_flags, SPF_SPONSOR_FEE, SPF_SPONSOR_RESERVE};
-use ledgerd::engine::transactor::{verify_signature, Outcome};
+use ledgerd::engine::transactor::{signature_fault, verify_signature, Outcome};
 use ledgerd::engine::Ter;
 use ledgerd::ledger::sf::StExt;
 use ledgerd::ledgers::LedgerConfig;
@@ -194,12 +194,15 @@ fn a_bad_sponsor_signature_is_rejected_before_apply() {
         StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
     );
     o.set(s.sponsor_signature, StValue::Object(sig));
+    // What submit answers (invalidTransaction, "fails local checks: ...").
+    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
     assert_eq!(apply_object(&mut env, o), Ter::temINVALID);
     // A signature over other data.
     let mut o = signed(&env);
     cosign(&mut o, &SponsorSig::Single(&sponsor.kp));
     o.set(s.sequence, StValue::UInt32(env.seq(&alice) + 1));
     sign_again(&mut o, &alice);
+    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
     assert_eq!(apply_object(&mut env, o), Ter::temINVALID);
     // A key and Signers together.
     let mut o = signed(&env);
@@ -219,6 +222,11 @@ fn a_bad_sponsor_signature_is_rejected_before_apply() {
     // The sponsor's own key: applied.
     let mut o = signed(&env);
     cosign(&mut o, &SponsorSig::Single(&sponsor.kp));
+    assert_eq!(signature_fault(&o), None);
+    // The account's own bad signature is named first.
+    let mut bad = o.clone();
+    bad.set(s.txn_signature, StValue::Blob(vec![0x30, 0x00]));
+    assert_eq!(signature_fault(&bad), Some("Invalid signature."));
     assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
 }
 

@@ -294,6 +294,13 @@ fn a_multisigning_sponsor_needs_its_list_and_quorum_and_pays_per_signer() {
     let tx = fee_sponsored_payment(&sponsor, &carol);
     let got = submit_sponsored(&mut env, &alice, tx, 3 * base - 1, SponsorSig::Multi(two));
     assert_eq!(got, Ter::telINSUF_FEE_P);
+    // The base fee the signing RPCs autofill (`calculateBaseFee`) counts them too.
+    let tx = fee_sponsored_payment(&sponsor, &carol);
+    let mut o = tx.signed(&alice.id, env.seq(&alice), 0, &alice.kp);
+    cosign(&mut o, &SponsorSig::Multi(two));
+    let inc = fees(&env).2 as u64;
+    let due = ledgerd::engine::transactor::base_fee(&o, base as u64, inc);
+    assert_eq!(due, 3 * base as u64);
     let before = env.balance(&sponsor);
     let tx = fee_sponsored_payment(&sponsor, &carol);
     let got = submit_sponsored(&mut env, &alice, tx, 3 * base, SponsorSig::Multi(two));
@@ -807,4 +814,164 @@ fn delegate_payment(to: &Account) -> Tx {
         StValue::Array(vec![(Field::named("Permission"), p)]),
     );
     tx
+}
+
+// ---------------------------------------------------------------------------------------
+// Story 16: Batch. A co-signing sponsor of an inner transaction signs the Batch (it is a
+// required BatchSigner); the inner carries an unsigned placeholder SponsorSignature; an
+// inner's fee cannot be sponsored (the Batch pays every fee).
+
+/// alice's Batch (AllOrNothing, Fee for `signers` BatchSigners) of `inners`, signed by
+/// alice with these BatchSigners; its result and ID.
+fn submit_batch(
+    env: &mut Env,
+    alice: &Account,
+    inners: &[StObject],
+    signers: &[(&Account, &ledgerd::protocol::keys::KeyPair)],
+) -> (Ter, Hash256) {
+    use support::batch::{batch, with_signers};
+    let base = fees(env).0;
+    let fee = base * (2 + inners.len() as i64) + base * signers.len() as i64;
+    let seq = env.seq(alice);
+    let mut o = batch(
+        alice,
+        seq,
+        fee,
+        ledgerd::engine::batch::tf::INDEPENDENT,
+        inners,
+    );
+    if !signers.is_empty() {
+        o = with_signers(o, signers);
+    }
+    support::payment::sign_object(&mut o, &alice.kp);
+    let ter = apply_object(env, o);
+    (ter, env.last_id.expect("an id"))
+}
+
+/// The results of the transactions the open ledger recorded from `id` on (the Batch and
+/// the inner transactions it applied).
+fn recorded_from(env: &Env, id: &Hash256) -> Vec<Ter> {
+    let txs = env.store.open_txs();
+    let start = txs.iter().position(|t| t.id == *id).expect("recorded");
+    txs[start..].iter().map(|t| t.ter).collect()
+}
+
+/// An unsigned placeholder SponsorSignature, or one carrying `field`.
+fn placeholder(with: Option<(&str, StValue)>) -> StValue {
+    let mut o = StObject::new();
+    o.set(
+        ledgerd::ledger::sf::sf().signing_pub_key,
+        StValue::Blob(Vec::new()),
+    );
+    if let Some((name, v)) = with {
+        o.set(ledgerd::protocol::definitions::Field::named(name), v);
+    }
+    StValue::Object(o)
+}
+
+#[test]
+fn a_cosigning_sponsor_of_an_inner_transaction_signs_the_batch() {
+    use support::batch::inner;
+    let mut env = env();
+    let [alice, bob, sponsor] = env.funded(["alice", "bob", "sponsor"]);
+    let s = ledgerd::ledger::sf::sf();
+    let sponsored_inner = |env: &Env, flags: u32, sig: Option<StValue>| {
+        let mut o = inner(
+            sponsored(account_set(), &sponsor.id, flags),
+            &bob,
+            env.seq(&bob),
+        );
+        if let Some(sig) = sig {
+            o.set(s.sponsor_signature, sig);
+        }
+        o
+    };
+    let plain = |env: &Env| inner(pay(&bob, xrp(1)), &alice, env.seq(&alice) + 1);
+    let all = [(&bob, &bob.kp), (&sponsor, &sponsor.kp)];
+    let mut all_sorted = all.to_vec();
+    all_sorted.sort_by_key(|(a, _)| a.id);
+    // A signed SponsorSignature inside: temBAD_SIGNATURE; Signers: temBAD_SIGNER; a key:
+    // temBAD_REGKEY.
+    let bad = [
+        (
+            "TxnSignature",
+            StValue::Blob(vec![1, 2, 3]),
+            Ter::temBAD_SIGNATURE,
+        ),
+        ("Signers", StValue::Array(Vec::new()), Ter::temBAD_SIGNER),
+        (
+            "SigningPubKey",
+            StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
+            Ter::temBAD_REGKEY,
+        ),
+    ];
+    for (name, v, want) in bad {
+        let inners = [
+            plain(&env),
+            sponsored_inner(
+                &env,
+                SPF_SPONSOR_RESERVE,
+                Some(placeholder(Some((name, v)))),
+            ),
+        ];
+        let (got, _) = submit_batch(&mut env, &alice, &inners, &all_sorted);
+        assert_eq!(got, want, "{name}");
+    }
+    // A fee-sponsored inner: temINVALID_FLAG (the Batch pays every fee).
+    let inners = [
+        plain(&env),
+        sponsored_inner(&env, FEE_AND_RESERVE, Some(placeholder(None))),
+    ];
+    let (got, _) = submit_batch(&mut env, &alice, &inners, &all_sorted);
+    assert_eq!(got, Ter::temINVALID_FLAG);
+    // The placeholder without the sponsor among the BatchSigners: temBAD_SIGNER.
+    let inners = [
+        plain(&env),
+        sponsored_inner(&env, SPF_SPONSOR_RESERVE, Some(placeholder(None))),
+    ];
+    let (got, _) = submit_batch(&mut env, &alice, &inners, &[(&bob, &bob.kp)]);
+    assert_eq!(got, Ter::temBAD_SIGNER);
+    // A sponsor among the BatchSigners that no inner names: temBAD_SIGNER too.
+    let inners = [
+        plain(&env),
+        sponsored_inner(&env, SPF_SPONSOR_RESERVE, None),
+    ];
+    let (got, _) = submit_batch(&mut env, &alice, &inners, &all_sorted);
+    assert_eq!(got, Ter::temBAD_SIGNER);
+    // With the sponsor signing the Batch: both inners apply; the sponsor pays nothing
+    // (the Batch's fee is alice's), bob's sequence moves.
+    let (a0, b0, s0) = (
+        env.balance(&alice),
+        env.balance(&bob),
+        env.balance(&sponsor),
+    );
+    let bseq = env.seq(&bob);
+    let inners = [
+        plain(&env),
+        sponsored_inner(&env, SPF_SPONSOR_RESERVE, Some(placeholder(None))),
+    ];
+    let (got, id) = submit_batch(&mut env, &alice, &inners, &all_sorted);
+    assert_eq!(got, Ter::tesSUCCESS);
+    assert_eq!(
+        recorded_from(&env, &id),
+        vec![Ter::tesSUCCESS, Ter::tesSUCCESS, Ter::tesSUCCESS]
+    );
+    let fee = fees(&env).0 * (2 + 2 + 2);
+    assert_eq!(env.balance(&alice), a0 - fee - 1_000_000);
+    assert_eq!(env.balance(&bob), b0 + 1_000_000);
+    assert_eq!(env.balance(&sponsor), s0);
+    assert_eq!(env.seq(&bob), bseq + 1);
+    // A pre-funded inner without a Sponsorship fails its preclaim (terNO_PERMISSION):
+    // the Independent Batch keeps only alice's payment.
+    let inners = [
+        plain(&env),
+        sponsored_inner(&env, SPF_SPONSOR_RESERVE, None),
+    ];
+    let (got, id) = submit_batch(&mut env, &alice, &inners, &[(&bob, &bob.kp)]);
+    assert_eq!(got, Ter::tesSUCCESS);
+    assert_eq!(
+        recorded_from(&env, &id),
+        vec![Ter::tesSUCCESS, Ter::tesSUCCESS]
+    );
+    assert_eq!(env.seq(&bob), bseq + 1, "bob's inner did not apply");
 }

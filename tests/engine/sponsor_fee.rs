@@ -975,3 +975,79 @@ fn a_cosigning_sponsor_of_an_inner_transaction_signs_the_batch() {
     );
     assert_eq!(env.seq(&bob), bseq + 1, "bob's inner did not apply");
 }
+
+// ---------------------------------------------------------------------------------------
+// A pseudo-account cannot sign, so it cannot co-sign as a sponsor (checkSign: tefBAD_AUTH).
+
+#[test]
+fn a_pseudo_account_cannot_cosign_as_a_sponsor() {
+    use ledgerd::protocol::types::Issue;
+    let mut env = env();
+    let [alice, gw, carol, key] = env.funded(["alice", "gw", "carol", "key"]);
+    let inc = fees(&env).2;
+    let ripple = fset(ledgerd::engine::account_set::asf::DEFAULT_RIPPLE);
+    env.apply(&gw, ripple, Ter::tesSUCCESS);
+    let mut create = Tx::new("AMMCreate")
+        .amount("Amount", xrp(100))
+        .amount("Amount2", gw.iou("USD", 100))
+        .amount("Fee", drops(inc));
+    create.0.set(
+        ledgerd::protocol::definitions::Field::named("TradingFee"),
+        StValue::UInt16(0),
+    );
+    env.apply(&gw, create, Ter::tesSUCCESS);
+    let usd = Issue {
+        currency: cur("USD"),
+        issuer: gw.id,
+    };
+    let amm = env
+        .read(&ledgerd::engine::amm::amm_key(&Issue::XRP, &usd))
+        .expect("the AMM");
+    let pseudo = amm
+        .account_of(ledgerd::ledger::sf::sf().account)
+        .expect("its account");
+    let a0 = env.balance(&alice);
+    // Whoever signs for it (the signatures themselves are sound): multi-signed, the
+    // pseudo-account is refused before its (missing) signer list is looked at, which
+    // would say tefNOT_MULTI_SIGNING.
+    let base = fees(&env).0;
+    let tx = sponsored(pay(&carol, xrp(1)), &pseudo, SPF_SPONSOR_FEE);
+    let how = SponsorSig::Multi(&[(&key, &key.kp)]);
+    let got = submit_sponsored(&mut env, &alice, tx, 2 * base, how);
+    assert_eq!(got, Ter::tefBAD_AUTH);
+    let tx = sponsored(pay(&carol, xrp(1)), &pseudo, SPF_SPONSOR_FEE);
+    let got = submit_sponsored(&mut env, &alice, tx, base, SponsorSig::Single(&key.kp));
+    assert_eq!(got, Ter::tefBAD_AUTH);
+    assert_eq!(env.balance(&alice), a0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Story 9, the fee side: a Sponsorship is preferred even when the sponsor co-signs.
+
+#[test]
+fn a_cosigned_fee_still_comes_from_an_existing_sponsorship() {
+    let mut env = env();
+    let [alice, sponsor] = env.funded(["alice", "sponsor"]);
+    let p = Prefund {
+        fee_amount: Some(10_000_000),
+        remaining_owner_count: Some(100),
+        ..Prefund::default()
+    };
+    let entry = vec![sponsorship_entry(&sponsor, &alice, p)];
+    // FeeAmount 10 XRP, Fee 11 XRP: terINSUF_FEE_B, although the sponsor's own balance
+    // (10,000 XRP) would cover it.
+    let tx = sponsored(account_set(), &sponsor.id, FEE_AND_RESERVE);
+    let how = SponsorSig::Single(&sponsor.kp);
+    let got = over(&env, entry.clone(), true, &alice, tx, 11_000_000, how);
+    assert_eq!(got.ter, Ter::terINSUF_FEE_B);
+    // Without the entry, the same co-signed transaction is paid from that balance.
+    let tx = sponsored(account_set(), &sponsor.id, FEE_AND_RESERVE);
+    let how = SponsorSig::Single(&sponsor.kp);
+    let got = over(&env, Vec::new(), true, &alice, tx, 11_000_000, how);
+    assert_eq!(got.ter, Ter::tesSUCCESS);
+    assert_eq!(
+        balance_after(&env, &got, &sponsor),
+        env.balance(&sponsor) - 11_000_000
+    );
+    assert_eq!(balance_after(&env, &got, &alice), env.balance(&alice));
+}

@@ -651,6 +651,20 @@ fn in_a_closed_ledger_a_short_cosigning_sponsor_pays_what_it_can_spend() {
     let tx = fee_sponsored_payment(&sponsor, &carol);
     let got = over(&env, Vec::new(), true, &alice, tx, spendable + 1, how);
     assert_eq!(got.ter, Ter::terINSUF_FEE_B);
+    // checkFee's rule is every payer's: alice alone, short of her own fee in a closed
+    // ledger, pays all she has (tecINSUFF_FEE).
+    let got = over(
+        &env,
+        Vec::new(),
+        false,
+        &alice,
+        account_set(),
+        a0 + 1,
+        SponsorSig::None,
+    );
+    assert_eq!(got.ter, Ter::tecINSUFF_FEE);
+    assert_eq!(got.fee_drops, a0);
+    assert_eq!(balance_after(&env, &got, &alice), 0);
 }
 
 #[test]

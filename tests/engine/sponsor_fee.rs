@@ -50,7 +50,7 @@ fn fees(env: &Env) -> (i64, i64, i64) {
 
 /// alice pays carol 100 XRP, the fee sponsored by `sponsor`.
 fn fee_sponsored_payment(sponsor: &Account, carol: &Account) -> Tx {
-    sponsored(pay(carol, xrp(100)), &sponsor.id, SPF_SPONSOR_FEE)
+    pay(carol, xrp(100)).sponsor(sponsor, SPF_SPONSOR_FEE)
 }
 
 // ---------------------------------------------------------------------------------------

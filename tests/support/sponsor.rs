@@ -26,6 +26,18 @@ pub fn sponsored(tx: Tx, sponsor: &AccountId, flags: u32) -> Tx {
     tx.account("Sponsor", sponsor).u32("SponsorFlags", flags)
 }
 
+/// `tx.sponsor(&acct, flags)`: [`sponsored`] as a method of [`Tx`].
+pub trait SponsorTx {
+    /// The transaction sponsored by `sponsor` with these SponsorFlags.
+    fn sponsor(self, sponsor: &Account, flags: u32) -> Tx;
+}
+
+impl SponsorTx for Tx {
+    fn sponsor(self, sponsor: &Account, flags: u32) -> Tx {
+        sponsored(self, &sponsor.id, flags)
+    }
+}
+
 /// How the sponsor signs.
 pub enum SponsorSig<'a> {
     /// No SponsorSignature (pre-funded).

@@ -3,7 +3,7 @@
 //! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
-//! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`).
+//! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -361,5 +361,90 @@ mod mpt_escrow_without_mptokens {
     #[test]
     fn bad_amount_without_it() {
         assert_eq!(answer(false), Ter::temBAD_AMOUNT);
+    }
+}
+
+// AMMEntry::initializeFeeAuctionVote: a deposit into an empty AMM gives the depositor a
+// fresh auction slot; under the fix the AuthAccounts an earlier holder's bid named are
+// cleared, before it they stay (and keep the discounted fee).
+mod auction_slot_reinitialised {
+    use super::*;
+    use crate::rules::amm_both_ways::{amm_account, create, pool_tx};
+    use ledgerd::engine::amm::{self, tf as amm_tf, AMM_TRUST_LINES_DELETE_MAX};
+    use ledgerd::protocol::amount::{Amount, IouValue};
+    use ledgerd::protocol::st::StObject;
+    use ledgerd::protocol::types::AccountId;
+
+    /// alice's XRP/USD AMM; her bid names bob; more LP token lines than one withdrawal
+    /// deletes keep the AMM, empty, after she withdraws all; carol deposits into it. The
+    /// AuthAccounts of the slot then (and the slot's holder).
+    fn refill(on: bool) -> (Vec<AccountId>, Option<AccountId>) {
+        let mut env = env(on);
+        let [gw, alice, bob, carol] = env.funded(["gw", "alice", "bob", "carol"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        for who in [&alice, &carol] {
+            env.apply(who, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
+            env.apply(&gw, pay(who, gw.iou("USD", 20_000)), Ter::tesSUCCESS);
+        }
+        let usd = gw.iou("USD", 0).issue();
+        create(&mut env, &alice, xrp(1_000), gw.iou("USD", 1_000));
+        let (a, b) = (Issue::XRP, usd);
+        let mut named = StObject::new();
+        named.set(sf().account, StValue::AccountId(bob.id));
+        let mut bid = pool_tx("AMMBid", a, b);
+        bid.0.set(
+            sf().auth_accounts,
+            StValue::Array(vec![(sf().auth_account, named)]),
+        );
+        env.apply(&alice, bid, Ter::tesSUCCESS);
+        let pool = amm_account(&env, a, b).expect("AMM");
+        let lpt = amm::lpt_currency(&a.currency, &b.currency);
+        for i in 0..=AMM_TRUST_LINES_DELETE_MAX {
+            let holder = Account::new(&format!("lp{i}"));
+            env.fund(&holder, xrp(1_000));
+            let limit = Amount::iou(IouValue::from_i64(1_000), lpt, pool);
+            env.apply(&holder, trust(limit), Ter::tesSUCCESS);
+        }
+        let all = pool_tx("AMMWithdraw", a, b).flags(amm_tf::WITHDRAW_ALL);
+        env.apply(&alice, all, Ter::tesSUCCESS);
+        let amm_key = amm::amm_key(&a, &b);
+        let lpt_balance = env
+            .read(&amm_key)
+            .and_then(|o| o.amount_of(sf().lp_token_balance));
+        assert!(
+            lpt_balance.is_some_and(|l| l.is_zero()),
+            "an empty AMM stays"
+        );
+        let refill = pool_tx("AMMDeposit", a, b)
+            .flags(amm_tf::TWO_ASSET_IF_EMPTY)
+            .amount("Amount", xrp(100))
+            .amount("Amount2", gw.iou("USD", 100));
+        env.apply(&carol, refill, Ter::tesSUCCESS);
+        let Some(StValue::Object(slot)) = env
+            .read(&amm_key)
+            .and_then(|o| o.get(sf().auction_slot).cloned())
+        else {
+            panic!("an auction slot");
+        };
+        let auth = match slot.get(sf().auth_accounts) {
+            Some(StValue::Array(list)) => list
+                .iter()
+                .filter_map(|(_, o)| o.account_of(sf().account))
+                .collect(),
+            _ => vec![],
+        };
+        (auth, slot.account_of(sf().account))
+    }
+
+    #[test]
+    fn cleared_with_the_fix() {
+        let carol = Account::new("carol").id;
+        assert_eq!(refill(true), (vec![], Some(carol)));
+    }
+
+    #[test]
+    fn kept_without_it() {
+        let (bob, carol) = (Account::new("bob").id, Account::new("carol").id);
+        assert_eq!(refill(false), (vec![bob], Some(carol)));
     }
 }

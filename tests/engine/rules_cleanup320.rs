@@ -3,7 +3,8 @@
 //! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
-//! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`).
+//! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`,
+//! `DirectoryInvariant.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -446,5 +447,93 @@ mod auction_slot_reinitialised {
     fn kept_without_it() {
         let (bob, carol) = (Account::new("bob").id, Account::new("carol").id);
         assert_eq!(refill(false), (vec![bob], Some(carol)));
+    }
+}
+
+// ValidBookDirectory (new under the fix): every directory page a transaction creates is a
+// book root whose ExchangeRate is the quality its key encodes, or a page whose root
+// exists. ledgerd's offers write such pages, so they pass both ways; a page written
+// wrong fails only with the fix.
+mod book_directory_invariant {
+    use super::*;
+    use ledgerd::engine::invariants::{permissioned_dex, DexCheck, Violation};
+    use ledgerd::engine::sandbox::Sandbox;
+    use ledgerd::ledger::directory::DIR_PAGE_ENTRIES_MAX;
+    use ledgerd::ledger::flags::lt;
+    use ledgerd::protocol::quality::quality_from_directory_key;
+    use ledgerd::protocol::st::StObject;
+
+    /// alice places one more offer than a page holds, all at one quality: every result,
+    /// the book's root page key, and the root's ExchangeRate.
+    fn a_full_book(on: bool) -> (Vec<Ter>, Hash256, Option<u64>, bool) {
+        let mut env = env(on);
+        let [gw, alice] = env.funded(["gw", "alice"]);
+        let mut results = vec![];
+        for _ in 0..=DIR_PAGE_ENTRIES_MAX {
+            let offer = Tx::new("OfferCreate")
+                .amount("TakerPays", gw.iou("USD", 10))
+                .amount("TakerGets", xrp(10));
+            results.push(env.submit(&alice, offer));
+        }
+        let first = keylet::offer(&alice.id, env.seq(&alice) - 1);
+        let dir = env
+            .read(&first)
+            .and_then(|o| o.h256_of(sf().book_directory))
+            .expect("the book page");
+        let root = env.read(&dir).and_then(|d| d.h256_of(sf().root_index));
+        let root = root.expect("a root");
+        let rate = env.read(&root).and_then(|d| d.u64_of(sf().exchange_rate));
+        let second_page = env.read(&keylet::dir_page(&root, 1)).is_some();
+        (results, root, rate, second_page)
+    }
+
+    #[test]
+    fn offers_pass_both_ways() {
+        for on in [true, false] {
+            let (results, root, rate, second_page) = a_full_book(on);
+            assert!(results.iter().all(|t| *t == Ter::tesSUCCESS), "{results:?}");
+            assert_eq!(rate, Some(quality_from_directory_key(&root).0));
+            assert!(second_page, "a child page of the book");
+        }
+    }
+
+    /// A book root written with ExchangeRate one off its key's quality, and a child page
+    /// of a root that is not there, each judged alone.
+    fn judge(on: bool) -> [Result<(), Violation>; 2] {
+        let env = env(on);
+        let view = env.store.current().view;
+        let usd = Issue {
+            currency: cur("USD"),
+            issuer: Account::new("gw").id,
+        };
+        let base = keylet::book_base_in(&usd, &Issue::XRP, None);
+        let q = 0x5510_0000_0000_0001_u64;
+        let root = keylet::book_quality_key(&base, q);
+        let page = |rate: u64| {
+            let mut p = StObject::new();
+            p.set(sf().ledger_entry_type, StValue::UInt16(lt::DIR_NODE));
+            p.set(sf().flags, StValue::UInt32(0));
+            p.set(sf().root_index, StValue::Hash256(root));
+            p.set(sf().indexes, StValue::Vector256(vec![Hash256([7; 32])]));
+            p.set(sf().exchange_rate, StValue::UInt64(rate));
+            p
+        };
+        let tx = StObject::new();
+        let mut bad_root = Sandbox::new(&view);
+        bad_root.insert(root, page(q + 1));
+        let mut orphan = Sandbox::new(&view);
+        orphan.insert(keylet::dir_page(&root, 1), page(q));
+        [bad_root, orphan].map(|sb| permissioned_dex(&sb, &tx, Ter::tesSUCCESS, DexCheck::None))
+    }
+
+    #[test]
+    fn bad_pages_fail_with_the_fix() {
+        let bad = Err(Violation::BadBookDirectory);
+        assert_eq!(judge(true), [bad, bad]);
+    }
+
+    #[test]
+    fn bad_pages_pass_without_it() {
+        assert_eq!(judge(false), [Ok(()), Ok(())]);
     }
 }

@@ -41,6 +41,10 @@ pub enum Violation {
     /// A book directory root created with an ExchangeRate not its key's quality, or a
     /// page created whose root is gone (rippled `ValidBookDirectory`, fixCleanup3_2_0).
     BadBookDirectory,
+    /// ReferenceHolding set on an issuance by other than VaultCreate, or changed; or a
+    /// vault pseudo-account's MPToken or trust line deleted by other than VaultDelete
+    /// (rippled `ValidMPTIssuance`, fixCleanup3_2_0).
+    BadReferenceHolding,
     /// A successful OfferCreate left a malformed hybrid offer, or a domain Payment or
     /// OfferCreate touched another domain's or the open book's offers or pages, or its
     /// domain does not exist (rippled `ValidPermissionedDEX`).

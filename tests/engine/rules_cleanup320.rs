@@ -4,7 +4,7 @@
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
 //! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`,
-//! `DirectoryInvariant.cpp`).
+//! `DirectoryInvariant.cpp`, `MPTInvariant.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -534,6 +534,91 @@ mod book_directory_invariant {
 
     #[test]
     fn bad_pages_pass_without_it() {
+        assert_eq!(judge(false), [Ok(()), Ok(())]);
+    }
+}
+
+// ValidMPTIssuance's ReferenceHolding rules (under the fix): only VaultCreate sets an
+// issuance's ReferenceHolding, nothing changes it, and only VaultDelete deletes a vault
+// pseudo-account's holding. A vault's life passes both ways; a transaction breaking a
+// rule fails only with the fix.
+mod reference_holding_invariant {
+    use super::*;
+    use ledgerd::engine::invariants::{permissioned_dex, DexCheck, Violation};
+    use ledgerd::engine::sandbox::Sandbox;
+    use ledgerd::engine::tx_type::TxType;
+    use ledgerd::ledger::flags::lt;
+    use ledgerd::protocol::st::StObject;
+
+    /// gw's USD vault of `owner`: its key and the pseudo-account's USD line.
+    fn usd_vault(env: &mut Env) -> (Account, Hash256, Hash256) {
+        let [gw, owner] = env.funded(["gw", "owner"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        let usd: Issue = gw.iou("USD", 0).issue();
+        let seq = env.seq(&owner);
+        let mut tx = Tx::new("VaultCreate");
+        tx.0.set(sf().asset, StValue::Issue(usd));
+        let tx = with_fee(env, tx);
+        env.apply(&owner, tx, Ter::tesSUCCESS);
+        let key = keylet::vault(&owner.id, seq);
+        let pseudo = env.read(&key).and_then(|v| v.account_of(sf().account));
+        let line = keylet::line(&pseudo.expect("pseudo-account"), &gw.id, &usd.currency);
+        (owner, key, line)
+    }
+
+    #[test]
+    fn a_vaults_life_passes_both_ways() {
+        for on in [true, false] {
+            let mut env = env(on);
+            let (owner, key, line) = usd_vault(&mut env);
+            assert!(env.read(&line).is_some());
+            let delete = Tx::new("VaultDelete").h256("VaultID", key);
+            assert_eq!(env.submit(&owner, delete), Ter::tesSUCCESS, "fix {on}");
+            assert!(env.read(&line).is_none(), "VaultDelete deletes the line");
+        }
+    }
+
+    fn tx_of(t: TxType) -> StObject {
+        let mut tx = StObject::new();
+        tx.set(sf().transaction_type, StValue::UInt16(t as u16));
+        tx
+    }
+
+    /// Over a ledger holding a USD vault: a VaultWithdraw deleting the pseudo-account's
+    /// line, and an MPTokenIssuanceCreate writing an issuance with ReferenceHolding.
+    fn judge(on: bool) -> [Result<(), Violation>; 2] {
+        let mut env = env(on);
+        let (owner, _, line) = usd_vault(&mut env);
+        let view = env.store.current().view;
+        let mut drop_line = Sandbox::new(&view);
+        drop_line.erase(line);
+        let withdraw = tx_of(TxType::VaultWithdraw);
+        let mut issuance = StObject::new();
+        issuance.set(
+            sf().ledger_entry_type,
+            StValue::UInt16(lt::MPTOKEN_ISSUANCE),
+        );
+        issuance.set(sf().flags, StValue::UInt32(0));
+        issuance.set(sf().issuer, StValue::AccountId(owner.id));
+        issuance.set(sf().reference_holding, StValue::Hash256(line));
+        let mut named = Sandbox::new(&view);
+        named.insert(Hash256([0x5A; 32]), issuance);
+        let create = tx_of(TxType::MPTokenIssuanceCreate);
+        let ok = Ter::tesSUCCESS;
+        [
+            permissioned_dex(&drop_line, &withdraw, ok, DexCheck::None),
+            permissioned_dex(&named, &create, ok, DexCheck::None),
+        ]
+    }
+
+    #[test]
+    fn broken_rules_fail_with_the_fix() {
+        let bad = Err(Violation::BadReferenceHolding);
+        assert_eq!(judge(true), [bad, bad]);
+    }
+
+    #[test]
+    fn broken_rules_pass_without_it() {
         assert_eq!(judge(false), [Ok(()), Ok(())]);
     }
 }

@@ -1,25 +1,81 @@
 //! The invariants fixCleanup3_2_0 brings (rippled 3.2): `ValidBookDirectory`
-//! (`DirectoryInvariant.cpp`). Without the amendment it judges nothing.
+//! (`DirectoryInvariant.cpp`) and the ReferenceHolding rules of `ValidMPTIssuance`
+//! (`MPTInvariant.cpp`). Without the amendment they judge nothing.
 
 use super::Violation;
 use crate::engine::sandbox::{Action, Sandbox};
 use crate::engine::ter::Ter;
+use crate::engine::tx_type::TxType;
 use crate::ledger::flags::lt;
+use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
 use crate::protocol::features::Feature;
 use crate::protocol::quality::quality_from_directory_key;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::Hash256;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// The fixCleanup3_2_0 invariants of one transaction (whatever its result, as rippled
 /// runs them): nothing without the amendment.
-pub fn check(sb: &Sandbox, _tx: &StObject, _ter: Ter) -> Result<(), Violation> {
+pub fn check(sb: &Sandbox, tx: &StObject, _ter: Ter) -> Result<(), Violation> {
     if !sb.info().rules.enabled(Feature::FixCleanup3_2_0) {
         return Ok(());
     }
-    valid_book_directory(sb)
+    valid_book_directory(sb)?;
+    reference_holding(sb, tx)
+}
+
+/// rippled `ValidMPTIssuance`'s ReferenceHolding rules: an issuance's ReferenceHolding is
+/// set only by VaultCreate, on the issuance it creates, and never changed or removed
+/// after; a vault pseudo-account's MPToken or trust line is deleted only by VaultDelete.
+fn reference_holding(sb: &Sandbox, tx: &StObject) -> Result<(), Violation> {
+    let s = sf();
+    let tx_type = tx.u16_of(s.transaction_type);
+    let is = |t: TxType| tx_type == Some(t as u16);
+    let mut deleted: Vec<&StObject> = Vec::new();
+    for item in sb.items().values() {
+        let entry = &item.cur;
+        let holding = entry.h256_of(s.reference_holding);
+        match (entry.u16_of(s.ledger_entry_type), item.action) {
+            (Some(lt::MPTOKEN_ISSUANCE), Action::Insert)
+                if holding.is_some() && !is(TxType::VaultCreate) =>
+            {
+                return Err(Violation::BadReferenceHolding);
+            }
+            (Some(lt::MPTOKEN_ISSUANCE), Action::Modify) => {
+                let before = item
+                    .orig
+                    .as_ref()
+                    .and_then(|b| b.h256_of(s.reference_holding));
+                if before != holding {
+                    return Err(Violation::BadReferenceHolding);
+                }
+            }
+            (Some(lt::MPTOKEN | lt::RIPPLE_STATE), Action::Erase) => deleted.push(entry),
+            _ => {}
+        }
+    }
+    if is(TxType::VaultDelete) {
+        return Ok(());
+    }
+    let vault_pseudo = |a: Option<AccountId>| {
+        a.and_then(|a| sb.read(&keylet::account(&a)))
+            .is_some_and(|r| r.h256_of(s.vault_id).is_some())
+    };
+    let issuer = |o: &StObject, f| o.amount_of(f).map(|a| a.issue().issuer);
+    let offending = deleted.iter().any(|o| {
+        if o.u16_of(s.ledger_entry_type) == Some(lt::MPTOKEN) {
+            vault_pseudo(o.account_of(s.account))
+        } else {
+            vault_pseudo(issuer(o, s.low_limit)) || vault_pseudo(issuer(o, s.high_limit))
+        }
+    });
+    if offending {
+        Err(Violation::BadReferenceHolding)
+    } else {
+        Ok(())
+    }
 }
 
 /// A directory page that says which book it is (rippled `isRootBookDirectory`: any of
@@ -193,6 +249,108 @@ mod tests {
                     want,
                     "case {i}, fix {on}"
                 );
+            }
+        }
+    }
+
+    fn tx_of(t: TxType) -> StObject {
+        let mut tx = StObject::new();
+        tx.set(sf().transaction_type, StValue::UInt16(t as u16));
+        tx
+    }
+
+    /// rippled `ValidMPTIssuance`'s ReferenceHolding rules, both ways: with the fix only
+    /// VaultCreate sets the field, on a new issuance; nothing changes it; only VaultDelete
+    /// deletes a vault pseudo-account's MPToken or trust line. Without it nothing fails.
+    #[test]
+    fn reference_holdings_are_judged_only_with_fix_cleanup_3_2_0() {
+        use crate::protocol::amount::Amount;
+        use TxType::VaultWithdraw as Withdraw;
+        use TxType::{MPTokenIssuanceCreate, MPTokenIssuanceSet, VaultCreate, VaultDelete};
+        let s = sf();
+        let (pseudo, gw, alice) = (AccountId([5; 20]), AccountId([6; 20]), AccountId([7; 20]));
+        let (iss_key, line_key) = (Hash256([0x11; 32]), Hash256([0x22; 32]));
+        let (pseudo_token, alice_token) = (Hash256([0x33; 32]), Hash256([0x44; 32]));
+        let (held, other) = (Hash256([0xAA; 32]), Hash256([0xBB; 32]));
+        let issuance = |h: Option<Hash256>| {
+            let mut i = new_entry(lt::MPTOKEN_ISSUANCE);
+            i.set(s.issuer, StValue::AccountId(pseudo));
+            if let Some(h) = h {
+                i.set(s.reference_holding, StValue::Hash256(h));
+            }
+            i
+        };
+        let token = |owner: AccountId| {
+            let mut t = new_entry(lt::MPTOKEN);
+            t.set(s.account, StValue::AccountId(owner));
+            t
+        };
+        let mut line = new_entry(lt::RIPPLE_STATE);
+        let usd = crate::protocol::types::Currency::iso(*b"USD");
+        let zero = |a: AccountId| {
+            StValue::Amount(Amount::iou(crate::protocol::amount::IouValue::ZERO, usd, a))
+        };
+        line.set(s.low_limit, zero(pseudo));
+        line.set(s.high_limit, zero(gw));
+        enum W {
+            Insert(Hash256, StObject),
+            Update(Hash256, StObject),
+            Erase(Hash256),
+        }
+        // (the type, what it writes, bad with the fix)
+        let cases: Vec<(TxType, W, bool)> = vec![
+            (VaultCreate, W::Insert(other, issuance(Some(held))), false),
+            (
+                MPTokenIssuanceCreate,
+                W::Insert(other, issuance(Some(held))),
+                true,
+            ),
+            (
+                MPTokenIssuanceCreate,
+                W::Insert(other, issuance(None)),
+                false,
+            ),
+            (
+                MPTokenIssuanceSet,
+                W::Update(iss_key, issuance(Some(held))),
+                false,
+            ),
+            (
+                MPTokenIssuanceSet,
+                W::Update(iss_key, issuance(Some(other))),
+                true,
+            ),
+            (VaultCreate, W::Update(iss_key, issuance(None)), true),
+            (Withdraw, W::Erase(pseudo_token), true),
+            (VaultDelete, W::Erase(pseudo_token), false),
+            (Withdraw, W::Erase(alice_token), false),
+            (Withdraw, W::Erase(line_key), true),
+            (VaultDelete, W::Erase(line_key), false),
+        ];
+        for on in [false, true] {
+            let v = view(on);
+            let mut ledger = Sandbox::new(&v);
+            let mut root = crate::engine::entry::new_account_root(&pseudo, 0, 0);
+            root.set(s.vault_id, StValue::Hash256(Hash256([0x77; 32])));
+            ledger.insert(keylet::account(&pseudo), root);
+            ledger.insert(iss_key, issuance(Some(held)));
+            ledger.insert(line_key, line.clone());
+            ledger.insert(pseudo_token, token(pseudo));
+            ledger.insert(alice_token, token(alice));
+            for (i, (t, write, bad)) in cases.iter().enumerate() {
+                let mut sb = Sandbox::new(&ledger);
+                match write {
+                    W::Insert(k, e) => sb.insert(*k, e.clone()),
+                    W::Update(k, e) => sb.update(*k, e.clone()),
+                    W::Erase(k) => sb.erase(*k),
+                }
+                let want = if on && *bad {
+                    Err(Violation::BadReferenceHolding)
+                } else {
+                    Ok(())
+                };
+                let got = check(&sb, &tx_of(*t), Ter::tesSUCCESS);
+                assert_eq!(got, want, "case {i}, fix {on}");
             }
         }
     }

@@ -4,7 +4,7 @@
 //! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
 //! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`,
-//! `DirectoryInvariant.cpp`, `MPTInvariant.cpp`).
+//! `DirectoryInvariant.cpp`, `MPTInvariant.cpp`, `LedgerStateFix.cpp`).
 
 use crate::rules::env_without;
 use crate::support;
@@ -620,5 +620,92 @@ mod reference_holding_invariant {
     #[test]
     fn broken_rules_pass_without_it() {
         assert_eq!(judge(false), [Ok(()), Ok(())]);
+    }
+}
+
+// LedgerStateFix's fix type 2, BookExchangeRate (new under the fix): a book directory
+// root whose ExchangeRate is not its key's quality (legacy ledger state) gets that
+// quality. Before the fix the type is temDISABLED. The legacy root is the ledger's own
+// root with its rate one off, under a sandbox the engine's pipeline applies over.
+mod ledger_state_fix_book_exchange_rate {
+    use super::*;
+    use ledgerd::engine::sandbox::Sandbox;
+    use ledgerd::engine::transactor::apply_transaction;
+    use ledgerd::ledger::view::ReadView;
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::quality::quality_from_directory_key;
+
+    fn fix_rate(dir: Option<Hash256>, owner: Option<&Account>) -> Tx {
+        let mut tx = Tx::new("LedgerStateFix");
+        tx.0.set(Field::named("LedgerFixType"), StValue::UInt16(2));
+        if let Some(d) = dir {
+            tx = tx.h256("BookDirectory", d);
+        }
+        if let Some(o) = owner {
+            tx = tx.account("Owner", &o.id);
+        }
+        tx
+    }
+
+    /// alice's offer opens a book. Over that ledger with the root's ExchangeRate one above
+    /// its quality, the fix is asked for the root, for alice's owner directory, for no
+    /// entry, without the page, and with an Owner too; over the ledger as it is, for the
+    /// root. The results, and whether the first ask wrote the quality into the root.
+    fn repair(on: bool) -> (Vec<Ter>, bool) {
+        let mut env = env(on);
+        let [gw, alice] = env.funded(["gw", "alice"]);
+        let seq = env.seq(&alice);
+        let offer = Tx::new("OfferCreate")
+            .amount("TakerPays", gw.iou("USD", 10))
+            .amount("TakerGets", xrp(10));
+        env.apply(&alice, offer, Ter::tesSUCCESS);
+        let root = env
+            .read(&keylet::offer(&alice.id, seq))
+            .and_then(|o| o.h256_of(sf().book_directory))
+            .expect("the book root");
+        let quality = quality_from_directory_key(&root).0;
+        let view = env.store.current().view;
+        let mut legacy = Sandbox::new(&view);
+        let mut dir = (*legacy.read(&root).expect("root")).clone();
+        dir.set(sf().exchange_rate, StValue::UInt64(quality + 1));
+        legacy.update(root, dir);
+        let cfg = env.store.config().apply.clone();
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        let run = |on_view: &dyn ReadView, tx: Tx| {
+            let signed = tx.signed(&alice.id, env.seq(&alice), fee, &alice.kp);
+            apply_transaction(on_view, &signed, &Hash256([1; 32]), 0, &cfg)
+        };
+        let first = run(&legacy, fix_rate(Some(root), None));
+        let written = first.writes.iter().find(|(k, _)| *k == root);
+        let rate = written.and_then(|(_, d)| d.as_ref()?.u64_of(sf().exchange_rate));
+        let mut results = vec![first.ter];
+        let asks = [
+            fix_rate(Some(keylet::owner_dir(&alice.id)), None),
+            fix_rate(Some(Hash256([0x42; 32])), None),
+            fix_rate(None, None),
+            fix_rate(Some(root), Some(&alice)),
+        ];
+        results.extend(asks.into_iter().map(|tx| run(&legacy, tx).ter));
+        results.push(run(&view, fix_rate(Some(root), None)).ter);
+        (results, rate == Some(quality))
+    }
+
+    #[test]
+    fn repaired_with_the_fix() {
+        use Ter::*;
+        let want = vec![
+            tesSUCCESS,
+            tecNO_PERMISSION,
+            tecOBJECT_NOT_FOUND,
+            temINVALID,
+            temINVALID,
+            tecNO_PERMISSION,
+        ];
+        assert_eq!(repair(true), (want, true));
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(repair(false), (vec![Ter::temDISABLED; 6], false));
     }
 }

@@ -709,3 +709,21 @@ mod ledger_state_fix_book_exchange_rate {
         assert_eq!(repair(false), (vec![Ter::temDISABLED; 6], false));
     }
 }
+
+// LedgerStateFix's preflight as rippled 3.2 has it, whatever the rules: each fix type
+// takes exactly its own field, so the page links fix naming a BookDirectory too is
+// temINVALID both ways.
+#[test]
+fn ledger_state_fix_takes_only_its_own_field() {
+    use ledgerd::protocol::definitions::Field;
+    for on in [true, false] {
+        let mut env = env(on);
+        let [alice] = env.funded(["alice"]);
+        let mut tx = Tx::new("LedgerStateFix")
+            .account("Owner", &alice.id)
+            .h256("BookDirectory", Hash256([0x42; 32]));
+        tx.0.set(Field::named("LedgerFixType"), StValue::UInt16(1));
+        let tx = with_fee(&env, tx);
+        assert_eq!(env.submit(&alice, tx), Ter::temINVALID, "fix {on}");
+    }
+}

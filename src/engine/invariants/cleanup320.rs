@@ -33,7 +33,10 @@ fn reference_holding(sb: &Sandbox, tx: &StObject) -> Result<(), Violation> {
     let s = sf();
     let tx_type = tx.u16_of(s.transaction_type);
     let is = |t: TxType| tx_type == Some(t as u16);
-    let mut deleted: Vec<&StObject> = Vec::new();
+    // The accounts whose MPToken or trust line the transaction deleted (a line's limits
+    // name each side's counterparty: both sides).
+    let mut holders: Vec<AccountId> = Vec::new();
+    let issuer = |o: &StObject, f| o.amount_of(f).map(|a| a.issue().issuer);
     for item in sb.items().values() {
         let entry = &item.cur;
         let holding = entry.h256_of(s.reference_holding);
@@ -52,26 +55,22 @@ fn reference_holding(sb: &Sandbox, tx: &StObject) -> Result<(), Violation> {
                     return Err(Violation::BadReferenceHolding);
                 }
             }
-            (Some(lt::MPTOKEN | lt::RIPPLE_STATE), Action::Erase) => deleted.push(entry),
+            (Some(lt::MPTOKEN), Action::Erase) => holders.extend(entry.account_of(s.account)),
+            (Some(lt::RIPPLE_STATE), Action::Erase) => {
+                holders.extend(issuer(entry, s.low_limit));
+                holders.extend(issuer(entry, s.high_limit));
+            }
             _ => {}
         }
     }
     if is(TxType::VaultDelete) {
         return Ok(());
     }
-    let vault_pseudo = |a: Option<AccountId>| {
-        a.and_then(|a| sb.read(&keylet::account(&a)))
+    let vault_pseudo = |a: &AccountId| {
+        sb.read(&keylet::account(a))
             .is_some_and(|r| r.h256_of(s.vault_id).is_some())
     };
-    let issuer = |o: &StObject, f| o.amount_of(f).map(|a| a.issue().issuer);
-    let offending = deleted.iter().any(|o| {
-        if o.u16_of(s.ledger_entry_type) == Some(lt::MPTOKEN) {
-            vault_pseudo(o.account_of(s.account))
-        } else {
-            vault_pseudo(issuer(o, s.low_limit)) || vault_pseudo(issuer(o, s.high_limit))
-        }
-    });
-    if offending {
+    if holders.iter().any(vault_pseudo) {
         Err(Violation::BadReferenceHolding)
     } else {
         Ok(())

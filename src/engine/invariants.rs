@@ -13,6 +13,8 @@ use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
+mod cleanup320;
+
 /// Which invariant failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Violation {
@@ -36,6 +38,13 @@ pub enum Violation {
     /// An NFTokenPage empty, over 32 tokens, unsorted, holding a token at or above its key
     /// (except the last page), or linked out of order (rippled `ValidNFTokenPage`).
     BadNFTokenPage,
+    /// A book directory root created with an ExchangeRate not its key's quality, or a
+    /// page created whose root is gone (rippled `ValidBookDirectory`, fixCleanup3_2_0).
+    BadBookDirectory,
+    /// ReferenceHolding set on an issuance by other than VaultCreate, or changed; or a
+    /// vault pseudo-account's MPToken or trust line deleted by other than VaultDelete
+    /// (rippled `ValidMPTIssuance`, fixCleanup3_2_0).
+    BadReferenceHolding,
     /// A successful OfferCreate left a malformed hybrid offer, or a domain Payment or
     /// OfferCreate touched another domain's or the open book's offers or pages, or its
     /// domain does not exist (rippled `ValidPermissionedDEX`).
@@ -381,7 +390,8 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
 /// [`DexCheck`] (Payment, OfferCreate): no malformed hybrid offer (`DomainAndHybrid`),
 /// and for one carrying a DomainID, the domain exists and every offer and book page it
 /// wrote or deleted is that domain's (under fixCleanup3_2_0 it may delete open-book
-/// offers, as rippled's develop `regularOffers_` has it).
+/// offers, as rippled's develop `regularOffers_` has it). Every transaction passes here,
+/// so it first runs fixCleanup3_2_0's invariants (`invariants/cleanup320.rs`).
 pub fn permissioned_dex(
     sb: &super::sandbox::Sandbox,
     tx: &StObject,
@@ -390,6 +400,7 @@ pub fn permissioned_dex(
 ) -> Result<(), Violation> {
     use crate::ledger::flags::lsf_offer;
     use crate::ledger::view::ReadView;
+    cleanup320::check(sb, tx, ter)?; // fixCleanup3_2_0's invariants, whatever `dex`.
     let s = sf();
     if dex == DexCheck::None || ter != super::ter::Ter::tesSUCCESS {
         return Ok(());

@@ -18,6 +18,9 @@
 //!   no transaction writes one, so no story can.
 //! - NFTokenAcceptOffer of an expired offer deletes it and answers `tecEXPIRED` from
 //!   doApply; before the fix preclaim answered `tecEXPIRED` and the offer stayed.
+//! - VaultWithdraw naming shares, to another account, is held to the room on its trust
+//!   line as the assets the shares redeem (`canWithdraw`, `tecNO_LINE`); before the fix
+//!   an Amount in shares was not checked.
 //! - What no transaction of ledgerd's can show has unit tests: the `ValidLoanBroker`
 //!   cover check and `ValidPermissionedDomain` (`src/engine/invariants.rs`), a failed
 //!   deletion of an expired credential (`src/engine/credential/mod.rs`).
@@ -374,5 +377,72 @@ fn an_expired_nft_offer_is_deleted_on_acceptance_with_the_fix() {
         env.apply(&bob, direct, again);
         assert_eq!(env.owner_count(&alice), if on { 1 } else { 2 }, "on={on}");
         assert!(env.read(&keylet::nft_sells(&id)).is_some() != on, "on={on}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// VaultWithdraw to a destination's trust line (VaultWithdraw.cpp preclaim, canWithdraw)
+// ---------------------------------------------------------------------------------------
+
+/// After rippled's `canWithdraw` / `withdrawToDestExceedsLimit`: alice holds 100 USD of
+/// shares in a vault; bob trusts gw for 10 USD, carol not at all. Withdrawing USD to them
+/// is held to the room on their line whatever the rules (`tecNO_LINE`). Naming the shares
+/// instead: before the fix the limit is not checked (the amount is an MPT amount) and bob
+/// ends up past his limit; with it the shares count as the USD they redeem.
+#[test]
+fn a_withdrawal_in_shares_is_held_to_the_destinations_limit_with_the_fix() {
+    use ledgerd::protocol::mpt::MptAmount;
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, alice, bob, carol] = env.funded([
+            "vw313Gw",
+            "vw313Owner",
+            "vw313Alice",
+            "vw313Bob",
+            "vw313Carol",
+        ]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&alice, gw.iou("USD", 500)), Ter::tesSUCCESS);
+        env.apply(&bob, trust(gw.iou("USD", 10)), Ter::tesSUCCESS);
+        let seq = env.seq(&owner);
+        let mut create = Tx::new("VaultCreate");
+        create
+            .0
+            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
+        let create = with_fee(&env, create);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let key = keylet::vault(&owner.id, seq);
+        let share = env
+            .read(&key)
+            .and_then(|v| v.mpt_id_of(sf().share_mpt_id))
+            .expect("ShareMPTID");
+        let deposit = Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", gw.iou("USD", 100));
+        env.apply(&alice, deposit, Ter::tesSUCCESS);
+        let to = |who: &Account, tx: Tx| tx.h256("VaultID", key).account("Destination", &who.id);
+        let usd = |n: i64| Tx::new("VaultWithdraw").amount("Amount", gw.iou("USD", n));
+        env.apply(&alice, to(&bob, usd(50)), Ter::tecNO_LINE);
+        env.apply(&alice, to(&carol, usd(1)), Ter::tecNO_LINE);
+        env.apply(&alice, to(&bob, usd(4)), Ter::tesSUCCESS);
+        // 50 USD of shares (a million shares a dollar at the vault's scale of 6).
+        let mut shares = Tx::new("VaultWithdraw");
+        shares.0.set(
+            sf().amount,
+            StValue::MptAmount(MptAmount::new(50_000_000, share)),
+        );
+        let want = if on { Ter::tecNO_LINE } else { Ter::tesSUCCESS };
+        env.apply(&alice, to(&bob, shares), want);
+        let bob_holds = if on { "4" } else { "54" };
+        assert_eq!(env.iou_balance(&bob, &gw, "USD"), val(bob_holds), "on={on}");
+        // 6 USD of shares pass either way: with the fix they just fit (4 held, limit 10),
+        // before it shares are not checked.
+        let mut six = Tx::new("VaultWithdraw");
+        six.0.set(
+            sf().amount,
+            StValue::MptAmount(MptAmount::new(6_000_000, share)),
+        );
+        env.apply(&alice, to(&bob, six), Ter::tesSUCCESS);
     }
 }

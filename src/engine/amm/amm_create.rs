@@ -175,8 +175,7 @@ fn create(
     }
     let lp_tokens = amm_lp_tokens(amount, amount2, &lpt);
     let mut sle = new_amm_entry(&account, &i1, &i2, lp_tokens);
-    let close = sb.info().parent_close_time;
-    init_fee_auction_vote(&mut sle, creator, &lpt, tfee, close);
+    init_fee_auction_vote(&*sb, &mut sle, creator, &lpt, tfee);
     link_amm(sb, &account, key, &mut sle).into_result()?;
     sb.insert(key, sle);
     account_send(sb, &account, creator, &lp_tokens)?;

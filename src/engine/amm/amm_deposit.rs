@@ -254,9 +254,8 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let mut sle = (*sle).clone();
     sle.set(sf().lp_token_balance, StValue::Amount(new_balance));
     if lpt.is_zero() {
-        let close = pool.ctx.sb.info().parent_close_time;
         let account = pool.ctx.account;
-        init_fee_auction_vote(&mut sle, &account, &lpt.issue(), tfee, close);
+        init_fee_auction_vote(&pool.ctx.sb, &mut sle, &account, &lpt.issue(), tfee);
     }
     pool.ctx.sb.update(pool.amm.key, sle);
     Ok(())

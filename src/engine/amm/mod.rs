@@ -31,6 +31,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::hash::{ripemd160_sha256, sha512_half};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Currency, Hash256, Issue};
@@ -324,15 +325,18 @@ pub fn trading_fee(view: &dyn ReadView, sle: &StObject, account: &AccountId) -> 
 }
 
 /// Gives `account` the only vote and a free auction slot, and sets the trading fee
-/// (`initializeFeeAuctionVote`): on AMMCreate, and on a deposit into an empty AMM.
+/// (`initializeFeeAuctionVote`): on AMMCreate, and on a deposit into an empty AMM. Under
+/// fixCleanup3_2_0 the slot's AuthAccounts, left by an earlier holder's bid, go too;
+/// before it they stay, and keep the discounted fee for the new holder's slot.
 pub fn init_fee_auction_vote(
+    view: &dyn ReadView,
     sle: &mut StObject,
     account: &AccountId,
     lp_issue: &Issue,
     tfee: u16,
-    parent_close_time: u32,
 ) {
     let s = sf();
+    let parent_close_time = view.info().parent_close_time;
     let mut vote = StObject::new();
     if tfee != 0 {
         vote.set(s.trading_fee, StValue::UInt16(tfee));
@@ -360,6 +364,9 @@ pub fn init_fee_auction_vote(
         slot.set(s.discounted_fee, StValue::UInt16(discounted));
     } else {
         slot.remove(s.discounted_fee);
+    }
+    if view.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        slot.remove(s.auth_accounts);
     }
     sle.set(s.auction_slot, StValue::Object(slot));
 }

@@ -11,11 +11,15 @@ use super::{
     VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use super::{named_vault, vault_id};
+use crate::engine::ripple::{balance_for, limit_for};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
+use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::amount::{Amount, IouValue};
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
@@ -50,12 +54,73 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     let dst = tx.account_of(s.destination).unwrap_or(*account);
     if dst != *account {
         destination_ok(view, &dst, account).into_result()?;
+        dst_has_room(view, tx, &vault, &asset, &share, &dst)?;
     }
     // Withdrawing to itself, the holder gets its MPToken created in doApply.
     asset_require_auth(view, &asset, &dst, dst != *account).into_result()?;
     asset_frozen(view, &dst, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Err(Ter::tecLOCKED);
+    }
+    Ok(())
+}
+
+/// rippled `canWithdraw`'s limit check (`withdrawToDestExceedsLimit`), for a withdrawal
+/// to another account than the submitter: an issued currency goes to its issuer, or to an
+/// account whose trust line has room for it (`tecNO_LINE` without a line, at or past its
+/// limit, or when the amount is more than the limit less what it holds). XRP and MPTs are
+/// not checked. An Amount in shares is not checked before fixCleanup3_1_3 (it is an MPT
+/// amount); with it, it is checked as the assets those shares redeem.
+fn dst_has_room(
+    view: &dyn ReadView,
+    tx: &StObject,
+    vault: &StObject,
+    asset: &VaultAsset,
+    share: &MptId,
+    dst: &AccountId,
+) -> Result<(), Ter> {
+    let amount = match amount_field(tx) {
+        Some(AssetAmount::Mpt(id, shares)) if id == *share => {
+            if !view.info().rules.enabled(Feature::FixCleanup3_1_3) {
+                return Ok(());
+            }
+            let Some(iss) = crate::engine::mpt::issuance(view, share) else {
+                return Err(Ter::tefINTERNAL);
+            };
+            let worth = Totals::of(vault, &iss).assets_for_withdraw(shares);
+            let assets = vault_math::assets(asset, worth);
+            if crate::engine::amm::amm_math::faulted() {
+                return Err(Ter::tecPATH_DRY);
+            }
+            assets.map_err(Unfit::ter)?
+        }
+        Some(a) => a,
+        None => return Err(Ter::tefINTERNAL),
+    };
+    let AssetAmount::Token(Amount::Iou {
+        value,
+        currency,
+        issuer,
+    }) = amount
+    else {
+        return Ok(());
+    };
+    if *dst == issuer {
+        return Ok(());
+    }
+    let (held, limit) = match view.read(&keylet::line(dst, &issuer, &currency)) {
+        Some(line) => (
+            balance_for(&line, dst, &issuer),
+            limit_for(&line, dst, &issuer),
+        ),
+        None => (IouValue::ZERO, IouValue::ZERO),
+    };
+    if held.is_negative() {
+        return Ok(());
+    }
+    let room = limit.checked_add(&held.negate());
+    if held >= limit || room.is_ok_and(|r| value > r) {
+        return Err(Ter::tecNO_LINE);
     }
     Ok(())
 }

@@ -117,6 +117,7 @@ fn xrp_held(o: &StObject) -> i64 {
         Some(Xrp::Balance) => o.drops_of(s.balance),
         Some(Xrp::Unclaimed) => o.drops_of(s.amount) - o.drops_of(s.balance),
         Some(Xrp::Amount) => o.drops_of(s.amount),
+        Some(Xrp::FeeAmount) => o.drops_of(s.fee_amount),
         Some(Xrp::None) | None => 0,
     }
 }

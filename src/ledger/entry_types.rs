@@ -87,7 +87,7 @@ pub mod lt {
     pub const LOAN_BROKER: u16 = 0x0088;
     /// Loan: one loan a broker made (LendingProtocol).
     pub const LOAN: u16 = 0x0089;
-    /// Sponsorship (in the definitions; no transaction here creates one).
+    /// Sponsorship: a sponsor's pre-funded fees and reserves for one sponsee (Sponsor).
     pub const SPONSORSHIP: u16 = 0x0090;
 }
 
@@ -206,6 +206,8 @@ pub enum Xrp {
     Amount,
     /// `Amount` less `Balance` (a PayChannel: what is not paid out yet).
     Unclaimed,
+    /// The optional `FeeAmount` (a Sponsorship's pre-funded fees).
+    FeeAmount,
 }
 
 /// Whose OwnerCount an entry counts toward, and how much (the OwnerCount invariant).
@@ -563,9 +565,10 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         code: lt::SPONSORSHIP,
         name: "Sponsorship",
         rpc: "sponsorship",
-        built: false,
-        threaded: Threading::Never,
-        ..UNOWNED
+        key: Key::AccountPair("Owner", "Sponsee", keylet::sponsorship),
+        xrp: Xrp::FeeAmount,
+        reserve: Reserve::Field(Owner, 1),
+        ..OWNED
     },
 ];
 
@@ -637,7 +640,7 @@ mod tests {
         }
         assert_eq!(named("Payment_Channel").map(|t| t.code), Some(lt::PAYCHAN));
         assert_eq!(named("paychannel").map(|t| t.code), Some(lt::PAYCHAN));
-        assert!(named("sponsorship").is_none(), "not built here");
+        assert_eq!(named("Sponsorship").map(|t| t.code), Some(lt::SPONSORSHIP));
         assert!(named("channel").is_none());
     }
 
@@ -657,10 +660,32 @@ mod tests {
             "Credential DID Delegate DepositPreauth NFTokenOffer Offer Oracle SignerList Ticket";
         assert_eq!(with(Deletion::Deleted).join(" "), deleted);
         // AccountObjects.cpp's deletionBlockers.
+        // (Sponsorship blocks both its sponsor and its sponsee: XLS-68.)
         let blocks = "Bridge Check Escrow Loan LoanBroker MPToken MPTokenIssuance NFTokenPage \
-                      PayChannel PermissionedDomain RippleState Vault XChainOwnedClaimID \
-                      XChainOwnedCreateAccountClaimID";
+                      PayChannel PermissionedDomain RippleState Sponsorship Vault \
+                      XChainOwnedClaimID XChainOwnedCreateAccountClaimID";
         assert_eq!(with(Deletion::Blocks).join(" "), blocks);
+    }
+
+    #[test]
+    fn a_sponsorship_is_keyed_by_its_pair_owned_by_its_sponsor_and_holds_its_fees() {
+        use crate::protocol::amount::Amount;
+        use crate::protocol::st::StValue;
+        let (sponsor, sponsee) = (AccountId([1; 20]), AccountId([2; 20]));
+        let mut e = StObject::new();
+        e.set(sf().ledger_entry_type, StValue::UInt16(lt::SPONSORSHIP));
+        e.set(sf().owner, StValue::AccountId(sponsor));
+        e.set(sf().sponsee, StValue::AccountId(sponsee));
+        e.set(sf().fee_amount, StValue::Amount(Amount::Xrp(10)));
+        let key = keylet::sponsorship(&sponsor, &sponsee);
+        assert!(entry_key::check(&key, &e).is_ok());
+        assert!(entry_key::check(&keylet::sponsorship(&sponsee, &sponsor), &e).is_err());
+        let row = of(&e).expect("a row");
+        assert!(row.built && row.account_objects);
+        assert_eq!(row.threaded, Threading::Always);
+        assert_eq!(row.reserve, Reserve::Field(Owner, 1));
+        assert_eq!(row.xrp, Xrp::FeeAmount);
+        assert_eq!(row.deletion, Deletion::Blocks);
     }
 
     #[test]

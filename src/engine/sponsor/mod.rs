@@ -4,6 +4,9 @@
 //! This module holds the shared vocabulary: the flag values and the reads every phase and
 //! family makes of a transaction's sponsorship fields (rippled's `SponsorHelpers`).
 
+pub mod counters;
+pub mod sponsorship_set;
+
 use crate::engine::tx_type::TxType;
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::st::StObject;
@@ -108,5 +111,6 @@ pub fn reserve_allowed(tx_type: TxType) -> bool {
             | CredentialDelete
             | AccountSet
             | SetRegularKey
+            | SponsorshipTransfer
     )
 }

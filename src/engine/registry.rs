@@ -462,6 +462,7 @@ const ROWS: &[Transactor] = &[
         }
     ),
     row!(SponsorshipSet, sponsor::sponsorship_set),
+    row!(SponsorshipTransfer, sponsor::sponsorship_transfer),
 ];
 
 /// What every LoanBroker and Loan type needs beyond LendingProtocol.

@@ -437,3 +437,401 @@ fn an_update_moves_the_delta_and_keeps_the_reserve() {
     let tx = count_delta(sponsorship_set(&alice), -4);
     env.apply(&sponsor, tx, Ter::tecNO_PERMISSION);
 }
+
+// ---------------------------------------------------------------------------------------
+// Story 13: SponsorshipTransfer (testTransferSponsor)
+
+use ledgerd::engine::sponsor::{transfer_flags, SPF_SPONSOR_FEE, SPF_SPONSOR_RESERVE};
+use ledgerd::protocol::types::Hash256;
+
+/// How the sponsor takes part in a transaction.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Mode {
+    /// It signs `SponsorSignature` over the same signing data as the sender.
+    CoSigned,
+    /// It does not sign: its Sponsorship of the sender pays.
+    PreFunded,
+}
+
+/// Submits `tx` from `who` with `Sponsor` = `sponsor` and `SponsorFlags` = `flags`,
+/// signed by `who`, and by `sponsor` too when co-signed.
+pub fn submit_sponsored(
+    env: &mut Env,
+    who: &Account,
+    sponsor: &Account,
+    flags: u32,
+    mode: Mode,
+    tx: Tx,
+) -> Ter {
+    use ledgerd::protocol::codec;
+    let fee = env.store.fees().base_drops as i64;
+    let tx = tx
+        .account("Sponsor", &sponsor.id)
+        .u32("SponsorFlags", flags);
+    let mut o = tx.signed(&who.id, env.seq(who), fee, &who.kp);
+    if mode == Mode::CoSigned {
+        let mut sig = StObject::new();
+        sig.set(
+            Field::named("SigningPubKey"),
+            StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
+        );
+        let data = ledgerd::protocol::tx::signing_data(&o);
+        sig.set(
+            Field::named("TxnSignature"),
+            StValue::Blob(sponsor.kp.sign(&data)),
+        );
+        o.set(Field::named("SponsorSignature"), StValue::Object(sig));
+    }
+    let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
+    assert_eq!(decoded, o, "binary round trip");
+    let r = env.store.apply(&decoded);
+    env.last_meta = r.entry.as_ref().map(|e| e.meta());
+    env.last_id = Some(r.id);
+    r.ter
+}
+
+fn transfer(flags: u32) -> Tx {
+    Tx::new("SponsorshipTransfer").flags(flags)
+}
+
+fn object_transfer(flags: u32, id: Hash256) -> Tx {
+    transfer(flags).h256("ObjectID", id)
+}
+
+/// An AccountRoot's counter (0 when absent).
+fn count(env: &Env, who: &Account, field: &str) -> u32 {
+    env.root(who)
+        .and_then(|r| r.u32_of(Field::named(field)))
+        .unwrap_or(0)
+}
+
+/// Whether the counter field is present at all (they are soeDEFAULT: 0 is absent).
+fn has_count(env: &Env, who: &Account, field: &str) -> bool {
+    env.root(who)
+        .is_some_and(|r| r.get(Field::named(field)).is_some())
+}
+
+fn account_sponsor(env: &Env, who: &Account) -> Option<ledgerd::protocol::types::AccountId> {
+    env.root(who).and_then(|r| r.account_of(sf().sponsor))
+}
+
+/// Funds `who` with exactly `n` drops: the account reserve from the genesis account,
+/// then the rest.
+fn fund_exactly(env: &mut Env, who: &Account, n: i64) {
+    let r = reserve(env, 0);
+    env.fund(who, drops(r));
+    if n > r {
+        let master = Account::master();
+        env.apply(&master, pay(who, drops(n - r)), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.balance(who), n);
+}
+
+fn top_up(env: &mut Env, who: &Account, n: i64) {
+    let master = Account::master();
+    env.apply(&master, pay(who, drops(n)), Ter::tesSUCCESS);
+}
+
+const RESERVE: u32 = SPF_SPONSOR_RESERVE;
+
+#[test]
+fn sponsorship_transfer_preflight() {
+    use transfer_flags::*;
+    let mut off = sponsor_env(false);
+    let [alice] = off.funded(["alice"]);
+    assert_eq!(off.submit(&alice, transfer(END)), Ter::temDISABLED);
+
+    let mut env = sponsor_env(true);
+    let [alice, sponsor] = env.funded(["alice", "sponsor"]);
+    for flags in [0, CREATE | END, CREATE | REASSIGN, END | 0x0100_0000] {
+        assert_eq!(env.submit(&alice, transfer(flags)), Ter::temINVALID_FLAG);
+    }
+    // Create and Reassign need a reserve sponsor and no Sponsee.
+    assert_eq!(env.submit(&alice, transfer(CREATE)), Ter::temMALFORMED);
+    let co = Mode::CoSigned;
+    let fee_only = submit_sponsored(
+        &mut env,
+        &alice,
+        &sponsor,
+        SPF_SPONSOR_FEE,
+        co,
+        transfer(CREATE),
+    );
+    assert_eq!(fee_only, Ter::temINVALID_FLAG);
+    let with_sponsee = transfer(REASSIGN).account("Sponsee", &sponsor.id);
+    let r = submit_sponsored(&mut env, &alice, &sponsor, RESERVE, co, with_sponsee);
+    assert_eq!(r, Ter::temMALFORMED);
+    // An account's own reserve moves only co-signed.
+    let r = submit_sponsored(
+        &mut env,
+        &alice,
+        &sponsor,
+        RESERVE,
+        Mode::PreFunded,
+        transfer(CREATE),
+    );
+    assert_eq!(r, Ter::temMALFORMED);
+    // End names no new sponsor, and no Sponsee that is the sender.
+    let r = submit_sponsored(&mut env, &alice, &sponsor, RESERVE, co, transfer(END));
+    assert_eq!(r, Ter::temMALFORMED);
+    let me = transfer(END).account("Sponsee", &alice.id);
+    assert_eq!(env.submit(&alice, me), Ter::temMALFORMED);
+    assert_eq!(env.balance(&alice), xrp_drops(10_000), "no fee claimed");
+}
+
+#[test]
+fn an_accounts_reserve_is_taken_over_reassigned_and_given_back() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [alice, carol] = env.funded(["alice", "carol"]);
+    let (sponsor1, sponsor2) = (Account::new("sponsor1"), Account::new("sponsor2"));
+    let two_r = 2 * reserve(&env, 0);
+    let co = Mode::CoSigned;
+    // The sponsor must hold two account reserves: its own and alice's.
+    fund_exactly(&mut env, &sponsor1, two_r - 1);
+    let r = submit_sponsored(&mut env, &alice, &sponsor1, RESERVE, co, transfer(CREATE));
+    assert_eq!(r, Ter::tecINSUFFICIENT_RESERVE);
+    assert_eq!(account_sponsor(&env, &alice), None);
+    top_up(&mut env, &sponsor1, 1);
+    let r = submit_sponsored(&mut env, &alice, &sponsor1, RESERVE, co, transfer(CREATE));
+    assert_eq!(r, Ter::tesSUCCESS);
+    assert_eq!(account_sponsor(&env, &alice), Some(sponsor1.id));
+    assert_eq!(count(&env, &sponsor1, "SponsoringAccountCount"), 1);
+    assert_eq!(env.balance(&sponsor1), two_r, "alice paid the fee");
+    // A second Create: already sponsored.
+    let r = submit_sponsored(&mut env, &alice, &sponsor1, RESERVE, co, transfer(CREATE));
+    assert_eq!(r, Ter::tecNO_PERMISSION);
+
+    fund_exactly(&mut env, &sponsor2, two_r - 1);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, transfer(REASSIGN));
+    assert_eq!(r, Ter::tecINSUFFICIENT_RESERVE);
+    top_up(&mut env, &sponsor2, 1);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, transfer(REASSIGN));
+    assert_eq!(r, Ter::tesSUCCESS);
+    assert_eq!(account_sponsor(&env, &alice), Some(sponsor2.id));
+    assert!(!has_count(&env, &sponsor1, "SponsoringAccountCount"));
+    assert_eq!(count(&env, &sponsor2, "SponsoringAccountCount"), 1);
+
+    // Neither its sponsor nor the sponsee: refused. The sponsor ends it through Sponsee.
+    let third = transfer(END).account("Sponsee", &alice.id);
+    env.apply(&carol, third, Ter::tecNO_PERMISSION);
+    let by_sponsor = transfer(END).account("Sponsee", &alice.id);
+    env.apply(&sponsor2, by_sponsor, Ter::tesSUCCESS);
+    assert_eq!(account_sponsor(&env, &alice), None);
+    assert!(!has_count(&env, &sponsor2, "SponsoringAccountCount"));
+    // Nothing left to end or reassign.
+    env.apply(&alice, transfer(END), Ter::tecNO_PERMISSION);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, transfer(REASSIGN));
+    assert_eq!(r, Ter::tecNO_PERMISSION);
+}
+
+#[test]
+fn a_sponsee_ending_its_sponsorship_needs_its_own_reserve() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [sponsor] = env.funded(["sponsor"]);
+    let dave = Account::new("dave");
+    let r0 = reserve(&env, 0);
+    let fee = env.store.fees().base_drops as i64;
+    fund_exactly(&mut env, &dave, r0 + fee - 1);
+    let co = Mode::CoSigned;
+    let r = submit_sponsored(&mut env, &dave, &sponsor, RESERVE, co, transfer(CREATE));
+    assert_eq!(r, Ter::tesSUCCESS);
+    // R - 1 drop before the fee: it cannot take its reserve back.
+    assert_eq!(env.balance(&dave), r0 - 1);
+    env.apply(&dave, transfer(END), Ter::tecINSUFFICIENT_RESERVE);
+    assert_eq!(account_sponsor(&env, &dave), Some(sponsor.id));
+    top_up(&mut env, &dave, fee + 1);
+    assert_eq!(env.balance(&dave), r0);
+    env.apply(&dave, transfer(END), Ter::tesSUCCESS);
+    assert_eq!(account_sponsor(&env, &dave), None);
+    assert_eq!(env.balance(&dave), r0 - fee);
+    assert!(!has_count(&env, &sponsor, "SponsoringAccountCount"));
+}
+
+/// alice's Check to bob, and its key.
+fn alice_check(env: &mut Env, alice: &Account, bob: &Account) -> Hash256 {
+    let seq = env.seq(alice);
+    env.apply(alice, check_create(bob, xrp(10)), Ter::tesSUCCESS);
+    keylet::check(&alice.id, seq)
+}
+
+fn check_sponsor(env: &Env, key: &Hash256) -> Option<ledgerd::protocol::types::AccountId> {
+    env.read(key).and_then(|c| c.account_of(sf().sponsor))
+}
+
+#[test]
+fn an_objects_reserve_is_taken_over_reassigned_and_given_back() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [alice, bob, carol, sponsor2] = env.funded(["alice", "bob", "carol", "sponsor2"]);
+    let check = alice_check(&mut env, &alice, &bob);
+    let sponsor1 = Account::new("sponsor1");
+    let co = Mode::CoSigned;
+    // One more object's reserve on top of its own: R + I.
+    let r1 = reserve(&env, 1);
+    fund_exactly(&mut env, &sponsor1, r1 - 1);
+    let create = || object_transfer(CREATE, check);
+    let r = submit_sponsored(&mut env, &alice, &sponsor1, RESERVE, co, create());
+    assert_eq!(r, Ter::tecINSUFFICIENT_RESERVE);
+    top_up(&mut env, &sponsor1, 1);
+    let r = submit_sponsored(&mut env, &alice, &sponsor1, RESERVE, co, create());
+    assert_eq!(r, Ter::tesSUCCESS);
+    assert_eq!(check_sponsor(&env, &check), Some(sponsor1.id));
+    assert_eq!(env.owner_count(&alice), 1, "alice still owns it");
+    assert_eq!(count(&env, &alice, "SponsoredOwnerCount"), 1);
+    assert_eq!(count(&env, &sponsor1, "SponsoringOwnerCount"), 1);
+    assert_eq!(env.owner_count(&sponsor1), 0);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, create());
+    assert_eq!(r, Ter::tecNO_PERMISSION, "already sponsored");
+
+    let reassign = object_transfer(REASSIGN, check);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, reassign);
+    assert_eq!(r, Ter::tesSUCCESS);
+    assert_eq!(check_sponsor(&env, &check), Some(sponsor2.id));
+    assert!(!has_count(&env, &sponsor1, "SponsoringOwnerCount"));
+    assert_eq!(count(&env, &sponsor2, "SponsoringOwnerCount"), 1);
+    assert_eq!(count(&env, &alice, "SponsoredOwnerCount"), 1);
+
+    let end = || object_transfer(END, check).account("Sponsee", &alice.id);
+    env.apply(&carol, end(), Ter::tecNO_PERMISSION);
+    env.apply(&sponsor2, end(), Ter::tesSUCCESS);
+    assert_eq!(check_sponsor(&env, &check), None);
+    assert!(!has_count(&env, &alice, "SponsoredOwnerCount"));
+    assert!(!has_count(&env, &sponsor2, "SponsoringOwnerCount"));
+    assert_eq!(env.owner_count(&alice), 1);
+    env.apply(&alice, object_transfer(END, check), Ter::tecNO_PERMISSION);
+    let reassign = object_transfer(REASSIGN, check);
+    let r = submit_sponsored(&mut env, &alice, &sponsor2, RESERVE, co, reassign);
+    assert_eq!(r, Ter::tecNO_PERMISSION, "not sponsored");
+}
+
+#[test]
+fn only_the_owners_supported_objects_can_be_transferred() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [alice, bob, sponsor] = env.funded(["alice", "bob", "sponsor"]);
+    let check = alice_check(&mut env, &alice, &bob);
+    let ticket_seq = env.seq(&alice) + 1;
+    env.apply(&alice, ticket_create(1), Ter::tesSUCCESS);
+    let ticket = keylet::ticket(&alice.id, ticket_seq);
+    assert!(env.read(&ticket).is_some());
+    let co = Mode::CoSigned;
+    let attempt = |env: &mut Env, who: &Account, id: Hash256| {
+        submit_sponsored(env, who, &sponsor, RESERVE, co, object_transfer(CREATE, id))
+    };
+    assert_eq!(
+        attempt(&mut env, &alice, Hash256([7; 32])),
+        Ter::tecNO_ENTRY
+    );
+    assert_eq!(attempt(&mut env, &bob, check), Ter::tecNO_PERMISSION);
+    for id in [
+        keylet::account(&alice.id),
+        keylet::skip(),
+        keylet::fees(),
+        keylet::owner_dir(&alice.id),
+        ticket,
+    ] {
+        assert!(env.read(&id).is_some());
+        assert_eq!(attempt(&mut env, &alice, id), Ter::tecNO_PERMISSION);
+    }
+    assert_eq!(attempt(&mut env, &alice, check), Ter::tesSUCCESS);
+}
+
+#[test]
+fn a_pre_funded_object_transfer_spends_the_remaining_owner_count() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [alice, bob, sponsor, sponsor2] = env.funded(["alice", "bob", "sponsor", "sponsor2"]);
+    let check = alice_check(&mut env, &alice, &bob);
+    let pre = Mode::PreFunded;
+    let create = || object_transfer(CREATE, check);
+    // No Sponsorship: no permission.
+    let r = submit_sponsored(&mut env, &alice, &sponsor, RESERVE, pre, create());
+    assert_eq!(r, Ter::terNO_PERMISSION);
+    // A fee-only Sponsorship has no owner count to give.
+    let fees_only = sponsorship_set(&alice).amount("FeeAmountDelta", xrp(10));
+    env.apply(&sponsor, fees_only, Ter::tesSUCCESS);
+    let r = submit_sponsored(&mut env, &alice, &sponsor, RESERVE, pre, create());
+    assert_eq!(r, Ter::tecINSUFFICIENT_RESERVE);
+    // Co-signing does not get around the budget of an existing Sponsorship.
+    let r = submit_sponsored(
+        &mut env,
+        &alice,
+        &sponsor,
+        RESERVE,
+        Mode::CoSigned,
+        create(),
+    );
+    assert_eq!(r, Ter::tecINSUFFICIENT_RESERVE);
+    env.apply(
+        &sponsor,
+        count_delta(sponsorship_set(&alice), 100),
+        Ter::tesSUCCESS,
+    );
+    let r = submit_sponsored(&mut env, &alice, &sponsor, RESERVE, pre, create());
+    assert_eq!(r, Ter::tesSUCCESS);
+    assert_eq!(remaining(&env, &sponsor, &alice), Some(99));
+    assert_eq!(count(&env, &sponsor, "SponsoringOwnerCount"), 1);
+    assert_eq!(
+        fee_amount(&env, &sponsor, &alice),
+        10 * XRP1,
+        "alice paid the fee"
+    );
+    // Reassigned to a co-signing sponsor, then ended: the budget is not given back.
+    let reassign = object_transfer(REASSIGN, check);
+    let r = submit_sponsored(
+        &mut env,
+        &alice,
+        &sponsor2,
+        RESERVE,
+        Mode::CoSigned,
+        reassign,
+    );
+    assert_eq!(r, Ter::tesSUCCESS);
+    env.apply(&alice, object_transfer(END, check), Ter::tesSUCCESS);
+    assert_eq!(remaining(&env, &sponsor, &alice), Some(99));
+    assert!(!has_count(&env, &sponsor, "SponsoringOwnerCount"));
+    assert!(!has_count(&env, &alice, "SponsoredOwnerCount"));
+}
+
+#[test]
+fn a_trust_line_is_sponsored_on_its_owners_side() {
+    use transfer_flags::*;
+    let mut env = sponsor_env(true);
+    let [gw, alice, sponsor] = env.funded(["gateway", "alice", "sponsor"]);
+    env.apply(&alice, trust(gw.iou("USD", 100)), Ter::tesSUCCESS);
+    let key = keylet::line(&alice.id, &gw.id, &cur("USD"));
+    let co = Mode::CoSigned;
+    // The gateway holds no reserve for the line: not its object.
+    let r = submit_sponsored(
+        &mut env,
+        &gw,
+        &sponsor,
+        RESERVE,
+        co,
+        object_transfer(CREATE, key),
+    );
+    assert_eq!(r, Ter::tecNO_PERMISSION);
+    let r = submit_sponsored(
+        &mut env,
+        &alice,
+        &sponsor,
+        RESERVE,
+        co,
+        object_transfer(CREATE, key),
+    );
+    assert_eq!(r, Ter::tesSUCCESS);
+    let line = env.read(&key).unwrap();
+    let (mine, theirs) = if alice.id < gw.id {
+        (sf().low_sponsor, sf().high_sponsor)
+    } else {
+        (sf().high_sponsor, sf().low_sponsor)
+    };
+    assert_eq!(line.account_of(mine), Some(sponsor.id));
+    assert!(line.get(theirs).is_none() && line.get(sf().sponsor).is_none());
+    assert_eq!(count(&env, &alice, "SponsoredOwnerCount"), 1);
+    assert_eq!(count(&env, &sponsor, "SponsoringOwnerCount"), 1);
+    env.apply(&alice, object_transfer(END, key), Ter::tesSUCCESS);
+    assert!(env.read(&key).unwrap().get(mine).is_none());
+}

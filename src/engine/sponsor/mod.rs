@@ -6,6 +6,7 @@
 
 pub mod counters;
 pub mod sponsorship_set;
+pub mod sponsorship_transfer;
 
 use crate::engine::tx_type::TxType;
 use crate::ledger::sf::{sf, StExt};

@@ -5,6 +5,7 @@
 //! family makes of a transaction's sponsorship fields (rippled's `SponsorHelpers`).
 
 pub mod counters;
+pub mod invariant;
 pub mod sponsorship_set;
 pub mod sponsorship_transfer;
 

@@ -256,6 +256,22 @@ pub enum Mpt {
     Issuance,
 }
 
+/// Whose reserve a sponsor can carry for the entry (Sponsor, XLS-68: rippled's
+/// `isLedgerEntrySupportedBySponsorship` and `getLedgerEntryOwner`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sponsorable {
+    /// Nobody's: no sponsor carries it.
+    No,
+    /// The account in the field (its `Sponsor` names the sponsor).
+    Field(AccountField),
+    /// The account whose SignerList it is.
+    SignerList,
+    /// The Subject's once accepted, else the Issuer's.
+    Credential,
+    /// Each side's whose reserve flag is set (`HighSponsor` / `LowSponsor`).
+    TrustLine,
+}
+
 /// One ledger entry type.
 #[derive(Clone, Copy)]
 pub struct EntryType {
@@ -287,6 +303,8 @@ pub struct EntryType {
     pub shape: Shape,
     /// MPT conservation.
     pub mpt: Mpt,
+    /// Whether a reserve sponsor can carry it, and for whom.
+    pub sponsor: Sponsorable,
 }
 
 /// An entry owned through an owner directory, threaded, in no other invariant: what most
@@ -305,6 +323,7 @@ const OWNED: EntryType = EntryType {
     reserve: Reserve::Field(AccountField::Account, 1),
     shape: Shape::None,
     mpt: Mpt::None,
+    sponsor: Sponsorable::No,
 };
 
 /// A singleton or a directory: never owned; threaded only under fixPreviousTxnID.
@@ -316,7 +335,7 @@ const UNOWNED: EntryType = EntryType {
     ..OWNED
 };
 
-use AccountField::{Borrower, Issuer, Owner};
+use AccountField::{Account, Borrower, Issuer, Owner};
 
 /// Every ledger entry type of the definitions, in code order.
 pub const ENTRY_TYPES: &[EntryType] = &[
@@ -333,6 +352,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Check",
         rpc: "check",
         key: Key::AccountSeq("Account", "Sequence", keylet::check),
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -364,6 +384,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "signer_list",
         deletion: Deletion::Deleted,
         reserve: Reserve::SignerList,
+        sponsor: Sponsorable::SignerList,
         ..OWNED
     },
     EntryType {
@@ -429,6 +450,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "deposit_preauth",
         key: Key::Derived(entry_key::deposit_preauth),
         deletion: Deletion::Deleted,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -446,6 +468,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         owners: Owners::LineIssuers,
         reserve: Reserve::TrustLine,
         shape: Shape::NoXrp,
+        sponsor: Sponsorable::TrustLine,
         ..OWNED
     },
     EntryType {
@@ -467,6 +490,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Escrow",
         rpc: "escrow",
         xrp: Xrp::Amount,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -475,6 +499,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "payment_channel",
         xrp: Xrp::Unclaimed,
         shape: Shape::Channel,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -491,6 +516,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         key: Key::AccountSeq("Issuer", "Sequence", entry_key::mpt_issuance),
         reserve: Reserve::Field(Issuer, 1),
         mpt: Mpt::Issuance,
+        sponsor: Sponsorable::Field(Issuer),
         ..OWNED
     },
     EntryType {
@@ -499,6 +525,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "mptoken",
         key: Key::Derived(entry_key::mptoken),
         mpt: Mpt::Holder,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -517,6 +544,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         key: Key::Derived(entry_key::credential),
         deletion: Deletion::Deleted,
         reserve: Reserve::Credential,
+        sponsor: Sponsorable::Credential,
         ..OWNED
     },
     EntryType {
@@ -533,6 +561,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "delegate",
         key: Key::AccountPair("Account", "Authorize", keylet::delegate),
         deletion: Deletion::Deleted,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -686,6 +715,16 @@ mod tests {
         assert_eq!(row.reserve, Reserve::Field(Owner, 1));
         assert_eq!(row.xrp, Xrp::FeeAmount);
         assert_eq!(row.deletion, Deletion::Blocks);
+        assert_eq!(row.sponsor, Sponsorable::No);
+        let sponsorable: Vec<&str> = ENTRY_TYPES
+            .iter()
+            .filter(|t| t.sponsor != Sponsorable::No)
+            .map(|t| t.name)
+            .collect();
+        // SponsorHelpers.cpp's isLedgerEntrySupportedBySponsorship, in code order.
+        let want = "Check SignerList DepositPreauth RippleState Escrow PayChannel \
+                    MPTokenIssuance MPToken Credential Delegate";
+        assert_eq!(sponsorable.join(" "), want);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
+use crate::ledger::entry_types::{self, Sponsorable};
 use crate::ledger::fees::Fees;
 use crate::ledger::flags::{lsf, lsf_credential, lt};
 use crate::ledger::keylet;
@@ -16,7 +17,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Hash256};
 
 /// The reserve `root` must hold with `obj_delta` more owned objects and `acct_delta` more
 /// account reserves to carry: `base * ((Sponsor ? 0 : 1) + SponsoringAccountCount)
@@ -121,23 +122,14 @@ pub fn move_account_sponsor(
     Ok(())
 }
 
+/// The entry's row's [`Sponsorable`] (`No` for an unknown type).
+fn sponsorable(entry: &StObject) -> Sponsorable {
+    entry_types::of(entry).map_or(Sponsorable::No, |t| t.sponsor)
+}
+
 /// Whether a reserve sponsor can carry the entry (`isLedgerEntrySupportedBySponsorship`).
 pub fn supported(entry: &StObject) -> bool {
-    matches!(
-        entry.u16_of(sf().ledger_entry_type),
-        Some(
-            lt::CHECK
-                | lt::ESCROW
-                | lt::PAYCHAN
-                | lt::MPTOKEN
-                | lt::DELEGATE
-                | lt::DEPOSIT_PREAUTH
-                | lt::MPTOKEN_ISSUANCE
-                | lt::SIGNER_LIST
-                | lt::CREDENTIAL
-                | lt::RIPPLE_STATE
-        )
-    )
+    sponsorable(entry) != Sponsorable::No
 }
 
 /// The owner counts the entry takes (`getLedgerEntryOwnerCount`): an Oracle by its
@@ -184,29 +176,28 @@ fn line_side(line: &StObject, account: &AccountId) -> Option<Field> {
 }
 
 /// The account whose reserve a supported entry takes, seen from `account`
-/// (`getLedgerEntryOwner`): the Account of most; an issuance's Issuer; a SignerList's
-/// when it is `account`'s; a Credential's Subject once accepted, else its Issuer; a trust
-/// line's `account` when its side holds a reserve.
+/// (`getLedgerEntryOwner`): the account its row names (a Check's Account, an issuance's
+/// Issuer); a SignerList's when it is `account`'s; a Credential's Subject once accepted,
+/// else its Issuer; a trust line's `account` when its side holds a reserve.
 pub fn owner_of(
     view: &dyn ReadView,
-    key: &crate::protocol::types::Hash256,
+    key: &Hash256,
     entry: &StObject,
     account: &AccountId,
 ) -> Option<AccountId> {
     let s = sf();
-    match entry.u16_of(s.ledger_entry_type)? {
-        lt::CHECK | lt::ESCROW | lt::PAYCHAN | lt::MPTOKEN | lt::DELEGATE | lt::DEPOSIT_PREAUTH => {
-            entry.account_of(s.account)
-        }
-        lt::MPTOKEN_ISSUANCE => entry.account_of(s.issuer),
-        lt::SIGNER_LIST => {
+    match sponsorable(entry) {
+        Sponsorable::No => None,
+        Sponsorable::Field(f) => entry.account_of(f.field()),
+        Sponsorable::SignerList => {
             let mine = keylet::signers(account);
             (mine == *key && view.read(&mine).is_some()).then_some(*account)
         }
-        lt::CREDENTIAL if entry.is_flag(lsf_credential::ACCEPTED) => entry.account_of(s.subject),
-        lt::CREDENTIAL => entry.account_of(s.issuer),
-        lt::RIPPLE_STATE => line_side(entry, account).map(|_| *account),
-        _ => None,
+        Sponsorable::Credential if entry.is_flag(lsf_credential::ACCEPTED) => {
+            entry.account_of(s.subject)
+        }
+        Sponsorable::Credential => entry.account_of(s.issuer),
+        Sponsorable::TrustLine => line_side(entry, account).map(|_| *account),
     }
 }
 
@@ -227,7 +218,8 @@ pub fn sponsor_field(entry: &StObject, owner: &AccountId) -> Field {
 pub fn sponsored_units(entry: &StObject) -> i64 {
     let s = sf();
     match entry.u16_of(s.ledger_entry_type) {
-        Some(lt::ACCOUNT_ROOT) | None => 0,
+        None => 0,
+        Some(lt::ACCOUNT_ROOT) => 0,
         Some(lt::RIPPLE_STATE) => [s.high_sponsor, s.low_sponsor]
             .into_iter()
             .filter(|f| entry.account_of(*f).is_some())

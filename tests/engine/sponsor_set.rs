@@ -835,3 +835,36 @@ fn a_trust_line_is_sponsored_on_its_owners_side() {
     env.apply(&alice, object_transfer(END, key), Ter::tesSUCCESS);
     assert!(env.read(&key).unwrap().get(mine).is_none());
 }
+
+// ---------------------------------------------------------------------------------------
+// Delegation: SponsorshipSet is delegable (xrpl-py test_delegate_sponsorship_set_accepted).
+
+#[test]
+fn a_delegate_can_set_a_sponsorship_for_its_account() {
+    use ledgerd::protocol::permission::value_of_name;
+    let mut env = sponsor_env(true);
+    let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
+    let value = value_of_name("SponsorshipSet").expect("a permission");
+    assert_eq!(value, 92, "the type's code plus one");
+    let mut p = StObject::new();
+    p.set(sf().permission_value, StValue::UInt32(value));
+    let mut grant = Tx::new("DelegateSet").account("Authorize", &bob.id);
+    grant.0.set(
+        sf().permissions,
+        StValue::Array(vec![(Field::named("Permission"), p)]),
+    );
+    env.apply(&alice, grant, Ter::tesSUCCESS);
+    let (a, b) = (env.balance(&alice), env.balance(&bob));
+    let fee = env.store.fees().base_drops as i64;
+    let tx = sponsorship_set(&carol)
+        .amount("FeeAmountDelta", xrp(5))
+        .account("Delegate", &bob.id);
+    assert_eq!(env.submit_signed(&alice, &bob.kp, tx), Ter::tesSUCCESS);
+    assert_eq!(fee_amount(&env, &alice, &carol), 5 * XRP1);
+    assert_eq!(
+        env.balance(&alice),
+        a - 5 * XRP1,
+        "the delegate paid the fee"
+    );
+    assert_eq!(env.balance(&bob), b - fee);
+}

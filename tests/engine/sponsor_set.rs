@@ -868,3 +868,38 @@ fn a_delegate_can_set_a_sponsorship_for_its_account() {
     );
     assert_eq!(env.balance(&bob), b - fee);
 }
+
+// ---------------------------------------------------------------------------------------
+// AccountDelete: a Sponsorship in either owner directory is an obligation (its row's
+// Deletion::Blocks).
+
+#[test]
+fn a_sponsorship_keeps_both_sides_from_deleting_their_accounts() {
+    use set_flags::DELETE_OBJECT;
+    let mut env = sponsor_env(true);
+    let [sponsor, alice, bob] = env.funded(["sponsor", "alice", "bob"]);
+    env.apply(
+        &sponsor,
+        count_delta(sponsorship_set(&alice), 1),
+        Ter::tesSUCCESS,
+    );
+    while env.store.current().seq() < env.seq(&sponsor) + 256 {
+        env.close();
+    }
+    for who in [&alice, &sponsor] {
+        let tx = with_fee(&env, account_delete(&bob));
+        env.apply(who, tx, Ter::tecHAS_OBLIGATIONS);
+    }
+    assert!(env.root(&alice).is_some() && env.root(&sponsor).is_some());
+    // The sponsee ends it; then it may go.
+    let del = Tx::new("SponsorshipSet")
+        .account("CounterpartySponsor", &sponsor.id)
+        .flags(DELETE_OBJECT);
+    env.apply(&alice, del, Ter::tesSUCCESS);
+    while env.store.current().seq() < env.seq(&alice) + 256 {
+        env.close();
+    }
+    let tx = with_fee(&env, account_delete(&bob));
+    env.apply(&alice, tx, Ter::tesSUCCESS);
+    assert!(env.root(&alice).is_none());
+}

@@ -86,6 +86,8 @@ mod rules_fixes4;
 mod rules_gates;
 #[path = "engine/rules_nft_auto.rs"]
 mod rules_nft_auto;
+#[path = "engine/sponsor_fee.rs"]
+mod sponsor_fee;
 #[path = "engine/sponsor_set.rs"]
 mod sponsor_set;
 #[path = "engine/stories.rs"]

@@ -10,6 +10,7 @@ use super::invariants;
 use super::meta::{finalize, Writes};
 use super::registry::{self, ApplyInners, BaseFee, Rules, Transactor};
 use super::sandbox::Sandbox;
+use super::sponsor::fee::{self as sponsor_fee, FeePayer};
 use super::ter::Ter;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
@@ -63,8 +64,9 @@ pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
 /// signing data by SigningPubKey; for a multi-signed one (empty SigningPubKey), every
 /// Signer's signature over the multi-signing data with its own account, signers sorted
 /// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`; and a
-/// CounterpartySignature when the transaction carries one (LoanSet's). A transaction
-/// flagged `tfInnerBatchTxn` never passes.
+/// CounterpartySignature when the transaction carries one (LoanSet's), and a
+/// SponsorSignature likewise (over the same data as the account's own signature). A
+/// transaction flagged `tfInnerBatchTxn` never passes.
 /// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
 pub fn verify_signature(tx: &StObject) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
@@ -74,7 +76,24 @@ pub fn verify_signature(tx: &StObject) -> bool {
         return false;
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
-    verify_tx_signature(tx) && counterparty_signature_valid(tx)
+    verify_tx_signature(tx)
+        && counterparty_signature_valid(tx)
+        && super::sponsor::checks::signature_valid(tx)
+}
+
+/// What [`verify_signature`] finds wrong with a transaction's signatures, in the words of
+/// rippled's `STTx::checkSign` (the co-signatures' failures prefixed `Counterparty: ` and
+/// `Sponsor: `); None when they are sound.
+pub fn signature_fault(tx: &StObject) -> Option<&'static str> {
+    if !verify_tx_signature(tx) {
+        Some("Invalid signature.")
+    } else if !counterparty_signature_valid(tx) {
+        Some("Counterparty: Invalid signature.")
+    } else if !super::sponsor::checks::signature_valid(tx) {
+        Some("Sponsor: Invalid signature.")
+    } else {
+        None
+    }
 }
 
 /// The transaction's own signature (single or multi), as [`verify_signature`] checks it
@@ -346,12 +365,8 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig, rules: &LedgerRules) -> Re
     if inner != cfg.parent_batch.is_some() {
         return Err(Ter::temINVALID_FLAG);
     }
-    // preflight1 ends with the sponsorship fields (xrpld 3.3's preflight1Sponsor): without
-    // Sponsor, which ledgerd lacks, any of them is temDISABLED.
-    let sponsored = [s.sponsor, s.sponsor_flags, s.sponsor_signature];
-    if sponsored.iter().any(|f| tx.get(*f).is_some()) && !rules.enabled(Feature::Sponsor) {
-        return Err(Ter::temDISABLED);
-    }
+    // preflight1 ends with the sponsorship fields (preflight1Sponsor).
+    super::sponsor::checks::preflight(tx, rules)?;
     Ok(Common {
         account,
         delegate,
@@ -363,12 +378,15 @@ fn preflight_common(tx: &StObject, cfg: &ApplyConfig, rules: &LedgerRules) -> Re
     })
 }
 
+/// The checks every type shares before its own preclaim. Ok carries tesSUCCESS, or the
+/// `tecINSUFF_FEE` of a payer short of the fee in a closed ledger (it claims what the
+/// payer has; the type's preclaim and apply are skipped).
 fn preclaim_common(
     view: &dyn ReadView,
     tx: &StObject,
     c: &Common,
     rules: &Rules,
-) -> Result<(), Ter> {
+) -> Result<Ter, Ter> {
     let s = sf();
     let info = view.info();
     // checkSeqProxy.
@@ -399,6 +417,8 @@ fn preclaim_common(
             return Err(Ter::tefMAX_LEDGER);
         }
     }
+    let payer = c.delegate.unwrap_or(c.account);
+    super::sponsor::checks::check_sponsor(view, tx, &payer)?;
     super::delegate::check_permission(view, tx, &c.account).into_result()?;
     // checkFee: an inner transaction pays nothing (its Batch paid for it).
     if c.inner {
@@ -408,9 +428,8 @@ fn preclaim_common(
         if super::batch::inner_has_signature(tx) {
             return Err(Ter::temINVALID_FLAG);
         }
-        return Ok(());
+        return Ok(Ter::tesSUCCESS);
     }
-    let payer = c.delegate.unwrap_or(c.account);
     let Some(root) = view.read(&keylet::account(&payer)) else {
         return Err(Ter::terNO_ACCOUNT);
     };
@@ -426,21 +445,21 @@ fn preclaim_common(
     if info.open && (c.fee as u64) < fee_due {
         return Err(Ter::telINSUF_FEE_P);
     }
-    if c.fee > 0 {
-        let balance = balance_drops(&root);
-        if balance < c.fee {
-            return Err(Ter::terINSUF_FEE_B);
-        }
-    }
+    let fee_payer = FeePayer::of(view, tx, &payer);
+    let funded = match sponsor_fee::check(view, &fee_payer, c.fee) {
+        Err(t) if t.is_tec() => t,
+        Err(t) => return Err(t),
+        Ok(()) => Ter::tesSUCCESS,
+    };
     check_sign(view, tx, c, &root, &payer)?;
     if let Some(check_counterparty) = rules.counterparty {
         check_counterparty(view, tx, c.dry_run)?;
     }
-    Ok(())
+    Ok(funded)
 }
 
 /// `checkSign`, for the delegate when there is one: the payer's signer list, its
-/// regular key, or its master key (not disabled).
+/// regular key, or its master key (not disabled); first the co-signing sponsor's, alike.
 fn check_sign(
     view: &dyn ReadView,
     tx: &StObject,
@@ -450,6 +469,11 @@ fn check_sign(
 ) -> Result<(), Ter> {
     let s = sf();
     let payer = *payer;
+    let unsigned_dry_run = c.dry_run && c.signing_key.is_empty() && tx.get(s.signers).is_none();
+    if !unsigned_dry_run {
+        // The sponsor's co-signature is checked first (rippled's recursive checkSign).
+        super::sponsor::checks::check_sign(view, tx, c.dry_run)?;
+    }
     if let Some(StValue::Array(signers)) = tx.get(s.signers) {
         return check_multi_sign(view, &payer, signers);
     }
@@ -470,7 +494,8 @@ fn check_sign(
 }
 
 /// rippled's `calculateBaseFee` for `tx` (drops), as its type's registry row says
-/// ([`BaseFee`]): the base fee plus one per multi-signer and per unit the type counts, one
+/// ([`BaseFee`]): the base fee plus one per multi-signer (the account's and the
+/// sponsor's) and per unit the type counts, one
 /// owner reserve, or the type's own schedule added. What a view changes (LoanPay's
 /// multiple, SetRegularKey's free use) is applied in preclaim.
 pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
@@ -487,7 +512,7 @@ pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
     let signers = match tx.get(s.signers) {
         Some(StValue::Array(a)) => a.len() as u64,
         _ => 0,
-    };
+    } + super::sponsor::checks::signer_count(tx);
     let units = match fee {
         BaseFee::PlusUnits(units) => units(tx),
         _ => 0,
@@ -556,32 +581,33 @@ fn free_regular_key(rules: &Rules, root: &StObject, c_account_key: &Common) -> b
         && !root.is_flag(lsf::PASSWORD_SPENT)
 }
 
-/// Consumes the sequence and charges the fee on the sender's root; returns the balance
-/// before the fee. `tx_id` is recorded in AccountTxnID when given: rippled's
-/// `Transactor::apply` does that, but `reset` (the re-charge after a tec) does not, so a
-/// tec leaves AccountTxnID at the last applied transaction.
+/// Consumes the sequence and charges the fee to its payer (the sender, its delegate or
+/// its fee sponsor: [`FeePayer`]); returns the sender's balance before the fee and the
+/// fee. `tx_id` is recorded in AccountTxnID when given: rippled's `Transactor::apply`
+/// does that, but `reset` (the re-charge after a tec) does not, so a tec leaves
+/// AccountTxnID at the last applied transaction. `capped` is the re-charge: a sponsor
+/// pays what it can (rippled's `reset`) instead of failing (`payFee`).
 fn charge(
     sb: &mut Sandbox,
     tx: &StObject,
     c: &Common,
     tx_id: Option<&Hash256>,
-) -> Option<(i64, i64)> {
+    capped: bool,
+) -> Result<(i64, i64), Ter> {
     let s = sf();
     let key = keylet::account(&c.account);
     if let Some(ticket) = tx.u32_of(s.ticket_sequence) {
-        delete_ticket(sb, &c.account, ticket)?;
+        delete_ticket(sb, &c.account, ticket).ok_or(Ter::tefINTERNAL)?;
     }
-    let mut root = sb.peek(&key)?;
+    let mut root = sb.peek(&key).ok_or(Ter::tefINTERNAL)?;
     let prior = balance_drops(&root);
-    let fee = match c.delegate {
-        Some(delegate) => charge_delegate(sb, &delegate, c.fee)?,
-        None => c.fee.min(prior),
-    };
+    let payer = FeePayer::of(sb, tx, &c.delegate.unwrap_or(c.account));
+    let own = payer == FeePayer::Root(c.account);
+    let own_fee = if own { c.fee.min(prior) } else { 0 };
     if tx.u32_of(s.ticket_sequence).is_none() {
         let seq = root.u32_of(s.sequence).unwrap_or(0);
         root.set(s.sequence, StValue::UInt32(seq.wrapping_add(1)));
     }
-    let own_fee = if c.delegate.is_some() { 0 } else { fee };
     set_drops(&mut root, s.balance, prior - own_fee);
     if let Some(id) = tx_id {
         if root.h256_of(s.account_txn_id).is_some() {
@@ -589,19 +615,12 @@ fn charge(
         }
     }
     sb.update(key, root);
-    Some((prior, fee))
-}
-
-/// Charges the fee to the delegate sending the transaction (rippled `payFee`);
-/// returns what it paid.
-fn charge_delegate(sb: &mut Sandbox, delegate: &AccountId, fee: i64) -> Option<i64> {
-    let key = keylet::account(delegate);
-    let mut root = sb.peek(&key)?;
-    let balance = balance_drops(&root);
-    let paid = fee.min(balance);
-    set_drops(&mut root, sf().balance, balance - paid);
-    sb.update(key, root);
-    Some(paid)
+    let fee = if own {
+        own_fee
+    } else {
+        sponsor_fee::pay(sb, &payer, c.fee, capped)?
+    };
+    Ok((prior, fee))
 }
 
 /// Consumes `account`'s Ticket `seq` (rippled `Transactor::ticketDelete`): out of its
@@ -646,18 +665,22 @@ pub fn apply_transaction(
         Err(t) => return Outcome::rejected(t),
     };
     let rules = &transactor.rules;
-    let Some((mut ctx, fee)) = charged_context(view, tx, tx_id, &c, rules) else {
-        return Outcome::rejected(Ter::tefINTERNAL);
+    let (mut ctx, mut fee, preclaim) = match charged_context(view, tx, tx_id, &c, rules, preclaim) {
+        Ok(charged) => charged,
+        Err(t) => return Outcome::rejected(t),
     };
     let mut ter = run_apply(transactor, &mut ctx, preclaim);
     // Transactor::operator(): under tapFAIL_HARD a tec is discarded whole.
     if !ter.is_applied() || (ter.is_tec() && cfg.fail_hard) {
         return Outcome::rejected(ter);
     }
-    if ter.is_tec() && !reset_after_tec(&mut ctx, &c, ter) {
-        return Outcome::rejected(Ter::tefINTERNAL);
+    if ter.is_tec() {
+        match reset_after_tec(&mut ctx, &c, ter) {
+            Some(charged) => fee = charged,
+            None => return Outcome::rejected(Ter::tefINTERNAL),
+        }
     }
-    let checked = |sb: &Sandbox, ter: Ter| {
+    let checked = |sb: &Sandbox, ter: Ter, fee: i64| {
         invariants::check(sb.items(), fee, c.fee, &c.account, rules.deletes_root)?;
         invariants::permissioned_dex(sb, tx, ter, rules.dex)?;
         invariants::loan_broker_cover(sb, rules.deletes_root)?;
@@ -667,7 +690,7 @@ pub fn apply_transaction(
             .then_some(())
             .ok_or(invariants::Violation::BadAmmPool)
     };
-    if let Err(v) = checked(&ctx.sb, ter) {
+    if let Err(v) = checked(&ctx.sb, ter, fee) {
         if std::env::var_os("INV_TRACE").is_some() {
             eprintln!("VIOLATION {:?} ter {}", v, ter);
             for (k, i) in ctx.sb.items().iter() {
@@ -678,9 +701,13 @@ pub fn apply_transaction(
             }
         }
     }
-    if checked(&ctx.sb, ter).is_err() {
+    if checked(&ctx.sb, ter, fee).is_err() {
         ter = Ter::tecINVARIANT_FAILED;
-        if !reset(&mut ctx, &c) || checked(&ctx.sb, ter).is_err() {
+        match reset(&mut ctx, &c) {
+            Some(charged) => fee = charged,
+            None => return Outcome::rejected(Ter::tefINVARIANT_FAILED),
+        }
+        if checked(&ctx.sb, ter, fee).is_err() {
             return Outcome::rejected(Ter::tefINVARIANT_FAILED);
         }
     }
@@ -718,9 +745,9 @@ pub fn apply_transaction(
 
 /// Transactor::operator() after a `tec`: what the transaction did is thrown away (the
 /// fee and sequence stay), then the offers a killed transaction found unfunded and the
-/// credentials and NFToken offers an expired one deleted are deleted again. False when
-/// the reset fails.
-fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> bool {
+/// credentials and NFToken offers an expired one deleted are deleted again. Returns the
+/// fee charged again; None when the reset fails.
+fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> Option<i64> {
     let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {
         unfunded_offers_removed(&ctx.sb)
     } else {
@@ -736,9 +763,7 @@ fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> bool {
     } else {
         (Vec::new(), Vec::new())
     };
-    if !reset(ctx, c) {
-        return false;
-    }
+    let fee = reset(ctx, c)?;
     for key in &removed_offers {
         let _ = super::dex::offer_delete(&mut ctx.sb, key);
     }
@@ -748,7 +773,7 @@ fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> bool {
     for key in &expired_credentials {
         let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
-    true
+    Some(fee)
 }
 
 /// The type's doApply (skipped for a preclaim `tec`, which claims the fee). A fault the
@@ -832,7 +857,10 @@ fn preflight_and_preclaim(
             return Err(Ter::temINVALID);
         }
     }
-    preclaim_common(view, tx, &c, &transactor.rules)?;
+    let funded = preclaim_common(view, tx, &c, &transactor.rules)?;
+    if funded.is_tec() {
+        return Ok((c, transactor, funded));
+    }
     let preclaim = (transactor.preclaim)(view, tx, &c.account);
     if !preclaim.is_applied() {
         return Err(preclaim);
@@ -858,16 +886,28 @@ pub(crate) fn preflight_only(tx: &StObject, cfg: &ApplyConfig) -> Result<(), Ter
 }
 
 /// A sandbox with the fee charged and the sequence consumed, in the context the type's
-/// apply sees; and the fee charged.
+/// apply sees; the fee charged; and the result so far: `preclaim`, or the `tec` of a
+/// sponsor short of the fee (rippled's `payFee`; the fee is then charged as `reset`
+/// caps it, and the type's apply is skipped).
 fn charged_context<'a, 't>(
     view: &'a dyn ReadView,
     tx: &'t StObject,
     tx_id: &Hash256,
     c: &Common,
     rules: &Rules,
-) -> Option<(ApplyContext<'a, 't>, i64)> {
+    preclaim: Ter,
+) -> Result<(ApplyContext<'a, 't>, i64, Ter), Ter> {
     let mut sb = Sandbox::new(view);
-    let (prior, fee) = charge(&mut sb, tx, c, Some(tx_id))?;
+    let (prior, fee, ter) = match charge(&mut sb, tx, c, Some(tx_id), preclaim.is_tec()) {
+        Ok((prior, fee)) => (prior, fee, preclaim),
+        Err(t) if t.is_tec() => {
+            sb.discard();
+            let (prior, fee) = charge(&mut sb, tx, c, None, true)?;
+            (prior, fee, t)
+        }
+        Err(t) => return Err(t),
+    };
+    let sponsored = FeePayer::of(view, tx, &c.delegate.unwrap_or(c.account)).is_sponsor();
     let signed_by_master = AccountId::from_public_key(&c.signing_key) == c.account;
     let free_key = view
         .read(&keylet::account(&c.account))
@@ -878,7 +918,7 @@ fn charged_context<'a, 't>(
         tx,
         account: c.account,
         prior_balance: prior,
-        source_balance: if c.delegate.is_some() {
+        source_balance: if c.delegate.is_some() || sponsored {
             prior
         } else {
             prior - fee
@@ -888,15 +928,18 @@ fn charged_context<'a, 't>(
         meta_delivered: None,
         meta_delivered_mpt: None,
     };
-    Some((ctx, fee))
+    Ok((ctx, fee, ter))
 }
 
-/// Throws away the transaction's effect, keeping only the fee and the consumed sequence
-/// (after a tec, or an invariant failure). False when the fee cannot be charged again.
-fn reset(ctx: &mut ApplyContext, c: &Common) -> bool {
+/// Throws away the transaction's effect, keeping only the fee (capped as rippled's
+/// `reset` caps it) and the consumed sequence (after a tec, or an invariant failure).
+/// Returns the fee; None when it cannot be charged again.
+fn reset(ctx: &mut ApplyContext, c: &Common) -> Option<i64> {
     ctx.sb.discard();
     ctx.delivered = None;
     ctx.meta_delivered = None;
     ctx.meta_delivered_mpt = None;
-    charge(&mut ctx.sb, ctx.tx, c, None).is_some()
+    charge(&mut ctx.sb, ctx.tx, c, None, true)
+        .ok()
+        .map(|(_, fee)| fee)
 }

@@ -208,11 +208,11 @@ pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcE
         .and_then(|()| {
             if crate::engine::transactor::verify_signature(&tx) {
                 Ok(())
-            } else if crate::engine::transactor::verify_tx_signature(&tx) {
-                // rippled's STTx::checkSign names the LoanSet counterparty's signature.
-                Err("Counterparty: Invalid signature.".to_string())
             } else {
-                Err("Invalid signature.".to_string())
+                // rippled's STTx::checkSign names a co-signature (a LoanSet counterparty's,
+                // a sponsor's) that fails.
+                let fault = crate::engine::transactor::signature_fault(&tx);
+                Err(fault.unwrap_or("Invalid signature.").to_string())
             }
         });
     local.map_err(|reason| invalid(format!("fails local checks: {reason}")))?;

@@ -7,7 +7,7 @@
 //! - [`engine`]: the ledger-story environment (accounts with real keys, transactions built
 //!   field by field, signed, round-tripped through binary and applied to a standalone store);
 //!   the builders more than one family's tests share beside it: [`mpt`], [`xchain`],
-//!   [`credentials`], [`batch`].
+//!   [`credentials`], [`batch`], [`sponsor`].
 //! - [`server`]: the real binary, the CLI, and in-process servers (`Node`).
 //! - [`ws`] and [`http`]: the WebSocket and HTTP clients; [`reply`]: reading error replies.
 //! - [`fill`]: a real server's ledgers filled over JSON-RPC (genesis payments, closes).
@@ -39,6 +39,7 @@ pub mod persist;
 pub mod postgres;
 pub mod reply;
 pub mod server;
+pub mod sponsor;
 pub mod tools;
 pub mod vectors;
 pub mod ws;

@@ -12,6 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{inner_config, tf};
+use crate::engine::sponsor;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{
     check_multi_sign, preflight_only, ApplyConfig, ApplyContext, TF_FULLY_CANONICAL_SIG,
@@ -149,9 +150,11 @@ fn check_inners(
         {
             return Err(Ter::temREDUNDANT);
         }
-        // A LoanSet's Counterparty signs the Batch too, unless it is the outer account.
+        // A LoanSet's Counterparty signs the Batch too, unless it is the outer account; so
+        // does a co-signing sponsor (its SponsorSignature inside is a placeholder).
         let counterparty = inner.account_of(s.counterparty);
-        for signer in [Some(id), counterparty].into_iter().flatten() {
+        let sponsor = sponsor::sponsor_of(inner).filter(|_| sponsor::co_signed(inner));
+        for signer in [Some(id), counterparty, sponsor].into_iter().flatten() {
             if signer != *outer {
                 required.insert(signer);
             }
@@ -160,7 +163,9 @@ fn check_inners(
     Ok(required)
 }
 
-/// An inner transaction's form: not a Batch, flagged inner, unsigned.
+/// An inner transaction's form: not a Batch, flagged inner, unsigned; its fee not
+/// sponsored (the Batch pays it) and its SponsorSignature, if any, an unsigned
+/// placeholder (the sponsor signs the Batch among its BatchSigners).
 fn check_inner_form(inner: &StObject) -> Result<(), Ter> {
     let s = sf();
     if inner.u16_of(s.transaction_type) == Some(TxType::Batch as u16) {
@@ -169,16 +174,27 @@ fn check_inner_form(inner: &StObject) -> Result<(), Ter> {
     if inner.flags() & TF_INNER_BATCH_TXN == 0 {
         return Err(Ter::temINVALID_FLAG);
     }
-    if inner.get(s.txn_signature).is_some() {
+    unsigned(inner)?;
+    if sponsor::fee_sponsor(inner).is_some() {
+        return Err(Ter::temINVALID_FLAG);
+    }
+    match sponsor::checks::sponsor_signature(inner) {
+        Some(placeholder) => unsigned(placeholder),
+        None => Ok(()),
+    }
+}
+
+/// rippled's `checkSignatureFields` for an inner transaction or a co-signature inside it:
+/// no TxnSignature, no Signers, an empty SigningPubKey.
+fn unsigned(o: &StObject) -> Result<(), Ter> {
+    let s = sf();
+    if o.get(s.txn_signature).is_some() {
         return Err(Ter::temBAD_SIGNATURE);
     }
-    if inner.get(s.signers).is_some() {
+    if o.get(s.signers).is_some() {
         return Err(Ter::temBAD_SIGNER);
     }
-    if inner
-        .blob_of(s.signing_pub_key)
-        .is_some_and(|k| !k.is_empty())
-    {
+    if o.blob_of(s.signing_pub_key).is_some_and(|k| !k.is_empty()) {
         return Err(Ter::temBAD_REGKEY);
     }
     Ok(())

@@ -4,7 +4,9 @@
 //! This module holds the shared vocabulary: the flag values and the reads every phase and
 //! family makes of a transaction's sponsorship fields (rippled's `SponsorHelpers`).
 
+pub mod checks;
 pub mod counters;
+pub mod fee;
 pub mod invariant;
 pub mod sponsorship_set;
 pub mod sponsorship_transfer;

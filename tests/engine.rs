@@ -88,6 +88,8 @@ mod rules_gates;
 mod rules_nft_auto;
 #[path = "engine/sponsor_fee.rs"]
 mod sponsor_fee;
+#[path = "engine/sponsor_set.rs"]
+mod sponsor_set;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

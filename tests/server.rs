@@ -77,6 +77,8 @@ mod robustness;
 mod roles;
 #[path = "server/secrets.rs"]
 mod secrets;
+#[path = "server/sponsorship.rs"]
+mod sponsorship;
 #[path = "server/startup.rs"]
 mod startup;
 #[path = "server/storage.rs"]

@@ -62,6 +62,12 @@ pub enum Violation {
     /// its own, more than one touched, or not written / deleted as its type should
     /// (rippled `ValidPermissionedDomain`).
     BadPermissionedDomain,
+    /// The sponsorship counters disagree: SponsoredOwnerCounts, SponsoringOwnerCounts and
+    /// the owner counts entries' sponsor fields name moved apart, an account has more
+    /// sponsored than owned, SponsoringAccountCounts moved apart from the sponsored
+    /// AccountRoots, or a pseudo-account carries a sponsorship field (rippled
+    /// `SponsorshipInvariant.cpp`).
+    SponsorshipMismatch,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -126,6 +132,7 @@ fn xrp_held(o: &StObject) -> i64 {
         Some(Xrp::Balance) => o.drops_of(s.balance),
         Some(Xrp::Unclaimed) => o.drops_of(s.amount) - o.drops_of(s.balance),
         Some(Xrp::Amount) => o.drops_of(s.amount),
+        Some(Xrp::FeeAmount) => o.drops_of(s.fee_amount),
         Some(Xrp::None) | None => 0,
     }
 }
@@ -280,6 +287,9 @@ pub fn check(
         return Err(Violation::XrpNotConserved);
     }
     check_mpt(items)?;
+    if !super::sponsor::invariant::holds(items) {
+        return Err(Violation::SponsorshipMismatch);
+    }
     for (acct, delta) in owned.iter().filter(|(_, d)| **d != 0) {
         if counts.get(acct).copied().unwrap_or(0) != *delta {
             return Err(Violation::OwnerCountMismatch);
@@ -800,6 +810,90 @@ mod tests {
             check(sb.items(), 0, 10, &AccountId::ZERO, RootDeletion::Never),
             Err(Violation::XrpTrustLine)
         );
+    }
+
+    /// Sets `field` of `who`'s root to `n` (absent at 0).
+    fn set_count(
+        sb: &mut Sandbox,
+        who: &AccountId,
+        field: crate::protocol::definitions::Field,
+        n: u32,
+    ) {
+        let k = keylet::account(who);
+        let mut r = sb.peek(&k).unwrap();
+        r.set(field, StValue::UInt32(n));
+        sb.update(k, r);
+    }
+
+    #[test]
+    fn sponsorship_counters_move_together() {
+        let (a, sp, c) = (AccountId([1; 20]), AccountId([2; 20]), AccountId([3; 20]));
+        let view = view_with(&[(a, 1000), (sp, 1000), (c, 1000)]);
+        let s = sf();
+        let ok = |sb: &Sandbox| check(sb.items(), 0, 10, &a, RootDeletion::Never);
+        let bad = Err(Violation::SponsorshipMismatch);
+        // A check of a's taken over by sp: a's SponsoredOwnerCount, sp's
+        // SponsoringOwnerCount and the check's Sponsor move together.
+        let mut check_entry = with_threading(new_entry(lt::CHECK));
+        check_entry.set(s.account, StValue::AccountId(a));
+        check_entry.set(s.sponsor, StValue::AccountId(sp));
+        let key = keylet::check(&a, 1);
+        let mut sb = Sandbox::new(&view);
+        set_count(&mut sb, &a, s.owner_count, 1);
+        sb.insert(key, check_entry.clone());
+        set_count(&mut sb, &a, s.sponsored_owner_count, 1);
+        set_count(&mut sb, &sp, s.sponsoring_owner_count, 1);
+        assert_eq!(ok(&sb), Ok(()));
+        // A forged write: the sponsored count moves without the sponsoring one.
+        set_count(&mut sb, &sp, s.sponsoring_owner_count, 0);
+        assert_eq!(ok(&sb), bad);
+        // Or without the object's Sponsor.
+        let mut sb = Sandbox::new(&view);
+        set_count(&mut sb, &a, s.owner_count, 1);
+        let mut plain = check_entry.clone();
+        plain.remove(s.sponsor);
+        sb.insert(key, plain);
+        set_count(&mut sb, &a, s.sponsored_owner_count, 1);
+        set_count(&mut sb, &sp, s.sponsoring_owner_count, 1);
+        assert_eq!(ok(&sb), bad);
+        // More sponsored than owned.
+        let mut sb = Sandbox::new(&view);
+        set_count(&mut sb, &a, s.sponsored_owner_count, 1);
+        set_count(&mut sb, &sp, s.sponsoring_owner_count, 1);
+        let mut line = with_threading(new_entry(lt::RIPPLE_STATE));
+        line.set(s.low_sponsor, StValue::AccountId(sp));
+        for f in [s.balance, s.low_limit, s.high_limit] {
+            let v = Amount::Iou {
+                value: crate::protocol::amount::IouValue::ZERO,
+                currency: crate::protocol::types::Currency::from_json_str("USD").unwrap(),
+                issuer: c,
+            };
+            line.set(f, StValue::Amount(v));
+        }
+        sb.insert(Hash256([4; 32]), line);
+        assert_eq!(ok(&sb), bad);
+        // An account sponsorship without its count, then with it.
+        let mut sb = Sandbox::new(&view);
+        let k = keylet::account(&c);
+        let mut root = sb.peek(&k).unwrap();
+        root.set(s.sponsor, StValue::AccountId(sp));
+        sb.update(k, root);
+        assert_eq!(ok(&sb), bad);
+        set_count(&mut sb, &sp, s.sponsoring_account_count, 1);
+        assert_eq!(ok(&sb), Ok(()));
+        // A pseudo-account sponsoring a check, every count agreeing: still refused.
+        let mut sb = Sandbox::new(&view);
+        let k = keylet::account(&c);
+        let mut root = sb.peek(&k).unwrap();
+        root.set(s.vault_id, StValue::Hash256(Hash256([9; 32])));
+        sb.update(k, root);
+        set_count(&mut sb, &c, s.sponsoring_owner_count, 1);
+        let mut by_pseudo = check_entry;
+        by_pseudo.set(s.sponsor, StValue::AccountId(c));
+        sb.insert(key, by_pseudo);
+        set_count(&mut sb, &a, s.owner_count, 1);
+        set_count(&mut sb, &a, s.sponsored_owner_count, 1);
+        assert_eq!(ok(&sb), bad);
     }
 
     #[test]

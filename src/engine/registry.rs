@@ -15,7 +15,7 @@ use super::transactor::{ApplyConfig, ApplyContext, InnerApplied};
 use super::tx_type::TxType;
 use super::{
     account, amm, batch, channel, check, credential, delegate, dex, did, domain, escrow, loan, mpt,
-    nft, oracle, payment, trust, vault, xchain,
+    nft, oracle, payment, sponsor, trust, vault, xchain,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -461,6 +461,8 @@ const ROWS: &[Transactor] = &[
             ..LENDING
         }
     ),
+    row!(SponsorshipSet, sponsor::sponsorship_set),
+    row!(SponsorshipTransfer, sponsor::sponsorship_transfer),
 ];
 
 /// What every LoanBroker and Loan type needs beyond LendingProtocol.

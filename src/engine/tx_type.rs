@@ -152,6 +152,10 @@ pub enum TxType {
     LoanManage = 82,
     /// LoanPay (not built: temDISABLED).
     LoanPay = 84,
+    /// SponsorshipTransfer.
+    SponsorshipTransfer = 90,
+    /// SponsorshipSet.
+    SponsorshipSet = 91,
 }
 
 impl TxType {
@@ -200,6 +204,7 @@ impl TxType {
             | LoanPay => Feature::LendingProtocol,
             Batch => Feature::BatchV1_1,
             DelegateSet => Feature::PermissionDelegationV1_1,
+            SponsorshipSet | SponsorshipTransfer => Feature::Sponsor,
             _ => return None,
         })
     }

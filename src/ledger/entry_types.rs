@@ -87,7 +87,7 @@ pub mod lt {
     pub const LOAN_BROKER: u16 = 0x0088;
     /// Loan: one loan a broker made (LendingProtocol).
     pub const LOAN: u16 = 0x0089;
-    /// Sponsorship (in the definitions; no transaction here creates one).
+    /// Sponsorship: a sponsor's pre-funded fees and reserves for one sponsee (Sponsor).
     pub const SPONSORSHIP: u16 = 0x0090;
 }
 
@@ -206,6 +206,8 @@ pub enum Xrp {
     Amount,
     /// `Amount` less `Balance` (a PayChannel: what is not paid out yet).
     Unclaimed,
+    /// The optional `FeeAmount` (a Sponsorship's pre-funded fees).
+    FeeAmount,
 }
 
 /// Whose OwnerCount an entry counts toward, and how much (the OwnerCount invariant).
@@ -254,6 +256,22 @@ pub enum Mpt {
     Issuance,
 }
 
+/// Whose reserve a sponsor can carry for the entry (Sponsor, XLS-68: rippled's
+/// `isLedgerEntrySupportedBySponsorship` and `getLedgerEntryOwner`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sponsorable {
+    /// Nobody's: no sponsor carries it.
+    No,
+    /// The account in the field (its `Sponsor` names the sponsor).
+    Field(AccountField),
+    /// The account whose SignerList it is.
+    SignerList,
+    /// The Subject's once accepted, else the Issuer's.
+    Credential,
+    /// Each side's whose reserve flag is set (`HighSponsor` / `LowSponsor`).
+    TrustLine,
+}
+
 /// One ledger entry type.
 #[derive(Clone, Copy)]
 pub struct EntryType {
@@ -285,6 +303,8 @@ pub struct EntryType {
     pub shape: Shape,
     /// MPT conservation.
     pub mpt: Mpt,
+    /// Whether a reserve sponsor can carry it, and for whom.
+    pub sponsor: Sponsorable,
 }
 
 /// An entry owned through an owner directory, threaded, in no other invariant: what most
@@ -303,6 +323,7 @@ const OWNED: EntryType = EntryType {
     reserve: Reserve::Field(AccountField::Account, 1),
     shape: Shape::None,
     mpt: Mpt::None,
+    sponsor: Sponsorable::No,
 };
 
 /// A singleton or a directory: never owned; threaded only under fixPreviousTxnID.
@@ -314,7 +335,7 @@ const UNOWNED: EntryType = EntryType {
     ..OWNED
 };
 
-use AccountField::{Borrower, Issuer, Owner};
+use AccountField::{Account, Borrower, Issuer, Owner};
 
 /// Every ledger entry type of the definitions, in code order.
 pub const ENTRY_TYPES: &[EntryType] = &[
@@ -331,6 +352,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Check",
         rpc: "check",
         key: Key::AccountSeq("Account", "Sequence", keylet::check),
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -362,6 +384,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "signer_list",
         deletion: Deletion::Deleted,
         reserve: Reserve::SignerList,
+        sponsor: Sponsorable::SignerList,
         ..OWNED
     },
     EntryType {
@@ -427,6 +450,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "deposit_preauth",
         key: Key::Derived(entry_key::deposit_preauth),
         deletion: Deletion::Deleted,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -444,6 +468,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         owners: Owners::LineIssuers,
         reserve: Reserve::TrustLine,
         shape: Shape::NoXrp,
+        sponsor: Sponsorable::TrustLine,
         ..OWNED
     },
     EntryType {
@@ -465,6 +490,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         name: "Escrow",
         rpc: "escrow",
         xrp: Xrp::Amount,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -473,6 +499,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "payment_channel",
         xrp: Xrp::Unclaimed,
         shape: Shape::Channel,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -489,6 +516,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         key: Key::AccountSeq("Issuer", "Sequence", entry_key::mpt_issuance),
         reserve: Reserve::Field(Issuer, 1),
         mpt: Mpt::Issuance,
+        sponsor: Sponsorable::Field(Issuer),
         ..OWNED
     },
     EntryType {
@@ -497,6 +525,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "mptoken",
         key: Key::Derived(entry_key::mptoken),
         mpt: Mpt::Holder,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -515,6 +544,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         key: Key::Derived(entry_key::credential),
         deletion: Deletion::Deleted,
         reserve: Reserve::Credential,
+        sponsor: Sponsorable::Credential,
         ..OWNED
     },
     EntryType {
@@ -531,6 +561,7 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         rpc: "delegate",
         key: Key::AccountPair("Account", "Authorize", keylet::delegate),
         deletion: Deletion::Deleted,
+        sponsor: Sponsorable::Field(Account),
         ..OWNED
     },
     EntryType {
@@ -563,9 +594,10 @@ pub const ENTRY_TYPES: &[EntryType] = &[
         code: lt::SPONSORSHIP,
         name: "Sponsorship",
         rpc: "sponsorship",
-        built: false,
-        threaded: Threading::Never,
-        ..UNOWNED
+        key: Key::AccountPair("Owner", "Sponsee", keylet::sponsorship),
+        xrp: Xrp::FeeAmount,
+        reserve: Reserve::Field(Owner, 1),
+        ..OWNED
     },
 ];
 
@@ -637,7 +669,7 @@ mod tests {
         }
         assert_eq!(named("Payment_Channel").map(|t| t.code), Some(lt::PAYCHAN));
         assert_eq!(named("paychannel").map(|t| t.code), Some(lt::PAYCHAN));
-        assert!(named("sponsorship").is_none(), "not built here");
+        assert_eq!(named("Sponsorship").map(|t| t.code), Some(lt::SPONSORSHIP));
         assert!(named("channel").is_none());
     }
 
@@ -657,10 +689,42 @@ mod tests {
             "Credential DID Delegate DepositPreauth NFTokenOffer Offer Oracle SignerList Ticket";
         assert_eq!(with(Deletion::Deleted).join(" "), deleted);
         // AccountObjects.cpp's deletionBlockers.
+        // (Sponsorship blocks both its sponsor and its sponsee: XLS-68.)
         let blocks = "Bridge Check Escrow Loan LoanBroker MPToken MPTokenIssuance NFTokenPage \
-                      PayChannel PermissionedDomain RippleState Vault XChainOwnedClaimID \
-                      XChainOwnedCreateAccountClaimID";
+                      PayChannel PermissionedDomain RippleState Sponsorship Vault \
+                      XChainOwnedClaimID XChainOwnedCreateAccountClaimID";
         assert_eq!(with(Deletion::Blocks).join(" "), blocks);
+    }
+
+    #[test]
+    fn a_sponsorship_is_keyed_by_its_pair_owned_by_its_sponsor_and_holds_its_fees() {
+        use crate::protocol::amount::Amount;
+        use crate::protocol::st::StValue;
+        let (sponsor, sponsee) = (AccountId([1; 20]), AccountId([2; 20]));
+        let mut e = StObject::new();
+        e.set(sf().ledger_entry_type, StValue::UInt16(lt::SPONSORSHIP));
+        e.set(sf().owner, StValue::AccountId(sponsor));
+        e.set(sf().sponsee, StValue::AccountId(sponsee));
+        e.set(sf().fee_amount, StValue::Amount(Amount::Xrp(10)));
+        let key = keylet::sponsorship(&sponsor, &sponsee);
+        assert!(entry_key::check(&key, &e).is_ok());
+        assert!(entry_key::check(&keylet::sponsorship(&sponsee, &sponsor), &e).is_err());
+        let row = of(&e).expect("a row");
+        assert!(row.built && row.account_objects);
+        assert_eq!(row.threaded, Threading::Always);
+        assert_eq!(row.reserve, Reserve::Field(Owner, 1));
+        assert_eq!(row.xrp, Xrp::FeeAmount);
+        assert_eq!(row.deletion, Deletion::Blocks);
+        assert_eq!(row.sponsor, Sponsorable::No);
+        let sponsorable: Vec<&str> = ENTRY_TYPES
+            .iter()
+            .filter(|t| t.sponsor != Sponsorable::No)
+            .map(|t| t.name)
+            .collect();
+        // SponsorHelpers.cpp's isLedgerEntrySupportedBySponsorship, in code order.
+        let want = "Check SignerList DepositPreauth RippleState Escrow PayChannel \
+                    MPTokenIssuance MPToken Credential Delegate";
+        assert_eq!(sponsorable.join(" "), want);
     }
 
     #[test]

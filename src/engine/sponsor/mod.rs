@@ -5,7 +5,11 @@
 //! family makes of a transaction's sponsorship fields (rippled's `SponsorHelpers`).
 
 pub mod checks;
+pub mod counters;
 pub mod fee;
+pub mod invariant;
+pub mod sponsorship_set;
+pub mod sponsorship_transfer;
 
 use crate::engine::tx_type::TxType;
 use crate::ledger::sf::{sf, StExt};
@@ -111,5 +115,6 @@ pub fn reserve_allowed(tx_type: TxType) -> bool {
             | CredentialDelete
             | AccountSet
             | SetRegularKey
+            | SponsorshipTransfer
     )
 }

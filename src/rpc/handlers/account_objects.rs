@@ -1,6 +1,7 @@
 //! `account_objects` (rippled `AccountObjects.cpp`, `getAccountObjects`): the entries in
-//! an account's owner directory, optionally of one type, paged with a
-//! `<directory page key>,<entry key>` marker.
+//! an account's owner directory, optionally of one type, and optionally only those whose
+//! reserve a sponsor carries for it (`sponsored: true`) or only the others (`false`;
+//! XLS-68), paged with a `<directory page key>,<entry key>` marker.
 
 use crate::ledger::entry_types::{Deletion, ENTRY_TYPES};
 use crate::ledger::flags::lt;
@@ -28,6 +29,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let view = &sel.snap.view;
     let id = existing_account(view, account, || RpcError::new(ErrorCode::ActMalformed))?;
     let filter = type_filter(params)?;
+    let sponsored = sponsored_filter(params)?;
     let limit = read_limit(ctx, params, crate::limits::ACCOUNT_OBJECTS_PAGE)?;
     let (mut dir_key, entry_key) = parse_marker(params)?.unwrap_or_default();
     let mut found = params.get("marker").is_none();
@@ -38,9 +40,11 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let mut taken: u32 = 0;
     let mut dir_limit = limit;
     if dir_key.is_zero() {
+        // An NFTokenPage never has a sponsor.
         let wanted = filter
             .as_ref()
-            .is_none_or(|f| f.contains(&lt::NFTOKEN_PAGE));
+            .is_none_or(|f| f.contains(&lt::NFTOKEN_PAGE))
+            && sponsored != Some(true);
         if wanted {
             let (pages, marker) = nft_pages(view, &id, &entry_key, limit);
             dir_limit = limit.saturating_sub(pages.len() as u32);
@@ -81,7 +85,9 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
             }
             if let Some(entry) = view.read(key) {
                 let ty = entry.u16_of(s.ledger_entry_type).unwrap_or(0);
-                if filter.as_ref().is_none_or(|f| f.contains(&ty)) {
+                if filter.as_ref().is_none_or(|f| f.contains(&ty))
+                    && sponsored.is_none_or(|want| is_sponsored(&entry, &id) == want)
+                {
                     objects.push(entry_json(key, &entry));
                 }
             }
@@ -145,6 +151,22 @@ fn type_filter(params: &Params) -> Result<Option<Vec<u16>>, RpcError> {
         );
     }
     Ok(filter)
+}
+
+/// The `sponsored` filter: a boolean, or absent (every entry).
+fn sponsored_filter(params: &Params) -> Result<Option<bool>, RpcError> {
+    match params.get("sponsored") {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(RpcError::expected_field("sponsored", "bool")),
+    }
+}
+
+/// Whether a sponsor carries the entry's reserve for `owner`: its Sponsor, or on a trust
+/// line the sponsor field of `owner`'s side.
+fn is_sponsored(entry: &crate::protocol::st::StObject, owner: &crate::protocol::types::AccountId) -> bool {
+    let field = crate::engine::sponsor::counters::sponsor_field(entry, owner);
+    entry.get(field).is_some()
 }
 
 /// The `<directory page key>,<entry key>` marker (rippled writes `0,<page key>` after a

@@ -57,6 +57,8 @@ enum Parse {
     PermissionedDomain,
     /// An index, or `{account, authorize}`.
     Delegate,
+    /// An index, or `{sponsor, sponsee}`.
+    Sponsorship,
     /// An index, or `{owner, seq}`.
     Vault,
     /// An index, or `{owner, seq}`.
@@ -91,6 +93,7 @@ const PARSERS: &[(u16, Parse)] = &[
     (lt::LOAN_BROKER, Parse::LoanBroker),
     (lt::LOAN, Parse::Loan),
     (lt::DELEGATE, Parse::Delegate),
+    (lt::SPONSORSHIP, Parse::Sponsorship),
     (lt::XCHAIN_OWNED_CLAIM_ID, Parse::XChainClaimId),
     (lt::XCHAIN_OWNED_CREATE_ACCOUNT_CLAIM_ID, Parse::XChainCreateAccountClaimId),
 ];
@@ -276,10 +279,9 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
             let seq = required_u32(v, "seq", "malformedRequest")?;
             Ok(keylet::permissioned_domain(&a, seq))
         }
-        Parse::Delegate if v.is_object() => {
-            let a = required_account(v, "account", "malformedAddress")?;
-            let b = required_account(v, "authorize", "malformedAddress")?;
-            Ok(keylet::delegate(&a, &b))
+        Parse::Delegate if v.is_object() => account_pair(v, "account", "authorize", keylet::delegate),
+        Parse::Sponsorship if v.is_object() => {
+            account_pair(v, "sponsor", "sponsee", keylet::sponsorship)
         }
         Parse::Vault | Parse::LoanBroker if v.is_object() => owner_seq_key(parse, v),
         Parse::Loan if v.is_object() => loan_key(v),
@@ -328,9 +330,23 @@ fn key_for(parse: Parse, v: &Value, field: &str) -> Result<Hash256, RpcError> {
         | Parse::MpToken
         | Parse::Oracle
         | Parse::Delegate
+        | Parse::Sponsorship
         | Parse::XChainClaimId
         | Parse::XChainCreateAccountClaimId => parse_index(v, field),
     }
+}
+
+/// The key of an `{a, b}` pair of accounts (`delegate`, `sponsorship`): a missing one is
+/// `malformedRequest`, a bad one `malformedAddress`.
+fn account_pair(
+    v: &Value,
+    a: &str,
+    b: &str,
+    key: fn(&AccountId, &AccountId) -> Hash256,
+) -> Result<Hash256, RpcError> {
+    let first = required_account(v, a, "malformedAddress")?;
+    let second = required_account(v, b, "malformedAddress")?;
+    Ok(key(&first, &second))
 }
 
 /// `requiredHexBlob`: a hex string of 1 to 64 bytes (a CredentialType).

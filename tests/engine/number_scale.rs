@@ -118,21 +118,44 @@ fn val(s: &str) -> IouValue {
     IouValue::parse(s).expect("a value")
 }
 
-/// xrpl.js's `bid` setup, both ways. With the 16-digit `Number` (no SingleAssetVault)
-/// the slot costs what xrpl.js's `bid` expected of xrpld 2.x, `0.00268319257224121`
-/// (ammBid.test.ts `diffPriceValue`). With 19 digits the single-asset deposit before it
-/// mints the LP tokens the exact `250 * (r - c) / (1 + c)` gives rounded down to 16
-/// digits (fixAMMv1_3's `multiply(lptAMMBalance, frac, downward)`): 308.99845255025215...
-/// is 308.9984525502521, where 16-digit arithmetic reaches only 308.998452550252.
+/// xrpl.js's `bid` (ammBid.test.ts), run by its CI against xrpld with the amendments of
+/// its .ci-config/xrpld.cfg: SingleAssetVault, LendingProtocol and fixCleanup3_2_0 on,
+/// fixAMMv1_3 not listed. Its single-asset deposit mints `250 * (r - c) / (1 + c)` LP
+/// tokens, 308.99845255025215..., rounded to nearest (before fixAMMv1_3): at 19 digits
+/// 308.9984525502522, so the slot costs `0.002683192572241211` (the test's
+/// `diffPriceValue`); at 16 digits the chain reaches 308.998452550252 and the slot
+/// `0.00268319257224121` (what the test expected of xrpld 2.x).
 #[test]
-fn an_amm_deposit_and_bid_at_both_scales() {
+fn xrpl_js_amm_bid_costs_what_the_scale_computes() {
+    let mut cfg = LedgerConfig::default();
+    cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
+    cfg.rule_book.presets.remove(Feature::FixAMMv1_3);
+    for (env, want) in [
+        (Env::with_config(cfg), "0.002683192572241211"),
+        (env_without(&[Feature::FixAMMv1_3]), "0.002683192572241211"),
+        (
+            small_numbers_without(&[Feature::FixAMMv1_3]),
+            "0.00268319257224121",
+        ),
+    ] {
+        let (price, before, after) = xrpl_js_bid(env);
+        assert_eq!(price, val(want));
+        assert_eq!(price.to_string(), want);
+        assert!(after < before, "the bid burns LP tokens");
+    }
+}
+
+/// The same under ledgerd's whole rule book (fixAMMv1_3 on): the deposit's LP tokens are
+/// rounded down (`multiply(lptAMMBalance, frac, downward)`): 308.9984525502521 at 19
+/// digits, 308.998452550252 at 16; the slot costs `0.00268319257224121` either way.
+#[test]
+fn an_amm_deposit_and_bid_with_fix_amm_v1_3() {
     let (price, before, _) = xrpl_js_bid(small_numbers());
     assert_eq!(price, val("0.00268319257224121"));
     assert_eq!(before, val("558.998452550252"));
     for env in [Env::new(), with_cusp_fix()] {
         let (price, before, after) = xrpl_js_bid(env);
         assert_eq!(before, val("558.9984525502521"));
-        // 558.9984525502521 * 0.00012 / 25, exact in 19 digits, to nearest.
         assert_eq!(price, val("0.00268319257224121"));
         assert!(after < before, "the bid burns LP tokens");
     }

@@ -52,6 +52,8 @@ mod mpt;
 mod nft;
 #[path = "engine/nft_page_links.rs"]
 mod nft_page_links;
+#[path = "engine/number_scale.rs"]
+mod number_scale;
 #[path = "engine/offer_cases.rs"]
 mod offer_cases;
 #[path = "engine/offers.rs"]

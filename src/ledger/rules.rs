@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use crate::ledger::fees::{mainnet_fees_on, Fees, MAINNET_FEES};
 use crate::protocol::definitions::Field;
 use crate::protocol::features::{Feature, FeatureSet, Support, Vote, MAINNET_RECORDED_TO};
+use crate::protocol::number::{set_scale, MantissaScale};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::time::parse_close_time;
 use crate::protocol::types::Hash256;
@@ -580,20 +581,39 @@ pub fn current() -> Rules {
     CURRENT.with(|c| c.get()).unwrap_or_default()
 }
 
+/// The `Number` mantissa scale a transaction under `rules` computes with (rippled's
+/// `setCurrentTransactionRules`): 19 digits with SingleAssetVault or LendingProtocol, the
+/// `i64::MAX` cusp rounding fixed by fixCleanup3_2_0; else the legacy 16 digits.
+pub fn number_scale(rules: &Rules) -> MantissaScale {
+    if rules.enabled(Feature::SingleAssetVault) || rules.enabled(Feature::LendingProtocol) {
+        if rules.enabled(Feature::FixCleanup3_2_0) {
+            MantissaScale::Large
+        } else {
+            MantissaScale::LargeLegacy
+        }
+    } else {
+        MantissaScale::Small
+    }
+}
+
 /// Sets the thread's current transaction rules until dropped (rippled's
-/// `CurrentTransactionRulesGuard`), restoring what was there before.
-pub struct CurrentRules(Option<Rules>);
+/// `CurrentTransactionRulesGuard`), with the `Number` scale they select
+/// ([`number_scale`]), restoring both as they were before.
+pub struct CurrentRules(Option<Rules>, MantissaScale);
 
 impl CurrentRules {
-    /// Makes `rules` the thread's current transaction rules.
+    /// Makes `rules` the thread's current transaction rules, and their scale the thread's
+    /// `Number` scale.
     pub fn set(rules: Rules) -> CurrentRules {
-        CurrentRules(CURRENT.with(|c| c.replace(Some(rules))))
+        let scale = set_scale(number_scale(&rules));
+        CurrentRules(CURRENT.with(|c| c.replace(Some(rules))), scale)
     }
 }
 
 impl Drop for CurrentRules {
     fn drop(&mut self) {
         CURRENT.with(|c| c.set(self.0));
+        set_scale(self.1);
     }
 }
 

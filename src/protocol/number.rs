@@ -1,12 +1,19 @@
-//! rippled's `Number` (`Number.h` / `Number.cpp`, the 16-digit "small" mantissa scale the
-//! AMM uses): a signed decimal floating point value with a mantissa in
-//! `[10^15, 10^16)` and an exponent in `[-32768, 32768]`, computed with guard digits and
-//! rounded with a thread-wide rounding mode, as rippled's thread-local `Number::mode`.
+//! rippled's `Number` (`Number.h` / `Number.cpp`): a signed decimal floating point value
+//! with an exponent in `[-32768, 32768]`, computed with guard digits and rounded with a
+//! thread-wide rounding mode, as rippled's thread-local `Number::mode`.
+//!
+//! Its mantissa follows a thread-wide scale, as rippled 3.x's `MantissaRange`: the
+//! "small" 16 digits `[10^15, 10^16)`, or the "large" 19 digits `[10^18, 10^19)` (a
+//! mantissa past `i64::MAX` only with a trailing zero), with or without the rounding fix
+//! at the `i64::MAX` cusp. The engine picks the scale from each transaction's rules
+//! (`crate::ledger::rules::CurrentRules`, rippled's `setCurrentTransactionRules`); outside
+//! a transaction it is rippled's default, the large scale with the fix.
 //!
 //! Arithmetic follows rippled step for step: addition rounds away from zero on a carry and
 //! toward zero on a borrow, multiplication keeps the whole 128-bit product in the guard,
-//! division scales the numerator by 10^17, `root2` and `root` are Newton iterations from
-//! rippled's quadratic first guess.
+//! division scales the numerator by 10^17 (and at the large scales divides a remainder
+//! again by 10^5), `root2` and `root` are Newton iterations from rippled's quadratic first
+//! guess.
 //!
 //! rippled throws on overflow and on a division by zero; here such an operation yields
 //! zero and raises a per-thread flag that callers read with [`take_fault`]: each
@@ -26,10 +33,65 @@ pub const NUMBER_EXPONENT_MIN: i32 = -32_768;
 /// Largest exponent of a rippled `Number` (`maxExponent`).
 pub const NUMBER_EXPONENT_MAX: i32 = 32_768;
 
-/// Smallest mantissa of a non-zero Number (`minMantissa`).
-const MANTISSA_MIN: u128 = 1_000_000_000_000_000;
-/// Largest mantissa of a Number (`maxMantissa`).
-const MANTISSA_MAX: u128 = 9_999_999_999_999_999;
+/// The largest signed 64-bit integer (`Number::kMaxRep`): no mantissa the large scales
+/// keep may exceed it unless its last digit is a zero that can be dropped.
+const MAX_REP: u128 = i64::MAX as u128;
+
+/// rippled's `MantissaRange::MantissaScale`: how many digits a Number keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MantissaScale {
+    /// 16 digits, `[10^15, 10^16)`: every rule set without SingleAssetVault or
+    /// LendingProtocol.
+    Small,
+    /// 19 digits, `[10^18, 10^19)` (past `i64::MAX` only with a trailing zero), keeping
+    /// the rounding at the `i64::MAX` cusp that fixCleanup3_2_0 corrects.
+    LargeLegacy,
+    /// 19 digits with the cusp rounding fix (fixCleanup3_2_0).
+    Large,
+}
+
+/// One scale's bounds (`MantissaRange`).
+#[derive(Clone, Copy)]
+struct Range {
+    min: u128,
+    max: u128,
+    cusp_fix: bool,
+}
+
+impl MantissaScale {
+    /// Every scale, as rippled's tests walk them (`getAllScales`).
+    pub const ALL: [MantissaScale; 3] = [
+        MantissaScale::Small,
+        MantissaScale::LargeLegacy,
+        MantissaScale::Large,
+    ];
+
+    /// The number of digits past the first of a normalized mantissa (`MantissaRange::log`).
+    pub fn log(self) -> i32 {
+        match self {
+            MantissaScale::Small => 15,
+            MantissaScale::LargeLegacy | MantissaScale::Large => 18,
+        }
+    }
+
+    /// The smallest normalized mantissa (`minMantissa`).
+    pub fn min_mantissa(self) -> u64 {
+        10u64.pow(self.log() as u32)
+    }
+
+    /// The largest normalized mantissa (`maxMantissa`).
+    pub fn max_mantissa(self) -> u64 {
+        self.min_mantissa() * 10 - 1
+    }
+
+    fn range(self) -> Range {
+        Range {
+            min: u128::from(self.min_mantissa()),
+            max: u128::from(self.max_mantissa()),
+            cusp_fix: self == MantissaScale::Large,
+        }
+    }
+}
 
 /// rippled's `Number::rounding_mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +108,9 @@ pub enum RoundingMode {
 
 thread_local! {
     static MODE: Cell<RoundingMode> = const { Cell::new(RoundingMode::ToNearest) };
+    // rippled's thread default: the large scale with the cusp fix, what it computes
+    // with outside a transaction (`setCurrentTransactionRules(nullopt)`).
+    static SCALE: Cell<MantissaScale> = const { Cell::new(MantissaScale::Large) };
     static FAULT: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -57,6 +122,42 @@ pub fn get_round() -> RoundingMode {
 /// Sets the thread's rounding mode, returning the previous one (`Number::setround`).
 pub fn set_round(mode: RoundingMode) -> RoundingMode {
     MODE.with(|m| m.replace(mode))
+}
+
+/// The thread's mantissa scale (`Number::getMantissaScale`).
+pub fn get_scale() -> MantissaScale {
+    SCALE.with(|s| s.get())
+}
+
+/// Sets the thread's mantissa scale, returning the previous one
+/// (`Number::setMantissaScale`). The engine sets it from a transaction's rules.
+pub fn set_scale(scale: MantissaScale) -> MantissaScale {
+    SCALE.with(|s| s.replace(scale))
+}
+
+fn range() -> Range {
+    get_scale().range()
+}
+
+/// Sets a mantissa scale until dropped, then puts back the previous one (rippled's
+/// `NumberMantissaScaleGuard`).
+pub struct ScaleGuard {
+    saved: MantissaScale,
+}
+
+impl ScaleGuard {
+    /// Switches to `scale` for the guard's lifetime.
+    pub fn new(scale: MantissaScale) -> ScaleGuard {
+        ScaleGuard {
+            saved: set_scale(scale),
+        }
+    }
+}
+
+impl Drop for ScaleGuard {
+    fn drop(&mut self) {
+        set_scale(self.saved);
+    }
 }
 
 /// Sets a rounding mode until dropped, then puts back the previous one (rippled's
@@ -107,7 +208,8 @@ fn fault() -> Number {
 }
 
 /// Extra digits kept while an operation shifts its operands (`Number::Guard`): 16 decimal
-/// digits in nibbles, a sticky bit for anything shifted past them, and the result's sign.
+/// digits in nibbles, a sticky bit for anything shifted past them (or a division's
+/// remainder), and the result's sign.
 #[derive(Default)]
 struct Guard {
     digits: u64,
@@ -170,69 +272,47 @@ impl Guard {
         r == 1 || (r == 0 && m & 1 == 1)
     }
 
-    /// `doRoundUp` (legacy small scale): a carry past the largest mantissa drops a digit.
-    fn round_up(&self, m: &mut u128, e: &mut i32) {
-        if self.rounds_away(*m) {
-            *m += 1;
-            if *m > MANTISSA_MAX {
-                *m /= 10;
-                *e += 1;
+    /// `doRoundUp`: rounds the magnitude away from zero when the guard says so. Without
+    /// the cusp fix a carry past the largest mantissa (or past `i64::MAX`) drops a digit
+    /// unrounded; with it the digit is dropped into the guard first and the rounding
+    /// decided again. Then `bringIntoRange` and the overflow check.
+    fn round_up(&mut self, negative: bool, mut m: u128, mut e: i32, r: Range) -> Number {
+        if self.rounds_away(m) {
+            if r.cusp_fix {
+                if m < r.max && m < MAX_REP {
+                    m += 1;
+                } else {
+                    self.drop_digit(&mut m, &mut e);
+                    return self.round_up(negative, m, e, r);
+                }
+            } else {
+                m += 1;
+                if m > r.max || m > MAX_REP {
+                    m /= 10;
+                    e += 1;
+                }
             }
         }
+        into_range(negative, m, e, r.min)
     }
 
     /// `doRoundDown`: after a subtraction the guard digits were subtracted, so rounding
     /// moves the magnitude down.
-    fn round_down(&self, m: &mut u128, e: &mut i32) {
-        if self.rounds_away(*m) {
-            *m -= 1;
-            if *m < MANTISSA_MIN {
-                *m *= 10;
-                *e -= 1;
+    fn round_down(&self, negative: bool, mut m: u128, mut e: i32, r: Range) -> Number {
+        if self.rounds_away(m) {
+            m -= 1;
+            if m < r.min {
+                m *= 10;
+                e -= 1;
             }
         }
+        into_range(negative, m, e, r.min)
     }
 }
 
-/// A rippled `Number`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Number {
-    negative: bool,
-    mantissa: u64,
-    exponent: i32,
-}
-
-/// Builds a normalized Number from a wide mantissa (`doNormalize`), rounding with the
-/// thread's mode; out of range exponents give zero (below) or a fault (above).
-fn normalize(negative: bool, mantissa: u128, exponent: i32) -> Number {
-    if mantissa == 0 {
-        return Number::ZERO;
-    }
-    let (mut m, mut e) = (mantissa, exponent);
-    while m < MANTISSA_MIN && e > NUMBER_EXPONENT_MIN {
-        m *= 10;
-        e -= 1;
-    }
-    let mut g = Guard {
-        negative,
-        ..Guard::default()
-    };
-    while m > MANTISSA_MAX {
-        if e >= NUMBER_EXPONENT_MAX {
-            return fault();
-        }
-        g.drop_digit(&mut m, &mut e);
-    }
-    if e < NUMBER_EXPONENT_MIN || m < MANTISSA_MIN {
-        return Number::ZERO;
-    }
-    g.round_up(&mut m, &mut e);
-    finish(negative, m, e)
-}
-
-/// Range checks after rounding (`bringIntoRange` and the overflow throw).
-fn finish(negative: bool, mut m: u128, mut e: i32) -> Number {
-    if m < MANTISSA_MIN {
+/// `bringIntoRange` after rounding, and the overflow throw.
+fn into_range(negative: bool, mut m: u128, mut e: i32, min: u128) -> Number {
+    if m < min {
         m *= 10;
         e -= 1;
     }
@@ -249,6 +329,56 @@ fn finish(negative: bool, mut m: u128, mut e: i32) -> Number {
     }
 }
 
+/// A rippled `Number`. Its mantissa is kept at the thread's scale when it is made; a
+/// large-scale mantissa past `i64::MAX` ends in a zero ([`Number::mantissa`] drops it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Number {
+    negative: bool,
+    mantissa: u64,
+    exponent: i32,
+}
+
+/// Builds a normalized Number from a wide mantissa (`doNormalize`) within `r`, rounding
+/// with the thread's mode; `dropped` says digits past the mantissa were lost (a
+/// division's remainder). Out of range exponents give zero (below) or a fault (above).
+fn normalize_in(negative: bool, mantissa: u128, exponent: i32, r: Range, dropped: bool) -> Number {
+    if mantissa == 0 {
+        return Number::ZERO;
+    }
+    let (mut m, mut e) = (mantissa, exponent);
+    while m < r.min && e > NUMBER_EXPONENT_MIN {
+        m *= 10;
+        e -= 1;
+    }
+    let mut g = Guard {
+        negative,
+        xbit: dropped,
+        ..Guard::default()
+    };
+    while m > r.max {
+        if e >= NUMBER_EXPONENT_MAX {
+            return fault();
+        }
+        g.drop_digit(&mut m, &mut e);
+    }
+    if e < NUMBER_EXPONENT_MIN || m < r.min {
+        return Number::ZERO;
+    }
+    // A large mantissa is rounded where it fits an i64, then brought back into range.
+    if m > MAX_REP {
+        if e >= NUMBER_EXPONENT_MAX {
+            return fault();
+        }
+        g.drop_digit(&mut m, &mut e);
+    }
+    g.round_up(negative, m, e, r)
+}
+
+/// [`normalize_in`] at the thread's scale.
+fn normalize(negative: bool, mantissa: u128, exponent: i32) -> Number {
+    normalize_in(negative, mantissa, exponent, range(), false)
+}
+
 impl Number {
     /// Zero (mantissa 0, rippled's lowest exponent).
     pub const ZERO: Number = Number {
@@ -257,51 +387,73 @@ impl Number {
         exponent: i32::MIN,
     };
 
-    /// One.
-    pub const ONE: Number = Number {
-        negative: false,
-        mantissa: MANTISSA_MIN as u64,
-        exponent: -15,
-    };
+    /// One at the thread's scale (`Number::one`).
+    pub fn one() -> Number {
+        let s = get_scale();
+        Number {
+            negative: false,
+            mantissa: s.min_mantissa(),
+            exponent: -s.log(),
+        }
+    }
 
-    /// `mantissa * 10^exponent`, normalized with the thread's rounding mode.
+    /// `mantissa * 10^exponent`, normalized with the thread's rounding mode and scale.
     pub fn new(mantissa: i64, exponent: i32) -> Number {
         normalize(mantissa < 0, u128::from(mantissa.unsigned_abs()), exponent)
     }
 
-    /// An integer (`Number(rep)`), rounded with the thread's mode past 16 digits.
+    /// `(-1)^negative * mantissa * 10^exponent` from an unsigned mantissa, normalized
+    /// (rippled's `Number{negative, mantissa, exponent, Normalized{}}`).
+    pub fn normalized(negative: bool, mantissa: u64, exponent: i32) -> Number {
+        normalize(negative, u128::from(mantissa), exponent)
+    }
+
+    /// An integer (`Number(rep)`), rounded with the thread's mode past the scale's digits.
     pub fn from_i64(v: i64) -> Number {
         Number::new(v, 0)
     }
 
-    /// The signed mantissa (0 for zero).
+    /// The signed mantissa of the external view (`Number::mantissa`): a large-scale
+    /// mantissa past `i64::MAX` loses its trailing zero. 0 for zero.
     pub fn mantissa(&self) -> i64 {
-        if self.negative {
-            -(self.mantissa as i64)
+        let m = if u128::from(self.mantissa) > MAX_REP {
+            self.mantissa / 10
         } else {
-            self.mantissa as i64
+            self.mantissa
+        } as i64;
+        if self.negative {
+            -m
+        } else {
+            m
         }
     }
 
-    /// The exponent (`i32::MIN` for zero).
+    /// The exponent of the external view (`Number::exponent`; `i32::MIN` for zero).
     pub fn exponent(&self) -> i32 {
-        self.exponent
+        if u128::from(self.mantissa) > MAX_REP {
+            self.exponent + 1
+        } else {
+            self.exponent
+        }
     }
 
     /// The (mantissa, exponent) an STNumber serializes, as rippled 3.x and both client
     /// libraries write it (`MantissaRange::large`): the mantissa in [10^18, 10^19), cut to
-    /// [10^17, 2^63) when it would not fit an i64; zero is (0, i32::MIN). Exact for the 16
-    /// digits a Number keeps.
+    /// [10^17, 2^63) when it would not fit an i64; zero is (0, i32::MIN). Exact at either
+    /// scale: a small mantissa gains three zeros, a large one past 2^63 ends in a zero.
     pub fn to_st_parts(&self) -> (i64, i32) {
         if self.is_zero() {
             return (0, i32::MIN);
         }
-        let m = u128::from(self.mantissa) * 1000;
-        let (m, e) = if m > i64::MAX as u128 {
-            (m / 10, self.exponent - 2)
-        } else {
-            (m, self.exponent - 3)
-        };
+        let (mut m, mut e) = (u128::from(self.mantissa), self.exponent);
+        while m < 1_000_000_000_000_000_000 {
+            m *= 10;
+            e -= 1;
+        }
+        if m > MAX_REP {
+            m /= 10;
+            e += 1;
+        }
         let m = m as i64;
         (if self.negative { -m } else { m }, e)
     }
@@ -330,44 +482,59 @@ impl Number {
         }
     }
 
-    /// An issued value as a Number (exact: both keep 16 digits).
+    /// An issued value as a Number (`IOUAmount::operator Number`): exact at either scale.
     pub fn from_iou(v: &IouValue) -> Number {
         if v.is_zero() {
             return Number::ZERO;
         }
-        Number {
-            negative: v.is_negative(),
-            mantissa: v.mantissa(),
-            exponent: v.exponent(),
-        }
+        Number::normalized(v.is_negative(), v.mantissa(), v.exponent())
     }
 
-    /// The Number as an issued value (`IOUAmount(Number)`): below the smallest issued
-    /// exponent it is zero; above the largest, `None` (rippled throws).
+    /// The Number as an issued value (`IOUAmount(Number)`, `normalizeToRange` to 16
+    /// digits in the thread's rounding mode, without the cusp fix): below the smallest
+    /// issued exponent it is zero; above the largest, `None` (rippled throws).
     pub fn to_iou(&self) -> Option<IouValue> {
-        if self.is_zero() || self.exponent < IOU_EXPONENT_MIN {
+        if self.is_zero() {
             return Some(IouValue::ZERO);
         }
         if self.exponent > IOU_EXPONENT_MAX {
             return None;
         }
-        IouValue::from_parts(
+        let small = MantissaScale::Small.range();
+        let r = Range {
+            cusp_fix: false,
+            ..small
+        };
+        let n = normalize_in(
+            self.negative,
             u128::from(self.mantissa),
             self.exponent,
-            self.negative,
+            r,
+            false,
+        );
+        if n.is_zero() || n.exponent < IOU_EXPONENT_MIN {
+            return Some(IouValue::ZERO);
+        }
+        if n.exponent > IOU_EXPONENT_MAX {
+            return None;
+        }
+        IouValue::from_parts(
+            u128::from(n.mantissa),
+            n.exponent,
+            n.negative,
             Rounding::Nearest,
         )
         .ok()
     }
 
-    /// The Number as an integer (`operator rep()`, XRP drops), rounded with the thread's
-    /// mode; `None` past `i64` (rippled throws).
+    /// The Number as an integer (`operator rep()`, XRP drops, MPT units), rounded with
+    /// the thread's mode; `None` past `i64` (rippled throws).
     pub fn to_i64(&self) -> Option<i64> {
         if self.is_zero() {
             return Some(0);
         }
-        let mut drops = u128::from(self.mantissa);
-        let mut offset = self.exponent;
+        let mut drops = u128::from(self.mantissa().unsigned_abs());
+        let mut offset = self.exponent();
         let mut g = Guard {
             negative: self.negative,
             ..Guard::default()
@@ -376,20 +543,33 @@ impl Number {
             g.drop_digit(&mut drops, &mut offset);
         }
         while offset > 0 {
-            if drops > i64::MAX as u128 / 10 {
+            if drops > MAX_REP / 10 {
                 return None;
             }
             drops *= 10;
             offset -= 1;
         }
         if g.rounds_away(drops) {
-            if drops >= i64::MAX as u128 {
+            if drops >= MAX_REP {
                 return None;
             }
             drops += 1;
         }
         let d = drops as i64;
         Some(if self.negative { -d } else { d })
+    }
+
+    /// Drops the fraction, toward zero (`Number::truncate`).
+    pub fn truncate(&self) -> Number {
+        if self.exponent >= 0 || self.is_zero() {
+            return *self;
+        }
+        let (mut m, mut e) = (u128::from(self.mantissa), self.exponent);
+        while e < 0 && m != 0 {
+            e += 1;
+            m /= 10;
+        }
+        normalize(self.negative, m, e)
     }
 
     fn add_impl(self, y: Number) -> Number {
@@ -416,12 +596,13 @@ impl Number {
                 g.drop_digit(&mut ym, &mut ye);
             }
         }
-        if xn == yn {
+        let r = range();
+        let n = if xn == yn {
             xm += ym;
-            if xm > MANTISSA_MAX {
+            if xm > r.max || xm > MAX_REP {
                 g.drop_digit(&mut xm, &mut xe);
             }
-            g.round_up(&mut xm, &mut xe);
+            g.round_up(xn, xm, xe, r)
         } else {
             if xm > ym {
                 xm -= ym;
@@ -430,13 +611,12 @@ impl Number {
                 xe = ye;
                 xn = yn;
             }
-            while xm < MANTISSA_MIN {
+            while xm < r.min && xm * 10 <= MAX_REP {
                 xm = xm * 10 - g.pop();
                 xe -= 1;
             }
-            g.round_down(&mut xm, &mut xe);
-        }
-        let n = finish(xn, xm, xe);
+            g.round_down(xn, xm, xe, r)
+        };
         normalize(n.negative, u128::from(n.mantissa), n.exponent)
     }
 
@@ -444,14 +624,24 @@ impl Number {
         if self.is_zero() || y.is_zero() {
             return Number::ZERO;
         }
-        let zm = u128::from(self.mantissa) * u128::from(y.mantissa);
-        normalize(
-            self.negative != y.negative,
-            zm,
-            self.exponent.saturating_add(y.exponent),
-        )
+        let zn = self.negative != y.negative;
+        let mut zm = u128::from(self.mantissa) * u128::from(y.mantissa);
+        let mut ze = self.exponent + y.exponent;
+        let r = range();
+        let mut g = Guard {
+            negative: zn,
+            ..Guard::default()
+        };
+        while zm > r.max || zm > MAX_REP {
+            g.drop_digit(&mut zm, &mut ze);
+        }
+        let n = g.round_up(zn, zm, ze, r);
+        normalize(n.negative, u128::from(n.mantissa), n.exponent)
     }
 
+    /// rippled's division: the numerator scaled by 10^17; at the large scales a remainder
+    /// is divided again scaled by 10^5, and (with the cusp fix) what still remains marks
+    /// the guard as if a non-zero digit had been dropped.
     fn div_impl(self, y: Number) -> Number {
         if y.is_zero() {
             return fault();
@@ -460,9 +650,25 @@ impl Number {
             return Number::ZERO;
         }
         const FACTOR: u128 = 100_000_000_000_000_000;
-        let zm = u128::from(self.mantissa) * FACTOR / u128::from(y.mantissa);
-        let ze = self.exponent.saturating_sub(y.exponent).saturating_sub(17);
-        normalize(self.negative != y.negative, zm, ze)
+        const CORRECTION: u128 = 100_000;
+        let dm = u128::from(y.mantissa);
+        let numerator = u128::from(self.mantissa) * FACTOR;
+        let mut zm = numerator / dm;
+        let mut ze = self.exponent - y.exponent - 17;
+        let scale = get_scale();
+        let r = scale.range();
+        let mut dropped = false;
+        let remainder = numerator % dm;
+        if scale != MantissaScale::Small && remainder != 0 {
+            let partial = remainder * CORRECTION;
+            let correction = partial / dm;
+            if correction != 0 {
+                zm = zm * CORRECTION + correction;
+                ze -= 5;
+            }
+            dropped = r.cusp_fix && !partial.is_multiple_of(dm);
+        }
+        normalize_in(self.negative != y.negative, zm, ze, r, dropped)
     }
 }
 
@@ -553,8 +759,8 @@ impl fmt::Debug for Number {
     }
 }
 
-/// rippled's `to_string(Number)`: plain digits for exponents in [-25, -5], else
-/// `mantissa e exponent`.
+/// rippled's `to_string(Number)`: plain digits for exponent 0 and for exponents within
+/// ten of the scale's (`[-25, -5]` small, `[-28, -8]` large), else `mantissa e exponent`.
 impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_zero() {
@@ -562,8 +768,9 @@ impl fmt::Display for Number {
         }
         let sign = if self.negative { "-" } else { "" };
         let (mut m, mut e) = (self.mantissa, self.exponent);
-        if !(-25..=-5).contains(&e) {
-            while m % 10 == 0 {
+        let log = get_scale().log();
+        if e != 0 && (e < -(log + 10) || e > -(log - 10)) {
+            while m % 10 == 0 && e < NUMBER_EXPONENT_MAX {
                 m /= 10;
                 e += 1;
             }
@@ -589,7 +796,7 @@ impl fmt::Display for Number {
 /// `f^n` by repeated squaring (`power(Number, unsigned)`).
 pub fn power(f: Number, n: u32) -> Number {
     match n {
-        0 => Number::ONE,
+        0 => Number::one(),
         1 => f,
         _ => {
             let r = power(f, n / 2);
@@ -603,25 +810,33 @@ pub fn power(f: Number, n: u32) -> Number {
     }
 }
 
-/// Scales `f` to `f / 10^e` keeping its mantissa (`Number{f.mantissa(), f.exponent() - e}`).
-fn shifted(f: Number, by: i32) -> Number {
-    Number::new(f.mantissa(), f.exponent.saturating_sub(by))
+/// `f` with its exponent moved by `by`, its mantissa kept (`Number::shiftExponent`): past
+/// the largest exponent a fault, below the smallest zero.
+fn shift_exponent(f: Number, by: i32) -> Number {
+    let e = f.exponent + by;
+    if e >= NUMBER_EXPONENT_MAX {
+        return fault();
+    }
+    if e < NUMBER_EXPONENT_MIN {
+        return Number::ZERO;
+    }
+    Number { exponent: e, ..f }
 }
 
 /// The square root (`root2`): Newton iterations on `f` scaled into (0, 1) with an even
 /// exponent, from a quadratic first guess, until the estimate stops moving.
 pub fn root2(f: Number) -> Number {
-    if f == Number::ONE || f.is_zero() {
+    if f == Number::one() || f.is_zero() {
         return f;
     }
     if f.negative {
         return fault();
     }
-    let mut e = f.exponent + 16;
+    let mut e = f.exponent + get_scale().log() + 1;
     if e % 2 != 0 {
         e += 1;
     }
-    let f = shifted(f, e);
+    let f = shift_exponent(f, -e);
     let (a2, a1, a0, d) = (
         Number::from(-60),
         Number::from(144),
@@ -640,19 +855,20 @@ pub fn root2(f: Number) -> Number {
             break;
         }
     }
-    Number::new(r.mantissa(), r.exponent + e / 2)
+    shift_exponent(r, e / 2)
 }
 
 /// `f^(1/d)` (`root`): Newton iterations from rippled's quadratic least-squares guess.
 pub fn root(f: Number, d: u32) -> Number {
-    if f == Number::ONE || d == 1 {
+    let one = Number::one();
+    if f == one || d == 1 {
         return f;
     }
     if d == 0 {
-        if f == -Number::ONE {
-            return Number::ONE;
+        if f == -one {
+            return one;
         }
-        if f.abs() < Number::ONE {
+        if f.abs() < one {
             return Number::ZERO;
         }
         return fault();
@@ -664,13 +880,13 @@ pub fn root(f: Number, d: u32) -> Number {
         return f;
     }
     let di = d as i32;
-    let mut e = f.exponent + 16;
+    let mut e = f.exponent + get_scale().log() + 1;
     let k = (if e >= 0 { e } else { e - (di - 1) }) / di;
     let k2 = e - k * di;
     if k2 != 0 {
         e += di - k2;
     }
-    let mut f = shifted(f, e);
+    let mut f = shift_exponent(f, -e);
     let neg = f.negative;
     if neg {
         f = -f;
@@ -678,7 +894,7 @@ pub fn root(f: Number, d: u32) -> Number {
     let dd = i64::from(di);
     let big_d = ((6 * dd + 11) * dd + 6) * dd + 1;
     let a0 = 3 * dd * ((2 * dd - 3) * dd + 1);
-    let a1 = 24 * (2 * dd - 1);
+    let a1 = 24 * dd * (2 * dd - 1);
     let a2 = -30 * (dd - 1) * dd;
     let mut r =
         ((Number::from(a2) * f + Number::from(a1)) * f + Number::from(a0)) / Number::from(big_d);
@@ -698,12 +914,13 @@ pub fn root(f: Number, d: u32) -> Number {
             break;
         }
     }
-    Number::new(r.mantissa(), r.exponent + e / di)
+    shift_exponent(r, e / di)
 }
 
 /// `f^(n/d)` (`power(Number, unsigned, unsigned)`).
 pub fn power_frac(f: Number, n: u32, d: u32) -> Number {
-    if f == Number::ONE {
+    let one = Number::one();
+    if f == one {
         return f;
     }
     let g = gcd(n, d);
@@ -711,16 +928,16 @@ pub fn power_frac(f: Number, n: u32, d: u32) -> Number {
         return fault();
     }
     if d == 0 {
-        if f == -Number::ONE {
-            return Number::ONE;
+        if f == -one {
+            return one;
         }
-        if f.abs() < Number::ONE {
+        if f.abs() < one {
             return Number::ZERO;
         }
         return fault();
     }
     if n == 0 {
-        return Number::ONE;
+        return one;
     }
     let (n, d) = (n / g, d / g);
     if !n.is_multiple_of(2) && d.is_multiple_of(2) && f.negative {
@@ -738,8 +955,13 @@ fn gcd(a: u32, b: u32) -> u32 {
 }
 
 #[cfg(test)]
+#[path = "number_tests.rs"]
+mod scale_tests;
+
+#[cfg(test)]
 mod tests {
-    //! Expected values from rippled's `Number_test.cpp` (small mantissa scale).
+    //! Expected values from rippled's `Number_test.cpp` (small mantissa scale); the
+    //! other scales are in `number_tests.rs`.
     use super::*;
 
     fn n(m: i64, e: i32) -> Number {
@@ -754,6 +976,7 @@ mod tests {
 
     #[test]
     fn zero_and_limits() {
+        let _s = ScaleGuard::new(MantissaScale::Small);
         let _g = RoundGuard::new(RoundingMode::ToNearest);
         assert_eq!(Number::ZERO + Number::ZERO, Number::ZERO);
         assert_eq!(n(0, 0), Number::ZERO);
@@ -771,6 +994,7 @@ mod tests {
 
     #[test]
     fn add_and_sub() {
+        let _s = ScaleGuard::new(MantissaScale::Small);
         let _g = RoundGuard::new(RoundingMode::ToNearest);
         let one = n(1_000_000_000_000_000, -15);
         let small = n(6_555_555_555_555_555, -29);
@@ -816,6 +1040,7 @@ mod tests {
 
     #[test]
     fn mul_in_every_mode() {
+        let _s = ScaleGuard::new(MantissaScale::Small);
         let r2 = n(1_414_213_562_373_095, -15);
         let (a, b) = (n(3_214_285_714_285_706, -15), n(3_111_111_111_111_119, -15));
         let tiny = n(1_000_000_000_000_000, -32768);
@@ -869,6 +1094,7 @@ mod tests {
 
     #[test]
     fn div_root_power_and_conversion() {
+        let _s = ScaleGuard::new(MantissaScale::Small);
         let _g = RoundGuard::new(RoundingMode::ToNearest);
         assert_eq!(Number::from(1) / Number::from(2), n(5, -1));
         assert_eq!(Number::from(1) / Number::from(10), n(1, -1));

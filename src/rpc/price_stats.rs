@@ -128,6 +128,7 @@ pub fn aggregate(mut prices: Vec<Price>, trim: u32, threshold: u32) -> Map<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::number::{MantissaScale, ScaleGuard};
 
     fn p(time: u32, price: u64, scale: u8) -> Price {
         Price {
@@ -176,9 +177,11 @@ mod tests {
     }
 
     /// rippled's GetAggregatePrice_test (`testRpc`), with 2.x's 16-digit `Number`
-    /// (the test's "Short" values).
+    /// (the test's "Short" values); rippled 3.x computes RPCs at its thread's default,
+    /// the 19-digit scale: [`ten_oracles_at_the_large_scale`].
     #[test]
     fn rippleds_ten_oracles() {
+        let _s = ScaleGuard::new(MantissaScale::Small);
         let prices: Vec<Price> = (0..10).map(|i| p(900 + i, 740 + u64::from(i), 1)).collect();
         let r = aggregate(prices.clone(), 20, 100);
         assert_eq!(r["entire_set"]["mean"], "74.45");
@@ -197,5 +200,19 @@ mod tests {
         assert_eq!(r["trimmed_set"]["size"], 5);
         assert_eq!(r["trimmed_set"]["mean"], "74.6");
         assert_eq!(r["trimmed_set"]["standard_deviation"], "0.158113883008419");
+    }
+
+    /// The same oracles with rippled 3.x's default 19-digit `Number`: the standard
+    /// deviation keeps 19 digits.
+    #[test]
+    fn ten_oracles_at_the_large_scale() {
+        let _s = ScaleGuard::new(MantissaScale::Large);
+        let prices: Vec<Price> = (0..10).map(|i| p(900 + i, 740 + u64::from(i), 1)).collect();
+        let r = aggregate(prices, 20, 100);
+        assert_eq!(r["entire_set"]["mean"], "74.45");
+        assert_eq!(
+            r["entire_set"]["standard_deviation"],
+            "0.3027650354097491666"
+        );
     }
 }

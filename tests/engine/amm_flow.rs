@@ -29,7 +29,8 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let mut env = Env::new();
+        // AMM values computed with the 16-digit Number (no SingleAssetVault).
+        let mut env = crate::number_scale::small_numbers();
         let gw = Account::new("gateway");
         env.fund(&gw, xrp(100_000));
         env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);

@@ -390,6 +390,21 @@ fn named(name: &str, head: &str, values: &[&str], tail: &str) -> bool {
 
 const BIG_USD: &[&str] = &["max", "1e80", "1e40", "1e20", "1e15"];
 
+/// singleDepositEPrice's quadratic at the smallest EPrice, computed with the 19-digit
+/// Number these rules select (SingleAssetVault on, rippled's `setCurrentTransactionRules`):
+/// the cancellation leaves a deposit past the issued range, and STAmount throws (nothing
+/// catches: tefEXCEPTION). With the 16-digit Number the same deposits end otherwise.
+fn large_number_eprice(name: &str) -> bool {
+    let e_min = "AMMDeposit USD/EUR LimitLPToken EPrice min ";
+    named(name, e_min, &["1", "0"], " EUR by xCarol")
+        || named(
+            name,
+            e_min,
+            &["max", "1e80", "1e40", "1e20", "1e15", "1", "0"],
+            " EUR by xGw",
+        )
+}
+
 /// The cases where rippled itself ends in an internal result, and that result. rippled
 /// throws where an amount outgrows its STAmount (drops past 10^17 or an i64, an issued
 /// exponent past 80); what the throw becomes depends on who catches it.
@@ -442,6 +457,9 @@ fn rippled_internal(name: &str) -> Option<Ter> {
             " EUR by xGw",
         )
     {
+        return Some(Ter::tefEXCEPTION);
+    }
+    if large_number_eprice(name) {
         return Some(Ter::tefEXCEPTION);
     }
     // AMMWithdraw::singleWithdrawEPrice (no try): tokens / EPrice at the smallest

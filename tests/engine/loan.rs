@@ -227,9 +227,11 @@ fn an_xrp_loan_is_lent_paid_and_deleted() {
     assert_eq!(number_of(&l, s.total_value_outstanding), d(5_000_000));
     assert!(l.get(s.management_fee_outstanding).is_none());
     assert!(l.get(s.loan_scale).is_none() && l.get(s.data).is_none());
+    // LendingProtocol computes with the 19-digit Number (rippled's
+    // `setCurrentTransactionRules`): 5,000,000 / 3 keeps 19 digits.
     assert_eq!(
         number_of(&l, s.periodic_payment),
-        num(1_666_666_666_666_667, -9)
+        num(1_666_666_666_666_666_667, -12)
     );
     assert!(in_dir(&env, &borrower.id, &key) && in_dir(&env, &pseudo, &key));
     assert_eq!(env.balance(&borrower), borrower_before + 5_000_000);

@@ -172,7 +172,10 @@ pub(crate) mod amm_both_ways {
         Both,
     }
 
+    /// With the 16-digit Number the pinned values were computed with (no
+    /// SingleAssetVault, no LendingProtocol).
     pub(crate) fn env_for(v: Variant) -> Env {
+        use crate::number_scale::small_numbers_without as env_without;
         match v {
             Variant::Neither => {
                 env_without(&[Feature::FixAMMv1_3, Feature::FixAMMClawbackRounding])

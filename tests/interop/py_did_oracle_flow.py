@@ -64,7 +64,8 @@ def oracle_flow(client, owner, other):
 
     oracles = [AggregateOracle(account=owner.address, oracle_document_id=1), AggregateOracle(account=other.address, oracle_document_id=7)]
     r = client.request(GetAggregatePrice(base_asset="XRP", quote_asset="USD", oracles=oracles, trim=20)).result
-    check(r["entire_set"] == {"mean": "75", "size": 2, "standard_deviation": "1.414213562373095"}, f"entire_set {r['entire_set']}")
+    # rippled 3.x computes RPCs with its default 19-digit Number.
+    check(r["entire_set"] == {"mean": "75", "size": 2, "standard_deviation": "1.414213562373095049"}, f"entire_set {r['entire_set']}")
     check(r["median"] == "75" and r["trimmed_set"]["size"] == 2 and r["time"] == now, f"median {r['median']}, time {r['time']}")
 
     res, _ = submit(client, oracle_set(owner, 1, [("XRP", "USD", None, None)], now + 1, create=False), owner)

@@ -510,6 +510,7 @@ fn release_mpt(sb: &mut Sandbox, u: &Unlock, id: &MptId, net: u64, gross: u64) -
 mod tests {
     use super::*;
     use crate::protocol::amount::Rounding;
+    use crate::protocol::number::{MantissaScale, ScaleGuard};
 
     #[test]
     fn mpt_fee_comes_out_of_the_escrowed_amount_rounded_for_the_receiver() {
@@ -556,8 +557,16 @@ mod tests {
         let v = |m: u128, e: i32| IouValue::from_parts(m, e, false, Rounding::Nearest).unwrap();
         assert!(can_add(&v(5000, 0), &v(1000, 0)));
         assert!(!can_add(&v(1, 20), &v(1, -10)));
-        // EscrowToken_test's tecPRECISION_LOSS: 1 against a balance of 10^16.
-        assert!(!can_add(&v(1, 16), &v(1, 0)));
-        assert!(can_add(&v(1, 15), &v(1, 0)));
+        // EscrowToken_test's tecPRECISION_LOSS: 1 against a balance of 10^16, lost to
+        // 16 digits; "with a larger mantissa the amounts remain addable" (its
+        // `largeMantissa ? tesSUCCESS : tecPRECISION_LOSS`).
+        {
+            let _s = ScaleGuard::new(MantissaScale::Small);
+            assert!(!can_add(&v(1, 16), &v(1, 0)));
+            assert!(can_add(&v(1, 15), &v(1, 0)));
+        }
+        let _s = ScaleGuard::new(MantissaScale::LargeLegacy);
+        assert!(can_add(&v(1, 16), &v(1, 0)));
+        assert!(!can_add(&v(1, 20), &v(1, 0)));
     }
 }

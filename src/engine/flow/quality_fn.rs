@@ -29,7 +29,7 @@ impl QualityFunction {
         }
         Some(QualityFunction {
             m: Number::ZERO,
-            b: Number::ONE / rate,
+            b: Number::one() / rate,
             quality: Some(*q),
         })
     }
@@ -70,7 +70,7 @@ impl QualityFunction {
             return None;
         }
         let _g = RoundGuard::new(RoundingMode::Upward);
-        let out = (Number::ONE / rate - self.b) / self.m;
+        let out = (Number::one() / rate - self.b) / self.m;
         (out.signum() > 0).then_some(out)
     }
 }

@@ -34,14 +34,16 @@ fn as_amount(asset: &VaultAsset, value: Number) -> Number {
 }
 
 /// `roundToScale`: an issued value rounded to a multiple of `10^scale` (adding and taking
-/// away `10^(15 + scale)`, as rippled does); unchanged when already that coarse.
+/// away `10^(15 + scale)`, as rippled does, in issued-value arithmetic: each sum rounded to
+/// 16 digits whatever the Number scale); unchanged when already that coarse.
 fn round_to_scale(value: Number, scale: i32) -> Number {
     if value.is_zero() || value.exponent() >= scale {
         return value;
     }
     let unit = 1_000_000_000_000_000_i64;
     let reference = Number::new(if value.signum() < 0 { -unit } else { unit }, scale);
-    (value + reference) - reference
+    let iou = |n: Number| n.to_iou().map_or(n, |v| Number::from_iou(&v));
+    iou(iou(value + reference) - reference)
 }
 
 /// `roundToAsset(asset, value, scale, mode)`: whole units for XRP and MPTs; an issued
@@ -85,10 +87,10 @@ fn count(n: u32) -> Number {
 /// zero interest.
 fn payment_factor(rate: Number, payments: u32) -> Number {
     if rate.is_zero() {
-        return Number::ONE / count(payments);
+        return Number::one() / count(payments);
     }
-    let raised = power(Number::ONE + rate, payments);
-    rate * raised / (raised - Number::ONE)
+    let raised = power(Number::one() + rate, payments);
+    rate * raised / (raised - Number::one())
 }
 
 /// `loanPeriodicPayment` (equation 7).
@@ -338,6 +340,7 @@ pub fn adjust_imprecise(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::number::{MantissaScale, ScaleGuard};
     use crate::protocol::types::{AccountId, Currency, Issue};
 
     const XRP: VaultAsset = VaultAsset::Token(Issue::XRP);
@@ -451,7 +454,7 @@ mod tests {
         assert_eq!(payment_factor(Number::ZERO, 4), n("25e-2"));
         assert_eq!(payment_factor(n("5e-2"), 1), n("105e-2"));
         assert_eq!(payment_factor(n("5e-2"), 3), n("3672085646312450436e-19"));
-        assert_eq!(power(Number::ONE + n("5e-2"), 3), n("1157625e-6"));
+        assert_eq!(power(Number::one() + n("5e-2"), 3), n("1157625e-6"));
     }
 
     #[test]
@@ -489,11 +492,25 @@ mod tests {
 
     #[test]
     fn rippled_lifecycle_rate_and_payment() {
-        // Loan_test's lifecycle loan: 1000 XRP at 12% over 12 payments 600 s apart.
-        assert_eq!(periodic_rate(12_000, 600), n("2283105022831050e-21"));
+        // Loan_test's lifecycle loan: 1000 XRP at 12% over 12 payments 600 s apart, at
+        // the 19-digit scale LendingProtocol computes with (16 digits at the small one).
+        assert_eq!(periodic_rate(12_000, 600), n("2283105022831050228e-24"));
+        {
+            let _s = ScaleGuard::new(MantissaScale::Small);
+            assert_eq!(periodic_rate(12_000, 600), n("2283105022831050e-21"));
+        }
+        {
+            // 16 digits lose some 10^-2 of the payment to (1 + r)^12 - 1.
+            let _s = ScaleGuard::new(MantissaScale::Small);
+            let p = loan_properties(&XRP, n("1000000000"), (12_000, 600, 12), 100, -7);
+            assert!((p.periodic_payment - n("8333457001162141e-8")).abs() < n("1e-7"));
+        }
+        // 19 digits (LendingProtocol's scale) come within 10^-5 of the exact
+        // 83334570.0203970643956...
         let p = loan_properties(&XRP, n("1000000000"), (12_000, 600, 12), 100, -7);
         assert_eq!(p.scale, 0);
-        assert!((p.periodic_payment - n("8333457001162141e-8")).abs() < n("1e-7"));
+        assert_eq!(p.periodic_payment, n("8333457002039338267e-11"));
+        assert!((p.periodic_payment - n("833345700203970644e-10")).abs() < n("1e-5"));
         assert_eq!(
             round_periodic_payment(&XRP, p.periodic_payment, 0),
             n("83334571")

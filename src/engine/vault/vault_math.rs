@@ -8,14 +8,14 @@
 //! the transaction in `tefEXCEPTION` and it is not applied.
 //!
 //! rippled computes these with its 19-digit `Number` (`MantissaRange::large`, in force
-//! with SingleAssetVault); ledgerd's keeps 16 digits, so the one 16-digit value above
-//! 2^63 - 1, 9.223372036854776e18, cannot be told from 2^63 - 1 itself: it is taken as
-//! 2^63 - 1, what an exact computation from the largest MPT amount gives.
+//! with SingleAssetVault), as ledgerd now does under the same rules. Only where a test
+//! computes with 16 digits is the one 16-digit value above 2^63 - 1,
+//! 9.223372036854776e18, taken as 2^63 - 1 (it cannot be told from it there).
 
 use super::{AssetAmount, VaultAsset};
 use crate::engine::ter::Ter;
 use crate::protocol::amount::{Amount, DROPS_MAX};
-use crate::protocol::number::{Number, RoundGuard, RoundingMode};
+use crate::protocol::number::{get_scale, MantissaScale, Number, RoundGuard, RoundingMode};
 
 /// Why a Number is no amount of an asset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,9 @@ fn whole(v: Number, mode: RoundingMode) -> Result<i64, Unfit> {
     if let Some(d) = v.to_i64() {
         return Ok(d);
     }
-    if v.abs() <= rounded_i64_max() {
+    // Only 16 digits round 2^63 - 1 up past it; 19 keep it exact (and a vault's rules
+    // always select 19: SingleAssetVault).
+    if get_scale() == MantissaScale::Small && v.abs() <= rounded_i64_max() {
         return Ok(if v.signum() < 0 { -i64::MAX } else { i64::MAX });
     }
     Err(Unfit::Overflow)

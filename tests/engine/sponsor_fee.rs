@@ -668,8 +668,6 @@ fn in_a_closed_ledger_a_short_cosigning_sponsor_pays_what_it_can_spend() {
 }
 
 #[test]
-#[ignore = "the XRP-conservation invariant counts Sponsorship.FeeAmount only with chunk B's \
-            Sponsorship row (entry_types.rs); run after the merge"]
 fn a_prefunded_sponsorship_pays_from_fee_amount_under_max_fee() {
     let mut env = env();
     let [alice, sponsor, carol] = env.funded(["alice", "sponsor", "carol"]);

@@ -128,7 +128,7 @@ const fn on(ledger: u32, time: &'static str, tx: &'static str) -> Option<Enabled
 
 amendments! {
     FixBatchV1_2 = "fixBatchV1_2", DefaultYes, false, Lacking, None;
-    FixPseudoAccountOwnership = "fixPseudoAccountOwnership", DefaultNo, false, Lacking, None;
+    FixPseudoAccountOwnership = "fixPseudoAccountOwnership", DefaultNo, false, Gated, None;
     FixCleanup3_4_0 = "fixCleanup3_4_0", DefaultNo, false, Lacking, None;
     Sponsor = "Sponsor", DefaultNo, false, Lacking, None;
     BatchV1_1 = "BatchV1_1", DefaultNo, false, Gated, None;

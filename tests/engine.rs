@@ -70,6 +70,8 @@ mod rules;
 mod rules_amm11;
 #[path = "engine/rules_amm_clawback.rs"]
 mod rules_amm_clawback;
+#[path = "engine/rules_batch12.rs"]
+mod rules_batch12;
 #[path = "engine/rules_cleanup313.rs"]
 mod rules_cleanup313;
 #[path = "engine/rules_cleanup320.rs"]

@@ -5,9 +5,9 @@
 //! RippleState, MPToken; a vault's: MPTokenIssuance, MPToken, RippleState, LoanBroker; a
 //! loan broker's: Loan, MPToken, RippleState), else `tecINVARIANT_FAILED`.
 //!
-//! - CredentialCreate to a pseudo-account (which xrpld refuses only under fixCleanup3_4_0,
-//!   which ledgerd lacks) pins the credential in its directory without the fix; with it
-//!   the invariant fails the transaction.
+//! - CredentialCreate to a pseudo-account (which xrpld's preclaim refuses only under
+//!   fixCleanup3_3_0, off here) pins the credential in its directory without the fix;
+//!   with it the invariant fails the transaction.
 //! - What AMMs, vaults, brokers and loans link into their own pseudo-accounts passes
 //!   both ways.
 //! - CheckCreate and PaymentChannelCreate to a pseudo-account are `tecNO_PERMISSION`
@@ -33,9 +33,10 @@ use ledgerd::protocol::types::{AccountId, Hash256};
 use support::credentials;
 use support::engine::*;
 
-/// ledgerd's rule book with fixPseudoAccountOwnership forced on, or as it is (off).
+/// ledgerd's rule book with fixPseudoAccountOwnership on or off (fixCleanup3_3_0 off).
 fn env(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();
+    cfg.rule_book.presets.remove(Feature::FixCleanup3_3_0);
     if on {
         cfg.rule_book
             .presets

@@ -13,6 +13,10 @@
 //! - DepositPreauth (`payment/DepositPreauth.cpp` preclaim): preauthorizing a
 //!   pseudo-account is `tecPSEUDO_ACCOUNT` (after `tecNO_TARGET`, before `tecDUPLICATE`);
 //!   before the fix the preauthorization is made.
+//! - AMMDeposit (`AMM/AMMDeposit.cpp` preclaim): both of the pool's assets pass
+//!   `checkDepositFreeze` (globally frozen, the depositor's line frozen unless it issues
+//!   the asset, the pool's line frozen), whatever is deposited; before the fix the
+//!   pool's freeze counted only for the assets deposited.
 
 use crate::support;
 
@@ -22,12 +26,16 @@ use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
+use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{AccountId, Hash256};
 use support::credentials;
 use support::engine::*;
+
+/// TrustSet's tfSetFreeze.
+const TF_SET_FREEZE: u32 = 0x0010_0000;
 
 /// ledgerd's rule book with fixCleanup3_3_0 forced on, or as it is (off: it is Lacking).
 /// fixPseudoAccountOwnership is left out, so that what the preclaims decide shows alone.
@@ -155,5 +163,39 @@ fn no_preauthorizing_a_pseudo_account_with_the_fix() {
         // A missing account is tecNO_TARGET either way, before the pseudo check.
         let nobody = Account::new("c330Nobody");
         env.apply(&alice, preauth(&nobody), Ter::tecNO_TARGET);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// AMMDeposit into a pool frozen for the other asset (AMM/AMMDeposit.cpp preclaim,
+// `checkDepositFreeze` for both of the pool's assets)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_deposit_into_a_pool_frozen_for_either_asset_is_refused_only_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env330(on);
+        let [gw, lp] = env.funded(["c330Gw3", "c330Lp3"]);
+        let amm_account = pool(&mut env, &gw, &lp);
+        // The issuer freezes the pool's USD line.
+        let freeze = trust(Amount::iou(val("0"), cur("USD"), amm_account)).flags(TF_SET_FREEZE);
+        env.apply(&gw, freeze, Ter::tesSUCCESS);
+        // An XRP-only deposit: before the fix only the deposited asset's freezes count.
+        let deposit = Tx::new("AMMDeposit")
+            .amount("Amount", xrp(100))
+            .flags(amm::tf::SINGLE_ASSET);
+        let mut deposit = deposit;
+        deposit
+            .0
+            .set(Field::named("Asset"), StValue::Issue(xrp(1).issue()));
+        deposit.0.set(
+            Field::named("Asset2"),
+            StValue::Issue(gw.iou("USD", 1).issue()),
+        );
+        let lp_before = env.balance(&lp);
+        let want = if on { Ter::tecFROZEN } else { Ter::tesSUCCESS };
+        env.apply(&lp, deposit, want);
+        let paid = lp_before - env.balance(&lp) - FEE;
+        assert_eq!(paid, if on { 0 } else { 100_000_000 }, "fix {on}");
     }
 }

@@ -72,10 +72,14 @@ mod rules;
 mod rules_amm11;
 #[path = "engine/rules_amm_clawback.rs"]
 mod rules_amm_clawback;
+#[path = "engine/rules_batch12.rs"]
+mod rules_batch12;
 #[path = "engine/rules_cleanup313.rs"]
 mod rules_cleanup313;
 #[path = "engine/rules_cleanup320.rs"]
 mod rules_cleanup320;
+#[path = "engine/rules_cleanup330.rs"]
+mod rules_cleanup330;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]
@@ -92,6 +96,8 @@ mod rules_nft_auto;
 mod sponsor_fee;
 #[path = "engine/sponsor_set.rs"]
 mod sponsor_set;
+#[path = "engine/rules_pseudo_owner.rs"]
+mod rules_pseudo_owner;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 
+mod pseudo_owner;
+pub use pseudo_owner::pseudo_account_ownership;
+
 use super::sandbox::{Action, Item};
 use crate::ledger::entry_types::{self, Mpt, Reserve, Shape, Xrp};
 use crate::ledger::flags::{lsf, lt};
@@ -68,6 +71,9 @@ pub enum Violation {
     /// AccountRoots, or a pseudo-account carries a sponsorship field (rippled
     /// `SponsorshipInvariant.cpp`).
     SponsorshipMismatch,
+    /// Under fixPseudoAccountOwnership, a pseudo-account's owner directory gained an entry
+    /// of a type its kind may not own (rippled `ValidPseudoAccountOwnership`).
+    PseudoAccountOwnership,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);

@@ -685,6 +685,7 @@ pub fn apply_transaction(
         invariants::permissioned_dex(sb, tx, ter, rules.dex)?;
         invariants::loan_broker_cover(sb, rules.deletes_root)?;
         invariants::permissioned_domain(sb, ter, rules.domain)?;
+        invariants::pseudo_account_ownership(sb)?;
         let amm_ok = !rules.amm_withdrawal || super::amm::invariant::withdrawal_holds(sb, tx, ter);
         amm_ok
             .then_some(())

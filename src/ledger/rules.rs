@@ -671,11 +671,14 @@ mod tests {
             .expect("preset")
             .resolve(None)
             .expect("resolves");
-        // xrpld 3.4.1 would record its three DefaultYes amendments; the two whose rules
-        // ledgerd lacks are not supported here, so not desired.
-        let want: FeatureSet = [Feature::FixRemoveNFTokenAutoTrustLine]
-            .into_iter()
-            .collect();
+        // xrpld 3.4.1 would record its three DefaultYes amendments; fixCleanup3_1_3, whose
+        // rules ledgerd lacks, is not supported here, so not desired.
+        let want: FeatureSet = [
+            Feature::FixRemoveNFTokenAutoTrustLine,
+            Feature::FixBatchV1_2,
+        ]
+        .into_iter()
+        .collect();
         assert_eq!(xrpld.book.genesis, want);
         assert!(xrpld.book.presets.is_empty());
         for f in [Feature::FixCleanup3_1_3, Feature::FixBatchV1_2] {
@@ -789,7 +792,8 @@ mod tests {
             network: None,
         };
         let r = cfg.resolve(None).expect("resolves");
-        let want: FeatureSet = [Feature::FixAMMv1_3, Feature::XRPFees]
+        // fixBatchV1_2 is DefaultYes: voted up with no vote configured.
+        let want: FeatureSet = [Feature::FixAMMv1_3, Feature::XRPFees, Feature::FixBatchV1_2]
             .into_iter()
             .collect();
         assert_eq!(r.book.genesis, want, "a down-vote also up-voted stays up");

@@ -127,8 +127,8 @@ const fn on(ledger: u32, time: &'static str, tx: &'static str) -> Option<Enabled
 }
 
 amendments! {
-    FixBatchV1_2 = "fixBatchV1_2", DefaultYes, false, Lacking, None;
-    FixPseudoAccountOwnership = "fixPseudoAccountOwnership", DefaultNo, false, Lacking, None;
+    FixBatchV1_2 = "fixBatchV1_2", DefaultYes, false, Gated, None;
+    FixPseudoAccountOwnership = "fixPseudoAccountOwnership", DefaultNo, false, Gated, None;
     FixCleanup3_4_0 = "fixCleanup3_4_0", DefaultNo, false, Lacking, None;
     Sponsor = "Sponsor", DefaultNo, false, Lacking, None;
     BatchV1_1 = "BatchV1_1", DefaultNo, false, Gated, None;
@@ -508,14 +508,14 @@ mod tests {
         let mut s = FeatureSet::EMPTY;
         assert!(s.is_empty());
         s.insert(Feature::TrustSetAuth);
-        s.insert(Feature::FixBatchV1_2);
-        assert!(s.contains(Feature::TrustSetAuth) && s.contains(Feature::FixBatchV1_2));
+        s.insert(Feature::ConfidentialTransfer);
+        assert!(s.contains(Feature::TrustSetAuth) && s.contains(Feature::ConfidentialTransfer));
         assert!(!s.contains(Feature::AMM));
         assert_eq!(s.iter().count(), 2);
         let ids = s.sorted_ids();
         assert!(ids[0] < ids[1]);
-        assert_eq!(s.lacking(), vec!["fixBatchV1_2"]);
-        s.remove(Feature::FixBatchV1_2);
+        assert_eq!(s.lacking(), vec!["ConfidentialTransfer"]);
+        s.remove(Feature::ConfidentialTransfer);
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Feature::TrustSetAuth]);
     }
 }

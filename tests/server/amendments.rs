@@ -85,10 +85,11 @@ fn xrpld_3_4_1_records_its_desired_amendments_at_genesis() {
         json!({"index": AMENDMENTS_KEY, "ledger_index": "validated"}),
     );
     let id = "DF8B4536989BDACE3F934F29423848B9F1D76D09BE6A1FCFE7E7F06AA26ABEAD";
+    let batch_fix = "14A2B45E48A4A124D1BBA657AC7B0DC3D5EA8C256C89E8F0D8142D32960A7944";
     assert_eq!(
         entry["node"]["Amendments"],
-        json!([id]),
-        "fixRemoveNFTokenAutoTrustLine alone: {entry}"
+        json!([batch_fix, id]),
+        "fixBatchV1_2 and fixRemoveNFTokenAutoTrustLine: {entry}"
     );
     let fees = call(
         addr,

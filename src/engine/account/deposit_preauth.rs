@@ -92,6 +92,12 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         if view.read(&keylet::account(&auth)).is_none() {
             return Ter::tecNO_TARGET;
         }
+        // fixCleanup3_3_0: no preauthorizing a pseudo-account (rippled
+        // `DepositPreauth::preclaim`).
+        let pseudo = crate::engine::vault::is_pseudo_account(view, &auth);
+        if pseudo && view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+            return Ter::tecPSEUDO_ACCOUNT;
+        }
         if view
             .read(&keylet::deposit_preauth(account, &auth))
             .is_some()

@@ -20,7 +20,9 @@ use super::{
     lp_holds, preflight_mode, tf, trading_fee, tx_amm, uncaught, AmmEntry, ModeAmounts,
     AMM_TRADING_FEE_MAX,
 };
-use crate::engine::funds::{account_holds, account_send, frozen_issue, require_auth, xrp_liquid};
+use crate::engine::funds::{
+    account_holds, account_send, frozen_issue, is_global_frozen, require_auth, xrp_liquid,
+};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
@@ -147,11 +149,19 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     let (bal1, bal2, lpt) = amm_holds(view, &amm, None, None, false)?;
     let empty_state = tx.flags() & tf::TWO_ASSET_IF_EMPTY != 0;
     pool_state_fits(empty_state, &bal1, &bal2, &lpt).into_result()?;
-    // AMMClawback: neither of the pool's assets unauthorized or frozen for the account.
-    let both_assets = view.info().rules.enabled(Feature::AMMClawback);
+    // AMMClawback: neither of the pool's assets unauthorized or frozen for the account;
+    // fixCleanup3_3_0: nor frozen for the pool (rippled's `checkDepositFreeze`).
+    let rules = view.info().rules;
+    let fix330 = rules.enabled(Feature::FixCleanup3_3_0);
+    let both_assets = fix330 || rules.enabled(Feature::AMMClawback);
     for asset in [amm.asset, amm.asset2].iter().filter(|_| both_assets) {
         require_auth(view, asset, account).into_result()?;
-        if frozen_issue(view, account, asset) {
+        let frozen = if fix330 {
+            deposit_frozen(view, account, &amm.account, asset)
+        } else {
+            frozen_issue(view, account, asset)
+        };
+        if frozen {
             return Err(Ter::tecFROZEN);
         }
     }
@@ -172,6 +182,21 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tecINSUF_RESERVE_LINE);
     }
     Ok(())
+}
+
+/// rippled's `checkDepositFreeze` for a deposit of `issue` from `account` into the pool
+/// `pool`: the issue globally frozen, `account`'s line frozen (unless it is the issuer),
+/// or the pool's line frozen, which no regular freeze lets a pseudo-account hold.
+fn deposit_frozen(
+    view: &dyn ReadView,
+    account: &AccountId,
+    pool: &AccountId,
+    issue: &Issue,
+) -> bool {
+    !issue.is_xrp()
+        && (is_global_frozen(view, &issue.issuer)
+            || is_individual_frozen(view, account, issue)
+            || is_individual_frozen(view, pool, issue))
 }
 
 /// tfTwoAssetIfEmpty needs an empty AMM, every other mode a funded one.
@@ -195,8 +220,9 @@ fn pool_state_fits(empty_state: bool, bal1: &Amount, bal2: &Amount, lpt: &Amount
     Ter::tesSUCCESS
 }
 
-/// One deposited asset: authorized, neither the pool's nor the account's line frozen,
-/// and (when asked) funded.
+/// One deposited asset: authorized, neither the pool's nor the account's line frozen
+/// (before fixCleanup3_3_0; with it the preclaim checked both assets' freezes), and (when
+/// asked) funded.
 fn check_amount(
     view: &dyn ReadView,
     amm: &AmmEntry,
@@ -206,7 +232,11 @@ fn check_amount(
 ) -> Result<(), Ter> {
     let issue = amount.issue();
     require_auth(view, &issue, account).into_result()?;
-    if frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue) {
+    // Under fixCleanup3_3_0 both assets' freezes were checked already.
+    let fix330 = view.info().rules.enabled(Feature::FixCleanup3_3_0);
+    if !fix330
+        && (frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue))
+    {
         return Err(Ter::tecFROZEN);
     }
     if check_balance {

@@ -85,7 +85,8 @@ pub fn preflight_with(tx: &StObject, account: &AccountId, cfg: &ApplyConfig) -> 
         return Err(Ter::temARRAY_TOO_LARGE);
     }
     let batch_id = crate::protocol::tx::transaction_id_of(tx);
-    let mut required = check_inners(&inners, account, flags, &batch_id, cfg)?;
+    let wrapped = wrapped_as_raw_transactions(tx);
+    let mut required = check_inners(&inners, &wrapped, account, flags, &batch_id, cfg)?;
     let signers = batch_signers(tx);
     if tx.get(sf().batch_signers).is_some() {
         if signers.len() > BATCH_TXS_MAX {
@@ -114,10 +115,25 @@ pub fn preflight_with(tx: &StObject, account: &AccountId, cfg: &ApplyConfig) -> 
     Ok(())
 }
 
-/// The checks on each inner transaction; the accounts other than the outer one that
-/// must sign.
+/// For each element of RawTransactions, whether it may stand there: under fixBatchV1_2
+/// (xrpld 3.4.1 "Reject Batch inner txs with the wrong wrapper") only an object wrapped
+/// as `RawTransaction`; before it any inner object, whatever its field.
+fn wrapped_as_raw_transactions(tx: &StObject) -> Vec<bool> {
+    let fix = crate::ledger::rules::enabled_now(crate::protocol::features::Feature::FixBatchV1_2);
+    match tx.get(sf().raw_transactions) {
+        Some(StValue::Array(items)) => items
+            .iter()
+            .map(|(field, _)| !fix || *field == sf().raw_transaction)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The checks on each inner transaction, in order (first its wrapper, `temMALFORMED`
+/// when `wrapped` says no); the accounts other than the outer one that must sign.
 fn check_inners(
     inners: &[StObject],
+    wrapped: &[bool],
     outer: &AccountId,
     flags: u32,
     batch_id: &Hash256,
@@ -128,7 +144,10 @@ fn check_inners(
     let mut required = HashSet::new();
     let mut ids = HashSet::new();
     let mut seqs: HashMap<AccountId, HashSet<u32>> = HashMap::new();
-    for inner in inners {
+    for (inner, ok) in inners.iter().zip(wrapped) {
+        if !ok {
+            return Err(Ter::temMALFORMED);
+        }
         if !ids.insert(crate::protocol::tx::transaction_id_of(inner)) {
             return Err(Ter::temREDUNDANT);
         }

@@ -72,6 +72,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
         return Ter::tecDST_TAG_NEEDED;
     }
+    // A pseudo-account receives no channel (rippled: not amendment-gated, as no
+    // pseudo-account exists before the amendment that makes its kind).
+    if crate::engine::vault::is_pseudo_account(view, &dst) {
+        return Ter::tecNO_PERMISSION;
+    }
     Ter::tesSUCCESS
 }
 

@@ -37,7 +37,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & TF_UNIVERSAL_MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    if tx.h256_of(sf().check_id).is_none() {
+    if super::check_id_malformed(tx) {
         return Ter::temMALFORMED;
     }
     match asked(tx) {

@@ -46,6 +46,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     if dst_root.is_flag(lsf::DISALLOW_INCOMING_CHECK) {
         return Err(Ter::tecNO_PERMISSION);
     }
+    // A pseudo-account cashes no check (rippled: not amendment-gated, as no pseudo-account
+    // exists before the amendment that makes its kind).
+    if crate::engine::vault::is_pseudo_account(view, &dst) {
+        return Err(Ter::tecNO_PERMISSION);
+    }
     if dst_root.is_flag(lsf::REQUIRE_DEST_TAG) && tx.u32_of(s.destination_tag).is_none() {
         return Err(Ter::tecDST_TAG_NEEDED);
     }

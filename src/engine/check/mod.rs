@@ -25,6 +25,21 @@ pub fn expired(view: &dyn ReadView, expiration: Option<u32>) -> bool {
     expiration.is_some_and(|e| e <= view.info().parent_close_time)
 }
 
+/// CheckCash's and CheckCancel's CheckID: absent is malformed, and so, under
+/// fixCleanup3_3_0, is the zero ID (rippled `CheckCash::preflight`,
+/// `CheckCancel::preflight`).
+pub fn check_id_malformed(tx: &StObject) -> bool {
+    match tx.h256_of(sf().check_id) {
+        None => true,
+        Some(id) => {
+            id.is_zero()
+                && crate::ledger::rules::enabled_now(
+                    crate::protocol::features::Feature::FixCleanup3_3_0,
+                )
+        }
+    }
+}
+
 /// The check at `key`, if that key holds one.
 pub fn check_at(view: &dyn ReadView, key: &Hash256) -> Option<StObject> {
     view.read(key)

@@ -13,6 +13,7 @@ use crate::ledger::flags::{lsf_credential, lt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
 
@@ -52,6 +53,12 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         .is_some()
     {
         return Ter::tecDUPLICATE;
+    }
+    // fixCleanup3_3_0: no credential for a pseudo-account, which could never accept or
+    // delete it (rippled `CredentialCreate::preclaim`).
+    let pseudo = crate::engine::vault::is_pseudo_account(view, &subject);
+    if pseudo && view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        return Ter::tecPSEUDO_ACCOUNT;
     }
     Ter::tesSUCCESS
 }

@@ -92,12 +92,12 @@ mod rules_fixes4;
 mod rules_gates;
 #[path = "engine/rules_nft_auto.rs"]
 mod rules_nft_auto;
+#[path = "engine/rules_pseudo_owner.rs"]
+mod rules_pseudo_owner;
 #[path = "engine/sponsor_fee.rs"]
 mod sponsor_fee;
 #[path = "engine/sponsor_set.rs"]
 mod sponsor_set;
-#[path = "engine/rules_pseudo_owner.rs"]
-mod rules_pseudo_owner;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -75,8 +75,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&issuer)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if ctx.prior_balance < ctx.sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     entry.set(s.subject, StValue::AccountId(subject));

@@ -345,11 +345,11 @@ fn applied_rate(view: &dyn ReadView, u: &Unlock, token: &Token) -> u32 {
 
 /// True when the receiver cannot afford one more owned entry.
 fn short_of_reserve(sb: &Sandbox, u: &Unlock) -> bool {
-    let owners = sb
+    let fees = sb.info().fees;
+    let reserve = sb
         .peek(&keylet::account(&u.receiver))
-        .and_then(|r| r.u32_of(sf().owner_count))
-        .unwrap_or(0);
-    u.prior_balance < sb.info().fees.account_reserve(owners.saturating_add(1))
+        .map_or(fees.account_reserve(1), |r| fees.reserve_of(&r, 1, 0));
+    u.prior_balance < reserve
 }
 
 fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> Result<(), Ter> {

@@ -157,7 +157,7 @@ fn create_token(ctx: &mut ApplyContext, id: &MptId, account: &AccountId) -> Ter 
     let reserve = if owners < 2 {
         0
     } else {
-        ctx.sb.info().fees.account_reserve(owners + 1)
+        ctx.sb.info().fees.reserve_of(&root, 1, 0)
     };
     if ctx.prior_balance < reserve {
         return Ter::tecINSUFFICIENT_RESERVE;

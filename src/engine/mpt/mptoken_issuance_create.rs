@@ -108,8 +108,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tecINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if ctx.prior_balance < ctx.sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     let seq = seq_proxy(tx);

@@ -239,7 +239,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::tefINTERNAL);
     };
     let fees = ctx.sb.info().fees;
-    let reserve = fees.account_reserve(src_root.u32_of(s.owner_count).unwrap_or(0));
+    let reserve = fees.reserve_of(&src_root, 0, 0);
     let fee = tx.drops_of(s.fee);
     if ctx.prior_balance < drops.saturating_add(reserve.max(fee)) {
         return Err(Ter::tecUNFUNDED_PAYMENT);

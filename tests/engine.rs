@@ -86,6 +86,8 @@ mod rules_fixes4;
 mod rules_gates;
 #[path = "engine/rules_nft_auto.rs"]
 mod rules_nft_auto;
+#[path = "engine/sponsor_reserve.rs"]
+mod sponsor_reserve;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

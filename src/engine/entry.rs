@@ -214,6 +214,17 @@ pub fn own_new(
     sb.insert(key, entry);
 }
 
+/// Adds `delta` to `sponsor`'s SponsoringAccountCount: the accounts whose base reserve it
+/// carries (absent at 0).
+pub fn sponsor_accounts(sb: &mut Sandbox, sponsor: &AccountId, delta: i64) {
+    bump_counter(
+        sb,
+        &keylet::account(sponsor),
+        sf().sponsoring_account_count,
+        delta,
+    );
+}
+
 /// The field of `entry` naming the sponsor of `owner`'s reserve for it: a trust line has
 /// one per side (`HighSponsor` / `LowSponsor`), every other entry `Sponsor`.
 pub fn sponsor_field(entry: &StObject, owner: &AccountId) -> Field {
@@ -254,6 +265,15 @@ pub fn release(sb: &mut Sandbox, owner: &AccountId, entry: &StObject, n: u32) {
 pub fn release_kept(sb: &mut Sandbox, owner: &AccountId, entry: &mut StObject, n: u32) {
     release(sb, owner, entry, n);
     entry.remove(sponsor_field(entry, owner));
+}
+
+/// The reserve `root`'s owner keeps for itself once it owns `n` more objects under `tx`:
+/// none of the `n` when the transaction's reserve sponsor carries them.
+pub fn reserve_kept(view: &dyn ReadView, tx: &StObject, root: &StObject, n: i64) -> i64 {
+    let owner = root.account_of(sf().account).unwrap_or(AccountId::ZERO);
+    let sponsored = ReserveCtx::of(view, tx, &owner).sponsor.is_some();
+    let n = if sponsored { 0 } else { n };
+    view.info().fees.reserve_of(root, n, 0)
 }
 
 /// rippled `checkReserve(ctx, accSle, balance, sponsor, {objects, accounts}, code)`: can

@@ -563,7 +563,8 @@ pub fn remove_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> T
         return Ter::tefBAD_LEDGER;
     }
     sb.erase(key);
-    adjust_owner_count(sb, holder, -1);
+    // A holding a sponsor carries gives the sponsor its count back.
+    super::entry::release(sb, holder, &token, 1);
     Ter::tesSUCCESS
 }
 

@@ -15,7 +15,7 @@
 use crate::support;
 
 use ledgerd::engine::account_set::asf;
-use ledgerd::engine::sponsor::SPF_SPONSOR_RESERVE;
+use ledgerd::engine::sponsor::{SPF_SPONSOR_RESERVE, TF_SPONSOR_CREATED_ACCOUNT};
 use ledgerd::engine::transactor::{apply_transaction, ApplyConfig};
 use ledgerd::engine::Ter;
 use ledgerd::ledger::flags::lt;
@@ -24,6 +24,7 @@ use ledgerd::ledger::overlay::Overlay;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledger::view::ReadView;
 use ledgerd::ledgers::{LedgerConfig, LedgerSnapshot};
+use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::codec;
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
@@ -851,4 +852,159 @@ fn a_prefunded_escrow_spends_the_budget() {
     assert_eq!(budget(&p, &sponsor, &alice), Some(1));
     assert_eq!(counts(&p, &alice), (1, 1, 0));
     assert_eq!(counts(&p, &sponsor), (1, 0, 1));
+}
+
+// ---------------------------------------------------------------------------------------
+// Story 14: Payment tfSponsorCreatedAccount
+// ---------------------------------------------------------------------------------------
+
+fn sponsor_created(to: &Account, amount: Amount) -> Tx {
+    pay(to, amount).flags(TF_SPONSOR_CREATED_ACCOUNT)
+}
+
+/// Without the amendment the flag is temDISABLED; with it, a plain XRP payment only.
+#[test]
+fn sponsor_created_account_malformed() {
+    let mut off = Env::new();
+    let [alice] = off.funded(["alice"]);
+    let bob = Account::new("bob");
+    off.apply(&alice, sponsor_created(&bob, xrp(100)), Ter::temDISABLED);
+
+    let mut env = sponsor_env();
+    let [alice, gw] = env.funded(["alice", "gateway"]);
+    for flag in [0x0001_0000, 0x0002_0000, 0x0004_0000] {
+        let tx = pay(&bob, xrp(100)).flags(TF_SPONSOR_CREATED_ACCOUNT | flag);
+        env.apply(&alice, tx, Ter::temINVALID_FLAG);
+    }
+    env.apply(
+        &alice,
+        sponsor_created(&bob, gw.iou("USD", 100)),
+        Ter::temBAD_AMOUNT,
+    );
+    let with_max = sponsor_created(&bob, xrp(100)).amount("SendMax", xrp(100));
+    env.apply(&alice, with_max, Ter::temINVALID);
+    let step = ledgerd::protocol::st::PathStep {
+        account: Some(gw.id),
+        currency: None,
+        issuer: None,
+    };
+    let with_paths = sponsor_created(&bob, xrp(100)).paths(vec![vec![step]]);
+    env.apply(&alice, with_paths, Ter::temINVALID);
+    assert!(env.root(&bob).is_none());
+}
+
+/// rippled's testSponsorAccount: an existing destination is tecNO_SPONSOR_PERMISSION (the
+/// fee charged); one drop creates charlie, sponsored by the sender.
+#[test]
+fn sponsor_created_account_creates_a_sponsored_root() {
+    let mut env = sponsor_env();
+    let [sponsor2, bob] = env.funded(["sponsor2", "bob"]);
+    let tx = sponsor_created(&bob, drops(1)).amount("Fee", xrp(1));
+    env.apply(&sponsor2, tx, Ter::tecNO_SPONSOR_PERMISSION);
+    assert_eq!(env.balance(&sponsor2), 9_999_000_000);
+
+    let charlie = Account::new("charlie");
+    let before = env.balance(&sponsor2);
+    let tx = sponsor_created(&charlie, drops(1)).amount("Fee", xrp(1));
+    env.apply(&sponsor2, tx, Ter::tesSUCCESS);
+    let root = env.root(&charlie).expect("charlie exists");
+    assert_eq!(root.account_of(sf().sponsor), Some(sponsor2.id));
+    assert_eq!(env.balance(&charlie), 1);
+    assert_eq!(counter(&env, &charlie, sf().sponsored_owner_count), 0);
+    assert_eq!(counter(&env, &sponsor2, sf().sponsoring_account_count), 1);
+    assert_eq!(env.balance(&sponsor2), before - 1 - 1_000_000);
+}
+
+/// The sender must keep two base reserves (its own and the new account's) out of its
+/// balance before the fee, less what it sends: 2R + 1 drop sends 1 drop, one drop less
+/// does not.
+#[test]
+fn sponsor_created_account_needs_two_base_reserves() {
+    let mut env = sponsor_env();
+    let (base, _) = reserves(&env);
+    let sponsor3 = Account::new("sponsor3");
+    env.fund(&sponsor3, drops(2 * base));
+    let dave = Account::new("dave");
+    let tx = sponsor_created(&dave, drops(1)).amount("Fee", xrp(1));
+    env.apply(&sponsor3, tx, Ter::tecNO_DST_INSUF_XRP);
+    assert!(env.root(&dave).is_none());
+    assert_eq!(env.balance(&sponsor3), 2 * base - 1_000_000);
+    let master = env.master.clone();
+    env.apply(&master, pay(&sponsor3, drops(1_000_001)), Ter::tesSUCCESS);
+    let tx = sponsor_created(&dave, drops(1)).amount("Fee", xrp(1));
+    env.apply(&sponsor3, tx, Ter::tesSUCCESS);
+    assert_eq!(counter(&env, &sponsor3, sf().sponsoring_account_count), 1);
+    assert_eq!(env.balance(&sponsor3), 2 * base - 1_000_000);
+}
+
+/// A reserve-sponsored Payment that creates an account does not sponsor that account:
+/// the sponsor covers only objects of the sender.
+#[test]
+fn a_reserve_sponsored_payment_does_not_sponsor_the_new_account() {
+    let mut env = sponsor_env();
+    let [alice, sponsor] = env.funded(["alice", "sponsor"]);
+    let bob = Account::new("bob");
+    let t = cosigned(&mut env, &alice, &sponsor, pay(&bob, xrp(100)));
+    assert_eq!(t, Ter::tesSUCCESS);
+    let root = env.root(&bob).expect("bob exists");
+    assert_eq!(root.account_of(sf().sponsor), None);
+    assert!(counters_gone(&env, &sponsor));
+    assert!(counters_gone(&env, &alice));
+}
+
+// ---------------------------------------------------------------------------------------
+// Story 15: AccountDelete
+// ---------------------------------------------------------------------------------------
+
+/// Ledgers enough for an account to be deleted.
+fn age(env: &mut Env) {
+    for _ in 0..260 {
+        env.close();
+    }
+}
+
+/// A sponsored account goes only to its sponsor, and the sponsor, carrying it, cannot go
+/// before it; once it is gone the sponsor's count is back to none.
+#[test]
+fn a_sponsored_account_is_deleted_to_its_sponsor() {
+    let mut env = sponsor_env();
+    let [sponsor, bob] = env.funded(["sponsor", "bob"]);
+    let charlie = Account::new("charlie");
+    env.apply(
+        &sponsor,
+        sponsor_created(&charlie, xrp(100)),
+        Ter::tesSUCCESS,
+    );
+    age(&mut env);
+    env.apply(
+        &charlie,
+        account_delete(&bob),
+        Ter::tecNO_SPONSOR_PERMISSION,
+    );
+    env.apply(&sponsor, account_delete(&bob), Ter::tecHAS_OBLIGATIONS);
+    let before = env.balance(&sponsor);
+    let left = env.balance(&charlie) - 2_000_000;
+    env.apply(&charlie, account_delete(&sponsor), Ter::tesSUCCESS);
+    assert!(env.root(&charlie).is_none());
+    assert_eq!(env.balance(&sponsor), before + left);
+    assert!(counters_gone(&env, &sponsor));
+}
+
+/// A sponsor still carrying an object of another account cannot be deleted; the owner's
+/// deletion takes its sponsored objects with it and gives the sponsor its count back.
+#[test]
+fn account_delete_and_sponsored_objects() {
+    let mut env = sponsor_env();
+    let [alice, bob, sponsor] = env.funded(["alice", "bob", "sponsor"]);
+    let t = cosigned(&mut env, &alice, &sponsor, preauth(&bob));
+    assert_eq!(t, Ter::tesSUCCESS);
+    assert_eq!(counts(&env, &sponsor), (0, 0, 1));
+    age(&mut env);
+    env.apply(&sponsor, account_delete(&bob), Ter::tecHAS_OBLIGATIONS);
+    env.apply(&alice, account_delete(&bob), Ter::tesSUCCESS);
+    assert!(env
+        .read(&keylet::deposit_preauth(&alice.id, &bob.id))
+        .is_none());
+    assert!(counters_gone(&env, &sponsor));
+    env.apply(&sponsor, account_delete(&bob), Ter::tesSUCCESS);
 }

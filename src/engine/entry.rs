@@ -183,16 +183,18 @@ fn bump_counter(sb: &mut Sandbox, key: &Hash256, field: Field, delta: i64) {
 /// SponsoringOwnerCount grow by `n` and a pre-funded Sponsorship(sponsor, account) spends
 /// `n` of its RemainingOwnerCount. Returns the sponsor to stamp on the new objects.
 pub fn own(sb: &mut Sandbox, rc: &ReserveCtx, n: u32) -> Option<AccountId> {
-    let s = sf();
     adjust_owner_count(sb, &rc.account, n as i32);
+    sponsor_counts(sb, rc, n)
+}
+
+/// The sponsorship side of [`own`]: SponsoredOwnerCount, SponsoringOwnerCount and a
+/// Sponsorship's RemainingOwnerCount move by `n`. Returns the sponsor.
+fn sponsor_counts(sb: &mut Sandbox, rc: &ReserveCtx, n: u32) -> Option<AccountId> {
+    let s = sf();
     let sponsor = rc.sponsor?;
     let n = n as i64;
-    bump_counter(
-        sb,
-        &keylet::account(&rc.account),
-        s.sponsored_owner_count,
-        n,
-    );
+    let owner = keylet::account(&rc.account);
+    bump_counter(sb, &owner, s.sponsored_owner_count, n);
     bump_counter(sb, &keylet::account(&sponsor), s.sponsoring_owner_count, n);
     let budget = keylet::sponsorship(&sponsor, &rc.account);
     bump_counter(sb, &budget, s.remaining_owner_count, -n);
@@ -223,6 +225,18 @@ pub fn sponsor_accounts(sb: &mut Sandbox, sponsor: &AccountId, delta: i64) {
         sf().sponsoring_account_count,
         delta,
     );
+}
+
+/// [`own`] for an entry already inserted and counted in its owner's OwnerCount by a
+/// shared helper: only the sponsorship counters move and the entry at `key` is stamped.
+pub fn sponsor_inserted(sb: &mut Sandbox, rc: &ReserveCtx, key: &Hash256, n: u32) {
+    let Some(sponsor) = sponsor_counts(sb, rc, n) else {
+        return;
+    };
+    if let Some(mut entry) = sb.peek(key) {
+        stamp_sponsor(&mut entry, &rc.account, Some(sponsor));
+        sb.update(*key, entry);
+    }
 }
 
 /// The field of `entry` naming the sponsor of `owner`'s reserve for it: a trust line has
@@ -290,9 +304,24 @@ pub fn check_reserve(
     (obj_delta, acct_delta): (i64, i64),
     fail: Ter,
 ) -> Result<(), Ter> {
-    let fees = view.info().fees;
     let owner = root.account_of(sf().account).unwrap_or(AccountId::ZERO);
-    let Some(sponsor) = ReserveCtx::of(view, tx, &owner).sponsor else {
+    let rc = ReserveCtx::of(view, tx, &owner);
+    check_reserve_for(view, &rc, root, balance, (obj_delta, acct_delta), fail)
+}
+
+/// [`check_reserve`] under an already computed reserve context (`rc.account` owns
+/// `root`).
+pub fn check_reserve_for(
+    view: &dyn ReadView,
+    rc: &ReserveCtx,
+    root: &StObject,
+    balance: i64,
+    (obj_delta, acct_delta): (i64, i64),
+    fail: Ter,
+) -> Result<(), Ter> {
+    let fees = view.info().fees;
+    let owner = rc.account;
+    let Some(sponsor) = rc.sponsor else {
         return match balance < fees.reserve_of(root, obj_delta, acct_delta) {
             true => Err(fail),
             false => Ok(()),

@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use support::credentials;
 use support::engine::*;
-use support::mpt::with_id;
+use support::mpt::{mpt, pay_mpt, with_id};
 use support::payment::sign_object;
 
 /// A standalone ledger with the Sponsor amendment on (it is not yet supported, so the
@@ -55,13 +55,14 @@ fn reserve_by(tx: Tx, sponsor: &Account) -> Tx {
         .u32("SponsorFlags", SPF_SPONSOR_RESERVE)
 }
 
-/// Submits `tx` for `who`, reserve-sponsored by `sponsor` and co-signed by it: the
-/// sponsor's `SponsorSignature` signs the same data as `who`'s own signature.
-fn cosigned(env: &mut Env, who: &Account, sponsor: &Account, tx: Tx) -> Ter {
+/// `tx` for `who` at sequence `seq`, reserve-sponsored by `sponsor` and co-signed by it:
+/// the sponsor's `SponsorSignature` signs the same data as `who`'s own signature. Checked
+/// through the binary form.
+fn cosign(who: &Account, sponsor: &Account, tx: Tx, seq: u32) -> StObject {
     let s = sf();
     let mut o = reserve_by(tx, sponsor).0;
     o.set(s.account, StValue::AccountId(who.id));
-    o.set(s.sequence, StValue::UInt32(env.seq(who)));
+    o.set(s.sequence, StValue::UInt32(seq));
     o.set(s.fee, StValue::Amount(drops(FEE)));
     o.set(
         s.signing_pub_key,
@@ -78,7 +79,13 @@ fn cosigned(env: &mut Env, who: &Account, sponsor: &Account, tx: Tx) -> Ter {
     sign_object(&mut o, &who.kp);
     let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
     assert_eq!(decoded, o, "binary round trip");
-    let r = env.store.apply(&decoded);
+    decoded
+}
+
+/// Submits `tx` for `who`, reserve-sponsored by `sponsor` and co-signed by it.
+fn cosigned(env: &mut Env, who: &Account, sponsor: &Account, tx: Tx) -> Ter {
+    let o = cosign(who, sponsor, tx, env.seq(who));
+    let r = env.store.apply(&o);
     env.last_meta = r.entry.as_ref().map(|e| e.meta());
     env.last_id = Some(r.id);
     r.ter
@@ -141,16 +148,28 @@ impl Planted {
         }
     }
 
+    fn seq(&self, who: &Account) -> u32 {
+        self.entry(&keylet::account(&who.id))
+            .and_then(|r| r.u32_of(sf().sequence))
+            .unwrap_or(0)
+    }
+
     /// Signs `tx` for `who` (Sequence from the planted ledger) and applies it.
     fn submit(&mut self, who: &Account, tx: Tx) -> Ter {
-        let seq = self
-            .entry(&keylet::account(&who.id))
-            .and_then(|r| r.u32_of(sf().sequence))
-            .unwrap_or(0);
-        let o = tx.signed(&who.id, seq, FEE, &who.kp);
+        let o = tx.signed(&who.id, self.seq(who), FEE, &who.kp);
         let o = codec::decode(&codec::encode(&o)).expect("decodes");
-        let id = ledgerd::protocol::tx::transaction_id_of(&o);
-        let out = apply_transaction(&self.view(), &o, &id, 0, &self.cfg);
+        self.apply(&o)
+    }
+
+    /// Submits `tx` for `who`, reserve-sponsored by `sponsor` and co-signed by it.
+    fn cosigned(&mut self, who: &Account, sponsor: &Account, tx: Tx) -> Ter {
+        let o = cosign(who, sponsor, tx, self.seq(who));
+        self.apply(&o)
+    }
+
+    fn apply(&mut self, o: &StObject) -> Ter {
+        let id = ledgerd::protocol::tx::transaction_id_of(o);
+        let out = apply_transaction(&self.view(), o, &id, 0, &self.cfg);
         if out.applied {
             self.writes.extend(out.writes);
         }
@@ -852,6 +871,89 @@ fn a_prefunded_escrow_spends_the_budget() {
     assert_eq!(budget(&p, &sponsor, &alice), Some(1));
     assert_eq!(counts(&p, &alice), (1, 1, 0));
     assert_eq!(counts(&p, &sponsor), (1, 0, 1));
+}
+
+/// A Sponsorship with no owner-count budget (a fee-only one) also binds the co-signed
+/// path: a co-signature does not bypass it (xrpl-py
+/// test_co_signing_does_not_bypass_the_reserve_budget); with budget it is spent.
+#[test]
+fn a_fee_only_sponsorship_blocks_cosigned_reserves() {
+    let mut env = sponsor_env();
+    let [alice, bob, sponsor] = env.funded(["alice", "bob", "sponsor"]);
+    let mut p = Planted::new(&env);
+    p.plant_sponsorship(&sponsor, &alice, 0);
+    let t = p.cosigned(&alice, &sponsor, check_create(&bob, xrp(1)));
+    assert_eq!(t, Ter::tecINSUFFICIENT_RESERVE);
+    assert_eq!(counts(&p, &alice), (0, 0, 0));
+    p.plant_sponsorship(&sponsor, &alice, 3);
+    let t = p.cosigned(&alice, &sponsor, check_create(&bob, xrp(1)));
+    assert_eq!(t, Ter::tesSUCCESS);
+    assert_eq!(budget(&p, &sponsor, &alice), Some(2));
+    assert_eq!(counts(&p, &alice), (1, 1, 0));
+}
+
+/// A token escrow's destination finishing it gets the holding made for it; under a
+/// reserve sponsor, the sponsor carries it (EscrowFinish is allow-listed for that).
+#[test]
+fn a_sponsored_escrow_finish_sponsors_the_destinations_new_line() {
+    let mut env = sponsor_env();
+    let [alice, dave, gw, sponsor] = env.funded(["alice", "dave", "gw", "sponsor"]);
+    env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_LOCKING), Ter::tesSUCCESS);
+    env.apply(&alice, trust(gw.iou("USD", 10_000)), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, gw.iou("USD", 5_000)), Ter::tesSUCCESS);
+    let now = env.parent_close();
+    let seq = env.seq(&alice);
+    let create = escrow_create(&dave, gw.iou("USD", 100))
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 100);
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    env.close_after(5);
+    let t = cosigned(&mut env, &dave, &sponsor, escrow_finish(&alice, seq));
+    assert_eq!(t, Ter::tesSUCCESS);
+    let line = env.line(&dave, &gw, "USD").expect("dave's new line");
+    let entry: &StObject = &line;
+    assert_eq!(line.account_of(field_for(entry, &dave)), Some(sponsor.id));
+    assert_eq!(counts(&env, &dave), (1, 1, 0));
+    assert_eq!(counts(&env, &sponsor), (0, 0, 1));
+    // The escrow was alice's own: no sponsor to release.
+    assert_eq!(counts(&env, &alice), (1, 0, 0));
+}
+
+/// The same for an MPT escrow: the destination's new MPToken names the sponsor.
+#[test]
+fn a_sponsored_escrow_finish_sponsors_the_destinations_new_mptoken() {
+    let mut env = sponsor_env();
+    let [alice, dave, gw, sponsor] = env.funded(["alice", "dave", "gw", "sponsor"]);
+    let iss = env.seq(&gw);
+    let flags = ledgerd::engine::mptoken_issuance_create::tf::CAN_ESCROW
+        | ledgerd::engine::mptoken_issuance_create::tf::CAN_TRANSFER;
+    env.apply(
+        &gw,
+        Tx::new("MPTokenIssuanceCreate").flags(flags),
+        Ter::tesSUCCESS,
+    );
+    let id = MptId::new(iss, &gw.id);
+    env.apply(
+        &alice,
+        with_id(Tx::new("MPTokenAuthorize"), &id),
+        Ter::tesSUCCESS,
+    );
+    env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
+    let now = env.parent_close();
+    let seq = env.seq(&alice);
+    let mut create = Tx::new("EscrowCreate")
+        .account("Destination", &dave.id)
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 100);
+    create.0.set(sf().amount, mpt(&id, 300));
+    env.apply(&alice, create, Ter::tesSUCCESS);
+    env.close_after(5);
+    let t = cosigned(&mut env, &dave, &sponsor, escrow_finish(&alice, seq));
+    assert_eq!(t, Ter::tesSUCCESS);
+    let key = keylet::mptoken(&id, &dave.id);
+    assert_eq!(sponsor_on(&env, &key, sf().sponsor), Some(sponsor.id));
+    assert_eq!(counts(&env, &dave), (1, 1, 0));
+    assert_eq!(counts(&env, &sponsor), (0, 0, 1));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -98,6 +98,8 @@ mod rules_pseudo_owner;
 mod sponsor_fee;
 #[path = "engine/sponsor_set.rs"]
 mod sponsor_set;
+#[path = "engine/sponsor_reserve.rs"]
+mod sponsor_reserve;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -2,7 +2,7 @@
 //! `accountFunds`, `isFrozen`, `transferRate`, `requireAuth`, `accountSend`), as the
 //! offer and payment rules read it.
 
-use super::entry::credit_drops;
+use super::entry::{credit_drops, is_pseudo_root};
 use super::ripple::{balance_for, ripple_credit, trust_create, NewLine, QUALITY_ONE};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
@@ -29,14 +29,13 @@ pub fn xrp_liquid(view: &dyn ReadView, account: &AccountId, adj: i32) -> i64 {
         return 0;
     };
     let count = view.owner_count_hook(account, root.u32_of(sf().owner_count).unwrap_or(0));
-    let owners = (count as i64 + adj as i64).clamp(0, u32::MAX as i64) as u32;
     // Pseudo-accounts (an AMM's, a vault's, a loan broker's) have no reserve.
-    let s = sf();
-    let pseudo = [s.amm_id, s.vault_id, s.loan_broker_id];
-    let reserve = if pseudo.iter().any(|f| root.get(*f).is_some()) {
+    let reserve = if is_pseudo_root(&root) {
         0
     } else {
-        view.info().fees.account_reserve(owners)
+        view.info()
+            .fees
+            .reserve_counting(&root, count, adj as i64, 0)
     };
     let full = Amount::Xrp(root.drops_of(sf().balance));
     let deferred = view.deferred(account, &AccountId::ZERO, &Currency::XRP);

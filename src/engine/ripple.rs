@@ -3,7 +3,7 @@
 //! put it on a named account's side.
 
 use super::directory::{insert_owned, remove_owned};
-use super::entry::{adjust_owner_count, new_entry, with_threading};
+use super::entry::{new_entry, own, release_kept, stamp_sponsor, with_threading, ReserveCtx};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::{lsf, lt};
@@ -78,6 +78,12 @@ pub struct NewLine {
 /// Creates a trust line, lists it in both owner directories and charges the setter's
 /// OwnerCount.
 pub fn trust_create(sb: &mut Sandbox, n: &NewLine) -> Ter {
+    trust_create_for(sb, n, &ReserveCtx::own_reserve(&n.setter))
+}
+
+/// [`trust_create`] with the setter's reserve carried as `rc` says: a sponsor's line side
+/// gets `HighSponsor` / `LowSponsor` and the sponsor's counters move.
+pub fn trust_create_for(sb: &mut Sandbox, n: &NewLine, rc: &ReserveCtx) -> Ter {
     let s = sf();
     let key = keylet::line(&n.setter, &n.peer, &n.currency);
     let high = n.setter > n.peer;
@@ -150,8 +156,9 @@ pub fn trust_create(sb: &mut Sandbox, n: &NewLine) -> Ter {
         flags |= pick(lsf::HIGH_NO_RIPPLE, lsf::LOW_NO_RIPPLE);
     }
     line.set(s.flags, StValue::UInt32(flags));
+    let sponsor = own(sb, rc, 1);
+    stamp_sponsor(&mut line, &n.setter, sponsor);
     sb.insert(key, line);
-    adjust_owner_count(sb, &n.setter, 1);
     Ter::tesSUCCESS
 }
 
@@ -221,7 +228,7 @@ pub fn ripple_credit(
         && line.u32_of(qin_f).unwrap_or(0) == 0
         && line.u32_of(qout_f).unwrap_or(0) == 0
     {
-        adjust_owner_count(sb, sender, -1);
+        release_kept(sb, sender, &mut line, 1);
         line.set(
             s.flags,
             StValue::UInt32(flags & !pick(lsf::LOW_RESERVE, lsf::HIGH_RESERVE)),

@@ -1,5 +1,8 @@
 //! The fee schedule: reference fee and reserves (`FeeSettings`, `Fees` in rippled).
 
+use crate::ledger::sf::{sf, StExt};
+use crate::protocol::st::StObject;
+
 /// Base fee and reserves, in drops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fees {
@@ -28,6 +31,41 @@ impl Fees {
         let r =
             self.reserve_base_drops as u128 + owner_count as u128 * self.reserve_inc_drops as u128;
         r.min(i64::MAX as u128) as i64
+    }
+
+    /// The reserve the AccountRoot `root` must hold (rippled `accountReserve`, XLS-68):
+    /// one base reserve per account it is responsible for (itself unless a sponsor carries
+    /// it, plus `SponsoringAccountCount`) and one increment per object it carries
+    /// (`OwnerCount - SponsoredOwnerCount + SponsoringOwnerCount`), with the object count
+    /// moved by `obj_delta` and the account count by `acct_delta`. Without the three
+    /// counters and `Sponsor` this is [`Fees::account_reserve`] of `OwnerCount + obj_delta`.
+    pub fn reserve_of(&self, root: &StObject, obj_delta: i64, acct_delta: i64) -> i64 {
+        let owners = root.u32_of(sf().owner_count).unwrap_or(0);
+        self.reserve_counting(root, owners, obj_delta, acct_delta)
+    }
+
+    /// [`Fees::reserve_of`] with `owner_count` read in place of the root's OwnerCount (a
+    /// payment's highest count, rippled `ownerCountHook`).
+    pub fn reserve_counting(
+        &self,
+        root: &StObject,
+        owner_count: u32,
+        obj_delta: i64,
+        acct_delta: i64,
+    ) -> i64 {
+        let s = sf();
+        let count = |f| root.u32_of(f).unwrap_or(0) as i128;
+        let confine = |n: i128| n.clamp(0, u32::MAX as i128);
+        let objects = confine(
+            owner_count as i128 - count(s.sponsored_owner_count)
+                + count(s.sponsoring_owner_count)
+                + obj_delta as i128,
+        );
+        let own = if root.get(s.sponsor).is_some() { 0 } else { 1 };
+        let accounts = confine(own + count(s.sponsoring_account_count) + acct_delta as i128);
+        let r =
+            accounts * self.reserve_base_drops as i128 + objects * self.reserve_inc_drops as i128;
+        r.min(i64::MAX as i128) as i64
     }
 }
 
@@ -95,6 +133,34 @@ pub fn mainnet_fees_on(date: &str) -> Option<Fees> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserve_of_counts_sponsored_objects_and_accounts() {
+        use crate::protocol::st::StValue;
+        use crate::protocol::types::AccountId;
+        let f = xrp_fees(10, 200, 50);
+        let s = sf();
+        let mut root = StObject::new();
+        // No counters, no Sponsor: the numbers of account_reserve.
+        assert_eq!(f.reserve_of(&root, 0, 0), f.account_reserve(0));
+        for n in [0u32, 1, 7] {
+            root.set(s.owner_count, StValue::UInt32(n));
+            assert_eq!(f.reserve_of(&root, 0, 0), f.account_reserve(n));
+            assert_eq!(f.reserve_of(&root, 2, 0), f.account_reserve(n + 2));
+        }
+        assert_eq!(f.reserve_of(&root, -10, 0), f.account_reserve(0));
+        assert_eq!(f.reserve_counting(&root, 3, 1, 0), f.account_reserve(4));
+        // 7 owned, 2 of them carried by a sponsor, 3 carried for others: 8 increments.
+        root.set(s.sponsored_owner_count, StValue::UInt32(2));
+        root.set(s.sponsoring_owner_count, StValue::UInt32(3));
+        assert_eq!(f.reserve_of(&root, 0, 0), 200 + 8 * 50);
+        // Sponsoring two accounts: three base reserves; sponsored itself: two.
+        root.set(s.sponsoring_account_count, StValue::UInt32(2));
+        assert_eq!(f.reserve_of(&root, 0, 1), 4 * 200 + 8 * 50);
+        root.set(s.sponsor, StValue::AccountId(AccountId([7; 20])));
+        assert_eq!(f.reserve_of(&root, 1, 0), 2 * 200 + 9 * 50);
+        assert_eq!(f.reserve_of(&root, 0, -5), 8 * 50);
+    }
 
     #[test]
     fn mainnet_fees_follow_the_votes() {

@@ -9,7 +9,7 @@ use super::{
     ACCOUNT_DELETE_OWNED_MAX,
 };
 use crate::engine::credential;
-use crate::engine::entry::{balance_drops, credit_drops, set_flags};
+use crate::engine::entry::{balance_drops, credit_drops, set_flags, sponsor_accounts};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::directory::owned;
@@ -67,6 +67,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     {
         return Err(Ter::tecHAS_OBLIGATIONS);
     }
+    sponsorship_allows(&root, &dst)?;
     let seq = root.u32_of(s.sequence).unwrap_or(0);
     if u64::from(seq) + u64::from(ACCOUNT_DELETE_LEDGERS_MIN) > u64::from(view.info().seq) {
         return Err(Ter::tecTOO_SOON);
@@ -81,6 +82,23 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         }
     }
     owned_deletable(view, account).into_result()
+}
+
+/// XLS-68: a sponsored account goes only to its sponsor (which gets its reserve back);
+/// an account still carrying others' objects or accounts stays.
+fn sponsorship_allows(root: &StObject, dst: &AccountId) -> Result<(), Ter> {
+    let s = sf();
+    if root
+        .account_of(s.sponsor)
+        .is_some_and(|sponsor| sponsor != *dst)
+    {
+        return Err(Ter::tecNO_SPONSOR_PERMISSION);
+    }
+    let carrying = |f| root.u32_of(f).unwrap_or(0) > 0;
+    if carrying(s.sponsoring_owner_count) || carrying(s.sponsoring_account_count) {
+        return Err(Ter::tecHAS_OBLIGATIONS);
+    }
+    Ok(())
 }
 
 /// tesSUCCESS when everything the account owns may be deleted with it.
@@ -137,6 +155,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         }
     }
     credit_drops(&mut ctx.sb, &account, -remaining);
+    if let Some(sponsor) = src_root.account_of(s.sponsor) {
+        sponsor_accounts(&mut ctx.sb, &sponsor, -1);
+    }
     ctx.sb.erase(keylet::account(&account));
     ctx.delivered = Some(Amount::Xrp(remaining));
     ctx.meta_delivered = Some(Amount::Xrp(remaining));

@@ -10,7 +10,7 @@ pub mod signer_list_set;
 pub mod ticket_create;
 
 use crate::engine::directory::remove_owned;
-use crate::engine::entry::adjust_owner_count;
+use crate::engine::entry::release;
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::flags::lsf;
@@ -59,7 +59,7 @@ pub fn remove_preauth(sb: &mut Sandbox, key: &Hash256) -> Ter {
     if !remove_owned(sb, &owner, page, key, false) {
         return Ter::tefBAD_LEDGER;
     }
-    adjust_owner_count(sb, &owner, -1);
+    release(sb, &owner, &entry, 1);
     sb.erase(*key);
     Ter::tesSUCCESS
 }
@@ -120,7 +120,7 @@ pub fn remove_signer_list(sb: &mut Sandbox, account: &AccountId) -> Ter {
     if !remove_owned(sb, account, page, &key, false) {
         return Ter::tefBAD_LEDGER;
     }
-    adjust_owner_count(sb, account, -count);
+    release(sb, account, &list, count as u32);
     sb.erase(key);
     Ter::tesSUCCESS
 }

@@ -6,7 +6,7 @@
 use super::remove_signer_list;
 use super::{signer_entries, SignerEntry};
 use crate::engine::directory::insert_owned;
-use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::entry::{check_reserve, new_entry, own_new, with_threading};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, MULTI_SIGNERS_MAX, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf, lt};
@@ -97,12 +97,9 @@ fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Resu
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Err(Ter::tefINTERNAL);
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
     // Checked against the balance before the fee, as CreateTicket does.
-    let reserve = ctx.sb.info().fees.account_reserve(owners.saturating_add(1));
-    if ctx.prior_balance < reserve {
-        return Err(Ter::tecINSUFFICIENT_RESERVE);
-    }
+    let fail = Ter::tecINSUFFICIENT_RESERVE;
+    check_reserve(&ctx.sb, ctx.tx, &root, ctx.prior_balance, (1, 0), fail)?;
     let key = keylet::signers(&account);
     let mut list = with_threading(new_entry(lt::SIGNER_LIST));
     // fixIncludeKeyletFields: the entry names the account its key is made of.
@@ -117,8 +114,7 @@ fn replace(ctx: &mut ApplyContext, quorum: u32, entries: &[SignerEntry]) -> Resu
         return Err(Ter::tecDIR_FULL);
     };
     list.set(s.owner_node, StValue::UInt64(page));
-    ctx.sb.insert(key, list);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
+    own_new(&mut ctx.sb, ctx.tx, &account, (key, list), 1);
     Ok(())
 }
 

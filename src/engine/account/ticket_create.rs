@@ -49,12 +49,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tefINTERNAL;
     };
     let count = ctx.tx.u32_of(s.ticket_count).unwrap_or(0);
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    let reserve = ctx
-        .sb
-        .info()
-        .fees
-        .account_reserve(owners.saturating_add(count));
+    let reserve = ctx.sb.info().fees.reserve_of(&root, count as i64, 0);
     if ctx.prior_balance < reserve {
         return Ter::tecINSUFFICIENT_RESERVE;
     }

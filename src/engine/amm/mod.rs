@@ -20,7 +20,7 @@ pub mod withdrawal;
 use std::sync::Arc;
 
 use super::directory::{insert_owned, remove_owned};
-use super::entry::{adjust_owner_count, new_account_root, new_entry};
+use super::entry::{new_account_root, new_entry};
 use super::funds::zero_of;
 use super::ripple::{balance_for, trust_delete};
 use super::sandbox::Sandbox;
@@ -434,7 +434,8 @@ fn delete_amm_line(sb: &mut Sandbox, key: &Hash256, line: &StObject, amm: &Accou
     if line.flags() & reserve_bit == 0 {
         return Ter::tecINTERNAL;
     }
-    adjust_owner_count(sb, if other_is_low { &lo } else { &hi }, -1);
+    // A side a sponsor carries gives the sponsor its count back.
+    super::entry::release(sb, if other_is_low { &lo } else { &hi }, line, 1);
     Ter::tesSUCCESS
 }
 

@@ -85,10 +85,7 @@ impl Withdrawal<'_, '_, '_> {
         let reserve = if owners < 2 {
             0
         } else {
-            self.sb
-                .info()
-                .fees
-                .account_reserve(owners.saturating_add(1))
+            self.sb.info().fees.reserve_of(&root, 1, 0)
         };
         let balance = root.drops_of(sf().balance);
         if self.prior_balance.max(balance) < reserve {

@@ -6,7 +6,7 @@ pub mod payment_channel_create;
 pub mod payment_channel_fund;
 
 use super::directory::remove_owned;
-use super::entry::{adjust_owner_count, credit_drops};
+use super::entry::{credit_drops, release};
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::lt;
@@ -98,7 +98,7 @@ pub fn close_channel(sb: &mut Sandbox, key: &Hash256, chan: &StObject) -> Ter {
     if !credit_drops(sb, &src, back) {
         return Ter::tefINTERNAL;
     }
-    adjust_owner_count(sb, &src, -1);
+    release(sb, &src, chan, 1);
     sb.erase(*key);
     Ter::tesSUCCESS
 }

@@ -4,7 +4,8 @@
 use super::positive_xrp;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{
-    adjust_owner_count, balance_drops, credit_drops, key_kind, new_entry, with_threading,
+    balance_drops, check_reserve, credit_drops, key_kind, new_entry, own_new, reserve_kept,
+    with_threading,
 };
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -50,13 +51,17 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
         return Ter::terNO_ACCOUNT;
     };
     let balance = balance_drops(&root);
-    let reserve = view
-        .info()
-        .fees
-        .account_reserve(root.u32_of(s.owner_count).unwrap_or(0).saturating_add(1));
-    if balance < reserve {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(t) = check_reserve(
+        view,
+        tx,
+        &root,
+        balance,
+        (1, 0),
+        Ter::tecINSUFFICIENT_RESERVE,
+    ) {
+        return t;
     }
+    let reserve = reserve_kept(view, tx, &root, 1);
     if balance < reserve.saturating_add(tx.drops_of(s.amount)) {
         return Ter::tecUNFUNDED;
     }
@@ -131,8 +136,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecDIR_FULL;
     };
     chan.set(s.destination_node, StValue::UInt64(dst_page));
-    ctx.sb.insert(key, chan);
+    own_new(&mut ctx.sb, ctx.tx, &account, (key, chan), 1);
     credit_drops(&mut ctx.sb, &account, -amount);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
     Ter::tesSUCCESS
 }

@@ -66,11 +66,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     };
     let amount = tx.drops_of(s.amount);
     let balance = balance_drops(&root);
-    let reserve = ctx
-        .sb
-        .info()
-        .fees
-        .account_reserve(root.u32_of(s.owner_count).unwrap_or(0));
+    let reserve = ctx.sb.info().fees.reserve_of(&root, 0, 0);
     if balance < reserve {
         return Ter::tecINSUFFICIENT_RESERVE;
     }

@@ -7,10 +7,11 @@
 use super::good_amount;
 use super::{check_at, expired, funds, remove_check};
 use crate::engine::entry::credit_drops;
+use crate::engine::entry::{check_reserve, ReserveCtx};
 use crate::engine::flow::{flow, Crossing, FlowRequest};
 use crate::engine::funds::{frozen, xrp_liquid};
 use crate::engine::payment::greater;
-use crate::engine::ripple::{trust_create, NewLine};
+use crate::engine::ripple::{trust_create_for, NewLine};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -200,10 +201,14 @@ fn casher_line(ctx: &mut ApplyContext, send_max: &Amount) -> Result<Option<Lifte
         let Some(root) = ctx.sb.peek(&keylet::account(&casher)) else {
             return Err(Ter::tefINTERNAL);
         };
-        let owners = root.u32_of(s.owner_count).unwrap_or(0);
-        if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-            return Err(Ter::tecNO_LINE_INSUF_RESERVE);
-        }
+        check_reserve(
+            &ctx.sb,
+            ctx.tx,
+            &root,
+            ctx.prior_balance,
+            (1, 0),
+            Ter::tecNO_LINE_INSUF_RESERVE,
+        )?;
         let line = NewLine {
             setter: casher,
             peer: issue.issuer,
@@ -216,7 +221,8 @@ fn casher_line(ctx: &mut ApplyContext, send_max: &Amount) -> Result<Option<Lifte
             quality_in: 0,
             quality_out: 0,
         };
-        trust_create(&mut ctx.sb, &line).into_result()?;
+        let rc = ReserveCtx::of(&ctx.sb, ctx.tx, &casher);
+        trust_create_for(&mut ctx.sb, &line, &rc).into_result()?;
     }
     let Some(mut line) = ctx.sb.peek(&key) else {
         return Err(Ter::tecNO_LINE);

@@ -4,7 +4,9 @@
 use super::expired;
 use super::good_amount;
 use crate::engine::directory::insert_owned;
-use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::entry::{
+    check_reserve, new_entry, own, stamp_sponsor, with_threading, ReserveCtx,
+};
 use crate::engine::funds::frozen;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -76,9 +78,15 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(ter) = check_reserve(
+        &ctx.sb,
+        tx,
+        &root,
+        ctx.prior_balance,
+        (1, 0),
+        Ter::tecINSUFFICIENT_RESERVE,
+    ) {
+        return ter;
     }
     let (Some(dst), Some(send_max)) = (tx.account_of(s.destination), tx.amount_of(s.send_max))
     else {
@@ -109,7 +117,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecDIR_FULL;
     };
     check.set(s.owner_node, StValue::UInt64(page));
+    let rc = ReserveCtx::of(&ctx.sb, tx, &account);
+    let sponsor = own(&mut ctx.sb, &rc, 1);
+    stamp_sponsor(&mut check, &account, sponsor);
     ctx.sb.insert(key, check);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
     Ter::tesSUCCESS
 }

@@ -7,7 +7,7 @@ pub mod check_cash;
 pub mod check_create;
 
 use super::directory::remove_owned;
-use super::entry::adjust_owner_count;
+use super::entry::release;
 use super::funds::{deep_frozen, frozen, lp_tokens_frozen_for, xrp_liquid};
 use super::ripple::balance_for;
 use super::sandbox::Sandbox;
@@ -75,7 +75,7 @@ pub fn funds(view: &dyn ReadView, account: &AccountId, amount: &Amount) -> Amoun
 }
 
 /// Takes a check out of both owner directories and the ledger, one owner count less for
-/// its writer.
+/// its writer (and for the sponsor of its reserve, when it has one).
 pub fn remove_check(sb: &mut Sandbox, key: &Hash256, check: &StObject) -> Ter {
     let s = sf();
     let (Some(src), Some(dst)) = (check.account_of(s.account), check.account_of(s.destination))
@@ -91,7 +91,7 @@ pub fn remove_check(sb: &mut Sandbox, key: &Hash256, check: &StObject) -> Ter {
     if !remove_owned(sb, &src, page, key, true) {
         return Ter::tefBAD_LEDGER;
     }
-    adjust_owner_count(sb, &src, -1);
+    release(sb, &src, check, 1);
     sb.erase(*key);
     Ter::tesSUCCESS
 }

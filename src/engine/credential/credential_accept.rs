@@ -3,7 +3,7 @@
 //! issuer to the subject. An expired credential is deleted instead (`tecEXPIRED`).
 
 use super::{delete_credential, expired, type_ok};
-use crate::engine::entry::adjust_owner_count;
+use crate::engine::entry::{check_reserve, own, release_kept, stamp_sponsor, ReserveCtx};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_credential;
@@ -62,9 +62,15 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     ) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(t) = check_reserve(
+        &ctx.sb,
+        ctx.tx,
+        &root,
+        ctx.prior_balance,
+        (1, 0),
+        Ter::tecINSUFFICIENT_RESERVE,
+    ) {
+        return t;
     }
     let key = keylet::credential(&subject, &issuer, t);
     let Some(mut cred) = ctx.sb.peek(&key) else {
@@ -79,8 +85,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         };
     }
     cred.set(s.flags, StValue::UInt32(lsf_credential::ACCEPTED));
+    // The issuer's reserve (and its sponsor's) goes; the subject's, under this
+    // transaction's reserve sponsor, comes.
+    release_kept(&mut ctx.sb, &issuer, &mut cred, 1);
+    let rc = ReserveCtx::of(&ctx.sb, ctx.tx, &subject);
+    let sponsor = own(&mut ctx.sb, &rc, 1);
+    stamp_sponsor(&mut cred, &subject, sponsor);
     ctx.sb.update(key, cred);
-    adjust_owner_count(&mut ctx.sb, &issuer, -1);
-    adjust_owner_count(&mut ctx.sb, &subject, 1);
     Ter::tesSUCCESS
 }

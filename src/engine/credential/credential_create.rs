@@ -6,7 +6,9 @@
 use super::type_ok;
 use super::CREDENTIAL_URI_BYTES_MAX;
 use crate::engine::directory::insert_owned;
-use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::entry::{
+    check_reserve, new_entry, own, stamp_sponsor, with_threading, ReserveCtx,
+};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::{lsf_credential, lt};
@@ -82,9 +84,15 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&issuer)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(t) = check_reserve(
+        &ctx.sb,
+        ctx.tx,
+        &root,
+        ctx.prior_balance,
+        (1, 0),
+        Ter::tecINSUFFICIENT_RESERVE,
+    ) {
+        return t;
     }
     entry.set(s.subject, StValue::AccountId(subject));
     entry.set(s.issuer, StValue::AccountId(issuer));
@@ -96,7 +104,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tecDIR_FULL;
     };
     entry.set(s.issuer_node, StValue::UInt64(page));
-    adjust_owner_count(&mut ctx.sb, &issuer, 1);
+    let rc = ReserveCtx::of(&ctx.sb, tx, &issuer);
+    let sponsor = own(&mut ctx.sb, &rc, 1);
+    stamp_sponsor(&mut entry, &issuer, sponsor);
     if subject == issuer {
         entry.set(s.flags, StValue::UInt32(lsf_credential::ACCEPTED));
     } else {

@@ -8,7 +8,7 @@ pub mod credential_create;
 pub mod credential_delete;
 
 use super::directory::remove_owned;
-use super::entry::adjust_owner_count;
+use super::entry::release;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::{lsf, lsf_credential, lt};
@@ -103,7 +103,7 @@ fn unlink(
         return Ter::tefBAD_LEDGER;
     }
     if is_owner {
-        adjust_owner_count(sb, account, -1);
+        release(sb, account, cred, 1);
     }
     Ter::tesSUCCESS
 }

@@ -8,7 +8,7 @@ use super::permission_values;
 use super::permissions;
 use super::DELEGATE_PERMISSIONS_MAX;
 use crate::engine::directory::insert_owned;
-use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::entry::{check_reserve, new_entry, own_new, with_threading};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
@@ -75,9 +75,15 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(t) = check_reserve(
+        &ctx.sb,
+        ctx.tx,
+        &root,
+        ctx.prior_balance,
+        (1, 0),
+        Ter::tecINSUFFICIENT_RESERVE,
+    ) {
+        return t;
     }
     if list.is_empty() {
         return Ter::tesSUCCESS;
@@ -101,7 +107,6 @@ fn create(
         return Ter::tecDIR_FULL;
     };
     entry.set(s.owner_node, StValue::UInt64(page));
-    ctx.sb.insert(key, entry);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
+    own_new(&mut ctx.sb, ctx.tx, &account, (key, entry), 1);
     Ter::tesSUCCESS
 }

@@ -8,7 +8,7 @@ pub mod delegate_set;
 
 use super::ter::Ter;
 use crate::engine::directory::remove_owned;
-use crate::engine::entry::adjust_owner_count;
+use crate::engine::entry::release;
 use crate::engine::sandbox::Sandbox;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -80,7 +80,7 @@ pub fn delete_delegate(sb: &mut Sandbox, key: &Hash256) -> Ter {
     if !sb.exists(&keylet::account(&owner)) {
         return Ter::tecINTERNAL;
     }
-    adjust_owner_count(sb, &owner, -1);
+    release(sb, &owner, &entry, 1);
     sb.erase(*key);
     Ter::tesSUCCESS
 }

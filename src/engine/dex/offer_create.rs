@@ -493,8 +493,7 @@ fn apply_guts(sb: &mut Sandbox, sb_cancel: &mut Sandbox, ctx: &ApplyContext) -> 
     let Some(root) = sb.peek(&keylet::account(&account)) else {
         return (Ter::tefINTERNAL, false);
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < sb.info().fees.account_reserve(owners + 1) {
+    if ctx.prior_balance < sb.info().fees.reserve_of(&root, 1, 0) {
         let t = if crossed {
             Ter::tesSUCCESS
         } else {

@@ -108,8 +108,7 @@ fn create(ctx: &mut ApplyContext, key: crate::protocol::types::Hash256) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if balance_drops(&root) < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if balance_drops(&root) < ctx.sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     let Some(page) = insert_owned(&mut ctx.sb, &account, key) else {

@@ -79,8 +79,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         ctx.sb.update(id, domain);
         return Ter::tesSUCCESS;
     }
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if balance_drops(&root) < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if balance_drops(&root) < ctx.sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     // fixCleanup3_1_3: a domain created with a ticket is keyed by the ticket (rippled's

@@ -3,7 +3,7 @@
 
 use super::token_lock::{self, Unlock, PARITY_RATE};
 use super::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
-use crate::engine::entry::credit_drops;
+use crate::engine::entry::{credit_drops, ReserveCtx};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
@@ -47,6 +47,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
             locked_rate: PARITY_RATE,
             create: owner == ctx.account,
             prior_balance: ctx.prior_balance,
+            reserve: ReserveCtx::of(&ctx.sb, ctx.tx, &owner),
         };
         token_lock::unlock(&mut ctx.sb, &back, &token).into_result()?;
     } else {

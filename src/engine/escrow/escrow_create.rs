@@ -6,7 +6,7 @@ use super::after;
 use super::token_lock;
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{
-    adjust_owner_count, balance_drops, credit_drops, new_entry, with_threading,
+    balance_drops, check_reserve, credit_drops, new_entry, own_new, reserve_kept, with_threading,
 };
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -96,11 +96,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let token = token_lock::token_of(tx);
     let amount = tx.drops_of(s.amount);
     let balance = balance_drops(&root);
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    let reserve = ctx.sb.info().fees.account_reserve(owners.saturating_add(1));
-    if balance < reserve {
-        return Err(Ter::tecINSUFFICIENT_RESERVE);
-    }
+    let fail = Ter::tecINSUFFICIENT_RESERVE;
+    check_reserve(&ctx.sb, tx, &root, balance, (1, 0), fail)?;
+    let reserve = reserve_kept(&ctx.sb, tx, &root, 1);
     if token.is_none() && balance < reserve.saturating_add(amount) {
         return Err(Ter::tecUNFUNDED);
     }
@@ -158,7 +156,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
             credit_drops(&mut ctx.sb, &account, -amount);
         }
     }
-    ctx.sb.insert(key, escrow);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
+    own_new(&mut ctx.sb, tx, &account, (key, escrow), 1);
     Ok(())
 }

@@ -6,7 +6,7 @@
 use super::token_lock::{self, Unlock, PARITY_RATE};
 use super::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
 use crate::engine::credential;
-use crate::engine::entry::credit_drops;
+use crate::engine::entry::{credit_drops, ReserveCtx};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::keylet;
@@ -112,6 +112,7 @@ fn deliver(ctx: &mut ApplyContext, escrow: &StObject, dst: &AccountId) -> Ter {
         locked_rate: escrow.u32_of(s.transfer_rate).unwrap_or(PARITY_RATE),
         create: *dst == ctx.account,
         prior_balance: ctx.prior_balance,
+        reserve: ReserveCtx::of(&ctx.sb, ctx.tx, dst),
     };
     token_lock::unlock(&mut ctx.sb, &out, &token)
 }

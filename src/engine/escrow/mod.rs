@@ -7,7 +7,7 @@ pub mod escrow_finish;
 pub mod token_lock;
 
 use super::directory::remove_owned;
-use super::entry::adjust_owner_count;
+use super::entry::release;
 use super::sandbox::Sandbox;
 use super::ter::Ter;
 use crate::ledger::flags::lt;
@@ -94,7 +94,7 @@ pub fn remove_escrow(sb: &mut Sandbox, key: &Hash256, escrow: &StObject) -> Ter 
             return Ter::tefBAD_LEDGER;
         }
     }
-    adjust_owner_count(sb, &owner, -1);
+    release(sb, &owner, escrow, 1);
     sb.erase(*key);
     Ter::tesSUCCESS
 }

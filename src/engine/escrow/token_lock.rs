@@ -10,9 +10,10 @@
 //! lower, taken out of the escrowed amount.
 
 use crate::engine::directory::insert_owned;
+use crate::engine::entry::{check_reserve_for, sponsor_inserted, ReserveCtx};
 use crate::engine::funds;
 use crate::engine::mpt;
-use crate::engine::ripple::{balance_for, limit_for, ripple_credit, trust_create, NewLine};
+use crate::engine::ripple::{balance_for, limit_for, ripple_credit, trust_create_for, NewLine};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::ledger::flags::{lsf, lsf_mpt};
@@ -325,6 +326,9 @@ pub struct Unlock {
     pub create: bool,
     /// The submitter's XRP before the fee, for the new holding's reserve.
     pub prior_balance: i64,
+    /// Who carries a new holding's reserve: the transaction's reserve sponsor when the
+    /// receiver sent it.
+    pub reserve: ReserveCtx,
 }
 
 /// `escrowUnlockApplyHelper`: delivers the escrowed token, less the transfer fee.
@@ -343,13 +347,13 @@ fn applied_rate(view: &dyn ReadView, u: &Unlock, token: &Token) -> u32 {
     u.locked_rate.min(current_rate(view, token))
 }
 
-/// True when the receiver cannot afford one more owned entry.
+/// True when the receiver (or its reserve sponsor) cannot afford one more owned entry.
 fn short_of_reserve(sb: &Sandbox, u: &Unlock) -> bool {
-    let owners = sb
-        .peek(&keylet::account(&u.receiver))
-        .and_then(|r| r.u32_of(sf().owner_count))
-        .unwrap_or(0);
-    u.prior_balance < sb.info().fees.account_reserve(owners.saturating_add(1))
+    let Some(root) = sb.peek(&keylet::account(&u.receiver)) else {
+        return u.prior_balance < sb.info().fees.account_reserve(1);
+    };
+    let fail = Ter::tecINSUFFICIENT_RESERVE;
+    check_reserve_for(sb, &u.reserve, &root, u.prior_balance, (1, 0), fail).is_err()
 }
 
 fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> Result<(), Ter> {
@@ -362,7 +366,7 @@ fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> 
         if short_of_reserve(sb, u) {
             return Err(Ter::tecNO_LINE_INSUF_RESERVE);
         }
-        create_line(sb, &u.receiver, issue).into_result()?;
+        create_line(sb, u, issue).into_result()?;
     }
     let Some(line) = sb.peek(&key) else {
         return Err(Ter::tecNO_LINE);
@@ -388,14 +392,14 @@ fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> 
 }
 
 /// The receiver's new line to the issuer: zero limit, zero balance, its reserve.
-fn create_line(sb: &mut Sandbox, receiver: &AccountId, issue: &Issue) -> Ter {
+fn create_line(sb: &mut Sandbox, u: &Unlock, issue: &Issue) -> Ter {
     let no_ripple = !sb
-        .peek(&keylet::account(receiver))
+        .peek(&keylet::account(&u.receiver))
         .is_some_and(|r| r.is_flag(lsf::DEFAULT_RIPPLE));
-    trust_create(
+    trust_create_for(
         sb,
         &NewLine {
-            setter: *receiver,
+            setter: u.receiver,
             peer: issue.issuer,
             currency: issue.currency,
             limit: IouValue::ZERO,
@@ -406,6 +410,7 @@ fn create_line(sb: &mut Sandbox, receiver: &AccountId, issue: &Issue) -> Ter {
             quality_in: 0,
             quality_out: 0,
         },
+        &u.reserve,
     )
 }
 
@@ -438,6 +443,7 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
             return Err(Ter::tecINSUFFICIENT_RESERVE);
         }
         crate::engine::vault::insert_mptoken(sb, &m.id, &u.receiver).into_result()?;
+        sponsor_inserted(sb, &u.reserve, &tkey, 1);
     }
     if !sb.exists(&tkey) && !to_issuer {
         return Err(Ter::tecNO_PERMISSION);

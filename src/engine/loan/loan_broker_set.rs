@@ -138,12 +138,12 @@ fn create(ctx: &mut ApplyContext) -> Result<(), Ter> {
     ) else {
         return Err(Ter::tecDIR_FULL);
     };
-    let owners = ctx
+    let fees = ctx.sb.info().fees;
+    let reserve = ctx
         .sb
         .peek(&keylet::account(&account))
-        .and_then(|r| r.u32_of(s.owner_count))
-        .unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners + 2) {
+        .map_or(fees.account_reserve(2), |r| fees.reserve_of(&r, 2, 0));
+    if ctx.prior_balance < reserve {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     // One for the LoanBroker, one for its pseudo-account.

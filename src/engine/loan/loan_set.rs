@@ -319,13 +319,12 @@ fn reserve_and_holdings(ctx: &mut ApplyContext, p: &Plan) -> Result<(), Ter> {
     let Some(root) = ctx.sb.peek(&keylet::account(&p.borrower)) else {
         return Err(Ter::tefBAD_LEDGER);
     };
-    let owners = root.u32_of(sf().owner_count).unwrap_or(0);
     let balance = if ctx.account == p.borrower {
         ctx.prior_balance
     } else {
         balance_drops(&root)
     };
-    if balance < ctx.sb.info().fees.account_reserve(owners) {
+    if balance < ctx.sb.info().fees.reserve_of(&root, 0, 0) {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     let mut holders = vec![p.borrower];

@@ -6,7 +6,9 @@
 
 use super::{issuance, mptoken};
 use crate::engine::directory::{insert_owned, remove_owned};
-use crate::engine::entry::{adjust_owner_count, new_entry, set_flags, with_threading};
+use crate::engine::entry::{
+    check_reserve, new_entry, own_new, release, set_flags, with_threading, ReserveCtx,
+};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::{lsf_mpt, lt};
@@ -143,7 +145,7 @@ fn delete_token(ctx: &mut ApplyContext, id: &MptId, account: &AccountId) -> Ter 
     if !remove_owned(&mut ctx.sb, account, page, &key, false) {
         return Ter::tecINTERNAL;
     }
-    adjust_owner_count(&mut ctx.sb, account, -1);
+    release(&mut ctx.sb, account, &token, 1);
     ctx.sb.erase(key);
     Ter::tesSUCCESS
 }
@@ -153,14 +155,13 @@ fn create_token(ctx: &mut ApplyContext, id: &MptId, account: &AccountId) -> Ter 
     let Some(root) = ctx.sb.peek(&keylet::account(account)) else {
         return Ter::tecINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    let reserve = if owners < 2 {
-        0
-    } else {
-        ctx.sb.info().fees.account_reserve(owners + 1)
-    };
-    if ctx.prior_balance < reserve {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    // The first two owned objects need no reserve; a reserve sponsor has no free tier.
+    let sponsored = ReserveCtx::of(&ctx.sb, ctx.tx, account).sponsor.is_some();
+    if sponsored || root.u32_of(s.owner_count).unwrap_or(0) >= 2 {
+        let fail = Ter::tecINSUFFICIENT_RESERVE;
+        if let Err(t) = check_reserve(&ctx.sb, ctx.tx, &root, ctx.prior_balance, (1, 0), fail) {
+            return t;
+        }
     }
     let key = keylet::mptoken(id, account);
     let Some(page) = insert_owned(&mut ctx.sb, account, key) else {
@@ -170,7 +171,6 @@ fn create_token(ctx: &mut ApplyContext, id: &MptId, account: &AccountId) -> Ter 
     token.set(s.account, StValue::AccountId(*account));
     token.set(s.mpt_issuance_id, StValue::Fixed(id.0.to_vec()));
     token.set(s.owner_node, StValue::UInt64(page));
-    ctx.sb.insert(key, token);
-    adjust_owner_count(&mut ctx.sb, account, 1);
+    own_new(&mut ctx.sb, ctx.tx, account, (key, token), 1);
     Ter::tesSUCCESS
 }

@@ -11,7 +11,7 @@ use super::{
     immutable_flags_disabled, immutable_flags_invalid, METADATA_LEN_MAX, TRANSFER_FEE_MAX,
 };
 use crate::engine::directory::insert_owned;
-use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::entry::{check_reserve, new_entry, own_new, with_threading};
 use crate::engine::registry::field_allowed;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG, TF_UNIVERSAL_MASK};
@@ -108,9 +108,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     let Some(root) = ctx.sb.peek(&keylet::account(&account)) else {
         return Ter::tecINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners.saturating_add(1)) {
-        return Ter::tecINSUFFICIENT_RESERVE;
+    let fail = Ter::tecINSUFFICIENT_RESERVE;
+    if let Err(t) = check_reserve(&ctx.sb, tx, &root, ctx.prior_balance, (1, 0), fail) {
+        return t;
     }
     let seq = seq_proxy(tx);
     let id = MptId::new(seq, &account);
@@ -147,7 +147,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     if let Some(v) = tx.u32_of(s.immutable_flags) {
         iss.set(s.immutable_flags, StValue::UInt32(v));
     }
-    ctx.sb.insert(key, iss);
-    adjust_owner_count(&mut ctx.sb, &account, 1);
+    own_new(&mut ctx.sb, tx, &account, (key, iss), 1);
     Ter::tesSUCCESS
 }

@@ -4,7 +4,7 @@
 
 use super::issuance;
 use crate::engine::directory::remove_owned;
-use crate::engine::entry::adjust_owner_count;
+use crate::engine::entry::release;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
@@ -64,6 +64,6 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         return Ter::tefBAD_LEDGER;
     }
     ctx.sb.erase(key);
-    adjust_owner_count(&mut ctx.sb, &account, -1);
+    release(&mut ctx.sb, &account, &iss, 1);
     Ter::tesSUCCESS
 }

@@ -514,8 +514,7 @@ pub fn create_offer(sb: &mut Sandbox, prior_balance: i64, o: &NewOffer) -> Ter {
     let Some(root) = sb.peek(&keylet::account(&o.account)) else {
         return Ter::tefINTERNAL;
     };
-    let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if prior_balance < sb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if prior_balance < sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     let key = keylet::nftoffer(&o.account, o.seq);

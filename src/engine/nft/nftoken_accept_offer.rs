@@ -315,15 +315,16 @@ fn transfer_token(
             (
                 r.u32_of(sf().owner_count).unwrap_or(0),
                 r.drops_of(sf().balance),
+                ctx.sb.info().fees.reserve_of(&r, 0, 0),
             )
         })
     };
-    let Some((before, _)) = count(ctx) else {
+    let Some((before, _, _)) = count(ctx) else {
         return Err(Ter::tecINTERNAL);
     };
     let t = nft::insert_token(&mut ctx.sb, buyer, token);
-    let (after, balance) = count(ctx).unwrap_or((before, 0));
-    if after > before && balance < ctx.sb.info().fees.account_reserve(after) {
+    let (after, balance, reserve) = count(ctx).unwrap_or((before, 0, 0));
+    if after > before && balance < reserve {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     t.into_result()

@@ -169,6 +169,14 @@ fn owner_count(ctx: &ApplyContext) -> u32 {
         .unwrap_or(0)
 }
 
+/// The reserve the account needs now (rippled `accountReserve`).
+fn reserve_now(ctx: &ApplyContext) -> i64 {
+    let fees = ctx.sb.info().fees;
+    ctx.sb
+        .peek(&keylet::account(&ctx.account))
+        .map_or(fees.account_reserve(0), |r| fees.reserve_of(&r, 0, 0))
+}
+
 /// doApply.
 pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let s = sf();
@@ -203,7 +211,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         nft::create_offer(&mut ctx.sb, ctx.prior_balance, &offer).into_result()?;
     }
     let after = owner_count(ctx);
-    if after > before && ctx.prior_balance < ctx.sb.info().fees.account_reserve(after) {
+    if after > before && ctx.prior_balance < reserve_now(ctx) {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     Ok(())

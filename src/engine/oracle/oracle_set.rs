@@ -165,8 +165,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     if pairs.len() > ORACLE_SERIES_MAX {
         return Err(Ter::tecARRAY_TOO_LARGE);
     }
-    let owners = i64::from(root.u32_of(s.owner_count).unwrap_or(0)) + i64::from(adjust);
-    let reserve = view.info().fees.account_reserve(owners.max(0) as u32);
+    let reserve = view.info().fees.reserve_of(&root, i64::from(adjust), 0);
     if balance_drops(&root) < reserve {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }

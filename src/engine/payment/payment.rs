@@ -6,10 +6,13 @@ use super::greater;
 use super::{PAYMENT_PATHS_MAX, PAYMENT_PATH_STEPS_MAX};
 use crate::engine::credential;
 use crate::engine::dex::permissioned_dex::account_in_domain;
-use crate::engine::entry::{balance_drops, credit_drops, new_account_root, set_flags};
+use crate::engine::entry::{
+    balance_drops, credit_drops, new_account_root, set_flags, sponsor_accounts,
+};
 use crate::engine::flow::{flow, Crossing, FlowRequest};
 use crate::engine::mpt;
 use crate::engine::registry::field_allowed;
+use crate::engine::sponsor::TF_SPONSOR_CREATED_ACCOUNT;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -78,6 +81,9 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Result<(), Ter> {
 
 fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
+    if let Err(t) = preflight_sponsor_created(tx) {
+        return t;
+    }
     if let Some(amount) = tx.mpt_amount_of(s.amount) {
         return mpt_preflight(tx, account, &amount);
     }
@@ -88,7 +94,7 @@ fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
         return Ter::temBAD_AMOUNT;
     }
     let flags = tx.flags();
-    if flags & tf::MASK != 0 {
+    if flags & tf::MASK & !TF_SPONSOR_CREATED_ACCOUNT != 0 {
         return Ter::temINVALID_FLAG;
     }
     let partial = flags & tf::PARTIAL_PAYMENT != 0;
@@ -147,6 +153,31 @@ fn preflight_amounts(tx: &StObject, account: &AccountId) -> Ter {
     Ter::tesSUCCESS
 }
 
+/// `tfSponsorCreatedAccount` (XLS-68): the sender sponsors the account the payment creates.
+/// Needs the Sponsor amendment, a plain XRP payment: no tfNoRippleDirect,
+/// tfPartialPayment or tfLimitQuality (temINVALID_FLAG), an XRP Amount (temBAD_AMOUNT),
+/// neither SendMax nor Paths (temINVALID).
+fn preflight_sponsor_created(tx: &StObject) -> Result<(), Ter> {
+    let s = sf();
+    let flags = tx.flags();
+    if flags & TF_SPONSOR_CREATED_ACCOUNT == 0 {
+        return Ok(());
+    }
+    if !crate::ledger::rules::enabled_now(Feature::Sponsor) {
+        return Err(Ter::temDISABLED);
+    }
+    if flags & (tf::NO_RIPPLE_DIRECT | tf::PARTIAL_PAYMENT | tf::LIMIT_QUALITY) != 0 {
+        return Err(Ter::temINVALID_FLAG);
+    }
+    if !tx.amount_of(s.amount).is_some_and(|a| a.is_xrp()) {
+        return Err(Ter::temBAD_AMOUNT);
+    }
+    if tx.get(s.send_max).is_some() || tx.get(s.paths).is_some() {
+        return Err(Ter::temINVALID);
+    }
+    Ok(())
+}
+
 /// preclaim: the destination and paths, then the credentials presented.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     preclaim_destination(view, tx).into_result()?;
@@ -177,7 +208,12 @@ fn preclaim_destination(view: &dyn ReadView, tx: &StObject) -> Ter {
     let (Some(dst), Some(amount)) = (tx.account_of(s.destination), tx.amount_of(s.amount)) else {
         return Ter::temMALFORMED;
     };
+    let sponsor_created = flags & TF_SPONSOR_CREATED_ACCOUNT != 0;
     match view.read(&keylet::account(&dst)) {
+        // The sponsored account must be new; a sponsor carries its reserve, so any amount
+        // creates it.
+        Some(_) if sponsor_created => return Ter::tecNO_SPONSOR_PERMISSION,
+        None if sponsor_created => {}
         None => {
             if !amount.is_xrp() {
                 return Ter::tecNO_DST;
@@ -219,10 +255,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::temMALFORMED);
     };
     let dst_key = keylet::account(&dst);
+    let sponsor_created = tx.flags() & TF_SPONSOR_CREATED_ACCOUNT != 0;
     let dst_root = match ctx.sb.peek(&dst_key) {
         Some(r) => r,
         None => {
-            let root = new_account_root(&dst, 0, ctx.sb.info().seq);
+            let mut root = new_account_root(&dst, 0, ctx.sb.info().seq);
+            if sponsor_created {
+                root.set(s.sponsor, StValue::AccountId(ctx.account));
+            }
             ctx.sb.insert(dst_key, root.clone());
             root
         }
@@ -239,10 +279,18 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::tefINTERNAL);
     };
     let fees = ctx.sb.info().fees;
-    let reserve = fees.account_reserve(src_root.u32_of(s.owner_count).unwrap_or(0));
+    let reserve = fees.reserve_of(&src_root, 0, 0);
     let fee = tx.drops_of(s.fee);
     if ctx.prior_balance < drops.saturating_add(reserve.max(fee)) {
         return Err(Ter::tecUNFUNDED_PAYMENT);
+    }
+    if sponsor_created {
+        // The sender now carries one more account's base reserve (its balance before the
+        // fee, less what it sends).
+        if ctx.prior_balance - drops < fees.reserve_of(&src_root, 0, 1) {
+            return Err(Ter::tecNO_DST_INSUF_XRP);
+        }
+        sponsor_accounts(&mut ctx.sb, &ctx.account, 1);
     }
     // An account that requires deposit authorization and spent its XRP may still be
     // sent up to the base reserve, so it is never wedged.

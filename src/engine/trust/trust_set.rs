@@ -1,11 +1,10 @@
 //! TrustSet (rippled `SetTrust.cpp`): creates, changes, authorizes and deletes trust
 //! lines, including the issuer's pre-authorization of a line that does not exist yet.
 
-use crate::engine::entry::adjust_owner_count;
+use crate::engine::entry::{check_reserve, own, release_kept, stamp_sponsor, ReserveCtx};
 use crate::engine::ripple::{
-    balance_for, iou_of, trust_create, trust_delete, NewLine, QUALITY_ONE,
+    balance_for, iou_of, trust_create_for, trust_delete, NewLine, QUALITY_ONE,
 };
-use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lsf;
@@ -235,13 +234,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some(me) = ctx.sb.peek(&keylet::account(&account)) else {
         return Err(Ter::tefINTERNAL);
     };
-    let reserve_create = reserve_to_create(&ctx.sb, &me);
+    let can_reserve = can_take_line(ctx, &me);
     let Some(dst_root) = ctx.sb.peek(&keylet::account(&req.dst)) else {
         return Err(Ter::tecNO_DST);
     };
     let line_key = keylet::line(&account, &req.dst, &req.currency);
     let Some(mut line) = ctx.sb.peek(&line_key) else {
-        return create_line(ctx, &req, reserve_create).into_result();
+        return create_line(ctx, &req, can_reserve).into_result();
     };
 
     let high = account > req.dst;
@@ -268,6 +267,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     let reserve_increase = update_reserves(
         ctx,
+        &mut line,
         &mut out,
         flags_in,
         [(low_acct, low_reserve_set), (high_acct, high_reserve_set)],
@@ -280,29 +280,30 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     if is_default || req.currency.is_bad() {
         return trust_delete(&mut ctx.sb, &line_key, &line).into_result();
     }
-    if reserve_increase && ctx.prior_balance < reserve_create {
+    if reserve_increase && !can_reserve {
         return Err(Ter::tecINSUF_RESERVE_LINE);
     }
     ctx.sb.update(line_key, line);
     Ok(())
 }
 
-/// The balance the sender needs to add a line. The first two owned objects need no
-/// reserve here, so a gateway can fund users' accounts without fuss (rippled's rule).
-fn reserve_to_create(sb: &Sandbox, me: &StObject) -> i64 {
-    let owner_count = me.u32_of(sf().owner_count).unwrap_or(0);
-    if owner_count < 2 {
-        0
-    } else {
-        sb.info()
-            .fees
-            .account_reserve(owner_count.saturating_add(1))
+/// Whether the sender can take one more line's reserve. The first two owned objects need
+/// no reserve here, so a gateway can fund users' accounts without fuss (rippled's rule);
+/// a reserve sponsor has no such free tier and answers for the line itself.
+fn can_take_line(ctx: &ApplyContext, me: &StObject) -> bool {
+    let sponsored = ReserveCtx::of(&ctx.sb, ctx.tx, &ctx.account)
+        .sponsor
+        .is_some();
+    if !sponsored && me.u32_of(sf().owner_count).unwrap_or(0) < 2 {
+        return true;
     }
+    let fail = Ter::tecINSUF_RESERVE_LINE;
+    check_reserve(&ctx.sb, ctx.tx, me, ctx.prior_balance, (1, 0), fail).is_ok()
 }
 
 /// No line yet: creates one, unless it would hold only defaults or the sender lacks the
 /// reserve.
-fn create_line(ctx: &mut ApplyContext, req: &Request, reserve_create: i64) -> Ter {
+fn create_line(ctx: &mut ApplyContext, req: &Request, can_reserve: bool) -> Ter {
     if req.limit.is_zero()
         && (!req.has_quality_in || req.quality_in == 0)
         && (!req.has_quality_out || req.quality_out == 0)
@@ -310,10 +311,11 @@ fn create_line(ctx: &mut ApplyContext, req: &Request, reserve_create: i64) -> Te
     {
         return Ter::tecNO_LINE_REDUNDANT;
     }
-    if ctx.prior_balance < reserve_create {
+    if !can_reserve {
         return Ter::tecNO_LINE_INSUF_RESERVE;
     }
-    trust_create(
+    let rc = ReserveCtx::of(&ctx.sb, ctx.tx, &ctx.account);
+    trust_create_for(
         &mut ctx.sb,
         &NewLine {
             setter: ctx.account,
@@ -327,6 +329,7 @@ fn create_line(ctx: &mut ApplyContext, req: &Request, reserve_create: i64) -> Te
             quality_in: req.quality_in,
             quality_out: req.quality_out,
         },
+        &rc,
     )
 }
 
@@ -411,11 +414,12 @@ fn side_needs_reserve(
         || balance.signum() > 0
 }
 
-/// Takes or releases each side's reserve (owner count and the Low/HighReserve flag) as
-/// `sides` (low, high: account and whether it needs one) say. Returns true when the
-/// sender's side takes a new reserve.
+/// Takes or releases each side's reserve (owner count and the Low/HighReserve flag, and
+/// the side's reserve sponsor) as `sides` (low, high: account and whether it needs one)
+/// say. Returns true when the sender's side takes a new reserve.
 fn update_reserves(
     ctx: &mut ApplyContext,
+    line: &mut StObject,
     flags: &mut u32,
     flags_in: u32,
     sides: [(AccountId, bool); 2],
@@ -426,14 +430,16 @@ fn update_reserves(
         let reserve = side_bit(high, lsf::LOW_RESERVE, lsf::HIGH_RESERVE);
         let reserved = flags_in & reserve != 0;
         if needs_reserve && !reserved {
-            adjust_owner_count(&mut ctx.sb, &account, 1);
+            let rc = ReserveCtx::of(&ctx.sb, ctx.tx, &account);
+            let sponsor = own(&mut ctx.sb, &rc, 1);
+            stamp_sponsor(line, &account, sponsor);
             *flags |= reserve;
             if high == sender_high {
                 increase = true;
             }
         }
         if !needs_reserve && reserved {
-            adjust_owner_count(&mut ctx.sb, &account, -1);
+            release_kept(&mut ctx.sb, &account, line, 1);
             *flags &= !reserve;
         }
     }

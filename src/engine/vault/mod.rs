@@ -416,11 +416,11 @@ pub fn add_holding_for(
             {
                 return Ter::tecDUPLICATE;
             }
-            let owners = sb
+            let fees = sb.info().fees;
+            let reserve = sb
                 .peek(&keylet::account(holder))
-                .and_then(|r| r.u32_of(sf().owner_count))
-                .unwrap_or(0);
-            if prior < sb.info().fees.account_reserve(owners + 1) {
+                .map_or(fees.account_reserve(1), |r| fees.reserve_of(&r, 1, 0));
+            if prior < reserve {
                 return Ter::tecNO_LINE_INSUF_RESERVE;
             }
             add_empty_line(sb, holder, issue)
@@ -519,7 +519,7 @@ pub fn add_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId, prior: 
         return Ter::tecINTERNAL;
     };
     let owners = root.u32_of(s.owner_count).unwrap_or(0);
-    if owners >= 2 && prior < sb.info().fees.account_reserve(owners + 1) {
+    if owners >= 2 && prior < sb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     insert_mptoken(sb, id, holder)
@@ -563,7 +563,8 @@ pub fn remove_share_token(sb: &mut Sandbox, id: &MptId, holder: &AccountId) -> T
         return Ter::tefBAD_LEDGER;
     }
     sb.erase(key);
-    adjust_owner_count(sb, holder, -1);
+    // A holding a sponsor carries gives the sponsor its count back.
+    super::entry::release(sb, holder, &token, 1);
     Ter::tesSUCCESS
 }
 

@@ -126,12 +126,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::tecDIR_FULL);
     };
     adjust_owner_count(&mut ctx.sb, &account, 1);
-    let owners = ctx
+    let fees = ctx.sb.info().fees;
+    let reserve = ctx
         .sb
         .peek(&keylet::account(&account))
-        .and_then(|r| r.u32_of(s.owner_count))
-        .unwrap_or(0);
-    if ctx.prior_balance < ctx.sb.info().fees.account_reserve(owners) {
+        .map_or(fees.account_reserve(0), |r| fees.reserve_of(&r, 0, 0));
+    if ctx.prior_balance < reserve {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     let pseudo = create_pseudo(&mut ctx.sb, &key)?;

@@ -346,8 +346,7 @@ fn transfer_xrp(
     let Some(src_root) = sb.read(&keylet::account(src)) else {
         return Ter::tecINTERNAL;
     };
-    let owners = src_root.u32_of(sf().owner_count).unwrap_or(0);
-    let reserve = sb.info().fees.account_reserve(owners);
+    let reserve = sb.info().fees.reserve_of(&src_root, 0, 0);
     let balance = balance_drops(&src_root);
     let available = match policy.submitter {
         Some((who, pre, post)) if who == *src && post == balance => pre,

@@ -306,8 +306,7 @@ fn check_door_reserve(psb: &Sandbox, door: &AccountId) -> Ter {
     let Some(root) = psb.peek(&keylet::account(door)) else {
         return Ter::tecINTERNAL;
     };
-    let owners = root.u32_of(sf().owner_count).unwrap_or(0);
-    if balance_drops(&root) < psb.info().fees.account_reserve(owners.saturating_add(1)) {
+    if balance_drops(&root) < psb.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     Ter::tesSUCCESS

@@ -120,8 +120,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
     let Some(root) = view.read(&keylet::account(account)) else {
         return Ter::terNO_ACCOUNT;
     };
-    let owners = root.u32_of(sf().owner_count).unwrap_or(0);
-    if balance_drops(&root) < view.info().fees.account_reserve(owners.saturating_add(1)) {
+    if balance_drops(&root) < view.info().fees.reserve_of(&root, 1, 0) {
         return Ter::tecINSUFFICIENT_RESERVE;
     }
     Ter::tesSUCCESS

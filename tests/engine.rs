@@ -96,10 +96,10 @@ mod rules_nft_auto;
 mod rules_pseudo_owner;
 #[path = "engine/sponsor_fee.rs"]
 mod sponsor_fee;
-#[path = "engine/sponsor_set.rs"]
-mod sponsor_set;
 #[path = "engine/sponsor_reserve.rs"]
 mod sponsor_reserve;
+#[path = "engine/sponsor_set.rs"]
+mod sponsor_set;
 #[path = "engine/stories.rs"]
 mod stories;
 #[path = "engine/token_escrow.rs"]

@@ -19,28 +19,6 @@ use crate::protocol::definitions::Field;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
-/// The reserve `root` must hold with `obj_delta` more owned objects and `acct_delta` more
-/// account reserves to carry: `base * ((Sponsor ? 0 : 1) + SponsoringAccountCount)
-/// + increment * (OwnerCount - SponsoredOwnerCount + SponsoringOwnerCount)`. Without any
-/// sponsorship field it is `Fees::account_reserve(OwnerCount + obj_delta)`.
-pub fn reserve_of(fees: &Fees, root: &StObject, obj_delta: i64, acct_delta: i64) -> i64 {
-    let s = sf();
-    let n = |f: Field| i128::from(root.u32_of(f).unwrap_or(0));
-    let own = if root.account_of(s.sponsor).is_some() {
-        0
-    } else {
-        1
-    };
-    let accounts = (own + n(s.sponsoring_account_count) + i128::from(acct_delta)).max(0);
-    let objects = (n(s.owner_count) - n(s.sponsored_owner_count)
-        + n(s.sponsoring_owner_count)
-        + i128::from(obj_delta))
-    .max(0);
-    let r = accounts * i128::from(fees.reserve_base_drops)
-        + objects * i128::from(fees.reserve_inc_drops);
-    r.min(i128::from(i64::MAX)) as i64
-}
-
 /// Adds `delta` to the counter `field` of `root`: `tecINTERNAL` when it would leave
 /// 0..=u32::MAX (rippled's `applyCountDelta`); zero removes the field.
 pub fn add_count(root: &mut StObject, field: Field, delta: i64) -> Result<(), Ter> {
@@ -249,7 +227,7 @@ pub fn sponsor_can_carry(
     let Some(root) = view.read(&keylet::account(sponsor)) else {
         return Ter::tefINTERNAL;
     };
-    let need = reserve_of(fees, &root, i64::from(obj_delta), acct_delta);
+    let need = fees.reserve_of(&root, i64::from(obj_delta), acct_delta);
     if root.drops_of(s.balance) < need {
         return Ter::tecINSUFFICIENT_RESERVE;
     }

@@ -12,7 +12,6 @@ use super::fee_sponsor;
 use crate::engine::entry::{balance_drops, set_drops};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
-use crate::ledger::fees::Fees;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
@@ -51,22 +50,6 @@ impl FeePayer {
     }
 }
 
-/// The reserve an AccountRoot must keep, counting sponsorship (rippled's
-/// `accountReserve`): one base reserve unless a sponsor carries it, one more per account
-/// it sponsors; one increment per owned object others do not carry, plus the objects it
-/// carries for others. Without sponsorship fields: `account_reserve(OwnerCount)`.
-pub fn account_reserve(fees: &Fees, root: &StObject) -> i64 {
-    let s = sf();
-    let count = |f| i128::from(root.u32_of(f).unwrap_or(0));
-    let accounts = i128::from(root.get(s.sponsor).is_none()) + count(s.sponsoring_account_count);
-    let objects = (count(s.owner_count) - count(s.sponsored_owner_count)
-        + count(s.sponsoring_owner_count))
-    .max(0);
-    let r = accounts * i128::from(fees.reserve_base_drops)
-        + objects * i128::from(fees.reserve_inc_drops);
-    r.clamp(0, i128::from(i64::MAX)) as i64
-}
-
 /// What the payer holds for the fee and the most this transaction may take of it
 /// (`maxSpendable`); None when its entry is missing.
 fn funds(view: &dyn ReadView, payer: &FeePayer) -> Option<(i64, i64)> {
@@ -85,7 +68,7 @@ fn funds(view: &dyn ReadView, payer: &FeePayer) -> Option<(i64, i64)> {
         FeePayer::CoSigned(id) => {
             let root = view.read(&keylet::account(id))?;
             let b = balance_drops(&root);
-            Some((b, (b - account_reserve(&view.info().fees, &root)).max(0)))
+            Some((b, (b - view.info().fees.reserve_of(&root, 0, 0)).max(0)))
         }
     }
 }

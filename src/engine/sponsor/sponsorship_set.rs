@@ -5,7 +5,7 @@
 //! (`tfDeleteObject`), the FeeAmount going back to the sponsor. The entry sits in both
 //! owner directories and takes one owner count of the sponsor.
 
-use super::counters::{move_sponsor, reserve_of};
+use super::counters::move_sponsor;
 use super::entry_flags::{REQUIRE_SIGN_FOR_FEE, REQUIRE_SIGN_FOR_RESERVE};
 use super::set_flags::*;
 use crate::engine::directory::{insert_owned, remove_owned};
@@ -228,7 +228,7 @@ fn create(ctx: &mut ApplyContext, key: Hash256, sponsee: AccountId) -> Ter {
         return Ter::tecUNFUNDED;
     }
     let fees = ctx.sb.info().fees;
-    if ctx.prior_balance - fee < reserve_of(&fees, &root, 1, 0) {
+    if ctx.prior_balance - fee < fees.reserve_of(&root, 1, 0) {
         return Ter::tecUNFUNDED;
     }
     let mut entry = with_threading(new_entry(lt::SPONSORSHIP));
@@ -329,7 +329,7 @@ fn move_fee(ctx: &mut ApplyContext, entry: &mut StObject) -> Result<(), Ter> {
         return Err(Ter::tecUNFUNDED);
     }
     let fees = ctx.sb.info().fees;
-    if ctx.prior_balance - delta < reserve_of(&fees, &root, 0, 0) {
+    if ctx.prior_balance - delta < fees.reserve_of(&root, 0, 0) {
         return Err(Ter::tecUNFUNDED);
     }
     root.set(s.balance, StValue::Amount(Amount::Xrp(balance - delta)));

@@ -7,8 +7,8 @@
 //! ends it.
 
 use super::counters::{
-    entry_units, move_account_sponsor, move_sponsor, owner_of, reserve_of, sponsor_can_carry,
-    sponsor_field, supported,
+    entry_units, move_account_sponsor, move_sponsor, owner_of, sponsor_can_carry, sponsor_field,
+    supported,
 };
 use super::transfer_flags::{CREATE, END, REASSIGN};
 use super::{co_signed, reserve_sponsor};
@@ -145,7 +145,7 @@ fn own_reserve(
 ) -> Result<(), Ter> {
     let root = ctx.sb.peek(&keylet::account(who)).ok_or(Ter::tefINTERNAL)?;
     let fees = ctx.sb.info().fees;
-    if balance_before_fee(ctx, who, &root) < reserve_of(&fees, &root, obj_delta, acct_delta) {
+    if balance_before_fee(ctx, who, &root) < fees.reserve_of(&root, obj_delta, acct_delta) {
         return Err(Ter::tecINSUFFICIENT_RESERVE);
     }
     Ok(())

@@ -650,10 +650,10 @@ mod tests {
             Rules::from_entry(FeatureSet::EMPTY, Some(&entry)),
             Err(RulesError::Unknown(_))
         ));
-        let entry = entry_of(vec![Feature::Sponsor.id(), Feature::AMM.id()]);
+        let entry = entry_of(vec![Feature::ConfidentialTransfer.id(), Feature::AMM.id()]);
         assert_eq!(
             Rules::from_entry(FeatureSet::EMPTY, Some(&entry)),
-            Err(RulesError::Lacking(vec!["Sponsor"]))
+            Err(RulesError::Lacking(vec!["ConfidentialTransfer"]))
         );
         assert!(RuleBook::default().check().is_ok());
     }
@@ -691,7 +691,8 @@ mod tests {
         assert!(ci.book.presets.contains(Feature::AMM));
         assert!(!ci.book.presets.contains(Feature::FixAMMv1_3));
         assert!(ci.book.genesis.is_empty());
-        assert!(ci.dropped.contains(&"Sponsor") && ci.dropped.contains(&"ConfidentialTransfer"));
+        assert!(ci.book.presets.contains(Feature::Sponsor));
+        assert!(ci.dropped.contains(&"ConfidentialTransfer") && !ci.dropped.contains(&"Sponsor"));
         for p in &PRESETS[..4] {
             assert!(AmendmentConfig::preset(p).is_ok(), "{p}");
         }
@@ -806,12 +807,12 @@ mod tests {
             .genesis
             .is_empty());
         let sponsor = AmendmentConfig {
-            up: names(&["Sponsor"]),
+            up: names(&["ConfidentialTransfer"]),
             ..AmendmentConfig::default()
         };
         assert_eq!(
             sponsor.resolve(None),
-            Err(RulesError::Lacking(vec!["Sponsor"]))
+            Err(RulesError::Lacking(vec!["ConfidentialTransfer"]))
         );
         let typo = AmendmentConfig {
             features: Some(names(&["fixAMMv13"])),

@@ -44,7 +44,11 @@ fn default_genesis_records_no_amendments_and_keeps_the_legacy_fees() {
     let rules = env.store.rules();
     assert!(rules.recorded().is_empty());
     assert!(rules.enabled(Feature::AMM) && rules.enabled(Feature::FixAMMv1_3));
-    assert!(!rules.enabled(Feature::Sponsor), "ledgerd lacks Sponsor");
+    assert!(rules.enabled(Feature::Sponsor), "every supported amendment");
+    assert!(
+        !rules.enabled(Feature::ConfidentialTransfer),
+        "ledgerd lacks it"
+    );
 }
 
 #[test]
@@ -135,14 +139,16 @@ fn a_snapshot_takes_its_amendments_entry_and_refuses_what_ledgerd_lacks() {
         .expect("same ledger");
     assert_eq!(again.rules().recorded(), genesis);
     assert!(again.rules().enabled(Feature::FixAMMv1_3));
-    // The same ledger with Sponsor recorded no longer hashes to its header, so the
-    // rules are checked first: whatever the hash, Sponsor is refused by name.
-    match Ledgers::from_snapshot_bytes(presets, header, bytes(Some(Feature::Sponsor))) {
+    // The same ledger with ConfidentialTransfer recorded no longer hashes to its header, so
+    // the rules are checked first: whatever the hash, the amendment ledgerd lacks is
+    // refused by name.
+    let lacking = Feature::ConfidentialTransfer;
+    match Ledgers::from_snapshot_bytes(presets, header, bytes(Some(lacking))) {
         Err(SnapshotError::Rules(RulesError::Lacking(names))) => {
-            assert_eq!(names, vec!["Sponsor"])
+            assert_eq!(names, vec!["ConfidentialTransfer"])
         }
         Err(other) => panic!("refused for {other}"),
-        Ok(_) => panic!("Sponsor accepted"),
+        Ok(_) => panic!("ConfidentialTransfer accepted"),
     }
 }
 

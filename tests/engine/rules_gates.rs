@@ -433,12 +433,12 @@ fn a_delegate_needs_permission_delegation() {
     );
 }
 
-// Sponsor (xrpld 3.3): its three common fields on any type. ledgerd lacks the amendment,
-// so a ledger never has it and the story is one way: xrpld's answer without it.
+// Sponsor (xrpld 3.3): its three common fields on any type without the amendment (the
+// other way is tests/engine/sponsor_*.rs).
 
 #[test]
 fn sponsorship_fields_need_sponsor() {
-    let mut env = env_without(&[]);
+    let mut env = env_without(&[Feature::Sponsor]);
     let [alice, bob] = ["alice", "bob"].map(Account::new);
     for a in [&alice, &bob] {
         env.fund(a, xrp(10_000));

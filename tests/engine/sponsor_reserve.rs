@@ -967,7 +967,7 @@ fn sponsor_created(to: &Account, amount: Amount) -> Tx {
 /// Without the amendment the flag is temDISABLED; with it, a plain XRP payment only.
 #[test]
 fn sponsor_created_account_malformed() {
-    let mut off = Env::new();
+    let mut off = crate::rules::env_without(&[Feature::Sponsor]);
     let [alice] = off.funded(["alice"]);
     let bob = Account::new("bob");
     off.apply(&alice, sponsor_created(&bob, xrp(100)), Ter::temDISABLED);

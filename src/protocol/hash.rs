@@ -51,6 +51,10 @@ pub mod prefix {
     pub const COUNTERPARTY_SIGN: [u8; 4] = *b"CPT\0";
     /// A LoanSet counterparty's multi-signature under fixCleanup3_4_0: `CPM\0`.
     pub const COUNTERPARTY_MULTI_SIGN: [u8; 4] = *b"CPM\0";
+    /// A sponsor's single co-signature in the fixCleanup3_4_0 form: `SPN\0`.
+    pub const SPONSOR_SIGN: [u8; 4] = *b"SPN\0";
+    /// A sponsor's multi-signature in the fixCleanup3_4_0 form: `SPM\0`.
+    pub const SPONSOR_MULTI_SIGN: [u8; 4] = *b"SPM\0";
     /// Payment channel claim: `CLM\0`.
     pub const PAYMENT_CHANNEL_CLAIM: [u8; 4] = *b"CLM\0";
     /// What a Batch's signers sign.

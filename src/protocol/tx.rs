@@ -36,6 +36,30 @@ pub fn multisigning_data(tx: &StObject, signer: &AccountId) -> Vec<u8> {
 /// built for fixCleanup3_4_0 sign it, the same serialization behind `CPT\0` (single) or
 /// `CPM\0` with the signer's account (multi). Both forms, in that order.
 pub fn counterparty_signing_data(tx: &StObject, signer: Option<&AccountId>) -> [Vec<u8>; 2] {
+    cosigning_data(
+        tx,
+        signer,
+        prefix::COUNTERPARTY_SIGN,
+        prefix::COUNTERPARTY_MULTI_SIGN,
+    )
+}
+
+/// What a sponsor signs in `SponsorSignature`: the transaction's signing data, or, as
+/// clients built for fixCleanup3_4_0 sign it (xrpl.js 5.3's `signAsSponsor`), the same
+/// serialization behind `SPN\0` (single) or `SPM\0` with the signer's account (multi).
+/// Both forms, in that order.
+pub fn sponsor_signing_data(tx: &StObject, signer: Option<&AccountId>) -> [Vec<u8>; 2] {
+    cosigning_data(tx, signer, prefix::SPONSOR_SIGN, prefix::SPONSOR_MULTI_SIGN)
+}
+
+/// A co-signer's data: the plain signing (or multi-signing) data and the same body
+/// behind the co-signer's own prefix, `single` or `multi`.
+fn cosigning_data(
+    tx: &StObject,
+    signer: Option<&AccountId>,
+    single: [u8; 4],
+    multi: [u8; 4],
+) -> [Vec<u8>; 2] {
     let body = encode_for_signing(tx);
     let with = |p: [u8; 4], suffix: &[u8]| {
         let mut out = p.to_vec();
@@ -44,13 +68,10 @@ pub fn counterparty_signing_data(tx: &StObject, signer: Option<&AccountId>) -> [
         out
     };
     match signer {
-        None => [
-            with(prefix::TX_SIGN, &[]),
-            with(prefix::COUNTERPARTY_SIGN, &[]),
-        ],
+        None => [with(prefix::TX_SIGN, &[]), with(single, &[])],
         Some(a) => [
             with(prefix::TX_MULTI_SIGN, a.as_bytes()),
-            with(prefix::COUNTERPARTY_MULTI_SIGN, a.as_bytes()),
+            with(multi, a.as_bytes()),
         ],
     }
 }

@@ -230,6 +230,93 @@ fn a_bad_sponsor_signature_is_rejected_before_apply() {
     assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
 }
 
+/// A SponsorSignature over `SPN\0` + the signing serialization (single) or `SPM\0` + it +
+/// the signer (multi): how xrpl.js 5.3's `signAsSponsor` signs (the fixCleanup3_4_0
+/// form), built here from the bytes, not from ledgerd's helper.
+fn prefixed_sponsor_signature(
+    o: &StObject,
+    single: Option<&Account>,
+    multi: &[&Account],
+) -> StObject {
+    let s = ledgerd::ledger::sf::sf();
+    let body = ledgerd::protocol::codec::encode_for_signing(o);
+    let mut sig = StObject::new();
+    if let Some(signer) = single {
+        let data = [b"SPN\0".as_slice(), &body].concat();
+        sig.set(
+            s.signing_pub_key,
+            StValue::Blob(signer.kp.public.as_bytes().to_vec()),
+        );
+        sig.set(s.txn_signature, StValue::Blob(signer.kp.sign(&data)));
+        return sig;
+    }
+    let mut sorted = multi.to_vec();
+    sorted.sort_by_key(|a| a.id);
+    let list = sorted
+        .iter()
+        .map(|a| {
+            let data = [b"SPM\0".as_slice(), &body, a.id.as_bytes()].concat();
+            let mut signer = StObject::new();
+            signer.set(s.account, StValue::AccountId(a.id));
+            signer.set(
+                s.signing_pub_key,
+                StValue::Blob(a.kp.public.as_bytes().to_vec()),
+            );
+            signer.set(s.txn_signature, StValue::Blob(a.kp.sign(&data)));
+            (
+                ledgerd::protocol::definitions::Field::named("Signer"),
+                signer,
+            )
+        })
+        .collect();
+    sig.set(s.signing_pub_key, StValue::Blob(Vec::new()));
+    sig.set(s.signers, StValue::Array(list));
+    sig
+}
+
+#[test]
+fn the_sponsor_may_sign_in_the_prefixed_form_clients_use() {
+    let mut env = env();
+    let [alice, sponsor, carol, s1, s2] = env.funded(["alice", "sponsor", "carol", "s1", "s2"]);
+    let s = ledgerd::ledger::sf::sf();
+    // Single: the sponsor pays the fee.
+    let before = env.balance(&sponsor);
+    let tx = fee_sponsored_payment(&sponsor, &carol);
+    let mut o = tx.signed(&alice.id, env.seq(&alice), 10, &alice.kp);
+    let sig = prefixed_sponsor_signature(&o, Some(&sponsor), &[]);
+    o.set(s.sponsor_signature, StValue::Object(sig));
+    assert_eq!(signature_fault(&o), None);
+    assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
+    assert_eq!(env.balance(&sponsor), before - 10);
+    // The prefix of the other co-signer (a LoanSet counterparty's `CPT\0`) is refused.
+    let tx = fee_sponsored_payment(&sponsor, &carol);
+    let mut o = tx.signed(&alice.id, env.seq(&alice), 10, &alice.kp);
+    let body = ledgerd::protocol::codec::encode_for_signing(&o);
+    let mut sig = StObject::new();
+    sig.set(
+        s.signing_pub_key,
+        StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
+    );
+    sig.set(
+        s.txn_signature,
+        StValue::Blob(sponsor.kp.sign(&[b"CPT\0".as_slice(), &body].concat())),
+    );
+    o.set(s.sponsor_signature, StValue::Object(sig));
+    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
+    // Multi: the sponsor's list of two, quorum 2, each signer in the `SPM\0` form.
+    env.apply(
+        &sponsor,
+        signer_list(2, &[(&s1, 1), (&s2, 1)]),
+        Ter::tesSUCCESS,
+    );
+    let tx = fee_sponsored_payment(&sponsor, &carol);
+    let mut o = tx.signed(&alice.id, env.seq(&alice), 30, &alice.kp);
+    let sig = prefixed_sponsor_signature(&o, None, &[&s1, &s2]);
+    o.set(s.sponsor_signature, StValue::Object(sig));
+    assert_eq!(signature_fault(&o), None);
+    assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
+}
+
 /// Signs `o` again as `who` after a change.
 fn sign_again(o: &mut StObject, who: &Account) {
     support::payment::sign_object(o, &who.kp);

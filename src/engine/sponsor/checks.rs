@@ -19,6 +19,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
+use crate::protocol::tx::sponsor_signing_data;
 use crate::protocol::types::AccountId;
 
 /// The transaction's `SponsorSignature` object, if it carries one.
@@ -156,8 +157,9 @@ pub fn signature_valid(tx: &StObject) -> bool {
     let Some(sig) = sponsor_signature(tx) else {
         return true;
     };
-    let checks = |pk: &[u8], data: &[u8], signature: &[u8]| {
-        PublicKey::from_slice_lenient(pk).is_ok_and(|k| verify(&k, data, signature, true))
+    let checks = |pk: &[u8], forms: [Vec<u8>; 2], signature: &[u8]| {
+        PublicKey::from_slice_lenient(pk)
+            .is_ok_and(|k| forms.iter().any(|data| verify(&k, data, signature, true)))
     };
     let key = sig.blob_of(s.signing_pub_key).unwrap_or_default();
     if !key.is_empty() {
@@ -165,7 +167,7 @@ pub fn signature_valid(tx: &StObject) -> bool {
             return false;
         }
         let signature = sig.blob_of(s.txn_signature).unwrap_or_default();
-        return checks(key, &crate::protocol::tx::signing_data(tx), signature);
+        return checks(key, sponsor_signing_data(tx, None), signature);
     }
     let Some(StValue::Array(signers)) = sig.get(s.signers) else {
         return false;
@@ -185,11 +187,6 @@ pub fn signature_valid(tx: &StObject) -> bool {
         };
         let sorted = last.is_none_or(|l| l < id);
         last = Some(id);
-        sorted
-            && checks(
-                pk,
-                &crate::protocol::tx::multisigning_data(tx, &id),
-                signature,
-            )
+        sorted && checks(pk, sponsor_signing_data(tx, Some(&id)), signature)
     })
 }

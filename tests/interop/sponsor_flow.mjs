@@ -1,7 +1,9 @@
 // Drive a running ledgerd with xrpl.js, unmodified, over WebSocket through Sponsor (XLS-68):
 // a sponsored account creation (Payment tfSponsorCreatedAccount), a pre-funded
 // Sponsorship (SponsorshipSet) read back by ledger_entry and account_objects, and a
-// trust line whose fee and reserve the Sponsorship pays.
+// trust line whose fee and reserve the Sponsorship pays; a trust line whose fee the sponsor
+// pays co-signing with `signAsSponsor`; the sponsorship of the first line ended by a
+// SponsorshipTransfer; `account_objects`' `sponsored` partition.
 // Usage: node sponsor_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
@@ -46,5 +48,31 @@ check(sr.SponsoredOwnerCount === 1 && (await root(client, sponsor.address)).Spon
 check(sr.Balance === before, 'the sponsee paid nothing')
 const after = (await req(client, { command: 'ledger_entry', index: entry.index })).node
 check(after.FeeAmount === '988' && after.RemainingOwnerCount === 1, 'the Sponsorship paid the fee and one owner count')
+
+// 4. Co-signed: carol's TrustSet, the fee paid by the sponsor's signature (no Sponsorship).
+const carol = Wallet.generate(ECDSA.secp256k1)
+await fund(client, [carol])
+const carolBefore = (await root(client, carol.address)).Balance
+const sponsorBefore = BigInt((await root(client, sponsor.address)).Balance)
+const prepared = await client.autofill({ TransactionType: 'TrustSet', Account: carol.address, LimitAmount: { currency: 'EUR', issuer: gw.address, value: '5' }, Sponsor: sponsor.address, SponsorFlags: 1 })
+const byCarol = carol.sign(prepared)
+const cosigned = xrpl.signAsSponsor(sponsor, byCarol.tx_blob)
+const sent = await client.submitAndWait(cosigned.tx_blob)
+check(result(sent) === 'tesSUCCESS', `co-signed sponsored TrustSet: ${result(sent)}`)
+check((await root(client, carol.address)).Balance === carolBefore, 'carol paid no fee')
+check(sponsorBefore - BigInt((await root(client, sponsor.address)).Balance) === BigInt(prepared.Fee), 'the sponsor paid the fee')
+
+// 5. The sponsee ends the sponsorship of its line: the sponsor field and the counts go.
+const ended = await submit(client, { TransactionType: 'SponsorshipTransfer', Account: sponsee.address, ObjectID: lineEntry.index, Flags: 0x00010000 }, sponsee)
+check(result(ended) === 'tesSUCCESS', `SponsorshipTransfer end: ${result(ended)}`)
+const lineAfter = (await req(client, { command: 'ledger_entry', index: lineEntry.index })).node
+check(lineAfter.LowSponsor === undefined && lineAfter.HighSponsor === undefined, 'the line carries no sponsor')
+check((await root(client, sponsee.address)).SponsoredOwnerCount === undefined && (await root(client, sponsor.address)).SponsoringOwnerCount === undefined, 'the counts are gone')
+
+// 6. `sponsored` partitions the sponsee's objects: none sponsored now.
+const spon = (await req(client, { command: 'account_objects', account: sponsee.address, sponsored: true })).account_objects
+const own = (await req(client, { command: 'account_objects', account: sponsee.address, sponsored: false })).account_objects
+const all = (await req(client, { command: 'account_objects', account: sponsee.address })).account_objects
+check(spon.length === 0 && own.length === all.length && all.length === 2, `sponsored partition: ${spon.length} + ${own.length} of ${all.length}`)
 
 await finish(client)

@@ -33,7 +33,7 @@ enum SOp {
     End(usize, usize),
     /// Payment tfSponsorCreatedAccount from `who` to a new address.
     Create(usize),
-    /// AccountDelete of `who` to `dst`.
+    /// AccountDelete of `who` to `dst` (6 and 7: to its sponsor, if sponsored).
     Delete(usize, usize),
     /// Plain XRP payment (from, to, drops).
     Pay(usize, usize, i64),
@@ -65,7 +65,7 @@ fn sop() -> impl Strategy<Value = SOp> {
             .prop_map(|(a, b, f, k, p)| SOp::Sponsored(a, b, f, k, p)),
         2 => (who(), 0..8usize).prop_map(|(a, p)| SOp::End(a, p)),
         1 => who().prop_map(SOp::Create),
-        1 => (who(), who()).prop_map(|(a, b)| SOp::Delete(a, b)),
+        1 => (who(), 0..8usize).prop_map(|(a, b)| SOp::Delete(a, b)),
         2 => (who(), who(), 1i64..50_000_000).prop_map(|(a, b, n)| SOp::Pay(a, b, n)),
         1 => Just(SOp::Close),
     ]
@@ -171,8 +171,13 @@ fn stx(w: &mut SWorld, op: &SOp) -> Option<(Account, Tx, usize)> {
             (pick(w, a).clone(), tx, 6)
         }
         SOp::Delete(a, b) => {
-            let dst = pick(w, b).clone();
-            (pick(w, a).clone(), account_delete(&dst), 7)
+            let from = pick(w, a).clone();
+            let sponsor = w.env.root(&from).and_then(|r| r.account_of(sf().sponsor));
+            let dst = match sponsor {
+                Some(id) if b >= 6 => w.accts.iter().find(|x| x.id == id)?.clone(),
+                _ => pick(w, b).clone(),
+            };
+            (from, account_delete(&dst), 7)
         }
         SOp::Pay(a, b, n) => (pick(w, a).clone(), pay(pick(w, b), drops(n)), 8),
         SOp::Close => return None,

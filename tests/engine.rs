@@ -64,6 +64,8 @@ mod permissioned_dex;
 mod pipeline;
 #[path = "engine/props.rs"]
 mod props;
+#[path = "engine/props_sponsor.rs"]
+mod props_sponsor;
 #[path = "engine/review.rs"]
 mod review;
 #[path = "engine/rules.rs"]

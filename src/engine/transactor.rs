@@ -480,11 +480,21 @@ fn check_sign(
     if c.dry_run && c.signing_key.is_empty() {
         return Ok(());
     }
-    let signer = AccountId::from_public_key(&c.signing_key);
-    if root.account_of(s.regular_key) == Some(signer) {
+    single_key_authorizes(&root, &payer, &c.signing_key)
+}
+
+/// Whether `key` may sign alone for `account` (its AccountRoot `root`): its regular key,
+/// or its master key unless disabled (`tefMASTER_DISABLED`); else `tefBAD_AUTH`.
+pub(crate) fn single_key_authorizes(
+    root: &StObject,
+    account: &AccountId,
+    key: &[u8],
+) -> Result<(), Ter> {
+    let signer = AccountId::from_public_key(key);
+    if root.account_of(sf().regular_key) == Some(signer) {
         return Ok(());
     }
-    if signer == payer {
+    if signer == *account {
         if root.is_flag(lsf::DISABLE_MASTER) {
             return Err(Ter::tefMASTER_DISABLED);
         }

@@ -12,7 +12,6 @@ use crate::engine::entry::key_kind;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::MULTI_SIGNERS_MAX;
 use crate::engine::tx_type::TxType;
-use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::rules::Rules as LedgerRules;
 use crate::ledger::sf::{sf, StExt};
@@ -132,17 +131,7 @@ pub fn check_sign(view: &dyn ReadView, tx: &StObject, dry_run: bool) -> Result<(
     let Some(root) = view.read(&keylet::account(&sponsor)) else {
         return Err(Ter::terNO_ACCOUNT);
     };
-    let signer = AccountId::from_public_key(key);
-    if root.account_of(s.regular_key) == Some(signer) {
-        return Ok(());
-    }
-    if signer == sponsor {
-        if root.is_flag(lsf::DISABLE_MASTER) {
-            return Err(Ter::tefMASTER_DISABLED);
-        }
-        return Ok(());
-    }
-    Err(Ter::tefBAD_AUTH)
+    crate::engine::transactor::single_key_authorizes(&root, &sponsor, key)
 }
 
 /// `STTx::checkSign` for the SponsorSignature (true when there is none): a single

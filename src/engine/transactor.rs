@@ -480,7 +480,7 @@ fn check_sign(
     if c.dry_run && c.signing_key.is_empty() {
         return Ok(());
     }
-    single_key_authorizes(&root, &payer, &c.signing_key)
+    single_key_authorizes(root, &payer, &c.signing_key)
 }
 
 /// Whether `key` may sign alone for `account` (its AccountRoot `root`): its regular key,

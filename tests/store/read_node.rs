@@ -259,8 +259,9 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
         )
         .await;
     assert_eq!(r["status"], "success", "{r}");
-    // The relay connects to the writer once someone listens.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The relay connects to the writer once someone listens: wait until it carries a
+    // proposed message (however slow the machine), then close that probe's ledger.
+    relay_carries(ra, &b.ws_url()).await;
 
     // Submitted through A (signed there: loopback is admin), closed through A.
     let hash = blocking(move || {
@@ -269,8 +270,7 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
         h
     })
     .await;
-    let seen = stream.event("transaction").await;
-    assert_eq!(seen["transaction"]["hash"], hash.as_str(), "{seen}");
+    let seen = event_for(&mut stream, &hash).await;
     assert_eq!(seen["validated"], true);
     // accounts_proposed on B: the writer's proposed message, relayed, then the validated
     // one B publishes from the database.
@@ -342,6 +342,44 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
 
 fn writer_addr(listen: &str) -> SocketAddr {
     listen.parse().expect("address")
+}
+
+/// Probes B's proposed relay (API version 2, as the test's `accounts_proposed`): a payment
+/// through A to a probe account until B's `transactions_proposed` shows one, then closes
+/// the probes' ledger through A.
+async fn relay_carries(a: SocketAddr, b_url: &str) {
+    let mut probe = Ws::connect(b_url).await;
+    let r = probe
+        .req(
+            json!({"command": "subscribe", "streams": ["transactions_proposed"], "api_version": 2}),
+        )
+        .await;
+    assert_eq!(r["status"], "success", "{r}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "the proposed relay never carried a message"
+        );
+        blocking(move || pay(a, &address("relay probe"), 40_000_000)).await;
+        let next = tokio::time::timeout(Duration::from_secs(2), probe.event("transaction"));
+        if next.await.is_ok() {
+            break;
+        }
+    }
+    blocking(move || accept(a)).await;
+}
+
+/// The next `transaction` message on `stream` for `hash`, after those of the relay probes.
+async fn event_for(stream: &mut Ws, hash: &str) -> Value {
+    loop {
+        let seen = stream.event("transaction").await;
+        if seen["transaction"]["hash"] == hash {
+            return seen;
+        }
+        let probe = seen["transaction"]["Destination"].as_str();
+        assert_eq!(probe, Some(address("relay probe").as_str()), "{seen}");
+    }
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {

@@ -240,9 +240,10 @@ async fn a_trickle_beside_a_flood_is_answered_promptly() {
     }
     // Flooders keep the pool's queue full of signatures for as long as the trickle runs.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood_replies = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let mut flooders = Vec::new();
     for f in 0..FLOODERS {
-        let (url, stop) = (url.clone(), stop.clone());
+        let (url, stop, replies) = (url.clone(), stop.clone(), flood_replies.clone());
         flooders.push(tokio::spawn(async move {
             let mut ws = Ws::connect(&url).await;
             let mut sent = 0u64;
@@ -256,6 +257,7 @@ async fn a_trickle_beside_a_flood_is_answered_promptly() {
                 let r = ws.recv().await;
                 assert_eq!(r["status"], "success", "{r}");
                 answered += 1;
+                replies.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 if !stop.load(std::sync::atomic::Ordering::Relaxed) {
                     ws.send(&authorize(json!(sent), f % 2 == 1, sent % AMOUNTS + 1))
                         .await;
@@ -266,10 +268,19 @@ async fn a_trickle_beside_a_flood_is_answered_promptly() {
         }));
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
+    // Promptly means in turn, not in time (the machine is shared): while one trickle
+    // request waits, the flood gets about what was queued ahead of it answered (every
+    // flooder's window; about 1.5 windows measured, replies in transit included). The
+    // bound is 8 windows, a small part of the whole flood (over 10,000 requests): a
+    // request held back until some later event would watch the flood go by.
     let mut worst = Duration::ZERO;
+    let mut most_passed = 0u64;
     for i in 0..TRICKLE as u64 {
         let sent = Instant::now();
+        let before = flood_replies.load(std::sync::atomic::Ordering::SeqCst);
         let r = trickle.call(authorize(json!(i), i % 2 == 0, 2)).await;
+        let passed = flood_replies.load(std::sync::atomic::Ordering::SeqCst) - before;
+        most_passed = most_passed.max(passed);
         worst = worst.max(sent.elapsed());
         assert_eq!(r["status"], "success", "{r}");
         tokio::time::sleep(Duration::from_millis(3)).await;
@@ -279,16 +290,11 @@ async fn a_trickle_beside_a_flood_is_answered_promptly() {
     for f in flooders {
         flooded += f.await.expect("flooder");
     }
-    eprintln!("trickle: worst {idle_worst:?} alone, {worst:?} beside {flooded} flooded requests");
-    // Loose bounds on a shared 2-core machine: a reply held back until some later event
-    // (another batch, a flooder's reply) would show as seconds, not milliseconds.
+    eprintln!("trickle: worst {idle_worst:?} alone, {worst:?} and at most {most_passed} flood replies beside {flooded} flooded requests");
+    let window = (FLOODERS * IN_FLIGHT) as u64;
     assert!(
-        idle_worst < Duration::from_millis(500),
-        "{idle_worst:?} alone"
-    );
-    assert!(
-        worst < Duration::from_millis(500),
-        "{worst:?} beside the flood"
+        most_passed <= 8 * window,
+        "{most_passed} flood replies went by one trickle request (window {window})"
     );
     assert!(flooded > TRICKLE as u64, "the flood never ran ({flooded})");
 }

@@ -13,10 +13,11 @@
 //!   asset ratio", under `all - fixAMMClawbackRounding`: the claw would leave the pool's
 //!   product mean below its LP tokens; the transaction refuses it as
 //!   `tecPRECISION_LOSS` with the fix, the invariant as `tecINVARIANT_FAILED` without.
-//! - Hybrid offers (`OfferStream`, PermissionedDEX_test `testHybridInvalidOffer`): a
-//!   hybrid offer's owner who left the domain keeps it crossable in the open book with
-//!   the fix (membership is checked only while walking the domain's book); before, the
-//!   open book's walk removes it too.
+//! - Hybrid offers (`OfferStream`, PermissionedDEX_test `testHybridInvalidOffer` and
+//!   `testHybridOpenBookAfterCredentialExpiry`): a hybrid offer's owner who left the
+//!   domain (credential deleted or expired) keeps it crossable in the open book with the
+//!   fix (membership is checked only while walking the domain's book); before, the open
+//!   book's walk removes it too.
 
 use crate::rules::amm_both_ways::{amm_account, create, lp_tokens, pool, pool_tx, v};
 use crate::support;
@@ -275,12 +276,19 @@ fn dex(on: bool) -> Dex {
     let seq = env.seq(&owner);
     env.apply(&owner, domain_set(&[(owner.id, CRED)]), Ter::tesSUCCESS);
     let domain = keylet::permissioned_domain(&owner.id, seq);
+    // Closed after each round, as jtx does, so that a later close replays nothing out
+    // of order.
+    env.close();
     for who in [&alice, &bob, &carol] {
         env.apply(&owner, credentials::create(who, CRED), Ter::tesSUCCESS);
-        env.apply(who, credentials::accept(&owner, CRED), Ter::tesSUCCESS);
         env.apply(who, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+    }
+    env.close();
+    for who in [&alice, &bob, &carol] {
+        env.apply(who, credentials::accept(&owner, CRED), Ter::tesSUCCESS);
         env.apply(&gw, pay(who, gw.iou("USD", 100)), Ter::tesSUCCESS);
     }
+    env.close();
     Dex {
         env,
         gw,
@@ -396,6 +404,68 @@ fn a_hybrid_offer_of_a_member_who_left_stays_crossable_in_the_open_book_only_wit
             assert!(d.env.read(&hybrid).is_none());
             assert_eq!(d.amounts(&regular), Some((xrp(5), d.usd(5))));
             assert_eq!(d.page_size(&open_dir), 1);
+        }
+    }
+}
+
+/// PermissionedDEX_test `testHybridOpenBookAfterCredentialExpiry`: devin's credential
+/// expires while his hybrid offer sits in both books.
+#[test]
+fn a_hybrid_offer_outlives_its_owners_credential_in_the_open_book_only_with_the_fix() {
+    for on in [false, true] {
+        let mut d = dex(on);
+        let devin = Account::new("c330aPdxDevin");
+        d.env.fund(&devin, xrp(100_000));
+        d.env.close();
+        d.env.apply(&devin, trust(d.usd(1000)), Ter::tesSUCCESS);
+        d.env.close();
+        let gw = d.gw.clone();
+        d.env.apply(&gw, pay(&devin, d.usd(100)), Ter::tesSUCCESS);
+        let expires = d.env.parent_close() + 100;
+        let owner = d.owner.clone();
+        let cred = credentials::create(&devin, CRED).u32("Expiration", expires);
+        d.env.apply(&owner, cred, Ter::tesSUCCESS);
+        d.env.close();
+        d.env
+            .apply(&devin, credentials::accept(&owner, CRED), Ter::tesSUCCESS);
+        d.env.close();
+        let hybrid = d.offer(&devin, 10, offer_tf::HYBRID, true);
+        d.env.close();
+        // While the credential holds the open book crosses it either way.
+        d.pay(5, false, Ter::tesSUCCESS);
+        d.env.close();
+        assert_eq!(d.amounts(&hybrid), Some((xrp(5), d.usd(5))), "fix {on}");
+        // Past the expiration (rippled: expired once the parent close time passes it).
+        d.env.close_after(110);
+        let place = Tx::new("OfferCreate")
+            .amount("TakerPays", xrp(1))
+            .amount("TakerGets", d.usd(1))
+            .h256("DomainID", d.domain);
+        d.env.apply(&devin, place, Ter::tecNO_PERMISSION);
+        // Expired: the open book crosses it only with the fix; the failed payment
+        // leaves it in place without.
+        let want = if on {
+            Ter::tesSUCCESS
+        } else {
+            Ter::tecPATH_PARTIAL
+        };
+        d.pay(2, false, want);
+        let left = if on { 3 } else { 5 };
+        assert_eq!(
+            d.amounts(&hybrid),
+            Some((xrp(left), d.usd(left))),
+            "fix {on}"
+        );
+        // The domain's book refuses it either way, and its failed walk removes nothing.
+        d.pay(1, true, Ter::tecPATH_PARTIAL);
+        assert_eq!(
+            d.amounts(&hybrid),
+            Some((xrp(left), d.usd(left))),
+            "fix {on}"
+        );
+        if on {
+            d.pay(3, false, Ter::tesSUCCESS);
+            assert!(d.env.read(&hybrid).is_none(), "consumed");
         }
     }
 }

@@ -8,6 +8,9 @@
 //!   line no longer stops it; a global freeze, the pool's line frozen, or a deep freeze
 //!   of the LP's line still do. Before, a global freeze or either line frozen is
 //!   `tecFROZEN`.
+//! - AMMWithdraw tfLimitLPToken (`singleWithdrawEPrice`): an EPrice at which the LP
+//!   token formula's denominator is zero is `tecAMM_FAILED` with the fix; before, the
+//!   division throws (`tefEXCEPTION`).
 //! - AMMClawback (`AMM/AMMClawback.cpp`, `checkAMMPrecisionLoss` with fixAMMv1_3):
 //!   rippled's AMMClawback_test `testLastHolderLPTokenBalance`, "IOU/IOU pool, larger
 //!   asset ratio", under `all - fixAMMClawbackRounding`: the claw would leave the pool's
@@ -30,6 +33,7 @@ use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::{Amount, IouValue};
+use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::{PathStep, StValue};
 use ledgerd::protocol::types::{AccountId, Hash256, Issue};
@@ -467,5 +471,65 @@ fn a_hybrid_offer_outlives_its_owners_credential_in_the_open_book_only_with_the_
             d.pay(3, false, Ter::tesSUCCESS);
             assert!(d.env.read(&hybrid).is_none(), "consumed");
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// tfLimitLPToken at the effective price where the token formula divides by zero
+// (AMM/AMMWithdraw.cpp `singleWithdrawEPrice`)
+// ---------------------------------------------------------------------------------------
+
+/// `t = T * (T + A*E*(f - 2)) / (T*f - A*E)`: at `E = T*f/A` the denominator is zero.
+/// rippled throws (no fixCleanup3_4_0: `tefEXCEPTION`, nothing applied) before the fix,
+/// and answers `tecAMM_FAILED` with it.
+#[test]
+fn an_effective_price_zeroing_the_token_formula_fails_cleanly_only_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env330_without(on, &[]);
+        let [gw, lp, bob] = env.funded(["c330aGw5", "c330aLp5", "c330aBob5"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        for who in [&lp, &bob] {
+            env.apply(who, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
+            env.apply(&gw, pay(who, gw.iou("USD", 10_000)), Ter::tesSUCCESS);
+        }
+        // XRP(1,000)/USD(1,000) at a 1% trading fee: 1,000,000 LP tokens.
+        let mut tx = Tx::new("AMMCreate")
+            .amount("Amount", xrp(1_000))
+            .amount("Amount2", gw.iou("USD", 1_000))
+            .amount("Fee", Amount::Xrp(2_000_000));
+        tx.0.set(Field::named("TradingFee"), StValue::UInt16(1_000));
+        env.apply(&lp, tx, Ter::tesSUCCESS);
+        let (a, b) = (Issue::XRP, gw.iou("USD", 1).issue());
+        let acct = amm_account(&env, a, b).expect("AMM");
+        let lpt = |value: &str| {
+            Amount::iou(
+                val(value),
+                amm::lpt_currency(&a.currency, &b.currency),
+                acct,
+            )
+        };
+        // bob (no auction slot: the full fee, f = 0.01) adds a tenth.
+        let deposit = pool_tx("AMMDeposit", a, b)
+            .flags(tf::LP_TOKEN)
+            .amount("LPTokenOut", lpt("100000"));
+        env.apply(&bob, deposit, Ter::tesSUCCESS);
+        let (_, usd, t) = pool(&env, a, b);
+        assert_eq!((usd, t), (gw.iou("USD", 1_100), val("1100000")), "fix {on}");
+        // E = T*f/A = 1,100,000 * 0.01 / 1,100 = 10 LP tokens per USD.
+        let seq = env.seq(&bob);
+        let withdraw = pool_tx("AMMWithdraw", a, b)
+            .flags(tf::LIMIT_LP_TOKEN)
+            .amount("Amount", gw.iou("USD", 0))
+            .amount("EPrice", lpt("10"));
+        let want = if on {
+            Ter::tecAMM_FAILED
+        } else {
+            Ter::tefEXCEPTION
+        };
+        let got = env.submit(&bob, withdraw);
+        assert_eq!(got, want, "fix {on}");
+        // A tec takes the fee and the sequence; a tef nothing.
+        assert_eq!(env.seq(&bob), seq + u32::from(on), "fix {on}");
+        assert_eq!(pool(&env, a, b).2, val("1100000"), "fix {on}");
     }
 }

@@ -11,11 +11,13 @@
 //! - AMMWithdraw tfLimitLPToken (`singleWithdrawEPrice`): an EPrice at which the LP
 //!   token formula's denominator is zero is `tecAMM_FAILED` with the fix; before, the
 //!   division throws (`tefEXCEPTION`).
-//! - AMMClawback (`AMM/AMMClawback.cpp`, `checkAMMPrecisionLoss` with fixAMMv1_3):
-//!   rippled's AMMClawback_test `testLastHolderLPTokenBalance`, "IOU/IOU pool, larger
-//!   asset ratio", under `all - fixAMMClawbackRounding`: the claw would leave the pool's
-//!   product mean below its LP tokens; the transaction refuses it as
-//!   `tecPRECISION_LOSS` with the fix, the invariant as `tecINVARIANT_FAILED` without.
+//! - AMMClawback and AMMWithdraw (`checkAMMPrecisionLoss` with fixAMMv1_3): rippled's
+//!   AMMClawback_test `testLastHolderLPTokenBalance`, "IOU/IOU pool, larger asset
+//!   ratio", under `all - fixAMMClawbackRounding`: the claw (and, in the same pool, a
+//!   greedy tfLimitLPToken withdrawal) would leave the pool's product mean below its LP
+//!   tokens; the transaction refuses it as `tecPRECISION_LOSS` with the fix, the
+//!   invariant as `tecINVARIANT_FAILED` without. (AMMDeposit's check cannot fail: its
+//!   rounding favours the pool, and rippled marks it unreachable.)
 //! - Hybrid offers (`OfferStream`, PermissionedDEX_test `testHybridInvalidOffer` and
 //!   `testHybridOpenBookAfterCredentialExpiry`): a hybrid offer's owner who left the
 //!   domain (credential deleted or expired) keeps it crossable in the open book with the
@@ -180,60 +182,72 @@ fn the_issuer_takes_its_globally_frozen_asset_back_only_with_the_fix() {
 // AMMClawback's precision check (AMM/AMMClawback.cpp, `checkAMMPrecisionLoss`)
 // ---------------------------------------------------------------------------------------
 
-/// rippled's `testLastHolderLPTokenBalance` "IOU/IOU pool, larger asset ratio" under
-/// `all - fixAMMClawbackRounding` (16-digit Number: no SingleAssetVault, no
-/// LendingProtocol), with fixCleanup3_3_0 and without.
+/// The pool of rippled's `testLastHolderLPTokenBalance` "IOU/IOU pool, larger asset
+/// ratio" under `all - fixAMMClawbackRounding` (16-digit Number: no SingleAssetVault,
+/// no LendingProtocol), fixCleanup3_3_0 on or off: alice's USD(1)/EUR(2,000,000) of
+/// gateway after a deposit/withdraw cycle with bob, alice its only LP. Returns the
+/// ledger, gateway, alice and the pool's two issues.
+fn wide_pool(on: bool) -> (Env, Account, Account, (Issue, Issue)) {
+    let off = [
+        Feature::SingleAssetVault,
+        Feature::LendingProtocol,
+        Feature::FixAMMClawbackRounding,
+    ];
+    let mut env = env330_without(on, &off);
+    let [gw, alice, bob] = ["gateway", "alice", "bob"].map(Account::new);
+    for a in [&gw, &alice, &bob] {
+        env.fund(a, xrp(100_000));
+        env.apply(a, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    }
+    env.close();
+    env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tesSUCCESS);
+    env.close();
+    for (who, usd, eur) in [(&alice, 50_000, 500_000_000), (&bob, 40_000, 500_000_000)] {
+        env.apply(who, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(who, gw.iou("USD", usd)), Ter::tesSUCCESS);
+        env.apply(who, trust(gw.iou("EUR", 2 * eur)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(who, gw.iou("EUR", eur)), Ter::tesSUCCESS);
+    }
+    env.close();
+    let (a, b) = (gw.iou("USD", 1).issue(), gw.iou("EUR", 1).issue());
+    create(&mut env, &alice, gw.iou("USD", 1), gw.iou("EUR", 2_000_000));
+    env.close();
+    let alice_tokens = v(1076123487565916, -12);
+    let steps = [
+        (&alice, "AMMDeposit", "LPTokenOut", Some(alice_tokens)),
+        (&bob, "AMMDeposit", "LPTokenOut", Some(v(10_000, 0))),
+        (&alice, "AMMWithdraw", "LPTokenIn", Some(alice_tokens)),
+        (&bob, "AMMWithdraw", "", None),
+    ];
+    for (who, name, field, tokens) in steps {
+        let tx = match tokens {
+            Some(t) => pool_tx(name, a, b)
+                .flags(tf::LP_TOKEN)
+                .amount(field, lp_amount(&env, (a, b), t)),
+            None => pool_tx(name, a, b).flags(tf::WITHDRAW_ALL),
+        };
+        env.apply(who, tx, Ter::tesSUCCESS);
+        env.close();
+    }
+    let before = (lp_tokens(&env, &alice, a, b), pool(&env, a, b).2);
+    let want = (v(1414213562373101, -12), v(14142135623731, -10));
+    assert_eq!(before, want, "fix {on}");
+    (env, gw, alice, (a, b))
+}
+
+/// `value` of the pool's LP token.
+fn lp_amount(env: &Env, (a, b): (Issue, Issue), value: IouValue) -> Amount {
+    let acct = amm_account(env, a, b).expect("AMM");
+    Amount::iou(value, amm::lpt_currency(&a.currency, &b.currency), acct)
+}
+
+/// rippled's `testLastHolderLPTokenBalance` "IOU/IOU pool, larger asset ratio": gateway
+/// claws 1 USD from alice, with fixCleanup3_3_0 and without.
 #[test]
 fn a_claw_that_loses_precision_is_refused_by_the_transaction_with_the_fix() {
     for on in [false, true] {
-        let off = [
-            Feature::SingleAssetVault,
-            Feature::LendingProtocol,
-            Feature::FixAMMClawbackRounding,
-        ];
-        let mut env = env330_without(on, &off);
-        let [gw, alice, bob] = ["gateway", "alice", "bob"].map(Account::new);
-        for a in [&gw, &alice, &bob] {
-            env.fund(a, xrp(100_000));
-            env.apply(a, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
-        }
-        env.close();
-        env.apply(&gw, fset(asf::ALLOW_TRUSTLINE_CLAWBACK), Ter::tesSUCCESS);
-        env.close();
-        for (who, usd, eur) in [(&alice, 50_000, 500_000_000), (&bob, 40_000, 500_000_000)] {
-            env.apply(who, trust(gw.iou("USD", 100_000)), Ter::tesSUCCESS);
-            env.apply(&gw, pay(who, gw.iou("USD", usd)), Ter::tesSUCCESS);
-            env.apply(who, trust(gw.iou("EUR", 2 * eur)), Ter::tesSUCCESS);
-            env.apply(&gw, pay(who, gw.iou("EUR", eur)), Ter::tesSUCCESS);
-        }
-        env.close();
-        let (a, b) = (gw.iou("USD", 1).issue(), gw.iou("EUR", 1).issue());
-        create(&mut env, &alice, gw.iou("USD", 1), gw.iou("EUR", 2_000_000));
-        env.close();
-        let lpt = |env: &Env, value: IouValue| {
-            let acct = amm_account(env, a, b).expect("AMM");
-            Amount::iou(value, amm::lpt_currency(&a.currency, &b.currency), acct)
-        };
-        let alice_tokens = v(1076123487565916, -12);
-        let steps = [
-            (&alice, "AMMDeposit", "LPTokenOut", Some(alice_tokens)),
-            (&bob, "AMMDeposit", "LPTokenOut", Some(v(10_000, 0))),
-            (&alice, "AMMWithdraw", "LPTokenIn", Some(alice_tokens)),
-            (&bob, "AMMWithdraw", "", None),
-        ];
-        for (who, name, field, tokens) in steps {
-            let tx = match tokens {
-                Some(t) => pool_tx(name, a, b)
-                    .flags(tf::LP_TOKEN)
-                    .amount(field, lpt(&env, t)),
-                None => pool_tx(name, a, b).flags(tf::WITHDRAW_ALL),
-            };
-            env.apply(who, tx, Ter::tesSUCCESS);
-            env.close();
-        }
-        let before = (lp_tokens(&env, &alice, a, b), pool(&env, a, b).2);
-        let want = (v(1414213562373101, -12), v(14142135623731, -10));
-        assert_eq!(before, want, "fix {on}");
+        let (mut env, gw, alice, (a, b)) = wide_pool(on);
+        let held = lp_tokens(&env, &alice, a, b);
         let claw = pool_tx("AMMClawback", a, b)
             .account("Holder", &alice.id)
             .amount("Amount", gw.iou("USD", 1));
@@ -244,7 +258,37 @@ fn a_claw_that_loses_precision_is_refused_by_the_transaction_with_the_fix() {
         };
         env.apply(&gw, claw, want);
         assert!(amm_account(&env, a, b).is_some(), "fix {on}");
-        assert_eq!(lp_tokens(&env, &alice, a, b), before.0, "fix {on}");
+        assert_eq!(lp_tokens(&env, &alice, a, b), held, "fix {on}");
+    }
+}
+
+/// The same pool, alice withdrawing USD by tfLimitLPToken at an EPrice of 1,414 LP
+/// tokens per USD (nearly all of the USD side for nearly all her tokens): the pool it
+/// would leave fails the product check. No rippled unit test pins this input; the
+/// outcome follows from the check sitting where rippled puts it (before the deletion,
+/// after the assets moved), and without the fix from the `ValidAMM` invariant.
+#[test]
+fn a_withdrawal_that_loses_precision_is_refused_by_the_transaction_with_the_fix() {
+    for on in [false, true] {
+        let (mut env, gw, alice, (a, b)) = wide_pool(on);
+        let held = lp_tokens(&env, &alice, a, b);
+        let withdraw = pool_tx("AMMWithdraw", a, b)
+            .flags(tf::LIMIT_LP_TOKEN)
+            .amount("Amount", gw.iou("USD", 0))
+            .amount("EPrice", lp_amount(&env, (a, b), val("1414")));
+        let want = if on {
+            Ter::tecPRECISION_LOSS
+        } else {
+            Ter::tecINVARIANT_FAILED
+        };
+        env.apply(&alice, withdraw, want);
+        assert_eq!(lp_tokens(&env, &alice, a, b), held, "fix {on}");
+        // A price a little less greedy passes either way.
+        let withdraw = pool_tx("AMMWithdraw", a, b)
+            .flags(tf::LIMIT_LP_TOKEN)
+            .amount("Amount", gw.iou("EUR", 0))
+            .amount("EPrice", lp_amount(&env, (a, b), val("0.0007")));
+        env.apply(&alice, withdraw, Ter::tesSUCCESS);
     }
 }
 

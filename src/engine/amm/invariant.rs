@@ -47,7 +47,8 @@ pub fn withdrawal_holds(sb: &Sandbox, tx: &StObject, ter: Ter) -> bool {
 /// rippled `ValidAMM`'s deletion checks, enforced from fixCleanup3_3_0 on
 /// (`enforceAMMDelete`; before, rippled logs nothing and lets everything pass): only
 /// AMMWithdraw, AMMClawback and AMMDelete delete an AMM entry; a successful AMMDelete
-/// deletes one, and only with a zero LPTokenBalance; a failed one deletes none.
+/// deletes one, and only with a zero LPTokenBalance; one ending `tecINCOMPLETE` deletes
+/// none (other failures are not judged).
 pub fn deletion_holds(sb: &Sandbox, tx: &StObject, ter: Ter) -> bool {
     if !sb.info().rules.enabled(Feature::FixCleanup3_3_0) {
         return true;
@@ -67,6 +68,10 @@ pub fn deletion_holds(sb: &Sandbox, tx: &StObject, ter: Ter) -> bool {
 /// entry with the LPTokenBalance `deleted` (`None`: deleted none; `Some(None)`: one
 /// without the field).
 fn deletion_fits(kind: Option<TxType>, ter: Ter, deleted: Option<Option<Amount>>) -> bool {
+    // `ValidAMM::finalize` judges only a success or AMMDelete's tecINCOMPLETE.
+    if ter != Ter::tesSUCCESS && ter != Ter::tecINCOMPLETE {
+        return true;
+    }
     match kind {
         Some(TxType::AMMWithdraw | TxType::AMMClawback) => true,
         Some(TxType::AMMDelete) => match deleted {
@@ -157,6 +162,8 @@ mod tests {
             (TxType::AMMDelete, ok, Some(None), false),
             (TxType::AMMDelete, Ter::tecINCOMPLETE, zero, false),
             (TxType::AMMDelete, Ter::tecINCOMPLETE, None, true),
+            (TxType::AMMDelete, Ter::tecAMM_NOT_EMPTY, zero, true),
+            (TxType::Payment, Ter::tecPATH_DRY, one, true),
             (TxType::AMMWithdraw, ok, one, true),
             (TxType::AMMClawback, ok, one, true),
             (TxType::AMMDelete, ok, zero, true),

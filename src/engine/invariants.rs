@@ -54,7 +54,9 @@ pub enum Violation {
     BadPermissionedDex,
     /// A successful AMMWithdraw or AMMClawback left the pool's balances not all positive
     /// (or all zero), or `sqrt(amount * amount2)` below its LPTokenBalance by more than a
-    /// relative 1e-11 (rippled `ValidAMM`, under fixAMMv1_3).
+    /// relative 1e-11 (rippled `ValidAMM`, under fixAMMv1_3); or, under fixCleanup3_3_0,
+    /// an AMM entry deleted by other than AMMWithdraw, AMMClawback or a successful
+    /// AMMDelete, or a successful AMMDelete that left it or deleted it with LP tokens.
     BadAmmPool,
     /// A LoanBroker's CoverAvailable is below what its pseudo-account holds of the vault's
     /// asset, or (fixCleanup3_1_3, but for LoanBrokerDelete) above it (rippled

@@ -696,7 +696,9 @@ pub fn apply_transaction(
         invariants::loan_broker_cover(sb, rules.deletes_root)?;
         invariants::permissioned_domain(sb, ter, rules.domain)?;
         invariants::pseudo_account_ownership(sb)?;
-        let amm_ok = !rules.amm_withdrawal || super::amm::invariant::withdrawal_holds(sb, tx, ter);
+        let amm_ok = (!rules.amm_withdrawal
+            || super::amm::invariant::withdrawal_holds(sb, tx, ter))
+            && super::amm::invariant::deletion_holds(sb, tx, ter);
         amm_ok
             .then_some(())
             .ok_or(invariants::Violation::BadAmmPool)

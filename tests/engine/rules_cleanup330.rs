@@ -1,9 +1,9 @@
 //! fixCleanup3_3_0, xrpld 3.3.0's bundle of small fixes, gated both ways: each story runs
 //! under ledgerd's rule book with the amendment off and on and checks what xrpld decides
-//! each way. ledgerd does not yet honour every fix of the bundle (its AMM freeze and
-//! precision checks, the AMM deletion invariant, hybrid offers in the open book, the
-//! vault, lending and `Number` ones), so the amendment stays `Lacking`; these stories pin
-//! the spots it does honour.
+//! each way. ledgerd does not yet honour every fix of the bundle (the vault, lending and
+//! `Number` ones), so the amendment stays `Lacking`; these stories and
+//! `rules_cleanup330_amm.rs` (AMMWithdraw, the precision check, hybrid offers) pin the
+//! spots it does honour.
 //!
 //! - CheckCancel and CheckCash (`check/CheckCancel.cpp`, `check/CheckCash.cpp` preflight):
 //!   a zero CheckID is `temMALFORMED`; before the fix preclaim finds no check there,

@@ -120,6 +120,8 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         Some(c) => matching_one_amount(&mut w, &amm, &bal1, &bal2, &lpt, &held, &c),
     };
     let (new_balance, out1, out2) = result?;
+    let pair = (&asset, &asset2);
+    super::invariant::precision_loss(&ctx.sb, &amm.account, pair, &new_balance)?;
     delete_if_empty(&mut ctx.sb, &amm, sle, new_balance)?;
     claw_back(ctx, &holder, &issuer, &out1).into_result()?;
     if !two {

@@ -281,6 +281,10 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let mut pool = Pool { ctx, amm, tfee };
     let result = pool.dispatch(&f, &bal1, &bal2, &lpt);
     let new_balance = result?;
+    // fixCleanup3_3_0 (with fixAMMv1_3): defensive, as rippled marks it unreachable: the
+    // deposit formulas round LP tokens down and assets up, so the mean covers them.
+    let pair = (&pool.amm.asset, &pool.amm.asset2);
+    super::invariant::precision_loss(&pool.ctx.sb, &pool.amm.account, pair, &new_balance)?;
     let mut sle = (*sle).clone();
     sle.set(sf().lp_token_balance, StValue::Amount(new_balance));
     if lpt.is_zero() {

@@ -20,7 +20,7 @@ use super::{
     amm_holds, invalid_amm_amount, is_individual_frozen, lp_holds, preflight_mode, tf, trading_fee,
     tx_amm, uncaught, verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
 };
-use crate::engine::funds::{frozen_issue, require_auth};
+use crate::engine::funds::{deep_frozen, frozen_issue, is_global_frozen, require_auth};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
@@ -28,7 +28,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
-use crate::protocol::types::AccountId;
+use crate::protocol::types::{AccountId, Issue};
 
 /// The optional fields of a withdrawal.
 struct Fields {
@@ -108,7 +108,9 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     Ok(())
 }
 
-/// One asset asked for: within the pool, authorized, neither line frozen.
+/// One asset asked for: within the pool, authorized, and not frozen: before
+/// fixCleanup3_3_0 neither the pool's line (or the issue) nor the account's; with it
+/// rippled's `checkWithdrawFreeze`.
 fn check_amount(
     view: &dyn ReadView,
     amm: &AmmEntry,
@@ -121,10 +123,42 @@ fn check_amount(
     }
     let issue = amount.issue();
     require_auth(view, &issue, account).into_result()?;
-    if frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue) {
+    let frozen = if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        withdraw_frozen(view, &amm.account, account, &issue)
+    } else {
+        frozen_issue(view, &amm.account, &issue) || is_individual_frozen(view, account, &issue)
+    };
+    if frozen {
         return Err(Ter::tecFROZEN);
     }
     Ok(())
+}
+
+/// rippled's `checkWithdrawFreeze` for `issue` leaving the pool `pool` for `account`,
+/// which both submits and receives: never for the issuer itself; otherwise the issue
+/// globally frozen, the pool's line frozen, or the account's line deep frozen (its
+/// regular freeze does not stop it taking its own funds back).
+fn withdraw_frozen(
+    view: &dyn ReadView,
+    pool: &AccountId,
+    account: &AccountId,
+    issue: &Issue,
+) -> bool {
+    if issue.is_xrp() || *account == issue.issuer {
+        return false;
+    }
+    is_global_frozen(view, &issue.issuer)
+        || is_individual_frozen(view, pool, issue)
+        || deep_frozen(view, account, &issue.issuer, &issue.currency)
+}
+
+/// `issuerFreezeHandling`: under fixCleanup3_3_0 the issuer of either pool asset reads
+/// the pool's balances through freezes (it can always take its own token back).
+fn issuer_ignores_freeze(view: &dyn ReadView, amm: &AmmEntry, account: &AccountId) -> bool {
+    view.info().rules.enabled(Feature::FixCleanup3_3_0)
+        && [amm.asset, amm.asset2]
+            .iter()
+            .any(|i| !i.is_xrp() && i.issuer == *account)
 }
 
 /// preclaim.
@@ -199,12 +233,13 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     let tfee = trading_fee(&ctx.sb, &sle, &account);
     let f = fields(ctx.tx);
+    let ignore_freeze = issuer_ignores_freeze(&ctx.sb, &amm, &account);
     let holds = amm_holds(
         &ctx.sb,
         &amm,
         f.amount.map(|a| a.issue()),
         f.amount2.map(|a| a.issue()),
-        true,
+        !ignore_freeze,
     );
     let (bal1, bal2, lpt) = holds?;
     let held = lp_holds(&ctx.sb, &amm, &account);
@@ -218,7 +253,7 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         tfee,
         all,
         prior_balance: ctx.prior_balance,
-        ignore_freeze: false,
+        ignore_freeze,
     };
     let result = match (f.amount, f.amount2, f.e_price, tokens_asked) {
         (Some(a), Some(a2), _, _) if flags & tf::TWO_ASSET != 0 => {
@@ -239,5 +274,7 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         _ => Err(Ter::tecINTERNAL),
     };
     let new_balance = result?;
+    let pair = (&amm.asset, &amm.asset2);
+    super::invariant::precision_loss(&ctx.sb, &amm.account, pair, &new_balance)?;
     delete_if_empty(&mut ctx.sb, &amm, sle, new_balance)
 }

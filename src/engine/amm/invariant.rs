@@ -7,12 +7,14 @@
 use super::{issue_of, pool_holds};
 use crate::engine::sandbox::{Action, Sandbox};
 use crate::engine::ter::Ter;
+use crate::engine::tx_type::TxType;
 use crate::ledger::flags::lt;
 use crate::ledger::sf::{sf, StExt};
 use crate::protocol::amount::Amount;
 use crate::protocol::features::Feature;
 use crate::protocol::number::{root2, Number};
 use crate::protocol::st::StObject;
+use crate::protocol::types::{AccountId, Issue};
 
 /// False when a successful withdrawal or clawback broke the pool's invariant under
 /// fixAMMv1_3 (rippled logs it and lets it pass before).
@@ -42,6 +44,71 @@ pub fn withdrawal_holds(sb: &Sandbox, tx: &StObject, ter: Ter) -> bool {
     balances_hold(&amount, &amount2, &lpt)
 }
 
+/// rippled `ValidAMM`'s deletion checks, enforced from fixCleanup3_3_0 on
+/// (`enforceAMMDelete`; before, rippled logs nothing and lets everything pass): only
+/// AMMWithdraw, AMMClawback and AMMDelete delete an AMM entry; a successful AMMDelete
+/// deletes one, and only with a zero LPTokenBalance; one ending `tecINCOMPLETE` deletes
+/// none (other failures are not judged).
+pub fn deletion_holds(sb: &Sandbox, tx: &StObject, ter: Ter) -> bool {
+    if !sb.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        return true;
+    }
+    let s = sf();
+    let deleted = sb
+        .items()
+        .values()
+        .filter(|i| i.action == Action::Erase && i.cur.u16_of(s.ledger_entry_type) == Some(lt::AMM))
+        .map(|i| i.cur.amount_of(s.lp_token_balance))
+        .next();
+    let kind = tx.u16_of(s.transaction_type).and_then(TxType::from_code);
+    deletion_fits(kind, ter, deleted)
+}
+
+/// [`deletion_holds`] for a transaction of `kind` ending with `ter` that deleted an AMM
+/// entry with the LPTokenBalance `deleted` (`None`: deleted none; `Some(None)`: one
+/// without the field).
+fn deletion_fits(kind: Option<TxType>, ter: Ter, deleted: Option<Option<Amount>>) -> bool {
+    // `ValidAMM::finalize` judges only a success or AMMDelete's tecINCOMPLETE.
+    if ter != Ter::tesSUCCESS && ter != Ter::tecINCOMPLETE {
+        return true;
+    }
+    match kind {
+        Some(TxType::AMMWithdraw | TxType::AMMClawback) => true,
+        Some(TxType::AMMDelete) => match deleted {
+            None => ter != Ter::tesSUCCESS,
+            Some(lpt) => ter == Ter::tesSUCCESS && lpt.is_some_and(|l| l.is_zero()),
+        },
+        _ => deleted.is_none(),
+    }
+}
+
+/// rippled's `checkAMMPrecisionLoss` in the transaction itself (fixCleanup3_3_0 with
+/// fixAMMv1_3, after AMMDeposit, AMMWithdraw and AMMClawback moved the assets): the
+/// pool's product mean must cover `lp_balance`, the LPTokenBalance the transaction
+/// leaves, as the invariant asks, or it is `tecPRECISION_LOSS` (before the fix the
+/// invariant alone catches it, as `tecINVARIANT_FAILED`).
+pub fn precision_loss(
+    sb: &Sandbox,
+    pool: &AccountId,
+    (a, b): (&Issue, &Issue),
+    lp_balance: &Amount,
+) -> Result<(), Ter> {
+    let rules = sb.info().rules;
+    if !rules.enabled(Feature::FixCleanup3_3_0) || !rules.enabled(Feature::FixAMMv1_3) {
+        return Ok(());
+    }
+    if lp_balance.is_zero() || lp_balance.is_negative() {
+        return Ok(());
+    }
+    let amount = pool_holds(sb, pool, a, false);
+    let amount2 = pool_holds(sb, pool, b, false);
+    if mean_covers(&amount, &amount2, lp_balance) {
+        Ok(())
+    } else {
+        Err(Ter::tecPRECISION_LOSS)
+    }
+}
+
 /// `validBalances` with zero allowed, and the strong or the weak product check.
 fn balances_hold(amount: &Amount, amount2: &Amount, lpt: &Amount) -> bool {
     let positive = |x: &Amount| !x.is_zero() && !x.is_negative();
@@ -50,6 +117,11 @@ fn balances_hold(amount: &Amount, amount2: &Amount, lpt: &Amount) -> bool {
     if !all_positive && !all_zero {
         return false;
     }
+    mean_covers(amount, amount2, lpt)
+}
+
+/// `sqrt(amount * amount2)` at least `lpt`, or within a relative 1e-11 below it.
+fn mean_covers(amount: &Amount, amount2: &Amount, lpt: &Amount) -> bool {
     let mean = root2(amount.to_number() * amount2.to_number());
     let lpt_n = lpt.to_number();
     if mean >= lpt_n {
@@ -68,6 +140,108 @@ mod tests {
     fn usd(m: u128, e: i32) -> Amount {
         let v = IouValue::from_parts(m, e, false, Rounding::Nearest).expect("value");
         Amount::iou(v, Currency::iso(*b"USD"), AccountId([1; 20]))
+    }
+
+    /// rippled's InvariantsAMM_test `testAMMDeleteInvariants` (with the fix): which
+    /// type may delete an AMM entry, with which result and LPTokenBalance.
+    #[test]
+    fn only_the_amm_types_delete_an_amm_entry() {
+        use super::deletion_fits;
+        use crate::engine::ter::Ter;
+        use crate::engine::tx_type::TxType;
+        let ok = Ter::tesSUCCESS;
+        let (zero, one) = (Some(Some(usd(0, 0))), Some(Some(usd(1, 0))));
+        // (type, result, the deleted entry's LPTokenBalance, holds)
+        let cases = [
+            (TxType::Payment, ok, one, false),
+            (TxType::Payment, ok, None, true),
+            (TxType::OfferCreate, ok, zero, false),
+            (TxType::AMMDeposit, ok, zero, false),
+            (TxType::AMMDelete, ok, None, false),
+            (TxType::AMMDelete, ok, one, false),
+            (TxType::AMMDelete, ok, Some(None), false),
+            (TxType::AMMDelete, Ter::tecINCOMPLETE, zero, false),
+            (TxType::AMMDelete, Ter::tecINCOMPLETE, None, true),
+            (TxType::AMMDelete, Ter::tecAMM_NOT_EMPTY, zero, true),
+            (TxType::Payment, Ter::tecPATH_DRY, one, true),
+            (TxType::AMMWithdraw, ok, one, true),
+            (TxType::AMMClawback, ok, one, true),
+            (TxType::AMMDelete, ok, zero, true),
+            (TxType::AMMWithdraw, ok, zero, true),
+            (TxType::AMMClawback, ok, zero, true),
+        ];
+        for (kind, ter, deleted, holds) in cases {
+            let got = deletion_fits(Some(kind), ter, deleted);
+            assert_eq!(got, holds, "{kind:?} {ter} {deleted:?}");
+        }
+        assert!(!deletion_fits(None, ok, one));
+    }
+
+    /// The gate: a Payment that deletes an AMM entry fails the invariant only under
+    /// fixCleanup3_3_0 (InvariantsAMM_test runs `all` and `all - fixCleanup3_3_0`).
+    #[test]
+    fn an_amm_deleted_by_a_payment_fails_only_with_fix_cleanup_3_3_0() {
+        use super::deletion_holds;
+        use crate::engine::entry::new_entry;
+        use crate::engine::sandbox::Sandbox;
+        use crate::engine::ter::Ter;
+        use crate::engine::tx_type::TxType;
+        use crate::ledger::fees::Fees;
+        use crate::ledger::flags::lt;
+        use crate::ledger::rules::{RuleBook, Rules};
+        use crate::ledger::sf::sf;
+        use crate::ledger::state::{stamp, State};
+        use crate::ledger::view::{StateView, ViewInfo};
+        use crate::protocol::features::{Feature, FeatureSet};
+        use crate::protocol::st::{StObject, StValue};
+        use crate::protocol::types::Hash256;
+        use std::sync::Arc;
+        for on in [false, true] {
+            let mut set = RuleBook::default().presets;
+            if on {
+                set.insert(Feature::FixCleanup3_3_0);
+            } else {
+                set.remove(Feature::FixCleanup3_3_0);
+            }
+            let info = ViewInfo {
+                seq: 2,
+                parent_close_time: 0,
+                fees: Fees::default(),
+                open: true,
+                parent_hash: Hash256::ZERO,
+                rules: Rules::new(set, FeatureSet::EMPTY),
+            };
+            let v = StateView::new(Arc::new(State::new()), stamp(1, 0), info);
+            let key = Hash256([7; 32]);
+            let mut amm = new_entry(lt::AMM);
+            amm.set(sf().lp_token_balance, StValue::Amount(usd(1, 0)));
+            let mut ledger = Sandbox::new(&v);
+            ledger.insert(key, amm);
+            let tx = |t: TxType| {
+                let mut o = StObject::new();
+                o.set(sf().transaction_type, StValue::UInt16(t as u16));
+                o
+            };
+            let untouched = Sandbox::new(&ledger);
+            assert!(deletion_holds(
+                &untouched,
+                &tx(TxType::Payment),
+                Ter::tesSUCCESS
+            ));
+            // A successful AMMDelete that deleted nothing.
+            let want = !on;
+            let got = deletion_holds(&untouched, &tx(TxType::AMMDelete), Ter::tesSUCCESS);
+            assert_eq!(got, want, "AMMDelete, fix {on}");
+            let mut sb = Sandbox::new(&ledger);
+            sb.erase(key);
+            let got = deletion_holds(&sb, &tx(TxType::Payment), Ter::tesSUCCESS);
+            assert_eq!(got, want, "Payment, fix {on}");
+            assert!(deletion_holds(
+                &sb,
+                &tx(TxType::AMMWithdraw),
+                Ter::tesSUCCESS
+            ));
+        }
     }
 
     #[test]

@@ -283,8 +283,14 @@ impl Withdrawal<'_, '_, '_> {
         let ae = bal.to_number() * e_price.to_number();
         let f = get_fee(self.tfee);
         let t = lpt.to_number();
-        let no_round = || t * (t + ae * (f - Number::from(2))) / (t * f - ae);
-        let product = || (t + ae * (f - Number::from(2))) / (t * f - ae);
+        let denom = t * f - ae;
+        // fixCleanup3_3_0: at `EPrice = T*f/A` the formula would divide by zero (a
+        // throw in rippled before, `tefEXCEPTION`).
+        if denom == Number::from(0) && self.sb.info().rules.enabled(Feature::FixCleanup3_3_0) {
+            return Err(Ter::tecAMM_FAILED);
+        }
+        let no_round = || t * (t + ae * (f - Number::from(2))) / denom;
+        let product = || (t + ae * (f - Number::from(2))) / denom;
         let tokens = rounded_lp_tokens_by(lpt, no_round, product, Side::Withdraw);
         if tokens.is_zero() || tokens.is_negative() {
             return Err(if v1_3() {

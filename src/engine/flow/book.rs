@@ -166,6 +166,8 @@ struct OfferStream {
     count: u32,
     limit: u32,
     perm_rm: OffersToRemove,
+    /// The domain whose book is walked; none for the open book.
+    domain: Option<Hash256>,
 }
 
 impl OfferStream {
@@ -178,6 +180,7 @@ impl OfferStream {
             count: 0,
             limit,
             perm_rm: OffersToRemove::new(),
+            domain: step.domain,
         }
     }
 
@@ -232,7 +235,7 @@ impl OfferStream {
                 self.perm_rm.insert(key);
                 continue;
             }
-            if left_domain(&*sb, &offer.entry) {
+            if left_domain(&*sb, &offer.entry, self.domain.as_ref()) {
                 self.perm_rm.insert(key);
                 continue;
             }
@@ -257,8 +260,17 @@ impl OfferStream {
 }
 
 /// An offer placed in a domain whose owner is no longer a member (rippled's offer
-/// stream, `offerInDomain`), in whichever book it is met.
-fn left_domain(view: &dyn ReadView, entry: &crate::protocol::st::StObject) -> bool {
+/// stream, `offerInDomain`): before fixCleanup3_3_0 in whichever book it is met, so a
+/// hybrid offer met in the open book is removed too; with it only while walking the
+/// domain's book (`domain`), and a hybrid offer stays crossable in the open book.
+fn left_domain(
+    view: &dyn ReadView,
+    entry: &crate::protocol::st::StObject,
+    domain: Option<&Hash256>,
+) -> bool {
+    if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        return domain.is_some_and(|d| !offer_in_domain(view, entry, d));
+    }
     entry
         .h256_of(sf().domain_id)
         .is_some_and(|d| !offer_in_domain(view, entry, &d))

@@ -6,11 +6,13 @@
 use crate::engine::Ter;
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::limits::{AUTOFILL_FEE_DIV_MAX_DEFAULT, AUTOFILL_FEE_MULT_MAX_DEFAULT};
 use crate::protocol::amount::Amount;
 use crate::protocol::codec::{self, CodecError};
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptAmount;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
@@ -91,8 +93,8 @@ enum Signing {
 pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
     let target = signature_target(params)?;
     let (pair, mut tx) = prepare(ctx, params, Signing::Single)?;
-    if let Some(field) = target {
-        return sign_into(&pair, tx, field);
+    if let Some(target) = target {
+        return sign_into(&pair, tx, target, &open_rules(ctx));
     }
     tx.set(
         sf().signing_pub_key,
@@ -111,18 +113,57 @@ pub fn sign_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> 
     Ok(finish(tx))
 }
 
-/// `signature_target`: the inner object a signature goes into instead of the transaction
-/// itself. rippled takes any field with an inner-object template; the only one that holds
-/// a signature is a LoanSet's CounterpartySignature. Another name is `invalidParams` with
-/// the name as the message, as rippled answers it.
-fn signature_target(
-    params: &Params,
-) -> Result<Option<crate::protocol::definitions::Field>, RpcError> {
+/// The open ledger's rules: what decides the data a co-signature signs.
+fn open_rules(ctx: &Context) -> Rules {
+    ctx.services.node.ledgers.current().view.info().rules
+}
+
+/// A `signature_target`: the inner object a signature goes into instead of the
+/// transaction itself, and the role it signs as (rippled `SignatureRole`).
+#[derive(Clone, Copy)]
+enum Target {
+    /// A LoanSet's CounterpartySignature.
+    Counterparty,
+    /// A sponsored transaction's SponsorSignature.
+    Sponsor,
+}
+
+impl Target {
+    fn field(self) -> crate::protocol::definitions::Field {
+        match self {
+            Target::Counterparty => sf().counterparty_signature,
+            Target::Sponsor => sf().sponsor_signature,
+        }
+    }
+
+    /// What a signature in the object signs (rippled `signingPrefix` with the role):
+    /// under fixCleanup3_4_0 the role's own prefix (`CPT\0` / `CPM\0`, `SPN\0` /
+    /// `SPM\0`), before it the transaction's (`STX\0` / `SMT\0`); a multi-signer's
+    /// account follows the serialization.
+    fn signing_data(self, tx: &StObject, signer: Option<&AccountId>, rules: &Rules) -> Vec<u8> {
+        let [plain, role] = match self {
+            Target::Counterparty => crate::protocol::tx::counterparty_signing_data(tx, signer),
+            Target::Sponsor => crate::protocol::tx::sponsor_signing_data(tx, signer),
+        };
+        if rules.enabled(Feature::FixCleanup3_4_0) {
+            role
+        } else {
+            plain
+        }
+    }
+}
+
+/// `signature_target`. rippled takes any field with an inner-object template; the ones
+/// that hold a signature are a LoanSet's CounterpartySignature and a sponsored
+/// transaction's SponsorSignature. Another name is `invalidParams` with the name as the
+/// message, as rippled answers it.
+fn signature_target(params: &Params) -> Result<Option<Target>, RpcError> {
     match params.get("signature_target") {
         None => Ok(None),
         Some(Value::String(name)) if name == "CounterpartySignature" => {
-            Ok(Some(sf().counterparty_signature))
+            Ok(Some(Target::Counterparty))
         }
+        Some(Value::String(name)) if name == "SponsorSignature" => Ok(Some(Target::Sponsor)),
         Some(other) => Err(RpcError::with_message(
             ErrorCode::InvalidParams,
             other.as_str().unwrap_or_default().to_string(),
@@ -130,50 +171,58 @@ fn signature_target(
     }
 }
 
-/// Signs the transaction into its `field` object (`STTx::sign` with a signature target):
-/// that object's SigningPubKey and a TxnSignature over the transaction's signing data, the
-/// transaction's own signature left as it is.
+/// Signs the transaction into its `target` object (`STTx::sign` with a signature target):
+/// that object's SigningPubKey and a TxnSignature over the role's signing data, the
+/// transaction's own signature left as it is. The whole transaction must then verify
+/// (rippled's `transactionConstructImpl`): the account signs first.
 fn sign_into(
     pair: &crate::protocol::keys::KeyPair,
     mut tx: StObject,
-    field: crate::protocol::definitions::Field,
+    target: Target,
+    rules: &Rules,
 ) -> Result<Signed, RpcError> {
     let s = sf();
-    let mut target = match tx.get(field) {
+    let mut object = match tx.get(target.field()) {
         Some(StValue::Object(o)) => o.clone(),
         _ => StObject::new(),
     };
-    target.set(
+    object.set(
         s.signing_pub_key,
         StValue::Blob(pair.public.as_bytes().to_vec()),
     );
-    target.remove(s.txn_signature);
-    tx.set(field, StValue::Object(target.clone()));
+    object.remove(s.txn_signature);
+    tx.set(target.field(), StValue::Object(object.clone()));
     checked(&tx)?;
-    let signature = pair.sign(&crate::protocol::tx::signing_data(&tx));
+    let signature = pair.sign(&target.signing_data(&tx, None, rules));
     if signature.is_empty() {
         return Err(RpcError::with_message(
             ErrorCode::Internal,
             "Invalid signature.",
         ));
     }
-    target.set(s.txn_signature, StValue::Blob(signature));
-    tx.set(field, StValue::Object(target));
-    Ok(finish(tx))
+    object.set(s.txn_signature, StValue::Blob(signature));
+    tx.set(target.field(), StValue::Object(object));
+    verified(finish(tx))
+}
+
+/// rippled's check of a signed transaction before it is returned (`checkValidity` in
+/// `transactionConstructImpl`): every signature it carries verifies, else `internal`
+/// "Invalid signature.".
+fn verified(signed: Signed) -> Result<Signed, RpcError> {
+    match crate::engine::transactor::signature_fault(&signed.tx) {
+        None => Ok(signed),
+        Some(_) => Err(RpcError::with_message(
+            ErrorCode::Internal,
+            "Invalid signature.",
+        )),
+    }
 }
 
 /// `sign_for` (rippled `transactionSignFor`): one more signature, by `account`'s key, in
-/// the transaction's Signers (sorted, no duplicates, not the sender's own); SigningPubKey
-/// stays empty and the Fee must be given.
+/// the transaction's Signers, or with a `signature_target` in that object's Signers (its
+/// SigningPubKey empty): sorted, no duplicates, not the sender's own; the root's
+/// SigningPubKey stays empty and the Fee must be given.
 pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
-    if params.contains_key("signature_target") {
-        // A co-signature multi-signed on the server is not served (docs/compat.md).
-        return Err(RpcError::with_message(
-            ErrorCode::InvalidParams,
-            "sign_for does not take signature_target here; sign each co-signature \
-             locally and combine them.",
-        ));
-    }
     let signer = match params.get("account") {
         None => return Err(RpcError::missing_field("account")),
         Some(v) => as_string(v)
@@ -182,6 +231,7 @@ pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcErr
                 RpcError::with_message(ErrorCode::SrcActMalformed, "Invalid field 'account'.")
             })?,
     };
+    let target = signature_target(params)?;
     let (pair, mut tx) = prepare(ctx, params, Signing::For(signer))?;
     let signer_root = ctx
         .services
@@ -191,9 +241,20 @@ pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcErr
         .view
         .read(&keylet::account(&signer));
     key_matches_account(signer_root.as_deref(), &signer, &pair.public.account_id())?;
-    checked(&tx)?;
     let s = sf();
-    let data = crate::protocol::tx::multisigning_data(&tx, &signer);
+    if let Some(target) = target {
+        let mut object = match tx.get(target.field()) {
+            Some(StValue::Object(o)) => o.clone(),
+            _ => StObject::new(),
+        };
+        object.set(s.signing_pub_key, StValue::Blob(Vec::new()));
+        tx.set(target.field(), StValue::Object(object));
+    }
+    checked(&tx)?;
+    let data = match target {
+        Some(t) => t.signing_data(&tx, Some(&signer), &open_rules(ctx)),
+        None => crate::protocol::tx::multisigning_data(&tx, &signer),
+    };
     let mut entry = StObject::new();
     entry.set(s.account, StValue::AccountId(signer));
     entry.set(s.txn_signature, StValue::Blob(pair.sign(&data)));
@@ -201,15 +262,35 @@ pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcErr
         s.signing_pub_key,
         StValue::Blob(pair.public.as_bytes().to_vec()),
     );
-    let mut signers = match tx.get(s.signers) {
+    add_signer(&mut tx, target, entry)?;
+    match target {
+        Some(_) => verified(finish(tx)),
+        None => Ok(finish(tx)),
+    }
+}
+
+/// `entry` into the Signers of the transaction or of its `target` object, sorted and
+/// checked against the transaction's Account (rippled `sortAndValidateSigners`).
+fn add_signer(tx: &mut StObject, target: Option<Target>, entry: StObject) -> Result<(), RpcError> {
+    let s = sf();
+    let sender = tx.account_of(s.account).unwrap_or_default();
+    let mut holder = match target.map(|t| tx.get(t.field())) {
+        Some(Some(StValue::Object(o))) => o.clone(),
+        Some(_) => StObject::new(),
+        None => tx.clone(),
+    };
+    let mut signers = match holder.get(s.signers) {
         Some(StValue::Array(a)) => a.clone(),
         _ => Vec::new(),
     };
     signers.push((crate::protocol::definitions::Field::named("Signer"), entry));
-    let sender = tx.account_of(s.account).unwrap_or_default();
     sort_and_validate_signers(&mut signers, &sender)?;
-    tx.set(s.signers, StValue::Array(signers));
-    Ok(finish(tx))
+    holder.set(s.signers, StValue::Array(signers));
+    match target {
+        Some(t) => tx.set(t.field(), StValue::Object(holder)),
+        None => *tx = holder,
+    }
+    Ok(())
 }
 
 /// `submit_multisigned`'s checks (rippled `transactionSubmitMultiSigned`): a transaction
@@ -827,4 +908,41 @@ pub fn local_checks(tx: &StObject) -> Result<(), String> {
 
 fn url_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::features::FeatureSet;
+
+    /// A signature target signs the transaction's data before fixCleanup3_4_0 and its
+    /// role's after (rippled `signingPrefix`), a multi-signer's account at the end.
+    #[test]
+    fn a_target_signs_by_the_rules() {
+        let mut tx = StObject::new();
+        tx.set(sf().account, StValue::AccountId(AccountId([1; 20])));
+        let before = Rules::new(FeatureSet::EMPTY, FeatureSet::EMPTY);
+        let after = Rules::new(
+            [Feature::FixCleanup3_4_0].into_iter().collect(),
+            FeatureSet::EMPTY,
+        );
+        let signer = AccountId([7; 20]);
+        let cases = [
+            (Target::Sponsor, &before, None, b"STX\0"),
+            (Target::Sponsor, &after, None, b"SPN\0"),
+            (Target::Sponsor, &before, Some(&signer), b"SMT\0"),
+            (Target::Sponsor, &after, Some(&signer), b"SPM\0"),
+            (Target::Counterparty, &before, None, b"STX\0"),
+            (Target::Counterparty, &after, None, b"CPT\0"),
+            (Target::Counterparty, &after, Some(&signer), b"CPM\0"),
+        ];
+        let body = codec::encode_for_signing(&tx);
+        for (target, rules, who, prefix) in cases {
+            let data = target.signing_data(&tx, who, rules);
+            assert_eq!(&data[..4], prefix);
+            assert_eq!(&data[4..4 + body.len()], &body[..]);
+            let tail = who.map_or(&[][..], |a| a.as_bytes());
+            assert_eq!(&data[4 + body.len()..], tail);
+        }
+    }
 }

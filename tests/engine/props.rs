@@ -1,10 +1,13 @@
 //! Property tests: random sequences of AccountSet, SetRegularKey, TrustSet, Payment,
 //! payment channel, SignerListSet, multi-signed, TicketCreate, ticketed, DepositPreauth,
 //! Clawback, escrow, check, MPT, NFToken, DID, price-oracle, credential, permissioned
-//! domain and permissioned DEX transactions among a few accounts, valid and invalid. After every
-//! transaction the ledger-wide invariants hold, the sender's sequence advanced exactly
-//! when the transaction was applied, and replaying the same sequence gives the same
-//! state and the same hashes.
+//! domain, permissioned DEX and Sponsor (SponsorshipSet, pre-funded sponsored TrustSet and
+//! CheckCreate, SponsorshipTransfer End) transactions among a few accounts, valid and
+//! invalid. After every transaction the ledger-wide invariants hold (XRP, Sponsorships'
+//! FeeAmount included, neither created nor destroyed; owner counts; the sponsor counters
+//! agree with the objects naming a sponsor), the sender's sequence advanced exactly when
+//! the transaction was applied, and replaying the same sequence gives the same state and
+//! the same hashes.
 
 use crate::support;
 
@@ -29,6 +32,29 @@ const CURRENCIES: [&str; 2] = ["USD", "EUR"];
 
 #[derive(Debug, Clone)]
 enum Op {
+    /// SponsorshipSet by `from` for `sponsee`: FeeAmountDelta (drops) and
+    /// RemainingOwnerCountDelta, or tfDeleteObject.
+    SponsorSet {
+        from: usize,
+        sponsee: usize,
+        fee: i64,
+        count: i32,
+        delete: bool,
+    },
+    /// A TrustSet (kind 0) or CheckCreate (kind 1) by `from` naming `sponsor` with
+    /// SponsorFlags `flags` (no SponsorSignature: a Sponsorship must pay).
+    Sponsored {
+        from: usize,
+        sponsor: usize,
+        flags: u32,
+        kind: usize,
+        pick: usize,
+    },
+    /// SponsorshipTransfer End by `from` of the `pick`th object naming a sponsor.
+    SponsorEnd {
+        from: usize,
+        pick: usize,
+    },
     /// A permissioned DEX offer in domain `which` (see `World::domains`), maybe hybrid.
     DomainOffer {
         from: usize,
@@ -448,6 +474,163 @@ fn op() -> impl Strategy<Value = Op> {
         did_oracle_op(),
         did_oracle_op(),
     ]
+}
+
+/// Sponsor ops: Sponsorships funded, drawn down and deleted, pre-funded sponsored trust
+/// lines and checks (fee, reserve or both), sponsorships of objects ended.
+fn sponsor_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        2 => (acct(), acct(), 0i64..=20_000_000, -1i32..=4, prop::bool::weighted(0.1)).prop_map(
+            |(from, sponsee, fee, count, delete)| Op::SponsorSet {
+                from,
+                sponsee,
+                fee,
+                count,
+                delete
+            }
+        ),
+        3 => (acct(), acct(), 1u32..=3, 0..2usize, 0..8usize).prop_map(
+            |(from, sponsor, flags, kind, pick)| Op::Sponsored {
+                from,
+                sponsor,
+                flags,
+                kind,
+                pick
+            }
+        ),
+        1 => (acct(), 0..8usize).prop_map(|(from, pick)| Op::SponsorEnd { from, pick }),
+    ]
+}
+
+/// Keys of the entries other than AccountRoots that name a sponsor, in key order.
+fn sponsored_keys(w: &World) -> Vec<Hash256> {
+    let s = sf();
+    let mut v = Vec::new();
+    w.env.store.current().view.for_each(|k, o| {
+        let names = [s.sponsor, s.low_sponsor, s.high_sponsor]
+            .iter()
+            .any(|f| o.get(*f).is_some());
+        if names && o.u16_of(s.ledger_entry_type) != Some(lt::ACCOUNT_ROOT) {
+            v.push(*k);
+        }
+    });
+    v.sort();
+    v
+}
+
+/// The Sponsor transaction an op stands for, noting the checks it may create.
+fn sponsor_tx(w: &mut World, op: &Op) -> (usize, Tx) {
+    use ledgerd::engine::sponsor::{set_flags, transfer_flags};
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::st::StValue;
+    use support::sponsor::SponsorTx;
+    let a = |i: usize| w.accts[i].clone();
+    match *op {
+        Op::SponsorSet {
+            from,
+            sponsee,
+            fee,
+            count,
+            delete,
+        } => {
+            let mut tx = Tx::new("SponsorshipSet").account("Sponsee", &a(sponsee).id);
+            if delete {
+                tx = tx.flags(set_flags::DELETE_OBJECT);
+            } else {
+                tx = tx.amount("FeeAmountDelta", Amount::Xrp(fee));
+                tx.0.set(
+                    Field::named("RemainingOwnerCountDelta"),
+                    StValue::Int32(count),
+                );
+            }
+            (from, tx)
+        }
+        Op::Sponsored {
+            from,
+            sponsor,
+            flags,
+            kind,
+            pick,
+        } => {
+            let other = a((from + 1 + pick % 3) % NAMES.len());
+            let tx = if kind == 0 {
+                trust(other.iou(CURRENCIES[pick % 2], 100 + pick as i64))
+            } else {
+                w.checks
+                    .push(keylet::check(&a(from).id, w.env.seq(&a(from))));
+                check_create(&other, xrp(1 + pick as i64))
+            };
+            (from, tx.sponsor(&a(sponsor), flags))
+        }
+        Op::SponsorEnd { from, pick } => {
+            let keys = sponsored_keys(w);
+            let id = keys
+                .get(pick % keys.len().max(1))
+                .copied()
+                .unwrap_or(Hash256([6; 32]));
+            let tx = Tx::new("SponsorshipTransfer")
+                .flags(transfer_flags::END)
+                .h256("ObjectID", id);
+            (from, tx)
+        }
+        _ => unreachable!("not a Sponsor op"),
+    }
+}
+
+/// Sponsor's counters agree with the state: each SponsoredOwnerCount is within its
+/// OwnerCount, the sponsoring and the sponsored owner counts both equal the objects (trust
+/// line sides) naming a sponsor, the SponsoringAccountCounts the AccountRoots naming one.
+/// Returns how many objects name a sponsor.
+fn check_sponsor_counts(w: &World) -> u64 {
+    let s = sf();
+    let (mut sponsoring, mut sponsored, mut carried) = (0u64, 0u64, 0u64);
+    let (mut accounts_sponsoring, mut sponsored_roots) = (0u64, 0u64);
+    w.env.store.current().view.for_each(|_, o| {
+        let c = |f| u64::from(o.u32_of(f).unwrap_or(0));
+        let names = |f| u64::from(o.get(f).is_some());
+        if o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT) {
+            assert!(c(s.sponsored_owner_count) <= c(s.owner_count), "{o:?}");
+            sponsoring += c(s.sponsoring_owner_count);
+            sponsored += c(s.sponsored_owner_count);
+            accounts_sponsoring += c(s.sponsoring_account_count);
+            sponsored_roots += names(s.sponsor);
+        } else {
+            carried += names(s.sponsor) + names(s.low_sponsor) + names(s.high_sponsor);
+        }
+    });
+    assert_eq!(
+        sponsoring, sponsored,
+        "sponsoring vs sponsored owner counts"
+    );
+    assert_eq!(
+        sponsored, carried,
+        "owner counts vs objects naming a sponsor"
+    );
+    assert_eq!(
+        accounts_sponsoring, sponsored_roots,
+        "SponsoringAccountCount"
+    );
+    carried
+}
+
+/// How many SponsorshipSet, sponsored and SponsorshipTransfer ops of `ops` succeed, and
+/// the most objects naming a sponsor at once.
+fn sponsor_successes(ops: &[Op]) -> ([usize; 3], u64) {
+    let mut w = world();
+    let (mut ok, mut most) = ([0usize; 3], 0);
+    for op in ops {
+        let kind = match op {
+            Op::SponsorSet { .. } => Some(0),
+            Op::Sponsored { .. } => Some(1),
+            Op::SponsorEnd { .. } => Some(2),
+            _ => None,
+        };
+        if let (Some((_, t)), Some(k)) = (step(&mut w, op), kind) {
+            ok[k] += usize::from(t.is_tes());
+        }
+        most = most.max(check_sponsor_counts(&w));
+    }
+    (ok, most)
 }
 
 /// DID and price-oracle ops: DIDs set, edited, emptied and deleted; oracles of three
@@ -1528,6 +1711,9 @@ fn step(w: &mut World, op: &Op) -> Option<(AccountId, Ter)> {
         | Op::OracleSet { .. }
         | Op::OracleDelete { .. } => did_oracle_tx(w, op),
         op @ (Op::DomainOffer { .. } | Op::DomainCross { .. }) => pdex_tx(w, &op),
+        op @ (Op::SponsorSet { .. } | Op::Sponsored { .. } | Op::SponsorEnd { .. }) => {
+            sponsor_tx(w, &op)
+        }
         op @ (Op::CredCreate { .. }
         | Op::CredAccept { .. }
         | Op::CredDelete { .. }
@@ -1945,6 +2131,18 @@ fn check_state(w: &World) {
                 must_list.push((issuer, *key));
                 must_list.push((subject, *key));
             }
+            Some(lt::SPONSORSHIP) => {
+                // Its FeeAmount is XRP held for the sponsee's fees; it counts toward its
+                // sponsor's OwnerCount and is in both directories.
+                xrp += o.drops_of(s.fee_amount) as i128;
+                let owner = o.account_of(s.owner).unwrap();
+                let sponsee = o
+                    .account_of(ledgerd::protocol::definitions::Field::named("Sponsee"))
+                    .unwrap();
+                *owned.entry(owner).or_default() += 1;
+                must_list.push((owner, *key));
+                must_list.push((sponsee, *key));
+            }
             Some(lt::PERMISSIONED_DOMAIN) => {
                 let owner = o.account_of(s.owner).unwrap();
                 *owned.entry(owner).or_default() += 1;
@@ -2031,6 +2229,7 @@ fn check_state(w: &World) {
     }
     let header_coins = w.env.store.closed().ledger.unwrap().header.total_drops as i128;
     assert!(header_coins >= xrp);
+    check_sponsor_counts(w);
 }
 
 /// How many offer and crossing-payment ops of `ops` succeed, and how many AMM ops.
@@ -2255,6 +2454,21 @@ proptest! {
         replays_identically(&all)?;
     }
 
+    /// Sponsor transactions inside the whole mix (every other kind of `op`): Sponsorships
+    /// funded, drawn down by the fees and reserves they pay, deleted; sponsorships of
+    /// lines and checks ended; XRP (FeeAmount included) neither created nor destroyed,
+    /// owner counts and the sponsor counters true after every transaction.
+    #[test]
+    fn sponsor_sequences_keep_the_invariants(
+        ops in prop::collection::vec(prop_oneof![
+            3 => sponsor_op(),
+            3 => op(),
+            1 => (1u32..100).prop_map(|secs| Op::Close { secs }),
+        ], 1..100)
+    ) {
+        replays_identically(&ops)?;
+    }
+
     /// Mostly NFToken transactions: pages split and merge, offers come and go, sales pay
     /// transfer and broker fees; the invariants hold throughout.
     #[test]
@@ -2384,6 +2598,24 @@ fn generated_sequences_mix_success_and_failure() {
     assert!(
         cred_ok >= 30 && cred_pays >= 5,
         "credential transactions succeed in the mix: {cred_ok}, payments {cred_pays}"
+    );
+    let sponsor_ops = prop::collection::vec(
+        prop_oneof![
+            3 => sponsor_op(),
+            1 => op(),
+        ],
+        300,
+    )
+    .new_tree(&mut runner)
+    .expect("tree")
+    .current();
+    let (sponsor_ok, sponsor_objects) = sponsor_successes(&sponsor_ops);
+    eprintln!("Sponsor successes {sponsor_ok:?}, at most {sponsor_objects} objects sponsored");
+    // ChaCha seed: [36, 24, 8] successes, at most 9 objects naming a sponsor at once.
+    assert!(
+        sponsor_ok[0] >= 15 && sponsor_ok[1] >= 10 && sponsor_ok[2] >= 3 && sponsor_objects >= 3,
+        "SponsorshipSet, sponsored and SponsorshipTransfer succeed in the mix: \
+         {sponsor_ok:?}, {sponsor_objects} objects"
     );
     let mut by: HashMap<&'static str, usize> = HashMap::new();
     for r in &results {

@@ -5,7 +5,8 @@
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
 //! `permissioned_dex_flow.mjs`, `py_permissioned_dex_flow.py`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
-//! `py_delegate_flow.py`), the Sponsor flow (`sponsor_flow.mjs`) and through a single-asset vault (`vault_flow.mjs`,
+//! `py_delegate_flow.py`), the Sponsor flows (`sponsor_flow.mjs`, `py_sponsor_flow.py`) and
+//! through a single-asset vault (`vault_flow.mjs`,
 //! `py_vault_flow.py`), a loan broker (`loan_broker_flow.mjs`, `py_loan_broker_flow.py`),
 //! loans (`loan_flow.mjs`, `py_loan_flow.py`), token escrows (`token_escrow_flow.mjs`,
 //! `py_token_escrow_flow.py`)
@@ -387,6 +388,12 @@ fn xrpl_js_sponsor_flow() {
     xrpl_js_on_a_fresh_server("sponsor_flow.mjs", "xrpl.js sponsor flow");
 }
 
+/// The same story with xrpl-py over HTTP, co-signed with `sign_as_sponsor`
+/// (`py_sponsor_flow.py`).
+fn xrpl_py_sponsor_flow() {
+    xrpl_py_on_a_fresh_server("py_sponsor_flow.py", "xrpl-py sponsor flow");
+}
+
 fn xrpl_js_vault_flow() {
     xrpl_js_on_a_fresh_server("vault_flow.mjs", "xrpl.js vault flow");
 }
@@ -491,6 +498,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         xrpl_js_delegate_flow,
         xrpl_py_delegate_flow,
         xrpl_js_sponsor_flow,
+        xrpl_py_sponsor_flow,
         xrpl_js_vault_flow,
         xrpl_py_vault_flow,
         xrpl_py_batch_flow,

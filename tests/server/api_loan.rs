@@ -228,9 +228,11 @@ async fn sign_with_a_signature_target_co_signs_a_loan() {
     );
     let sign_for = node.rpc(
         "sign_for",
-        json!({"account": borrower.id.to_address(), "passphrase": "alnsBorrower", "signature_target": "CounterpartySignature", "tx_json": tx_json.clone()}),
+        json!({"account": borrower.id.to_address(), "passphrase": "alnsBorrower", "key_type": "secp256k1", "signature_target": "CounterpartySignature", "tx_json": tx_json.clone()}),
     );
-    assert_eq!(error(&sign_for).0, "invalidParams", "{sign_for}");
+    // The owner signed alone: a signer cannot be added beside it (rippled's order of
+    // checks: `alreadySingleSig` before the target's Signers).
+    assert_eq!(error(&sign_for).0, "alreadySingleSig", "{sign_for}");
     let blob = r["tx_blob"].as_str().expect("tx_blob").to_string();
     let sub = submit(&node, blob);
     assert_eq!(sub["engine_result"], "tesSUCCESS", "{sub}");

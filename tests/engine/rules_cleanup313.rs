@@ -21,6 +21,8 @@
 //! - VaultWithdraw naming shares, to another account, is held to the room on its trust
 //!   line as the assets the shares redeem (`canWithdraw`, `tecNO_LINE`); before the fix
 //!   an Amount in shares was not checked.
+//! - LoanManage (default, impair, unimpair) rounds the loan's and vault's balances (and a
+//!   default's broker's) to the asset (`associateAsset`); before the fix it did not.
 //! - What no transaction of ledgerd's can show has unit tests: the `ValidLoanBroker`
 //!   cover check and `ValidPermissionedDomain` (`src/engine/invariants.rs`), a failed
 //!   deletion of an expired credential (`src/engine/credential/mod.rs`).
@@ -29,6 +31,7 @@ use crate::support;
 
 use crate::loan::{broker_tx, lender, lifecycle_in, loan_set, pay as loan_pay, submit_loan};
 use ledgerd::engine::account_set::asf;
+use ledgerd::engine::loan::loan_manage::{TF_LOAN_IMPAIR, TF_LOAN_UNIMPAIR};
 use ledgerd::engine::vault::number_of;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
@@ -444,5 +447,83 @@ fn a_withdrawal_in_shares_is_held_to_the_destinations_limit_with_the_fix() {
             StValue::MptAmount(MptAmount::new(6_000_000, share)),
         );
         env.apply(&alice, to(&bob, six), Ter::tesSUCCESS);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// LoanManage rounds what it changes to the asset (LoanManage.cpp doApply, associateAsset)
+// ---------------------------------------------------------------------------------------
+
+/// Two USD loans from one vault, 100,000 and 0.1234567890123 (the vault holds 100,001, so
+/// the vault's balances fit USD's 16 digits and the small loan its 10^-13 scale).
+/// Impairing both books 100,000.1234567890123 of unrealized loss, 19 digits that no USD
+/// amount holds: with the fix LoanManage rounds the vault's LossUnrealized to
+/// 100,000.1234567890 (rippled's `associateAsset` on every
+/// successful path); before it the 19 digits stay. Unimpairing the small loan takes
+/// 0.1234567890123 back off what each kept: 100,000 exactly before the fix, USD dust
+/// short of it with the fix.
+#[test]
+fn a_loan_manage_rounds_the_vaults_loss_to_the_asset_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, borrower] = env.funded(["lm313Gw", "lm313Owner", "lm313Bor"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        env.apply(&borrower, trust(gw.iou("USD", 1_000_000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&borrower, gw.iou("USD", 100_001)), Ter::tesSUCCESS);
+        let usd = gw.iou("USD", 0).issue();
+        let (vault, broker, _) = lender(
+            &mut env,
+            (&owner, &borrower),
+            usd,
+            gw.iou("USD", 100_001),
+            broker_tx(0, 0, 0),
+        );
+        for principal in [
+            Number::from_i64(100_000),
+            Number::new(1_234_567_890_123, -13),
+        ] {
+            let tx = loan_set(broker, principal)
+                .u32("PaymentTotal", 10)
+                .u32("PaymentInterval", 120)
+                .u32("GracePeriod", 60);
+            assert_eq!(
+                submit_loan(&mut env, &borrower, &[&owner], tx),
+                Ter::tesSUCCESS,
+                "on={on}"
+            );
+        }
+        env.close();
+        let s = sf();
+        let vault_number = |env: &Env, f| number_of(&env.read(&vault).unwrap(), f);
+        assert_eq!(
+            vault_number(&env, s.assets_available),
+            Number::new(8_765_432_109_877, -13)
+        );
+        let manage = |loan, flags| Tx::new("LoanManage").h256("LoanID", loan).flags(flags);
+        let (big, small) = (keylet::loan(&broker, 1), keylet::loan(&broker, 2));
+        env.apply(&owner, manage(big, TF_LOAN_IMPAIR), Ter::tesSUCCESS);
+        assert_eq!(
+            vault_number(&env, s.loss_unrealized),
+            Number::from_i64(100_000)
+        );
+        env.apply(&owner, manage(small, TF_LOAN_IMPAIR), Ter::tesSUCCESS);
+        // 100,000 + 0.1234567890123: 19 digits, or USD's 16.
+        let impaired = if on {
+            Number::new(1_000_001_234_567_890, -10)
+        } else {
+            Number::new(1_000_001_234_567_890_123, -13)
+        };
+        assert_eq!(vault_number(&env, s.loss_unrealized), impaired, "on={on}");
+        env.apply(&owner, manage(small, TF_LOAN_UNIMPAIR), Ter::tesSUCCESS);
+        // Less 0.1234567890123: exactly 100,000, or 99,999.99999999998|77 rounded.
+        let unimpaired = if on {
+            Number::new(9_999_999_999_999_999, -11)
+        } else {
+            Number::from_i64(100_000)
+        };
+        assert_eq!(vault_number(&env, s.loss_unrealized), unimpaired, "on={on}");
+        let total = number_of(&env.read(&small).unwrap(), s.total_value_outstanding);
+        assert_eq!(total, Number::new(1_234_567_890_123, -13));
     }
 }

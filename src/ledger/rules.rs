@@ -671,10 +671,10 @@ mod tests {
             .expect("preset")
             .resolve(None)
             .expect("resolves");
-        // xrpld 3.4.1 would record its three DefaultYes amendments; fixCleanup3_1_3, whose
-        // rules ledgerd lacks, is not supported here, so not desired.
+        // xrpld 3.4.1 records its three DefaultYes amendments.
         let want: FeatureSet = [
             Feature::FixRemoveNFTokenAutoTrustLine,
+            Feature::FixCleanup3_1_3,
             Feature::FixBatchV1_2,
         ]
         .into_iter()
@@ -693,6 +693,8 @@ mod tests {
         assert!(ci.book.genesis.is_empty());
         assert!(ci.book.presets.contains(Feature::Sponsor));
         assert!(ci.dropped.contains(&"ConfidentialTransfer") && !ci.dropped.contains(&"Sponsor"));
+        assert!(ci.book.presets.contains(Feature::FixCleanup3_1_3));
+        assert!(!ci.dropped.contains(&"fixCleanup3_1_3"), "{:?}", ci.dropped);
         for p in &PRESETS[..4] {
             assert!(AmendmentConfig::preset(p).is_ok(), "{p}");
         }
@@ -763,21 +765,20 @@ mod tests {
         assert!(early.contains("from 2014-01-01 to 2026-08-18"), "{early}");
         assert!(err("mainnet-2099-01-01").contains("ledgerd records mainnet"));
         assert!(err("mainnet2024").contains("is not a preset"));
-        // The lacking check names what the date selects (fixCleanup3_1_3: 2026-05-27).
-        match mainnet_on("2026-06-01") {
+        // The lacking check names what the date selects (fixCleanup3_2_0: 2026-07-29); the
+        // day before is served, fixCleanup3_1_3 (2026-05-27) among its amendments.
+        let before = mainnet_on("2026-07-28").expect("nothing lacking then");
+        assert!(before.book.genesis.contains(Feature::FixCleanup3_1_3));
+        assert!(!before.book.genesis.contains(Feature::FixCleanup3_2_0));
+        match mainnet_on("2026-08-01") {
             Err(RulesError::NetworkLacking {
                 preset,
                 names,
                 since,
             }) => {
-                assert_eq!(preset, "mainnet-2026-06-01");
-                assert_eq!(
-                    names.last(),
-                    Some(&"fixCleanup3_1_3"),
-                    "as enabled: {names:?}"
-                );
-                assert!(!names.contains(&"fixCleanup3_2_0"), "enabled 2026-07-29");
-                assert!(since <= "2026-05-27", "{since}");
+                assert_eq!(preset, "mainnet-2026-08-01");
+                assert_eq!(names, vec!["fixCleanup3_2_0"], "as enabled");
+                assert_eq!(since, "2026-07-29");
             }
             other => panic!("{other:?}"),
         }
@@ -793,10 +794,15 @@ mod tests {
             network: None,
         };
         let r = cfg.resolve(None).expect("resolves");
-        // fixBatchV1_2 is DefaultYes: voted up with no vote configured.
-        let want: FeatureSet = [Feature::FixAMMv1_3, Feature::XRPFees, Feature::FixBatchV1_2]
-            .into_iter()
-            .collect();
+        // fixBatchV1_2 and fixCleanup3_1_3 are DefaultYes: voted up with no vote configured.
+        let want: FeatureSet = [
+            Feature::FixAMMv1_3,
+            Feature::XRPFees,
+            Feature::FixBatchV1_2,
+            Feature::FixCleanup3_1_3,
+        ]
+        .into_iter()
+        .collect();
         assert_eq!(r.book.genesis, want, "a down-vote also up-voted stays up");
         assert_eq!(r.votes.state(Feature::Flow), VoteState::Obsolete);
         let stored = Votes::with_up(FeatureSet::EMPTY);

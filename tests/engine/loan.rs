@@ -528,10 +528,12 @@ fn payments_fail_with_rippleds_codes() {
     env.apply(&borrower, pay(loan, drops(-80)), Ter::temBAD_AMOUNT);
     env.apply(&borrower, pay(broker, xrp(100)), Ter::tecNO_ENTRY);
     env.apply(&depositor, pay(loan, xrp(100)), Ter::tecNO_PERMISSION);
+    // A loan without lsfLoanOverpayment: fixCleanup3_1_3 (on in ledgerd's rule book)
+    // makes asking to overpay it a permission (temINVALID_FLAG before).
     env.apply(
         &borrower,
         pay(loan, xrp(100)).flags(TF_OVERPAYMENT),
-        Ter::temINVALID_FLAG,
+        Ter::tecNO_PERMISSION,
     );
     for two in [
         TF_LATE | TF_FULL,
@@ -757,10 +759,11 @@ fn an_overpayment_reduces_the_principal() {
         Ter::tesSUCCESS
     );
     let plain = keylet::loan(&broker, 2);
+    // fixCleanup3_1_3: tecNO_PERMISSION (temINVALID_FLAG before it).
     env.apply(
         &borrower,
         pay(plain, drops(80_000)).flags(TF_OVERPAYMENT),
-        Ter::temINVALID_FLAG,
+        Ter::tecNO_PERMISSION,
     );
 }
 

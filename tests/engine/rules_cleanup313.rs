@@ -1,7 +1,7 @@
 //! fixCleanup3_1_3, xrpld 3.1.3's bundle of small fixes, gated both ways: each story runs
 //! under ledgerd's rule book with the amendment off and on and checks what xrpld decides
-//! each way. ledgerd does not yet honour every fix of the bundle (docs/amendments.md), so
-//! the amendment stays `Lacking`; these stories pin the spots it does honour.
+//! each way. The amendment is `Gated` (docs/amendments.md lists its fixes); these
+//! stories pin each fix a transaction can show.
 //!
 //! - PermissionedDomainSet: a domain created with a ticket is keyed by the ticket; before
 //!   the fix by the Sequence field, 0 for a ticketed transaction.
@@ -21,6 +21,10 @@
 //! - VaultWithdraw naming shares, to another account, is held to the room on its trust
 //!   line as the assets the shares redeem (`canWithdraw`, `tecNO_LINE`); before the fix
 //!   an Amount in shares was not checked.
+//! - LoanManage (default, impair, unimpair) rounds the loan's and vault's balances (and a
+//!   default's broker's) to the asset (`associateAsset`); before the fix it did not.
+//! - One MPT sent to several destinations by its issuer (a LoanPay) is held to
+//!   MaximumAmount in total: ledgerd's outcome both ways, rippled's with the fix.
 //! - What no transaction of ledgerd's can show has unit tests: the `ValidLoanBroker`
 //!   cover check and `ValidPermissionedDomain` (`src/engine/invariants.rs`), a failed
 //!   deletion of an expired credential (`src/engine/credential/mod.rs`).
@@ -29,6 +33,7 @@ use crate::support;
 
 use crate::loan::{broker_tx, lender, lifecycle_in, loan_set, pay as loan_pay, submit_loan};
 use ledgerd::engine::account_set::asf;
+use ledgerd::engine::loan::loan_manage::{TF_LOAN_IMPAIR, TF_LOAN_UNIMPAIR};
 use ledgerd::engine::vault::number_of;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
@@ -42,7 +47,7 @@ use support::credentials::domain_set;
 use support::engine::*;
 use support::mpt::mpt;
 
-/// ledgerd's rule book with fixCleanup3_1_3 forced on, or as it is (off: it is Lacking).
+/// ledgerd's rule book (which has fixCleanup3_1_3) with it on, or with it taken off.
 pub fn env313(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();
     if on {
@@ -444,5 +449,150 @@ fn a_withdrawal_in_shares_is_held_to_the_destinations_limit_with_the_fix() {
             StValue::MptAmount(MptAmount::new(6_000_000, share)),
         );
         env.apply(&alice, to(&bob, six), Ter::tesSUCCESS);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// LoanManage rounds what it changes to the asset (LoanManage.cpp doApply, associateAsset)
+// ---------------------------------------------------------------------------------------
+
+/// Two USD loans from one vault, 100,000 and 0.1234567890123 (the vault holds 100,001, so
+/// the vault's balances fit USD's 16 digits and the small loan its 10^-13 scale).
+/// Impairing both books 100,000.1234567890123 of unrealized loss, 19 digits that no USD
+/// amount holds: with the fix LoanManage rounds the vault's LossUnrealized to
+/// 100,000.1234567890 (rippled's `associateAsset` on every
+/// successful path); before it the 19 digits stay. Unimpairing the small loan takes
+/// 0.1234567890123 back off what each kept: 100,000 exactly before the fix, USD dust
+/// short of it with the fix.
+#[test]
+fn a_loan_manage_rounds_the_vaults_loss_to_the_asset_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [gw, owner, borrower] = env.funded(["lm313Gw", "lm313Owner", "lm313Bor"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        env.apply(&borrower, trust(gw.iou("USD", 1_000_000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&borrower, gw.iou("USD", 100_001)), Ter::tesSUCCESS);
+        let usd = gw.iou("USD", 0).issue();
+        let (vault, broker, _) = lender(
+            &mut env,
+            (&owner, &borrower),
+            usd,
+            gw.iou("USD", 100_001),
+            broker_tx(0, 0, 0),
+        );
+        for principal in [
+            Number::from_i64(100_000),
+            Number::new(1_234_567_890_123, -13),
+        ] {
+            let tx = loan_set(broker, principal)
+                .u32("PaymentTotal", 10)
+                .u32("PaymentInterval", 120)
+                .u32("GracePeriod", 60);
+            assert_eq!(
+                submit_loan(&mut env, &borrower, &[&owner], tx),
+                Ter::tesSUCCESS,
+                "on={on}"
+            );
+        }
+        env.close();
+        let s = sf();
+        let vault_number = |env: &Env, f| number_of(&env.read(&vault).unwrap(), f);
+        assert_eq!(
+            vault_number(&env, s.assets_available),
+            Number::new(8_765_432_109_877, -13)
+        );
+        let manage = |loan, flags| Tx::new("LoanManage").h256("LoanID", loan).flags(flags);
+        let (big, small) = (keylet::loan(&broker, 1), keylet::loan(&broker, 2));
+        env.apply(&owner, manage(big, TF_LOAN_IMPAIR), Ter::tesSUCCESS);
+        assert_eq!(
+            vault_number(&env, s.loss_unrealized),
+            Number::from_i64(100_000)
+        );
+        env.apply(&owner, manage(small, TF_LOAN_IMPAIR), Ter::tesSUCCESS);
+        // 100,000 + 0.1234567890123: 19 digits, or USD's 16.
+        let impaired = if on {
+            Number::new(1_000_001_234_567_890, -10)
+        } else {
+            Number::new(1_000_001_234_567_890_123, -13)
+        };
+        assert_eq!(vault_number(&env, s.loss_unrealized), impaired, "on={on}");
+        env.apply(&owner, manage(small, TF_LOAN_UNIMPAIR), Ter::tesSUCCESS);
+        // Less 0.1234567890123: exactly 100,000, or 99,999.99999999998|77 rounded.
+        let unimpaired = if on {
+            Number::new(9_999_999_999_999_999, -11)
+        } else {
+            Number::from_i64(100_000)
+        };
+        assert_eq!(vault_number(&env, s.loss_unrealized), unimpaired, "on={on}");
+        let total = number_of(&env.read(&small).unwrap(), s.total_value_outstanding);
+        assert_eq!(total, Number::new(1_234_567_890_123, -13));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// One MPT sent to several destinations (View.cpp directSendNoLimitMultiMPT)
+// ---------------------------------------------------------------------------------------
+
+/// The MPT's issuer borrows 200 of its own MPT (issued to its maximum, 10,000,000) from a
+/// vault, in one payment with a service fee of 5, so 200 units of room are left under
+/// MaximumAmount. Paying 205 sends 200 to the vault and 5 to the broker's owner, new
+/// units each: rippled's `accountSendMulti` under the fix checks the two together
+/// against the room (`tecPATH_DRY`); before it each alone, against the OutstandingAmount
+/// read before the first, and both pass. ledgerd sends one by one, each against the
+/// OutstandingAmount as it is: the fixed outcome, under either rule set (docs/compat.md).
+#[test]
+fn an_issuers_loan_payment_is_held_to_its_maximum_in_total() {
+    use ledgerd::engine::mptoken_issuance_create::tf as ctf;
+    use support::mpt::{issue, outstanding, pay_mpt, with_id, with_mpt};
+    for on in [false, true] {
+        let mut env = env313(on);
+        let [issuer, lender] = env.funded(["ms313Issuer", "ms313Lender"]);
+        let mut create = Tx::new("MPTokenIssuanceCreate").flags(ctf::CAN_TRANSFER);
+        create
+            .0
+            .set(sf().maximum_amount, StValue::UInt64(10_000_000));
+        let id = issue(&mut env, &issuer, create);
+        let opt_in = with_id(Tx::new("MPTokenAuthorize"), &id);
+        env.apply(&lender, opt_in, Ter::tesSUCCESS);
+        env.apply(&issuer, pay_mpt(&lender, &id, 10_000_000), Ter::tesSUCCESS);
+        env.close();
+        let seq = env.seq(&lender);
+        let mut create = Tx::new("VaultCreate");
+        create.0.set(sf().asset, StValue::MptIssue(id));
+        let fee = env.store.fees().reserve_inc_drops as i64;
+        env.apply(&lender, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+        let vault = keylet::vault(&lender.id, seq);
+        let deposit = with_mpt(
+            Tx::new("VaultDeposit").h256("VaultID", vault),
+            &id,
+            1_000_000,
+        );
+        env.apply(&lender, deposit, Ter::tesSUCCESS);
+        let bseq = env.seq(&lender);
+        env.apply(
+            &lender,
+            Tx::new("LoanBrokerSet").h256("VaultID", vault),
+            Ter::tesSUCCESS,
+        );
+        let broker = keylet::loan_broker(&lender.id, bseq);
+        env.close();
+        let mut tx = loan_set(broker, Number::from_i64(200)).u32("PaymentTotal", 1);
+        let fee = Number::from_i64(5);
+        let mut b = fee.mantissa().to_be_bytes().to_vec();
+        b.extend_from_slice(&fee.exponent().to_be_bytes());
+        tx.0.set(sf().loan_service_fee, StValue::Fixed(b));
+        assert_eq!(
+            submit_loan(&mut env, &issuer, &[&lender], tx),
+            Ter::tesSUCCESS
+        );
+        assert_eq!(outstanding(&env, &id), 10_000_000 - 200);
+        let loan = keylet::loan(&broker, 1);
+        env.close();
+        let pay = with_mpt(Tx::new("LoanPay").h256("LoanID", loan), &id, 205);
+        env.apply(&issuer, pay, Ter::tecPATH_DRY);
+        assert_eq!(outstanding(&env, &id), 10_000_000 - 200, "on={on}");
+        let remaining = env.read(&loan).unwrap().u32_of(sf().payment_remaining);
+        assert_eq!(remaining, Some(1), "on={on}");
     }
 }

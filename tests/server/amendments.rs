@@ -40,15 +40,23 @@ fn votes_are_an_admins_and_survive_a_restart() {
         amm,
         json!({"name": "AMM", "supported": true, "enabled": true})
     );
-    // Not enabled (ledgerd lacks its rules): the default votes, DefaultYes and DefaultNo.
-    let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    // Enabled, DefaultYes and gated: the default rule book has it.
+    let gated = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    assert_eq!(
+        gated,
+        json!({"name": "fixCleanup3_1_3", "supported": true, "enabled": true})
+    );
+    // Not enabled (ledgerd lacks its rules): the default vote of a DefaultNo amendment.
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
     assert_eq!(
         cleanup,
-        json!({"name": "fixCleanup3_1_3", "supported": false, "vetoed": false, "enabled": false})
+        json!({"name": "fixCleanup3_2_0", "supported": false, "vetoed": true, "enabled": false})
     );
     let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
     assert_eq!(cancel["vetoed"], true, "{cancel}");
-    let veto = json!({"feature": "fixCleanup3_1_3", "vetoed": true});
+    let unveto = json!({"feature": "fixCleanup3_2_0", "vetoed": false});
+    assert_eq!(feature(addr, unveto)["vetoed"], false);
+    let veto = json!({"feature": "fixCleanup3_2_0", "vetoed": true});
     assert_eq!(feature(addr, veto)["vetoed"], true);
     let unveto = json!({"feature": "fixCleanup3_3_0", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
@@ -68,7 +76,7 @@ fn votes_are_an_admins_and_survive_a_restart() {
     assert!(server.terminate().success());
     let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
     let addr = server.addr();
-    let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
     assert_eq!(cleanup["vetoed"], true, "{cleanup}");
     let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
     assert_eq!(cancel["vetoed"], false, "{cancel}");
@@ -86,10 +94,11 @@ fn xrpld_3_4_1_records_its_desired_amendments_at_genesis() {
     );
     let id = "DF8B4536989BDACE3F934F29423848B9F1D76D09BE6A1FCFE7E7F06AA26ABEAD";
     let batch_fix = "14A2B45E48A4A124D1BBA657AC7B0DC3D5EA8C256C89E8F0D8142D32960A7944";
+    let cleanup = "303ACB16CF8DBD3B5C34F131A9D19A7DE01AE05F480A8A682B869D1B4AAC8CFC";
     assert_eq!(
         entry["node"]["Amendments"],
-        json!([batch_fix, id]),
-        "fixBatchV1_2 and fixRemoveNFTokenAutoTrustLine: {entry}"
+        json!([batch_fix, cleanup, id]),
+        "fixBatchV1_2, fixCleanup3_1_3 and fixRemoveNFTokenAutoTrustLine: {entry}"
     );
     let fees = call(
         addr,
@@ -154,9 +163,14 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
         "entryNotFound",
         "xrpld -a records none: {entry}"
     );
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_1_3"}));
+    assert_eq!(cleanup["enabled"], true, "{cleanup}");
     let log = server.log_text();
     assert!(
-        log.contains("ConfidentialTransfer") && !log.contains("Sponsor"),
+        log.contains("ConfidentialTransfer")
+            && log.contains("fixCleanup3_2_0")
+            && !log.contains("Sponsor")
+            && !log.contains("fixCleanup3_1_3"),
         "dropped presets named: {log}"
     );
 }
@@ -263,11 +277,12 @@ fn a_mainnet_date_ledgerd_cannot_serve_is_refused() {
             }
         }
     };
-    // Mainnet enabled fixCleanup3_1_3 and fixCleanup3_2_0 in 2026; ledgerd lacks them.
+    // Mainnet enabled fixCleanup3_2_0 on 2026-07-29; ledgerd lacks it (fixCleanup3_1_3,
+    // enabled 2026-05-27, is gated).
     let log = refused("mainnet");
     assert!(
         log.contains("mainnet-2026-08-18")
-            && log.contains("fixCleanup3_1_3")
+            && !log.contains("fixCleanup3_1_3")
             && log.contains("fixCleanup3_2_0"),
         "{log}"
     );

@@ -3,7 +3,9 @@
 //! unimpairs it, or, once its grace period is over, defaults it: the first-loss cover
 //! pays the vault what it covers, the vault writes off the rest, and the loan ends.
 
-use super::loan_math::{adjust_imprecise, is_integral, round_to_asset, tenth_bips_of};
+use super::loan_math::{
+    adjust_imprecise, is_integral, round_to_asset, round_to_precision, tenth_bips_of,
+};
 use super::{
     has_expired, owed_to_vault, put_number, put_u32, Loan, LSF_LOAN_DEFAULT, LSF_LOAN_IMPAIRED,
 };
@@ -13,6 +15,7 @@ use crate::engine::transactor::ApplyContext;
 use crate::engine::vault::{number_of, send_asset, set_number, to_asset};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
@@ -77,10 +80,67 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         Ter::tesSUCCESS
     };
     if t == Ter::tesSUCCESS {
+        // fixCleanup3_1_3: the entries an action changed have their balances rounded to
+        // the asset (rippled's `associateAsset` on every successful path; before the fix
+        // on none that writes). A no-op writes nothing, so rounds nothing.
+        if flags & ACTIONS != 0 && ctx.sb.info().rules.enabled(Feature::FixCleanup3_1_3) {
+            associate_asset(&mut loan, flags & TF_LOAN_DEFAULT != 0);
+            if flags & TF_LOAN_DEFAULT != 0 {
+                ctx.sb.update(loan.broker.key, loan.broker.entry.clone());
+            }
+        }
         ctx.sb.update(loan.vault_key, loan.vault.clone());
         ctx.sb.update(loan.key, loan.entry.clone());
     }
     t
+}
+
+/// rippled's `associateAsset` on the loan, its vault and (when `broker`, as a default
+/// writes it) its broker: each asset-valued STNumber present is rounded to the precision
+/// of the vault's asset; one rounded to zero leaves the entry. PeriodicPayment is kept
+/// exact, as rippled keeps it.
+fn associate_asset(loan: &mut Loan, broker: bool) {
+    let s = sf();
+    let asset = loan.asset();
+    let round = |o: &mut StObject, fields: &[crate::protocol::definitions::Field]| {
+        for &f in fields {
+            if o.get(f).is_none() {
+                continue;
+            }
+            let v = number_of(o, f);
+            let r = round_to_precision(&asset, v);
+            if r != v {
+                put_number(o, f, r);
+            }
+        }
+    };
+    round(
+        &mut loan.vault,
+        &[
+            s.assets_total,
+            s.assets_available,
+            s.loss_unrealized,
+            s.assets_maximum,
+        ],
+    );
+    round(
+        &mut loan.entry,
+        &[
+            s.principal_outstanding,
+            s.total_value_outstanding,
+            s.management_fee_outstanding,
+            s.loan_origination_fee,
+            s.loan_service_fee,
+            s.late_payment_fee,
+            s.close_payment_fee,
+        ],
+    );
+    if broker {
+        round(
+            &mut loan.broker.entry,
+            &[s.debt_total, s.debt_maximum, s.cover_available],
+        );
+    }
 }
 
 /// `impairLoan`: the vault's LossUnrealized grows by what it is owed (never past what it

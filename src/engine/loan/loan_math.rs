@@ -57,6 +57,12 @@ pub fn round_to_asset(asset: &VaultAsset, value: Number, scale: i32, mode: Round
     round_to_scale(amount, scale)
 }
 
+/// `STNumber::associateAsset`: a balance cut to what its asset can hold (whole units for
+/// XRP and MPTs, 16 significant digits for an issued currency), in the current mode.
+pub fn round_to_precision(asset: &VaultAsset, value: Number) -> Number {
+    as_amount(asset, value)
+}
+
 /// [`round_to_asset`] with the thread's current rounding mode (rippled's default argument).
 pub fn round_now(asset: &VaultAsset, value: Number, scale: i32) -> Number {
     round_to_asset(asset, value, scale, get_round())

@@ -285,8 +285,10 @@ fn run_sponsor_ops(ops: &[SOp]) -> ([usize; 9], (u64, u64)) {
     for op in ops {
         let before = xrp_held(&w);
         let Some((from, tx, kind)) = stx(&mut w, op) else {
+            // A close can hand fees back: in canonical order a sponsored transaction may
+            // meet its Sponsorship already deleted, end `ter` and be held, its open-ledger
+            // fee not burnt. Conservation, fees claimed counted, holds either way.
             w.env.close();
-            assert!(xrp_held(&w) <= before);
             assert_eq!(xrp_held(&w) + fees_claimed(&w, first), all, "after a close");
             seen(check_sponsor_state(&w), &mut most);
             continue;

@@ -10,9 +10,14 @@
 //!   compared the unrounded product and CoverWithdraw rounded at DebtTotal's own, finer
 //!   scale, so a cover between the two was enough.
 //!
+//! - The payment factor (`computePaymentFactor`): with the fix `(1 + r)^n - 1` is summed
+//!   binomially when `n r` < 1e-9 (`computePowerMinusOneHybrid`); before, subtracting 1
+//!   from `(1 + r)^n` kept only some ten digits, and a tiny rate's periodic payment was
+//!   off in its eighth or ninth.
+//!
 //! Not here: CoverWithdraw's `WaiveMPTCanTransfer` (no ledgerd ledger reaches it: a
 //! vault's MPT must allow transfers at VaultCreate, and DynamicMPT only adds
-//! capabilities), and the payment factor of tiny rates (not built).
+//! capabilities).
 
 use crate::loan::{broker_tx, lender, loan_set, submit_loan};
 use crate::support;
@@ -195,4 +200,46 @@ fn cover_withdraw_rounds_the_minimum_cover_up_at_the_vault_scale_only_with_the_f
         let withdraw = cover_tx("LoanBrokerCoverWithdraw", broker, gw.iou("USD", 1));
         env.apply(&owner, withdraw, want);
     }
+}
+
+#[test]
+fn a_tiny_rates_periodic_payment_is_exact_only_with_the_fix() {
+    let mut payments = Vec::new();
+    for on in [false, true] {
+        let mut env = env320(on);
+        let [gw, owner, depositor, borrower] =
+            env.funded(["c320lGw4", "c320lOwn4", "c320lDep4", "c320lBor4"]);
+        let usd = usd_to(&mut env, &gw, &[&owner, &depositor, &borrower], 10_000);
+        let (_, broker, _) = lender(
+            &mut env,
+            (&owner, &depositor),
+            usd,
+            gw.iou("USD", 5000),
+            broker_tx(0, 0, 0),
+        );
+        // 0.001% a year, two payments a minute apart: r = 60e-5 / 31536000, n r ~ 4e-11.
+        let tx = loan_set(broker, Number::from_i64(1000))
+            .u32("InterestRate", 1)
+            .u32("PaymentInterval", 60)
+            .u32("PaymentTotal", 2);
+        assert_eq!(
+            submit_loan(&mut env, &borrower, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        let loan = ledgerd::ledger::keylet::loan(&broker, 1);
+        let payment = number_of(&env.read(&loan).unwrap(), sf().periodic_payment);
+        payments.push(payment.to_string().parse::<f64>().expect("a decimal"));
+    }
+    // 1000 r (1+r)^2 / ((1+r)^2 - 1) = 1000 (1+r)^2 / (2+r).
+    let r = 60e-5 / 31_536_000.0_f64;
+    let exact = 1000.0 * (1.0 + r) * (1.0 + r) / (2.0 + r);
+    let (off, on) = (payments[0], payments[1]);
+    assert!(
+        (on - exact).abs() < 1e-10,
+        "with the fix {on} against {exact}"
+    );
+    assert!(
+        (off - exact).abs() > 1e-8,
+        "without the fix {off}: the cancellation's error"
+    );
 }

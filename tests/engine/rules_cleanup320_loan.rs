@@ -4,7 +4,7 @@
 //! - `canApplyToBrokerCover` (LoanBrokerCoverDeposit / CoverWithdraw preclaim, rippled
 //!   `LendingHelpers_test::testCanApplyToBrokerCover`): an amount that rounds to zero at
 //!   CoverAvailable's scale (10 USD: 1e-14) is `tecPRECISION_LOSS`; before the fix it
-//!   goes through and moves nothing.
+//!   moves the 19-digit CoverAvailable but not the line, and `ValidLoanBroker` fails it.
 //! - `minimumBrokerCover` (LoanSet, CoverWithdraw, CoverClawback, LoanPay): the cover a
 //!   broker's debt requires is rounded up at the vault's scale; before the fix LoanSet
 //!   compared the unrounded product and CoverWithdraw rounded at DebtTotal's own, finer
@@ -80,16 +80,19 @@ fn a_sub_ulp_cover_amount_is_refused_only_with_the_fix() {
         let deposit = |a| cover_tx("LoanBrokerCoverDeposit", broker, a);
         let withdraw = |a| cover_tx("LoanBrokerCoverWithdraw", broker, a);
         env.apply(&owner, deposit(gw.iou("USD", 10)), Ter::tesSUCCESS);
-        // 1e-16 at a cover of 10 (scale 1e-14) rounds to zero.
+        // 1e-16 at a cover of 10 (scale 1e-14) rounds to zero: the line would not move,
+        // but CoverAvailable, a 19-digit Number, would. With the fix that is refused in
+        // preclaim; before, the ledger's cover and the pseudo-account's balance part and
+        // `ValidLoanBroker` fails the transaction (a deposit leaves the cover above the
+        // balance, fixCleanup3_1_3's check; a withdrawal below it).
         let dust = gw.iou_s("USD", "0.0000000000000001");
         let want = if on {
             Ter::tecPRECISION_LOSS
         } else {
-            Ter::tesSUCCESS
+            Ter::tecINVARIANT_FAILED
         };
         env.apply(&owner, deposit(dust), want);
         env.apply(&owner, withdraw(dust), want);
-        // Either way nothing moved.
         assert_eq!(cover(&env, &broker), Number::from_i64(10), "on={on}");
         // 1e-13 is above the cover's scale: it moves, both ways.
         let small = gw.iou_s("USD", "0.0000000000001");

@@ -3,6 +3,7 @@
 //! its vault and asset, its pseudo-account (`createPseudoAccount` with `sfLoanBrokerID`),
 //! the minimum first-loss cover its debt requires.
 
+use super::loan_math::{is_integral, round_to_asset, tenth_bips_of};
 use crate::engine::amm::{new_pseudo_root, pseudo_account_address};
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
@@ -50,6 +51,8 @@ pub struct Broker {
     pub pseudo: AccountId,
     /// The broker's owner.
     pub owner: AccountId,
+    /// Its vault's scale (`getAssetsTotalScale`).
+    pub vault_scale: i32,
 }
 
 impl Broker {
@@ -77,6 +80,7 @@ impl Broker {
             asset,
             pseudo,
             owner,
+            vault_scale: super::vault_scale(&vault),
         })
     }
 
@@ -95,12 +99,77 @@ impl Broker {
         debt * Number::from_i64(i64::from(rate)) / Number::from_i64(TENTH_BIPS_PER_UNITY)
     }
 
+    /// The minimum cover as LoanBrokerCoverWithdraw rounds it before fixCleanup3_2_0:
+    /// up, to the asset at DebtTotal's own scale.
+    pub fn minimum_cover_at_debt_scale(&self) -> Number {
+        let debt = number_of(&self.entry, sf().debt_total);
+        let _g = RoundGuard::new(RoundingMode::Upward);
+        round_to_asset(
+            &self.asset,
+            self.minimum_cover(),
+            asset_scale(&self.asset, debt),
+            RoundingMode::Upward,
+        )
+    }
+
+    /// fixCleanup3_2_0's `minimumBrokerCover` of the broker's own DebtTotal.
+    pub fn minimum_broker_cover(&self) -> Number {
+        let s = sf();
+        minimum_broker_cover(
+            &self.asset,
+            number_of(&self.entry, s.debt_total),
+            self.entry.u32_of(s.cover_rate_minimum).unwrap_or(0),
+            self.vault_scale,
+        )
+    }
+
+    /// fixCleanup3_2_0's `canApplyToBrokerCover`: an amount of zero, or one that rounds
+    /// to zero at CoverAvailable's scale, would move nothing: `tecPRECISION_LOSS`.
+    pub fn cover_applicable(&self, amount: Number) -> Ter {
+        let scale = asset_scale(&self.asset, self.cover());
+        if amount.is_zero()
+            || round_to_asset(&self.asset, amount, scale, RoundingMode::ToNearest).is_zero()
+        {
+            return Ter::tecPRECISION_LOSS;
+        }
+        Ter::tesSUCCESS
+    }
+
     /// Writes CoverAvailable moved by `delta`.
     pub fn move_cover(&mut self, sb: &mut Sandbox, delta: Number) {
         let f = sf().cover_available;
         let v = number_of(&self.entry, f) + delta;
         crate::engine::vault::set_number(&mut self.entry, f, v);
         sb.update(self.key, self.entry.clone());
+    }
+}
+
+/// `minimumBrokerCover` (fixCleanup3_2_0): `CoverRateMinimum` of `debt`, rounded up to
+/// the asset at the vault's scale (DebtTotal is kept at that scale, not a loan's).
+pub fn minimum_broker_cover(
+    asset: &VaultAsset,
+    debt: Number,
+    rate: u32,
+    vault_scale: i32,
+) -> Number {
+    let _g = RoundGuard::new(RoundingMode::Upward);
+    round_to_asset(
+        asset,
+        tenth_bips_of(debt, rate),
+        vault_scale,
+        RoundingMode::Upward,
+    )
+}
+
+/// rippled's `scale(value, asset)`: the exponent `value` takes as an amount of the asset
+/// (0 for XRP, MPTs and zero).
+pub fn asset_scale(asset: &VaultAsset, value: Number) -> i32 {
+    if is_integral(asset) {
+        return 0;
+    }
+    match value.to_iou() {
+        Some(v) if !v.is_zero() => v.exponent(),
+        _ => 0,
     }
 }
 
@@ -148,9 +217,143 @@ pub fn deep_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset)
     }
 }
 
+/// `checkGlobalFrozen`: the issuer froze everything (`tecFROZEN`) or locked the whole
+/// MPT issuance (`tecLOCKED`).
+fn global_frozen(view: &dyn ReadView, asset: &VaultAsset) -> Ter {
+    let frozen = match asset {
+        VaultAsset::Token(i) => {
+            !i.is_xrp() && crate::engine::funds::is_global_frozen(view, &i.issuer)
+        }
+        VaultAsset::Mpt(id) => crate::engine::mpt::issuance(view, id)
+            .is_some_and(|i| i.is_flag(crate::ledger::flags::lsf_mpt::LOCKED)),
+    };
+    frozen_code(asset, frozen)
+}
+
+/// `checkIndividualFrozen`: the issuer froze `account`'s line (`tecFROZEN`) or locked its
+/// MPToken (`tecLOCKED`); the issuer itself never is.
+fn individual_frozen(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Ter {
+    let frozen = match asset {
+        VaultAsset::Token(i) if i.is_xrp() || i.issuer == *account => false,
+        VaultAsset::Token(i) => {
+            let bit = if i.issuer > *account {
+                crate::ledger::flags::lsf::HIGH_FREEZE
+            } else {
+                crate::ledger::flags::lsf::LOW_FREEZE
+            };
+            view.read(&crate::ledger::keylet::line(
+                account,
+                &i.issuer,
+                &i.currency,
+            ))
+            .is_some_and(|l| l.flags() & bit != 0)
+        }
+        VaultAsset::Mpt(id) => crate::engine::mpt::mptoken(view, id, account)
+            .is_some_and(|t| t.is_flag(crate::ledger::flags::lsf_mpt::LOCKED)),
+    };
+    frozen_code(asset, frozen)
+}
+
+fn frozen_code(asset: &VaultAsset, frozen: bool) -> Ter {
+    match (frozen, asset) {
+        (false, _) => Ter::tesSUCCESS,
+        (true, VaultAsset::Mpt(_)) => Ter::tecLOCKED,
+        (true, VaultAsset::Token(_)) => Ter::tecFROZEN,
+    }
+}
+
+/// `checkDepositFreeze` (fixCleanup3_3_0): moving `asset` from `src` into the
+/// pseudo-account `pseudo` needs the asset not globally frozen, `src` not frozen (unless
+/// it issues the asset), and the pseudo-account not frozen at all (deposits it could not
+/// pay out again).
+pub fn check_deposit_freeze(
+    view: &dyn ReadView,
+    src: &AccountId,
+    pseudo: &AccountId,
+    asset: &VaultAsset,
+) -> Ter {
+    let src_frozen = if asset.issuer() == Some(*src) {
+        Ter::tesSUCCESS
+    } else {
+        individual_frozen(view, src, asset)
+    };
+    [
+        global_frozen(view, asset),
+        src_frozen,
+        individual_frozen(view, pseudo, asset),
+    ]
+    .into_iter()
+    .find(|t| *t != Ter::tesSUCCESS)
+    .unwrap_or(Ter::tesSUCCESS)
+}
+
+/// `checkWithdrawFreeze` (fixCleanup3_3_0): paying `asset` out of the pseudo-account
+/// `pseudo` to `dst` for `submitter`. Always fine to the issuer; else the asset is not
+/// globally frozen, neither the pseudo-account nor (paying a third party) the submitter
+/// is frozen, and the destination is not deep frozen.
+pub fn check_withdraw_freeze(
+    view: &dyn ReadView,
+    pseudo: &AccountId,
+    submitter: &AccountId,
+    dst: &AccountId,
+    asset: &VaultAsset,
+) -> Ter {
+    if asset.issuer() == Some(*dst) {
+        return Ter::tesSUCCESS;
+    }
+    let mut checks = vec![
+        global_frozen(view, asset),
+        individual_frozen(view, pseudo, asset),
+    ];
+    if submitter != dst {
+        checks.push(individual_frozen(view, submitter, asset));
+    }
+    checks.push(deep_frozen(view, dst, asset));
+    checks
+        .into_iter()
+        .find(|t| *t != Ter::tesSUCCESS)
+        .unwrap_or(Ter::tesSUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// rippled's `LendingHelpers_test::testCanApplyToBrokerCover`, on USD.
+    #[test]
+    fn a_cover_amount_below_the_covers_scale_loses_precision() {
+        let usd = crate::protocol::types::Issue {
+            currency: crate::protocol::types::Currency::iso(*b"USD"),
+            issuer: AccountId([7; 20]),
+        };
+        let broker = |cover: i64| {
+            let mut entry = StObject::new();
+            crate::engine::vault::set_number(
+                &mut entry,
+                sf().cover_available,
+                Number::from_i64(cover),
+            );
+            Broker {
+                key: Hash256::ZERO,
+                entry,
+                asset: VaultAsset::Token(usd),
+                pseudo: AccountId::ZERO,
+                owner: AccountId::ZERO,
+                vault_scale: 0,
+            }
+        };
+        let ten = broker(10);
+        assert_eq!(ten.cover_applicable(Number::ZERO), Ter::tecPRECISION_LOSS);
+        assert_eq!(
+            ten.cover_applicable(Number::new(1, -16)),
+            Ter::tecPRECISION_LOSS
+        );
+        assert_eq!(ten.cover_applicable(Number::new(1, -13)), Ter::tesSUCCESS);
+        assert_eq!(
+            broker(0).cover_applicable(Number::from_i64(1)),
+            Ter::tesSUCCESS
+        );
+    }
 
     #[test]
     fn the_minimum_cover_rounds_up() {
@@ -164,6 +367,7 @@ mod tests {
             asset: VaultAsset::Token(crate::protocol::types::Issue::XRP),
             pseudo: AccountId::ZERO,
             owner: AccountId::ZERO,
+            vault_scale: 0,
         };
         // 10% of 1001 is 100.1.
         assert_eq!(b.minimum_cover(), Number::new(1001, -1));

@@ -12,6 +12,7 @@ use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256, Issue};
@@ -84,9 +85,14 @@ fn requested(tx: &StObject) -> Number {
 }
 
 /// `determineClawAmount`: all the cover above the minimum (the minimum rounded up, what
-/// is left rounded down), or less when asked.
-fn claw_amount(b: &Broker, tx: &StObject) -> Result<AssetAmount, Ter> {
-    let minimum = b.minimum_cover();
+/// is left rounded down), or less when asked. The minimum is unrounded before
+/// fixCleanup3_2_0, `minimumBrokerCover` (at the vault's scale) with it.
+fn claw_amount(b: &Broker, tx: &StObject, fix320: bool) -> Result<AssetAmount, Ter> {
+    let minimum = if fix320 {
+        b.minimum_broker_cover()
+    } else {
+        b.minimum_cover()
+    };
     let most = {
         let _g = RoundGuard::new(RoundingMode::Downward);
         b.cover() - minimum
@@ -123,7 +129,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
             Some(_) => {}
         }
     }
-    let claw = claw_amount(&b, tx)?;
+    let claw = claw_amount(&b, tx, view.info().rules.enabled(Feature::FixCleanup3_2_0))?;
     if asset_held(view, &b.pseudo, &b.asset) < claw.number() {
         return Err(Ter::tecINTERNAL);
     }
@@ -157,7 +163,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
         Ok(b) => b,
         Err(_) => return Ter::tecINTERNAL,
     };
-    let Ok(claw) = claw_amount(&b, ctx.tx) else {
+    let fix320 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0);
+    let Ok(claw) = claw_amount(&b, ctx.tx, fix320) else {
         return Ter::tecINTERNAL;
     };
     b.move_cover(&mut ctx.sb, -claw.number());

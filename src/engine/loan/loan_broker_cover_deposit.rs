@@ -1,8 +1,11 @@
 //! LoanBrokerCoverDeposit (rippled `LoanBrokerCoverDeposit.cpp`): the broker's owner adds
 //! first-loss cover, in the vault's asset, to the broker's pseudo-account; CoverAvailable
-//! grows by the amount.
+//! grows by the amount. fixCleanup3_2_0 refuses an amount that would not move the cover
+//! (`canApplyToBrokerCover`); fixCleanup3_3_0 judges freezes by `checkDepositFreeze`.
 
-use super::broker::{amount_in, broker_id, positive_amount, Broker};
+use super::broker::{
+    amount_in, broker_id, check_deposit_freeze, deep_frozen, positive_amount, Broker,
+};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::engine::vault::{
@@ -10,6 +13,7 @@ use crate::engine::vault::{
 };
 use crate::ledger::sf::StExt;
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -34,14 +38,18 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tecNO_PERMISSION);
     }
     let amount = amount_in(tx, &b.asset)?;
-    for t in [
-        asset_can_transfer(view, &b.asset, account, &b.pseudo),
-        asset_frozen(view, account, &b.asset),
-        super::broker::deep_frozen(view, &b.pseudo, &b.asset),
-        asset_require_auth(view, &b.asset, account, true),
-    ] {
-        t.into_result()?;
+    let rules = &view.info().rules;
+    if rules.enabled(Feature::FixCleanup3_2_0) {
+        b.cover_applicable(amount.number()).into_result()?;
     }
+    asset_can_transfer(view, &b.asset, account, &b.pseudo).into_result()?;
+    if rules.enabled(Feature::FixCleanup3_3_0) {
+        check_deposit_freeze(view, account, &b.pseudo, &b.asset).into_result()?;
+    } else {
+        asset_frozen(view, account, &b.asset).into_result()?;
+        deep_frozen(view, &b.pseudo, &b.asset).into_result()?;
+    }
+    asset_require_auth(view, &b.asset, account, true).into_result()?;
     if asset_held(view, account, &b.asset) < amount.number() {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }

@@ -1,8 +1,13 @@
 //! LoanBrokerCoverWithdraw (rippled `LoanBrokerCoverWithdraw.cpp`): the broker's owner
 //! takes first-loss cover back, to itself or to a Destination, as long as what stays
-//! covers the minimum its debt requires (`CoverRateMinimum` of `DebtTotal`).
+//! covers the minimum its debt requires (`CoverRateMinimum` of `DebtTotal`, rounded up at
+//! DebtTotal's scale; with fixCleanup3_2_0 at the vault's, `minimumBrokerCover`, and an
+//! amount that would not move the cover is `tecPRECISION_LOSS`). fixCleanup3_3_0 judges
+//! freezes by `checkWithdrawFreeze`.
 
-use super::broker::{amount_in, broker_id, deep_frozen, positive_amount, Broker};
+use super::broker::{
+    amount_in, broker_id, check_withdraw_freeze, deep_frozen, positive_amount, Broker,
+};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::engine::vault::{
@@ -10,6 +15,7 @@ use crate::engine::vault::{
 };
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -41,9 +47,18 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tecNO_PERMISSION);
     }
     let amount = amount_in(tx, &b.asset)?;
+    let fix320 = view.info().rules.enabled(Feature::FixCleanup3_2_0);
+    if fix320 {
+        b.cover_applicable(amount.number()).into_result()?;
+    }
     transfer_checks(view, &b, account, &dst)?;
     let taken = amount.number();
-    if b.cover() < taken || b.cover() - taken < b.minimum_cover() {
+    let minimum = if fix320 {
+        b.minimum_broker_cover()
+    } else {
+        b.minimum_cover_at_debt_scale()
+    };
+    if b.cover() < taken || b.cover() - taken < minimum {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     if asset_held(view, &b.pseudo, &b.asset) < taken {
@@ -65,6 +80,10 @@ fn transfer_checks(
         crate::engine::vault::destination_ok(view, dst, account).into_result()?;
     }
     let t = asset_require_auth(view, &b.asset, dst, dst != account);
+    if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        t.into_result()?;
+        return check_withdraw_freeze(view, &b.pseudo, account, dst, &b.asset).into_result();
+    }
     if t != Ter::tesSUCCESS || b.asset.issuer() == Some(*dst) {
         return t.into_result();
     }

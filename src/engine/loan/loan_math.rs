@@ -8,6 +8,8 @@ use crate::engine::vault::VaultAsset;
 use crate::protocol::number::{get_round, power, Number, RoundGuard, RoundingMode};
 
 use crate::engine::ter::Ter;
+use crate::ledger::rules::enabled_now;
+use crate::protocol::features::Feature;
 
 /// `secondsInYear`: the rates are annual.
 pub const SECONDS_IN_YEAR: i64 = 365 * 24 * 60 * 60;
@@ -92,11 +94,51 @@ fn count(n: u32) -> Number {
 /// `computePaymentFactor` (equations 5 and 6): `r(1+r)^n / ((1+r)^n - 1)`, or `1/n` at
 /// zero interest.
 fn payment_factor(rate: Number, payments: u32) -> Number {
+    if payments == 0 {
+        return Number::ZERO;
+    }
     if rate.is_zero() {
         return Number::one() / count(payments);
     }
+    if enabled_now(Feature::FixCleanup3_2_0) {
+        let minus_one = power_minus_one_hybrid(rate, payments);
+        return rate * (Number::one() + minus_one) / minus_one;
+    }
     let raised = power(Number::one() + rate, payments);
     rate * raised / (raised - Number::one())
+}
+
+/// `computePowerMinusOne`: `(1 + rate)^n - 1` summed as its binomial expansion
+/// (`n r + C(n,2) r^2 + ...`, each term from the last), stopping once a term no longer
+/// changes the sum; no cancellation at tiny rates. 0 for a zero rate or `n`.
+pub fn power_minus_one(rate: Number, n: u32) -> Number {
+    if n == 0 || rate.is_zero() {
+        return Number::ZERO;
+    }
+    let mut term = count(n) * rate;
+    let mut sum = term;
+    for k in 1..n {
+        term = term * rate * count(n - k) / count(k + 1);
+        let next = sum + term;
+        if next == sum {
+            break;
+        }
+        sum = next;
+    }
+    sum
+}
+
+/// `computePowerMinusOneHybrid` (fixCleanup3_2_0's payment factor): the closed form
+/// `(1 + rate)^n - 1` while `n * rate` is at least 1e-9, the binomial sum below (where
+/// subtracting 1 would leave fewer than ten good digits).
+pub fn power_minus_one_hybrid(rate: Number, n: u32) -> Number {
+    if n == 0 || rate.is_zero() {
+        return Number::ZERO;
+    }
+    if count(n) * rate >= Number::new(1, -9) {
+        return power(Number::one() + rate, n) - Number::one();
+    }
+    power_minus_one(rate, n)
 }
 
 /// `loanPeriodicPayment` (equation 7).
@@ -461,6 +503,23 @@ mod tests {
         assert_eq!(payment_factor(n("5e-2"), 1), n("105e-2"));
         assert_eq!(payment_factor(n("5e-2"), 3), n("3672085646312450436e-19"));
         assert_eq!(power(Number::one() + n("5e-2"), 3), n("1157625e-6"));
+    }
+
+    /// rippled's `LendingHelpers_test::testComputePowerMinusOne` and its hybrid.
+    #[test]
+    fn the_binomial_power_minus_one_agrees_with_rippleds_values() {
+        assert!(power_minus_one(Number::ZERO, 5).is_zero());
+        assert!(power_minus_one(n("5e-2"), 0).is_zero());
+        assert_eq!(power_minus_one(n("5e-2"), 3), n("157625e-6"));
+        assert_eq!(power_minus_one(Number::one(), 1), Number::one());
+        // Above the threshold the hybrid is the closed form.
+        let closed = power(Number::one() + n("5e-2"), 4) - Number::one();
+        assert_eq!(power_minus_one_hybrid(n("5e-2"), 4), closed);
+        // Below it, the binomial sum: 100 * 1e-12 plus 4950e-24.
+        assert_eq!(
+            power_minus_one_hybrid(n("1e-12"), 100),
+            n("1e-10") + n("4950e-24")
+        );
     }
 
     #[test]

@@ -106,7 +106,9 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
 fn fee_to_owner(view: &dyn ReadView, loan: &Loan) -> bool {
     let s = sf();
     let b = &loan.broker;
-    let enough = {
+    let enough = if view.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        b.cover() >= b.minimum_broker_cover()
+    } else {
         let _g = RoundGuard::new(RoundingMode::Upward);
         let rate = b.entry.u32_of(s.cover_rate_minimum).unwrap_or(0);
         let minimum = tenth_bips_of(number_of(&b.entry, s.debt_total), rate);

@@ -4,7 +4,7 @@
 //! owner), the Loan entry records the amortization (`loan_math::loan_properties`), the
 //! vault counts the interest it will earn and the broker the debt.
 
-use super::broker::{broker_id, Broker};
+use super::broker::{broker_id, minimum_broker_cover, Broker};
 use super::loan_math::{
     adjust_imprecise, check_loan_guards, construct_state, is_integral, is_rounded, loan_properties,
     tenth_bips_of, LoanProperties,
@@ -28,6 +28,7 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::definitions::Field;
+use crate::protocol::features::Feature;
 use crate::protocol::number::{Number, RoundGuard, RoundingMode};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
@@ -283,13 +284,14 @@ fn plan(ctx: &ApplyContext) -> Result<Plan, Ter> {
         interest_due,
         origination: number_of(tx, s.loan_origination_fee),
     };
-    check_debt(&plan)?;
+    check_debt(&plan, ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0))?;
     Ok(plan)
 }
 
 /// The new debt within DebtMaximum (`tecLIMIT_EXCEEDED`) and covered by the broker's
-/// first-loss capital (`tecINSUFFICIENT_FUNDS`).
-fn check_debt(p: &Plan) -> Result<(), Ter> {
+/// first-loss capital (`tecINSUFFICIENT_FUNDS`): unrounded before fixCleanup3_2_0,
+/// `minimumBrokerCover` (rounded up at the vault's scale) with it.
+fn check_debt(p: &Plan, fix320: bool) -> Result<(), Ter> {
     let s = sf();
     let new_total = number_of(&p.broker.entry, s.debt_total) + p.principal + p.interest_due;
     let maximum = number_of(&p.broker.entry, s.debt_maximum);
@@ -297,8 +299,18 @@ fn check_debt(p: &Plan) -> Result<(), Ter> {
         return Err(Ter::tecLIMIT_EXCEEDED);
     }
     let rate = p.broker.entry.u32_of(s.cover_rate_minimum).unwrap_or(0);
-    let _g = RoundGuard::new(RoundingMode::Upward);
-    if p.broker.cover() < tenth_bips_of(new_total, rate) {
+    let minimum = if fix320 {
+        minimum_broker_cover(
+            &p.broker.asset,
+            new_total,
+            rate,
+            super::vault_scale(&p.vault),
+        )
+    } else {
+        let _g = RoundGuard::new(RoundingMode::Upward);
+        tenth_bips_of(new_total, rate)
+    };
+    if p.broker.cover() < minimum {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     Ok(())

@@ -382,11 +382,16 @@ const ROWS: &[Transactor] = &[
         vault::vault_delete,
         Rules {
             deletes_root: RootDeletion::PseudoOf(PseudoOwner::Vault),
+            extra_features: Some(vault::vault_delete::extra_features),
             ..Rules::NONE
         }
     ),
     row!(VaultDeposit, vault::vault_deposit),
-    row!(VaultWithdraw, vault::vault_withdraw),
+    row!(
+        VaultWithdraw,
+        vault::vault_withdraw,
+        Rules::features(vault::vault_withdraw::extra_features)
+    ),
     row!(VaultClawback, vault::vault_clawback),
     row!(
         Batch,

@@ -608,3 +608,53 @@ fn a_deposit_checks_both_pool_assets_only_with_amm_clawback() {
         assert_eq!(env.submit(&alice, deposit), want, "without {off:?}");
     }
 }
+
+// LendingProtocolV1_1 (closed-ended vaults, VaultDelete's MemoData) and fixCleanup3_4_0
+// (VaultWithdraw's CredentialIDs): their fields are in 3.4.1's templates, but ledgerd
+// lacks both amendments, so its rules never enable them and xrpld's answer without them
+// is the only one: `temDISABLED` before any other check. Each story also shows the same
+// transaction without the field reaching its next check.
+
+/// Applies `make()` from alice under ledgerd's default rules (funded as in `both_ways`).
+fn under_default_rules(make: impl Fn(&[Account]) -> Tx) -> Ter {
+    let mut env = env_without(&[]);
+    let accounts = ["alice", "bob", "gateway"].map(Account::new);
+    for a in &accounts {
+        env.fund(a, xrp(10_000));
+    }
+    env.close();
+    env.submit(&accounts[0], make(&accounts))
+}
+
+#[test]
+fn closed_ended_vault_fields_need_lending_protocol_v1_1() {
+    assert_eq!(under_default_rules(|_| vault_create()), Ter::tesSUCCESS);
+    for field in ["SubscriptionDate", "RedemptionDate"] {
+        let dated = |_: &[Account]| vault_create().u32(field, 900_000_000);
+        assert_eq!(under_default_rules(dated), Ter::temDISABLED, "{field}");
+    }
+    for kind in [0, 1] {
+        let kinded = |_: &[Account]| vault_create().u8("VaultKind", kind);
+        assert_eq!(under_default_rules(kinded), Ter::temDISABLED, "{kind}");
+    }
+}
+
+#[test]
+fn a_vault_delete_memo_needs_lending_protocol_v1_1() {
+    let delete = |a: &[Account]| Tx::new("VaultDelete").h256("VaultID", keylet::vault(&a[0].id, 9));
+    assert_eq!(under_default_rules(delete), Ter::tecNO_ENTRY);
+    let memo = |a: &[Account]| delete(a).blob("MemoData", b"closing");
+    assert_eq!(under_default_rules(memo), Ter::temDISABLED);
+}
+
+#[test]
+fn vault_withdraw_credentials_need_fix_cleanup_3_4_0() {
+    let withdraw = |a: &[Account]| {
+        Tx::new("VaultWithdraw")
+            .h256("VaultID", keylet::vault(&a[0].id, 9))
+            .amount("Amount", xrp(1))
+    };
+    assert_eq!(under_default_rules(withdraw), Ter::tecNO_ENTRY);
+    let with_ids = |a: &[Account]| with_credential_ids(withdraw(a));
+    assert_eq!(under_default_rules(with_ids), Ter::temDISABLED);
+}

@@ -11,6 +11,7 @@ use super::{
 };
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
+use crate::engine::registry::field_allowed;
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -39,9 +40,14 @@ fn asset(tx: &StObject) -> Option<VaultAsset> {
 }
 
 /// checkExtraFeatures: the shares are an MPT issuance (MPTokensV1); a `DomainID` needs
-/// PermissionedDomains.
+/// PermissionedDomains; a closed-ended vault's `VaultKind` and dates need
+/// LendingProtocolV1_1.
 pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    let s = sf();
     super::shares_and_domain_allowed(tx, rules)
+        && [s.vault_kind, s.subscription_date, s.redemption_date]
+            .into_iter()
+            .all(|f| field_allowed(tx, f, rules, Feature::LendingProtocolV1_1))
 }
 
 /// preflight.

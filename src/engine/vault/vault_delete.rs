@@ -7,15 +7,23 @@ use super::vault_id;
 use super::{asset_of, number_of, read_vault, remove_share_token, share_id};
 use crate::engine::directory::remove_owned;
 use crate::engine::entry::adjust_owner_count;
+use crate::engine::registry::field_allowed;
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
+
+/// checkExtraFeatures: `MemoData` needs LendingProtocolV1_1.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    field_allowed(tx, sf().memo_data, rules, Feature::LendingProtocolV1_1)
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {

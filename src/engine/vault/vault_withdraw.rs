@@ -16,6 +16,7 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
+use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
@@ -23,6 +24,12 @@ use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
+
+/// checkExtraFeatures: `CredentialIDs` need Credentials and fixCleanup3_4_0.
+pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
+    tx.get(sf().credential_ids).is_none()
+        || (rules.enabled(Feature::Credentials) && rules.enabled(Feature::FixCleanup3_4_0))
+}
 
 /// preflight.
 pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {

@@ -244,7 +244,10 @@ async fn submissions_through_one_read_node_stream_from_another_across_restarts()
     let a = start_reader(&pg.url(), &writer);
     let b = start_reader(&pg.url(), &writer);
     let (ra, rb) = (a.addr(), b.addr());
+    let listen_a = listen.clone();
     blocking(move || caught_up(rb, writer_addr(&listen))).await;
+    // A takes the submissions: it answers noClosed until it has a closed ledger.
+    blocking(move || caught_up(ra, writer_addr(&listen_a))).await;
 
     let mut stream = Ws::connect(&b.ws_url()).await;
     let r = stream

@@ -142,6 +142,7 @@ fn set_validator(
     config: &mut ServerConfig,
     votes: Arc<crate::rpc::amendments::VoteBook>,
 ) {
+    let configured = config.validation_key.is_some();
     let Some(keys) = config.validation_key.take().or_else(Validator::random_keys) else {
         return;
     };
@@ -149,6 +150,7 @@ fn set_validator(
     let release = crate::protocol::features::XRPLD_RELEASE;
     match Validator::new(keys, config.fees, votes, release) {
         Ok(v) => {
+            let v = if configured { v.configured() } else { v };
             let _ = node.validator.set(v);
         }
         Err(e) => tracing::error!("no validator: {e}"),

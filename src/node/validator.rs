@@ -39,6 +39,8 @@ pub struct Validator {
     votes: VoteSource,
     /// The encoded version reported on flag ledgers (`sfServerVersion`).
     server_version: u64,
+    /// Whether the operator gave the key (`[validation_seed]`), not drawn at start.
+    configured: bool,
 }
 
 impl Validator {
@@ -60,7 +62,23 @@ impl Validator {
             fee_target,
             votes,
             server_version: validation::encoded_version(version),
+            configured: false,
         })
+    }
+
+    /// The same validator, its key given by the operator (`[validation_seed]`).
+    pub fn configured(self) -> Validator {
+        Validator {
+            configured: true,
+            ..self
+        }
+    }
+
+    /// The key `server_info` reports as `pubkey_validator`: a configured one only, as
+    /// xrpld reports `none` without validator keys (a drawn key still signs the
+    /// `validations` stream and is what `validator_info` names).
+    pub fn reported_key(&self) -> Option<&PublicKey> {
+        self.configured.then_some(&self.keys.public)
     }
 
     /// A key drawn now (`validation_create` without a secret); None only if the draw

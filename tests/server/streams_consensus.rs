@@ -182,9 +182,10 @@ async fn each_close_publishes_its_phases_and_a_signed_validation() {
 }
 
 /// Without `[validation_seed]` the key is drawn at start: the validations carry the key
-/// server_info reports, and two servers draw different keys.
+/// validator_info names (server_info reports `none`, as xrpld without validator keys), and
+/// two servers draw different keys.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_drawn_key_is_the_one_server_info_reports() {
+async fn a_drawn_key_is_the_one_validator_info_names() {
     let mut keys_seen = Vec::new();
     for _ in 0..2 {
         let server = start(0).await;
@@ -195,7 +196,9 @@ async fn a_drawn_key_is_the_one_server_info_reports() {
             .await;
         assert_eq!(r["status"], "success", "{r}");
         let info = rpc_async(a, "server_info", json!({})).await;
-        let key = info["result"]["info"]["pubkey_validator"]
+        assert_eq!(info["result"]["info"]["pubkey_validator"], "none", "{info}");
+        let named = rpc_async(a, "validator_info", json!({})).await;
+        let key = named["result"]["master_key"]
             .as_str()
             .expect("a key")
             .to_owned();

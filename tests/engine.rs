@@ -80,8 +80,12 @@ mod rules_batch12;
 mod rules_cleanup313;
 #[path = "engine/rules_cleanup320.rs"]
 mod rules_cleanup320;
+#[path = "engine/rules_cleanup320_vault.rs"]
+mod rules_cleanup320_vault;
 #[path = "engine/rules_cleanup330.rs"]
 mod rules_cleanup330;
+#[path = "engine/rules_cleanup330_vault.rs"]
+mod rules_cleanup330_vault;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

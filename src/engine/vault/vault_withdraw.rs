@@ -7,8 +7,8 @@ use super::destination_ok;
 use super::vault_math::{self, Unfit};
 use super::{
     amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
-    remove_share_token, send_asset, set_number, share_id, shares_held, AssetAmount, Totals,
-    VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
+    remove_share_token, send_asset, set_number, share_id, AssetAmount, Totals, VaultAsset,
+    STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use super::{named_vault, vault_id};
 use crate::engine::ripple::{balance_for, limit_for};
@@ -58,6 +58,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     }
     // Withdrawing to itself, the holder gets its MPToken created in doApply.
     asset_require_auth(view, &asset, &dst, dst != *account).into_result()?;
+    if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        let pseudo = vault.account_of(s.account).unwrap_or_default();
+        return super::freeze::check_withdraw_freeze(view, &pseudo, account, &dst, &asset);
+    }
     asset_frozen(view, &dst, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Err(Ter::tecLOCKED);
@@ -185,7 +189,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::tefINTERNAL);
     };
     let (shares, assets) = exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share)?;
-    if shares_held(&ctx.sb, &share, &ctx.account) < shares {
+    // With fixCleanup3_3_0 preclaim has judged every freeze (checkWithdrawFreeze): the
+    // shares count whether or not the asset's freeze freezes them.
+    let fix330 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_3_0);
+    let held = crate::engine::mpt::holds(&ctx.sb, &ctx.account, &share, !fix330);
+    if held < shares {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     let available = number_of(&vault, s.assets_available);

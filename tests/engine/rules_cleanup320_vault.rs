@@ -161,3 +161,77 @@ mod deposit_below_the_depositors_last_digit {
         assert_eq!((ter, shares(&env, &share, &gw)), (Ter::tesSUCCESS, 100_000));
     }
 }
+
+// VaultWithdraw (`shouldWaiveWithdrawal`): the sole shareholder of a vault whose loan is
+// impaired. rippled's lifecycle loan (1000 XRP lent from a 10^6 XRP vault) is impaired,
+// so LossUnrealized holds what it owes; the depositor, holding every share, withdraws
+// 1000 XRP. With the fix its shares are priced on AssetsTotal; without it, on AssetsTotal
+// less the loss (each share worth less, so more of them are burnt).
+mod sole_shareholder_bears_no_unrealized_loss {
+    use super::*;
+    use ledgerd::engine::vault::number_of;
+    use ledgerd::protocol::number::Number;
+
+    /// tfLoanImpair.
+    const TF_IMPAIR: u32 = 0x0002_0000;
+
+    fn whole(n: Number) -> i128 {
+        i128::from(n.to_i64().expect("whole drops"))
+    }
+
+    /// (shares burnt, the shares the fix's pricing burns, the pre-fix pricing's).
+    fn answer(on: bool) -> (i128, i128, i128) {
+        let (mut env, [owner, depositor, _], vault, _, loan) =
+            crate::loan::lifecycle_in(env(on), 0);
+        let impair = Tx::new("LoanManage").h256("LoanID", loan).flags(TF_IMPAIR);
+        env.apply(&owner, impair, Ter::tesSUCCESS);
+        let v = env.read(&vault).unwrap();
+        let (total, loss) = (
+            whole(number_of(&v, sf().assets_total)),
+            whole(number_of(&v, sf().loss_unrealized)),
+        );
+        assert!(loss > 0, "the impaired loan's loss is unrealized");
+        let share = v.mpt_id_of(sf().share_mpt_id).unwrap();
+        let out = env
+            .read(&keylet::mpt_issuance(&share))
+            .and_then(|i| i.u64_of(sf().outstanding_amount))
+            .unwrap();
+        assert_eq!(
+            shares(&env, &share, &depositor),
+            out,
+            "the sole shareholder"
+        );
+        let wd = Tx::new("VaultWithdraw")
+            .h256("VaultID", vault)
+            .amount("Amount", xrp(1000));
+        env.apply(&depositor, wd, Ter::tesSUCCESS);
+        let burnt = i128::from(out - shares(&env, &share, &depositor));
+        let out = i128::from(out);
+        let drops = 1_000_000_000;
+        (burnt, out * drops / total, out * drops / (total - loss))
+    }
+
+    fn close(a: i128, b: i128) -> bool {
+        (a - b).abs() <= 1
+    }
+
+    #[test]
+    fn priced_on_assets_total_with_the_fix() {
+        let (burnt, waived, charged) = answer(true);
+        assert!(close(burnt, waived), "{burnt} vs {waived}");
+        assert!(
+            charged - waived > 1000,
+            "the loss matters: {waived} {charged}"
+        );
+    }
+
+    #[test]
+    fn priced_net_of_the_loss_without_it() {
+        let (burnt, waived, charged) = answer(false);
+        assert!(close(burnt, charged), "{burnt} vs {charged}");
+        assert!(
+            charged - waived > 1000,
+            "the loss matters: {waived} {charged}"
+        );
+    }
+}

@@ -21,6 +21,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
+use crate::protocol::number::Number;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -91,7 +92,8 @@ fn dst_has_room(
             let Some(iss) = crate::engine::mpt::issuance(view, share) else {
                 return Err(Ter::tefINTERNAL);
             };
-            let worth = Totals::of(vault, &iss).assets_for_withdraw(shares);
+            let holder = tx.account_of(sf().account).unwrap_or_default();
+            let worth = withdraw_totals(view, vault, &iss, &holder).assets_for_withdraw(shares);
             let assets = vault_math::assets(asset, worth);
             if crate::engine::amm::amm_math::faulted() {
                 return Err(Ter::tecPATH_DRY);
@@ -127,6 +129,29 @@ fn dst_has_room(
         return Err(Ter::tecNO_LINE);
     }
     Ok(())
+}
+
+/// The totals a withdrawal by `holder` converts with. fixCleanup3_2_0's
+/// `shouldWaiveWithdrawal`: the sole shareholder (holding every outstanding share) owns
+/// the vault's future value too, so its LossUnrealized is not taken off AssetsTotal;
+/// otherwise it could burn every share and leave that value stranded in the vault.
+fn withdraw_totals(
+    view: &dyn ReadView,
+    vault: &StObject,
+    iss: &StObject,
+    holder: &AccountId,
+) -> Totals {
+    let mut totals = Totals::of(vault, iss);
+    if view.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        let outstanding = iss.u64_of(sf().outstanding_amount).unwrap_or(0);
+        let held = share_id(vault)
+            .and_then(|id| crate::engine::mpt::mptoken(view, &id, holder))
+            .map(|t| t.u64_of(sf().mpt_amount).unwrap_or(0));
+        if outstanding != 0 && held == Some(outstanding) {
+            totals.loss = Number::ZERO;
+        }
+    }
+    totals
 }
 
 /// The shares redeemed and the assets they give, for the transaction's Amount (assets,
@@ -188,7 +213,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
         return Err(Ter::tefINTERNAL);
     };
-    let (shares, assets) = exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share)?;
+    let totals = withdraw_totals(&ctx.sb, &vault, &iss, &ctx.account);
+    let (shares, assets) = exchange(&totals, ctx.tx, &issue, &share)?;
     // With fixCleanup3_3_0 preclaim has judged every freeze (checkWithdrawFreeze): the
     // shares count whether or not the asset's freeze freezes them.
     let fix330 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_3_0);

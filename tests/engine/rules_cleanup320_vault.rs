@@ -235,3 +235,41 @@ mod sole_shareholder_bears_no_unrealized_loss {
         );
     }
 }
+
+// VaultDeposit: alice holds 10 USD and gw trusts her for 100 of hers, so she may spend
+// 110 (`SpendableHandling::FullBalance`) and deposits 50, taking her line to -40. Before
+// the fix doApply's sanity check ("negative balance of account assets") made that
+// tefINTERNAL; the fix drops the check.
+mod deposit_into_debt {
+    use super::*;
+
+    fn answer(on: bool) -> (Ter, String, u64) {
+        let mut env = env(on);
+        let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
+        let (key, share) = usd_vault(&mut env, [&gw, &owner, &alice], 0, "10");
+        env.apply(&gw, trust(alice.iou("USD", 100)), Ter::tesSUCCESS);
+        let ter = env.submit(&alice, deposit(key, gw.iou("USD", 50)));
+        let usd = env.iou_balance(&alice, &gw, "USD").to_text();
+        (ter, usd, shares(&env, &share, &alice))
+    }
+
+    #[test]
+    fn the_line_goes_below_zero_with_the_fix() {
+        assert_eq!(answer(true), (Ter::tesSUCCESS, "-40".into(), 50));
+    }
+
+    #[test]
+    fn tef_internal_without_it() {
+        assert_eq!(answer(false), (Ter::tefINTERNAL, "10".into(), 0));
+    }
+
+    #[test]
+    fn past_the_issuers_limit_is_insufficient_funds() {
+        let mut env = env(true);
+        let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
+        let (key, _) = usd_vault(&mut env, [&gw, &owner, &alice], 0, "10");
+        env.apply(&gw, trust(alice.iou("USD", 100)), Ter::tesSUCCESS);
+        let ter = env.submit(&alice, deposit(key, gw.iou("USD", 111)));
+        assert_eq!(ter, Ter::tecINSUFFICIENT_FUNDS);
+    }
+}

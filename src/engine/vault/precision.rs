@@ -50,11 +50,16 @@ pub fn round_to_vault_scale(total: Number, amount: &AssetAmount) -> AssetAmount 
     super::to_asset(&asset, rounded).unwrap_or(*amount)
 }
 
-/// The scale of what `account` may spend of `issue` (`accountHolds` with
-/// `SpendableHandling::FullBalance`: its balance, zero when frozen, plus the issuer's
-/// limit toward it).
+/// The scale of what `account` may spend of `issue` ([`spendable`]).
 pub fn spendable_scale(view: &dyn ReadView, account: &AccountId, issue: &Issue) -> i32 {
-    let asset = VaultAsset::Token(*issue);
+    asset_scale(&VaultAsset::Token(*issue), spendable(view, account, issue))
+}
+
+/// What `account` may spend of the issued currency `issue` (`accountHolds` with
+/// `FreezeHandling::ZeroIfFrozen` and `SpendableHandling::FullBalance`): its balance
+/// plus the issuer's limit toward it, nothing when frozen. It may take the account's
+/// balance below zero.
+pub fn spendable(view: &dyn ReadView, account: &AccountId, issue: &Issue) -> Number {
     let held = funds::account_holds(view, account, issue, true).to_number();
     let frozen = funds::frozen_issue(view, account, issue)
         || funds::deep_frozen(view, account, &issue.issuer, &issue.currency);
@@ -62,7 +67,7 @@ pub fn spendable_scale(view: &dyn ReadView, account: &AccountId, issue: &Issue) 
         Some(line) if !frozen => Number::from_iou(&limit_for(&line, &issue.issuer, account)),
         _ => Number::ZERO,
     };
-    asset_scale(&asset, held + opposite)
+    held + opposite
 }
 
 #[cfg(test)]

@@ -63,7 +63,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     }
     // The asset's issuer creates what it deposits.
     let issuer_deposits = asset.issuer() == Some(*account);
-    if !issuer_deposits && asset_held(view, account, &asset) < rounded.number() {
+    let held = match asset {
+        VaultAsset::Token(issue) if !issue.is_xrp() => precision::spendable(view, account, &issue),
+        _ => asset_held(view, account, &asset),
+    };
+    if !issuer_deposits && held < rounded.number() {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     if let (true, false, VaultAsset::Token(issue)) = (fix320, issuer_deposits, asset) {
@@ -129,6 +133,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     ctx.sb.update(key, vault);
     send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets).into_result()?;
+    if !ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        // rippled's old sanity check: a deposit that took the depositor's line below zero
+        // (which preclaim allows up to the issuer's limit toward it) is tefINTERNAL.
+        // fixCleanup3_2_0 drops it; XRP and MPT balances never fall below zero.
+        if let AssetAmount::Token(a) = &assets {
+            let issue = a.issue();
+            if !issue.is_xrp()
+                && crate::engine::funds::account_holds(&ctx.sb, &ctx.account, &issue, false)
+                    .is_negative()
+            {
+                return Err(Ter::tefINTERNAL);
+            }
+        }
+    }
     crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares).into_result()
 }
 

@@ -205,3 +205,64 @@ mod global_freeze {
         );
     }
 }
+
+// An MPT vault: a lock answers tecLOCKED either way, whether of the pseudo-account's
+// MPToken, of the holder's (even withdrawing to itself: an MPT lock is a deep freeze) or
+// of the whole issuance.
+mod mpt_locks {
+    use super::*;
+    use ledgerd::engine::mptoken_issuance_create::tf as ctf;
+    use ledgerd::engine::mptoken_issuance_set::tf as set_tf;
+    use ledgerd::protocol::mpt::MptId;
+    use support::mpt::{pay_mpt, with_id, with_mpt};
+
+    #[derive(Clone, Copy)]
+    enum Lock {
+        Pseudo,
+        Holder,
+        Issuance,
+    }
+
+    /// (deposit, withdrawal to oneself) once `lock` is set.
+    fn answers(on: bool, lock: Lock) -> (Ter, Ter) {
+        let mut env = env(on);
+        let [issuer, owner, alice] = env.funded(["issuer", "owner", "alice"]);
+        let seq = env.seq(&issuer);
+        let create = Tx::new("MPTokenIssuanceCreate").flags(ctf::CAN_TRANSFER | ctf::CAN_LOCK);
+        env.apply(&issuer, create, Ter::tesSUCCESS);
+        let id = MptId::new(seq, &issuer.id);
+        env.apply(
+            &alice,
+            with_id(Tx::new("MPTokenAuthorize"), &id),
+            Ter::tesSUCCESS,
+        );
+        env.apply(&issuer, pay_mpt(&alice.id, &id, 1000), Ter::tesSUCCESS);
+        let mut create = Tx::new("VaultCreate");
+        create.0.set(sf().asset, StValue::MptIssue(id));
+        let seq = env.seq(&owner);
+        let create = with_fee(&env, create);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let key = keylet::vault(&owner.id, seq);
+        let pseudo = env.read(&key).unwrap().account_of(sf().account).unwrap();
+        let dep = || with_mpt(Tx::new("VaultDeposit").h256("VaultID", key), &id, 10);
+        env.apply(&alice, dep(), Ter::tesSUCCESS);
+        let set = with_id(Tx::new("MPTokenIssuanceSet"), &id).flags(set_tf::LOCK);
+        let set = match lock {
+            Lock::Pseudo => set.account("Holder", &pseudo),
+            Lock::Holder => set.account("Holder", &alice.id),
+            Lock::Issuance => set,
+        };
+        env.apply(&issuer, set, Ter::tesSUCCESS);
+        let wd = with_mpt(Tx::new("VaultWithdraw").h256("VaultID", key), &id, 5);
+        (env.submit(&alice, dep()), env.submit(&alice, wd))
+    }
+
+    #[test]
+    fn locked_with_the_fix_and_without_it() {
+        for on in [true, false] {
+            for lock in [Lock::Pseudo, Lock::Holder, Lock::Issuance] {
+                assert_eq!(answers(on, lock), (Ter::tecLOCKED, Ter::tecLOCKED));
+            }
+        }
+    }
+}

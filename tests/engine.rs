@@ -82,12 +82,16 @@ mod rules_cleanup313;
 mod rules_cleanup320;
 #[path = "engine/rules_cleanup320_loan.rs"]
 mod rules_cleanup320_loan;
+#[path = "engine/rules_cleanup320_vault.rs"]
+mod rules_cleanup320_vault;
 #[path = "engine/rules_cleanup330.rs"]
 mod rules_cleanup330;
 #[path = "engine/rules_cleanup330_amm.rs"]
 mod rules_cleanup330_amm;
 #[path = "engine/rules_cleanup330_loan.rs"]
 mod rules_cleanup330_loan;
+#[path = "engine/rules_cleanup330_vault.rs"]
+mod rules_cleanup330_vault;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

@@ -4,6 +4,8 @@
 //! fields, its pseudo-account, its share issuance and the share arithmetic, done with
 //! rippled's `Number` (`protocol::number`), as the AMM's.
 
+pub mod freeze;
+pub mod precision;
 pub mod vault_clawback;
 pub mod vault_create;
 pub mod vault_delete;

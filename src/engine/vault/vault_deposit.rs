@@ -3,12 +3,13 @@
 //! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
 //! vault takes deposits only from its owner and members of its permissioned domain.
 
+use super::precision;
 use super::vault_math::{self, Unfit};
 use super::LSF_VAULT_PRIVATE;
 use super::{
     add_share_token, amount_field, asset_can_transfer, asset_frozen, asset_held,
     asset_require_auth, named_vault, number_of, read_vault, send_asset, set_number, share_id,
-    vault_id, AssetAmount, Totals,
+    vault_id, AssetAmount, Totals, VaultAsset,
 };
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
@@ -16,6 +17,7 @@ use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
@@ -38,18 +40,43 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     let Some(iss) = crate::engine::mpt::issuance(view, &share) else {
         return Err(Ter::tefINTERNAL);
     };
-    asset_frozen(view, account, &asset).into_result()?;
-    if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
-        return Err(Ter::tecLOCKED);
+    if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        super::freeze::check_deposit_freeze(view, account, &pseudo, &asset)?;
+    } else {
+        asset_frozen(view, account, &asset).into_result()?;
+        if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
+            return Err(Ter::tecLOCKED);
+        }
     }
     if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
         domain_member(view, &iss, account).into_result()?;
     }
     asset_require_auth(view, &asset, account, true).into_result()?;
+    let fix320 = view.info().rules.enabled(Feature::FixCleanup3_2_0);
+    let rounded = if fix320 {
+        precision::round_to_vault_scale(number_of(&vault, s.assets_total), &amount)
+    } else {
+        amount
+    };
+    if rounded.is_zero() {
+        return Err(Ter::tecPRECISION_LOSS);
+    }
     // The asset's issuer creates what it deposits.
     let issuer_deposits = asset.issuer() == Some(*account);
-    if !issuer_deposits && asset_held(view, account, &asset) < amount.number() {
+    let held = match asset {
+        VaultAsset::Token(issue) if !issue.is_xrp() => precision::spendable(view, account, &issue),
+        _ => asset_held(view, account, &asset),
+    };
+    if !issuer_deposits && held < rounded.number() {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
+    }
+    if let (true, false, VaultAsset::Token(issue)) = (fix320, issuer_deposits, asset) {
+        // A deposit below the last digit of the depositor's balance would leave it as it
+        // was.
+        let scale = precision::spendable_scale(view, account, &issue);
+        if precision::is_zero_at_scale(&asset, amount.number(), scale) {
+            return Err(Ter::tecPRECISION_LOSS);
+        }
     }
     Ok(())
 }
@@ -86,6 +113,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
         return Err(Ter::tefINTERNAL);
     };
+    let amount = if ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        precision::round_to_vault_scale(number_of(&vault, s.assets_total), &amount)
+    } else {
+        amount
+    };
+    if amount.is_zero() {
+        return Err(Ter::tecINTERNAL);
+    }
     let totals = Totals::of(&vault, &iss);
     let (shares, assets) = exchange(&totals, &amount)?;
     let total = number_of(&vault, s.assets_total) + assets.number();
@@ -98,6 +133,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     ctx.sb.update(key, vault);
     send_asset(&mut ctx.sb, &ctx.account, &pseudo, &assets).into_result()?;
+    if !ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        // rippled's old sanity check: a deposit that took the depositor's line below zero
+        // (which preclaim allows up to the issuer's limit toward it) is tefINTERNAL.
+        // fixCleanup3_2_0 drops it; XRP and MPT balances never fall below zero.
+        if let AssetAmount::Token(a) = &assets {
+            let issue = a.issue();
+            if !issue.is_xrp()
+                && crate::engine::funds::account_holds(&ctx.sb, &ctx.account, &issue, false)
+                    .is_negative()
+            {
+                return Err(Ter::tefINTERNAL);
+            }
+        }
+    }
     crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares).into_result()
 }
 

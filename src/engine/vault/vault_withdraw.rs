@@ -7,8 +7,8 @@ use super::destination_ok;
 use super::vault_math::{self, Unfit};
 use super::{
     amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
-    remove_share_token, send_asset, set_number, share_id, shares_held, AssetAmount, Totals,
-    VaultAsset, STRATEGY_FIRST_COME_FIRST_SERVE,
+    remove_share_token, send_asset, set_number, share_id, AssetAmount, Totals, VaultAsset,
+    STRATEGY_FIRST_COME_FIRST_SERVE,
 };
 use super::{named_vault, vault_id};
 use crate::engine::ripple::{balance_for, limit_for};
@@ -22,6 +22,7 @@ use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
 use crate::protocol::features::Feature;
 use crate::protocol::mpt::MptId;
+use crate::protocol::number::Number;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -65,6 +66,10 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     }
     // Withdrawing to itself, the holder gets its MPToken created in doApply.
     asset_require_auth(view, &asset, &dst, dst != *account).into_result()?;
+    if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
+        let pseudo = vault.account_of(s.account).unwrap_or_default();
+        return super::freeze::check_withdraw_freeze(view, &pseudo, account, &dst, &asset);
+    }
     asset_frozen(view, &dst, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Err(Ter::tecLOCKED);
@@ -94,7 +99,8 @@ fn dst_has_room(
             let Some(iss) = crate::engine::mpt::issuance(view, share) else {
                 return Err(Ter::tefINTERNAL);
             };
-            let worth = Totals::of(vault, &iss).assets_for_withdraw(shares);
+            let holder = tx.account_of(sf().account).unwrap_or_default();
+            let worth = withdraw_totals(view, vault, &iss, &holder).assets_for_withdraw(shares);
             let assets = vault_math::assets(asset, worth);
             if crate::engine::amm::amm_math::faulted() {
                 return Err(Ter::tecPATH_DRY);
@@ -130,6 +136,29 @@ fn dst_has_room(
         return Err(Ter::tecNO_LINE);
     }
     Ok(())
+}
+
+/// The totals a withdrawal by `holder` converts with. fixCleanup3_2_0's
+/// `shouldWaiveWithdrawal`: the sole shareholder (holding every outstanding share) owns
+/// the vault's future value too, so its LossUnrealized is not taken off AssetsTotal;
+/// otherwise it could burn every share and leave that value stranded in the vault.
+fn withdraw_totals(
+    view: &dyn ReadView,
+    vault: &StObject,
+    iss: &StObject,
+    holder: &AccountId,
+) -> Totals {
+    let mut totals = Totals::of(vault, iss);
+    if view.info().rules.enabled(Feature::FixCleanup3_2_0) {
+        let outstanding = iss.u64_of(sf().outstanding_amount).unwrap_or(0);
+        let held = share_id(vault)
+            .and_then(|id| crate::engine::mpt::mptoken(view, &id, holder))
+            .map(|t| t.u64_of(sf().mpt_amount).unwrap_or(0));
+        if outstanding != 0 && held == Some(outstanding) {
+            totals.loss = Number::ZERO;
+        }
+    }
+    totals
 }
 
 /// The shares redeemed and the assets they give, for the transaction's Amount (assets,
@@ -191,8 +220,13 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some(iss) = crate::engine::mpt::issuance(&ctx.sb, &share) else {
         return Err(Ter::tefINTERNAL);
     };
-    let (shares, assets) = exchange(&Totals::of(&vault, &iss), ctx.tx, &issue, &share)?;
-    if shares_held(&ctx.sb, &share, &ctx.account) < shares {
+    let totals = withdraw_totals(&ctx.sb, &vault, &iss, &ctx.account);
+    let (shares, assets) = exchange(&totals, ctx.tx, &issue, &share)?;
+    // With fixCleanup3_3_0 preclaim has judged every freeze (checkWithdrawFreeze): the
+    // shares count whether or not the asset's freeze freezes them.
+    let fix330 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_3_0);
+    let held = crate::engine::mpt::holds(&ctx.sb, &ctx.account, &share, !fix330);
+    if held < shares {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
     let available = number_of(&vault, s.assets_available);

@@ -1021,14 +1021,8 @@ mod tests {
 
     /// Rules with fixCleanup3_1_3 on or off, the rest as ledgerd's rule book.
     fn rules_313(on: bool) -> crate::ledger::rules::Rules {
-        use crate::protocol::features::{Feature, FeatureSet};
-        let mut set = crate::ledger::rules::RuleBook::default().presets;
-        if on {
-            set.insert(Feature::FixCleanup3_1_3);
-        } else {
-            set.remove(Feature::FixCleanup3_1_3);
-        }
-        crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY)
+        use crate::protocol::features::Feature;
+        crate::ledger::rules::Rules::default_with(Feature::FixCleanup3_1_3, on)
     }
 
     /// rippled `ValidPermissionedDomain`, both ways of fixCleanup3_1_3: before it only a

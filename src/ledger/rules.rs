@@ -35,6 +35,18 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// ledgerd's own rule book with `feature` forced on or off: how a unit test shows one
+    /// amendment's two outcomes.
+    pub fn default_with(feature: Feature, on: bool) -> Rules {
+        let mut presets = RuleBook::default().presets;
+        if on {
+            presets.insert(feature);
+        } else {
+            presets.remove(feature);
+        }
+        Rules::new(presets, FeatureSet::EMPTY)
+    }
+
     /// The rules of a ledger whose Amendments entry records `recorded`, with `presets`
     /// forced on.
     pub fn new(presets: FeatureSet, recorded: FeatureSet) -> Rules {

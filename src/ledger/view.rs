@@ -29,6 +29,22 @@ pub struct ViewInfo {
     pub rules: Rules,
 }
 
+#[cfg(test)]
+impl ViewInfo {
+    /// The open ledger 2 over a genesis closed at 0, default fees, under `rules`: the
+    /// ledger a unit test of one rule reads.
+    pub(crate) fn open_test(rules: Rules) -> ViewInfo {
+        ViewInfo {
+            seq: 2,
+            parent_close_time: 0,
+            fees: Fees::default(),
+            open: true,
+            parent_hash: Hash256::ZERO,
+            rules,
+        }
+    }
+}
+
 /// Reads ledger entries by key.
 pub trait ReadView {
     /// The entry at `key`, if present.

@@ -577,40 +577,10 @@ fn sponsor_tx(w: &mut World, op: &Op) -> (usize, Tx) {
     }
 }
 
-/// Sponsor's counters agree with the state: each SponsoredOwnerCount is within its
-/// OwnerCount, the sponsoring and the sponsored owner counts both equal the objects (trust
-/// line sides) naming a sponsor, the SponsoringAccountCounts the AccountRoots naming one.
-/// Returns how many objects name a sponsor.
+/// Sponsor's counters agree with the state (`props_sponsor`'s check); how many objects
+/// name a sponsor.
 fn check_sponsor_counts(w: &World) -> u64 {
-    let s = sf();
-    let (mut sponsoring, mut sponsored, mut carried) = (0u64, 0u64, 0u64);
-    let (mut accounts_sponsoring, mut sponsored_roots) = (0u64, 0u64);
-    w.env.store.current().view.for_each(|_, o| {
-        let c = |f| u64::from(o.u32_of(f).unwrap_or(0));
-        let names = |f| u64::from(o.get(f).is_some());
-        if o.u16_of(s.ledger_entry_type) == Some(lt::ACCOUNT_ROOT) {
-            assert!(c(s.sponsored_owner_count) <= c(s.owner_count), "{o:?}");
-            sponsoring += c(s.sponsoring_owner_count);
-            sponsored += c(s.sponsored_owner_count);
-            accounts_sponsoring += c(s.sponsoring_account_count);
-            sponsored_roots += names(s.sponsor);
-        } else {
-            carried += names(s.sponsor) + names(s.low_sponsor) + names(s.high_sponsor);
-        }
-    });
-    assert_eq!(
-        sponsoring, sponsored,
-        "sponsoring vs sponsored owner counts"
-    );
-    assert_eq!(
-        sponsored, carried,
-        "owner counts vs objects naming a sponsor"
-    );
-    assert_eq!(
-        accounts_sponsoring, sponsored_roots,
-        "SponsoringAccountCount"
-    );
-    carried
+    crate::props_sponsor::check_sponsor_state(&w.env).0
 }
 
 /// How many SponsorshipSet, sponsored and SponsorshipTransfer ops of `ops` succeed, and

@@ -220,15 +220,19 @@ fn fees_claimed(w: &SWorld, from: u32) -> i128 {
     i128::from(closed + open)
 }
 
-/// The sponsorship counters and entries agree with each other across the whole state;
-/// the objects (trust line sides) and the AccountRoots naming a sponsor.
-fn check_sponsor_state(w: &SWorld) -> (u64, u64) {
+/// The sponsorship counters and entries agree with each other across the whole state:
+/// each SponsoredOwnerCount within its OwnerCount, the sponsoring and the sponsored owner
+/// counts both equal to the objects (trust line sides) naming a sponsor, the
+/// SponsoringAccountCounts to the AccountRoots naming one, and each Sponsorship's two
+/// accounts present. Returns those objects and AccountRoots (also used by `props.rs`'s
+/// mixed runs).
+pub fn check_sponsor_state(env: &Env) -> (u64, u64) {
     let s = sf();
     let (mut sponsoring, mut sponsored, mut carried) = (0u64, 0u64, 0u64);
     let (mut accounts_sponsoring, mut sponsored_roots) = (0u64, 0u64);
     let mut roots: HashSet<AccountId> = HashSet::new();
     let mut ships: Vec<(AccountId, AccountId)> = Vec::new();
-    w.env.store.current().view.for_each(|_, o| {
+    env.store.current().view.for_each(|_, o| {
         let c = |f| u64::from(o.u32_of(f).unwrap_or(0));
         match o.u16_of(s.ledger_entry_type) {
             Some(lt::ACCOUNT_ROOT) => {
@@ -278,7 +282,7 @@ fn run_sponsor_ops(ops: &[SOp]) -> ([usize; 9], (u64, u64)) {
         *most = (most.0.max(o), most.1.max(r));
     };
     let base = w.env.store.fees().base_drops as i128;
-    check_sponsor_state(&w);
+    check_sponsor_state(&w.env);
     // The run's first ledger: the closes before it left the open ledger empty.
     let first = w.env.store.complete_range().1 + 1;
     let all = xrp_held(&w) + fees_claimed(&w, first);
@@ -290,7 +294,7 @@ fn run_sponsor_ops(ops: &[SOp]) -> ([usize; 9], (u64, u64)) {
             // fee not burnt. Conservation, fees claimed counted, holds either way.
             w.env.close();
             assert_eq!(xrp_held(&w) + fees_claimed(&w, first), all, "after a close");
-            seen(check_sponsor_state(&w), &mut most);
+            seen(check_sponsor_state(&w.env), &mut most);
             continue;
         };
         let t = w.env.submit(&from, tx);
@@ -312,7 +316,7 @@ fn run_sponsor_ops(ops: &[SOp]) -> ([usize; 9], (u64, u64)) {
             all,
             "{t} for {op:?}"
         );
-        seen(check_sponsor_state(&w), &mut most);
+        seen(check_sponsor_state(&w.env), &mut most);
     }
     (ok, most)
 }

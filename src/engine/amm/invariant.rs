@@ -186,31 +186,17 @@ mod tests {
         use crate::engine::sandbox::Sandbox;
         use crate::engine::ter::Ter;
         use crate::engine::tx_type::TxType;
-        use crate::ledger::fees::Fees;
         use crate::ledger::flags::lt;
-        use crate::ledger::rules::{RuleBook, Rules};
+        use crate::ledger::rules::Rules;
         use crate::ledger::sf::sf;
         use crate::ledger::state::{stamp, State};
         use crate::ledger::view::{StateView, ViewInfo};
-        use crate::protocol::features::{Feature, FeatureSet};
+        use crate::protocol::features::Feature;
         use crate::protocol::st::{StObject, StValue};
         use crate::protocol::types::Hash256;
         use std::sync::Arc;
         for on in [false, true] {
-            let mut set = RuleBook::default().presets;
-            if on {
-                set.insert(Feature::FixCleanup3_3_0);
-            } else {
-                set.remove(Feature::FixCleanup3_3_0);
-            }
-            let info = ViewInfo {
-                seq: 2,
-                parent_close_time: 0,
-                fees: Fees::default(),
-                open: true,
-                parent_hash: Hash256::ZERO,
-                rules: Rules::new(set, FeatureSet::EMPTY),
-            };
+            let info = ViewInfo::open_test(Rules::default_with(Feature::FixCleanup3_3_0, on));
             let v = StateView::new(Arc::new(State::new()), stamp(1, 0), info);
             let key = Hash256([7; 32]);
             let mut amm = new_entry(lt::AMM);

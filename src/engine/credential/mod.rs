@@ -310,21 +310,13 @@ mod tests {
 
     use super::*;
     use crate::engine::entry::{new_account_root, new_entry};
-    use crate::ledger::fees::Fees;
     use crate::ledger::state::{stamp, State};
     use crate::ledger::view::{StateView, ViewInfo};
-    use crate::protocol::features::FeatureSet;
 
     /// A ledger closed at 100 holding `issuer`, `subject` and, at `key`, an accepted
     /// credential that expired at 50 but is in neither owner directory (a broken ledger:
     /// no transaction makes one), under ledgerd's rule book with fixCleanup3_1_3 `on`.
     fn broken(on: bool, issuer: AccountId, subject: AccountId, key: Hash256) -> StateView {
-        let mut set = crate::ledger::rules::RuleBook::default().presets;
-        if on {
-            set.insert(Feature::FixCleanup3_1_3);
-        } else {
-            set.remove(Feature::FixCleanup3_1_3);
-        }
         let mut cred = new_entry(lt::CREDENTIAL);
         cred.set(sf().issuer, StValue::AccountId(issuer));
         cred.set(sf().subject, StValue::AccountId(subject));
@@ -339,13 +331,10 @@ mod tests {
             stamp(1, 0),
             roots.into_iter().chain([(key, Some(Arc::new(cred)))]),
         );
+        let rules = crate::ledger::rules::Rules::default_with(Feature::FixCleanup3_1_3, on);
         let info = ViewInfo {
-            seq: 2,
             parent_close_time: 100,
-            fees: Fees::default(),
-            open: true,
-            parent_hash: Hash256::ZERO,
-            rules: crate::ledger::rules::Rules::new(set, FeatureSet::EMPTY),
+            ..ViewInfo::open_test(rules)
         };
         StateView::new(state, stamp(1, 0), info)
     }

@@ -141,30 +141,15 @@ mod tests {
 
     use super::*;
     use crate::engine::entry::new_entry;
-    use crate::ledger::fees::Fees;
     use crate::ledger::keylet;
-    use crate::ledger::rules::{RuleBook, Rules};
+    use crate::ledger::rules::Rules;
     use crate::ledger::state::{stamp, State};
     use crate::ledger::view::{StateView, ViewInfo};
-    use crate::protocol::features::FeatureSet;
     use crate::protocol::types::{AccountId, Hash160, Issue};
 
     /// An empty ledger under ledgerd's rule book with fixCleanup3_2_0 on or off.
     fn view(on: bool) -> StateView {
-        let mut set = RuleBook::default().presets;
-        if on {
-            set.insert(Feature::FixCleanup3_2_0);
-        } else {
-            set.remove(Feature::FixCleanup3_2_0);
-        }
-        let info = ViewInfo {
-            seq: 2,
-            parent_close_time: 0,
-            fees: Fees::default(),
-            open: true,
-            parent_hash: Hash256::ZERO,
-            rules: Rules::new(set, FeatureSet::EMPTY),
-        };
+        let info = ViewInfo::open_test(Rules::default_with(Feature::FixCleanup3_2_0, on));
         StateView::new(Arc::new(State::new()), stamp(1, 0), info)
     }
 

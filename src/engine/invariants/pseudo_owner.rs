@@ -97,11 +97,9 @@ mod tests {
 
     use super::*;
     use crate::engine::entry::{new_account_root, new_entry};
-    use crate::ledger::fees::Fees;
-    use crate::ledger::rules::{RuleBook, Rules};
+    use crate::ledger::rules::Rules;
     use crate::ledger::state::{stamp, State};
     use crate::ledger::view::{StateView, ViewInfo};
-    use crate::protocol::features::FeatureSet;
     use crate::protocol::st::StValue;
 
     const AMM: AccountId = AccountId([0xA1; 20]);
@@ -114,12 +112,6 @@ mod tests {
     /// linked into the AMM pseudo-account's directory.
     fn view(on: bool, pinned: Hash256) -> StateView {
         let s = sf();
-        let mut set = RuleBook::default().presets;
-        if on {
-            set.insert(Feature::FixPseudoAccountOwnership);
-        } else {
-            set.remove(Feature::FixPseudoAccountOwnership);
-        }
         let root = |a: &AccountId, field| {
             let mut r = new_account_root(a, 10_000_000, 0);
             if let Some(f) = field {
@@ -146,15 +138,8 @@ mod tests {
         ];
         let state = Arc::new(State::new());
         state.commit(stamp(1, 0), entries);
-        let info = ViewInfo {
-            seq: 2,
-            parent_close_time: 0,
-            fees: Fees::default(),
-            open: true,
-            parent_hash: Hash256::ZERO,
-            rules: Rules::new(set, FeatureSet::EMPTY),
-        };
-        StateView::new(state, stamp(1, 0), info)
+        let rules = Rules::default_with(Feature::FixPseudoAccountOwnership, on);
+        StateView::new(state, stamp(1, 0), ViewInfo::open_test(rules))
     }
 
     fn page(owner: &AccountId, keys: &[Hash256]) -> StObject {

@@ -14,6 +14,23 @@ use ledgerd::protocol::features::{Feature, FeatureSet};
 use ledgerd::protocol::st::StValue;
 use support::engine::*;
 
+/// A ledger store whose rule book is ledgerd's default less `off`, with `feature` forced
+/// on or off (one amendment's two outcomes); asserts the ledger's rules say so.
+pub fn env_with(feature: Feature, on: bool, off: &[Feature]) -> Env {
+    let mut cfg = LedgerConfig::default();
+    for f in off {
+        cfg.rule_book.presets.remove(*f);
+    }
+    if on {
+        cfg.rule_book.presets.insert(feature);
+    } else {
+        cfg.rule_book.presets.remove(feature);
+    }
+    let env = Env::with_config(cfg);
+    assert_eq!(env.store.rules().enabled(feature), on, "the rule book");
+    env
+}
+
 /// A ledger store whose rule book is ledgerd's default less `off`.
 pub fn env_without(off: &[Feature]) -> Env {
     let mut cfg = LedgerConfig::default();

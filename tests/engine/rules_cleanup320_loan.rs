@@ -22,10 +22,10 @@
 use crate::loan::{broker_tx, lender, loan_set, submit_loan};
 use crate::support;
 
+use crate::rules::env_with;
 use ledgerd::engine::vault::number_of;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::sf::sf;
-use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::number::Number;
@@ -33,15 +33,7 @@ use ledgerd::protocol::types::{Hash256, Issue};
 use support::engine::*;
 
 fn env320(on: bool) -> Env {
-    let mut cfg = LedgerConfig::default();
-    if on {
-        cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
-    } else {
-        cfg.rule_book.presets.remove(Feature::FixCleanup3_2_0);
-    }
-    let env = Env::with_config(cfg);
-    assert_eq!(env.store.rules().enabled(Feature::FixCleanup3_2_0), on);
-    env
+    env_with(Feature::FixCleanup3_2_0, on, &[])
 }
 
 fn cover_tx(kind: &str, broker: Hash256, amount: Amount) -> Tx {

@@ -12,11 +12,11 @@
 
 use crate::support;
 
+use crate::rules::env_with;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::mpt::MptId;
@@ -26,15 +26,7 @@ use support::engine::*;
 
 /// ledgerd's rule book with fixCleanup3_2_0 forced on, or without it.
 fn env(on: bool) -> Env {
-    let mut cfg = LedgerConfig::default();
-    if on {
-        cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
-    } else {
-        cfg.rule_book.presets.remove(Feature::FixCleanup3_2_0);
-    }
-    let env = Env::with_config(cfg);
-    assert_eq!(env.store.rules().enabled(Feature::FixCleanup3_2_0), on);
-    env
+    env_with(Feature::FixCleanup3_2_0, on, &[])
 }
 
 /// A USD vault of `scale` opened by `owner`; `holder` trusts `gw` for 10^7 USD and holds

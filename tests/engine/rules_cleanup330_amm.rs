@@ -27,13 +27,13 @@
 use crate::rules::amm_both_ways::{amm_account, create, lp_tokens, pool, pool_tx, v};
 use crate::support;
 
+use crate::rules::env_with;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::amm::{self, tf};
 use ledgerd::engine::offer_create::tf as offer_tf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::{Amount, IouValue};
 use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
@@ -49,22 +49,7 @@ const TF_SET_DEEP_FREEZE: u32 = 0x0040_0000;
 /// ledgerd's rule book less `off`, with fixCleanup3_3_0 forced on or left off (it is
 /// Lacking).
 fn env330_without(on: bool, off: &[Feature]) -> Env {
-    let mut cfg = LedgerConfig::default();
-    if on {
-        cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
-    } else {
-        cfg.rule_book.presets.remove(Feature::FixCleanup3_3_0);
-    }
-    for f in off {
-        cfg.rule_book.presets.remove(*f);
-    }
-    let env = Env::with_config(cfg);
-    assert_eq!(
-        env.store.rules().enabled(Feature::FixCleanup3_3_0),
-        on,
-        "the rule book"
-    );
-    env
+    env_with(Feature::FixCleanup3_3_0, on, off)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@
 use crate::loan::{broker_tx, lender};
 use crate::support;
 
+use crate::rules::env_with;
 use ledgerd::engine::Ter;
-use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::types::{AccountId, Hash256};
@@ -22,15 +22,7 @@ use support::engine::*;
 const TF_SET_FREEZE: u32 = 0x0010_0000;
 
 fn env330(on: bool) -> Env {
-    let mut cfg = LedgerConfig::default();
-    if on {
-        cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
-    } else {
-        cfg.rule_book.presets.remove(Feature::FixCleanup3_3_0);
-    }
-    let env = Env::with_config(cfg);
-    assert_eq!(env.store.rules().enabled(Feature::FixCleanup3_3_0), on);
-    env
+    env_with(Feature::FixCleanup3_3_0, on, &[])
 }
 
 fn cover_tx(kind: &str, broker: Hash256, amount: Amount) -> Tx {

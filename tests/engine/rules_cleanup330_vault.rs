@@ -14,11 +14,11 @@
 
 use crate::support;
 
+use crate::rules::env_with;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
-use ledgerd::ledgers::LedgerConfig;
 use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::st::StValue;
@@ -30,15 +30,7 @@ const TF_SET_FREEZE: u32 = 0x0010_0000;
 
 /// ledgerd's rule book with fixCleanup3_3_0 forced on, or as it is (off: it is Lacking).
 fn env(on: bool) -> Env {
-    let mut cfg = LedgerConfig::default();
-    if on {
-        cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
-    } else {
-        cfg.rule_book.presets.remove(Feature::FixCleanup3_3_0);
-    }
-    let env = Env::with_config(cfg);
-    assert_eq!(env.store.rules().enabled(Feature::FixCleanup3_3_0), on);
-    env
+    env_with(Feature::FixCleanup3_3_0, on, &[])
 }
 
 struct World {

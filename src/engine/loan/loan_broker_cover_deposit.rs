@@ -3,11 +3,10 @@
 //! grows by the amount. fixCleanup3_2_0 refuses an amount that would not move the cover
 //! (`canApplyToBrokerCover`); fixCleanup3_3_0 judges freezes by `checkDepositFreeze`.
 
-use super::broker::{
-    amount_in, broker_id, check_deposit_freeze, deep_frozen, positive_amount, Broker,
-};
+use super::broker::{amount_in, broker_id, deep_frozen, positive_amount, Broker};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::vault::freeze::check_deposit_freeze;
 use crate::engine::vault::{
     asset_can_transfer, asset_frozen, asset_held, asset_require_auth, send_asset,
 };
@@ -44,7 +43,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     }
     asset_can_transfer(view, &b.asset, account, &b.pseudo).into_result()?;
     if rules.enabled(Feature::FixCleanup3_3_0) {
-        check_deposit_freeze(view, account, &b.pseudo, &b.asset).into_result()?;
+        check_deposit_freeze(view, account, &b.pseudo, &b.asset)?;
     } else {
         asset_frozen(view, account, &b.asset).into_result()?;
         deep_frozen(view, &b.pseudo, &b.asset).into_result()?;

@@ -5,11 +5,10 @@
 //! amount that would not move the cover is `tecPRECISION_LOSS`). fixCleanup3_3_0 judges
 //! freezes by `checkWithdrawFreeze`.
 
-use super::broker::{
-    amount_in, broker_id, check_withdraw_freeze, deep_frozen, positive_amount, Broker,
-};
+use super::broker::{amount_in, broker_id, deep_frozen, positive_amount, Broker};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::vault::freeze::check_withdraw_freeze;
 use crate::engine::vault::{
     asset_can_transfer, asset_frozen, asset_held, asset_require_auth, send_asset, VaultAsset,
 };
@@ -82,7 +81,7 @@ fn transfer_checks(
     let t = asset_require_auth(view, &b.asset, dst, dst != account);
     if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
         t.into_result()?;
-        return check_withdraw_freeze(view, &b.pseudo, account, dst, &b.asset).into_result();
+        return check_withdraw_freeze(view, &b.pseudo, account, dst, &b.asset);
     }
     if t != Ter::tesSUCCESS || b.asset.issuer() == Some(*dst) {
         return t.into_result();

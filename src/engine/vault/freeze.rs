@@ -1,6 +1,7 @@
-//! fixCleanup3_3_0's freeze checks for an asset moving into or out of a vault's
-//! pseudo-account (rippled `TokenHelpers.cpp`: `checkDepositFreeze`,
-//! `checkWithdrawFreeze`). Each answers `tecFROZEN` for an issued currency and `tecLOCKED`
+//! fixCleanup3_3_0's freeze checks for an asset moving into or out of a vault's or a loan
+//! broker's pseudo-account (rippled `TokenHelpers.cpp`: `checkDepositFreeze`,
+//! `checkWithdrawFreeze`; VaultDeposit / VaultWithdraw and LoanBrokerCoverDeposit /
+//! CoverWithdraw). Each answers `tecFROZEN` for an issued currency and `tecLOCKED`
 //! for an MPT; XRP is never frozen.
 //!
 //! Before the fix, VaultDeposit and VaultWithdraw asked `isFrozen` of the asset for one

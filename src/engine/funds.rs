@@ -90,6 +90,21 @@ pub fn deep_frozen(
         .is_some_and(|f| f & (lsf::LOW_DEEP_FREEZE | lsf::HIGH_DEEP_FREEZE) != 0)
 }
 
+/// rippled's `isIndividualFrozen`: the issuer froze `account`'s line (a global freeze
+/// does not count).
+pub fn is_individual_frozen(view: &dyn ReadView, account: &AccountId, issue: &Issue) -> bool {
+    if issue.is_xrp() || *account == issue.issuer {
+        return false;
+    }
+    let bit = if issue.issuer > *account {
+        lsf::HIGH_FREEZE
+    } else {
+        lsf::LOW_FREEZE
+    };
+    view.read(&keylet::line(account, &issue.issuer, &issue.currency))
+        .is_some_and(|l| l.flags() & bit != 0)
+}
+
 /// [`frozen`] for an [`Issue`] (XRP is never frozen).
 pub fn frozen_issue(view: &dyn ReadView, holder: &AccountId, issue: &Issue) -> bool {
     frozen(view, holder, &issue.issuer, &issue.currency)

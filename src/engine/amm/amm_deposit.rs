@@ -16,12 +16,11 @@ use super::amm_math::{
     Side,
 };
 use super::{
-    amm_holds, caught_as_internal, init_fee_auction_vote, invalid_amm_amount, is_individual_frozen,
-    lp_holds, preflight_mode, tf, trading_fee, tx_amm, uncaught, AmmEntry, ModeAmounts,
-    AMM_TRADING_FEE_MAX,
+    amm_holds, caught_as_internal, init_fee_auction_vote, invalid_amm_amount, lp_holds,
+    preflight_mode, tf, trading_fee, tx_amm, uncaught, AmmEntry, ModeAmounts, AMM_TRADING_FEE_MAX,
 };
 use crate::engine::funds::{
-    account_holds, account_send, frozen_issue, is_global_frozen, require_auth, xrp_liquid,
+    account_holds, account_send, frozen_issue, is_individual_frozen, require_auth, xrp_liquid,
 };
 use crate::engine::sandbox::Sandbox;
 use crate::engine::ter::Ter;
@@ -185,18 +184,17 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
 }
 
 /// rippled's `checkDepositFreeze` for a deposit of `issue` from `account` into the pool
-/// `pool`: the issue globally frozen, `account`'s line frozen (unless it is the issuer),
-/// or the pool's line frozen, which no regular freeze lets a pseudo-account hold.
+/// `pool` (the one vaults and loan brokers use): the issue globally frozen, `account`'s
+/// line frozen (unless it is the issuer), or the pool's line frozen, which no regular
+/// freeze lets a pseudo-account hold.
 fn deposit_frozen(
     view: &dyn ReadView,
     account: &AccountId,
     pool: &AccountId,
     issue: &Issue,
 ) -> bool {
-    !issue.is_xrp()
-        && (is_global_frozen(view, &issue.issuer)
-            || is_individual_frozen(view, account, issue)
-            || is_individual_frozen(view, pool, issue))
+    let asset = crate::engine::vault::VaultAsset::Token(*issue);
+    crate::engine::vault::freeze::check_deposit_freeze(view, account, pool, &asset).is_err()
 }
 
 /// tfTwoAssetIfEmpty needs an empty AMM, every other mode a funded one.

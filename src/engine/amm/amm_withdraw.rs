@@ -17,10 +17,10 @@ use super::withdrawal::{delete_if_empty, Withdrawal};
 
 use super::amm_math::cmp;
 use super::{
-    amm_holds, invalid_amm_amount, is_individual_frozen, lp_holds, preflight_mode, tf, trading_fee,
-    tx_amm, uncaught, verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
+    amm_holds, invalid_amm_amount, lp_holds, preflight_mode, tf, trading_fee, tx_amm, uncaught,
+    verify_and_adjust_lp_balance, AmmEntry, ModeAmounts,
 };
-use crate::engine::funds::{deep_frozen, frozen_issue, is_global_frozen, require_auth};
+use crate::engine::funds::{frozen_issue, is_individual_frozen, require_auth};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
 use crate::ledger::sf::{sf, StExt};
@@ -135,21 +135,19 @@ fn check_amount(
 }
 
 /// rippled's `checkWithdrawFreeze` for `issue` leaving the pool `pool` for `account`,
-/// which both submits and receives: never for the issuer itself; otherwise the issue
-/// globally frozen, the pool's line frozen, or the account's line deep frozen (its
-/// regular freeze does not stop it taking its own funds back).
+/// which both submits and receives (the one vaults and loan brokers use): never for the
+/// issuer itself; otherwise the issue globally frozen, the pool's line frozen, or the
+/// account's line deep frozen (its regular freeze does not stop it taking its own funds
+/// back).
 fn withdraw_frozen(
     view: &dyn ReadView,
     pool: &AccountId,
     account: &AccountId,
     issue: &Issue,
 ) -> bool {
-    if issue.is_xrp() || *account == issue.issuer {
-        return false;
-    }
-    is_global_frozen(view, &issue.issuer)
-        || is_individual_frozen(view, pool, issue)
-        || deep_frozen(view, account, &issue.issuer, &issue.currency)
+    let asset = crate::engine::vault::VaultAsset::Token(*issue);
+    crate::engine::vault::freeze::check_withdraw_freeze(view, pool, account, account, &asset)
+        .is_err()
 }
 
 /// `issuerFreezeHandling`: under fixCleanup3_3_0 the issuer of either pool asset reads

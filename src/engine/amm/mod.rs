@@ -174,21 +174,6 @@ pub fn is_pseudo(root: &StObject) -> bool {
     root.h256_of(sf().amm_id).is_some()
 }
 
-/// rippled's `isIndividualFrozen`: the issuer froze `account`'s line (a global freeze
-/// does not count).
-pub fn is_individual_frozen(view: &dyn ReadView, account: &AccountId, issue: &Issue) -> bool {
-    if issue.is_xrp() || *account == issue.issuer {
-        return false;
-    }
-    let bit = if issue.issuer > *account {
-        lsf::HIGH_FREEZE
-    } else {
-        lsf::LOW_FREEZE
-    };
-    view.read(&keylet::line(account, &issue.issuer, &issue.currency))
-        .is_some_and(|l| l.flags() & bit != 0)
-}
-
 /// The pool and the LP tokens of an AMM entry, read once.
 #[derive(Debug, Clone)]
 pub struct AmmEntry {

@@ -14,8 +14,7 @@
 use super::VaultAsset;
 use crate::engine::funds;
 use crate::engine::ter::Ter;
-use crate::ledger::flags::{lsf, lsf_mpt};
-use crate::ledger::keylet;
+use crate::ledger::flags::lsf_mpt;
 use crate::ledger::sf::StExt;
 use crate::ledger::view::ReadView;
 use crate::protocol::types::AccountId;
@@ -51,16 +50,7 @@ fn global(view: &dyn ReadView, asset: &VaultAsset) -> Result<(), Ter> {
 /// global freeze does not count).
 fn individual(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Result<(), Ter> {
     let frozen = match asset {
-        VaultAsset::Token(i) if i.is_xrp() || *account == i.issuer => false,
-        VaultAsset::Token(i) => {
-            let bit = if i.issuer > *account {
-                lsf::HIGH_FREEZE
-            } else {
-                lsf::LOW_FREEZE
-            };
-            view.read(&keylet::line(account, &i.issuer, &i.currency))
-                .is_some_and(|l| l.flags() & bit != 0)
-        }
+        VaultAsset::Token(i) => funds::is_individual_frozen(view, account, i),
         VaultAsset::Mpt(id) => crate::engine::mpt::mptoken(view, id, account)
             .is_some_and(|t| t.is_flag(lsf_mpt::LOCKED)),
     };

@@ -193,6 +193,7 @@ fields! {
     subscription_date => "SubscriptionDate",
     redemption_date => "RedemptionDate",
     memo_data => "MemoData",
+    le_version => "LEVersion",
     credential => "Credential",
     authorize_credentials => "AuthorizeCredentials",
     unauthorize_credentials => "UnauthorizeCredentials",

@@ -5,6 +5,7 @@
 //! rippled's `Number` (`protocol::number`), as the AMM's.
 
 pub mod freeze;
+pub mod phase;
 pub mod precision;
 pub mod vault_clawback;
 pub mod vault_create;

@@ -1,0 +1,144 @@
+//! fixCleanup3_4_0's loan spots (XLS-66.2, impairment timing), gated both ways: each
+//! story runs under ledgerd's rule book with the amendment off and on.
+//!
+//! - L1: a default needs the parent ledger closed strictly after NextPaymentDueDate +
+//!   GracePeriod; before the fix the instant itself was enough (`tecTOO_SOON`).
+//! - L2: only an overdue loan (parent close strictly after its due date) is impaired;
+//!   before the fix any loan was (`tecTOO_SOON`).
+//! - L3: impairing and unimpairing leave NextPaymentDueDate; before the fix impairing a
+//!   loan not yet late pulled it to now, and unimpairing re-dated it.
+//! - L4: a payment is late only after the due instant: at the instant a regular payment
+//!   is on time and a late one `tecTOO_SOON`; before the fix the instant was late.
+//!
+//! Each loan: 300 XRP at no interest, three payments 600 s apart, 60 s of grace, from an
+//! accrual XRP vault.
+
+use crate::rules::env_with;
+use crate::rules_lending11_loan::{
+    borrow, broker_tx, close_at, lending, loan_pay, manage, u32_of, Lending, LEGACY, TF_DEFAULT,
+    TF_IMPAIR, TF_LATE, TF_UNIMPAIR, XRP,
+};
+use crate::support;
+
+use ledgerd::engine::Ter;
+use ledgerd::ledger::sf::sf;
+use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::types::Hash256;
+use support::engine::*;
+
+/// A story's loan: (env, parties, loan, its StartDate).
+fn story(on: bool) -> (Env, Lending, Hash256, u32) {
+    let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+    let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
+    let loan = borrow(&mut env, &l, 300, (0, 3, 600, 60), Ter::tesSUCCESS);
+    let start = u32_of(&env, &loan, sf().start_date).unwrap();
+    (env, l, loan, start)
+}
+
+fn next_due(env: &Env, loan: &Hash256) -> u32 {
+    u32_of(env, loan, sf().next_payment_due_date).unwrap()
+}
+
+/// L1: the first due date is start + 600; its grace ends at start + 660.
+#[test]
+fn a_default_waits_until_the_grace_period_has_passed_with_the_fix() {
+    for on in [false, true] {
+        let (mut env, l, loan, start) = story(on);
+        close_at(&mut env, start + 659);
+        env.apply(&l.owner, manage(loan, TF_DEFAULT), Ter::tecTOO_SOON);
+        close_at(&mut env, start + 660);
+        let at = if on {
+            Ter::tecTOO_SOON
+        } else {
+            Ter::tesSUCCESS
+        };
+        env.apply(&l.owner, manage(loan, TF_DEFAULT), at);
+        if on {
+            close_at(&mut env, start + 661);
+            env.apply(&l.owner, manage(loan, TF_DEFAULT), Ter::tesSUCCESS);
+        }
+    }
+}
+
+/// L2 and L3's impairment: with the fix a loan is impaired only once overdue, and its
+/// due date stays; before it, a loan on time is impaired and falls due now.
+#[test]
+fn only_an_overdue_loan_is_impaired_with_the_fix() {
+    for on in [false, true] {
+        let (mut env, l, loan, start) = story(on);
+        env.close();
+        let now = env.parent_close();
+        if !on {
+            env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+            assert_eq!(next_due(&env, &loan), now, "pulled to now");
+            continue;
+        }
+        env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tecTOO_SOON);
+        close_at(&mut env, start + 600);
+        env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tecTOO_SOON);
+        close_at(&mut env, start + 601);
+        env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+        assert_eq!(next_due(&env, &loan), start + 600, "left as it was");
+    }
+}
+
+/// L2's boundary before the fix: at the due instant a loan already counts as late, and
+/// impairing it leaves the due date.
+#[test]
+fn before_the_fix_a_loan_at_its_due_instant_is_impaired_as_late() {
+    let (mut env, l, loan, start) = story(false);
+    close_at(&mut env, start + 600);
+    env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+    assert_eq!(next_due(&env, &loan), start + 600);
+}
+
+/// L3's unimpairment: an overdue loan impaired and unimpaired 100 s later keeps its due
+/// date with the fix; before it, the due date passed, so the next falls one interval
+/// from now.
+#[test]
+fn unimpairing_leaves_the_due_date_with_the_fix() {
+    for on in [false, true] {
+        let (mut env, l, loan, start) = story(on);
+        close_at(&mut env, start + 601);
+        env.apply(&l.owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+        assert_eq!(next_due(&env, &loan), start + 600);
+        close_at(&mut env, start + 701);
+        env.apply(&l.owner, manage(loan, TF_UNIMPAIR), Ter::tesSUCCESS);
+        let want = if on { start + 600 } else { start + 701 + 600 };
+        assert_eq!(next_due(&env, &loan), want, "on: {on}");
+    }
+}
+
+/// L4: at the due instant, before the fix the payment is late (a regular one
+/// `tecEXPIRED`, a late one paid); with it, on time (a late one `tecTOO_SOON`, a
+/// regular one paid). A second after the next due date both ways it is late.
+#[test]
+fn a_payment_at_the_due_instant_is_on_time_with_the_fix() {
+    for on in [false, true] {
+        let (mut env, l, loan, start) = story(on);
+        let borrower = l.borrower.clone();
+        let periodic = 100 * XRP;
+        close_at(&mut env, start + 600);
+        let (regular, late) = if on {
+            (Ter::tesSUCCESS, Ter::tecTOO_SOON)
+        } else {
+            (Ter::tecEXPIRED, Ter::tesSUCCESS)
+        };
+        // The refused one first, so that the other pays the same payment.
+        let pays = [(0, regular), (TF_LATE, late)];
+        let (first, second) = if on {
+            (pays[1], pays[0])
+        } else {
+            (pays[0], pays[1])
+        };
+        for (flags, want) in [first, second] {
+            env.apply(&borrower, loan_pay(loan, periodic, flags), want);
+        }
+        assert_eq!(next_due(&env, &loan), start + 1200, "one payment made");
+        close_at(&mut env, start + 1201);
+        let pay = |flags| loan_pay(loan, periodic, flags);
+        env.apply(&borrower, pay(0), Ter::tecEXPIRED);
+        env.apply(&borrower, pay(TF_LATE), Ter::tesSUCCESS);
+        assert_eq!(next_due(&env, &loan), start + 1800);
+    }
+}

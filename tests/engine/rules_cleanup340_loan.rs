@@ -142,3 +142,28 @@ fn a_payment_at_the_due_instant_is_on_time_with_the_fix() {
         assert_eq!(next_due(&env, &loan), start + 1800);
     }
 }
+
+/// L4 in LoanPay's fee (`calculateBaseFee` asks `isPaymentLate`): at the due instant a
+/// loan of twelve payments is late before the fix, so a payment of six costs one base
+/// fee (and is then `tecEXPIRED`); with the fix it is on time and costs two base fees
+/// (one is `telINSUF_FEE_P`).
+#[test]
+fn a_payment_at_the_due_instant_is_charged_as_on_time_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+        let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
+        let loan = borrow(&mut env, &l, 1_200, (0, 12, 600, 60), Ter::tesSUCCESS);
+        let start = u32_of(&env, &loan, sf().start_date).unwrap();
+        close_at(&mut env, start + 600);
+        let base = env.store.fees().base_drops as i64;
+        let six = |fee: i64| loan_pay(loan, 600 * XRP, 0).amount("Fee", drops(fee));
+        let borrower = l.borrower.clone();
+        if on {
+            env.apply(&borrower, six(base), Ter::telINSUF_FEE_P);
+            env.apply(&borrower, six(2 * base), Ter::tesSUCCESS);
+            assert_eq!(next_due(&env, &loan), start + 600 * 7);
+        } else {
+            env.apply(&borrower, six(base), Ter::tecEXPIRED);
+        }
+    }
+}

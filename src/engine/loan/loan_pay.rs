@@ -9,7 +9,7 @@ use super::repayment::{
     fee_increments, make_payment_ruled, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
     PAYMENTS_PER_TRANSACTION_MAX,
 };
-use super::{has_expired, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
+use super::{due_passed, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
 use crate::engine::entry::balance_drops;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
@@ -240,7 +240,8 @@ fn move_funds(
 
 /// `LoanPay::calculateBaseFee`'s multiple of the base fee: one per five payments the
 /// amount would make on a loan with more than five left, at least one; a full or late
-/// payment, a late loan, or anything unreadable is one.
+/// payment, a late loan (`isPaymentLate`: at the due instant before fixCleanup3_4_0,
+/// after it from the fix), or anything unreadable is one.
 pub fn fee_multiple(view: &dyn ReadView, tx: &StObject) -> u64 {
     let f = tx.flags();
     if f & (TF_LOAN_FULL_PAYMENT | TF_LOAN_LATE_PAYMENT) != 0 {
@@ -250,7 +251,7 @@ pub fn fee_multiple(view: &dyn ReadView, tx: &StObject) -> u64 {
         return 1;
     };
     let book = loan.book();
-    if i64::from(book.remaining) <= PAYMENTS_PER_FEE_INCREMENT || has_expired(view, book.next) {
+    if i64::from(book.remaining) <= PAYMENTS_PER_FEE_INCREMENT || due_passed(view, book.next) {
         return 1;
     }
     let Some(amount) = amount_field(tx).filter(|a| a.asset() == loan.asset()) else {

@@ -21,7 +21,7 @@ use crate::rules_lending11_loan::{
 use crate::support;
 
 use ledgerd::engine::Ter;
-use ledgerd::ledger::sf::sf;
+use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::types::Hash256;
 use support::engine::*;
@@ -165,5 +165,87 @@ fn a_payment_at_the_due_instant_is_charged_as_on_time_with_the_fix() {
         } else {
             env.apply(&borrower, six(base), Ter::tecEXPIRED);
         }
+    }
+}
+
+/// rippled's `testImpairmentPaymentDatePreAmendment`, case A: before the fix, a loan
+/// impaired before it is late falls due at once, and unimpaired within its interval
+/// falls due at StartDate + 600 again. With the fix the impairment is refused.
+#[test]
+fn before_the_fix_unimpairing_within_the_interval_restores_the_due_date() {
+    for on in [false, true] {
+        let (mut env, l, loan, start) = story(on);
+        env.close();
+        let want = if on {
+            Ter::tecTOO_SOON
+        } else {
+            Ter::tesSUCCESS
+        };
+        env.apply(&l.owner, manage(loan, TF_IMPAIR), want);
+        if on {
+            continue;
+        }
+        assert!(next_due(&env, &loan) < start + 600, "moved to now");
+        env.close();
+        env.apply(&l.owner, manage(loan, TF_UNIMPAIR), Ter::tesSUCCESS);
+        assert_eq!(next_due(&env, &loan), start + 600);
+    }
+}
+
+/// rippled's `testImpairedOverdueLoanPayRequiresLateFlag` (FN-68): 1000 XRP over twelve
+/// 600 s payments with a 3 XRP late fee and 30.322% late interest, impaired a second
+/// after its due date. With the fix, LoanPay's unimpairment leaves the due date, so a
+/// plain payment of 500 XRP is `tecEXPIRED` (and the loan stays impaired) and only a
+/// late one pays; before it, the unimpairment re-dated the loan and the plain payment
+/// skipped the late charges.
+#[test]
+fn an_impaired_overdue_loan_pays_only_as_late_with_the_fix() {
+    for on in [false, true] {
+        let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+        let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
+        let tx = crate::loan::loan_set(
+            l.broker,
+            ledgerd::protocol::number::Number::from_i64(1_000 * XRP),
+        )
+        .account("Counterparty", &l.owner.id)
+        .u32("PaymentTotal", 12)
+        .u32("PaymentInterval", 600)
+        .u32("LateInterestRate", 30_322);
+        let tx = crate::rules_lending11_loan::with_number(
+            tx,
+            "LatePaymentFee",
+            ledgerd::protocol::number::Number::from_i64(3 * XRP),
+        );
+        let (borrower, owner) = (l.borrower.clone(), l.owner.clone());
+        let seq = u32_of(&env, &l.broker, sf().loan_sequence).unwrap();
+        assert_eq!(
+            crate::loan::submit_loan(&mut env, &borrower, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        let loan = ledgerd::ledger::keylet::loan(&l.broker, seq);
+        let due = next_due(&env, &loan);
+        close_at(&mut env, due + 1);
+        env.apply(&owner, manage(loan, TF_IMPAIR), Ter::tesSUCCESS);
+        env.close();
+        let impaired = |env: &Env| env.read(&loan).unwrap().is_flag(0x0002_0000);
+        assert!(impaired(&env));
+        let plain = loan_pay(loan, 500 * XRP, 0);
+        if on {
+            env.apply(&borrower, plain, Ter::tecEXPIRED);
+            assert!(impaired(&env), "the refused payment changed nothing");
+            assert_eq!(u32_of(&env, &loan, sf().payment_remaining), Some(12));
+            assert_eq!(next_due(&env, &loan), due);
+            env.apply(
+                &borrower,
+                loan_pay(loan, 500 * XRP, TF_LATE),
+                Ter::tesSUCCESS,
+            );
+        } else {
+            env.apply(&borrower, plain, Ter::tesSUCCESS);
+        }
+        assert!(!impaired(&env));
+        // Late, one payment; on time (before the fix), the 500 XRP pay six of 83.33.
+        let left = if on { 11 } else { 6 };
+        assert_eq!(u32_of(&env, &loan, sf().payment_remaining), Some(left));
     }
 }

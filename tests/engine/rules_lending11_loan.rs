@@ -38,6 +38,8 @@ use support::engine::*;
 
 pub const TF_LATE: u32 = 0x0004_0000;
 const TF_FULL: u32 = 0x0002_0000;
+/// tfLoanOverpayment, on LoanSet and on LoanPay.
+const TF_OVERPAYMENT: u32 = 0x0001_0000;
 pub const TF_DEFAULT: u32 = 0x0001_0000;
 pub const TF_IMPAIR: u32 = 0x0002_0000;
 pub const TF_UNIMPAIR: u32 = 0x0004_0000;
@@ -195,6 +197,12 @@ pub type Terms = (u32, u32, u32, u32);
 /// The borrower takes a loan of `principal` XRP on `terms`, co-signed by the owner;
 /// returns the loan's key.
 pub fn borrow(env: &mut Env, l: &Lending, principal: i64, terms: Terms, want: Ter) -> Hash256 {
+    borrow_flagged(env, l, (principal, terms, 0), want)
+}
+
+/// [`borrow`] with LoanSet `flags` (tfLoanOverpayment).
+fn borrow_flagged(env: &mut Env, l: &Lending, loan: (i64, Terms, u32), want: Ter) -> Hash256 {
+    let (principal, terms, flags) = loan;
     let seq = u32_of(env, &l.broker, sf().loan_sequence).unwrap_or(1);
     let (rate, total, interval, grace) = terms;
     let tx = loan_set(l.broker, d(principal * XRP))
@@ -202,7 +210,8 @@ pub fn borrow(env: &mut Env, l: &Lending, principal: i64, terms: Terms, want: Te
         .u32("InterestRate", rate)
         .u32("PaymentTotal", total)
         .u32("PaymentInterval", interval)
-        .u32("GracePeriod", grace);
+        .u32("GracePeriod", grace)
+        .flags(flags);
     let (borrower, owner) = (l.borrower.clone(), l.owner.clone());
     assert_eq!(submit_loan(env, &borrower, &[&owner], tx), want);
     keylet::loan(&l.broker, seq)
@@ -333,7 +342,9 @@ fn one_payment(cash: bool, late: bool, flags: u32, amount: fn(i64) -> i64) -> Pa
     let shape = if cash { CASH_INVESTING } else { LEGACY };
     let l = lending(&mut env, shape, 1_000_000, broker_tx(0, 0, 0), 0);
     let s = sf();
-    let loan = borrow(&mut env, &l, 12_000, (12_000, 4, 600, 300), Ter::tesSUCCESS);
+    let terms = (12_000, 4, 600, 300);
+    let loan_flags = flags & TF_OVERPAYMENT;
+    let loan = borrow_flagged(&mut env, &l, (12_000, terms, loan_flags), Ter::tesSUCCESS);
     let start = u32_of(&env, &loan, s.start_date).unwrap();
     if late {
         close_at(&mut env, start + 601);
@@ -387,6 +398,9 @@ fn a_cash_basis_vault_books_the_interest_each_payment_brings() {
     let generous: fn(i64) -> i64 = |p| p * 3;
     let late = |cash| one_payment(cash, true, TF_LATE, generous);
     check_scenario("late", late(false), late(true));
+    let over: fn(i64) -> i64 = |p| p + 2_000 * XRP;
+    let overpay = |cash| one_payment(cash, false, TF_OVERPAYMENT, over);
+    check_scenario("overpayment", overpay(false), overpay(true));
     let full: fn(i64) -> i64 = |_| 24_000 * XRP;
     let full_pay = |cash| one_payment(cash, false, TF_FULL, full);
     check_scenario("full", full_pay(false), full_pay(true));

@@ -92,6 +92,8 @@ mod rules_cleanup330_amm;
 mod rules_cleanup330_loan;
 #[path = "engine/rules_cleanup330_vault.rs"]
 mod rules_cleanup330_vault;
+#[path = "engine/rules_cleanup340_loan.rs"]
+mod rules_cleanup340_loan;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]
@@ -102,6 +104,8 @@ mod rules_fixes3;
 mod rules_fixes4;
 #[path = "engine/rules_gates.rs"]
 mod rules_gates;
+#[path = "engine/rules_lending11_loan.rs"]
+mod rules_lending11_loan;
 #[path = "engine/rules_nft_auto.rs"]
 mod rules_nft_auto;
 #[path = "engine/rules_pseudo_owner.rs"]

@@ -48,7 +48,11 @@ fn config(f: Feature, on: bool) -> LedgerConfig {
 /// Closes the ledger and reopens the store over it with `cfg`'s rules, `entries` edited
 /// by `edit` first (the state hash and the header's hash recomputed): what rippled's
 /// tests do to the open ledger by hand, and how an amendment comes on mid-story.
-fn reopen(env: &mut Env, cfg: LedgerConfig, edit: impl FnOnce(&mut Vec<(Hash256, StObject)>)) {
+pub(crate) fn reopen(
+    env: &mut Env,
+    cfg: LedgerConfig,
+    edit: impl FnOnce(&mut Vec<(Hash256, StObject)>),
+) {
     env.close();
     let (mut header, entries) = env.store.export_closed();
     let mut entries: Vec<(Hash256, StObject)> = entries

@@ -10,6 +10,7 @@ use crate::engine::directory::insert_owned;
 use crate::engine::entry::{adjust_owner_count, new_entry, with_threading};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::vault::phase;
 use crate::engine::vault::{
     add_empty_holding, asset_of, is_negative_number, number_of, read_vault, set_number, vault_id,
     DATA_LEN_MAX,
@@ -18,6 +19,7 @@ use crate::ledger::flags::lt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::features::Feature;
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::AccountId;
@@ -63,7 +65,8 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 
 /// preclaim: the vault first (`tecNO_ENTRY`, `tecNO_PERMISSION` for another's vault),
 /// then the broker an update names (it exists, is over that vault and is the account's;
-/// a DebtMaximum may not fall below DebtTotal), or what a new broker's holding needs.
+/// a DebtMaximum may not fall below DebtTotal), or, for a new broker, a closed-ended
+/// vault (with LendingProtocolV1_1) and what its holding needs.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let vault = vault_id(tx);
@@ -85,6 +88,13 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
             return Err(Ter::tecLIMIT_EXCEEDED);
         }
         return Ok(());
+    }
+    // LendingProtocolV1_1: a new broker only over a closed-ended vault, whose phases
+    // give its loans a lifecycle (an existing broker is never re-checked).
+    if view.info().rules.enabled(Feature::LendingProtocolV1_1)
+        && phase::kind(&v) != phase::CLOSED_ENDED
+    {
+        return Err(Ter::tecNO_PERMISSION);
     }
     let (Some(asset), Some(pseudo)) = (asset_of(&v), v.account_of(s.account)) else {
         return Err(Ter::tefBAD_LEDGER);
@@ -180,6 +190,54 @@ fn copy_fields(tx: &StObject, b: &mut StObject) {
     for f in [s.cover_rate_minimum, s.cover_rate_liquidation] {
         if let Some(r) = tx.u32_of(f).filter(|r| *r != 0) {
             b.set(f, StValue::UInt32(r));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::ledger::rules::Rules;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+    use crate::protocol::types::{Hash256, Issue};
+
+    /// A ledger holding one XRP vault of `owner`, of `kind`, under LendingProtocolV1_1
+    /// `on` or off; returns it and the vault's key.
+    fn ledger(owner: AccountId, kind: u8, on: bool) -> (StateView, Hash256) {
+        let s = sf();
+        let key = keylet::vault(&owner, 1);
+        let mut v = new_entry(lt::VAULT);
+        v.set(s.owner, StValue::AccountId(owner));
+        v.set(s.account, StValue::AccountId(AccountId([7; 20])));
+        v.set(s.asset, StValue::Issue(Issue::XRP));
+        v.set(s.vault_kind, StValue::UInt8(kind));
+        let state = Arc::new(State::new());
+        state.commit(stamp(1, 0), [(key, Some(Arc::new(v)))]);
+        let info = ViewInfo::open_test(Rules::default_with(
+            crate::protocol::features::Feature::LendingProtocolV1_1,
+            on,
+        ));
+        (StateView::new(state, stamp(1, 0), info), key)
+    }
+
+    #[test]
+    fn with_lending_v1_1_a_new_broker_needs_a_closed_ended_vault() {
+        let owner = AccountId([1; 20]);
+        for (kind, on, want) in [
+            (phase::OPEN_ENDED, true, Err(Ter::tecNO_PERMISSION)),
+            (phase::CLOSED_ENDED, true, Ok(())),
+            (phase::OPEN_ENDED, false, Ok(())),
+            (phase::CLOSED_ENDED, false, Ok(())),
+            // A kind this server does not know counts as open-ended.
+            (7, true, Err(Ter::tecNO_PERMISSION)),
+        ] {
+            let (view, vault) = ledger(owner, kind, on);
+            let mut tx = StObject::new();
+            tx.set(sf().vault_id, StValue::Hash256(vault));
+            assert_eq!(preclaim(&view, &tx, &owner), want, "kind {kind}, on {on}");
         }
     }
 }

@@ -7,7 +7,8 @@ use super::loan_math::{
     adjust_imprecise, is_integral, round_to_asset, round_to_precision, tenth_bips_of,
 };
 use super::{
-    has_expired, owed_to_vault, put_number, put_u32, Loan, LSF_LOAN_DEFAULT, LSF_LOAN_IMPAIRED,
+    due_passed, is_payment_late, put_number, put_u32, vault_exposure, Loan, LSF_LOAN_DEFAULT,
+    LSF_LOAN_IMPAIRED,
 };
 use super::{set_flag, unimpair};
 use crate::engine::ter::Ter;
@@ -38,7 +39,8 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 
 /// preclaim: the allowed transitions (a defaulted loan never changes; impaired only
 /// once; unimpaired only when impaired; nothing once paid), a default only after the
-/// grace period (`tecTOO_SOON`), and only by the broker's owner.
+/// grace period (`tecTOO_SOON`; at its last second before fixCleanup3_4_0, strictly
+/// after it from the fix), and only by the broker's owner.
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let loan = Loan::for_preclaim(view, tx)?;
@@ -54,7 +56,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     }
     let due = e.u32_of(s.next_payment_due_date).unwrap_or(0);
     let grace = e.u32_of(s.grace_period).unwrap_or(0);
-    if flags & TF_LOAN_DEFAULT != 0 && !has_expired(view, due.saturating_add(grace)) {
+    if flags & TF_LOAN_DEFAULT != 0 && !due_passed(view, due.saturating_add(grace)) {
         return Err(Ter::tecTOO_SOON);
     }
     if loan.broker.owner != *account {
@@ -143,19 +145,25 @@ fn associate_asset(loan: &mut Loan, broker: bool) {
     }
 }
 
-/// `impairLoan`: the vault's LossUnrealized grows by what it is owed (never past what it
-/// has lent: `tecLIMIT_EXCEEDED`); a payment not yet late falls due now.
+/// `impairLoan`: the vault's LossUnrealized grows by the loan's exposure
+/// ([`vault_exposure`]; never past what the vault has lent: `tecLIMIT_EXCEEDED`).
+/// From fixCleanup3_4_0 only an overdue loan can be impaired (`tecTOO_SOON`) and its
+/// NextPaymentDueDate stays; before the fix a payment not yet late falls due now.
 pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
     let s = sf();
-    let loss = number_of(&loan.vault, s.loss_unrealized) + owed_to_vault(&loan.entry);
+    let fix340 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0);
+    if fix340 && !is_payment_late(&ctx.sb, &loan.entry) {
+        return Ter::tecTOO_SOON;
+    }
+    let exposure = vault_exposure(&loan.vault, &loan.entry);
+    let loss = number_of(&loan.vault, s.loss_unrealized) + exposure;
     let lent = number_of(&loan.vault, s.assets_total) - number_of(&loan.vault, s.assets_available);
     if loss > lent {
         return Ter::tecLIMIT_EXCEEDED;
     }
     set_number(&mut loan.vault, s.loss_unrealized, loss);
     set_flag(&mut loan.entry, LSF_LOAN_IMPAIRED, true);
-    let due = loan.entry.u32_of(s.next_payment_due_date).unwrap_or(0);
-    if !has_expired(&ctx.sb, due) {
+    if !fix340 && !is_payment_late(&ctx.sb, &loan.entry) {
         let now = ctx.sb.info().parent_close_time;
         loan.entry
             .set(s.next_payment_due_date, StValue::UInt32(now));
@@ -164,13 +172,14 @@ pub fn impair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
 }
 
 /// `defaultLoan`: the cover liquidated for the vault (its CoverRateLiquidation of the
-/// minimum cover, at most what the vault is owed), the vault's loss realized, the
-/// broker's debt written down and the loan zeroed.
+/// minimum cover, at most the loan's exposure), the vault's loss realized, the broker's
+/// debt written down by the exposure and the loan zeroed. The exposure is
+/// [`vault_exposure`]: the principal outstanding on a cash-basis vault.
 fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Result<(), Ter> {
     let s = sf();
     let asset = loan.asset();
     let scale = super::terms_of(&loan.entry, 0).scale;
-    let owed = owed_to_vault(&loan.entry);
+    let owed = vault_exposure(&loan.vault, &loan.entry);
     let debt = number_of(&loan.broker.entry, s.debt_total);
     let covered = {
         let _g = RoundGuard::new(RoundingMode::Upward);

@@ -1,4 +1,4 @@
-//! LoanPay (rippled `LoanPay.cpp`): the borrower pays a loan (`repayment::make_payment`
+//! LoanPay (rippled `LoanPay.cpp`): the borrower pays a loan (`repayment::make_payment_ruled`
 //! decides how much of the amount goes where). Principal and interest go to the vault's
 //! pseudo-account, fees to the broker's owner, or into the first-loss cover when the
 //! cover is short of its minimum; an impaired loan is unimpaired first.
@@ -6,10 +6,10 @@
 use super::broker::deep_frozen;
 use super::loan_math::{adjust_imprecise, round_to_asset, tenth_bips_of};
 use super::repayment::{
-    fee_increments, make_payment, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
+    fee_increments, make_payment_ruled, PaymentKind, PaymentParts, PAYMENTS_PER_FEE_INCREMENT,
     PAYMENTS_PER_TRANSACTION_MAX,
 };
-use super::{has_expired, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
+use super::{due_passed, Loan, LSF_LOAN_IMPAIRED, LSF_LOAN_OVERPAYMENT};
 use crate::engine::entry::balance_drops;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
@@ -144,13 +144,14 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     let mut book = loan.book();
     let now = ctx.sb.info().parent_close_time;
-    let parts = make_payment(
+    let parts = make_payment_ruled(
         &loan.asset(),
         &mut book,
         &loan.terms(),
         amount.number(),
         kind_of(ctx.tx),
         now,
+        ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0),
     )?;
     super::write_book(&mut loan.entry, &book);
     ctx.sb.update(loan.key, loan.entry.clone());
@@ -168,21 +169,28 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     )
 }
 
-/// The vault's and broker's books after a payment: the broker's debt falls by what the
-/// vault received (less the loan's value change), the vault's available assets rise by
-/// it (rounded down to the vault's scale) and its total by the value change; a fee the
-/// owner cannot take joins the cover. Returns what goes to the vault.
+/// The vault's and broker's books after a payment (`loanPaymentDeltas`): the vault's
+/// available assets rise by what it received (rounded down to the vault's scale). On an
+/// accrual vault the broker's debt falls by that less the loan's value change and the
+/// vault's total moves by the value change; on a cash-basis vault (LendingProtocolV1_1)
+/// the debt falls by the principal repaid and the total rises by the interest paid. A
+/// fee the owner cannot take joins the cover. Returns what goes to the vault.
 fn settle(loan: &mut Loan, parts: &PaymentParts, to_owner: bool) -> Result<Number, Ter> {
     let s = sf();
     let asset = loan.asset();
     let vault_scale = loan.vault_scale();
     let raw = parts.principal + parts.interest;
     let rounded = round_to_asset(&asset, raw, vault_scale, RoundingMode::Downward);
+    let (assets_delta, debt_delta) = if crate::engine::vault::phase::is_cash_basis(&loan.vault) {
+        (parts.interest, parts.principal)
+    } else {
+        (parts.value_change, raw - parts.value_change)
+    };
     let debt = number_of(&loan.broker.entry, s.debt_total);
-    let debt = adjust_imprecise(&asset, debt, -(raw - parts.value_change), vault_scale);
+    let debt = adjust_imprecise(&asset, debt, -debt_delta, vault_scale);
     super::put_number(&mut loan.broker.entry, s.debt_total, debt);
     let available = number_of(&loan.vault, s.assets_available) + rounded;
-    let total = number_of(&loan.vault, s.assets_total) + parts.value_change;
+    let total = number_of(&loan.vault, s.assets_total) + assets_delta;
     if available > total {
         return Err(Ter::tecINTERNAL);
     }
@@ -232,7 +240,8 @@ fn move_funds(
 
 /// `LoanPay::calculateBaseFee`'s multiple of the base fee: one per five payments the
 /// amount would make on a loan with more than five left, at least one; a full or late
-/// payment, a late loan, or anything unreadable is one.
+/// payment, a late loan (`isPaymentLate`: at the due instant before fixCleanup3_4_0,
+/// after it from the fix), or anything unreadable is one.
 pub fn fee_multiple(view: &dyn ReadView, tx: &StObject) -> u64 {
     let f = tx.flags();
     if f & (TF_LOAN_FULL_PAYMENT | TF_LOAN_LATE_PAYMENT) != 0 {
@@ -242,7 +251,7 @@ pub fn fee_multiple(view: &dyn ReadView, tx: &StObject) -> u64 {
         return 1;
     };
     let book = loan.book();
-    if i64::from(book.remaining) <= PAYMENTS_PER_FEE_INCREMENT || has_expired(view, book.next) {
+    if i64::from(book.remaining) <= PAYMENTS_PER_FEE_INCREMENT || due_passed(view, book.next) {
         return 1;
     }
     let Some(amount) = amount_field(tx).filter(|a| a.asset() == loan.asset()) else {

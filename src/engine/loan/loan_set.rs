@@ -2,7 +2,9 @@
 //! one signs the transaction and the other co-signs it in `CounterpartySignature`. The
 //! vault lends the principal (less any origination fee, which goes to the broker's
 //! owner), the Loan entry records the amortization (`loan_math::loan_properties`), the
-//! vault counts the interest it will earn and the broker the debt.
+//! vault counts the interest it will earn (an accrual vault, at once; a cash-basis vault
+//! of LendingProtocolV1_1, as it is paid) and the broker the debt. With
+//! LendingProtocolV1_1 a closed-ended vault lends only in its Investment phase.
 
 use super::broker::{broker_id, minimum_broker_cover, Broker};
 use super::loan_math::{
@@ -172,10 +174,18 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     if view.read(&keylet::account(&borrower)).is_none() {
         return Err(Ter::terNO_ACCOUNT);
     }
+    let Some(vault) = b
+        .entry
+        .h256_of(sf().vault_id)
+        .and_then(|k| read_vault(view, &k))
+    else {
+        return Err(Ter::tefBAD_LEDGER);
+    };
+    vault_open_for_loans(view, tx, &vault).into_result()?;
     for f in value_fields() {
         value_fits(&b.asset, present_number(tx, f)).into_result()?;
     }
-    let Some(vault_pseudo) = vault_pseudo(view, &b) else {
+    let Some(vault_pseudo) = vault.account_of(sf().account) else {
         return Err(Ter::tefBAD_LEDGER);
     };
     let deep = super::broker::deep_frozen;
@@ -218,11 +228,40 @@ fn fits_asset(asset: &VaultAsset, v: Number) -> bool {
     v.to_i64().is_some_and(|u| Number::from_i64(u) == v)
 }
 
-fn vault_pseudo(view: &dyn ReadView, b: &Broker) -> Option<AccountId> {
-    b.entry
-        .h256_of(sf().vault_id)
-        .and_then(|v| read_vault(view, &v))
-        .and_then(|v| v.account_of(sf().account))
+/// The vault's side of preclaim. With LendingProtocolV1_1 a closed-ended vault lends
+/// only in its Investment phase (`tecTOO_SOON` while subscribing, `tecEXPIRED` once
+/// redeeming), and the loan's last payment must fall `LOAN_REDEMPTION_BUFFER` seconds
+/// before the RedemptionDate (`tecNO_PERMISSION`). An accrual vault at its AssetsMaximum
+/// takes no more loans (`tecLIMIT_EXCEEDED`); a cash-basis one books no interest at
+/// origination, so that gate is not its.
+fn vault_open_for_loans(view: &dyn ReadView, tx: &StObject, vault: &StObject) -> Ter {
+    use crate::engine::vault::phase::{self, VaultPhase};
+    let s = sf();
+    if view.info().rules.enabled(Feature::LendingProtocolV1_1) {
+        match phase::phase(view, vault) {
+            VaultPhase::Subscription => return Ter::tecTOO_SOON,
+            VaultPhase::Redemption => return Ter::tecEXPIRED,
+            VaultPhase::Investment => {
+                let (interval, total, _) = schedule(tx);
+                // The loan's StartDate: ledgerd's views carry the parent close time.
+                let start = u64::from(view.info().parent_close_time);
+                let last = start + u64::from(interval) * u64::from(total);
+                let redemption = u64::from(vault.u32_of(s.redemption_date).unwrap_or(0));
+                if last + phase::LOAN_REDEMPTION_BUFFER > redemption {
+                    return Ter::tecNO_PERMISSION;
+                }
+            }
+            VaultPhase::NoPhase => {}
+        }
+    }
+    let maximum = number_of(vault, s.assets_maximum);
+    if !phase::is_cash_basis(vault)
+        && !maximum.is_zero()
+        && number_of(vault, s.assets_total) >= maximum
+    {
+        return Ter::tecLIMIT_EXCEEDED;
+    }
+    Ter::tesSUCCESS
 }
 
 /// What doApply computes before it moves anything.
@@ -235,6 +274,20 @@ struct Plan {
     props: LoanProperties,
     interest_due: Number,
     origination: Number,
+}
+
+impl Plan {
+    /// `loanOriginationDeltas`: what the loan adds to the vault's AssetsTotal and the
+    /// broker's DebtTotal. An accrual vault books the interest due at once (interest;
+    /// principal and interest); a cash-basis vault books none until it is paid (nothing;
+    /// the principal).
+    fn origination_deltas(&self) -> (Number, Number) {
+        if crate::engine::vault::phase::is_cash_basis(&self.vault) {
+            (Number::ZERO, self.principal)
+        } else {
+            (self.interest_due, self.principal + self.interest_due)
+        }
+    }
 }
 
 /// The loan's properties and the limits they must respect (vault funds, precision,
@@ -261,6 +314,15 @@ fn plan(ctx: &ApplyContext) -> Result<Plan, Ter> {
         fee_rate,
         vault_scale,
     );
+    let interest_due = construct_state(props.total_value, principal, props.fee_owed).interest;
+    let cash_basis = crate::engine::vault::phase::is_cash_basis(&vault);
+    let maximum = number_of(&vault, s.assets_maximum);
+    if !cash_basis
+        && !maximum.is_zero()
+        && interest_due > maximum - number_of(&vault, s.assets_total)
+    {
+        return Err(Ter::tecLIMIT_EXCEEDED);
+    }
     for f in value_fields() {
         if present_number(tx, f).is_some_and(|v| !is_rounded(&broker.asset, v, props.scale)) {
             return Err(Ter::tecPRECISION_LOSS);
@@ -273,7 +335,6 @@ fn plan(ctx: &ApplyContext) -> Result<Plan, Ter> {
     {
         return Err(Ter::tecINTERNAL);
     }
-    let interest_due = construct_state(props.total_value, principal, props.fee_owed).interest;
     let plan = Plan {
         broker,
         vault_key,
@@ -290,10 +351,12 @@ fn plan(ctx: &ApplyContext) -> Result<Plan, Ter> {
 
 /// The new debt within DebtMaximum (`tecLIMIT_EXCEEDED`) and covered by the broker's
 /// first-loss capital (`tecINSUFFICIENT_FUNDS`): unrounded before fixCleanup3_2_0,
-/// `minimumBrokerCover` (rounded up at the vault's scale) with it.
+/// `minimumBrokerCover` (rounded up at the vault's scale) with it. The new debt is the
+/// broker's DebtTotal after [`Plan::origination_deltas`]: principal only on a cash-basis
+/// vault.
 fn check_debt(p: &Plan, fix320: bool) -> Result<(), Ter> {
     let s = sf();
-    let new_total = number_of(&p.broker.entry, s.debt_total) + p.principal + p.interest_due;
+    let new_total = number_of(&p.broker.entry, s.debt_total) + p.origination_deltas().1;
     let maximum = number_of(&p.broker.entry, s.debt_maximum);
     if !maximum.is_zero() && maximum < new_total {
         return Err(Ter::tecLIMIT_EXCEEDED);
@@ -396,13 +459,14 @@ fn create_loan(ctx: &mut ApplyContext, mut p: Plan) -> Ter {
     ctx.sb.insert(key, loan);
     // The vault's scale before this loan changes its total, as rippled reads it.
     let scale = super::vault_scale(&p.vault);
+    let (assets_delta, debt_delta) = p.origination_deltas();
     let available = number_of(&p.vault, s.assets_available) - p.principal;
-    let total = number_of(&p.vault, s.assets_total) + p.interest_due;
+    let total = number_of(&p.vault, s.assets_total) + assets_delta;
     set_number(&mut p.vault, s.assets_available, available);
     set_number(&mut p.vault, s.assets_total, total);
     ctx.sb.update(p.vault_key, p.vault.clone());
     let debt = number_of(&p.broker.entry, s.debt_total);
-    let debt = adjust_imprecise(&p.broker.asset, debt, p.principal + p.interest_due, scale);
+    let debt = adjust_imprecise(&p.broker.asset, debt, debt_delta, scale);
     put_number(&mut p.broker.entry, s.debt_total, debt);
     let loans = p.broker.entry.u32_of(s.owner_count).unwrap_or(0);
     put_u32(&mut p.broker.entry, s.owner_count, loans.saturating_add(1));
@@ -513,5 +577,96 @@ pub fn counterparty_signatures(tx: &StObject) -> u64 {
             _ => 0,
         },
         None => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::vault::phase::{CASH_BASIS, CLOSED_ENDED};
+    use crate::ledger::rules::Rules;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+
+    fn view_at(on: bool, now: u32) -> StateView {
+        let rules = Rules::default_with(Feature::LendingProtocolV1_1, on);
+        let mut info = ViewInfo::open_test(rules);
+        info.parent_close_time = now;
+        StateView::new(Arc::new(State::new()), stamp(1, 0), info)
+    }
+
+    /// A closed-ended vault subscribing until 1000 and redeeming from 1500.
+    fn closed() -> StObject {
+        let s = sf();
+        let mut v = StObject::new();
+        v.set(s.vault_kind, StValue::UInt8(CLOSED_ENDED));
+        v.set(s.subscription_date, StValue::UInt32(1000));
+        v.set(s.redemption_date, StValue::UInt32(1500));
+        v
+    }
+
+    fn loan(interval: u32, total: u32) -> StObject {
+        let s = sf();
+        let mut tx = StObject::new();
+        tx.set(s.payment_interval, StValue::UInt32(interval));
+        tx.set(s.payment_total, StValue::UInt32(total));
+        tx
+    }
+
+    /// XLS-66.1.2's boundaries: Subscription through its date, Investment from a second
+    /// after it, the last payment plus 60 s at most the RedemptionDate, Redemption from
+    /// its date; without the amendment none of it.
+    #[test]
+    fn a_closed_ended_vault_lends_only_while_investing() {
+        let v = closed();
+        for (now, (interval, total), want) in [
+            (999, (60, 1), Ter::tecTOO_SOON),
+            (1000, (60, 1), Ter::tecTOO_SOON),
+            // 1001 + 439 + 60 = 1500: the RedemptionDate itself.
+            (1001, (439, 1), Ter::tesSUCCESS),
+            (1001, (440, 1), Ter::tecNO_PERMISSION),
+            (1001, (438, 1), Ter::tesSUCCESS),
+            (1001, (146, 3), Ter::tesSUCCESS),
+            (1001, (147, 3), Ter::tecNO_PERMISSION),
+            (1001, (u32::MAX, u32::MAX), Ter::tecNO_PERMISSION),
+            (1380, (60, 1), Ter::tesSUCCESS),
+            (1381, (60, 1), Ter::tecNO_PERMISSION),
+            (1499, (60, 1), Ter::tecNO_PERMISSION),
+            (1500, (60, 1), Ter::tecEXPIRED),
+            (9000, (60, 1), Ter::tecEXPIRED),
+        ] {
+            let tx = loan(interval, total);
+            let got = vault_open_for_loans(&view_at(true, now), &tx, &v);
+            assert_eq!(got, want, "at {now}, {interval} x {total}");
+            let got = vault_open_for_loans(&view_at(false, now), &tx, &v);
+            assert_eq!(got, Ter::tesSUCCESS, "without the amendment, at {now}");
+        }
+        // An open-ended vault has no phase.
+        let open = StObject::new();
+        let got = vault_open_for_loans(&view_at(true, 1000), &loan(60, 1), &open);
+        assert_eq!(got, Ter::tesSUCCESS);
+    }
+
+    /// An accrual vault at its AssetsMaximum takes no loan; a cash-basis one does (it
+    /// books no interest at origination), both ways of the amendment.
+    #[test]
+    fn only_an_accrual_vault_at_its_maximum_refuses_a_loan() {
+        let s = sf();
+        let mut v = StObject::new();
+        set_number(&mut v, s.assets_total, Number::from_i64(100));
+        set_number(&mut v, s.assets_maximum, Number::from_i64(100));
+        for on in [false, true] {
+            let view = view_at(on, 10);
+            let tx = loan(60, 1);
+            assert_eq!(vault_open_for_loans(&view, &tx, &v), Ter::tecLIMIT_EXCEEDED);
+            let mut cash = v.clone();
+            cash.set(s.le_version, StValue::UInt8(CASH_BASIS));
+            assert_eq!(vault_open_for_loans(&view, &tx, &cash), Ter::tesSUCCESS);
+            let mut room = v.clone();
+            set_number(&mut room, s.assets_maximum, Number::from_i64(101));
+            assert_eq!(vault_open_for_loans(&view, &tx, &room), Ter::tesSUCCESS);
+        }
     }
 }

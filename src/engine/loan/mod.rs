@@ -242,22 +242,56 @@ pub fn owed_to_vault(e: &StObject) -> Number {
     number_of(e, s.total_value_outstanding) - number_of(e, s.management_fee_outstanding)
 }
 
+/// `loanVaultExposure`: what a loan puts at stake for its vault, the amount an impairment
+/// books as unrealized loss and a default writes off. A cash-basis vault (LEVersion 1,
+/// LendingProtocolV1_1) has lent only the principal still outstanding; an accrual vault
+/// counts the interest it booked at origination too ([`owed_to_vault`]). The vault's
+/// version decides, never the rules: a vault created before the amendment keeps accruing.
+pub fn vault_exposure(vault: &StObject, loan: &StObject) -> Number {
+    if super::vault::phase::is_cash_basis(vault) {
+        number_of(loan, sf().principal_outstanding)
+    } else {
+        owed_to_vault(loan)
+    }
+}
+
 /// `hasExpired`: the parent ledger closed at or after `time`.
 pub fn has_expired(view: &dyn ReadView, time: u32) -> bool {
     view.info().parent_close_time >= time
 }
 
-/// `unimpairLoan`: the unrealized loss goes back down; the next payment falls due at its
-/// normal date, or one interval from now if that has passed.
+/// `hasExpired` as fixCleanup3_4_0 compares a loan's due dates: from the fix, a date
+/// has passed only once the parent ledger closed strictly after it (the due instant
+/// itself is still on time); before it, at the instant.
+pub fn due_passed(view: &dyn ReadView, time: u32) -> bool {
+    if view.info().rules.enabled(Feature::FixCleanup3_4_0) {
+        super::vault::phase::has_passed(view, time)
+    } else {
+        has_expired(view, time)
+    }
+}
+
+/// `isPaymentLate`: the loan's next payment is overdue ([`due_passed`]).
+pub fn is_payment_late(view: &dyn ReadView, loan: &StObject) -> bool {
+    due_passed(view, loan.u32_of(sf().next_payment_due_date).unwrap_or(0))
+}
+
+/// `unimpairLoan`: the unrealized loss goes back down by the loan's exposure. Before
+/// fixCleanup3_4_0 the next payment is also re-dated: its normal date, or one interval
+/// from now if that has passed; from the fix NextPaymentDueDate stays as it is
+/// (XLS-66.2).
 pub fn unimpair(ctx: &mut ApplyContext, loan: &mut Loan) -> Ter {
     let s = sf();
-    let owed = owed_to_vault(&loan.entry);
+    let exposure = vault_exposure(&loan.vault, &loan.entry);
     let loss = number_of(&loan.vault, s.loss_unrealized);
-    if loss < owed {
+    if loss < exposure {
         return Ter::tefBAD_LEDGER;
     }
-    set_number(&mut loan.vault, s.loss_unrealized, loss - owed);
+    set_number(&mut loan.vault, s.loss_unrealized, loss - exposure);
     set_flag(&mut loan.entry, LSF_LOAN_IMPAIRED, false);
+    if ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0) {
+        return Ter::tesSUCCESS;
+    }
     let e = &loan.entry;
     let interval = e.u32_of(s.payment_interval).unwrap_or(0);
     let last = e

@@ -425,9 +425,8 @@ fn reamortized(
     Some((after, parts))
 }
 
-/// `loanMakePayment`: applies a LoanPay of `amount` of `kind` at ledger time `now` to
-/// `book`, returning what it paid. Errors leave `book` as it may have been partly moved;
-/// the caller discards it.
+/// `loanMakePayment` under the rules before fixCleanup3_4_0 (a payment at the due
+/// instant is late): [`make_payment_ruled`].
 pub fn make_payment(
     asset: &VaultAsset,
     book: &mut LoanBook,
@@ -436,14 +435,39 @@ pub fn make_payment(
     kind: PaymentKind,
     now: u32,
 ) -> Result<PaymentParts, Ter> {
+    make_payment_ruled(asset, book, t, amount, kind, now, false)
+}
+
+/// `loanMakePayment`: applies a LoanPay of `amount` of `kind` at ledger time `now` to
+/// `book`, returning what it paid. The payment is late once `now` reaches the due date,
+/// or, when `late_after_due` (fixCleanup3_4_0), only once `now` is past it: a late
+/// payment before then is `tecTOO_SOON`, any other after it `tecEXPIRED`. Errors leave
+/// `book` as it may have been partly moved; the caller discards it.
+pub fn make_payment_ruled(
+    asset: &VaultAsset,
+    book: &mut LoanBook,
+    t: &LoanTerms,
+    amount: Number,
+    kind: PaymentKind,
+    now: u32,
+    late_after_due: bool,
+) -> Result<PaymentParts, Ter> {
     if book.remaining == 0 || book.principal.is_zero() {
         return Err(Ter::tecKILLED);
     }
     if book.next == 0 {
         return Err(Ter::tecINTERNAL);
     }
+    let late = if late_after_due {
+        now > book.next
+    } else {
+        now >= book.next
+    };
+    if kind == PaymentKind::Late && !late {
+        return Err(Ter::tecTOO_SOON);
+    }
     let rate = periodic_rate(t.interest_rate, t.interval);
-    if kind != PaymentKind::Late && now >= book.next {
+    if kind != PaymentKind::Late && late {
         return Err(Ter::tecEXPIRED);
     }
     if kind == PaymentKind::Full {

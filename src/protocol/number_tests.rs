@@ -1077,6 +1077,27 @@ fn oracle(negative: bool, mut q: u128, mut e: i32, sticky: bool, mode: RoundingM
     }
 }
 
+/// The i64 extremes made into Large330 Numbers are rounded as the oracle rounds them:
+/// `i64::MIN` (`i64::MAX + 1` in magnitude) to `i64::MAX`, or to `MAX_REP_UP` when
+/// rounded away from zero.
+#[test]
+fn i64_extremes_at_large330() {
+    let _s = ScaleGuard::new(MantissaScale::Large330);
+    for mode in MODES {
+        let _m = RoundGuard::new(mode);
+        let want = oracle(true, 1u128 << 63, 0, false, mode);
+        assert_eq!(i(i64::MIN), want, "{mode:?}");
+        let away = mode == RoundingMode::Downward;
+        let m = if away { MAX_REP_UP } else { MAX_REP as u64 };
+        assert_eq!(want, Number::normalized(true, m, 0), "{mode:?}");
+        for v in [i64::MIN + 1, -MAX_REP, MAX_REP] {
+            let o = oracle(v < 0, u128::from(v.unsigned_abs()), 0, false, mode);
+            assert_eq!(i(v), o, "{v} {mode:?}");
+            assert_eq!(i(v).to_i64(), Some(v), "{v} {mode:?}");
+        }
+    }
+}
+
 /// `x ± y` exactly, as the oracle's `(negative, q, e, sticky)`; `None` for zero.
 fn exact_sum(x: Number, y: Number) -> Option<(bool, u128, i32, bool)> {
     let (big, small) = if (x.exponent, x.mantissa) >= (y.exponent, y.mantissa) {
@@ -1183,6 +1204,33 @@ mod oracle_props {
             prop_assert_eq!(x * y, product, "{} * {} {:?}", x, y, mode);
             let (neg, q, e, sticky) = exact_quotient(x, y);
             prop_assert_eq!(x / y, oracle(neg, q, e, sticky, mode), "{} / {} {:?}", x, y, mode);
+        }
+
+        #[test]
+        fn large330_converts_to_integers_correctly_rounded(a in operand(), shift in -25i32..4, mode in mode()) {
+            let _s = ScaleGuard::new(MantissaScale::Large330);
+            let _m = RoundGuard::new(mode);
+            let x = Number::normalized(a.0, a.1, shift - 18);
+            // `operator rep()` at the thread's mode against the exact integer rounding.
+            let (m, e) = (i128::from(x.mantissa), x.exponent);
+            let want = if e >= 0 {
+                let v = m * 10i128.pow(e as u32);
+                (v <= i128::from(i64::MAX)).then_some(v)
+            } else {
+                // Past 10^20 the value is below 0.1: its quotient 0, its remainder < p / 2.
+                let p = 10i128.pow((-e).min(20) as u32);
+                let (q, r) = if -e > 20 { (0, 1) } else { (m / p, m % p) };
+                let away = match mode {
+                    RoundingMode::TowardsZero => false,
+                    RoundingMode::Downward => x.negative && r != 0,
+                    RoundingMode::Upward => !x.negative && r != 0,
+                    RoundingMode::ToNearest => 2 * r > p || (2 * r == p && q % 2 == 1),
+                };
+                let v = q + i128::from(away);
+                (v <= i128::from(i64::MAX)).then_some(v)
+            };
+            let want = want.map(|v| (if x.negative { -v } else { v }) as i64);
+            prop_assert_eq!(x.to_i64(), want, "{} {:?}", x, mode);
         }
 
         #[test]

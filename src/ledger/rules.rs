@@ -594,12 +594,16 @@ pub fn current() -> Rules {
 }
 
 /// The `Number` mantissa scale a transaction under `rules` computes with (rippled's
-/// `setCurrentTransactionRules`): 19 digits with SingleAssetVault or LendingProtocol, the
-/// `i64::MAX` cusp rounding fixed by fixCleanup3_2_0; else the legacy 16 digits.
+/// `setCurrentTransactionRules`): 19 digits with SingleAssetVault or LendingProtocol,
+/// with fixCleanup3_3_0's rounding (`Large330`), else the `i64::MAX` cusp rounding fixed
+/// by fixCleanup3_2_0 (`Large320`), else neither; without either amendment the legacy 16
+/// digits (where fixCleanup3_3_0 changes nothing).
 pub fn number_scale(rules: &Rules) -> MantissaScale {
     if rules.enabled(Feature::SingleAssetVault) || rules.enabled(Feature::LendingProtocol) {
-        if rules.enabled(Feature::FixCleanup3_2_0) {
-            MantissaScale::Large
+        if rules.enabled(Feature::FixCleanup3_3_0) {
+            MantissaScale::Large330
+        } else if rules.enabled(Feature::FixCleanup3_2_0) {
+            MantissaScale::Large320
         } else {
             MantissaScale::LargeLegacy
         }
@@ -637,6 +641,25 @@ mod tests {
         let mut o = StObject::default();
         o.set(amendments_field(), StValue::Vector256(ids));
         o
+    }
+
+    /// rippled 3.3's `setCurrentTransactionRules`: 19 digits only with SingleAssetVault or
+    /// LendingProtocol, then fixCleanup3_3_0 before fixCleanup3_2_0.
+    #[test]
+    fn the_number_scale_follows_the_amendments() {
+        use Feature::{FixCleanup3_2_0 as C320, FixCleanup3_3_0 as C330};
+        let scale = |fs: &[Feature]| {
+            let presets: FeatureSet = fs.iter().copied().collect();
+            number_scale(&Rules::new(presets, FeatureSet::EMPTY))
+        };
+        assert_eq!(scale(&[]), MantissaScale::Small);
+        assert_eq!(scale(&[C320, C330]), MantissaScale::Small);
+        for v in [Feature::SingleAssetVault, Feature::LendingProtocol] {
+            assert_eq!(scale(&[v]), MantissaScale::LargeLegacy);
+            assert_eq!(scale(&[v, C320]), MantissaScale::Large320);
+            assert_eq!(scale(&[v, C330]), MantissaScale::Large330);
+            assert_eq!(scale(&[v, C320, C330]), MantissaScale::Large330);
+        }
     }
 
     #[test]

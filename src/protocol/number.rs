@@ -37,6 +37,11 @@ pub const NUMBER_EXPONENT_MAX: i32 = 32_768;
 /// keep may exceed it unless its last digit is a zero that can be dropped.
 const MAX_REP: u128 = i64::MAX as u128;
 
+/// The next multiple of ten above `i64::MAX` (`Number::kMaxRepUp`): at `Large330` an
+/// intermediate mantissa may reach it, and it is itself a valid normalized mantissa.
+pub const MAX_REP_UP: u64 = 9_223_372_036_854_775_810;
+const MAX_REP_UP_W: u128 = MAX_REP_UP as u128;
+
 /// rippled's `MantissaRange::MantissaScale`: how many digits a Number keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MantissaScale {
@@ -46,8 +51,19 @@ pub enum MantissaScale {
     /// 19 digits, `[10^18, 10^19)` (past `i64::MAX` only with a trailing zero), keeping
     /// the rounding at the `i64::MAX` cusp that fixCleanup3_2_0 corrects.
     LargeLegacy,
-    /// 19 digits with the cusp rounding fix (fixCleanup3_2_0).
-    Large,
+    /// 19 digits with fixCleanup3_2_0's cusp rounding fix (`Large320`).
+    Large320,
+    /// 19 digits with fixCleanup3_3_0's rounding (`Large330`): intermediates up to
+    /// [`MAX_REP_UP`], exact results left unrounded, subtraction rounded from any remainder.
+    Large330,
+}
+
+/// rippled's `MantissaRange::CuspRoundingFix`, ordered as rippled compares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum CuspFix {
+    Disabled,
+    Enabled320,
+    Enabled330,
 }
 
 /// One scale's bounds (`MantissaRange`).
@@ -55,22 +71,34 @@ pub enum MantissaScale {
 struct Range {
     min: u128,
     max: u128,
-    cusp_fix: bool,
+    cusp: CuspFix,
+}
+
+impl Range {
+    /// How far an intermediate mantissa may grow before it is cut (`repLimit`).
+    fn rep_limit(self) -> u128 {
+        if self.cusp >= CuspFix::Enabled330 {
+            MAX_REP_UP_W
+        } else {
+            MAX_REP
+        }
+    }
 }
 
 impl MantissaScale {
     /// Every scale, as rippled's tests walk them (`getAllScales`).
-    pub const ALL: [MantissaScale; 3] = [
+    pub const ALL: [MantissaScale; 4] = [
         MantissaScale::Small,
         MantissaScale::LargeLegacy,
-        MantissaScale::Large,
+        MantissaScale::Large320,
+        MantissaScale::Large330,
     ];
 
     /// The number of digits past the first of a normalized mantissa (`MantissaRange::log`).
     pub fn log(self) -> i32 {
         match self {
             MantissaScale::Small => 15,
-            MantissaScale::LargeLegacy | MantissaScale::Large => 18,
+            MantissaScale::LargeLegacy | MantissaScale::Large320 | MantissaScale::Large330 => 18,
         }
     }
 
@@ -88,7 +116,11 @@ impl MantissaScale {
         Range {
             min: u128::from(self.min_mantissa()),
             max: u128::from(self.max_mantissa()),
-            cusp_fix: self == MantissaScale::Large,
+            cusp: match self {
+                MantissaScale::Small | MantissaScale::LargeLegacy => CuspFix::Disabled,
+                MantissaScale::Large320 => CuspFix::Enabled320,
+                MantissaScale::Large330 => CuspFix::Enabled330,
+            },
         }
     }
 }
@@ -108,9 +140,9 @@ pub enum RoundingMode {
 
 thread_local! {
     static MODE: Cell<RoundingMode> = const { Cell::new(RoundingMode::ToNearest) };
-    // rippled's thread default: the large scale with the cusp fix, what it computes
-    // with outside a transaction (`setCurrentTransactionRules(nullopt)`).
-    static SCALE: Cell<MantissaScale> = const { Cell::new(MantissaScale::Large) };
+    // rippled 3.3's thread default (`kRange`): `Large330`, what it computes with outside
+    // a transaction (`setCurrentTransactionRules(nullopt)`).
+    static SCALE: Cell<MantissaScale> = const { Cell::new(MantissaScale::Large330) };
     static FAULT: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -209,15 +241,40 @@ fn fault() -> Number {
 
 /// Extra digits kept while an operation shifts its operands (`Number::Guard`): 16 decimal
 /// digits in nibbles, a sticky bit for anything shifted past them (or a division's
-/// remainder), and the result's sign.
-#[derive(Default)]
+/// remainder), the result's sign, and the scale's cusp rule.
 struct Guard {
     digits: u64,
     xbit: bool,
     negative: bool,
+    cusp: CuspFix,
 }
 
+/// `Guard::Round`: which way the guard digits say to round.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Round {
+    /// Nothing was dropped (only under `Enabled330`).
+    Exact,
+    /// Toward zero.
+    Down,
+    /// A tie, to even (to nearest only).
+    Even,
+    /// Away from zero.
+    Up,
+}
+
+/// A sign, a wide mantissa and an exponent between two steps of an operation.
+type Parts = (bool, u128, i32);
+
 impl Guard {
+    fn new(negative: bool, r: Range) -> Guard {
+        Guard {
+            digits: 0,
+            xbit: false,
+            negative,
+            cusp: r.cusp,
+        }
+    }
+
     fn push(&mut self, d: u128) {
         self.xbit = self.xbit || (self.digits & 0xF) != 0;
         self.digits >>= 4;
@@ -230,103 +287,139 @@ impl Guard {
         u128::from(d)
     }
 
+    fn is_empty(&self) -> bool {
+        self.digits == 0 && !self.xbit
+    }
+
     fn drop_digit(&mut self, m: &mut u128, e: &mut i32) {
         self.push(*m % 10);
         *m /= 10;
         *e += 1;
     }
 
-    /// 1: round away from zero, -1: toward zero, 0: a tie (to nearest only).
-    fn round(&self) -> i32 {
-        let any = self.digits > 0 || self.xbit;
-        match get_round() {
-            RoundingMode::TowardsZero => -1,
-            RoundingMode::Downward => {
-                if self.negative && any {
-                    1
-                } else {
-                    -1
-                }
-            }
-            RoundingMode::Upward => {
-                if !self.negative && any {
-                    1
-                } else {
-                    -1
-                }
-            }
+    /// The rounding direction (`Guard::round`); `Exact` first when nothing was dropped
+    /// under `Enabled330`.
+    fn round(&self) -> Round {
+        if self.cusp >= CuspFix::Enabled330 && self.is_empty() {
+            return Round::Exact;
+        }
+        let toward_zero = match get_round() {
+            RoundingMode::TowardsZero => true,
+            RoundingMode::Downward => !self.negative,
+            RoundingMode::Upward => self.negative,
             RoundingMode::ToNearest => {
                 const HALF: u64 = 0x5000_0000_0000_0000;
-                match self.digits.cmp(&HALF) {
-                    Ordering::Greater => 1,
-                    Ordering::Less => -1,
-                    Ordering::Equal if self.xbit => 1,
-                    Ordering::Equal => 0,
-                }
+                return match self.digits.cmp(&HALF) {
+                    Ordering::Greater => Round::Up,
+                    Ordering::Less => Round::Down,
+                    Ordering::Equal if self.xbit => Round::Up,
+                    Ordering::Equal => Round::Even,
+                };
             }
+        };
+        if toward_zero || self.is_empty() {
+            Round::Down
+        } else {
+            Round::Up
         }
     }
 
     fn rounds_away(&self, m: u128) -> bool {
         let r = self.round();
-        r == 1 || (r == 0 && m & 1 == 1)
+        r == Round::Up || (r == Round::Even && m & 1 == 1)
+    }
+
+    /// `pushOverflow` (`Enabled330`): a mantissa in `[i64::MAX, MAX_REP_UP)` pushes a digit
+    /// scaling where it lies between the two, after a copy of it (never the mantissa
+    /// itself) is bumped once when the stored digits round up (or tie at the midpoint)
+    /// and its last digit is not 9.
+    fn push_overflow(&mut self, m: u128) {
+        if self.cusp < CuspFix::Enabled330 || !(MAX_REP..MAX_REP_UP_W).contains(&m) {
+            return;
+        }
+        const SPREAD: u128 = MAX_REP_UP_W - MAX_REP;
+        let mut bumped = m;
+        if m % 10 < 9 {
+            let r = self.round();
+            if r == Round::Up || (r == Round::Even && m == MAX_REP + SPREAD / 2) {
+                bumped += 1;
+            }
+        }
+        self.push((bumped - MAX_REP) * 10 / SPREAD);
     }
 
     /// `doRoundUp`: rounds the magnitude away from zero when the guard says so. Without
     /// the cusp fix a carry past the largest mantissa (or past `i64::MAX`) drops a digit
     /// unrounded; with it the digit is dropped into the guard first and the rounding
-    /// decided again. Then `bringIntoRange` and the overflow check.
+    /// decided again; `Enabled330` rounds a mantissa strictly between `i64::MAX` and
+    /// `MAX_REP_UP` to one of the two. Then `bringIntoRange` and the overflow check.
     fn round_up(&mut self, negative: bool, mut m: u128, mut e: i32, r: Range) -> Number {
+        self.push_overflow(m);
+        let between = r.cusp >= CuspFix::Enabled330 && m > MAX_REP && m < MAX_REP_UP_W;
         if self.rounds_away(m) {
-            if r.cusp_fix {
-                if m < r.max && m < MAX_REP {
-                    m += 1;
-                } else {
-                    self.drop_digit(&mut m, &mut e);
-                    return self.round_up(negative, m, e, r);
-                }
-            } else {
+            if r.cusp == CuspFix::Disabled {
                 m += 1;
                 if m > r.max || m > MAX_REP {
                     m /= 10;
                     e += 1;
                 }
+            } else if m < r.max && m < MAX_REP {
+                m += 1;
+            } else if between {
+                m = MAX_REP_UP_W;
+            } else {
+                self.drop_digit(&mut m, &mut e);
+                return self.round_up(negative, m, e, r);
             }
+        } else if between {
+            m = MAX_REP;
         }
-        into_range(negative, m, e, r.min)
+        let (negative, m, e) = into_range(negative, m, e, r);
+        if m == 0 {
+            return Number::ZERO;
+        }
+        if e > NUMBER_EXPONENT_MAX {
+            return fault();
+        }
+        Number {
+            negative,
+            mantissa: m as u64,
+            exponent: e,
+        }
     }
 
     /// `doRoundDown`: after a subtraction the guard digits were subtracted, so rounding
-    /// moves the magnitude down.
-    fn round_down(&self, negative: bool, mut m: u128, mut e: i32, r: Range) -> Number {
-        if self.rounds_away(m) {
+    /// moves the magnitude down: under `Enabled330` by one whenever anything remains,
+    /// before, only when the guard rounds away. The result may still be wide.
+    fn round_down(&self, negative: bool, mut m: u128, mut e: i32, r: Range) -> Parts {
+        let round = self.round();
+        if r.cusp >= CuspFix::Enabled330 {
+            if round != Round::Exact {
+                m -= 1;
+            }
+        } else if self.rounds_away(m) {
             m -= 1;
             if m < r.min {
                 m *= 10;
                 e -= 1;
             }
         }
-        into_range(negative, m, e, r.min)
+        into_range(negative, m, e, r)
     }
 }
 
-/// `bringIntoRange` after rounding, and the overflow throw.
-fn into_range(negative: bool, mut m: u128, mut e: i32, min: u128) -> Number {
-    if m < min {
+/// `bringIntoRange` after rounding: one digit up when short (a zero mantissa stays zero
+/// under `Enabled330`); below the smallest exponent, or zero, the canonical zero (mantissa
+/// 0). The overflow check is the caller's.
+fn into_range(negative: bool, mut m: u128, mut e: i32, r: Range) -> Parts {
+    if m < r.min && (r.cusp < CuspFix::Enabled330 || m != 0) {
         m *= 10;
         e -= 1;
     }
     if e < NUMBER_EXPONENT_MIN || m == 0 {
-        return Number::ZERO;
+        return (false, 0, i32::MIN);
     }
-    if e > NUMBER_EXPONENT_MAX {
-        return fault();
-    }
-    Number {
-        negative,
-        mantissa: m as u64,
-        exponent: e,
-    }
+    (negative, m, e)
 }
 
 /// A rippled `Number`. Its mantissa is kept at the thread's scale when it is made; a
@@ -340,7 +433,8 @@ pub struct Number {
 
 /// Builds a normalized Number from a wide mantissa (`doNormalize`) within `r`, rounding
 /// with the thread's mode; `dropped` says digits past the mantissa were lost (a
-/// division's remainder). Out of range exponents give zero (below) or a fault (above).
+/// division's remainder, or what a `Large330` addition left in its guard). Out of range
+/// exponents give zero (below) or a fault (above).
 fn normalize_in(negative: bool, mantissa: u128, exponent: i32, r: Range, dropped: bool) -> Number {
     if mantissa == 0 {
         return Number::ZERO;
@@ -350,11 +444,8 @@ fn normalize_in(negative: bool, mantissa: u128, exponent: i32, r: Range, dropped
         m *= 10;
         e -= 1;
     }
-    let mut g = Guard {
-        negative,
-        xbit: dropped,
-        ..Guard::default()
-    };
+    let mut g = Guard::new(negative, r);
+    g.xbit = dropped;
     while m > r.max {
         if e >= NUMBER_EXPONENT_MAX {
             return fault();
@@ -364,8 +455,9 @@ fn normalize_in(negative: bool, mantissa: u128, exponent: i32, r: Range, dropped
     if e < NUMBER_EXPONENT_MIN || m < r.min {
         return Number::ZERO;
     }
-    // A large mantissa is rounded where it fits an i64, then brought back into range.
-    if m > MAX_REP {
+    // A large mantissa is rounded where it fits an i64 (or `MAX_REP_UP` at `Large330`),
+    // then brought back into range.
+    if m > r.rep_limit() {
         if e >= NUMBER_EXPONENT_MAX {
             return fault();
         }
@@ -502,7 +594,7 @@ impl Number {
         }
         let small = MantissaScale::Small.range();
         let r = Range {
-            cusp_fix: false,
+            cusp: CuspFix::Disabled,
             ..small
         };
         let n = normalize_in(
@@ -535,10 +627,7 @@ impl Number {
         }
         let mut drops = u128::from(self.mantissa().unsigned_abs());
         let mut offset = self.exponent();
-        let mut g = Guard {
-            negative: self.negative,
-            ..Guard::default()
-        };
+        let mut g = Guard::new(self.negative, range());
         while offset < 0 {
             g.drop_digit(&mut drops, &mut offset);
         }
@@ -584,25 +673,31 @@ impl Number {
         }
         let (mut xn, mut xm, mut xe) = (self.negative, u128::from(self.mantissa), self.exponent);
         let (yn, mut ym, mut ye) = (y.negative, u128::from(y.mantissa), y.exponent);
-        let mut g = Guard::default();
+        let r = range();
+        let mut g = Guard::new(false, r);
         if xe < ye {
             g.negative = xn;
-            while xe < ye {
-                g.drop_digit(&mut xm, &mut xe);
-            }
+            align(&mut g, r, (&mut ym, &mut ye), (&mut xm, &mut xe));
         } else if xe > ye {
             g.negative = yn;
-            while xe > ye {
-                g.drop_digit(&mut ym, &mut ye);
-            }
+            align(&mut g, r, (&mut xm, &mut xe), (&mut ym, &mut ye));
+        } else if r.cusp == CuspFix::Enabled330 {
+            // Equal exponents: the guard takes the sign of the smaller mantissa.
+            g.negative = (xm < ym && xn) || (ym < xm && yn);
         }
-        let r = range();
-        let n = if xn == yn {
+        let v330 = r.cusp >= CuspFix::Enabled330;
+        let (n, m, e) = if xn == yn {
             xm += ym;
-            if xm > r.max || xm > MAX_REP {
-                g.drop_digit(&mut xm, &mut xe);
+            if v330 {
+                // `doNormalize` rounds from the digits kept and the dropped flag.
+                (xn, xm, xe)
+            } else {
+                if xm > r.max || xm > r.rep_limit() {
+                    g.drop_digit(&mut xm, &mut xe);
+                }
+                let n = g.round_up(xn, xm, xe, r);
+                (n.negative, u128::from(n.mantissa), n.exponent)
             }
-            g.round_up(xn, xm, xe, r)
         } else {
             if xm > ym {
                 xm -= ym;
@@ -611,13 +706,21 @@ impl Number {
                 xe = ye;
                 xn = yn;
             }
-            while xm < r.min && xm * 10 <= MAX_REP {
-                xm = xm * 10 - g.pop();
-                xe -= 1;
+            if v330 {
+                let upper = r.min * 1000;
+                while xm < upper && !g.is_empty() {
+                    xm = xm * 10 - g.pop();
+                    xe -= 1;
+                }
+            } else {
+                while xm < r.min && xm * 10 <= r.rep_limit() {
+                    xm = xm * 10 - g.pop();
+                    xe -= 1;
+                }
             }
             g.round_down(xn, xm, xe, r)
         };
-        normalize(n.negative, u128::from(n.mantissa), n.exponent)
+        normalize_in(n, m, e, r, v330 && !g.is_empty())
     }
 
     fn mul_impl(self, y: Number) -> Number {
@@ -628,15 +731,12 @@ impl Number {
         let mut zm = u128::from(self.mantissa) * u128::from(y.mantissa);
         let mut ze = self.exponent + y.exponent;
         let r = range();
-        let mut g = Guard {
-            negative: zn,
-            ..Guard::default()
-        };
-        while zm > r.max || zm > MAX_REP {
+        let mut g = Guard::new(zn, r);
+        while zm > r.max || zm > r.rep_limit() {
             g.drop_digit(&mut zm, &mut ze);
         }
         let n = g.round_up(zn, zm, ze, r);
-        normalize(n.negative, u128::from(n.mantissa), n.exponent)
+        normalize_in(n.negative, u128::from(n.mantissa), n.exponent, r, false)
     }
 
     /// rippled's division: the numerator scaled by 10^17; at the large scales a remainder
@@ -666,9 +766,31 @@ impl Number {
                 zm = zm * CORRECTION + correction;
                 ze -= 5;
             }
-            dropped = r.cusp_fix && !partial.is_multiple_of(dm);
+            dropped = r.cusp != CuspFix::Disabled && !partial.is_multiple_of(dm);
         }
         normalize_in(self.negative != y.negative, zm, ze, r, dropped)
+    }
+}
+
+/// `operator+=`'s `adjust`: brings the operand with the smaller exponent (`shrink`) to
+/// the other's (`expand`), its dropped digits into the guard. Under `Enabled330` it first
+/// drops only the trailing zeros of `shrink`, then grows `expand` up to a thousand times
+/// the smallest mantissa, and only then drops digits.
+fn align(g: &mut Guard, r: Range, expand: (&mut u128, &mut i32), shrink: (&mut u128, &mut i32)) {
+    let (em, ee) = expand;
+    let (sm, se) = shrink;
+    if r.cusp == CuspFix::Enabled330 {
+        while *se < *ee && *sm % 10 == 0 {
+            g.drop_digit(sm, se);
+        }
+        let upper = r.min * 1000;
+        while *se < *ee && *ee > NUMBER_EXPONENT_MIN && *em < upper {
+            *em *= 10;
+            *ee -= 1;
+        }
+    }
+    while *se < *ee {
+        g.drop_digit(sm, se);
     }
 }
 
@@ -773,6 +895,9 @@ impl fmt::Display for Number {
             while m % 10 == 0 && e < NUMBER_EXPONENT_MAX {
                 m /= 10;
                 e += 1;
+            }
+            if e == 0 {
+                return write!(f, "{sign}{m}");
             }
             return write!(f, "{sign}{m}e{e}");
         }

@@ -206,7 +206,7 @@ mod tests {
     /// deviation keeps 19 digits.
     #[test]
     fn ten_oracles_at_the_large_scale() {
-        let _s = ScaleGuard::new(MantissaScale::Large);
+        let _s = ScaleGuard::new(MantissaScale::Large330);
         let prices: Vec<Price> = (0..10).map(|i| p(900 + i, 740 + u64::from(i), 1)).collect();
         let r = aggregate(prices, 20, 100);
         assert_eq!(r["entire_set"]["mean"], "74.45");

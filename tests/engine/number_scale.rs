@@ -10,6 +10,7 @@ use crate::support;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::amm::{self, tf};
 use ledgerd::engine::Ter;
+use ledgerd::ledger::keylet;
 use ledgerd::ledger::rules::number_scale;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::ledgers::LedgerConfig;
@@ -47,7 +48,7 @@ fn the_scale_follows_the_rules() {
     let scale = |env: &Env| number_scale(&env.store.rules());
     assert_eq!(scale(&small_numbers()), MantissaScale::Small);
     assert_eq!(scale(&Env::new()), MantissaScale::LargeLegacy);
-    assert_eq!(scale(&with_cusp_fix()), MantissaScale::Large);
+    assert_eq!(scale(&with_cusp_fix()), MantissaScale::Large320);
     let lending_only = env_without(&[Feature::SingleAssetVault]);
     assert_eq!(scale(&lending_only), MantissaScale::LargeLegacy);
     let mut cfg = LedgerConfig::default();
@@ -187,4 +188,76 @@ fn a_tiny_escrow_against_a_huge_balance_is_lost_only_to_sixteen_digits() {
             .u32("CancelAfter", finish + 100);
         env.apply(&alice, create, want);
     }
+}
+
+/// ledgerd's rule book with fixCleanup3_2_0 forced on, and fixCleanup3_3_0 on or off
+/// (it is Lacking): the `Large330` scale or `Large320`.
+fn with_cleanup330(on: bool) -> Env {
+    let mut cfg = LedgerConfig::default();
+    cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
+    if on {
+        cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
+    } else {
+        cfg.rule_book.presets.remove(Feature::FixCleanup3_3_0);
+    }
+    Env::with_config(cfg)
+}
+
+#[test]
+fn fix_cleanup330_selects_large330() {
+    let scale = |env: &Env| number_scale(&env.store.rules());
+    assert_eq!(scale(&with_cleanup330(true)), MantissaScale::Large330);
+    assert_eq!(scale(&with_cleanup330(false)), MantissaScale::Large320);
+}
+
+/// A USD vault of share scale 15 takes 9.00000000003088 USD (9000000000030880 shares),
+/// then 8301.03483319778 USD. Its shares are `shares * (amount / AssetsTotal)`,
+/// truncated, and that quotient, 922.33720368547758075... (exactly `8301.03483319778 /
+/// 9.00000000003088`), lies between `i64::MAX` and `i64::MAX + 1.5` times 10^-16:
+/// rippled's `NumberTest` cusp. Large320 drops its last digit and rounds up, to
+/// 922.3372036854775810; Large330 rounds to the nearer 922.3372036854775807. Times the
+/// shares (rounded to nearest, then truncated): 8301034833197780002 shares with
+/// Large320, 8301034833197779999 with Large330 (the exact count is
+/// 8301034833197780000).
+fn vault_shares_past_the_cusp(on: bool) -> u64 {
+    let mut env = with_cleanup330(on);
+    let [gw, owner, alice, bob] = env.funded(["gw", "owner", "alice", "bob"]);
+    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    let usd = |v: &str| gw.iou_s("USD", v);
+    env.apply(&alice, trust(usd("1000")), Ter::tesSUCCESS);
+    env.apply(&bob, trust(usd("100000")), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&alice, usd("9.5")), Ter::tesSUCCESS);
+    env.apply(&gw, pay(&bob, usd("9000")), Ter::tesSUCCESS);
+    let mut create = Tx::new("VaultCreate");
+    create.0.set(sf().asset, StValue::Issue(usd("0").issue()));
+    create.0.set(Field::named("Scale"), StValue::UInt8(15));
+    let seq = env.seq(&owner);
+    let create = with_fee(&env, create);
+    env.apply(&owner, create, Ter::tesSUCCESS);
+    let key = keylet::vault(&owner.id, seq);
+    let deposit = |v: &str| {
+        Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", usd(v))
+    };
+    let vault = |env: &Env| env.read(&key).expect("the vault");
+    let share = vault(&env)
+        .mpt_id_of(sf().share_mpt_id)
+        .expect("the shares");
+    let outstanding = |env: &Env| {
+        let issuance = env.read(&keylet::mpt_issuance(&share)).expect("issuance");
+        issuance
+            .u64_of(sf().outstanding_amount)
+            .expect("outstanding")
+    };
+    env.apply(&alice, deposit("9.00000000003088"), Ter::tesSUCCESS);
+    assert_eq!(outstanding(&env), 9_000_000_000_030_880);
+    env.apply(&bob, deposit("8301.03483319778"), Ter::tesSUCCESS);
+    outstanding(&env) - 9_000_000_000_030_880
+}
+
+#[test]
+fn vault_shares_at_the_cusp_round_to_the_nearer_quotient_with_fix_cleanup330() {
+    assert_eq!(vault_shares_past_the_cusp(true), 8_301_034_833_197_779_999);
+    assert_eq!(vault_shares_past_the_cusp(false), 8_301_034_833_197_780_002);
 }

@@ -47,9 +47,12 @@ fn with_cusp_fix() -> Env {
 fn the_scale_follows_the_rules() {
     let scale = |env: &Env| number_scale(&env.store.rules());
     assert_eq!(scale(&small_numbers()), MantissaScale::Small);
-    assert_eq!(scale(&Env::new()), MantissaScale::LargeLegacy);
-    assert_eq!(scale(&with_cusp_fix()), MantissaScale::Large320);
-    let lending_only = env_without(&[Feature::SingleAssetVault]);
+    // ledgerd's rule book has fixCleanup3_3_0 (gated) and not fixCleanup3_2_0 (lacking).
+    assert_eq!(scale(&Env::new()), MantissaScale::Large330);
+    let without_330 = env_without(&[Feature::FixCleanup3_3_0]);
+    assert_eq!(scale(&without_330), MantissaScale::LargeLegacy);
+    assert_eq!(scale(&with_cleanup330(false)), MantissaScale::Large320);
+    let lending_only = env_without(&[Feature::SingleAssetVault, Feature::FixCleanup3_3_0]);
     assert_eq!(scale(&lending_only), MantissaScale::LargeLegacy);
     let mut cfg = LedgerConfig::default();
     cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
@@ -190,8 +193,8 @@ fn a_tiny_escrow_against_a_huge_balance_is_lost_only_to_sixteen_digits() {
     }
 }
 
-/// ledgerd's rule book with fixCleanup3_2_0 forced on, and fixCleanup3_3_0 on or off
-/// (it is Lacking): the `Large330` scale or `Large320`.
+/// ledgerd's rule book with fixCleanup3_2_0 forced on (it is Lacking), and
+/// fixCleanup3_3_0 on or off: the `Large330` scale or `Large320`.
 fn with_cleanup330(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();
     cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);

@@ -16,6 +16,7 @@ use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::mpt::MptId;
 use ledgerd::protocol::number::Number;
 use ledgerd::protocol::st::{StObject, StValue};
@@ -186,7 +187,8 @@ fn creating_an_mpt_vault_checks_the_issuance() {
 
 #[test]
 fn a_global_lock_blocks_deposits_and_withdrawals_but_not_clawback_or_delete() {
-    let mut env = Env::new();
+    // Before fixCleanup3_3_0 (rules_cleanup330_vault.rs has both ways).
+    let mut env = crate::rules::env_without(&[Feature::FixCleanup3_3_0]);
     let [issuer, owner, depositor] = env.funded(["mlIssuer", "mlOwner", "mlDepositor"]);
     let asset = token(&mut env, &issuer, FULL, &[&depositor, &owner]);
     let (key, share, _) = open(&mut env, &owner, &asset);
@@ -479,7 +481,8 @@ fn recreating_the_mptoken_on_withdrawal_needs_the_reserve() {
 
 #[test]
 fn an_iou_vault_whose_pseudo_account_line_is_frozen_locks_its_shares() {
-    let mut env = Env::new();
+    // Before fixCleanup3_3_0 (rules_cleanup330_vault.rs has both ways).
+    let mut env = crate::rules::env_without(&[Feature::FixCleanup3_3_0]);
     let [issuer, owner, charlie] = env.funded(["fIssuer", "fOwner", "fCharlie"]);
     env.apply(
         &issuer,

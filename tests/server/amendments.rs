@@ -52,13 +52,13 @@ fn votes_are_an_admins_and_survive_a_restart() {
         cleanup,
         json!({"name": "fixCleanup3_2_0", "supported": false, "vetoed": true, "enabled": false})
     );
-    let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
+    let cancel = feature(addr, json!({"feature": "fixCleanup3_4_0"}));
     assert_eq!(cancel["vetoed"], true, "{cancel}");
     let unveto = json!({"feature": "fixCleanup3_2_0", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
     let veto = json!({"feature": "fixCleanup3_2_0", "vetoed": true});
     assert_eq!(feature(addr, veto)["vetoed"], true);
-    let unveto = json!({"feature": "fixCleanup3_3_0", "vetoed": false});
+    let unveto = json!({"feature": "fixCleanup3_4_0", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
     assert_eq!(
         error(&call(
@@ -78,7 +78,7 @@ fn votes_are_an_admins_and_survive_a_restart() {
     let addr = server.addr();
     let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
     assert_eq!(cleanup["vetoed"], true, "{cleanup}");
-    let cancel = feature(addr, json!({"feature": "fixCleanup3_3_0"}));
+    let cancel = feature(addr, json!({"feature": "fixCleanup3_4_0"}));
     assert_eq!(cancel["vetoed"], false, "{cancel}");
     assert!(server.terminate().success());
 }

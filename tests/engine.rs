@@ -94,6 +94,8 @@ mod rules_cleanup330_loan;
 mod rules_cleanup330_vault;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
+#[path = "engine/rules_cleanup340_vault.rs"]
+mod rules_cleanup340_vault;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

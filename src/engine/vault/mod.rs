@@ -14,6 +14,7 @@ pub mod vault_deposit;
 pub mod vault_math;
 pub mod vault_set;
 pub mod vault_withdraw;
+pub mod withdraw340;
 
 use self::vault_math::Unfit;
 use super::amm::{new_pseudo_root, pseudo_account_address};

@@ -3,8 +3,8 @@
 //! the shares. The assets may go to a Destination; the holder's emptied share token is
 //! removed unless the holder owns the vault.
 
-use super::destination_ok;
 use super::vault_math::{self, Unfit};
+use super::withdraw340;
 use super::{
     amount_field, asset_frozen, asset_of, asset_require_auth, number_of, read_vault,
     remove_share_token, send_asset, set_number, share_id, AssetAmount, Totals, VaultAsset,
@@ -38,7 +38,7 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
     if tx.account_of(sf().destination) == Some(AccountId::ZERO) {
         return Err(Ter::temMALFORMED);
     }
-    Ok(())
+    crate::engine::credential::check_ids(tx).into_result()
 }
 
 /// preclaim.
@@ -60,12 +60,14 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         return Err(Ter::tefINTERNAL);
     }
     let dst = tx.account_of(s.destination).unwrap_or(*account);
+    withdraw340::credentials_and_destination(view, tx, account, &dst)?;
     if dst != *account {
-        destination_ok(view, &dst, account).into_result()?;
+        withdraw340::destination_accepts(view, tx, &dst, account).into_result()?;
         dst_has_room(view, tx, &vault, &asset, &share, &dst)?;
     }
     // Withdrawing to itself, the holder gets its MPToken created in doApply.
     asset_require_auth(view, &asset, &dst, dst != *account).into_result()?;
+    withdraw340::private_payout(view, &vault, &asset, account, &dst)?;
     if view.info().rules.enabled(Feature::FixCleanup3_3_0) {
         let pseudo = vault.account_of(s.account).unwrap_or_default();
         return super::freeze::check_withdraw_freeze(view, &pseudo, account, &dst, &asset);

@@ -1,0 +1,311 @@
+//! fixCleanup3_4_0's VaultWithdraw spots (rippled 3.4.0 `VaultWithdraw.cpp`), each run
+//! with the amendment and without it (it is Lacking, so ledgerd's rules have it off):
+//!
+//! - V1: `CredentialIDs` need Credentials and fixCleanup3_4_0 (`temDISABLED` otherwise,
+//!   before any other check). With them they are checked as DepositPreauth's are:
+//!   preflight `credentials::checkFields` (1 to 8 distinct IDs, else `temMALFORMED`),
+//!   preclaim `credentials::valid` (each an accepted credential of the submitter, else
+//!   `tecBAD_CREDENTIALS`), and at a destination requiring deposit authorization a
+//!   credential set it preauthorized stands in for a preauthorization of the submitter
+//!   (`canWithdraw`, `authorizedDepositPreauth`). The client libraries' LendingProtocolV1_1
+//!   story withdraws from a private vault with the depositor's credential.
+//! - V2: a pseudo-account destination is `tecPSEUDO_ACCOUNT`; before, its deposit
+//!   authorization refused it (`tecNO_PERMISSION`).
+//! - V3: a private vault pays a third party (not the submitter, not the asset's issuer)
+//!   only when both the submitter and the destination are in its permissioned domain
+//!   (`checkVaultDomain`, `tecNO_AUTH`; an expired credential is `tecEXPIRED`); before,
+//!   anyone holding shares could pay them out to anyone.
+
+use crate::support;
+
+use crate::rules::env_with;
+use ledgerd::engine::account_set::asf;
+use ledgerd::engine::vault::number_of;
+use ledgerd::engine::Ter;
+use ledgerd::ledger::keylet;
+use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::features::Feature;
+use ledgerd::protocol::number::Number;
+use ledgerd::protocol::st::StValue;
+use ledgerd::protocol::types::{AccountId, Hash256, Issue};
+use support::credentials::{accept, create, domain_set, with_creds};
+use support::engine::*;
+
+/// VaultCreate's tfVaultPrivate.
+const PRIVATE: u32 = 0x0001_0000;
+
+/// ledgerd's rule book with fixCleanup3_4_0 forced on, or as it is (off: it is Lacking).
+fn env(on: bool) -> Env {
+    env_with(Feature::FixCleanup3_4_0, on, &[])
+}
+
+struct World {
+    env: Env,
+    issuer: Account,
+    alice: Account,
+    bob: Account,
+    carol: Account,
+    key: Hash256,
+    pseudo: AccountId,
+    /// alice's KYC credential.
+    cred: Hash256,
+}
+
+/// issuer issues KYC credentials to alice and carol (accepted) and owns a domain that
+/// accepts them; owner's private XRP vault is in that domain; alice deposited
+/// 1'000'000 drops (the libraries' story). bob has no credential.
+fn world(on: bool) -> World {
+    let mut env = env(on);
+    let [issuer, owner, alice, bob, carol] = env.funded(["ci", "co", "ca", "cb", "cc"]);
+    for who in [&alice, &carol] {
+        env.apply(&issuer, create(who, b"KYC"), Ter::tesSUCCESS);
+        env.apply(who, accept(&issuer, b"KYC"), Ter::tesSUCCESS);
+    }
+    let dseq = env.seq(&issuer);
+    env.apply(&issuer, domain_set(&[(issuer.id, b"KYC")]), Ter::tesSUCCESS);
+    let domain = keylet::permissioned_domain(&issuer.id, dseq);
+    let mut tx = Tx::new("VaultCreate")
+        .flags(PRIVATE)
+        .h256("DomainID", domain);
+    tx.0.set(sf().asset, StValue::Issue(Issue::XRP));
+    let seq = env.seq(&owner);
+    let tx = with_fee(&env, tx);
+    env.apply(&owner, tx, Ter::tesSUCCESS);
+    let key = keylet::vault(&owner.id, seq);
+    let pseudo = env
+        .read(&key)
+        .and_then(|v| v.account_of(sf().account))
+        .expect("the vault's pseudo-account");
+    let dep = Tx::new("VaultDeposit")
+        .h256("VaultID", key)
+        .amount("Amount", drops(1_000_000));
+    env.apply(&alice, dep, Ter::tesSUCCESS);
+    env.close();
+    let cred = keylet::credential(&alice.id, &issuer.id, b"KYC");
+    World {
+        env,
+        issuer,
+        alice,
+        bob,
+        carol,
+        key,
+        pseudo,
+        cred,
+    }
+}
+
+fn with_ids(mut tx: Tx, ids: &[Hash256]) -> Tx {
+    tx.0.set(
+        Field::named("CredentialIDs"),
+        StValue::Vector256(ids.to_vec()),
+    );
+    tx
+}
+
+impl World {
+    fn withdraw(&self, n: i64) -> Tx {
+        Tx::new("VaultWithdraw")
+            .h256("VaultID", self.key)
+            .amount("Amount", drops(n))
+    }
+
+    fn withdraw_to(&self, n: i64, dst: &AccountId) -> Tx {
+        self.withdraw(n).account("Destination", dst)
+    }
+
+    /// alice submits `tx`.
+    fn alice(&mut self, tx: Tx) -> Ter {
+        let alice = self.alice.clone();
+        self.env.submit(&alice, tx)
+    }
+
+    fn assets_total(&self) -> Number {
+        number_of(&self.env.read(&self.key).unwrap(), sf().assets_total)
+    }
+}
+
+// V1, the libraries' LendingProtocolV1_1 story (xrpl.js `lendingProtocolV1_1.test.ts`,
+// xrpl-py `test_vault_withdraw_with_credential_ids`): the depositor withdraws half with
+// its credential; AssetsTotal is "500000".
+mod withdraw_with_credential_ids {
+    use super::*;
+
+    fn answer(on: bool) -> (Ter, Number) {
+        let mut w = world(on);
+        let tx = with_ids(w.withdraw(500_000), &[w.cred]);
+        let t = w.alice(tx);
+        (t, w.assets_total())
+    }
+
+    #[test]
+    fn pays_with_the_fix() {
+        assert_eq!(answer(true), (Ter::tesSUCCESS, Number::from_i64(500_000)));
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(
+            answer(false),
+            (Ter::temDISABLED, Number::from_i64(1_000_000))
+        );
+    }
+}
+
+// V1: the IDs are checked as DepositPreauth's are.
+mod bad_credential_ids {
+    use super::*;
+
+    fn answers(on: bool) -> [Ter; 4] {
+        let mut w = world(on);
+        let carols = keylet::credential(&w.carol.id, &w.issuer.id, b"KYC");
+        let cases = [
+            vec![w.cred, w.cred],
+            vec![Hash256([9; 32]); 0],
+            vec![Hash256([9; 32])],
+            vec![carols],
+        ];
+        cases.map(|ids| {
+            let tx = with_ids(w.withdraw(1_000), &ids);
+            w.alice(tx)
+        })
+    }
+
+    #[test]
+    fn malformed_or_not_the_submitters_with_the_fix() {
+        assert_eq!(
+            answers(true),
+            [
+                Ter::temMALFORMED,
+                Ter::temMALFORMED,
+                Ter::tecBAD_CREDENTIALS,
+                Ter::tecBAD_CREDENTIALS
+            ]
+        );
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(answers(false), [Ter::temDISABLED; 4]);
+    }
+}
+
+// V1: carol requires deposit authorization and preauthorized issuer's KYC set; alice's
+// credential opens it, as a DepositPreauth'ed Payment's would.
+mod credentials_preauthorize_the_destination {
+    use super::*;
+
+    fn answers(on: bool) -> (Ter, Ter) {
+        let mut w = world(on);
+        let carol = w.carol.clone();
+        w.env
+            .apply(&carol, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+        let pre = with_creds(
+            Tx::new("DepositPreauth"),
+            "AuthorizeCredentials",
+            &[(w.issuer.id, b"KYC")],
+        );
+        w.env.apply(&carol, pre, Ter::tesSUCCESS);
+        let bare = w.alice(w.withdraw_to(1_000, &carol.id));
+        let tx = with_ids(w.withdraw_to(1_000, &carol.id), &[w.cred]);
+        (bare, w.alice(tx))
+    }
+
+    #[test]
+    fn accepted_with_the_fix() {
+        assert_eq!(answers(true), (Ter::tecNO_PERMISSION, Ter::tesSUCCESS));
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(answers(false), (Ter::tecNO_PERMISSION, Ter::temDISABLED));
+    }
+}
+
+// V2: the vault's own pseudo-account as the destination.
+mod pseudo_account_destination {
+    use super::*;
+
+    fn answer(on: bool) -> Ter {
+        let mut w = world(on);
+        let tx = w.withdraw_to(1_000, &w.pseudo);
+        w.alice(tx)
+    }
+
+    #[test]
+    fn tec_pseudo_account_with_the_fix() {
+        assert_eq!(answer(true), Ter::tecPSEUDO_ACCOUNT);
+    }
+
+    #[test]
+    fn deposit_authorization_refuses_it_without_it() {
+        assert_eq!(answer(false), Ter::tecNO_PERMISSION);
+    }
+}
+
+// V3: a private vault pays a third party only inside its domain.
+mod private_vault_payout {
+    use super::*;
+
+    /// (to bob, outside; to carol, inside; to carol once alice's credential is gone; to
+    /// alice herself, credential gone).
+    fn answers(on: bool) -> [Ter; 4] {
+        let mut w = world(on);
+        let to_bob = w.alice(w.withdraw_to(1_000, &w.bob.id));
+        let to_carol = w.alice(w.withdraw_to(1_000, &w.carol.id));
+        let del = Tx::new("CredentialDelete")
+            .account("Issuer", &w.issuer.id)
+            .blob("CredentialType", b"KYC");
+        let alice = w.alice.clone();
+        w.env.apply(&alice, del, Ter::tesSUCCESS);
+        let lost = w.alice(w.withdraw_to(1_000, &w.carol.id));
+        let home = w.alice(w.withdraw(1_000));
+        [to_bob, to_carol, lost, home]
+    }
+
+    #[test]
+    fn both_ends_in_the_domain_with_the_fix() {
+        assert_eq!(
+            answers(true),
+            [
+                Ter::tecNO_AUTH,
+                Ter::tesSUCCESS,
+                Ter::tecNO_AUTH,
+                Ter::tesSUCCESS
+            ]
+        );
+    }
+
+    #[test]
+    fn anyone_without_it() {
+        assert_eq!(answers(false), [Ter::tesSUCCESS; 4]);
+    }
+}
+
+// V3: the domain check does not tolerate an expired credential (VaultDeposit does,
+// since its doApply deletes it).
+mod expired_destination_credential {
+    use super::*;
+
+    fn answer(on: bool) -> Ter {
+        let mut w = world(on);
+        let [dave] = w.env.funded(["cd"]);
+        let exp = w.env.parent_close() + 20;
+        let issuer = w.issuer.clone();
+        let c = create(&dave, b"KYC").u32("Expiration", exp);
+        w.env.apply(&issuer, c, Ter::tesSUCCESS);
+        w.env.apply(&dave, accept(&issuer, b"KYC"), Ter::tesSUCCESS);
+        w.env.close_after(60);
+        w.alice(w.withdraw_to(1_000, &dave.id))
+    }
+
+    #[test]
+    fn tec_expired_with_the_fix() {
+        assert_eq!(answer(true), Ter::tecEXPIRED);
+    }
+
+    #[test]
+    fn paid_without_it() {
+        assert_eq!(answer(false), Ter::tesSUCCESS);
+    }
+}

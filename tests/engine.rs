@@ -94,6 +94,8 @@ mod rules_cleanup330_loan;
 mod rules_cleanup330_vault;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
+#[path = "engine/rules_cleanup340_sign.rs"]
+mod rules_cleanup340_sign;
 #[path = "engine/rules_fixes.rs"]
 mod rules_fixes;
 #[path = "engine/rules_fixes2.rs"]

@@ -16,6 +16,8 @@ mod amm;
 mod amm_flow;
 #[path = "engine/batch.rs"]
 mod batch;
+#[path = "engine/batch_delegate.rs"]
+mod batch_delegate;
 #[path = "engine/binary.rs"]
 mod binary;
 #[path = "engine/checks.rs"]

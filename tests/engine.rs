@@ -16,6 +16,8 @@ mod amm;
 mod amm_flow;
 #[path = "engine/batch.rs"]
 mod batch;
+#[path = "engine/batch_delegate.rs"]
+mod batch_delegate;
 #[path = "engine/binary.rs"]
 mod binary;
 #[path = "engine/checks.rs"]
@@ -94,6 +96,8 @@ mod rules_cleanup330_loan;
 mod rules_cleanup330_vault;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
+#[path = "engine/rules_cleanup340_sign.rs"]
+mod rules_cleanup340_sign;
 #[path = "engine/rules_cleanup340_vault.rs"]
 mod rules_cleanup340_vault;
 #[path = "engine/rules_fixes.rs"]

@@ -56,19 +56,19 @@ pub struct ApplyConfig {
     pub fail_hard: bool,
 }
 
-/// Verifies a transaction's signature: `(tx) -> valid`. [`verify_signature`] is the
-/// standard one.
-pub type SignatureCheck = Arc<dyn Fn(&StObject) -> bool + Send + Sync>;
+/// Verifies a transaction's signature under the rules of the ledger it applies to:
+/// `(tx, rules) -> valid`. [`verify_signature`] is the standard one.
+pub type SignatureCheck = Arc<dyn Fn(&StObject, &LedgerRules) -> bool + Send + Sync>;
 
 /// rippled's `checkValidity`: for a single-signed transaction, TxnSignature over the
 /// signing data by SigningPubKey; for a multi-signed one (empty SigningPubKey), every
 /// Signer's signature over the multi-signing data with its own account, signers sorted
 /// strictly by account, none of them the sender, between 1 and `MULTI_SIGNERS_MAX`; and a
 /// CounterpartySignature when the transaction carries one (LoanSet's), and a
-/// SponsorSignature likewise (over the same data as the account's own signature). A
-/// transaction flagged `tfInnerBatchTxn` never passes.
+/// SponsorSignature likewise, each over the data its role signs under `rules` (see
+/// [`cosign_forms`]). A transaction flagged `tfInnerBatchTxn` never passes.
 /// secp256k1 signatures must be fully canonical (RequireFullyCanonicalSig is enabled).
-pub fn verify_signature(tx: &StObject) -> bool {
+pub fn verify_signature(tx: &StObject, rules: &LedgerRules) -> bool {
     if tx.flags() & TF_INNER_BATCH_TXN != 0 {
         // rippled 3.4's checkValidity: a Batch's inner transaction is never validly signed
         // on its own, whatever the rules and whatever it carries; inside its Batch no
@@ -77,19 +77,37 @@ pub fn verify_signature(tx: &StObject) -> bool {
     }
     // A Batch's BatchSigners are checked in its preflight (temBAD_SIGNATURE), as rippled.
     verify_tx_signature(tx)
-        && counterparty_signature_valid(tx)
-        && super::sponsor::checks::signature_valid(tx)
+        && counterparty_signature_valid(tx, rules)
+        && super::sponsor::checks::signature_valid(tx, rules)
+}
+
+/// The forms a co-signer (a LoanSet counterparty, a sponsor) may sign, as indexes into
+/// [`counterparty_signing_data`] / `sponsor_signing_data`: 0 the transaction's own prefix
+/// (`STX\0` / `SMT\0`), 1 its role's (`CPT\0` / `CPM\0`, `SPN\0` / `SPM\0`). rippled's
+/// `signingPrefix(role, multi, rules)`: the role's prefix under fixCleanup3_4_0, the
+/// transaction's before it. While ledgerd lacks fixCleanup3_4_0's other rules (it cannot be
+/// enabled), the role's prefix is accepted without it too, so that the client libraries
+/// that always sign with it (xrpl.js 5.2, xrpl-py 5.2) work (docs/compat.md).
+pub fn cosign_forms(rules: &LedgerRules) -> &'static [usize] {
+    use crate::protocol::features::Support;
+    if rules.enabled(Feature::FixCleanup3_4_0) {
+        &[1]
+    } else if Feature::FixCleanup3_4_0.info().support == Support::Lacking {
+        &[0, 1]
+    } else {
+        &[0]
+    }
 }
 
 /// What [`verify_signature`] finds wrong with a transaction's signatures, in the words of
 /// rippled's `STTx::checkSign` (the co-signatures' failures prefixed `Counterparty: ` and
 /// `Sponsor: `); None when they are sound.
-pub fn signature_fault(tx: &StObject) -> Option<&'static str> {
+pub fn signature_fault(tx: &StObject, rules: &LedgerRules) -> Option<&'static str> {
     if !verify_tx_signature(tx) {
         Some("Invalid signature.")
-    } else if !counterparty_signature_valid(tx) {
+    } else if !counterparty_signature_valid(tx, rules) {
         Some("Counterparty: Invalid signature.")
-    } else if !super::sponsor::checks::signature_valid(tx) {
+    } else if !super::sponsor::checks::signature_valid(tx, rules) {
         Some("Sponsor: Invalid signature.")
     } else {
         None
@@ -159,18 +177,19 @@ pub fn counterparty_signature(tx: &StObject) -> Option<&StObject> {
 /// rippled's `STTx::checkSign` for CounterpartySignature: its TxnSignature over the
 /// transaction's signing data by its SigningPubKey, or each of its Signers' over the
 /// multi-signing data with their own accounts (sorted strictly, at most
-/// `MULTI_SIGNERS_MAX`); either the plain data or fixCleanup3_4_0's counterparty form
-/// (docs/compat.md). True when there is none.
-fn counterparty_signature_valid(tx: &StObject) -> bool {
+/// `MULTI_SIGNERS_MAX`); over the plain data, or under fixCleanup3_4_0 the counterparty
+/// form (`CPT\0` / `CPM\0`), and only that one. True when there is none.
+fn counterparty_signature_valid(tx: &StObject, rules: &LedgerRules) -> bool {
     use crate::protocol::keys::PublicKey;
     use crate::protocol::sign::verify;
     let s = sf();
     let Some(sig) = counterparty_signature(tx) else {
         return true;
     };
+    let forms = cosign_forms(rules);
     let checks = |pk: &[u8], data: [Vec<u8>; 2], signature: &[u8]| {
         PublicKey::from_slice_lenient(pk)
-            .is_ok_and(|k| data.iter().any(|d| verify(&k, d, signature, true)))
+            .is_ok_and(|k| forms.iter().any(|&f| verify(&k, &data[f], signature, true)))
     };
     if let Some(StValue::Array(signers)) = sig.get(s.signers) {
         if signers.is_empty() || signers.len() > MULTI_SIGNERS_MAX {
@@ -866,7 +885,7 @@ fn preflight_and_preclaim(
     // preflight2: the signature; an inner transaction (past preflight1's rules and parent
     // checks) has none to check.
     if let Some(check) = cfg.signature_check.as_ref().filter(|_| !c.inner) {
-        if !check(tx) {
+        if !check(tx, &rules) {
             return Err(Ter::temINVALID);
         }
     }

@@ -202,14 +202,14 @@ fn sign_into(
     }
     object.set(s.txn_signature, StValue::Blob(signature));
     tx.set(target.field(), StValue::Object(object));
-    verified(finish(tx))
+    verified(finish(tx), rules)
 }
 
 /// rippled's check of a signed transaction before it is returned (`checkValidity` in
 /// `transactionConstructImpl`): every signature it carries verifies, else `internal`
-/// "Invalid signature.".
-fn verified(signed: Signed) -> Result<Signed, RpcError> {
-    match crate::engine::transactor::signature_fault(&signed.tx) {
+/// "Invalid signature.". Under the open ledger's `rules`, as the co-signature was signed.
+fn verified(signed: Signed, rules: &Rules) -> Result<Signed, RpcError> {
+    match crate::engine::transactor::signature_fault(&signed.tx, rules) {
         None => Ok(signed),
         Some(_) => Err(RpcError::with_message(
             ErrorCode::Internal,
@@ -251,8 +251,9 @@ pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcErr
         tx.set(target.field(), StValue::Object(object));
     }
     checked(&tx)?;
+    let rules = open_rules(ctx);
     let data = match target {
-        Some(t) => t.signing_data(&tx, Some(&signer), &open_rules(ctx)),
+        Some(t) => t.signing_data(&tx, Some(&signer), &rules),
         None => crate::protocol::tx::multisigning_data(&tx, &signer),
     };
     let mut entry = StObject::new();
@@ -264,7 +265,7 @@ pub fn sign_for_request(ctx: &Context, params: &Params) -> Result<Signed, RpcErr
     );
     add_signer(&mut tx, target, entry)?;
     match target {
-        Some(_) => verified(finish(tx)),
+        Some(_) => verified(finish(tx), &rules),
         None => Ok(finish(tx)),
     }
 }
@@ -349,7 +350,7 @@ pub fn multisigned_request(ctx: &Context, params: &Params) -> Result<Signed, Rpc
     }
     sort_and_validate_signers(&mut signers, &account)?;
     tx.set(s.signers, StValue::Array(signers));
-    if !crate::engine::transactor::verify_signature(&tx) {
+    if !crate::engine::transactor::verify_signature(&tx, &open.view.info().rules) {
         let mut f = Map::new();
         f.insert("error_exception".into(), Value::from("Invalid signature."));
         return Err(RpcError::bare("invalidTransaction").with_fields(f));

@@ -186,8 +186,9 @@ fn inner_refused(tx: &crate::protocol::st::StObject) -> Result<(), String> {
     Ok(())
 }
 
-/// Mode A: hex, decode, template, local checks, signature (rippled `checkValidity`).
-pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
+/// Mode A: hex, decode, template, local checks, signature (rippled `checkValidity`, under
+/// the open ledger's rules: which data a co-signature signs depends on fixCleanup3_4_0).
+pub fn decode_and_verify(ctx: &Context, params: &Params) -> Result<Signed, RpcError> {
     let text = params
         .get("tx_blob")
         .and_then(as_string)
@@ -203,15 +204,17 @@ pub fn decode_and_verify(_ctx: &Context, params: &Params) -> Result<Signed, RpcE
     };
     let tx = codec::decode(&bytes).map_err(|e| invalid(e.to_string()))?;
     required_fields(&tx).map_err(invalid)?;
+    let rules =
+        crate::ledger::view::ReadView::info(&ctx.services.node.ledgers.current().view).rules;
     let local = inner_refused(&tx)
         .and_then(|()| local_checks(&tx))
         .and_then(|()| {
-            if crate::engine::transactor::verify_signature(&tx) {
+            if crate::engine::transactor::verify_signature(&tx, &rules) {
                 Ok(())
             } else {
                 // rippled's STTx::checkSign names a co-signature (a LoanSet counterparty's,
                 // a sponsor's) that fails.
-                let fault = crate::engine::transactor::signature_fault(&tx);
+                let fault = crate::engine::transactor::signature_fault(&tx, &rules);
                 Err(fault.unwrap_or("Invalid signature.").to_string())
             }
         });

@@ -447,7 +447,7 @@ fn an_inner_transaction_alone_is_refused_by_the_rules_either_way() {
         let mut o = inner(pay(&bob, xrp(1)), &alice, seq);
         o.set(sf().fee, StValue::Amount(drops(FEE)));
         // No signature is ever valid for it (rippled 3.4's checkValidity), BatchV1_1 or not.
-        assert!(!verify_signature(&o), "batch on: {on}");
+        assert!(!verify_signature(&o, &env.store.rules()), "batch on: {on}");
         // preflight1: without BatchV1_1 the flag itself is refused; with it, the flag
         // outside a Batch (xrpld's NetworkOPs answer for a submission).
         let r = env.store.apply(&o);

@@ -936,18 +936,17 @@ fn a_forged_counterparty_signature_does_not_verify() {
     );
     o.set(s.counterparty_signature, StValue::Object(sig.clone()));
     sign_object(&mut o, &owner.kp);
-    assert!(!ledgerd::engine::transactor::verify_signature(&o));
+    // Over the plain signing data: the form before fixCleanup3_4_0
+    // (rules_cleanup340_sign.rs has both rule sets).
+    let rules = ledgerd::ledger::rules::Rules::default_with(
+        ledgerd::protocol::features::Feature::FixCleanup3_4_0,
+        false,
+    );
+    assert!(!ledgerd::engine::transactor::verify_signature(&o, &rules));
     let good = counterparty_signature(&o, &[&borrower]);
     o.set(s.counterparty_signature, StValue::Object(good));
     sign_object(&mut o, &owner.kp);
-    assert!(ledgerd::engine::transactor::verify_signature(&o));
-    // Clients built for fixCleanup3_4_0 sign behind the counterparty prefix `CPT\0`.
-    let [plain, prefixed] = ledgerd::protocol::tx::counterparty_signing_data(&o, None);
-    assert_eq!(&plain[..4], b"STX\0");
-    assert_eq!(&prefixed[..4], b"CPT\0");
-    sig.set(s.txn_signature, StValue::Blob(borrower.kp.sign(&prefixed)));
-    o.set(s.counterparty_signature, StValue::Object(sig));
-    assert!(ledgerd::engine::transactor::verify_signature(&o));
+    assert!(ledgerd::engine::transactor::verify_signature(&o, &rules));
 }
 
 /// An issued-currency loan: the vault's IOU lent to a borrower with a trust line, paid

@@ -172,7 +172,7 @@ fn the_sponsor_signature_is_not_part_of_the_signed_data() {
     assert_ne!(ledgerd::protocol::tx::signing_data(&other), single);
     // The same object survives the binary round trip and applies; the sponsor's key
     // verifies over the plain signing data.
-    assert!(verify_signature(&o));
+    assert!(verify_signature(&o, &env.store.rules()));
     assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
 }
 
@@ -195,14 +195,20 @@ fn a_bad_sponsor_signature_is_rejected_before_apply() {
     );
     o.set(s.sponsor_signature, StValue::Object(sig));
     // What submit answers (invalidTransaction, "fails local checks: ...").
-    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
+    assert_eq!(
+        signature_fault(&o, &env.store.rules()),
+        Some("Sponsor: Invalid signature.")
+    );
     assert_eq!(apply_object(&mut env, o), Ter::temINVALID);
     // A signature over other data.
     let mut o = signed(&env);
     cosign(&mut o, &SponsorSig::Single(&sponsor.kp));
     o.set(s.sequence, StValue::UInt32(env.seq(&alice) + 1));
     sign_again(&mut o, &alice);
-    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
+    assert_eq!(
+        signature_fault(&o, &env.store.rules()),
+        Some("Sponsor: Invalid signature.")
+    );
     assert_eq!(apply_object(&mut env, o), Ter::temINVALID);
     // A key and Signers together.
     let mut o = signed(&env);
@@ -222,98 +228,14 @@ fn a_bad_sponsor_signature_is_rejected_before_apply() {
     // The sponsor's own key: applied.
     let mut o = signed(&env);
     cosign(&mut o, &SponsorSig::Single(&sponsor.kp));
-    assert_eq!(signature_fault(&o), None);
+    assert_eq!(signature_fault(&o, &env.store.rules()), None);
     // The account's own bad signature is named first.
     let mut bad = o.clone();
     bad.set(s.txn_signature, StValue::Blob(vec![0x30, 0x00]));
-    assert_eq!(signature_fault(&bad), Some("Invalid signature."));
-    assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
-}
-
-/// A SponsorSignature over `SPN\0` + the signing serialization (single) or `SPM\0` + it +
-/// the signer (multi): how xrpl.js 5.3's `signAsSponsor` signs (the fixCleanup3_4_0
-/// form), built here from the bytes, not from ledgerd's helper.
-fn prefixed_sponsor_signature(
-    o: &StObject,
-    single: Option<&Account>,
-    multi: &[&Account],
-) -> StObject {
-    let s = ledgerd::ledger::sf::sf();
-    let body = ledgerd::protocol::codec::encode_for_signing(o);
-    let mut sig = StObject::new();
-    if let Some(signer) = single {
-        let data = [b"SPN\0".as_slice(), &body].concat();
-        sig.set(
-            s.signing_pub_key,
-            StValue::Blob(signer.kp.public.as_bytes().to_vec()),
-        );
-        sig.set(s.txn_signature, StValue::Blob(signer.kp.sign(&data)));
-        return sig;
-    }
-    let mut sorted = multi.to_vec();
-    sorted.sort_by_key(|a| a.id);
-    let list = sorted
-        .iter()
-        .map(|a| {
-            let data = [b"SPM\0".as_slice(), &body, a.id.as_bytes()].concat();
-            let mut signer = StObject::new();
-            signer.set(s.account, StValue::AccountId(a.id));
-            signer.set(
-                s.signing_pub_key,
-                StValue::Blob(a.kp.public.as_bytes().to_vec()),
-            );
-            signer.set(s.txn_signature, StValue::Blob(a.kp.sign(&data)));
-            (
-                ledgerd::protocol::definitions::Field::named("Signer"),
-                signer,
-            )
-        })
-        .collect();
-    sig.set(s.signing_pub_key, StValue::Blob(Vec::new()));
-    sig.set(s.signers, StValue::Array(list));
-    sig
-}
-
-#[test]
-fn the_sponsor_may_sign_in_the_prefixed_form_clients_use() {
-    let mut env = env();
-    let [alice, sponsor, carol, s1, s2] = env.funded(["alice", "sponsor", "carol", "s1", "s2"]);
-    let s = ledgerd::ledger::sf::sf();
-    // Single: the sponsor pays the fee.
-    let before = env.balance(&sponsor);
-    let tx = fee_sponsored_payment(&sponsor, &carol);
-    let mut o = tx.signed(&alice.id, env.seq(&alice), 10, &alice.kp);
-    let sig = prefixed_sponsor_signature(&o, Some(&sponsor), &[]);
-    o.set(s.sponsor_signature, StValue::Object(sig));
-    assert_eq!(signature_fault(&o), None);
-    assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
-    assert_eq!(env.balance(&sponsor), before - 10);
-    // The prefix of the other co-signer (a LoanSet counterparty's `CPT\0`) is refused.
-    let tx = fee_sponsored_payment(&sponsor, &carol);
-    let mut o = tx.signed(&alice.id, env.seq(&alice), 10, &alice.kp);
-    let body = ledgerd::protocol::codec::encode_for_signing(&o);
-    let mut sig = StObject::new();
-    sig.set(
-        s.signing_pub_key,
-        StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
+    assert_eq!(
+        signature_fault(&bad, &env.store.rules()),
+        Some("Invalid signature.")
     );
-    sig.set(
-        s.txn_signature,
-        StValue::Blob(sponsor.kp.sign(&[b"CPT\0".as_slice(), &body].concat())),
-    );
-    o.set(s.sponsor_signature, StValue::Object(sig));
-    assert_eq!(signature_fault(&o), Some("Sponsor: Invalid signature."));
-    // Multi: the sponsor's list of two, quorum 2, each signer in the `SPM\0` form.
-    env.apply(
-        &sponsor,
-        signer_list(2, &[(&s1, 1), (&s2, 1)]),
-        Ter::tesSUCCESS,
-    );
-    let tx = fee_sponsored_payment(&sponsor, &carol);
-    let mut o = tx.signed(&alice.id, env.seq(&alice), 30, &alice.kp);
-    let sig = prefixed_sponsor_signature(&o, None, &[&s1, &s2]);
-    o.set(s.sponsor_signature, StValue::Object(sig));
-    assert_eq!(signature_fault(&o), None);
     assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
 }
 
@@ -433,7 +355,7 @@ fn the_sponsors_signers_must_be_sorted_and_sound() {
     sig.set(s.signers, StValue::Array(list));
     let mut unsorted = o.clone();
     unsorted.set(s.sponsor_signature, StValue::Object(sig));
-    assert!(!verify_signature(&unsorted));
+    assert!(!verify_signature(&unsorted, &env.store.rules()));
     assert_eq!(apply_object(&mut env, unsorted), Ter::temINVALID);
     assert_eq!(apply_object(&mut env, o), Ter::tesSUCCESS);
 }

@@ -169,11 +169,17 @@ fn check_inners(
         {
             return Err(Ter::temREDUNDANT);
         }
-        // A LoanSet's Counterparty signs the Batch too, unless it is the outer account; so
-        // does a co-signing sponsor (its SponsorSignature inside is a placeholder).
+        // The inner transaction's authorizer signs the Batch unless it is the outer
+        // account: its Delegate when it has one (BatchV1_1), else its Account. A LoanSet's
+        // Counterparty signs too; so does a co-signing sponsor (its SponsorSignature
+        // inside is a placeholder).
+        let authorizer = inner.account_of(s.delegate).unwrap_or(id);
         let counterparty = inner.account_of(s.counterparty);
         let sponsor = sponsor::sponsor_of(inner).filter(|_| sponsor::co_signed(inner));
-        for signer in [Some(id), counterparty, sponsor].into_iter().flatten() {
+        for signer in [Some(authorizer), counterparty, sponsor]
+            .into_iter()
+            .flatten()
+        {
             if signer != *outer {
                 required.insert(signer);
             }

@@ -3,8 +3,9 @@
 //! `checkSign` for `SponsorSignature`).
 //!
 //! `SponsorSignature` is not a signing field: the sponsor signs exactly what the account
-//! signs (the same single-signing or multi-signing data), so the account's SigningPubKey,
-//! `Sponsor` and `SponsorFlags` are part of what the sponsor commits to.
+//! signs (the same single-signing or multi-signing data; under fixCleanup3_4_0 behind the
+//! sponsor's own prefix), so the account's SigningPubKey, `Sponsor` and `SponsorFlags` are
+//! part of what the sponsor commits to.
 
 use super::{co_signed, entry_flags, reserve_allowed, sponsor_flags, sponsor_of, SPF_ALL};
 use super::{SPF_SPONSOR_FEE, SPF_SPONSOR_RESERVE};
@@ -139,16 +140,25 @@ pub fn check_sign(view: &dyn ReadView, tx: &StObject, dry_run: bool) -> Result<(
 /// data, no Signers beside it) or Signers (1 to `MULTI_SIGNERS_MAX`, sorted strictly by
 /// account, no TxnSignature beside them, each over the multi-signing data with its own
 /// account). Unlike the account's own Signers, the sponsor may sign among its Signers.
-pub fn signature_valid(tx: &StObject) -> bool {
+/// Each signs the plain data, or under fixCleanup3_4_0 the sponsor form (`SPN\0` /
+/// `SPM\0`), and only that one (rippled's `signingPrefix`; [`cosign_forms`] says what
+/// ledgerd accepts while it lacks the amendment).
+///
+/// [`cosign_forms`]: crate::engine::transactor::cosign_forms
+pub fn signature_valid(tx: &StObject, rules: &LedgerRules) -> bool {
     use crate::protocol::keys::PublicKey;
     use crate::protocol::sign::verify;
     let s = sf();
     let Some(sig) = sponsor_signature(tx) else {
         return true;
     };
+    let allowed = crate::engine::transactor::cosign_forms(rules);
     let checks = |pk: &[u8], forms: [Vec<u8>; 2], signature: &[u8]| {
-        PublicKey::from_slice_lenient(pk)
-            .is_ok_and(|k| forms.iter().any(|data| verify(&k, data, signature, true)))
+        PublicKey::from_slice_lenient(pk).is_ok_and(|k| {
+            allowed
+                .iter()
+                .any(|&f| verify(&k, &forms[f], signature, true))
+        })
     };
     let key = sig.blob_of(s.signing_pub_key).unwrap_or_default();
     if !key.is_empty() {

@@ -94,6 +94,8 @@ mod rules_cleanup330_amm;
 mod rules_cleanup330_loan;
 #[path = "engine/rules_cleanup330_vault.rs"]
 mod rules_cleanup330_vault;
+#[path = "engine/rules_cleanup340.rs"]
+mod rules_cleanup340;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
 #[path = "engine/rules_cleanup340_sign.rs"]

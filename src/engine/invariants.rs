@@ -408,8 +408,10 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
 /// [`DexCheck`] (Payment, OfferCreate): no malformed hybrid offer (`DomainAndHybrid`),
 /// and for one carrying a DomainID, the domain exists and every offer and book page it
 /// wrote or deleted is that domain's (under fixCleanup3_2_0 it may delete open-book
-/// offers, as rippled's develop `regularOffers_` has it). Every transaction passes here,
-/// so it first runs fixCleanup3_2_0's invariants (`invariants/cleanup320.rs`).
+/// offers, as rippled's develop `regularOffers_` has it; under fixCleanup3_4_0 a deleted
+/// entry is not looked at, so a domain transaction may delete another domain's offers and
+/// pages). Every transaction passes here, so it first runs fixCleanup3_2_0's invariants
+/// (`invariants/cleanup320.rs`).
 pub fn permissioned_dex(
     sb: &super::sandbox::Sandbox,
     tx: &StObject,
@@ -429,7 +431,12 @@ pub fn permissioned_dex(
     let fix313 = sb.info().rules.enabled(Feature::FixCleanup3_1_3);
     // fixCleanup3_2_0: only an open-book offer written (not one deleted) is out of bounds.
     let deleted_ok = sb.info().rules.enabled(Feature::FixCleanup3_2_0);
+    // fixCleanup3_4_0: a deleted entry is skipped (rippled's `visitEntry` without `after`).
+    let skip_deleted = sb.info().rules.enabled(Feature::FixCleanup3_4_0);
     for item in sb.items().values() {
+        if skip_deleted && item.action == Action::Erase {
+            continue;
+        }
         let e = &item.cur;
         match e.u16_of(s.ledger_entry_type) {
             Some(lt::DIR_NODE) => domains.extend(e.h256_of(s.domain_id)),

@@ -176,5 +176,11 @@ fn matching_one_amount(
     let frac = frac_by_tokens(lpt, &tokens, frac);
     let out2 = rounded_asset(bal2, frac, Side::Withdraw);
     let out1 = rounded_asset(bal1, frac, Side::Withdraw);
+    // fixCleanup3_4_0: a claw so small that one side rounds to nothing would withdraw
+    // one-sided; it fails, and the issuer may claw a larger amount.
+    let fix340 = w.sb.info().rules.enabled(Feature::FixCleanup3_4_0);
+    if fix340 && (out1.is_zero() || out2.is_zero()) {
+        return Err(Ter::tecAMM_FAILED);
+    }
     w.withdraw(bal1, &out1, Some(out2), lpt, &tokens)
 }

@@ -30,7 +30,7 @@ use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::Amount;
 use crate::protocol::features::Feature;
-use crate::protocol::number::Number;
+use crate::protocol::number::{fault_pending, take_fault, Number};
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Issue};
 
@@ -253,7 +253,8 @@ struct Pool<'c, 'a, 't> {
 /// doApply. A fault is an exception (an amount past what an STAmount holds, or the
 /// arithmetic overflowing): inside `equalDepositTokens` (tfLPToken) rippled catches it
 /// as `tecINTERNAL` ([`Pool::equal_tokens`]); in every other mode nothing does, and
-/// rippled answers `tefEXCEPTION` (not applied, no fee).
+/// rippled answers `tefEXCEPTION` (not applied, no fee), unless fixCleanup3_4_0 is on
+/// ([`out_of_range`]).
 pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     uncaught(apply(ctx))
 }
@@ -277,8 +278,9 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         trading_fee(&ctx.sb, &sle, &ctx.account)
     };
     let mut pool = Pool { ctx, amm, tfee };
+    let earlier_fault = fault_pending();
     let result = pool.dispatch(&f, &bal1, &bal2, &lpt);
-    let new_balance = result?;
+    let new_balance = out_of_range(&pool.ctx.sb, earlier_fault, result)?;
     // fixCleanup3_3_0 (with fixAMMv1_3): defensive, as rippled marks it unreachable: the
     // deposit formulas round LP tokens down and assets up, so the mean covers them.
     let pair = (&pool.amm.asset, &pool.amm.asset2);
@@ -294,6 +296,18 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
 }
 
 type Deposited = Result<Amount, Ter>;
+
+/// fixCleanup3_4_0 (rippled `AMMDeposit::applyGuts`): a deposit whose solved amount left
+/// the asset's range (the conversion throws) is `tecAMM_FAILED`, fee charged, where it
+/// was `tefEXCEPTION` before. Only a fault raised while the mode solved its amounts
+/// (`earlier` false) is caught, as rippled's try block holds the dispatch alone.
+fn out_of_range(sb: &Sandbox, earlier: bool, result: Deposited) -> Deposited {
+    if earlier || !sb.info().rules.enabled(Feature::FixCleanup3_4_0) || !fault_pending() {
+        return result;
+    }
+    take_fault();
+    Err(Ter::tecAMM_FAILED)
+}
 
 impl Pool<'_, '_, '_> {
     fn dispatch(&mut self, f: &Fields, bal1: &Amount, bal2: &Amount, lpt: &Amount) -> Deposited {

@@ -21,7 +21,8 @@ use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::amount::{Amount, IouValue};
-use crate::protocol::amount_math::div_round;
+use crate::protocol::amount_math::{div_round, div_round_strict};
+use crate::protocol::features::Feature;
 use crate::protocol::mpt::{MptAmount, MptId, MPT_AMOUNT_MAX};
 use crate::protocol::number::Number;
 use crate::protocol::st::{StObject, StValue};
@@ -379,7 +380,7 @@ fn unlock_iou(sb: &mut Sandbox, u: &Unlock, value: &IouValue, issue: &Issue) -> 
             issue: *issue,
         },
     );
-    let Some(net) = iou_net(value, issue, rate) else {
+    let Some(net) = iou_net(value, issue, rate, strict_net(sb)) else {
         return Err(Ter::tecINTERNAL);
     };
     if !u.create {
@@ -414,24 +415,47 @@ fn create_line(sb: &mut Sandbox, u: &Unlock, issue: &Issue) -> Ter {
     )
 }
 
-/// What an escrowed issued amount delivers at `rate`: `divideRound(amount, rate, up)`.
-fn iou_net(value: &IouValue, issue: &Issue, rate: u32) -> Option<IouValue> {
+/// What an escrowed issued amount delivers at `rate` (`escrowDeductTransferFee`):
+/// `divideRound(amount, rate, up)`, or under fixCleanup3_4_0 (`strict`)
+/// `divideRoundStrict(amount, rate, down)`.
+fn iou_net(value: &IouValue, issue: &Issue, rate: u32, strict: bool) -> Option<IouValue> {
     if rate == PARITY_RATE {
         return Some(*value);
     }
     let gross = Amount::iou(*value, issue.currency, issue.issuer);
     let rate = crate::engine::nft::fee_rate_amount(rate);
-    div_round(&gross, &rate, issue, true).ok()?.as_iou()
+    let net = if strict {
+        div_round_strict(&gross, &rate, issue, false)
+    } else {
+        div_round(&gross, &rate, issue, true)
+    };
+    net.ok()?.as_iou()
 }
 
-/// What an escrowed MPT amount delivers at `rate`: the quotient rounded up.
+/// What an escrowed MPT amount delivers at `rate` before fixCleanup3_4_0: the quotient
+/// rounded up.
 pub fn mpt_net(value: u64, rate: u32) -> u64 {
+    mpt_net_by(value, rate, false)
+}
+
+/// What an escrowed MPT amount delivers at `rate`: the quotient rounded up, or under
+/// fixCleanup3_4_0 (`strict`) down.
+pub fn mpt_net_by(value: u64, rate: u32, strict: bool) -> u64 {
     if rate == PARITY_RATE {
         return value;
     }
     let num = u128::from(value) * u128::from(PARITY_RATE);
-    let q = num.div_ceil(u128::from(rate));
+    let q = if strict {
+        num / u128::from(rate)
+    } else {
+        num.div_ceil(u128::from(rate))
+    };
     u64::try_from(q).unwrap_or(value)
+}
+
+/// fixCleanup3_4_0: the escrow's net rounds down (`divideRoundStrict`).
+fn strict_net(sb: &Sandbox) -> bool {
+    sb.info().rules.enabled(Feature::FixCleanup3_4_0)
 }
 
 fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
@@ -452,7 +476,7 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
     let net = if to_issuer {
         m.value
     } else {
-        mpt_net(m.value, rate)
+        mpt_net_by(m.value, rate, strict_net(sb))
     };
     // Before fixTokenEscrowV1 only the net amount is unlocked: the fee stays locked.
     let v1 = crate::protocol::features::Feature::FixTokenEscrowV1;
@@ -525,6 +549,10 @@ mod tests {
         assert_eq!(mpt_net(1, 1_500_000_000), 1);
         assert_eq!(mpt_net(7, PARITY_RATE), 7);
         assert_eq!(mpt_net(10, 1_300_000_000), 8);
+        // fixCleanup3_4_0 floors the net.
+        assert_eq!(mpt_net_by(10, 1_300_000_000, true), 7);
+        assert_eq!(mpt_net_by(125, 1_250_000_000, true), 100);
+        assert_eq!(mpt_net_by(1, 1_500_000_000, true), 0);
     }
 
     #[test]

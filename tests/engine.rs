@@ -98,6 +98,8 @@ mod rules_cleanup330_vault;
 mod rules_cleanup340;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
+#[path = "engine/rules_cleanup340_mpt.rs"]
+mod rules_cleanup340_mpt;
 #[path = "engine/rules_cleanup340_sign.rs"]
 mod rules_cleanup340_sign;
 #[path = "engine/rules_cleanup340_vault.rs"]

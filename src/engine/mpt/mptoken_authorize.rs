@@ -65,9 +65,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 }
                 return Ter::tecHAS_OBLIGATIONS;
             }
-            // SingleAssetVault: a locked MPToken stays.
-            let sav = view.info().rules.enabled(Feature::SingleAssetVault);
-            if sav && token.is_flag(lsf_mpt::LOCKED) {
+            // SingleAssetVault, or fixCleanup3_4_0 (rippled #8004): a locked MPToken stays.
+            let rules = &view.info().rules;
+            let gated =
+                rules.enabled(Feature::SingleAssetVault) || rules.enabled(Feature::FixCleanup3_4_0);
+            if gated && token.is_flag(lsf_mpt::LOCKED) {
                 return Ter::tecNO_PERMISSION;
             }
             return Ter::tesSUCCESS;

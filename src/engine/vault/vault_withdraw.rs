@@ -45,6 +45,12 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let (vault, asset, share) = named_vault(view, tx)?;
+    // LendingProtocolV1_1: a closed-ended vault pays nothing out while it invests.
+    if view.info().rules.enabled(Feature::LendingProtocolV1_1)
+        && super::phase::phase(view, &vault) == super::phase::VaultPhase::Investment
+    {
+        return Err(Ter::tecTOO_SOON);
+    }
     let named = amount_field(tx).map(|a| a.asset());
     if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
         return Err(Ter::tecWRONG_ASSET);

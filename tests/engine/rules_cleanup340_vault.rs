@@ -309,3 +309,68 @@ mod expired_destination_credential {
         assert_eq!(answer(false), Ter::tesSUCCESS);
     }
 }
+
+/// TrustSet's tfSetFreeze, tfClearFreeze, tfSetDeepFreeze and tfClearDeepFreeze.
+const TF_SET_FREEZE: u32 = 0x0010_0000;
+const TF_CLEAR_FREEZE: u32 = 0x0020_0000;
+const TF_SET_DEEP_FREEZE: u32 = 0x0040_0000;
+const TF_CLEAR_DEEP_FREEZE: u32 = 0x0080_0000;
+
+/// ledgerd's rule book with fixCleanup3_3_0 (whose freeze checks rippled's story runs
+/// under) and fixCleanup3_4_0 forced on or off.
+fn env_with_330(on: bool) -> Env {
+    let mut cfg = ledgerd::ledgers::LedgerConfig::default();
+    cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
+    if on {
+        cfg.rule_book.presets.insert(Feature::FixCleanup3_4_0);
+    } else {
+        cfg.rule_book.presets.remove(Feature::FixCleanup3_4_0);
+    }
+    Env::with_config(cfg)
+}
+
+/// rippled `Vault_test.cpp` "VaultDeposit IOU depositor holder-side deep freeze": the
+/// depositor deep-froze its own side of the line: `tecFROZEN` with the fix
+/// (`checkDeepFrozen`), `tecINSUFFICIENT_FUNDS` before (its balance counts as zero).
+#[test]
+fn a_depositors_own_deep_freeze_is_caught() {
+    for on in [true, false] {
+        let mut env = env_with_330(on);
+        let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&alice, gw.iou("USD", 500)), Ter::tesSUCCESS);
+        let mut create = Tx::new("VaultCreate");
+        create
+            .0
+            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
+        let seq = env.seq(&owner);
+        let create = with_fee(&env, create);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, seq);
+        let dep = || {
+            Tx::new("VaultDeposit")
+                .h256("VaultID", vault)
+                .amount("Amount", gw.iou("USD", 1))
+        };
+        let deep = TF_SET_FREEZE | TF_SET_DEEP_FREEZE;
+        env.apply(
+            &alice,
+            trust(gw.iou("USD", 1000)).flags(deep),
+            Ter::tesSUCCESS,
+        );
+        let want = if on {
+            Ter::tecFROZEN
+        } else {
+            Ter::tecINSUFFICIENT_FUNDS
+        };
+        env.apply(&alice, dep(), want);
+        let clear = TF_CLEAR_FREEZE | TF_CLEAR_DEEP_FREEZE;
+        env.apply(
+            &alice,
+            trust(gw.iou("USD", 1000)).flags(clear),
+            Ter::tesSUCCESS,
+        );
+        env.apply(&alice, dep(), Ter::tesSUCCESS);
+    }
+}

@@ -58,6 +58,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
             return Err(Ter::tecLOCKED);
         }
     }
+    // fixCleanup3_4_0: a deep freeze on either side of the depositor's line
+    // (`checkDeepFrozen`; before, the holder's own deep freeze left it unfunded).
+    if view.info().rules.enabled(Feature::FixCleanup3_4_0) && asset.issuer() != Some(*account) {
+        super::freeze::deep(view, account, &asset)?;
+    }
     if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
         domain_member(view, &iss, account).into_result()?;
     }

@@ -15,6 +15,11 @@
 //!   only when both the submitter and the destination are in its permissioned domain
 //!   (`checkVaultDomain`, `tecNO_AUTH`; an expired credential is `tecEXPIRED`); before,
 //!   anyone holding shares could pay them out to anyone.
+//! - V1, doApply: an expired credential presented for a third-party destination is
+//!   deleted (`tecEXPIRED`, `verifyDepositPreauth` in `doWithdraw`).
+//! - V4: VaultDeposit catches a deep freeze on either side of the depositor's line
+//!   (`checkDeepFrozen`, `tecFROZEN`; before, the depositor's own deep freeze left it
+//!   unfunded: `tecINSUFFICIENT_FUNDS`).
 
 use crate::support;
 
@@ -372,5 +377,48 @@ fn a_depositors_own_deep_freeze_is_caught() {
             Ter::tesSUCCESS,
         );
         env.apply(&alice, dep(), Ter::tesSUCCESS);
+    }
+}
+
+/// V1, doApply (`doWithdraw`'s `verifyDepositPreauth`): an expired credential presented
+/// for a third-party destination is deleted and the withdrawal is `tecEXPIRED`, though
+/// preclaim let it through (`credentials::valid` does not look at expiry).
+mod expired_presented_credential {
+    use super::*;
+
+    fn answer(on: bool) -> (Ter, bool) {
+        let mut w = world(on);
+        let (issuer, alice, carol) = (w.issuer.clone(), w.alice.clone(), w.carol.clone());
+        w.env
+            .apply(&carol, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+        let pre = with_creds(
+            Tx::new("DepositPreauth"),
+            "AuthorizeCredentials",
+            &[(issuer.id, b"SHORT")],
+        );
+        w.env.apply(&carol, pre, Ter::tesSUCCESS);
+        let expiry = w.env.parent_close() + 20;
+        let short = create(&alice, b"SHORT").u32("Expiration", expiry);
+        w.env.apply(&issuer, short, Ter::tesSUCCESS);
+        w.env
+            .apply(&alice, accept(&issuer, b"SHORT"), Ter::tesSUCCESS);
+        for _ in 0..4 {
+            w.env.close();
+        }
+        assert!(w.env.parent_close() > expiry);
+        let key = keylet::credential(&alice.id, &issuer.id, b"SHORT");
+        let tx = with_ids(w.withdraw_to(1_000, &carol.id), &[key]);
+        let got = w.alice(tx);
+        (got, w.env.read(&key).is_none())
+    }
+
+    #[test]
+    fn deleted_and_tec_expired_with_the_fix() {
+        assert_eq!(answer(true), (Ter::tecEXPIRED, true));
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(answer(false), (Ter::temDISABLED, false));
     }
 }

@@ -255,6 +255,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         }
     }
     let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
+    if dst != ctx.account {
+        // `doWithdraw`'s `verifyDepositPreauth`: expired credentials presented are
+        // deleted (`tecEXPIRED`) and the destination's deposit authorization holds.
+        let root = ctx.sb.read(&keylet::account(&dst));
+        let (tx, me) = (ctx.tx, ctx.account);
+        crate::engine::credential::verify_deposit_preauth(
+            &mut ctx.sb,
+            tx,
+            &me,
+            &dst,
+            root.as_deref(),
+        )
+        .into_result()?;
+    }
     if let VaultAsset::Mpt(id) = issue {
         own_token(ctx, &id, &dst).into_result()?;
     }

@@ -116,6 +116,8 @@ mod rules_fixes4;
 mod rules_gates;
 #[path = "engine/rules_lending11_loan.rs"]
 mod rules_lending11_loan;
+#[path = "engine/rules_lending11_vault.rs"]
+mod rules_lending11_vault;
 #[path = "engine/rules_nft_auto.rs"]
 mod rules_nft_auto;
 #[path = "engine/rules_pseudo_owner.rs"]

@@ -17,6 +17,7 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
 mod cleanup320;
+mod vault_v11;
 
 /// Which invariant failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +77,9 @@ pub enum Violation {
     /// Under fixPseudoAccountOwnership, a pseudo-account's owner directory gained an entry
     /// of a type its kind may not own (rippled `ValidPseudoAccountOwnership`).
     PseudoAccountOwnership,
+    /// Under LendingProtocolV1_1, a vault's fixed fields changed, or a closed-ended vault
+    /// without both dates in their gap (rippled `ValidVault`, `invariants/vault_v11.rs`).
+    BadVault,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -421,6 +425,7 @@ pub fn permissioned_dex(
     use crate::ledger::flags::lsf_offer;
     use crate::ledger::view::ReadView;
     cleanup320::check(sb, tx, ter)?; // fixCleanup3_2_0's invariants, whatever `dex`.
+    vault_v11::check(sb)?; // LendingProtocolV1_1's vault rules, whatever `dex`.
     let s = sf();
     if dex == DexCheck::None || ter != super::ter::Ter::tesSUCCESS {
         return Ok(());

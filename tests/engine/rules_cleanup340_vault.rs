@@ -15,6 +15,11 @@
 //!   only when both the submitter and the destination are in its permissioned domain
 //!   (`checkVaultDomain`, `tecNO_AUTH`; an expired credential is `tecEXPIRED`); before,
 //!   anyone holding shares could pay them out to anyone.
+//! - V1, doApply: an expired credential presented for a third-party destination is
+//!   deleted (`tecEXPIRED`, `verifyDepositPreauth` in `doWithdraw`).
+//! - V4: VaultDeposit catches a deep freeze on either side of the depositor's line
+//!   (`checkDeepFrozen`, `tecFROZEN`; before, the depositor's own deep freeze left it
+//!   unfunded: `tecINSUFFICIENT_FUNDS`).
 
 use crate::support;
 
@@ -307,5 +312,113 @@ mod expired_destination_credential {
     #[test]
     fn paid_without_it() {
         assert_eq!(answer(false), Ter::tesSUCCESS);
+    }
+}
+
+/// TrustSet's tfSetFreeze, tfClearFreeze, tfSetDeepFreeze and tfClearDeepFreeze.
+const TF_SET_FREEZE: u32 = 0x0010_0000;
+const TF_CLEAR_FREEZE: u32 = 0x0020_0000;
+const TF_SET_DEEP_FREEZE: u32 = 0x0040_0000;
+const TF_CLEAR_DEEP_FREEZE: u32 = 0x0080_0000;
+
+/// ledgerd's rule book with fixCleanup3_3_0 (whose freeze checks rippled's story runs
+/// under) and fixCleanup3_4_0 forced on or off.
+fn env_with_330(on: bool) -> Env {
+    let mut cfg = ledgerd::ledgers::LedgerConfig::default();
+    cfg.rule_book.presets.insert(Feature::FixCleanup3_3_0);
+    if on {
+        cfg.rule_book.presets.insert(Feature::FixCleanup3_4_0);
+    } else {
+        cfg.rule_book.presets.remove(Feature::FixCleanup3_4_0);
+    }
+    Env::with_config(cfg)
+}
+
+/// rippled `Vault_test.cpp` "VaultDeposit IOU depositor holder-side deep freeze": the
+/// depositor deep-froze its own side of the line: `tecFROZEN` with the fix
+/// (`checkDeepFrozen`), `tecINSUFFICIENT_FUNDS` before (its balance counts as zero).
+#[test]
+fn a_depositors_own_deep_freeze_is_caught() {
+    for on in [true, false] {
+        let mut env = env_with_330(on);
+        let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.apply(&alice, trust(gw.iou("USD", 1000)), Ter::tesSUCCESS);
+        env.apply(&gw, pay(&alice, gw.iou("USD", 500)), Ter::tesSUCCESS);
+        let mut create = Tx::new("VaultCreate");
+        create
+            .0
+            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
+        let seq = env.seq(&owner);
+        let create = with_fee(&env, create);
+        env.apply(&owner, create, Ter::tesSUCCESS);
+        let vault = keylet::vault(&owner.id, seq);
+        let dep = || {
+            Tx::new("VaultDeposit")
+                .h256("VaultID", vault)
+                .amount("Amount", gw.iou("USD", 1))
+        };
+        let deep = TF_SET_FREEZE | TF_SET_DEEP_FREEZE;
+        env.apply(
+            &alice,
+            trust(gw.iou("USD", 1000)).flags(deep),
+            Ter::tesSUCCESS,
+        );
+        let want = if on {
+            Ter::tecFROZEN
+        } else {
+            Ter::tecINSUFFICIENT_FUNDS
+        };
+        env.apply(&alice, dep(), want);
+        let clear = TF_CLEAR_FREEZE | TF_CLEAR_DEEP_FREEZE;
+        env.apply(
+            &alice,
+            trust(gw.iou("USD", 1000)).flags(clear),
+            Ter::tesSUCCESS,
+        );
+        env.apply(&alice, dep(), Ter::tesSUCCESS);
+    }
+}
+
+/// V1, doApply (`doWithdraw`'s `verifyDepositPreauth`): an expired credential presented
+/// for a third-party destination is deleted and the withdrawal is `tecEXPIRED`, though
+/// preclaim let it through (`credentials::valid` does not look at expiry).
+mod expired_presented_credential {
+    use super::*;
+
+    fn answer(on: bool) -> (Ter, bool) {
+        let mut w = world(on);
+        let (issuer, alice, carol) = (w.issuer.clone(), w.alice.clone(), w.carol.clone());
+        w.env
+            .apply(&carol, fset(asf::DEPOSIT_AUTH), Ter::tesSUCCESS);
+        let pre = with_creds(
+            Tx::new("DepositPreauth"),
+            "AuthorizeCredentials",
+            &[(issuer.id, b"SHORT")],
+        );
+        w.env.apply(&carol, pre, Ter::tesSUCCESS);
+        let expiry = w.env.parent_close() + 20;
+        let short = create(&alice, b"SHORT").u32("Expiration", expiry);
+        w.env.apply(&issuer, short, Ter::tesSUCCESS);
+        w.env
+            .apply(&alice, accept(&issuer, b"SHORT"), Ter::tesSUCCESS);
+        for _ in 0..4 {
+            w.env.close();
+        }
+        assert!(w.env.parent_close() > expiry);
+        let key = keylet::credential(&alice.id, &issuer.id, b"SHORT");
+        let tx = with_ids(w.withdraw_to(1_000, &carol.id), &[key]);
+        let got = w.alice(tx);
+        (got, w.env.read(&key).is_none())
+    }
+
+    #[test]
+    fn deleted_and_tec_expired_with_the_fix() {
+        assert_eq!(answer(true), (Ter::tecEXPIRED, true));
+    }
+
+    #[test]
+    fn disabled_without_it() {
+        assert_eq!(answer(false), (Ter::temDISABLED, false));
     }
 }

@@ -59,7 +59,7 @@ fn individual(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> R
 
 /// `checkDeepFrozen`: either side deep-froze `account`'s line; for an MPT, frozen at all
 /// (a locked MPT neither sends nor receives).
-fn deep(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Result<(), Ter> {
+pub fn deep(view: &dyn ReadView, account: &AccountId, asset: &VaultAsset) -> Result<(), Ter> {
     match asset {
         VaultAsset::Token(i) => answer(
             asset,

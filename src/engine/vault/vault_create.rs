@@ -4,6 +4,7 @@
 //! owner reserve increment.
 
 use super::can_add_holding;
+use super::phase;
 use super::{
     add_empty_holding, add_share_token, asset_frozen, create_pseudo, create_share_issuance,
     is_negative_number, is_pseudo_account, set_number, VaultAsset, DATA_LEN_MAX, DEFAULT_IOU_SCALE,
@@ -91,6 +92,35 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
             return Ter::temMALFORMED;
         }
     }
+    closed_ended_fields(tx)
+}
+
+/// LendingProtocolV1_1's preflight of a vault's kind and dates, all `temMALFORMED`: a
+/// kind other than open- or closed-ended; a date on an open-ended vault; a closed-ended
+/// vault without both dates, or whose redemption does not come at least
+/// `kMinInvestmentPeriod` and less than `kMaxInvestmentPeriod` after its subscription
+/// ends (`isValidClosedEndedGap`, in 64 bits so a date near `u32::MAX` cannot wrap).
+fn closed_ended_fields(tx: &StObject) -> Ter {
+    let s = sf();
+    let kind = tx.u8_of(s.vault_kind).unwrap_or(phase::OPEN_ENDED);
+    if kind != phase::OPEN_ENDED && kind != phase::CLOSED_ENDED {
+        return Ter::temMALFORMED;
+    }
+    let (sub, red) = (tx.u32_of(s.subscription_date), tx.u32_of(s.redemption_date));
+    if kind != phase::CLOSED_ENDED {
+        return if sub.is_some() || red.is_some() {
+            Ter::temMALFORMED
+        } else {
+            Ter::tesSUCCESS
+        };
+    }
+    let (Some(sub), Some(red)) = (sub, red) else {
+        return Ter::temMALFORMED;
+    };
+    let (sub, red) = (u64::from(sub), u64::from(red));
+    if red < sub + phase::MIN_INVESTMENT_PERIOD || red >= sub + phase::MAX_INVESTMENT_PERIOD {
+        return Ter::temMALFORMED;
+    }
     Ter::tesSUCCESS
 }
 
@@ -111,6 +141,15 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         {
             return Err(Ter::tecOBJECT_NOT_FOUND);
         }
+    }
+    // A closed-ended vault's dates are still ahead (`hasExpired`, inclusive: each must
+    // be strictly after the parent ledger's close time).
+    if [s.subscription_date, s.redemption_date]
+        .into_iter()
+        .filter_map(|f| tx.u32_of(f))
+        .any(|t| crate::engine::loan::has_expired(view, t))
+    {
+        return Err(Ter::tecEXPIRED);
     }
     let seq = crate::engine::mpt::seq_proxy(tx);
     if crate::engine::amm::pseudo_account_address(view, &keylet::vault(account, seq)).is_none() {
@@ -151,9 +190,29 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         .filter(|_| ctx.sb.info().rules.enabled(Feature::FixCleanup3_2_0));
     let flags = share_flags(ctx.tx.flags());
     let share = create_share_issuance(&mut ctx.sb, &pseudo, (flags, scale), holding, ctx.tx)?;
-    let vault = vault_entry(ctx.tx, &account, &pseudo, &issue, share, seq, page, scale);
+    let mut vault = vault_entry(ctx.tx, &account, &pseudo, &issue, share, seq, page, scale);
+    if ctx.sb.info().rules.enabled(Feature::LendingProtocolV1_1) {
+        set_kind_and_version(&mut vault, ctx.tx);
+    }
     ctx.sb.insert(key, vault);
     finish_owner_token(&mut ctx.sb, &share, &account, ctx.prior_balance, ctx.tx).into_result()
+}
+
+/// LendingProtocolV1_1: every new vault keeps cash-basis accounts (`LEVersion` 1) and
+/// records its kind (soeDEFAULT: open-ended, 0, is not stored); a closed-ended vault
+/// records both its dates.
+fn set_kind_and_version(vault: &mut StObject, tx: &StObject) {
+    let s = sf();
+    vault.set(s.le_version, StValue::UInt8(phase::CASH_BASIS));
+    if tx.u8_of(s.vault_kind) != Some(phase::CLOSED_ENDED) {
+        return;
+    }
+    vault.set(s.vault_kind, StValue::UInt8(phase::CLOSED_ENDED));
+    for f in [s.subscription_date, s.redemption_date] {
+        if let Some(t) = tx.u32_of(f) {
+            vault.set(f, StValue::UInt32(t));
+        }
+    }
 }
 
 /// The share issuance's flags: transferable unless asked, RequireAuth when private.

@@ -4,6 +4,7 @@
 
 use super::remove_line;
 use super::vault_id;
+use super::DATA_LEN_MAX;
 use super::{asset_of, number_of, read_vault, remove_share_token, share_id};
 use crate::engine::directory::remove_owned;
 use crate::engine::entry::adjust_owner_count;
@@ -20,9 +21,10 @@ use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
-/// checkExtraFeatures: `MemoData` needs LendingProtocolV1_1.
+/// `MemoData` needs LendingProtocolV1_1 (`temDISABLED`). rippled checks this in
+/// preflight, after the VaultID (`temMALFORMED` first), hence the pass for a missing one.
 pub fn extra_features(tx: &StObject, rules: &Rules) -> bool {
-    field_allowed(tx, sf().memo_data, rules, Feature::LendingProtocolV1_1)
+    vault_id(tx).is_none() || field_allowed(tx, sf().memo_data, rules, Feature::LendingProtocolV1_1)
 }
 
 /// preflight.
@@ -31,6 +33,13 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
         return Ter::temINVALID_FLAG;
     }
     if vault_id(tx).is_none() {
+        return Ter::temMALFORMED;
+    }
+    // LendingProtocolV1_1's MemoData, never stored: 1 to 256 bytes (`validDataLength`).
+    if tx
+        .blob_of(sf().memo_data)
+        .is_some_and(|m| m.is_empty() || m.len() > DATA_LEN_MAX)
+    {
         return Ter::temMALFORMED;
     }
     Ter::tesSUCCESS

@@ -3,6 +3,7 @@
 //! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
 //! vault takes deposits only from its owner and members of its permissioned domain.
 
+use super::phase::{self, VaultPhase};
 use super::precision;
 use super::vault_math::{self, Unfit};
 use super::LSF_VAULT_PRIVATE;
@@ -32,6 +33,15 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let (vault, asset, share) = named_vault(view, tx)?;
+    // LendingProtocolV1_1: a closed-ended vault takes deposits only while it subscribes.
+    if view.info().rules.enabled(Feature::LendingProtocolV1_1)
+        && matches!(
+            phase::phase(view, &vault),
+            VaultPhase::Investment | VaultPhase::Redemption
+        )
+    {
+        return Err(Ter::tecEXPIRED);
+    }
     let Some(amount) = amount_field(tx).filter(|a| a.asset() == asset) else {
         return Err(Ter::tecWRONG_ASSET);
     };
@@ -47,6 +57,11 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
             return Err(Ter::tecLOCKED);
         }
+    }
+    // fixCleanup3_4_0: a deep freeze on either side of the depositor's line
+    // (`checkDeepFrozen`; before, the holder's own deep freeze left it unfunded).
+    if view.info().rules.enabled(Feature::FixCleanup3_4_0) && asset.issuer() != Some(*account) {
+        super::freeze::deep(view, account, &asset)?;
     }
     if vault.flags() & LSF_VAULT_PRIVATE != 0 && vault.account_of(s.owner) != Some(*account) {
         domain_member(view, &iss, account).into_result()?;

@@ -45,6 +45,12 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Result<(), Ter> {
 pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Result<(), Ter> {
     let s = sf();
     let (vault, asset, share) = named_vault(view, tx)?;
+    // LendingProtocolV1_1: a closed-ended vault pays nothing out while it invests.
+    if view.info().rules.enabled(Feature::LendingProtocolV1_1)
+        && super::phase::phase(view, &vault) == super::phase::VaultPhase::Investment
+    {
+        return Err(Ter::tecTOO_SOON);
+    }
     let named = amount_field(tx).map(|a| a.asset());
     if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
         return Err(Ter::tecWRONG_ASSET);
@@ -249,6 +255,20 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         }
     }
     let dst = ctx.tx.account_of(s.destination).unwrap_or(ctx.account);
+    if dst != ctx.account {
+        // `doWithdraw`'s `verifyDepositPreauth`: expired credentials presented are
+        // deleted (`tecEXPIRED`) and the destination's deposit authorization holds.
+        let root = ctx.sb.read(&keylet::account(&dst));
+        let (tx, me) = (ctx.tx, ctx.account);
+        crate::engine::credential::verify_deposit_preauth(
+            &mut ctx.sb,
+            tx,
+            &me,
+            &dst,
+            root.as_deref(),
+        )
+        .into_result()?;
+    }
     if let VaultAsset::Mpt(id) = issue {
         own_token(ctx, &id, &dst).into_result()?;
     }

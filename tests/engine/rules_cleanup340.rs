@@ -213,36 +213,7 @@ fn a_claw_whose_other_side_rounds_to_zero_fails_with_the_fix() {
 #[test]
 fn an_escrowed_mpt_net_of_the_transfer_fee_rounds_down_with_the_fix() {
     for on in [false, true] {
-        let mut env = env340(on);
-        let [alice, carol, gw] = env.funded(["c340EsAlice", "c340EsCarol", "c340EsGw"]);
-        let seq = env.seq(&gw);
-        // tfMPTCanEscrow | tfMPTCanTransfer.
-        let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
-        let fee = StValue::UInt16(30_000);
-        create.0.set(Field::named("TransferFee"), fee);
-        env.apply(&gw, create, Ter::tesSUCCESS);
-        env.close();
-        let id = MptId::new(seq, &gw.id);
-        for h in [&alice, &carol] {
-            let auth = with_id(Tx::new("MPTokenAuthorize"), &id);
-            env.apply(h, auth, Ter::tesSUCCESS);
-        }
-        env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
-        env.close();
-        let now = env.parent_close();
-        let mut escrow = Tx::new("EscrowCreate")
-            .account("Destination", &carol.id)
-            .u32("FinishAfter", now + 1)
-            .u32("CancelAfter", now + 100);
-        escrow.0.set(sf().amount, mpt(&id, 10));
-        let eseq = env.seq(&alice);
-        env.apply(&alice, escrow, Ter::tesSUCCESS);
-        env.close();
-        env.close_after(5);
-        let fin = Tx::new("EscrowFinish")
-            .account("Owner", &alice.id)
-            .u32("OfferSequence", eseq);
-        env.apply(&carol, fin, Ter::tesSUCCESS);
+        let (env, id, [alice, carol]) = finish_mpt_escrow(on, &[]);
         let s = sf();
         let token = |who: &Account, f| env.read(&keylet::mptoken(&id, &who.id))?.u64_of(f);
         let net = if on { 7 } else { 8 };
@@ -254,4 +225,61 @@ fn an_escrowed_mpt_net_of_the_transfer_fee_rounds_down_with_the_fix() {
             .and_then(|o| o.u64_of(s.outstanding_amount));
         assert_eq!(outstanding, Some(990 + net), "fix {on}");
     }
+}
+
+/// Without fixTokenEscrowV1 a finish unlocks only the net (the fee stays in the sender's
+/// and the issuance's LockedAmount); fixCleanup3_4_0 unlocks the whole escrowed amount too
+/// (rippled `escrowUnlockApplyHelper<MPTIssue>`).
+#[test]
+fn an_mpt_escrow_finish_unlocks_the_whole_amount_with_the_fix_alone() {
+    for on in [false, true] {
+        let (env, id, [alice, carol]) = finish_mpt_escrow(on, &[Feature::FixTokenEscrowV1]);
+        let s = sf();
+        let token = |who: &Account, f| env.read(&keylet::mptoken(&id, &who.id))?.u64_of(f);
+        let net = if on { 7 } else { 8 };
+        assert_eq!(token(&carol, s.mpt_amount), Some(net), "fix {on}");
+        let stuck = if on { None } else { Some(10 - net) };
+        assert_eq!(token(&alice, s.locked_amount), stuck, "fix {on}");
+        let locked = env
+            .read(&keylet::mpt_issuance(&id))
+            .and_then(|o| o.u64_of(s.locked_amount))
+            .filter(|&v| v != 0);
+        assert_eq!(locked, stuck, "fix {on}");
+    }
+}
+
+/// gw's MPT at TransferFee 30,000; alice (1,000) escrows 10 to carol, who finishes it,
+/// under ledgerd's rule book with fixCleanup3_4_0 `on` or off and without `off`.
+fn finish_mpt_escrow(on: bool, off: &[Feature]) -> (Env, MptId, [Account; 2]) {
+    let mut env = env_with(Feature::FixCleanup3_4_0, on, off);
+    let [alice, carol, gw] = env.funded(["c340EsAlice", "c340EsCarol", "c340EsGw"]);
+    let seq = env.seq(&gw);
+    // tfMPTCanEscrow | tfMPTCanTransfer.
+    let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
+    let fee = StValue::UInt16(30_000);
+    create.0.set(Field::named("TransferFee"), fee);
+    env.apply(&gw, create, Ter::tesSUCCESS);
+    env.close();
+    let id = MptId::new(seq, &gw.id);
+    for h in [&alice, &carol] {
+        let auth = with_id(Tx::new("MPTokenAuthorize"), &id);
+        env.apply(h, auth, Ter::tesSUCCESS);
+    }
+    env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
+    env.close();
+    let now = env.parent_close();
+    let mut escrow = Tx::new("EscrowCreate")
+        .account("Destination", &carol.id)
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 100);
+    escrow.0.set(sf().amount, mpt(&id, 10));
+    let eseq = env.seq(&alice);
+    env.apply(&alice, escrow, Ter::tesSUCCESS);
+    env.close();
+    env.close_after(5);
+    let fin = Tx::new("EscrowFinish")
+        .account("Owner", &alice.id)
+        .u32("OfferSequence", eseq);
+    env.apply(&carol, fin, Ter::tesSUCCESS);
+    (env, id, [alice, carol])
 }

@@ -478,9 +478,10 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
     } else {
         mpt_net_by(m.value, rate, strict_net(sb))
     };
-    // Before fixTokenEscrowV1 only the net amount is unlocked: the fee stays locked.
+    // Before fixTokenEscrowV1 (or fixCleanup3_4_0) only the net amount is unlocked: the
+    // fee stays locked.
     let v1 = crate::protocol::features::Feature::FixTokenEscrowV1;
-    let gross = if sb.info().rules.enabled(v1) {
+    let gross = if sb.info().rules.enabled(v1) || strict_net(sb) {
         m.value
     } else {
         net
@@ -488,9 +489,10 @@ fn unlock_mpt(sb: &mut Sandbox, u: &Unlock, m: &MptAmount) -> Result<(), Ter> {
     release_mpt(sb, u, &m.id, net, gross).into_result()
 }
 
-/// `rippleUnlockEscrowMPT` (`gross` is `net` before fixTokenEscrowV1): `gross` leaves the sender's and
-/// the issuance's LockedAmount, `net` reaches the receiver (or leaves OutstandingAmount
-/// when the receiver is the issuer), and the fee between them leaves OutstandingAmount.
+/// `rippleUnlockEscrowMPT` (`gross` is `net` before fixTokenEscrowV1 and fixCleanup3_4_0):
+/// `gross` leaves the sender's and the issuance's LockedAmount, `net` reaches the receiver
+/// (or leaves OutstandingAmount when the receiver is the issuer), and the fee between them
+/// leaves OutstandingAmount.
 fn release_mpt(sb: &mut Sandbox, u: &Unlock, id: &MptId, net: u64, gross: u64) -> Ter {
     let s = sf();
     let ikey = keylet::mpt_issuance(id);

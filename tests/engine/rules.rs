@@ -713,10 +713,8 @@ mod nftoken_trustline_v2_both_ways {
 // fee stays locked on alice's token and the issuance.
 mod token_escrow_v1_both_ways {
     use super::*;
-    use ledgerd::engine::Ter;
     use ledgerd::ledger::sf::{sf, StExt};
-    use ledgerd::protocol::mpt::MptId;
-    use support::mpt::{mpt, pay_mpt, with_id};
+    use support::mpt::finish_escrowed_mpt;
 
     /// carol's and alice's units, alice's and the issuance's LockedAmount, outstanding.
     type Amounts = [Option<u64>; 5];
@@ -727,40 +725,8 @@ mod token_escrow_v1_both_ways {
         } else {
             env_without(&[Feature::FixTokenEscrowV1])
         };
-        let [alice, carol, gw] = env.funded(["alice", "carol", "gw"]);
-        let seq = env.seq(&gw);
-        // tfMPTCanEscrow | tfMPTCanTransfer, TransferFee 25,000 (a rate of 1.25).
-        let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
-        create
-            .0
-            .set(Field::named("TransferFee"), StValue::UInt16(25_000));
-        env.apply(&gw, create, Ter::tesSUCCESS);
-        env.close();
-        let id = MptId::new(seq, &gw.id);
-        for h in [&alice, &carol] {
-            env.apply(
-                h,
-                with_id(Tx::new("MPTokenAuthorize"), &id),
-                Ter::tesSUCCESS,
-            );
-        }
-        env.close();
-        env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
-        env.close();
-        let now = env.parent_close();
-        let mut escrow = Tx::new("EscrowCreate")
-            .account("Destination", &carol.id)
-            .u32("FinishAfter", now + 1)
-            .u32("CancelAfter", now + 100);
-        escrow.0.set(sf().amount, mpt(&id, 125));
-        let eseq = env.seq(&alice);
-        env.apply(&alice, escrow, Ter::tesSUCCESS);
-        env.close();
-        env.close_after(5);
-        let fin = Tx::new("EscrowFinish")
-            .account("Owner", &alice.id)
-            .u32("OfferSequence", eseq);
-        env.apply(&carol, fin, Ter::tesSUCCESS);
+        // TransferFee 25,000: a rate of 1.25.
+        let (id, [alice, carol]) = finish_escrowed_mpt(&mut env, 25_000, 125);
         let token = |who: &Account, f| env.read(&keylet::mptoken(&id, &who.id))?.u64_of(f);
         let issuance = |f| env.read(&keylet::mpt_issuance(&id))?.u64_of(f);
         let s = sf();

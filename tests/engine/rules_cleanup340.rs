@@ -18,14 +18,12 @@ use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::Amount;
-use ledgerd::protocol::definitions::Field;
 use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::mpt::MptId;
-use ledgerd::protocol::st::StValue;
 use ledgerd::protocol::types::{Hash256, Issue};
 use support::credentials::{self, domain_set};
 use support::engine::*;
-use support::mpt::{mpt, pay_mpt, with_id};
+use support::mpt::finish_escrowed_mpt;
 
 fn env340(on: bool) -> Env {
     env_with(Feature::FixCleanup3_4_0, on, &[])
@@ -248,38 +246,11 @@ fn an_mpt_escrow_finish_unlocks_the_whole_amount_with_the_fix_alone() {
     }
 }
 
-/// gw's MPT at TransferFee 30,000; alice (1,000) escrows 10 to carol, who finishes it,
-/// under ledgerd's rule book with fixCleanup3_4_0 `on` or off and without `off`.
+/// gw's MPT at TransferFee 30,000 (a rate of 1.3); alice (1,000) escrows 10 to carol,
+/// who finishes it, under ledgerd's rule book with fixCleanup3_4_0 `on` or off and
+/// without `off`.
 fn finish_mpt_escrow(on: bool, off: &[Feature]) -> (Env, MptId, [Account; 2]) {
     let mut env = env_with(Feature::FixCleanup3_4_0, on, off);
-    let [alice, carol, gw] = env.funded(["c340EsAlice", "c340EsCarol", "c340EsGw"]);
-    let seq = env.seq(&gw);
-    // tfMPTCanEscrow | tfMPTCanTransfer.
-    let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
-    let fee = StValue::UInt16(30_000);
-    create.0.set(Field::named("TransferFee"), fee);
-    env.apply(&gw, create, Ter::tesSUCCESS);
-    env.close();
-    let id = MptId::new(seq, &gw.id);
-    for h in [&alice, &carol] {
-        let auth = with_id(Tx::new("MPTokenAuthorize"), &id);
-        env.apply(h, auth, Ter::tesSUCCESS);
-    }
-    env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
-    env.close();
-    let now = env.parent_close();
-    let mut escrow = Tx::new("EscrowCreate")
-        .account("Destination", &carol.id)
-        .u32("FinishAfter", now + 1)
-        .u32("CancelAfter", now + 100);
-    escrow.0.set(sf().amount, mpt(&id, 10));
-    let eseq = env.seq(&alice);
-    env.apply(&alice, escrow, Ter::tesSUCCESS);
-    env.close();
-    env.close_after(5);
-    let fin = Tx::new("EscrowFinish")
-        .account("Owner", &alice.id)
-        .u32("OfferSequence", eseq);
-    env.apply(&carol, fin, Ter::tesSUCCESS);
-    (env, id, [alice, carol])
+    let (id, accounts) = finish_escrowed_mpt(&mut env, 30_000, 10);
+    (env, id, accounts)
 }

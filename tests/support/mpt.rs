@@ -53,3 +53,39 @@ pub fn outstanding(env: &Env, id: &MptId) -> u64 {
         .and_then(|i| i.u64_of(sf().outstanding_amount))
         .unwrap_or(0)
 }
+
+/// A token escrow finished: gw's MPT (tfMPTCanEscrow | tfMPTCanTransfer) at
+/// `transfer_fee`; alice, holding 1,000, escrows `amount` to carol, who finishes it once
+/// its FinishAfter has passed. The issuance and `[alice, carol]`.
+pub fn finish_escrowed_mpt(env: &mut Env, transfer_fee: u16, amount: u64) -> (MptId, [Account; 2]) {
+    let [alice, carol, gw] = env.funded(["alice", "carol", "gw"]);
+    let mut create = Tx::new("MPTokenIssuanceCreate").flags(0x0000_0008 | 0x0000_0020);
+    let fee = StValue::UInt16(transfer_fee);
+    create.0.set(Field::named("TransferFee"), fee);
+    let id = issue(env, &gw, create);
+    env.close();
+    for h in [&alice, &carol] {
+        env.apply(
+            h,
+            with_id(Tx::new("MPTokenAuthorize"), &id),
+            Ter::tesSUCCESS,
+        );
+    }
+    env.apply(&gw, pay_mpt(&alice, &id, 1_000), Ter::tesSUCCESS);
+    env.close();
+    let now = env.parent_close();
+    let escrow = Tx::new("EscrowCreate")
+        .account("Destination", &carol.id)
+        .u32("FinishAfter", now + 1)
+        .u32("CancelAfter", now + 100);
+    let escrow = with_mpt(escrow, &id, amount);
+    let eseq = env.seq(&alice);
+    env.apply(&alice, escrow, Ter::tesSUCCESS);
+    env.close();
+    env.close_after(5);
+    let fin = Tx::new("EscrowFinish")
+        .account("Owner", &alice.id)
+        .u32("OfferSequence", eseq);
+    env.apply(&carol, fin, Ter::tesSUCCESS);
+    (id, [alice, carol])
+}

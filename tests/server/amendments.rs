@@ -159,6 +159,12 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
         (&confidential["enabled"], &confidential["supported"]),
         (&json!(false), &json!(false))
     );
+    // Listed in the libraries' [features] and gated: kept.
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
+    assert_eq!(
+        (&cleanup["enabled"], &cleanup["supported"]),
+        (&json!(true), &json!(true))
+    );
     let entry = call(
         addr,
         "ledger_entry",

@@ -730,6 +730,8 @@ mod tests {
         assert!(ci.dropped.contains(&"ConfidentialTransfer") && !ci.dropped.contains(&"Sponsor"));
         assert!(ci.book.presets.contains(Feature::FixCleanup3_1_3));
         assert!(!ci.dropped.contains(&"fixCleanup3_1_3"), "{:?}", ci.dropped);
+        assert!(ci.book.presets.contains(Feature::FixCleanup3_2_0));
+        assert!(!ci.dropped.contains(&"fixCleanup3_2_0"), "{:?}", ci.dropped);
         for p in &PRESETS[..4] {
             assert!(AmendmentConfig::preset(p).is_ok(), "{p}");
         }
@@ -800,20 +802,27 @@ mod tests {
         assert!(early.contains("from 2014-01-01 to 2026-08-18"), "{early}");
         assert!(err("mainnet-2099-01-01").contains("ledgerd records mainnet"));
         assert!(err("mainnet2024").contains("is not a preset"));
-        // The lacking check names what the date selects (fixCleanup3_2_0: 2026-07-29); the
-        // day before is served, fixCleanup3_1_3 (2026-05-27) among its amendments.
+        // Every amendment mainnet enabled up to the last recorded day is one ledgerd has
+        // (fixCleanup3_2_0, 2026-07-29, the last to be gated): every date resolves.
         let before = mainnet_on("2026-07-28").expect("nothing lacking then");
         assert!(before.book.genesis.contains(Feature::FixCleanup3_1_3));
         assert!(!before.book.genesis.contains(Feature::FixCleanup3_2_0));
-        match mainnet_on("2026-08-01") {
-            Err(RulesError::NetworkLacking {
-                preset,
-                names,
-                since,
-            }) => {
-                assert_eq!(preset, "mainnet-2026-08-01");
-                assert_eq!(names, vec!["fixCleanup3_2_0"], "as enabled");
-                assert_eq!(since, "2026-07-29");
+        let after = mainnet_on("2026-07-29").expect("fixCleanup3_2_0 is gated");
+        assert!(after.book.genesis.contains(Feature::FixCleanup3_2_0));
+        let last = mainnet_on(MAINNET_RECORDED_TO).expect("the last recorded day");
+        assert!(last.book.genesis.contains(Feature::FixCleanup3_2_0));
+        // Should mainnet enable one ledgerd lacks, the refusal names it (here a set with
+        // ConfidentialTransfer, which mainnet has not enabled: no day to name).
+        let mut amendments = last.book.genesis;
+        amendments.insert(Feature::ConfidentialTransfer);
+        let net = AsOf {
+            name: "mainnet-2026-08-18".into(),
+            amendments,
+            fees: Fees::default(),
+        };
+        match network_lacking(&net) {
+            RulesError::NetworkLacking { names, since, .. } => {
+                assert_eq!((names, since), (vec!["ConfidentialTransfer"], ""));
             }
             other => panic!("{other:?}"),
         }

@@ -135,7 +135,7 @@ amendments! {
     LendingProtocolV1_1 = "LendingProtocolV1_1", DefaultNo, false, Lacking, None;
     ConfidentialTransfer = "ConfidentialTransfer", DefaultNo, false, Lacking, None;
     FixCleanup3_3_0 = "fixCleanup3_3_0", DefaultNo, false, Gated, None;
-    FixCleanup3_2_0 = "fixCleanup3_2_0", DefaultNo, false, Lacking, on(105928705, "2026-07-29T10:01:40Z", "350286C2517CBCA2D66FE785B115462ABCF947F8A3C69AB47EC7BF1E6CDFF862");
+    FixCleanup3_2_0 = "fixCleanup3_2_0", DefaultNo, false, Gated, on(105928705, "2026-07-29T10:01:40Z", "350286C2517CBCA2D66FE785B115462ABCF947F8A3C69AB47EC7BF1E6CDFF862");
     MPTokensV2 = "MPTokensV2", Unsupported, false, Lacking, None;
     FixCleanup3_1_3 = "fixCleanup3_1_3", DefaultYes, false, Gated, on(104507137, "2026-05-27T03:51:20Z", "C8ADF2BC866F9C81C3ED020F51D437CD4FC8E2588EC815AD44C870AD77DD6227");
     LendingProtocol = "LendingProtocol", DefaultNo, false, Gated, None;

@@ -35,7 +35,7 @@ pub fn small_numbers() -> Env {
     small_numbers_without(&[])
 }
 
-/// ledgerd's rule book with fixCleanup3_2_0 forced on (it stays `Lacking`, as
+/// ledgerd's rule book with fixCleanup3_2_0 on (gated, in the book; forced here as
 /// rules_cleanup320.rs does): the 19-digit scale with the cusp rounding fix.
 fn with_cusp_fix() -> Env {
     let mut cfg = LedgerConfig::default();
@@ -47,12 +47,18 @@ fn with_cusp_fix() -> Env {
 fn the_scale_follows_the_rules() {
     let scale = |env: &Env| number_scale(&env.store.rules());
     assert_eq!(scale(&small_numbers()), MantissaScale::Small);
-    // ledgerd's rule book has fixCleanup3_3_0 (gated) and not fixCleanup3_2_0 (lacking).
+    // ledgerd's rule book has fixCleanup3_3_0 and fixCleanup3_2_0 (both gated).
     assert_eq!(scale(&Env::new()), MantissaScale::Large330);
     let without_330 = env_without(&[Feature::FixCleanup3_3_0]);
-    assert_eq!(scale(&without_330), MantissaScale::LargeLegacy);
+    assert_eq!(scale(&without_330), MantissaScale::Large320);
+    let without_both = env_without(&[Feature::FixCleanup3_3_0, Feature::FixCleanup3_2_0]);
+    assert_eq!(scale(&without_both), MantissaScale::LargeLegacy);
     assert_eq!(scale(&with_cleanup330(false)), MantissaScale::Large320);
-    let lending_only = env_without(&[Feature::SingleAssetVault, Feature::FixCleanup3_3_0]);
+    let lending_only = env_without(&[
+        Feature::SingleAssetVault,
+        Feature::FixCleanup3_3_0,
+        Feature::FixCleanup3_2_0,
+    ]);
     assert_eq!(scale(&lending_only), MantissaScale::LargeLegacy);
     let mut cfg = LedgerConfig::default();
     cfg.rule_book.presets.insert(Feature::FixCleanup3_2_0);
@@ -193,7 +199,7 @@ fn a_tiny_escrow_against_a_huge_balance_is_lost_only_to_sixteen_digits() {
     }
 }
 
-/// ledgerd's rule book with fixCleanup3_2_0 forced on (it is Lacking), and
+/// ledgerd's rule book with fixCleanup3_2_0 on (gated; forced on all the same), and
 /// fixCleanup3_3_0 on or off: the `Large330` scale or `Large320`.
 fn with_cleanup330(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();

@@ -14,6 +14,7 @@ use ledgerd::ledger::flags::lsf;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::amount::IouValue;
 use ledgerd::protocol::claim::sign_claim;
+use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::types::Hash256;
 use support::engine::*;
 
@@ -610,7 +611,9 @@ fn channel_create_reserve_and_permissions() {
 
 #[test]
 fn channel_claim_preflight_codes_in_rippled_order() {
-    let mut env = Env::new();
+    // The codes before fixCleanup3_2_0, whose tec answers rules_cleanup320.rs shows: this
+    // story runs under ledgerd's rule book without it.
+    let mut env = crate::rules::env_without(&[Feature::FixCleanup3_2_0]);
     let [alice, bob] = env.funded(["alice", "bob"]);
     let chan = env.open_channel(&alice, &bob, drops(10_000_000), 100);
     let sig = sign_claim(&alice.kp, &chan.key, 1_000_000);
@@ -709,7 +712,9 @@ fn channel_claim_preflight_codes_in_rippled_order() {
 
 #[test]
 fn channel_fund_expiration_rules() {
-    let mut env = Env::new();
+    // The codes before fixCleanup3_2_0, whose tec answers rules_cleanup320.rs shows: this
+    // story runs under ledgerd's rule book without it.
+    let mut env = crate::rules::env_without(&[Feature::FixCleanup3_2_0]);
     let [alice, bob] = env.funded(["alice", "bob"]);
     let chan = env.open_channel(&alice, &bob, drops(10_000_000), 1000);
     env.close();
@@ -765,7 +770,9 @@ fn channel_fund_expiration_rules() {
 fn channel_with_a_past_cancel_after_is_created_then_closed_by_anyone() {
     // A CancelAfter equal to the parent close time is not yet past, so fixPayChanCancelAfter
     // (tecEXPIRED at create for one past; tests/engine/rules.rs) does not refuse it.
-    let mut env = Env::new();
+    // Closing at the CancelAfter instant is fixCleanup3_2_0's strictness question
+    // (rules_cleanup320.rs): this story runs under ledgerd's rule book without it.
+    let mut env = crate::rules::env_without(&[Feature::FixCleanup3_2_0]);
     let [alice, bob, carol] = env.funded(["alice", "bob", "carol"]);
     env.close();
     let now = env.parent_close();

@@ -1,7 +1,7 @@
 //! fixCleanup3_2_0, spot by spot, each story run under ledgerd's rules with the amendment
-//! and without it. ledgerd does not yet build the whole bundle (it stays `Lacking`, see
-//! docs/amendments.md); these stories pin the spots it does build, both ways, as rippled
-//! 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
+//! and without it (gated since 2026-11-28; the whole list of spots, and the ValidVault
+//! rules ledgerd has no invariant for, in docs/amendments.md). These stories pin the spots
+//! outside vaults and lending, both ways, as rippled 3.2's code decides them (`PaymentChannelHelpers.cpp`, `PaymentChannelClaim.cpp`,
 //! `PaymentChannelFund.cpp`, `VaultCreate.cpp`, `NFTokenCancelOffer.cpp`,
 //! `PermissionedDEXInvariant.cpp`, `EscrowCreate.cpp`, `AMMEntry.cpp`,
 //! `DirectoryInvariant.cpp`, `MPTInvariant.cpp`, `LedgerStateFix.cpp`).
@@ -23,8 +23,7 @@ use ledgerd::protocol::types::{Hash256, Issue};
 use support::credentials::domain_set;
 use support::engine::*;
 
-/// Ledgerd's rule book, plus fixCleanup3_2_0 when `on` (a test may force on what the
-/// server would refuse to serve), or without it.
+/// Ledgerd's rule book (which has fixCleanup3_2_0) when `on`, or without it.
 fn env(on: bool) -> Env {
     if on {
         let mut cfg = LedgerConfig::default();

@@ -9,6 +9,11 @@
 //! - VaultDeposit preclaim: an issued amount below the last digit of the depositor's
 //!   spendable balance is `tecPRECISION_LOSS` (the issuer depositing is not asked); before
 //!   the fix the depositor got shares for it.
+//! - VaultWithdraw (`shouldWaiveWithdrawal`): the sole shareholder's shares are priced on
+//!   AssetsTotal, its LossUnrealized not taken off.
+//! - VaultWithdraw's final withdrawal: redeeming every share pays what the vault has on
+//!   hand and leaves AssetsTotal and AssetsAvailable at exactly zero.
+//! - VaultDeposit: the check that the depositor's line stays at or above zero is dropped.
 
 use crate::support;
 
@@ -263,5 +268,122 @@ mod deposit_into_debt {
         env.apply(&gw, trust(alice.iou("USD", 100)), Ter::tesSUCCESS);
         let ter = env.submit(&alice, deposit(key, gw.iou("USD", 111)));
         assert_eq!(ter, Ter::tecINSUFFICIENT_FUNDS);
+    }
+}
+
+// VaultWithdraw's final withdrawal (`VaultWithdraw::doApply`): a loan of a USD vault,
+// repaid in full, leaves AssetsTotal with digits AssetsAvailable and the pseudo-account's
+// line do not keep (the interest is booked as a 19-digit Number). The depositor, holding
+// every share, redeems them all. With the fix it takes what the vault has on hand and both
+// totals end at exactly zero, so the owner can delete the vault; before, both drop by the
+// shares' worth rounded to the currency, the dust stays in a vault with no shares and
+// VaultDelete is `tecHAS_OBLIGATIONS`.
+mod final_withdrawal_leaves_no_dust {
+    use super::*;
+    use crate::loan::{broker_tx, lender, loan_set, submit_loan};
+    use ledgerd::engine::vault::number_of;
+    use ledgerd::protocol::number::Number;
+    use support::mpt::with_mpt;
+
+    /// (AssetsTotal and AssetsAvailable after the last withdrawal, the depositor's USD
+    /// (all it had went into the vault), VaultDelete's answer).
+    fn answer(on: bool) -> (String, String, String, Ter) {
+        let mut env = env(on);
+        let [gw, owner, depositor, borrower] =
+            env.funded(["c320fGw", "c320fOwn", "c320fDep", "c320fBor"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        for a in [&owner, &depositor, &borrower] {
+            env.apply(a, trust(gw.iou("USD", 100_000_000)), Ter::tesSUCCESS);
+        }
+        env.apply(
+            &gw,
+            pay(&borrower, gw.iou("USD", 1_000_000)),
+            Ter::tesSUCCESS,
+        );
+        let deposit = gw.iou_s("USD", "99999.99999");
+        env.apply(&gw, pay(&depositor, deposit), Ter::tesSUCCESS);
+        let (vault, broker, _) = lender(
+            &mut env,
+            (&owner, &depositor),
+            gw.iou("USD", 0).issue(),
+            deposit,
+            broker_tx(100, 0, 0),
+        );
+        let tx = loan_set(broker, Number::from_i64(77_777))
+            .u32("InterestRate", 99_999)
+            .u32("PaymentInterval", 60)
+            .u32("PaymentTotal", 4);
+        assert_eq!(
+            submit_loan(&mut env, &borrower, &[&owner], tx),
+            Ter::tesSUCCESS
+        );
+        let loan = keylet::loan(&broker, 1);
+        let repay = crate::loan::pay(loan, gw.iou("USD", 200_000));
+        env.apply(&borrower, repay, Ter::tesSUCCESS);
+        let delete_loan = Tx::new("LoanDelete").h256("LoanID", loan);
+        env.apply(&owner, delete_loan, Ter::tesSUCCESS);
+        let delete_broker = Tx::new("LoanBrokerDelete").h256("LoanBrokerID", broker);
+        env.apply(&owner, delete_broker, Ter::tesSUCCESS);
+        let v = env.read(&vault).unwrap();
+        let (total, available) = (
+            number_of(&v, sf().assets_total),
+            number_of(&v, sf().assets_available),
+        );
+        assert_eq!(total.to_string(), "100000.3695605704491", "19 digits");
+        assert_eq!(available.to_string(), "100000.36956057044");
+        assert!(number_of(&v, sf().loss_unrealized).is_zero());
+        let share = v.mpt_id_of(sf().share_mpt_id).unwrap();
+        let all = shares(&env, &share, &depositor);
+        assert!(env.iou_balance(&depositor, &gw, "USD").is_zero());
+        let redeem = with_mpt(Tx::new("VaultWithdraw").h256("VaultID", vault), &share, all);
+        env.apply(&depositor, redeem, Ter::tesSUCCESS);
+        let gained = env.iou_balance(&depositor, &gw, "USD");
+        let v = env.read(&vault).unwrap();
+        let left = |f| number_of(&v, f).to_string();
+        let (total, available) = (left(sf().assets_total), left(sf().assets_available));
+        let delete = env.submit(&owner, Tx::new("VaultDelete").h256("VaultID", vault));
+        (total, available, gained.to_text(), delete)
+    }
+
+    #[test]
+    fn with_the_fix_the_totals_end_at_zero_and_the_vault_goes() {
+        let want = ("0", "0", "100000.3695605704", Ter::tesSUCCESS);
+        let (t, a, g, d) = answer(true);
+        assert_eq!((t.as_str(), a.as_str(), g.as_str(), d), want);
+    }
+
+    #[test]
+    fn without_it_the_dust_stays_behind_and_keeps_the_vault() {
+        let (t, a, g, d) = answer(false);
+        let want = (
+            "491e-13",
+            "4e-11",
+            "100000.3695605704",
+            Ter::tecHAS_OBLIGATIONS,
+        );
+        assert_eq!((t.as_str(), a.as_str(), g.as_str(), d), want);
+    }
+}
+
+// The pseudo-account's line is created as rippled's `addEmptyHolding` creates it, NoRipple
+// on the pseudo-account's side, so a withdrawal that empties it leaves it in place, with
+// the fix or without. (Were it deleted, `ValidMPTIssuance`'s rule that only VaultDelete
+// deletes a vault's holding would fail every last withdrawal under the fix.)
+#[test]
+fn the_last_withdrawal_leaves_the_vaults_line_in_place() {
+    for on in [false, true] {
+        let mut env = env(on);
+        let [gw, owner, alice] = env.funded(["c320kGw", "c320kOwner", "c320kAlice"]);
+        let (key, share) = usd_vault(&mut env, [&gw, &owner, &alice], 6, "10");
+        env.apply(&alice, deposit(key, gw.iou("USD", 10)), Ter::tesSUCCESS);
+        let all = shares(&env, &share, &alice);
+        let redeem =
+            support::mpt::with_mpt(Tx::new("VaultWithdraw").h256("VaultID", key), &share, all);
+        env.apply(&alice, redeem, Ter::tesSUCCESS);
+        let pseudo = env.read(&key).and_then(|v| v.account_of(sf().account));
+        let line = env.read(&keylet::line(&pseudo.unwrap(), &gw.id, &cur("USD")));
+        let line = line.unwrap_or_else(|| panic!("the line, fix {on}"));
+        assert!(line.amount_of(sf().balance).is_some_and(|b| b.is_zero()));
+        assert_eq!(env.iou_balance(&alice, &gw, "USD").to_text(), "10");
     }
 }

@@ -123,8 +123,10 @@ fn an_mpt_vault_holds_its_asset_in_the_pseudo_accounts_mptoken() {
     assert!(v.u8_of(sf().scale).is_none(), "MPT vaults have no Scale");
     assert_eq!(held(&env, &asset, &pseudo), Some(0), "an empty MPToken");
     let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
-    // Only fixCleanup3_2_0 names the holding (rules_cleanup320.rs); these rules lack it.
-    assert_eq!(iss.h256_of(sf().reference_holding), None);
+    // fixCleanup3_2_0 (in ledgerd's rule book; without it: rules_cleanup320.rs) has the
+    // shares name that holding.
+    let holding = keylet::mptoken(&asset, &pseudo);
+    assert_eq!(iss.h256_of(sf().reference_holding), Some(holding));
     // The share issuance and the asset's MPToken.
     assert_eq!(owner_count_of(&env, &pseudo), 2);
 
@@ -508,8 +510,10 @@ fn an_iou_vault_whose_pseudo_account_line_is_frozen_locks_its_shares() {
     let pseudo = v.account_of(sf().account).unwrap();
     let share = v.mpt_id_of(sf().share_mpt_id).unwrap();
     let iss = env.read(&keylet::mpt_issuance(&share)).unwrap();
-    // Only fixCleanup3_2_0 names the line (rules_cleanup320.rs); these rules lack it.
-    assert_eq!(iss.h256_of(sf().reference_holding), None);
+    // fixCleanup3_2_0 (in ledgerd's rule book; without it: rules_cleanup320.rs) has the
+    // shares name the pseudo-account's line.
+    let line = keylet::line(&pseudo, &issuer.id, &cur("USD"));
+    assert_eq!(iss.h256_of(sf().reference_holding), Some(line));
     assert!(env
         .read(&keylet::line(&pseudo, &issuer.id, &cur("USD")))
         .is_some());

@@ -46,17 +46,23 @@ fn votes_are_an_admins_and_survive_a_restart() {
         gated,
         json!({"name": "fixCleanup3_1_3", "supported": true, "enabled": true})
     );
-    // Not enabled (ledgerd lacks its rules): the default vote of a DefaultNo amendment.
-    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
+    // Enabled, DefaultNo and gated (since 2026-11-28): the default rule book has it too.
+    let gated = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
     assert_eq!(
-        cleanup,
-        json!({"name": "fixCleanup3_2_0", "supported": false, "vetoed": true, "enabled": false})
+        gated,
+        json!({"name": "fixCleanup3_2_0", "supported": true, "enabled": true})
+    );
+    // Not enabled (ledgerd lacks its rules): the default vote of a DefaultNo amendment.
+    let lacking = feature(addr, json!({"feature": "ConfidentialTransfer"}));
+    assert_eq!(
+        lacking,
+        json!({"name": "ConfidentialTransfer", "supported": false, "vetoed": true, "enabled": false})
     );
     let cancel = feature(addr, json!({"feature": "fixCleanup3_4_0"}));
     assert_eq!(cancel["vetoed"], true, "{cancel}");
-    let unveto = json!({"feature": "fixCleanup3_2_0", "vetoed": false});
+    let unveto = json!({"feature": "ConfidentialTransfer", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
-    let veto = json!({"feature": "fixCleanup3_2_0", "vetoed": true});
+    let veto = json!({"feature": "ConfidentialTransfer", "vetoed": true});
     assert_eq!(feature(addr, veto)["vetoed"], true);
     let unveto = json!({"feature": "fixCleanup3_4_0", "vetoed": false});
     assert_eq!(feature(addr, unveto)["vetoed"], false);
@@ -76,8 +82,8 @@ fn votes_are_an_admins_and_survive_a_restart() {
     assert!(server.terminate().success());
     let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
     let addr = server.addr();
-    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
-    assert_eq!(cleanup["vetoed"], true, "{cleanup}");
+    let lacking = feature(addr, json!({"feature": "ConfidentialTransfer"}));
+    assert_eq!(lacking["vetoed"], true, "{lacking}");
     let cancel = feature(addr, json!({"feature": "fixCleanup3_4_0"}));
     assert_eq!(cancel["vetoed"], false, "{cancel}");
     assert!(server.terminate().success());
@@ -153,6 +159,12 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
         (&confidential["enabled"], &confidential["supported"]),
         (&json!(false), &json!(false))
     );
+    // Listed in the libraries' [features] and gated: kept.
+    let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
+    assert_eq!(
+        (&cleanup["enabled"], &cleanup["supported"]),
+        (&json!(true), &json!(true))
+    );
     let entry = call(
         addr,
         "ledger_entry",
@@ -168,7 +180,7 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
     let log = server.log_text();
     assert!(
         log.contains("ConfidentialTransfer")
-            && log.contains("fixCleanup3_2_0")
+            && !log.contains("fixCleanup3_2_0")
             && !log.contains("Sponsor")
             && !log.contains("fixCleanup3_1_3"),
         "dropped presets named: {log}"
@@ -264,7 +276,7 @@ fn mainnet_as_of_a_date_with_a_configured_reserve() {
 }
 
 #[test]
-fn a_mainnet_date_ledgerd_cannot_serve_is_refused() {
+fn mainnet_is_served_to_its_last_recorded_day_and_a_bad_date_refused() {
     let refused = |preset: &str| {
         let args = ["serve", "--listen", "127.0.0.1:0", "--ephemeral"];
         let mut a = args.to_vec();
@@ -277,15 +289,12 @@ fn a_mainnet_date_ledgerd_cannot_serve_is_refused() {
             }
         }
     };
-    // Mainnet enabled fixCleanup3_2_0 on 2026-07-29; ledgerd lacks it (fixCleanup3_1_3,
-    // enabled 2026-05-27, is gated).
-    let log = refused("mainnet");
-    assert!(
-        log.contains("mainnet-2026-08-18")
-            && !log.contains("fixCleanup3_1_3")
-            && log.contains("fixCleanup3_2_0"),
-        "{log}"
-    );
+    // Mainnet enabled fixCleanup3_2_0 on 2026-07-29, the last amendment of its record
+    // ledgerd gated: the latest day is served, with it enabled.
+    let server = Server::start_quiet(&["--amendment-preset", "mainnet"]);
+    let cleanup = feature(server.addr(), json!({"feature": "fixCleanup3_2_0"}));
+    assert_eq!(cleanup["enabled"], true, "{cleanup}");
+    assert!(server.terminate().success());
     assert!(refused("mainnet-2024-02-30").contains("is not a date"));
     assert!(refused("mainnet-2099-01-01").contains("ledgerd records mainnet from 2014-01-01"));
 }

@@ -442,7 +442,10 @@ pub fn add_holding_for(
 }
 
 /// `addEmptyHolding` for an issued currency: a zero line from the pseudo-account to the
-/// issuer, whose reserve the pseudo-account "pays".
+/// issuer, whose reserve the pseudo-account "pays", with NoRipple set on the holder's side
+/// as rippled sets it (`bNoRipple = true`). For a holder with DefaultRipple (every
+/// pseudo-account) that side is then not in its default state, so emptying the line does
+/// not delete it: the vault's line lives until VaultDelete.
 fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
     if issue.is_xrp() || *holder == issue.issuer {
         return Ter::tesSUCCESS;
@@ -461,7 +464,7 @@ fn add_empty_line(sb: &mut Sandbox, holder: &AccountId, issue: &Issue) -> Ter {
             currency: issue.currency,
             limit: IouValue::ZERO,
             auth: false,
-            no_ripple: false,
+            no_ripple: true,
             freeze: false,
             deep_freeze: false,
             quality_in: 0,

@@ -55,13 +55,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     if named != Some(asset) && named != Some(VaultAsset::Mpt(share)) {
         return Err(Ter::tecWRONG_ASSET);
     }
-    if let VaultAsset::Mpt(id) = asset {
-        match crate::engine::mpt::issuance(view, &id) {
-            None => return Err(Ter::tecOBJECT_NOT_FOUND),
-            Some(i) if !i.is_flag(lsf_mpt::CAN_TRANSFER) => return Err(Ter::tecNO_AUTH),
-            Some(_) => {}
-        }
-    }
+    mpt_asset_transferable(view, &asset)?;
     if vault.u8_of(s.withdrawal_policy) != Some(STRATEGY_FIRST_COME_FIRST_SERVE) {
         return Err(Ter::tefINTERNAL);
     }
@@ -81,6 +75,25 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
     asset_frozen(view, &dst, &asset).into_result()?;
     if crate::engine::mpt::is_any_locked(view, &share, &[*account]) {
         return Err(Ter::tecLOCKED);
+    }
+    Ok(())
+}
+
+/// `canTransfer` of an MPT asset out of the vault: the issuance must exist
+/// (`tecOBJECT_NOT_FOUND`) and allow transfers (`tecNO_AUTH`). fixCleanup3_2_0 waives the
+/// second (`WaiveMPTCanTransfer`): a withdrawal is a way out, which an issuer must not be
+/// able to close. (A vault's MPT allows transfers at VaultCreate and ledgerd's DynamicMPT
+/// only adds capabilities, so only a unit test can show it.)
+fn mpt_asset_transferable(view: &dyn ReadView, asset: &VaultAsset) -> Result<(), Ter> {
+    let VaultAsset::Mpt(id) = asset else {
+        return Ok(());
+    };
+    let Some(iss) = crate::engine::mpt::issuance(view, id) else {
+        return Err(Ter::tecOBJECT_NOT_FOUND);
+    };
+    let waived = view.info().rules.enabled(Feature::FixCleanup3_2_0);
+    if !waived && !iss.is_flag(lsf_mpt::CAN_TRANSFER) {
+        return Err(Ter::tecNO_AUTH);
     }
     Ok(())
 }
@@ -237,14 +250,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     if held < shares {
         return Err(Ter::tecINSUFFICIENT_FUNDS);
     }
-    let available = number_of(&vault, s.assets_available);
-    let taken = assets.number();
-    if available < taken {
-        return Err(Ter::tecINSUFFICIENT_FUNDS);
-    }
-    let total = number_of(&vault, s.assets_total) - taken;
-    set_number(&mut vault, s.assets_total, total);
-    set_number(&mut vault, s.assets_available, available - taken);
+    let every_share = shares == iss.u64_of(s.outstanding_amount).unwrap_or(0);
+    let rules = &ctx.sb.info().rules;
+    let assets = debit_vault(&mut vault, &issue, assets, every_share, rules)?;
     let owner = vault.account_of(s.owner);
     ctx.sb.update(key, vault);
     crate::engine::mpt::send(&mut ctx.sb, &share, &ctx.account, &pseudo, shares).into_result()?;
@@ -275,6 +283,50 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     send_asset(&mut ctx.sb, &pseudo, &dst, &assets).into_result()
 }
 
+/// Takes what the shares redeem off the vault's AssetsTotal and AssetsAvailable and
+/// returns what they pay: `tecINSUFFICIENT_FUNDS` beyond what the vault has on hand (not
+/// its pseudo-account's balance: some of that may be pledged).
+fn debit_vault(
+    vault: &mut StObject,
+    issue: &VaultAsset,
+    assets: AssetAmount,
+    every_share: bool,
+    rules: &Rules,
+) -> Result<AssetAmount, Ter> {
+    let s = sf();
+    let available = number_of(vault, s.assets_available);
+    let taken = assets.number();
+    if available < taken {
+        return Err(Ter::tecINSUFFICIENT_FUNDS);
+    }
+    if every_share && rules.enabled(Feature::FixCleanup3_2_0) {
+        return pay_out_everything(vault, issue);
+    }
+    let total = number_of(vault, s.assets_total) - taken;
+    set_number(vault, s.assets_total, total);
+    set_number(vault, s.assets_available, available - taken);
+    Ok(assets)
+}
+
+/// fixCleanup3_2_0's final withdrawal (rippled `VaultWithdraw::doApply`): the shares
+/// redeemed are every share outstanding, so the holder takes all the vault has on hand
+/// (AssetsAvailable, whatever the shares computed to) and AssetsTotal and AssetsAvailable
+/// end at exactly zero: no dust outlives the last share. Before the fix both drop by the
+/// computed worth, and what rounding left stays in a vault with no shares. A loss still
+/// unrealized cannot get here (the sole holder's shares are priced on AssetsTotal, more
+/// than it has on hand): rippled's unreachable `tefINTERNAL`.
+fn pay_out_everything(vault: &mut StObject, asset: &VaultAsset) -> Result<AssetAmount, Ter> {
+    let s = sf();
+    if !number_of(vault, s.loss_unrealized).is_zero() {
+        return Err(Ter::tefINTERNAL);
+    }
+    let available = number_of(vault, s.assets_available);
+    let everything = vault_math::assets(asset, available).map_err(Unfit::ter)?;
+    set_number(vault, s.assets_total, Number::ZERO);
+    set_number(vault, s.assets_available, Number::ZERO);
+    Ok(everything)
+}
+
 /// A holder withdrawing an MPT to itself gets its MPToken back when it has none
 /// (`addEmptyHolding`, with MPTokenAuthorize's reserve check).
 fn own_token(ctx: &mut ApplyContext, id: &MptId, dst: &AccountId) -> Ter {
@@ -282,4 +334,47 @@ fn own_token(ctx: &mut ApplyContext, id: &MptId, dst: &AccountId) -> Ter {
         return Ter::tesSUCCESS;
     }
     super::add_share_token(&mut ctx.sb, id, dst, ctx.prior_balance)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::engine::entry::new_entry;
+    use crate::engine::sandbox::Sandbox;
+    use crate::ledger::flags::lt;
+    use crate::ledger::state::{stamp, State};
+    use crate::ledger::view::{StateView, ViewInfo};
+    use crate::protocol::st::StValue;
+
+    /// An empty ledger under ledgerd's rule book with fixCleanup3_2_0 on or off.
+    fn view(on: bool) -> StateView {
+        let info = ViewInfo::open_test(Rules::default_with(Feature::FixCleanup3_2_0, on));
+        StateView::new(Arc::new(State::new()), stamp(1, 0), info)
+    }
+
+    /// fixCleanup3_2_0's `WaiveMPTCanTransfer`: an MPT vault whose issuance no longer
+    /// allows transfers still pays out with the fix (`tecNO_AUTH` before); an issuance
+    /// that is gone is `tecOBJECT_NOT_FOUND` either way.
+    #[test]
+    fn withdrawing_waives_the_mpts_can_transfer_only_with_the_fix() {
+        let id = MptId::new(7, &AccountId([4; 20]));
+        let asset = VaultAsset::Mpt(id);
+        for (on, want) in [(false, Err(Ter::tecNO_AUTH)), (true, Ok(()))] {
+            let v = view(on);
+            assert_eq!(
+                mpt_asset_transferable(&v, &asset),
+                Err(Ter::tecOBJECT_NOT_FOUND)
+            );
+            let mut sb = Sandbox::new(&v);
+            let mut iss = new_entry(lt::MPTOKEN_ISSUANCE);
+            iss.set(sf().flags, StValue::UInt32(lsf_mpt::CAN_LOCK));
+            sb.insert(keylet::mpt_issuance(&id), iss.clone());
+            assert_eq!(mpt_asset_transferable(&sb, &asset), want, "fix {on}");
+            iss.set(sf().flags, StValue::UInt32(lsf_mpt::CAN_TRANSFER));
+            sb.update(keylet::mpt_issuance(&id), iss);
+            assert_eq!(mpt_asset_transferable(&sb, &asset), Ok(()), "fix {on}");
+        }
+    }
 }

@@ -506,6 +506,33 @@ fn a_cash_basis_loan_runs_rippleds_trajectory() {
     }
 }
 
+/// The loan invariant (`invariants/loan_v11.rs`) in the pipeline: a loan whose
+/// TotalValueOutstanding was edited one drop below its PrincipalOutstanding (negative
+/// interest due) fails the next transaction that writes it, LoanManage's impairment,
+/// with the amendment (`tecINVARIANT_FAILED`); without it the impairment applies.
+#[test]
+fn a_loan_left_with_negative_interest_due_fails_the_invariant_with_the_amendment() {
+    for on in [false, true] {
+        let mut env = env11(on);
+        let l = lending(&mut env, CASH_INVESTING, 100_000, broker_tx(0, 0, 0), 0);
+        let loan = borrow(&mut env, &l, 1_000, (10_000, 4, 600, 60), Ter::tesSUCCESS);
+        let principal = n_of(&env, &loan, sf().principal_outstanding);
+        let cfg = env.store.config().clone();
+        reopen(&mut env, cfg, |entries| {
+            let (_, e) = entries.iter_mut().find(|(k, _)| *k == loan).expect("loan");
+            let short = with_number(Tx(e.clone()), "TotalValueOutstanding", principal - d(1));
+            *e = short.0;
+        });
+        let want = if on {
+            Ter::tecINVARIANT_FAILED
+        } else {
+            Ter::tesSUCCESS
+        };
+        let owner = l.owner.clone();
+        env.apply(&owner, manage(loan, TF_IMPAIR), want);
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Closed-ended vaults
 // ---------------------------------------------------------------------------------------

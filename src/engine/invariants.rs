@@ -17,6 +17,7 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
 mod cleanup320;
+mod loan_v11;
 mod vault_v11;
 
 /// Which invariant failed.
@@ -80,6 +81,11 @@ pub enum Violation {
     /// Under LendingProtocolV1_1, a vault's fixed fields changed, or a closed-ended vault
     /// without both dates in their gap (rippled `ValidVault`, `invariants/vault_v11.rs`).
     BadVault,
+    /// A new loan from a closed-ended vault maturing at or after its RedemptionDate, or,
+    /// under LendingProtocolV1_1, a loan with a NextPaymentDueDate and no payment left,
+    /// negative interest due, or no broker or vault (rippled `ValidLoan`,
+    /// `invariants/loan_v11.rs`).
+    BadLoan,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -426,6 +432,7 @@ pub fn permissioned_dex(
     use crate::ledger::view::ReadView;
     cleanup320::check(sb, tx, ter)?; // fixCleanup3_2_0's invariants, whatever `dex`.
     vault_v11::check(sb)?; // LendingProtocolV1_1's vault rules, whatever `dex`.
+    loan_v11::check(sb)?; // and its loan rules.
     let s = sf();
     if dex == DexCheck::None || ter != super::ter::Ter::tesSUCCESS {
         return Ok(());

@@ -132,7 +132,7 @@ amendments! {
     FixCleanup3_4_0 = "fixCleanup3_4_0", DefaultNo, false, Lacking, None;
     Sponsor = "Sponsor", DefaultNo, false, Gated, None;
     BatchV1_1 = "BatchV1_1", DefaultNo, false, Gated, None;
-    LendingProtocolV1_1 = "LendingProtocolV1_1", DefaultNo, false, Lacking, None;
+    LendingProtocolV1_1 = "LendingProtocolV1_1", DefaultNo, false, Gated, None;
     ConfidentialTransfer = "ConfidentialTransfer", DefaultNo, false, Lacking, None;
     FixCleanup3_3_0 = "fixCleanup3_3_0", DefaultNo, false, Gated, None;
     FixCleanup3_2_0 = "fixCleanup3_2_0", DefaultNo, false, Gated, on(105928705, "2026-07-29T10:01:40Z", "350286C2517CBCA2D66FE785B115462ABCF947F8A3C69AB47EC7BF1E6CDFF862");

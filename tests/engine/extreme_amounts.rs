@@ -301,8 +301,10 @@ fn lend(w: &mut World, kind: Kind) {
     w.brokers.push(Broker { key: bkey, kind });
 }
 
+/// Without LendingProtocolV1_1: the world's brokers are over open-ended vaults.
 fn world() -> World {
-    let mut env = Env::new();
+    let off = [ledgerd::protocol::features::Feature::LendingProtocolV1_1];
+    let mut env = crate::rules::env_without(&off);
     let [gw, alice, carol, dave] = env.funded(["xGw", "xAlice", "xCarol", "xDave"]);
     let mpt = issue(&mut env, &gw, &[&alice, &carol, &dave]);
     let usd = |n| gw.iou("USD", n);

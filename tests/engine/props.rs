@@ -3394,7 +3394,10 @@ fn run_broker_ops(ops: &[BrokerOp]) -> usize {
     use ledgerd::engine::vault::number_of;
     use ledgerd::protocol::number::Number;
     use ledgerd::protocol::st::StValue;
-    let mut env = Env::new();
+    // The broker is over an open-ended vault: without LendingProtocolV1_1, which needs a
+    // closed-ended one (the cover's books do not depend on the vault's kind).
+    let off = [ledgerd::protocol::features::Feature::LendingProtocolV1_1];
+    let mut env = crate::rules::env_without(&off);
     let people = env.funded(["pbOwner", "pbOther"]);
     let owner = &people[0];
     let vseq = env.seq(owner);

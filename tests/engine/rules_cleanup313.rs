@@ -47,9 +47,12 @@ use support::credentials::domain_set;
 use support::engine::*;
 use support::mpt::mpt;
 
-/// ledgerd's rule book (which has fixCleanup3_1_3) with it on, or with it taken off.
+/// ledgerd's rule book (which has fixCleanup3_1_3) with it on, or with it taken off;
+/// without LendingProtocolV1_1, since the loan stories (rippled's) lend from open-ended
+/// vaults.
 pub fn env313(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();
+    cfg.rule_book.presets.remove(Feature::LendingProtocolV1_1);
     if on {
         cfg.rule_book.presets.insert(Feature::FixCleanup3_1_3);
     } else {

@@ -32,8 +32,13 @@ use ledgerd::protocol::number::Number;
 use ledgerd::protocol::types::{Hash256, Issue};
 use support::engine::*;
 
+/// Without LendingProtocolV1_1, whose LoanBrokerSet refuses these open-ended vaults.
 fn env320(on: bool) -> Env {
-    env_with(Feature::FixCleanup3_2_0, on, &[])
+    env_with(
+        Feature::FixCleanup3_2_0,
+        on,
+        &[Feature::LendingProtocolV1_1],
+    )
 }
 
 fn cover_tx(kind: &str, broker: Hash256, amount: Amount) -> Tx {

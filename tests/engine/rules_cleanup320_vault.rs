@@ -178,8 +178,13 @@ mod sole_shareholder_bears_no_unrealized_loss {
 
     /// (shares burnt, the shares the fix's pricing burns, the pre-fix pricing's).
     fn answer(on: bool) -> (i128, i128, i128) {
-        let (mut env, [owner, depositor, _], vault, _, loan) =
-            crate::loan::lifecycle_in(env(on), 0);
+        // rippled's lifecycle loan, from an open-ended vault: without LendingProtocolV1_1.
+        let env = env_with(
+            Feature::FixCleanup3_2_0,
+            on,
+            &[Feature::LendingProtocolV1_1],
+        );
+        let (mut env, [owner, depositor, _], vault, _, loan) = crate::loan::lifecycle_in(env, 0);
         let impair = Tx::new("LoanManage").h256("LoanID", loan).flags(TF_IMPAIR);
         env.apply(&owner, impair, Ter::tesSUCCESS);
         let v = env.read(&vault).unwrap();

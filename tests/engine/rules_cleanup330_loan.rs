@@ -21,8 +21,13 @@ use support::engine::*;
 /// TrustSet's tfSetFreeze.
 const TF_SET_FREEZE: u32 = 0x0010_0000;
 
+/// Without LendingProtocolV1_1, whose LoanBrokerSet refuses these open-ended vaults.
 fn env330(on: bool) -> Env {
-    env_with(Feature::FixCleanup3_3_0, on, &[])
+    env_with(
+        Feature::FixCleanup3_3_0,
+        on,
+        &[Feature::LendingProtocolV1_1],
+    )
 }
 
 fn cover_tx(kind: &str, broker: Hash256, amount: Amount) -> Tx {

@@ -11,7 +11,7 @@
 //!   is on time and a late one `tecTOO_SOON`; before the fix the instant was late.
 //!
 //! Each loan: 300 XRP at no interest, three payments 600 s apart, 60 s of grace, from an
-//! accrual XRP vault.
+//! accrual XRP vault (open-ended, so without LendingProtocolV1_1, as rippled's tests).
 
 use crate::rules::env_with;
 use crate::rules_lending11_loan::{
@@ -26,9 +26,19 @@ use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::types::Hash256;
 use support::engine::*;
 
+/// ledgerd's rule book with fixCleanup3_4_0 on or off, without LendingProtocolV1_1 (the
+/// stories' vaults are open-ended).
+fn env340(on: bool) -> Env {
+    env_with(
+        Feature::FixCleanup3_4_0,
+        on,
+        &[Feature::LendingProtocolV1_1],
+    )
+}
+
 /// A story's loan: (env, parties, loan, its StartDate).
 fn story(on: bool) -> (Env, Lending, Hash256, u32) {
-    let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+    let mut env = env340(on);
     let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
     let loan = borrow(&mut env, &l, 300, (0, 3, 600, 60), Ter::tesSUCCESS);
     let start = u32_of(&env, &loan, sf().start_date).unwrap();
@@ -150,7 +160,7 @@ fn a_payment_at_the_due_instant_is_on_time_with_the_fix() {
 #[test]
 fn a_payment_at_the_due_instant_is_charged_as_on_time_with_the_fix() {
     for on in [false, true] {
-        let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+        let mut env = env340(on);
         let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
         let loan = borrow(&mut env, &l, 1_200, (0, 12, 600, 60), Ter::tesSUCCESS);
         let start = u32_of(&env, &loan, sf().start_date).unwrap();
@@ -201,7 +211,7 @@ fn before_the_fix_unimpairing_within_the_interval_restores_the_due_date() {
 #[test]
 fn an_impaired_overdue_loan_pays_only_as_late_with_the_fix() {
     for on in [false, true] {
-        let mut env = env_with(Feature::FixCleanup3_4_0, on, &[]);
+        let mut env = env340(on);
         let l = lending(&mut env, LEGACY, 10_000, broker_tx(0, 0, 0), 0);
         let tx = crate::loan::loan_set(
             l.broker,

@@ -614,14 +614,19 @@ fn a_deposit_checks_both_pool_assets_only_with_amm_clawback() {
 }
 
 // LendingProtocolV1_1 (closed-ended vaults, VaultDelete's MemoData) and fixCleanup3_4_0
-// (VaultWithdraw's CredentialIDs): their fields are in 3.4.1's templates, but ledgerd
-// lacks both amendments, so its rules never enable them and xrpld's answer without them
-// is the only one: `temDISABLED` before any other check. Each story also shows the same
-// transaction without the field reaching its next check.
+// (VaultWithdraw's CredentialIDs): their fields are in 3.4.1's templates; a ledger
+// without the amendment answers `temDISABLED` before any other check (LendingProtocolV1_1
+// is gated, so its stories run without it; rules_lending11_vault.rs shows it with). Each
+// story also shows the same transaction without the field reaching its next check.
 
 /// Applies `make()` from alice under ledgerd's default rules (funded as in `both_ways`).
 fn under_default_rules(make: impl Fn(&[Account]) -> Tx) -> Ter {
-    let mut env = env_without(&[]);
+    under_rules_without(&[], make)
+}
+
+/// Applies `make()` from alice under ledgerd's default rules less `off`.
+fn under_rules_without(off: &[Feature], make: impl Fn(&[Account]) -> Tx) -> Ter {
+    let mut env = env_without(off);
     let accounts = ["alice", "bob", "gateway"].map(Account::new);
     for a in &accounts {
         env.fund(a, xrp(10_000));
@@ -630,25 +635,32 @@ fn under_default_rules(make: impl Fn(&[Account]) -> Tx) -> Ter {
     env.submit(&accounts[0], make(&accounts))
 }
 
+/// Applies `make()` under ledgerd's default rules without LendingProtocolV1_1.
+fn without_lending11(make: impl Fn(&[Account]) -> Tx) -> Ter {
+    under_rules_without(&[Feature::LendingProtocolV1_1], make)
+}
+
 #[test]
 fn closed_ended_vault_fields_need_lending_protocol_v1_1() {
-    assert_eq!(under_default_rules(|_| vault_create()), Ter::tesSUCCESS);
+    assert_eq!(without_lending11(|_| vault_create()), Ter::tesSUCCESS);
     for field in ["SubscriptionDate", "RedemptionDate"] {
         let dated = |_: &[Account]| vault_create().u32(field, 900_000_000);
-        assert_eq!(under_default_rules(dated), Ter::temDISABLED, "{field}");
+        assert_eq!(without_lending11(dated), Ter::temDISABLED, "{field}");
     }
     for kind in [0, 1] {
         let kinded = |_: &[Account]| vault_create().u8("VaultKind", kind);
-        assert_eq!(under_default_rules(kinded), Ter::temDISABLED, "{kind}");
+        assert_eq!(without_lending11(kinded), Ter::temDISABLED, "{kind}");
     }
 }
 
 #[test]
 fn a_vault_delete_memo_needs_lending_protocol_v1_1() {
     let delete = |a: &[Account]| Tx::new("VaultDelete").h256("VaultID", keylet::vault(&a[0].id, 9));
-    assert_eq!(under_default_rules(delete), Ter::tecNO_ENTRY);
+    assert_eq!(without_lending11(delete), Ter::tecNO_ENTRY);
     let memo = |a: &[Account]| delete(a).blob("MemoData", b"closing");
-    assert_eq!(under_default_rules(memo), Ter::temDISABLED);
+    assert_eq!(without_lending11(memo), Ter::temDISABLED);
+    // With it (ledgerd's own book) the memo passes preflight to the vault's absence.
+    assert_eq!(under_default_rules(memo), Ter::tecNO_ENTRY);
 }
 
 #[test]

@@ -7,18 +7,20 @@
 //!   principal outstanding at stake on impairment and default. Its loans skip the
 //!   accrual AssetsMaximum gates and the broker's caps count principal only. The vault's
 //!   version decides, never the rules (a vault made before the amendment keeps accruing
-//!   after it). Each story runs rippled's two ways: a cash-basis vault (rippled's
-//!   `all_ | featureLendingProtocolV1_1`) and an accrual one (`all_`).
+//!   after it). Each story runs rippled's two ways: a cash-basis vault under the
+//!   amendment (rippled's `all_ | featureLendingProtocolV1_1`) and an accrual,
+//!   open-ended one without it (`all_`, whose vaults are open-ended: with the amendment
+//!   their broker would be refused).
 //!
-//!   ledgerd's VaultCreate does not write LEVersion yet, so a story sets it (and a
-//!   vault's kind and dates) on the vault entry by reopening the ledger from an edited
-//!   snapshot (`rules_fixes2::reopen`). A snapshot under a Lacking amendment is refused,
-//!   so those ledgers run without LendingProtocolV1_1 in their rules; the cash-basis
-//!   paths read only the vault's LEVersion, so this is the rule under test. The phase
-//!   gates, which need both the amendment and a closed-ended vault, are unit tests of
-//!   `loan_set::vault_open_for_loans` and `loan_broker_set::preclaim`.
+//!   The stories shape the vault (its LEVersion, kind and dates) on the entry by
+//!   reopening the ledger from an edited snapshot (`rules_fixes2::reopen`), so that the
+//!   closed-ended vault is already investing; the cash-basis paths read only the
+//!   vault's LEVersion.
 //! - Closed-ended vaults: with the amendment a new broker over an open-ended vault is
-//!   `tecNO_PERMISSION` (below, both ways).
+//!   `tecNO_PERMISSION` (below, both ways); under ledgerd's own rule book a vault that
+//!   VaultCreate makes closed-ended lends only while it invests, and no loan outlasts
+//!   its RedemptionDate (the last story; `loan_set::vault_open_for_loans` has each gate
+//!   both ways as unit tests).
 
 use crate::loan::{loan_set, submit_loan};
 use crate::rules::env_with;
@@ -239,7 +241,7 @@ fn xrp_n(n: i64) -> Number {
 /// `testCashBasisLoanSetOrigination`: 10'000 XRP from a 100'000 XRP vault at 10% over
 /// two daily payments; returns (AssetsTotal delta, DebtTotal delta, interest due).
 fn origination(cash: bool) -> (Number, Number, Number) {
-    let mut env = env11(false);
+    let mut env = env11(cash);
     let shape = if cash { CASH_INVESTING } else { LEGACY };
     let l = lending(&mut env, shape, 100_000, broker_tx(0, 0, 0), 0);
     let s = sf();
@@ -272,7 +274,7 @@ fn a_cash_basis_loan_books_no_interest_when_it_is_made() {
 
 /// The same loan against a vault whose AssetsMaximum leaves `slack` above its total.
 fn under_assets_maximum(cash: bool, slack: Number, want: Ter) {
-    let mut env = env11(false);
+    let mut env = env11(cash);
     let shape = if cash { CASH_INVESTING } else { LEGACY };
     let l = lending(&mut env, shape, 100_000, broker_tx(0, 0, 0), 0);
     let maximum = n_of(&env, &l.vault, sf().assets_total) + slack;
@@ -310,7 +312,7 @@ fn a_cash_basis_broker_caps_principal_only() {
             (new_debt - d(1), Ter::tecLIMIT_EXCEEDED),
             (new_debt, Ter::tesSUCCESS),
         ] {
-            let mut env = env11(false);
+            let mut env = env11(cash);
             let shape = if cash { CASH_INVESTING } else { LEGACY };
             let l = lending(&mut env, shape, 100_000, broker_tx(0, 0, 0), 0);
             let update = with_number(
@@ -338,7 +340,7 @@ struct PayDeltas {
 /// grace); `late` waits past the due date first, then one payment of `amount(periodic)`
 /// drops with `flags`.
 fn one_payment(cash: bool, late: bool, flags: u32, amount: fn(i64) -> i64) -> PayDeltas {
-    let mut env = env11(false);
+    let mut env = env11(cash);
     let shape = if cash { CASH_INVESTING } else { LEGACY };
     let l = lending(&mut env, shape, 1_000_000, broker_tx(0, 0, 0), 0);
     let s = sf();
@@ -410,7 +412,7 @@ fn a_cash_basis_vault_books_the_interest_each_payment_brings() {
 /// grace), a 1'000'000 XRP vault, 5'000 XRP cover at 10% minimum and 25% liquidation.
 /// Returns the story and the loan's exposure (principal on cash basis, TVO − MFO else).
 fn managed(cash: bool) -> (Env, Lending, Hash256, Number) {
-    let mut env = env11(false);
+    let mut env = env11(cash);
     let shape = if cash { CASH_INVESTING } else { LEGACY };
     let l = lending(
         &mut env,
@@ -474,7 +476,7 @@ fn a_cash_basis_default_writes_off_the_principal() {
 #[test]
 fn a_cash_basis_loan_runs_rippleds_trajectory() {
     for on in [true, false] {
-        let mut env = env11(false);
+        let mut env = env11(on);
         let shape = if on { CASH_INVESTING } else { LEGACY };
         let l = lending(
             &mut env,
@@ -504,14 +506,40 @@ fn a_cash_basis_loan_runs_rippleds_trajectory() {
     }
 }
 
+/// The loan invariant (`invariants/loan_v11.rs`) in the pipeline: a loan whose
+/// TotalValueOutstanding was edited one drop below its PrincipalOutstanding (negative
+/// interest due) fails the next transaction that writes it, LoanManage's impairment,
+/// with the amendment (`tecINVARIANT_FAILED`); without it the impairment applies.
+#[test]
+fn a_loan_left_with_negative_interest_due_fails_the_invariant_with_the_amendment() {
+    for on in [false, true] {
+        let mut env = env11(on);
+        let l = lending(&mut env, CASH_INVESTING, 100_000, broker_tx(0, 0, 0), 0);
+        let loan = borrow(&mut env, &l, 1_000, (10_000, 4, 600, 60), Ter::tesSUCCESS);
+        let principal = n_of(&env, &loan, sf().principal_outstanding);
+        let cfg = env.store.config().clone();
+        reopen(&mut env, cfg, |entries| {
+            let (_, e) = entries.iter_mut().find(|(k, _)| *k == loan).expect("loan");
+            let short = with_number(Tx(e.clone()), "TotalValueOutstanding", principal - d(1));
+            *e = short.0;
+        });
+        let want = if on {
+            Ter::tecINVARIANT_FAILED
+        } else {
+            Ter::tesSUCCESS
+        };
+        let owner = l.owner.clone();
+        env.apply(&owner, manage(loan, TF_IMPAIR), want);
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Closed-ended vaults
 // ---------------------------------------------------------------------------------------
 
 /// With the amendment a new broker over an open-ended vault is `tecNO_PERMISSION`
 /// (rippled #8076); without it the broker is made. (Over a closed-ended vault it is
-/// made both ways: `loan_broker_set`'s unit test, since no ledger here can hold one
-/// under the amendment yet.)
+/// made: the story below.)
 #[test]
 fn a_new_broker_over_an_open_ended_vault_is_refused_with_the_amendment() {
     for on in [false, true] {
@@ -530,4 +558,71 @@ fn a_new_broker_over_an_open_ended_vault_is_refused_with_the_amendment() {
         };
         env.apply(&owner, broker_tx(0, 0, 0).h256("VaultID", vault), want);
     }
+}
+
+/// Under ledgerd's own rule book (LendingProtocolV1_1 on), a vault VaultCreate makes
+/// closed-ended, as a user of xrpld with the amendment would: it takes a deposit while it
+/// subscribes and gets a broker, which may not lend yet (`tecTOO_SOON`); once the
+/// SubscriptionDate has passed it lends, but no loan whose last payment (plus 60 s) falls
+/// after the RedemptionDate (`tecNO_PERMISSION`); the loan is booked on a cash basis and
+/// its first payment brings its interest into AssetsTotal; from the RedemptionDate on it
+/// lends no more (`tecEXPIRED`).
+#[test]
+fn a_closed_ended_vault_lends_while_it_invests_under_ledgerds_own_rules() {
+    let mut env = crate::rules::env_without(&[]);
+    assert!(env.store.rules().enabled(Feature::LendingProtocolV1_1));
+    let [owner, borrower] = env.funded(["l11OwnOwner", "l11OwnBorrower"]);
+    env.fund(&owner, xrp(20_000));
+    let (sub, red) = (env.parent_close() + 600, env.parent_close() + 20_600);
+    let seq = env.seq(&owner);
+    let mut create = Tx::new("VaultCreate")
+        .u8("VaultKind", 1)
+        .u32("SubscriptionDate", sub)
+        .u32("RedemptionDate", red);
+    create.0.set(sf().asset, StValue::Issue(Issue::XRP));
+    let fee = env.store.fees().reserve_inc_drops as i64;
+    env.apply(&owner, create.amount("Fee", drops(fee)), Ter::tesSUCCESS);
+    let vault = keylet::vault(&owner.id, seq);
+    let version = env.read(&vault).expect("vault").u8_of(sf().le_version);
+    assert_eq!(version, Some(1), "cash basis");
+    let dep = Tx::new("VaultDeposit").h256("VaultID", vault);
+    env.apply(&owner, dep.amount("Amount", xrp(10_000)), Ter::tesSUCCESS);
+    let seq = env.seq(&owner);
+    env.apply(
+        &owner,
+        broker_tx(0, 0, 0).h256("VaultID", vault),
+        Ter::tesSUCCESS,
+    );
+    let broker = keylet::loan_broker(&owner.id, seq);
+    env.close();
+    let l = Lending {
+        owner,
+        borrower,
+        vault,
+        broker,
+    };
+    let terms = (10_000, 4, 1_000, 60);
+    borrow(&mut env, &l, 1_000, terms, Ter::tecTOO_SOON);
+    close_at(&mut env, sub + 10);
+    // 20 payments 1'000 s apart (and 60 s) end past the RedemptionDate (start: sub + 10).
+    borrow(
+        &mut env,
+        &l,
+        1_000,
+        (10_000, 20, 1_000, 60),
+        Ter::tecNO_PERMISSION,
+    );
+    let [assets, debt, ..] = books(&env, &l);
+    let loan = borrow(&mut env, &l, 1_000, terms, Ter::tesSUCCESS);
+    assert_eq!(books(&env, &l)[..2], [assets, debt + xrp_n(1_000)]);
+    env.close();
+    let periodic = n_of(&env, &loan, sf().periodic_payment)
+        .to_i64()
+        .expect("drops")
+        + 1;
+    let borrower = l.borrower.clone();
+    env.apply(&borrower, loan_pay(loan, periodic, 0), Ter::tesSUCCESS);
+    assert!(books(&env, &l)[0] > assets, "the interest paid is booked");
+    close_at(&mut env, red);
+    borrow(&mut env, &l, 1_000, terms, Ter::tecEXPIRED);
 }

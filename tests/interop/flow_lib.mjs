@@ -51,3 +51,29 @@ export async function fund(client, wallets, drops = '1000000000') {
     check(result(r) === 'tesSUCCESS', `genesis funds ${w.address}`)
   }
 }
+
+// A closed-ended XRP vault of `owner` (LendingProtocolV1_1, which ledgerd's default rule
+// book enables: a new broker needs one) that subscribes for ten minutes, `drops`
+// deposited by `depositor` meanwhile, then one ledger_accept whose close_time passes the
+// SubscriptionDate: the vault invests, the phase in which it may get a broker and lend.
+// Its RedemptionDate is 30 days on. Returns the vault's ID.
+export async function investingVault(client, owner, depositor, drops) {
+  const state = (await req(client, { command: 'server_state' })).state
+  const now = (await req(client, { command: 'ledger', ledger_index: 'validated' })).ledger.close_time
+  const subscription = now + 600
+  const created = await submit(client, {
+    TransactionType: 'VaultCreate', Account: owner.address, Asset: { currency: 'XRP' },
+    Fee: String(state.validated_ledger.reserve_inc),
+    VaultKind: 1, SubscriptionDate: subscription, RedemptionDate: subscription + 30 * 86400,
+  }, owner)
+  check(result(created) === 'tesSUCCESS', `VaultCreate closed-ended: ${result(created)}`)
+  const vault = (await req(client, { command: 'account_objects', account: owner.address, type: 'vault' })).account_objects[0]
+  check(vault.VaultKind === 1 && vault.LEVersion === 1, `a closed-ended, cash-basis vault: ${JSON.stringify(vault)}`)
+  const deposit = { TransactionType: 'VaultDeposit', Account: depositor.address, VaultID: vault.index, Amount: drops }
+  const dep = await submit(client, deposit, depositor)
+  check(result(dep) === 'tesSUCCESS', `VaultDeposit while it subscribes: ${result(dep)}`)
+  await req(client, { command: 'ledger_accept', close_time: subscription + 10 })
+  const late = await submit(client, deposit, depositor)
+  check(result(late) === 'tecEXPIRED', `VaultDeposit once it invests: ${result(late)}`)
+  return vault.index
+}

@@ -431,26 +431,33 @@ fn xrpl_py_vault_mpt_flow() {
 }
 
 /// A LoanBroker over an XRP vault with xrpl.js: set, cover deposit and withdraw, update,
-/// delete (`loan_broker_flow.mjs`).
+/// delete (`loan_broker_flow.mjs`). Its vault is open-ended, as in xrpl.js's own test
+/// against its CI's xrpld, whose `[features]` lack LendingProtocolV1_1 (under which a new
+/// broker needs a closed-ended vault): it runs under the `ci` preset.
 fn xrpl_js_loan_broker_flow() {
-    xrpl_js_on_a_fresh_server("loan_broker_flow.mjs", "xrpl.js loan broker flow");
+    let what = "xrpl.js loan broker flow";
+    xrpl_js_on(&ci_server(), "loan_broker_flow.mjs", what);
 }
 
-/// A loan's life with xrpl.js over WebSocket: co-signed with signLoanSetByCounterparty,
-/// impaired, paid and deleted (`loan_flow.mjs`).
+/// A loan's life with xrpl.js over WebSocket under the default rules: a closed-ended
+/// vault that invests after time travel lends, co-signed with signLoanSetByCounterparty,
+/// booked on a cash basis, impaired, paid and deleted (`loan_flow.mjs`).
 fn xrpl_js_loan_flow() {
     xrpl_js_on_a_fresh_server("loan_flow.mjs", "xrpl.js loan flow");
 }
 
-/// A loan co-signed by the borrower's signer list with xrpl-py over HTTP, impaired and
-/// paid off (`py_loan_flow.py`).
+/// A loan co-signed by the borrower's signer list with xrpl-py over HTTP, from a
+/// closed-ended vault that invests after time travel, impaired and paid off under the
+/// default rules (`py_loan_flow.py`).
 fn xrpl_py_loan_flow() {
     xrpl_py_on_a_fresh_server("py_loan_flow.py", "xrpl-py loan flow");
 }
 
-/// A LoanBroker over an XRP vault with xrpl-py over HTTP (`py_loan_broker_flow.py`).
+/// A LoanBroker over an open-ended XRP vault with xrpl-py over HTTP
+/// (`py_loan_broker_flow.py`), under the `ci` preset as `xrpl_js_loan_broker_flow`.
 fn xrpl_py_loan_broker_flow() {
-    xrpl_py_on_a_fresh_server("py_loan_broker_flow.py", "xrpl-py loan broker flow");
+    let what = "xrpl-py loan broker flow";
+    xrpl_py_on(&ci_server(), "py_loan_broker_flow.py", what);
 }
 
 /// Escrows of an issued currency (with a transfer rate) and of an MPT with xrpl.js over

@@ -1,15 +1,19 @@
-// Drive a running ledgerd with xrpl.js, unmodified, over WebSocket through a loan's life:
-// a broker over an XRP vault lends 10 XRP at 10% over four hourly payments; the broker
-// signs the LoanSet and the borrower co-signs it with signLoanSetByCounterparty; the loan
-// is found by hashLoan and by ledger_entry's {loan_broker_id, loan_seq}; the owner
-// impairs and unimpairs it (the vault's LossUnrealized follows); the borrower pays one
-// periodic payment, then the rest with tfLoanFullPayment; the loan, then the broker, are
-// deleted.
+// Drive a running ledgerd with xrpl.js, unmodified, over WebSocket through a loan's life
+// under the server's default rules (LendingProtocolV1_1 on): a closed-ended XRP vault
+// takes a deposit while it subscribes and, once time travel has passed its
+// SubscriptionDate, invests; a broker over it lends 10 XRP at 10% over four hourly
+// payments; the broker signs the LoanSet and the borrower co-signs it with
+// signLoanSetByCounterparty; the loan is found by hashLoan and by ledger_entry's
+// {loan_broker_id, loan_seq}; the vault books it on a cash basis (no interest in
+// AssetsTotal); the owner impairs and unimpairs it (the vault's LossUnrealized, the
+// principal at stake, follows); the borrower pays one periodic payment (its interest
+// reaches AssetsTotal), then the rest with tfLoanFullPayment; the loan, then the broker,
+// are deleted.
 // Usage: node loan_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
 import xrpl from 'xrpl'
 import { hashes } from 'xrpl'
-import { check, connect, finish, fund, req, result, submit } from './flow_lib.mjs'
+import { check, connect, finish, fund, investingVault, req, result, submit } from './flow_lib.mjs'
 
 const { ECDSA, Wallet } = xrpl
 
@@ -20,13 +24,8 @@ const depositor = Wallet.generate(ECDSA.secp256k1)
 const borrower = Wallet.generate(ECDSA.ed25519)
 await fund(client, [owner, depositor, borrower])
 const state = (await req(client, { command: 'server_state' })).state
-const increment = String(state.validated_ledger.reserve_inc)
 
-const created = await submit(client, { TransactionType: 'VaultCreate', Account: owner.address, Asset: { currency: 'XRP' }, Fee: increment }, owner)
-check(result(created) === 'tesSUCCESS', `VaultCreate: ${result(created)}`)
-const vaultID = (await req(client, { command: 'account_objects', account: owner.address, type: 'vault' })).account_objects[0].index
-const dep = await submit(client, { TransactionType: 'VaultDeposit', Account: depositor.address, VaultID: vaultID, Amount: '50000000' }, depositor)
-check(result(dep) === 'tesSUCCESS', `VaultDeposit: ${result(dep)}`)
+const vaultID = await investingVault(client, owner, depositor, '50000000')
 const seq = (await req(client, { command: 'account_info', account: owner.address })).account_data.Sequence
 const set = await submit(client, { TransactionType: 'LoanBrokerSet', Account: owner.address, VaultID: vaultID, ManagementFeeRate: 1000 }, owner)
 check(result(set) === 'tesSUCCESS', `LoanBrokerSet: ${result(set)}`)
@@ -53,12 +52,13 @@ const byParts = (await req(client, { command: 'ledger_entry', loan: { loan_broke
 check(byParts === loanID, 'ledger_entry loan by broker and sequence')
 const listed = (await req(client, { command: 'account_objects', account: borrower.address, type: 'loan' })).account_objects
 check(listed.length === 1 && listed[0].index === loanID, "the borrower's account_objects of type loan")
+let vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
+check(vault.AssetsTotal === '50000000', `cash basis: the loan adds no interest to AssetsTotal: ${vault.AssetsTotal}`)
 
 const impair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanImpair }, owner)
 check(result(impair) === 'tesSUCCESS', `LoanManage impair: ${result(impair)}`)
-const owed = Number(loan.TotalValueOutstanding) - Number(loan.ManagementFeeOutstanding)
-let vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
-check(Number(vault.LossUnrealized) === owed, `the vault's LossUnrealized: ${vault.LossUnrealized} (owed ${owed})`)
+vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
+check(vault.LossUnrealized === loan.PrincipalOutstanding, `the vault's LossUnrealized is the principal: ${vault.LossUnrealized}`)
 const unimpair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanUnimpair }, owner)
 check(result(unimpair) === 'tesSUCCESS', `LoanManage unimpair: ${result(unimpair)}`)
 vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
@@ -69,6 +69,8 @@ const paid = await submit(client, { TransactionType: 'LoanPay', Account: borrowe
 check(result(paid) === 'tesSUCCESS', `LoanPay one payment: ${result(paid)}`)
 loan = (await req(client, { command: 'ledger_entry', index: loanID })).node
 check(loan.PaymentRemaining === 3 && Number(loan.PrincipalOutstanding) < 10000000, `after one payment: ${JSON.stringify(loan)}`)
+vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
+check(Number(vault.AssetsTotal) > 50000000, `the interest paid reaches AssetsTotal: ${vault.AssetsTotal}`)
 const early = await submit(client, { TransactionType: 'LoanDelete', Account: borrower.address, LoanID: loanID }, borrower)
 check(result(early) === 'tecHAS_OBLIGATIONS', `LoanDelete of a loan still running: ${result(early)}`)
 const full = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: '20000000', Flags: { tfLoanFullPayment: true } }, borrower)

@@ -1,5 +1,7 @@
 """Drive a running ledgerd with xrpl-py, unmodified, over HTTP JSON-RPC through a loan's
-life, the way xrpl-py's test_lending_protocol does: a broker over an XRP vault lends to a
+life under the server's default rules (LendingProtocolV1_1 on), the way xrpl-py's
+test_lending_protocol does: a closed-ended XRP vault takes a deposit while it subscribes
+and invests once time travel has passed its SubscriptionDate; a broker over it lends to a
 borrower whose signer list (two signers) co-signs the LoanSet with
 sign_loan_set_by_counterparty and combine_loanset_counterparty_signers (autofill counts
 one base fee per co-signer); the loan is listed for the borrower; LoanDelete of a
@@ -14,7 +16,6 @@ import sys
 
 from xrpl.clients import JsonRpcClient
 from xrpl.constants import CryptoAlgorithm
-from xrpl.models.currencies import XRP
 from xrpl.models.requests import AccountObjects, LedgerEntry, ServerState
 from xrpl.models.transactions import (
     LoanBrokerSet,
@@ -25,8 +26,6 @@ from xrpl.models.transactions import (
     Payment,
     SignerEntry,
     SignerListSet,
-    VaultCreate,
-    VaultDeposit,
 )
 from xrpl.models.transactions.loan_manage import LoanManageFlag
 from xrpl.transaction import (
@@ -36,7 +35,7 @@ from xrpl.transaction import (
 )
 from xrpl.wallet import Wallet
 
-from flow_lib import GENESIS, check, summary
+from flow_lib import GENESIS, check, investing_vault, summary
 from flow_lib import submit as submit_and_read
 
 
@@ -53,16 +52,12 @@ def flow(client):
         res = result(client, Payment(account=GENESIS.address, destination=w.address, amount="1000000000"), GENESIS)
         check(res == "tesSUCCESS", f"genesis funds {w.address}")
     validated = client.request(ServerState()).result["state"]["validated_ledger"]
-    base, inc = int(validated["base_fee"]), str(validated["reserve_inc"])
+    base = int(validated["base_fee"])
     entries = [SignerEntry(account=s.address, signer_weight=1) for s in signers]
     res = result(client, SignerListSet(account=borrower.address, signer_quorum=2, signer_entries=entries), borrower)
     check(res == "tesSUCCESS", f"the borrower's signer list: {res}")
 
-    res = result(client, VaultCreate(account=owner.address, asset=XRP(), fee=inc), owner)
-    check(res == "tesSUCCESS", f"VaultCreate: {res}")
-    vault_id = client.request(AccountObjects(account=owner.address, type="vault")).result["account_objects"][0]["index"]
-    res = result(client, VaultDeposit(account=depositor.address, vault_id=vault_id, amount="100000000"), depositor)
-    check(res == "tesSUCCESS", f"VaultDeposit: {res}")
+    vault_id = investing_vault(client, owner, depositor, "100000000")
     res = result(client, LoanBrokerSet(account=owner.address, vault_id=vault_id), owner)
     check(res == "tesSUCCESS", f"LoanBrokerSet: {res}")
     broker_id = client.request(AccountObjects(account=owner.address, type="loan_broker")).result["account_objects"][0]["index"]
@@ -77,6 +72,8 @@ def flow(client):
     loans = client.request(AccountObjects(account=borrower.address, type="loan")).result["account_objects"]
     check(len(loans) == 1 and loans[0]["PrincipalOutstanding"] == "50000000", f"the borrower's loan: {loans}")
     loan_id = loans[0]["index"]
+    vault = client.request(LedgerEntry(index=vault_id)).result["node"]
+    check(vault["AssetsTotal"] == "100000000", f"cash basis: no interest in AssetsTotal: {vault}")
 
     res = result(client, LoanDelete(account=owner.address, loan_id=loan_id), owner)
     check(res == "tecHAS_OBLIGATIONS", f"LoanDelete of a running loan: {res}")

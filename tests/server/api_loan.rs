@@ -1,5 +1,7 @@
-//! Loans through the API: a LoanSet co-signed in CounterpartySignature submitted as a
-//! blob (a forged co-signature fails rippled's local checks, naming the counterparty),
+//! Loans through the API, under the server's default rules (LendingProtocolV1_1 on, so
+//! the broker is over a closed-ended vault in its Investment phase, reached by closing
+//! a ledger past its SubscriptionDate): a LoanSet co-signed in CounterpartySignature
+//! submitted as a blob (a forged co-signature fails rippled's local checks, naming the counterparty),
 //! `ledger_entry`'s `loan` selector (an index or `{loan_broker_id, loan_seq}`, with
 //! rippled 3.0's `malformedOwner` / `malformedSeq`), `account_objects` of type `loan`
 //! and as a deletion blocker, the entry's JSON (STNumber fields as strings), and
@@ -19,23 +21,41 @@ use support::engine::{drops, xrp, Account, Tx};
 use support::reply::error;
 use support::server::Node;
 
-/// An XRP vault of `owner` holding 100 XRP of the depositor's and a broker over it;
-/// returns the broker's key.
+/// A closed-ended XRP vault of `owner` that subscribes for ten minutes (taking the XRP of
+/// `deposit` from its depositor meanwhile), then a close past its SubscriptionDate: the
+/// vault invests, the phase in which LendingProtocolV1_1 (on in the server's default
+/// rules) lets a broker open over it and lend. Its RedemptionDate is 30 days on.
+pub fn investing_vault(node: &Node, owner: &Account, deposit: Option<(&Account, i64)>) -> Hash256 {
+    use std::sync::atomic::Ordering;
+    let ledgers = &node.state().node.ledgers;
+    let vseq = support::accounts::sequence(ledgers, &owner.id).unwrap();
+    let fee = ledgers.fees().reserve_inc_drops as i64;
+    let subscription = node.now.load(Ordering::SeqCst) + 600;
+    let mut create = Tx::new("VaultCreate")
+        .amount("Fee", drops(fee))
+        .u8("VaultKind", 1)
+        .u32("SubscriptionDate", subscription)
+        .u32("RedemptionDate", subscription + 30 * 86_400);
+    create.0.set(sf().asset, StValue::Issue(Issue::XRP));
+    node.apply(owner, create);
+    let vault = keylet::vault(&owner.id, vseq);
+    if let Some((depositor, n)) = deposit {
+        let tx = Tx::new("VaultDeposit").h256("VaultID", vault);
+        node.apply(depositor, tx.amount("Amount", xrp(n)));
+    }
+    node.now.store(subscription, Ordering::SeqCst);
+    node.close();
+    vault
+}
+
+/// An investing vault of `owner` holding 100 XRP of the depositor's and a broker over
+/// it; returns the broker's key.
 fn broker_world(node: &Node, owner: &Account) -> Hash256 {
     let depositor = Account::new("alnDepositor");
     node.fund(owner, 1000);
     node.fund(&depositor, 1000);
+    let vault = investing_vault(node, owner, Some((&depositor, 100)));
     let ledgers = &node.state().node.ledgers;
-    let vseq = support::accounts::sequence(ledgers, &owner.id).unwrap();
-    let fee = ledgers.fees().reserve_inc_drops as i64;
-    let mut create = Tx::new("VaultCreate").amount("Fee", drops(fee));
-    create.0.set(sf().asset, StValue::Issue(Issue::XRP));
-    node.apply(owner, create);
-    let vault = keylet::vault(&owner.id, vseq);
-    let deposit = Tx::new("VaultDeposit")
-        .h256("VaultID", vault)
-        .amount("Amount", xrp(100));
-    node.apply(&depositor, deposit);
     let seq = support::accounts::sequence(ledgers, &owner.id).unwrap();
     node.apply(owner, Tx::new("LoanBrokerSet").h256("VaultID", vault));
     node.close();
@@ -102,6 +122,12 @@ fn owner_signed(node: &Node, parties: (&Account, &Account), broker: Hash256) -> 
     o
 }
 
+/// The VaultID of `broker`.
+fn vault_of(node: &Node, broker: &Hash256) -> String {
+    let b = node.rpc("ledger_entry", json!({"index": broker.to_hex()}));
+    b["node"]["VaultID"].as_str().expect("VaultID").to_string()
+}
+
 fn submit(node: &Node, blob: String) -> Value {
     node.rpc("submit", json!({ "tx_blob": blob }))
 }
@@ -136,6 +162,10 @@ async fn a_cosigned_loan_is_submitted_read_and_listed() {
     assert_eq!(l["TotalValueOutstanding"], "5000000");
     assert_eq!(l["PeriodicPayment"], "1666666.666666667");
     assert_eq!(l["PaymentRemaining"], 3);
+    // The vault keeps cash-basis accounts (LEVersion 1): nothing booked but the debt.
+    let vault = node.rpc("ledger_entry", json!({"index": vault_of(&node, &broker)}));
+    assert_eq!(vault["node"]["LEVersion"], 1, "{vault}");
+    assert_eq!(vault["node"]["AssetsTotal"], "100000000", "{vault}");
     let by_parts = node.rpc(
         "ledger_entry",
         json!({"loan": {"loan_broker_id": broker.to_hex(), "loan_seq": 1}}),

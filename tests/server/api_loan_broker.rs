@@ -7,27 +7,20 @@
 use crate::support;
 
 use ledgerd::ledger::keylet;
-use ledgerd::protocol::st::StValue;
-use ledgerd::protocol::types::{Hash256, Issue};
+use ledgerd::protocol::types::Hash256;
 use serde_json::json;
-use support::engine::{drops, xrp, Account, Tx};
+use support::engine::{xrp, Account, Tx};
 use support::reply::error;
 use support::server::Node;
 
-/// owner creates an XRP vault, a broker over it and deposits 25 XRP of cover; returns
-/// (owner, the broker's seq).
+/// owner creates a closed-ended XRP vault that invests (a broker's vault under the
+/// server's default rules, LendingProtocolV1_1 on), a broker over it and deposits 25 XRP
+/// of cover; returns (owner, the broker's seq).
 fn broker_world(node: &Node) -> (Account, u32) {
     let owner = Account::new("albOwner");
     node.fund(&owner, 1000);
+    let vault = crate::api_loan::investing_vault(node, &owner, None);
     let ledgers = &node.state().node.ledgers;
-    let vseq = support::accounts::sequence(ledgers, &owner.id).unwrap();
-    let fee = ledgers.fees().reserve_inc_drops as i64;
-    let mut create = Tx::new("VaultCreate").amount("Fee", drops(fee));
-    create
-        .0
-        .set(ledgerd::ledger::sf::sf().asset, StValue::Issue(Issue::XRP));
-    node.apply(&owner, create);
-    let vault = keylet::vault(&owner.id, vseq);
     let seq = support::accounts::sequence(ledgers, &owner.id).unwrap();
     let set = Tx::new("LoanBrokerSet")
         .h256("VaultID", vault)

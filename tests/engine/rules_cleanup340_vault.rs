@@ -20,6 +20,11 @@
 //! - V4: VaultDeposit catches a deep freeze on either side of the depositor's line
 //!   (`checkDeepFrozen`, `tecFROZEN`; before, the depositor's own deep freeze left it
 //!   unfunded: `tecINSUFFICIENT_FUNDS`).
+//! - V7 (rippled develop `VaultBugs_test` "Credential pins vault pseudo-account" and "...
+//!   is bounded"): VaultDelete first deletes the credentials issued to the vault's
+//!   pseudo-account, at most `PSEUDO_CREDENTIALS_DELETE_MAX` a transaction, more left
+//!   being `tecINCOMPLETE` with those deleted kept; before, such a pin blocked the
+//!   deletion (`tecHAS_OBLIGATIONS`).
 
 use crate::support;
 
@@ -420,5 +425,115 @@ mod expired_presented_credential {
     #[test]
     fn disabled_without_it() {
         assert_eq!(answer(false), (Ter::temDISABLED, false));
+    }
+}
+
+// V7: rippled's stories pin the credentials where fixCleanup3_3_0 still lets anyone
+// credential a pseudo-account, then turn fixCleanup3_4_0 on (`env.enableFeature`); here
+// the rules are set from the start (a snapshot is not reloaded under an amendment
+// ledgerd lacks), and the pins are made the same way.
+
+/// ledgerd's rule book less fixCleanup3_3_0 and fixPseudoAccountOwnership (whose
+/// invariant refuses a credential to a pseudo-account too: rules_pseudo_owner.rs), with
+/// fixCleanup3_4_0 on or off.
+fn env_pinnable(on: bool) -> Env {
+    let off = [Feature::FixCleanup3_3_0, Feature::FixPseudoAccountOwnership];
+    env_with(Feature::FixCleanup3_4_0, on, &off)
+}
+
+struct Pinned {
+    env: Env,
+    owner: Account,
+    attacker: Account,
+    key: Hash256,
+    pseudo: AccountId,
+}
+
+/// owner's empty XRP vault, whose pseudo-account attacker credentialed `n` times
+/// (unaccepted: they count toward attacker's owner count), fixCleanup3_4_0 `on` or off.
+fn pinned(n: usize, on: bool) -> Pinned {
+    let mut env = env_pinnable(on);
+    let [owner, attacker] = env.funded(["pinOwner", "pinAttacker"]);
+    let mut vault = Tx::new("VaultCreate");
+    vault.0.set(sf().asset, StValue::Issue(Issue::XRP));
+    let seq = env.seq(&owner);
+    let vault = with_fee(&env, vault);
+    env.apply(&owner, vault, Ter::tesSUCCESS);
+    let key = keylet::vault(&owner.id, seq);
+    let pseudo = env.read(&key).unwrap().account_of(sf().account).unwrap();
+    for i in 0..n {
+        let t = format!("{i}");
+        env.apply(&attacker, create(&pseudo, t.as_bytes()), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.owner_count(&attacker), n as u32);
+    Pinned {
+        env,
+        owner,
+        attacker,
+        key,
+        pseudo,
+    }
+}
+
+impl Pinned {
+    fn delete(&mut self) -> Ter {
+        let owner = self.owner.clone();
+        let tx = Tx::new("VaultDelete").h256("VaultID", self.key);
+        self.env.submit(&owner, tx)
+    }
+
+    /// (the vault, its pseudo-account, the attacker's owner count).
+    fn left(&self) -> (bool, bool, u32) {
+        (
+            self.env.read(&self.key).is_some(),
+            self.env.read(&keylet::account(&self.pseudo)).is_some(),
+            self.env.owner_count(&self.attacker),
+        )
+    }
+}
+
+mod pinned_credential {
+    use super::*;
+
+    #[test]
+    fn deleted_with_the_vault_with_the_fix() {
+        let mut p = pinned(1, true);
+        let cred = keylet::credential(&p.pseudo, &p.attacker.id, b"0");
+        assert!(p.env.read(&cred).is_some());
+        assert_eq!(p.delete(), Ter::tesSUCCESS);
+        assert!(p.env.read(&cred).is_none());
+        assert_eq!(p.left(), (false, false, 0));
+    }
+
+    #[test]
+    fn blocks_the_deletion_without_it() {
+        let mut p = pinned(1, false);
+        assert_eq!(p.delete(), Ter::tecHAS_OBLIGATIONS);
+        assert_eq!(p.left(), (true, true, 1));
+    }
+}
+
+mod pinned_past_one_batch {
+    use super::*;
+    use ledgerd::engine::vault::PSEUDO_CREDENTIALS_DELETE_MAX as MAX;
+
+    #[test]
+    fn one_batch_a_transaction_kept_by_tec_incomplete_with_the_fix() {
+        let mut p = pinned(MAX + 3, true);
+        assert_eq!(p.delete(), Ter::tecINCOMPLETE);
+        assert_eq!(
+            p.left(),
+            (true, true, 3),
+            "one batch deleted, the vault kept"
+        );
+        assert_eq!(p.delete(), Ter::tesSUCCESS);
+        assert_eq!(p.left(), (false, false, 0));
+    }
+
+    #[test]
+    fn nothing_deleted_without_it() {
+        let mut p = pinned(MAX + 3, false);
+        assert_eq!(p.delete(), Ter::tecHAS_OBLIGATIONS);
+        assert_eq!(p.left(), (true, true, MAX as u32 + 3));
     }
 }

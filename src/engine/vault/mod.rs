@@ -61,6 +61,10 @@ pub const MAXIMUM_IOU_SCALE: u8 = 18;
 pub const LSF_VAULT_PRIVATE: u32 = 0x0001_0000;
 /// `maxDataPayloadLength`.
 pub const DATA_LEN_MAX: usize = 256;
+/// Most credentials pinned on a vault's pseudo-account one VaultDelete deletes under
+/// fixCleanup3_4_0 (rippled `kMaxDeletablePseudoAccountCredentials`, develop; its value is
+/// not in the indexed source: 256, as `expiredOfferRemoveLimit`, is ledgerd's choice).
+pub const PSEUDO_CREDENTIALS_DELETE_MAX: usize = 256;
 
 /// VaultID, when present and non-zero.
 pub fn vault_id(tx: &StObject) -> Option<Hash256> {

@@ -4,6 +4,7 @@
 //! fields, its pseudo-account, its share issuance and the share arithmetic, done with
 //! rippled's `Number` (`protocol::number`), as the AMM's.
 
+pub mod delta340;
 pub mod freeze;
 pub mod phase;
 pub mod precision;

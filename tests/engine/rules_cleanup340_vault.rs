@@ -448,6 +448,17 @@ fn env_pinnable(on: bool) -> Env {
     env_with(Feature::FixCleanup3_4_0, on, &off)
 }
 
+/// owner's vault of `asset` (a VaultCreate with `tx`'s other fields); the ledger closed.
+fn new_vault(env: &mut Env, owner: &Account, tx: Tx, asset: Issue) -> Hash256 {
+    let mut tx = tx;
+    tx.0.set(sf().asset, StValue::Issue(asset));
+    let seq = env.seq(owner);
+    let tx = with_fee(env, tx);
+    env.apply(owner, tx, Ter::tesSUCCESS);
+    env.close();
+    keylet::vault(&owner.id, seq)
+}
+
 struct Pinned {
     env: Env,
     owner: Account,
@@ -461,12 +472,7 @@ struct Pinned {
 fn pinned(n: usize, on: bool) -> Pinned {
     let mut env = env_pinnable(on);
     let [owner, attacker] = env.funded(["pinOwner", "pinAttacker"]);
-    let mut vault = Tx::new("VaultCreate");
-    vault.0.set(sf().asset, StValue::Issue(Issue::XRP));
-    let seq = env.seq(&owner);
-    let vault = with_fee(&env, vault);
-    env.apply(&owner, vault, Ter::tesSUCCESS);
-    let key = keylet::vault(&owner.id, seq);
+    let key = new_vault(&mut env, &owner, Tx::new("VaultCreate"), Issue::XRP);
     let pseudo = env.read(&key).unwrap().account_of(sf().account).unwrap();
     for i in 0..n {
         let t = format!("{i}");
@@ -569,15 +575,8 @@ fn overshoot_vault(on: bool) -> Overshoot {
         env.apply(&gw, pay(a, gw.iou("USD", 100)), Ter::tesSUCCESS);
     }
     env.close();
-    let mut create = Tx::new("VaultCreate").u8("Scale", 0);
-    create
-        .0
-        .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
-    let seq = env.seq(&owner);
-    let create = with_fee(&env, create);
-    env.apply(&owner, create, Ter::tesSUCCESS);
-    let key = keylet::vault(&owner.id, seq);
-    env.close();
+    let scale0 = Tx::new("VaultCreate").u8("Scale", 0);
+    let key = new_vault(&mut env, &owner, scale0, gw.iou("USD", 0).issue());
     let dep = Tx::new("VaultDeposit")
         .h256("VaultID", key)
         .amount("Amount", gw.iou("USD", 5));
@@ -710,15 +709,8 @@ mod dust_withdrawal {
         let total = gw.iou_s("USD", "2000000000000");
         env.apply(&gw, pay(&holder, total), Ter::tesSUCCESS);
         env.close();
-        let mut create = Tx::new("VaultCreate");
-        create
-            .0
-            .set(sf().asset, StValue::Issue(gw.iou("USD", 0).issue()));
-        let seq = env.seq(&owner);
-        let create = with_fee(&env, create);
-        env.apply(&owner, create, Ter::tesSUCCESS);
-        let key = keylet::vault(&owner.id, seq);
-        env.close();
+        let create = Tx::new("VaultCreate");
+        let key = new_vault(&mut env, &owner, create, gw.iou("USD", 0).issue());
         let dep = Tx::new("VaultDeposit")
             .h256("VaultID", key)
             .amount("Amount", total);

@@ -26,7 +26,7 @@
 //!   debit the depositor's balance does not notice, and a withdrawal AssetsTotal does
 //!   not notice, are `tecPRECISION_LOSS` (before, ledgerd, which has no `ValidVault`,
 //!   applied them: rippled's invariant fails them, `tecINVARIANT_FAILED`); the amounts
-//!   moved are rounded down to AssetsTotal's grid (unit tests of `delta340.rs`).
+//!   moved are rounded down to AssetsTotal's grid (15 USD asked of 2e16 pay 10).
 //! - V7 (rippled develop `VaultBugs_test` "Credential pins vault pseudo-account" and "...
 //!   is bounded"): VaultDelete first deletes the credentials issued to the vault's
 //!   pseudo-account, at most `PSEUDO_CREDENTIALS_DELETE_MAX` a transaction, more left
@@ -746,5 +746,51 @@ mod dust_withdrawal {
     fn a_share_paid_that_the_line_does_not_notice_without_it() {
         let total = Number::new(1_999_999_999_999_999_999, -6);
         assert_eq!(redeem_one_share(false), (Ter::tesSUCCESS, total, ALL - 1));
+    }
+}
+
+// V5, `clampToAssetsTotalScale` on a withdrawal: a Scale 0 vault of 2e16 USD (2e16
+// shares), whose last digit is a ten; 15 USD asked redeem 15 shares, and 2e16 - 15 keeps
+// a ten as its last digit too.
+mod withdrawal_on_the_totals_grid {
+    use super::*;
+
+    /// (the answer, AssetsTotal after, what the holder received).
+    fn withdraw_15(on: bool) -> (Ter, Number, ledgerd::protocol::amount::IouValue) {
+        let mut env = env(on);
+        let [gw, owner, holder] = env.funded(["grGw", "grOwner", "grHolder"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        let limit = gw.iou_s("USD", "100000000000000000");
+        env.apply(&holder, trust(limit), Ter::tesSUCCESS);
+        env.close();
+        let all = gw.iou_s("USD", "20000000000000000");
+        env.apply(&gw, pay(&holder, all), Ter::tesSUCCESS);
+        env.close();
+        let scale0 = Tx::new("VaultCreate").u8("Scale", 0);
+        let key = new_vault(&mut env, &owner, scale0, gw.iou("USD", 0).issue());
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", all);
+        env.apply(&holder, dep, Ter::tesSUCCESS);
+        env.close();
+        let tx = Tx::new("VaultWithdraw")
+            .h256("VaultID", key)
+            .amount("Amount", gw.iou("USD", 15));
+        let t = env.submit(&holder, tx);
+        let total = number_of(&env.read(&key).unwrap(), sf().assets_total);
+        (t, total, env.iou_balance(&holder, &gw, "USD"))
+    }
+
+    #[test]
+    fn ten_paid_with_the_fix() {
+        let total = Number::from_i64(19_999_999_999_999_990);
+        assert_eq!(withdraw_15(true), (Ter::tesSUCCESS, total, val("10")));
+    }
+
+    #[test]
+    fn fifteen_paid_without_it() {
+        let total = Number::from_i64(19_999_999_999_999_985);
+        assert_eq!(withdraw_15(false), (Ter::tesSUCCESS, total, val("15")));
     }
 }

@@ -235,8 +235,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let totals = withdraw_totals(&ctx.sb, &vault, &iss, &ctx.account);
     let truncate = withdraw340::fix340(&ctx.sb);
     let (shares, assets) = exchange(&totals, ctx.tx, &issue, &share, truncate)?;
-    let burns_all = iss.u64_of(s.outstanding_amount) == Some(shares);
-    let assets = withdraw340::payout(&ctx.sb, &vault, &totals, burns_all, assets)?;
+    let assets = withdraw340::payout(&ctx.sb, ctx.tx, &vault, &totals, shares, assets)?;
     // With fixCleanup3_3_0 preclaim has judged every freeze (checkWithdrawFreeze): the
     // shares count whether or not the asset's freeze freezes them.
     let fix330 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_3_0);

@@ -8,13 +8,15 @@
 //! ([`super::delta340`]).
 
 use super::delta340::{clamp_to_total_scale, debit_is_dust};
-use super::{destination_ok, number_of, to_asset, valid_domain, AssetAmount, Totals};
+use super::{amount_field, destination_ok, number_of, share_id, to_asset, valid_domain};
+use super::{AssetAmount, Totals};
 use super::{VaultAsset, LSF_VAULT_PRIVATE};
 use crate::engine::credential::{authorized_by_set, ids, valid_ids};
 use crate::engine::ter::Ter;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::features::Feature;
+use crate::protocol::number::Number;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -83,18 +85,20 @@ pub fn private_payout(
     valid_domain(view, &domain, dst).into_result()
 }
 
-/// With fixCleanup3_4_0 a withdrawal that does not burn every share (the final one pays
-/// out AssetsAvailable) pays `assets` only when the vault books notice them: shares
-/// worth nothing of a vault that still has value, or a debit AssetsTotal or
-/// AssetsAvailable would not notice, are `tecPRECISION_LOSS`; the payout is then
-/// rounded down to the grid of the AssetsTotal it leaves.
+/// With fixCleanup3_4_0 a withdrawal of `shares` that does not burn every one (the
+/// final one pays out AssetsAvailable) pays `assets` only when the vault's books notice
+/// them: an amount in shares worth nothing of a vault that still has value, or a debit
+/// AssetsTotal or AssetsAvailable would not notice, is `tecPRECISION_LOSS`; the payout
+/// is then rounded down to the grid of the AssetsTotal it leaves.
 pub fn payout(
     view: &dyn ReadView,
+    tx: &StObject,
     vault: &StObject,
     t: &Totals,
-    burns_all: bool,
+    shares: u64,
     assets: AssetAmount,
 ) -> Result<AssetAmount, Ter> {
+    let burns_all = Number::from_i64(i64::try_from(shares).unwrap_or(i64::MAX)) == t.shares;
     if !fix340(view) || burns_all {
         return Ok(assets);
     }
@@ -106,13 +110,11 @@ pub fn payout(
     );
     let taken = assets.number();
     if taken.is_zero() {
-        // Only an amount in shares gets here (one in assets redeems at least one share
-        // worth something): nothing is paid only from a vault with nothing to pay.
-        return if (t.assets - t.loss).is_zero() {
-            Ok(assets)
-        } else {
-            Err(Ter::tecPRECISION_LOSS)
-        };
+        let in_shares = matches!(amount_field(tx), Some(AssetAmount::Mpt(id, _)) if Some(id) == share_id(vault));
+        if in_shares && !(t.assets - t.loss).is_zero() {
+            return Err(Ter::tecPRECISION_LOSS);
+        }
+        return Ok(assets);
     }
     if debit_is_dust(&asset, total, taken) || debit_is_dust(&asset, available, taken) {
         return Err(Ter::tecPRECISION_LOSS);

@@ -209,7 +209,9 @@ pub fn transfer_rate(view: &dyn ReadView, issuer: &AccountId) -> u32 {
         .unwrap_or(QUALITY_ONE)
 }
 
-/// rippled `requireAuth`: may `account` hold `issue`?
+/// rippled `requireAuth`: may `account` hold `issue`? With fixCleanup3_4_0 a
+/// pseudo-account (an AMM's, a vault's, a loan broker's) is implicitly authorized on the
+/// line it has: it signs nothing and holds only for the entry that owns it.
 pub fn require_auth(view: &dyn ReadView, issue: &Issue, account: &AccountId) -> Ter {
     if issue.is_xrp() || issue.issuer == *account {
         return Ter::tesSUCCESS;
@@ -227,9 +229,18 @@ pub fn require_auth(view: &dyn ReadView, issue: &Issue, account: &AccountId) -> 
     };
     match view.read(&keylet::line(account, &issue.issuer, &issue.currency)) {
         Some(l) if l.flags() & bit != 0 => Ter::tesSUCCESS,
+        Some(_) if implicitly_authorized(view, account) => Ter::tesSUCCESS,
         Some(_) => Ter::tecNO_AUTH,
         None => Ter::tecNO_LINE,
     }
+}
+
+/// fixCleanup3_4_0's implicit authorization of a pseudo-account in `requireAuth`.
+fn implicitly_authorized(view: &dyn ReadView, account: &AccountId) -> bool {
+    view.info().rules.enabled(Feature::FixCleanup3_4_0)
+        && view
+            .read(&keylet::account(account))
+            .is_some_and(|r| is_pseudo_root(&r))
 }
 
 /// Moves `amount` from `from` to `to` (rippled `accountSend` with the transfer fee

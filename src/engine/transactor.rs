@@ -776,8 +776,9 @@ pub fn apply_transaction(
 }
 
 /// Transactor::operator() after a `tec`: what the transaction did is thrown away (the
-/// fee and sequence stay), then the offers a killed transaction found unfunded and the
-/// credentials and NFToken offers an expired one deleted are deleted again. Returns the
+/// fee and sequence stay), then the offers a killed transaction found unfunded, the
+/// credentials and NFToken offers an expired one deleted and (fixCleanup3_4_0) the
+/// credentials an incomplete one deleted are deleted again. Returns the
 /// fee charged again; None when the reset fails.
 fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> Option<i64> {
     let removed_offers = if ter == Ter::tecKILLED || ter == Ter::tecOVERSIZE {
@@ -785,7 +786,7 @@ fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> Option<i64> 
     } else {
         Vec::new()
     };
-    let (expired_credentials, expired_nft_offers) = if ter == Ter::tecEXPIRED {
+    let (mut deleted_credentials, expired_nft_offers) = if ter == Ter::tecEXPIRED {
         let mut offers = erased_of_type(&ctx.sb, crate::ledger::flags::lt::NFTOKEN_OFFER);
         offers.truncate(EXPIRED_OFFER_REMOVE_LIMIT);
         (
@@ -795,6 +796,17 @@ fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> Option<i64> 
     } else {
         (Vec::new(), Vec::new())
     };
+    // fixCleanup3_4_0: a `tecINCOMPLETE` keeps the credentials it deleted (VaultDelete's
+    // bounded removal of those pinned on a pseudo-account, resumed by the next one).
+    if ter == Ter::tecINCOMPLETE
+        && ctx
+            .sb
+            .info()
+            .rules
+            .enabled(crate::protocol::features::Feature::FixCleanup3_4_0)
+    {
+        deleted_credentials = erased_of_type(&ctx.sb, crate::ledger::flags::lt::CREDENTIAL);
+    }
     let fee = reset(ctx, c)?;
     for key in &removed_offers {
         let _ = super::dex::offer_delete(&mut ctx.sb, key);
@@ -802,7 +814,7 @@ fn reset_after_tec(ctx: &mut ApplyContext, c: &Common, ter: Ter) -> Option<i64> 
     for key in &expired_nft_offers {
         let _ = super::nft::delete_offer(&mut ctx.sb, key);
     }
-    for key in &expired_credentials {
+    for key in &deleted_credentials {
         let _ = super::credential::delete_credential(&mut ctx.sb, key);
     }
     Some(fee)

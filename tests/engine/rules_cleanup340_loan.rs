@@ -9,9 +9,14 @@
 //!   loan not yet late pulled it to now, and unimpairing re-dated it.
 //! - L4: a payment is late only after the due instant: at the instant a regular payment
 //!   is on time and a late one `tecTOO_SOON`; before the fix the instant was late.
+//! - L5 (rippled develop `TransfersNotFrozen`, XLS-66): a default moves the first-loss
+//!   cover from the broker's pseudo-account to the vault's whatever the asset's freeze;
+//!   before the fix the invariant failed it (`tecINVARIANT_FAILED`) when the issuer froze
+//!   everything, froze the broker's line or deep-froze either.
 //!
-//! Each loan: 300 XRP at no interest, three payments 600 s apart, 60 s of grace, from an
-//! accrual XRP vault (open-ended, so without LendingProtocolV1_1, as rippled's tests).
+//! Each loan of L1 to L4: 300 XRP at no interest, three payments 600 s apart, 60 s of
+//! grace, from an accrual XRP vault (open-ended, so without LendingProtocolV1_1, as
+//! rippled's tests).
 
 use crate::rules::env_with;
 use crate::rules_lending11_loan::{
@@ -20,10 +25,13 @@ use crate::rules_lending11_loan::{
 };
 use crate::support;
 
+use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::sf::{sf, StExt};
+use ledgerd::protocol::amount::Amount;
 use ledgerd::protocol::features::Feature;
-use ledgerd::protocol::types::Hash256;
+use ledgerd::protocol::number::Number;
+use ledgerd::protocol::types::{AccountId, Hash256};
 use support::engine::*;
 
 /// ledgerd's rule book with fixCleanup3_4_0 on or off, without LendingProtocolV1_1 (the
@@ -257,5 +265,158 @@ fn an_impaired_overdue_loan_pays_only_as_late_with_the_fix() {
         // Late, one payment; on time (before the fix), the 500 XRP pay six of 83.33.
         let left = if on { 11 } else { 6 };
         assert_eq!(u32_of(&env, &loan, sf().payment_remaining), Some(left));
+    }
+}
+
+/// A USD loan (`usd_loan`): its parties and entries.
+pub struct UsdLoan {
+    pub gw: Account,
+    pub owner: Account,
+    pub borrower: Account,
+    pub broker: Hash256,
+    pub loan: Hash256,
+    /// The broker's pseudo-account.
+    pub broker_pseudo: AccountId,
+    /// The vault's pseudo-account.
+    pub vault_pseudo: AccountId,
+}
+
+/// gw issues USD (DefaultRipple; with `require_auth` also RequireAuth, the owner's and
+/// the borrower's lines authorized, the pseudo-accounts' not); owner's USD vault holds
+/// 1000 and its broker (10% minimum cover, all of it liquidated on a default) 50 of
+/// cover; the borrower owes 100 USD at no interest in one payment due 600 s after the
+/// start, with 60 s of grace.
+pub fn usd_loan(env: &mut Env, require_auth: bool) -> UsdLoan {
+    let [gw, owner, borrower] = env.funded(["c340Gw", "c340Owner", "c340Borrower"]);
+    if require_auth {
+        env.gateway(&gw);
+    } else {
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    }
+    // Each step closed: a closing ledger applies its transactions in canonical order.
+    env.close();
+    for a in [&owner, &borrower] {
+        env.apply(a, trust(gw.iou("USD", 10_000)), Ter::tesSUCCESS);
+    }
+    env.close();
+    for a in [&owner, &borrower] {
+        if require_auth {
+            env.apply(&gw, authorize(a, "USD"), Ter::tesSUCCESS);
+        }
+    }
+    env.close();
+    for a in [&owner, &borrower] {
+        env.apply(&gw, pay(a, gw.iou("USD", 2_000)), Ter::tesSUCCESS);
+    }
+    env.close();
+    let (vault, broker, broker_pseudo) = crate::loan::lender(
+        env,
+        (&owner, &owner),
+        gw.iou("USD", 0).issue(),
+        gw.iou("USD", 1_000),
+        broker_tx(0, 10_000, 100_000),
+    );
+    let cover = Tx::new("LoanBrokerCoverDeposit")
+        .h256("LoanBrokerID", broker)
+        .amount("Amount", gw.iou("USD", 50));
+    env.apply(&owner, cover, Ter::tesSUCCESS);
+    env.close();
+    let seq = u32_of(env, &broker, sf().loan_sequence).unwrap();
+    let tx = crate::loan::loan_set(broker, Number::from_i64(100))
+        .account("Counterparty", &owner.id)
+        .u32("PaymentTotal", 1)
+        .u32("PaymentInterval", 600)
+        .u32("GracePeriod", 60);
+    let t = crate::loan::submit_loan(env, &borrower, &[&owner], tx);
+    assert_eq!(t, Ter::tesSUCCESS, "LoanSet");
+    env.close();
+    let vault_pseudo = env.read(&vault).unwrap().account_of(sf().account).unwrap();
+    UsdLoan {
+        gw,
+        owner,
+        borrower,
+        broker,
+        loan: ledgerd::ledger::keylet::loan(&broker, seq),
+        broker_pseudo,
+        vault_pseudo,
+    }
+}
+
+/// TrustSet's tfSetFreeze and tfSetDeepFreeze.
+const TF_SET_FREEZE: u32 = 0x0010_0000;
+const TF_SET_DEEP_FREEZE: u32 = 0x0040_0000;
+
+/// How the issuer froze the cover's way before the default.
+#[derive(Clone, Copy, Debug)]
+enum Freeze {
+    Global,
+    Broker,
+    BrokerDeep,
+    VaultDeep,
+    /// A regular freeze of the receiving vault: no freeze of the transfer either way.
+    Vault,
+}
+
+impl Freeze {
+    fn apply(self, env: &mut Env, l: &UsdLoan) {
+        let line = |who: &AccountId, flags: u32| {
+            trust(Amount::iou(val("0"), cur("USD"), *who)).flags(flags)
+        };
+        let deep = TF_SET_FREEZE | TF_SET_DEEP_FREEZE;
+        let tx = match self {
+            Freeze::Global => fset(asf::GLOBAL_FREEZE),
+            Freeze::Broker => line(&l.broker_pseudo, TF_SET_FREEZE),
+            Freeze::BrokerDeep => line(&l.broker_pseudo, deep),
+            Freeze::VaultDeep => line(&l.vault_pseudo, deep),
+            Freeze::Vault => line(&l.vault_pseudo, TF_SET_FREEZE),
+        };
+        env.apply(&l.gw, tx, Ter::tesSUCCESS);
+    }
+}
+
+/// L5: (the default's answer, the broker's CoverAvailable after it) for each freeze.
+fn defaults_under(on: bool, freezes: &[Freeze]) -> Vec<(Ter, Number)> {
+    freezes
+        .iter()
+        .map(|f| {
+            let mut env = env340(on);
+            let l = usd_loan(&mut env, false);
+            let start = u32_of(&env, &l.loan, sf().start_date).unwrap();
+            f.apply(&mut env, &l);
+            close_at(&mut env, start + 661);
+            let t = env.submit(&l.owner, manage(l.loan, TF_DEFAULT));
+            let cover = crate::rules_lending11_loan::n_of(&env, &l.broker, sf().cover_available);
+            (t, cover)
+        })
+        .collect()
+}
+
+const FROZEN_WAYS: [Freeze; 4] = [
+    Freeze::Global,
+    Freeze::Broker,
+    Freeze::BrokerDeep,
+    Freeze::VaultDeep,
+];
+
+/// With the fix the 10 USD of cover move whatever the freeze.
+#[test]
+fn a_default_moves_frozen_cover_with_the_fix() {
+    let paid = (Ter::tesSUCCESS, Number::from_i64(40));
+    assert_eq!(defaults_under(true, &FROZEN_WAYS), vec![paid; 4]);
+}
+
+/// Before it, `TransfersNotFrozen` fails the default; the cover stays.
+#[test]
+fn a_default_of_frozen_cover_fails_the_invariant_without_it() {
+    let failed = (Ter::tecINVARIANT_FAILED, Number::from_i64(50));
+    assert_eq!(defaults_under(false, &FROZEN_WAYS), vec![failed; 4]);
+}
+
+/// A regular freeze of the receiving vault's line stops nothing, both ways.
+#[test]
+fn a_frozen_vault_receives_the_cover_both_ways() {
+    let paid = (Ter::tesSUCCESS, Number::from_i64(40));
+    for on in [false, true] {
+        assert_eq!(defaults_under(on, &[Freeze::Vault]), vec![paid]);
     }
 }

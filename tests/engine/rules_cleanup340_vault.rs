@@ -20,6 +20,18 @@
 //! - V4: VaultDeposit catches a deep freeze on either side of the depositor's line
 //!   (`checkDeepFrozen`, `tecFROZEN`; before, the depositor's own deep freeze left it
 //!   unfunded: `tecINSUFFICIENT_FUNDS`).
+//! - V5 (XLS-65.2, rippled develop `VaultBugs_test`): the deterministic asset delta. A
+//!   withdrawal in assets redeems its shares truncated (before, rounded to nearest: 4 USD
+//!   from a vault of 7 USD for 5 shares paid 4.2); a deposit whose shares are worth a
+//!   debit the depositor's balance does not notice, and a withdrawal AssetsTotal does
+//!   not notice, are `tecPRECISION_LOSS` (before, ledgerd, which has no `ValidVault`,
+//!   applied them: rippled's invariant fails them, `tecINVARIANT_FAILED`); the amounts
+//!   moved are rounded down to AssetsTotal's grid (15 USD asked of 2e16 pay 10).
+//! - V7 (rippled develop `VaultBugs_test` "Credential pins vault pseudo-account" and "...
+//!   is bounded"): VaultDelete first deletes the credentials issued to the vault's
+//!   pseudo-account, at most `PSEUDO_CREDENTIALS_DELETE_MAX` a transaction, more left
+//!   being `tecINCOMPLETE` with those deleted kept; before, such a pin blocked the
+//!   deletion (`tecHAS_OBLIGATIONS`).
 
 use crate::support;
 
@@ -420,5 +432,365 @@ mod expired_presented_credential {
     #[test]
     fn disabled_without_it() {
         assert_eq!(answer(false), (Ter::temDISABLED, false));
+    }
+}
+
+// V7: rippled's stories pin the credentials where fixCleanup3_3_0 still lets anyone
+// credential a pseudo-account, then turn fixCleanup3_4_0 on (`env.enableFeature`); here
+// the rules are set from the start (a snapshot is not reloaded under an amendment
+// ledgerd lacks), and the pins are made the same way.
+
+/// ledgerd's rule book less fixCleanup3_3_0 and fixPseudoAccountOwnership (whose
+/// invariant refuses a credential to a pseudo-account too: rules_pseudo_owner.rs), with
+/// fixCleanup3_4_0 on or off.
+fn env_pinnable(on: bool) -> Env {
+    let off = [Feature::FixCleanup3_3_0, Feature::FixPseudoAccountOwnership];
+    env_with(Feature::FixCleanup3_4_0, on, &off)
+}
+
+/// owner's vault of `asset` (a VaultCreate with `tx`'s other fields); the ledger closed.
+fn new_vault(env: &mut Env, owner: &Account, tx: Tx, asset: Issue) -> Hash256 {
+    let mut tx = tx;
+    tx.0.set(sf().asset, StValue::Issue(asset));
+    let seq = env.seq(owner);
+    let tx = with_fee(env, tx);
+    env.apply(owner, tx, Ter::tesSUCCESS);
+    env.close();
+    keylet::vault(&owner.id, seq)
+}
+
+struct Pinned {
+    env: Env,
+    owner: Account,
+    attacker: Account,
+    key: Hash256,
+    pseudo: AccountId,
+}
+
+/// owner's empty XRP vault, whose pseudo-account attacker credentialed `n` times
+/// (unaccepted: they count toward attacker's owner count), fixCleanup3_4_0 `on` or off.
+fn pinned(n: usize, on: bool) -> Pinned {
+    let mut env = env_pinnable(on);
+    let [owner, attacker] = env.funded(["pinOwner", "pinAttacker"]);
+    let key = new_vault(&mut env, &owner, Tx::new("VaultCreate"), Issue::XRP);
+    let pseudo = env.read(&key).unwrap().account_of(sf().account).unwrap();
+    for i in 0..n {
+        let t = format!("{i}");
+        env.apply(&attacker, create(&pseudo, t.as_bytes()), Ter::tesSUCCESS);
+    }
+    assert_eq!(env.owner_count(&attacker), n as u32);
+    Pinned {
+        env,
+        owner,
+        attacker,
+        key,
+        pseudo,
+    }
+}
+
+impl Pinned {
+    fn delete(&mut self) -> Ter {
+        let owner = self.owner.clone();
+        let tx = Tx::new("VaultDelete").h256("VaultID", self.key);
+        self.env.submit(&owner, tx)
+    }
+
+    /// (the vault, its pseudo-account, the attacker's owner count).
+    fn left(&self) -> (bool, bool, u32) {
+        (
+            self.env.read(&self.key).is_some(),
+            self.env.read(&keylet::account(&self.pseudo)).is_some(),
+            self.env.owner_count(&self.attacker),
+        )
+    }
+}
+
+mod pinned_credential {
+    use super::*;
+
+    #[test]
+    fn deleted_with_the_vault_with_the_fix() {
+        let mut p = pinned(1, true);
+        let cred = keylet::credential(&p.pseudo, &p.attacker.id, b"0");
+        assert!(p.env.read(&cred).is_some());
+        assert_eq!(p.delete(), Ter::tesSUCCESS);
+        assert!(p.env.read(&cred).is_none());
+        assert_eq!(p.left(), (false, false, 0));
+    }
+
+    #[test]
+    fn blocks_the_deletion_without_it() {
+        let mut p = pinned(1, false);
+        assert_eq!(p.delete(), Ter::tecHAS_OBLIGATIONS);
+        assert_eq!(p.left(), (true, true, 1));
+    }
+}
+
+mod pinned_past_one_batch {
+    use super::*;
+    use ledgerd::engine::vault::PSEUDO_CREDENTIALS_DELETE_MAX as MAX;
+
+    #[test]
+    fn one_batch_a_transaction_kept_by_tec_incomplete_with_the_fix() {
+        let mut p = pinned(MAX + 3, true);
+        assert_eq!(p.delete(), Ter::tecINCOMPLETE);
+        assert_eq!(
+            p.left(),
+            (true, true, 3),
+            "one batch deleted, the vault kept"
+        );
+        assert_eq!(p.delete(), Ter::tesSUCCESS);
+        assert_eq!(p.left(), (false, false, 0));
+    }
+
+    #[test]
+    fn nothing_deleted_without_it() {
+        let mut p = pinned(MAX + 3, false);
+        assert_eq!(p.delete(), Ter::tecHAS_OBLIGATIONS);
+        assert_eq!(p.left(), (true, true, MAX as u32 + 3));
+    }
+}
+
+// V5: rippled's `makeRoundTripOvershootVault`: a Scale 0 USD vault of 7 USD for 5 shares,
+// reached by ordinary transactions (5 USD deposited, lent for a year at 40%, repaid).
+
+struct Overshoot {
+    env: Env,
+    gw: Account,
+    holder: Account,
+    key: Hash256,
+}
+
+fn overshoot_vault(on: bool) -> Overshoot {
+    use crate::rules_lending11_loan::{close_at, u32_of};
+    let mut env = env(on);
+    let [gw, owner, holder, borrower] = env.funded(["osGw", "osOwner", "osHolder", "osBorrower"]);
+    env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+    env.close();
+    for a in [&owner, &holder, &borrower] {
+        env.apply(a, trust(gw.iou("USD", 1_000)), Ter::tesSUCCESS);
+    }
+    env.close();
+    for a in [&holder, &borrower] {
+        env.apply(&gw, pay(a, gw.iou("USD", 100)), Ter::tesSUCCESS);
+    }
+    env.close();
+    let scale0 = Tx::new("VaultCreate").u8("Scale", 0);
+    let key = new_vault(&mut env, &owner, scale0, gw.iou("USD", 0).issue());
+    let dep = Tx::new("VaultDeposit")
+        .h256("VaultID", key)
+        .amount("Amount", gw.iou("USD", 5));
+    env.apply(&holder, dep, Ter::tesSUCCESS);
+    let bseq = env.seq(&owner);
+    let broker_tx = crate::loan::broker_tx(0, 0, 0).h256("VaultID", key);
+    env.apply(&owner, broker_tx, Ter::tesSUCCESS);
+    let broker = keylet::loan_broker(&owner.id, bseq);
+    env.close();
+    let year = 365 * 24 * 3600;
+    let tx = crate::loan::loan_set(broker, Number::from_i64(5))
+        .account("Counterparty", &owner.id)
+        .u32("InterestRate", 40_000)
+        .u32("PaymentTotal", 1)
+        .u32("PaymentInterval", year)
+        .u32("GracePeriod", 60);
+    let t = crate::loan::submit_loan(&mut env, &borrower, &[&owner], tx);
+    assert_eq!(t, Ter::tesSUCCESS, "LoanSet");
+    env.close();
+    let loan = keylet::loan(&broker, 1);
+    let start = u32_of(&env, &loan, sf().start_date).unwrap();
+    close_at(&mut env, start + year - 3600);
+    let repay = crate::loan::pay(loan, gw.iou("USD", 10));
+    env.apply(&borrower, repay, Ter::tesSUCCESS);
+    env.close();
+    let w = Overshoot {
+        env,
+        gw,
+        holder,
+        key,
+    };
+    assert_eq!(w.assets_total(), Number::from_i64(7));
+    w
+}
+
+impl Overshoot {
+    fn assets_total(&self) -> Number {
+        number_of(&self.env.read(&self.key).unwrap(), sf().assets_total)
+    }
+
+    fn withdraw(&mut self, amount: ledgerd::protocol::amount::Amount) -> Ter {
+        let holder = self.holder.clone();
+        let tx = Tx::new("VaultWithdraw")
+            .h256("VaultID", self.key)
+            .amount("Amount", amount);
+        self.env.submit(&holder, tx)
+    }
+}
+
+mod withdrawal_round_trip {
+    use super::*;
+
+    /// 4 USD asked: (the answer, what left AssetsTotal).
+    fn withdrawn(on: bool) -> (Ter, Number) {
+        let mut w = overshoot_vault(on);
+        let usd4 = w.gw.iou("USD", 4);
+        let t = w.withdraw(usd4);
+        (t, Number::from_i64(7) - w.assets_total())
+    }
+
+    #[test]
+    fn two_shares_pay_2_8_with_the_fix() {
+        assert_eq!(withdrawn(true), (Ter::tesSUCCESS, Number::new(28, -1)));
+    }
+
+    #[test]
+    fn three_shares_pay_4_2_without_it() {
+        assert_eq!(withdrawn(false), (Ter::tesSUCCESS, Number::new(42, -1)));
+    }
+}
+
+// V5, `roundsToZeroForDepositor` (rippled's `testBugDepositShareTruncationSubUlp` on the
+// 7 / 5 vault): bob holds 10'000'000'000'000'010 USD, whose last digit is a ten; 5.5 USD
+// buy 3 shares worth 4.2, which taken off his balance round back to it.
+mod deposit_below_the_depositors_last_digit {
+    use super::*;
+
+    /// (the answer, bob's balance unchanged, AssetsTotal after).
+    fn deposit(on: bool) -> (Ter, bool, Number) {
+        let mut w = overshoot_vault(on);
+        let gw = w.gw.clone();
+        let [bob] = w.env.funded(["osBob"]);
+        let limit = gw.iou_s("USD", "99999999999999990");
+        w.env.apply(&bob, trust(limit), Ter::tesSUCCESS);
+        w.env.close();
+        let big = gw.iou_s("USD", "10000000000000010");
+        w.env.apply(&gw, pay(&bob, big), Ter::tesSUCCESS);
+        w.env.close();
+        let before = w.env.iou_balance(&bob, &gw, "USD");
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", w.key)
+            .amount("Amount", gw.iou_s("USD", "5.5"));
+        let t = w.env.submit(&bob, dep);
+        let same = w.env.iou_balance(&bob, &gw, "USD") == before;
+        (t, same, w.assets_total())
+    }
+
+    #[test]
+    fn tec_precision_loss_with_the_fix() {
+        assert_eq!(
+            deposit(true),
+            (Ter::tecPRECISION_LOSS, true, Number::from_i64(7))
+        );
+    }
+
+    #[test]
+    fn free_shares_without_it() {
+        assert_eq!(
+            deposit(false),
+            (Ter::tesSUCCESS, true, Number::new(112, -1))
+        );
+    }
+}
+
+// V5, `debitIsNonZeroDust` (rippled's `testBugVaultDustDebitCanonicalizesToNoOp`): a
+// vault of 2e12 USD at the default Scale 6 (2e18 shares); one share is worth 1e-6 USD,
+// below AssetsTotal's last digit.
+mod dust_withdrawal {
+    use super::*;
+
+    /// (the answer, AssetsTotal after, the holder's shares after).
+    fn redeem_one_share(on: bool) -> (Ter, Number, u64) {
+        let mut env = env(on);
+        let [gw, owner, holder] = env.funded(["duGw", "duOwner", "duHolder"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        let limit = gw.iou_s("USD", "100000000000000");
+        env.apply(&holder, trust(limit), Ter::tesSUCCESS);
+        env.close();
+        let total = gw.iou_s("USD", "2000000000000");
+        env.apply(&gw, pay(&holder, total), Ter::tesSUCCESS);
+        env.close();
+        let create = Tx::new("VaultCreate");
+        let key = new_vault(&mut env, &owner, create, gw.iou("USD", 0).issue());
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", total);
+        env.apply(&holder, dep, Ter::tesSUCCESS);
+        env.close();
+        let vault = env.read(&key).unwrap();
+        let share = ledgerd::engine::vault::share_id(&vault).unwrap();
+        let mut tx = Tx::new("VaultWithdraw").h256("VaultID", key);
+        let one = ledgerd::protocol::mpt::MptAmount::new(1, share);
+        tx.0.set(sf().amount, StValue::MptAmount(one));
+        let t = env.submit(&holder, tx);
+        let shares = env
+            .read(&keylet::mptoken(&share, &holder.id))
+            .and_then(|m| m.u64_of(sf().mpt_amount))
+            .unwrap_or(0);
+        let after = number_of(&env.read(&key).unwrap(), sf().assets_total);
+        (t, after, shares)
+    }
+
+    const ALL: u64 = 2_000_000_000_000_000_000;
+
+    #[test]
+    fn tec_precision_loss_with_the_fix() {
+        assert_eq!(
+            redeem_one_share(true),
+            (Ter::tecPRECISION_LOSS, Number::new(2, 12), ALL)
+        );
+    }
+
+    /// AssetsTotal, an STNumber, keeps the 1e-6 its 19 digits can; the pseudo-account's
+    /// line of 16 digits does not (rippled's ValidVault fails this).
+    #[test]
+    fn a_share_paid_that_the_line_does_not_notice_without_it() {
+        let total = Number::new(1_999_999_999_999_999_999, -6);
+        assert_eq!(redeem_one_share(false), (Ter::tesSUCCESS, total, ALL - 1));
+    }
+}
+
+// V5, `clampToAssetsTotalScale` on a withdrawal: a Scale 0 vault of 2e16 USD (2e16
+// shares), whose last digit is a ten; 15 USD asked redeem 15 shares, and 2e16 - 15 keeps
+// a ten as its last digit too.
+mod withdrawal_on_the_totals_grid {
+    use super::*;
+
+    /// (the answer, AssetsTotal after, what the holder received).
+    fn withdraw_15(on: bool) -> (Ter, Number, ledgerd::protocol::amount::IouValue) {
+        let mut env = env(on);
+        let [gw, owner, holder] = env.funded(["grGw", "grOwner", "grHolder"]);
+        env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);
+        env.close();
+        let limit = gw.iou_s("USD", "100000000000000000");
+        env.apply(&holder, trust(limit), Ter::tesSUCCESS);
+        env.close();
+        let all = gw.iou_s("USD", "20000000000000000");
+        env.apply(&gw, pay(&holder, all), Ter::tesSUCCESS);
+        env.close();
+        let scale0 = Tx::new("VaultCreate").u8("Scale", 0);
+        let key = new_vault(&mut env, &owner, scale0, gw.iou("USD", 0).issue());
+        let dep = Tx::new("VaultDeposit")
+            .h256("VaultID", key)
+            .amount("Amount", all);
+        env.apply(&holder, dep, Ter::tesSUCCESS);
+        env.close();
+        let tx = Tx::new("VaultWithdraw")
+            .h256("VaultID", key)
+            .amount("Amount", gw.iou("USD", 15));
+        let t = env.submit(&holder, tx);
+        let total = number_of(&env.read(&key).unwrap(), sf().assets_total);
+        (t, total, env.iou_balance(&holder, &gw, "USD"))
+    }
+
+    #[test]
+    fn ten_paid_with_the_fix() {
+        let total = Number::from_i64(19_999_999_999_999_990);
+        assert_eq!(withdraw_15(true), (Ter::tesSUCCESS, total, val("10")));
+    }
+
+    #[test]
+    fn fifteen_paid_without_it() {
+        let total = Number::from_i64(19_999_999_999_999_985);
+        assert_eq!(withdraw_15(false), (Ter::tesSUCCESS, total, val("15")));
     }
 }

@@ -2,6 +2,7 @@
 //! books what it is owed as an unrealized loss and the next payment falls due now),
 //! unimpairs it, or, once its grace period is over, defaults it: the first-loss cover
 //! pays the vault what it covers, the vault writes off the rest, and the loan ends.
+//! From fixCleanup3_4_0 the cover moves whatever the asset's freeze.
 
 use super::loan_math::{
     adjust_imprecise, is_integral, round_to_asset, round_to_precision, tenth_bips_of,
@@ -11,9 +12,10 @@ use super::{
     LSF_LOAN_IMPAIRED,
 };
 use super::{set_flag, unimpair};
+use crate::engine::funds;
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
-use crate::engine::vault::{number_of, send_asset, set_number, to_asset};
+use crate::engine::vault::{number_of, send_asset, set_number, to_asset, VaultAsset};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::features::Feature;
@@ -218,7 +220,40 @@ fn default_loan(ctx: &mut ApplyContext, loan: &mut Loan) -> Result<(), Ter> {
     else {
         return Err(Ter::tecINTERNAL);
     };
+    if cover_moves_frozen_funds(&ctx.sb, &loan.broker.pseudo, &vault_pseudo, &asset) {
+        return Err(Ter::tecINVARIANT_FAILED);
+    }
     send_asset(&mut ctx.sb, &loan.broker.pseudo, &vault_pseudo, &amount).into_result()
+}
+
+/// rippled's `TransfersNotFrozen` invariant (with DeepFreeze) on the cover a default
+/// pays: the issued currency goes from the broker's pseudo-account through the issuer to
+/// the vault's, and it fails the transaction (`tecINVARIANT_FAILED`) when the issuer
+/// froze everything, froze or deep-froze the broker's line, or deep-froze the vault's.
+/// fixCleanup3_4_0 exempts those two lines for the vault's currency (XLS-66: a late loan
+/// can always be defaulted). ledgerd has no general `TransfersNotFrozen`; this is the
+/// one place it changes an answer by the rules. An MPT cover is judged by
+/// `ValidMPTTransfer`, which needs MPTokensV2 or the fix itself (not built).
+fn cover_moves_frozen_funds(
+    view: &dyn ReadView,
+    broker: &AccountId,
+    vault: &AccountId,
+    asset: &VaultAsset,
+) -> bool {
+    let rules = view.info().rules;
+    let VaultAsset::Token(issue) = asset else {
+        return false;
+    };
+    if issue.is_xrp()
+        || rules.enabled(Feature::FixCleanup3_4_0)
+        || !rules.enabled(Feature::DeepFreeze)
+    {
+        return false;
+    }
+    funds::is_global_frozen(view, &issue.issuer)
+        || funds::is_individual_frozen(view, broker, issue)
+        || funds::deep_frozen(view, broker, &issue.issuer, &issue.currency)
+        || funds::deep_frozen(view, vault, &issue.issuer, &issue.currency)
 }
 
 /// The vault's side of a default: AssetsTotal loses what the cover does not pay,

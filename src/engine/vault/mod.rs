@@ -4,6 +4,7 @@
 //! fields, its pseudo-account, its share issuance and the share arithmetic, done with
 //! rippled's `Number` (`protocol::number`), as the AMM's.
 
+pub mod delta340;
 pub mod freeze;
 pub mod phase;
 pub mod precision;
@@ -61,6 +62,10 @@ pub const MAXIMUM_IOU_SCALE: u8 = 18;
 pub const LSF_VAULT_PRIVATE: u32 = 0x0001_0000;
 /// `maxDataPayloadLength`.
 pub const DATA_LEN_MAX: usize = 256;
+/// Most credentials pinned on a vault's pseudo-account one VaultDelete deletes under
+/// fixCleanup3_4_0 (rippled `kMaxDeletablePseudoAccountCredentials`, develop; its value is
+/// not in the indexed source: 256, as `expiredOfferRemoveLimit`, is ledgerd's choice).
+pub const PSEUDO_CREDENTIALS_DELETE_MAX: usize = 256;
 
 /// VaultID, when present and non-zero.
 pub fn vault_id(tx: &StObject) -> Option<Hash256> {

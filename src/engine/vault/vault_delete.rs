@@ -1,11 +1,14 @@
 //! VaultDelete (rippled `VaultDelete.cpp`): the owner deletes an empty vault, with its
 //! share issuance, the owner's share token, the pseudo-account's asset line and the
-//! pseudo-account itself.
+//! pseudo-account itself. With fixCleanup3_4_0 it first deletes the credentials issued
+//! to the pseudo-account, which it can neither accept nor delete and which would keep
+//! its directory (`tecHAS_OBLIGATIONS` before the fix).
 
 use super::remove_line;
 use super::vault_id;
-use super::DATA_LEN_MAX;
 use super::{asset_of, number_of, read_vault, remove_share_token, share_id};
+use super::{DATA_LEN_MAX, PSEUDO_CREDENTIALS_DELETE_MAX};
+use crate::engine::credential::{credential_at, delete_credential};
 use crate::engine::directory::remove_owned;
 use crate::engine::entry::adjust_owner_count;
 use crate::engine::registry::field_allowed;
@@ -88,6 +91,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     ) else {
         return Err(Ter::tefINTERNAL);
     };
+    if ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0) {
+        delete_pinned_credentials(&mut ctx.sb, &pseudo)?;
+    }
     remove_line(&mut ctx.sb, &pseudo, &issue)?;
     remove_issuance(&mut ctx.sb, &pseudo, &share).into_result()?;
     if ctx.sb.exists(&keylet::owner_dir(&pseudo)) {
@@ -101,6 +107,25 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     adjust_owner_count(&mut ctx.sb, &owner, -1);
     ctx.sb.erase(key);
+    Ok(())
+}
+
+/// fixCleanup3_4_0 (rippled `credentials::deletePseudoAccountCredentials`, develop): the
+/// credentials in the pseudo-account's directory are deleted, at most
+/// [`PSEUDO_CREDENTIALS_DELETE_MAX`]; with more left the vault stays and the transaction
+/// is `tecINCOMPLETE`, which keeps the deletions (the pipeline deletes them again after
+/// its reset), so the next VaultDelete goes on from there.
+fn delete_pinned_credentials(sb: &mut Sandbox, pseudo: &AccountId) -> Result<(), Ter> {
+    let pinned: Vec<_> = crate::ledger::directory::owned(sb, pseudo)
+        .into_iter()
+        .filter(|k| credential_at(sb, k).is_some())
+        .collect();
+    for key in pinned.iter().take(PSEUDO_CREDENTIALS_DELETE_MAX) {
+        delete_credential(sb, key)?;
+    }
+    if pinned.len() > PSEUDO_CREDENTIALS_DELETE_MAX {
+        return Err(Ter::tecINCOMPLETE);
+    }
     Ok(())
 }
 

@@ -2,7 +2,9 @@
 //! asset and receives newly issued shares; the first deposit (AssetsTotal zero) gets
 //! `assets * 10^Scale` shares, a later one its pro-rata part, truncated. A private
 //! vault takes deposits only from its owner and members of its permissioned domain.
+//! With fixCleanup3_4_0 the assets moved are on AssetsTotal's grid ([`delta340`]).
 
+use super::delta340;
 use super::phase::{self, VaultPhase};
 use super::precision;
 use super::vault_math::{self, Unfit};
@@ -138,6 +140,7 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     let totals = Totals::of(&vault, &iss);
     let (shares, assets) = exchange(&totals, &amount)?;
+    let assets = deterministic_delta(ctx, &vault, assets)?;
     let total = number_of(&vault, s.assets_total) + assets.number();
     let available = number_of(&vault, s.assets_available) + assets.number();
     set_number(&mut vault, s.assets_total, total);
@@ -163,6 +166,27 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         }
     }
     crate::engine::mpt::send(&mut ctx.sb, &share, &pseudo, &ctx.account, shares).into_result()
+}
+
+/// fixCleanup3_4_0 (XLS-65.2): the assets the shares cost, put on the grid of the
+/// AssetsTotal they join (the share count stays); nothing left, or a debit the
+/// depositor's balance would not notice, is `tecPRECISION_LOSS`.
+fn deterministic_delta(
+    ctx: &ApplyContext,
+    vault: &StObject,
+    assets: AssetAmount,
+) -> Result<AssetAmount, Ter> {
+    if !ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0) {
+        return Ok(assets);
+    }
+    let asset = assets.asset();
+    let total = number_of(vault, sf().assets_total);
+    let clamped = delta340::clamp_to_total_scale(total, &asset, assets.number())?;
+    let assets = super::to_asset(&asset, clamped).ok_or(Ter::tecPATH_DRY)?;
+    if delta340::rounds_to_zero_for_depositor(&ctx.sb, &ctx.account, &assets) {
+        return Err(Ter::tecPRECISION_LOSS);
+    }
+    Ok(assets)
 }
 
 /// Shares created for `amount`, and the assets they cost (never more than offered).

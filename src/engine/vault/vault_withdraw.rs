@@ -192,8 +192,9 @@ fn exchange(
     tx: &StObject,
     asset: &VaultAsset,
     share: &MptId,
+    truncate: bool,
 ) -> Result<(u64, AssetAmount), Ter> {
-    let r = exchange_guts(t, tx, asset, share);
+    let r = exchange_guts(t, tx, asset, share, truncate);
     if crate::engine::amm::amm_math::faulted() {
         return Err(Ter::tecPATH_DRY);
     }
@@ -205,12 +206,15 @@ fn exchange_guts(
     tx: &StObject,
     asset: &VaultAsset,
     share: &MptId,
+    truncate: bool,
 ) -> Result<(u64, AssetAmount), Ter> {
     let shares = match amount_field(tx) {
         Some(AssetAmount::Mpt(id, v)) if id == *share => v,
         Some(a) => {
+            // Rounded to nearest, the shares could redeem more than asked; truncated
+            // (fixCleanup3_4_0) never.
             let n = t.shares_for_withdraw(a.number());
-            let units = vault_math::shares(n, false).map_err(Unfit::ter)?;
+            let units = vault_math::shares(n, truncate).map_err(Unfit::ter)?;
             if units == 0 {
                 return Err(Ter::tecPRECISION_LOSS);
             }
@@ -242,7 +246,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         return Err(Ter::tefINTERNAL);
     };
     let totals = withdraw_totals(&ctx.sb, &vault, &iss, &ctx.account);
-    let (shares, assets) = exchange(&totals, ctx.tx, &issue, &share)?;
+    let truncate = withdraw340::fix340(&ctx.sb);
+    let (shares, assets) = exchange(&totals, ctx.tx, &issue, &share, truncate)?;
+    let assets = withdraw340::payout(&ctx.sb, ctx.tx, &vault, &totals, shares, assets)?;
     // With fixCleanup3_3_0 preclaim has judged every freeze (checkWithdrawFreeze): the
     // shares count whether or not the asset's freeze freezes them.
     let fix330 = ctx.sb.info().rules.enabled(Feature::FixCleanup3_3_0);

@@ -1,20 +1,27 @@
 //! fixCleanup3_4_0's VaultWithdraw checks (rippled 3.4.0 `VaultWithdraw::preclaim`):
 //! the CredentialIDs a withdrawal presents are validated as DepositPreauth's are and may
 //! stand in for a preauthorization at a destination requiring deposit authorization; a
-//! pseudo-account never receives a withdrawal (`tecPSEUDO_ACCOUNT`); and a private
+//! pseudo-account never receives a withdrawal (`tecPSEUDO_ACCOUNT`); a private
 //! vault pays a third party only when both the submitter and the destination are in the
-//! vault's permissioned domain.
+//! vault's permissioned domain; and (rippled develop, XLS-65.2) an amount in assets
+//! redeems its shares truncated, and the payout is put on AssetsTotal's grid
+//! ([`super::delta340`]).
 
-use super::{destination_ok, valid_domain, VaultAsset, LSF_VAULT_PRIVATE};
+use super::delta340::{clamp_to_total_scale, debit_is_dust};
+use super::{amount_field, destination_ok, number_of, share_id, to_asset, valid_domain};
+use super::{AssetAmount, Totals};
+use super::{VaultAsset, LSF_VAULT_PRIVATE};
 use crate::engine::credential::{authorized_by_set, ids, valid_ids};
 use crate::engine::ter::Ter;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::features::Feature;
+use crate::protocol::number::Number;
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
-fn fix340(view: &dyn ReadView) -> bool {
+/// True when the ledger's rules have fixCleanup3_4_0.
+pub fn fix340(view: &dyn ReadView) -> bool {
     view.info().rules.enabled(Feature::FixCleanup3_4_0)
 }
 
@@ -76,4 +83,42 @@ pub fn private_payout(
     };
     valid_domain(view, &domain, account).into_result()?;
     valid_domain(view, &domain, dst).into_result()
+}
+
+/// With fixCleanup3_4_0 a withdrawal of `shares` that does not burn every one (the
+/// final one pays out AssetsAvailable) pays `assets` only when the vault's books notice
+/// them: an amount in shares worth nothing of a vault that still has value, or a debit
+/// AssetsTotal or AssetsAvailable would not notice, is `tecPRECISION_LOSS`; the payout
+/// is then rounded down to the grid of the AssetsTotal it leaves.
+pub fn payout(
+    view: &dyn ReadView,
+    tx: &StObject,
+    vault: &StObject,
+    t: &Totals,
+    shares: u64,
+    assets: AssetAmount,
+) -> Result<AssetAmount, Ter> {
+    let burns_all = Number::from_i64(i64::try_from(shares).unwrap_or(i64::MAX)) == t.shares;
+    if !fix340(view) || burns_all {
+        return Ok(assets);
+    }
+    let s = sf();
+    let asset = assets.asset();
+    let (total, available) = (
+        number_of(vault, s.assets_total),
+        number_of(vault, s.assets_available),
+    );
+    let taken = assets.number();
+    if taken.is_zero() {
+        let in_shares = matches!(amount_field(tx), Some(AssetAmount::Mpt(id, _)) if Some(id) == share_id(vault));
+        if in_shares && !(t.assets - t.loss).is_zero() {
+            return Err(Ter::tecPRECISION_LOSS);
+        }
+        return Ok(assets);
+    }
+    if debit_is_dust(&asset, total, taken) || debit_is_dust(&asset, available, taken) {
+        return Err(Ter::tecPRECISION_LOSS);
+    }
+    let clamped = clamp_to_total_scale(total, &asset, -taken)?;
+    to_asset(&asset, clamped).ok_or(Ter::tecPATH_DRY)
 }

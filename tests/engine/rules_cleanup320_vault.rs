@@ -293,7 +293,9 @@ mod final_withdrawal_leaves_no_dust {
     /// (AssetsTotal and AssetsAvailable after the last withdrawal, the depositor's USD
     /// (all it had went into the vault), VaultDelete's answer).
     fn answer(on: bool) -> (String, String, String, Ter) {
-        let mut env = env(on);
+        // It lends from an open-ended vault: a ledger without LendingProtocolV1_1.
+        let off = [Feature::LendingProtocolV1_1];
+        let mut env = env_with(Feature::FixCleanup3_2_0, on, &off);
         let [gw, owner, depositor, borrower] =
             env.funded(["c320fGw", "c320fOwn", "c320fDep", "c320fBor"]);
         env.apply(&gw, fset(asf::DEFAULT_RIPPLE), Ter::tesSUCCESS);

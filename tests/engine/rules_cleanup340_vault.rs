@@ -52,9 +52,15 @@ use support::engine::*;
 /// VaultCreate's tfVaultPrivate.
 const PRIVATE: u32 = 0x0001_0000;
 
-/// ledgerd's rule book with fixCleanup3_4_0 forced on, or as it is (off: it is Lacking).
+/// ledgerd's rule book with fixCleanup3_4_0 on or off, without LendingProtocolV1_1: some
+/// stories lend from their open-ended vault, which only a ledger without it allows (as in
+/// rippled's tests).
 fn env(on: bool) -> Env {
-    env_with(Feature::FixCleanup3_4_0, on, &[])
+    env_with(
+        Feature::FixCleanup3_4_0,
+        on,
+        &[Feature::LendingProtocolV1_1],
+    )
 }
 
 struct World {

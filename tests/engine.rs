@@ -96,6 +96,8 @@ mod rules_cleanup330_loan;
 mod rules_cleanup330_vault;
 #[path = "engine/rules_cleanup340.rs"]
 mod rules_cleanup340;
+#[path = "engine/rules_cleanup340_dex.rs"]
+mod rules_cleanup340_dex;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
 #[path = "engine/rules_cleanup340_mpt.rs"]

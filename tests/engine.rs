@@ -98,6 +98,8 @@ mod rules_cleanup330_vault;
 mod rules_cleanup340;
 #[path = "engine/rules_cleanup340_dex.rs"]
 mod rules_cleanup340_dex;
+#[path = "engine/rules_cleanup340_escrow.rs"]
+mod rules_cleanup340_escrow;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
 #[path = "engine/rules_cleanup340_mpt.rs"]

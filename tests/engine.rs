@@ -104,6 +104,8 @@ mod rules_cleanup340_escrow;
 mod rules_cleanup340_loan;
 #[path = "engine/rules_cleanup340_mpt.rs"]
 mod rules_cleanup340_mpt;
+#[path = "engine/rules_cleanup340_nft.rs"]
+mod rules_cleanup340_nft;
 #[path = "engine/rules_cleanup340_sign.rs"]
 mod rules_cleanup340_sign;
 #[path = "engine/rules_cleanup340_vault.rs"]

@@ -38,7 +38,7 @@ fn offer(pays: Amount, gets: Amount) -> Tx {
 
 /// Pays `who`'s XRP above `target` drops back to the genesis account, so that its balance
 /// before its next transaction's fee is exactly `target`.
-fn spend_down_to(env: &mut Env, who: &Account, target: i64) {
+pub(crate) fn spend_down_to(env: &mut Env, who: &Account, target: i64) {
     let fee = env.store.fees().base_drops as i64;
     let excess = env.balance(who) - fee - target;
     env.apply(who, pay(&Account::master(), drops(excess)), Ter::tesSUCCESS);

@@ -6,6 +6,7 @@
 //! reserve it held pays for the owner's remade line.
 
 use crate::rules::env_with;
+use crate::rules_cleanup340_dex::spend_down_to;
 use crate::support;
 
 use ledgerd::engine::account_set::asf;
@@ -42,71 +43,38 @@ fn escrowed_all(on: bool, to_self: bool) -> (Env, [Account; 2], u32) {
         fees.reserve_base_drops as i64,
         fees.reserve_inc_drops as i64,
     );
-    let fee = fees.base_drops as i64;
-    let excess = env.balance(&alice) - fee - (base + inc + inc / 2);
-    env.apply(
-        &alice,
-        pay(&Account::master(), drops(excess)),
-        Ter::tesSUCCESS,
-    );
+    spend_down_to(&mut env, &alice, base + inc + inc / 2);
     (env, [alice, gw], seq)
 }
 
-/// Where alice's USD stands: her USD, her owner count, whether the escrow is gone.
-fn outcome(env: &Env, alice: &Account, gw: &Account, seq: u32) -> (IouValue, u32, bool) {
-    let gone = env.read(&keylet::escrow(&alice.id, seq)).is_none();
-    (
-        env.iou_balance(alice, gw, "USD"),
-        env.owner_count(alice),
-        gone,
-    )
+/// alice settles her escrow (after `wait` seconds) with `settle`: with the fix her line
+/// comes back with her USD 100 on the escrow's reserve; before, `tecNO_LINE_INSUF_RESERVE`
+/// and the escrow stays.
+fn settles_at_the_boundary(to_self: bool, wait: u32, settle: fn(&Account, u32) -> Tx) {
+    for on in [false, true] {
+        let (mut env, [alice, gw], seq) = escrowed_all(on, to_self);
+        env.close_after(wait);
+        let want = if on {
+            Ter::tesSUCCESS
+        } else {
+            Ter::tecNO_LINE_INSUF_RESERVE
+        };
+        assert_eq!(env.submit(&alice, settle(&alice, seq)), want, "fix {on}");
+        let gone = env.read(&keylet::escrow(&alice.id, seq)).is_none();
+        let usd = env.iou_balance(&alice, &gw, "USD");
+        let held = if on { 100 } else { 0 };
+        // One entry either way: the escrow, or the line its reserve now carries.
+        let got = (usd, env.owner_count(&alice), gone);
+        assert_eq!(got, (IouValue::from_i64(held), 1, on), "fix {on}");
+    }
 }
 
 #[test]
 fn a_cancel_at_the_reserve_boundary_remakes_the_owners_line_with_the_fix() {
-    for on in [false, true] {
-        let (mut env, [alice, gw], seq) = escrowed_all(on, false);
-        env.close_after(200);
-        let want = if on {
-            Ter::tesSUCCESS
-        } else {
-            Ter::tecNO_LINE_INSUF_RESERVE
-        };
-        assert_eq!(
-            env.submit(&alice, escrow_cancel(&alice, seq)),
-            want,
-            "fix {on}"
-        );
-        let got = outcome(&env, &alice, &gw, seq);
-        if on {
-            // The escrow's reserve now carries the line.
-            assert_eq!(got, (IouValue::from_i64(100), 1, true), "fix {on}");
-        } else {
-            assert_eq!(got, (IouValue::ZERO, 1, false), "fix {on}");
-        }
-    }
+    settles_at_the_boundary(false, 200, escrow_cancel);
 }
 
 #[test]
 fn a_finish_to_oneself_at_the_reserve_boundary_remakes_the_line_with_the_fix() {
-    for on in [false, true] {
-        let (mut env, [alice, gw], seq) = escrowed_all(on, true);
-        env.close_after(5);
-        let want = if on {
-            Ter::tesSUCCESS
-        } else {
-            Ter::tecNO_LINE_INSUF_RESERVE
-        };
-        assert_eq!(
-            env.submit(&alice, escrow_finish(&alice, seq)),
-            want,
-            "fix {on}"
-        );
-        let got = outcome(&env, &alice, &gw, seq);
-        if on {
-            assert_eq!(got, (IouValue::from_i64(100), 1, true), "fix {on}");
-        } else {
-            assert_eq!(got, (IouValue::ZERO, 1, false), "fix {on}");
-        }
-    }
+    settles_at_the_boundary(true, 5, escrow_finish);
 }

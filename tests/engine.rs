@@ -98,10 +98,16 @@ mod rules_cleanup330_vault;
 mod rules_cleanup340;
 #[path = "engine/rules_cleanup340_auth.rs"]
 mod rules_cleanup340_auth;
+#[path = "engine/rules_cleanup340_dex.rs"]
+mod rules_cleanup340_dex;
+#[path = "engine/rules_cleanup340_escrow.rs"]
+mod rules_cleanup340_escrow;
 #[path = "engine/rules_cleanup340_loan.rs"]
 mod rules_cleanup340_loan;
 #[path = "engine/rules_cleanup340_mpt.rs"]
 mod rules_cleanup340_mpt;
+#[path = "engine/rules_cleanup340_nft.rs"]
+mod rules_cleanup340_nft;
 #[path = "engine/rules_cleanup340_sign.rs"]
 mod rules_cleanup340_sign;
 #[path = "engine/rules_cleanup340_vault.rs"]

@@ -106,6 +106,9 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     }
     let claw = ctx.tx.amount_of(s.amount);
     let two = ctx.tx.flags() & tf::CLAW_TWO_ASSETS != 0;
+    // fixCleanup3_4_0 (rippled #7796): the holder's lines are made whatever its reserve,
+    // so a compliance clawback is never vetoed by it.
+    let reserve_free = ctx.sb.info().rules.enabled(Feature::FixCleanup3_4_0);
     let mut w = Withdrawal {
         sb: &mut ctx.sb,
         amm: &amm,
@@ -114,6 +117,7 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         all: true,
         prior_balance: ctx.prior_balance,
         ignore_freeze: true,
+        reserve_free,
     };
     let result = match claw {
         None => w.equal_tokens(&bal1, &bal2, &lpt, &held),
@@ -160,7 +164,14 @@ fn matching_one_amount(
 ) -> Withdrawn {
     let frac = amount.to_number() / bal1.to_number();
     let tokens = Amount::from_number(&amm.lp_issue(), lpt.to_number() * frac, get_round());
-    if super::amm_math::cmp(&tokens, held) == std::cmp::Ordering::Greater {
+    // fixCleanup3_4_0 (rippled #7373): a claw matching exactly the holder's LP tokens
+    // takes them all too; before it only one past them did.
+    let all_at = if w.sb.info().rules.enabled(Feature::FixCleanup3_4_0) {
+        std::cmp::Ordering::Less
+    } else {
+        std::cmp::Ordering::Equal
+    };
+    if super::amm_math::cmp(&tokens, held) > all_at {
         return w.equal_tokens(bal1, bal2, lpt, held);
     }
     w.all = false;

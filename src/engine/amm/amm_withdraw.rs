@@ -252,6 +252,7 @@ fn apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         all,
         prior_balance: ctx.prior_balance,
         ignore_freeze,
+        reserve_free: false,
     };
     let result = match (f.amount, f.amount2, f.e_price, tokens_asked) {
         (Some(a), Some(a2), _, _) if flags & tf::TWO_ASSET != 0 => {

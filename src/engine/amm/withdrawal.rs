@@ -64,6 +64,9 @@ pub struct Withdrawal<'s, 'a, 'm> {
     pub prior_balance: i64,
     /// Read the pool's balances through freezes (AMMClawback).
     pub ignore_freeze: bool,
+    /// A trust line the withdrawal creates needs no reserve (AMMClawback under
+    /// fixCleanup3_4_0: a holder cannot dodge a clawback by staying under its reserve).
+    pub reserve_free: bool,
 }
 
 impl Withdrawal<'_, '_, '_> {
@@ -71,6 +74,7 @@ impl Withdrawal<'_, '_, '_> {
     /// reserve (only under fixAMMv1_2; free below two owned entries, as TrustSet).
     fn reserve_for(&self, issue: &Issue) -> Ter {
         if !self.sb.info().rules.enabled(Feature::FixAMMv1_2)
+            || self.reserve_free
             || issue.is_xrp()
             || self
                 .sb

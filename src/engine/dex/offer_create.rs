@@ -168,10 +168,29 @@ pub fn check_accept_asset(view: &dyn ReadView, account: &AccountId, issue: &Issu
             return Ter::tecNO_AUTH;
         }
     }
+    if refuses_new_line(view, account, issue, &issuer) {
+        return Ter::tecNO_LINE;
+    }
     if crate::engine::funds::deep_frozen(view, account, &issue.issuer, &issue.currency) {
         return Ter::tecFROZEN;
     }
     Ter::tesSUCCESS
+}
+
+/// fixCleanup3_4_0 (rippled #6307): an issuer that set asfDisallowIncomingTrustline
+/// refuses the line crossing would open for an account without one, as TrustSet does;
+/// before the fix the offer crossed and made the line.
+fn refuses_new_line(
+    view: &dyn ReadView,
+    account: &AccountId,
+    issue: &Issue,
+    issuer: &StObject,
+) -> bool {
+    view.info().rules.enabled(Feature::FixCleanup3_4_0)
+        && issuer.is_flag(lsf::DISALLOW_INCOMING_TRUSTLINE)
+        && view
+            .read(&keylet::line(account, &issue.issuer, &issue.currency))
+            .is_none()
 }
 
 /// What crossing left of the taker's side (`in` = what it gives, `out` = what it wants).

@@ -2,7 +2,9 @@
 //! once its CancelAfter has passed. Anyone may cancel an expired escrow.
 
 use super::token_lock::{self, Unlock, PARITY_RATE};
-use super::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
+use super::{
+    after, named_escrow, preclaim_named, preflight_named, recycles_reserve, remove_escrow,
+};
 use crate::engine::entry::{credit_drops, ReserveCtx};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::ApplyContext;
@@ -40,6 +42,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let Some(owner) = escrow.account_of(s.account) else {
         return Err(Ter::tefBAD_LEDGER);
     };
+    let recycle = recycles_reserve(&ctx.sb);
+    if recycle {
+        remove_escrow(&mut ctx.sb, &key, &escrow).into_result()?;
+    }
     if let Some(token) = token_lock::token_of(&escrow) {
         let back = Unlock {
             sender: owner,
@@ -52,6 +58,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
         token_lock::unlock(&mut ctx.sb, &back, &token).into_result()?;
     } else {
         credit_drops(&mut ctx.sb, &owner, escrow.drops_of(s.amount));
+    }
+    if recycle {
+        return Ok(());
     }
     remove_escrow(&mut ctx.sb, &key, &escrow).into_result()
 }

@@ -4,7 +4,9 @@
 //! fulfillment's size (`base x (32 + bytes / 16)` more).
 
 use super::token_lock::{self, Unlock, PARITY_RATE};
-use super::{after, named_escrow, preclaim_named, preflight_named, remove_escrow};
+use super::{
+    after, named_escrow, preclaim_named, preflight_named, recycles_reserve, remove_escrow,
+};
 use crate::engine::credential;
 use crate::engine::entry::{credit_drops, ReserveCtx};
 use crate::engine::ter::Ter;
@@ -91,6 +93,10 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let src = ctx.account;
     credential::verify_deposit_preauth(&mut ctx.sb, ctx.tx, &src, &dst, Some(&dst_root))
         .into_result()?;
+    if recycles_reserve(&ctx.sb) {
+        remove_escrow(&mut ctx.sb, &key, &escrow).into_result()?;
+        return deliver(ctx, &escrow, &dst).into_result();
+    }
     deliver(ctx, &escrow, &dst).into_result()?;
     remove_escrow(&mut ctx.sb, &key, &escrow).into_result()
 }

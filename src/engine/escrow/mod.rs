@@ -68,6 +68,16 @@ pub fn named_escrow(sb: &Sandbox, tx: &StObject) -> Option<(Hash256, StObject)> 
     Some((key, entry))
 }
 
+/// fixCleanup3_4_0 (rippled #8142): EscrowFinish and EscrowCancel take the escrow out
+/// (its owner count with it) before they deliver, so the reserve it held pays for a line
+/// or MPToken the delivery makes for its owner; before, that owner needed one more
+/// reserve at the boundary (`tecNO_LINE_INSUF_RESERVE`).
+pub fn recycles_reserve(sb: &Sandbox) -> bool {
+    sb.info()
+        .rules
+        .enabled(crate::protocol::features::Feature::FixCleanup3_4_0)
+}
+
 /// Takes an escrow out of the owner directories (its creator's, its destination's, an
 /// issued currency's issuer's) and the ledger, one owner count less for its creator. What
 /// it held is the caller's to place.

@@ -660,13 +660,24 @@ fn is_frozen(
         || super::funds::frozen(view, holder, issuer, currency)
 }
 
+/// fixCleanup3_4_0 (rippled #7749): an issuer's global freeze does not stop it from
+/// pricing its own NFToken offer in its own currency; before, `isFrozen` held for the
+/// issuer too (`tecFROZEN`).
+fn own_currency(view: &dyn ReadView, t: &OfferTerms, issuer: &AccountId) -> bool {
+    t.account == *issuer
+        && view
+            .info()
+            .rules
+            .enabled(crate::protocol::features::Feature::FixCleanup3_4_0)
+}
+
 fn offer_preclaim_parties(view: &dyn ReadView, t: &OfferTerms) -> Ter {
     use crate::ledger::flags::lsf;
     if let Amount::Iou {
         currency, issuer, ..
     } = t.amount
     {
-        if is_frozen(view, &t.account, &issuer, &currency) {
+        if is_frozen(view, &t.account, &issuer, &currency) && !own_currency(view, t, &issuer) {
             return Ter::tecFROZEN;
         }
     }

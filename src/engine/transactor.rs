@@ -85,15 +85,10 @@ pub fn verify_signature(tx: &StObject, rules: &LedgerRules) -> bool {
 /// [`counterparty_signing_data`] / `sponsor_signing_data`: 0 the transaction's own prefix
 /// (`STX\0` / `SMT\0`), 1 its role's (`CPT\0` / `CPM\0`, `SPN\0` / `SPM\0`). rippled's
 /// `signingPrefix(role, multi, rules)`: the role's prefix under fixCleanup3_4_0, the
-/// transaction's before it. While ledgerd lacks fixCleanup3_4_0's other rules (it cannot be
-/// enabled), the role's prefix is accepted without it too, so that the client libraries
-/// that always sign with it (xrpl.js 5.2, xrpl-py 5.2) work (docs/compat.md).
+/// transaction's before it.
 pub fn cosign_forms(rules: &LedgerRules) -> &'static [usize] {
-    use crate::protocol::features::Support;
     if rules.enabled(Feature::FixCleanup3_4_0) {
         &[1]
-    } else if Feature::FixCleanup3_4_0.info().support == Support::Lacking {
-        &[0, 1]
     } else {
         &[0]
     }

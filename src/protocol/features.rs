@@ -129,7 +129,7 @@ const fn on(ledger: u32, time: &'static str, tx: &'static str) -> Option<Enabled
 amendments! {
     FixBatchV1_2 = "fixBatchV1_2", DefaultYes, false, Gated, None;
     FixPseudoAccountOwnership = "fixPseudoAccountOwnership", DefaultNo, false, Gated, None;
-    FixCleanup3_4_0 = "fixCleanup3_4_0", DefaultNo, false, Lacking, None;
+    FixCleanup3_4_0 = "fixCleanup3_4_0", DefaultNo, false, Gated, None;
     Sponsor = "Sponsor", DefaultNo, false, Gated, None;
     BatchV1_1 = "BatchV1_1", DefaultNo, false, Gated, None;
     LendingProtocolV1_1 = "LendingProtocolV1_1", DefaultNo, false, Gated, None;

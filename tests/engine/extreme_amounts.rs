@@ -301,9 +301,14 @@ fn lend(w: &mut World, kind: Kind) {
     w.brokers.push(Broker { key: bkey, kind });
 }
 
-/// Without LendingProtocolV1_1: the world's brokers are over open-ended vaults.
+/// Without LendingProtocolV1_1: the world's brokers are over open-ended vaults; and
+/// without fixCleanup3_4_0, whose AMMDeposit range check makes rippled's exceptions
+/// (`tefEXCEPTION`, this file's oracle) `tecAMM_FAILED` (rules_cleanup340.rs).
 fn world() -> World {
-    let off = [ledgerd::protocol::features::Feature::LendingProtocolV1_1];
+    let off = [
+        ledgerd::protocol::features::Feature::LendingProtocolV1_1,
+        ledgerd::protocol::features::Feature::FixCleanup3_4_0,
+    ];
     let mut env = crate::rules::env_without(&off);
     let [gw, alice, carol, dave] = env.funded(["xGw", "xAlice", "xCarol", "xDave"]);
     let mpt = issue(&mut env, &gw, &[&alice, &carol, &dave]);

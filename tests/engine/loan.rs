@@ -32,9 +32,12 @@ const TF_IMPAIR: u32 = 0x0002_0000;
 const TF_UNIMPAIR: u32 = 0x0004_0000;
 
 /// These stories' rules: ledgerd's own book less LendingProtocolV1_1, under which a new
-/// broker needs a closed-ended vault; rippled's tests of open-ended vaults run without it.
+/// broker needs a closed-ended vault (rippled's tests of open-ended vaults run without
+/// it), and less fixCleanup3_4_0, under which only an overdue loan is impaired (rippled's
+/// Loan_test of 3.1 to 3.3 impairs loans on time; the fix's timing is in
+/// rules_cleanup340_loan.rs).
 pub fn env() -> Env {
-    crate::rules::env_without(&[Feature::LendingProtocolV1_1])
+    crate::rules::env_without(&[Feature::LendingProtocolV1_1, Feature::FixCleanup3_4_0])
 }
 
 fn num(m: i64, e: i32) -> Number {

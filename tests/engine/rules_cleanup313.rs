@@ -53,6 +53,8 @@ use support::mpt::mpt;
 pub fn env313(on: bool) -> Env {
     let mut cfg = LedgerConfig::default();
     cfg.rule_book.presets.remove(Feature::LendingProtocolV1_1);
+    // Its loans are impaired on time, which fixCleanup3_4_0 refuses (only overdue ones).
+    cfg.rule_book.presets.remove(Feature::FixCleanup3_4_0);
     if on {
         cfg.rule_book.presets.insert(Feature::FixCleanup3_1_3);
     } else {

@@ -80,7 +80,10 @@ mod deposit_rounded_to_the_vault_scale {
 
     /// (answer, shares gained, alice's USD after) for depositing `amount` USD.
     fn answer(on: bool, amount: &str) -> (Ter, u64, String) {
-        let mut env = env(on);
+        // fixCleanup3_4_0 also refuses a debit the depositor's balance would not notice
+        // (rules_cleanup340_vault.rs): off both ways.
+        let off = [Feature::FixCleanup3_4_0];
+        let mut env = env_with(Feature::FixCleanup3_2_0, on, &off);
         let [gw, owner, alice] = env.funded(["gw", "owner", "alice"]);
         let (key, share) = usd_vault(&mut env, [&gw, &owner, &alice], 15, "2000");
         env.apply(&alice, deposit(key, gw.iou("USD", 1000)), Ter::tesSUCCESS);
@@ -178,11 +181,12 @@ mod sole_shareholder_bears_no_unrealized_loss {
 
     /// (shares burnt, the shares the fix's pricing burns, the pre-fix pricing's).
     fn answer(on: bool) -> (i128, i128, i128) {
-        // rippled's lifecycle loan, from an open-ended vault: without LendingProtocolV1_1.
+        // rippled's lifecycle loan, from an open-ended vault (without LendingProtocolV1_1),
+        // impaired on time (without fixCleanup3_4_0, which impairs only overdue loans).
         let env = env_with(
             Feature::FixCleanup3_2_0,
             on,
-            &[Feature::LendingProtocolV1_1],
+            &[Feature::LendingProtocolV1_1, Feature::FixCleanup3_4_0],
         );
         let (mut env, [owner, depositor, _], vault, _, loan) = crate::loan::lifecycle_in(env, 0);
         let impair = Tx::new("LoanManage").h256("LoanID", loan).flags(TF_IMPAIR);

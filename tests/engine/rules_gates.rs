@@ -672,5 +672,8 @@ fn vault_withdraw_credentials_need_fix_cleanup_3_4_0() {
     };
     assert_eq!(under_default_rules(withdraw), Ter::tecNO_ENTRY);
     let with_ids = |a: &[Account]| with_credential_ids(withdraw(a));
-    assert_eq!(under_default_rules(with_ids), Ter::temDISABLED);
+    // ledgerd's book has fixCleanup3_4_0: the field passes to preclaim (no such vault).
+    assert_eq!(under_default_rules(with_ids), Ter::tecNO_ENTRY);
+    let without = [Feature::FixCleanup3_4_0];
+    assert_eq!(under_rules_without(&without, with_ids), Ter::temDISABLED);
 }

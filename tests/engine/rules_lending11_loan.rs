@@ -49,8 +49,14 @@ pub const TF_UNIMPAIR: u32 = 0x0004_0000;
 /// One XRP in drops.
 pub const XRP: i64 = 1_000_000;
 
+/// ledgerd's rule book with LendingProtocolV1_1 on or off, less fixCleanup3_4_0: these
+/// stories impair loans not yet late, which that fix refuses (rules_cleanup340_loan.rs).
 pub fn env11(on: bool) -> Env {
-    env_with(Feature::LendingProtocolV1_1, on, &[])
+    env_with(
+        Feature::LendingProtocolV1_1,
+        on,
+        &[Feature::FixCleanup3_4_0],
+    )
 }
 
 /// Sets an STNumber field of a transaction.

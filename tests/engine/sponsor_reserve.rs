@@ -56,8 +56,8 @@ fn reserve_by(tx: Tx, sponsor: &Account) -> Tx {
 }
 
 /// `tx` for `who` at sequence `seq`, reserve-sponsored by `sponsor` and co-signed by it:
-/// the sponsor's `SponsorSignature` signs the same data as `who`'s own signature. Checked
-/// through the binary form.
+/// the sponsor's `SponsorSignature` signs the same body as `who`'s own signature, behind
+/// its role's prefix (`support::sponsor::cosign`). Checked through the binary form.
 fn cosign(who: &Account, sponsor: &Account, tx: Tx, seq: u32) -> StObject {
     let s = sf();
     let mut o = reserve_by(tx, sponsor).0;
@@ -68,14 +68,7 @@ fn cosign(who: &Account, sponsor: &Account, tx: Tx, seq: u32) -> StObject {
         s.signing_pub_key,
         StValue::Blob(who.kp.public.as_bytes().to_vec()),
     );
-    let data = ledgerd::protocol::tx::signing_data(&o);
-    let mut sig = StObject::new();
-    sig.set(
-        s.signing_pub_key,
-        StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
-    );
-    sig.set(s.txn_signature, StValue::Blob(sponsor.kp.sign(&data)));
-    o.set(s.sponsor_signature, StValue::Object(sig));
+    support::sponsor::cosign(&mut o, &support::sponsor::SponsorSig::Single(&sponsor.kp));
     sign_object(&mut o, &who.kp);
     let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
     assert_eq!(decoded, o, "binary round trip");

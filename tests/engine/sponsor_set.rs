@@ -470,17 +470,7 @@ pub fn submit_sponsored(
         .u32("SponsorFlags", flags);
     let mut o = tx.signed(&who.id, env.seq(who), fee, &who.kp);
     if mode == Mode::CoSigned {
-        let mut sig = StObject::new();
-        sig.set(
-            Field::named("SigningPubKey"),
-            StValue::Blob(sponsor.kp.public.as_bytes().to_vec()),
-        );
-        let data = ledgerd::protocol::tx::signing_data(&o);
-        sig.set(
-            Field::named("TxnSignature"),
-            StValue::Blob(sponsor.kp.sign(&data)),
-        );
-        o.set(Field::named("SponsorSignature"), StValue::Object(sig));
+        support::sponsor::cosign(&mut o, &support::sponsor::SponsorSig::Single(&sponsor.kp));
     }
     let decoded = codec::decode(&codec::encode(&o)).expect("decodes");
     assert_eq!(decoded, o, "binary round trip");

@@ -3,16 +3,18 @@
 //! 0, 10% or 25%, after every ledger the issuance's OutstandingAmount is its holders'
 //! MPTAmount plus LockedAmount, each holder's LockedAmount (and the issuance's) is what
 //! its live escrows hold, and what left OutstandingAmount is exactly the fees of the
-//! finished escrows (each delivering `ceil(amount / rate)`).
+//! finished escrows (each delivering `amount / rate`, rounded down under fixCleanup3_4_0,
+//! which ledgerd's book has, up before it).
 
 use crate::support;
 
-use ledgerd::engine::escrow::token_lock::mpt_net;
+use ledgerd::engine::escrow::token_lock::mpt_net_by;
 use ledgerd::engine::mptoken_issuance_create::tf as ctf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::keylet;
 use ledgerd::ledger::sf::{sf, StExt};
 use ledgerd::protocol::definitions::Field;
+use ledgerd::protocol::features::Feature;
 use ledgerd::protocol::mpt::{MptAmount, MptId};
 use ledgerd::protocol::st::StValue;
 use proptest::prelude::*;
@@ -137,7 +139,8 @@ fn settle(w: &mut World, pick: usize, by: usize, finish: bool) {
         Ter::tesSUCCESS => {
             w.live.retain(|e| (e.0, e.1) != (owner, seq));
             if finish {
-                w.burned += amount - mpt_net(amount, w.rate);
+                let strict = w.env.store.rules().enabled(Feature::FixCleanup3_4_0);
+                w.burned += amount - mpt_net_by(amount, w.rate, strict);
             }
         }
         Ter::tecNO_PERMISSION => {}

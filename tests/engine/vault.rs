@@ -299,7 +299,10 @@ fn an_issuer_without_default_ripple_or_a_missing_domain_is_refused() {
 
 #[test]
 fn a_private_vault_without_a_domain_takes_only_its_owner() {
-    let mut env = Env::new();
+    // Without fixCleanup3_4_0, under which a private vault pays a third party only when
+    // both are in its domain (rules_cleanup340_vault.rs).
+    let off = [ledgerd::protocol::features::Feature::FixCleanup3_4_0];
+    let mut env = crate::rules::env_without(&off);
     let [owner, alice, bob] = env.funded(["vPrivOwner", "vPrivAlice", "vPrivBob"]);
     let (key, share) = open(&mut env, &owner, create(Issue::XRP).flags(PRIVATE));
     let v = env.read(&key).unwrap();

@@ -5,9 +5,11 @@
 // payments; the broker signs the LoanSet and the borrower co-signs it with
 // signLoanSetByCounterparty; the loan is found by hashLoan and by ledger_entry's
 // {loan_broker_id, loan_seq}; the vault books it on a cash basis (no interest in
-// AssetsTotal); the owner impairs and unimpairs it (the vault's LossUnrealized, the
-// principal at stake, follows); the borrower pays one periodic payment (its interest
-// reaches AssetsTotal), then the rest with tfLoanFullPayment; the loan, then the broker,
+// AssetsTotal); impairing it on time is tecTOO_SOON (fixCleanup3_4_0); once time travel has
+// passed its first due date the owner impairs and unimpairs it (the vault's
+// LossUnrealized, the principal at stake, follows); the borrower pays one periodic
+// payment, late (tecEXPIRED without tfLoanLatePayment; its interest reaches
+// AssetsTotal), then the rest with tfLoanFullPayment; the loan, then the broker,
 // are deleted.
 // Usage: node loan_flow.mjs ws://127.0.0.1:PORT. Exits non-zero (naming the failing
 // step) on any mismatch.
@@ -55,8 +57,12 @@ check(listed.length === 1 && listed[0].index === loanID, "the borrower's account
 let vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
 check(vault.AssetsTotal === '50000000', `cash basis: the loan adds no interest to AssetsTotal: ${vault.AssetsTotal}`)
 
-const impair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanImpair }, owner)
-check(result(impair) === 'tesSUCCESS', `LoanManage impair: ${result(impair)}`)
+const impairTx = () => ({ TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanImpair })
+const onTime = await submit(client, impairTx(), owner)
+check(result(onTime) === 'tecTOO_SOON', `LoanManage impair of a loan on time: ${result(onTime)}`)
+await req(client, { command: 'ledger_accept', close_time: loan.NextPaymentDueDate + 10 })
+const impair = await submit(client, impairTx(), owner)
+check(result(impair) === 'tesSUCCESS', `LoanManage impair of an overdue loan: ${result(impair)}`)
 vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
 check(vault.LossUnrealized === loan.PrincipalOutstanding, `the vault's LossUnrealized is the principal: ${vault.LossUnrealized}`)
 const unimpair = await submit(client, { TransactionType: 'LoanManage', Account: owner.address, LoanID: loanID, Flags: xrpl.LoanManageFlags.tfLoanUnimpair }, owner)
@@ -65,8 +71,10 @@ vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node
 check(Number(vault.LossUnrealized || '0') === 0, 'the loss is reversed')
 
 const periodic = String(Math.ceil(Number(loan.PeriodicPayment)))
-const paid = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: periodic }, borrower)
-check(result(paid) === 'tesSUCCESS', `LoanPay one payment: ${result(paid)}`)
+const onTimePay = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: periodic }, borrower)
+check(result(onTimePay) === 'tecEXPIRED', `LoanPay of an overdue loan without tfLoanLatePayment: ${result(onTimePay)}`)
+const paid = await submit(client, { TransactionType: 'LoanPay', Account: borrower.address, LoanID: loanID, Amount: periodic, Flags: { tfLoanLatePayment: true } }, borrower)
+check(result(paid) === 'tesSUCCESS', `LoanPay one payment, late: ${result(paid)}`)
 loan = (await req(client, { command: 'ledger_entry', index: loanID })).node
 check(loan.PaymentRemaining === 3 && Number(loan.PrincipalOutstanding) < 10000000, `after one payment: ${JSON.stringify(loan)}`)
 vault = (await req(client, { command: 'ledger_entry', index: vaultID })).node

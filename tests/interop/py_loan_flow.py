@@ -5,8 +5,9 @@ and invests once time travel has passed its SubscriptionDate; a broker over it l
 borrower whose signer list (two signers) co-signs the LoanSet with
 sign_loan_set_by_counterparty and combine_loanset_counterparty_signers (autofill counts
 one base fee per co-signer); the loan is listed for the borrower; LoanDelete of a
-running loan is tecHAS_OBLIGATIONS; the owner impairs it; the borrower's LoanPay pays it
-off (and unimpairs it); the owner deletes it.
+running loan is tecHAS_OBLIGATIONS; impairing it on time is tecTOO_SOON
+(fixCleanup3_4_0); once time travel has passed its due date the owner impairs it; the
+borrower's LoanPay pays it off (and unimpairs it); the owner deletes it.
 
 Usage: py_loan_flow.py http://127.0.0.1:PORT. Exits non-zero (with the failing step) on
 any mismatch.
@@ -16,7 +17,7 @@ import sys
 
 from xrpl.clients import JsonRpcClient
 from xrpl.constants import CryptoAlgorithm
-from xrpl.models.requests import AccountObjects, LedgerEntry, ServerState
+from xrpl.models.requests import AccountObjects, GenericRequest, LedgerEntry, ServerState
 from xrpl.models.transactions import (
     LoanBrokerSet,
     LoanDelete,
@@ -28,6 +29,7 @@ from xrpl.models.transactions import (
     SignerListSet,
 )
 from xrpl.models.transactions.loan_manage import LoanManageFlag
+from xrpl.models.transactions.loan_pay import LoanPayFlag
 from xrpl.transaction import (
     autofill_and_sign,
     combine_loanset_counterparty_signers,
@@ -77,12 +79,26 @@ def flow(client):
 
     res = result(client, LoanDelete(account=owner.address, loan_id=loan_id), owner)
     check(res == "tecHAS_OBLIGATIONS", f"LoanDelete of a running loan: {res}")
-    res = result(client, LoanManage(account=owner.address, loan_id=loan_id, flags=LoanManageFlag.TF_LOAN_IMPAIR), owner)
-    check(res == "tesSUCCESS", f"LoanManage impair: {res}")
+    impair = LoanManage(account=owner.address, loan_id=loan_id, flags=LoanManageFlag.TF_LOAN_IMPAIR)
+    res = result(client, impair, owner)
+    check(res == "tecTOO_SOON", f"LoanManage impair of a loan on time: {res}")
+    due = client.request(LedgerEntry(index=loan_id)).result["node"]["NextPaymentDueDate"]
+    client.request(GenericRequest(command="ledger_accept", close_time=due + 10))
+    res = result(client, impair, owner)
+    check(res == "tesSUCCESS", f"LoanManage impair of an overdue loan: {res}")
     node = client.request(LedgerEntry(index=loan_id)).result["node"]
     check(node["Flags"] == 0x20000, f"the loan is impaired: {node['Flags']}")
-    res = result(client, LoanPay(account=borrower.address, loan_id=loan_id, amount="50000000"), borrower)
-    check(res == "tesSUCCESS", f"LoanPay: {res}")
+    pay = LoanPay(account=borrower.address, loan_id=loan_id, amount="50000000")
+    res = result(client, pay, borrower)
+    check(res == "tecEXPIRED", f"LoanPay of an overdue loan without tfLoanLatePayment: {res}")
+    late = LoanPay(
+        account=borrower.address,
+        loan_id=loan_id,
+        amount="50000000",
+        flags=LoanPayFlag.TF_LOAN_LATE_PAYMENT,
+    )
+    res = result(client, late, borrower)
+    check(res == "tesSUCCESS", f"LoanPay late: {res}")
     node = client.request(LedgerEntry(index=loan_id)).result["node"]
     check(node["Flags"] == 0 and "PaymentRemaining" not in node, f"paid off and unimpaired: {node}")
     res = result(client, LoanDelete(account=owner.address, loan_id=loan_id), owner)

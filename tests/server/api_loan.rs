@@ -102,7 +102,8 @@ fn loan_blob(node: &Node, parties: (&Account, &Account), broker: Hash256, forge:
     let s = sf();
     let (owner, borrower) = parties;
     let mut o = unsigned_loan(node, parties, broker);
-    let data = ledgerd::protocol::tx::signing_data(&o);
+    // The borrower signs behind `CPT\0`, as fixCleanup3_4_0 (ledgerd's book) asks.
+    let [_, data] = ledgerd::protocol::tx::counterparty_signing_data(&o, None);
     let signed = if forge { b"not this".to_vec() } else { data };
     let mut sig = StObject::new();
     sig.set(

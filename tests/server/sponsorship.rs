@@ -210,7 +210,7 @@ fn signed_by(node: &Node, method: &str, name: &str, mut params: Value) -> Value 
 
 /// rippled's `sign` with `signature_target: "SponsorSignature"`: the sponsee signs its
 /// TrustSet first, then the sponsor's key signs into the SponsorSignature over the
-/// transaction's signing data (`STX\0`, fixCleanup3_4_0 not being enabled), the sponsee's
+/// transaction's body behind the sponsor's prefix (`SPN\0`: fixCleanup3_4_0 is in ledgerd's book), the sponsee's
 /// signature kept; the blob submits and the sponsor pays the fee.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_with_the_sponsor_signature_target() {
@@ -257,9 +257,10 @@ async fn sign_with_the_sponsor_signature_target() {
     let tx = codec::from_json(&tx_json_of(&r)).expect("signed tx_json");
     let sig = hex::decode(ss["TxnSignature"].as_str().expect("TxnSignature")).expect("hex");
     let pk = PublicKey::from_slice(sponsor.kp.public.as_bytes()).expect("key");
-    assert!(verify(&pk, &signing_data(&tx), &sig, true), "over STX");
+    // The open ledger has fixCleanup3_4_0 (ledgerd's book): the sponsor's own prefix.
     let [_, spn] = sponsor_signing_data(&tx, None);
-    assert!(!verify(&pk, &spn, &sig, true), "not over SPN");
+    assert!(verify(&pk, &spn, &sig, true), "over SPN");
+    assert!(!verify(&pk, &signing_data(&tx), &sig, true), "not over STX");
 
     let (sponsor_before, sponsee_before) = (balance(&node, &sponsor), balance(&node, &sponsee));
     let sub = node.rpc("submit", json!({"tx_blob": r["tx_blob"]}));

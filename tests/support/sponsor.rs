@@ -49,7 +49,9 @@ pub enum SponsorSig<'a> {
 }
 
 /// Adds the sponsor's co-signature to `o` (its SigningPubKey already set): over the
-/// signing data for a single signature, the multi-signing data per signer for Signers.
+/// signing data behind the sponsor's own prefix (`SPN\0`) for a single signature, the
+/// multi-signing data behind `SPM\0` per signer for Signers, as fixCleanup3_4_0 (in
+/// ledgerd's own rule book) asks and the client libraries sign.
 pub fn cosign(o: &mut StObject, how: &SponsorSig) {
     let s = sf();
     let mut sig = StObject::new();
@@ -60,7 +62,7 @@ pub fn cosign(o: &mut StObject, how: &SponsorSig) {
                 s.signing_pub_key,
                 StValue::Blob(kp.public.as_bytes().to_vec()),
             );
-            let data = ledgerd::protocol::tx::signing_data(o);
+            let [_, data] = ledgerd::protocol::tx::sponsor_signing_data(o, None);
             sig.set(s.txn_signature, StValue::Blob(kp.sign(&data)));
         }
         SponsorSig::Multi(signers) => {
@@ -70,7 +72,7 @@ pub fn cosign(o: &mut StObject, how: &SponsorSig) {
             let list = sorted
                 .iter()
                 .map(|(a, kp)| {
-                    let data = ledgerd::protocol::tx::multisigning_data(o, &a.id);
+                    let [_, data] = ledgerd::protocol::tx::sponsor_signing_data(o, Some(&a.id));
                     let mut signer = StObject::new();
                     signer.set(s.account, StValue::AccountId(a.id));
                     signer.set(

@@ -9,6 +9,7 @@ use super::fee_metrics::{escalated_series_fee_level, scale_fee_level};
 use super::queue::{QueuedTx, TxQueue, RETRIES_ALLOWED};
 use super::{Candidate, QueueCode, SeqProxy};
 use crate::engine::Ter;
+use crate::protocol::types::AccountId;
 
 /// A submitted transaction and how it was submitted.
 #[derive(Debug, Clone)]
@@ -357,12 +358,7 @@ impl TxQueue {
     }
 
     /// The caller applied the cleared run and the transaction: they leave the queue.
-    pub fn cleared(
-        &mut self,
-        account: &crate::protocol::types::AccountId,
-        run: &[SeqProxy],
-        tx: SeqProxy,
-    ) {
+    pub fn cleared(&mut self, account: &AccountId, run: &[SeqProxy], tx: SeqProxy) {
         for seq_proxy in run.iter().chain(std::iter::once(&tx)) {
             self.remove(account, *seq_proxy);
         }

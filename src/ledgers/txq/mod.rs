@@ -1,31 +1,36 @@
 //! The transaction queue's pure core (rippled's `TxQ`, fee escalation): the open ledger's
 //! expected size and escalated fee level (`fee_metrics`, `fee_level`), the queue's
 //! candidates and limits (`queue`), the decision `TxQ::apply` makes for a submitted
-//! transaction given the facts its caller read (`admission`), and the close-time drain of
-//! the queue into a new open ledger (`drain`). Not wired yet: nothing here reads a ledger
-//! or applies a transaction; the caller hands in the facts and an `apply` closure.
+//! transaction given the facts its caller read (`admission`), the close-time drain of the
+//! queue into a new open ledger (`drain`), and the `fee` method's figures (`fee_report`).
+//! Not wired yet: nothing here reads a ledger or applies a transaction; the caller hands
+//! in the facts and an `apply` closure.
 //!
 //! ```text
 //! let mut q = TxQueue::new(TxQSetup::default());
 //! q.direct_apply_allowed(&candidate, account_sequence, open_count) -> bool
 //! q.admit(&submission, Some(&account), &open) -> Result<Admission, QueueCode>   // then preclaim
-//! q.clear_plan(&submission, &admission, open_count) -> Option<Vec<SeqProxy>>     // optional
+//! q.clear_plan(&submission, &admission, account_sequence, open_count) -> Option<Vec<SeqProxy>>
+//! q.cleared(&account, &run, seq_proxy)            // the caller applied the run and the tx
 //! q.hold(&submission, &admission, &account, &open) -> Result<(), QueueCode>       // terQUEUED
 //! q.process_closed_ledger(&fee_levels, closed_seq, time_leap)                     // at close
 //! q.drain(open_count, parent_hash, |queued| apply(queued)) -> bool                // new open ledger
+//! q.fee_report(open_count, base_fee_drops) -> FeeReport                            // `fee`
 //! ```
 
 mod admission;
 mod drain;
 mod fee_level;
 mod fee_metrics;
+mod fee_report;
 mod queue;
 
-pub use admission::{AccountFacts, Admission, OpenFacts, Submission};
+pub use admission::{AccountFacts, Admission, OpenFacts, Submission, TrialAccount};
 pub use fee_level::{
     fee_level_paid, increase, mul_div, to_drops, to_drops_at_least, to_fee_level, BASE_LEVEL,
 };
 pub use fee_metrics::{escalated_series_fee_level, scale_fee_level, FeeMetrics, MetricsSnapshot};
+pub use fee_report::FeeReport;
 pub use queue::{QueuedTx, TxQueue, RETRIES_ALLOWED};
 
 use crate::engine::Ter;

@@ -707,3 +707,52 @@ proptest! {
         });
     }
 }
+
+/// `testRPC` / `testQueue`'s `fee` figures: 4 in a 3-expected open ledger, before any
+/// close: open ledger level 227555 (8889 drops), median 128000 (5000 drops), minimum the
+/// base level; after a close the queue's limit, and a full queue's minimum one level over
+/// its cheapest.
+#[test]
+fn fee_report_figures() {
+    let mut q = TxQueue::new(setup3());
+    let report = q.fee_report(4, BASE_FEE);
+    assert_eq!(
+        report,
+        FeeReport {
+            current_ledger_size: 4,
+            current_queue_size: 0,
+            expected_ledger_size: 3,
+            max_queue_size: None,
+            reference_level: 256,
+            minimum_level: 256,
+            median_level: 128_000,
+            open_ledger_level: 227_555,
+            base_fee: 10,
+            median_fee: 5000,
+            minimum_fee: 10,
+            open_ledger_fee: 8889,
+        }
+    );
+    let mut full = small_queue(3);
+    fill(&mut full, 1, 3, 20);
+    let report = full.fee_report(0, BASE_FEE);
+    assert_eq!(
+        (
+            report.max_queue_size,
+            report.minimum_level,
+            report.minimum_fee
+        ),
+        (Some(3), 513, 20)
+    );
+    assert_eq!(
+        (report.open_ledger_level, report.open_ledger_fee),
+        (256, 10)
+    );
+    assert_eq!(
+        q.fee_report(4, 0).open_ledger_fee,
+        889,
+        "a zero base fee counts as 1 drop once escalated"
+    );
+    q.process_closed_ledger(&[], 3, false);
+    assert_eq!(q.fee_report(0, BASE_FEE).max_queue_size, Some(2000));
+}

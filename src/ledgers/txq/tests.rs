@@ -756,3 +756,210 @@ fn fee_report_figures() {
     q.process_closed_ledger(&[], 3, false);
     assert_eq!(q.fee_report(0, BASE_FEE).max_queue_size, Some(2000));
 }
+
+/// A ledger story over the queue alone: the open ledger's fee levels, the accounts'
+/// Sequences, and the facts `TxQ::apply` would read.
+struct Story {
+    q: TxQueue,
+    open_levels: Vec<u64>,
+    sequences: std::collections::BTreeMap<u8, u32>,
+    closed_seq: u32,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    Applied,
+    Queued,
+}
+
+impl Story {
+    /// rippled's TxQ_test `makeConfig` (develop): `ledgers_in_queue` 2,
+    /// `minimum_queue_size` 2, `normal_consensus_increase_percent` 0.
+    fn new(minimum_txn_in_ledger_standalone: u64) -> Story {
+        let setup = TxQSetup {
+            ledgers_in_queue: 2,
+            minimum_queue_size: 2,
+            normal_consensus_increase_percent: 0,
+            minimum_txn_in_ledger_standalone,
+            ..TxQSetup::default()
+        };
+        let q = TxQueue::new(setup);
+        Story {
+            q,
+            open_levels: Vec::new(),
+            sequences: Default::default(),
+            closed_seq: 2,
+        }
+    }
+
+    /// The master funds `count` accounts at the base fee (`env.fund`).
+    fn fund(&mut self, count: usize) {
+        self.open_levels
+            .extend(std::iter::repeat_n(BASE_LEVEL, count));
+    }
+
+    /// A noop of `owner` with its ledger Sequence paying `fee_drops` (`env(noop(..))`).
+    fn noop(&mut self, owner: u8, fee_drops: u64) -> Result<Outcome, QueueCode> {
+        let sequence = *self.sequences.entry(owner).or_insert(1);
+        let t = tx(owner, sequence, fee_drops);
+        let count = self.open_levels.len() as u64;
+        if self.q.direct_apply_allowed(&t, sequence, count) {
+            self.q.applied_directly(&t);
+            self.open_levels.push(t.fee_level);
+            self.sequences.insert(owner, sequence + 1);
+            return Ok(Outcome::Applied);
+        }
+        let s = sub(t);
+        let facts = rich(sequence);
+        let o = OpenFacts {
+            seq: self.closed_seq + 1,
+            tx_count: count,
+            ..open(count)
+        };
+        let admission = self.q.admit(&s, Some(&facts), &o)?;
+        self.q.hold(&s, &admission, &facts, &o)?;
+        Ok(Outcome::Queued)
+    }
+
+    /// `env.close()` (a time leap when `slow`): the queue learns from the closed ledger
+    /// and drains into the next.
+    fn close(&mut self, slow: bool) {
+        self.closed_seq += 1;
+        self.q
+            .process_closed_ledger(&self.open_levels, self.closed_seq, slow);
+        let (levels, sequences) = (&mut self.open_levels, &mut self.sequences);
+        levels.clear();
+        self.q
+            .drain(0, Hash256([self.closed_seq as u8; 32]), |queued| {
+                levels.push(queued.tx.fee_level);
+                sequences.insert(queued.tx.account.0[0], queued.tx.seq_proxy.value() + 1);
+                (Ter::tesSUCCESS, true)
+            });
+    }
+
+    /// rippled's `checkMetrics`: queued, limit, in the open ledger, expected, minimum
+    /// level, median level.
+    fn metrics(&self) -> (usize, Option<u64>, usize, u64, u64, u64) {
+        let r = self.q.fee_report(self.open_levels.len() as u64, BASE_FEE);
+        let min = r.minimum_level;
+        (
+            self.q.len(),
+            r.max_queue_size,
+            self.open_levels.len(),
+            r.expected_ledger_size,
+            min,
+            r.median_level,
+        )
+    }
+
+    /// rippled's `openLedgerFee(env)`: the escalated level's drops, plus one.
+    fn open_ledger_fee(&self) -> u64 {
+        let level = self
+            .q
+            .fee_report(self.open_levels.len() as u64, BASE_FEE)
+            .open_ledger_level;
+        to_drops(level, BASE_FEE) + 1
+    }
+}
+
+const MEDIAN: u64 = 128_000;
+const ALICE: u8 = 1;
+const BOB: u8 = 2;
+const CHARLIE: u8 = 3;
+const DARIA: u8 = 4;
+const ELMO: u8 = 5;
+const FRED: u8 = 6;
+const GWEN: u8 = 7;
+const HANK: u8 = 8;
+
+/// TxQ_test `testQueue`, its first half with its numbers: 3 expected; the held
+/// transactions apply at close; the expected size follows the closed ledgers (5, 6, 8);
+/// a replacement must pay over 125% (develop answers telCAN_NOT_QUEUE_FEE where the
+/// 2017 test read telINSUF_FEE_P); a time leap cuts the expectation to the minimum.
+#[test]
+fn test_queue_story_first_half() {
+    use Outcome::{Applied, Queued};
+    let mut s = Story::new(3);
+    assert_eq!(s.metrics(), (0, None, 0, 3, 256, MEDIAN));
+    s.fund(4);
+    assert_eq!(s.noop(ALICE, 10), Ok(Queued));
+    assert_eq!(s.open_ledger_fee(), 8889);
+    assert_eq!(s.noop(BOB, s.open_ledger_fee()), Ok(Applied));
+    assert_eq!(s.noop(DARIA, 1000), Ok(Queued));
+    assert_eq!(s.metrics(), (2, None, 5, 3, 256, MEDIAN));
+    s.close(false);
+    assert_eq!(s.metrics(), (0, Some(10), 2, 5, 256, MEDIAN));
+    s.fund(4);
+    for (who, fee) in [
+        (ALICE, 12),
+        (BOB, 10),
+        (CHARLIE, 20),
+        (DARIA, 15),
+        (ELMO, 11),
+        (FRED, 19),
+        (GWEN, 16),
+        (HANK, 18),
+    ] {
+        assert_eq!(s.noop(who, fee), Ok(Queued));
+    }
+    assert_eq!(s.metrics(), (8, Some(10), 6, 5, 256, MEDIAN));
+    s.close(false);
+    assert_eq!(
+        s.metrics(),
+        (1, Some(12), 7, 6, 256, MEDIAN),
+        "bob's is still stuck"
+    );
+    assert_eq!(s.noop(HANK, 10), Ok(Queued));
+    assert_eq!(s.noop(HANK, 11), Err(QueueCode::telCAN_NOT_QUEUE_FEE));
+    assert_eq!(s.noop(HANK, 6000), Ok(Queued));
+    assert_eq!(s.metrics(), (2, Some(12), 7, 6, 256, MEDIAN));
+    assert_eq!(s.noop(HANK, s.open_ledger_fee()), Ok(Applied));
+    assert_eq!(s.metrics(), (1, Some(12), 8, 6, 256, MEDIAN));
+    assert_eq!(s.noop(HANK, 6000), Ok(Queued));
+    s.close(false);
+    assert_eq!(s.metrics(), (0, Some(16), 2, 8, 256, MEDIAN));
+    s.close(true);
+    assert_eq!(s.metrics(), (0, Some(16), 0, 3, 256, MEDIAN));
+    s.close(false);
+    assert_eq!(s.metrics(), (0, Some(6), 0, 3, 256, MEDIAN));
+}
+
+/// TxQ_test `testQueue`, its second half: a full queue (6) refuses a base-fee
+/// transaction (develop: telCAN_NOT_QUEUE_FULL; the 2017 test: telINSUF_FEE_P), takes a
+/// 100-drop one and drops the cheapest (minimum level 385, then 410); the next close's
+/// median is 256 * 700. It starts where the first half ends (3 expected, a limit of 6).
+/// rippled's test then counts daria's dropped transaction back from its local
+/// transactions, which are the caller's, not the queue's: 1 queued here (2 there), and
+/// 1 in the next open ledger (2 there).
+#[test]
+fn test_queue_story_second_half() {
+    use Outcome::{Applied, Queued};
+    let mut s = Story::new(3);
+    s.q.process_closed_ledger(&[], 2, false);
+    for who in [HANK, GWEN, FRED, ELMO] {
+        assert_eq!(s.noop(who, 7000), Ok(Applied));
+    }
+    assert_eq!(s.metrics(), (0, Some(6), 4, 3, 256, MEDIAN));
+    for (who, fee) in [
+        (DARIA, 15),
+        (ELMO, 16),
+        (FRED, 17),
+        (GWEN, 18),
+        (HANK, 19),
+        (ALICE, 20),
+    ] {
+        assert_eq!(s.noop(who, fee), Ok(Queued));
+    }
+    assert_eq!(s.metrics(), (6, Some(6), 4, 3, 385, MEDIAN));
+    assert_eq!(s.noop(CHARLIE, 10), Err(QueueCode::telCAN_NOT_QUEUE_FULL));
+    assert_eq!(s.noop(CHARLIE, 100), Ok(Queued));
+    assert_eq!(s.metrics(), (6, Some(6), 4, 3, 410, MEDIAN));
+    s.close(false);
+    assert_eq!(s.metrics(), (1, Some(8), 5, 4, 256, 256 * 700));
+    s.close(false);
+    assert_eq!(
+        s.metrics(),
+        (0, Some(10), 1, 5, 256, MEDIAN),
+        "rippled: 2 in the ledger, daria's local one too"
+    );
+}

@@ -963,3 +963,48 @@ fn test_queue_story_second_half() {
         "rippled: 2 in the ledger, daria's local one too"
     );
 }
+
+/// TxQ_test `testFullQueueGapFill`: past `maximum_txn_per_account` an account may only
+/// queue the Sequence that fills the first gap an expired transaction left before a
+/// later queued Sequence; a ticket, or a Sequence at the end, is telCAN_NOT_QUEUE_FULL.
+#[test]
+fn full_account_fills_its_gap() {
+    let setup = TxQSetup {
+        maximum_txn_per_account: 3,
+        ..setup3()
+    };
+    let mut q = TxQueue::new(setup);
+    let facts = rich(1);
+    let ticket = |n: u32| Candidate {
+        seq_proxy: SeqProxy::Ticket(n),
+        sequences_consumed: 0,
+        ..tx(1, n, 10)
+    };
+    queue_it(&mut q, tx(1, 1, 10), &facts, &open(4)).unwrap();
+    queue_it(
+        &mut q,
+        Candidate {
+            last_ledger_seq: Some(8),
+            ..tx(1, 2, 10)
+        },
+        &facts,
+        &open(4),
+    )
+    .unwrap();
+    queue_it(&mut q, tx(1, 3, 10), &facts, &open(4)).unwrap();
+    q.process_closed_ledger(&[], 8, false);
+    queue_it(&mut q, ticket(20), &facts, &open(4)).unwrap();
+    assert_eq!(q.account_txs(&account(1)).count(), 3);
+    assert_eq!(q.next_queuable_seq(&account(1), 1), SeqProxy::Sequence(2));
+    assert_eq!(
+        queue_it(&mut q, ticket(21), &facts, &open(4)),
+        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+    );
+    queue_it(&mut q, tx(1, 2, 10), &facts, &open(4)).unwrap();
+    assert_eq!(q.account_txs(&account(1)).count(), 4);
+    assert_eq!(q.next_queuable_seq(&account(1), 1), SeqProxy::Sequence(4));
+    assert_eq!(
+        queue_it(&mut q, tx(1, 4, 10), &facts, &open(4)),
+        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+    );
+}

@@ -30,6 +30,7 @@
 
 mod canonical;
 mod saved;
+pub mod txq;
 
 pub use canonical::{canonical_order, tx_set_hash, Candidate};
 pub use saved::{RevertError, SavedStates};

@@ -413,6 +413,28 @@ impl Default for TxQueueConfig {
     }
 }
 
+impl From<&TxQueueConfig> for crate::ledgers::txq::TxQSetup {
+    /// The queue's settings, key by key; standalone (its minimum expected ledger size is
+    /// `minimum_txn_in_ledger_standalone`), as ledgerd closes ledgers itself.
+    fn from(config: &TxQueueConfig) -> crate::ledgers::txq::TxQSetup {
+        crate::ledgers::txq::TxQSetup {
+            ledgers_in_queue: config.ledgers_in_queue,
+            minimum_queue_size: config.minimum_queue_size,
+            retry_sequence_percent: config.retry_sequence_percent,
+            minimum_escalation_multiplier: config.minimum_escalation_multiplier,
+            minimum_txn_in_ledger: config.minimum_txn_in_ledger,
+            minimum_txn_in_ledger_standalone: config.minimum_txn_in_ledger_standalone,
+            target_txn_in_ledger: config.target_txn_in_ledger,
+            maximum_txn_in_ledger: config.maximum_txn_in_ledger,
+            normal_consensus_increase_percent: config.normal_consensus_increase_percent,
+            slow_consensus_decrease_percent: config.slow_consensus_decrease_percent,
+            maximum_txn_per_account: config.maximum_txn_per_account,
+            minimum_last_ledger_buffer: config.minimum_last_ledger_buffer,
+            standalone: true,
+        }
+    }
+}
+
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ForkConfig {

@@ -363,77 +363,9 @@ pub struct StartupCommand {
     pub line: usize,
 }
 
-/// `[transaction_queue]` (xrpld `TxQ::Setup`), with xrpld's defaults; read into the
-/// configuration for the queue to come.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TxQueueConfig {
-    /// `ledgers_in_queue`.
-    pub ledgers_in_queue: u64,
-    /// `minimum_queue_size`.
-    pub minimum_queue_size: u64,
-    /// `retry_sequence_percent`.
-    pub retry_sequence_percent: u64,
-    /// `minimum_escalation_multiplier` (a fee level).
-    pub minimum_escalation_multiplier: u64,
-    /// `minimum_txn_in_ledger`.
-    pub minimum_txn_in_ledger: u64,
-    /// `minimum_txn_in_ledger_standalone`.
-    pub minimum_txn_in_ledger_standalone: u64,
-    /// `target_txn_in_ledger`.
-    pub target_txn_in_ledger: u64,
-    /// `maximum_txn_in_ledger`, if set.
-    pub maximum_txn_in_ledger: Option<u64>,
-    /// `normal_consensus_increase_percent` (at most 1000).
-    pub normal_consensus_increase_percent: u64,
-    /// `slow_consensus_decrease_percent` (at most 100).
-    pub slow_consensus_decrease_percent: u64,
-    /// `maximum_txn_per_account`.
-    pub maximum_txn_per_account: u64,
-    /// `minimum_last_ledger_buffer`.
-    pub minimum_last_ledger_buffer: u64,
-}
-
-impl Default for TxQueueConfig {
-    /// xrpld's `TxQ::Setup` defaults.
-    fn default() -> TxQueueConfig {
-        TxQueueConfig {
-            ledgers_in_queue: 20,
-            minimum_queue_size: 2000,
-            retry_sequence_percent: 25,
-            minimum_escalation_multiplier: 256 * 500,
-            minimum_txn_in_ledger: 32,
-            minimum_txn_in_ledger_standalone: 1000,
-            target_txn_in_ledger: 256,
-            maximum_txn_in_ledger: None,
-            normal_consensus_increase_percent: 20,
-            slow_consensus_decrease_percent: 50,
-            maximum_txn_per_account: 10,
-            minimum_last_ledger_buffer: 2,
-        }
-    }
-}
-
-impl From<&TxQueueConfig> for crate::ledgers::txq::TxQSetup {
-    /// The queue's settings, key by key; standalone (its minimum expected ledger size is
-    /// `minimum_txn_in_ledger_standalone`), as ledgerd closes ledgers itself.
-    fn from(config: &TxQueueConfig) -> crate::ledgers::txq::TxQSetup {
-        crate::ledgers::txq::TxQSetup {
-            ledgers_in_queue: config.ledgers_in_queue,
-            minimum_queue_size: config.minimum_queue_size,
-            retry_sequence_percent: config.retry_sequence_percent,
-            minimum_escalation_multiplier: config.minimum_escalation_multiplier,
-            minimum_txn_in_ledger: config.minimum_txn_in_ledger,
-            minimum_txn_in_ledger_standalone: config.minimum_txn_in_ledger_standalone,
-            target_txn_in_ledger: config.target_txn_in_ledger,
-            maximum_txn_in_ledger: config.maximum_txn_in_ledger,
-            normal_consensus_increase_percent: config.normal_consensus_increase_percent,
-            slow_consensus_decrease_percent: config.slow_consensus_decrease_percent,
-            maximum_txn_per_account: config.maximum_txn_per_account,
-            minimum_last_ledger_buffer: config.minimum_last_ledger_buffer,
-            standalone: true,
-        }
-    }
-}
+/// `[transaction_queue]` (xrpld `TxQ::Setup`), with xrpld's defaults: the queue's own
+/// settings (standalone, as ledgerd closes ledgers itself).
+pub type TxQueueConfig = crate::ledgers::txq::TxQSetup;
 
 /// `serve --fork ws://HOST:PORT [--fork-ledger N]`: the upstream server and its ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]

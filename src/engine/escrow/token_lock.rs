@@ -432,12 +432,6 @@ fn iou_net(value: &IouValue, issue: &Issue, rate: u32, strict: bool) -> Option<I
     net.ok()?.as_iou()
 }
 
-/// What an escrowed MPT amount delivers at `rate` before fixCleanup3_4_0: the quotient
-/// rounded up.
-pub fn mpt_net(value: u64, rate: u32) -> u64 {
-    mpt_net_by(value, rate, false)
-}
-
 /// What an escrowed MPT amount delivers at `rate`: the quotient rounded up, or under
 /// fixCleanup3_4_0 (`strict`) down.
 pub fn mpt_net_by(value: u64, rate: u32, strict: bool) -> u64 {
@@ -546,11 +540,11 @@ mod tests {
 
     #[test]
     fn mpt_fee_comes_out_of_the_escrowed_amount_rounded_for_the_receiver() {
-        assert_eq!(mpt_net(125, 1_250_000_000), 100);
-        assert_eq!(mpt_net(100, 1_250_000_000), 80);
-        assert_eq!(mpt_net(1, 1_500_000_000), 1);
-        assert_eq!(mpt_net(7, PARITY_RATE), 7);
-        assert_eq!(mpt_net(10, 1_300_000_000), 8);
+        assert_eq!(mpt_net_by(125, 1_250_000_000, false), 100);
+        assert_eq!(mpt_net_by(100, 1_250_000_000, false), 80);
+        assert_eq!(mpt_net_by(1, 1_500_000_000, false), 1);
+        assert_eq!(mpt_net_by(7, PARITY_RATE, false), 7);
+        assert_eq!(mpt_net_by(10, 1_300_000_000, false), 8);
         // fixCleanup3_4_0 floors the net.
         assert_eq!(mpt_net_by(10, 1_300_000_000, true), 7);
         assert_eq!(mpt_net_by(125, 1_250_000_000, true), 100);

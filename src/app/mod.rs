@@ -338,6 +338,7 @@ fn ledger_config(config: &ServerConfig, book: &RuleBook) -> LedgerConfig {
         fixed_clock: config.fixed_clock,
         fees: config.fees,
         history_bytes_max: config.ledger_memory_bytes,
+        tx_queue: config.tx_queue.clone(),
         ..LedgerConfig::default()
     };
     ledger_cfg.apply.network_id = config.network_id.unwrap_or(0);

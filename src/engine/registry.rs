@@ -9,6 +9,7 @@
 //! Adding a type is a file with `preflight` / `preclaim` / `do_apply` in its family's
 //! folder, a [`TxType`] variant and a row here.
 
+use super::consequences::TxConsequences;
 use super::invariants::{DexCheck, DomainWrite, PseudoOwner, RootDeletion};
 use super::ter::Ter;
 use super::transactor::{ApplyConfig, ApplyContext, InnerApplied};
@@ -115,6 +116,23 @@ pub struct Rules {
     pub granular: Option<Granular>,
     /// The amendments what it uses needs beyond its type's own (`checkExtraFeatures`).
     pub extra_features: Option<ExtraFeatures>,
+    /// What it may do to the account's later transactions (the transaction queue's
+    /// `ConsequencesFactory`).
+    pub consequences: Consequences,
+}
+
+/// How a type's transactions figure their [`TxConsequences`] (rippled's
+/// `ConsequencesFactoryType`).
+#[derive(Clone, Copy)]
+pub enum Consequences {
+    /// The fee and one sequence.
+    Normal,
+    /// A blocker: it changes what the account's later transactions may do (its signing
+    /// keys, its existence), so the queue holds it alone.
+    Blocker,
+    /// The type figures them: the XRP it may spend, the sequences it consumes, whether
+    /// its flags make it a blocker.
+    Custom(fn(&StObject) -> TxConsequences),
 }
 
 impl Rules {
@@ -131,6 +149,7 @@ impl Rules {
         domain: DomainWrite::None,
         granular: None,
         extra_features: None,
+        consequences: Consequences::Normal,
     };
 
     /// Only the amendments what the type uses needs beyond its own.
@@ -178,6 +197,12 @@ macro_rules! row {
     };
 }
 
+/// A blocker and nothing else beyond the three phases.
+const BLOCKER: Rules = Rules {
+    consequences: Consequences::Blocker,
+    ..Rules::NONE
+};
+
 const ROWS: &[Transactor] = &[
     row!(
         OfferCreate,
@@ -185,12 +210,20 @@ const ROWS: &[Transactor] = &[
         Rules {
             dex: DexCheck::DomainAndHybrid,
             extra_features: Some(dex::offer_create::extra_features),
+            consequences: Consequences::Custom(dex::offer_create::consequences),
             ..Rules::NONE
         }
     ),
     row!(OfferCancel, dex::offer_cancel),
-    row!(TicketCreate, account::ticket_create),
-    row!(SignerListSet, account::signer_list_set),
+    row!(
+        TicketCreate,
+        account::ticket_create,
+        Rules {
+            consequences: Consequences::Custom(account::ticket_create::consequences),
+            ..Rules::NONE
+        }
+    ),
+    row!(SignerListSet, account::signer_list_set, BLOCKER),
     row!(
         Payment,
         payment::payment,
@@ -198,6 +231,7 @@ const ROWS: &[Transactor] = &[
             dex: DexCheck::Domain,
             granular: Some(payment::payment::granular_permission),
             extra_features: Some(payment::payment::extra_features),
+            consequences: Consequences::Custom(payment::payment::consequences),
             ..Rules::NONE
         }
     ),
@@ -206,6 +240,7 @@ const ROWS: &[Transactor] = &[
         account::account_set,
         Rules {
             granular: Some(account::account_set::granular_permission),
+            consequences: Consequences::Custom(account::account_set::consequences),
             ..Rules::NONE
         }
     ),
@@ -214,11 +249,25 @@ const ROWS: &[Transactor] = &[
         account::set_regular_key,
         Rules {
             fee: BaseFee::FirstKeyFree,
+            ..BLOCKER
+        }
+    ),
+    row!(
+        PaymentChannelCreate,
+        channel::payment_channel_create,
+        Rules {
+            consequences: Consequences::Custom(channel::payment_channel_create::consequences),
             ..Rules::NONE
         }
     ),
-    row!(PaymentChannelCreate, channel::payment_channel_create),
-    row!(PaymentChannelFund, channel::payment_channel_fund),
+    row!(
+        PaymentChannelFund,
+        channel::payment_channel_fund,
+        Rules {
+            consequences: Consequences::Custom(channel::payment_channel_fund::consequences),
+            ..Rules::NONE
+        }
+    ),
     row!(
         PaymentChannelClaim,
         channel::payment_channel_claim,
@@ -244,14 +293,18 @@ const ROWS: &[Transactor] = &[
             fee: BaseFee::OwnerReserve,
             deletes_root: RootDeletion::Any,
             extra_features: Some(account::account_delete::extra_features),
-            ..Rules::NONE
+            ..BLOCKER
         }
     ),
     row!(Clawback, trust::clawback),
     row!(
         EscrowCreate,
         escrow::escrow_create,
-        Rules::features(escrow::escrow_create::extra_features)
+        Rules {
+            extra_features: Some(escrow::escrow_create::extra_features),
+            consequences: Consequences::Custom(escrow::escrow_create::consequences),
+            ..Rules::NONE
+        }
     ),
     row!(
         EscrowFinish,
@@ -410,10 +463,11 @@ const ROWS: &[Transactor] = &[
     row!(XChainModifyBridge, xchain::xchain_modify_bridge),
     row!(XChainCreateClaimID, xchain::xchain_create_claim_id),
     row!(XChainCommit, xchain::xchain_commit),
-    row!(XChainClaim, xchain::xchain_claim),
+    row!(XChainClaim, xchain::xchain_claim, BLOCKER),
     row!(
         XChainAddClaimAttestation,
-        xchain::xchain_add_claim_attestation
+        xchain::xchain_add_claim_attestation,
+        BLOCKER
     ),
     row!(
         XChainAccountCreateCommit,
@@ -421,7 +475,8 @@ const ROWS: &[Transactor] = &[
     ),
     row!(
         XChainAddAccountCreateAttestation,
-        xchain::xchain_add_account_create_attestation
+        xchain::xchain_add_account_create_attestation,
+        BLOCKER
     ),
     row!(LoanBrokerSet, loan::loan_broker_set, LENDING),
     row!(

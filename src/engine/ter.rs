@@ -45,6 +45,11 @@ ters! {
     telINSUF_FEE_P = -394, "Fee insufficient.";
     telNO_DST_PARTIAL = -393, "Partial payment to create account not allowed.";
     telCAN_NOT_QUEUE = -392, "Can not queue at this time.";
+    telCAN_NOT_QUEUE_BALANCE = -391, "Can not queue at this time: insufficient balance to pay all queued fees.";
+    telCAN_NOT_QUEUE_BLOCKS = -390, "Can not queue at this time: would block later queued transaction(s).";
+    telCAN_NOT_QUEUE_BLOCKED = -389, "Can not queue at this time: blocking transaction in queue.";
+    telCAN_NOT_QUEUE_FEE = -388, "Can not queue at this time: fee insufficient to replace queued transaction.";
+    telCAN_NOT_QUEUE_FULL = -387, "Can not queue at this time: queue is full.";
     telWRONG_NETWORK = -386, "Transaction specifies a Network ID that differs from that of the local node.";
     telREQUIRES_NETWORK_ID = -385, "Transactions submitted to this node/network must include a correct NetworkID field.";
     telNETWORK_ID_MAKES_TX_NON_CANONICAL = -384, "Transactions submitted to this node/network must NOT include a NetworkID field.";

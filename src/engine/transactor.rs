@@ -548,6 +548,37 @@ pub fn base_fee(tx: &StObject, base_drops: u64, reserve_inc_drops: u64) -> u64 {
     }
 }
 
+/// rippled's `calculateBaseFee(view, tx)` (drops), which the transaction queue levels
+/// fees against: [`base_fee`] with what the view changes (LoanPay's multiple, a first
+/// regular key set free with the master key); nothing for a Batch's inner transaction.
+pub fn base_fee_in(view: &dyn ReadView, tx: &StObject) -> u64 {
+    if super::batch::is_inner(tx) {
+        return 0;
+    }
+    let s = sf();
+    let fees = view.info().fees;
+    let own = base_fee(tx, fees.base_drops, fees.reserve_inc_drops);
+    let row = tx.u16_of(s.transaction_type).and_then(registry::transactor);
+    match row.map(|t| t.rules.fee) {
+        Some(BaseFee::Times(multiple)) => own.saturating_mul(multiple(view, tx)),
+        Some(BaseFee::FirstKeyFree) => {
+            let account = tx.account_of(s.account);
+            let signer = tx
+                .blob_of(s.signing_pub_key)
+                .map(AccountId::from_public_key);
+            let spent = account
+                .and_then(|a| view.read(&keylet::account(&a)))
+                .is_none_or(|root| root.is_flag(lsf::PASSWORD_SPENT));
+            if account.is_some() && signer == account && !spent {
+                0
+            } else {
+                own
+            }
+        }
+        _ => own,
+    }
+}
+
 /// rippled's `checkMultiSign`: every signer must be on the account's signer list (both
 /// lists are sorted by account) and sign with its master key (not disabled), its regular
 /// key, or as a phantom account (not in the ledger, signing with its own key); their
@@ -875,6 +906,42 @@ fn preflight_and_preclaim(
     tx: &StObject,
     cfg: &ApplyConfig,
 ) -> Result<(Common, &'static Transactor, Ter), Ter> {
+    let (c, transactor) = preflight_checks(view, tx, cfg)?;
+    let funded = preclaim_common(view, tx, &c, &transactor.rules)?;
+    if funded.is_tec() {
+        return Ok((c, transactor, funded));
+    }
+    let preclaim = (transactor.preclaim)(view, tx, &c.account);
+    if !preclaim.is_applied() {
+        return Err(preclaim);
+    }
+    Ok((c, transactor, preclaim))
+}
+
+/// rippled's `preflight` for a submission to `view`'s ledger: the amendment gates, the
+/// common and the type's checks, the signature. `Ok` or the failure.
+pub fn preflight_result(view: &dyn ReadView, tx: &StObject, cfg: &ApplyConfig) -> Result<(), Ter> {
+    let _ = crate::protocol::number::take_fault();
+    let _rules = crate::ledger::rules::CurrentRules::set(view.info().rules);
+    preflight_checks(view, tx, cfg).map(|_| ())
+}
+
+/// rippled's `preflight` then `preclaim` against `view`, applying nothing: tesSUCCESS, a
+/// tec (the fee would be claimed), or the failure.
+pub fn preclaim_result(view: &dyn ReadView, tx: &StObject, cfg: &ApplyConfig) -> Ter {
+    let _ = crate::protocol::number::take_fault();
+    let _rules = crate::ledger::rules::CurrentRules::set(view.info().rules);
+    match preflight_and_preclaim(view, tx, cfg) {
+        Ok((_, _, ter)) => ter,
+        Err(ter) => ter,
+    }
+}
+
+fn preflight_checks(
+    view: &dyn ReadView,
+    tx: &StObject,
+    cfg: &ApplyConfig,
+) -> Result<(Common, &'static Transactor), Ter> {
     let rules = view.info().rules;
     let row = tx
         .u16_of(sf().transaction_type)
@@ -896,15 +963,7 @@ fn preflight_and_preclaim(
             return Err(Ter::temINVALID);
         }
     }
-    let funded = preclaim_common(view, tx, &c, &transactor.rules)?;
-    if funded.is_tec() {
-        return Ok((c, transactor, funded));
-    }
-    let preclaim = (transactor.preclaim)(view, tx, &c.account);
-    if !preclaim.is_applied() {
-        return Err(preclaim);
-    }
-    Ok((c, transactor, preclaim))
+    Ok((c, transactor))
 }
 
 /// Preflight alone (common and type checks, no signature): what a Batch asks of each of

@@ -29,6 +29,7 @@
 //! store's, one layer up.
 
 mod canonical;
+mod queueing;
 mod saved;
 pub mod txq;
 
@@ -169,6 +170,8 @@ pub struct LedgerConfig {
     /// The amendments a genesis ledger records and the presets every ledger's rules hold
     /// (a snapshot or a fork takes its Amendments entry, with these presets).
     pub rule_book: RuleBook,
+    /// The transaction queue's settings (`[transaction_queue]`).
+    pub tx_queue: txq::TxQSetup,
 }
 
 /// A fixed close-time clock: where it starts and how far each close advances it.
@@ -189,6 +192,7 @@ impl Default for LedgerConfig {
             history_bytes_max: crate::limits::LEDGER_HISTORY_BYTES_MAX,
             fixed_clock: None,
             rule_book: RuleBook::default(),
+            tx_queue: txq::TxQSetup::default(),
         }
     }
 }
@@ -441,6 +445,24 @@ pub struct ApplyResult {
     /// True when a lazy fork's upstream could not say what an entry the transaction read
     /// is: nothing of it is kept (`tefFAILURE`), and its result is unknowable.
     pub upstream_unknown: bool,
+    /// True when the transaction queue holds it (`terQUEUED`): not applied, not
+    /// journaled; it applies from the queue to a later open ledger, or expires.
+    pub queued: bool,
+}
+
+impl ApplyResult {
+    /// Not applied, not held, not queued: `ter` is final.
+    pub fn refused(ter: Ter, id: Hash256) -> ApplyResult {
+        ApplyResult {
+            ter,
+            applied: false,
+            id,
+            entry: None,
+            held: false,
+            upstream_unknown: false,
+            queued: false,
+        }
+    }
 }
 
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
@@ -460,6 +482,7 @@ struct Open {
     dirty: BTreeSet<Hash256>,
     fees_destroyed: u64,
     held: Vec<Held>,
+    queue: queueing::Queue,
 }
 
 /// What [`Ledgers::counts`] counts.
@@ -577,6 +600,7 @@ impl Ledgers {
                 dirty: BTreeSet::new(),
                 fees_destroyed: 0,
                 held: Vec::new(),
+                queue: queueing::Queue::new(cfg.tx_queue.clone()),
             }),
             saved: Mutex::new(SavedStates::default()),
             cfg,
@@ -969,48 +993,54 @@ impl Ledgers {
 
     /// Applies a transaction whose canonical binary form and ID were computed already
     /// (the submit path does that once, on the CPU pool): the single writer neither
-    /// encodes nor hashes it again.
+    /// encodes nor hashes it again. Straight to the engine, past the transaction queue
+    /// (replay, tests, tools); a `ter` result is held for retry.
     pub fn apply_verified(&self, tx: &Arc<StObject>, blob: &Arc<[u8]>, id: Hash256) -> ApplyResult {
-        self.apply_submitted(tx, blob, id, false)
+        let mut open = self.writer.lock();
+        let cfg = self.cfg.apply.clone();
+        self.apply_or_hold(&mut open, tx, blob, id, &cfg)
     }
 
-    /// [`Ledgers::apply_verified`] for a submission; with `fail_hard` (submit's, rippled's
-    /// `tapFAIL_HARD`) a `tec` result is not applied (no fee, no sequence) and a `ter`
-    /// result is not held for retry.
-    pub fn apply_submitted(
+    /// Applies to the open ledger; a `ter` result is held for retry unless `cfg` is
+    /// fail-hard.
+    fn apply_or_hold(
         &self,
+        open: &mut Open,
         tx: &Arc<StObject>,
         blob: &Arc<[u8]>,
         id: Hash256,
+        cfg: &ApplyConfig,
+    ) -> ApplyResult {
+        let r = self.apply_locked(open, tx, blob, id, cfg);
+        self.hold_if_retriable(open, tx, blob, r, cfg.fail_hard)
+    }
+
+    /// A `ter` result (but `terQUEUED`) is held for retry after the next close, unless
+    /// fail-hard or held already.
+    fn hold_if_retriable(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        r: ApplyResult,
         fail_hard: bool,
     ) -> ApplyResult {
-        let mut open = self.writer.lock();
-        let hard;
-        let cfg = if fail_hard {
-            hard = ApplyConfig {
-                fail_hard: true,
-                ..self.cfg.apply.clone()
-            };
-            &hard
-        } else {
-            &self.cfg.apply
-        };
-        let r = self.apply_locked(&mut open, tx, blob, id, cfg);
-        if r.ter.is_ter() && !fail_hard && !open.held.iter().any(|h| h.id == r.id) {
-            let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-            let until_seq = match tx.get(sf().last_ledger_sequence) {
-                Some(StValue::UInt32(lls)) => hold_until.min(*lls),
-                _ => hold_until,
-            };
-            open.held.push(Held {
-                tx: tx.clone(),
-                blob: blob.clone(),
-                id: r.id,
-                until_seq,
-            });
-            return ApplyResult { held: true, ..r };
+        let retriable = r.ter.is_ter() && r.ter != Ter::terQUEUED;
+        if !retriable || fail_hard || open.held.iter().any(|h| h.id == r.id) {
+            return r;
         }
-        r
+        let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+        let until_seq = match tx.get(sf().last_ledger_sequence) {
+            Some(StValue::UInt32(lls)) => hold_until.min(*lls),
+            _ => hold_until,
+        };
+        open.held.push(Held {
+            tx: tx.clone(),
+            blob: blob.clone(),
+            id: r.id,
+            until_seq,
+        });
+        ApplyResult { held: true, ..r }
     }
 
     /// Transactions held for retry (IDs), oldest first.
@@ -1039,12 +1069,8 @@ impl Ledgers {
         }
         if !out.applied {
             return ApplyResult {
-                ter: out.ter,
-                applied: false,
-                id,
-                entry: None,
-                held: false,
                 upstream_unknown,
+                ..ApplyResult::refused(out.ter, id)
             };
         }
         let seq = open.info.seq;
@@ -1077,6 +1103,7 @@ impl Ledgers {
             entry: Some(entry),
             held: false,
             upstream_unknown: false,
+            queued: false,
         }
     }
 
@@ -1205,7 +1232,9 @@ impl Ledgers {
         };
         open.fees_destroyed = 0;
         *self.open_info.write() = open.info;
+        self.queue_after_close(&mut open, &closed);
         self.retry_held(&mut open);
+        self.drain_queue(&mut open);
         closed
     }
 

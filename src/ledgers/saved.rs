@@ -98,6 +98,7 @@ impl Ledgers {
         }
         self.state.truncate_after(saved.published);
         *open = saved.open;
+        open.queue.forget_txs();
         for t in &open.txs {
             self.txs.insert(t.id, t.clone());
         }

@@ -110,6 +110,9 @@ pub struct Submitted {
     pub durable: Option<Durable>,
     /// The account's Sequence in the open ledger after applying (None: no account).
     pub account_sequence: Option<u32>,
+    /// The next Sequence the account may queue a transaction with
+    /// (`account_sequence_available`; None: no account).
+    pub sequence_available: Option<u32>,
     /// The open ledger's sequence it was applied to.
     pub open_seq: u32,
     /// The last validated ledger's sequence.
@@ -284,6 +287,13 @@ impl Writer {
             .close
             .observe(started.elapsed().as_secs_f64());
         let durable = persist.record_close(&closed);
+        // What the queue drained into the new open ledger, after the close record:
+        // replay closes (retrying the held transactions, as here) and then meets them.
+        // The proposed stream gets them below, with the retried ones.
+        for (blob, result) in store.take_from_queue() {
+            crate::metrics::get().applied.inc();
+            drop(persist.record_tx(&blob, &result));
+        }
         persist.after_close(store);
         // Held transactions retried into the new open ledger are proposed now.
         if subs.wants_proposed() {
@@ -359,17 +369,22 @@ fn submit(
 ) -> Result<Submitted, String> {
     persist.health()?;
     let result = store.apply_submitted(&v.tx, &v.blob, v.id, v.fail_hard);
+    let current = store.current();
+    // The account's queued transactions its fee cleared applied first.
+    journal_from_queue(store, persist, subs, &current);
     if result.applied {
         crate::metrics::get().applied.inc();
     }
     let durable = (result.applied || result.held).then(|| persist.record_tx(&v.blob, &result));
     let tx = &v.tx;
-    let current = store.current();
     let open_seq = current.seq();
-    let account_sequence = tx
-        .account_of(sf().account)
+    let account = tx.account_of(sf().account);
+    let account_sequence = account
         .and_then(|a| current.view.read(&keylet::account(&a)))
         .and_then(|root| root.u32_of(sf().sequence));
+    let sequence_available = account
+        .zip(account_sequence)
+        .map(|(a, seq)| store.next_queuable_seq(&a, seq));
     if let Some(entry) = &result.entry {
         subs.publish_proposed(entry, entry.ledger_seq, &current.view);
     }
@@ -377,7 +392,25 @@ fn submit(
         result,
         durable,
         account_sequence,
+        sequence_available,
         open_seq,
         validated_seq: store.validated().seq(),
     })
+}
+
+/// Journals the transactions the queue applied (they were never acknowledged: nothing
+/// waits on their records) and proposes them.
+fn journal_from_queue(
+    store: &Ledgers,
+    persist: &Persistence,
+    subs: &Subscriptions,
+    current: &crate::ledgers::LedgerSnapshot,
+) {
+    for (blob, result) in store.take_from_queue() {
+        crate::metrics::get().applied.inc();
+        drop(persist.record_tx(&blob, &result));
+        if let Some(entry) = &result.entry {
+            subs.publish_proposed(entry, entry.ledger_seq, &current.view);
+        }
+    }
 }

@@ -147,27 +147,40 @@ async fn respond(
     insert_engine_result(&mut out, ter);
     let enforce_fail_hard = fail_hard && !ter.is_tes();
     let applied = submitted.result.applied;
-    let broadcast = applied && !enforce_fail_hard;
+    let queued = submitted.result.queued;
+    let broadcast = (applied || queued) && !enforce_fail_hard;
     let kept = !enforce_fail_hard;
-    out.insert("accepted".into(), Value::from(applied || broadcast || kept));
+    out.insert(
+        "accepted".into(),
+        Value::from(applied || broadcast || queued || kept),
+    );
     out.insert("applied".into(), Value::from(applied));
     out.insert("broadcast".into(), Value::from(broadcast));
-    out.insert("queued".into(), Value::from(false));
+    out.insert("queued".into(), Value::from(queued));
     out.insert("kept".into(), Value::from(kept));
     let seq = submitted.account_sequence.unwrap_or(0);
     out.insert("account_sequence_next".into(), Value::from(seq));
-    out.insert("account_sequence_available".into(), Value::from(seq));
-    let signers = signed.tx.get_array("Signers").map_or(0, |s| s.len() as u64);
-    let base = ctx.services.node.ledgers.fees().base_drops;
+    let available = submitted.sequence_available.unwrap_or(seq);
+    out.insert("account_sequence_available".into(), Value::from(available));
     out.insert(
         "open_ledger_cost".into(),
-        Value::from(base.saturating_mul(1 + signers).to_string()),
+        Value::from(open_ledger_cost(ctx, &signed.tx).to_string()),
     );
     out.insert(
         "validated_ledger_index".into(),
         Value::from(submitted.validated_seq),
     );
     Ok(out)
+}
+
+/// What the transaction would pay to go straight into the open ledger now: its base
+/// fee at the escalated level (rippled's `getTxRequiredFeeAndSeq`, rounded down).
+fn open_ledger_cost(ctx: &Context, tx: &crate::protocol::st::StObject) -> u64 {
+    let ledgers = &ctx.services.node.ledgers;
+    let current = ledgers.current();
+    let base = crate::engine::transactor::base_fee_in(&current.view, tx);
+    let level = ledgers.fee_report().open_ledger_level;
+    crate::ledgers::txq::to_drops(level, base)
 }
 
 /// `sign_request` behind the signing gate (sign-and-submit).

@@ -408,3 +408,15 @@ pub fn granular_permission(
     .iter()
     .all(|(field, name)| tx.get(*field).is_none() || has(name))
 }
+
+/// What the queue weighs (rippled `SetAccount::makeTxConsequences`): a blocker when it
+/// sets or clears RequireAuth, DisableMaster or AccountTxnID.
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    let blocking = [asf::REQUIRE_AUTH, asf::DISABLE_MASTER, asf::ACCOUNT_TXN_ID];
+    let flagged = |field| tx.u32_of(field).is_some_and(|f| blocking.contains(&f));
+    let by_flags = tx.flags() & (tf::REQUIRE_AUTH | tf::OPTIONAL_AUTH) != 0;
+    crate::engine::consequences::TxConsequences {
+        blocker: by_flags || flagged(sf().set_flag) || flagged(sf().clear_flag),
+        ..crate::engine::consequences::TxConsequences::normal(tx)
+    }
+}

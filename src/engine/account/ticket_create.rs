@@ -76,3 +76,12 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     ctx.sb.update(root_key, root);
     Ter::tesSUCCESS
 }
+
+/// What the queue weighs (rippled `CreateTicket::makeTxConsequences`): it consumes
+/// TicketCount sequences (rippled counts the tickets, not the transaction's own).
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    crate::engine::consequences::TxConsequences {
+        sequences_consumed: tx.u32_of(sf().ticket_count).unwrap_or(0),
+        ..crate::engine::consequences::TxConsequences::normal(tx)
+    }
+}

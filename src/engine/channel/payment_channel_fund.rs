@@ -83,3 +83,8 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     credit_drops(&mut ctx.sb, &ctx.account, -amount);
     Ter::tesSUCCESS
 }
+
+/// What the queue weighs (rippled's `makeTxConsequences`): the Amount.
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    crate::engine::consequences::TxConsequences::spending(tx, sf().amount)
+}

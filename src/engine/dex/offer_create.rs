@@ -629,3 +629,9 @@ fn place_in_open_book(
     book.set(s.book_node, StValue::UInt64(node));
     Some(StValue::Array(vec![(s.book, book)]))
 }
+
+/// What the queue weighs (rippled `CreateOffer::makeTxConsequences`): TakerGets, when
+/// it is XRP.
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    crate::engine::consequences::TxConsequences::spending(tx, sf().taker_gets)
+}

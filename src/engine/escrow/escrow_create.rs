@@ -159,3 +159,9 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     own_new(&mut ctx.sb, tx, &account, (key, escrow), 1);
     Ok(())
 }
+
+/// What the queue weighs (rippled `EscrowCreate::makeTxConsequences`): the Amount, when
+/// it is XRP.
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    crate::engine::consequences::TxConsequences::spending(tx, sf().amount)
+}

@@ -500,3 +500,14 @@ pub fn granular_permission(
     (has("PaymentMint") && issuer == *account)
         || (has("PaymentBurn") && tx.account_of(sf().destination) == Some(issuer))
 }
+
+/// What the queue weighs (rippled `Payment::makeTxConsequences`): the SendMax, else the
+/// Amount, when it is XRP.
+pub fn consequences(tx: &StObject) -> crate::engine::consequences::TxConsequences {
+    let field = if tx.get(sf().send_max).is_some() {
+        sf().send_max
+    } else {
+        sf().amount
+    };
+    crate::engine::consequences::TxConsequences::spending(tx, field)
+}

@@ -7,7 +7,7 @@
 use super::fee_level::{increase, BASE_LEVEL};
 use super::fee_metrics::{escalated_series_fee_level, scale_fee_level};
 use super::queue::{QueuedTx, TxQueue, RETRIES_ALLOWED};
-use super::{Candidate, QueueCode, SeqProxy};
+use super::{Candidate, SeqProxy};
 use crate::engine::Ter;
 use crate::protocol::types::AccountId;
 
@@ -98,11 +98,11 @@ impl TxQueue {
         sub: &Submission,
         account: Option<&AccountFacts>,
         open: &OpenFacts,
-    ) -> Result<Admission, QueueCode> {
+    ) -> Result<Admission, Ter> {
         if sub.dry_run {
-            return Err(Ter::telCAN_NOT_QUEUE.into());
+            return Err(Ter::telCAN_NOT_QUEUE);
         }
-        let account = account.ok_or(QueueCode::Ter(Ter::terNO_ACCOUNT))?;
+        let account = account.ok_or(Ter::terNO_ACCOUNT)?;
         check_ticket(&sub.tx, account)?;
         let ahead = self.ahead_of(sub, account);
         self.check_blocker(&sub.tx, &ahead)?;
@@ -132,14 +132,14 @@ impl TxQueue {
     }
 
     /// A blocker is queued alone, or replaces the lone queued transaction.
-    fn check_blocker(&self, tx: &Candidate, ahead: &[&QueuedTx]) -> Result<(), QueueCode> {
+    fn check_blocker(&self, tx: &Candidate, ahead: &[&QueuedTx]) -> Result<(), Ter> {
         if !tx.blocker {
             return Ok(());
         }
         match ahead {
             [] => Ok(()),
             [lone] if lone.tx.seq_proxy == tx.seq_proxy => Ok(()),
-            _ => Err(QueueCode::telCAN_NOT_QUEUE_BLOCKS),
+            _ => Err(Ter::telCAN_NOT_QUEUE_BLOCKS),
         }
     }
 
@@ -158,10 +158,10 @@ impl TxQueue {
         tx: &Candidate,
         ahead: &[&QueuedTx],
         replaces: Option<SeqProxy>,
-    ) -> Result<(), QueueCode> {
+    ) -> Result<(), Ter> {
         if let [lone] = ahead {
             if lone.tx.blocker && lone.tx.seq_proxy != tx.seq_proxy {
-                return Err(QueueCode::telCAN_NOT_QUEUE_BLOCKED);
+                return Err(Ter::telCAN_NOT_QUEUE_BLOCKED);
             }
         }
         let Some(seq_proxy) = replaces else {
@@ -171,7 +171,7 @@ impl TxQueue {
         if tx.fee_level > increase(old_level, self.setup.retry_sequence_percent) {
             Ok(())
         } else {
-            Err(QueueCode::telCAN_NOT_QUEUE_FEE)
+            Err(Ter::telCAN_NOT_QUEUE_FEE)
         }
     }
 
@@ -184,10 +184,10 @@ impl TxQueue {
         open: &OpenFacts,
         ahead: &[&QueuedTx],
         replaces: Option<SeqProxy>,
-    ) -> Result<Option<TrialAccount>, QueueCode> {
+    ) -> Result<Option<TrialAccount>, Ter> {
         let tx = &sub.tx;
         if SeqProxy::Sequence(account.sequence) > tx.seq_proxy {
-            return Err(Ter::tefPAST_SEQ.into());
+            return Err(Ter::tefPAST_SEQ);
         }
         if ahead.len() == 1 && replaces.is_some() {
             return Ok(None);
@@ -202,13 +202,13 @@ impl TxQueue {
         if before_all {
             check_first_sequence(tx, account.sequence)?;
         } else if replaces.is_none() && tx.seq_proxy.is_sequence() && next != tx.seq_proxy {
-            return Err(Ter::telCAN_NOT_QUEUE.into());
+            return Err(Ter::telCAN_NOT_QUEUE);
         }
         let (spend, fees) = spend_and_fees(tx, ahead);
         let balance = account.balance_drops;
         let reserve = open.reserve_drops;
         if fees >= balance || (reserve > 10 * open.base_fee_drops && fees >= reserve) {
-            return Err(QueueCode::telCAN_NOT_QUEUE_BALANCE);
+            return Err(Ter::telCAN_NOT_QUEUE_BALANCE);
         }
         let spendable = balance - balance.min(reserve);
         let total = fees + spendable.min(spend);
@@ -231,17 +231,17 @@ impl TxQueue {
         account: &AccountFacts,
         open: &OpenFacts,
         replaces: Option<SeqProxy>,
-    ) -> Result<(), QueueCode> {
+    ) -> Result<(), Ter> {
         let tx = &sub.tx;
         if sub.names_prior_txn || sub.fail_hard {
-            return Err(Ter::telCAN_NOT_QUEUE.into());
+            return Err(Ter::telCAN_NOT_QUEUE);
         }
         let buffer = u64::from(open.seq) + self.setup.minimum_last_ledger_buffer;
         if tx
             .last_ledger_seq
             .is_some_and(|last| u64::from(last) < buffer)
         {
-            return Err(Ter::telCAN_NOT_QUEUE.into());
+            return Err(Ter::telCAN_NOT_QUEUE);
         }
         let Some(queue) = self.accounts.get(&tx.account) else {
             return Ok(());
@@ -251,7 +251,7 @@ impl TxQueue {
         }
         let next = self.next_queuable_seq(&tx.account, account.sequence);
         if !tx.seq_proxy.is_sequence() || tx.seq_proxy != next {
-            return Err(QueueCode::telCAN_NOT_QUEUE_FULL);
+            return Err(Ter::telCAN_NOT_QUEUE_FULL);
         }
         let fills_gap = queue
             .txs
@@ -261,7 +261,7 @@ impl TxQueue {
         if fills_gap {
             Ok(())
         } else {
-            Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+            Err(Ter::telCAN_NOT_QUEUE_FULL)
         }
     }
 
@@ -312,7 +312,7 @@ impl TxQueue {
         admission: &Admission,
         account: &AccountFacts,
         open: &OpenFacts,
-    ) -> Result<(), QueueCode> {
+    ) -> Result<(), Ter> {
         if admission.trial.is_none() {
             self.can_be_held(sub, account, open, admission.replaces)?;
         }
@@ -328,14 +328,14 @@ impl TxQueue {
 
     /// A full queue takes the transaction only if it pays more than the cheapest other
     /// account's average level; that account's last transaction leaves.
-    fn make_room(&mut self, tx: &Candidate) -> Result<(), QueueCode> {
+    fn make_room(&mut self, tx: &Candidate) -> Result<(), Ter> {
         let cheapest = self
             .by_fee
             .iter()
             .rev()
             .find(|key| key.account != tx.account)
             .copied()
-            .ok_or(QueueCode::telCAN_NOT_QUEUE_FULL)?;
+            .ok_or(Ter::telCAN_NOT_QUEUE_FULL)?;
         let end_account = &self.accounts[&cheapest.account];
         let effective = if cheapest.level.0 > tx.fee_level || end_account.txs.len() == 1 {
             cheapest.level.0
@@ -346,7 +346,7 @@ impl TxQueue {
             )
         };
         if tx.fee_level <= effective {
-            return Err(QueueCode::telCAN_NOT_QUEUE_FULL);
+            return Err(Ter::telCAN_NOT_QUEUE_FULL);
         }
         let last = *end_account
             .txs
@@ -357,30 +357,31 @@ impl TxQueue {
         Ok(())
     }
 
-    /// The caller applied the cleared run and the transaction: they leave the queue.
-    pub fn cleared(&mut self, account: &AccountId, run: &[SeqProxy], tx: SeqProxy) {
-        for seq_proxy in run.iter().chain(std::iter::once(&tx)) {
+    /// The caller applied the cleared run (or its first part) and, when given, the
+    /// transaction (replacing a queued one with its SeqProxy): they leave the queue.
+    pub fn cleared(&mut self, account: &AccountId, run: &[SeqProxy], tx: Option<SeqProxy>) {
+        for seq_proxy in run.iter().chain(tx.as_ref()) {
             self.remove(account, *seq_proxy);
         }
     }
 }
 
 /// A ticket must be in the ledger to be queued.
-fn check_ticket(tx: &Candidate, account: &AccountFacts) -> Result<(), QueueCode> {
+fn check_ticket(tx: &Candidate, account: &AccountFacts) -> Result<(), Ter> {
     match tx.seq_proxy {
         SeqProxy::Ticket(n) if !account.ticket_exists && n < account.sequence => {
-            Err(Ter::tefNO_TICKET.into())
+            Err(Ter::tefNO_TICKET)
         }
-        SeqProxy::Ticket(_) if !account.ticket_exists => Err(Ter::terPRE_TICKET.into()),
+        SeqProxy::Ticket(_) if !account.ticket_exists => Err(Ter::terPRE_TICKET),
         _ => Ok(()),
     }
 }
 
 /// The first queued Sequence must be the account's.
-fn check_first_sequence(tx: &Candidate, account_sequence: u32) -> Result<(), QueueCode> {
+fn check_first_sequence(tx: &Candidate, account_sequence: u32) -> Result<(), Ter> {
     match tx.seq_proxy {
-        SeqProxy::Sequence(n) if n < account_sequence => Err(Ter::tefPAST_SEQ.into()),
-        SeqProxy::Sequence(n) if n > account_sequence => Err(Ter::terPRE_SEQ.into()),
+        SeqProxy::Sequence(n) if n < account_sequence => Err(Ter::tefPAST_SEQ),
+        SeqProxy::Sequence(n) if n > account_sequence => Err(Ter::terPRE_SEQ),
         _ => Ok(()),
     }
 }

@@ -9,10 +9,10 @@
 //! ```text
 //! let mut q = TxQueue::new(TxQSetup::default());
 //! q.direct_apply_allowed(&candidate, account_sequence, open_count) -> bool
-//! q.admit(&submission, Some(&account), &open) -> Result<Admission, QueueCode>   // then preclaim
+//! q.admit(&submission, Some(&account), &open) -> Result<Admission, Ter>   // then preclaim
 //! q.clear_plan(&submission, &admission, account_sequence, open_count) -> Option<Vec<SeqProxy>>
 //! q.cleared(&account, &run, seq_proxy)            // the caller applied the run and the tx
-//! q.hold(&submission, &admission, &account, &open) -> Result<(), QueueCode>       // terQUEUED
+//! q.hold(&submission, &admission, &account, &open) -> Result<(), Ter>       // terQUEUED
 //! q.process_closed_ledger(&fee_levels, closed_seq, time_leap)                     // at close
 //! q.drain(open_count, parent_hash, |queued| apply(queued)) -> bool                // new open ledger
 //! q.fee_report(open_count, base_fee_drops) -> FeeReport                            // `fee`
@@ -33,7 +33,6 @@ pub use fee_metrics::{escalated_series_fee_level, scale_fee_level, FeeMetrics, M
 pub use fee_report::FeeReport;
 pub use queue::{QueuedTx, TxQueue, RETRIES_ALLOWED};
 
-use crate::engine::Ter;
 use crate::protocol::types::{AccountId, Hash256};
 
 /// The queue's settings (rippled `TxQ::Setup`, xrpld's `[transaction_queue]`), with
@@ -146,57 +145,6 @@ impl Candidate {
             SeqProxy::Sequence(n) => SeqProxy::Sequence(n.saturating_add(self.sequences_consumed)),
             ticket => ticket,
         }
-    }
-}
-
-/// Why the queue refuses or holds a transaction: rippled's codes, with the `tel` ones
-/// `engine::Ter` does not name yet (`telCAN_NOT_QUEUE_*`, -391 to -387).
-#[allow(non_camel_case_types)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum QueueCode {
-    /// A code `engine::Ter` has (telCAN_NOT_QUEUE, tefPAST_SEQ, terPRE_SEQ, terQUEUED...).
-    Ter(Ter),
-    /// The fees in flight would reach the balance or the reserve.
-    telCAN_NOT_QUEUE_BALANCE,
-    /// A blocker cannot join other queued transactions.
-    telCAN_NOT_QUEUE_BLOCKS,
-    /// A queued blocker keeps others out.
-    telCAN_NOT_QUEUE_BLOCKED,
-    /// A replacement must pay more.
-    telCAN_NOT_QUEUE_FEE,
-    /// The queue (or the account's share of it) is full.
-    telCAN_NOT_QUEUE_FULL,
-}
-
-impl QueueCode {
-    /// The code's number (`engine_result_code`).
-    pub fn code(self) -> i32 {
-        match self {
-            QueueCode::Ter(ter) => ter.code(),
-            QueueCode::telCAN_NOT_QUEUE_BALANCE => -391,
-            QueueCode::telCAN_NOT_QUEUE_BLOCKS => -390,
-            QueueCode::telCAN_NOT_QUEUE_BLOCKED => -389,
-            QueueCode::telCAN_NOT_QUEUE_FEE => -388,
-            QueueCode::telCAN_NOT_QUEUE_FULL => -387,
-        }
-    }
-
-    /// The code's name (`engine_result`).
-    pub fn name(self) -> &'static str {
-        match self {
-            QueueCode::Ter(ter) => ter.name(),
-            QueueCode::telCAN_NOT_QUEUE_BALANCE => "telCAN_NOT_QUEUE_BALANCE",
-            QueueCode::telCAN_NOT_QUEUE_BLOCKS => "telCAN_NOT_QUEUE_BLOCKS",
-            QueueCode::telCAN_NOT_QUEUE_BLOCKED => "telCAN_NOT_QUEUE_BLOCKED",
-            QueueCode::telCAN_NOT_QUEUE_FEE => "telCAN_NOT_QUEUE_FEE",
-            QueueCode::telCAN_NOT_QUEUE_FULL => "telCAN_NOT_QUEUE_FULL",
-        }
-    }
-}
-
-impl From<Ter> for QueueCode {
-    fn from(ter: Ter) -> QueueCode {
-        QueueCode::Ter(ter)
     }
 }
 

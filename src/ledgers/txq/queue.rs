@@ -77,6 +77,19 @@ impl TxQueue {
         &self.setup
     }
 
+    /// What the next transaction must pay to go straight into an open ledger holding
+    /// `open_count` transactions (`fee`'s `open_ledger_level`).
+    pub fn open_ledger_level(&self, open_count: u64) -> u64 {
+        super::fee_metrics::scale_fee_level(self.snapshot(), open_count)
+    }
+
+    /// Takes what `other` learned of the escalation and its size limit (a queue emptied
+    /// by a revert keeps them).
+    pub fn adopt_metrics(&mut self, other: &TxQueue) {
+        self.metrics = other.metrics.clone();
+        self.max_size = other.max_size;
+    }
+
     /// The escalation's current figures.
     pub fn snapshot(&self) -> MetricsSnapshot {
         self.metrics.snapshot()

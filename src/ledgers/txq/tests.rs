@@ -4,6 +4,7 @@
 //! are those rippled's formulas give for the test's configuration.
 
 use super::*;
+use crate::engine::Ter;
 use crate::protocol::types::{AccountId, Hash256};
 use proptest::prelude::*;
 
@@ -72,7 +73,7 @@ fn queue_it(
     t: Candidate,
     facts: &AccountFacts,
     open: &OpenFacts,
-) -> Result<(), QueueCode> {
+) -> Result<(), Ter> {
     let s = sub(t);
     let admission = q.admit(&s, Some(facts), open)?;
     q.hold(&s, &admission, facts, open)
@@ -216,22 +217,22 @@ fn sequence_rules() {
     let facts = rich(5);
     assert_eq!(
         queue_it(&mut q, tx(1, 6, 10), &facts, &open(4)),
-        Err(Ter::terPRE_SEQ.into())
+        Err(Ter::terPRE_SEQ)
     );
     assert_eq!(
         queue_it(&mut q, tx(1, 4, 10), &facts, &open(4)),
-        Err(Ter::tefPAST_SEQ.into())
+        Err(Ter::tefPAST_SEQ)
     );
     queue_it(&mut q, tx(1, 5, 10), &facts, &open(4)).unwrap();
     queue_it(&mut q, tx(1, 6, 10), &facts, &open(4)).unwrap();
     assert_eq!(q.next_queuable_seq(&account(1), 5), SeqProxy::Sequence(7));
     assert_eq!(
         queue_it(&mut q, tx(1, 8, 10), &facts, &open(4)),
-        Err(Ter::telCAN_NOT_QUEUE.into())
+        Err(Ter::telCAN_NOT_QUEUE)
     );
     assert_eq!(
         queue_it(&mut q, tx(1, 4, 10), &facts, &open(4)),
-        Err(Ter::tefPAST_SEQ.into())
+        Err(Ter::tefPAST_SEQ)
     );
     assert_eq!(q.len(), 2);
 }
@@ -251,7 +252,7 @@ fn ticket_rules() {
     let s = sub(ticketed.clone());
     assert_eq!(
         q.admit(&s, Some(&missing), &open(4)),
-        Err(Ter::terPRE_TICKET.into())
+        Err(Ter::terPRE_TICKET)
     );
     let old = AccountFacts {
         ticket_exists: false,
@@ -259,10 +260,10 @@ fn ticket_rules() {
     };
     assert_eq!(
         q.admit(&s, Some(&old), &open(4)),
-        Err(Ter::tefNO_TICKET.into())
+        Err(Ter::tefNO_TICKET)
     );
     queue_it(&mut q, ticketed, &rich(5), &open(4)).unwrap();
-    assert_eq!(q.admit(&s, None, &open(4)), Err(Ter::terNO_ACCOUNT.into()));
+    assert_eq!(q.admit(&s, None, &open(4)), Err(Ter::terNO_ACCOUNT));
 }
 
 /// `testAcctTxnID`, `testFailHard` and `testLastLedgerSeq`: AccountTxnID, fail_hard, a
@@ -277,7 +278,7 @@ fn cannot_queue() {
         let mut q2 = q.clone();
         admission.and_then(|a| q2.hold(&s, &a, &rich(1), &o))
     };
-    let can_not = Err(QueueCode::Ter(Ter::telCAN_NOT_QUEUE));
+    let can_not = Err(Ter::telCAN_NOT_QUEUE);
     assert_eq!(
         refused(Submission {
             names_prior_txn: true,
@@ -327,7 +328,7 @@ fn replacement_threshold() {
     };
     assert_eq!(
         queue_it(&mut q, at_320, &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FEE)
+        Err(Ter::telCAN_NOT_QUEUE_FEE)
     );
     let at_321 = Candidate {
         fee_level: 321,
@@ -352,7 +353,7 @@ fn blockers() {
     };
     assert_eq!(
         queue_it(&mut q, blocker, &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_BLOCKS)
+        Err(Ter::telCAN_NOT_QUEUE_BLOCKS)
     );
     let replacing = Candidate {
         blocker: true,
@@ -361,7 +362,7 @@ fn blockers() {
     queue_it(&mut q, replacing, &facts, &open(4)).unwrap();
     assert_eq!(
         queue_it(&mut q, tx(1, 2, 10), &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_BLOCKED)
+        Err(Ter::telCAN_NOT_QUEUE_BLOCKED)
     );
     let plain_again = tx(1, 1, 100);
     queue_it(&mut q, plain_again, &facts, &open(4)).unwrap();
@@ -383,7 +384,7 @@ fn per_account_limit() {
     }
     assert_eq!(
         queue_it(&mut q, tx(1, 5, 10), &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+        Err(Ter::telCAN_NOT_QUEUE_FULL)
     );
     queue_it(&mut q, tx(2, 1, 10), &rich(1), &open(4)).unwrap();
 }
@@ -423,7 +424,7 @@ fn balance_in_flight() {
             Some(&facts),
             &open(4)
         ),
-        Err(QueueCode::telCAN_NOT_QUEUE_BALANCE)
+        Err(Ter::telCAN_NOT_QUEUE_BALANCE)
     );
     let poor = AccountFacts {
         balance_drops: 100,
@@ -433,7 +434,7 @@ fn balance_in_flight() {
     queue_it(&mut q2, tx(1, 1, 100), &poor, &open(4)).unwrap();
     assert_eq!(
         q2.admit(&sub(tx(1, 2, 10)), Some(&poor), &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_BALANCE)
+        Err(Ter::telCAN_NOT_QUEUE_BALANCE)
     );
 }
 
@@ -464,7 +465,7 @@ fn full_queue_evicts_the_cheapest() {
     // Account 1's average is (256 + 768) / 2 = 512: 20 drops (512) is not more.
     assert_eq!(
         queue_it(&mut q, tx(3, 1, 20), &rich(1), &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+        Err(Ter::telCAN_NOT_QUEUE_FULL)
     );
     queue_it(&mut q, tx(3, 1, 21), &rich(1), &open(4)).unwrap();
     assert_eq!(q.len(), 3);
@@ -481,7 +482,7 @@ fn full_queue_evicts_the_cheapest() {
     fill(&mut alone, 1, 3, 10);
     assert_eq!(
         queue_it(&mut alone, tx(1, 4, 1000), &rich(1), &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FULL),
+        Err(Ter::telCAN_NOT_QUEUE_FULL),
         "only its own account to evict"
     );
 }
@@ -556,7 +557,7 @@ fn clear_plan_when_the_fee_pays_the_run() {
         None,
         "no escalation: just queue"
     );
-    q.cleared(&account(1), &plan, SeqProxy::Sequence(3));
+    q.cleared(&account(1), &plan, Some(SeqProxy::Sequence(3)));
     assert!(q.is_empty());
 }
 
@@ -650,12 +651,12 @@ fn ties_follow_the_parent_hash() {
 /// The codes' names and numbers (rippled TER.h).
 #[test]
 fn queue_codes() {
-    assert_eq!(QueueCode::telCAN_NOT_QUEUE_FULL.code(), -387);
+    assert_eq!(Ter::telCAN_NOT_QUEUE_FULL.code(), -387);
     assert_eq!(
-        QueueCode::telCAN_NOT_QUEUE_BALANCE.name(),
+        Ter::telCAN_NOT_QUEUE_BALANCE.name(),
         "telCAN_NOT_QUEUE_BALANCE"
     );
-    assert_eq!(QueueCode::from(Ter::terQUEUED).code(), -89);
+    assert_eq!(Ter::terQUEUED.code(), -89);
 }
 
 /// A random submission: owner 1..=4, Sequence 1..=14, fee 10..=400 drops.
@@ -799,7 +800,7 @@ impl Story {
     }
 
     /// A noop of `owner` with its ledger Sequence paying `fee_drops` (`env(noop(..))`).
-    fn noop(&mut self, owner: u8, fee_drops: u64) -> Result<Outcome, QueueCode> {
+    fn noop(&mut self, owner: u8, fee_drops: u64) -> Result<Outcome, Ter> {
         let sequence = *self.sequences.entry(owner).or_insert(1);
         let t = tx(owner, sequence, fee_drops);
         let count = self.open_levels.len() as u64;
@@ -910,7 +911,7 @@ fn test_queue_story_first_half() {
         "bob's is still stuck"
     );
     assert_eq!(s.noop(HANK, 10), Ok(Queued));
-    assert_eq!(s.noop(HANK, 11), Err(QueueCode::telCAN_NOT_QUEUE_FEE));
+    assert_eq!(s.noop(HANK, 11), Err(Ter::telCAN_NOT_QUEUE_FEE));
     assert_eq!(s.noop(HANK, 6000), Ok(Queued));
     assert_eq!(s.metrics(), (2, Some(12), 7, 6, 256, MEDIAN));
     assert_eq!(s.noop(HANK, s.open_ledger_fee()), Ok(Applied));
@@ -951,7 +952,7 @@ fn test_queue_story_second_half() {
         assert_eq!(s.noop(who, fee), Ok(Queued));
     }
     assert_eq!(s.metrics(), (6, Some(6), 4, 3, 385, MEDIAN));
-    assert_eq!(s.noop(CHARLIE, 10), Err(QueueCode::telCAN_NOT_QUEUE_FULL));
+    assert_eq!(s.noop(CHARLIE, 10), Err(Ter::telCAN_NOT_QUEUE_FULL));
     assert_eq!(s.noop(CHARLIE, 100), Ok(Queued));
     assert_eq!(s.metrics(), (6, Some(6), 4, 3, 410, MEDIAN));
     s.close(false);
@@ -998,13 +999,13 @@ fn full_account_fills_its_gap() {
     assert_eq!(q.next_queuable_seq(&account(1), 1), SeqProxy::Sequence(2));
     assert_eq!(
         queue_it(&mut q, ticket(21), &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+        Err(Ter::telCAN_NOT_QUEUE_FULL)
     );
     queue_it(&mut q, tx(1, 2, 10), &facts, &open(4)).unwrap();
     assert_eq!(q.account_txs(&account(1)).count(), 4);
     assert_eq!(q.next_queuable_seq(&account(1), 1), SeqProxy::Sequence(4));
     assert_eq!(
         queue_it(&mut q, tx(1, 4, 10), &facts, &open(4)),
-        Err(QueueCode::telCAN_NOT_QUEUE_FULL)
+        Err(Ter::telCAN_NOT_QUEUE_FULL)
     );
 }

@@ -1,0 +1,424 @@
+//! The open ledger's door (rippled `TxQ::apply` and `TxQ::accept` around the queue's
+//! pure core, [`super::txq`]): a submitted transaction that pays the open ledger's
+//! escalated level and takes its account's Sequence applies at once; one that pays less,
+//! or follows the account's queued ones, is checked against the queue, preclaimed
+//! against its account as the queued ones ahead will leave it, and held (`terQUEUED`),
+//! or refused with rippled's code. At each close the queue learns the closed ledger's
+//! fee levels, drops the expired, and drains into the new open ledger.
+//!
+//! The queue is memory only, as xrpld's: a restart empties it. A queued transaction is
+//! never journaled or acknowledged as applied; one the queue applies later is journaled
+//! then, as an ordinary transaction record ([`Ledgers::take_from_queue`]), so replay
+//! meets it where it applied. [`Ledgers::apply`] (replay, tests, tools) applies directly.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::txq::{
+    fee_level_paid, AccountFacts, Candidate, FeeReport, OpenFacts, QueuedTx, SeqProxy, Submission,
+    TrialAccount, TxQSetup, TxQueue,
+};
+use super::{ApplyResult, Ledgers, Open};
+use crate::engine::consequences;
+use crate::engine::transactor::{base_fee_in, preclaim_result, preflight_result, ApplyConfig};
+use crate::engine::Ter;
+use crate::ledger::keylet;
+use crate::ledger::overlay::Overlay;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::{ReadView, StateView};
+use crate::protocol::st::{StObject, StValue};
+use crate::protocol::types::{AccountId, Hash256};
+
+/// The queue and the transactions it holds, in the writer's state.
+#[derive(Clone)]
+pub(super) struct Queue {
+    txq: TxQueue,
+    /// The signed transactions the queue holds (and, until pruned, some it let go).
+    held: HashMap<Hash256, QueuedBlob>,
+    /// Transactions the queue applied that the journal has not been handed yet.
+    applied: Vec<(Arc<[u8]>, ApplyResult)>,
+}
+
+#[derive(Clone)]
+struct QueuedBlob {
+    tx: Arc<StObject>,
+    blob: Arc<[u8]>,
+}
+
+impl Queue {
+    pub(super) fn new(setup: TxQSetup) -> Queue {
+        Queue {
+            txq: TxQueue::new(setup),
+            held: HashMap::new(),
+            applied: Vec::new(),
+        }
+    }
+
+    /// Lets every queued transaction go, keeping what the escalation learned (a revert).
+    pub(super) fn forget_txs(&mut self) {
+        let setup = self.txq.setup().clone();
+        let mut emptied = TxQueue::new(setup);
+        emptied.adopt_metrics(&self.txq);
+        self.txq = emptied;
+        self.held.clear();
+        self.applied.clear();
+    }
+
+    /// Drops the blobs of transactions no longer queued, once they are as many again as
+    /// the queued ones (so the sweep costs O(1) per submission, amortized).
+    fn prune(&mut self) {
+        if self.held.len() <= 2 * self.txq.len() + 64 {
+            return;
+        }
+        let queued: std::collections::HashSet<Hash256> =
+            self.txq.txs_by_fee().map(|q| q.tx.id).collect();
+        self.held.retain(|id, _| queued.contains(id));
+    }
+}
+
+/// Where a submission goes.
+enum Route {
+    /// The engine decides alone, as without a queue (its account has nothing queued
+    /// and it pays the open ledger's level, or it is not a transaction the queue can
+    /// weigh).
+    Plain,
+    /// It pays the open ledger's level with its account's Sequence or a ticket: applied
+    /// now, and it takes the place of a queued one with the same SeqProxy.
+    Direct(Candidate),
+    /// The queue decides.
+    Queue(Candidate, AccountFacts),
+}
+
+impl Ledgers {
+    /// [`Ledgers::apply_verified`] for a submission, through the transaction queue; with
+    /// `fail_hard` (submit's, rippled's `tapFAIL_HARD`) a `tec` result is not applied (no
+    /// fee, no sequence), a `ter` result is not held for retry and nothing is queued.
+    pub fn apply_submitted(
+        &self,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+        fail_hard: bool,
+    ) -> ApplyResult {
+        let mut open = self.writer.lock();
+        let cfg = self.apply_config(fail_hard);
+        match self.route(&open, tx, id) {
+            Route::Plain => self.apply_or_hold(&mut open, tx, blob, id, &cfg),
+            Route::Direct(candidate) => {
+                let r = self.apply_or_hold(&mut open, tx, blob, id, &cfg);
+                if r.applied {
+                    open.queue.txq.applied_directly(&candidate);
+                }
+                r
+            }
+            Route::Queue(candidate, account) => {
+                let sub = Submission {
+                    tx: candidate,
+                    fail_hard,
+                    dry_run: false,
+                    names_prior_txn: tx.get(sf().previous_txn_id).is_some()
+                        || tx.get(sf().account_txn_id).is_some(),
+                };
+                let r = self.through_queue(&mut open, tx, blob, &sub, &account, &cfg);
+                self.hold_if_retriable(&mut open, tx, blob, r, fail_hard)
+            }
+        }
+    }
+
+    fn apply_config(&self, fail_hard: bool) -> ApplyConfig {
+        ApplyConfig {
+            fail_hard,
+            ..self.cfg.apply.clone()
+        }
+    }
+
+    fn open_view(&self, open: &Open) -> StateView {
+        StateView::new(self.state.clone(), self.state.published(), open.info)
+    }
+
+    fn route(&self, open: &Open, tx: &StObject, id: Hash256) -> Route {
+        let view = self.open_view(open);
+        let Some(candidate) = candidate_of(&view, tx, id) else {
+            return Route::Plain;
+        };
+        let Some(root) = view.read(&keylet::account(&candidate.account)) else {
+            return Route::Plain;
+        };
+        let txq = &open.queue.txq;
+        let account = AccountFacts {
+            sequence: root.u32_of(sf().sequence).unwrap_or(0),
+            balance_drops: root
+                .amount_of(sf().balance)
+                .and_then(|a| a.as_drops())
+                .map_or(0, |d| d.max(0) as u64),
+            ticket_exists: match candidate.seq_proxy {
+                SeqProxy::Ticket(n) => view.read(&keylet::ticket(&candidate.account, n)).is_some(),
+                SeqProxy::Sequence(_) => false,
+            },
+        };
+        let count = open.txs.len() as u64;
+        if txq.direct_apply_allowed(&candidate, account.sequence, count) {
+            return Route::Direct(candidate);
+        }
+        let level = txq.open_ledger_level(count);
+        let nothing_queued = txq.account_txs(&candidate.account).next().is_none();
+        if nothing_queued && candidate.fee_level >= level {
+            // Its Sequence is past or ahead: the engine's tefPAST_SEQ or terPRE_SEQ, as
+            // the queue would say.
+            return Route::Plain;
+        }
+        Route::Queue(candidate, account)
+    }
+
+    /// rippled `TxQ::apply` past `tryDirectApply`: preflight, the queue's checks,
+    /// preclaim against the account the queued transactions ahead leave, then either
+    /// the account's queue cleared through this one (its fee pays for them all) or
+    /// this one held.
+    fn through_queue(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        sub: &Submission,
+        account: &AccountFacts,
+        cfg: &ApplyConfig,
+    ) -> ApplyResult {
+        let refused = |ter: Ter| ApplyResult::refused(ter, sub.tx.id);
+        let view = self.open_view(open);
+        if let Err(ter) = preflight_result(&view, tx, cfg) {
+            return refused(ter);
+        }
+        let facts = self.open_facts(open);
+        let admission = match open.queue.txq.admit(sub, Some(account), &facts) {
+            Ok(admission) => admission,
+            Err(ter) => return refused(ter),
+        };
+        let preclaimed = preclaim_behind(&view, tx, &sub.tx.account, admission.trial, cfg);
+        if !(preclaimed.is_tes() || preclaimed.is_tec()) {
+            return refused(preclaimed);
+        }
+        let plan = open
+            .queue
+            .txq
+            .clear_plan(sub, &admission, account.sequence, facts.tx_count);
+        if let Some(run) = plan {
+            if let Some(r) = self.clear_through(open, tx, blob, &sub.tx, &run, cfg) {
+                return r;
+            }
+        }
+        if let Err(ter) = open.queue.txq.hold(sub, &admission, account, &facts) {
+            return refused(ter);
+        }
+        open.queue.held.insert(
+            sub.tx.id,
+            QueuedBlob {
+                tx: tx.clone(),
+                blob: blob.clone(),
+            },
+        );
+        open.queue.prune();
+        ApplyResult {
+            queued: true,
+            ..refused(Ter::terQUEUED)
+        }
+    }
+
+    /// rippled `tryClearAccountQueueUpThruTx`: apply the account's queued run, then the
+    /// transaction. `None` when a queued one does not apply (those before it did and
+    /// leave the queue): the transaction is then queued.
+    fn clear_through(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        candidate: &Candidate,
+        run: &[SeqProxy],
+        cfg: &ApplyConfig,
+    ) -> Option<ApplyResult> {
+        let ids: HashMap<SeqProxy, Hash256> = open
+            .queue
+            .txq
+            .account_txs(&candidate.account)
+            .map(|q| (q.tx.seq_proxy, q.tx.id))
+            .collect();
+        let mut cleared = Vec::new();
+        for seq_proxy in run {
+            let queued = ids
+                .get(seq_proxy)
+                .and_then(|id| open.queue.held.get(id).cloned().map(|q| (*id, q)));
+            let Some((id, queued)) = queued else { break };
+            let r = self.apply_locked(open, &queued.tx, &queued.blob, id, cfg);
+            if !r.applied {
+                break;
+            }
+            open.queue.applied.push((queued.blob.clone(), r));
+            cleared.push(*seq_proxy);
+        }
+        let all = cleared.len() == run.len();
+        let result = all.then(|| self.apply_locked(open, tx, blob, candidate.id, cfg));
+        let applied = result.as_ref().is_some_and(|r| r.applied);
+        let seq_proxy = applied.then_some(candidate.seq_proxy);
+        open.queue
+            .txq
+            .cleared(&candidate.account, &cleared, seq_proxy);
+        result.filter(|r| r.applied)
+    }
+
+    fn open_facts(&self, open: &Open) -> OpenFacts {
+        OpenFacts {
+            seq: open.info.seq,
+            tx_count: open.txs.len() as u64,
+            base_fee_drops: open.info.fees.base_drops,
+            reserve_drops: open.info.fees.reserve_base_drops,
+        }
+    }
+
+    /// After a close, before the held transactions are retried: the queue learns the
+    /// closed ledger's fee levels, resizes, and drops what expired with it.
+    pub(super) fn queue_after_close(&self, open: &mut Open, closed: &super::ClosedLedger) {
+        let view = self.open_view(open);
+        let base = open.info.fees.base_drops;
+        let levels: Vec<u64> = closed
+            .txs
+            .iter()
+            .map(|t| {
+                let tx = t.tx();
+                let fee = consequences::of(&tx).fee_drops;
+                fee_level_paid(fee, base_fee_in(&view, &tx), base)
+            })
+            .collect();
+        open.queue
+            .txq
+            .process_closed_ledger(&levels, closed.header.seq, false);
+    }
+
+    /// rippled `TxQ::accept`: the queued transactions that pay the new open ledger's
+    /// escalated level apply to it, highest level first.
+    pub(super) fn drain_queue(&self, open: &mut Open) {
+        if open.queue.txq.is_empty() {
+            return;
+        }
+        let mut queue = std::mem::replace(&mut open.queue, Queue::new(TxQSetup::default()));
+        let count = open.txs.len() as u64;
+        let parent = open.info.parent_hash;
+        let cfg = self.cfg.apply.clone();
+        queue.txq.drain(count, parent, |queued: &QueuedTx| {
+            let Some(q) = queue.held.get(&queued.tx.id) else {
+                return (Ter::tefINTERNAL, false);
+            };
+            let r = self.apply_locked(open, &q.tx, &q.blob, queued.tx.id, &cfg);
+            let outcome = (r.ter, r.applied);
+            if r.applied {
+                queue.applied.push((q.blob.clone(), r));
+            }
+            outcome
+        });
+        queue.prune();
+        open.queue = queue;
+    }
+
+    /// The transactions the queue applied since the last call, in the order they
+    /// applied: the caller journals them (and publishes them) as applied transactions.
+    pub fn take_from_queue(&self) -> Vec<(Arc<[u8]>, ApplyResult)> {
+        std::mem::take(&mut self.writer.lock().queue.applied)
+    }
+
+    /// `fee`'s figures for the open ledger.
+    pub fn fee_report(&self) -> FeeReport {
+        let open = self.writer.lock();
+        open.queue
+            .txq
+            .fee_report(open.txs.len() as u64, open.info.fees.base_drops)
+    }
+
+    /// The queue's transactions of `account`, in SeqProxy order, with the signed
+    /// transactions (`account_info`'s `queue_data`).
+    pub fn queued_of(&self, account: &AccountId) -> Vec<(QueuedTx, Arc<StObject>)> {
+        let open = self.writer.lock();
+        open.queue
+            .txq
+            .account_txs(account)
+            .filter_map(|q| Some((q.clone(), open.queue.held.get(&q.tx.id)?.tx.clone())))
+            .collect()
+    }
+
+    /// Every queued transaction, highest fee level first (`ledger`'s `queue`).
+    pub fn queued_all(&self) -> Vec<(QueuedTx, Arc<StObject>)> {
+        let open = self.writer.lock();
+        open.queue
+            .txq
+            .txs_by_fee()
+            .filter_map(|q| Some((q.clone(), open.queue.held.get(&q.tx.id)?.tx.clone())))
+            .collect()
+    }
+
+    /// A queued transaction by ID (`tx` of a transaction not yet in a ledger).
+    pub fn queued_tx(&self, id: &Hash256) -> Option<Arc<StObject>> {
+        let open = self.writer.lock();
+        let queued = open.queue.txq.txs_by_fee().any(|q| q.tx.id == *id);
+        queued.then(|| open.queue.held.get(id).map(|q| q.tx.clone()))?
+    }
+
+    /// The next Sequence a transaction of `account`, whose open-ledger Sequence is
+    /// `sequence`, may be queued with (`account_sequence_available`).
+    pub fn next_queuable_seq(&self, account: &AccountId, sequence: u32) -> u32 {
+        let open = self.writer.lock();
+        open.queue.txq.next_queuable_seq(account, sequence).value()
+    }
+}
+
+/// The queue's view of a transaction; `None` when it lacks what the queue weighs (the
+/// engine refuses it).
+fn candidate_of(view: &dyn ReadView, tx: &StObject, id: Hash256) -> Option<Candidate> {
+    let s = sf();
+    let account = tx.account_of(s.account)?;
+    let fee = tx.amount_of(s.fee)?.as_drops()?;
+    let sequence = tx.u32_of(s.sequence)?;
+    let seq_proxy = match (sequence, tx.u32_of(s.ticket_sequence)) {
+        (0, Some(ticket)) => SeqProxy::Ticket(ticket),
+        (0, None) => return None,
+        (n, _) => SeqProxy::Sequence(n),
+    };
+    let c = consequences::of(tx);
+    let base = view.info().fees.base_drops;
+    Some(Candidate {
+        account,
+        seq_proxy,
+        sequences_consumed: c.sequences_consumed,
+        fee_drops: c.fee_drops,
+        fee_level: fee_level_paid(fee.max(0) as u64, base_fee_in(view, tx), base),
+        last_ledger_seq: tx.u32_of(s.last_ledger_sequence),
+        blocker: c.blocker,
+        potential_spend_drops: c.potential_spend_drops,
+        id,
+    })
+}
+
+/// Preclaim against the open ledger, its account as the queued transactions ahead leave
+/// it (`trial`: their fees and potential spend taken, its Sequence theirs after).
+fn preclaim_behind(
+    view: &StateView,
+    tx: &StObject,
+    account: &AccountId,
+    trial: Option<TrialAccount>,
+    cfg: &ApplyConfig,
+) -> Ter {
+    let Some(trial) = trial else {
+        return preclaim_result(view, tx, cfg);
+    };
+    let key = keylet::account(account);
+    let Some(root) = view.read(&key) else {
+        return preclaim_result(view, tx, cfg);
+    };
+    let mut root = (*root).clone();
+    root.set(
+        sf().balance,
+        StValue::Amount(crate::protocol::amount::Amount::drops(
+            trial.balance_drops as i64,
+        )),
+    );
+    root.set(sf().sequence, StValue::UInt32(trial.sequence));
+    let mut overlay = Overlay::new(view, *view.info());
+    overlay.apply([(key, Some(Arc::new(root)))]);
+    preclaim_result(&overlay, tx, cfg)
+}

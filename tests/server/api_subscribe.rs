@@ -154,7 +154,12 @@ async fn subscribe_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscriber_that_never_reads_is_dropped() {
-    let server = start_with(0, |c| c.ports[0].send_queue_limit = 8).await;
+    // Up to 10,000 payments in one open ledger: no fee escalation past xrpld's 1000 here.
+    let server = start_with(0, |c| {
+        c.ports[0].send_queue_limit = 8;
+        c.tx_queue.minimum_txn_in_ledger_standalone = 20_000;
+    })
+    .await;
     let a = addr(&server);
     let mut idle = Ws::connect_to(a).await;
     idle.req(json!({"command": "subscribe", "streams": ["transactions_proposed", "ledger"]}))

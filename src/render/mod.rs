@@ -12,6 +12,7 @@
 //! - [`stream`]: the `transaction` stream message.
 //! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
 //! - [`consensus`]: the `consensusPhase` and `validationReceived` stream messages.
+//! - [`server_status`]: the `server` stream's `serverStatus` (the fee summary).
 //!
 //! Times print through [`crate::protocol::time`].
 
@@ -19,5 +20,6 @@ pub mod book_changes;
 pub mod consensus;
 pub mod ledger;
 pub mod nft;
+pub mod server_status;
 pub mod stream;
 pub mod tx;

@@ -424,3 +424,13 @@ async fn tx_finds_a_queued_transaction_in_no_ledger() {
     assert_eq!(r["validated"], true, "{r}");
     assert_eq!(r["meta"]["TransactionResult"], "tesSUCCESS");
 }
+
+#[test]
+fn the_toml_files_transaction_queue_table_sets_the_expected_ledger_size() {
+    let toml = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"http\", \"ws\"]\n\
+                admin = [\"127.0.0.1\"]\n\n[transaction_queue]\n\
+                minimum_txn_in_ledger_standalone = 5\n";
+    let (server, _dir) = support::server::Server::with_config(toml, 1);
+    let fee = support::http::rpc(server.addrs[0], "fee", json!({})).json();
+    assert_eq!(fee["result"]["expected_ledger_size"], "5", "{fee}");
+}

@@ -37,6 +37,22 @@ pub(super) struct Queue {
     held: HashMap<Hash256, QueuedBlob>,
     /// Transactions the queue applied that the journal has not been handed yet.
     applied: Vec<(Arc<[u8]>, ApplyResult)>,
+    /// Submissions the queue took (`terQUEUED`) or refused with a `tel` code, rippled's
+    /// local transactions: after each close's drain they go through the door again, so
+    /// one evicted from a full queue or refused for the moment comes back.
+    locals: Vec<Local>,
+    /// The next close ends a slow consensus round (rippled's `timeLeap`).
+    slow_close: bool,
+}
+
+/// A local transaction kept for retry through the queue.
+#[derive(Clone)]
+struct Local {
+    queued: QueuedBlob,
+    id: Hash256,
+    /// The last open ledger it is retried into (rippled `LocalTxs`: a few ledgers, or its
+    /// LastLedgerSequence).
+    until_seq: u32,
 }
 
 #[derive(Clone)]
@@ -51,6 +67,8 @@ impl Queue {
             txq: TxQueue::new(setup),
             held: HashMap::new(),
             applied: Vec::new(),
+            locals: Vec::new(),
+            slow_close: false,
         }
     }
 
@@ -62,6 +80,7 @@ impl Queue {
         self.txq = emptied;
         self.held.clear();
         self.applied.clear();
+        self.locals.clear();
     }
 
     /// Drops the blobs of transactions no longer queued, once they are as many again as
@@ -101,11 +120,49 @@ impl Ledgers {
         fail_hard: bool,
     ) -> ApplyResult {
         let mut open = self.writer.lock();
+        let r = self.submit_locked(&mut open, tx, blob, id, fail_hard);
+        if !fail_hard && is_local(&r) {
+            let until_seq = held_until(open.info.seq, tx);
+            open.queue.locals.push(Local {
+                queued: QueuedBlob {
+                    tx: tx.clone(),
+                    blob: blob.clone(),
+                },
+                id,
+                until_seq,
+            });
+        }
+        r
+    }
+
+    /// The door: route the submission, apply it, queue it or refuse it; a `ter` result
+    /// is held for retry unless fail_hard.
+    fn submit_locked(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+        fail_hard: bool,
+    ) -> ApplyResult {
+        let r = self.through_door(open, tx, blob, id, fail_hard);
+        self.hold_if_retriable(open, tx, blob, r, fail_hard)
+    }
+
+    /// [`Ledgers::submit_locked`] without the hold: the result as the door gives it.
+    fn through_door(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+        fail_hard: bool,
+    ) -> ApplyResult {
         let cfg = self.apply_config(fail_hard);
-        match self.route(&open, tx, id) {
-            Route::Plain => self.apply_or_hold(&mut open, tx, blob, id, &cfg),
+        match self.route(open, tx, id) {
+            Route::Plain => self.apply_locked(open, tx, blob, id, &cfg),
             Route::Direct(candidate) => {
-                let r = self.apply_or_hold(&mut open, tx, blob, id, &cfg);
+                let r = self.apply_locked(open, tx, blob, id, &cfg);
                 if r.applied {
                     open.queue.txq.applied_directly(&candidate);
                 }
@@ -119,8 +176,7 @@ impl Ledgers {
                     names_prior_txn: tx.get(sf().previous_txn_id).is_some()
                         || tx.get(sf().account_txn_id).is_some(),
                 };
-                let r = self.through_queue(&mut open, tx, blob, &sub, &account, &cfg);
-                self.hold_if_retriable(&mut open, tx, blob, r, fail_hard)
+                self.through_queue(open, tx, blob, &sub, &account, &cfg)
             }
         }
     }
@@ -287,14 +343,34 @@ impl Ledgers {
                 fee_level_paid(fee, base_fee_in(&view, &tx), base)
             })
             .collect();
+        let slow = std::mem::take(&mut open.queue.slow_close);
         open.queue
             .txq
-            .process_closed_ledger(&levels, closed.header.seq, false);
+            .process_closed_ledger(&levels, closed.header.seq, slow);
+    }
+
+    /// A fresh queue, as if no ledger had closed: rippled builds ledger 2 from genesis
+    /// without a consensus round, so the queue learns nothing from it (no limit until
+    /// the first `ledger_accept`).
+    pub(super) fn queue_from_scratch(&self) {
+        self.writer.lock().queue = Queue::new(self.cfg.tx_queue.clone());
+    }
+
+    /// The next close ends a slow consensus round (rippled's `timeLeap`, a round over
+    /// five seconds): the queue cuts its expected ledger size and keeps its limit.
+    /// `ledger_accept` is never slow; rippled's tests make it so with a consensus delay.
+    pub fn next_close_is_slow(&self) {
+        self.writer.lock().queue.slow_close = true;
     }
 
     /// rippled `TxQ::accept`: the queued transactions that pay the new open ledger's
     /// escalated level apply to it, highest level first.
     pub(super) fn drain_queue(&self, open: &mut Open) {
+        self.drain_queued(open);
+        self.retry_locals(open);
+    }
+
+    fn drain_queued(&self, open: &mut Open) {
         if open.queue.txq.is_empty() {
             return;
         }
@@ -315,6 +391,32 @@ impl Ledgers {
         });
         queue.prune();
         open.queue = queue;
+    }
+
+    /// rippled `OpenLedger::accept`'s local transactions, after `TxQ::accept`: each goes
+    /// through the door again (applied, queued again, or still refused); one still
+    /// queued waits, one that fails for good (`tef`, `tem`) or expired leaves. What
+    /// applies is journaled after the close with what the queue drained, and a `ter`
+    /// result is not held: it stays local.
+    fn retry_locals(&self, open: &mut Open) {
+        let locals = std::mem::take(&mut open.queue.locals);
+        let seq = open.info.seq;
+        for local in locals {
+            if local.until_seq < seq {
+                continue;
+            }
+            if is_queued(&open.queue.txq, &local) {
+                open.queue.locals.push(local);
+                continue;
+            }
+            let (tx, blob) = (&local.queued.tx, &local.queued.blob);
+            let r = self.through_door(open, tx, blob, local.id, false);
+            if r.applied {
+                open.queue.applied.push((blob.clone(), r));
+            } else if is_local(&r) || r.ter.is_ter() {
+                open.queue.locals.push(local);
+            }
+        }
     }
 
     /// The transactions the queue applied since the last call, in the order they
@@ -365,6 +467,28 @@ impl Ledgers {
         let open = self.writer.lock();
         open.queue.txq.next_queuable_seq(account, sequence).value()
     }
+}
+
+/// The local transaction is in the queue (rippled would answer telCAN_NOT_QUEUE_FEE: it
+/// does not replace itself).
+fn is_queued(txq: &TxQueue, local: &Local) -> bool {
+    let Some(account) = local.queued.tx.account_of(sf().account) else {
+        return false;
+    };
+    txq.account_txs(&account).any(|q| q.tx.id == local.id)
+}
+
+/// A submission the queue took or refused for the moment (`tel`): kept local.
+fn is_local(r: &ApplyResult) -> bool {
+    !r.applied && !r.held && (r.queued || r.ter.is_tel())
+}
+
+/// The last open ledger a transaction submitted into open ledger `open_seq` is retried
+/// into: [`crate::limits::HELD_TX_LEDGERS`] on, or its LastLedgerSequence if sooner.
+fn held_until(open_seq: u32, tx: &StObject) -> u32 {
+    let hold_until = open_seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+    tx.u32_of(sf().last_ledger_sequence)
+        .map_or(hold_until, |last| hold_until.min(last))
 }
 
 /// The queue's view of a transaction; `None` when it lacks what the queue weighs (the

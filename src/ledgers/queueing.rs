@@ -121,7 +121,9 @@ impl Ledgers {
     ) -> ApplyResult {
         let mut open = self.writer.lock();
         let r = self.submit_locked(&mut open, tx, blob, id, fail_hard);
-        if !fail_hard && is_local(&r) {
+        let known =
+            open.held.iter().any(|h| h.id == id) || open.queue.locals.iter().any(|l| l.id == id);
+        if !fail_hard && !known && is_local(&r) {
             let until_seq = held_until(open.info.seq, tx);
             open.queue.locals.push(Local {
                 queued: QueuedBlob {
@@ -135,8 +137,10 @@ impl Ledgers {
         r
     }
 
-    /// The door: route the submission, apply it, queue it or refuse it; a `ter` result
-    /// is held for retry unless fail_hard.
+    /// The door: route the submission, apply it, queue it or refuse it. The engine's
+    /// `ter` result is held for retry (journaled, retried first at the next close) unless
+    /// fail_hard; a `ter` the queue gives (its preclaim behind the account's queued
+    /// transactions) is the queue's, kept local with them.
     fn submit_locked(
         &self,
         open: &mut Open,
@@ -145,11 +149,15 @@ impl Ledgers {
         id: Hash256,
         fail_hard: bool,
     ) -> ApplyResult {
-        let r = self.through_door(open, tx, blob, id, fail_hard);
+        let (r, by_queue) = self.through_door(open, tx, blob, id, fail_hard);
+        if by_queue {
+            return r;
+        }
         self.hold_if_retriable(open, tx, blob, r, fail_hard)
     }
 
-    /// [`Ledgers::submit_locked`] without the hold: the result as the door gives it.
+    /// [`Ledgers::submit_locked`] without the hold: the result as the door gives it, and
+    /// whether the queue decided.
     fn through_door(
         &self,
         open: &mut Open,
@@ -157,16 +165,16 @@ impl Ledgers {
         blob: &Arc<[u8]>,
         id: Hash256,
         fail_hard: bool,
-    ) -> ApplyResult {
+    ) -> (ApplyResult, bool) {
         let cfg = self.apply_config(fail_hard);
         match self.route(open, tx, id) {
-            Route::Plain => self.apply_locked(open, tx, blob, id, &cfg),
+            Route::Plain => (self.apply_locked(open, tx, blob, id, &cfg), false),
             Route::Direct(candidate) => {
                 let r = self.apply_locked(open, tx, blob, id, &cfg);
                 if r.applied {
                     open.queue.txq.applied_directly(&candidate);
                 }
-                r
+                (r, false)
             }
             Route::Queue(candidate, account) => {
                 let sub = Submission {
@@ -176,7 +184,10 @@ impl Ledgers {
                     names_prior_txn: tx.get(sf().previous_txn_id).is_some()
                         || tx.get(sf().account_txn_id).is_some(),
                 };
-                self.through_queue(open, tx, blob, &sub, &account, &cfg)
+                (
+                    self.through_queue(open, tx, blob, &sub, &account, &cfg),
+                    true,
+                )
             }
         }
     }
@@ -399,7 +410,15 @@ impl Ledgers {
     /// applies is journaled after the close with what the queue drained, and a `ter`
     /// result is not held: it stays local.
     fn retry_locals(&self, open: &mut Open) {
-        let locals = std::mem::take(&mut open.queue.locals);
+        let mut locals = std::mem::take(&mut open.queue.locals);
+        // By account, then sequence, as rippled's canonical set of them.
+        locals.sort_by_key(|l| {
+            let tx = &l.queued.tx;
+            let account = tx.account_of(sf().account).unwrap_or(AccountId::ZERO);
+            let sequence = tx.u32_of(sf().sequence).unwrap_or(0);
+            let ticket = tx.u32_of(sf().ticket_sequence).unwrap_or(0);
+            (account, sequence == 0, sequence, ticket)
+        });
         let seq = open.info.seq;
         for local in locals {
             if local.until_seq < seq {
@@ -410,10 +429,10 @@ impl Ledgers {
                 continue;
             }
             let (tx, blob) = (&local.queued.tx, &local.queued.blob);
-            let r = self.through_door(open, tx, blob, local.id, false);
+            let (r, _) = self.through_door(open, tx, blob, local.id, false);
             if r.applied {
                 open.queue.applied.push((blob.clone(), r));
-            } else if is_local(&r) || r.ter.is_ter() {
+            } else if is_local(&r) {
                 open.queue.locals.push(local);
             }
         }
@@ -478,9 +497,10 @@ fn is_queued(txq: &TxQueue, local: &Local) -> bool {
     txq.account_txs(&account).any(|q| q.tx.id == local.id)
 }
 
-/// A submission the queue took or refused for the moment (`tel`): kept local.
+/// A submission the queue took, or that was refused for the moment (`tel`, or a `ter`
+/// not held): kept local.
 fn is_local(r: &ApplyResult) -> bool {
-    !r.applied && !r.held && (r.queued || r.ter.is_tel())
+    !r.applied && !r.held && (r.queued || r.ter.is_tel() || r.ter.is_ter())
 }
 
 /// The last open ledger a transaction submitted into open ledger `open_seq` is retried

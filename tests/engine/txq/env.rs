@@ -237,3 +237,15 @@ impl TxqEnv {
         }
     }
 }
+
+/// An OfferCreate (`offer(account, pays, gets)`).
+pub fn offer(pays: Amount, gets: Amount) -> Tx {
+    Tx::new("OfferCreate")
+        .amount("TakerPays", pays)
+        .amount("TakerGets", gets)
+}
+
+/// An OfferCancel of the offer created with Sequence `n`.
+pub fn offer_cancel(n: u32) -> Tx {
+    Tx::new("OfferCancel").u32("OfferSequence", n)
+}

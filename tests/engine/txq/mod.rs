@@ -8,6 +8,7 @@
 mod env;
 
 mod blockers;
+mod in_flight;
 mod last_ledger_seq;
 mod local_retry;
 mod queue_seq;

@@ -8,6 +8,8 @@
 mod env;
 
 mod blockers;
+mod clear_queued;
+mod gap_fill;
 mod in_flight;
 mod last_ledger_seq;
 mod local_retry;

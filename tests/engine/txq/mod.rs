@@ -9,8 +9,10 @@ mod env;
 
 mod blockers;
 mod clear_queued;
+mod failures;
 mod gap_fill;
 mod in_flight;
 mod last_ledger_seq;
 mod local_retry;
+mod multi_account;
 mod queue_seq;

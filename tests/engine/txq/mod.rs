@@ -9,6 +9,7 @@ mod env;
 
 mod blockers;
 mod clear_queued;
+mod expiration;
 mod failures;
 mod gap_fill;
 mod in_flight;
@@ -16,3 +17,5 @@ mod last_ledger_seq;
 mod local_retry;
 mod multi_account;
 mod queue_seq;
+mod scaling;
+mod tickets;

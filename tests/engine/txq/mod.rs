@@ -8,6 +8,7 @@
 mod env;
 
 mod blockers;
+mod cancel_offers;
 mod clear_queued;
 mod expiration;
 mod failures;
@@ -19,3 +20,5 @@ mod multi_account;
 mod queue_seq;
 mod scaling;
 mod tickets;
+mod ties;
+mod zero_fee;

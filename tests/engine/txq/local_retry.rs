@@ -82,3 +82,38 @@ fn account_txn_id_is_not_queued_but_retried() {
     t.check(0, Some(4), 2, 2);
     t.expect(&alice, prior(noop()), Ter::tefWRONG_PRIOR);
 }
+
+/// A queued transaction submitted again (the same id): TxQ::apply weighs it as a
+/// replacement of itself, which does not pay 125% of itself (telCAN_NOT_QUEUE_FEE);
+/// the queue keeps one copy and it applies once.
+#[test]
+fn a_queued_transaction_submitted_again() {
+    let mut t = TxqEnv::new(2);
+    let [alice, _bob] = t.fund(xrp(50_000), ["alice", "bob"]);
+    t.expect(&alice, noop(), Ter::tesSUCCESS);
+    let a = t.seq(&alice);
+    t.expect(&alice, seq(noop(), a), QUEUED);
+    t.expect(&alice, seq(noop(), a), Ter::telCAN_NOT_QUEUE_FEE);
+    t.check(1, None, 3, 2);
+    assert_eq!(t.env.store.queued_of(&alice.id).len(), 1);
+    t.close();
+    t.check(0, Some(6), 1, 3);
+    assert_eq!(t.seq(&alice), a + 1);
+    t.close();
+    t.check(0, Some(6), 0, 3);
+}
+
+/// rippled's `TxQ::apply` runs preflight before any queue check: a malformed
+/// transaction behind the account's queued one gets its `tem`, not a queue code.
+#[test]
+fn preflight_before_the_queue() {
+    let mut t = TxqEnv::new(2);
+    let [alice, _bob] = t.fund(xrp(50_000), ["alice", "bob"]);
+    t.expect(&alice, noop(), Ter::tesSUCCESS);
+    let a = t.seq(&alice);
+    t.expect(&alice, seq(noop(), a), QUEUED);
+    // A gap (telCAN_NOT_QUEUE once well formed) with a flag AccountSet does not know.
+    t.expect(&alice, seq(noop().flags(1), a + 2), Ter::temINVALID_FLAG);
+    t.expect(&alice, seq(noop(), a + 2), Ter::telCAN_NOT_QUEUE);
+    t.check(1, None, 3, 2);
+}

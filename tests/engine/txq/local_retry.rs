@@ -117,3 +117,36 @@ fn preflight_before_the_queue() {
     t.expect(&alice, seq(noop(), a + 2), Ter::telCAN_NOT_QUEUE);
     t.check(1, None, 3, 2);
 }
+
+/// Where ledgerd differs: a transaction the engine answered `ter` (here terNO_ACCOUNT)
+/// is held, journaled, and retried at close *before* the drain, straight into the new
+/// ledger; rippled retries its local transactions after `TxQ::accept`, through
+/// `TxQ::apply`, so there carol's noop would find the ledger past its expected size and
+/// be queued while a sixth queued noop applied. The counts are rippled's either way.
+#[test]
+fn held_ter_retries_before_the_drain() {
+    let mut t = TxqEnv::new(3);
+    let accounts = t.fund(xrp(50_000), ["alice", "bob", "charlie"]);
+    t.close();
+    t.check(0, Some(6), 0, 3);
+    let more = t.fund(xrp(50_000), ["daria", "elmo", "fred"]);
+    let carol = crate::support::engine::Account::new("carol");
+    let created_at = t.open_seq();
+    let r = t.submit(&carol, seq(noop(), created_at));
+    assert_eq!(r.ter, Ter::terNO_ACCOUNT);
+    assert!(r.held, "held, not the queue's");
+    let master = t.env.master.clone();
+    let pay = crate::support::engine::pay(&carol, xrp(1000));
+    t.expect(&master, pay, Ter::tesSUCCESS);
+    let others: Vec<_> = accounts.iter().chain(more.iter()).collect();
+    let before: u32 = others.iter().map(|a| t.seq(a)).sum();
+    for who in &others {
+        t.expect(who, fee(noop(), 100), QUEUED);
+    }
+    t.check_levels(6, Some(6), 4, 3, 2561, MEDIAN);
+    t.close();
+    t.check(2, Some(8), 5, 4);
+    assert_eq!(t.seq(&carol), created_at + 1, "carol's applied first");
+    let after: u32 = others.iter().map(|a| t.seq(a)).sum();
+    assert_eq!(after - before, 4, "four of the six queued");
+}

@@ -83,6 +83,19 @@ impl Queue {
         self.locals.clear();
     }
 
+    /// The most local transactions kept: twice what the queue may hold, and at least
+    /// [`LOCALS_MIN`] (rippled keeps them all; here a flood of refused submissions
+    /// cannot grow them past the queue's own bound: the surplus is just not retried).
+    fn locals_max(&self) -> usize {
+        let queue_max = self
+            .txq
+            .max_size()
+            .unwrap_or(self.txq.setup().minimum_queue_size);
+        usize::try_from(queue_max.saturating_mul(2))
+            .unwrap_or(usize::MAX)
+            .max(LOCALS_MIN)
+    }
+
     /// Drops the blobs of transactions no longer queued, once they are as many again as
     /// the queued ones (so the sweep costs O(1) per submission, amortized).
     fn prune(&mut self) {
@@ -94,6 +107,9 @@ impl Queue {
         self.held.retain(|id, _| queued.contains(id));
     }
 }
+
+/// The least bound of the local transactions, whatever the queue's size.
+const LOCALS_MIN: usize = 1000;
 
 /// Where a submission goes.
 enum Route {
@@ -123,7 +139,8 @@ impl Ledgers {
         let r = self.submit_locked(&mut open, tx, blob, id, fail_hard);
         let known =
             open.held.iter().any(|h| h.id == id) || open.queue.locals.iter().any(|l| l.id == id);
-        if !fail_hard && !known && is_local(&r) {
+        let room = open.queue.locals.len() < open.queue.locals_max();
+        if !fail_hard && !known && room && is_local(&r) {
             let until_seq = held_until(open.info.seq, tx);
             open.queue.locals.push(Local {
                 queued: QueuedBlob {
@@ -375,7 +392,8 @@ impl Ledgers {
     }
 
     /// rippled `TxQ::accept`: the queued transactions that pay the new open ledger's
-    /// escalated level apply to it, highest level first.
+    /// escalated level apply to it, highest level first; then the local transactions
+    /// go through the door again ([`Ledgers::retry_locals`]).
     pub(super) fn drain_queue(&self, open: &mut Open) {
         self.drain_queued(open);
         self.retry_locals(open);

@@ -22,3 +22,4 @@ mod scaling;
 mod tickets;
 mod ties;
 mod zero_fee;
+mod zero_reference_fee;

@@ -83,6 +83,23 @@ impl Queue {
         self.locals.clear();
     }
 
+    /// Keeps a submission to go through the door again after the next closes (once,
+    /// while there is room).
+    fn keep_local(&mut self, tx: &Arc<StObject>, blob: &Arc<[u8]>, id: Hash256, open_seq: u32) {
+        let full = self.locals.len() >= self.locals_max();
+        if full || self.locals.iter().any(|l| l.id == id) {
+            return;
+        }
+        self.locals.push(Local {
+            queued: QueuedBlob {
+                tx: tx.clone(),
+                blob: blob.clone(),
+            },
+            id,
+            until_seq: held_until(open_seq, tx),
+        });
+    }
+
     /// The most local transactions kept: twice what the queue may hold, and at least
     /// [`LOCALS_MIN`] (rippled keeps them all; here a flood of refused submissions
     /// cannot grow them past the queue's own bound: the surplus is just not retried).
@@ -136,45 +153,25 @@ impl Ledgers {
         fail_hard: bool,
     ) -> ApplyResult {
         let mut open = self.writer.lock();
-        let r = self.submit_locked(&mut open, tx, blob, id, fail_hard);
-        let known =
-            open.held.iter().any(|h| h.id == id) || open.queue.locals.iter().any(|l| l.id == id);
-        let room = open.queue.locals.len() < open.queue.locals_max();
-        if !fail_hard && !known && room && is_local(&r) {
-            let until_seq = held_until(open.info.seq, tx);
-            open.queue.locals.push(Local {
-                queued: QueuedBlob {
-                    tx: tx.clone(),
-                    blob: blob.clone(),
-                },
-                id,
-                until_seq,
-            });
+        // The engine's `ter` is held for retry (journaled, retried first at the next
+        // close) unless fail_hard; a `ter` the queue gives (its preclaim behind the
+        // account's queued transactions) is the queue's, kept local with them.
+        let (r, by_queue) = self.through_door(&mut open, tx, blob, id, fail_hard);
+        let r = if by_queue {
+            r
+        } else {
+            self.hold_if_retriable(&mut open, tx, blob, r, fail_hard)
+        };
+        let held_already = open.held.iter().any(|h| h.id == id);
+        if !fail_hard && !held_already && is_local(&r) {
+            let open_seq = open.info.seq;
+            open.queue.keep_local(tx, blob, id, open_seq);
         }
         r
     }
 
-    /// The door: route the submission, apply it, queue it or refuse it. The engine's
-    /// `ter` result is held for retry (journaled, retried first at the next close) unless
-    /// fail_hard; a `ter` the queue gives (its preclaim behind the account's queued
-    /// transactions) is the queue's, kept local with them.
-    fn submit_locked(
-        &self,
-        open: &mut Open,
-        tx: &Arc<StObject>,
-        blob: &Arc<[u8]>,
-        id: Hash256,
-        fail_hard: bool,
-    ) -> ApplyResult {
-        let (r, by_queue) = self.through_door(open, tx, blob, id, fail_hard);
-        if by_queue {
-            return r;
-        }
-        self.hold_if_retriable(open, tx, blob, r, fail_hard)
-    }
-
-    /// [`Ledgers::submit_locked`] without the hold: the result as the door gives it, and
-    /// whether the queue decided.
+    /// The door: route the submission, apply it, queue it or refuse it. Answers the
+    /// result and whether the queue decided.
     fn through_door(
         &self,
         open: &mut Open,

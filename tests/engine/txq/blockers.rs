@@ -14,15 +14,21 @@ fn signers(bob: &Account, charlie: &Account, daria: &Account) -> crate::support:
     signer_list(2, &[(bob, 1), (charlie, 1), (daria, 1)])
 }
 
-/// `testBlockersSeq`, its three blocks and their `checkMetrics`.
-#[test]
-fn blockers_by_sequence() {
+/// Both tests' start: alice and bob funded, charlie and daria only named.
+fn start() -> (TxqEnv, [Account; 4]) {
     let mut t = TxqEnv::new(3);
-    let base = t.base_fee();
     t.check(0, None, 0, 3);
     let [alice, bob] = t.fund(xrp(50_000), ["alice", "bob"]);
     let (charlie, daria) = (Account::new("charlie"), Account::new("daria"));
     t.check(0, None, 2, 3);
+    (t, [alice, bob, charlie, daria])
+}
+
+/// `testBlockersSeq`, its three blocks and their `checkMetrics`.
+#[test]
+fn blockers_by_sequence() {
+    let (mut t, [alice, bob, charlie, daria]) = start();
+    let base = t.base_fee();
 
     // 1. No blocker joins a queue holding two transactions.
     t.expect(&alice, noop(), Ter::tesSUCCESS);
@@ -88,12 +94,8 @@ fn blockers_by_sequence() {
 /// order and a blocker by ticket blocks Sequence and ticket followers alike.
 #[test]
 fn blockers_by_ticket() {
-    let mut t = TxqEnv::new(3);
+    let (mut t, [alice, bob, charlie, daria]) = start();
     let base = t.base_fee();
-    t.check(0, None, 0, 3);
-    let [alice, bob] = t.fund(xrp(50_000), ["alice", "bob"]);
-    let (charlie, daria) = (Account::new("charlie"), Account::new("daria"));
-    t.check(0, None, 2, 3);
     let mut tkt = t.seq(&alice) + 1;
 
     // 1. No blocker joins a queue holding two transactions.

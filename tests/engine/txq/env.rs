@@ -249,3 +249,17 @@ pub fn offer(pays: Amount, gets: Amount) -> Tx {
 pub fn offer_cancel(n: u32) -> Tx {
     Tx::new("OfferCancel").u32("OfferSequence", n)
 }
+
+/// `testExpirationReplacement`'s and `testFullQueueGapFill`'s start: minimum 1,
+/// `ledgers_in_queue` 10, the account limit given; alice and bob funded with 500,000 XRP
+/// in ledger 3.
+pub fn alice_and_bob(maximum_txn_per_account: u64) -> (TxqEnv, Account, Account) {
+    let mut s = setup(1);
+    s.ledgers_in_queue = 10;
+    s.maximum_txn_per_account = maximum_txn_per_account;
+    let mut t = TxqEnv::with(s, Fees::default());
+    let [alice, bob] = t.fund(crate::support::engine::xrp(500_000), ["alice", "bob"]);
+    t.check(0, None, 2, 1);
+    assert_eq!(t.open_seq(), 3);
+    (t, alice, bob)
+}

@@ -3,24 +3,17 @@
 //! a gap at her Sequence; only a non-blocker may fill it, and the rest then drain.
 
 use super::env::*;
-use crate::support::engine::{fset, xrp};
+use crate::support::engine::fset;
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
-use ledgerd::ledger::fees::Fees;
 
 const QUEUED: Ter = Ter::terQUEUED;
 
 #[test]
 fn expiration_replacement() {
-    let mut s = setup(1);
-    s.ledgers_in_queue = 10;
-    s.maximum_txn_per_account = 20;
-    let mut t = TxqEnv::with(s, Fees::default());
+    let (mut t, alice, bob) = alice_and_bob(20);
     let base = t.base_fee();
-    let [alice, bob] = t.fund(xrp(500_000), ["alice", "bob"]);
-    t.check(0, None, 2, 1);
     let a = t.seq(&alice);
-    assert_eq!(t.open_seq(), 3);
     for (n, last) in [(0, 5), (1, 5), (2, 10), (3, 11)] {
         t.expect(&alice, last_ledger(seq(noop(), a + n), last), QUEUED);
     }

@@ -5,23 +5,16 @@
 //! `ledgers::txq::tests::full_account_fills_its_gap`.)
 
 use super::env::*;
-use crate::support::engine::{ticket_create, xrp};
+use crate::support::engine::ticket_create;
 use ledgerd::engine::Ter;
-use ledgerd::ledger::fees::Fees;
 
 const QUEUED: Ter = Ter::terQUEUED;
 
 #[test]
 fn full_queue_gap_fill() {
-    let mut s = setup(1);
-    s.ledgers_in_queue = 10;
-    s.maximum_txn_per_account = 11;
-    let mut t = TxqEnv::with(s, Fees::default());
+    let (mut t, alice, bob) = alice_and_bob(11);
     let base = t.base_fee();
-    let [alice, bob] = t.fund(xrp(500_000), ["alice", "bob"]);
-    t.check(0, None, 2, 1);
     let a = t.seq(&alice);
-    assert_eq!(t.open_seq(), 3);
 
     // Tickets to keep alice's queue full later without touching the sequence gap.
     t.expect(

@@ -6,7 +6,7 @@
 //! where rippled's has the flag ledger's (`initQueueMax`).
 
 use super::env::*;
-use crate::support::engine::{fset, pay, trust, xrp, Account};
+use crate::support::engine::{fset, pay, trust, xrp, Account, Tx};
 use ledgerd::engine::account_set::asf;
 use ledgerd::engine::Ter;
 use ledgerd::ledger::fees::Fees;
@@ -28,6 +28,26 @@ fn close_and_check(t: &mut TxqEnv, limit: &mut u64, in_ledger: u64) {
     t.close();
     *limit += 1;
     t.check(0, Some(*limit * 2), in_ledger, *limit);
+}
+
+/// One block: `filler` fills the ledger, alice queues `first` and a noop after it, and
+/// the close applies both. Returns alice's Sequence and balance before.
+#[track_caller]
+fn queue_then_noop(
+    t: &mut TxqEnv,
+    limit: &mut u64,
+    alice: &Account,
+    filler: &Account,
+    first: Tx,
+) -> (u32, i64) {
+    t.fill_ledger(filler);
+    t.check(0, Some(*limit * 2), *limit + 1, *limit);
+    let (a, bal) = (t.seq(alice), t.balance(alice));
+    t.expect(alice, first, QUEUED);
+    t.expect(alice, seq(noop(), a + 1), QUEUED);
+    t.check(2, Some(*limit * 2), *limit + 1, *limit);
+    close_and_check(t, limit, 2);
+    (a, bal)
 }
 
 fn usd_of(t: &TxqEnv, who: &Account, gw: &Account) -> IouValue {
@@ -93,36 +113,20 @@ fn in_flight_balance_checks() {
     t.expect(&alice, offer_cancel(a), Ter::tesSUCCESS);
 
     // A small offer allows later ones.
-    t.fill_ledger(&alice);
-    t.check(0, Some(limit * 2), limit + 1, limit);
-    let (a, bal) = (t.seq(&alice), drops(&t, &alice));
-    t.expect(&alice, offer(bux(50), xrp(500)), QUEUED);
-    t.expect(&alice, seq(noop(), a + 1), QUEUED);
-    t.check(2, Some(limit * 2), limit + 1, limit);
-    close_and_check(&mut t, &mut limit, 2);
+    let (a, bal) = queue_then_noop(&mut t, &mut limit, &alice, &alice, offer(bux(50), xrp(500)));
     assert_eq!(drops(&t, &alice), bal - 20);
     assert_eq!(t.env.owner_count(&alice), 1);
     t.expect(&alice, offer_cancel(a), Ter::tesSUCCESS);
 
     // A large XRP payment does not block later ones (and is unfunded).
-    t.fill_ledger(&alice);
-    t.check(0, Some(limit * 2), limit + 1, limit);
-    let (a, bal) = (t.seq(&alice), drops(&t, &alice));
-    t.expect(&alice, pay(&charlie, xrp(50_000)), QUEUED);
-    t.expect(&alice, seq(noop(), a + 1), QUEUED);
-    t.check(2, Some(limit * 2), limit + 1, limit);
-    close_and_check(&mut t, &mut limit, 2);
+    let large = pay(&charlie, xrp(50_000));
+    let (_, bal) = queue_then_noop(&mut t, &mut limit, &alice, &alice, large);
     assert_eq!(drops(&t, &alice), bal - 20);
     assert_eq!(t.env.owner_count(&alice), 0);
 
     // A small XRP payment allows later ones, and pays.
-    t.fill_ledger(&alice);
-    t.check(0, Some(limit * 2), limit + 1, limit);
-    let (a, bal) = (t.seq(&alice), drops(&t, &alice));
-    t.expect(&alice, pay(&charlie, xrp(500)), QUEUED);
-    t.expect(&alice, seq(noop(), a + 1), QUEUED);
-    t.check(2, Some(limit * 2), limit + 1, limit);
-    close_and_check(&mut t, &mut limit, 2);
+    let small = pay(&charlie, xrp(500));
+    let (_, bal) = queue_then_noop(&mut t, &mut limit, &alice, &alice, small);
     assert_eq!(drops(&t, &alice), bal - 500_000_000 - 20);
 
     // A large IOU payment allows later ones: it spends no XRP but its fee.
@@ -134,14 +138,9 @@ fn in_flight_balance_checks() {
     t.expect(&gw, pay(&alice, amount), Ter::tesSUCCESS);
     t.check(0, Some(limit * 2), 1, limit);
     t.close();
-    t.fill_ledger(&alice);
-    t.check(0, Some(limit * 2), limit + 1, limit);
-    let (a, bal) = (t.seq(&alice), drops(&t, &alice));
     let alice_usd = usd_of(&t, &alice, &gw);
-    t.expect(&alice, pay(&charlie, amount), QUEUED);
-    t.expect(&alice, seq(noop(), a + 1), QUEUED);
-    t.check(2, Some(limit * 2), limit + 1, limit);
-    close_and_check(&mut t, &mut limit, 2);
+    let iou = pay(&charlie, amount);
+    let (_, bal) = queue_then_noop(&mut t, &mut limit, &alice, &alice, iou);
     assert_eq!(drops(&t, &alice), bal - 20);
     assert_eq!(usd_of(&t, &alice, &gw), IouValue::ZERO);
     assert_eq!(usd_of(&t, &charlie, &gw), alice_usd);
@@ -153,22 +152,14 @@ fn in_flight_balance_checks() {
     t.expect(&gw, offer(xrp(500_000), usd(50_000)), Ter::tesSUCCESS);
     t.close();
     let cross = |t: &mut TxqEnv, usd_amount: i64, send_max: i64, spent: i64, limit: &mut u64| {
-        t.fill_ledger(&charlie);
-        t.check(0, Some(*limit * 2), *limit + 1, *limit);
-        let (a, bal) = (t.seq(&alice), drops(t, &alice));
         let charlie_usd = usd_of(t, &charlie, &gw);
         let payment = pay(&charlie, usd(usd_amount)).amount("SendMax", xrp(send_max));
-        t.expect(&alice, payment, QUEUED);
-        t.expect(&alice, seq(noop(), a + 1), QUEUED);
-        t.check(2, Some(*limit * 2), *limit + 1, *limit);
-        close_and_check(t, limit, 2);
+        let (_, bal) = queue_then_noop(t, limit, &alice, &charlie, payment);
         assert_eq!(drops(t, &alice), bal - spent * 1_000_000 - 20);
         assert_eq!(usd_of(t, &alice, &gw), IouValue::ZERO);
         let paid = IouValue::from_i64(usd_amount);
-        assert_eq!(
-            usd_of(t, &charlie, &gw),
-            charlie_usd.checked_add(&paid).expect("sum")
-        );
+        let sum = charlie_usd.checked_add(&paid).expect("sum");
+        assert_eq!(usd_of(t, &charlie, &gw), sum);
         assert_eq!(t.env.owner_count(&alice), 1);
         assert_eq!(t.env.owner_count(&charlie), 1);
         bal

@@ -4,12 +4,18 @@
 //! or follows the account's queued ones, is checked against the queue, preclaimed
 //! against its account as the queued ones ahead will leave it, and held (`terQUEUED`),
 //! or refused with rippled's code. At each close the queue learns the closed ledger's
-//! fee levels, drops the expired, and drains into the new open ledger.
+//! fee levels, drops the expired, and drains into the new open ledger; then the local
+//! transactions (rippled's `LocalTxs`: submissions the queue took, or refused for the
+//! moment with a `tel` or its own `ter`) go through the door again, so one evicted from
+//! a full queue comes back. A `ter` the engine gives is held instead, as before the
+//! queue: journaled, and retried first at the next close, straight into the ledger
+//! (rippled retries it after the drain, through the door; replay needs it first).
 //!
-//! The queue is memory only, as xrpld's: a restart empties it. A queued transaction is
-//! never journaled or acknowledged as applied; one the queue applies later is journaled
-//! then, as an ordinary transaction record ([`Ledgers::take_from_queue`]), so replay
-//! meets it where it applied. [`Ledgers::apply`] (replay, tests, tools) applies directly.
+//! The queue and the local transactions are memory only, as xrpld's: a restart empties
+//! them. A queued transaction is never journaled or acknowledged as applied; one the
+//! queue (or a local retry) applies later is journaled then, as an ordinary transaction
+//! record ([`Ledgers::take_from_queue`]), so replay meets it where it applied.
+//! [`Ledgers::apply`] (replay, tests, tools) applies directly.
 
 use std::collections::HashMap;
 use std::sync::Arc;

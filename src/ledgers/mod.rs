@@ -439,8 +439,9 @@ pub struct ApplyResult {
     pub id: Hash256,
     /// The entry recorded (when applied).
     pub entry: Option<Arc<TxEntry>>,
-    /// True when a ter result was kept to retry after the next close (rippled holds
-    /// such transactions and applies them to the next open ledger).
+    /// True when the engine's ter result was kept (and journaled) to retry after the
+    /// next close (rippled holds such transactions and applies them to the next open
+    /// ledger). A ter the queue gave is kept as a local transaction instead, unjournaled.
     pub held: bool,
     /// True when a lazy fork's upstream could not say what an entry the transaction read
     /// is: nothing of it is kept (`tefFAILURE`), and its result is unknowable.

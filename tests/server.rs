@@ -87,6 +87,8 @@ mod storage;
 mod streams_consensus;
 #[path = "server/tls.rs"]
 mod tls;
+#[path = "server/txq_reads.rs"]
+mod txq_reads;
 #[path = "server/ws.rs"]
 mod ws;
 #[path = "server/xrpld_cfg.rs"]

@@ -12,6 +12,7 @@ use crate::ledger::view::ReadView;
 use crate::ledgers::{ApplyResult, ClosedLedger, Ledgers};
 use crate::protocol::st::StObject;
 use crate::protocol::types::Hash256;
+use crate::render::server_status::FeeSummary;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
@@ -184,7 +185,9 @@ pub fn start(
     published: mpsc::Sender<Published>,
 ) -> std::io::Result<(SequencerHandle, std::thread::JoinHandle<()>)> {
     let (tx, rx) = mpsc::channel(crate::limits::SEQUENCER_QUEUE_COMMANDS_MAX);
+    let fee_summary = FeeSummary::of(&store.fee_report());
     let writer = Writer {
+        fee_summary,
         store,
         persist,
         subs,
@@ -210,6 +213,8 @@ struct Writer {
     /// The journal records of the open ledger when each saved state was taken, by ID:
     /// a revert journals them again after its marker.
     open_logs: BTreeMap<u64, Vec<Vec<u8>>>,
+    /// The fee summary the `server` stream last heard (rippled `mLastFeeSummary`).
+    fee_summary: FeeSummary,
 }
 
 impl Writer {
@@ -223,14 +228,33 @@ impl Writer {
                             .map_err(SubmitError::Unhealthy),
                         Ok(None) | Err(_) => Err(SubmitError::Unchecked),
                     };
+                    let changed = outcome
+                        .as_ref()
+                        .is_ok_and(|s| s.result.applied || s.result.queued);
                     let _ = reply.send(outcome);
+                    if changed {
+                        self.report_fee_change();
+                    }
                 }
-                Command::Close { close_time, reply } => self.close(close_time, reply),
+                Command::Close { close_time, reply } => {
+                    self.close(close_time, reply);
+                    self.report_fee_change();
+                }
                 Command::Snapshot { reply } => {
                     let _ = reply.send(self.save_state());
                 }
                 Command::Revert { id, reply } => self.revert(id, reply),
             }
+        }
+    }
+
+    /// rippled `reportFeeChange`: a `serverStatus` to the `server` stream when the fee
+    /// summary moved since the last one.
+    fn report_fee_change(&mut self) {
+        let now = FeeSummary::of(&self.store.fee_report());
+        if now != self.fee_summary {
+            self.fee_summary = now;
+            self.subs.publish_server_status(&now);
         }
     }
 

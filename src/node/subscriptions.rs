@@ -100,7 +100,7 @@ pub enum Stream {
     Transactions,
     /// `transactions_proposed` (alias `rt_transactions`): proposed and validated.
     TransactionsProposed,
-    /// `server`: serverStatus (sent when the load changes; ours never does).
+    /// `server`: serverStatus, sent when the fee summary changes (fee escalation).
     Server,
     /// `book_changes`: a ledger's `bookChanges` after each close.
     BookChanges,
@@ -623,6 +623,15 @@ impl Subscriptions {
     /// True when someone listens to `stream` (a cheap test before making a message).
     pub fn wants(&self, stream: Stream) -> bool {
         self.registry.read().streams.contains_key(&stream)
+    }
+
+    /// Publish a `serverStatus` message (stream `server`).
+    pub fn publish_server_status(&self, fee: &crate::render::server_status::FeeSummary) {
+        if self.wants(Stream::Server) {
+            let mode = crate::node::status::OperatingMode::Full.as_str();
+            let msg = crate::render::server_status::server_status(mode, fee);
+            self.to_stream(Stream::Server, |_| msg.clone());
+        }
     }
 
     /// Publish a `consensusPhase` message (stream `consensus`).

@@ -9,9 +9,11 @@
 //! - [`tx`]: a transaction, its metadata, `delivered_amount`, `DeliverMax`, CTIDs.
 //! - [`ledger`]: ledger headers, entries, the `ledger` stream's fields.
 //! - [`nft`]: the NFToken fields of a transaction's metadata (`nftoken_id`, `offer_id`).
+//! - [`queue`]: a transaction in the queue (`account_info` and `ledger` with `queue`).
 //! - [`stream`]: the `transaction` stream message.
 //! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
 //! - [`consensus`]: the `consensusPhase` and `validationReceived` stream messages.
+//! - [`server_status`]: the `server` stream's `serverStatus` (the fee summary).
 //!
 //! Times print through [`crate::protocol::time`].
 
@@ -19,5 +21,7 @@ pub mod book_changes;
 pub mod consensus;
 pub mod ledger;
 pub mod nft;
+pub mod queue;
+pub mod server_status;
 pub mod stream;
 pub mod tx;

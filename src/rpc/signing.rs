@@ -315,7 +315,7 @@ pub fn multisigned_request(ctx: &Context, params: &Params) -> Result<Signed, Rpc
         return Err(RpcError::new(ErrorCode::SrcActNotFound));
     }
     let mut txj = txj;
-    check_fee(params, &mut txj, false, open.view.info().fees)?;
+    check_fee(ctx, params, &mut txj, false, open.view.info().fees)?;
     check_payment(params, &mut txj, false)?;
     let mut tx = parse_tx_json(txj)?;
     checked(&tx)?;
@@ -410,7 +410,7 @@ pub fn simulate_request(ctx: &Context, params: &Params) -> Result<StObject, RpcE
         return Err(RpcError::new(ErrorCode::SrcActNotFound));
     }
     autofill(ctx, &mut txj, root.as_deref());
-    check_fee(params, &mut txj, true, open.view.info().fees)?;
+    check_fee(ctx, params, &mut txj, true, open.view.info().fees)?;
     let tx = parse_tx_json(txj)?;
     checked(&tx)?;
     Ok(tx)
@@ -593,6 +593,7 @@ fn prepare(
     }
     let single = signing == Signing::Single;
     check_fee(
+        ctx,
         params,
         &mut txj,
         !offline && single && edit,
@@ -664,9 +665,12 @@ fn finish(tx: StObject) -> Signed {
     Signed { tx, blob, id }
 }
 
-/// rippled `checkFee`: a given Fee is kept; otherwise autofill the open ledger's base fee,
-/// within `fee_mult_max` / `fee_div_max`.
+/// rippled `checkFee`: a given Fee is kept; otherwise autofill the transaction's base fee,
+/// or the open ledger's escalated fee when more (rippled `getCurrentNetworkFee`: the
+/// reference fee at the open ledger's level, rounded up), within `fee_mult_max` /
+/// `fee_div_max` times the base fee.
 fn check_fee(
+    ctx: &Context,
     params: &Params,
     txj: &mut Map<String, Value>,
     autofill: bool,
@@ -698,11 +702,14 @@ fn check_fee(
     };
     let mult = int_param("fee_mult_max", AUTOFILL_FEE_MULT_MAX_DEFAULT, 0)?;
     let div = int_param("fee_div_max", AUTOFILL_FEE_DIV_MAX_DEFAULT, 1)?;
-    // No load and no queue: the fee is the type's base fee, as rippled's `getTxFee` asks
-    // `calculateBaseFee` (one owner reserve for AMMCreate, VaultCreate and AccountDelete,
-    // a Batch's inner transactions and BatchSigners, a LoanSet's co-signatures).
-    let fee = type_base_fee(txj, &fees).unwrap_or(base_drops);
-    let limit = (u128::from(fee) * mult as u128 / div as u128) as u64;
+    // The type's base fee, as rippled's `getTxFee` asks `calculateBaseFee` (one owner
+    // reserve for AMMCreate, VaultCreate and AccountDelete, a Batch's inner transactions
+    // and BatchSigners, a LoanSet's co-signatures); no load fee (a standalone server).
+    let base_fee = type_base_fee(txj, &fees).unwrap_or(base_drops);
+    let level = ctx.services.node.ledgers.fee_report().open_ledger_level;
+    let escalated = crate::ledgers::txq::to_drops(level.saturating_sub(1), base_drops) + 1;
+    let fee = base_fee.max(escalated);
+    let limit = (u128::from(base_fee) * mult as u128 / div as u128) as u64;
     if fee > limit {
         return Err(RpcError::with_message(
             ErrorCode::HighFee,

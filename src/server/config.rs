@@ -27,6 +27,9 @@
 //! admin_password = "..."          #   "admin_user" and "admin_password"
 //! secure_gateway = ["10.0.0.0/8"]  # proxies whose X-User / Forwarded headers count
 //! faucet = "loopback"             # POST /accounts: "loopback" (default), "all" or "off"
+//!
+//! [transaction_queue]             # xrpld's [transaction_queue] keys, over its defaults
+//! minimum_txn_in_ledger_standalone = 5   # escalate fees past 5 transactions a ledger
 //! ```
 
 use crate::limits::{WS_PING_INTERVAL_SECS, WS_SEND_QUEUE_MESSAGES_MAX, WS_SEND_TIMEOUT_SECS};
@@ -104,6 +107,40 @@ pub struct FileConfig {
     /// The listening ports.
     #[serde(default, rename = "port")]
     pub ports: Vec<FilePort>,
+    /// The transaction queue's settings (xrpld's `[transaction_queue]`, the same keys).
+    pub transaction_queue: Option<FileTxQueue>,
+}
+
+/// The `[transaction_queue]` table: xrpld's keys (`setup_TxQ`), each over xrpld's default
+/// ([`TxQueueConfig::default`]); the counts xrpld holds in 32 bits are 32-bit here too.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileTxQueue {
+    /// The queue holds this many ledgers' worth of transactions.
+    pub ledgers_in_queue: Option<u64>,
+    /// The queue's size never goes below this.
+    pub minimum_queue_size: Option<u64>,
+    /// A replacement pays this percent more than the transaction it replaces.
+    pub retry_sequence_percent: Option<u32>,
+    /// The least escalation multiplier (a fee level).
+    pub minimum_escalation_multiplier: Option<u64>,
+    /// The least expected ledger size on a network.
+    pub minimum_txn_in_ledger: Option<u32>,
+    /// The least expected ledger size standalone (ledgerd's case).
+    pub minimum_txn_in_ledger_standalone: Option<u32>,
+    /// Above this many transactions the expected size grows.
+    pub target_txn_in_ledger: Option<u32>,
+    /// The most the expected size grows to (at least both minimums).
+    pub maximum_txn_in_ledger: Option<u32>,
+    /// How much a busy, timely close grows the expected size (percent; above 1000 counts
+    /// as 1000).
+    pub normal_consensus_increase_percent: Option<u32>,
+    /// How much a slow close cuts it (percent; above 100 counts as 100).
+    pub slow_consensus_decrease_percent: Option<u32>,
+    /// The most transactions one account may have queued.
+    pub maximum_txn_per_account: Option<u32>,
+    /// A queued transaction's LastLedgerSequence must leave at least this many ledgers.
+    pub minimum_last_ledger_buffer: Option<u32>,
 }
 
 /// One `[[port]]` table.
@@ -477,9 +514,71 @@ impl ServerConfig {
             online_delete: check_online_delete(file.online_delete)?,
             ledger_memory_bytes: check_ledger_memory_mb(file.ledger_memory_mb)?,
             faucet_key: faucet_key(file.faucet_seed.as_deref())?,
+            tx_queue: tx_queue_from_file(file.transaction_queue)?,
             ..ServerConfig::base(ports)
         })
     }
+}
+
+/// The `[transaction_queue]` table over xrpld's defaults, with xrpld's checks: the two
+/// percentages clamped, a maximum ledger size no smaller than either minimum.
+fn tx_queue_from_file(file: Option<FileTxQueue>) -> Result<TxQueueConfig, ConfigError> {
+    let mut q = TxQueueConfig::default();
+    let f = file.unwrap_or_default();
+    let wide = [
+        (&mut q.ledgers_in_queue, f.ledgers_in_queue),
+        (&mut q.minimum_queue_size, f.minimum_queue_size),
+        (
+            &mut q.minimum_escalation_multiplier,
+            f.minimum_escalation_multiplier,
+        ),
+    ];
+    for (slot, value) in wide {
+        *slot = value.unwrap_or(*slot);
+    }
+    let narrow = [
+        (&mut q.retry_sequence_percent, f.retry_sequence_percent),
+        (&mut q.minimum_txn_in_ledger, f.minimum_txn_in_ledger),
+        (
+            &mut q.minimum_txn_in_ledger_standalone,
+            f.minimum_txn_in_ledger_standalone,
+        ),
+        (&mut q.target_txn_in_ledger, f.target_txn_in_ledger),
+        (
+            &mut q.normal_consensus_increase_percent,
+            f.normal_consensus_increase_percent,
+        ),
+        (
+            &mut q.slow_consensus_decrease_percent,
+            f.slow_consensus_decrease_percent,
+        ),
+        (&mut q.maximum_txn_per_account, f.maximum_txn_per_account),
+        (
+            &mut q.minimum_last_ledger_buffer,
+            f.minimum_last_ledger_buffer,
+        ),
+    ];
+    for (slot, value) in narrow {
+        *slot = value.map_or(*slot, u64::from);
+    }
+    q.normal_consensus_increase_percent = q.normal_consensus_increase_percent.min(1000);
+    q.slow_consensus_decrease_percent = q.slow_consensus_decrease_percent.min(100);
+    if let Some(max) = f.maximum_txn_in_ledger.map(u64::from) {
+        let minimums = [
+            ("minimum_txn_in_ledger", q.minimum_txn_in_ledger),
+            (
+                "minimum_txn_in_ledger_standalone",
+                q.minimum_txn_in_ledger_standalone,
+            ),
+        ];
+        if let Some((key, min)) = minimums.into_iter().find(|(_, min)| max < *min) {
+            return Err(ConfigError::Invalid(format!(
+                "[transaction_queue] {key} {min} exceeds maximum_txn_in_ledger {max}"
+            )));
+        }
+        q.maximum_txn_in_ledger = Some(max);
+    }
+    Ok(q)
 }
 
 /// Megabytes of closed ledgers kept in memory, as bytes: `None` is the default
@@ -768,6 +867,42 @@ secure_gateway = ["10.0.0.0/8"]
             "[[port]]\nbind = \"127.0.0.1:1\"\nprotocols = [\"ws\"]\nfaucet = \"everyone\"",
         ] {
             assert!(ServerConfig::from_toml(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn transaction_queue_table_over_xrpld_defaults() {
+        let port = "[[port]]\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\"]\n";
+        let queue = |table: &str| {
+            ServerConfig::from_toml(&format!("{port}[transaction_queue]\n{table}"))
+                .map(|c| c.tx_queue)
+        };
+        assert_eq!(
+            ServerConfig::from_toml(port).unwrap().tx_queue,
+            TxQueueConfig::default()
+        );
+        let q = queue(
+            "minimum_txn_in_ledger_standalone = 3\nledgers_in_queue = 2\n\
+             maximum_txn_in_ledger = 40\nslow_consensus_decrease_percent = 400\n",
+        )
+        .unwrap();
+        assert_eq!(q.minimum_txn_in_ledger_standalone, 3);
+        assert_eq!(q.ledgers_in_queue, 2);
+        assert_eq!(q.maximum_txn_in_ledger, Some(40));
+        assert_eq!(q.slow_consensus_decrease_percent, 100, "clamped as xrpld");
+        assert_eq!(
+            q.minimum_queue_size,
+            TxQueueConfig::default().minimum_queue_size
+        );
+        // Below a minimum, unknown keys, values out of 32 bits: refused.
+        for bad in [
+            "maximum_txn_in_ledger = 10\n",
+            "minimum_txn_in_ledger_standalone = 50\nmaximum_txn_in_ledger = 40\n",
+            "minimum_txn_in_ledgers = 3\n",
+            "minimum_txn_in_ledger = 4294967296\n",
+            "ledgers_in_queue = -1\n",
+        ] {
+            assert!(queue(bad).is_err(), "{bad}");
         }
     }
 }

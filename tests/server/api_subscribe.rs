@@ -154,7 +154,12 @@ async fn subscribe_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_subscriber_that_never_reads_is_dropped() {
-    let server = start_with(0, |c| c.ports[0].send_queue_limit = 8).await;
+    // Up to 10,000 payments in one open ledger: no fee escalation past xrpld's 1000 here.
+    let server = start_with(0, |c| {
+        c.ports[0].send_queue_limit = 8;
+        c.tx_queue.minimum_txn_in_ledger_standalone = 20_000;
+    })
+    .await;
     let a = addr(&server);
     let mut idle = Ws::connect_to(a).await;
     idle.req(json!({"command": "subscribe", "streams": ["transactions_proposed", "ledger"]}))
@@ -323,5 +328,44 @@ async fn many_concurrent_submitters_add_up() {
             .map(|l| l.txs.len()),
         Some(total as usize)
     );
+    server.stop().await;
+}
+
+/// rippled `reportFeeChange` / `pubServer`: the `server` stream hears a `serverStatus`
+/// when the open ledger's fee level moves (here past `minimum_txn_in_ledger_standalone` 3:
+/// 128000 x 4^2 / 3^2 = 227555 with four transactions), not when a cheaper payment is
+/// only queued, and again when a close brings the level back to the reference.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_stream_hears_the_escalation() {
+    let server = start_with(0, |c| c.tx_queue.minimum_txn_in_ledger_standalone = 3).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
+    let r = ws
+        .req(json!({"command": "subscribe", "streams": ["server"]}))
+        .await;
+    assert_eq!(r["result"]["load_factor"], 256, "{r}");
+    let genesis = keys("masterpassphrase");
+    let submit = |seq| {
+        let blob = payment(&genesis, seq, &address("alice"), 200_000_000);
+        json!({"command": "submit", "tx_blob": blob})
+    };
+    for seq in 1..=4 {
+        let r = ws.req(submit(seq)).await;
+        assert_eq!(r["result"]["engine_result"], "tesSUCCESS", "{r}");
+    }
+    // Three payments left the level at the reference: the message is the fourth's.
+    let first = ws.event("serverStatus").await;
+    assert_eq!(first["load_factor_fee_escalation"], 227_555, "{first}");
+    assert_eq!(first["load_factor"], 227_555, "{first}");
+    assert_eq!(first["load_factor_fee_queue"], 256, "{first}");
+    assert_eq!(first["load_factor_fee_reference"], 256, "{first}");
+    assert_eq!(first["load_factor_server"], 256, "{first}");
+    assert_eq!(first["base_fee"], 10, "{first}");
+    assert_eq!(first["server_status"], "full", "{first}");
+    let r = ws.req(submit(5)).await;
+    assert_eq!(r["result"]["engine_result"], "terQUEUED", "{r}");
+    ws.req(json!({"command": "ledger_accept"})).await;
+    let next = ws.event("serverStatus").await;
+    assert_eq!(next["load_factor_fee_escalation"], 256, "{next}");
+    assert_eq!(next["load_factor"], 256, "{next}");
     server.stop().await;
 }

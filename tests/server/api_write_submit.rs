@@ -435,3 +435,61 @@ fn genesis_secret_is_masterpassphrase() {
     assert_eq!(secret("masterpassphrase"), GENESIS_SEED);
     assert_eq!(address("masterpassphrase"), GENESIS);
 }
+
+/// rippled `getCurrentNetworkFee`: once the open ledger is past its expected size
+/// (`minimum_txn_in_ledger_standalone` 3 here), an autofilled Fee is the reference fee at
+/// the escalated level, rounded up (level 128000 x 4^2 / 3^2 = 227555: 8889 drops), and
+/// `fee_mult_max` / `fee_div_max` bound it against the base fee (`highFee`). A Fee below the
+/// level is queued (`terQUEUED`) and applies when the next ledger opens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autofill_pays_the_escalated_fee_and_a_cheaper_one_is_queued() {
+    let server = start_with(0, |c| c.tx_queue.minimum_txn_in_ledger_standalone = 3).await;
+    let mut ws = Ws::connect_to(addr(&server)).await;
+    let alice = address("alice");
+    let pay = |extra: Value| {
+        let mut req = json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": {
+            "TransactionType": "Payment", "Account": GENESIS, "Destination": alice,
+            "Amount": "200000000"}});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            match k.as_str() {
+                "Fee" => req["tx_json"]["Fee"] = v.clone(),
+                _ => req[k] = v.clone(),
+            }
+        }
+        req
+    };
+    for _ in 0..4 {
+        let r = ws.req(pay(json!({}))).await;
+        assert_eq!(result(&r)["engine_result"], "tesSUCCESS", "{r}");
+        assert_eq!(result(&r)["tx_json"]["Fee"], "10", "{r}");
+    }
+    let (error, message) = err(&mut ws, pay(json!({}))).await;
+    assert_eq!(error, "highFee");
+    assert_eq!(message, "Fee of 8889 exceeds the requested tx limit of 100");
+    let r = ws.req(pay(json!({"fee_mult_max": 1000}))).await;
+    assert_eq!(result(&r)["engine_result"], "tesSUCCESS", "{r}");
+    assert_eq!(result(&r)["tx_json"]["Fee"], "8889", "{r}");
+    // Five in the open ledger: level 128000 x 25 / 9 = 355555; 10 drops is queued.
+    let r = ws.req(pay(json!({"Fee": "10"}))).await;
+    let res = result(&r);
+    assert_eq!(res["engine_result"], "terQUEUED", "{r}");
+    assert_eq!(res["engine_result_code"], -89, "{r}");
+    let queued_hash = res["tx_json"]["hash"].clone();
+    let before = account(&server, &alice).map(|a| a.0);
+    assert_eq!(before, Some(5 * 200_000_000));
+    let r = ws.req(json!({"command": "ledger_accept"})).await;
+    assert_eq!(r["status"], "success", "{r}");
+    assert_eq!(account(&server, &alice).map(|a| a.0), Some(6 * 200_000_000));
+    // It applied to the new open ledger; the next close validates it.
+    let r = ws
+        .req(json!({"command": "tx", "transaction": queued_hash}))
+        .await;
+    assert_eq!(result(&r)["validated"], false, "{r}");
+    ws.req(json!({"command": "ledger_accept"})).await;
+    let r = ws
+        .req(json!({"command": "tx", "transaction": queued_hash}))
+        .await;
+    assert_eq!(result(&r)["meta"]["TransactionResult"], "tesSUCCESS", "{r}");
+    assert_eq!(result(&r)["validated"], true, "{r}");
+    server.stop().await;
+}

@@ -258,10 +258,7 @@ fn ticket_rules() {
         ticket_exists: false,
         ..rich(12)
     };
-    assert_eq!(
-        q.admit(&s, Some(&old), &open(4)),
-        Err(Ter::tefNO_TICKET)
-    );
+    assert_eq!(q.admit(&s, Some(&old), &open(4)), Err(Ter::tefNO_TICKET));
     queue_it(&mut q, ticketed, &rich(5), &open(4)).unwrap();
     assert_eq!(q.admit(&s, None, &open(4)), Err(Ter::terNO_ACCOUNT));
 }

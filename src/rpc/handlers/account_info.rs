@@ -1,19 +1,24 @@
 //! `account_info` (rippled `AccountInfo.cpp`, rpc.md §3.3): the AccountRoot, its flags by
-//! name, signer lists and queue data on request. Errors after the ledger lookup are
-//! injected into the partly built result, as rippled does.
+//! name, signer lists and, for the open ledger, its transactions in the queue on
+//! request. Errors after the ledger lookup are injected into the partly built result, as
+//! rippled does.
 
 use crate::ledger::flags::lsf;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::ledgers::txq::{Candidate, QueuedTx};
+use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 use crate::render::ledger::entry_json;
+use crate::render::queue::{max_spend_drops, queued_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::ledger_select::select;
 use crate::rpc::params::as_bool;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// `account_flags` names and the AccountRoot bits they show (rippled's table, including
 /// the DisallowIncoming and Clawback amendments, which ledgerd treats as enabled).
@@ -102,10 +107,57 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     data.sort_keys();
     result.insert("account_data".into(), Value::Object(data));
     if queue {
-        // ledgerd has no transaction queue: transactions apply or fail at once.
-        let mut q = Map::new();
-        q.insert("txn_count".into(), Value::from(0));
-        result.insert("queue_data".into(), Value::Object(q));
+        let queued = ctx.services.node.ledgers.queued_of(&id);
+        result.insert("queue_data".into(), queue_data(&queued));
     }
     Ok(result)
+}
+
+/// `queue_data` (rippled `AccountInfo.cpp`): the account's queued transactions in
+/// SeqProxy order, each with what it may spend, and the totals; only `txn_count` when
+/// none is queued.
+fn queue_data(queued: &[(QueuedTx, Arc<StObject>)]) -> Value {
+    let mut q = Map::new();
+    q.insert("txn_count".into(), Value::from(queued.len()));
+    if queued.is_empty() {
+        return Value::Object(q);
+    }
+    let txs: Vec<&Candidate> = queued.iter().map(|(q, _)| &q.tx).collect();
+    let (seqs, tickets): (Vec<_>, Vec<_>) = txs.iter().map(|t| t.seq_proxy).partition(|p| p.is_sequence());
+    for (count, lowest, highest, list) in [
+        ("sequence_count", "lowest_sequence", "highest_sequence", &seqs),
+        ("ticket_count", "lowest_ticket", "highest_ticket", &tickets),
+    ] {
+        if let (Some(first), Some(last)) = (list.first(), list.last()) {
+            q.insert(count.into(), Value::from(list.len()));
+            q.insert(lowest.into(), Value::from(first.value()));
+            q.insert(highest.into(), Value::from(last.value()));
+        }
+    }
+    let total: u64 = txs
+        .iter()
+        .map(|t| max_spend_drops(t))
+        .fold(0, u64::saturating_add);
+    q.insert(
+        "auth_change_queued".into(),
+        Value::from(txs.iter().any(|t| t.blocker)),
+    );
+    q.insert("max_spend_drops_total".into(), Value::from(total.to_string()));
+    let list = txs.iter().map(|t| Value::Object(account_tx(t))).collect();
+    q.insert("transactions".into(), Value::Array(list));
+    q.sort_keys();
+    Value::Object(q)
+}
+
+/// One of the account's queued transactions: the queue's fields and its `seq` or `ticket`.
+fn account_tx(tx: &Candidate) -> Map<String, Value> {
+    let mut o = queued_fields(tx);
+    let key = if tx.seq_proxy.is_sequence() {
+        "seq"
+    } else {
+        "ticket"
+    };
+    o.insert(key.into(), Value::from(tx.seq_proxy.value()));
+    o.sort_keys();
+    o
 }

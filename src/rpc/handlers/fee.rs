@@ -1,84 +1,85 @@
-//! `fee` (rippled `Fee1.cpp`, `TxQ::doRPC`; rpc.md §3.12): the open ledger's fee metrics.
-//! ledgerd has no transaction queue and no fee escalation, so the levels are rippled's
-//! values for a standalone server whose open ledger is below its expected size.
+//! `fee` (rippled `Fee1.cpp`, `TxQ::doRPC`; rpc.md §3.12): the transaction queue's figures
+//! for the open ledger, from [`crate::ledgers::Ledgers::fee_report`]: levels and drops as
+//! strings, the open ledger's and the queue's sizes, and the queue's limit once a ledger
+//! has closed (rippled prints no `max_queue_size` before).
 
+use crate::ledgers::txq::FeeReport;
 use crate::rpc::context::Context;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
-/// The fee level of a reference transaction (`baseLevel`).
-pub const REFERENCE_FEE_LEVEL: u64 = 256;
-/// rippled's default median fee level of an empty queue (`minimumEscalationMultiplier`
-/// × base level).
-pub const MEDIAN_FEE_LEVEL: u64 = 128_000;
-/// Transactions a standalone rippled expects per ledger (`minimumTxnInLedgerSA`).
-pub const EXPECTED_LEDGER_SIZE: u64 = 1000;
-/// Ledgers' worth of transactions the queue holds (`ledgersInQueue`).
-const LEDGERS_IN_QUEUE: u64 = 20;
-
-/// `toDrops(level, base)`: a fee level scaled to drops.
-fn to_drops(level: u64, base: u64) -> u64 {
-    ((level as u128 * base as u128) / REFERENCE_FEE_LEVEL as u128) as u64
-}
-
 /// Answer fee.
 pub fn handle(ctx: &Context, _params: &Params) -> HandlerResult {
     let store = &ctx.services.node.ledgers;
-    let open = store.current();
-    let base = open_fees(ctx);
-    let in_ledger = store.open_txs().len();
-    let mut drops = Map::new();
-    drops.insert("base_fee".into(), Value::from(base.to_string()));
-    drops.insert(
-        "median_fee".into(),
-        Value::from(to_drops(MEDIAN_FEE_LEVEL, base).to_string()),
-    );
-    drops.insert(
-        "minimum_fee".into(),
-        Value::from(to_drops(REFERENCE_FEE_LEVEL, base).to_string()),
-    );
-    drops.insert(
-        "open_ledger_fee".into(),
-        Value::from((to_drops(REFERENCE_FEE_LEVEL - 1, base) + 1).to_string()),
-    );
-    let mut levels = Map::new();
-    levels.insert(
-        "median_level".into(),
-        Value::from(MEDIAN_FEE_LEVEL.to_string()),
-    );
-    levels.insert(
-        "minimum_level".into(),
-        Value::from(REFERENCE_FEE_LEVEL.to_string()),
-    );
-    levels.insert(
-        "open_ledger_level".into(),
-        Value::from(REFERENCE_FEE_LEVEL.to_string()),
-    );
-    levels.insert(
-        "reference_level".into(),
-        Value::from(REFERENCE_FEE_LEVEL.to_string()),
-    );
-    let mut r = Map::new();
+    let report = store.fee_report();
+    let mut r = render(&report);
     r.insert(
-        "current_ledger_size".into(),
-        Value::from(in_ledger.to_string()),
+        "ledger_current_index".into(),
+        Value::from(store.current().seq()),
     );
-    r.insert("current_queue_size".into(), Value::from("0"));
-    r.insert("drops".into(), Value::Object(drops));
-    r.insert(
-        "expected_ledger_size".into(),
-        Value::from(EXPECTED_LEDGER_SIZE.to_string()),
-    );
-    r.insert("ledger_current_index".into(), Value::from(open.seq()));
-    r.insert("levels".into(), Value::Object(levels));
-    r.insert(
-        "max_queue_size".into(),
-        Value::from((EXPECTED_LEDGER_SIZE * LEDGERS_IN_QUEUE).to_string()),
-    );
+    r.sort_keys();
     Ok(r)
 }
 
-/// The open ledger's base fee in drops.
-fn open_fees(ctx: &Context) -> u64 {
-    ctx.services.node.ledgers.fees().base_drops
+/// The report as rippled prints it (every count and amount a decimal string).
+fn render(report: &FeeReport) -> Map<String, Value> {
+    let strings = |pairs: &[(&str, u64)]| -> Map<String, Value> {
+        pairs
+            .iter()
+            .map(|(k, n)| ((*k).to_owned(), Value::from(n.to_string())))
+            .collect()
+    };
+    let mut r = strings(&[
+        ("current_ledger_size", report.current_ledger_size),
+        ("current_queue_size", report.current_queue_size),
+        ("expected_ledger_size", report.expected_ledger_size),
+    ]);
+    if let Some(max) = report.max_queue_size {
+        r.extend(strings(&[("max_queue_size", max)]));
+    }
+    let drops = strings(&[
+        ("base_fee", report.base_fee),
+        ("median_fee", report.median_fee),
+        ("minimum_fee", report.minimum_fee),
+        ("open_ledger_fee", report.open_ledger_fee),
+    ]);
+    let levels = strings(&[
+        ("median_level", report.median_level),
+        ("minimum_level", report.minimum_level),
+        ("open_ledger_level", report.open_ledger_level),
+        ("reference_level", report.reference_level),
+    ]);
+    r.insert("drops".into(), Value::Object(drops));
+    r.insert("levels".into(), Value::Object(levels));
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledgers::txq::{TxQSetup, TxQueue};
+
+    #[test]
+    fn every_figure_is_a_string_and_max_queue_size_waits_for_a_close() {
+        let setup = TxQSetup {
+            minimum_txn_in_ledger_standalone: 3,
+            ..TxQSetup::default()
+        };
+        // Four transactions in an open ledger expecting three, no close yet.
+        let report = TxQueue::new(setup).fee_report(4, 10);
+        let r = render(&report);
+        assert_eq!(r["current_ledger_size"], "4");
+        assert_eq!(r["current_queue_size"], "0");
+        assert_eq!(r["expected_ledger_size"], "3");
+        assert!(!r.contains_key("max_queue_size"));
+        assert_eq!(r["levels"]["open_ledger_level"], "227555");
+        assert_eq!(r["levels"]["median_level"], "128000");
+        assert_eq!(r["drops"]["open_ledger_fee"], "8889");
+        assert_eq!(r["drops"]["median_fee"], "5000");
+        let closed = FeeReport {
+            max_queue_size: Some(6),
+            ..report
+        };
+        assert_eq!(render(&closed)["max_queue_size"], "6");
+    }
 }

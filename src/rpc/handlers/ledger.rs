@@ -1,10 +1,15 @@
 //! `ledger` (rippled `LedgerHandler.cpp`, `LedgerToJson.cpp`; rpc.md §3.9): a ledger's
-//! header, optionally its transactions (hashes, expanded, or binary) and, for unlimited
-//! callers (admins, identified), its state entries.
+//! header, optionally its transactions (hashes, expanded, or binary), for unlimited
+//! callers (admins, identified) its state entries, and for the open ledger the
+//! transaction queue (`queue: true`).
 
 use crate::ledgers::{LedgerSnapshot, TxEntry};
 use crate::render::ledger::{entry_json, header_binary_json, header_json};
+use crate::render::queue::queued_fields;
 use crate::render::tx::{meta_json, tx_fields};
+use crate::engine::Ter;
+use crate::ledgers::txq::QueuedTx;
+use crate::protocol::st::StObject;
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::node::history::tx_entry;
@@ -161,9 +166,72 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let mut r = sel.result();
     r.insert("ledger".into(), obj);
     if flag("queue") {
-        r.insert("queue_data".into(), Value::Array(Vec::new()));
+        let queued = ctx.services.node.ledgers.queued_all();
+        if !queued.is_empty() {
+            let list = queued.iter().map(|(q, tx)| queue_entry(q, tx, fill)).collect();
+            r.insert("queue_data".into(), Value::Array(list));
+        }
     }
     Ok(r)
+}
+
+/// One queued transaction (rippled `fillJsonQueue`), highest fee level first: the
+/// queue's fields, its account, retries left, preflight and last results, and the
+/// transaction as its hash or expanded (JSON or binary, without metadata) — under `tx`
+/// in API v1, merged in from v2.
+fn queue_entry(q: &QueuedTx, tx: &StObject, fill: Fill) -> Value {
+    let mut o = queued_fields(&q.tx);
+    o.insert("account".into(), Value::from(q.tx.account.to_address()));
+    o.insert("retries_remaining".into(), Value::from(q.retries_remaining));
+    // Only a transaction that passed preflight is queued.
+    o.insert("preflight_result".into(), Value::from(Ter::tesSUCCESS.name()));
+    if let Some(last) = q.last_result {
+        o.insert("last_result".into(), Value::from(last.name()));
+    }
+    let rendered = queued_tx_json(q, tx, fill);
+    match rendered {
+        Value::Object(mut fields) if fill.api_version >= 2 => o.append(&mut fields),
+        // rippled copies a bare hash into the v2 object, which has no key for it: the
+        // hash goes under `hash`, as in the expanded v2 form.
+        Value::String(hash) if fill.api_version >= 2 => {
+            o.insert("hash".into(), Value::from(hash));
+        }
+        other => {
+            o.insert("tx".into(), other);
+        }
+    }
+    o.sort_keys();
+    Value::Object(o)
+}
+
+/// A queued transaction as `ledger` prints a transaction of an open ledger, without
+/// metadata (rippled `fillJsonTx` with no meta).
+fn queued_tx_json(q: &QueuedTx, tx: &StObject, fill: Fill) -> Value {
+    let id = q.tx.id.to_hex();
+    if !fill.expand {
+        return Value::from(id);
+    }
+    let v2 = fill.api_version >= 2;
+    let mut o = Map::new();
+    if fill.binary {
+        let blob = crate::protocol::types::hex_upper(crate::protocol::codec::encode(tx));
+        o.insert("tx_blob".into(), Value::from(blob));
+        if v2 {
+            o.insert("hash".into(), Value::from(id));
+        }
+    } else if v2 {
+        o.insert(
+            "tx_json".into(),
+            Value::Object(tx_fields(tx, fill.api_version)),
+        );
+        o.insert("hash".into(), Value::from(id));
+        o.insert("validated".into(), Value::from(false));
+    } else {
+        o = tx_fields(tx, fill.api_version);
+        o.insert("hash".into(), Value::from(id));
+    }
+    o.sort_keys();
+    Value::Object(o)
 }
 
 /// A ledger older than memory keeps, from the history store: its header, transactions

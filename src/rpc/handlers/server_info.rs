@@ -2,9 +2,12 @@
 //! under `info`. Every field xrpl.js and xrpl-py read is present: `build_version`,
 //! `complete_ledgers`, `network_id`, `server_state`, `load_factor` and
 //! `validated_ledger.{seq, hash, age, base_fee_xrp, reserve_base_xrp, reserve_inc_xrp}`.
+//! The load factors combine the server's load with the transaction queue's fee levels
+//! (`load_factor_fee_escalation`, `load_factor_fee_queue`), as rippled's do.
 //! Admin callers who ask (`storage: true`) also get `storage`, ledgerd's persistence health
 //! and journal counters (an extension: rippled has no such field).
 
+use crate::ledgers::txq::mul_div;
 use crate::node::status::{LedgerStatus, LOAD_BASE};
 use crate::protocol::time::ripple_now_secs;
 use crate::render::ledger::complete_ledgers;
@@ -174,25 +177,85 @@ fn file_limit() -> Option<Value> {
     Some(serde_json::json!({ "soft": soft, "hard": hard }))
 }
 
+/// The server's load and the queue's fee levels, combined as rippled's
+/// `NetworkOPs::getServerInfo` combines them.
+struct Load {
+    /// The server's own load factor, over [`LOAD_BASE`].
+    server: u64,
+    /// The open ledger's escalated level over the reference level, as a load factor.
+    escalation: u64,
+    /// `load_factor`: the larger of the two.
+    factor: u64,
+    /// The queue's levels (`open_ledger_level`, `minimum_level`, `reference_level`).
+    open_ledger_level: u64,
+    minimum_level: u64,
+    reference_level: u64,
+}
+
+impl Load {
+    fn of(ask: &Ask) -> Load {
+        let fees = ask.ctx.services.node.ledgers.fee_report();
+        let server = u64::from(ask.status.load_factor);
+        let base = u64::from(LOAD_BASE);
+        let escalation =
+            mul_div(fees.open_ledger_level, base, fees.reference_level).unwrap_or(u64::MAX);
+        Load {
+            server,
+            escalation,
+            factor: server.max(escalation),
+            open_ledger_level: fees.open_ledger_level,
+            minimum_level: fees.minimum_level,
+            reference_level: fees.reference_level,
+        }
+    }
+
+    /// A level over the reference level, as rippled's `decimalFromReference`.
+    fn over_reference(&self, level: u64) -> Value {
+        number(level as f64 / self.reference_level as f64)
+    }
+}
+
+/// JSON has no 64-bit unsigned integers in rippled's writer: it clips to 32 bits.
+fn clipped(n: u64) -> Value {
+    Value::from(n.min(u64::from(u32::MAX)))
+}
+
 fn insert_load(ask: &Ask, info: &mut Map<String, Value>) {
-    let load_factor = ask.status.load_factor;
-    if ask.human {
-        info.insert(
-            "load_factor".into(),
-            number(load_factor as f64 / LOAD_BASE as f64),
-        );
+    let load = Load::of(ask);
+    let base = f64::from(LOAD_BASE);
+    if !ask.human {
+        info.insert("load_base".into(), Value::from(LOAD_BASE));
+        info.insert("load_factor".into(), clipped(load.factor));
+        info.insert("load_factor_server".into(), Value::from(load.server));
+        for (key, level) in [
+            ("load_factor_fee_escalation", load.open_ledger_level),
+            ("load_factor_fee_queue", load.minimum_level),
+            ("load_factor_fee_reference", load.reference_level),
+        ] {
+            info.insert(key.into(), clipped(level));
+        }
         return;
     }
-    for key in ["load_factor", "load_factor_server"] {
-        info.insert(key.into(), Value::from(load_factor));
+    info.insert("load_factor".into(), number(load.factor as f64 / base));
+    if load.server != load.factor {
+        info.insert(
+            "load_factor_server".into(),
+            number(load.server as f64 / base),
+        );
     }
-    for key in [
-        "load_factor_fee_escalation",
-        "load_factor_fee_queue",
-        "load_factor_fee_reference",
-        "load_base",
-    ] {
-        info.insert(key.into(), Value::from(LOAD_BASE));
+    // Only an admin sees the escalation when it is what `load_factor` already says.
+    let escalated = load.open_ledger_level != load.reference_level;
+    if escalated && (ask.admin || load.escalation != load.factor) {
+        info.insert(
+            "load_factor_fee_escalation".into(),
+            load.over_reference(load.open_ledger_level),
+        );
+    }
+    if load.minimum_level != load.reference_level {
+        info.insert(
+            "load_factor_fee_queue".into(),
+            load.over_reference(load.minimum_level),
+        );
     }
 }
 

@@ -1,9 +1,13 @@
 //! `tx` (rippled `Tx.cpp`, rpc.md §3.14): a transaction by hash or CTID, with its
-//! metadata and ledger, in the v1 or v2 shape.
+//! metadata and ledger, in the v1 or v2 shape; a transaction waiting in the queue without
+//! either.
 
 use std::sync::Arc;
 
+use crate::engine::Ter;
 use crate::ledgers::TxEntry;
+use crate::protocol::codec;
+use crate::protocol::st::StObject;
 use crate::node::history::tx_entry;
 use crate::limits::TX_LEDGER_RANGE_MAX;
 use crate::protocol::time;
@@ -42,6 +46,24 @@ fn locate(ctx: &Context, entry: Arc<TxEntry>) -> Found {
         entry,
         ledger,
         validated,
+    }
+}
+
+/// A transaction waiting in the queue, as [`render`] shows one in no ledger.
+fn queued(id: Hash256, tx: &StObject) -> Found {
+    let entry = TxEntry {
+        id,
+        blob: Arc::from(codec::encode(tx)),
+        meta_blob: Arc::from([]),
+        ter: Ter::terQUEUED,
+        ledger_seq: 0,
+        index: 0,
+        delivered: None,
+    };
+    Found {
+        entry: Arc::new(entry),
+        ledger: None,
+        validated: false,
     }
 }
 
@@ -92,6 +114,13 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         _ => None,
     };
     let entry = find(ctx, found)?;
+    if let (None, Ok(id)) = (&entry, found) {
+        // In the queue, in no ledger yet: rippled finds it in its transaction cache, in
+        // any range, with no ledger and no metadata.
+        if let Some(tx) = ctx.services.node.ledgers.queued_tx(&id) {
+            return Ok(render(ctx, queued(id, &tx), binary, network_id));
+        }
+    }
     // A transaction outside the requested range is "not found" there.
     let entry = entry.filter(|e| range.is_none_or(|(a, b)| (a..=b).contains(&e.ledger_seq)));
     let Some(entry) = entry else {

@@ -261,7 +261,7 @@ pub fn from_text(text: &str, dir: &Path, mode: Mode) -> Result<(ServerConfig, No
     config.rpc_startup = sections::rpc_startup(&ini)?;
     config.debug_logfile = sections::single(&ini, "debug_logfile")?.map(|l| dir.join(&l.text));
     config.amendments = rule_book(&ini, mode)?;
-    config.tx_queue = sections::transaction_queue(&ini, &mut notes)?;
+    config.tx_queue = sections::transaction_queue(&ini)?;
     config.validation_key = validation_key(&ini)?;
     if mode.standalone {
         // xrpld -a: ledgers close on ledger_accept only.

@@ -3,7 +3,7 @@
 //! read, refused too (naming the line).
 
 use super::ini::{Ini, Line, Section};
-use super::{CfgError, Notes};
+use super::CfgError;
 use crate::server::config::{AmendmentLine, FeatureLine, StartupCommand, TxQueueConfig};
 
 /// A single-value section's one line (xrpld's `getSingleSection`: the line as read, a
@@ -228,7 +228,7 @@ pub fn rpc_startup(ini: &Ini) -> Result<Vec<StartupCommand>, CfgError> {
 
 /// `[transaction_queue]` over xrpld's defaults (`setup_TxQ`): the counts, and the two
 /// percentages clamped as xrpld clamps them.
-pub fn transaction_queue(ini: &Ini, notes: &mut Notes) -> Result<TxQueueConfig, CfgError> {
+pub fn transaction_queue(ini: &Ini) -> Result<TxQueueConfig, CfgError> {
     let mut q = TxQueueConfig::default();
     let Some(s) = ini.section("transaction_queue") else {
         return Ok(q);
@@ -305,6 +305,5 @@ pub fn transaction_queue(ini: &Ini, notes: &mut Notes) -> Result<TxQueueConfig, 
         }
         q.maximum_txn_in_ledger = Some(max);
     }
-    notes.ignored("[transaction_queue]: read into the configuration; ledgerd has no queue yet");
     Ok(q)
 }

@@ -75,25 +75,13 @@ fn xrpl_py_queues_replaces_and_drains() {
     xrpl_py("queue");
 }
 
-/// Whether `server_info` (`load_factor`) and `fee` (`drops.open_ledger_fee`) report the
-/// escalated open ledger cost, as rippled's do. Until they do, the two autofill trials,
-/// which assert rippled's behaviour, are ignored (run them with `--ignored`).
-const READS_REPORT_ESCALATION: bool = false;
-
 /// This module's trials.
 pub fn trials() -> Vec<libtest_mimic::Trial> {
-    let queue = crate::trials![
+    crate::trials![
         "txq";
         xrpl_js_queues_replaces_and_drains,
         xrpl_py_queues_replaces_and_drains,
-    ];
-    let autofill = crate::trials![
-        "txq";
         xrpl_js_autofill_pays_the_escalated_fee,
         xrpl_py_autofill_pays_the_escalated_fee,
-    ];
-    let autofill = autofill
-        .into_iter()
-        .map(|t| t.with_ignored_flag(!READS_REPORT_ESCALATION));
-    queue.into_iter().chain(autofill).collect()
+    ]
 }

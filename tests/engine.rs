@@ -142,6 +142,8 @@ mod stories;
 mod token_escrow;
 #[path = "engine/token_escrow_props.rs"]
 mod token_escrow_props;
+#[path = "engine/txq/mod.rs"]
+mod txq;
 #[path = "engine/vault.rs"]
 mod vault;
 #[path = "engine/vault_mpt.rs"]

@@ -29,6 +29,8 @@ mod persist_damage;
 mod persist_faults;
 #[path = "store/persist_prune.rs"]
 mod persist_prune;
+#[path = "store/persist_queue.rs"]
+mod persist_queue;
 #[path = "store/persist_restart.rs"]
 mod persist_restart;
 #[path = "store/persist_revert.rs"]

@@ -577,6 +577,7 @@ impl Ledgers {
         };
         let store = Ledgers::around(cfg, state, genesis, info);
         store.close(now);
+        store.queue_from_scratch();
         store
     }
 

@@ -4,12 +4,18 @@
 //! or follows the account's queued ones, is checked against the queue, preclaimed
 //! against its account as the queued ones ahead will leave it, and held (`terQUEUED`),
 //! or refused with rippled's code. At each close the queue learns the closed ledger's
-//! fee levels, drops the expired, and drains into the new open ledger.
+//! fee levels, drops the expired, and drains into the new open ledger; then the local
+//! transactions (rippled's `LocalTxs`: submissions the queue took, or refused for the
+//! moment with a `tel` or its own `ter`) go through the door again, so one evicted from
+//! a full queue comes back. A `ter` the engine gives is held instead, as before the
+//! queue: journaled, and retried first at the next close, straight into the ledger
+//! (rippled retries it after the drain, through the door; replay needs it first).
 //!
-//! The queue is memory only, as xrpld's: a restart empties it. A queued transaction is
-//! never journaled or acknowledged as applied; one the queue applies later is journaled
-//! then, as an ordinary transaction record ([`Ledgers::take_from_queue`]), so replay
-//! meets it where it applied. [`Ledgers::apply`] (replay, tests, tools) applies directly.
+//! The queue and the local transactions are memory only, as xrpld's: a restart empties
+//! them. A queued transaction is never journaled or acknowledged as applied; one the
+//! queue (or a local retry) applies later is journaled then, as an ordinary transaction
+//! record ([`Ledgers::take_from_queue`]), so replay meets it where it applied.
+//! [`Ledgers::apply`] (replay, tests, tools) applies directly.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,6 +43,22 @@ pub(super) struct Queue {
     held: HashMap<Hash256, QueuedBlob>,
     /// Transactions the queue applied that the journal has not been handed yet.
     applied: Vec<(Arc<[u8]>, ApplyResult)>,
+    /// Submissions the queue took (`terQUEUED`) or refused with a `tel` code, rippled's
+    /// local transactions: after each close's drain they go through the door again, so
+    /// one evicted from a full queue or refused for the moment comes back.
+    locals: Vec<Local>,
+    /// The next close ends a slow consensus round (rippled's `timeLeap`).
+    slow_close: bool,
+}
+
+/// A local transaction kept for retry through the queue.
+#[derive(Clone)]
+struct Local {
+    queued: QueuedBlob,
+    id: Hash256,
+    /// The last open ledger it is retried into (rippled `LocalTxs`: a few ledgers, or its
+    /// LastLedgerSequence).
+    until_seq: u32,
 }
 
 #[derive(Clone)]
@@ -51,6 +73,8 @@ impl Queue {
             txq: TxQueue::new(setup),
             held: HashMap::new(),
             applied: Vec::new(),
+            locals: Vec::new(),
+            slow_close: false,
         }
     }
 
@@ -62,6 +86,37 @@ impl Queue {
         self.txq = emptied;
         self.held.clear();
         self.applied.clear();
+        self.locals.clear();
+    }
+
+    /// Keeps a submission to go through the door again after the next closes (once,
+    /// while there is room).
+    fn keep_local(&mut self, tx: &Arc<StObject>, blob: &Arc<[u8]>, id: Hash256, open_seq: u32) {
+        let full = self.locals.len() >= self.locals_max();
+        if full || self.locals.iter().any(|l| l.id == id) {
+            return;
+        }
+        self.locals.push(Local {
+            queued: QueuedBlob {
+                tx: tx.clone(),
+                blob: blob.clone(),
+            },
+            id,
+            until_seq: held_until(open_seq, tx),
+        });
+    }
+
+    /// The most local transactions kept: twice what the queue may hold, and at least
+    /// [`LOCALS_MIN`] (rippled keeps them all; here a flood of refused submissions
+    /// cannot grow them past the queue's own bound: the surplus is just not retried).
+    fn locals_max(&self) -> usize {
+        let queue_max = self
+            .txq
+            .max_size()
+            .unwrap_or(self.txq.setup().minimum_queue_size);
+        usize::try_from(queue_max.saturating_mul(2))
+            .unwrap_or(usize::MAX)
+            .max(LOCALS_MIN)
     }
 
     /// Drops the blobs of transactions no longer queued, once they are as many again as
@@ -75,6 +130,9 @@ impl Queue {
         self.held.retain(|id, _| queued.contains(id));
     }
 }
+
+/// The least bound of the local transactions, whatever the queue's size.
+const LOCALS_MIN: usize = 1000;
 
 /// Where a submission goes.
 enum Route {
@@ -101,15 +159,42 @@ impl Ledgers {
         fail_hard: bool,
     ) -> ApplyResult {
         let mut open = self.writer.lock();
+        // The engine's `ter` is held for retry (journaled, retried first at the next
+        // close) unless fail_hard; a `ter` the queue gives (its preclaim behind the
+        // account's queued transactions) is the queue's, kept local with them.
+        let (r, by_queue) = self.through_door(&mut open, tx, blob, id, fail_hard);
+        let r = if by_queue {
+            r
+        } else {
+            self.hold_if_retriable(&mut open, tx, blob, r, fail_hard)
+        };
+        let held_already = open.held.iter().any(|h| h.id == id);
+        if !fail_hard && !held_already && is_local(&r) {
+            let open_seq = open.info.seq;
+            open.queue.keep_local(tx, blob, id, open_seq);
+        }
+        r
+    }
+
+    /// The door: route the submission, apply it, queue it or refuse it. Answers the
+    /// result and whether the queue decided.
+    fn through_door(
+        &self,
+        open: &mut Open,
+        tx: &Arc<StObject>,
+        blob: &Arc<[u8]>,
+        id: Hash256,
+        fail_hard: bool,
+    ) -> (ApplyResult, bool) {
         let cfg = self.apply_config(fail_hard);
-        match self.route(&open, tx, id) {
-            Route::Plain => self.apply_or_hold(&mut open, tx, blob, id, &cfg),
+        match self.route(open, tx, id) {
+            Route::Plain => (self.apply_locked(open, tx, blob, id, &cfg), false),
             Route::Direct(candidate) => {
-                let r = self.apply_or_hold(&mut open, tx, blob, id, &cfg);
+                let r = self.apply_locked(open, tx, blob, id, &cfg);
                 if r.applied {
                     open.queue.txq.applied_directly(&candidate);
                 }
-                r
+                (r, false)
             }
             Route::Queue(candidate, account) => {
                 let sub = Submission {
@@ -119,8 +204,10 @@ impl Ledgers {
                     names_prior_txn: tx.get(sf().previous_txn_id).is_some()
                         || tx.get(sf().account_txn_id).is_some(),
                 };
-                let r = self.through_queue(&mut open, tx, blob, &sub, &account, &cfg);
-                self.hold_if_retriable(&mut open, tx, blob, r, fail_hard)
+                (
+                    self.through_queue(open, tx, blob, &sub, &account, &cfg),
+                    true,
+                )
             }
         }
     }
@@ -287,14 +374,35 @@ impl Ledgers {
                 fee_level_paid(fee, base_fee_in(&view, &tx), base)
             })
             .collect();
+        let slow = std::mem::take(&mut open.queue.slow_close);
         open.queue
             .txq
-            .process_closed_ledger(&levels, closed.header.seq, false);
+            .process_closed_ledger(&levels, closed.header.seq, slow);
+    }
+
+    /// A fresh queue, as if no ledger had closed: rippled builds ledger 2 from genesis
+    /// without a consensus round, so the queue learns nothing from it (no limit until
+    /// the first `ledger_accept`).
+    pub(super) fn queue_from_scratch(&self) {
+        self.writer.lock().queue = Queue::new(self.cfg.tx_queue.clone());
+    }
+
+    /// The next close ends a slow consensus round (rippled's `timeLeap`, a round over
+    /// five seconds): the queue cuts its expected ledger size and keeps its limit.
+    /// `ledger_accept` is never slow; rippled's tests make it so with a consensus delay.
+    pub fn next_close_is_slow(&self) {
+        self.writer.lock().queue.slow_close = true;
     }
 
     /// rippled `TxQ::accept`: the queued transactions that pay the new open ledger's
-    /// escalated level apply to it, highest level first.
+    /// escalated level apply to it, highest level first; then the local transactions
+    /// go through the door again ([`Ledgers::retry_locals`]).
     pub(super) fn drain_queue(&self, open: &mut Open) {
+        self.drain_queued(open);
+        self.retry_locals(open);
+    }
+
+    fn drain_queued(&self, open: &mut Open) {
         if open.queue.txq.is_empty() {
             return;
         }
@@ -315,6 +423,40 @@ impl Ledgers {
         });
         queue.prune();
         open.queue = queue;
+    }
+
+    /// rippled `OpenLedger::accept`'s local transactions, after `TxQ::accept`: each goes
+    /// through the door again (applied, queued again, or still refused); one still
+    /// queued waits, one that fails for good (`tef`, `tem`) or expired leaves. What
+    /// applies is journaled after the close with what the queue drained, and a `ter`
+    /// result is not held: it stays local.
+    fn retry_locals(&self, open: &mut Open) {
+        let mut locals = std::mem::take(&mut open.queue.locals);
+        // By account, then sequence, as rippled's canonical set of them.
+        locals.sort_by_key(|l| {
+            let tx = &l.queued.tx;
+            let account = tx.account_of(sf().account).unwrap_or(AccountId::ZERO);
+            let sequence = tx.u32_of(sf().sequence).unwrap_or(0);
+            let ticket = tx.u32_of(sf().ticket_sequence).unwrap_or(0);
+            (account, sequence == 0, sequence, ticket)
+        });
+        let seq = open.info.seq;
+        for local in locals {
+            if local.until_seq < seq {
+                continue;
+            }
+            if is_queued(&open.queue.txq, &local) {
+                open.queue.locals.push(local);
+                continue;
+            }
+            let (tx, blob) = (&local.queued.tx, &local.queued.blob);
+            let (r, _) = self.through_door(open, tx, blob, local.id, false);
+            if r.applied {
+                open.queue.applied.push((blob.clone(), r));
+            } else if is_local(&r) {
+                open.queue.locals.push(local);
+            }
+        }
     }
 
     /// The transactions the queue applied since the last call, in the order they
@@ -365,6 +507,29 @@ impl Ledgers {
         let open = self.writer.lock();
         open.queue.txq.next_queuable_seq(account, sequence).value()
     }
+}
+
+/// The local transaction is in the queue (rippled would answer telCAN_NOT_QUEUE_FEE: it
+/// does not replace itself).
+fn is_queued(txq: &TxQueue, local: &Local) -> bool {
+    let Some(account) = local.queued.tx.account_of(sf().account) else {
+        return false;
+    };
+    txq.account_txs(&account).any(|q| q.tx.id == local.id)
+}
+
+/// A submission the queue took, or that was refused for the moment (`tel`, or a `ter`
+/// not held): kept local.
+fn is_local(r: &ApplyResult) -> bool {
+    !r.applied && !r.held && (r.queued || r.ter.is_tel() || r.ter.is_ter())
+}
+
+/// The last open ledger a transaction submitted into open ledger `open_seq` is retried
+/// into: [`crate::limits::HELD_TX_LEDGERS`] on, or its LastLedgerSequence if sooner.
+fn held_until(open_seq: u32, tx: &StObject) -> u32 {
+    let hold_until = open_seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+    tx.u32_of(sf().last_ledger_sequence)
+        .map_or(hold_until, |last| hold_until.min(last))
 }
 
 /// The queue's view of a transaction; `None` when it lacks what the queue weighs (the

@@ -8,7 +8,9 @@ Usage: py_txq_flow.py http://127.0.0.1:PORT autofill|queue
   queue: a burst of base-fee payments from one account over submit: ten terQUEUED, the
     eleventh telCAN_NOT_QUEUE_FULL; a replacement at 12 drops is telCAN_NOT_QUEUE_FEE, at
     13 queued in its place; ledger_accept drains them, in Sequence order, into validated
-    ledgers.
+    ledgers, and the eleventh, kept as a local transaction (as xrpld keeps what it was
+    submitted), is retried after each drain and applies once the queue has room; the
+    payment the replacement took the place of never applies.
 """
 
 import sys
@@ -124,8 +126,11 @@ def queue_part():
     )
     full = replies[10]
     check(
-        full["engine_result"] == "telCAN_NOT_QUEUE_FULL" and full["queued"] is False and full["applied"] is False,
-        f"the eleventh: {full['engine_result']}, queued {full['queued']}, applied {full['applied']}",
+        full["engine_result"] == "telCAN_NOT_QUEUE_FULL"
+        and full["queued"] is False
+        and full["applied"] is False
+        and full["kept"] is True,
+        f"the eleventh: {full['engine_result']}, queued {full['queued']}, applied {full['applied']}, kept {full['kept']}",
     )
     low = submit_blob(signed(4, 12))
     check(
@@ -139,14 +144,17 @@ def queue_part():
         f"replacing it at 13 drops: {high['engine_result']}, queued {high['queued']}",
     )
     closes, sequence = 0, s
-    while sequence < s + 10 and closes < 10:
+    while sequence < s + 11 and closes < 10:
         accept()
         closes += 1
         info = client.request(AccountInfo(account=bob.address, ledger_index="validated")).result
         sequence = info["account_data"]["Sequence"]
-    check(sequence == s + 10, f"{closes} ledger_accepts drain bob's ten queued payments: Sequence {sequence}")
+    check(
+        sequence == s + 11,
+        f"{closes} ledger_accepts drain bob's ten queued payments and the kept eleventh: Sequence {sequence}",
+    )
     previous = (0, -1)
-    for k in range(10):
+    for k in range(11):
         want = replacement if k == 4 else signed(k)
         t = client.request(Tx(transaction=want.get_hash())).result
         at = (t["ledger_index"], t["meta"]["TransactionIndex"])
@@ -161,7 +169,7 @@ def queue_part():
         )
         previous = at
     check(not_found(signed(4).get_hash()), "the payment the replacement took the place of is in no ledger")
-    check(not_found(signed(10).get_hash()), "the one refused telCAN_NOT_QUEUE_FULL is in no ledger")
+    check(not_found(signed(4, 12).get_hash()), "nor the refused 12-drop replacement")
 
 
 if part == "autofill":

@@ -8,9 +8,11 @@
 //!   submit-and-wait helpers finish;
 //! - `queue`: a burst from one account is queued up to `maximum_txn_per_account` (10,
 //!   `terQUEUED`, `queued: true`, `applied: false`) and the next refused
-//!   `telCAN_NOT_QUEUE_FULL`; a replacement under 125% of the queued fee is
-//!   `telCAN_NOT_QUEUE_FEE`, one over it is queued in its place; `ledger_accept` drains the
-//!   queue in Sequence order and `tx` finds each one validated.
+//!   `telCAN_NOT_QUEUE_FULL` (`kept: true`: xrpld retries a locally submitted transaction
+//!   after each close's drain, so it applies once the queue has room); a replacement under
+//!   125% of the queued fee is `telCAN_NOT_QUEUE_FEE`, one over it is queued in its place;
+//!   `ledger_accept` drains the queue in Sequence order and `tx` finds each one validated,
+//!   and never the payment the replacement took the place of.
 
 use crate::flows::{interop_dir, node_modules, python, run_script};
 use crate::support;

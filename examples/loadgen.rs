@@ -22,6 +22,9 @@
 //! `--mode soak [--seconds 600] [--accounts 100] [--server-pid PID]`: payments signed as
 //! they are sent, for that long, the applied rate and the server's resident memory every
 //! 30 s, then every acknowledged payment looked up with `tx` (`loadgen/soak.rs`).
+//! `--mode submit-ab --before BIN [--rounds 5]`: the submit run against the release binary
+//! `BIN` of another build and this one, interleaved, below the queue's escalation; medians
+//! and ratio (`loadgen/ab.rs`).
 //! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99).
 //! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
 //! payment goes to the genesis account), one close, then account_tx pages of 20 of the
@@ -39,6 +42,8 @@
 //! mode) holds N idle subscribed connections open during the run; `--server-pid PID` names
 //! the process of a `--server` for the memory figures.
 
+#[path = "loadgen/ab.rs"]
+mod ab;
 #[path = "loadgen/dex.rs"]
 mod dex;
 #[path = "loadgen/fanout.rs"]
@@ -95,6 +100,8 @@ struct Options {
     idle_connections: usize,
     /// The process id of `--server` (for its memory).
     server_pid: Option<u32>,
+    /// `--mode submit-ab`: the other build's `ledgerd`.
+    before: Option<String>,
 }
 
 fn options() -> Options {
@@ -119,6 +126,7 @@ fn options() -> Options {
         closes: 20,
         idle_connections: 0,
         server_pid: None,
+        before: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -163,6 +171,7 @@ fn options() -> Options {
             "--closes" => o.closes = v.parse().unwrap_or(o.closes),
             "--idle-connections" => o.idle_connections = v.parse().unwrap_or(0),
             "--server-pid" => o.server_pid = v.parse().ok(),
+            "--before" => o.before = Some(v.clone()),
             "--io-threads" | "--cpu-threads" | "--close-interval" => {
                 o.serve_args.push(args[i].clone());
                 o.serve_args.push(v.clone());
@@ -174,14 +183,26 @@ fn options() -> Options {
     o
 }
 
-/// Start `ledgerd serve` from this example's target directory; returns it and its address.
-fn spawn_server(extra: &[String]) -> (Child, String) {
+/// The `ledgerd` of this example's target directory.
+fn own_binary() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("current exe");
     let dir = exe.parent().and_then(|p| p.parent()).expect("target dir");
-    let bin = dir.join("ledgerd");
-    let mut child = Command::new(&bin)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .args(extra)
+    dir.join("ledgerd")
+}
+
+/// Start `ledgerd serve` from this example's target directory; returns it and its address.
+fn spawn_server(extra: &[String]) -> (Child, String) {
+    let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0"]
+        .map(String::from)
+        .into();
+    args.extend_from_slice(extra);
+    spawn_binary(&own_binary(), &args)
+}
+
+/// Start `bin args`; returns it and the address of the first port it listens on.
+fn spawn_binary(bin: &std::path::Path, args: &[String]) -> (Child, String) {
+    let mut child = Command::new(bin)
+        .args(args)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -328,6 +349,27 @@ fn crypto_round(pair: &Arc<KeyPair>, seconds: f64) -> f64 {
     total as f64 / start.elapsed().as_secs_f64()
 }
 
+/// `--mode submit-ab`: this build against `--before`, each server started by the run.
+fn submit_ab(o: &Options) {
+    let Some(before) = &o.before else {
+        eprintln!("--mode submit-ab needs --before PATH (another build's ledgerd)");
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(ab::submit_ab(ab::Ab {
+        before: before.into(),
+        after: own_binary(),
+        rounds: o.rounds,
+        connections: o.connections,
+        depth: o.depth,
+        accounts: o.accounts,
+        each: o.each,
+    }));
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     v[v.len() / 2]
@@ -335,6 +377,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let mut o = options();
+    if o.mode == "submit-ab" {
+        return submit_ab(&o);
+    }
     // The temporary data directory of `--durable`, removed when this drops.
     let mut temp_dir = None;
     if o.server.is_none() {
@@ -387,13 +432,15 @@ fn main() {
     if o.mode != "authorize" {
         let d = o.depth;
         match o.mode.as_str() {
-            "submit" => runtime.block_on(ledger::submit_mode(
-                &addr,
-                o.connections,
-                d,
-                o.accounts,
-                o.each,
-            )),
+            "submit" => {
+                runtime.block_on(ledger::submit_mode(
+                    &addr,
+                    o.connections,
+                    d,
+                    o.accounts,
+                    o.each,
+                ));
+            }
             "reads" => runtime.block_on(ledger::reads_mode(&addr, o.connections, d, o.count)),
             "soak" => runtime.block_on(soak::soak_mode(
                 &addr,

@@ -1,7 +1,8 @@
 //! The real client libraries against ledgerd (`tests/interop/` holds the modules beside
 //! the scripts they run): `flows` has xrpl-py, xrpl.js and wscat drive the real binary;
 //! `diff_libs` compares the protocol core with xrpl-py and xrpl.js on random inputs
-//! (its library oracles live in `tests/difftest/`). Both install their pinned packages
+//! (its library oracles live in `tests/difftest/`); `txq` has both libraries meet the
+//! transaction queue. They install their pinned packages
 //! themselves and fail, never skip, when they cannot. `cargo test --test interop`.
 //!
 //! This binary has its own harness (`libtest-mimic`: the same filters, `--list`,
@@ -20,6 +21,8 @@ mod support;
 mod diff_libs;
 #[path = "interop/flows.rs"]
 mod flows;
+#[path = "interop/txq.rs"]
+mod txq;
 
 use libtest_mimic::{Arguments, Trial};
 use std::process::ExitCode;
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     let trials: Vec<Trial> = diff_libs::trials()
         .into_iter()
         .chain(flows::trials())
+        .chain(txq::trials())
         .collect();
     libtest_mimic::run(&args, trials).exit_code()
 }

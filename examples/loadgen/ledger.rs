@@ -155,8 +155,15 @@ pub fn percentile(v: &mut [Duration], p: f64) -> f64 {
     v[i].as_secs_f64() * 1000.0
 }
 
-/// Fund `accounts` accounts, then submit `each` pre-signed payments from each.
-pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts: usize, each: u32) {
+/// Fund `accounts` accounts, then submit `each` pre-signed payments from each; the
+/// applied transactions per second (0 when the funding fails).
+pub async fn submit_mode(
+    addr: &str,
+    connections: usize,
+    depth: usize,
+    accounts: usize,
+    each: u32,
+) -> f64 {
     let mut admin = connect(addr).await;
     let senders: Vec<KeyPair> = (0..accounts)
         .map(|i| pair(&format!("loadgen-{i}")))
@@ -173,7 +180,7 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
         let r = call(&mut admin, req).await;
         if r["result"]["engine_result"] != "tesSUCCESS" {
             eprintln!("funding failed: {r}");
-            return;
+            return 0.0;
         }
     }
     call(&mut admin, json!({"command": "ledger_accept"})).await;
@@ -213,14 +220,15 @@ pub async fn submit_mode(addr: &str, connections: usize, depth: usize, accounts:
     let before = storage(&mut admin).await;
     let (mut lat, good, took) = drive(addr, lists, depth, applied).await;
     let after = storage(&mut admin).await;
+    let rate = good as f64 / took.as_secs_f64();
     println!(
-        "applied {good}/{total} in {:.2} s: {:.0} tx/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        "applied {good}/{total} in {:.2} s: {rate:.0} tx/s, latency p50 {:.2} ms, p99 {:.2} ms",
         took.as_secs_f64(),
-        good as f64 / took.as_secs_f64(),
         percentile(&mut lat, 0.5),
         percentile(&mut lat, 0.99)
     );
     print_storage(&before, &after);
+    rate
 }
 
 /// server_info's `storage` object (admin callers only; Null when absent).

@@ -34,19 +34,20 @@ use support::postgres::PgCluster;
 use support::server::Server;
 use support::tools;
 
-fn interop_dir() -> PathBuf {
+/// Where the scripts are.
+pub fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
 /// The virtualenv's python, installed once per run.
-fn python() -> PathBuf {
+pub fn python() -> PathBuf {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| tools::python_venv(&interop_dir()))
         .clone()
 }
 
 /// The pinned xrpl.js and wscat, installed once per run.
-fn node_modules() -> PathBuf {
+pub fn node_modules() -> PathBuf {
     static NM: OnceLock<PathBuf> = OnceLock::new();
     NM.get_or_init(|| tools::node_modules(&interop_dir()))
         .clone()
@@ -57,7 +58,8 @@ fn start_server() -> Server {
     Server::start_quiet(&["--close-interval", "1"])
 }
 
-fn run_script(mut cmd: Command, what: &str) {
+/// Runs a script; it must exit 0 and print its summary line with no failure.
+pub fn run_script(mut cmd: Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");

@@ -35,6 +35,17 @@ pub fn sign(pair: &KeyPair, tx: Value) -> String {
 
 /// A signed XRP Payment of `drops` from `from` (at sequence `seq`) to `to`, in binary.
 pub fn payment_blob(from: &KeyPair, seq: u32, to: &AccountId, drops: u64) -> Vec<u8> {
+    payment_blob_paying(from, seq, to, drops, PAYMENT_FEE)
+}
+
+/// [`payment_blob`] with a Fee of `fee` drops.
+pub fn payment_blob_paying(
+    from: &KeyPair,
+    seq: u32,
+    to: &AccountId,
+    drops: u64,
+    fee: u64,
+) -> Vec<u8> {
     let mut o = StObject::new();
     let payment = ledgerd::protocol::definitions::defs().transaction_types["Payment"];
     o.set(Field::named("TransactionType"), StValue::UInt16(payment));
@@ -53,7 +64,7 @@ pub fn payment_blob(from: &KeyPair, seq: u32, to: &AccountId, drops: u64) -> Vec
     );
     o.set(
         Field::named("Fee"),
-        StValue::Amount(Amount::Xrp(PAYMENT_FEE as i64)),
+        StValue::Amount(Amount::Xrp(fee as i64)),
     );
     o.set(Field::named("Sequence"), StValue::UInt32(seq));
     sign_object(&mut o, from);

@@ -387,6 +387,12 @@ impl Ledgers {
         self.writer.lock().queue = Queue::new(self.cfg.tx_queue.clone());
     }
 
+    /// A restart starts the queue afresh, as xrpld's: no queued or local transaction,
+    /// and escalation from the minimum, whatever the replayed closes taught it.
+    pub fn restart_queue(&self) {
+        self.queue_from_scratch();
+    }
+
     /// The next close ends a slow consensus round (rippled's `timeLeap`, a round over
     /// five seconds): the queue cuts its expected ledger size and keeps its limit.
     /// `ledger_accept` is never slow; rippled's tests make it so with a consensus delay.

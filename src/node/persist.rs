@@ -264,6 +264,7 @@ impl Persistence {
         options: PersistOptions,
     ) -> Result<(Arc<Persistence>, Arc<Ledgers>), PersistError> {
         let (disk, store) = recovery::open(dir, cfg, options)?;
+        store.restart_queue();
         Ok((Arc::new(Persistence { disk: Some(disk) }), store))
     }
 

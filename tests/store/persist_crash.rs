@@ -584,7 +584,6 @@ async fn expected_ledger_size(addr: SocketAddr) -> String {
 /// 5 expected) the expected size is 14, and after a restart on the same data directory it
 /// is 5 again.
 #[test]
-#[ignore = "ledgerd's restart replays the journal's closes through the queue, which learns from them: 14 after the restart (reported)"]
 fn a_restart_starts_the_fee_escalation_afresh() {
     let dir = tempfile::tempdir().expect("tempdir");
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -1006,3 +1006,100 @@ fn full_account_fills_its_gap() {
         Err(Ter::telCAN_NOT_QUEUE_FULL)
     );
 }
+
+/// A queued transaction for the drain's equivalence check: owner 1..=6, a Sequence or a
+/// ticket, one of a few fee levels (ties are common), the retries it has left.
+fn arb_queued() -> impl Strategy<Value = (u8, bool, u32, u64, i32)> {
+    (1u8..=6, any::<bool>(), 1u32..=12, 0usize..4, 0i32..=3).prop_map(
+        |(owner, ticket, n, level, retries)| {
+            let levels = [256, 512, 100_000, 300_000];
+            (owner, ticket, n, levels[level], retries)
+        },
+    )
+}
+
+/// What a drain did: the transactions it tried, in order, with what `apply` answered, and
+/// the queue it left (each transaction's retries and last result, each account's
+/// penalties).
+type DrainTrace = (
+    Vec<(Hash256, bool)>,
+    Vec<(Hash256, i32, Option<Ter>)>,
+    Vec<(bool, bool)>,
+);
+
+fn traced_drain(mut q: TxQueue, open_count: u64, outcomes: &[u8], reference: bool) -> DrainTrace {
+    let mut tried = Vec::new();
+    let apply = |queued: &QueuedTx| {
+        let outcome = outcomes[tried.len() % outcomes.len()];
+        let answer = match outcome {
+            0 | 1 => (Ter::tesSUCCESS, true),
+            2 => (Ter::terINSUF_FEE_B, false),
+            3 => (Ter::tefPAST_SEQ, false),
+            _ => (Ter::terPRE_SEQ, false),
+        };
+        tried.push((queued.tx.id, answer.1));
+        answer
+    };
+    let parent = Hash256([7; 32]);
+    if reference {
+        q.drain_reference(open_count, parent, apply);
+    } else {
+        q.drain(open_count, parent, apply);
+    }
+    let left = q
+        .txs_by_fee()
+        .map(|queued| (queued.tx.id, queued.retries_remaining, queued.last_result))
+        .collect();
+    let penalties = q
+        .accounts
+        .values()
+        .map(|a| (a.drop_penalty, a.retry_penalty))
+        .collect();
+    (tried, left, penalties)
+}
+
+proptest! {
+    /// The drain walks only the ready transactions but visits exactly what rippled's walk
+    /// of the whole fee order visits, in its order, and leaves the same queue: with
+    /// tickets, ties, failures that keep or drop a transaction, exhausted retries, a
+    /// nearly full queue of penalized accounts, and the escalated level cutting it short.
+    #[test]
+    fn the_ready_walk_is_rippleds_walk(
+        queued in proptest::collection::vec(arb_queued(), 1..70),
+        outcomes in proptest::collection::vec(0u8..5, 1..40),
+        penalized in proptest::collection::vec(any::<(bool, bool)>(), 6),
+        open_count in 0u64..8,
+        limit in 1u64..80,
+    ) {
+        let mut q = TxQueue::new(setup3());
+        for (owner, ticket, n, level, retries) in queued {
+            let mut t = tx(owner, n, 10);
+            t.fee_level = level;
+            t.id.0[5] = u8::from(ticket);
+            if ticket {
+                t.seq_proxy = SeqProxy::Ticket(n + 100);
+                t.sequences_consumed = 0;
+            }
+            let taken = q.account_txs(&t.account).any(|q| q.tx.seq_proxy == t.seq_proxy);
+            if taken {
+                continue;
+            }
+            q.insert(t.clone());
+            if let Some(a) = q.accounts.get_mut(&t.account) {
+                if let Some(entry) = a.txs.get_mut(&t.seq_proxy) {
+                    entry.retries_remaining = retries;
+                }
+            }
+        }
+        for (owner, (drop_penalty, retry_penalty)) in penalized.into_iter().enumerate() {
+            if let Some(a) = q.accounts.get_mut(&account(owner as u8 + 1)) {
+                a.drop_penalty = drop_penalty;
+                a.retry_penalty = retry_penalty;
+            }
+        }
+        q.max_size = Some(limit);
+        let ours = traced_drain(q.clone(), open_count, &outcomes, false);
+        let rippleds = traced_drain(q, open_count, &outcomes, true);
+        prop_assert_eq!(ours, rippleds);
+    }
+}

@@ -466,6 +466,16 @@ impl ApplyResult {
     }
 }
 
+/// The last open ledger a transaction submitted into open ledger `open_seq` is retried
+/// into: [`crate::limits::HELD_TX_LEDGERS`] on, or its LastLedgerSequence if sooner.
+fn held_until(open_seq: u32, tx: &StObject) -> u32 {
+    let hold_until = open_seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
+    match tx.get(sf().last_ledger_sequence) {
+        Some(StValue::UInt32(last)) => hold_until.min(*last),
+        _ => hold_until,
+    }
+}
+
 /// A transaction that got a retry (ter) result, kept for the next open ledgers.
 #[derive(Clone)]
 struct Held {
@@ -1031,16 +1041,11 @@ impl Ledgers {
         if !retriable || fail_hard || open.held.iter().any(|h| h.id == r.id) {
             return r;
         }
-        let hold_until = open.info.seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-        let until_seq = match tx.get(sf().last_ledger_sequence) {
-            Some(StValue::UInt32(lls)) => hold_until.min(*lls),
-            _ => hold_until,
-        };
         open.held.push(Held {
             tx: tx.clone(),
             blob: blob.clone(),
             id: r.id,
-            until_seq,
+            until_seq: held_until(open.info.seq, tx),
         });
         ApplyResult { held: true, ..r }
     }
@@ -1337,16 +1342,11 @@ impl Ledgers {
         open.txs = rebuilt.txs;
         open.fees_destroyed = rebuilt.fees_destroyed;
         for Candidate { entry: t, tx } in rebuilt.retry {
-            let hold_until = seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-            let until_seq = match tx.get(sf().last_ledger_sequence) {
-                Some(StValue::UInt32(lls)) => hold_until.min(*lls),
-                _ => hold_until,
-            };
             open.held.push(Held {
+                until_seq: held_until(seq, &tx),
                 tx,
                 blob: t.blob.clone(),
                 id: t.id,
-                until_seq,
             });
         }
     }

@@ -24,7 +24,7 @@ use super::txq::{
     fee_level_paid, AccountFacts, Candidate, FeeReport, OpenFacts, QueuedTx, SeqProxy, Submission,
     TrialAccount, TxQSetup, TxQueue,
 };
-use super::{ApplyResult, Ledgers, Open};
+use super::{held_until, ApplyResult, Ledgers, Open};
 use crate::engine::consequences;
 use crate::engine::transactor::{base_fee_in, preclaim_result, preflight_result, ApplyConfig};
 use crate::engine::Ter;
@@ -528,14 +528,6 @@ fn is_queued(txq: &TxQueue, local: &Local) -> bool {
 /// not held): kept local.
 fn is_local(r: &ApplyResult) -> bool {
     !r.applied && !r.held && (r.queued || r.ter.is_tel() || r.ter.is_ter())
-}
-
-/// The last open ledger a transaction submitted into open ledger `open_seq` is retried
-/// into: [`crate::limits::HELD_TX_LEDGERS`] on, or its LastLedgerSequence if sooner.
-fn held_until(open_seq: u32, tx: &StObject) -> u32 {
-    let hold_until = open_seq.saturating_add(crate::limits::HELD_TX_LEDGERS);
-    tx.u32_of(sf().last_ledger_sequence)
-        .map_or(hold_until, |last| hold_until.min(last))
 }
 
 /// The queue's view of a transaction; `None` when it lacks what the queue weighs (the

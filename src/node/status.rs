@@ -80,7 +80,7 @@ pub struct LedgerStatus {
 }
 
 /// rippled's `load_base`: load factors are integers scaled by it.
-pub const LOAD_BASE: u32 = 256;
+pub const LOAD_BASE: u32 = crate::render::server_status::LOAD_BASE as u32;
 
 impl LedgerStatus {
     /// A standalone server that holds only its genesis ledger (sequence 1, closed at

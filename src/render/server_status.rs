@@ -33,12 +33,17 @@ impl FeeSummary {
         }
     }
 
-    /// `load_factor`: the server's load (the base, standalone) or the escalation scaled
-    /// to the load base, whichever is higher, clipped to 32 bits.
+    /// The escalation as a load factor: the open ledger's level over the reference
+    /// level, scaled to the load base (rippled `mulDiv(openLedgerFeeLevel, loadBase,
+    /// referenceFeeLevel)`).
+    pub fn escalation(&self) -> u64 {
+        mul_div(self.open_ledger_level, LOAD_BASE, self.reference_level).unwrap_or(u64::MAX)
+    }
+
+    /// `load_factor`: the server's load (the base, standalone) or the escalation,
+    /// whichever is higher, clipped to 32 bits.
     pub fn load_factor(&self) -> u64 {
-        let escalated =
-            mul_div(self.open_ledger_level, LOAD_BASE, self.reference_level).unwrap_or(u64::MAX);
-        LOAD_BASE.max(escalated).min(u64::from(u32::MAX))
+        LOAD_BASE.max(self.escalation()).min(u64::from(u32::MAX))
     }
 }
 

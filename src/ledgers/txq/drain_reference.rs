@@ -24,8 +24,8 @@ impl TxQueue {
         let mut changed = false;
         let mut cursor = self.by_fee.iter().next().copied();
         while let Some(key) = cursor {
-            if self.waits_for_earlier_sequence_ref(&key) {
-                cursor = self.after_ref(&key);
+            if self.waits_for_earlier_sequence(&key) {
+                cursor = self.after(&key);
                 continue;
             }
             if key.level.0 < scale_fee_level(snapshot, count) {
@@ -45,20 +45,6 @@ impl TxQueue {
         changed
     }
 
-    /// A Sequence-based transaction behind a queued earlier one of its account waits.
-    fn waits_for_earlier_sequence_ref(&self, key: &FeeKey) -> bool {
-        let first = self.accounts[&key.account].txs.keys().next().copied();
-        key.seq_proxy.is_sequence() && first.is_some_and(|first| key.seq_proxy > first)
-    }
-
-    /// The next key in the fee order.
-    fn after_ref(&self, key: &FeeKey) -> Option<FeeKey> {
-        self.by_fee
-            .range((Bound::Excluded(*key), Bound::Unbounded))
-            .next()
-            .copied()
-    }
-
     /// Take the transaction out and continue with the better of its account's next one
     /// (skipped earlier, waiting for it) and the next in the fee order.
     fn erase_and_advance_ref(&mut self, key: &FeeKey) -> Option<FeeKey> {
@@ -67,7 +53,7 @@ impl TxQueue {
             .range((Bound::Excluded(key.seq_proxy), Bound::Unbounded))
             .next()
             .map(|(_, q)| self.key_of(&q.tx));
-        let fee_next = self.after_ref(key);
+        let fee_next = self.after(key);
         self.remove(&key.account, key.seq_proxy);
         match (account_next, fee_next) {
             (Some(account_next), Some(fee_next)) if account_next < fee_next => Some(account_next),
@@ -99,7 +85,7 @@ impl TxQueue {
         queued.last_result = Some(ter);
         let crowded = account.drop_penalty && account.txs.len() > 1 && self.is_full_percent(95);
         if !crowded {
-            return self.after_ref(key);
+            return self.after(key);
         }
         if !key.seq_proxy.is_sequence() {
             return self.erase_and_advance_ref(key);
@@ -108,6 +94,6 @@ impl TxQueue {
         if last != key.seq_proxy {
             self.remove(&key.account, last);
         }
-        self.after_ref(key)
+        self.after(key)
     }
 }

@@ -7,7 +7,6 @@
 //! Admin callers who ask (`storage: true`) also get `storage`, ledgerd's persistence health
 //! and journal counters (an extension: rippled has no such field).
 
-use crate::ledgers::txq::mul_div;
 use crate::node::status::{LedgerStatus, LOAD_BASE};
 use crate::protocol::time::ripple_now_secs;
 use crate::render::ledger::complete_ledgers;
@@ -196,9 +195,7 @@ impl Load {
     fn of(ask: &Ask) -> Load {
         let fees = ask.ctx.services.node.ledgers.fee_report();
         let server = u64::from(ask.status.load_factor);
-        let base = u64::from(LOAD_BASE);
-        let escalation =
-            mul_div(fees.open_ledger_level, base, fees.reference_level).unwrap_or(u64::MAX);
+        let escalation = crate::render::server_status::FeeSummary::of(&fees).escalation();
         Load {
             server,
             escalation,

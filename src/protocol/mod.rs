@@ -13,6 +13,7 @@
 //! - [`keys`]: key types, key pairs, secp256k1 family derivation and ed25519.
 //! - [`sign`]: signing and verification with rippled's canonicality rules.
 //! - [`claim`]: payment channel claims (`CLM\0`).
+//! - [`confidential`]: confidential MPTs: ElGamal ciphertexts and the proofs a validator checks.
 //! - [`definitions`]: the vendored `definitions.json` tables.
 //! - [`features`]: the amendment table (names, IDs, xrpld's votes, ledgerd's support) and sets.
 //! - [`st`]: the serialized-type object model.
@@ -28,6 +29,7 @@ pub mod base58;
 pub mod claim;
 pub mod codec;
 pub mod condition;
+pub mod confidential;
 pub mod definitions;
 pub mod features;
 pub mod hash;

@@ -17,6 +17,8 @@
 
 mod support;
 
+#[path = "interop/confidential_crypto.rs"]
+mod confidential_crypto;
 #[path = "interop/diff_libs.rs"]
 mod diff_libs;
 #[path = "interop/flows.rs"]
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
     args.test_threads.get_or_insert(TRIALS_AT_ONCE);
     let trials: Vec<Trial> = diff_libs::trials()
         .into_iter()
+        .chain(confidential_crypto::trials())
         .chain(flows::trials())
         .chain(txq::trials())
         .collect();

@@ -5,13 +5,23 @@
 //! are well formed, re-encrypts revealed amounts, adds and subtracts ciphertexts homomorphically,
 //! and verifies zero-knowledge proofs bound to their transaction by a context hash.
 //!
-//! - [`bulletproof`]: range proofs of one or two 64-bit values.
+//! - [`point`]: 33-byte points and 32-byte scalars.
+//! - [`elgamal`]: ciphertexts, their sums, the canonical zero, revealed amounts.
+//! - [`context`]: the hashes that bind a proof to its transaction.
+//! - [`key_proof`]: the proof of knowledge of a secret key (Convert).
+//! - [`bulletproof`]: range proofs of one or two 64-bit values (not built yet).
+//! - [`client`]: the wallet's side (keys, encryption, proving), for tests and examples.
 //! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`.
 //!
 //! Sizes are mpt-crypto's (`mpt_protocol.h`, `secp256k1_mpt.h`).
 
 pub mod bulletproof;
+pub mod client;
+pub mod context;
+pub mod elgamal;
 pub mod generators;
+pub mod key_proof;
+pub mod point;
 
 /// A compressed secp256k1 point: a public key or a Pedersen commitment.
 pub const POINT_SIZE: usize = 33;
@@ -33,98 +43,27 @@ pub const SINGLE_BULLETPROOF_SIZE: usize = 688;
 pub const DOUBLE_BULLETPROOF_SIZE: usize = 754;
 
 // ---------------------------------------------------------------------------------------------
-// The validator's API, as the engine calls it. The bodies below are placeholders that refuse
-// everything until the crypto modules land (this wave's helpers replace them with `pub use`s of
-// the real verifiers); the signatures are the contract.
+// The validator's API, as the engine calls it. The three whole-proof verifiers below
+// (Clawback, ConvertBack, Send) are not built yet and refuse every proof; the rest is real.
 // ---------------------------------------------------------------------------------------------
 
 /// One party to a confidential amount: its ElGamal public key and the ciphertext under it.
 #[derive(Clone, Copy, Debug)]
 pub struct Participant<'a> {
+    /// The 33-byte compressed public key.
     pub key: &'a [u8],
+    /// The 66-byte ciphertext under it.
     pub ciphertext: &'a [u8],
 }
 
-/// A 33-byte compressed point on secp256k1 (a key or a commitment).
-pub fn is_valid_point(_bytes: &[u8]) -> bool {
-    false
-}
-
-/// A 66-byte ciphertext whose two halves are valid points.
-pub fn is_valid_ciphertext(_bytes: &[u8]) -> bool {
-    false
-}
-
-/// `a + b`, half by half; `None` when a half sums to the point at infinity (xrpld: tecINTERNAL).
-pub fn add_ciphertexts(_a: &[u8], _b: &[u8]) -> Option<[u8; CIPHERTEXT_SIZE]> {
-    None
-}
-
-/// `a - b`, half by half; `None` when a half is the point at infinity.
-pub fn subtract_ciphertexts(_a: &[u8], _b: &[u8]) -> Option<[u8; CIPHERTEXT_SIZE]> {
-    None
-}
-
-/// The deterministic encryption of zero under `key` for (`account`, `issuance`).
-pub fn canonical_zero(
-    _key: &[u8],
-    _account: &[u8; 20],
-    _issuance: &[u8; 24],
-) -> Option<[u8; CIPHERTEXT_SIZE]> {
-    None
-}
-
-/// Every ciphertext encrypts `amount` with the revealed blinding factor.
-pub fn verify_revealed_amount(
-    _amount: u64,
-    _blinding_factor: &[u8],
-    _holder: Participant,
-    _issuer: Participant,
-    _auditor: Option<Participant>,
-) -> bool {
-    false
-}
-
-/// SHA-512Half of (type, account, issuance, sequence) for ConfidentialMPTConvert.
-pub fn convert_context_hash(_account: &[u8; 20], _issuance: &[u8; 24], _sequence: u32) -> [u8; 32] {
-    [0; 32]
-}
-
-/// ... and the sender's ConfidentialBalanceVersion, for ConfidentialMPTConvertBack.
-pub fn convert_back_context_hash(
-    _account: &[u8; 20],
-    _issuance: &[u8; 24],
-    _sequence: u32,
-    _version: u32,
-) -> [u8; 32] {
-    [0; 32]
-}
-
-/// ... the destination and the sender's version, for ConfidentialMPTSend.
-pub fn send_context_hash(
-    _account: &[u8; 20],
-    _issuance: &[u8; 24],
-    _sequence: u32,
-    _destination: &[u8; 20],
-    _version: u32,
-) -> [u8; 32] {
-    [0; 32]
-}
-
-/// ... and the holder, for ConfidentialMPTClawback.
-pub fn clawback_context_hash(
-    _account: &[u8; 20],
-    _issuance: &[u8; 24],
-    _sequence: u32,
-    _holder: &[u8; 20],
-) -> [u8; 32] {
-    [0; 32]
-}
-
-/// ConfidentialMPTConvert's proof of knowledge of the secret key of `key`.
-pub fn verify_key_proof(_proof: &[u8], _key: &[u8], _context: &[u8; 32]) -> bool {
-    false
-}
+pub use context::{
+    clawback_context_hash, convert_back_context_hash, convert_context_hash, send_context_hash,
+};
+pub use elgamal::{
+    add_ciphertexts, canonical_zero, is_valid_ciphertext, is_valid_point, subtract_ciphertexts,
+    verify_revealed_amount,
+};
+pub use key_proof::verify_key_proof;
 
 /// ConfidentialMPTClawback: the issuer's ciphertext decrypts to exactly `amount`.
 pub fn verify_clawback_proof(

@@ -1,0 +1,116 @@
+//! The wallet's side of confidential MPTs, for tests, examples and benchmarks: keys,
+//! encryption, decryption of small amounts and the proofs the validator side checks. The
+//! server never calls this (it never holds a holder's secret key).
+
+use k256::elliptic_curve::Field;
+use k256::{ProjectivePoint, Scalar};
+
+use super::elgamal::{encrypt, Ciphertext};
+use super::key_proof::challenge;
+use super::point::{decode_nonzero_scalar, decode_point, encode_point, encode_scalar};
+use super::{CIPHERTEXT_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
+use crate::protocol::secret::SecretBytes;
+
+/// An ElGamal secret key: zeroized on drop, printed as `***`.
+pub type SecretKey = SecretBytes<32>;
+
+fn random_nonzero() -> Scalar {
+    loop {
+        let s = Scalar::random(&mut rand::thread_rng());
+        if !bool::from(s.is_zero()) {
+            return s;
+        }
+    }
+}
+
+fn secret_scalar(secret: &SecretKey) -> Scalar {
+    decode_nonzero_scalar(secret.expose_secret()).expect("a SecretKey is a valid scalar")
+}
+
+/// A fresh key pair: the secret and the 33-byte public key.
+pub fn generate_keypair() -> (SecretKey, [u8; POINT_SIZE]) {
+    let sk = random_nonzero();
+    let public = encode_point(&(ProjectivePoint::GENERATOR * sk)).expect("not the identity");
+    (SecretKey::new(encode_scalar(&sk)), public)
+}
+
+/// A fresh blinding factor (ElGamal randomness `r`, or a commitment's `rho`).
+pub fn generate_blinding_factor() -> [u8; 32] {
+    encode_scalar(&random_nonzero())
+}
+
+/// `Enc(amount; blinding_factor)` under `key`, or `None` for a malformed key or factor.
+pub fn encrypt_amount(
+    amount: u64,
+    key: &[u8],
+    blinding_factor: &[u8],
+) -> Option<[u8; CIPHERTEXT_SIZE]> {
+    let r = decode_nonzero_scalar(blinding_factor)?;
+    encrypt(amount, &decode_point(key)?, &r).encode()
+}
+
+/// The amount `ciphertext` encrypts, searched from 0 to `max` (as the libraries bound it).
+pub fn decrypt_amount(ciphertext: &[u8], secret: &SecretKey, max: u64) -> Option<u64> {
+    let ct = Ciphertext::decode(ciphertext)?;
+    let target = ct.c2 - ct.c1 * secret_scalar(secret);
+    let mut point = ProjectivePoint::IDENTITY;
+    for m in 0..=max {
+        if point == target {
+            return Some(m);
+        }
+        point += ProjectivePoint::GENERATOR;
+    }
+    None
+}
+
+/// ConfidentialMPTConvert's proof that the sender knows the secret key of `key`.
+pub fn prove_key(secret: &SecretKey, context: &[u8; 32]) -> [u8; KEY_PROOF_SIZE] {
+    let sk = secret_scalar(secret);
+    let key = encode_point(&(ProjectivePoint::GENERATOR * sk)).expect("not the identity");
+    loop {
+        let k = random_nonzero();
+        let t = encode_point(&(ProjectivePoint::GENERATOR * k)).expect("not the identity");
+        let e = challenge(&key, &t, context);
+        let s = k + e * sk;
+        if bool::from(e.is_zero() | s.is_zero()) {
+            continue;
+        }
+        let mut proof = [0u8; KEY_PROOF_SIZE];
+        proof[..32].copy_from_slice(&encode_scalar(&e));
+        proof[32..].copy_from_slice(&encode_scalar(&s));
+        return proof;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::key_proof::verify_key_proof;
+    use super::*;
+
+    #[test]
+    fn amounts_decrypt_within_the_bound() {
+        let (sk, pk) = generate_keypair();
+        let ct = encrypt_amount(1234, &pk, &generate_blinding_factor()).unwrap();
+        assert_eq!(decrypt_amount(&ct, &sk, 2000), Some(1234));
+        assert_eq!(decrypt_amount(&ct, &sk, 1000), None);
+        let zero = encrypt_amount(0, &pk, &generate_blinding_factor()).unwrap();
+        assert_eq!(decrypt_amount(&zero, &sk, 10), Some(0));
+        assert!(format!("{sk:?}").contains("***"));
+    }
+
+    #[test]
+    fn key_proofs_verify_and_bind_key_and_context() {
+        let (sk, pk) = generate_keypair();
+        let (_, other) = generate_keypair();
+        let proof = prove_key(&sk, &[7; 32]);
+        assert!(verify_key_proof(&proof, &pk, &[7; 32]));
+        assert!(!verify_key_proof(&proof, &pk, &[8; 32]));
+        assert!(!verify_key_proof(&proof, &other, &[7; 32]));
+        assert!(!verify_key_proof(&proof[..63], &pk, &[7; 32]));
+        for i in 0..KEY_PROOF_SIZE {
+            let mut bad = proof;
+            bad[i] ^= 0x01;
+            assert!(!verify_key_proof(&bad, &pk, &[7; 32]), "byte {i}");
+        }
+    }
+}

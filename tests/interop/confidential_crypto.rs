@@ -1,0 +1,207 @@
+//! Confidential MPTs, differentially: ledgerd's primitives against mpt-crypto, the C library
+//! xrpld links, in both of the client libraries' builds of it.
+//!
+//! - `@xrplf/mpt-crypto` (WASM, pinned in package.json) makes keys, ciphertexts, sums,
+//!   differences, context hashes and key proofs (`confidential_vectors.mjs`); ledgerd's
+//!   encryption, homomorphic sums and context hashes give the same bytes, its verifiers accept
+//!   the proofs and the revealed amounts, and refuse every single-byte change of a proof, a
+//!   ciphertext or a context hash.
+//! - xrpl-py-confidential (native C, pinned in requirements.txt) verifies the key proofs
+//!   ledgerd's client makes (`confidential_verify_c.py`).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use ledgerd::protocol::confidential::{self as ct, client, Participant};
+use serde_json::Value;
+
+use crate::flows::{interop_dir, node_modules, python};
+
+fn bytes(case: &Value, field: &str) -> Vec<u8> {
+    hex::decode(case[field].as_str().unwrap_or_else(|| panic!("{field}"))).expect("hex")
+}
+
+fn array<const N: usize>(case: &Value, field: &str) -> [u8; N] {
+    bytes(case, field).try_into().expect("length")
+}
+
+fn vectors(count: usize) -> Vec<Value> {
+    let out = Command::new("node")
+        .arg(interop_dir().join("confidential_vectors.mjs"))
+        .arg(count.to_string())
+        .env("NODE_PATH", node_modules())
+        .output()
+        .expect("node");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice::<Vec<Value>>(&out.stdout).expect("JSON vectors")
+}
+
+/// Each single-byte change of `good` (XOR 0x01) makes `accepts` false.
+fn every_byte_matters(good: &[u8], what: &str, accepts: impl Fn(&[u8]) -> bool) {
+    assert!(accepts(good), "{what}: the untouched bytes are accepted");
+    for i in 0..good.len() {
+        let mut bad = good.to_vec();
+        bad[i] ^= 0x01;
+        assert!(
+            !accepts(&bad),
+            "{what}: byte {i} changed and still accepted"
+        );
+    }
+}
+
+fn ciphertexts_and_sums_match(case: &Value) {
+    let key = bytes(case, "key");
+    let amount = case["amount"].as_u64().unwrap();
+    let ciphertext = bytes(case, "ciphertext");
+    let mine = client::encrypt_amount(amount, &key, &bytes(case, "blinding")).unwrap();
+    assert_eq!(mine.to_vec(), ciphertext, "Enc(m; r) byte for byte");
+    let (a, b) = (&ciphertext, &bytes(case, "ciphertext2"));
+    assert_eq!(
+        ct::add_ciphertexts(a, b).unwrap().to_vec(),
+        bytes(case, "sum")
+    );
+    assert_eq!(
+        ct::subtract_ciphertexts(a, b).unwrap().to_vec(),
+        bytes(case, "difference")
+    );
+    let secret = client::SecretKey::from_slice(&bytes(case, "secret")).unwrap();
+    assert_eq!(client::decrypt_amount(a, &secret, 70_000), Some(amount));
+}
+
+fn revealed_amounts_verify(case: &Value) {
+    let (key, blinding) = (bytes(case, "key"), bytes(case, "blinding"));
+    let amount = case["amount"].as_u64().unwrap();
+    let check = |ciphertext: &[u8]| {
+        let party = Participant {
+            key: &key,
+            ciphertext,
+        };
+        ct::verify_revealed_amount(amount, &blinding, party, party, Some(party))
+    };
+    every_byte_matters(
+        &bytes(case, "ciphertext"),
+        "a revealed-amount ciphertext",
+        check,
+    );
+    let party = Participant {
+        key: &key,
+        ciphertext: &bytes(case, "ciphertext"),
+    };
+    assert!(!ct::verify_revealed_amount(
+        amount + 1,
+        &blinding,
+        party,
+        party,
+        None
+    ));
+    every_byte_matters(&blinding, "the blinding factor", |r| {
+        ct::verify_revealed_amount(amount, r, party, party, None)
+    });
+}
+
+fn context_hashes_match(case: &Value) {
+    let (account, destination) = (
+        array::<20>(case, "account"),
+        array::<20>(case, "destination"),
+    );
+    let issuance = array::<24>(case, "issuance");
+    let (seq, version) = (
+        case["sequence"].as_u64().unwrap() as u32,
+        case["version"].as_u64().unwrap() as u32,
+    );
+    let context = &case["context"];
+    let theirs = |k: &str| hex::decode(context[k].as_str().unwrap()).unwrap();
+    assert_eq!(
+        ct::convert_context_hash(&account, &issuance, seq).to_vec(),
+        theirs("convert")
+    );
+    assert_eq!(
+        ct::convert_back_context_hash(&account, &issuance, seq, version).to_vec(),
+        theirs("convert_back")
+    );
+    assert_eq!(
+        ct::send_context_hash(&account, &issuance, seq, &destination, version).to_vec(),
+        theirs("send")
+    );
+    assert_eq!(
+        ct::clawback_context_hash(&account, &issuance, seq, &destination).to_vec(),
+        theirs("clawback")
+    );
+}
+
+fn key_proofs_verify(case: &Value) {
+    let key = bytes(case, "key");
+    let context: [u8; 32] = hex::decode(case["context"]["convert"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let proof = bytes(case, "key_proof");
+    every_byte_matters(&proof, "a key proof", |p| {
+        ct::verify_key_proof(p, &key, &context)
+    });
+    every_byte_matters(&context, "the context hash", |c| {
+        ct::verify_key_proof(&proof, &key, c.try_into().unwrap())
+    });
+    every_byte_matters(&key, "the key", |k| {
+        ct::verify_key_proof(&proof, k, &context)
+    });
+}
+
+/// mpt-crypto's vectors reproduce in ledgerd, and every byte of them matters.
+fn mpt_crypto_vectors_reproduce_in_ledgerd() {
+    let cases = vectors(8);
+    assert_eq!(cases.len(), 8);
+    for case in &cases {
+        ciphertexts_and_sums_match(case);
+        revealed_amounts_verify(case);
+        context_hashes_match(case);
+        key_proofs_verify(case);
+    }
+}
+
+/// Key proofs made by ledgerd's client verify with mpt-crypto's C verifier; a changed one
+/// does not.
+fn ledgerd_key_proofs_verify_in_mpt_crypto() {
+    let mut cases = Vec::new();
+    for i in 0..6u8 {
+        let (secret, key) = client::generate_keypair();
+        let context = [i; 32];
+        let mut proof = client::prove_key(&secret, &context);
+        if i % 2 == 1 {
+            proof[usize::from(i) * 7] ^= 0x01;
+        }
+        cases.push(serde_json::json!({
+            "key": hex::encode(key), "context": hex::encode(context), "proof": hex::encode(proof)
+        }));
+    }
+    let mut child = Command::new(python())
+        .arg(interop_dir().join("confidential_verify_c.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python");
+    let input = serde_json::to_vec(&cases).unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let verdicts: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["ok", "refused", "ok", "refused", "ok", "refused"]
+    );
+}
+
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::trials![
+        "confidential_crypto";
+        mpt_crypto_vectors_reproduce_in_ledgerd,
+        ledgerd_key_proofs_verify_in_mpt_crypto,
+    ]
+}

@@ -2,12 +2,12 @@
 //! xrpld links, in both of the client libraries' builds of it.
 //!
 //! - `@xrplf/mpt-crypto` (WASM, pinned in package.json) makes keys, ciphertexts, sums,
-//!   differences, context hashes and key proofs (`confidential_vectors.mjs`); ledgerd's
+//!   differences, context hashes, key proofs and clawback proofs (`confidential_vectors.mjs`); ledgerd's
 //!   encryption, homomorphic sums and context hashes give the same bytes, its verifiers accept
 //!   the proofs and the revealed amounts, and refuse every single-byte change of a proof, a
 //!   ciphertext or a context hash.
-//! - xrpl-py-confidential (native C, pinned in requirements.txt) verifies the key proofs
-//!   ledgerd's client makes (`confidential_verify_c.py`).
+//! - xrpl-py-confidential (native C, pinned in requirements.txt) verifies the key and
+//!   clawback proofs ledgerd's client makes (`confidential_verify_c.py`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -133,6 +133,29 @@ fn context_hashes_match(case: &Value) {
     );
 }
 
+fn clawback_proofs_verify(case: &Value) {
+    let (key, ciphertext) = (bytes(case, "key"), bytes(case, "ciphertext"));
+    let amount = case["amount"].as_u64().unwrap();
+    let context: [u8; 32] = hex::decode(case["context"]["clawback"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let proof = bytes(case, "clawback_proof");
+    every_byte_matters(&proof, "a clawback proof", |p| {
+        ct::verify_clawback_proof(p, amount, &key, &ciphertext, &context)
+    });
+    every_byte_matters(&ciphertext, "the clawed-back ciphertext", |c| {
+        ct::verify_clawback_proof(&proof, amount, &key, c, &context)
+    });
+    assert!(!ct::verify_clawback_proof(
+        &proof,
+        amount + 1,
+        &key,
+        &ciphertext,
+        &context
+    ));
+}
+
 fn key_proofs_verify(case: &Value) {
     let key = bytes(case, "key");
     let context: [u8; 32] = hex::decode(case["context"]["convert"].as_str().unwrap())
@@ -160,22 +183,32 @@ fn mpt_crypto_vectors_reproduce_in_ledgerd() {
         revealed_amounts_verify(case);
         context_hashes_match(case);
         key_proofs_verify(case);
+        clawback_proofs_verify(case);
     }
 }
 
-/// Key proofs made by ledgerd's client verify with mpt-crypto's C verifier; a changed one
-/// does not.
-fn ledgerd_key_proofs_verify_in_mpt_crypto() {
+/// Key and clawback proofs made by ledgerd's client verify with mpt-crypto's C verifiers; a
+/// changed one does not.
+fn ledgerd_proofs_verify_in_mpt_crypto() {
     let mut cases = Vec::new();
     for i in 0..6u8 {
         let (secret, key) = client::generate_keypair();
         let context = [i; 32];
+        let amount = u64::from(i) * 1000;
+        let ciphertext =
+            client::encrypt_amount(amount, &key, &client::generate_blinding_factor()).unwrap();
         let mut proof = client::prove_key(&secret, &context);
+        let mut claw = client::prove_clawback(&secret, amount, &ciphertext, &context).unwrap();
         if i % 2 == 1 {
             proof[usize::from(i) * 7] ^= 0x01;
+            claw[usize::from(i) * 9] ^= 0x01;
         }
-        cases.push(serde_json::json!({
+        cases.push(serde_json::json!({"kind": "key",
             "key": hex::encode(key), "context": hex::encode(context), "proof": hex::encode(proof)
+        }));
+        cases.push(serde_json::json!({"kind": "clawback", "amount": amount,
+            "ciphertext": hex::encode(ciphertext),
+            "key": hex::encode(key), "context": hex::encode(context), "proof": hex::encode(claw)
         }));
     }
     let mut child = Command::new(python())
@@ -192,16 +225,22 @@ fn ledgerd_key_proofs_verify_in_mpt_crypto() {
         .lines()
         .map(str::to_owned)
         .collect();
-    assert_eq!(
-        verdicts,
-        ["ok", "refused", "ok", "refused", "ok", "refused"]
-    );
+    let expected: Vec<&str> = (0..6)
+        .flat_map(|i| {
+            if i % 2 == 0 {
+                ["ok"; 2]
+            } else {
+                ["refused"; 2]
+            }
+        })
+        .collect();
+    assert_eq!(verdicts, expected);
 }
 
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::trials![
         "confidential_crypto";
         mpt_crypto_vectors_reproduce_in_ledgerd,
-        ledgerd_key_proofs_verify_in_mpt_crypto,
+        ledgerd_proofs_verify_in_mpt_crypto,
     ]
 }

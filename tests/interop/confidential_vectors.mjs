@@ -1,7 +1,7 @@
 // Vectors for ledgerd's confidential-MPT primitives, made by @xrplf/mpt-crypto (the WASM
 // build of the C library xrpld links) and xrpl.js's key derivation: random keys, amounts,
 // blinding factors, accounts and issuances; their ciphertexts, sums and differences, the four
-// context hashes and a key proof (ConfidentialMPTConvert's ZKProof). Prints one JSON array.
+// context hashes, a key proof (ConfidentialMPTConvert's ZKProof) and a clawback proof. Prints one JSON array.
 // Usage: node confidential_vectors.mjs COUNT
 import { randomBytes } from 'node:crypto'
 import xrpl from 'xrpl'
@@ -32,6 +32,7 @@ for (let i = 0; i < count; i++) {
     difference: await mpt.subtractCiphertexts(ciphertext, ciphertext2),
     account, destination, issuance, sequence, version, context,
     key_proof: await mpt.getConvertProof(key.publicKey, key.privateKey, context.convert),
+    clawback_proof: await mpt.getClawbackProof(key.privateKey, key.publicKey, context.clawback, amount, ciphertext),
   })
 }
 console.log(JSON.stringify(cases))

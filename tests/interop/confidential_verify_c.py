@@ -1,6 +1,7 @@
-"""Verify key proofs made by ledgerd with mpt-crypto's own C verifier (as compiled into
-xrpl-py-confidential). Reads a JSON array of {key, context, proof} (hex) on stdin; prints one
-line per proof, "ok" or "refused".
+"""Verify proofs made by ledgerd with mpt-crypto's own C verifiers (as compiled into
+xrpl-py-confidential). Reads a JSON array on stdin of {kind: "key", key, context, proof} and
+{kind: "clawback", key, context, proof, amount, ciphertext} (hex); prints one line per proof,
+"ok" or "refused".
 """
 
 import json
@@ -12,4 +13,9 @@ for case in json.load(sys.stdin):
     key = ffi.from_buffer(bytes.fromhex(case["key"]))
     context = ffi.from_buffer(bytes.fromhex(case["context"]))
     proof = ffi.from_buffer(bytes.fromhex(case["proof"]))
-    print("ok" if lib.mpt_verify_convert_proof(proof, key, context) == 0 else "refused")
+    if case["kind"] == "key":
+        status = lib.mpt_verify_convert_proof(proof, key, context)
+    else:
+        ciphertext = ffi.from_buffer(bytes.fromhex(case["ciphertext"]))
+        status = lib.mpt_verify_clawback_proof(proof, case["amount"], key, ciphertext, context)
+    print("ok" if status == 0 else "refused")

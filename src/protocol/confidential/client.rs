@@ -5,10 +5,11 @@
 use k256::elliptic_curve::Field;
 use k256::{ProjectivePoint, Scalar};
 
+use super::clawback_proof::{challenge as clawback_challenge, decrypted_point, Statement};
 use super::elgamal::{encrypt, Ciphertext};
 use super::key_proof::challenge;
 use super::point::{decode_nonzero_scalar, decode_point, encode_point, encode_scalar};
-use super::{CIPHERTEXT_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
+use super::{CIPHERTEXT_SIZE, CLAWBACK_PROOF_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
 use crate::protocol::secret::SecretBytes;
 
 /// An ElGamal secret key: zeroized on drop, printed as `***`.
@@ -75,11 +76,44 @@ pub fn prove_key(secret: &SecretKey, context: &[u8; 32]) -> [u8; KEY_PROOF_SIZE]
         if bool::from(e.is_zero() | s.is_zero()) {
             continue;
         }
-        let mut proof = [0u8; KEY_PROOF_SIZE];
-        proof[..32].copy_from_slice(&encode_scalar(&e));
-        proof[32..].copy_from_slice(&encode_scalar(&s));
-        return proof;
+        return scalar_pair(&e, &s);
     }
+}
+
+/// ConfidentialMPTClawback's proof that `ciphertext` (the holder's IssuerEncryptedBalance)
+/// decrypts to `amount` under the issuer's `secret`; `None` if it does not, or is malformed.
+pub fn prove_clawback(
+    secret: &SecretKey,
+    amount: u64,
+    ciphertext: &[u8],
+    context: &[u8; 32],
+) -> Option<[u8; CLAWBACK_PROOF_SIZE]> {
+    let sk = secret_scalar(secret);
+    let key = ProjectivePoint::GENERATOR * sk;
+    let statement = Statement {
+        key,
+        ciphertext: Ciphertext::decode(ciphertext)?,
+        amount,
+    };
+    if decrypted_point(&statement)? != statement.ciphertext.c1 * sk {
+        return None;
+    }
+    loop {
+        let t = random_nonzero();
+        let (t1, t2) = (ProjectivePoint::GENERATOR * t, statement.ciphertext.c1 * t);
+        let e = clawback_challenge(&statement, &t1, &t2, context)?;
+        let z = t + e * sk;
+        if !bool::from(e.is_zero() | z.is_zero()) {
+            return Some(scalar_pair(&e, &z));
+        }
+    }
+}
+
+fn scalar_pair(a: &Scalar, b: &Scalar) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    out[..32].copy_from_slice(&encode_scalar(a));
+    out[32..].copy_from_slice(&encode_scalar(b));
+    out
 }
 
 #[cfg(test)]
@@ -96,6 +130,33 @@ mod tests {
         let zero = encrypt_amount(0, &pk, &generate_blinding_factor()).unwrap();
         assert_eq!(decrypt_amount(&zero, &sk, 10), Some(0));
         assert!(format!("{sk:?}").contains("***"));
+    }
+
+    #[test]
+    fn clawback_proofs_verify_only_the_decrypted_amount() {
+        use super::super::clawback_proof::verify_clawback_proof;
+        let (sk, pk) = generate_keypair();
+        let ct = encrypt_amount(300, &pk, &generate_blinding_factor()).unwrap();
+        assert_eq!(
+            prove_clawback(&sk, 299, &ct, &[1; 32]),
+            None,
+            "cannot prove a wrong amount"
+        );
+        let proof = prove_clawback(&sk, 300, &ct, &[1; 32]).unwrap();
+        assert!(verify_clawback_proof(&proof, 300, &pk, &ct, &[1; 32]));
+        assert!(!verify_clawback_proof(&proof, 301, &pk, &ct, &[1; 32]));
+        assert!(!verify_clawback_proof(&proof, 300, &pk, &ct, &[2; 32]));
+        for i in 0..CLAWBACK_PROOF_SIZE {
+            let mut bad = proof;
+            bad[i] ^= 0x01;
+            assert!(
+                !verify_clawback_proof(&bad, 300, &pk, &ct, &[1; 32]),
+                "byte {i}"
+            );
+        }
+        let zero = encrypt_amount(0, &pk, &generate_blinding_factor()).unwrap();
+        let proof = prove_clawback(&sk, 0, &zero, &[1; 32]).unwrap();
+        assert!(verify_clawback_proof(&proof, 0, &pk, &zero, &[1; 32]));
     }
 
     #[test]

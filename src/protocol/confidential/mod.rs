@@ -9,6 +9,7 @@
 //! - [`elgamal`]: ciphertexts, their sums, the canonical zero, revealed amounts.
 //! - [`context`]: the hashes that bind a proof to its transaction.
 //! - [`key_proof`]: the proof of knowledge of a secret key (Convert).
+//! - [`clawback_proof`]: the issuer's proof of the amount it claws back.
 //! - [`bulletproof`]: range proofs of one or two 64-bit values (not built yet).
 //! - [`client`]: the wallet's side (keys, encryption, proving), for tests and examples.
 //! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`.
@@ -16,6 +17,7 @@
 //! Sizes are mpt-crypto's (`mpt_protocol.h`, `secp256k1_mpt.h`).
 
 pub mod bulletproof;
+pub mod clawback_proof;
 pub mod client;
 pub mod context;
 pub mod elgamal;
@@ -43,8 +45,8 @@ pub const SINGLE_BULLETPROOF_SIZE: usize = 688;
 pub const DOUBLE_BULLETPROOF_SIZE: usize = 754;
 
 // ---------------------------------------------------------------------------------------------
-// The validator's API, as the engine calls it. The three whole-proof verifiers below
-// (Clawback, ConvertBack, Send) are not built yet and refuse every proof; the rest is real.
+// The validator's API, as the engine calls it. The two whole-proof verifiers below
+// (ConvertBack, Send) are not built yet and refuse every proof; the rest is real.
 // ---------------------------------------------------------------------------------------------
 
 /// One party to a confidential amount: its ElGamal public key and the ciphertext under it.
@@ -56,6 +58,7 @@ pub struct Participant<'a> {
     pub ciphertext: &'a [u8],
 }
 
+pub use clawback_proof::verify_clawback_proof;
 pub use context::{
     clawback_context_hash, convert_back_context_hash, convert_context_hash, send_context_hash,
 };
@@ -64,17 +67,6 @@ pub use elgamal::{
     verify_revealed_amount,
 };
 pub use key_proof::verify_key_proof;
-
-/// ConfidentialMPTClawback: the issuer's ciphertext decrypts to exactly `amount`.
-pub fn verify_clawback_proof(
-    _proof: &[u8],
-    _amount: u64,
-    _issuer_key: &[u8],
-    _issuer_ciphertext: &[u8],
-    _context: &[u8; 32],
-) -> bool {
-    false
-}
 
 /// ConfidentialMPTConvertBack: the commitment opens the spending balance, and the balance less
 /// `amount` is in range.

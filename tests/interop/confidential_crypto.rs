@@ -2,7 +2,8 @@
 //! xrpld links, in both of the client libraries' builds of it.
 //!
 //! - `@xrplf/mpt-crypto` (WASM, pinned in package.json) makes keys, ciphertexts, sums,
-//!   differences, context hashes, key proofs and clawback proofs (`confidential_vectors.mjs`); ledgerd's
+//!   differences, Pedersen commitments, context hashes, key proofs, clawback proofs and the
+//!   sigma part of ConvertBack proofs (`confidential_vectors.mjs`); ledgerd's
 //!   encryption, homomorphic sums and context hashes give the same bytes, its verifiers accept
 //!   the proofs and the revealed amounts, and refuse every single-byte change of a proof, a
 //!   ciphertext or a context hash.
@@ -156,6 +157,35 @@ fn clawback_proofs_verify(case: &Value) {
     ));
 }
 
+fn convert_back_sigma_verifies(case: &Value) {
+    let (key, spending) = (bytes(case, "key"), bytes(case, "spending"));
+    let commitment = bytes(case, "balance_commitment");
+    let balance = case["amount"].as_u64().unwrap() + case["other"].as_u64().unwrap();
+    let mine = client::pedersen_commitment(balance, &bytes(case, "rho")).unwrap();
+    assert_eq!(
+        mine.to_vec(),
+        commitment,
+        "Pedersen commitments byte for byte (the H generator)"
+    );
+    let context: [u8; 32] = hex::decode(case["context"]["convert_back"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let proof = bytes(case, "convert_back_proof");
+    assert_eq!(proof.len(), ct::CONVERT_BACK_PROOF_SIZE);
+    let sigma = &proof[..ct::convert_back_proof::SIGMA_SIZE];
+    let verify = ct::convert_back_proof::verify_convert_back_sigma;
+    every_byte_matters(sigma, "a ConvertBack sigma proof", |s| {
+        verify(s, &key, &spending, &commitment, &context)
+    });
+    every_byte_matters(&spending, "the spending balance", |c| {
+        verify(sigma, &key, c, &commitment, &context)
+    });
+    every_byte_matters(&commitment, "the balance commitment", |c| {
+        verify(sigma, &key, &spending, c, &context)
+    });
+}
+
 fn key_proofs_verify(case: &Value) {
     let key = bytes(case, "key");
     let context: [u8; 32] = hex::decode(case["context"]["convert"].as_str().unwrap())
@@ -184,6 +214,7 @@ fn mpt_crypto_vectors_reproduce_in_ledgerd() {
         context_hashes_match(case);
         key_proofs_verify(case);
         clawback_proofs_verify(case);
+        convert_back_sigma_verifies(case);
     }
 }
 

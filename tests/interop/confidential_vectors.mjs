@@ -1,7 +1,8 @@
 // Vectors for ledgerd's confidential-MPT primitives, made by @xrplf/mpt-crypto (the WASM
 // build of the C library xrpld links) and xrpl.js's key derivation: random keys, amounts,
 // blinding factors, accounts and issuances; their ciphertexts, sums and differences, the four
-// context hashes, a key proof (ConfidentialMPTConvert's ZKProof) and a clawback proof. Prints one JSON array.
+// context hashes, a key proof (ConfidentialMPTConvert's ZKProof), a clawback proof and a
+// ConvertBack proof with its balance commitment. Prints one JSON array.
 // Usage: node confidential_vectors.mjs COUNT
 import { randomBytes } from 'node:crypto'
 import xrpl from 'xrpl'
@@ -25,6 +26,13 @@ for (let i = 0; i < count; i++) {
     send: await mpt.getSendContextHash(account, issuance, sequence, destination, version),
     clawback: await mpt.getClawbackContextHash(account, issuance, sequence, destination),
   }
+  // A spending balance of amount + other, of which `amount` is converted back.
+  const balance = amount + other
+  const rho = await mpt.generateBlindingFactor()
+  const spending = await mpt.encryptAmount(balance, key.publicKey, blinding2)
+  const balanceCommitment = await mpt.getPedersenCommitment(balance, rho)
+  const convertBack = await mpt.getConvertBackProof(key.privateKey, key.publicKey, context.convert_back, amount,
+    { commitment: balanceCommitment, amount: balance, ciphertext: spending, blindingFactor: rho })
   cases.push({
     secret: key.privateKey, key: key.publicKey, amount: Number(amount), other: Number(other),
     blinding, blinding2, ciphertext, ciphertext2,
@@ -32,6 +40,7 @@ for (let i = 0; i < count; i++) {
     difference: await mpt.subtractCiphertexts(ciphertext, ciphertext2),
     account, destination, issuance, sequence, version, context,
     key_proof: await mpt.getConvertProof(key.publicKey, key.privateKey, context.convert),
+    rho, spending, balance_commitment: balanceCommitment, convert_back_proof: convertBack,
     clawback_proof: await mpt.getClawbackProof(key.privateKey, key.publicKey, context.clawback, amount, ciphertext),
   })
 }

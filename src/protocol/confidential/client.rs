@@ -8,7 +8,10 @@ use k256::{ProjectivePoint, Scalar};
 use super::clawback_proof::{challenge as clawback_challenge, decrypted_point, Statement};
 use super::elgamal::{encrypt, Ciphertext};
 use super::key_proof::challenge;
-use super::point::{decode_nonzero_scalar, decode_point, encode_point, encode_scalar};
+use super::point::{
+    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, encode_scalar,
+};
+use super::{convert_back_proof, generators};
 use super::{CIPHERTEXT_SIZE, CLAWBACK_PROOF_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
 use crate::protocol::secret::SecretBytes;
 
@@ -109,6 +112,50 @@ pub fn prove_clawback(
     }
 }
 
+/// The Pedersen commitment `amount·G + blinding_factor·H`.
+pub fn pedersen_commitment(amount: u64, blinding_factor: &[u8]) -> Option<[u8; POINT_SIZE]> {
+    let rho = decode_nonzero_scalar(blinding_factor)?;
+    encode_point(&(ProjectivePoint::GENERATOR * amount_scalar(amount) + generators::h() * rho))
+}
+
+/// The 128-byte sigma part of a ConvertBack proof: the holder knows its secret key, the
+/// `balance` that `spending` encrypts, and the `rho` of the balance commitment
+/// `balance·G + rho·H`. `None` if `spending` does not hold `balance` under the key.
+pub fn prove_convert_back_sigma(
+    secret: &SecretKey,
+    balance: u64,
+    rho: &[u8],
+    spending: &[u8],
+    context: &[u8; 32],
+) -> Option<[u8; convert_back_proof::SIGMA_SIZE]> {
+    let (sk, rho) = (secret_scalar(secret), decode_nonzero_scalar(rho)?);
+    let (g, h, b) = (
+        ProjectivePoint::GENERATOR,
+        generators::h(),
+        amount_scalar(balance),
+    );
+    let spending = Ciphertext::decode(spending)?;
+    if spending.c2 != g * b + spending.c1 * sk {
+        return None;
+    }
+    let statement = convert_back_proof::Statement {
+        key: g * sk,
+        spending,
+        balance_commitment: g * b + h * rho,
+    };
+    let [t_b, t_sk, t_rho] = [(); 3].map(|_| random_nonzero());
+    let t = [g * t_sk, g * t_b + spending.c1 * t_sk, g * t_b + h * t_rho];
+    let e = convert_back_proof::challenge(&statement, &t, context)?;
+    let mut proof = [0u8; convert_back_proof::SIGMA_SIZE];
+    for (i, z) in [e, t_b + e * b, t_rho + e * rho, t_sk + e * sk]
+        .iter()
+        .enumerate()
+    {
+        proof[i * 32..(i + 1) * 32].copy_from_slice(&encode_scalar(z));
+    }
+    Some(proof)
+}
+
 fn scalar_pair(a: &Scalar, b: &Scalar) -> [u8; 64] {
     let mut out = [0u8; 64];
     out[..32].copy_from_slice(&encode_scalar(a));
@@ -157,6 +204,38 @@ mod tests {
         let zero = encrypt_amount(0, &pk, &generate_blinding_factor()).unwrap();
         let proof = prove_clawback(&sk, 0, &zero, &[1; 32]).unwrap();
         assert!(verify_clawback_proof(&proof, 0, &pk, &zero, &[1; 32]));
+    }
+
+    #[test]
+    fn convert_back_sigma_proofs_verify_and_bind_the_balance() {
+        use super::super::convert_back_proof::verify_convert_back_sigma;
+        let (sk, pk) = generate_keypair();
+        let rho = generate_blinding_factor();
+        let spending = encrypt_amount(900, &pk, &generate_blinding_factor()).unwrap();
+        let pc = pedersen_commitment(900, &rho).unwrap();
+        assert_eq!(
+            prove_convert_back_sigma(&sk, 901, &rho, &spending, &[3; 32]),
+            None
+        );
+        let sigma = prove_convert_back_sigma(&sk, 900, &rho, &spending, &[3; 32]).unwrap();
+        assert!(verify_convert_back_sigma(
+            &sigma, &pk, &spending, &pc, &[3; 32]
+        ));
+        assert!(!verify_convert_back_sigma(
+            &sigma, &pk, &spending, &pc, &[4; 32]
+        ));
+        let other_pc = pedersen_commitment(901, &rho).unwrap();
+        assert!(!verify_convert_back_sigma(
+            &sigma, &pk, &spending, &other_pc, &[3; 32]
+        ));
+        for i in 0..sigma.len() {
+            let mut bad = sigma;
+            bad[i] ^= 0x01;
+            assert!(
+                !verify_convert_back_sigma(&bad, &pk, &spending, &pc, &[3; 32]),
+                "byte {i}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! - `@xrplf/mpt-crypto` (WASM, pinned in package.json) makes keys, ciphertexts, sums,
 //!   differences, Pedersen commitments, context hashes, key proofs, clawback proofs and the
-//!   sigma part of ConvertBack proofs (`confidential_vectors.mjs`); ledgerd's
+//!   sigma parts of ConvertBack and Send proofs (`confidential_vectors.mjs`); ledgerd's
 //!   encryption, homomorphic sums and context hashes give the same bytes, its verifiers accept
 //!   the proofs and the revealed amounts, and refuse every single-byte change of a proof, a
 //!   ciphertext or a context hash.
@@ -186,6 +186,80 @@ fn convert_back_sigma_verifies(case: &Value) {
     });
 }
 
+fn send_sigma_verifies(case: &Value) {
+    let spending = bytes(case, "spending");
+    let (pc_m, pc_b) = (
+        bytes(case, "amount_commitment"),
+        bytes(case, "balance_commitment"),
+    );
+    let parties: Vec<(Vec<u8>, Vec<u8>)> = case["participants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (bytes(p, "publicKey"), bytes(p, "ciphertext")))
+        .collect();
+    let context: [u8; 32] = hex::decode(case["context"]["send"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let proof = bytes(case, "send_proof");
+    assert_eq!(proof.len(), ct::SEND_PROOF_SIZE);
+    let sigma = &proof[..ct::send_proof::SIGMA_SIZE];
+    let verify = |sigma: &[u8],
+                  parties: &[(Vec<u8>, Vec<u8>)],
+                  spending: &[u8],
+                  pc_m: &[u8],
+                  pc_b: &[u8]| {
+        let list: Vec<Participant> = parties
+            .iter()
+            .map(|(k, c)| Participant {
+                key: k,
+                ciphertext: c,
+            })
+            .collect();
+        ct::send_proof::verify_send_sigma(sigma, &list, spending, pc_m, pc_b, &context)
+    };
+    every_byte_matters(sigma, "a Send sigma proof", |s| {
+        verify(s, &parties, &spending, &pc_m, &pc_b)
+    });
+    every_byte_matters(&pc_m, "the amount commitment", |c| {
+        verify(sigma, &parties, &spending, c, &pc_b)
+    });
+    every_byte_matters(&pc_b, "the balance commitment", |c| {
+        verify(sigma, &parties, &spending, &pc_m, c)
+    });
+    every_byte_matters(&spending, "the sender's spending balance", |c| {
+        verify(sigma, &parties, c, &pc_m, &pc_b)
+    });
+    for i in 0..parties.len() {
+        every_byte_matters(
+            &parties[i].1[33..],
+            &format!("participant {i}'s C2"),
+            |c2| {
+                let mut changed = parties.clone();
+                changed[i].1[33..].copy_from_slice(c2);
+                verify(sigma, &changed, &spending, &pc_m, &pc_b)
+            },
+        );
+        let mut swapped = parties.clone();
+        swapped.swap(i, (i + 1) % parties.len());
+        assert!(
+            !verify(sigma, &swapped, &spending, &pc_m, &pc_b),
+            "participants reordered"
+        );
+    }
+    assert!(
+        !verify(
+            sigma,
+            &parties[..parties.len() - 1],
+            &spending,
+            &pc_m,
+            &pc_b
+        ),
+        "a participant left out"
+    );
+}
+
 fn key_proofs_verify(case: &Value) {
     let key = bytes(case, "key");
     let context: [u8; 32] = hex::decode(case["context"]["convert"].as_str().unwrap())
@@ -215,6 +289,7 @@ fn mpt_crypto_vectors_reproduce_in_ledgerd() {
         key_proofs_verify(case);
         clawback_proofs_verify(case);
         convert_back_sigma_verifies(case);
+        send_sigma_verifies(case);
     }
 }
 

@@ -2,7 +2,7 @@
 // build of the C library xrpld links) and xrpl.js's key derivation: random keys, amounts,
 // blinding factors, accounts and issuances; their ciphertexts, sums and differences, the four
 // context hashes, a key proof (ConfidentialMPTConvert's ZKProof), a clawback proof and a
-// ConvertBack proof with its balance commitment. Prints one JSON array.
+// ConvertBack proof with its balance commitment, and a Send proof to three or four parties. Prints one JSON array.
 // Usage: node confidential_vectors.mjs COUNT
 import { randomBytes } from 'node:crypto'
 import xrpl from 'xrpl'
@@ -33,6 +33,19 @@ for (let i = 0; i < count; i++) {
   const balanceCommitment = await mpt.getPedersenCommitment(balance, rho)
   const convertBack = await mpt.getConvertBackProof(key.privateKey, key.publicKey, context.convert_back, amount,
     { commitment: balanceCommitment, amount: balance, ciphertext: spending, blindingFactor: rho })
+  // A send of `amount` from that balance to a destination, the issuer and (odd cases) an auditor.
+  const r = await mpt.generateBlindingFactor()
+  const others = Array.from({ length: i % 2 === 0 ? 2 : 3 }, () => xrpl.deriveConfidentialKeypair().publicKey)
+  const participants = []
+  for (const publicKey of [key.publicKey, ...others]) {
+    participants.push({ publicKey, ciphertext: await mpt.encryptAmount(amount, publicKey, r) })
+  }
+  const amountCommitment = await mpt.getPedersenCommitment(amount, r)
+  const send = await mpt.getConfidentialSendProof({
+    privateKey: key.privateKey, publicKey: key.publicKey, amount, participants, txBlindingFactor: r,
+    contextHash: context.send, amountCommitment,
+    balanceParams: { commitment: balanceCommitment, amount: balance, ciphertext: spending, blindingFactor: rho },
+  })
   cases.push({
     secret: key.privateKey, key: key.publicKey, amount: Number(amount), other: Number(other),
     blinding, blinding2, ciphertext, ciphertext2,
@@ -41,6 +54,7 @@ for (let i = 0; i < count; i++) {
     account, destination, issuance, sequence, version, context,
     key_proof: await mpt.getConvertProof(key.publicKey, key.privateKey, context.convert),
     rho, spending, balance_commitment: balanceCommitment, convert_back_proof: convertBack,
+    participants, amount_commitment: amountCommitment, send_proof: send,
     clawback_proof: await mpt.getClawbackProof(key.privateKey, key.publicKey, context.clawback, amount, ciphertext),
   })
 }

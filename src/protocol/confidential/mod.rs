@@ -11,6 +11,7 @@
 //! - [`key_proof`]: the proof of knowledge of a secret key (Convert).
 //! - [`clawback_proof`]: the issuer's proof of the amount it claws back.
 //! - [`convert_back_proof`]: the holder's proof that it owns what it converts back.
+//! - [`send_proof`]: the sender's proof that one amount goes to every party and is covered.
 //! - [`bulletproof`]: range proofs of one or two 64-bit values (not built yet).
 //! - [`client`]: the wallet's side (keys, encryption, proving), for tests and examples.
 //! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`.
@@ -26,6 +27,7 @@ pub mod elgamal;
 pub mod generators;
 pub mod key_proof;
 pub mod point;
+pub mod send_proof;
 
 /// A compressed secp256k1 point: a public key or a Pedersen commitment.
 pub const POINT_SIZE: usize = 33;
@@ -47,9 +49,8 @@ pub const SINGLE_BULLETPROOF_SIZE: usize = 688;
 pub const DOUBLE_BULLETPROOF_SIZE: usize = 754;
 
 // ---------------------------------------------------------------------------------------------
-// The validator's API, as the engine calls it. ConfidentialMPTSend's verifier below is not
-// built yet and refuses every proof; ConvertBack's refuses every proof until the Bulletproof
-// verifier lands (its sigma part is real); the rest is real.
+// The validator's API, as the engine calls it. The ConvertBack and Send verifiers refuse
+// every proof until the Bulletproof verifier lands (their sigma parts are real).
 // ---------------------------------------------------------------------------------------------
 
 /// One party to a confidential amount: its ElGamal public key and the ciphertext under it.
@@ -71,17 +72,4 @@ pub use elgamal::{
     verify_revealed_amount,
 };
 pub use key_proof::verify_key_proof;
-
-/// ConfidentialMPTSend: the participants' ciphertexts (sender first, then destination, issuer
-/// and the auditor if any) encrypt one amount, committed in `amount_commitment`; the sender owns
-/// `spending`, committed in `balance_commitment`; amount and remainder are in range.
-pub fn verify_send_proof(
-    _proof: &[u8],
-    _participants: &[Participant],
-    _spending: &[u8],
-    _amount_commitment: &[u8],
-    _balance_commitment: &[u8],
-    _context: &[u8; 32],
-) -> bool {
-    false
-}
+pub use send_proof::verify_send_proof;

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
 use super::point::{
-    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, reduce_scalar,
+    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
 };
 use super::CLAWBACK_PROOF_SIZE;
 
@@ -27,7 +27,7 @@ fn amount_point_bytes(amount: u64) -> Option<[u8; 33]> {
     if amount == 0 {
         return Some([0; 33]);
     }
-    encode_point(&(ProjectivePoint::GENERATOR * amount_scalar(amount)))
+    encode_point(&g_mul(&amount_scalar(amount)))
 }
 
 /// The Fiat-Shamir challenge; `None` when a point is the identity (libsecp256k1 cannot
@@ -56,8 +56,7 @@ pub(crate) fn challenge(
 
 /// `C2 - m·G`, which must not be the identity.
 pub(crate) fn decrypted_point(statement: &Statement) -> Option<ProjectivePoint> {
-    let point =
-        statement.ciphertext.c2 - ProjectivePoint::GENERATOR * amount_scalar(statement.amount);
+    let point = statement.ciphertext.c2 - g_mul(&amount_scalar(statement.amount));
     encode_point(&point).map(|_| point)
 }
 
@@ -89,7 +88,7 @@ pub fn verify_clawback_proof(
     let Some(target) = decrypted_point(&statement) else {
         return false;
     };
-    let t1 = ProjectivePoint::GENERATOR * z - key * e;
-    let t2 = ciphertext.c1 * z - target * e;
+    let t1 = g_mul(&z) - key * e;
+    let t2 = lincomb(&ciphertext.c1, &z, &target, &-e);
     challenge(&statement, &t1, &t2, context) == Some(e)
 }

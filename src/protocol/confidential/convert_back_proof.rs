@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
 use super::point::{
-    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, reduce_scalar,
+    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
 };
 use super::{bulletproof, generators, CONVERT_BACK_PROOF_SIZE};
 
@@ -60,11 +60,11 @@ pub(crate) fn verify_sigma(sigma: &[u8], statement: &Statement, context: &[u8; 3
     let Some([e, z_b, z_rho, z_sk]) = scalars.and_then(|v| <[Scalar; 4]>::try_from(v).ok()) else {
         return false;
     };
-    let (g, h, s) = (ProjectivePoint::GENERATOR, generators::h(), statement);
+    let (zb_g, s) = (g_mul(&z_b), statement);
     let t = [
-        g * z_sk - s.key * e,
-        g * z_b + s.spending.c1 * z_sk - s.spending.c2 * e,
-        g * z_b + h * z_rho - s.balance_commitment * e,
+        g_mul(&z_sk) - s.key * e,
+        zb_g + lincomb(&s.spending.c1, &z_sk, &s.spending.c2, &-e),
+        zb_g + lincomb(&generators::h(), &z_rho, &s.balance_commitment, &-e),
     ];
     challenge(statement, &t, context) == Some(e)
 }
@@ -100,7 +100,7 @@ pub fn verify_convert_back_sigma(
 
 /// `PC_b - m·G`, the commitment the range proof covers (`None` at the identity).
 fn remainder(balance_commitment: &ProjectivePoint, amount: u64) -> Option<ProjectivePoint> {
-    let point = *balance_commitment - ProjectivePoint::GENERATOR * amount_scalar(amount);
+    let point = *balance_commitment - g_mul(&amount_scalar(amount));
     encode_point(&point).map(|_| point)
 }
 

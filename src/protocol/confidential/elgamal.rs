@@ -5,7 +5,7 @@
 use k256::{ProjectivePoint, Scalar};
 use sha2::{Digest, Sha256};
 
-use super::point::{amount_scalar, decode_nonzero_scalar, decode_point, encode_point};
+use super::point::{amount_scalar, decode_nonzero_scalar, decode_point, encode_point, g_mul};
 use super::{Participant, CIPHERTEXT_SIZE, POINT_SIZE};
 
 /// A decoded ciphertext.
@@ -42,8 +42,8 @@ impl Ciphertext {
 /// `Enc(amount; r)` under `key`.
 pub fn encrypt(amount: u64, key: &ProjectivePoint, r: &Scalar) -> Ciphertext {
     Ciphertext {
-        c1: ProjectivePoint::GENERATOR * r,
-        c2: ProjectivePoint::GENERATOR * amount_scalar(amount) + *key * r,
+        c1: g_mul(r),
+        c2: g_mul(&amount_scalar(amount)) + *key * r,
     }
 }
 

@@ -2,10 +2,10 @@
 //! (ConfidentialMPTConvert), as mpt-crypto's `proof_pok_sk.c`: a Schnorr proof `e || s` with
 //! `T = s·G - e·Q` and `e = SHA-256("CMPT_POK_SK_REGISTER" || Q || T || context) mod n`.
 
-use k256::{ProjectivePoint, Scalar};
+use k256::Scalar;
 use sha2::{Digest, Sha256};
 
-use super::point::{decode_nonzero_scalar, decode_point, encode_point, reduce_scalar};
+use super::point::{decode_nonzero_scalar, decode_point, encode_point, g_mul, reduce_scalar};
 use super::KEY_PROOF_SIZE;
 
 const DOMAIN: &[u8] = b"CMPT_POK_SK_REGISTER";
@@ -34,7 +34,7 @@ pub fn verify_key_proof(proof: &[u8], key: &[u8], context: &[u8; 32]) -> bool {
     ) else {
         return false;
     };
-    let Some(t) = encode_point(&(ProjectivePoint::GENERATOR * s - q * e)) else {
+    let Some(t) = encode_point(&(g_mul(&s) - q * e)) else {
         return false;
     };
     let key: [u8; 33] = key.try_into().expect("decoded above");

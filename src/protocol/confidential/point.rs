@@ -1,7 +1,7 @@
 //! Points and scalars as mpt-crypto reads and writes them: 33-byte compressed points (never the
 //! identity, which has no 33-byte form) and 32-byte big-endian scalars.
 
-use k256::elliptic_curve::ops::Reduce;
+use k256::elliptic_curve::ops::{LinearCombination, MulByGenerator, Reduce};
 use k256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
 use k256::elliptic_curve::PrimeField;
 use k256::{AffinePoint, EncodedPoint, FieldBytes, ProjectivePoint, Scalar, U256};
@@ -40,6 +40,21 @@ pub fn reduce_scalar(bytes: &[u8; 32]) -> Scalar {
 /// The 32-byte big-endian form of `scalar`.
 pub fn encode_scalar(scalar: &Scalar) -> [u8; 32] {
     scalar.to_bytes().into()
+}
+
+/// `k·G`, with the precomputed tables.
+pub fn g_mul(k: &Scalar) -> ProjectivePoint {
+    ProjectivePoint::mul_by_generator(k)
+}
+
+/// `a·P + b·Q` in one pass (Shamir's trick).
+pub fn lincomb(
+    p: &ProjectivePoint,
+    a: &Scalar,
+    q: &ProjectivePoint,
+    b: &Scalar,
+) -> ProjectivePoint {
+    ProjectivePoint::lincomb(p, a, q, b)
 }
 
 /// An amount as a scalar.

@@ -13,7 +13,9 @@ use k256::{ProjectivePoint, Scalar};
 use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
-use super::point::{decode_nonzero_scalar, decode_point, encode_point, reduce_scalar};
+use super::point::{
+    decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
+};
 use super::{bulletproof, generators, Participant, POINT_SIZE, SEND_PROOF_SIZE};
 
 const DOMAIN: &[u8] = b"CMPT_SEND_SIGMA";
@@ -73,20 +75,20 @@ pub(crate) fn verify_sigma(sigma: &[u8], s: &Statement, context: &[u8; 32]) -> b
     else {
         return false;
     };
-    let (g, h) = (ProjectivePoint::GENERATOR, generators::h());
+    let (h, zm_g, zb_g) = (generators::h(), g_mul(&z_m), g_mul(&z_b));
     let t = Commitments {
-        t1: g * z_r - s.c1 * e,
+        t1: g_mul(&z_r) - s.c1 * e,
         t2: s
             .keys
             .iter()
             .zip(&s.c2)
-            .map(|(p, c2)| *p * z_r + g * z_m - *c2 * e)
+            .map(|(p, c2)| zm_g + lincomb(p, &z_r, c2, &-e))
             .collect(),
         rest: [
-            g * z_m + h * z_r - s.amount_commitment * e,
-            g * z_b + h * z_rb - s.balance_commitment * e,
-            g * z_sk - s.keys[0] * e,
-            s.spending.c1 * z_sk + g * z_b - s.spending.c2 * e,
+            zm_g + lincomb(&h, &z_r, &s.amount_commitment, &-e),
+            zb_g + lincomb(&h, &z_rb, &s.balance_commitment, &-e),
+            g_mul(&z_sk) - s.keys[0] * e,
+            zb_g + lincomb(&s.spending.c1, &z_sk, &s.spending.c2, &-e),
         ],
     };
     challenge(s, &t, context) == Some(e)

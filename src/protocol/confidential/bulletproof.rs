@@ -163,4 +163,19 @@ mod tests {
         assert!(!verify_range(&well_formed(2), &[c, c], &[0; 32]));
         assert!(prove_range(&[1], &[Scalar::ONE], &[0; 32]).is_empty());
     }
+
+    /// mpt-crypto's own proofs (tests/fixtures/confidential_bulletproof.json) unpack; verifying
+    /// them waits for the transcript port.
+    #[test]
+    fn mpt_crypto_proofs_parse() {
+        let fixture: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/confidential_bulletproof.json"
+        ))
+        .unwrap();
+        for (name, m) in [("m1", 1), ("m2", 2)] {
+            let proof = hex::decode(fixture[name]["proof"].as_str().unwrap()).unwrap();
+            assert_eq!(proof.len(), proof_len(m));
+            assert!(RangeProof::parse(&proof, m).is_some(), "{name}");
+        }
+    }
 }

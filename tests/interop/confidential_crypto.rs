@@ -26,6 +26,11 @@ fn array<const N: usize>(case: &Value, field: &str) -> [u8; N] {
     bytes(case, field).try_into().expect("length")
 }
 
+/// The context hash the library made for `kind` (convert, convert_back, send, clawback).
+fn context_of(case: &Value, kind: &str) -> [u8; 32] {
+    array(&case["context"], kind)
+}
+
 fn vectors(count: usize) -> Vec<Value> {
     let out = Command::new("node")
         .arg(interop_dir().join("confidential_vectors.mjs"))
@@ -137,10 +142,7 @@ fn context_hashes_match(case: &Value) {
 fn clawback_proofs_verify(case: &Value) {
     let (key, ciphertext) = (bytes(case, "key"), bytes(case, "ciphertext"));
     let amount = case["amount"].as_u64().unwrap();
-    let context: [u8; 32] = hex::decode(case["context"]["clawback"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
+    let context = context_of(case, "clawback");
     let proof = bytes(case, "clawback_proof");
     every_byte_matters(&proof, "a clawback proof", |p| {
         ct::verify_clawback_proof(p, amount, &key, &ciphertext, &context)
@@ -167,10 +169,7 @@ fn convert_back_sigma_verifies(case: &Value) {
         commitment,
         "Pedersen commitments byte for byte (the H generator)"
     );
-    let context: [u8; 32] = hex::decode(case["context"]["convert_back"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
+    let context = context_of(case, "convert_back");
     let proof = bytes(case, "convert_back_proof");
     assert_eq!(proof.len(), ct::CONVERT_BACK_PROOF_SIZE);
     let sigma = &proof[..ct::convert_back_proof::SIGMA_SIZE];
@@ -198,10 +197,7 @@ fn send_sigma_verifies(case: &Value) {
         .iter()
         .map(|p| (bytes(p, "publicKey"), bytes(p, "ciphertext")))
         .collect();
-    let context: [u8; 32] = hex::decode(case["context"]["send"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
+    let context = context_of(case, "send");
     let proof = bytes(case, "send_proof");
     assert_eq!(proof.len(), ct::SEND_PROOF_SIZE);
     let sigma = &proof[..ct::send_proof::SIGMA_SIZE];
@@ -262,10 +258,7 @@ fn send_sigma_verifies(case: &Value) {
 
 fn key_proofs_verify(case: &Value) {
     let key = bytes(case, "key");
-    let context: [u8; 32] = hex::decode(case["context"]["convert"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
+    let context = context_of(case, "convert");
     let proof = bytes(case, "key_proof");
     every_byte_matters(&proof, "a key proof", |p| {
         ct::verify_key_proof(p, &key, &context)

@@ -6,12 +6,12 @@
 //! (`m·G` written as 33 zero bytes when `m` is 0).
 
 use k256::{ProjectivePoint, Scalar};
-use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
 use super::point::{
-    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
+    amount_scalar, decode_nonzero_scalars, decode_point, encode_point, g_mul, lincomb, minus_amount,
 };
+use super::transcript::Transcript;
 use super::CLAWBACK_PROOF_SIZE;
 
 const DOMAIN: &[u8] = b"CMPT_CLAWBACK_SIGMA";
@@ -38,26 +38,18 @@ pub(crate) fn challenge(
     t2: &ProjectivePoint,
     context: &[u8; 32],
 ) -> Option<Scalar> {
-    let mut hash = Sha256::new();
-    hash.update(DOMAIN);
-    for point in [
-        &statement.key,
-        &statement.ciphertext.c1,
-        &statement.ciphertext.c2,
-    ] {
-        hash.update(encode_point(point)?);
-    }
-    hash.update(amount_point_bytes(statement.amount)?);
-    hash.update(encode_point(t1)?);
-    hash.update(encode_point(t2)?);
-    hash.update(context);
-    Some(reduce_scalar(&hash.finalize().into()))
+    let s = statement;
+    let transcript =
+        Transcript::new(DOMAIN).points([&s.key, &s.ciphertext.c1, &s.ciphertext.c2])?;
+    let transcript = transcript
+        .bytes(&amount_point_bytes(s.amount)?)
+        .points([t1, t2])?;
+    Some(transcript.challenge(context))
 }
 
 /// `C2 - m·G`, which must not be the identity.
 pub(crate) fn decrypted_point(statement: &Statement) -> Option<ProjectivePoint> {
-    let point = statement.ciphertext.c2 - g_mul(&amount_scalar(statement.amount));
-    encode_point(&point).map(|_| point)
+    minus_amount(&statement.ciphertext.c2, statement.amount)
 }
 
 /// Whether `proof` (64 bytes) shows that `issuer_ciphertext` decrypts to `amount` under the
@@ -72,11 +64,10 @@ pub fn verify_clawback_proof(
     if proof.len() != CLAWBACK_PROOF_SIZE {
         return false;
     }
-    let (Some(key), Some(ciphertext), Some(e), Some(z)) = (
+    let (Some(key), Some(ciphertext), Some([e, z])) = (
         decode_point(issuer_key),
         Ciphertext::decode(issuer_ciphertext),
-        decode_nonzero_scalar(&proof[..32]),
-        decode_nonzero_scalar(&proof[32..]),
+        decode_nonzero_scalars(proof),
     ) else {
         return false;
     };

@@ -9,7 +9,7 @@ use super::clawback_proof::{challenge as clawback_challenge, decrypted_point, St
 use super::elgamal::{encrypt, Ciphertext};
 use super::key_proof::challenge;
 use super::point::{
-    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, encode_scalar,
+    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, encode_scalar, g_mul,
 };
 use super::{convert_back_proof, generators};
 use super::{CIPHERTEXT_SIZE, CLAWBACK_PROOF_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
@@ -34,7 +34,7 @@ fn secret_scalar(secret: &SecretKey) -> Scalar {
 /// A fresh key pair: the secret and the 33-byte public key.
 pub fn generate_keypair() -> (SecretKey, [u8; POINT_SIZE]) {
     let sk = random_nonzero();
-    let public = encode_point(&(ProjectivePoint::GENERATOR * sk)).expect("not the identity");
+    let public = encode_point(&g_mul(&sk)).expect("not the identity");
     (SecretKey::new(encode_scalar(&sk)), public)
 }
 
@@ -70,16 +70,20 @@ pub fn decrypt_amount(ciphertext: &[u8], secret: &SecretKey, max: u64) -> Option
 /// ConfidentialMPTConvert's proof that the sender knows the secret key of `key`.
 pub fn prove_key(secret: &SecretKey, context: &[u8; 32]) -> [u8; KEY_PROOF_SIZE] {
     let sk = secret_scalar(secret);
-    let key = encode_point(&(ProjectivePoint::GENERATOR * sk)).expect("not the identity");
+    let key = g_mul(&sk);
+    schnorr_pair(&sk, |t| challenge(&key, &g_mul(t), context)).expect("k·G is never the identity")
+}
+
+/// A proof `e || t + e·sk` from a fresh nonce `t`, whose commitments `challenge` hashes;
+/// retried in the rare case a scalar is zero (which a verifier refuses).
+fn schnorr_pair(sk: &Scalar, challenge: impl Fn(&Scalar) -> Option<Scalar>) -> Option<[u8; 64]> {
     loop {
-        let k = random_nonzero();
-        let t = encode_point(&(ProjectivePoint::GENERATOR * k)).expect("not the identity");
-        let e = challenge(&key, &t, context);
-        let s = k + e * sk;
-        if bool::from(e.is_zero() | s.is_zero()) {
-            continue;
+        let t = random_nonzero();
+        let e = challenge(&t)?;
+        let z = t + e * sk;
+        if !bool::from(e.is_zero() | z.is_zero()) {
+            return Some(scalar_pair(&e, &z));
         }
-        return scalar_pair(&e, &s);
     }
 }
 
@@ -92,30 +96,28 @@ pub fn prove_clawback(
     context: &[u8; 32],
 ) -> Option<[u8; CLAWBACK_PROOF_SIZE]> {
     let sk = secret_scalar(secret);
-    let key = ProjectivePoint::GENERATOR * sk;
     let statement = Statement {
-        key,
+        key: g_mul(&sk),
         ciphertext: Ciphertext::decode(ciphertext)?,
         amount,
     };
     if decrypted_point(&statement)? != statement.ciphertext.c1 * sk {
         return None;
     }
-    loop {
-        let t = random_nonzero();
-        let (t1, t2) = (ProjectivePoint::GENERATOR * t, statement.ciphertext.c1 * t);
-        let e = clawback_challenge(&statement, &t1, &t2, context)?;
-        let z = t + e * sk;
-        if !bool::from(e.is_zero() | z.is_zero()) {
-            return Some(scalar_pair(&e, &z));
-        }
-    }
+    schnorr_pair(&sk, |t| {
+        clawback_challenge(
+            &statement,
+            &g_mul(t),
+            &(statement.ciphertext.c1 * t),
+            context,
+        )
+    })
 }
 
 /// The Pedersen commitment `amount·G + blinding_factor·H`.
 pub fn pedersen_commitment(amount: u64, blinding_factor: &[u8]) -> Option<[u8; POINT_SIZE]> {
     let rho = decode_nonzero_scalar(blinding_factor)?;
-    encode_point(&(ProjectivePoint::GENERATOR * amount_scalar(amount) + generators::h() * rho))
+    encode_point(&generators::commit(amount, &rho))
 }
 
 /// The 128-byte sigma part of a ConvertBack proof: the holder knows its secret key, the
@@ -129,22 +131,22 @@ pub fn prove_convert_back_sigma(
     context: &[u8; 32],
 ) -> Option<[u8; convert_back_proof::SIGMA_SIZE]> {
     let (sk, rho) = (secret_scalar(secret), decode_nonzero_scalar(rho)?);
-    let (g, h, b) = (
-        ProjectivePoint::GENERATOR,
-        generators::h(),
-        amount_scalar(balance),
-    );
+    let b = amount_scalar(balance);
     let spending = Ciphertext::decode(spending)?;
-    if spending.c2 != g * b + spending.c1 * sk {
+    if spending.c2 != g_mul(&b) + spending.c1 * sk {
         return None;
     }
     let statement = convert_back_proof::Statement {
-        key: g * sk,
+        key: g_mul(&sk),
         spending,
-        balance_commitment: g * b + h * rho,
+        balance_commitment: generators::commit(balance, &rho),
     };
     let [t_b, t_sk, t_rho] = [(); 3].map(|_| random_nonzero());
-    let t = [g * t_sk, g * t_b + spending.c1 * t_sk, g * t_b + h * t_rho];
+    let t = [
+        g_mul(&t_sk),
+        g_mul(&t_b) + spending.c1 * t_sk,
+        g_mul(&t_b) + generators::h() * t_rho,
+    ];
     let e = convert_back_proof::challenge(&statement, &t, context)?;
     let mut proof = [0u8; convert_back_proof::SIGMA_SIZE];
     for (i, z) in [e, t_b + e * b, t_rho + e * rho, t_sk + e * sk]

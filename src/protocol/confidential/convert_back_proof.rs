@@ -8,12 +8,10 @@
 //! || context) mod n`.
 
 use k256::{ProjectivePoint, Scalar};
-use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
-use super::point::{
-    amount_scalar, decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
-};
+use super::point::{decode_nonzero_scalars, decode_point, g_mul, lincomb, minus_amount};
+use super::transcript::Transcript;
 use super::{bulletproof, generators, CONVERT_BACK_PROOF_SIZE};
 
 const DOMAIN: &[u8] = b"CMPT_CONVERTBACK_SIGMA";
@@ -36,28 +34,21 @@ pub(crate) fn challenge(
     t: &Commitments,
     context: &[u8; 32],
 ) -> Option<Scalar> {
-    let mut hash = Sha256::new();
-    hash.update(DOMAIN);
     let s = statement;
-    for point in [
-        &s.key,
-        &s.spending.c1,
-        &s.spending.c2,
-        &s.balance_commitment,
-    ] {
-        hash.update(encode_point(point)?);
-    }
-    for point in t {
-        hash.update(encode_point(point)?);
-    }
-    hash.update(context);
-    Some(reduce_scalar(&hash.finalize().into()))
+    let transcript = Transcript::new(DOMAIN)
+        .points([
+            &s.key,
+            &s.spending.c1,
+            &s.spending.c2,
+            &s.balance_commitment,
+        ])?
+        .points(t)?;
+    Some(transcript.challenge(context))
 }
 
 /// Whether the 128-byte sigma part holds for `statement`.
 pub(crate) fn verify_sigma(sigma: &[u8], statement: &Statement, context: &[u8; 32]) -> bool {
-    let scalars: Option<Vec<Scalar>> = sigma.chunks(32).map(decode_nonzero_scalar).collect();
-    let Some([e, z_b, z_rho, z_sk]) = scalars.and_then(|v| <[Scalar; 4]>::try_from(v).ok()) else {
+    let Some([e, z_b, z_rho, z_sk]) = decode_nonzero_scalars(sigma) else {
         return false;
     };
     let (zb_g, s) = (g_mul(&z_b), statement);
@@ -98,12 +89,6 @@ pub fn verify_convert_back_sigma(
     }
 }
 
-/// `PC_b - m·G`, the commitment the range proof covers (`None` at the identity).
-fn remainder(balance_commitment: &ProjectivePoint, amount: u64) -> Option<ProjectivePoint> {
-    let point = *balance_commitment - g_mul(&amount_scalar(amount));
-    encode_point(&point).map(|_| point)
-}
-
 /// Whether `proof` (816 bytes) shows that the holder of `holder_key` owns `spending`, that
 /// `balance_commitment` commits to it, and that the balance less `amount` is not negative.
 /// Both parts are checked (no early exit), as mpt-crypto does.
@@ -125,7 +110,7 @@ pub fn verify_convert_back_proof(
     ) else {
         return false;
     };
-    let Some(rest) = remainder(&balance_commitment, amount) else {
+    let Some(rest) = minus_amount(&balance_commitment, amount) else {
         return false;
     };
     let (sigma, range) = proof.split_at(SIGMA_SIZE);

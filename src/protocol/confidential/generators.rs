@@ -6,8 +6,9 @@
 
 use std::sync::OnceLock;
 
+use k256::elliptic_curve::ops::MulByGenerator;
 use k256::elliptic_curve::sec1::FromEncodedPoint;
-use k256::{AffinePoint, EncodedPoint, ProjectivePoint};
+use k256::{AffinePoint, EncodedPoint, ProjectivePoint, Scalar};
 use sha2::{Digest, Sha256};
 
 const DOMAIN: &[u8] = b"MPT_BULLETPROOF_V1_NUMS";
@@ -43,6 +44,11 @@ fn candidate(label: &[u8], index: u32, counter: u32) -> Option<ProjectivePoint> 
 pub fn h() -> ProjectivePoint {
     static H: OnceLock<ProjectivePoint> = OnceLock::new();
     *H.get_or_init(|| nums_point(b"H", 0))
+}
+
+/// The Pedersen commitment `value·G + blinding·H`.
+pub fn commit(value: u64, blinding: &Scalar) -> ProjectivePoint {
+    ProjectivePoint::mul_by_generator(&Scalar::from(value)) + h() * blinding
 }
 
 /// The Bulletproof vector `G_0 .. G_127` (label "BP_G").

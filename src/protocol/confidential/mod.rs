@@ -28,6 +28,7 @@ pub mod generators;
 pub mod key_proof;
 pub mod point;
 pub mod send_proof;
+mod transcript;
 
 /// A compressed secp256k1 point: a public key or a Pedersen commitment.
 pub const POINT_SIZE: usize = 33;

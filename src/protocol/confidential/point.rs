@@ -32,6 +32,25 @@ pub fn decode_nonzero_scalar(bytes: &[u8]) -> Option<Scalar> {
     (!bool::from(scalar.is_zero())).then_some(scalar)
 }
 
+/// `N` scalars in `[1, n)` from exactly `32·N` bytes (a proof's challenge and responses).
+pub fn decode_nonzero_scalars<const N: usize>(bytes: &[u8]) -> Option<[Scalar; N]> {
+    if bytes.len() != 32 * N {
+        return None;
+    }
+    let scalars: Option<Vec<Scalar>> = bytes.chunks_exact(32).map(decode_nonzero_scalar).collect();
+    scalars?.try_into().ok()
+}
+
+/// `point`, unless it is the identity (which libsecp256k1's combine refuses to produce).
+pub fn non_identity(point: ProjectivePoint) -> Option<ProjectivePoint> {
+    (point != ProjectivePoint::IDENTITY).then_some(point)
+}
+
+/// `point - amount·G`, unless that is the identity.
+pub fn minus_amount(point: &ProjectivePoint, amount: u64) -> Option<ProjectivePoint> {
+    non_identity(*point - g_mul(&amount_scalar(amount)))
+}
+
 /// A 32-byte hash taken modulo the group order (mpt-crypto's `scalar_reduce32`).
 pub fn reduce_scalar(bytes: &[u8; 32]) -> Scalar {
     <Scalar as Reduce<U256>>::reduce_bytes(&FieldBytes::from(*bytes))

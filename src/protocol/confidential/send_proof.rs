@@ -10,12 +10,10 @@
 //! that its spending balance `(B1, B2)` encrypts the same `b` (`K2 = z_sk·B1 + z_b·G - e·B2`).
 
 use k256::{ProjectivePoint, Scalar};
-use sha2::{Digest, Sha256};
 
 use super::elgamal::Ciphertext;
-use super::point::{
-    decode_nonzero_scalar, decode_point, encode_point, g_mul, lincomb, reduce_scalar,
-};
+use super::point::{decode_nonzero_scalars, decode_point, g_mul, lincomb, non_identity};
+use super::transcript::Transcript;
 use super::{bulletproof, generators, Participant, POINT_SIZE, SEND_PROOF_SIZE};
 
 const DOMAIN: &[u8] = b"CMPT_SEND_SIGMA";
@@ -42,37 +40,25 @@ pub(crate) struct Commitments {
 
 /// The Fiat-Shamir challenge; `None` when a point is the identity.
 pub(crate) fn challenge(s: &Statement, t: &Commitments, context: &[u8; 32]) -> Option<Scalar> {
-    let fixed = [&s.keys[0], &s.c1];
-    let middle = [
-        &s.amount_commitment,
-        &s.balance_commitment,
-        &s.spending.c1,
-        &s.spending.c2,
-        &t.t1,
-    ];
-    let points = s
-        .keys
-        .iter()
-        .chain(fixed)
-        .chain(&s.c2)
-        .chain(middle)
-        .chain(&t.t2)
-        .chain(&t.rest);
-    let mut hash = Sha256::new();
-    hash.update(DOMAIN);
-    for point in points {
-        hash.update(encode_point(point)?);
-    }
-    hash.update(context);
-    Some(reduce_scalar(&hash.finalize().into()))
+    let transcript = Transcript::new(DOMAIN)
+        .points(&s.keys)?
+        .points([&s.keys[0], &s.c1])?
+        .points(&s.c2)?
+        .points([
+            &s.amount_commitment,
+            &s.balance_commitment,
+            &s.spending.c1,
+            &s.spending.c2,
+        ])?
+        .points([&t.t1])?
+        .points(&t.t2)?
+        .points(&t.rest)?;
+    Some(transcript.challenge(context))
 }
 
 /// Whether the 192-byte sigma part holds for `s`.
 pub(crate) fn verify_sigma(sigma: &[u8], s: &Statement, context: &[u8; 32]) -> bool {
-    let scalars: Option<Vec<Scalar>> = sigma.chunks(32).map(decode_nonzero_scalar).collect();
-    let Some([e, z_m, z_r, z_b, z_rb, z_sk]) =
-        scalars.and_then(|v| <[Scalar; 6]>::try_from(v).ok())
-    else {
+    let Some([e, z_m, z_r, z_b, z_rb, z_sk]) = decode_nonzero_scalars(sigma) else {
         return false;
     };
     let (h, zm_g, zb_g) = (generators::h(), g_mul(&z_m), g_mul(&z_b));
@@ -168,10 +154,9 @@ pub fn verify_send_proof(
     ) else {
         return false;
     };
-    let remainder = s.balance_commitment - s.amount_commitment;
-    if encode_point(&remainder).is_none() {
+    let Some(remainder) = non_identity(s.balance_commitment - s.amount_commitment) else {
         return false;
-    }
+    };
     let (sigma, range) = proof.split_at(SIGMA_SIZE);
     let sigma_ok = verify_sigma(sigma, &s, context);
     let range_ok = bulletproof::verify_range(range, &[s.amount_commitment, remainder], context);

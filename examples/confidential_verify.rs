@@ -44,7 +44,7 @@ fn main() {
     let (sk, pk) = client::generate_keypair();
     let (_, issuer) = client::generate_keypair();
     let r = client::generate_blinding_factor();
-    let key_proof = client::prove_key(&sk, &ctx);
+    let key_proof = client::prove_key(&sk, &ctx).unwrap();
     let holder_ct = client::encrypt_amount(500, &pk, &r).unwrap();
     let issuer_ct = client::encrypt_amount(500, &issuer, &r).unwrap();
     let claw = client::prove_clawback(&sk, 500, &holder_ct, &ctx).unwrap();

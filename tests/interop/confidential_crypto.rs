@@ -296,7 +296,7 @@ fn ledgerd_proofs_verify_in_mpt_crypto() {
         let amount = u64::from(i) * 1000;
         let ciphertext =
             client::encrypt_amount(amount, &key, &client::generate_blinding_factor()).unwrap();
-        let mut proof = client::prove_key(&secret, &context);
+        let mut proof = client::prove_key(&secret, &context).unwrap();
         let mut claw = client::prove_clawback(&secret, amount, &ciphertext, &context).unwrap();
         if i % 2 == 1 {
             proof[usize::from(i) * 7] ^= 0x01;

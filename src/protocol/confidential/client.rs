@@ -27,8 +27,9 @@ fn random_nonzero() -> Scalar {
     }
 }
 
-fn secret_scalar(secret: &SecretKey) -> Scalar {
-    decode_nonzero_scalar(secret.expose_secret()).expect("a SecretKey is a valid scalar")
+/// The secret as a scalar; `None` for bytes that are no secret key (zero, or not below n).
+fn secret_scalar(secret: &SecretKey) -> Option<Scalar> {
+    decode_nonzero_scalar(secret.expose_secret())
 }
 
 /// A fresh key pair: the secret and the 33-byte public key.
@@ -56,7 +57,7 @@ pub fn encrypt_amount(
 /// The amount `ciphertext` encrypts, searched from 0 to `max` (as the libraries bound it).
 pub fn decrypt_amount(ciphertext: &[u8], secret: &SecretKey, max: u64) -> Option<u64> {
     let ct = Ciphertext::decode(ciphertext)?;
-    let target = ct.c2 - ct.c1 * secret_scalar(secret);
+    let target = ct.c2 - ct.c1 * secret_scalar(secret)?;
     let mut point = ProjectivePoint::IDENTITY;
     for m in 0..=max {
         if point == target {
@@ -67,11 +68,12 @@ pub fn decrypt_amount(ciphertext: &[u8], secret: &SecretKey, max: u64) -> Option
     None
 }
 
-/// ConfidentialMPTConvert's proof that the sender knows the secret key of `key`.
-pub fn prove_key(secret: &SecretKey, context: &[u8; 32]) -> [u8; KEY_PROOF_SIZE] {
-    let sk = secret_scalar(secret);
+/// ConfidentialMPTConvert's proof that the sender knows its secret key; `None` for a
+/// malformed secret.
+pub fn prove_key(secret: &SecretKey, context: &[u8; 32]) -> Option<[u8; KEY_PROOF_SIZE]> {
+    let sk = secret_scalar(secret)?;
     let key = g_mul(&sk);
-    schnorr_pair(&sk, |t| challenge(&key, &g_mul(t), context)).expect("k·G is never the identity")
+    schnorr_pair(&sk, |t| challenge(&key, &g_mul(t), context))
 }
 
 /// A proof `e || t + e·sk` from a fresh nonce `t`, whose commitments `challenge` hashes;
@@ -95,7 +97,7 @@ pub fn prove_clawback(
     ciphertext: &[u8],
     context: &[u8; 32],
 ) -> Option<[u8; CLAWBACK_PROOF_SIZE]> {
-    let sk = secret_scalar(secret);
+    let sk = secret_scalar(secret)?;
     let statement = Statement {
         key: g_mul(&sk),
         ciphertext: Ciphertext::decode(ciphertext)?,
@@ -130,7 +132,7 @@ pub fn prove_convert_back_sigma(
     spending: &[u8],
     context: &[u8; 32],
 ) -> Option<[u8; convert_back_proof::SIGMA_SIZE]> {
-    let (sk, rho) = (secret_scalar(secret), decode_nonzero_scalar(rho)?);
+    let (sk, rho) = (secret_scalar(secret)?, decode_nonzero_scalar(rho)?);
     let b = amount_scalar(balance);
     let spending = Ciphertext::decode(spending)?;
     if spending.c2 != g_mul(&b) + spending.c1 * sk {
@@ -241,10 +243,24 @@ mod tests {
     }
 
     #[test]
+    fn a_malformed_secret_gets_none_not_a_panic() {
+        let (_, pk) = generate_keypair();
+        let ct = encrypt_amount(5, &pk, &generate_blinding_factor()).unwrap();
+        for bytes in [[0u8; 32], [0xff; 32]] {
+            let bad = SecretKey::new(bytes);
+            assert_eq!(prove_key(&bad, &[0; 32]), None);
+            assert_eq!(prove_clawback(&bad, 5, &ct, &[0; 32]), None);
+            assert_eq!(decrypt_amount(&ct, &bad, 10), None);
+            let rho = generate_blinding_factor();
+            assert_eq!(prove_convert_back_sigma(&bad, 5, &rho, &ct, &[0; 32]), None);
+        }
+    }
+
+    #[test]
     fn key_proofs_verify_and_bind_key_and_context() {
         let (sk, pk) = generate_keypair();
         let (_, other) = generate_keypair();
-        let proof = prove_key(&sk, &[7; 32]);
+        let proof = prove_key(&sk, &[7; 32]).unwrap();
         assert!(verify_key_proof(&proof, &pk, &[7; 32]));
         assert!(!verify_key_proof(&proof, &pk, &[8; 32]));
         assert!(!verify_key_proof(&proof, &other, &[7; 32]));

@@ -12,9 +12,10 @@
 //! - [`clawback_proof`]: the issuer's proof of the amount it claws back.
 //! - [`convert_back_proof`]: the holder's proof that it owns what it converts back.
 //! - [`send_proof`]: the sender's proof that one amount goes to every party and is covered.
-//! - [`bulletproof`]: range proofs of one or two 64-bit values (not built yet).
+//! - [`bulletproof`]: range proofs of one or two 64-bit values (their layout; verification is
+//!   not built yet, so every range proof is refused).
 //! - [`client`]: the wallet's side (keys, encryption, proving), for tests and examples.
-//! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`.
+//! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`, and Pedersen commitments.
 //!
 //! Sizes are mpt-crypto's (`mpt_protocol.h`, `secp256k1_mpt.h`).
 

@@ -24,6 +24,8 @@ mod binary;
 mod checks;
 #[path = "engine/concurrency.rs"]
 mod concurrency;
+#[path = "engine/confidential.rs"]
+mod confidential;
 #[path = "engine/credentials.rs"]
 mod credentials;
 #[path = "engine/custody.rs"]

@@ -17,6 +17,7 @@ use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
 
 mod cleanup320;
+mod confidential;
 mod loan_v11;
 mod vault_v11;
 
@@ -86,6 +87,12 @@ pub enum Violation {
     /// negative interest due, or no broker or vault (rippled `ValidLoan`,
     /// `invariants/loan_v11.rs`).
     BadLoan,
+    /// A token's confidential balances without the issuer's mirror (or the reverse), or on
+    /// an issuance without lsfMPTCanHoldConfidentialBalance; a spending balance changed
+    /// without its version; a token with a balance deleted while confidential tokens
+    /// circulate; or ConfidentialOutstandingAmount above OutstandingAmount (rippled
+    /// `ValidConfidentialMPToken`, `invariants/confidential.rs`).
+    BadConfidentialMpt,
 }
 
 /// Which AccountRoots a transaction type may delete (rippled `AccountRootsNotDeleted`);
@@ -360,8 +367,9 @@ fn entry_shape(key: &Hash256, o: &StObject) -> Result<(), Violation> {
     Ok(())
 }
 
-/// For each issuance the change set touches, OutstandingAmount moves exactly as the
-/// sum of its holders' MPTAmounts and LockedAmounts does (so it stays their total), and
+/// For each issuance the change set touches, OutstandingAmount less the
+/// ConfidentialOutstandingAmount moves exactly as the sum of its holders' MPTAmounts and
+/// LockedAmounts does (so the public balances and the confidential total make it), and
 /// stays within MaximumAmount; the issuance's LockedAmount stays within it. A created or deleted entry counts as zero on its missing side.
 fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Violation> {
     let s = sf();
@@ -393,6 +401,7 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                         continue;
                     }
                     let out = o.u64_of(s.outstanding_amount).unwrap_or(0);
+                    let confidential = o.u64_of(s.confidential_outstanding_amount).unwrap_or(0);
                     let max = o
                         .u64_of(s.maximum_amount)
                         .unwrap_or(crate::protocol::mpt::MPT_AMOUNT_MAX);
@@ -400,7 +409,8 @@ fn check_mpt(items: &std::collections::BTreeMap<Hash256, Item>) -> Result<(), Vi
                     if sign > 0 && (out > max || locked > out) {
                         return Err(Violation::MptNotConserved);
                     }
-                    *delta.entry(id.0.to_vec()).or_default() -= sign * i128::from(out);
+                    let public = i128::from(out) - i128::from(confidential);
+                    *delta.entry(id.0.to_vec()).or_default() -= sign * public;
                 }
                 Mpt::None => {}
             }
@@ -433,6 +443,7 @@ pub fn permissioned_dex(
     cleanup320::check(sb, tx, ter)?; // fixCleanup3_2_0's invariants, whatever `dex`.
     vault_v11::check(sb)?; // LendingProtocolV1_1's vault rules, whatever `dex`.
     loan_v11::check(sb)?; // and its loan rules.
+    confidential::check(sb, ter)?; // ConfidentialTransfer's token rules.
     let s = sf();
     if dex == DexCheck::None || ter != super::ter::Ter::tesSUCCESS {
         return Ok(());

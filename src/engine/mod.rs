@@ -47,6 +47,7 @@ pub mod amm;
 pub mod batch;
 pub mod channel;
 pub mod check;
+pub mod confidential;
 pub mod consequences;
 pub mod credential;
 pub mod delegate;

@@ -15,8 +15,8 @@ use super::ter::Ter;
 use super::transactor::{ApplyConfig, ApplyContext, InnerApplied};
 use super::tx_type::TxType;
 use super::{
-    account, amm, batch, channel, check, credential, delegate, dex, did, domain, escrow, loan, mpt,
-    nft, oracle, payment, sponsor, trust, vault, xchain,
+    account, amm, batch, channel, check, confidential, credential, delegate, dex, did, domain,
+    escrow, loan, mpt, nft, oracle, payment, sponsor, trust, vault, xchain,
 };
 use crate::ledger::view::ReadView;
 use crate::protocol::st::StObject;
@@ -523,7 +523,41 @@ const ROWS: &[Transactor] = &[
     ),
     row!(SponsorshipSet, sponsor::sponsorship_set),
     row!(SponsorshipTransfer, sponsor::sponsorship_transfer),
+    row!(
+        ConfidentialMPTConvert,
+        confidential::confidential_mpt_convert,
+        CONFIDENTIAL
+    ),
+    row!(
+        ConfidentialMPTMergeInbox,
+        confidential::confidential_mpt_merge_inbox,
+        CONFIDENTIAL
+    ),
+    row!(
+        ConfidentialMPTConvertBack,
+        confidential::confidential_mpt_convert_back,
+        CONFIDENTIAL
+    ),
+    row!(
+        ConfidentialMPTSend,
+        confidential::confidential_mpt_send,
+        Rules {
+            extra_features: Some(credential::ids_allowed),
+            ..CONFIDENTIAL
+        }
+    ),
+    row!(
+        ConfidentialMPTClawback,
+        confidential::confidential_mpt_clawback,
+        CONFIDENTIAL
+    ),
 ];
+
+/// What the confidential MPT types pay: ten reference fees (`kConfidentialFeeMultiplier`).
+const CONFIDENTIAL: Rules = Rules {
+    fee: BaseFee::PlusUnits(confidential::extra_fee_units),
+    ..Rules::NONE
+};
 
 /// What every LoanBroker and Loan type needs beyond LendingProtocol.
 const LENDING: Rules = Rules::features(loan::lending_dependencies);

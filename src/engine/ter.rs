@@ -103,6 +103,7 @@ ters! {
     temARRAY_TOO_LARGE = -252, "Malformed: Array is too large.";
     temBAD_TRANSFER_FEE = -251, "Malformed: Transfer fee is outside valid range.";
     temINVALID_INNER_BATCH = -250, "Malformed: Invalid inner batch transaction.";
+    temBAD_CIPHERTEXT = -248, "Malformed: Invalid ciphertext.";
 
     tefFAILURE = -199, "Failed to apply.";
     tefALREADY = -198, "The exact transaction was already in this ledger.";
@@ -211,6 +212,7 @@ ters! {
     tecWRONG_ASSET = 194, "Wrong asset given.";
     tecLIMIT_EXCEEDED = 195, "Limit exceeded.";
     tecPRECISION_LOSS = 197, "The amounts used by the transaction cannot interact.";
+    tecBAD_PROOF = 199, "Proof cannot be verified.";
     tecNO_SPONSOR_PERMISSION = 200, "The sponsor has not given permission for this sponsorship.";
     tecXCHAIN_BAD_TRANSFER_ISSUE = 170, "Bad xchain transfer issue.";
     tecXCHAIN_NO_CLAIM_ID = 171, "No such xchain claim id.";

@@ -152,6 +152,16 @@ pub enum TxType {
     LoanManage = 82,
     /// LoanPay (not built: temDISABLED).
     LoanPay = 84,
+    /// ConfidentialMPTConvert.
+    ConfidentialMPTConvert = 85,
+    /// ConfidentialMPTMergeInbox.
+    ConfidentialMPTMergeInbox = 86,
+    /// ConfidentialMPTConvertBack.
+    ConfidentialMPTConvertBack = 87,
+    /// ConfidentialMPTSend.
+    ConfidentialMPTSend = 88,
+    /// ConfidentialMPTClawback.
+    ConfidentialMPTClawback = 89,
     /// SponsorshipTransfer.
     SponsorshipTransfer = 90,
     /// SponsorshipSet.
@@ -205,6 +215,11 @@ impl TxType {
             Batch => Feature::BatchV1_1,
             DelegateSet => Feature::PermissionDelegationV1_1,
             SponsorshipSet | SponsorshipTransfer => Feature::Sponsor,
+            ConfidentialMPTConvert
+            | ConfidentialMPTMergeInbox
+            | ConfidentialMPTConvertBack
+            | ConfidentialMPTSend
+            | ConfidentialMPTClawback => Feature::ConfidentialTransfer,
             _ => return None,
         })
     }

@@ -26,6 +26,8 @@ pub mod lsf_mpt {
     pub const CAN_TRANSFER: u32 = 0x0000_0020;
     /// Issuance: the issuer may claw back.
     pub const CAN_CLAWBACK: u32 = 0x0000_0040;
+    /// Issuance: holders may hold confidential balances (ConfidentialTransfer).
+    pub const CAN_HOLD_CONFIDENTIAL_BALANCE: u32 = 0x0000_0080;
     /// MPToken: the issuer authorized this holder.
     pub const AUTHORIZED: u32 = 0x0000_0002;
 }
@@ -125,7 +127,7 @@ pub mod lsif_mpt {
     pub const CAN_TRANSFER: u32 = 0x0000_0020;
     /// lsfMPTCanClawback can no longer be enabled.
     pub const CAN_CLAWBACK: u32 = 0x0000_0040;
-    /// lsfMPTCanHoldConfidentialBalance (confidential MPTs, not built).
+    /// lsfMPTCanHoldConfidentialBalance can no longer be enabled.
     pub const CAN_HOLD_CONFIDENTIAL_BALANCE: u32 = 0x0000_0080;
     /// MPTokenMetadata can no longer change.
     pub const METADATA: u32 = 0x0001_0000;

@@ -685,10 +685,10 @@ mod tests {
             Rules::from_entry(FeatureSet::EMPTY, Some(&entry)),
             Err(RulesError::Unknown(_))
         ));
-        let entry = entry_of(vec![Feature::ConfidentialTransfer.id(), Feature::AMM.id()]);
+        let entry = entry_of(vec![Feature::MPTokensV2.id(), Feature::AMM.id()]);
         assert_eq!(
             Rules::from_entry(FeatureSet::EMPTY, Some(&entry)),
-            Err(RulesError::Lacking(vec!["ConfidentialTransfer"]))
+            Err(RulesError::Lacking(vec!["MPTokensV2"]))
         );
         assert!(RuleBook::default().check().is_ok());
     }
@@ -727,7 +727,8 @@ mod tests {
         assert!(!ci.book.presets.contains(Feature::FixAMMv1_3));
         assert!(ci.book.genesis.is_empty());
         assert!(ci.book.presets.contains(Feature::Sponsor));
-        assert!(ci.dropped.contains(&"ConfidentialTransfer") && !ci.dropped.contains(&"Sponsor"));
+        assert!(ci.book.presets.contains(Feature::ConfidentialTransfer));
+        assert!(!ci.dropped.contains(&"ConfidentialTransfer") && !ci.dropped.contains(&"Sponsor"));
         assert!(ci.book.presets.contains(Feature::FixCleanup3_1_3));
         assert!(!ci.dropped.contains(&"fixCleanup3_1_3"), "{:?}", ci.dropped);
         assert!(ci.book.presets.contains(Feature::FixCleanup3_2_0));
@@ -812,9 +813,9 @@ mod tests {
         let last = mainnet_on(MAINNET_RECORDED_TO).expect("the last recorded day");
         assert!(last.book.genesis.contains(Feature::FixCleanup3_2_0));
         // Should mainnet enable one ledgerd lacks, the refusal names it (here a set with
-        // ConfidentialTransfer, which mainnet has not enabled: no day to name).
+        // MPTokensV2, which mainnet has not enabled: no day to name).
         let mut amendments = last.book.genesis;
-        amendments.insert(Feature::ConfidentialTransfer);
+        amendments.insert(Feature::MPTokensV2);
         let net = AsOf {
             name: "mainnet-2026-08-18".into(),
             amendments,
@@ -822,7 +823,7 @@ mod tests {
         };
         match network_lacking(&net) {
             RulesError::NetworkLacking { names, since, .. } => {
-                assert_eq!((names, since), (vec!["ConfidentialTransfer"], ""));
+                assert_eq!((names, since), (vec!["MPTokensV2"], ""));
             }
             other => panic!("{other:?}"),
         }
@@ -857,12 +858,12 @@ mod tests {
             .genesis
             .is_empty());
         let sponsor = AmendmentConfig {
-            up: names(&["ConfidentialTransfer"]),
+            up: names(&["MPTokensV2"]),
             ..AmendmentConfig::default()
         };
         assert_eq!(
             sponsor.resolve(None),
-            Err(RulesError::Lacking(vec!["ConfidentialTransfer"]))
+            Err(RulesError::Lacking(vec!["MPTokensV2"]))
         );
         let typo = AmendmentConfig {
             features: Some(names(&["fixAMMv13"])),

@@ -133,7 +133,7 @@ amendments! {
     Sponsor = "Sponsor", DefaultNo, false, Gated, None;
     BatchV1_1 = "BatchV1_1", DefaultNo, false, Gated, None;
     LendingProtocolV1_1 = "LendingProtocolV1_1", DefaultNo, false, Gated, None;
-    ConfidentialTransfer = "ConfidentialTransfer", DefaultNo, false, Lacking, None;
+    ConfidentialTransfer = "ConfidentialTransfer", DefaultNo, false, Gated, None;
     FixCleanup3_3_0 = "fixCleanup3_3_0", DefaultNo, false, Gated, None;
     FixCleanup3_2_0 = "fixCleanup3_2_0", DefaultNo, false, Gated, on(105928705, "2026-07-29T10:01:40Z", "350286C2517CBCA2D66FE785B115462ABCF947F8A3C69AB47EC7BF1E6CDFF862");
     MPTokensV2 = "MPTokensV2", Unsupported, false, Lacking, None;
@@ -508,14 +508,14 @@ mod tests {
         let mut s = FeatureSet::EMPTY;
         assert!(s.is_empty());
         s.insert(Feature::TrustSetAuth);
-        s.insert(Feature::ConfidentialTransfer);
-        assert!(s.contains(Feature::TrustSetAuth) && s.contains(Feature::ConfidentialTransfer));
+        s.insert(Feature::MPTokensV2);
+        assert!(s.contains(Feature::TrustSetAuth) && s.contains(Feature::MPTokensV2));
         assert!(!s.contains(Feature::AMM));
         assert_eq!(s.iter().count(), 2);
         let ids = s.sorted_ids();
         assert!(ids[0] < ids[1]);
-        assert_eq!(s.lacking(), vec!["ConfidentialTransfer"]);
-        s.remove(Feature::ConfidentialTransfer);
+        assert_eq!(s.lacking(), vec!["MPTokensV2"]);
+        s.remove(Feature::MPTokensV2);
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Feature::TrustSetAuth]);
     }
 }

@@ -135,7 +135,7 @@ fn malformed_issuances_are_refused_in_preflight() {
         create(ctf::REQUIRE_AUTH).h256("DomainID", ledgerd::protocol::types::Hash256::ZERO),
         Ter::temMALFORMED,
     );
-    env.apply(&alice, create(0x0080), Ter::temINVALID_FLAG);
+    env.apply(&alice, create(0x0100), Ter::temINVALID_FLAG);
     env.apply(
         &alice,
         fee(50_001, ctf::CAN_TRANSFER),

@@ -2677,7 +2677,12 @@ fn check_dynamic_mpt(o: &ledgerd::protocol::st::StObject) {
     let s = sf();
     if let Some(v) = o.u32_of(s.immutable_flags) {
         assert!(v != 0 && v & !lsif_mpt::ALL == 0, "ImmutableFlags {v:#x}");
-        assert_eq!(v & lsif_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE, 0);
+    }
+    if o.is_flag(lsf_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE) {
+        assert!(
+            o.get(s.transfer_fee).is_none(),
+            "a fee on confidential balances"
+        );
     }
     if let Some(f) = o.u16_of(s.transfer_fee) {
         assert!((1..=50_000).contains(&f), "TransferFee {f}");

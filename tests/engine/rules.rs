@@ -62,10 +62,8 @@ fn default_genesis_records_no_amendments_and_keeps_the_legacy_fees() {
     assert!(rules.recorded().is_empty());
     assert!(rules.enabled(Feature::AMM) && rules.enabled(Feature::FixAMMv1_3));
     assert!(rules.enabled(Feature::Sponsor), "every supported amendment");
-    assert!(
-        !rules.enabled(Feature::ConfidentialTransfer),
-        "ledgerd lacks it"
-    );
+    assert!(rules.enabled(Feature::ConfidentialTransfer));
+    assert!(!rules.enabled(Feature::MPTokensV2), "ledgerd lacks it");
 }
 
 #[test]
@@ -156,16 +154,16 @@ fn a_snapshot_takes_its_amendments_entry_and_refuses_what_ledgerd_lacks() {
         .expect("same ledger");
     assert_eq!(again.rules().recorded(), genesis);
     assert!(again.rules().enabled(Feature::FixAMMv1_3));
-    // The same ledger with ConfidentialTransfer recorded no longer hashes to its header, so
+    // The same ledger with MPTokensV2 recorded no longer hashes to its header, so
     // the rules are checked first: whatever the hash, the amendment ledgerd lacks is
     // refused by name.
-    let lacking = Feature::ConfidentialTransfer;
+    let lacking = Feature::MPTokensV2;
     match Ledgers::from_snapshot_bytes(presets, header, bytes(Some(lacking))) {
         Err(SnapshotError::Rules(RulesError::Lacking(names))) => {
-            assert_eq!(names, vec!["ConfidentialTransfer"])
+            assert_eq!(names, vec!["MPTokensV2"])
         }
         Err(other) => panic!("refused for {other}"),
-        Ok(_) => panic!("ConfidentialTransfer accepted"),
+        Ok(_) => panic!("MPTokensV2 accepted"),
     }
 }
 

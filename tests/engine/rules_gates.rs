@@ -343,12 +343,16 @@ fn mpt_issuance_mutations_need_dynamic_mpt() {
 #[test]
 fn an_issuance_set_changing_nothing_follows_the_vault_and_dynamic_mpt_rules() {
     // Before SingleAssetVault and DynamicMPT an issuance without lsfMPTCanLock takes no
-    // MPTokenIssuanceSet at all; with either, one that changes nothing is malformed.
+    // MPTokenIssuanceSet at all; with either (or ConfidentialTransfer), one that changes
+    // nothing is malformed.
+    let all = [
+        Feature::SingleAssetVault,
+        Feature::DynamicMPT,
+        Feature::ConfidentialTransfer,
+    ];
     for (off, want) in [
-        (
-            &[Feature::SingleAssetVault, Feature::DynamicMPT][..],
-            Ter::tecNO_PERMISSION,
-        ),
+        (&all[..], Ter::tecNO_PERMISSION),
+        (&all[..2], Ter::temMALFORMED),
         (&[Feature::DynamicMPT][..], Ter::temMALFORMED),
         (&[][..], Ter::temMALFORMED),
     ] {

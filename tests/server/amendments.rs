@@ -32,7 +32,15 @@ fn votes_are_an_admins_and_survive_a_restart() {
     let dir = tempfile::tempdir().expect("tempdir");
     let data = dir.path().join("data");
     let data = data.to_str().expect("path");
-    let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
+    let vetoed = [
+        "--data-dir",
+        data,
+        "--close-interval",
+        "0",
+        "--amendment-preset",
+        "ci",
+    ];
+    let server = Server::start_quiet(&vetoed);
     let addr = server.addr();
     // Enabled: no vote shown.
     let amm = feature(addr, json!({"feature": "AMM"}));
@@ -52,17 +60,16 @@ fn votes_are_an_admins_and_survive_a_restart() {
         gated,
         json!({"name": "fixCleanup3_2_0", "supported": true, "enabled": true})
     );
-    // Not enabled (ledgerd lacks its rules): the default vote of a DefaultNo amendment.
-    let lacking = feature(addr, json!({"feature": "ConfidentialTransfer"}));
+    // Vetoed by the preset: not in the book, the vote shown.
+    let vetoed_one = feature(addr, json!({"feature": "fixAMMv1_3"}));
     assert_eq!(
-        lacking,
-        json!({"name": "ConfidentialTransfer", "supported": false, "vetoed": true, "enabled": false})
+        vetoed_one,
+        json!({"name": "fixAMMv1_3", "supported": true, "vetoed": true, "enabled": false})
     );
-    // Every amendment ledgerd has is enabled in its book: the votes are shown on the one
-    // it lacks, voted up, down and up again.
-    let unveto = json!({"feature": "ConfidentialTransfer", "vetoed": false});
+    // Voted up, down and up again.
+    let unveto = json!({"feature": "fixAMMv1_3", "vetoed": false});
     assert_eq!(feature(addr, unveto.clone())["vetoed"], false);
-    let veto = json!({"feature": "ConfidentialTransfer", "vetoed": true});
+    let veto = json!({"feature": "fixAMMv1_3", "vetoed": true});
     assert_eq!(feature(addr, veto)["vetoed"], true);
     assert_eq!(feature(addr, unveto)["vetoed"], false);
     assert_eq!(
@@ -79,11 +86,11 @@ fn votes_are_an_admins_and_survive_a_restart() {
         "invalidParams"
     );
     assert!(server.terminate().success());
-    let server = Server::start_quiet(&["--data-dir", data, "--close-interval", "0"]);
+    let server = Server::start_quiet(&vetoed);
     let addr = server.addr();
-    // The last vote survives the restart (the default would be vetoed).
-    let lacking = feature(addr, json!({"feature": "ConfidentialTransfer"}));
-    assert_eq!(lacking["vetoed"], false, "{lacking}");
+    // The last vote survives the restart (the preset's would be vetoed).
+    let voted = feature(addr, json!({"feature": "fixAMMv1_3"}));
+    assert_eq!(voted["vetoed"], false, "{voted}");
     assert!(server.terminate().success());
 }
 
@@ -152,10 +159,12 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
         (&sponsor["enabled"], &sponsor["supported"]),
         (&json!(true), &json!(true))
     );
+    // ledgerd lacks no amendment the preset names (ConfidentialTransfer since
+    // 2026-11-29).
     let confidential = feature(addr, json!({"feature": "ConfidentialTransfer"}));
     assert_eq!(
         (&confidential["enabled"], &confidential["supported"]),
-        (&json!(false), &json!(false))
+        (&json!(true), &json!(true))
     );
     // Listed in the libraries' [features] and gated: kept.
     let cleanup = feature(addr, json!({"feature": "fixCleanup3_2_0"}));
@@ -177,7 +186,7 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
     assert_eq!(cleanup["enabled"], true, "{cleanup}");
     let log = server.log_text();
     assert!(
-        log.contains("ConfidentialTransfer")
+        !log.contains("ConfidentialTransfer")
             && !log.contains("fixCleanup3_2_0")
             && !log.contains("Sponsor")
             && !log.contains("fixCleanup3_1_3"),
@@ -199,11 +208,9 @@ fn an_up_vote_ledgerd_cannot_enable_is_refused_by_name() {
             }
         }
     };
-    let log = refused(&["--amendments", "fixAMMv1_3,Sponsor,ConfidentialTransfer"]);
+    let log = refused(&["--amendments", "fixAMMv1_3,Sponsor,MPTokensV2"]);
     assert!(
-        log.contains("ConfidentialTransfer")
-            && !log.contains("Sponsor")
-            && !log.contains("fixAMMv1_3,"),
+        log.contains("MPTokensV2") && !log.contains("Sponsor") && !log.contains("fixAMMv1_3,"),
         "{log}"
     );
     let log = refused(&["--veto-amendments", "fixNoSuchThing"]);

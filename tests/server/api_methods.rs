@@ -271,7 +271,7 @@ fn server_methods() {
     };
     assert_eq!(named("DID")["enabled"], true);
     assert_eq!(named("PriceOracle")["enabled"], true);
-    assert_eq!(named("ConfidentialTransfer")["enabled"], false);
+    assert_eq!(named("ConfidentialTransfer")["enabled"], true);
     let one = call(addr, "feature", json!({"feature": "MultiSign"}));
     assert_eq!(
         one["4C97EBA926031A7CF7D7B36FDE3ED66DDA5421192D63DE53FFB46E43B9DC8373"]["name"],

@@ -82,6 +82,7 @@ impl Account {
 }
 
 /// A transaction under construction.
+#[derive(Clone)]
 pub struct Tx(pub StObject);
 
 fn f(name: &str) -> Field {

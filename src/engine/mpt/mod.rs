@@ -320,9 +320,9 @@ fn transfer(
     credit(sb, id, from, &issuer, cost).into_result()
 }
 
-/// DynamicMPT: an `ImmutableFlags` naming the confidential-balance bit needs
-/// ConfidentialTransfer, which this ledger does not have (`temDISABLED`).
-pub fn immutable_flags_disabled(tx: &StObject) -> bool {
+/// DynamicMPT: an `ImmutableFlags` naming the confidential-balance bit, which needs
+/// ConfidentialTransfer (`temDISABLED` without it).
+pub fn names_confidential_bit(tx: &StObject) -> bool {
     tx.u32_of(sf().immutable_flags)
         .is_some_and(|v| v & lsif_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE != 0)
 }

@@ -59,7 +59,8 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Ter 
                 return Ter::tecOBJECT_NOT_FOUND;
             };
             let locked = token.u64_of(s.locked_amount).unwrap_or(0);
-            if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 || locked != 0 {
+            let confidential = crate::engine::confidential::has_confidential_state(&token);
+            if token.u64_of(s.mpt_amount).unwrap_or(0) != 0 || locked != 0 || confidential {
                 if issuance(view, &id).is_none() {
                     return Ter::tefINTERNAL;
                 }

@@ -7,9 +7,7 @@
 //! permissioned domain's members as holders of a RequireAuth issuance.
 
 use super::seq_proxy;
-use super::{
-    immutable_flags_disabled, immutable_flags_invalid, METADATA_LEN_MAX, TRANSFER_FEE_MAX,
-};
+use super::{immutable_flags_invalid, names_confidential_bit, METADATA_LEN_MAX, TRANSFER_FEE_MAX};
 use crate::engine::directory::insert_owned;
 use crate::engine::entry::{check_reserve, new_entry, own_new, with_threading};
 use crate::engine::registry::field_allowed;
@@ -17,7 +15,7 @@ use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_FULLY_CANONICAL_SIG, TF_UNIVERSAL_MASK};
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
-use crate::ledger::rules::Rules;
+use crate::ledger::rules::{enabled_now, Rules};
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::features::Feature;
@@ -39,9 +37,17 @@ pub mod tf {
     pub const CAN_TRANSFER: u32 = 0x0000_0020;
     /// The issuer may claw back.
     pub const CAN_CLAWBACK: u32 = 0x0000_0040;
+    /// Holders may hold confidential balances (ConfidentialTransfer).
+    pub const CAN_HOLD_CONFIDENTIAL_BALANCE: u32 = 0x0000_0080;
     /// Bits the type may not set (`tfMPTokenIssuanceCreateMask`).
     pub const MASK: u32 = super::TF_UNIVERSAL_MASK
-        & !(CAN_LOCK | REQUIRE_AUTH | CAN_ESCROW | CAN_TRADE | CAN_TRANSFER | CAN_CLAWBACK);
+        & !(CAN_LOCK
+            | REQUIRE_AUTH
+            | CAN_ESCROW
+            | CAN_TRADE
+            | CAN_TRANSFER
+            | CAN_CLAWBACK
+            | CAN_HOLD_CONFIDENTIAL_BALANCE);
 }
 
 /// checkExtraFeatures: a `DomainID` needs PermissionedDomains and SingleAssetVault;
@@ -57,10 +63,15 @@ pub fn preflight(tx: &StObject, _account: &AccountId) -> Ter {
     if tx.flags() & tf::MASK != 0 {
         return Ter::temINVALID_FLAG;
     }
-    // DynamicMPT's ImmutableFlags (XLS-94).
-    if immutable_flags_disabled(tx) {
+    // Confidential balances need ConfidentialTransfer and never pay a transfer fee.
+    let confidential = tx.flags() & tf::CAN_HOLD_CONFIDENTIAL_BALANCE != 0;
+    if (confidential || names_confidential_bit(tx)) && !enabled_now(Feature::ConfidentialTransfer) {
         return Ter::temDISABLED;
     }
+    if confidential && tx.u16_of(s.transfer_fee).is_some_and(|f| f > 0) {
+        return Ter::temBAD_TRANSFER_FEE;
+    }
+    // DynamicMPT's ImmutableFlags (XLS-94).
     if immutable_flags_invalid(tx) {
         return Ter::temINVALID_FLAG;
     }

@@ -1,13 +1,16 @@
 //! MPTokenIssuanceSet (rippled `MPTokenIssuanceSet.cpp`, with DynamicMPT as XLS-94 has
-//! it, and SingleAssetVault's DomainID; without confidential MPTs): the issuer of an issuance
+//! it, SingleAssetVault's DomainID and ConfidentialTransfer's keys): the issuer of an issuance
 //! created with tfMPTCanLock locks or unlocks it, for every holder or (with `Holder`) for
 //! one. With DynamicMPT the issuer also mutates the issuance: `tfMPTSet*` flags enable a
 //! capability for good, `MPTokenMetadata` and `TransferFee` are replaced (removed when
 //! empty or zero), and `ImmutableFlags` bits are added to the issuance's; a bit already
-//! there forbids the change it names (`tecNO_PERMISSION`).
+//! there forbids the change it names (`tecNO_PERMISSION`). With ConfidentialTransfer the
+//! issuer registers its ElGamal key (`IssuerEncryptionKey`, with an optional
+//! `AuditorEncryptionKey`) once, on an issuance that holds or is enabled to hold
+//! confidential balances, while none circulate.
 
 use super::{
-    immutable_flags_disabled, immutable_flags_invalid, issuance, mptoken, METADATA_LEN_MAX,
+    immutable_flags_invalid, issuance, mptoken, names_confidential_bit, METADATA_LEN_MAX,
     TRANSFER_FEE_MAX,
 };
 use crate::engine::entry::set_flags;
@@ -19,6 +22,7 @@ use crate::ledger::rules::enabled_now;
 use crate::ledger::rules::Rules;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
+use crate::protocol::confidential;
 use crate::protocol::features::Feature;
 use crate::protocol::st::{StObject, StValue};
 use crate::protocol::types::{AccountId, Hash256};
@@ -41,7 +45,7 @@ pub mod tf {
     pub const SET_CAN_TRANSFER: u32 = 0x0000_0040;
     /// DynamicMPT: enable lsfMPTCanClawback.
     pub const SET_CAN_CLAWBACK: u32 = 0x0000_0080;
-    /// DynamicMPT: enable confidential balances (ConfidentialTransfer: not built).
+    /// DynamicMPT with ConfidentialTransfer: enable lsfMPTCanHoldConfidentialBalance.
     pub const SET_CAN_HOLD_CONFIDENTIAL_BALANCE: u32 = 0x0000_0100;
     /// The capability-setting flags (`tfMPTokenIssuanceSetEnableFlagMask`).
     pub const ENABLE_MASK: u32 = SET_CAN_LOCK
@@ -56,8 +60,8 @@ pub mod tf {
 }
 
 /// Each capability-setting flag, the ImmutableFlags bit that forbids it and the issuance
-/// flag it sets (rippled's `flagMapping`, less the confidential one).
-const CAPABILITIES: [(u32, u32, u32); 6] = [
+/// flag it sets (rippled's `flagMapping`).
+const CAPABILITIES: [(u32, u32, u32); 7] = [
     (tf::SET_CAN_LOCK, lsif_mpt::CAN_LOCK, lsf_mpt::CAN_LOCK),
     (
         tf::SET_REQUIRE_AUTH,
@@ -80,7 +84,25 @@ const CAPABILITIES: [(u32, u32, u32); 6] = [
         lsif_mpt::CAN_CLAWBACK,
         lsf_mpt::CAN_CLAWBACK,
     ),
+    (
+        tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE,
+        lsif_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE,
+        lsf_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE,
+    ),
 ];
+
+/// The transaction registers an issuer or auditor encryption key.
+fn sets_keys(tx: &StObject) -> bool {
+    let s = sf();
+    tx.get(s.issuer_encryption_key).is_some() || tx.get(s.auditor_encryption_key).is_some()
+}
+
+/// It uses what ConfidentialTransfer brings: a key, or the confidential capability.
+fn uses_confidential(tx: &StObject) -> bool {
+    sets_keys(tx)
+        || tx.flags() & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0
+        || names_confidential_bit(tx)
+}
 
 /// The transaction mutates the issuance (rippled's `isMutate`).
 fn is_mutate(tx: &StObject) -> bool {
@@ -106,8 +128,7 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     if is_mutate(tx) && !enabled_now(Feature::DynamicMPT) {
         return Ter::temDISABLED;
     }
-    // Confidential balances (ConfidentialTransfer): not built.
-    if flags & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0 || immutable_flags_disabled(tx) {
+    if uses_confidential(tx) && !enabled_now(Feature::ConfidentialTransfer) {
         return Ter::temDISABLED;
     }
     let domain = tx.get(s.domain_id).is_some();
@@ -126,12 +147,36 @@ pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     }
     let mutate = is_mutate(tx);
     // Nothing to change (a rule of SingleAssetVault's and DynamicMPT's).
-    let checks_change = enabled_now(Feature::SingleAssetVault) || enabled_now(Feature::DynamicMPT);
-    if checks_change && flags == 0 && !domain && !mutate {
+    let checks_change = enabled_now(Feature::SingleAssetVault)
+        || enabled_now(Feature::DynamicMPT)
+        || enabled_now(Feature::ConfidentialTransfer);
+    if checks_change && flags == 0 && !domain && !mutate && !sets_keys(tx) {
         return Ter::temMALFORMED;
     }
     if mutate {
-        return preflight_mutation(tx, holder.is_some());
+        let t = preflight_mutation(tx, holder.is_some());
+        if t != Ter::tesSUCCESS {
+            return t;
+        }
+    }
+    preflight_keys(tx, holder.is_some())
+}
+
+/// preflight of the encryption keys: never for one holder, the auditor's only with the
+/// issuer's, each a valid compressed point.
+fn preflight_keys(tx: &StObject, has_holder: bool) -> Ter {
+    let s = sf();
+    let issuer_key = tx.blob_of(s.issuer_encryption_key);
+    let auditor_key = tx.blob_of(s.auditor_encryption_key);
+    if has_holder && (issuer_key.is_some() || auditor_key.is_some()) {
+        return Ter::temMALFORMED;
+    }
+    if auditor_key.is_some() && issuer_key.is_none() {
+        return Ter::temMALFORMED;
+    }
+    let bad = |k: Option<&[u8]>| k.is_some_and(|k| !confidential::is_valid_point(k));
+    if bad(issuer_key) || bad(auditor_key) {
+        return Ter::temMALFORMED;
     }
     Ter::tesSUCCESS
 }
@@ -156,6 +201,11 @@ fn preflight_mutation(tx: &StObject, has_holder: bool) -> Ter {
     }
     if immutable_flags_invalid(tx) {
         return Ter::temINVALID_FLAG;
+    }
+    // Confidential balances never pay a transfer fee.
+    let enables_confidential = tx.flags() & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0;
+    if enables_confidential && tx.u16_of(s.transfer_fee).is_some_and(|f| f > 0) {
+        return Ter::temBAD_TRANSFER_FEE;
     }
     Ter::tesSUCCESS
 }
@@ -190,7 +240,35 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         }
     }
     preclaim_domain(view, &iss, tx).into_result()?;
-    preclaim_mutation(&iss, tx).into_result()
+    preclaim_mutation(&iss, tx).into_result()?;
+    preclaim_confidential(&iss, tx).into_result()
+}
+
+/// preclaim of what ConfidentialTransfer adds: the capability is enabled only while no
+/// confidential balance circulates and without a transfer fee (which it then forbids);
+/// each key is registered once, on an issuance that holds or is being enabled to hold
+/// confidential balances, while none circulate.
+fn preclaim_confidential(iss: &StObject, tx: &StObject) -> Ter {
+    let s = sf();
+    let circulating = iss.u64_of(s.confidential_outstanding_amount).unwrap_or(0) > 0;
+    let enables = tx.flags() & tf::SET_CAN_HOLD_CONFIDENTIAL_BALANCE != 0;
+    let fee_now = iss.u16_of(s.transfer_fee).unwrap_or(0) > 0;
+    if enables && (circulating || fee_now) {
+        return Ter::tecNO_PERMISSION;
+    }
+    let confidential = iss.is_flag(lsf_mpt::CAN_HOLD_CONFIDENTIAL_BALANCE);
+    if tx.u16_of(s.transfer_fee).is_some_and(|f| f > 0) && confidential {
+        return Ter::tecNO_PERMISSION;
+    }
+    for key in [s.issuer_encryption_key, s.auditor_encryption_key] {
+        if tx.get(key).is_none() {
+            continue;
+        }
+        if iss.get(key).is_some() || !(confidential || enables) || circulating {
+            return Ter::tecNO_PERMISSION;
+        }
+    }
+    Ter::tesSUCCESS
 }
 
 /// A `DomainID` (SingleAssetVault): only on a RequireAuth issuance (`tecNO_PERMISSION`),
@@ -260,6 +338,11 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Ter {
     }
     if is_mutate(ctx.tx) {
         mutate(&mut entry, ctx.tx);
+    }
+    for key in [s.issuer_encryption_key, s.auditor_encryption_key] {
+        if let Some(k) = ctx.tx.blob_of(key) {
+            entry.set(key, StValue::Blob(k.to_vec()));
+        }
     }
     match ctx.tx.h256_of(s.domain_id) {
         Some(d) if d == Hash256::ZERO => drop(entry.remove(s.domain_id)),

@@ -183,6 +183,21 @@ fn convert_back_sigma_verifies(case: &Value) {
     every_byte_matters(&commitment, "the balance commitment", |c| {
         verify(sigma, &key, &spending, c, &context)
     });
+    // The whole proof, its range proof included (sampled: every 11th byte).
+    let amount = case["amount"].as_u64().unwrap();
+    let whole = |p: &[u8], amount: u64| {
+        ct::verify_convert_back_proof(p, &key, &spending, &commitment, amount, &context)
+    };
+    assert!(
+        whole(&proof, amount),
+        "the library's whole ConvertBack proof"
+    );
+    assert!(!whole(&proof, amount + 1), "another amount");
+    for i in (ct::convert_back_proof::SIGMA_SIZE..proof.len()).step_by(11) {
+        let mut bad = proof.clone();
+        bad[i] ^= 0x01;
+        assert!(!whole(&bad, amount), "range proof byte {i}");
+    }
 }
 
 fn send_sigma_verifies(case: &Value) {
@@ -227,6 +242,21 @@ fn send_sigma_verifies(case: &Value) {
     every_byte_matters(&spending, "the sender's spending balance", |c| {
         verify(sigma, &parties, c, &pc_m, &pc_b)
     });
+    // The whole proof, its aggregated range proof included (sampled: every 11th byte).
+    let list: Vec<Participant> = parties
+        .iter()
+        .map(|(k, c)| Participant {
+            key: k,
+            ciphertext: c,
+        })
+        .collect();
+    let whole = |p: &[u8]| ct::verify_send_proof(p, &list, &spending, &pc_m, &pc_b, &context);
+    assert!(whole(&proof), "the library's whole Send proof");
+    for i in (ct::send_proof::SIGMA_SIZE..proof.len()).step_by(11) {
+        let mut bad = proof.clone();
+        bad[i] ^= 0x01;
+        assert!(!whole(&bad), "range proof byte {i}");
+    }
     for i in 0..parties.len() {
         every_byte_matters(
             &parties[i].1[33..],

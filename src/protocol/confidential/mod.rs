@@ -12,8 +12,7 @@
 //! - [`clawback_proof`]: the issuer's proof of the amount it claws back.
 //! - [`convert_back_proof`]: the holder's proof that it owns what it converts back.
 //! - [`send_proof`]: the sender's proof that one amount goes to every party and is covered.
-//! - [`bulletproof`]: range proofs of one or two 64-bit values (their layout; verification is
-//!   not built yet, so every range proof is refused).
+//! - [`bulletproof`]: range proofs of one or two 64-bit values (verified; not yet proved).
 //! - [`client`]: the wallet's side (keys, encryption, proving), for tests and examples.
 //! - [`generators`]: the NUMS bases `H`, `G_i`, `H_i`, `U`, and Pedersen commitments.
 //!
@@ -51,8 +50,7 @@ pub const SINGLE_BULLETPROOF_SIZE: usize = 688;
 pub const DOUBLE_BULLETPROOF_SIZE: usize = 754;
 
 // ---------------------------------------------------------------------------------------------
-// The validator's API, as the engine calls it. The ConvertBack and Send verifiers refuse
-// every proof until the Bulletproof verifier lands (their sigma parts are real).
+// The validator's API, as the engine calls it.
 // ---------------------------------------------------------------------------------------------
 
 /// One party to a confidential amount: its ElGamal public key and the ciphertext under it.

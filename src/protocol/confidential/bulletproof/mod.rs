@@ -1,13 +1,21 @@
 //! Bulletproof range proofs over secp256k1 as mpt-crypto makes them: one or two 64-bit values,
 //! committed as `v·G + γ·H`, bound to a transaction by its context hash.
 //!
-//! Done: the proof layout and its checks, byte for byte as `secp256k1_bulletproof_verify_agg`
-//! (`bulletproof_aggregated.c`) unpacks it: `m ∈ {1, 2}`, length `292 + 66·log2(64·m)`
-//! (688 and 754 bytes), the points `A, S, T1, T2, L_0.., R_0..` as compressed points and
-//! `a, b, t̂, τx, μ` as scalars in `[1, n)`.
+//! The proof layout is `secp256k1_bulletproof_verify_agg`'s (`bulletproof_aggregated.c`):
+//! `m ∈ {1, 2}`, length `292 + 66·log2(64·m)` (688 and 754 bytes), the points
+//! `A, S, T1, T2, L_0.., R_0..` compressed and `a, b, t̂, τx, μ` as scalars in `[1, n)`.
 //!
-//! Not done: the transcript (y, z, x, the IPA challenges) and the verification equations, so
-//! [`verify_range`] still refuses every proof, and [`prove_range`] proves nothing.
+//! - [`transcript`]: the Fiat-Shamir challenges.
+//! - [`verify`]: the verification equations ([`verify_range`]).
+//! - [`msm`]: the multi-scalar multiplication they come to.
+//!
+//! [`prove_range`] is not built yet: it proves nothing.
+
+mod msm;
+mod transcript;
+mod verify;
+
+pub use verify::verify_range;
 
 use k256::{ProjectivePoint, Scalar};
 
@@ -88,16 +96,6 @@ impl RangeProof {
     }
 }
 
-/// Whether `proof` shows that each commitment (one or two) opens to a value below 2^64.
-///
-/// Refuses every proof until the transcript and the equations are ported (see the module doc).
-pub fn verify_range(proof: &[u8], commitments: &[ProjectivePoint], _context: &[u8; 32]) -> bool {
-    let Some(_parsed) = RangeProof::parse(proof, commitments.len()) else {
-        return false;
-    };
-    false
-}
-
 /// A proof that each value (one or two) is below 2^64, for commitments `v_i·G + γ_i·H`.
 ///
 /// Not built yet: returns an empty proof, which [`verify_range`] refuses.
@@ -157,25 +155,67 @@ mod tests {
     }
 
     #[test]
-    fn verify_still_refuses() {
+    fn a_layout_without_a_proof_behind_it_is_refused() {
         let c = ProjectivePoint::GENERATOR;
         assert!(!verify_range(&well_formed(1), &[c], &[0; 32]));
         assert!(!verify_range(&well_formed(2), &[c, c], &[0; 32]));
         assert!(prove_range(&[1], &[Scalar::ONE], &[0; 32]).is_empty());
     }
 
-    /// mpt-crypto's own proofs (tests/fixtures/confidential_bulletproof.json) unpack; verifying
-    /// them waits for the transcript port.
-    #[test]
-    fn mpt_crypto_proofs_parse() {
+    /// A fixture proof (tests/fixtures/confidential_bulletproof.json), its commitments and
+    /// context.
+    fn fixture(name: &str) -> (Vec<u8>, Vec<ProjectivePoint>, [u8; 32]) {
         let fixture: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../tests/fixtures/confidential_bulletproof.json"
+            "../../../../tests/fixtures/confidential_bulletproof.json"
         ))
         .unwrap();
+        let f = &fixture[name];
+        let hex_of = |v: &serde_json::Value| hex::decode(v.as_str().unwrap()).unwrap();
+        let point = |v: &serde_json::Value| decode_point(&hex_of(v)).unwrap();
+        let balance = point(&f["balance_commitment"]);
+        let commitments = if name == "m1" {
+            let amount = f["amount"].as_u64().unwrap();
+            vec![balance - ProjectivePoint::GENERATOR * Scalar::from(amount)]
+        } else {
+            let amount = point(&f["amount_commitment"]);
+            vec![amount, balance - amount]
+        };
+        let context: [u8; 32] = hex_of(&f["context"]).try_into().unwrap();
+        (hex_of(&f["proof"]), commitments, context)
+    }
+
+    /// mpt-crypto's own proofs verify; any other context, commitment order or a
+    /// commitment moved by one unit does not.
+    #[test]
+    fn mpt_crypto_proofs_verify_and_nothing_else_does() {
         for (name, m) in [("m1", 1), ("m2", 2)] {
-            let proof = hex::decode(fixture[name]["proof"].as_str().unwrap()).unwrap();
+            let (proof, commitments, context) = fixture(name);
             assert_eq!(proof.len(), proof_len(m));
-            assert!(RangeProof::parse(&proof, m).is_some(), "{name}");
+            assert!(verify_range(&proof, &commitments, &context), "{name}");
+            let mut other = context;
+            other[0] ^= 1;
+            assert!(
+                !verify_range(&proof, &commitments, &other),
+                "{name} context"
+            );
+            let mut moved = commitments.clone();
+            moved[0] += ProjectivePoint::GENERATOR;
+            assert!(!verify_range(&proof, &moved, &context), "{name} commitment");
+            if m == 2 {
+                let swapped = vec![commitments[1], commitments[0]];
+                assert!(!verify_range(&proof, &swapped, &context), "swapped");
+            }
+        }
+    }
+
+    /// Every single-byte change of a proof is refused (every 7th position, to keep it quick).
+    #[test]
+    fn every_mutation_is_refused() {
+        let (proof, commitments, context) = fixture("m1");
+        for i in (0..proof.len()).step_by(7) {
+            let mut bad = proof.clone();
+            bad[i] ^= 0x01;
+            assert!(!verify_range(&bad, &commitments, &context), "byte {i}");
         }
     }
 }

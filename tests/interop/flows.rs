@@ -1,7 +1,7 @@
 //! Interop: xrpl-py (over HTTP and over WebSocket), xrpl.js and wscat drive the real
 //! `ledgerd` binary, unmodified, through the authorized-trust-line and payment-channel flows,
 //! through the MPT, DID, price-oracle and credential flows of their own integration tests
-//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
+//! (`mpt_flow.mjs`, `py_mpt_flow.py`, `confidential_flow.mjs`, `py_confidential_flow.py`, `did_oracle_flow.mjs`, `py_did_oracle_flow.py`,
 //! `credential_flow.mjs`, `py_credential_flow.py`, `dynamic_mpt_flow.mjs`,
 //! `permissioned_dex_flow.mjs`, `py_permissioned_dex_flow.py`,
 //! `py_dynamic_mpt_flow.py`) and the delegation flows (`delegate_flow.mjs`,
@@ -475,6 +475,19 @@ fn xrpl_py_token_escrow_flow() {
     xrpl_py_on_a_fresh_server("py_token_escrow_flow.py", "xrpl-py token escrow flow");
 }
 
+/// A confidential MPT lifecycle with xrpl.js and `@xrplf/mpt-crypto`
+/// (`confidential_flow.mjs`): convert, merge, send, convert back, claw back; each party
+/// decrypts what it expects; a tampered proof is tecBAD_PROOF.
+fn xrpl_js_confidential_flow() {
+    xrpl_js_on_a_fresh_server("confidential_flow.mjs", "xrpl.js confidential MPT flow");
+}
+
+/// The same lifecycle with xrpl-py and xrpl-py-confidential over HTTP
+/// (`py_confidential_flow.py`).
+fn xrpl_py_confidential_flow() {
+    xrpl_py_on_a_fresh_server("py_confidential_flow.py", "xrpl-py confidential MPT flow");
+}
+
 /// This module's trials, slowest first so the last to start are short.
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::trials![
@@ -490,6 +503,8 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         xrpl_py_over_http,
         xrpl_py_over_websocket,
         xrpl_js_over_websocket,
+        xrpl_js_confidential_flow,
+        xrpl_py_confidential_flow,
         xrpl_js_mpt_flow,
         xrpl_py_mpt_flow,
         xrpl_js_did_and_oracle_flow,

@@ -22,11 +22,12 @@ use crate::protocol::xchain::XChainBridge;
 
 /// UInt64 fields rippled prints and parses in base ten (`SField::sMD_BaseTen` in
 /// sfields.macro); every other UInt64 is lower-case hex without leading zeros.
-pub const UINT64_BASE_TEN_FIELDS: [&str; 4] = [
+pub const UINT64_BASE_TEN_FIELDS: [&str; 5] = [
     "MaximumAmount",
     "OutstandingAmount",
     "MPTAmount",
     "LockedAmount",
+    "ConfidentialOutstandingAmount",
 ];
 
 /// Pseudo type codes of the untyped object fields (`Transaction`, `LedgerEntry`,

@@ -11,7 +11,7 @@ use super::key_proof::challenge;
 use super::point::{
     amount_scalar, decode_nonzero_scalar, decode_point, encode_point, encode_scalar, g_mul,
 };
-use super::{convert_back_proof, generators};
+use super::{bulletproof, convert_back_proof, generators, send_proof};
 use super::{CIPHERTEXT_SIZE, CLAWBACK_PROOF_SIZE, KEY_PROOF_SIZE, POINT_SIZE};
 use crate::protocol::secret::SecretBytes;
 
@@ -160,6 +160,87 @@ pub fn prove_convert_back_sigma(
     Some(proof)
 }
 
+/// ConfidentialMPTConvertBack's whole proof (816 bytes): the sigma part, then the range
+/// proof that `balance − amount` (committed as `PC_b − amount·G`, blinding `rho`) is a
+/// 64-bit value. `None` if `spending` does not hold `balance` or the amount exceeds it.
+pub fn prove_convert_back(
+    secret: &SecretKey,
+    balance: u64,
+    amount: u64,
+    rho: &[u8],
+    spending: &[u8],
+    context: &[u8; 32],
+) -> Option<Vec<u8>> {
+    let rest = balance.checked_sub(amount)?;
+    let sigma = prove_convert_back_sigma(secret, balance, rho, spending, context)?;
+    let range = bulletproof::prove_range(&[rest], &[decode_nonzero_scalar(rho)?], context);
+    Some([&sigma[..], &range].concat())
+}
+
+/// What a Send proves: `amount` encrypted with the one randomness `r` under each of
+/// `keys` (the sender's first) and committed as `amount·G + r·H`, and the sender's
+/// `spending` balance holding `balance`, committed as `balance·G + rho·H`.
+pub struct SendWitness<'a> {
+    /// The sender's secret key.
+    pub secret: &'a SecretKey,
+    /// The amount sent.
+    pub amount: u64,
+    /// The shared ElGamal randomness (also the amount commitment's blinding).
+    pub r: &'a [u8],
+    /// The sender's spending balance, in clear.
+    pub balance: u64,
+    /// The balance commitment's blinding.
+    pub rho: &'a [u8],
+    /// The participants' public keys: sender, destination, issuer, auditor if any.
+    pub keys: &'a [[u8; POINT_SIZE]],
+    /// The sender's ConfidentialBalanceSpending.
+    pub spending: &'a [u8],
+}
+
+/// ConfidentialMPTSend's whole proof (946 bytes): the compact sigma proof, then the
+/// aggregated range proof of the amount and of what remains. `None` for a witness that
+/// does not hold (a balance the spending does not encrypt, an amount above it).
+pub fn prove_send(w: &SendWitness, context: &[u8; 32]) -> Option<Vec<u8>> {
+    let [sk, r, rho] = [
+        secret_scalar(w.secret)?,
+        decode_nonzero_scalar(w.r)?,
+        decode_nonzero_scalar(w.rho)?,
+    ];
+    let rest = w.balance.checked_sub(w.amount)?;
+    let (m, b) = (amount_scalar(w.amount), amount_scalar(w.balance));
+    let keys = w.keys.iter().map(|k| decode_point(k)).collect::<Option<Vec<_>>>()?;
+    let spending = Ciphertext::decode(w.spending)?;
+    if spending.c2 != g_mul(&b) + spending.c1 * sk {
+        return None;
+    }
+    let s = send_proof::Statement {
+        c1: g_mul(&r),
+        c2: keys.iter().map(|k| g_mul(&m) + k * &r).collect(),
+        keys,
+        amount_commitment: generators::commit(w.amount, &r),
+        balance_commitment: generators::commit(w.balance, &rho),
+        spending,
+    };
+    let [t_m, t_r, t_b, t_rb, t_sk] = [(); 5].map(|_| random_nonzero());
+    let h = generators::h();
+    let t = send_proof::Commitments {
+        t1: g_mul(&t_r),
+        t2: s.keys.iter().map(|k| k * &t_r + g_mul(&t_m)).collect(),
+        rest: [
+            g_mul(&t_m) + h * t_r,
+            g_mul(&t_b) + h * t_rb,
+            g_mul(&t_sk),
+            s.spending.c1 * t_sk + g_mul(&t_b),
+        ],
+    };
+    let e = send_proof::challenge(&s, &t, context)?;
+    let responses = [e, t_m + e * m, t_r + e * r, t_b + e * b, t_rb + e * rho, t_sk + e * sk];
+    let mut proof: Vec<u8> = responses.iter().flat_map(encode_scalar).collect();
+    let range = bulletproof::prove_range(&[w.amount, rest], &[r, rho - r], context);
+    proof.extend_from_slice(&range);
+    Some(proof)
+}
+
 fn scalar_pair(a: &Scalar, b: &Scalar) -> [u8; 64] {
     let mut out = [0u8; 64];
     out[..32].copy_from_slice(&encode_scalar(a));
@@ -181,6 +262,48 @@ mod tests {
         let zero = encrypt_amount(0, &pk, &generate_blinding_factor()).unwrap();
         assert_eq!(decrypt_amount(&zero, &sk, 10), Some(0));
         assert!(format!("{sk:?}").contains("***"));
+    }
+
+    /// Whole ConvertBack and Send proofs verify with the validator's functions, and only
+    /// for what they prove.
+    #[test]
+    fn whole_convert_back_and_send_proofs_verify() {
+        use super::super::{verify_convert_back_proof, verify_send_proof, Participant};
+        let (sk, pk) = generate_keypair();
+        let spending = encrypt_amount(1000, &pk, &generate_blinding_factor()).unwrap();
+        let rho = generate_blinding_factor();
+        let pc_b = pedersen_commitment(1000, &rho).unwrap();
+        let ctx = [3; 32];
+        let proof = prove_convert_back(&sk, 1000, 400, &rho, &spending, &ctx).unwrap();
+        assert!(verify_convert_back_proof(&proof, &pk, &spending, &pc_b, 400, &ctx));
+        assert!(!verify_convert_back_proof(&proof, &pk, &spending, &pc_b, 401, &ctx));
+        assert!(prove_convert_back(&sk, 1000, 1001, &rho, &spending, &ctx).is_none());
+        let keys = [pk, generate_keypair().1, generate_keypair().1];
+        let r = generate_blinding_factor();
+        let witness = SendWitness {
+            secret: &sk,
+            amount: 300,
+            r: &r,
+            balance: 1000,
+            rho: &rho,
+            keys: &keys,
+            spending: &spending,
+        };
+        let proof = prove_send(&witness, &ctx).unwrap();
+        let cts: Vec<_> = keys
+            .iter()
+            .map(|k| encrypt_amount(300, k, &r).unwrap())
+            .collect();
+        let parties: Vec<Participant> = keys
+            .iter()
+            .zip(&cts)
+            .map(|(k, c)| Participant { key: k, ciphertext: c })
+            .collect();
+        let pc_m = pedersen_commitment(300, &r).unwrap();
+        assert!(verify_send_proof(&proof, &parties, &spending, &pc_m, &pc_b, &ctx));
+        assert!(!verify_send_proof(&proof, &parties, &spending, &pc_m, &pc_b, &[4; 32]));
+        let more = SendWitness { amount: 1001, ..witness };
+        assert!(prove_send(&more, &ctx).is_none());
     }
 
     #[test]

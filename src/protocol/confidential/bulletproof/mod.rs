@@ -8,13 +8,14 @@
 //! - [`transcript`]: the Fiat-Shamir challenges.
 //! - [`verify`]: the verification equations ([`verify_range`]).
 //! - [`msm`]: the multi-scalar multiplication they come to.
-//!
-//! [`prove_range`] is not built yet: it proves nothing.
+//! - [`prove`]: the wallet's side ([`prove_range`]).
 
 mod msm;
+mod prove;
 mod transcript;
 mod verify;
 
+pub use prove::prove_range;
 pub use verify::verify_range;
 
 use k256::{ProjectivePoint, Scalar};
@@ -96,13 +97,6 @@ impl RangeProof {
     }
 }
 
-/// A proof that each value (one or two) is below 2^64, for commitments `v_i·G + γ_i·H`.
-///
-/// Not built yet: returns an empty proof, which [`verify_range`] refuses.
-pub fn prove_range(_values: &[u64], _blindings: &[Scalar], _context: &[u8; 32]) -> Vec<u8> {
-    Vec::new()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,7 +153,41 @@ mod tests {
         let c = ProjectivePoint::GENERATOR;
         assert!(!verify_range(&well_formed(1), &[c], &[0; 32]));
         assert!(!verify_range(&well_formed(2), &[c, c], &[0; 32]));
-        assert!(prove_range(&[1], &[Scalar::ONE], &[0; 32]).is_empty());
+    }
+
+    /// ledgerd's proofs verify for 0, 1, 2^64 − 1 and random values, one or two at a time,
+    /// and only with their own commitments and context.
+    #[test]
+    fn proofs_round_trip() {
+        use crate::protocol::confidential::generators::commit;
+        use k256::elliptic_curve::Field;
+        let mut rng = rand::thread_rng();
+        let context = [9u8; 32];
+        for values in [vec![0], vec![1], vec![u64::MAX], vec![rand::random()], vec![5, u64::MAX]] {
+            let blindings: Vec<Scalar> = values.iter().map(|_| Scalar::random(&mut rng)).collect();
+            let commitments: Vec<ProjectivePoint> =
+                values.iter().zip(&blindings).map(|(v, g)| commit(*v, g)).collect();
+            let proof = prove_range(&values, &blindings, &context);
+            assert_eq!(proof.len(), proof_len(values.len()));
+            assert!(verify_range(&proof, &commitments, &context), "{values:?}");
+            assert!(!verify_range(&proof, &commitments, &[8; 32]), "{values:?} context");
+            let mut other = commitments.clone();
+            other[0] += ProjectivePoint::GENERATOR;
+            assert!(!verify_range(&proof, &other, &context), "{values:?} commitment");
+        }
+        assert!(prove_range(&[1, 2, 3], &[Scalar::ONE; 3], &context).is_empty());
+        assert!(prove_range(&[1], &[Scalar::ZERO], &context).is_empty());
+    }
+
+    /// A "value" of 2^64 (the commitment of u64::MAX plus G) cannot be proven in range:
+    /// a proof made for u64::MAX does not verify against it.
+    #[test]
+    fn a_value_past_64_bits_is_not_in_range() {
+        use crate::protocol::confidential::generators::commit;
+        let gamma = Scalar::from(77u64);
+        let beyond = commit(u64::MAX, &gamma) + ProjectivePoint::GENERATOR;
+        let proof = prove_range(&[u64::MAX], &[gamma], &[1; 32]);
+        assert!(!verify_range(&proof, &[beyond], &[1; 32]));
     }
 
     /// A fixture proof (tests/fixtures/confidential_bulletproof.json), its commitments and

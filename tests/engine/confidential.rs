@@ -203,6 +203,104 @@ impl World {
         tx
     }
 
+    /// Holder `i`'s spending balance, as it decrypts it.
+    fn spendable(&self, i: usize) -> u64 {
+        self.balances(i).1
+    }
+
+    /// The key of every party to a holder's amount: `keys_first`, the issuer's, the auditor's.
+    fn parties(&self, first: &[[u8; 33]]) -> Vec<[u8; 33]> {
+        let mut keys = first.to_vec();
+        keys.push(self.issuer_keys.public);
+        keys.extend(self.auditor_keys.as_ref().map(|a| a.public));
+        keys
+    }
+
+    /// A ConvertBack of `amount` by holder `i`, proved against its spending balance now.
+    fn convert_back(&self, i: usize, amount: u64) -> Tx {
+        let (h, k) = &self.holders[i];
+        let token = self.token(i);
+        let spending = token
+            .blob_of(sf().confidential_balance_spending)
+            .expect("spending");
+        let balance = self.spendable(i);
+        let rho = client::generate_blinding_factor();
+        let commitment = client::pedersen_commitment(balance, &rho).expect("commitment");
+        let seq = self.env.seq(h);
+        let context = ct::convert_back_context_hash(&h.id.0, &self.id.0, seq, self.version(i));
+        let proof =
+            client::prove_convert_back(&k.secret, balance, amount, &rho, spending, &context)
+                .expect("provable");
+        let r = client::generate_blinding_factor();
+        let enc = |key: &[u8]| client::encrypt_amount(amount, key, &r).expect("encrypts");
+        let mut tx = u64_field(
+            confidential("ConfidentialMPTConvertBack", &self.id),
+            "MPTAmount",
+            amount,
+        )
+        .blob("HolderEncryptedAmount", &enc(&k.public))
+        .blob("IssuerEncryptedAmount", &enc(&self.issuer_keys.public))
+        .h256("BlindingFactor", Hash256(r))
+        .blob("BalanceCommitment", &commitment)
+        .blob("ZKProof", &proof);
+        if let Some(a) = &self.auditor_keys {
+            tx = tx.blob("AuditorEncryptedAmount", &enc(&a.public));
+        }
+        tx
+    }
+
+    /// A Send of `amount` from holder `i` to holder `j`.
+    fn send(&self, i: usize, j: usize, amount: u64) -> Tx {
+        let (from, k) = &self.holders[i];
+        let to = self.holder(j);
+        let token = self.token(i);
+        let spending = token
+            .blob_of(sf().confidential_balance_spending)
+            .expect("spending");
+        let balance = self.spendable(i);
+        let (r, rho) = (
+            client::generate_blinding_factor(),
+            client::generate_blinding_factor(),
+        );
+        let keys = self.parties(&[k.public, self.holders[j].1.public]);
+        let seq = self.env.seq(from);
+        let context = ct::send_context_hash(&from.id.0, &self.id.0, seq, &to.id.0, self.version(i));
+        let witness = client::SendWitness {
+            secret: &k.secret,
+            amount,
+            r: &r,
+            balance,
+            rho: &rho,
+            keys: &keys,
+            spending,
+        };
+        let proof = client::prove_send(&witness, &context).expect("provable");
+        let enc = |key: &[u8]| client::encrypt_amount(amount, key, &r).expect("encrypts");
+        let names = [
+            "SenderEncryptedAmount",
+            "DestinationEncryptedAmount",
+            "IssuerEncryptedAmount",
+        ];
+        let mut tx = confidential("ConfidentialMPTSend", &self.id)
+            .account("Destination", &to.id)
+            .blob(
+                "AmountCommitment",
+                &client::pedersen_commitment(amount, &r).expect("pc"),
+            )
+            .blob(
+                "BalanceCommitment",
+                &client::pedersen_commitment(balance, &rho).expect("pc"),
+            )
+            .blob("ZKProof", &proof);
+        for (name, key) in names.iter().zip(&keys) {
+            tx = tx.blob(name, &enc(key));
+        }
+        if let Some(a) = keys.get(3) {
+            tx = tx.blob("AuditorEncryptedAmount", &enc(a));
+        }
+        tx
+    }
+
     fn merge(&self) -> Tx {
         confidential("ConfidentialMPTMergeInbox", &self.id)
     }
@@ -674,8 +772,9 @@ fn the_amendment_gates_are_what_the_stories_rely_on() {
     w.env.apply(&h, tx, Ter::tesSUCCESS);
 }
 
-/// Random sequences of public payments, Converts (some lying about their amount), merges
-/// and Clawbacks (some of the wrong amount): after each, the public balances plus
+/// Random sequences of public payments, Converts (some lying about their amount), merges,
+/// Sends, ConvertBacks and Clawbacks (some of the wrong amount): after each, the public
+/// balances plus
 /// ConfidentialOutstandingAmount make OutstandingAmount, each holder's own balances add up
 /// to what the issuer's mirror decrypts to, and those sum to ConfidentialOutstandingAmount.
 #[test]
@@ -689,7 +788,9 @@ fn no_sequence_of_operations_creates_or_loses_tokens() {
         for _ in 0..25 {
             let i = rng.gen_range(0..3);
             let h = w.holder(i).clone();
-            match rng.gen_range(0..5) {
+            let j = (i + rng.gen_range(1..3)) % 3;
+            let spendable = if registered[i] { w.spendable(i) } else { 0 };
+            match rng.gen_range(0..7) {
                 0 => {
                     let v = rng.gen_range(1..500);
                     w.env.submit(&gw, pay_mpt(&h, &w.id, v));
@@ -706,6 +807,14 @@ fn no_sequence_of_operations_creates_or_loses_tokens() {
                 }
                 3 => {
                     w.env.submit(&h, w.merge());
+                }
+                4 if spendable > 0 && registered[j] => {
+                    let tx = w.send(i, j, rng.gen_range(1..=spendable));
+                    assert_eq!(w.env.submit(&h, tx), Ter::tesSUCCESS);
+                }
+                5 if spendable > 0 => {
+                    let tx = w.convert_back(i, rng.gen_range(1..=spendable));
+                    assert_eq!(w.env.submit(&h, tx), Ter::tesSUCCESS);
                 }
                 _ if registered[i] => {
                     let held = w.issuer_view(i);
@@ -729,4 +838,108 @@ fn no_sequence_of_operations_creates_or_loses_tokens() {
             assert_eq!(mirrored, w.coa(), "seed {seed}");
         }
     }
+}
+
+/// Flip one bit of a blob field.
+fn tampered(tx: &Tx, name: &str, at: usize) -> Tx {
+    let mut bytes = tx.0.blob_of(Field::named(name)).expect("field").to_vec();
+    bytes[at] ^= 1;
+    tx.clone().blob(name, &bytes)
+}
+
+/// The libraries' lifecycle (xrpl.js `confidentialMPTLifecycle.test.ts`): convert 1000 and
+/// merge; a second holder registers; send 300, merged; the holders, the issuer and the
+/// auditor read 700 and 300; convert back 200; claw back the second holder. Every proof
+/// mutated, stale or for another party is tecBAD_PROOF and changes nothing.
+#[test]
+fn the_whole_lifecycle_with_every_proof_checked() {
+    let mut w = world(2, true);
+    let [a, b, gw] = [w.holder(0).clone(), w.holder(1).clone(), w.gw.clone()];
+    let tx = w.convert(0, 1_000, true);
+    w.env.apply(&a, tx, Ter::tesSUCCESS);
+    w.env.apply(&a, w.merge(), Ter::tesSUCCESS);
+    let tx = w.convert(1, 0, true);
+    w.env.apply(&b, tx, Ter::tesSUCCESS);
+    // Each proof binds its Sequence, so each try is made afresh.
+    let before = (w.token(0), w.token(1));
+    for (field, at) in [
+        ("ZKProof", 5),
+        ("ZKProof", 300),
+        ("ZKProof", 900),
+        ("AmountCommitment", 0),
+    ] {
+        let send = w.send(0, 1, 300);
+        w.env
+            .apply(&a, tampered(&send, field, at), Ter::tecBAD_PROOF);
+    }
+    // The destination's ciphertext of another amount: the sigma proof catches it.
+    let wrong = client::encrypt_amount(301, &w.holders[1].1.public, &[1; 32]).expect("ct");
+    let send = w.send(0, 1, 300);
+    w.env.apply(
+        &a,
+        send.blob("DestinationEncryptedAmount", &wrong),
+        Ter::tecBAD_PROOF,
+    );
+    // To another destination than the proof names.
+    let send = w.send(0, 1, 300).account("Destination", &w.gw.id);
+    w.env.apply(&a, send, Ter::temMALFORMED);
+    assert_eq!(
+        (w.token(0), w.token(1)),
+        before,
+        "refused sends change nothing"
+    );
+    w.env.apply(&a, w.send(0, 1, 300), Ter::tesSUCCESS);
+    assert_eq!((w.balances(0), w.balances(1)), ((0, 700), (300, 0)));
+    assert_eq!(
+        (w.version(0), w.version(1)),
+        (2, 0),
+        "only the sender's version moves"
+    );
+    w.env.apply(&b, w.merge(), Ter::tesSUCCESS);
+    assert_eq!(
+        (w.balances(1), w.issuer_view(0), w.issuer_view(1)),
+        ((0, 300), 700, 300)
+    );
+    let auditor = &w.auditor_keys.as_ref().expect("auditor").secret;
+    assert_eq!(w.decrypt(0, sf().auditor_encrypted_balance, auditor), 700);
+    assert_eq!(w.decrypt(1, sf().auditor_encrypted_balance, auditor), 300);
+    assert_eq!(w.coa(), 1_000);
+    // ConvertBack: a proof made before a merge is stale; a tampered one refused.
+    let stale = w.convert_back(1, 100);
+    let tx = w.convert(1, 10, false);
+    w.env.apply(&b, tx, Ter::tesSUCCESS);
+    w.env.apply(&b, w.merge(), Ter::tesSUCCESS);
+    w.env.apply(&b, stale, Ter::tecBAD_PROOF);
+    let back = w.convert_back(0, 200);
+    w.env
+        .apply(&a, tampered(&back, "ZKProof", 700), Ter::tecBAD_PROOF);
+    let back = w.convert_back(0, 200);
+    w.env.apply(
+        &a,
+        tampered(&back, "BalanceCommitment", 0),
+        Ter::tecBAD_PROOF,
+    );
+    let back = w.convert_back(0, 200);
+    w.env
+        .apply(&a, u64_field(back, "MPTAmount", 201), Ter::tecBAD_PROOF);
+    w.env.apply(&a, w.convert_back(0, 200), Ter::tesSUCCESS);
+    assert_eq!(
+        (w.spendable(0), w.public(0), w.issuer_view(0)),
+        (500, 4_200, 500)
+    );
+    assert_eq!(w.coa(), 810);
+    // More than the spending balance cannot be proven at all.
+    let token = w.token(0);
+    let spending = token
+        .blob_of(sf().confidential_balance_spending)
+        .expect("spending");
+    let rho = client::generate_blinding_factor();
+    let sk = &w.holders[0].1.secret;
+    let none = client::prove_convert_back(sk, 500, 501, &rho, spending, &[0; 32]);
+    assert!(none.is_none(), "no proof of a negative remainder");
+    // The issuer claws back the second holder's 310.
+    w.env.apply(&gw, w.clawback(1, 310), Ter::tesSUCCESS);
+    assert_eq!((w.balances(1), w.coa()), ((0, 0), 500));
+    let public: u64 = (0..2).map(|i| w.public(i)).sum();
+    assert_eq!(public + w.coa(), outstanding(&w.env, &w.id));
 }

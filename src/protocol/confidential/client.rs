@@ -208,7 +208,11 @@ pub fn prove_send(w: &SendWitness, context: &[u8; 32]) -> Option<Vec<u8>> {
     ];
     let rest = w.balance.checked_sub(w.amount)?;
     let (m, b) = (amount_scalar(w.amount), amount_scalar(w.balance));
-    let keys = w.keys.iter().map(|k| decode_point(k)).collect::<Option<Vec<_>>>()?;
+    let keys = w
+        .keys
+        .iter()
+        .map(|k| decode_point(k))
+        .collect::<Option<Vec<_>>>()?;
     let spending = Ciphertext::decode(w.spending)?;
     if spending.c2 != g_mul(&b) + spending.c1 * sk {
         return None;
@@ -234,7 +238,14 @@ pub fn prove_send(w: &SendWitness, context: &[u8; 32]) -> Option<Vec<u8>> {
         ],
     };
     let e = send_proof::challenge(&s, &t, context)?;
-    let responses = [e, t_m + e * m, t_r + e * r, t_b + e * b, t_rb + e * rho, t_sk + e * sk];
+    let responses = [
+        e,
+        t_m + e * m,
+        t_r + e * r,
+        t_b + e * b,
+        t_rb + e * rho,
+        t_sk + e * sk,
+    ];
     let mut proof: Vec<u8> = responses.iter().flat_map(encode_scalar).collect();
     let range = bulletproof::prove_range(&[w.amount, rest], &[r, rho - r], context);
     proof.extend_from_slice(&range);
@@ -275,8 +286,12 @@ mod tests {
         let pc_b = pedersen_commitment(1000, &rho).unwrap();
         let ctx = [3; 32];
         let proof = prove_convert_back(&sk, 1000, 400, &rho, &spending, &ctx).unwrap();
-        assert!(verify_convert_back_proof(&proof, &pk, &spending, &pc_b, 400, &ctx));
-        assert!(!verify_convert_back_proof(&proof, &pk, &spending, &pc_b, 401, &ctx));
+        assert!(verify_convert_back_proof(
+            &proof, &pk, &spending, &pc_b, 400, &ctx
+        ));
+        assert!(!verify_convert_back_proof(
+            &proof, &pk, &spending, &pc_b, 401, &ctx
+        ));
         assert!(prove_convert_back(&sk, 1000, 1001, &rho, &spending, &ctx).is_none());
         let keys = [pk, generate_keypair().1, generate_keypair().1];
         let r = generate_blinding_factor();
@@ -297,12 +312,22 @@ mod tests {
         let parties: Vec<Participant> = keys
             .iter()
             .zip(&cts)
-            .map(|(k, c)| Participant { key: k, ciphertext: c })
+            .map(|(k, c)| Participant {
+                key: k,
+                ciphertext: c,
+            })
             .collect();
         let pc_m = pedersen_commitment(300, &r).unwrap();
-        assert!(verify_send_proof(&proof, &parties, &spending, &pc_m, &pc_b, &ctx));
-        assert!(!verify_send_proof(&proof, &parties, &spending, &pc_m, &pc_b, &[4; 32]));
-        let more = SendWitness { amount: 1001, ..witness };
+        assert!(verify_send_proof(
+            &proof, &parties, &spending, &pc_m, &pc_b, &ctx
+        ));
+        assert!(!verify_send_proof(
+            &proof, &parties, &spending, &pc_m, &pc_b, &[4; 32]
+        ));
+        let more = SendWitness {
+            amount: 1001,
+            ..witness
+        };
         assert!(prove_send(&more, &ctx).is_none());
     }
 

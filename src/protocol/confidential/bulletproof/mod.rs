@@ -163,17 +163,32 @@ mod tests {
         use k256::elliptic_curve::Field;
         let mut rng = rand::thread_rng();
         let context = [9u8; 32];
-        for values in [vec![0], vec![1], vec![u64::MAX], vec![rand::random()], vec![5, u64::MAX]] {
+        for values in [
+            vec![0],
+            vec![1],
+            vec![u64::MAX],
+            vec![rand::random()],
+            vec![5, u64::MAX],
+        ] {
             let blindings: Vec<Scalar> = values.iter().map(|_| Scalar::random(&mut rng)).collect();
-            let commitments: Vec<ProjectivePoint> =
-                values.iter().zip(&blindings).map(|(v, g)| commit(*v, g)).collect();
+            let commitments: Vec<ProjectivePoint> = values
+                .iter()
+                .zip(&blindings)
+                .map(|(v, g)| commit(*v, g))
+                .collect();
             let proof = prove_range(&values, &blindings, &context);
             assert_eq!(proof.len(), proof_len(values.len()));
             assert!(verify_range(&proof, &commitments, &context), "{values:?}");
-            assert!(!verify_range(&proof, &commitments, &[8; 32]), "{values:?} context");
+            assert!(
+                !verify_range(&proof, &commitments, &[8; 32]),
+                "{values:?} context"
+            );
             let mut other = commitments.clone();
             other[0] += ProjectivePoint::GENERATOR;
-            assert!(!verify_range(&proof, &other, &context), "{values:?} commitment");
+            assert!(
+                !verify_range(&proof, &other, &context),
+                "{values:?} commitment"
+            );
         }
         assert!(prove_range(&[1, 2, 3], &[Scalar::ONE; 3], &context).is_empty());
         assert!(prove_range(&[1], &[Scalar::ZERO], &context).is_empty());

@@ -24,7 +24,9 @@ fn random() -> Scalar {
 
 /// `<a, b>`.
 fn dot(a: &[Scalar], b: &[Scalar]) -> Scalar {
-    a.iter().zip(b).fold(Scalar::ZERO, |acc, (x, y)| acc + x * y)
+    a.iter()
+        .zip(b)
+        .fold(Scalar::ZERO, |acc, (x, y)| acc + x * y)
 }
 
 /// `Σ a_k·P_k`.
@@ -172,15 +174,17 @@ fn inner_product(
         let fold = |lo: &[Scalar], hi: &[Scalar], x: Scalar, y: Scalar| -> Vec<Scalar> {
             lo.iter().zip(hi).map(|(p, q)| p * &x + q * &y).collect()
         };
-        let fold_points =
-            |lo: &[ProjectivePoint], hi: &[ProjectivePoint], x: Scalar, y: Scalar| {
-                lo.iter()
-                    .zip(hi)
-                    .map(|(p, q)| lincomb(p, &x, q, &y))
-                    .collect::<Vec<_>>()
-            };
+        let fold_points = |lo: &[ProjectivePoint], hi: &[ProjectivePoint], x: Scalar, y: Scalar| {
+            lo.iter()
+                .zip(hi)
+                .map(|(p, q)| lincomb(p, &x, q, &y))
+                .collect::<Vec<_>>()
+        };
         let (na, nb) = (fold(a_lo, a_hi, u, inv), fold(b_lo, b_hi, inv, u));
-        let (ng, nh) = (fold_points(g_lo, g_hi, inv, u), fold_points(h_lo, h_hi, u, inv));
+        let (ng, nh) = (
+            fold_points(g_lo, g_hi, inv, u),
+            fold_points(h_lo, h_hi, u, inv),
+        );
         (a, b, g, h) = (na, nb, ng, nh);
         ls.push(l);
         rs.push(r);

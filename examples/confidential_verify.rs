@@ -52,6 +52,32 @@ fn main() {
     let spending = client::encrypt_amount(1000, &pk, &client::generate_blinding_factor()).unwrap();
     let pc_b = client::pedersen_commitment(1000, &rho).unwrap();
     let back = client::prove_convert_back_sigma(&sk, 1000, &rho, &spending, &ctx).unwrap();
+    let whole_back = client::prove_convert_back(&sk, 1000, 400, &rho, &spending, &ctx).unwrap();
+    let keys = [pk, issuer, client::generate_keypair().1];
+    let send_r = client::generate_blinding_factor();
+    let witness = client::SendWitness {
+        secret: &sk,
+        amount: 300,
+        r: &send_r,
+        balance: 1000,
+        rho: &rho,
+        keys: &keys,
+        spending: &spending,
+    };
+    let send = client::prove_send(&witness, &ctx).unwrap();
+    let send_cts: Vec<_> = keys
+        .iter()
+        .map(|k| client::encrypt_amount(300, k, &send_r).unwrap())
+        .collect();
+    let send_parties: Vec<Participant> = keys
+        .iter()
+        .zip(&send_cts)
+        .map(|(k, c)| Participant {
+            key: k,
+            ciphertext: c,
+        })
+        .collect();
+    let pc_m = client::pedersen_commitment(300, &send_r).unwrap();
     let holder = Participant {
         key: &pk,
         ciphertext: &holder_ct,
@@ -83,6 +109,18 @@ fn main() {
             "ConvertBack sigma part, 128 B",
             median_rate(rounds, per_round, || {
                 verify_convert_back_sigma(&back, &pk, &spending, &pc_b, &ctx)
+            }),
+        ),
+        (
+            "ConvertBack whole (sigma + range), 816 B",
+            median_rate(rounds, per_round / 10, || {
+                ct::verify_convert_back_proof(&whole_back, &pk, &spending, &pc_b, 400, &ctx)
+            }),
+        ),
+        (
+            "Send whole (sigma + 2 ranges), 946 B",
+            median_rate(rounds, per_round / 10, || {
+                ct::verify_send_proof(&send, &send_parties, &spending, &pc_m, &pc_b, &ctx)
             }),
         ),
     ];

@@ -888,7 +888,27 @@ fn the_whole_lifecycle_with_every_proof_checked() {
         before,
         "refused sends change nothing"
     );
-    w.env.apply(&a, w.send(0, 1, 300), Ter::tesSUCCESS);
+    let send = w.send(0, 1, 300);
+    w.env.apply(&a, send.clone(), Ter::tesSUCCESS);
+    // The inbox received the amount re-randomized with the proof's challenge.
+    let blob = |name: &str| send.0.blob_of(Field::named(name)).expect("field").to_vec();
+    let challenge = &blob("ZKProof")[..32];
+    let inbox_before = before
+        .1
+        .blob_of(sf().confidential_balance_inbox)
+        .expect("inbox");
+    let fresh = ct::rerandomize(
+        &blob("DestinationEncryptedAmount"),
+        &w.holders[1].1.public,
+        challenge,
+    )
+    .expect("rerandomized");
+    let expected = ct::add_ciphertexts(inbox_before, &fresh).expect("sum");
+    let inbox = w.token(1);
+    assert_eq!(
+        inbox.blob_of(sf().confidential_balance_inbox),
+        Some(&expected[..])
+    );
     assert_eq!((w.balances(0), w.balances(1)), ((0, 700), (300, 0)));
     assert_eq!(
         (w.version(0), w.version(1)),

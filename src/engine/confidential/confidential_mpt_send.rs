@@ -4,7 +4,9 @@
 //! shared randomness; the proof shows every ciphertext holds the same amount, committed
 //! in `AmountCommitment`, that `BalanceCommitment` opens the sender's spending balance,
 //! and that both the amount and what remains are in range. Issuer and holders alone; a
-//! destination requiring deposit authorization is honoured, credentials included.
+//! destination requiring deposit authorization is honoured, credentials included. What the
+//! destination's inbox and mirrors receive is re-randomized with the proof's challenge
+//! (`ciphertext + Enc(0; e)`), as xrpld does, so no one links it to the sender's debit.
 
 use super::{
     add_into, auditor_matches, auditor_party, check_locked, increment_version, party,
@@ -18,7 +20,7 @@ use crate::ledger::flags::{lsf, lsf_mpt};
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
-use crate::protocol::confidential::{self as ct, CIPHERTEXT_SIZE, SEND_PROOF_SIZE};
+use crate::protocol::confidential::{self as ct, CIPHERTEXT_SIZE, SCALAR_SIZE, SEND_PROOF_SIZE};
 use crate::protocol::st::StObject;
 use crate::protocol::types::AccountId;
 
@@ -198,22 +200,39 @@ pub fn do_apply(ctx: &mut ApplyContext) -> Result<(), Ter> {
     let mut sender = ctx.sb.peek(&skey).ok_or(Ter::tecINTERNAL)?;
     let mut receiver = ctx.sb.peek(&dkey).ok_or(Ter::tecINTERNAL)?;
     let amount = |f| tx.blob_of(f).unwrap_or_default();
-    let issuer_amount = amount(s.issuer_encrypted_amount);
     subtract_from(
         &mut sender,
         s.confidential_balance_spending,
         amount(s.sender_encrypted_amount),
     )?;
-    subtract_from(&mut sender, s.issuer_encrypted_balance, issuer_amount)?;
-    add_into(
-        &mut receiver,
-        s.confidential_balance_inbox,
-        amount(s.destination_encrypted_amount),
+    subtract_from(
+        &mut sender,
+        s.issuer_encrypted_balance,
+        amount(s.issuer_encrypted_amount),
     )?;
-    add_into(&mut receiver, s.issuer_encrypted_balance, issuer_amount)?;
     if let Some(a) = tx.blob_of(s.auditor_encrypted_amount) {
         subtract_from(&mut sender, s.auditor_encrypted_balance, a)?;
-        add_into(&mut receiver, s.auditor_encrypted_balance, a)?;
+    }
+    // Each credit re-randomized with the proof's challenge, as xrpld does.
+    let iss = issuance(&ctx.sb, &id).ok_or(Ter::tecINTERNAL)?;
+    let challenge = &tx.blob_of(s.zk_proof).unwrap_or_default()[..SCALAR_SIZE];
+    let credit = |token: &mut StObject, balance, sent: &[u8], key: Option<&[u8]>| {
+        let key = key.ok_or(Ter::tecINTERNAL)?;
+        let fresh = ct::rerandomize(sent, key, challenge).ok_or(Ter::tecINTERNAL)?;
+        add_into(token, balance, &fresh)
+    };
+    let dest_key = receiver
+        .blob_of(s.holder_encryption_key)
+        .map(<[u8]>::to_vec);
+    let inbox = s.confidential_balance_inbox;
+    let sent = amount(s.destination_encrypted_amount);
+    credit(&mut receiver, inbox, sent, dest_key.as_deref())?;
+    let issuer_key = iss.blob_of(s.issuer_encryption_key);
+    let sent = amount(s.issuer_encrypted_amount);
+    credit(&mut receiver, s.issuer_encrypted_balance, sent, issuer_key)?;
+    if let Some(a) = tx.blob_of(s.auditor_encrypted_amount) {
+        let auditor_key = iss.blob_of(s.auditor_encryption_key);
+        credit(&mut receiver, s.auditor_encrypted_balance, a, auditor_key)?;
     }
     // Only the sender's spending balance changed: only its proofs go stale.
     increment_version(&mut sender);

@@ -68,6 +68,23 @@ pub fn add_ciphertexts(a: &[u8], b: &[u8]) -> Option<[u8; CIPHERTEXT_SIZE]> {
     .encode()
 }
 
+/// `ciphertext + Enc(0; randomness)` under `key` (xrpld's `rerandomizeCiphertext`): the
+/// same amount, blinded anew by a public scalar so every server computes the same bytes;
+/// `None` for a malformed input, a randomness that is no nonzero scalar, or infinity.
+pub fn rerandomize(
+    ciphertext: &[u8],
+    key: &[u8],
+    randomness: &[u8],
+) -> Option<[u8; CIPHERTEXT_SIZE]> {
+    let (ct, key) = (Ciphertext::decode(ciphertext)?, decode_point(key)?);
+    let zero = encrypt(0, &key, &decode_nonzero_scalar(randomness)?);
+    Ciphertext {
+        c1: ct.c1 + zero.c1,
+        c2: ct.c2 + zero.c2,
+    }
+    .encode()
+}
+
 /// `a - b`, half by half; `None` when a half is the point at infinity.
 pub fn subtract_ciphertexts(a: &[u8], b: &[u8]) -> Option<[u8; CIPHERTEXT_SIZE]> {
     let (a, b) = (Ciphertext::decode(a)?, Ciphertext::decode(b)?);

@@ -68,8 +68,8 @@ pub use context::{
 };
 pub use convert_back_proof::verify_convert_back_proof;
 pub use elgamal::{
-    add_ciphertexts, canonical_zero, is_valid_ciphertext, is_valid_point, subtract_ciphertexts,
-    verify_revealed_amount,
+    add_ciphertexts, canonical_zero, is_valid_ciphertext, is_valid_point, rerandomize,
+    subtract_ciphertexts, verify_revealed_amount,
 };
 pub use key_proof::verify_key_proof;
 pub use send_proof::verify_send_proof;

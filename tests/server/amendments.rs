@@ -160,7 +160,7 @@ fn the_ci_preset_switches_fix_amm_v1_3_off_and_drops_what_ledgerd_lacks() {
         (&json!(true), &json!(true))
     );
     // ledgerd lacks no amendment the preset names (ConfidentialTransfer since
-    // 2026-11-29).
+    // 2026-11-28).
     let confidential = feature(addr, json!({"feature": "ConfidentialTransfer"}));
     assert_eq!(
         (&confidential["enabled"], &confidential["supported"]),

@@ -25,6 +25,7 @@
 
 pub mod accounts;
 pub mod batch;
+pub mod confidential;
 pub mod credentials;
 pub mod difftest;
 pub mod engine;

@@ -200,6 +200,17 @@ fn convert_back_sigma_verifies(case: &Value) {
     }
 }
 
+/// The parties as the verifier takes them.
+fn participants(parties: &[(Vec<u8>, Vec<u8>)]) -> Vec<Participant<'_>> {
+    parties
+        .iter()
+        .map(|(k, c)| Participant {
+            key: k,
+            ciphertext: c,
+        })
+        .collect()
+}
+
 fn send_sigma_verifies(case: &Value) {
     let spending = bytes(case, "spending");
     let (pc_m, pc_b) = (
@@ -221,13 +232,7 @@ fn send_sigma_verifies(case: &Value) {
                   spending: &[u8],
                   pc_m: &[u8],
                   pc_b: &[u8]| {
-        let list: Vec<Participant> = parties
-            .iter()
-            .map(|(k, c)| Participant {
-                key: k,
-                ciphertext: c,
-            })
-            .collect();
+        let list = participants(parties);
         ct::send_proof::verify_send_sigma(sigma, &list, spending, pc_m, pc_b, &context)
     };
     every_byte_matters(sigma, "a Send sigma proof", |s| {
@@ -243,13 +248,7 @@ fn send_sigma_verifies(case: &Value) {
         verify(sigma, &parties, c, &pc_m, &pc_b)
     });
     // The whole proof, its aggregated range proof included (sampled: every 11th byte).
-    let list: Vec<Participant> = parties
-        .iter()
-        .map(|(k, c)| Participant {
-            key: k,
-            ciphertext: c,
-        })
-        .collect();
+    let list = participants(&parties);
     let whole = |p: &[u8]| ct::verify_send_proof(p, &list, &spending, &pc_m, &pc_b, &context);
     assert!(whole(&proof), "the library's whole Send proof");
     for i in (ct::send_proof::SIGMA_SIZE..proof.len()).step_by(11) {

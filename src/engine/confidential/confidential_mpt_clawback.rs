@@ -4,7 +4,7 @@
 //! of the holder's balance under its key encrypts exactly that; every balance restarts at
 //! the canonical zero and the tokens leave circulation.
 
-use super::{canonical_zero, increment_version, set_ciphertext, Binding};
+use super::{canonical_zero, increment_version, proved, set_ciphertext, Binding};
 use crate::engine::mpt::{issuance, mptoken};
 use crate::engine::ter::Ter;
 use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
@@ -79,11 +79,7 @@ pub fn preclaim(view: &dyn ReadView, tx: &StObject, account: &AccountId) -> Resu
         mirror.unwrap_or_default(),
         &context,
     );
-    if ok {
-        Ok(())
-    } else {
-        Err(Ter::tecBAD_PROOF)
-    }
+    proved(ok)
 }
 
 /// doApply.

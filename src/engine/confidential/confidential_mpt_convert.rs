@@ -7,11 +7,11 @@
 
 use super::{
     add_into, auditor_matches, auditor_party, canonical_zero, check_encrypted_amount_format,
-    check_locked, party, set_ciphertext, set_u64_default, Binding,
+    check_locked, holder_preflight, party, proved, set_ciphertext, set_u64_default, Binding,
 };
 use crate::engine::mpt::{holds, issuance, mptoken, require_auth};
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -24,14 +24,9 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    let Some(id) = tx.mpt_id_of(s.mpt_issuance_id) else {
-        return Ter::temMALFORMED;
-    };
-    if id.issuer() == *account {
-        return Ter::temMALFORMED;
+    let t = holder_preflight(tx, account);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     if tx.u64_of(s.mpt_amount).unwrap_or(0) > MPT_AMOUNT_MAX {
         return Ter::temBAD_AMOUNT;
@@ -110,11 +105,7 @@ fn verify(tx: &StObject, iss: &StObject, token: &StObject, b: &Binding) -> Resul
         issuer,
         auditor_party(iss, tx),
     );
-    if key_ok & amount_ok {
-        Ok(())
-    } else {
-        Err(Ter::tecBAD_PROOF)
-    }
+    proved(key_ok & amount_ok)
 }
 
 /// doApply.

@@ -5,12 +5,12 @@
 //! remains is not negative (a range proof).
 
 use super::{
-    auditor_matches, auditor_party, check_encrypted_amount_format, check_locked, increment_version,
-    party, set_u64_default, subtract_from, version_of, Binding,
+    auditor_matches, auditor_party, check_encrypted_amount_format, check_locked, holder_preflight,
+    increment_version, party, proved, set_u64_default, subtract_from, version_of, Binding,
 };
 use crate::engine::mpt::{issuance, mptoken, require_auth};
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -23,14 +23,9 @@ use crate::protocol::types::AccountId;
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
     let s = sf();
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    let Some(id) = tx.mpt_id_of(s.mpt_issuance_id) else {
-        return Ter::temMALFORMED;
-    };
-    if id.issuer() == *account {
-        return Ter::temMALFORMED;
+    let t = holder_preflight(tx, account);
+    if t != Ter::tesSUCCESS {
+        return t;
     }
     let amount = tx.u64_of(s.mpt_amount).unwrap_or(0);
     if amount == 0 || amount > MPT_AMOUNT_MAX {
@@ -103,11 +98,7 @@ fn verify(tx: &StObject, iss: &StObject, token: &StObject, b: &Binding) -> Resul
         amount,
         &context,
     );
-    if revealed_ok & proof_ok {
-        Ok(())
-    } else {
-        Err(Ter::tecBAD_PROOF)
-    }
+    proved(revealed_ok & proof_ok)
 }
 
 /// doApply.

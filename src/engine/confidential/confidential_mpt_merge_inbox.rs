@@ -3,10 +3,12 @@
 //! restarts at the canonical zero. Incoming transfers thus never invalidate a proof made
 //! against the spending balance; the version bump invalidates those the merge does.
 
-use super::{add_into, canonical_zero, check_locked, increment_version, set_ciphertext};
+use super::{
+    add_into, canonical_zero, check_locked, holder_preflight, increment_version, set_ciphertext,
+};
 use crate::engine::mpt::{issuance, mptoken, require_auth};
 use crate::engine::ter::Ter;
-use crate::engine::transactor::{ApplyContext, TF_UNIVERSAL_MASK};
+use crate::engine::transactor::ApplyContext;
 use crate::ledger::flags::lsf_mpt;
 use crate::ledger::keylet;
 use crate::ledger::sf::{sf, StExt};
@@ -16,13 +18,7 @@ use crate::protocol::types::AccountId;
 
 /// preflight.
 pub fn preflight(tx: &StObject, account: &AccountId) -> Ter {
-    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
-        return Ter::temINVALID_FLAG;
-    }
-    match tx.mpt_id_of(sf().mpt_issuance_id) {
-        Some(id) if id.issuer() != *account => Ter::tesSUCCESS,
-        _ => Ter::temMALFORMED,
-    }
+    holder_preflight(tx, account)
 }
 
 /// The token's fields a merge needs: inbox, spending balance and key.

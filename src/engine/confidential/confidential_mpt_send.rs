@@ -9,7 +9,7 @@
 //! (`ciphertext + Enc(0; e)`), as xrpld does, so no one links it to the sender's debit.
 
 use super::{
-    add_into, auditor_matches, auditor_party, check_locked, increment_version, party,
+    add_into, auditor_matches, auditor_party, check_locked, increment_version, party, proved,
     subtract_from, version_of, Binding,
 };
 use crate::engine::credential;
@@ -176,11 +176,7 @@ fn verify(
         tx.blob_of(s.balance_commitment).unwrap_or_default(),
         &context,
     );
-    if ok {
-        Ok(())
-    } else {
-        Err(Ter::tecBAD_PROOF)
-    }
+    proved(ok)
 }
 
 /// doApply.

@@ -22,6 +22,7 @@ pub mod confidential_mpt_send;
 
 use super::mpt::{is_any_locked, seq_proxy};
 use super::ter::Ter;
+use super::transactor::TF_UNIVERSAL_MASK;
 use crate::ledger::sf::{sf, StExt};
 use crate::ledger::view::ReadView;
 use crate::protocol::confidential::{self as ct, Participant, CIPHERTEXT_SIZE};
@@ -57,6 +58,28 @@ impl Binding {
             issuance: id.0,
             sequence: seq_proxy(tx),
         }
+    }
+}
+
+/// The preflight a holder's transaction opens with: no flag (`temINVALID_FLAG`), an
+/// issuance, and a sender that is not its issuer (`temMALFORMED`).
+pub fn holder_preflight(tx: &StObject, account: &AccountId) -> Ter {
+    if tx.flags() & TF_UNIVERSAL_MASK != 0 {
+        return Ter::temINVALID_FLAG;
+    }
+    match tx.mpt_id_of(sf().mpt_issuance_id) {
+        Some(id) if id.issuer() != *account => Ter::tesSUCCESS,
+        _ => Ter::temMALFORMED,
+    }
+}
+
+/// Every proof held (`tecBAD_PROOF` otherwise); the caller checked them all first, so the
+/// time taken tells nothing of which failed.
+pub fn proved(all_hold: bool) -> Result<(), Ter> {
+    if all_hold {
+        Ok(())
+    } else {
+        Err(Ter::tecBAD_PROOF)
     }
 }
 

@@ -38,6 +38,17 @@ pub fn proof_len(m: usize) -> usize {
     4 * POINT_SIZE + 5 * SCALAR_SIZE + 2 * POINT_SIZE * rounds(m)
 }
 
+/// `1, y, .., y^{n−1}`.
+fn powers(y: &Scalar, n: usize) -> Vec<Scalar> {
+    let mut out = Vec::with_capacity(n);
+    let mut p = Scalar::ONE;
+    for _ in 0..n {
+        out.push(p);
+        p *= y;
+    }
+    out
+}
+
 /// A range proof unpacked as mpt-crypto lays it out.
 #[derive(Clone, Debug)]
 pub struct RangeProof {

@@ -10,7 +10,7 @@ use super::super::generators::{g_vector, h, h_vector, u};
 use super::super::point::{encode_point, encode_scalar, g_mul, lincomb};
 use super::msm::msm;
 use super::transcript::{challenges, ipa_binding, ipa_round, ipa_seed};
-use super::{BITS, MAX_VALUES};
+use super::{powers, BITS, MAX_VALUES};
 
 /// A random nonzero scalar.
 fn random() -> Scalar {
@@ -132,17 +132,6 @@ fn try_prove(values: &[u64], blindings: &[Scalar], context: &[u8; 32]) -> Option
         out.extend_from_slice(&encode_scalar(&s));
     }
     Some(out)
-}
-
-/// `1, y, .., y^{n−1}`.
-fn powers(y: &Scalar, n: usize) -> Vec<Scalar> {
-    let mut out = Vec::with_capacity(n);
-    let mut p = Scalar::ONE;
-    for _ in 0..n {
-        out.push(p);
-        p *= y;
-    }
-    out
 }
 
 type Ipa = (Vec<ProjectivePoint>, Vec<ProjectivePoint>, Scalar, Scalar);

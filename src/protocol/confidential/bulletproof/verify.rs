@@ -20,7 +20,7 @@ use super::super::generators::{g_vector, h, h_vector, u};
 use super::super::point::encode_scalar;
 use super::msm::msm;
 use super::transcript::{challenges, ipa_binding, ipa_round, ipa_seed, Challenges};
-use super::{RangeProof, BITS};
+use super::{powers, RangeProof, BITS};
 
 /// Whether `proof` shows that each commitment (one or two) opens to a value below 2^64.
 pub fn verify_range(proof: &[u8], commitments: &[ProjectivePoint], context: &[u8; 32]) -> bool {
@@ -41,17 +41,6 @@ fn z_powers(z: &Scalar, m: usize) -> Vec<Scalar> {
     for _ in 0..m {
         out.push(zp);
         zp *= z;
-    }
-    out
-}
-
-/// `1, y, .., y^{n−1}`.
-fn powers(y: &Scalar, n: usize) -> Vec<Scalar> {
-    let mut out = Vec::with_capacity(n);
-    let mut p = Scalar::ONE;
-    for _ in 0..n {
-        out.push(p);
-        p *= y;
     }
     out
 }

@@ -57,6 +57,8 @@ mod api_write_submit;
 mod api_xchain;
 #[path = "server/cli.rs"]
 mod cli;
+#[path = "server/clio_methods.rs"]
+mod clio_methods;
 #[path = "server/conns.rs"]
 mod conns;
 #[path = "server/devnet.rs"]

@@ -63,6 +63,7 @@ methods! {
     ledger_current => Inline, condition: NeedsCurrentLedger;
     ledger_data => Cpu;
     ledger_entry => Inline;
+    ledger_index => Cpu;
     ledger_request => Cpu, role: Admin;
     log_level => Inline, role: Admin;
     logrotate => Inline, role: Admin;

@@ -68,6 +68,7 @@ methods! {
     log_level => Inline, role: Admin;
     logrotate => Inline, role: Admin;
     manifest => Inline;
+    mpt_holders => Cpu;
     nft_buy_offers => Inline;
     nft_sell_offers => Inline;
     noripple_check => Inline;

@@ -5,10 +5,12 @@
 //!   differences, Pedersen commitments, context hashes, key proofs, clawback proofs and the
 //!   sigma parts of ConvertBack and Send proofs (`confidential_vectors.mjs`); ledgerd's
 //!   encryption, homomorphic sums and context hashes give the same bytes, its verifiers accept
-//!   the proofs and the revealed amounts, and refuse every single-byte change of a proof, a
-//!   ciphertext or a context hash.
-//! - xrpl-py-confidential (native C, pinned in requirements.txt) verifies the key and
-//!   clawback proofs ledgerd's client makes (`confidential_verify_c.py`).
+//!   the proofs and the revealed amounts (whole ConvertBack and Send proofs, range proofs
+//!   included), and refuse every single-byte change of a sigma proof, a ciphertext or a
+//!   context hash, and sampled changes of a range proof.
+//! - xrpl-py-confidential (native C, pinned in requirements.txt) verifies the key, clawback,
+//!   whole ConvertBack and whole Send proofs ledgerd's client makes, and refuses them with a
+//!   range-proof byte changed (`confidential_verify_c.py`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -339,6 +341,7 @@ fn ledgerd_proofs_verify_in_mpt_crypto() {
             "key": hex::encode(key), "context": hex::encode(context), "proof": hex::encode(claw)
         }));
     }
+    cases.extend(whole_proof_cases());
     let mut child = Command::new(python())
         .arg(interop_dir().join("confidential_verify_c.py"))
         .stdin(Stdio::piped())
@@ -353,7 +356,7 @@ fn ledgerd_proofs_verify_in_mpt_crypto() {
         .lines()
         .map(str::to_owned)
         .collect();
-    let expected: Vec<&str> = (0..6)
+    let mut expected: Vec<&str> = (0..6)
         .flat_map(|i| {
             if i % 2 == 0 {
                 ["ok"; 2]
@@ -362,6 +365,8 @@ fn ledgerd_proofs_verify_in_mpt_crypto() {
             }
         })
         .collect();
+    // Whole ConvertBack and Send proofs made by ledgerd, as `whole_proof_cases` lists them.
+    expected.extend(["ok", "refused", "ok", "refused", "ok"]);
     assert_eq!(verdicts, expected);
 }
 
@@ -371,4 +376,65 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         mpt_crypto_vectors_reproduce_in_ledgerd,
         ledgerd_proofs_verify_in_mpt_crypto,
     ]
+}
+
+/// A whole ConvertBack proof and whole Send proofs for 3 and 4 parties, made by ledgerd
+/// (range proofs included); the ConvertBack and the 3-party Send each followed by a copy
+/// with one byte of its range proof changed.
+fn whole_proof_cases() -> Vec<Value> {
+    let (secret, key) = client::generate_keypair();
+    let spending = client::encrypt_amount(1000, &key, &client::generate_blinding_factor()).unwrap();
+    let rho = client::generate_blinding_factor();
+    let pc_b = client::pedersen_commitment(1000, &rho).unwrap();
+    let context = [7u8; 32];
+    let mut cases = Vec::new();
+    let flip = |p: &[u8], at: usize| {
+        let mut bad = p.to_vec();
+        bad[at] ^= 0x01;
+        bad
+    };
+    let back = client::prove_convert_back(&secret, 1000, 250, &rho, &spending, &context).unwrap();
+    for proof in [back.clone(), flip(&back, 500)] {
+        cases.push(
+            serde_json::json!({"kind": "convert_back", "key": hex::encode(key),
+            "context": hex::encode(context), "proof": hex::encode(proof), "amount": 250,
+            "spending": hex::encode(spending), "balance_commitment": hex::encode(pc_b)}),
+        );
+    }
+    for n in [3, 4] {
+        let keys: Vec<[u8; 33]> = std::iter::once(key)
+            .chain((1..n).map(|_| client::generate_keypair().1))
+            .collect();
+        let r = client::generate_blinding_factor();
+        let witness = client::SendWitness {
+            secret: &secret,
+            amount: 300,
+            r: &r,
+            balance: 1000,
+            rho: &rho,
+            keys: &keys,
+            spending: &spending,
+        };
+        let proof = client::prove_send(&witness, &context).unwrap();
+        let parties: Vec<[String; 2]> = keys
+            .iter()
+            .map(|k| {
+                let c = client::encrypt_amount(300, k, &r).unwrap();
+                [hex::encode(k), hex::encode(c)]
+            })
+            .collect();
+        let pc_m = client::pedersen_commitment(300, &r).unwrap();
+        let tampered = if n == 3 {
+            vec![proof.clone(), flip(&proof, 600)]
+        } else {
+            vec![proof.clone()]
+        };
+        for p in tampered {
+            cases.push(serde_json::json!({"kind": "send", "parties": parties,
+                "context": hex::encode(context), "proof": hex::encode(p),
+                "spending": hex::encode(spending), "amount_commitment": hex::encode(pc_m),
+                "balance_commitment": hex::encode(pc_b)}));
+        }
+    }
+    cases
 }

@@ -28,18 +28,12 @@ mod mpt;
 #[path = "../tests/support/payment.rs"]
 mod payment;
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 use confidential::world;
 use ledgerd::engine::Ter;
 use std::time::{Duration, Instant};
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);

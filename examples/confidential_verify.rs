@@ -10,19 +10,14 @@
 //! Prints the median over rounds. Compare with mpt-crypto's own C verifiers:
 //! `tests/interop/.venv/bin/python examples/confidential/mpt_crypto_c_bench.py`.
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 use std::time::Instant;
 
 use ledgerd::protocol::confidential::{
     self as ct, client, convert_back_proof::verify_convert_back_sigma, Participant,
 };
-
-fn arg(name: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1)?.parse().ok())
-        .unwrap_or(default)
-}
 
 fn median_rate(rounds: usize, per_round: usize, verify: impl Fn() -> bool) -> f64 {
     let mut rates: Vec<f64> = (0..rounds)
@@ -69,14 +64,7 @@ fn main() {
         .iter()
         .map(|k| client::encrypt_amount(300, k, &send_r).unwrap())
         .collect();
-    let send_parties: Vec<Participant> = keys
-        .iter()
-        .zip(&send_cts)
-        .map(|(k, c)| Participant {
-            key: k,
-            ciphertext: c,
-        })
-        .collect();
+    let send_parties = ct::participants(&keys, &send_cts);
     let pc_m = client::pedersen_commitment(300, &send_r).unwrap();
     let holder = Participant {
         key: &pk,

@@ -9,6 +9,9 @@
 //! that receives every payment); blobs of 300 bytes and metadata of 400, as a signed payment
 //! and its metadata are. Figures: medians of 3 runs of each engine, interleaved.
 
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 use std::path::Path;
 use std::time::Instant;
 
@@ -23,15 +26,6 @@ const TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("txs");
 const ACCOUNT_TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("account_txs");
 const HOT: AccountId = AccountId([0xEE; 20]);
 const PAGE: u32 = 20;
-
-fn arg(name: &str, default: u32) -> u32 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn sender(n: u32) -> AccountId {
     let mut a = [0u8; 20];
@@ -198,8 +192,8 @@ fn run_redb(ledgers: u32, per: u32) -> (f64, f64, u64) {
 }
 
 fn main() {
-    let ledgers = arg("--ledgers", 500);
-    let per = arg("--per-ledger", 200);
+    let ledgers: u32 = arg("--ledgers", 500);
+    let per: u32 = arg("--per-ledger", 200);
     println!(
         "{ledgers} ledgers x {per} payments; the hot account has {} transactions; pages of {PAGE}",
         ledgers * per

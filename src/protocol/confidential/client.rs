@@ -279,7 +279,7 @@ mod tests {
     /// for what they prove.
     #[test]
     fn whole_convert_back_and_send_proofs_verify() {
-        use super::super::{verify_convert_back_proof, verify_send_proof, Participant};
+        use super::super::{participants, verify_convert_back_proof, verify_send_proof};
         let (sk, pk) = generate_keypair();
         let spending = encrypt_amount(1000, &pk, &generate_blinding_factor()).unwrap();
         let rho = generate_blinding_factor();
@@ -309,14 +309,7 @@ mod tests {
             .iter()
             .map(|k| encrypt_amount(300, k, &r).unwrap())
             .collect();
-        let parties: Vec<Participant> = keys
-            .iter()
-            .zip(&cts)
-            .map(|(k, c)| Participant {
-                key: k,
-                ciphertext: c,
-            })
-            .collect();
+        let parties = participants(&keys, &cts);
         let pc_m = pedersen_commitment(300, &r).unwrap();
         assert!(verify_send_proof(
             &proof, &parties, &spending, &pc_m, &pc_b, &ctx

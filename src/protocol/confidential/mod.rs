@@ -62,6 +62,17 @@ pub struct Participant<'a> {
     pub ciphertext: &'a [u8],
 }
 
+/// The parties to one amount: each key with the ciphertext at the same position.
+pub fn participants<'a>(
+    keys: &'a [[u8; POINT_SIZE]],
+    ciphertexts: &'a [[u8; CIPHERTEXT_SIZE]],
+) -> Vec<Participant<'a>> {
+    keys.iter()
+        .zip(ciphertexts)
+        .map(|(key, ciphertext)| Participant { key, ciphertext })
+        .collect()
+}
+
 pub use clawback_proof::verify_clawback_proof;
 pub use context::{
     clawback_context_hash, convert_back_context_hash, convert_context_hash, send_context_hash,

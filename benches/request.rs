@@ -29,6 +29,7 @@ fn bench(c: &mut Criterion) {
         session: None,
         services: Arc::new(Services::standalone(RpcConfig::default(), cpu)),
         forwarded: None,
+        raw_json: true,
     };
     let channel = Hash256::from_hex(CHANNEL).expect("channel id");
     for (key_type, secret) in [

@@ -26,8 +26,9 @@
 //! `BIN` of another build and this one, interleaved, below the queue's escalation; medians
 //! and ratio (`loadgen/ab.rs`).
 //! `--mode reads [--count 20000]`: account_info and account_lines (reads/s, p50/p99).
-//! `--mode history [--accounts 100] [--each 100] [--count 20000]`: the submit run (every
-//! payment goes to the genesis account), one close, then account_tx pages of 20 of the
+//! `--mode history [--accounts 100] [--each 100] [--rounds 5] [--count 20000]`: the submit
+//! run `rounds` times (every payment goes to the genesis account; each round closes the
+//! last one's ledger), one close, then account_tx pages of 20 of the
 //! genesis account's history, from the newest page to the oldest by marker (pages/s).
 //! `--mode history-read --server ADDR`: the account_tx pages alone, of a history already
 //! there (a read node over the writer a `--mode history` run filled).
@@ -457,7 +458,12 @@ fn main() {
                 runtime.block_on(ledger::history_mode(&addr, o.connections, d, o.count))
             }
             "history" => runtime.block_on(async {
-                ledger::submit_mode(&addr, o.connections, d, o.accounts, o.each).await;
+                // Several rounds, each closing the last one's ledger: the queue takes about
+                // one open ledger's worth of payments at a time.
+                for _ in 0..o.rounds.max(1) {
+                    ledger::submit_mode(&addr, o.connections, d, o.accounts, o.each).await;
+                    ledger::close(&addr).await;
+                }
                 ledger::history_mode(&addr, o.connections, d, o.count).await;
             }),
             "dex" => runtime.block_on(dex::dex_mode(

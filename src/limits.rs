@@ -459,6 +459,14 @@ pub const ACCOUNT_NFTS_PAGE: PageLimit = PageLimit {
     max: 400,
 };
 
+/// account_mptokens' and account_mptoken_issuances' page: owner-directory entries of any
+/// type (Clio's rpcspec; clamped for every caller, admins too).
+pub const ACCOUNT_MPTOKENS_PAGE: PageLimit = PageLimit {
+    min: 10,
+    default: 200,
+    max: 400,
+};
+
 /// nft_buy_offers' and nft_sell_offers' page (rippled `Tuning::nftOffers`).
 pub const NFT_OFFERS_PAGE: PageLimit = PageLimit {
     min: 50,
@@ -549,6 +557,13 @@ pub const PG_FEED_LEDGERS_MAX: usize = 64;
 pub const PG_RETRY_MIN_MS: u64 = 100;
 /// See [`PG_RETRY_MIN_MS`].
 pub const PG_RETRY_MAX_MS: u64 = 5_000;
+/// Bytes of rendered account_tx rows kept (`render::rows`), on the writer and on read
+/// nodes: a JSON row of a payment with its metadata is about 1.5 KB plus 128 bytes of
+/// bookkeeping, so 64 MiB keeps about 40,000 rows.
+pub const RENDERED_ROWS_BYTES: u64 = 64 * 1024 * 1024;
+/// account_tx pages whose rows' places are kept (`rpc::tx_places`), named by the request
+/// and the newest ledger searched: about 2 KB each for pages of 20.
+pub const ACCOUNT_TX_PLACES_PAGES: usize = 8_192;
 /// Entries a read node keeps in its state cache (by key and ledger) before emptying it.
 pub const READ_NODE_CACHE_ENTRIES: usize = 100_000;
 /// Seconds a read node waits for its writer to answer a forwarded write.

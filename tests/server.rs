@@ -73,6 +73,8 @@ mod hardening;
 mod http;
 #[path = "server/pool.rs"]
 mod pool;
+#[path = "server/rendered_rows.rs"]
+mod rendered_rows;
 #[path = "server/robustness.rs"]
 mod robustness;
 #[path = "server/roles.rs"]

@@ -524,6 +524,7 @@ async fn run_startup_commands(config: &ServerConfig, services: &Arc<Services>) {
             session: None,
             services: services.clone(),
             forwarded: None,
+            raw_json: false,
         };
         let (result, params) = crate::rpc::call(ctx, command.request.clone()).await;
         let reply = crate::rpc::envelope::http_reply(&params, result);

@@ -181,6 +181,15 @@ impl Node {
     /// The ledgers this server can answer for: the history store's joined with memory's,
     /// up to the last one the store has written.
     pub fn complete_range(&self) -> (u32, u32) {
+        if self.ledgers.is_follower() {
+            // A read node's follower notes the database's first ledger in the status at
+            // each poll: no database round trip per request.
+            let tip = self.ledgers.tip().map_or(0, |t| t.seq());
+            return match self.status().complete {
+                Some((first, _)) if tip > 0 => (first, tip),
+                _ => (0, 0),
+            };
+        }
         let behind = self.history_behind.load(Ordering::Acquire);
         joined_range(&self.ledgers, &self.history, behind)
     }

@@ -10,6 +10,7 @@
 //! - [`ledger`]: ledger headers, entries, the `ledger` stream's fields.
 //! - [`nft`]: the NFToken fields of a transaction's metadata (`nftoken_id`, `offer_id`).
 //! - [`queue`]: a transaction in the queue (`account_info` and `ledger` with `queue`).
+//! - [`rows`]: rendered account_tx rows, kept by bytes.
 //! - [`stream`]: the `transaction` stream message.
 //! - [`book_changes`]: the `bookChanges` object (book_changes method and stream).
 //! - [`consensus`]: the `consensusPhase` and `validationReceived` stream messages.
@@ -22,6 +23,7 @@ pub mod consensus;
 pub mod ledger;
 pub mod nft;
 pub mod queue;
+pub mod rows;
 pub mod server_status;
 pub mod stream;
 pub mod tx;

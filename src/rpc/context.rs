@@ -73,6 +73,10 @@ pub struct Services {
     pub cleaner: Arc<LedgerCleaner>,
     /// This server's amendment votes (`feature`).
     pub votes: Arc<crate::rpc::amendments::VoteBook>,
+    /// Rendered account_tx rows.
+    pub rows: crate::render::rows::RowCache,
+    /// account_tx pages' places.
+    pub places: crate::rpc::tx_places::PlacesCache,
 }
 
 /// A request to stop the server (the `stop` method), which whoever runs the server awaits
@@ -121,6 +125,8 @@ impl Services {
             votes: Arc::new(crate::rpc::amendments::VoteBook::in_memory(
                 crate::ledger::rules::Votes::default(),
             )),
+            rows: crate::render::rows::RowCache::new(crate::limits::RENDERED_ROWS_BYTES),
+            places: crate::rpc::tx_places::PlacesCache::new(crate::limits::ACCOUNT_TX_PLACES_PAGES),
         }
     }
 
@@ -154,6 +160,9 @@ pub struct Context {
     pub services: Arc<Services>,
     /// What a secure gateway said of a PROXY or IDENTIFIED caller (`None` for others).
     pub forwarded: Option<Arc<Forwarded>>,
+    /// Whether the reply is written by [`crate::rpc::raw`]'s writers (the WebSocket and
+    /// HTTP transports), so a handler may return pre-rendered JSON.
+    pub raw_json: bool,
 }
 
 impl Context {

@@ -156,6 +156,7 @@ pub async fn submit_as(
         session: None,
         services: services.clone(),
         forwarded: None,
+        raw_json: false,
     };
     let mut params = Map::new();
     params.insert("tx_blob".into(), Value::from(hex::encode_upper(blob)));

@@ -155,7 +155,11 @@ pub fn ws_reply_text_sized(
     }
     // serde_json's writer, not `Display` (which goes through `fmt::Write` byte runs).
     out.push_str("\"result\":");
-    out.push_str(&serde_json::to_string(&result).unwrap_or_else(|_| "{}".into()));
+    // Spliced rows (account_tx) are copied in place.
+    let mut bytes = out.into_bytes();
+    bytes.reserve(crate::rpc::raw::map_size_hint(&result) + 64);
+    crate::rpc::raw::write_map(&mut bytes, &result);
+    let mut out = crate::rpc::raw::into_string(bytes);
     out.push(',');
     if let Some(v) = request.get("ripplerpc") {
         member(&mut out, "ripplerpc", v);

@@ -283,3 +283,17 @@ pub fn stored_header(
         }
     }
 }
+
+/// [`select`] for Clio's own methods, which read validated ledgers only: a request that
+/// names no ledger gets the last validated one.
+pub fn clio_select(ctx: &Context, params: &Params) -> Result<Selected, RpcError> {
+    if ["ledger", "ledger_hash", "ledger_index"]
+        .iter()
+        .any(|k| params.contains_key(*k))
+    {
+        return select(ctx, params);
+    }
+    let mut named = params.clone();
+    named.insert("ledger_index".into(), Value::from("validated"));
+    select(ctx, &named)
+}

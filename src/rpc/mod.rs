@@ -36,6 +36,7 @@
 pub mod amendments;
 pub mod book_page;
 pub mod cli;
+pub mod clio;
 pub mod context;
 pub mod cpu_pool;
 pub mod devnet;
@@ -54,10 +55,12 @@ pub mod owner_walk;
 pub mod params;
 pub mod pathfind;
 pub mod price_stats;
+pub mod raw;
 pub mod role;
 pub mod signing;
 pub mod standalone;
 pub mod submission;
+pub mod tx_places;
 pub mod upstream;
 
 use crate::limits::VALIDATED_AGE_MAX_SECS;
@@ -407,6 +410,7 @@ mod tests {
             session: None,
             services: std::sync::Arc::new(services),
             forwarded: None,
+            raw_json: false,
         }
     }
 

@@ -546,6 +546,7 @@ async fn json_rpc(body: Body, conn: &Connection, caller: Caller) -> Reply {
         session: None,
         services: conn.state.services.clone(),
         forwarded: caller.forwarded(role),
+        raw_json: true,
     };
     let (result, params) = rpc::call(ctx, params).await;
     let reply = charged_reply(conn, role, payer, &method, &params, result);
@@ -570,7 +571,7 @@ fn charged_reply(
 ) -> Reply {
     let fee = charge::method_fee(method, params, &result);
     let mut reply = envelope::http_reply(params, result);
-    let mut text = serde_json::to_string(&reply).unwrap_or_default();
+    let mut text = crate::rpc::raw::to_text(&reply);
     match conn.charge(
         role,
         payer,
@@ -582,7 +583,7 @@ fn charged_reply(
                 r.insert("warning".into(), Value::from("load"));
                 r.sort_keys();
             }
-            text = serde_json::to_string(&reply).unwrap_or_default();
+            text = crate::rpc::raw::to_text(&reply);
         }
         Disposition::Drop => {
             tracing::info!(peer = %conn.peer, method, "client over its load limit, disconnecting");

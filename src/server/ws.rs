@@ -743,6 +743,7 @@ fn on_text(
         session: Some(session.clone()),
         services: conn.state.services.clone(),
         forwarded: caller.forwarded(role),
+        raw_json: true,
     };
     // Charged by method and reply size once the reply is built (server/charge.rs).
     match rpc::resolve(&ctx, &request) {
@@ -824,6 +825,7 @@ mod tests {
             session: None,
             services: state.services.clone(),
             forwarded: None,
+            raw_json: false,
         };
         for _ in 0..20 {
             let (r, _) = rpc::call(

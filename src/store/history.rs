@@ -121,6 +121,42 @@ pub struct AccountTxPage {
     pub marker: Option<(u32, u32)>,
 }
 
+/// Where one stored transaction is: its ID and its ledger's sequence, position and hash,
+/// which together name one rendering of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxPlace {
+    /// Transaction ID.
+    pub id: Hash256,
+    /// Ledger it is in.
+    pub ledger_seq: u32,
+    /// Position in that ledger.
+    pub index: u32,
+    /// That ledger's hash.
+    pub ledger_hash: Hash256,
+}
+
+impl TxPlace {
+    /// Where `t` is.
+    pub fn of(t: &StoredTx) -> TxPlace {
+        TxPlace {
+            id: t.id,
+            ledger_seq: t.ledger_seq,
+            index: t.index,
+            ledger_hash: t.ledger_hash,
+        }
+    }
+}
+
+/// What [`HistoryStore::account_tx_places`] found: a page's places, without the
+/// transactions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AccountTxPlaces {
+    /// The rows' places, in the order asked for.
+    pub txs: Vec<TxPlace>,
+    /// The first row not returned, when there is more.
+    pub marker: Option<(u32, u32)>,
+}
+
 /// Where validated history lives (SQLite now; PostgreSQL for read nodes later).
 pub trait HistoryStore: Send + Sync {
     /// Writes these ledgers (consecutive, each after the store's last) in one transaction.
@@ -137,6 +173,15 @@ pub trait HistoryStore: Send + Sync {
     fn tx(&self, id: &Hash256) -> StoreResult<Option<StoredTx>>;
     /// One page of an account's transactions.
     fn account_tx(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPage>;
+    /// The same page as [`HistoryStore::account_tx`], only where each row is (an index
+    /// read: no transaction is fetched).
+    fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {
+        let page = self.account_tx(q)?;
+        Ok(AccountTxPlaces {
+            txs: page.txs.iter().map(TxPlace::of).collect(),
+            marker: page.marker,
+        })
+    }
     /// `count` transactions from the `start`th on, newest ledger first (tx_history).
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>>;
     /// The first ledger whose whole state the store can answer for (None: no state yet).
@@ -514,7 +559,10 @@ fn prune_state_before(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Res
 }
 
 /// The SQL of one account_tx query: the account's rows in ledgers `?2..=?3` with index
-/// `?4..=?5`, in the asked order, at most `?6` (each part of a page is one index range).
+/// `?4..=?5`, in the asked order (each part of a page is one index range). The caller
+/// steps only as many rows as it needs: a bound `LIMIT` would make SQLite (built with
+/// STAT4) prepare the statement again whenever the limit changes, which was a fifth of a
+/// cached account_tx page's time.
 /// Within one ledger (`?2 = ?3`) the sequence is an equality, so the index range covers
 /// the transaction indexes too (a ledger of thousands of an account's rows is not scanned).
 fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
@@ -528,26 +576,60 @@ fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
         "SELECT {TX_COLUMNS} FROM account_txs a JOIN txs t ON t.id = a.id \
          JOIN ledgers l ON l.seq = a.seq \
          WHERE a.account = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
-         ORDER BY a.seq {order}, a.idx {order} LIMIT ?6"
+         ORDER BY a.seq {order}, a.idx {order}"
     )
+}
+
+/// [`account_tx_sql`] for the rows' places only: the account index and the ledgers' hashes.
+fn account_tx_places_sql(forward: bool, one_ledger: bool) -> String {
+    let order = if forward { "ASC" } else { "DESC" };
+    let ledgers = if one_ledger {
+        "a.seq = ?2 AND ?2 = ?3"
+    } else {
+        "a.seq BETWEEN ?2 AND ?3"
+    };
+    format!(
+        "SELECT a.id, a.seq, a.idx, l.hash FROM account_txs a JOIN ledgers l ON l.seq = a.seq \
+         WHERE a.account = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
+         ORDER BY a.seq {order}, a.idx {order}"
+    )
+}
+
+fn tx_place(row: &rusqlite::Row<'_>) -> rusqlite::Result<TxPlace> {
+    Ok(TxPlace {
+        id: hash_of(row.get(0)?),
+        ledger_seq: row.get(1)?,
+        index: row.get(2)?,
+        ledger_hash: hash_of(row.get(3)?),
+    })
 }
 
 /// A page from the rows its parts found (at most `rows + 1`): resuming starts at the
 /// marker's own row, and without it the page is empty (rippled); a row past `rows` becomes
 /// the next marker.
-pub(crate) fn finish_page(q: &AccountTxQuery, mut txs: Vec<StoredTx>) -> AccountTxPage {
+pub(crate) fn finish_page(q: &AccountTxQuery, txs: Vec<StoredTx>) -> AccountTxPage {
+    let (txs, marker) = finish_rows(q, txs, |t| (t.ledger_seq, t.index));
+    AccountTxPage { txs, marker }
+}
+
+/// [`finish_page`] for rows of any kind, each at `place(row)`.
+pub(crate) fn finish_rows<T>(
+    q: &AccountTxQuery,
+    mut rows: Vec<T>,
+    place: impl Fn(&T) -> (u32, u32),
+) -> (Vec<T>, Option<(u32, u32)>) {
     if let Some(m) = q.marker {
-        if txs.first().is_none_or(|t| (t.ledger_seq, t.index) != m) {
-            return AccountTxPage::default();
+        if rows.first().is_none_or(|t| place(t) != m) {
+            return (Vec::new(), None);
         }
     }
-    let marker = if txs.len() > q.rows as usize {
-        txs.truncate(q.rows as usize + 1);
-        txs.pop().map(|t| (t.ledger_seq, t.index))
+    let marker = if rows.len() > q.rows as usize {
+        rows.truncate(q.rows as usize + 1);
+        rows.pop().map(|t| place(&t))
     } else {
         None
     };
-    AccountTxPage { txs, marker }
+    (rows, marker)
 }
 
 /// The parts of a page, each `(ledgers, indexes)`: from a marker, the rest of the marker's
@@ -641,13 +723,34 @@ impl HistoryStore for SqliteHistory {
             }
             let part: Vec<StoredTx> = self.read(|c| {
                 let mut stmt = c.prepare_cached(&account_tx_sql(q.forward, a == b))?;
-                let args = params![&q.account.0[..], a, b, from, to, left as i64];
+                let args = params![&q.account.0[..], a, b, from, to];
                 let rows = stmt.query_map(args, stored_tx)?;
-                rows.collect()
+                rows.take(left as usize).collect()
             })?;
             txs.extend(part);
         }
         Ok(finish_page(q, txs))
+    }
+
+    fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {
+        let wanted = u64::from(q.rows) + 1;
+        let mut txs: Vec<TxPlace> = Vec::new();
+        for ((lo, hi), (from, to)) in page_parts(q) {
+            let left = wanted - txs.len() as u64;
+            let (a, b) = (lo.max(q.min), hi.min(q.max));
+            if left == 0 || a > b || lo > hi {
+                continue;
+            }
+            let part: Vec<TxPlace> = self.read(|c| {
+                let mut stmt = c.prepare_cached(&account_tx_places_sql(q.forward, a == b))?;
+                let args = params![&q.account.0[..], a, b, from, to];
+                let rows = stmt.query_map(args, tx_place)?;
+                rows.take(left as usize).collect()
+            })?;
+            txs.extend(part);
+        }
+        let (txs, marker) = finish_rows(q, txs, |t| (t.ledger_seq, t.index));
+        Ok(AccountTxPlaces { txs, marker })
     }
 
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>> {

@@ -45,8 +45,8 @@ pub use damage::{Discarded, DISCARDED_SUFFIX};
 pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
 pub use history::{
-    set_aside, AccountTxPage, AccountTxQuery, HistoryLedger, HistoryStore, HistoryTx,
-    SqliteHistory, StateChanges, StateRow, StoredTx,
+    set_aside, AccountTxPage, AccountTxPlaces, AccountTxQuery, HistoryLedger, HistoryStore,
+    HistoryTx, SqliteHistory, StateChanges, StateRow, StoredTx, TxPlace,
 };
 pub use journal::{Journal, JournalOptions, JournalStats};
 pub use postgres::PgHistory;

@@ -154,3 +154,195 @@ async fn mpt_holders_pages_the_holders_of_an_issuance() {
     let big = page(json!({"mpt_issuance_id": id.to_hex(), "limit": 1000}));
     assert_eq!(big["limit"], 100);
 }
+
+/// `account_mptoken_issuances` and `account_mptokens`: an issuer's issuances and a
+/// holder's tokens with Clio's fields (checked against `ledger_entry`), paged by Clio's
+/// account cursor (every owner-directory entry counts, 10 at least), and their errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn account_mptokens_and_issuances_walk_the_owner_directory() {
+    use ledgerd::protocol::definitions::Field;
+    use ledgerd::protocol::mpt::MptId;
+    use ledgerd::protocol::st::StValue;
+    use support::engine::{trust, Account, Tx};
+    use support::mpt::{pay_mpt, with_id};
+    use support::server::Node;
+    let node = Node::start().await;
+    let (gw, holder) = (Account::new("gw"), Account::new("holder"));
+    node.fund(&gw, 10_000);
+    node.fund(&holder, 1_000);
+    let next_seq = |who: &Account| {
+        let info = node.rpc("account_info", json!({"account": who.id.to_address()}));
+        info["account_data"]["Sequence"].as_u64().unwrap() as u32
+    };
+    // One issuance with every optional field, then eleven plain ones.
+    let mut rich = Tx::new("MPTokenIssuanceCreate")
+        .flags(0x02 | 0x04 | 0x08 | 0x20)
+        .u8("AssetScale", 2)
+        .blob("MPTokenMetadata", b"test-meta");
+    rich.0.set(Field::named("TransferFee"), StValue::UInt16(10));
+    rich.0
+        .set(Field::named("MaximumAmount"), StValue::UInt64(10_000));
+    let first = MptId::new(next_seq(&gw), &gw.id);
+    node.apply(&gw, rich);
+    let mut ids = vec![first];
+    for _ in 0..11 {
+        ids.push(MptId::new(next_seq(&gw), &gw.id));
+        node.apply(&gw, Tx::new("MPTokenIssuanceCreate").flags(0x20));
+    }
+    // The holder: a trust line (not a token, but an owned entry) and two tokens, the
+    // first authorized by the issuer (RequireAuth).
+    node.apply(&holder, trust(gw.iou("USD", 100)));
+    for id in &ids[..2] {
+        node.apply(&holder, with_id(Tx::new("MPTokenAuthorize"), id));
+    }
+    node.apply(
+        &gw,
+        with_id(Tx::new("MPTokenAuthorize"), &ids[0]).account("Holder", &holder.id),
+    );
+    node.apply(&gw, pay_mpt(&holder, &ids[0], 250));
+    node.apply(&gw, pay_mpt(&holder, &ids[1], 7));
+    node.close();
+
+    // Issuances: 12, and the holder's trust line in the issuer's directory too; ten
+    // entries to a page, so two pages.
+    let issuances = |p: Value| node.rpc("account_mptoken_issuances", p);
+    let gw_addr = gw.id.to_address();
+    let page1 = issuances(json!({"account": gw_addr, "limit": 10}));
+    assert_eq!(page1["validated"], true, "{page1}");
+    assert_eq!(page1["limit"], 10);
+    let listed = page1["mpt_issuances"].as_array().expect("issuances");
+    assert!((9..=10).contains(&listed.len()), "{page1}");
+    let marker = page1["marker"].as_str().expect("marker after ten entries");
+    let page2 = issuances(json!({"account": gw_addr, "limit": 10, "marker": marker}));
+    let rest = page2["mpt_issuances"].as_array().expect("rest");
+    assert!(page2.get("marker").is_none(), "{page2}");
+    let all: Vec<&Value> = listed.iter().chain(rest).collect();
+    assert_eq!(all.len(), 12, "{page2}");
+    let mut shown: Vec<String> = all
+        .iter()
+        .map(|i| i["mpt_issuance_id"].as_str().unwrap().to_owned())
+        .collect();
+    let mut want: Vec<String> = ids.iter().map(|i| i.to_hex().to_uppercase()).collect();
+    shown.sort();
+    want.sort();
+    assert_eq!(shown, want);
+    let rich = all
+        .iter()
+        .find(|i| i["mpt_issuance_id"] == first.to_hex().to_uppercase())
+        .expect("the first issuance");
+    let entry = node.rpc("ledger_entry", json!({"mpt_issuance": first.to_hex()}))["node"].clone();
+    assert_eq!(rich["issuer"], gw_addr);
+    assert_eq!(rich["sequence"], entry["Sequence"]);
+    assert_eq!(rich["transfer_fee"], 10);
+    assert_eq!(rich["asset_scale"], 2);
+    assert_eq!(rich["maximum_amount"], 10_000);
+    assert_eq!(rich["outstanding_amount"], 250, "{rich}");
+    assert_eq!(rich["mptoken_metadata"], hex::encode_upper(b"test-meta"));
+    for flag in [
+        "mpt_can_lock",
+        "mpt_require_auth",
+        "mpt_can_escrow",
+        "mpt_can_transfer",
+    ] {
+        assert_eq!(rich[flag], true, "{flag}: {rich}");
+    }
+    for absent in [
+        "mpt_locked",
+        "mpt_can_trade",
+        "mpt_can_clawback",
+        "locked_amount",
+        "domain_id",
+    ] {
+        assert!(rich.get(absent).is_none(), "{absent}: {rich}");
+    }
+
+    // Tokens: the trust line counts toward the limit but is not shown.
+    let tokens = node.rpc(
+        "account_mptokens",
+        json!({"account": holder.id.to_address()}),
+    );
+    assert_eq!(tokens["limit"], 200, "{tokens}");
+    let list = tokens["mptokens"].as_array().expect("mptokens");
+    assert_eq!(list.len(), 2, "{tokens}");
+    let authorized = list
+        .iter()
+        .find(|t| t["mpt_issuance_id"] == first.to_hex().to_uppercase())
+        .expect("token of the first issuance");
+    let token_entry = node.rpc(
+        "ledger_entry",
+        json!({"mptoken": {"mpt_issuance_id": first.to_hex(), "account": holder.id.to_address()}}),
+    );
+    assert_eq!(authorized["mpt_id"], token_entry["index"], "{authorized}");
+    assert_eq!(authorized["account"], holder.id.to_address());
+    assert_eq!(authorized["mpt_amount"], 250);
+    assert_eq!(authorized["mpt_authorized"], true);
+    assert!(authorized.get("mpt_locked").is_none());
+    let plain = list.iter().find(|t| t != &authorized).expect("the other");
+    assert_eq!(plain["mpt_amount"], 7);
+    assert!(plain.get("mpt_authorized").is_none(), "{plain}");
+
+    // Clio's limits: at least 10, at most 400, a positive integer.
+    let small = issuances(json!({"account": gw_addr, "limit": 1}));
+    assert_eq!(small["limit"], 10);
+    let big = issuances(json!({"account": gw_addr, "limit": 1000}));
+    assert_eq!(big["limit"], 400);
+    // Errors, in Clio's codes.
+    let unknown = Account::new("nobody").id.to_address();
+    for (method, params, error, message) in [
+        (
+            "account_mptokens",
+            json!({"account": unknown}),
+            "actNotFound",
+            None,
+        ),
+        (
+            "account_mptokens",
+            json!({"account": "rNotAnAddress"}),
+            "actMalformed",
+            None,
+        ),
+        (
+            "account_mptokens",
+            json!({"account": 7}),
+            "actMalformed",
+            None,
+        ),
+        ("account_mptokens", json!({}), "invalidParams", None),
+        (
+            "account_mptoken_issuances",
+            json!({"account": gw_addr, "limit": 0}),
+            "invalidParams",
+            None,
+        ),
+        (
+            "account_mptoken_issuances",
+            json!({"account": gw_addr, "limit": "t"}),
+            "invalidParams",
+            None,
+        ),
+        (
+            "account_mptoken_issuances",
+            json!({"account": gw_addr, "marker": 9}),
+            "invalidParams",
+            Some("markerNotString"),
+        ),
+        (
+            "account_mptoken_issuances",
+            json!({"account": gw_addr, "marker": "123invalid"}),
+            "invalidParams",
+            Some("Malformed cursor."),
+        ),
+        (
+            "account_mptoken_issuances",
+            json!({"account": gw_addr, "marker": format!("{},0", "AB".repeat(32))}),
+            "invalidParams",
+            Some("Invalid marker."),
+        ),
+    ] {
+        let r = node.rpc(method, params.clone());
+        assert_eq!(r["error"], error, "{method} {params}: {r}");
+        if let Some(m) = message {
+            assert_eq!(r["error_message"], m, "{method} {params}");
+        }
+    }
+}

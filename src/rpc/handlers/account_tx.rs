@@ -11,7 +11,11 @@ use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, lenient_int, lenient_uint, parse_hash256, unsigned_integer};
 use crate::rpc::{HandlerResult, Params};
-use crate::store::{AccountTxQuery, StoredTx};
+use crate::render::rows::{RowKey, RowShape};
+use crate::rpc::raw::spliced;
+use crate::rpc::tx_places::PlacesKey;
+use crate::store::{AccountTxPlaces, AccountTxQuery, StoredTx, TxPlace};
+use std::sync::Arc;
 use serde_json::{Map, Value};
 
 /// What the request asked for, parsed.
@@ -55,23 +59,23 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         rows,
         marker: req.marker,
     };
-    let page = ctx
-        .services
-        .node
-        .history
-        .store
-        .account_tx(&query)
-        .map_err(|e| RpcError::history_read(&e))?;
-    let mut txs: Vec<Value> = Vec::with_capacity(page.txs.len());
-    for t in &page.txs {
-        txs.push(entry_json(t, req.binary, ctx.api_version).ok_or_else(|| undecodable(t))?);
-    }
+    let shape = RowShape {
+        api_version: ctx.api_version,
+        binary: req.binary,
+    };
+    let (txs, marker) = match ctx.raw_json {
+        true => match cached_page(ctx, &query, shape)? {
+            Some(page) => page,
+            None => rendered_page(ctx, &query, shape)?,
+        },
+        false => rendered_page(ctx, &query, shape)?,
+    };
     let mut r = Map::new();
     r.insert("account".into(), Value::from(req.account));
     r.insert("ledger_index_min".into(), Value::from(min));
     r.insert("ledger_index_max".into(), Value::from(max));
     r.insert("limit".into(), Value::from(req.limit));
-    if let Some((ledger, seq)) = page.marker {
+    if let Some((ledger, seq)) = marker {
         let mut m = Map::new();
         m.insert("ledger".into(), Value::from(ledger));
         m.insert("seq".into(), Value::from(seq));
@@ -80,6 +84,91 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     r.insert("transactions".into(), Value::Array(txs));
     r.insert("validated".into(), Value::Bool(true));
     Ok(r)
+}
+
+/// A page's rows and its marker.
+type Page = (Vec<Value>, Option<(u32, u32)>);
+
+/// The page from the history store, each row rendered.
+fn rendered_page(ctx: &Context, query: &AccountTxQuery, shape: RowShape) -> Result<Page, RpcError> {
+    let page = ctx
+        .services
+        .node
+        .history
+        .store
+        .account_tx(query)
+        .map_err(|e| RpcError::history_read(&e))?;
+    let mut txs: Vec<Value> = Vec::with_capacity(page.txs.len());
+    for t in &page.txs {
+        txs.push(entry_json(t, shape.binary, shape.api_version).ok_or_else(|| undecodable(t))?);
+    }
+    Ok((txs, page.marker))
+}
+
+/// The page as rendered rows ([`crate::rpc::raw::spliced`]): the rows' places from the
+/// account index, each row from the rendered-row cache, or fetched, rendered and kept.
+/// None when a row's transaction is no longer where the index said (a revert between the
+/// two reads): the caller reads the page again in one query.
+fn cached_page(
+    ctx: &Context,
+    query: &AccountTxQuery,
+    shape: RowShape,
+) -> Result<Option<Page>, RpcError> {
+    let store = &ctx.services.node.history.store;
+    let cache = &ctx.services.rows;
+    let places = places(ctx, query)?;
+    let mut txs = Vec::with_capacity(places.txs.len());
+    for place in &places.txs {
+        let key = RowKey {
+            id: place.id,
+            ledger_hash: place.ledger_hash,
+            shape,
+        };
+        let text = match cache.get(&key) {
+            Some(text) => text,
+            None => {
+                let stored = store.tx(&place.id).map_err(|e| RpcError::history_read(&e))?;
+                let Some(t) = stored.filter(|t| TxPlace::of(t) == *place) else {
+                    return Ok(None);
+                };
+                let row = entry_json(&t, shape.binary, shape.api_version)
+                    .ok_or_else(|| undecodable(&t))?;
+                let text: Arc<str> = Arc::from(serde_json::to_string(&row).unwrap_or_default());
+                cache.insert(key, text.clone());
+                text
+            }
+        };
+        txs.push(spliced(&text));
+    }
+    Ok(Some((txs, places.marker)))
+}
+
+/// The page's places: kept under the request and the hash of its newest ledger when that
+/// hash is at hand (the validated ledger, or one in memory), else read from the store.
+fn places(ctx: &Context, query: &AccountTxQuery) -> Result<Arc<AccountTxPlaces>, RpcError> {
+    let node = &ctx.services.node;
+    let max_hash = match node.status().validated {
+        Some(v) if v.seq == query.max => Some(v.hash),
+        _ => node
+            .ledgers
+            .by_seq(query.max)
+            .and_then(|s| s.ledger)
+            .map(|l| l.header.hash),
+    };
+    let key = max_hash.map(|h| PlacesKey::new(query, h));
+    if let Some(kept) = key.as_ref().and_then(|k| ctx.services.places.get(k)) {
+        return Ok(kept);
+    }
+    let read = node
+        .history
+        .store
+        .account_tx_places(query)
+        .map_err(|e| RpcError::history_read(&e))?;
+    let read = Arc::new(read);
+    if let Some(k) = key {
+        ctx.services.places.insert(k, read.clone());
+    }
+    Ok(read)
 }
 
 /// A stored transaction that does not decode: the history database is damaged.

@@ -118,6 +118,7 @@ mod tests {
             session: None,
             services: Arc::new(Services::new(RpcConfig::default(), node.clone(), cpu)),
             forwarded: None,
+            raw_json: false,
         };
         (ctx, node, store)
     }

@@ -37,6 +37,8 @@ methods! {
     account_currencies => Inline;
     account_info => Inline;
     account_lines => Inline;
+    account_mptoken_issuances => Cpu;
+    account_mptokens => Cpu;
     account_nfts => Inline;
     account_offers => Inline;
     account_objects => Inline;

@@ -16,7 +16,7 @@ use crate::protocol::st::StObject;
 use crate::protocol::types::{hex_upper, AccountId};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
-use crate::rpc::ledger_select::select;
+use crate::rpc::ledger_select::clio_select;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -30,7 +30,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let id = issuance_id(params)?;
     let limit = limit(params)?;
     let after = marker(params)?;
-    let sel = select(ctx, params)?;
+    let sel = clio_select(ctx, params)?;
     if sel.snap.view.read(&keylet::mpt_issuance(&id)).is_none() {
         return Err(RpcError::new(ErrorCode::ObjectNotFound));
     }
@@ -116,19 +116,6 @@ fn holder_json(id: &MptId, account: &AccountId, token: &StObject) -> Value {
     if let Some(v) = token.u64_of(s.locked_amount) {
         o.insert("locked_amount".into(), Value::from(v.to_string()));
     }
-    if let Some(v) = token.u32_of(s.confidential_balance_version) {
-        o.insert("confidential_balance_version".into(), Value::from(v));
-    }
-    for (field, name) in [
-        (s.confidential_balance_inbox, "confidential_balance_inbox"),
-        (s.confidential_balance_spending, "confidential_balance_spending"),
-        (s.issuer_encrypted_balance, "issuer_encrypted_balance"),
-        (s.auditor_encrypted_balance, "auditor_encrypted_balance"),
-        (s.holder_encryption_key, "holder_encryption_key"),
-    ] {
-        if let Some(b) = token.blob_of(field) {
-            o.insert(name.into(), Value::from(hex_upper(b)));
-        }
-    }
+    crate::rpc::clio::confidential_fields(token, &mut o);
     Value::Object(o)
 }

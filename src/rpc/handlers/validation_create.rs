@@ -56,6 +56,7 @@ mod tests {
             session: None,
             services: std::sync::Arc::new(services),
             forwarded: None,
+            raw_json: false,
         };
         let mut params = Params::new();
         params.insert("secret".into(), Value::from(secret));

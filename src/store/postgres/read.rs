@@ -8,8 +8,8 @@ use crate::ledger::header::LedgerHeader;
 use crate::protocol::types::Hash256;
 use crate::store::error::StoreResult;
 use crate::store::history::{
-    decode_header, finish_page, hash_of, page_parts, AccountTxPage, AccountTxQuery, HistoryLedger,
-    HistoryStore, StateRow, StoredTx,
+    decode_header, finish_page, finish_rows, hash_of, page_parts, AccountTxPage, AccountTxPlaces,
+    AccountTxQuery, HistoryLedger, HistoryStore, StateRow, StoredTx, TxPlace,
 };
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
@@ -55,6 +55,25 @@ fn account_tx_sql(forward: bool) -> String {
          WHERE a.account = $1 AND a.seq BETWEEN $2 AND $3 AND a.idx BETWEEN $4 AND $5 \
          ORDER BY a.seq {order}, a.idx {order} LIMIT $6"
     )
+}
+
+/// [`account_tx_sql`] for the rows' places only: the account index and the ledgers' hashes.
+fn account_tx_places_sql(forward: bool) -> String {
+    let order = if forward { "ASC" } else { "DESC" };
+    format!(
+        "SELECT a.id, a.seq, a.idx, l.hash FROM account_txs a JOIN ledgers l ON l.seq = a.seq \
+         WHERE a.account = $1 AND a.seq BETWEEN $2 AND $3 AND a.idx BETWEEN $4 AND $5 \
+         ORDER BY a.seq {order}, a.idx {order} LIMIT $6"
+    )
+}
+
+fn tx_place(row: &Row) -> PgResult<TxPlace> {
+    Ok(TxPlace {
+        id: hash_of(row.get(0)),
+        ledger_seq: small(row.get(1))?,
+        index: small(row.get(2))?,
+        ledger_hash: hash_of(row.get(3)),
+    })
 }
 
 /// The newest version at or before `$2` of each key after `$1`, in key order: the
@@ -187,6 +206,38 @@ impl HistoryStore for PgHistory {
             Ok(txs)
         })?;
         Ok(finish_page(q, txs))
+    }
+
+    fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {
+        let txs = self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client
+                .prepare_cached(&account_tx_places_sql(q.forward))
+                .await?;
+            let wanted = i64::from(q.rows) + 1;
+            let mut txs: Vec<TxPlace> = Vec::new();
+            for ((lo, hi), (from, to)) in page_parts(q) {
+                let left = wanted - txs.len() as i64;
+                let (a, b) = (lo.max(q.min), hi.min(q.max));
+                if left == 0 || a > b || lo > hi {
+                    continue;
+                }
+                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+                    &&q.account.0[..],
+                    &big(a),
+                    &big(b),
+                    &big(from),
+                    &big(to),
+                    &left,
+                ];
+                for row in client.query(&stmt, &args).await? {
+                    txs.push(tx_place(&row)?);
+                }
+            }
+            Ok(txs)
+        })?;
+        let (txs, marker) = finish_rows(q, txs, |t| (t.ledger_seq, t.index));
+        Ok(AccountTxPlaces { txs, marker })
     }
 
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>> {

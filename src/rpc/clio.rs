@@ -1,0 +1,130 @@
+//! What Clio's own methods share (account_mptokens, account_mptoken_issuances,
+//! mpt_holders): Clio's account cursor and owner-directory walk (`traverseOwnedNodes`),
+//! its `limit` and `account` rules, and the confidential fields of an MPToken.
+
+use std::sync::Arc;
+
+use crate::ledger::keylet;
+use crate::ledger::sf::{sf, StExt};
+use crate::ledger::view::ReadView;
+use crate::limits::PageLimit;
+use crate::protocol::st::StObject;
+use crate::protocol::types::{hex_upper, AccountId, Hash256};
+use crate::rpc::error::{ErrorCode, RpcError};
+use crate::rpc::owner_walk::marker_text;
+use crate::rpc::params::parse_hash256;
+use crate::rpc::Params;
+use serde_json::{Map, Value};
+
+/// Clio's account cursor (`parseAccountCursor`): `<entry key hex>,<directory page>`, the
+/// page a 32-bit number. A marker that is not a string is `markerNotString`; one that does
+/// not parse, `Malformed cursor.`.
+pub fn clio_cursor(value: &Value) -> Result<(Hash256, u64), RpcError> {
+    let text = value
+        .as_str()
+        .ok_or_else(|| RpcError::with_message(ErrorCode::InvalidParams, "markerNotString"))?;
+    let malformed = || RpcError::with_message(ErrorCode::InvalidParams, "Malformed cursor.");
+    let (key, page) = text.split_once(',').ok_or_else(malformed)?;
+    let key = parse_hash256(key).ok_or_else(malformed)?;
+    let page: u32 = page.parse().map_err(|_| malformed())?;
+    Ok((key, u64::from(page)))
+}
+
+/// Clio's `traverseOwnedNodes`: up to `limit` entries of `account`'s owner directory,
+/// after the cursor's entry (which must be on the cursor's page: else `Invalid marker.`),
+/// each offered to `visit`. Every entry counts toward `limit`, whatever `visit` keeps;
+/// the cursor of the `limit`-th entry is returned when the limit was reached (Clio gives it
+/// even when nothing follows).
+pub fn clio_traverse(
+    view: &dyn ReadView,
+    account: &AccountId,
+    cursor: Option<(Hash256, u64)>,
+    limit: u32,
+    mut visit: impl FnMut(&Hash256, &Arc<StObject>),
+) -> Result<Option<String>, RpcError> {
+    let invalid = || RpcError::with_message(ErrorCode::InvalidParams, "Invalid marker.");
+    let start = match cursor {
+        None => 0,
+        Some((key, page)) => {
+            let listed = view
+                .read(&keylet::dir_page(&keylet::owner_dir(account), page))
+                .and_then(|p| p.v256_of(sf().indexes).map(|v| v.contains(&key)))
+                .unwrap_or(false);
+            if !listed {
+                return Err(invalid());
+            }
+            page
+        }
+    };
+    let mut past = cursor.is_none();
+    let mut left = limit;
+    let mut next = None;
+    crate::ledger::directory::for_each_owned(view, account, start, |page, key| {
+        if !past {
+            past = Some(*key) == cursor.map(|c| c.0);
+            return true;
+        }
+        if let Some(entry) = view.read(key) {
+            visit(key, &entry);
+        }
+        left = left.saturating_sub(1);
+        if left == 0 {
+            next = Some(marker_text(key, page));
+        }
+        left > 0
+    });
+    Ok(next)
+}
+
+/// Clio's `limit` for its own paged methods: a positive integer (else `Invalid
+/// parameters.`), clamped into the page's range for every caller.
+pub fn clio_limit(params: &Params, page: PageLimit) -> Result<u32, RpcError> {
+    let Some(v) = params.get("limit") else {
+        return Ok(page.default);
+    };
+    crate::rpc::params::unsigned_integer(v)
+        .filter(|n| *n >= 1)
+        .map(|n| n.clamp(page.min, page.max))
+        .ok_or_else(|| RpcError::new(ErrorCode::InvalidParams))
+}
+
+/// The account a Clio method names: a string that parses, else `actMalformed`.
+pub fn clio_account(params: &Params) -> Result<AccountId, RpcError> {
+    let text = params
+        .get("account")
+        .ok_or_else(|| RpcError::missing_field("account"))?
+        .as_str()
+        .ok_or_else(|| RpcError::new(ErrorCode::ActMalformed))?;
+    AccountId::from_address(text).map_err(|_| RpcError::new(ErrorCode::ActMalformed))
+}
+
+/// `actNotFound` unless `account`'s root is in `view`.
+pub fn require_account(view: &dyn ReadView, account: &AccountId) -> Result<(), RpcError> {
+    match view.read(&keylet::account(account)) {
+        Some(_) => Ok(()),
+        None => Err(RpcError::new(ErrorCode::ActNotFound)),
+    }
+}
+
+/// The confidential balances, their version and the holder's key, when the token has them
+/// (hex), as Clio adds them to a holder or token.
+pub fn confidential_fields(token: &StObject, o: &mut Map<String, Value>) {
+    let s = sf();
+    if let Some(v) = token.u32_of(s.confidential_balance_version) {
+        o.insert("confidential_balance_version".into(), Value::from(v));
+    }
+    for (field, name) in [
+        (s.confidential_balance_inbox, "confidential_balance_inbox"),
+        (
+            s.confidential_balance_spending,
+            "confidential_balance_spending",
+        ),
+        (s.issuer_encrypted_balance, "issuer_encrypted_balance"),
+        (s.auditor_encrypted_balance, "auditor_encrypted_balance"),
+        (s.holder_encryption_key, "holder_encryption_key"),
+    ] {
+        if let Some(b) = token.blob_of(field) {
+            o.insert(name.into(), Value::from(hex_upper(b)));
+        }
+    }
+}

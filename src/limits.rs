@@ -561,6 +561,21 @@ pub const PG_RETRY_MAX_MS: u64 = 5_000;
 /// nodes: a JSON row of a payment with its metadata is about 1.5 KB plus 128 bytes of
 /// bookkeeping, so 64 MiB keeps about 40,000 rows.
 pub const RENDERED_ROWS_BYTES: u64 = 64 * 1024 * 1024;
+/// Ledgers the NFT index's background build (a history database made before the index)
+/// reads and writes per transaction.
+pub const NFT_INDEX_BATCH_LEDGERS: u32 = 1_000;
+/// nft_history's page (Clio's `NFTHistory` limits: 1 to 100, default 50, clamped).
+pub const NFT_HISTORY_PAGE: PageLimit = PageLimit {
+    min: 1,
+    default: 50,
+    max: 100,
+};
+/// nfts_by_issuer's page (Clio's `NFTsByIssuer` limits: 1 to 100, default 50, clamped).
+pub const NFTS_BY_ISSUER_PAGE: PageLimit = PageLimit {
+    min: 1,
+    default: 50,
+    max: 100,
+};
 /// account_tx pages whose rows' places are kept (`rpc::tx_places`), named by the request
 /// and the newest ledger searched: about 2 KB each for pages of 20.
 pub const ACCOUNT_TX_PLACES_PAGES: usize = 8_192;

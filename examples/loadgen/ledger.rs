@@ -292,6 +292,77 @@ pub async fn reads_mode(addr: &str, connections: usize, depth: usize, count: usi
 
 /// account_tx pages of 20 of the genesis account (every submit-mode payment goes to it),
 /// each request resuming at one of the markers of a walk through its whole history.
+/// `tx` by hash over `hashes`, then `ledger_data` pages of 256 of the validated ledger by
+/// marker (requests/s each), as the history mode's account_tx pages are measured.
+async fn other_reads(
+    addr: &str,
+    connections: usize,
+    depth: usize,
+    count: usize,
+    hashes: &[String],
+    admin: &mut Ws,
+) {
+    let per = count / connections.max(1);
+    let lists: Vec<Vec<Value>> = (0..connections.max(1))
+        .map(|c| {
+            (0..per)
+                .map(|i| json!({"command": "tx", "transaction": hashes[(c * per + i) % hashes.len()]}))
+                .collect()
+        })
+        .collect();
+    let found = |t: &str| t.contains("\"status\":\"success\"") && t.contains("\"meta\":{");
+    let (mut lat, good, took) = drive(addr, lists, depth, found).await;
+    println!(
+        "tx by hash: {good} ok in {:.2} s: {:.0} reads/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        took.as_secs_f64(),
+        good as f64 / took.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99)
+    );
+    let seq = call(
+        admin,
+        json!({"command": "ledger", "ledger_index": "validated"}),
+    )
+    .await["result"]["ledger_index"]
+        .clone();
+    let mut markers = vec![Value::Null];
+    loop {
+        let mut req = json!({"command": "ledger_data", "ledger_index": seq, "limit": 256});
+        if let Some(m) = markers.last().filter(|m| !m.is_null()) {
+            req["marker"] = m.clone();
+        }
+        match call(admin, req).await["result"]["marker"].clone() {
+            Value::Null => break,
+            m => markers.push(m),
+        }
+    }
+    let lists: Vec<Vec<Value>> = (0..connections.max(1))
+        .map(|c| {
+            (0..per / 4)
+                .map(|i| {
+                    let mut req =
+                        json!({"command": "ledger_data", "ledger_index": seq, "limit": 256});
+                    let m = &markers[(c * per + i) % markers.len()];
+                    if !m.is_null() {
+                        req["marker"] = m.clone();
+                    }
+                    req
+                })
+                .collect()
+        })
+        .collect();
+    let page = |t: &str| t.contains("\"status\":\"success\"") && t.contains("\"state\":[{");
+    let (mut lat, good, took) = drive(addr, lists, depth, page).await;
+    println!(
+        "ledger_data pages of 256 ({} pages): {good} ok in {:.2} s: {:.0} pages/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        markers.len(),
+        took.as_secs_f64(),
+        good as f64 / took.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99)
+    );
+}
+
 /// Closes the open ledger (`ledger_accept`).
 pub async fn close(addr: &str) {
     let mut admin = connect(addr).await;
@@ -303,6 +374,7 @@ pub async fn history_mode(addr: &str, connections: usize, depth: usize, count: u
     let mut admin = connect(addr).await;
     call(&mut admin, json!({"command": "ledger_accept"})).await;
     let mut markers = vec![Value::Null];
+    let mut hashes: Vec<String> = Vec::new();
     let walk_start = Instant::now();
     loop {
         let mut req = json!({"command": "account_tx", "account": GENESIS, "limit": 20});
@@ -310,6 +382,11 @@ pub async fn history_mode(addr: &str, connections: usize, depth: usize, count: u
             req["marker"] = m.clone();
         }
         let r = call(&mut admin, req).await;
+        for t in r["result"]["transactions"].as_array().into_iter().flatten() {
+            if let Some(h) = t["tx"]["hash"].as_str() {
+                hashes.push(h.to_owned());
+            }
+        }
         match r["result"]["marker"].clone() {
             Value::Null => break,
             m => markers.push(m),
@@ -347,4 +424,7 @@ pub async fn history_mode(addr: &str, connections: usize, depth: usize, count: u
         percentile(&mut lat, 0.5),
         percentile(&mut lat, 0.99)
     );
+    if !hashes.is_empty() {
+        other_reads(addr, connections, depth, count, &hashes, &mut admin).await;
+    }
 }

@@ -418,6 +418,7 @@ fn open_node(
         Some(r) => r.finish()?,
         None => Arc::new(open_history(&path)?),
     };
+    build_nft_index_behind(&store);
     let history = History {
         store: store.clone(),
         keep: config.online_delete,
@@ -466,6 +467,37 @@ fn advisory(
         return Ok(None);
     }
     Ok(Some(Arc::new(AdvisoryDelete::load(store)?)))
+}
+
+/// Fills the NFT index of a history database made before it, on a thread of its own
+/// (`nft_info`, `nft_history` and `nfts_by_issuer` answer `notReady` until it is done),
+/// logging its progress.
+fn build_nft_index_behind(store: &Arc<SqliteHistory>) {
+    use crate::store::HistoryStore;
+    if store.nft_index_ready().unwrap_or(true) {
+        return;
+    }
+    let store = store.clone();
+    let spawned = std::thread::Builder::new()
+        .name("nft-index".into())
+        .spawn(move || {
+            tracing::info!("building the NFT index of the history database");
+            let built =
+                store.build_nft_index(crate::limits::NFT_INDEX_BATCH_LEDGERS, |done, last| {
+                    tracing::info!(
+                        done,
+                        last,
+                        "NFT index: ledgers indexed through {done} of {last}"
+                    );
+                });
+            match built {
+                Ok(()) => tracing::info!("NFT index built"),
+                Err(e) => tracing::error!("NFT index not built: {e}"),
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!("NFT index thread not started: {e}");
+    }
 }
 
 /// Opens the history database; a damaged one is refused, naming the remedy.

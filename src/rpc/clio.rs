@@ -128,3 +128,65 @@ pub fn confidential_fields(token: &StObject, o: &mut Map<String, Value>) {
         }
     }
 }
+
+/// A 64-hex-digit ID field (`nft_id`, a marker): required when `required`.
+pub fn hash_field(
+    params: &Params,
+    name: &str,
+    required: bool,
+) -> Result<Option<Hash256>, RpcError> {
+    match params.get(name) {
+        None if required => Err(RpcError::missing_field(name)),
+        None => Ok(None),
+        Some(v) => v
+            .as_str()
+            .and_then(parse_hash256)
+            .map(Some)
+            .ok_or_else(|| RpcError::invalid_field(name)),
+    }
+}
+
+/// `notReady` while the history store's NFT index is still being built (or it keeps
+/// none); a store that fails is its error.
+pub fn require_nft_index(ctx: &crate::rpc::context::Context) -> Result<(), RpcError> {
+    let ready = ctx
+        .services
+        .node
+        .history
+        .store
+        .nft_index_ready()
+        .map_err(|e| RpcError::history_read(&e))?;
+    if ready {
+        Ok(())
+    } else {
+        Err(RpcError::with_message(
+            ErrorCode::NotReady,
+            "The NFT index is being built.",
+        ))
+    }
+}
+
+/// A token as Clio's nft_info and nfts_by_issuer show it: its state from the NFT index
+/// and the parts of its ID.
+pub fn nft_json(record: &crate::store::NftRecord) -> Map<String, Value> {
+    use crate::engine::nft;
+    let id = &record.token;
+    let mut o = Map::new();
+    o.insert("nft_id".into(), Value::from(id.to_hex()));
+    o.insert("ledger_index".into(), Value::from(record.seq));
+    o.insert("owner".into(), Value::from(record.state.owner.to_address()));
+    o.insert("is_burned".into(), Value::from(record.state.burned));
+    o.insert("flags".into(), Value::from(nft::token_flags(id)));
+    o.insert("transfer_fee".into(), Value::from(nft::transfer_fee(id)));
+    o.insert("issuer".into(), Value::from(nft::issuer(id).to_address()));
+    o.insert("nft_taxon".into(), Value::from(nft::taxon(id)));
+    o.insert("nft_serial".into(), Value::from(nft::serial(id)));
+    let uri = record
+        .state
+        .uri
+        .as_deref()
+        .map(hex_upper)
+        .unwrap_or_default();
+    o.insert("uri".into(), Value::from(uri));
+    o
+}

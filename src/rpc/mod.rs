@@ -61,6 +61,7 @@ pub mod signing;
 pub mod standalone;
 pub mod submission;
 pub mod tx_places;
+pub mod tx_rows;
 pub mod upstream;
 
 use crate::limits::VALIDATED_AGE_MAX_SECS;

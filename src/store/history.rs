@@ -27,6 +27,7 @@ use parking_lot::Mutex;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::error::{StoreError, StoreResult};
+use super::nft_index::{self, NftState};
 use crate::ledger::header::LedgerHeader;
 use crate::protocol::types::{AccountId, Hash256};
 
@@ -157,6 +158,26 @@ pub struct AccountTxPlaces {
     pub marker: Option<(u32, u32)>,
 }
 
+/// A token's state in the NFT index at a ledger: set by the transaction at (`seq`,
+/// `index`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NftRecord {
+    /// The token.
+    pub token: Hash256,
+    /// The ledger of the transaction that last changed it.
+    pub seq: u32,
+    /// Its owner, burn and URI then.
+    pub state: NftState,
+}
+
+/// A store without the NFT index.
+fn no_nft_index() -> StoreError {
+    StoreError::History {
+        file: "history".into(),
+        reason: "this history store keeps no NFT index".into(),
+    }
+}
+
 /// Where validated history lives (SQLite now; PostgreSQL for read nodes later).
 pub trait HistoryStore: Send + Sync {
     /// Writes these ledgers (consecutive, each after the store's last) in one transaction.
@@ -184,6 +205,30 @@ pub trait HistoryStore: Send + Sync {
     }
     /// `count` transactions from the `start`th on, newest ledger first (tx_history).
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>>;
+    /// Whether the NFT index holds every stored ledger.
+    fn nft_index_ready(&self) -> StoreResult<bool> {
+        Ok(false)
+    }
+    /// A token's newest state at or before ledger `seq` (None: no such token then).
+    fn nft(&self, _token: &Hash256, _seq: u32) -> StoreResult<Option<NftRecord>> {
+        Err(no_nft_index())
+    }
+    /// One page of the transactions that touched `token` (`q.account` is not read).
+    fn nft_txs(&self, _token: &Hash256, _q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
+        Err(no_nft_index())
+    }
+    /// The tokens `issuer` minted by ledger `seq` (of `taxon` only, when given), after
+    /// `after`, in token order, at most `limit`, each as it was at `seq`.
+    fn nfts_by_issuer(
+        &self,
+        _issuer: &AccountId,
+        _taxon: Option<u32>,
+        _seq: u32,
+        _after: Option<&Hash256>,
+        _limit: u32,
+    ) -> StoreResult<Vec<NftRecord>> {
+        Err(no_nft_index())
+    }
     /// The first ledger whose whole state the store can answer for (None: no state yet).
     fn state_from(&self) -> StoreResult<Option<u32>>;
     /// The entry `key` as ledger `seq` left it (None: absent then).
@@ -281,7 +326,25 @@ CREATE TABLE IF NOT EXISTS state(
     key BLOB NOT NULL, seq INTEGER NOT NULL, data BLOB,
     PRIMARY KEY(key, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS settings(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS nft_states(
+    token BLOB NOT NULL, seq INTEGER NOT NULL, idx INTEGER NOT NULL, owner BLOB NOT NULL,
+    burned INTEGER NOT NULL, uri BLOB, PRIMARY KEY(token, seq, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS nft_txs(
+    token BLOB NOT NULL, seq INTEGER NOT NULL, idx INTEGER NOT NULL, id BLOB NOT NULL,
+    PRIMARY KEY(token, seq, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS nft_issuers(
+    issuer BLOB NOT NULL, token BLOB NOT NULL, taxon INTEGER NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY(issuer, token)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS nft_issuers_by_taxon ON nft_issuers(issuer, taxon, token);
 ";
+
+/// A stored transaction as the NFT index's build reads it: ledger, position, ID, blob,
+/// metadata.
+type IndexedTx = (u32, u32, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// The setting present once the NFT index holds every stored ledger (a database made
+/// before the index is filled from its transactions in the background).
+pub const NFT_INDEX_BUILT: &str = "nft_index_built";
 
 /// The setting that holds the first ledger with a readable state.
 const STATE_FROM: &str = "state_from";
@@ -328,6 +391,7 @@ impl SqliteHistory {
         };
         store.check_pages(path)?;
         store.check_last()?;
+        store.note_empty_nft_index()?;
         Ok(store)
     }
 
@@ -337,12 +401,73 @@ impl SqliteHistory {
         let conn = Connection::open_in_memory().map_err(|e| history_error(&file, e))?;
         conn.execute_batch(SCHEMA)
             .map_err(|e| history_error(&file, e))?;
-        Ok(SqliteHistory {
+        let store = SqliteHistory {
             file,
             start_file: None,
             writer: Mutex::new(conn),
             readers: Vec::new(),
-        })
+        };
+        store.note_empty_nft_index()?;
+        Ok(store)
+    }
+
+    /// Marks the NFT index built when there is nothing to index (a new database).
+    fn note_empty_nft_index(&self) -> StoreResult<()> {
+        if self.setting(NFT_INDEX_BUILT)?.is_some() {
+            return Ok(());
+        }
+        let any: Option<i64> = self.read(|c| {
+            c.query_row("SELECT 1 FROM txs LIMIT 1", [], |r| r.get(0))
+                .optional()
+        })?;
+        if any.is_none() {
+            self.set_setting(NFT_INDEX_BUILT, 1)?;
+        }
+        Ok(())
+    }
+
+    /// Fills the NFT index from the stored transactions of a database made before it,
+    /// `batch` ledgers per write transaction (new ledgers index themselves as they are
+    /// written meanwhile), calling `progress(done_through, last)` after each batch; then
+    /// marks it built. Nothing to do when it is built already.
+    pub fn build_nft_index(
+        &self,
+        batch: u32,
+        mut progress: impl FnMut(u32, u32),
+    ) -> StoreResult<()> {
+        if self.nft_index_ready()? {
+            return Ok(());
+        }
+        let Some((first, last)) = self.range()? else {
+            return self.set_setting(NFT_INDEX_BUILT, 1);
+        };
+        let mut from = first;
+        while from <= last {
+            let to = from.saturating_add(batch.max(1) - 1).min(last);
+            let rows: Vec<IndexedTx> = self.read(|c| {
+                let mut stmt = c.prepare_cached(
+                    "SELECT seq, idx, id, blob, meta FROM txs WHERE seq BETWEEN ?1 AND ?2",
+                )?;
+                let rows = stmt.query_map(params![from, to], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })?;
+                rows.collect()
+            })?;
+            let mut conn = self.writer.lock();
+            let tx = conn.transaction().map_err(|e| self.fail(e))?;
+            for (seq, idx, id, blob, meta) in &rows {
+                insert_nft_rows(&tx, *seq, *idx, &hash_of(id.clone()), blob, meta)
+                    .map_err(|e| self.fail(e))?;
+            }
+            tx.commit().map_err(|e| self.fail(e))?;
+            drop(conn);
+            progress(to, last);
+            from = to.saturating_add(1);
+            if to == u32::MAX {
+                break;
+            }
+        }
+        self.set_setting(NFT_INDEX_BUILT, 1)
     }
 
     /// The database file, for messages.
@@ -489,6 +614,51 @@ fn insert_rows(tx: &rusqlite::Transaction<'_>, l: &HistoryLedger) -> rusqlite::R
         for a in &t.accounts {
             put_account.execute(params![&a.0[..], h.seq, t.index, &t.id.0[..]])?;
         }
+        insert_nft_rows(tx, h.seq, t.index, &t.id, &t.blob, &t.meta)?;
+    }
+    Ok(())
+}
+
+/// The NFT index rows of one transaction (none unless it is an NFToken transaction).
+fn insert_nft_rows(
+    tx: &rusqlite::Connection,
+    seq: u32,
+    index: u32,
+    id: &Hash256,
+    blob: &[u8],
+    meta: &[u8],
+) -> rusqlite::Result<()> {
+    for touch in nft_index::touches_of(blob, meta) {
+        let token = &touch.token.0[..];
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO nft_txs(token, seq, idx, id) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![token, seq, index, &id.0[..]])?;
+        let Some(state) = touch.state else {
+            continue;
+        };
+        tx.prepare_cached(
+            "INSERT OR REPLACE INTO nft_states(token, seq, idx, owner, burned, uri) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            token,
+            seq,
+            index,
+            &state.owner.0[..],
+            state.burned,
+            state.uri
+        ])?;
+        tx.prepare_cached(
+            "INSERT INTO nft_issuers(issuer, token, taxon, seq) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT(issuer, token) DO UPDATE SET seq = min(seq, excluded.seq)",
+        )?
+        .execute(params![
+            &crate::engine::nft::issuer(&touch.token).0[..],
+            token,
+            crate::engine::nft::taxon(&touch.token),
+            seq
+        ])?;
     }
     Ok(())
 }
@@ -566,6 +736,12 @@ fn prune_state_before(tx: &rusqlite::Transaction<'_>, seq: u32) -> rusqlite::Res
 /// Within one ledger (`?2 = ?3`) the sequence is an equality, so the index range covers
 /// the transaction indexes too (a ledger of thousands of an account's rows is not scanned).
 fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
+    indexed_tx_sql("account_txs a", "a.account", forward, one_ledger)
+}
+
+/// [`account_tx_sql`] over any index of (key, seq, idx, id): `index` names the table
+/// (aliased `a`), `key` its key column.
+fn indexed_tx_sql(index: &str, key: &str, forward: bool, one_ledger: bool) -> String {
     let order = if forward { "ASC" } else { "DESC" };
     let ledgers = if one_ledger {
         "a.seq = ?2 AND ?2 = ?3"
@@ -573,12 +749,33 @@ fn account_tx_sql(forward: bool, one_ledger: bool) -> String {
         "a.seq BETWEEN ?2 AND ?3"
     };
     format!(
-        "SELECT {TX_COLUMNS} FROM account_txs a JOIN txs t ON t.id = a.id \
+        "SELECT {TX_COLUMNS} FROM {index} JOIN txs t ON t.id = a.id \
          JOIN ledgers l ON l.seq = a.seq \
-         WHERE a.account = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
+         WHERE {key} = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
          ORDER BY a.seq {order}, a.idx {order}"
     )
 }
+
+fn nft_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<NftRecord> {
+    let owner: Vec<u8> = row.get(2)?;
+    let mut id = [0u8; 20];
+    if owner.len() == 20 {
+        id.copy_from_slice(&owner);
+    }
+    Ok(NftRecord {
+        token: hash_of(row.get(0)?),
+        seq: row.get(1)?,
+        state: NftState {
+            owner: AccountId(id),
+            burned: row.get(3)?,
+            uri: row.get(4)?,
+        },
+    })
+}
+
+/// A token's newest state at or before `?2`.
+const NFT_STATE_SQL: &str = "SELECT token, seq, owner, burned, uri FROM nft_states \
+     WHERE token = ?1 AND seq <= ?2 ORDER BY seq DESC, idx DESC LIMIT 1";
 
 /// [`account_tx_sql`] for the rows' places only: the account index and the ledgers' hashes.
 fn account_tx_places_sql(forward: bool, one_ledger: bool) -> String {
@@ -730,6 +927,73 @@ impl HistoryStore for SqliteHistory {
             txs.extend(part);
         }
         Ok(finish_page(q, txs))
+    }
+
+    fn nft_index_ready(&self) -> StoreResult<bool> {
+        Ok(self.setting(NFT_INDEX_BUILT)?.is_some())
+    }
+
+    fn nft(&self, token: &Hash256, seq: u32) -> StoreResult<Option<NftRecord>> {
+        self.read(|c| {
+            c.prepare_cached(NFT_STATE_SQL)?
+                .query_row(params![&token.0[..], seq], nft_record)
+                .optional()
+        })
+    }
+
+    fn nft_txs(&self, token: &Hash256, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
+        let wanted = u64::from(q.rows) + 1;
+        let mut txs: Vec<StoredTx> = Vec::new();
+        for ((lo, hi), (from, to)) in page_parts(q) {
+            let left = wanted - txs.len() as u64;
+            let (a, b) = (lo.max(q.min), hi.min(q.max));
+            if left == 0 || a > b || lo > hi {
+                continue;
+            }
+            let part: Vec<StoredTx> = self.read(|c| {
+                let sql = indexed_tx_sql("nft_txs a", "a.token", q.forward, a == b);
+                let mut stmt = c.prepare_cached(&sql)?;
+                let rows = stmt.query_map(params![&token.0[..], a, b, from, to], stored_tx)?;
+                rows.take(left as usize).collect()
+            })?;
+            txs.extend(part);
+        }
+        Ok(finish_page(q, txs))
+    }
+
+    fn nfts_by_issuer(
+        &self,
+        issuer: &AccountId,
+        taxon: Option<u32>,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: u32,
+    ) -> StoreResult<Vec<NftRecord>> {
+        let after = after.map_or(Vec::new(), |h| h.0.to_vec());
+        let tokens: Vec<Vec<u8>> = self.read(|c| {
+            let sql = match taxon {
+                Some(_) => {
+                    "SELECT token FROM nft_issuers WHERE issuer = ?1 AND taxon = ?5 \
+                            AND seq <= ?2 AND token > ?3 ORDER BY token LIMIT ?4"
+                }
+                None => {
+                    "SELECT token FROM nft_issuers WHERE issuer = ?1 AND (?5 IS NULL) \
+                         AND seq <= ?2 AND token > ?3 ORDER BY token LIMIT ?4"
+                }
+            };
+            let mut stmt = c.prepare_cached(sql)?;
+            let rows = stmt.query_map(params![&issuer.0[..], seq, after, limit, taxon], |r| {
+                r.get::<_, Vec<u8>>(0)
+            })?;
+            rows.collect()
+        })?;
+        let mut out = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            if let Some(r) = self.nft(&hash_of(t), seq)? {
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
     fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {
@@ -929,10 +1193,11 @@ impl SqliteHistory {
     fn delete_where(&self, cmp: &str, seq: u32) -> StoreResult<()> {
         let mut conn = self.writer.lock();
         let tx = conn.transaction().map_err(|e| self.fail(e))?;
-        for table in ["account_txs", "txs", "ledgers"] {
+        for table in ["account_txs", "txs", "ledgers", "nft_txs"] {
             let sql = format!("DELETE FROM {table} WHERE seq {cmp} ?1");
             tx.execute(&sql, params![seq]).map_err(|e| self.fail(e))?;
         }
+        nft_states_where(&tx, cmp, seq).map_err(|e| self.fail(e))?;
         let state = if cmp == "<" {
             prune_state_before(&tx, seq)
         } else {
@@ -941,6 +1206,24 @@ impl SqliteHistory {
         state.map_err(|e| self.fail(e))?;
         tx.commit().map_err(|e| self.fail(e))
     }
+}
+
+/// Deletes NFT states after `seq` (`>`, with the tokens first seen there), or before it
+/// (`<`), keeping each token's newest state before `seq`: the state it enters the kept
+/// ledgers with.
+fn nft_states_where(tx: &rusqlite::Transaction<'_>, cmp: &str, seq: u32) -> rusqlite::Result<()> {
+    if cmp == ">" {
+        tx.execute("DELETE FROM nft_states WHERE seq > ?1", params![seq])?;
+        tx.execute("DELETE FROM nft_issuers WHERE seq > ?1", params![seq])?;
+        return Ok(());
+    }
+    tx.execute(
+        "DELETE FROM nft_states WHERE seq < ?1 AND EXISTS (SELECT 1 FROM nft_states n \
+         WHERE n.token = nft_states.token AND n.seq < ?1 \
+         AND (n.seq > nft_states.seq OR (n.seq = nft_states.seq AND n.idx > nft_states.idx)))",
+        params![seq],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ pub mod faulty;
 mod group_commit;
 pub mod history;
 pub mod journal;
+pub mod nft_index;
 pub mod postgres;
 pub mod prune;
 pub mod record;
@@ -46,7 +47,7 @@ pub use error::{StoreError, StoreResult};
 pub use faulty::FaultyStorage;
 pub use history::{
     set_aside, AccountTxPage, AccountTxPlaces, AccountTxQuery, HistoryLedger, HistoryStore,
-    HistoryTx, SqliteHistory, StateChanges, StateRow, StoredTx, TxPlace,
+    HistoryTx, NftRecord, SqliteHistory, StateChanges, StateRow, StoredTx, TxPlace,
 };
 pub use journal::{Journal, JournalOptions, JournalStats};
 pub use postgres::PgHistory;

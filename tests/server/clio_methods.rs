@@ -346,3 +346,245 @@ async fn account_mptokens_and_issuances_walk_the_owner_directory() {
         }
     }
 }
+
+/// Clio's NFT methods over the NFT index: `nft_info` (now and at an earlier ledger, a
+/// burned token, errors), `nft_history` (newest first, forward, paged by marker, API v2),
+/// `nfts_by_issuer` (all, by taxon, paged, errors).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nft_methods_follow_tokens_through_mints_sales_and_burns() {
+    use support::engine::{xrp, Account, Tx};
+    use support::server::Node;
+    let node = Node::start().await;
+    let (alice, bob) = (Account::new("alice"), Account::new("bob"));
+    node.fund(&alice, 10_000);
+    node.fund(&bob, 10_000);
+    let accept = || {
+        node.rpc("ledger_accept", json!({}))["ledger_current_index"]
+            .as_u64()
+            .unwrap()
+            - 1
+    };
+    accept();
+    let meta_of = |hash: ledgerd::protocol::types::Hash256| {
+        node.rpc("tx", json!({"transaction": hash.to_hex()}))["meta"].clone()
+    };
+    let mint = |taxon: u32, uri: Option<&[u8]>| {
+        let mut tx = Tx::new("NFTokenMint").u32("NFTokenTaxon", taxon).flags(0x8);
+        if let Some(u) = uri {
+            tx = tx.blob("URI", u);
+        }
+        node.apply(&alice, tx)
+    };
+    let mints = [mint(0, Some(b"ipfs://one")), mint(0, None), mint(5, None)];
+    let minted_at = accept();
+    let id_of = |hash| {
+        meta_of(hash)["nftoken_id"]
+            .as_str()
+            .expect("nftoken_id")
+            .to_owned()
+    };
+    let [first, second, third] = mints.map(id_of);
+    // The first is sold to bob; the second burned.
+    let offer_hash = node.apply(
+        &alice,
+        Tx::new("NFTokenCreateOffer")
+            .h256(
+                "NFTokenID",
+                ledgerd::protocol::types::Hash256::from_hex(&first).unwrap(),
+            )
+            .amount("Amount", xrp(10))
+            .flags(1),
+    );
+    accept();
+    let offer = meta_of(offer_hash)["offer_id"]
+        .as_str()
+        .expect("offer_id")
+        .to_owned();
+    node.apply(
+        &bob,
+        Tx::new("NFTokenAcceptOffer").h256(
+            "NFTokenSellOffer",
+            ledgerd::protocol::types::Hash256::from_hex(&offer).unwrap(),
+        ),
+    );
+    node.apply(
+        &alice,
+        Tx::new("NFTokenBurn").h256(
+            "NFTokenID",
+            ledgerd::protocol::types::Hash256::from_hex(&second).unwrap(),
+        ),
+    );
+    let sold_at = accept();
+
+    // nft_info: now, and as the mint ledger saw it.
+    let info = |p: Value| node.rpc("nft_info", p);
+    let now = info(json!({"nft_id": first}));
+    assert_eq!(now["owner"], bob.id.to_address(), "{now}");
+    assert_eq!(now["is_burned"], false);
+    assert_eq!(now["ledger_index"], sold_at);
+    assert_eq!(now["issuer"], alice.id.to_address());
+    assert_eq!(now["nft_taxon"], 0);
+    assert_eq!(now["uri"], hex::encode_upper(b"ipfs://one"));
+    assert_eq!(now["flags"], 8);
+    assert_eq!(now["validated"], true);
+    let then = info(json!({"nft_id": first, "ledger_index": minted_at}));
+    assert_eq!(then["owner"], alice.id.to_address(), "{then}");
+    assert_eq!(then["ledger_index"], minted_at);
+    let burned = info(json!({"nft_id": second}));
+    assert_eq!(burned["is_burned"], true, "{burned}");
+    assert_eq!(burned["owner"], alice.id.to_address());
+    assert_eq!(burned["uri"], "");
+    let missing = info(json!({"nft_id": "00".repeat(32)}));
+    assert_eq!(missing["error"], "objectNotFound", "{missing}");
+    assert_eq!(missing["error_message"], "NFT not found");
+    assert_eq!(info(json!({"nft_id": "XYZ"}))["error"], "invalidParams");
+    assert_eq!(info(json!({}))["error"], "invalidParams");
+
+    // nft_history: the mint, the offer, the sale; newest first, forward, paged.
+    let history = |p: Value| node.rpc("nft_history", p);
+    let all = history(json!({"nft_id": first}));
+    let types = |r: &Value| -> Vec<String> {
+        r["transactions"]
+            .as_array()
+            .expect("transactions")
+            .iter()
+            .map(|t| t["tx"]["TransactionType"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        types(&all),
+        ["NFTokenAcceptOffer", "NFTokenCreateOffer", "NFTokenMint"],
+        "{all}"
+    );
+    assert_eq!(all["nft_id"], first);
+    assert_eq!(all["limit"], 50);
+    let forward = history(json!({"nft_id": first, "forward": true}));
+    assert_eq!(
+        types(&forward),
+        ["NFTokenMint", "NFTokenCreateOffer", "NFTokenAcceptOffer"]
+    );
+    let mut paged = Vec::new();
+    let mut marker = Value::Null;
+    loop {
+        let mut p = json!({"nft_id": first, "limit": 1});
+        if !marker.is_null() {
+            p["marker"] = marker.clone();
+        }
+        let r = history(p);
+        paged.extend(types(&r));
+        marker = r.get("marker").cloned().unwrap_or(Value::Null);
+        if marker.is_null() {
+            break;
+        }
+    }
+    assert_eq!(paged, types(&all));
+    let v2 = history(json!({"nft_id": first, "api_version": 2}));
+    assert!(v2["transactions"][0]["hash"].is_string(), "{v2}");
+    assert_eq!(types(&history(json!({"nft_id": second})))[0], "NFTokenBurn");
+    let bad_range = history(json!({"nft_id": first, "ledger_index_min": sold_at + 100}));
+    assert_eq!(bad_range["error"], "lgrIdxMalformed", "{bad_range}");
+    let both =
+        history(json!({"nft_id": first, "ledger_index_min": minted_at, "ledger_index": sold_at}));
+    assert_eq!(
+        both["error_message"], "containsLedgerSpecifierAndRange",
+        "{both}"
+    );
+    let bad_marker = history(json!({"nft_id": first, "marker": {"ledger": "x"}}));
+    assert_eq!(bad_marker["error_message"], "invalidMarker", "{bad_marker}");
+
+    // nfts_by_issuer: every token alice issued, by taxon, two to a page.
+    let by = |p: Value| node.rpc("nfts_by_issuer", p);
+    let issued = by(json!({"issuer": alice.id.to_address()}));
+    let ids = |r: &Value| -> Vec<String> {
+        r["nfts"]
+            .as_array()
+            .expect("nfts")
+            .iter()
+            .map(|n| n["nft_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut want = vec![first.clone(), second.clone(), third.clone()];
+    want.sort();
+    assert_eq!(ids(&issued), want, "{issued}");
+    assert_eq!(issued["limit"], 50);
+    let owners: Vec<&str> = issued["nfts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["owner"].as_str().unwrap())
+        .collect();
+    assert!(owners.contains(&bob.id.to_address().as_str()));
+    let taxon5 = by(json!({"issuer": alice.id.to_address(), "nft_taxon": 5}));
+    assert_eq!(ids(&taxon5), vec![third.clone()], "{taxon5}");
+    assert_eq!(taxon5["nft_taxon"], 5);
+    let page1 = by(json!({"issuer": alice.id.to_address(), "limit": 2}));
+    assert_eq!(ids(&page1), want[..2].to_vec());
+    let page2 = by(json!({"issuer": alice.id.to_address(), "limit": 2, "marker": page1["marker"]}));
+    assert_eq!(ids(&page2), want[2..].to_vec(), "{page2}");
+    assert!(page2.get("marker").is_none());
+    let nobody = by(json!({"issuer": Account::new("nobody").id.to_address()}));
+    assert_eq!(nobody["error"], "actNotFound", "{nobody}");
+    assert_eq!(by(json!({"issuer": "rBad"}))["error"], "actMalformed");
+
+    // A history database made before the NFT index: the same ledgers, the index emptied.
+    // Built from its transactions (two ledgers a batch), it answers as the live one.
+    use ledgerd::store::{HistoryLedger, HistoryStore, HistoryTx, SqliteHistory, StateChanges};
+    let store = node.state().node.history.store.clone();
+    let (lo, hi) = store.range().expect("range").expect("ledgers");
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("history.db");
+    {
+        let copy = SqliteHistory::open(&path, 1).expect("open");
+        for seq in lo..=hi {
+            let header = store.header(seq).expect("read").expect("header");
+            let txs = store
+                .ledger_txs(seq)
+                .expect("txs")
+                .into_iter()
+                .map(|t| HistoryTx {
+                    id: t.id,
+                    index: t.index,
+                    blob: t.blob,
+                    meta: t.meta,
+                    delivered: t.delivered,
+                    accounts: Vec::new(),
+                })
+                .collect();
+            let ledger = HistoryLedger {
+                header,
+                txs,
+                state: Vec::new(),
+                changes: StateChanges::Delta,
+            };
+            copy.write(&[ledger]).expect("write");
+        }
+    }
+    let raw = rusqlite::Connection::open(&path).expect("sqlite");
+    raw.execute_batch(
+        "DELETE FROM nft_states; DELETE FROM nft_txs; DELETE FROM nft_issuers; \
+         DELETE FROM settings WHERE name = 'nft_index_built';",
+    )
+    .expect("empty the index");
+    drop(raw);
+    let old = SqliteHistory::open(&path, 1).expect("reopen");
+    assert!(!old.nft_index_ready().expect("ready?"));
+    let mut batches = 0;
+    old.build_nft_index(2, |_, _| batches += 1).expect("built");
+    assert!(old.nft_index_ready().expect("ready?"));
+    assert!(batches > 1, "{batches}");
+    for token in [&first, &second, &third] {
+        let token = ledgerd::protocol::types::Hash256::from_hex(token).unwrap();
+        for seq in [minted_at as u32, sold_at as u32] {
+            assert_eq!(
+                old.nft(&token, seq).unwrap(),
+                store.nft(&token, seq).unwrap()
+            );
+        }
+    }
+    let issued_by = |s: &dyn HistoryStore| {
+        s.nfts_by_issuer(&alice.id, None, sold_at as u32, None, 10)
+            .unwrap()
+    };
+    assert_eq!(issued_by(&old), issued_by(store.as_ref()));
+    assert_eq!(issued_by(&old).len(), 3);
+}

@@ -3,7 +3,7 @@
 //! (`serve --read-only --postgres URL --writer ws://...`) serving from it.
 //!
 //! - The history reads (account_tx, tx, ledger, account_info at old ledgers, ledger_data,
-//!   book_offers) give byte-identical replies from a read node and from the writer, for
+//!   book_offers, Clio's nft_info, nft_history and nfts_by_issuer) give byte-identical replies from a read node and from the writer, for
 //!   ledgers the writer holds in memory and for older ones it reads from its own store.
 //! - A client submits through one read node and sees its transaction in another read
 //!   node's stream; the database restarts mid-test, then the writer does.
@@ -121,6 +121,39 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
     let dir = tempfile::tempdir().expect("tempdir");
     let writer = start_writer(dir.path(), "127.0.0.1:0", &pg.url());
     let w = writer.addr();
+    // Two NFTokens minted by genesis, one burned: Clio's NFT methods read the NFT index.
+    let mut mints = Vec::new();
+    for taxon in [3, 4] {
+        let tx = json!({"TransactionType": "NFTokenMint", "Account": address(GENESIS),
+            "NFTokenTaxon": taxon, "URI": "697066733A2F2F78"});
+        let r = call(
+            w,
+            "submit",
+            json!({"secret": secret(GENESIS), "tx_json": tx}),
+        );
+        assert_eq!(r["engine_result"], "tesSUCCESS", "mint: {r}");
+        mints.push(r["tx_json"]["hash"].as_str().expect("hash").to_owned());
+    }
+    accept(w);
+    let nfts: Vec<String> = mints
+        .iter()
+        .map(|h| {
+            let t = call(w, "tx", json!({"transaction": h}));
+            t["meta"]["nftoken_id"]
+                .as_str()
+                .expect("nftoken_id")
+                .to_owned()
+        })
+        .collect();
+    let burn = json!({"TransactionType": "NFTokenBurn", "Account": address(GENESIS),
+        "NFTokenID": nfts[1]});
+    let r = call(
+        w,
+        "submit",
+        json!({"secret": secret(GENESIS), "tx_json": burn}),
+    );
+    assert_eq!(r["engine_result"], "tesSUCCESS", "burn: {r}");
+    accept(w);
     let mut payments = Vec::new();
     for i in 0..6u64 {
         let dest = address(&format!("read node {i}"));
@@ -141,8 +174,8 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
     caught_up(r, w);
 
     let genesis = address(GENESIS);
-    assert_eq!(same_pages(w, r, &genesis, true, 1), 7);
-    assert_eq!(same_pages(w, r, &genesis, false, 2), 7);
+    assert_eq!(same_pages(w, r, &genesis, true, 1), 10);
+    assert_eq!(same_pages(w, r, &genesis, false, 2), 10);
     // The newest validated ledger, by name and by number.
     let tip = validated(w);
     for ledger in [json!("validated"), json!(tip)] {
@@ -169,6 +202,24 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
         );
     }
     same(w, r, "tx", json!({"transaction": last}));
+    let listed = same(w, r, "nfts_by_issuer", json!({"issuer": genesis}));
+    assert_eq!(listed["nfts"].as_array().map(Vec::len), Some(2), "{listed}");
+    for id in &nfts {
+        let info = same(w, r, "nft_info", json!({"nft_id": id}));
+        assert_eq!(info["issuer"], genesis.as_str(), "{info}");
+        for api in [1, 2] {
+            let h = same(
+                w,
+                r,
+                "nft_history",
+                json!({"nft_id": id, "api_version": api}),
+            );
+            assert!(
+                !h["transactions"].as_array().expect("rows").is_empty(),
+                "{h}"
+            );
+        }
+    }
     for (dest, hash, seq) in &payments {
         assert_eq!(same_pages(w, r, dest, true, 2), 1);
         for api in [1, 2] {

@@ -3,18 +3,15 @@
 //! default, paged with a `{ledger, seq}` marker, from the history store.
 
 use crate::limits::{ACCOUNT_TX_ADMIN_ROWS_MAX, ACCOUNT_TX_PAGE_BINARY, ACCOUNT_TX_PAGE_JSON};
-use crate::node::history::tx_entry;
-use crate::protocol::time;
 use crate::protocol::types::{AccountId, Hash256};
-use crate::render::tx::{meta_json_nft, tx_fields};
 use crate::rpc::context::Context;
 use crate::rpc::error::{ErrorCode, RpcError};
 use crate::rpc::params::{as_bool, lenient_int, lenient_uint, parse_hash256, unsigned_integer};
 use crate::rpc::{HandlerResult, Params};
-use crate::render::rows::{RowKey, RowShape};
-use crate::rpc::raw::spliced;
+use crate::render::rows::RowShape;
+use crate::rpc::tx_rows::{cached_rows, rows_of};
 use crate::rpc::tx_places::PlacesKey;
-use crate::store::{AccountTxPlaces, AccountTxQuery, StoredTx, TxPlace};
+use crate::store::{AccountTxPlaces, AccountTxQuery};
 use std::sync::Arc;
 use serde_json::{Map, Value};
 
@@ -63,7 +60,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
         api_version: ctx.api_version,
         binary: req.binary,
     };
-    let (txs, marker) = match ctx.raw_json {
+    let (txs, marker): Page = match ctx.raw_json {
         true => match cached_page(ctx, &query, shape)? {
             Some(page) => page,
             None => rendered_page(ctx, &query, shape)?,
@@ -89,7 +86,8 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
 /// A page's rows and its marker.
 type Page = (Vec<Value>, Option<(u32, u32)>);
 
-/// The page from the history store, each row rendered.
+/// The page from the history store, each row rendered (and kept, when the transport
+/// splices rows).
 fn rendered_page(ctx: &Context, query: &AccountTxQuery, shape: RowShape) -> Result<Page, RpcError> {
     let page = ctx
         .services
@@ -98,49 +96,17 @@ fn rendered_page(ctx: &Context, query: &AccountTxQuery, shape: RowShape) -> Resu
         .store
         .account_tx(query)
         .map_err(|e| RpcError::history_read(&e))?;
-    let mut txs: Vec<Value> = Vec::with_capacity(page.txs.len());
-    for t in &page.txs {
-        txs.push(entry_json(t, shape.binary, shape.api_version).ok_or_else(|| undecodable(t))?);
-    }
-    Ok((txs, page.marker))
+    Ok((rows_of(ctx, &page.txs, shape)?, page.marker))
 }
 
-/// The page as rendered rows ([`crate::rpc::raw::spliced`]): the rows' places from the
-/// account index, each row from the rendered-row cache, or fetched, rendered and kept.
-/// None when a row's transaction is no longer where the index said (a revert between the
-/// two reads): the caller reads the page again in one query.
+/// The page from its places and the kept rows ([`cached_rows`]); None when a row moved.
 fn cached_page(
     ctx: &Context,
     query: &AccountTxQuery,
     shape: RowShape,
 ) -> Result<Option<Page>, RpcError> {
-    let store = &ctx.services.node.history.store;
-    let cache = &ctx.services.rows;
     let places = places(ctx, query)?;
-    let mut txs = Vec::with_capacity(places.txs.len());
-    for place in &places.txs {
-        let key = RowKey {
-            id: place.id,
-            ledger_hash: place.ledger_hash,
-            shape,
-        };
-        let text = match cache.get(&key) {
-            Some(text) => text,
-            None => {
-                let stored = store.tx(&place.id).map_err(|e| RpcError::history_read(&e))?;
-                let Some(t) = stored.filter(|t| TxPlace::of(t) == *place) else {
-                    return Ok(None);
-                };
-                let row = entry_json(&t, shape.binary, shape.api_version)
-                    .ok_or_else(|| undecodable(&t))?;
-                let text: Arc<str> = Arc::from(serde_json::to_string(&row).unwrap_or_default());
-                cache.insert(key, text.clone());
-                text
-            }
-        };
-        txs.push(spliced(&text));
-    }
-    Ok(Some((txs, places.marker)))
+    Ok(cached_rows(ctx, &places.txs, shape)?.map(|rows| (rows, places.marker)))
 }
 
 /// The page's places: kept under the request and the hash of its newest ledger when that
@@ -169,11 +135,6 @@ fn places(ctx: &Context, query: &AccountTxQuery) -> Result<Arc<AccountTxPlaces>,
         ctx.services.places.insert(k, read.clone());
     }
     Ok(read)
-}
-
-/// A stored transaction that does not decode: the history database is damaged.
-fn undecodable(t: &StoredTx) -> RpcError {
-    RpcError::history_damaged(format!("stored transaction {} does not decode", t.id.to_hex()))
 }
 
 /// Rows in a page: the page length unless a smaller limit is asked; unlimited callers
@@ -352,39 +313,6 @@ fn resolve_range(ctx: &Context, args: &Ledgers) -> Result<(u32, u32), RpcError> 
             single(seq.ok_or_else(|| RpcError::new(ErrorCode::LgrNotFound))?)
         }
     }
-}
-
-/// One row of `transactions`, in the shape the API version and `binary` ask for.
-fn entry_json(t: &StoredTx, binary: bool, api_version: u32) -> Option<Value> {
-    let v2 = api_version >= 2;
-    let mut o = Map::new();
-    if binary {
-        o.insert("tx_blob".into(), Value::from(crate::protocol::types::hex_upper(&t.blob)));
-        let meta_key = if v2 { "meta_blob" } else { "meta" };
-        o.insert(meta_key.into(), Value::from(crate::protocol::types::hex_upper(&t.meta)));
-    } else {
-        let stored = tx_entry(t)?;
-        let entry = stored.decoded();
-        let mut tx = tx_fields(&entry.tx, api_version);
-        tx.insert("ledger_index".into(), Value::from(t.ledger_seq));
-        tx.insert("date".into(), Value::from(t.close_time));
-        if v2 {
-            o.insert("hash".into(), Value::from(t.id.to_hex()));
-            o.insert("ledger_hash".into(), Value::from(t.ledger_hash.to_hex()));
-            o.insert("close_time_iso".into(), Value::from(time::iso(t.close_time)));
-        } else {
-            tx.insert("hash".into(), Value::from(t.id.to_hex()));
-            tx.insert("inLedger".into(), Value::from(t.ledger_seq));
-        }
-        tx.sort_keys();
-        let tx_key = if v2 { "tx_json" } else { "tx" };
-        o.insert(tx_key.into(), Value::Object(tx));
-        o.insert("meta".into(), meta_json_nft(&entry));
-    }
-    o.insert("ledger_index".into(), Value::from(t.ledger_seq));
-    o.insert("validated".into(), Value::Bool(true));
-    o.sort_keys();
-    Some(Value::Object(o))
 }
 
 #[cfg(test)]

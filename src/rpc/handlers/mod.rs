@@ -72,7 +72,10 @@ methods! {
     manifest => Inline;
     mpt_holders => Cpu;
     nft_buy_offers => Inline;
+    nft_history => Cpu;
+    nft_info => Cpu;
     nft_sell_offers => Inline;
+    nfts_by_issuer => Cpu;
     noripple_check => Inline;
     owner_info => Cpu, condition: NeedsCurrentLedger;
     path_find => Cpu;

@@ -5,12 +5,15 @@ use tokio_postgres::Row;
 use super::write::{self, copy_state, start_state_at};
 use super::{big, small, PgError, PgHistory, PgResult};
 use crate::ledger::header::LedgerHeader;
+use crate::protocol::types::AccountId;
 use crate::protocol::types::Hash256;
 use crate::store::error::StoreResult;
 use crate::store::history::{
     decode_header, finish_page, finish_rows, hash_of, page_parts, AccountTxPage, AccountTxPlaces,
-    AccountTxQuery, HistoryLedger, HistoryStore, StateRow, StoredTx, TxPlace,
+    AccountTxQuery, HistoryLedger, HistoryStore, NftRecord, StateRow, StoredTx, TxPlace,
+    NFT_INDEX_BUILT,
 };
+use crate::store::nft_index::NftState;
 
 const TX_COLUMNS: &str = "t.id, t.seq, t.idx, t.blob, t.meta, t.delivered, l.hash, l.close_time";
 
@@ -55,6 +58,38 @@ fn account_tx_sql(forward: bool) -> String {
          WHERE a.account = $1 AND a.seq BETWEEN $2 AND $3 AND a.idx BETWEEN $4 AND $5 \
          ORDER BY a.seq {order}, a.idx {order} LIMIT $6"
     )
+}
+
+/// [`account_tx_sql`] over the NFT index: the token's rows.
+fn nft_txs_sql(forward: bool) -> String {
+    let order = if forward { "ASC" } else { "DESC" };
+    format!(
+        "SELECT {TX_COLUMNS} FROM nft_txs a JOIN txs t ON t.id = a.id \
+         JOIN ledgers l ON l.seq = a.seq \
+         WHERE a.token = $1 AND a.seq BETWEEN $2 AND $3 AND a.idx BETWEEN $4 AND $5 \
+         ORDER BY a.seq {order}, a.idx {order} LIMIT $6"
+    )
+}
+
+/// A token's newest state at or before `$2`.
+const NFT_STATE_SQL: &str = "SELECT token, seq, owner, burned, uri FROM nft_states \
+     WHERE token = $1 AND seq <= $2 ORDER BY seq DESC, idx DESC LIMIT 1";
+
+fn nft_record(row: &Row) -> PgResult<NftRecord> {
+    let owner: Vec<u8> = row.get(2);
+    let mut id = [0u8; 20];
+    if owner.len() == 20 {
+        id.copy_from_slice(&owner);
+    }
+    Ok(NftRecord {
+        token: hash_of(row.get(0)),
+        seq: small(row.get(1))?,
+        state: NftState {
+            owner: AccountId(id),
+            burned: row.get(3),
+            uri: row.get(4),
+        },
+    })
 }
 
 /// [`account_tx_sql`] for the rows' places only: the account index and the ledgers' hashes.
@@ -206,6 +241,80 @@ impl HistoryStore for PgHistory {
             Ok(txs)
         })?;
         Ok(finish_page(q, txs))
+    }
+
+    fn nft_index_ready(&self) -> StoreResult<bool> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_opt(
+                    "SELECT value FROM settings WHERE name = $1",
+                    &[&NFT_INDEX_BUILT],
+                )
+                .await?;
+            Ok(row.is_some())
+        })
+    }
+
+    fn nft(&self, token: &Hash256, seq: u32) -> StoreResult<Option<NftRecord>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client.prepare_cached(NFT_STATE_SQL).await?;
+            let row = client.query_opt(&stmt, &[&&token.0[..], &big(seq)]).await?;
+            row.as_ref().map(nft_record).transpose()
+        })
+    }
+
+    fn nft_txs(&self, token: &Hash256, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
+        let txs = self.call(|pool| async move {
+            let client = pool.get().await?;
+            let stmt = client.prepare_cached(&nft_txs_sql(q.forward)).await?;
+            let wanted = i64::from(q.rows) + 1;
+            let mut txs: Vec<StoredTx> = Vec::new();
+            for ((lo, hi), (from, to)) in page_parts(q) {
+                let left = wanted - txs.len() as i64;
+                let (a, b) = (lo.max(q.min), hi.min(q.max));
+                if left == 0 || a > b || lo > hi {
+                    continue;
+                }
+                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
+                    [&&token.0[..], &big(a), &big(b), &big(from), &big(to), &left];
+                txs.extend(stored_txs(client.query(&stmt, &args).await?)?);
+            }
+            Ok(txs)
+        })?;
+        Ok(finish_page(q, txs))
+    }
+
+    fn nfts_by_issuer(
+        &self,
+        issuer: &AccountId,
+        taxon: Option<u32>,
+        seq: u32,
+        after: Option<&Hash256>,
+        limit: u32,
+    ) -> StoreResult<Vec<NftRecord>> {
+        let after = after.map_or(Vec::new(), |h| h.0.to_vec());
+        let tokens: Vec<Vec<u8>> = self.call(|pool| async move {
+            let client = pool.get().await?;
+            let taxon = taxon.map(i64::from);
+            let rows = client
+                .query(
+                    "SELECT token FROM nft_issuers WHERE issuer = $1 \
+                     AND ($5::BIGINT IS NULL OR taxon = $5) AND seq <= $2 AND token > $3 \
+                     ORDER BY token LIMIT $4",
+                    &[&&issuer.0[..], &big(seq), &after, &i64::from(limit), &taxon],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })?;
+        let mut out = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            if let Some(r) = self.nft(&hash_of(t), seq)? {
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
     fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {

@@ -14,9 +14,10 @@ use super::{PgError, PgResult};
 const MIGRATION_LOCK: i64 = 0x006c_6564_6765_7264;
 
 /// `(version, SQL)`, oldest first. Never edit one that has shipped: add the next.
-const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "
 CREATE TABLE ledgers(
     seq BIGINT PRIMARY KEY, hash BYTEA NOT NULL, close_time BIGINT NOT NULL,
     header BYTEA NOT NULL);
@@ -32,7 +33,24 @@ CREATE TABLE state(key BYTEA NOT NULL, seq BIGINT NOT NULL, data BYTEA);
 CREATE UNIQUE INDEX state_by_key ON state(key, seq DESC);
 CREATE TABLE settings(name TEXT PRIMARY KEY, value BIGINT NOT NULL);
 ",
-)];
+    ),
+    (
+        2,
+        "
+CREATE TABLE nft_states(
+    token BYTEA NOT NULL, seq BIGINT NOT NULL, idx BIGINT NOT NULL, owner BYTEA NOT NULL,
+    burned BOOLEAN NOT NULL, uri BYTEA, PRIMARY KEY(token, seq, idx));
+CREATE TABLE nft_txs(
+    token BYTEA NOT NULL, seq BIGINT NOT NULL, idx BIGINT NOT NULL, id BYTEA NOT NULL,
+    PRIMARY KEY(token, seq, idx));
+CREATE TABLE nft_issuers(
+    issuer BYTEA NOT NULL, token BYTEA NOT NULL, taxon BIGINT NOT NULL, seq BIGINT NOT NULL,
+    PRIMARY KEY(issuer, token));
+CREATE INDEX nft_issuers_by_taxon ON nft_issuers(issuer, taxon, token);
+INSERT INTO settings(name, value) SELECT 'nft_index_built', 1 WHERE NOT EXISTS (SELECT 1 FROM txs);
+",
+    ),
+];
 
 /// The newest schema this ledgerd knows.
 pub(crate) fn latest() -> i32 {

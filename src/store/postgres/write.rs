@@ -54,6 +54,7 @@ async fn insert_ledger(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> 
     .await?;
     copy_txs(tx, l).await?;
     copy_account_txs(tx, l).await?;
+    insert_nft_rows(tx, l).await?;
     if l.changes == StateChanges::Full && state_from(tx).await?.is_none() {
         start_state_at(tx, h.seq).await?;
     }
@@ -173,13 +174,69 @@ pub(crate) async fn start_state_at(tx: &Transaction<'_>, seq: u32) -> PgResult<(
     set_state_from(tx, Some(seq)).await
 }
 
+/// The NFT index rows of a ledger's NFToken transactions (`store::nft_index`).
+async fn insert_nft_rows(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> {
+    let seq = big(l.header.seq);
+    for t in &l.txs {
+        for touch in crate::store::nft_index::touches_of(&t.blob, &t.meta) {
+            let token = &touch.token.0[..];
+            let idx = big(t.index);
+            tx.execute(
+                "INSERT INTO nft_txs(token, seq, idx, id) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT DO NOTHING",
+                &[&token, &seq, &idx, &&t.id.0[..]],
+            )
+            .await?;
+            let Some(state) = touch.state else {
+                continue;
+            };
+            tx.execute(
+                "INSERT INTO nft_states(token, seq, idx, owner, burned, uri) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token, seq, idx) DO UPDATE \
+                 SET owner = excluded.owner, burned = excluded.burned, uri = excluded.uri",
+                &[
+                    &token,
+                    &seq,
+                    &idx,
+                    &&state.owner.0[..],
+                    &state.burned,
+                    &state.uri,
+                ],
+            )
+            .await?;
+            let issuer = crate::engine::nft::issuer(&touch.token);
+            let taxon = i64::from(crate::engine::nft::taxon(&touch.token));
+            tx.execute(
+                "INSERT INTO nft_issuers(issuer, token, taxon, seq) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (issuer, token) DO UPDATE SET seq = LEAST(nft_issuers.seq, excluded.seq)",
+                &[&&issuer.0[..], &token, &taxon, &seq],
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
 /// Deletes the ledgers before `seq` (keeping every entry as `seq` sees it) or after it.
 pub(crate) async fn delete(client: &mut Client, seq: u32, before: bool) -> PgResult<()> {
     let tx = client.transaction().await?;
     let cmp = if before { "<" } else { ">" };
-    for table in ["account_txs", "txs", "ledgers"] {
+    for table in ["account_txs", "txs", "ledgers", "nft_txs"] {
         let sql = format!("DELETE FROM {table} WHERE seq {cmp} $1");
         tx.execute(&sql, &[&big(seq)]).await?;
+    }
+    if before {
+        tx.execute(
+            "DELETE FROM nft_states s WHERE s.seq < $1 AND EXISTS (SELECT 1 FROM nft_states n \
+             WHERE n.token = s.token AND n.seq < $1 AND (n.seq, n.idx) > (s.seq, s.idx))",
+            &[&big(seq)],
+        )
+        .await?;
+    } else {
+        for table in ["nft_states", "nft_issuers"] {
+            let sql = format!("DELETE FROM {table} WHERE seq > $1");
+            tx.execute(&sql, &[&big(seq)]).await?;
+        }
     }
     if before {
         prune_state_before(&tx, seq).await?;

@@ -30,8 +30,10 @@
 //! run `rounds` times (every payment goes to the genesis account; each round closes the
 //! last one's ledger), one close, then account_tx pages of 20 of the
 //! genesis account's history, from the newest page to the oldest by marker (pages/s).
-//! `--mode history-read --server ADDR`: the account_tx pages alone, of a history already
-//! there (a read node over the writer a `--mode history` run filled).
+//! Then `tx` by hash over those transactions (reads/s) and `ledger_data` pages of 256 of
+//! the validated ledger by marker (pages/s).
+//! `--mode history-read --server ADDR`: the reads alone, of a history already there (a
+//! read node over the writer a `--mode history` run filled).
 //! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
 //! a 1,000-offer book (tx/s), then book_offers reads of that book (reads/s). The generator runs on one thread; it shares the machine's
 //! cores with the server, so the ratio understates what a separate client machine would see.

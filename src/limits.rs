@@ -579,6 +579,9 @@ pub const NFTS_BY_ISSUER_PAGE: PageLimit = PageLimit {
 /// account_tx pages whose rows' places are kept (`rpc::tx_places`), named by the request
 /// and the newest ledger searched: about 2 KB each for pages of 20.
 pub const ACCOUNT_TX_PLACES_PAGES: usize = 8_192;
+/// Transactions (and as many ledger headers) a read node keeps for `tx` by hash
+/// (`rpc::read_cache`): about 2 KB each.
+pub const READ_NODE_TX_CACHE: usize = 32_768;
 /// Entries a read node keeps in its state cache (by key and ledger) before emptying it.
 pub const READ_NODE_CACHE_ENTRIES: usize = 100_000;
 /// Seconds a read node waits for its writer to answer a forwarded write.

@@ -47,7 +47,7 @@ use parking_lot::{Mutex, RwLock};
 use persist::Persistence;
 use sequencer::{Command, SequencerHandle};
 use status::LedgerStatus;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The ledgers and everything that changes them: what the RPC layer reaches through
@@ -78,6 +78,10 @@ pub struct Node {
     history_waiting: AtomicUsize,
     /// The last ledger kept when the backlog filled up (0: it did not).
     history_stopped_at: AtomicU32,
+    /// Advanced whenever ledgers the history held may be gone or replaced (a read node's
+    /// database deleted old ledgers or its chain changed): what readers kept of it under
+    /// an older value is stale.
+    history_epoch: AtomicU64,
 }
 
 /// The ledgers this server answers for in full: the history store's (every validated
@@ -150,6 +154,7 @@ impl Node {
             history_behind: AtomicBool::new(false),
             history_waiting: AtomicUsize::new(0),
             history_stopped_at: AtomicU32::new(0),
+            history_epoch: AtomicU64::new(0),
         }))
     }
 
@@ -175,7 +180,18 @@ impl Node {
             history_behind: AtomicBool::new(false),
             history_waiting: AtomicUsize::new(0),
             history_stopped_at: AtomicU32::new(0),
+            history_epoch: AtomicU64::new(0),
         })
+    }
+
+    /// See `history_epoch`: what was read from the history under another value may be stale.
+    pub fn history_epoch(&self) -> u64 {
+        self.history_epoch.load(Ordering::Acquire)
+    }
+
+    /// Marks everything read from the history so far as possibly stale.
+    pub fn advance_history_epoch(&self) {
+        self.history_epoch.fetch_add(1, Ordering::AcqRel);
     }
 
     /// The ledgers this server can answer for: the history store's joined with memory's,

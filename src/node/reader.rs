@@ -65,6 +65,10 @@ fn refresh(node: &Node) -> Result<(), String> {
         return Ok(());
     };
     let tip = node.ledgers.tip().map(|t| t.seq());
+    if node.status().complete.is_some_and(|c| c.0 != first) {
+        // Old ledgers deleted (or restored): transactions kept from them may be gone.
+        node.advance_history_epoch();
+    }
     let from = match tip {
         Some(t) if t >= last => {
             if node.status().complete.map(|c| c.0) != Some(first) {
@@ -83,6 +87,17 @@ fn refresh(node: &Node) -> Result<(), String> {
                 "ledger {seq} has no readable state in the database"
             ));
         };
+        let chained = match (node.ledgers.tip(), &snap.ledger) {
+            (Some(t), Some(l)) => t
+                .ledger
+                .as_ref()
+                .is_none_or(|p| p.header.hash == l.header.parent_hash),
+            _ => true,
+        };
+        if !chained {
+            // The database's chain is not the one followed: a repaired or replaced history.
+            node.advance_history_epoch();
+        }
         node.ledgers.follow(snap.clone());
         publish(node, &snap, (first, seq));
     }

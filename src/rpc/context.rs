@@ -77,6 +77,8 @@ pub struct Services {
     pub rows: crate::render::rows::RowCache,
     /// account_tx pages' places.
     pub places: crate::rpc::tx_places::PlacesCache,
+    /// A read node's kept transactions and headers for `tx`.
+    pub read_cache: crate::rpc::read_cache::ReadCache,
 }
 
 /// A request to stop the server (the `stop` method), which whoever runs the server awaits
@@ -127,6 +129,7 @@ impl Services {
             )),
             rows: crate::render::rows::RowCache::new(crate::limits::RENDERED_ROWS_BYTES),
             places: crate::rpc::tx_places::PlacesCache::new(crate::limits::ACCOUNT_TX_PLACES_PAGES),
+            read_cache: crate::rpc::read_cache::ReadCache::new(crate::limits::READ_NODE_TX_CACHE),
         }
     }
 

@@ -56,6 +56,7 @@ pub mod params;
 pub mod pathfind;
 pub mod price_stats;
 pub mod raw;
+pub mod read_cache;
 pub mod role;
 pub mod signing;
 pub mod standalone;

@@ -37,16 +37,28 @@ fn locate(ctx: &Context, entry: Arc<TxEntry>) -> Found {
         .by_seq(entry.ledger_seq)
         .and_then(|s| s.ledger)
         .map(|l| (l.header.hash.to_hex(), l.header.close_time))
-        .or_else(|| {
-            let header = node.history.store.header(entry.ledger_seq).ok().flatten()?;
-            Some((header.hash.to_hex(), header.close_time))
-        });
+        .or_else(|| stored_header(ctx, entry.ledger_seq));
     let validated = ledger.is_some() && entry.ledger_seq <= store.validated().seq();
     Found {
         entry,
         ledger,
         validated,
     }
+}
+
+/// Ledger `seq`'s hash and close time from the history store (kept on a read node).
+fn stored_header(ctx: &Context, seq: u32) -> Option<(String, u32)> {
+    let node = &ctx.services.node;
+    let (keep, epoch) = (node.ledgers.is_follower(), node.history_epoch());
+    if let Some(kept) = ctx.services.read_cache.header(seq, epoch).filter(|_| keep) {
+        return Some(kept);
+    }
+    let header = node.history.store.header(seq).ok().flatten()?;
+    let facts = (header.hash.to_hex(), header.close_time);
+    if keep {
+        ctx.services.read_cache.keep_header(seq, epoch, facts.clone());
+    }
+    Some(facts)
 }
 
 /// A transaction waiting in the queue, as [`render`] shows one in no ledger.
@@ -153,10 +165,23 @@ fn find(ctx: &Context, key: Result<Hash256, (u32, u32)>) -> Result<Option<Arc<Tx
     match key {
         Ok(id) => match store.tx(&id) {
             Some(e) => Ok(Some(e)),
-            None => match history.tx(&id).map_err(|e| RpcError::history_read(&e))? {
-                Some(t) => decoded(&t).map(Some),
-                None => Ok(None),
-            },
+            None => {
+                let (keep, epoch) = (store.is_follower(), ctx.services.node.history_epoch());
+                let cache = &ctx.services.read_cache;
+                if let Some(kept) = cache.tx(&id, epoch).filter(|_| keep) {
+                    return Ok(Some(kept));
+                }
+                match history.tx(&id).map_err(|e| RpcError::history_read(&e))? {
+                    Some(t) => {
+                        let entry = decoded(&t)?;
+                        if keep {
+                            cache.keep_tx(epoch, entry.clone());
+                        }
+                        Ok(Some(entry))
+                    }
+                    None => Ok(None),
+                }
+            }
         },
         Err((seq, index)) => {
             let held = store

@@ -37,5 +37,7 @@ mod persist_restart;
 mod persist_revert;
 #[path = "store/read_node.rs"]
 mod read_node;
+#[path = "store/read_node_standby.rs"]
+mod read_node_standby;
 #[path = "store/snapshot.rs"]
 mod snapshot;

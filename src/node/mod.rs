@@ -82,6 +82,9 @@ pub struct Node {
     /// database deleted old ledgers or its chain changed): what readers kept of it under
     /// an older value is stale.
     history_epoch: AtomicU64,
+    /// A read node's database replication lag in milliseconds, as its follower last read
+    /// it (-1: not a standby, or not known).
+    replication_lag_ms: std::sync::atomic::AtomicI64,
 }
 
 /// The ledgers this server answers for in full: the history store's (every validated
@@ -155,6 +158,7 @@ impl Node {
             history_waiting: AtomicUsize::new(0),
             history_stopped_at: AtomicU32::new(0),
             history_epoch: AtomicU64::new(0),
+            replication_lag_ms: std::sync::atomic::AtomicI64::new(-1),
         }))
     }
 
@@ -181,12 +185,26 @@ impl Node {
             history_waiting: AtomicUsize::new(0),
             history_stopped_at: AtomicU32::new(0),
             history_epoch: AtomicU64::new(0),
+            replication_lag_ms: std::sync::atomic::AtomicI64::new(-1),
         })
     }
 
     /// See `history_epoch`: what was read from the history under another value may be stale.
     pub fn history_epoch(&self) -> u64 {
         self.history_epoch.load(Ordering::Acquire)
+    }
+
+    /// A read node's database replication lag in seconds (None: its database is no
+    /// standby, or it is not known).
+    pub fn replication_lag(&self) -> Option<f64> {
+        let ms = self.replication_lag_ms.load(Ordering::Acquire);
+        (ms >= 0).then(|| ms as f64 / 1000.0)
+    }
+
+    /// Notes the database's replication lag (None: not a standby).
+    pub fn set_replication_lag(&self, seconds: Option<f64>) {
+        let ms = seconds.map_or(-1, |s| (s.max(0.0) * 1000.0).round() as i64);
+        self.replication_lag_ms.store(ms, Ordering::Release);
     }
 
     /// Marks everything read from the history so far as possibly stale.

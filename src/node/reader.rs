@@ -61,6 +61,12 @@ pub async fn follow(node: Arc<Node>) {
 
 /// Takes every ledger the database has beyond the one served.
 fn refresh(node: &Node) -> Result<(), String> {
+    let lag = node
+        .history
+        .store
+        .replication_lag()
+        .map_err(|e| e.to_string())?;
+    node.set_replication_lag(lag);
     let Some((first, last)) = node.history.store.range().map_err(|e| e.to_string())? else {
         return Ok(());
     };

@@ -205,6 +205,12 @@ pub trait HistoryStore: Send + Sync {
     }
     /// `count` transactions from the `start`th on, newest ledger first (tx_history).
     fn recent_txs(&self, start: u32, count: u32) -> StoreResult<Vec<StoredTx>>;
+    /// How far a standby database's replay is behind its primary, in seconds (0 when it
+    /// has replayed all it received); None for a primary, or a store that is no database
+    /// server.
+    fn replication_lag(&self) -> StoreResult<Option<f64>> {
+        Ok(None)
+    }
     /// Whether the NFT index holds every stored ledger.
     fn nft_index_ready(&self) -> StoreResult<bool> {
         Ok(false)

@@ -119,6 +119,47 @@ impl PgCluster {
         cluster
     }
 
+    /// A hot standby streaming from `primary`: `pg_basebackup -R -X stream` into a new
+    /// directory, started on a port of its own (read-only, replaying the primary's WAL).
+    pub fn standby_of(primary: &PgCluster) -> PgCluster {
+        let bin = server_bin();
+        let dir = tempfile::Builder::new()
+            .prefix("ledgerd-pg-standby-")
+            .tempdir()
+            .expect("tempdir");
+        let data = dir.path().join("data");
+        if is_root() {
+            chown_nobody(dir.path());
+        }
+        let out = as_owner(&bin.join("pg_basebackup"))
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &primary.port.to_string(),
+                "-U",
+                "postgres",
+            ])
+            .arg("-D")
+            .arg(&data)
+            .args(["-R", "-X", "stream", "--no-sync"])
+            .output()
+            .expect("pg_basebackup runs");
+        assert!(
+            out.status.success(),
+            "pg_basebackup failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let cluster = PgCluster {
+            bin,
+            data,
+            port: free_port(),
+            _dir: dir,
+        };
+        cluster.start_server();
+        cluster
+    }
+
     /// `postgresql://postgres@127.0.0.1:PORT/postgres`.
     pub fn url(&self) -> String {
         format!("postgresql://postgres@127.0.0.1:{}/postgres", self.port)

@@ -5,7 +5,8 @@
 //! The load factors combine the server's load with the transaction queue's fee levels
 //! (`load_factor_fee_escalation`, `load_factor_fee_queue`), as rippled's do.
 //! Admin callers who ask (`storage: true`) also get `storage`, ledgerd's persistence health
-//! and journal counters (an extension: rippled has no such field).
+//! and journal counters (an extension: rippled has no such field); admins of a read node
+//! over a PostgreSQL hot standby get `database_replication_lag_seconds`.
 
 use crate::node::status::{LedgerStatus, LOAD_BASE};
 use crate::protocol::time::ripple_now_secs;
@@ -161,6 +162,12 @@ fn insert_admin(ask: &Ask, info: &mut Map<String, Value>) {
         .and_then(|v| v.reported_key())
         .map_or("none".into(), |k| k.to_node_base58());
     info.insert("pubkey_validator".into(), Value::from(pubkey));
+    // A read node over a PostgreSQL hot standby: how far the standby's replay is behind
+    // its primary (ledgerd's; never on a writer, so clients comparing a writer's keys with
+    // rippled's see none they do not know).
+    if let Some(lag) = ask.ctx.services.node.replication_lag() {
+        info.insert("database_replication_lag_seconds".into(), number(lag));
+    }
     if ask.storage {
         if let Some(storage) = storage(ask.ctx) {
             info.insert("storage".into(), storage);

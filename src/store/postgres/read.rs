@@ -243,6 +243,21 @@ impl HistoryStore for PgHistory {
         Ok(finish_page(q, txs))
     }
 
+    fn replication_lag(&self) -> StoreResult<Option<f64>> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_one(
+                    "SELECT CASE WHEN NOT pg_is_in_recovery() THEN NULL \
+                     WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0::float8 \
+                     ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 END",
+                    &[],
+                )
+                .await?;
+            Ok(row.get::<_, Option<f64>>(0))
+        })
+    }
+
     fn nft_index_ready(&self) -> StoreResult<bool> {
         self.call(|pool| async move {
             let client = pool.get().await?;

@@ -150,7 +150,8 @@ async function deferred(client, genesis) {
 // Issue 16's NFTokens with xrpl.js's helpers: a mint whose metadata xrpl.js reads the
 // NFTokenID from (JSON and binary), account_nfts, a mint with a sell offer (offer_id),
 // nft_sell_offers / nft_buy_offers, a brokered sale with a transfer fee, NFTokenModify, a
-// burn, and account_objects of type nft_page.
+// burn, account_objects of type nft_page, and Clio's nft_info, nft_history and
+// nfts_by_issuer.
 async function nfts(client, genesis) {
   const fund = async (w) => check((await submit(client, { TransactionType: 'Payment', Account: genesis.address, Destination: w.address, Amount: '1000000000' }, genesis)) === 'tesSUCCESS', `genesis funds ${w.address}`)
   const [artist, buyer, broker] = [0, 1, 2].map(() => Wallet.generate(ECDSA.secp256k1))
@@ -194,6 +195,16 @@ async function nfts(client, genesis) {
   check((await submit(client, { TransactionType: 'NFTokenBurn', Account: buyer.address, NFTokenID: id }, buyer)) === 'tesSUCCESS', 'the buyer burns it')
   const gone = await req(client, { command: 'account_nfts', account: buyer.address })
   check(gone.account_nfts.length === 0, 'account_nfts is empty after the burn')
+
+  // Clio's NFT methods, through xrpl.js's request with commands it has no models for.
+  const burned = await req(client, { command: 'nft_info', nft_id: id })
+  check(burned.is_burned === true && burned.owner === buyer.address && burned.issuer === artist.address && burned.nft_taxon === 7, `nft_info: burned, last held by the buyer: ${JSON.stringify(burned)}`)
+  const story = await req(client, { command: 'nft_history', nft_id: id, forward: true })
+  const kinds = story.transactions.map((t) => (t.tx_json ?? t.tx).TransactionType)
+  check(kinds[0] === 'NFTokenMint' && kinds.at(-1) === 'NFTokenBurn' && kinds.includes('NFTokenAcceptOffer') && kinds.includes('NFTokenModify'), `nft_history, oldest first: ${kinds.join(', ')}`)
+  const issued = await req(client, { command: 'nfts_by_issuer', issuer: artist.address })
+  const issuedIds = issued.nfts.map((n) => n.nft_id)
+  check(issuedIds.includes(id) && issuedIds.includes(second) && issued.issuer === artist.address, `nfts_by_issuer lists both of the artist's tokens: ${issuedIds.length}`)
 }
 
 async function dex(client, genesis) {

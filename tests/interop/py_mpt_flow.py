@@ -2,7 +2,8 @@
 of xrpl-py's integration tests (test_mptoken_issuance_create, test_mptoken_authorize,
 test_mptoken_issuance_set, test_mptoken_issuance_destroy and the MPT part of test_clawback):
 the issuance ID from the tx metadata, account_objects of type mpt_issuance with its
-mpt_issuance_id, ledger_entry of an MPToken, the largest MPT payment and a clawback.
+mpt_issuance_id, ledger_entry of an MPToken, the largest MPT payment and a clawback; and
+Clio's mpt_holders, account_mptokens and account_mptoken_issuances through GenericRequest.
 
 Usage: py_mpt_flow.py http://127.0.0.1:PORT. Exits non-zero (with the failing step) on any
 mismatch.
@@ -13,7 +14,7 @@ import sys
 from xrpl.clients import JsonRpcClient
 from xrpl.constants import CryptoAlgorithm
 from xrpl.models.amounts import MPTAmount
-from xrpl.models.requests import AccountObjects, AccountObjectType, LedgerEntry, Tx
+from xrpl.models.requests import AccountObjects, AccountObjectType, GenericRequest, LedgerEntry, Tx
 from xrpl.models.requests.ledger_entry import MPToken
 from xrpl.models.transactions import (
     Clawback,
@@ -53,6 +54,17 @@ def flow(client):
     check(res == "tesSUCCESS", f"the issuer pays the largest amount: {res}")
     node = client.request(LedgerEntry(mptoken=MPToken(mpt_issuance_id=mpt_id, account=holder.address))).result["node"]
     check(node["MPTAmount"] == "9223372036854775807", f"ledger_entry mptoken: {node['MPTAmount']}")
+
+    # Clio's MPT methods through xrpl-py's GenericRequest (they have no models of their own).
+    holders = client.request(GenericRequest(method="mpt_holders", mpt_issuance_id=mpt_id)).result
+    check([h["account"] for h in holders["mptokens"]] == [holder.address], f"mpt_holders: {holders}")
+    check(holders["mptokens"][0]["mpt_amount"] == "9223372036854775807", "mpt_holders amount")
+    tokens = client.request(GenericRequest(method="account_mptokens", account=holder.address)).result
+    check([t["mpt_issuance_id"] for t in tokens["mptokens"]] == [mpt_id.upper()], f"account_mptokens: {tokens}")
+    check(tokens["mptokens"][0]["mpt_amount"] == 9223372036854775807, "account_mptokens amount")
+    issued = client.request(GenericRequest(method="account_mptoken_issuances", account=issuer.address)).result
+    check([i["mpt_issuance_id"] for i in issued["mpt_issuances"]] == [mpt_id.upper()], f"account_mptoken_issuances: {issued}")
+    check(issued["mpt_issuances"][0].get("mpt_can_clawback") is True, "the issuance's flags")
 
     res, _ = submit(client, MPTokenIssuanceSet(account=issuer.address, mptoken_issuance_id=mpt_id, holder=holder.address, flags=MPTokenIssuanceSetFlag.TF_MPT_LOCK), issuer)
     check(res == "tesSUCCESS", f"the issuer locks the holder: {res}")

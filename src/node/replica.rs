@@ -109,6 +109,9 @@ impl Copier {
         if self.store.is_none() {
             let store = PgHistory::open(&self.url).map_err(|e| e.to_string())?;
             tracing::info!(database = store.name(), "PostgreSQL history copy connected");
+            if !store.nft_index_ready().unwrap_or(true) {
+                build_nft_index_behind(self.url.clone());
+            }
             self.store = Some(store);
         }
         let Some(store) = &self.store else {
@@ -134,6 +137,33 @@ impl Copier {
             write_state_base(node, store, target)?;
         }
         Ok(())
+    }
+}
+
+/// Fills the NFT index of a PostgreSQL history made before it, on a thread of its own
+/// with its own connections, logging its progress (read nodes answer the NFT methods
+/// `notReady` until it is done).
+fn build_nft_index_behind(url: String) {
+    let spawned = std::thread::Builder::new()
+        .name("pg-nft-index".into())
+        .spawn(move || {
+            let built = PgHistory::open(&url).and_then(|store| {
+                tracing::info!("building the NFT index of the PostgreSQL history");
+                store.build_nft_index(crate::limits::NFT_INDEX_BATCH_LEDGERS, |done, last| {
+                    tracing::info!(
+                        done,
+                        last,
+                        "PostgreSQL NFT index: ledgers indexed through {done} of {last}"
+                    );
+                })
+            });
+            match built {
+                Ok(()) => tracing::info!("PostgreSQL NFT index built"),
+                Err(e) => tracing::error!("PostgreSQL NFT index not built: {e}"),
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!("PostgreSQL NFT index thread not started: {e}");
     }
 }
 

@@ -284,6 +284,49 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
     let info = call(r, "server_info", json!({}));
     let complete = info["info"]["complete_ledgers"].as_str().unwrap_or("");
     assert!(complete.starts_with("1-"), "complete_ledgers {complete}");
+
+    // A PostgreSQL history made before the NFT index: the index emptied, then built from
+    // the stored transactions (a ledger a batch), it holds what the writer wrote.
+    use ledgerd::store::{HistoryStore, PgHistory};
+    let store = PgHistory::open(&pg.url()).expect("open");
+    let tokens: Vec<_> = nfts
+        .iter()
+        .map(|t| ledgerd::protocol::types::Hash256::from_hex(t).expect("id"))
+        .collect();
+    let at = u32::try_from(tip).expect("seq");
+    let before: Vec<_> = tokens
+        .iter()
+        .map(|t| store.nft(t, at).expect("read"))
+        .collect();
+    assert!(before.iter().all(Option::is_some));
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        client
+            .batch_execute(
+                "DELETE FROM nft_states; DELETE FROM nft_txs; DELETE FROM nft_issuers; \
+                 DELETE FROM settings WHERE name = 'nft_index_built';",
+            )
+            .await
+            .expect("empty the index");
+    });
+    assert!(!store.nft_index_ready().expect("ready?"));
+    let wiped = call(r, "nft_info", json!({"nft_id": nfts[0]}));
+    assert_eq!(wiped["error"], "notReady", "{wiped}");
+    let mut batches = 0;
+    store
+        .build_nft_index(1, |_, _| batches += 1)
+        .expect("built");
+    assert!(batches > 10, "{batches}");
+    let after: Vec<_> = tokens
+        .iter()
+        .map(|t| store.nft(t, at).expect("read"))
+        .collect();
+    assert_eq!(after, before);
+    same(w, r, "nft_info", json!({"nft_id": nfts[0]}));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -117,6 +117,44 @@ const STATE_PAGE_SQL: &str = "SELECT DISTINCT ON (key) key, data FROM state \
      WHERE key > $1 AND seq <= $2 ORDER BY key, seq DESC LIMIT $3";
 
 impl PgHistory {
+    /// Fills the NFT index from the stored transactions of a database made before it,
+    /// `batch` ledgers per transaction, calling `progress(done_through, last)` after each;
+    /// then marks it built (the writer's copy runs this once, on its own thread).
+    pub fn build_nft_index(
+        &self,
+        batch: u32,
+        mut progress: impl FnMut(u32, u32),
+    ) -> StoreResult<()> {
+        if self.nft_index_ready()? {
+            return Ok(());
+        }
+        if let Some((first, last)) = self.range()? {
+            let mut from = first;
+            while from <= last {
+                let to = from.saturating_add(batch.max(1) - 1).min(last);
+                self.call(|pool| async move {
+                    let mut client = pool.get().await?;
+                    write::index_nfts(&mut client, from, to).await
+                })?;
+                progress(to, last);
+                if to == u32::MAX {
+                    break;
+                }
+                from = to + 1;
+            }
+        }
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            client
+                .execute(
+                    "INSERT INTO settings(name, value) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING",
+                    &[&NFT_INDEX_BUILT],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
     async fn state_page_async(
         pool: &deadpool_postgres::Pool,
         seq: u32,

@@ -176,43 +176,78 @@ pub(crate) async fn start_state_at(tx: &Transaction<'_>, seq: u32) -> PgResult<(
 
 /// The NFT index rows of a ledger's NFToken transactions (`store::nft_index`).
 async fn insert_nft_rows(tx: &Transaction<'_>, l: &HistoryLedger) -> PgResult<()> {
-    let seq = big(l.header.seq);
     for t in &l.txs {
-        for touch in crate::store::nft_index::touches_of(&t.blob, &t.meta) {
-            let token = &touch.token.0[..];
-            let idx = big(t.index);
-            tx.execute(
-                "INSERT INTO nft_txs(token, seq, idx, id) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT DO NOTHING",
-                &[&token, &seq, &idx, &&t.id.0[..]],
-            )
-            .await?;
-            let Some(state) = touch.state else {
-                continue;
-            };
-            tx.execute(
-                "INSERT INTO nft_states(token, seq, idx, owner, burned, uri) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token, seq, idx) DO UPDATE \
-                 SET owner = excluded.owner, burned = excluded.burned, uri = excluded.uri",
-                &[
-                    &token,
-                    &seq,
-                    &idx,
-                    &&state.owner.0[..],
-                    &state.burned,
-                    &state.uri,
-                ],
-            )
-            .await?;
-            let issuer = crate::engine::nft::issuer(&touch.token);
-            let taxon = i64::from(crate::engine::nft::taxon(&touch.token));
-            tx.execute(
-                "INSERT INTO nft_issuers(issuer, token, taxon, seq) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (issuer, token) DO UPDATE SET seq = LEAST(nft_issuers.seq, excluded.seq)",
-                &[&&issuer.0[..], &token, &taxon, &seq],
-            )
-            .await?;
-        }
+        index_nft_tx(tx, l.header.seq, t.index, &t.id.0, &t.blob, &t.meta).await?;
+    }
+    Ok(())
+}
+
+/// Fills the NFT index of the ledgers `from..=to` from their stored transactions (a
+/// database made before the index), in one transaction.
+pub(crate) async fn index_nfts(client: &mut Client, from: u32, to: u32) -> PgResult<()> {
+    let tx = client.transaction().await?;
+    let rows = tx
+        .query(
+            "SELECT seq, idx, id, blob, meta FROM txs WHERE seq BETWEEN $1 AND $2",
+            &[&big(from), &big(to)],
+        )
+        .await?;
+    for row in &rows {
+        let (seq, idx): (i64, i64) = (row.get(0), row.get(1));
+        let id: Vec<u8> = row.get(2);
+        let (blob, meta): (Vec<u8>, Vec<u8>) = (row.get(3), row.get(4));
+        let seq = u32::try_from(seq).map_err(|_| PgError::Damaged(format!("ledger {seq}")))?;
+        let idx = u32::try_from(idx).map_err(|_| PgError::Damaged(format!("index {idx}")))?;
+        index_nft_tx(&tx, seq, idx, &id, &blob, &meta).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The NFT index rows of one transaction.
+async fn index_nft_tx(
+    tx: &Transaction<'_>,
+    seq: u32,
+    index: u32,
+    id: &[u8],
+    blob: &[u8],
+    meta: &[u8],
+) -> PgResult<()> {
+    let seq = big(seq);
+    for touch in crate::store::nft_index::touches_of(blob, meta) {
+        let token = &touch.token.0[..];
+        let idx = big(index);
+        tx.execute(
+            "INSERT INTO nft_txs(token, seq, idx, id) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT DO NOTHING",
+            &[&token, &seq, &idx, &id],
+        )
+        .await?;
+        let Some(state) = touch.state else {
+            continue;
+        };
+        tx.execute(
+            "INSERT INTO nft_states(token, seq, idx, owner, burned, uri) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token, seq, idx) DO UPDATE \
+             SET owner = excluded.owner, burned = excluded.burned, uri = excluded.uri",
+            &[
+                &token,
+                &seq,
+                &idx,
+                &&state.owner.0[..],
+                &state.burned,
+                &state.uri,
+            ],
+        )
+        .await?;
+        let issuer = crate::engine::nft::issuer(&touch.token);
+        let taxon = i64::from(crate::engine::nft::taxon(&touch.token));
+        tx.execute(
+            "INSERT INTO nft_issuers(issuer, token, taxon, seq) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (issuer, token) DO UPDATE SET seq = LEAST(nft_issuers.seq, excluded.seq)",
+            &[&&issuer.0[..], &token, &taxon, &seq],
+        )
+        .await?;
     }
     Ok(())
 }

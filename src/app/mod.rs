@@ -469,12 +469,14 @@ fn advisory(
     Ok(Some(Arc::new(AdvisoryDelete::load(store)?)))
 }
 
-/// Fills the NFT index of a history database made before it, on a thread of its own
-/// (`nft_info`, `nft_history` and `nfts_by_issuer` answer `notReady` until it is done),
+/// Fills the NFT and MPT holder indexes of a history database made before them, on a
+/// thread of its own (`nft_info`, `nft_history` and `nfts_by_issuer` answer `notReady`
+/// until the NFT index is done; `mpt_holders` scans the ledger until its index is),
 /// logging its progress.
 fn build_nft_index_behind(store: &Arc<SqliteHistory>) {
     use crate::store::HistoryStore;
-    if store.nft_index_ready().unwrap_or(true) {
+    let ready = |r: crate::store::StoreResult<bool>| r.unwrap_or(true);
+    if ready(store.nft_index_ready()) && ready(store.mpt_index_ready()) {
         return;
     }
     let store = store.clone();
@@ -493,6 +495,10 @@ fn build_nft_index_behind(store: &Arc<SqliteHistory>) {
             match built {
                 Ok(()) => tracing::info!("NFT index built"),
                 Err(e) => tracing::error!("NFT index not built: {e}"),
+            }
+            match store.build_mpt_index() {
+                Ok(()) => tracing::info!("MPT holder index built"),
+                Err(e) => tracing::error!("MPT holder index not built: {e}"),
             }
         });
     if let Err(e) = spawned {

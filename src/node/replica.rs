@@ -109,7 +109,8 @@ impl Copier {
         if self.store.is_none() {
             let store = PgHistory::open(&self.url).map_err(|e| e.to_string())?;
             tracing::info!(database = store.name(), "PostgreSQL history copy connected");
-            if !store.nft_index_ready().unwrap_or(true) {
+            let ready = |r: crate::store::StoreResult<bool>| r.unwrap_or(true);
+            if !ready(store.nft_index_ready()) || !ready(store.mpt_index_ready()) {
                 build_nft_index_behind(self.url.clone());
             }
             self.store = Some(store);
@@ -160,6 +161,10 @@ fn build_nft_index_behind(url: String) {
             match built {
                 Ok(()) => tracing::info!("PostgreSQL NFT index built"),
                 Err(e) => tracing::error!("PostgreSQL NFT index not built: {e}"),
+            }
+            match PgHistory::open(&url).and_then(|store| store.build_mpt_index()) {
+                Ok(()) => tracing::info!("PostgreSQL MPT holder index built"),
+                Err(e) => tracing::error!("PostgreSQL MPT holder index not built: {e}"),
             }
         });
     if let Err(e) = spawned {

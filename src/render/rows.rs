@@ -1,5 +1,6 @@
 //! Rendered rows: a validated transaction's finished JSON for one reply shape (an
-//! `account_tx` row in API v1 or v2, JSON or binary), kept so the next page that holds it
+//! `account_tx` row or an expanded `ledger` transaction, in API v1 or v2, JSON or binary),
+//! kept so the next page that holds it
 //! is a copy instead of a decode and a render. Bounded by bytes
 //! ([`crate::limits::RENDERED_ROWS_BYTES`]).
 //!
@@ -18,6 +19,9 @@ pub struct RowShape {
     pub api_version: u32,
     /// Hex blobs instead of JSON.
     pub binary: bool,
+    /// An expanded transaction of `ledger`'s `transactions` (its own shape: `metaData` in
+    /// API v1, no `ledger_index`) rather than an account_tx row.
+    pub in_ledger: bool,
 }
 
 /// A row's name: the transaction, its ledger, its shape.
@@ -39,7 +43,7 @@ impl std::hash::Hash for RowKey {
         let word = |h: &Hash256| u64::from_le_bytes(h.0[..8].try_into().unwrap_or([0; 8]));
         state.write_u64(word(&self.id) ^ word(&self.ledger_hash).rotate_left(17));
         state.write_u32(self.shape.api_version);
-        state.write_u8(u8::from(self.shape.binary));
+        state.write_u8(u8::from(self.shape.binary) | u8::from(self.shape.in_ledger) << 1);
     }
 }
 
@@ -96,6 +100,7 @@ mod tests {
             shape: RowShape {
                 api_version: 2,
                 binary: false,
+                in_ledger: false,
             },
         }
     }

@@ -215,6 +215,22 @@ pub trait HistoryStore: Send + Sync {
     fn nft_index_ready(&self) -> StoreResult<bool> {
         Ok(false)
     }
+    /// Whether the MPT holder index holds every stored ledger's MPTokens.
+    fn mpt_index_ready(&self) -> StoreResult<bool> {
+        Ok(false)
+    }
+    /// The MPTokens of `issuance` some ledger up to `seq` held, by holder after `after`, at
+    /// most `limit`: (holder, entry key). Whether ledger `seq` still holds each is the
+    /// caller's to read.
+    fn mpt_holder_keys(
+        &self,
+        _issuance: &crate::protocol::mpt::MptId,
+        _seq: u32,
+        _after: Option<&AccountId>,
+        _limit: u32,
+    ) -> StoreResult<Vec<(AccountId, Hash256)>> {
+        Err(no_nft_index())
+    }
     /// A token's newest state at or before ledger `seq` (None: no such token then).
     fn nft(&self, _token: &Hash256, _seq: u32) -> StoreResult<Option<NftRecord>> {
         Err(no_nft_index())
@@ -342,7 +358,13 @@ CREATE TABLE IF NOT EXISTS nft_issuers(
     issuer BLOB NOT NULL, token BLOB NOT NULL, taxon INTEGER NOT NULL, seq INTEGER NOT NULL,
     PRIMARY KEY(issuer, token)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS nft_issuers_by_taxon ON nft_issuers(issuer, taxon, token);
+CREATE TABLE IF NOT EXISTS mpt_holders(
+    issuance BLOB NOT NULL, account BLOB NOT NULL, key BLOB NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY(issuance, account)) WITHOUT ROWID;
 ";
+
+/// The setting present once the MPT holder index holds every stored ledger's MPTokens.
+pub const MPT_INDEX_BUILT: &str = "mpt_index_built";
 
 /// A stored transaction as the NFT index's build reads it: ledger, position, ID, blob,
 /// metadata.
@@ -429,7 +451,41 @@ impl SqliteHistory {
         if any.is_none() {
             self.set_setting(NFT_INDEX_BUILT, 1)?;
         }
+        if self.setting(MPT_INDEX_BUILT)?.is_none() {
+            let state: Option<i64> = self.read(|c| {
+                c.query_row("SELECT 1 FROM state LIMIT 1", [], |r| r.get(0))
+                    .optional()
+            })?;
+            if state.is_none() {
+                self.set_setting(MPT_INDEX_BUILT, 1)?;
+            }
+        }
         Ok(())
+    }
+
+    /// Fills the MPT holder index from the stored state of a database made before it (every
+    /// stored version of every MPToken), then marks it built.
+    pub fn build_mpt_index(&self) -> StoreResult<()> {
+        if self.mpt_index_ready()? {
+            return Ok(());
+        }
+        let rows: Vec<(Vec<u8>, u32, Vec<u8>)> = self.read(|c| {
+            let mut stmt =
+                c.prepare_cached("SELECT key, seq, data FROM state WHERE substr(data, 1, 3) = ?1")?;
+            let code = crate::ledger::flags::lt::MPTOKEN.to_be_bytes();
+            let prefix = vec![0x11, code[0], code[1]];
+            let rows =
+                stmt.query_map(params![prefix], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect()
+        })?;
+        let mut conn = self.writer.lock();
+        let tx = conn.transaction().map_err(|e| self.fail(e))?;
+        for (key, seq, data) in &rows {
+            index_mpt_holder(&tx, *seq, &hash_of(key.clone()), data).map_err(|e| self.fail(e))?;
+        }
+        tx.commit().map_err(|e| self.fail(e))?;
+        drop(conn);
+        self.set_setting(MPT_INDEX_BUILT, 1)
     }
 
     /// Fills the NFT index from the stored transactions of a database made before it,
@@ -688,7 +744,24 @@ fn insert_state(
         tx.prepare_cached("INSERT OR REPLACE INTO state(key, seq, data) VALUES (?1, ?2, ?3)")?;
     for (key, data) in rows {
         put.execute(params![&key.0[..], seq, data])?;
+        if let Some(data) = data {
+            index_mpt_holder(tx, seq, key, data)?;
+        }
     }
+    Ok(())
+}
+
+/// Files an MPToken entry under its issuance and holder, from the first ledger that held
+/// it (any other entry is skipped).
+fn index_mpt_holder(c: &Connection, seq: u32, key: &Hash256, data: &[u8]) -> rusqlite::Result<()> {
+    let Some((issuance, account)) = nft_index::mpt_holder(data) else {
+        return Ok(());
+    };
+    c.prepare_cached(
+        "INSERT INTO mpt_holders(issuance, account, key, seq) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT(issuance, account) DO UPDATE SET seq = min(seq, excluded.seq)",
+    )?
+    .execute(params![&issuance.0[..], &account.0[..], &key.0[..], seq])?;
     Ok(())
 }
 
@@ -760,6 +833,15 @@ fn indexed_tx_sql(index: &str, key: &str, forward: bool, one_ledger: bool) -> St
          WHERE {key} = ?1 AND {ledgers} AND a.idx BETWEEN ?4 AND ?5 \
          ORDER BY a.seq {order}, a.idx {order}"
     )
+}
+
+/// An account ID from its 20 stored bytes (zero if the row is not 20 bytes long).
+pub(crate) fn account_of(bytes: &[u8]) -> AccountId {
+    let mut id = [0u8; 20];
+    if bytes.len() == 20 {
+        id.copy_from_slice(bytes);
+    }
+    AccountId(id)
 }
 
 fn nft_record(row: &rusqlite::Row<'_>) -> rusqlite::Result<NftRecord> {
@@ -937,6 +1019,34 @@ impl HistoryStore for SqliteHistory {
 
     fn nft_index_ready(&self) -> StoreResult<bool> {
         Ok(self.setting(NFT_INDEX_BUILT)?.is_some())
+    }
+
+    fn mpt_index_ready(&self) -> StoreResult<bool> {
+        Ok(self.setting(MPT_INDEX_BUILT)?.is_some())
+    }
+
+    fn mpt_holder_keys(
+        &self,
+        issuance: &crate::protocol::mpt::MptId,
+        seq: u32,
+        after: Option<&AccountId>,
+        limit: u32,
+    ) -> StoreResult<Vec<(AccountId, Hash256)>> {
+        let after = after.map_or(Vec::new(), |a| a.0.to_vec());
+        let rows: Vec<(Vec<u8>, Vec<u8>)> = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT account, key FROM mpt_holders WHERE issuance = ?1 AND seq <= ?2 \
+                 AND account > ?3 ORDER BY account",
+            )?;
+            let rows = stmt.query_map(params![&issuance.0[..], seq, after], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+            rows.take(limit as usize).collect()
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|(a, k)| (account_of(&a), hash_of(k)))
+            .collect())
     }
 
     fn nft(&self, token: &Hash256, seq: u32) -> StoreResult<Option<NftRecord>> {
@@ -1219,8 +1329,9 @@ impl SqliteHistory {
 /// ledgers with.
 fn nft_states_where(tx: &rusqlite::Transaction<'_>, cmp: &str, seq: u32) -> rusqlite::Result<()> {
     if cmp == ">" {
-        tx.execute("DELETE FROM nft_states WHERE seq > ?1", params![seq])?;
-        tx.execute("DELETE FROM nft_issuers WHERE seq > ?1", params![seq])?;
+        for table in ["nft_states", "nft_issuers", "mpt_holders"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE seq > ?1"), params![seq])?;
+        }
         return Ok(());
     }
     tx.execute(

@@ -191,3 +191,19 @@ pub fn touches_of(blob: &[u8], meta: &[u8]) -> Vec<NftTouch> {
     };
     touches(&tx, &meta)
 }
+
+/// The MPT holder index (Clio's `mp_token_holders`): an MPToken entry's issuance and
+/// holder, from its stored bytes; None for any other entry (only MPTokens, whose first
+/// field, LedgerEntryType, says so, are decoded).
+pub fn mpt_holder(data: &[u8]) -> Option<(crate::protocol::mpt::MptId, AccountId)> {
+    let code = crate::ledger::flags::lt::MPTOKEN.to_be_bytes();
+    if data.get(..3) != Some(&[0x11, code[0], code[1]][..]) {
+        return None;
+    }
+    let entry = crate::protocol::codec::decode(data).ok()?;
+    let s = sf();
+    Some((
+        entry.mpt_id_of(s.mpt_issuance_id)?,
+        entry.account_of(s.account)?,
+    ))
+}

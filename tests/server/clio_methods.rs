@@ -97,7 +97,8 @@ async fn mpt_holders_pages_the_holders_of_an_issuance() {
         node.apply(h, with_id(Tx::new("MPTokenAuthorize"), &id));
         node.apply(&gw, pay_mpt(h, &id, 10 * (i as u64 + 1)));
     }
-    node.close();
+    // Through the sequencer, so the history store writes the ledger.
+    node.rpc("ledger_accept", json!({}));
     holders.sort_by_key(|h| h.id.0);
     let page = |params: Value| node.rpc("mpt_holders", params);
     let all = page(json!({"mpt_issuance_id": id.to_hex(), "ledger_index": "validated"}));
@@ -153,6 +154,64 @@ async fn mpt_holders_pages_the_holders_of_an_issuance() {
     // limit clamps to 100.
     let big = page(json!({"mpt_issuance_id": id.to_hex(), "limit": 1000}));
     assert_eq!(big["limit"], 100);
+
+    // The validated ledger is answered from the history store's MPT holder index; the
+    // open ledger, which the store has not written, by a scan: the same holders.
+    use ledgerd::store::{HistoryLedger, HistoryStore, SqliteHistory, StateChanges};
+    let store = node.state().node.history.store.clone();
+    let seq = all["ledger_index"].as_u64().expect("seq") as u32;
+    assert!(store.mpt_index_ready().expect("ready?"));
+    let keys = store.mpt_holder_keys(&id, seq, None, 100).expect("index");
+    let indexed: Vec<String> = keys.iter().map(|(a, _)| a.to_address()).collect();
+    assert_eq!(indexed, accounts);
+    let scanned = page(json!({"mpt_issuance_id": id.to_hex(), "ledger_index": "current"}));
+    assert_eq!(scanned["mptokens"], all["mptokens"], "{scanned}");
+
+    // A database made before the index: the tokens' stored versions, the index emptied,
+    // then built from the state.
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("history.db");
+    {
+        let copy = SqliteHistory::open(&path, 1).expect("open");
+        let state = keys
+            .iter()
+            .map(|(_, k)| {
+                let bytes = store.state_entry(k, seq).expect("read").expect("token");
+                (*k, Some(std::sync::Arc::from(bytes)))
+            })
+            .collect();
+        let header = store.header(seq).expect("read").expect("header");
+        let ledger = HistoryLedger {
+            header,
+            txs: Vec::new(),
+            state,
+            changes: StateChanges::Delta,
+        };
+        copy.write(&[ledger]).expect("write");
+        assert_eq!(
+            copy.mpt_holder_keys(&id, seq, None, 100).expect("index"),
+            keys
+        );
+    }
+    let raw = rusqlite::Connection::open(&path).expect("sqlite");
+    raw.execute_batch(
+        "DELETE FROM mpt_holders; DELETE FROM settings WHERE name = 'mpt_index_built';",
+    )
+    .expect("empty the index");
+    drop(raw);
+    let old = SqliteHistory::open(&path, 1).expect("reopen");
+    assert!(!old.mpt_index_ready().expect("ready?"));
+    old.build_mpt_index().expect("built");
+    assert!(old.mpt_index_ready().expect("ready?"));
+    assert_eq!(
+        old.mpt_holder_keys(&id, seq, None, 100).expect("index"),
+        keys
+    );
+    // Paged from the index, after a holder.
+    let rest = old
+        .mpt_holder_keys(&id, seq, Some(&keys[1].0), 100)
+        .expect("index");
+    assert_eq!(rest, keys[2..].to_vec());
 }
 
 /// `account_mptoken_issuances` and `account_mptokens`: an issuer's issuances and a

@@ -1,6 +1,7 @@
 //! account_tx from rendered rows (issue 37): the pages the transports write from cached,
 //! pre-rendered rows are byte for byte the pages rendered from the history store, cold and
-//! warm, in API v1 and v2, JSON and binary, both directions, one page and many; and a
+//! warm, in API v1 and v2, JSON and binary, both directions, one page and many (and so
+//! are `ledger`'s expanded transactions); and a
 //! transaction applied again in another ledger after a revert shows its new ledger.
 
 use crate::support;
@@ -16,6 +17,11 @@ use support::server::Node;
 /// One account_tx call in-process; the reply's `result` as the transports write it
 /// (`raw`: from rendered rows) or as serde_json writes the handler's tree.
 async fn page_text(node: &Node, raw: bool, params: &Value) -> String {
+    call_text(node, "account_tx", raw, params).await
+}
+
+/// [`page_text`] for any method.
+async fn call_text(node: &Node, method: &str, raw: bool, params: &Value) -> String {
     let ctx = Context {
         role: Role::Admin,
         api_version: params["api_version"].as_u64().unwrap_or(1) as u32,
@@ -26,9 +32,9 @@ async fn page_text(node: &Node, raw: bool, params: &Value) -> String {
         raw_json: raw,
     };
     let mut p: Params = params.as_object().expect("object").clone();
-    p.insert("command".into(), json!("account_tx"));
+    p.insert("command".into(), json!(method));
     let (result, _) = ledgerd::rpc::call(ctx, p).await;
-    let result = Value::Object(result.expect("account_tx"));
+    let result = Value::Object(result.expect(method));
     match raw {
         true => ledgerd::rpc::raw::to_text(&result),
         false => serde_json::to_string(&result).expect("json"),
@@ -126,6 +132,29 @@ async fn pages_from_rendered_rows_are_byte_identical() {
         }
     }
     assert_eq!(shapes, 32);
+    // ledger with its transactions expanded: every validated ledger, every shape.
+    let last = node.rpc("ledger", json!({"ledger_index": "validated"}))["ledger_index"]
+        .as_u64()
+        .expect("validated");
+    let mut expanded = 0;
+    for seq in 2..=last {
+        for api_version in [1, 2] {
+            for binary in [false, true] {
+                let params = json!({"ledger_index": seq, "transactions": true, "expand": true,
+                    "binary": binary, "api_version": api_version});
+                let plain = call_text(&node, "ledger", false, &params).await;
+                let cold = call_text(&node, "ledger", true, &params).await;
+                let warm = call_text(&node, "ledger", true, &params).await;
+                assert_eq!(cold, plain, "cold {params}");
+                assert_eq!(warm, plain, "warm {params}");
+                expanded += usize::from(plain.contains("\"transactions\":[{"));
+            }
+        }
+    }
+    assert!(
+        expanded >= 12,
+        "{expanded} ledgers with transactions compared"
+    );
     let (rows, bytes) = node.state().services.rows.usage();
     assert!(
         rows > 0 && bytes > 0,

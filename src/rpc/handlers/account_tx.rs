@@ -59,6 +59,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let shape = RowShape {
         api_version: ctx.api_version,
         binary: req.binary,
+        in_ledger: false,
     };
     let (txs, marker): Page = match ctx.raw_json {
         true => match cached_page(ctx, &query, shape)? {

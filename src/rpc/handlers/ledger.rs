@@ -18,7 +18,11 @@ use crate::rpc::ledger_select::{
     header_object, require_complete, select_in_memory as select, stored_header,
 };
 use crate::rpc::{HandlerResult, Params};
+use crate::protocol::types::Hash256;
+use crate::render::rows::{RowKey, RowShape};
+use crate::rpc::raw::spliced;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// What to include.
 #[derive(Clone, Copy)]
@@ -59,6 +63,29 @@ fn tx_json(e: &TxEntry, fill: Fill) -> Value {
     Value::Object(o)
 }
 
+/// A transaction of ledger `ledger_hash` as [`tx_json`] renders it: expanded ones
+/// rendered once and kept ([`crate::render::rows`]) when the transport splices rows.
+fn tx_value(ctx: &Context, e: &TxEntry, ledger_hash: &Hash256, fill: Fill) -> Value {
+    if !(ctx.raw_json && fill.expand) {
+        return tx_json(e, fill);
+    }
+    let key = RowKey {
+        id: e.id,
+        ledger_hash: *ledger_hash,
+        shape: RowShape {
+            api_version: fill.api_version,
+            binary: fill.binary,
+            in_ledger: true,
+        },
+    };
+    let text = ctx.services.rows.get(&key).unwrap_or_else(|| {
+        let text: Arc<str> = Arc::from(serde_json::to_string(&tx_json(e, fill)).unwrap_or_default());
+        ctx.services.rows.insert(key, text.clone());
+        text
+    });
+    spliced(&text)
+}
+
 /// The `ledger` object of one ledger.
 fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
     let mut o = header_object(ctx, snap, fill.binary);
@@ -66,7 +93,8 @@ fn ledger_object(ctx: &Context, snap: &LedgerSnapshot, fill: Fill) -> Value {
         // rippled walks the transaction tree, which is ordered by ID.
         let mut txs: Vec<_> = l.txs.iter().collect();
         txs.sort_by_key(|t| t.id);
-        let list = txs.into_iter().map(|t| tx_json(t, fill)).collect();
+        let hash = l.header.hash;
+        let list = txs.into_iter().map(|t| tx_value(ctx, t, &hash, fill)).collect();
         o.insert("transactions".into(), Value::Array(list));
     }
     if fill.accounts {
@@ -271,7 +299,7 @@ fn stored_ledger(ctx: &Context, params: &Params, mut fill: Fill) -> Option<Handl
             }
         }
         txs.sort_by_key(|t| t.id);
-        let list = txs.iter().map(|t| tx_json(t, fill)).collect();
+        let list = txs.iter().map(|t| tx_value(ctx, t, &header.hash, fill)).collect();
         o.insert("transactions".into(), Value::Array(list));
     }
     o.sort_keys();

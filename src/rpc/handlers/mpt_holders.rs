@@ -4,8 +4,9 @@
 //! flags, `mpt_amount` (base ten), `mptoken_index`, and when present `locked_amount` and
 //! the confidential balances and key (hex).
 //!
-//! ledgerd keeps no holder index yet: the ledger's state is scanned for the issuance's
-//! MPTokens on each call (issue 37 builds the index).
+//! The history store's MPT holder index lists the issuance's tokens by holder; each is
+//! read from the selected ledger. A ledger the store has not written yet (the open one,
+//! one closing) is scanned instead.
 
 use crate::ledger::flags::lt;
 use crate::ledger::keylet;
@@ -34,8 +35,14 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     if sel.snap.view.read(&keylet::mpt_issuance(&id)).is_none() {
         return Err(RpcError::new(ErrorCode::ObjectNotFound));
     }
-    let mut holders = holders_of(&sel.snap.view, &id);
-    holders.retain(|(a, _)| after.is_none_or(|m| a.0 > m.0));
+    let mut holders = match indexed(ctx, &sel.snap, &id, after.as_ref(), limit + 1)? {
+        Some(found) => found,
+        None => {
+            let mut all = holders_of(&sel.snap.view, &id);
+            all.retain(|(a, _)| after.is_none_or(|m| a.0 > m.0));
+            all
+        }
+    };
     let more = holders.len() > limit;
     holders.truncate(limit);
     let mut r = Map::new();
@@ -86,6 +93,49 @@ fn marker(params: &Params) -> Result<Option<AccountId>, RpcError> {
     a.copy_from_slice(&bytes);
     Ok(Some(AccountId(a)))
 }
+
+/// Up to `want` holders of `id` after `after` from the history store's MPT holder index,
+/// each read from the selected ledger (a token the index lists may be gone by then); None
+/// when the index cannot answer for that ledger (not built yet, or a ledger the store has
+/// not written), and the ledger is scanned instead.
+fn indexed(
+    ctx: &Context,
+    snap: &crate::ledgers::LedgerSnapshot,
+    id: &MptId,
+    after: Option<&AccountId>,
+    want: usize,
+) -> Result<Option<Vec<Holder>>, RpcError> {
+    let store = &ctx.services.node.history.store;
+    let seq = snap.seq();
+    let written = ctx.services.node.history.range().is_some_and(|(_, last)| seq <= last);
+    if !written || !store.mpt_index_ready().unwrap_or(false) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut cursor = after.copied();
+    let batch_size = want.max(16);
+    loop {
+        let batch = store
+            .mpt_holder_keys(id, seq, cursor.as_ref(), batch_size as u32)
+            .map_err(|e| RpcError::history_read(&e))?;
+        let exhausted = batch.len() < batch_size;
+        for (account, key) in batch {
+            cursor = Some(account);
+            if let Some(token) = snap.view.read(&key) {
+                out.push((account, token));
+                if out.len() == want {
+                    return Ok(Some(out));
+                }
+            }
+        }
+        if exhausted {
+            return Ok(Some(out));
+        }
+    }
+}
+
+/// A holder and its MPToken.
+type Holder = (AccountId, std::sync::Arc<StObject>);
 
 /// Every MPToken of `id` in the ledger, by account.
 fn holders_of(

@@ -50,6 +50,7 @@ pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
     let shape = RowShape {
         api_version: ctx.api_version,
         binary,
+        in_ledger: false,
     };
     let mut r = Map::new();
     r.insert("nft_id".into(), Value::from(token.to_hex()));

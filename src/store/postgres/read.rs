@@ -9,9 +9,9 @@ use crate::protocol::types::AccountId;
 use crate::protocol::types::Hash256;
 use crate::store::error::StoreResult;
 use crate::store::history::{
-    decode_header, finish_page, finish_rows, hash_of, page_parts, AccountTxPage, AccountTxPlaces,
-    AccountTxQuery, HistoryLedger, HistoryStore, NftRecord, StateRow, StoredTx, TxPlace,
-    NFT_INDEX_BUILT,
+    account_of, decode_header, finish_page, finish_rows, hash_of, page_parts, AccountTxPage,
+    AccountTxPlaces, AccountTxQuery, HistoryLedger, HistoryStore, NftRecord, StateRow, StoredTx,
+    TxPlace, MPT_INDEX_BUILT, NFT_INDEX_BUILT,
 };
 use crate::store::nft_index::NftState;
 
@@ -117,6 +117,25 @@ const STATE_PAGE_SQL: &str = "SELECT DISTINCT ON (key) key, data FROM state \
      WHERE key > $1 AND seq <= $2 ORDER BY key, seq DESC LIMIT $3";
 
 impl PgHistory {
+    /// Fills the MPT holder index from the stored state of a database made before it, then
+    /// marks it built.
+    pub fn build_mpt_index(&self) -> StoreResult<()> {
+        if self.mpt_index_ready()? {
+            return Ok(());
+        }
+        self.call(|pool| async move {
+            let mut client = pool.get().await?;
+            write::index_mpt_holders(&mut client).await?;
+            client
+                .execute(
+                    "INSERT INTO settings(name, value) VALUES ($1, 1) ON CONFLICT (name) DO NOTHING",
+                    &[&MPT_INDEX_BUILT],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
     /// Fills the NFT index from the stored transactions of a database made before it,
     /// `batch` ledgers per transaction, calling `progress(done_through, last)` after each;
     /// then marks it built (the writer's copy runs this once, on its own thread).
@@ -293,6 +312,43 @@ impl HistoryStore for PgHistory {
                 )
                 .await?;
             Ok(row.get::<_, Option<f64>>(0))
+        })
+    }
+
+    fn mpt_index_ready(&self) -> StoreResult<bool> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_opt(
+                    "SELECT value FROM settings WHERE name = $1",
+                    &[&MPT_INDEX_BUILT],
+                )
+                .await?;
+            Ok(row.is_some())
+        })
+    }
+
+    fn mpt_holder_keys(
+        &self,
+        issuance: &crate::protocol::mpt::MptId,
+        seq: u32,
+        after: Option<&AccountId>,
+        limit: u32,
+    ) -> StoreResult<Vec<(AccountId, Hash256)>> {
+        let after = after.map_or(Vec::new(), |a| a.0.to_vec());
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT account, key FROM mpt_holders WHERE issuance = $1 AND seq <= $2 \
+                     AND account > $3 ORDER BY account LIMIT $4",
+                    &[&&issuance.0[..], &big(seq), &after, &i64::from(limit)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| (account_of(r.get::<_, &[u8]>(0)), hash_of(r.get(1))))
+                .collect())
         })
     }
 

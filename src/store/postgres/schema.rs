@@ -50,6 +50,15 @@ CREATE INDEX nft_issuers_by_taxon ON nft_issuers(issuer, taxon, token);
 INSERT INTO settings(name, value) SELECT 'nft_index_built', 1 WHERE NOT EXISTS (SELECT 1 FROM txs);
 ",
     ),
+    (
+        3,
+        "
+CREATE TABLE mpt_holders(
+    issuance BYTEA NOT NULL, account BYTEA NOT NULL, key BYTEA NOT NULL, seq BIGINT NOT NULL,
+    PRIMARY KEY(issuance, account));
+INSERT INTO settings(name, value) SELECT 'mpt_index_built', 1 WHERE NOT EXISTS (SELECT 1 FROM state);
+",
+    ),
 ];
 
 /// The newest schema this ledgerd knows.

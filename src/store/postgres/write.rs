@@ -138,6 +138,51 @@ pub(crate) async fn copy_state(tx: &Transaction<'_>, seq: u32, rows: &[StateRow]
         writer.as_mut().write(&row).await?;
     }
     writer.finish().await?;
+    for (key, data) in rows {
+        if let Some(data) = data {
+            index_mpt_holder(tx, seq, &key.0, data).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Files an MPToken entry under its issuance and holder, from the first ledger that held
+/// it (any other entry is skipped).
+pub(crate) async fn index_mpt_holder(
+    tx: &Transaction<'_>,
+    seq: i64,
+    key: &[u8],
+    data: &[u8],
+) -> PgResult<()> {
+    let Some((issuance, account)) = crate::store::nft_index::mpt_holder(data) else {
+        return Ok(());
+    };
+    tx.execute(
+        "INSERT INTO mpt_holders(issuance, account, key, seq) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (issuance, account) DO UPDATE SET seq = LEAST(mpt_holders.seq, excluded.seq)",
+        &[&&issuance.0[..], &&account.0[..], &key, &seq],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Fills the MPT holder index from every stored MPToken version (a database made before
+/// it), in one transaction.
+pub(crate) async fn index_mpt_holders(client: &mut Client) -> PgResult<()> {
+    let tx = client.transaction().await?;
+    let code = crate::ledger::flags::lt::MPTOKEN.to_be_bytes();
+    let prefix = vec![0x11u8, code[0], code[1]];
+    let rows = tx
+        .query(
+            "SELECT key, seq, data FROM state WHERE substring(data from 1 for 3) = $1",
+            &[&prefix],
+        )
+        .await?;
+    for row in &rows {
+        let (key, seq, data): (Vec<u8>, i64, Vec<u8>) = (row.get(0), row.get(1), row.get(2));
+        index_mpt_holder(&tx, seq, &key, &data).await?;
+    }
+    tx.commit().await?;
     Ok(())
 }
 
@@ -268,7 +313,7 @@ pub(crate) async fn delete(client: &mut Client, seq: u32, before: bool) -> PgRes
         )
         .await?;
     } else {
-        for table in ["nft_states", "nft_issuers"] {
+        for table in ["nft_states", "nft_issuers", "mpt_holders"] {
             let sql = format!("DELETE FROM {table} WHERE seq > $1");
             tx.execute(&sql, &[&big(seq)]).await?;
         }

@@ -190,3 +190,36 @@ pub fn nft_json(record: &crate::store::NftRecord) -> Map<String, Value> {
     o.insert("uri".into(), Value::from(uri));
     o
 }
+
+/// A page of an account's owner-directory entries of type `entry_type` at the selected
+/// ledger, as Clio's account_mptokens and account_mptoken_issuances answer: `account`,
+/// `limit` (10 to 400, default 200), the entries as `render` shows them under `list`, and
+/// Clio's account cursor as `marker`.
+pub fn owned_page(
+    ctx: &crate::rpc::context::Context,
+    params: &Params,
+    entry_type: u16,
+    list: &str,
+    render: impl Fn(&AccountId, &Hash256, &StObject) -> Value,
+) -> crate::rpc::HandlerResult {
+    let account = clio_account(params)?;
+    let limit = clio_limit(params, crate::limits::ACCOUNT_MPTOKENS_PAGE)?;
+    let cursor = params.get("marker").map(clio_cursor).transpose()?;
+    let sel = crate::rpc::ledger_select::clio_select(ctx, params)?;
+    let view = &sel.snap.view;
+    require_account(view, &account)?;
+    let mut entries = Vec::new();
+    let next = clio_traverse(view, &account, cursor, limit, |key, entry| {
+        if entry.u16_of(sf().ledger_entry_type) == Some(entry_type) {
+            entries.push(render(&account, key, entry));
+        }
+    })?;
+    let mut r = sel.result();
+    r.insert("account".into(), Value::from(account.to_address()));
+    r.insert("limit".into(), Value::from(limit));
+    r.insert(list.into(), Value::Array(entries));
+    if let Some(m) = next {
+        r.insert("marker".into(), Value::from(m));
+    }
+    Ok(r)
+}

@@ -549,6 +549,33 @@ impl SqliteHistory {
     }
 
     /// Runs `f` on a free reader connection (or the writer's, if there are none).
+    /// A page's rows from an index of (key, seq, idx): each part of the page one query
+    /// (`sql(one_ledger)`, bound to `key`, the ledgers and the indexes), stepped only as far
+    /// as the page still needs.
+    fn page_rows<T>(
+        &self,
+        q: &AccountTxQuery,
+        sql: impl Fn(bool) -> String,
+        key: &[u8],
+        row: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> StoreResult<Vec<T>> {
+        let wanted = u64::from(q.rows) + 1;
+        let mut out: Vec<T> = Vec::new();
+        for ((a, b), (from, to)) in page_ranges(q) {
+            let left = wanted - out.len() as u64;
+            if left == 0 {
+                break;
+            }
+            let part: Vec<T> = self.read(|c| {
+                let mut stmt = c.prepare_cached(&sql(a == b))?;
+                let rows = stmt.query_map(params![key, a, b, from, to], row)?;
+                rows.take(left as usize).collect()
+            })?;
+            out.extend(part);
+        }
+        Ok(out)
+    }
+
     fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> StoreResult<T> {
         let result = if self.readers.is_empty() {
             f(&self.writer.lock())
@@ -930,6 +957,17 @@ pub(crate) fn page_parts(q: &AccountTxQuery) -> Vec<((u32, u32), (u32, u32))> {
     }
 }
 
+/// [`page_parts`] within the query's ledgers, empty parts left out: `(ledgers, indexes)`.
+pub(crate) fn page_ranges(q: &AccountTxQuery) -> Vec<((u32, u32), (u32, u32))> {
+    page_parts(q)
+        .into_iter()
+        .filter_map(|((lo, hi), indexes)| {
+            let (a, b) = (lo.max(q.min), hi.min(q.max));
+            (a <= b && lo <= hi).then_some(((a, b), indexes))
+        })
+        .collect()
+}
+
 impl HistoryStore for SqliteHistory {
     fn write(&self, ledgers: &[HistoryLedger]) -> StoreResult<()> {
         let mut conn = self.writer.lock();
@@ -998,22 +1036,8 @@ impl HistoryStore for SqliteHistory {
     }
 
     fn account_tx(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
-        let wanted = u64::from(q.rows) + 1;
-        let mut txs: Vec<StoredTx> = Vec::new();
-        for ((lo, hi), (from, to)) in page_parts(q) {
-            let left = wanted - txs.len() as u64;
-            let (a, b) = (lo.max(q.min), hi.min(q.max));
-            if left == 0 || a > b || lo > hi {
-                continue;
-            }
-            let part: Vec<StoredTx> = self.read(|c| {
-                let mut stmt = c.prepare_cached(&account_tx_sql(q.forward, a == b))?;
-                let args = params![&q.account.0[..], a, b, from, to];
-                let rows = stmt.query_map(args, stored_tx)?;
-                rows.take(left as usize).collect()
-            })?;
-            txs.extend(part);
-        }
+        let sql = |one| account_tx_sql(q.forward, one);
+        let txs = self.page_rows(q, sql, &q.account.0, stored_tx)?;
         Ok(finish_page(q, txs))
     }
 
@@ -1058,22 +1082,8 @@ impl HistoryStore for SqliteHistory {
     }
 
     fn nft_txs(&self, token: &Hash256, q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
-        let wanted = u64::from(q.rows) + 1;
-        let mut txs: Vec<StoredTx> = Vec::new();
-        for ((lo, hi), (from, to)) in page_parts(q) {
-            let left = wanted - txs.len() as u64;
-            let (a, b) = (lo.max(q.min), hi.min(q.max));
-            if left == 0 || a > b || lo > hi {
-                continue;
-            }
-            let part: Vec<StoredTx> = self.read(|c| {
-                let sql = indexed_tx_sql("nft_txs a", "a.token", q.forward, a == b);
-                let mut stmt = c.prepare_cached(&sql)?;
-                let rows = stmt.query_map(params![&token.0[..], a, b, from, to], stored_tx)?;
-                rows.take(left as usize).collect()
-            })?;
-            txs.extend(part);
-        }
+        let sql = |one| indexed_tx_sql("nft_txs a", "a.token", q.forward, one);
+        let txs = self.page_rows(q, sql, &token.0, stored_tx)?;
         Ok(finish_page(q, txs))
     }
 
@@ -1113,22 +1123,8 @@ impl HistoryStore for SqliteHistory {
     }
 
     fn account_tx_places(&self, q: &AccountTxQuery) -> StoreResult<AccountTxPlaces> {
-        let wanted = u64::from(q.rows) + 1;
-        let mut txs: Vec<TxPlace> = Vec::new();
-        for ((lo, hi), (from, to)) in page_parts(q) {
-            let left = wanted - txs.len() as u64;
-            let (a, b) = (lo.max(q.min), hi.min(q.max));
-            if left == 0 || a > b || lo > hi {
-                continue;
-            }
-            let part: Vec<TxPlace> = self.read(|c| {
-                let mut stmt = c.prepare_cached(&account_tx_places_sql(q.forward, a == b))?;
-                let args = params![&q.account.0[..], a, b, from, to];
-                let rows = stmt.query_map(args, tx_place)?;
-                rows.take(left as usize).collect()
-            })?;
-            txs.extend(part);
-        }
+        let sql = |one| account_tx_places_sql(q.forward, one);
+        let txs = self.page_rows(q, sql, &q.account.0, tx_place)?;
         let (txs, marker) = finish_rows(q, txs, |t| (t.ledger_seq, t.index));
         Ok(AccountTxPlaces { txs, marker })
     }

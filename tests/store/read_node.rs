@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use support::fill::{accept, call, pay, GENESIS};
+use support::fill::{accept, call, caught_up, pay, validated, GENESIS};
 use support::http::rpc;
 use support::keys::{address, secret};
 use support::postgres::PgCluster;
@@ -59,25 +59,6 @@ fn start_reader(url: &str, writer: &Server) -> Server {
         ],
         1,
     )
-}
-
-fn validated(addr: SocketAddr) -> u64 {
-    let r = call(addr, "ledger", json!({"ledger_index": "validated"}));
-    r["ledger_index"].as_u64().unwrap_or(0)
-}
-
-/// Waits until the read node serves the writer's validated ledger.
-fn caught_up(reader: SocketAddr, writer: SocketAddr) -> u64 {
-    let want = validated(writer);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while validated(reader) < want {
-        assert!(
-            Instant::now() < deadline,
-            "the read node never reached ledger {want}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    want
 }
 
 /// The raw reply body of the same request to both servers must be the same bytes.

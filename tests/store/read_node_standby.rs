@@ -9,30 +9,11 @@ use crate::support;
 
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
-use support::fill::{accept, call, pay, GENESIS};
+use support::fill::{accept, call, caught_up, pay, GENESIS};
 use support::http::rpc;
 use support::keys::address;
 use support::postgres::PgCluster;
 use support::server::Server;
-
-fn validated(addr: SocketAddr) -> u64 {
-    let r = call(addr, "ledger", json!({"ledger_index": "validated"}));
-    r["ledger_index"].as_u64().unwrap_or(0)
-}
-
-/// Waits until the read node serves the writer's validated ledger.
-fn caught_up(reader: SocketAddr, writer: SocketAddr) {
-    let want = validated(writer);
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while validated(reader) < want {
-        assert!(
-            Instant::now() < deadline,
-            "the read node never reached ledger {want}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
 
 fn same(writer: SocketAddr, reader: SocketAddr, method: &str, params: Value) -> Value {
     let (w, r) = (

@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -45,4 +46,24 @@ pub fn pay(addr: SocketAddr, dest: &str, drops: u64) -> String {
     );
     assert_eq!(r["engine_result"], "tesSUCCESS", "payment: {r}");
     r["tx_json"]["hash"].as_str().expect("hash").to_owned()
+}
+
+/// The validated ledger's index on `addr` (0 when none).
+pub fn validated(addr: SocketAddr) -> u64 {
+    let r = call(addr, "ledger", json!({"ledger_index": "validated"}));
+    r["ledger_index"].as_u64().unwrap_or(0)
+}
+
+/// Waits until the read node serves the writer's validated ledger.
+pub fn caught_up(reader: SocketAddr, writer: SocketAddr) -> u64 {
+    let want = validated(writer);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while validated(reader) < want {
+        assert!(
+            Instant::now() < deadline,
+            "the read node never reached ledger {want}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    want
 }

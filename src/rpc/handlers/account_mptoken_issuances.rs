@@ -5,13 +5,11 @@
 
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::ACCOUNT_MPTOKENS_PAGE;
 use crate::protocol::mpt::MptId;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{hex_upper, AccountId};
 use crate::rpc::context::Context;
-use crate::rpc::ledger_select::clio_select;
-use crate::rpc::clio::{clio_account, clio_cursor, clio_limit, clio_traverse, require_account};
+use crate::rpc::clio::owned_page;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
@@ -28,26 +26,13 @@ const FLAG_NAMES: [(u32, &str); 7] = [
 
 /// Answer account_mptoken_issuances.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
-    let account = clio_account(params)?;
-    let limit = clio_limit(params, ACCOUNT_MPTOKENS_PAGE)?;
-    let cursor = params.get("marker").map(clio_cursor).transpose()?;
-    let sel = clio_select(ctx, params)?;
-    let view = &sel.snap.view;
-    require_account(view, &account)?;
-    let mut issuances = Vec::new();
-    let next = clio_traverse(view, &account, cursor, limit, |_, entry| {
-        if entry.u16_of(sf().ledger_entry_type) == Some(lt::MPTOKEN_ISSUANCE) {
-            issuances.push(issuance_json(&account, entry));
-        }
-    })?;
-    let mut r = sel.result();
-    r.insert("account".into(), Value::from(account.to_address()));
-    r.insert("limit".into(), Value::from(limit));
-    r.insert("mpt_issuances".into(), Value::Array(issuances));
-    if let Some(m) = next {
-        r.insert("marker".into(), Value::from(m));
-    }
-    Ok(r)
+    owned_page(
+        ctx,
+        params,
+        lt::MPTOKEN_ISSUANCE,
+        "mpt_issuances",
+        |account, _, issuance| issuance_json(account, issuance),
+    )
 }
 
 /// One issuance as Clio renders it: its ID, issuer and sequence, the optional numbers

@@ -5,38 +5,19 @@
 
 use crate::ledger::flags::{lsf_mpt, lt};
 use crate::ledger::sf::{sf, StExt};
-use crate::limits::ACCOUNT_MPTOKENS_PAGE;
 use crate::protocol::st::StObject;
 use crate::protocol::types::{hex_upper, Hash256};
 use crate::rpc::context::Context;
 use crate::rpc::clio::confidential_fields;
-use crate::rpc::ledger_select::clio_select;
-use crate::rpc::clio::{clio_account, clio_cursor, clio_limit, clio_traverse, require_account};
+use crate::rpc::clio::owned_page;
 use crate::rpc::{HandlerResult, Params};
 use serde_json::{Map, Value};
 
 /// Answer account_mptokens.
 pub fn handle(ctx: &Context, params: &Params) -> HandlerResult {
-    let account = clio_account(params)?;
-    let limit = clio_limit(params, ACCOUNT_MPTOKENS_PAGE)?;
-    let cursor = params.get("marker").map(clio_cursor).transpose()?;
-    let sel = clio_select(ctx, params)?;
-    let view = &sel.snap.view;
-    require_account(view, &account)?;
-    let mut tokens = Vec::new();
-    let next = clio_traverse(view, &account, cursor, limit, |key, entry| {
-        if entry.u16_of(sf().ledger_entry_type) == Some(lt::MPTOKEN) {
-            tokens.push(token_json(key, entry));
-        }
-    })?;
-    let mut r = sel.result();
-    r.insert("account".into(), Value::from(account.to_address()));
-    r.insert("limit".into(), Value::from(limit));
-    r.insert("mptokens".into(), Value::Array(tokens));
-    if let Some(m) = next {
-        r.insert("marker".into(), Value::from(m));
-    }
-    Ok(r)
+    owned_page(ctx, params, lt::MPTOKEN, "mptokens", |_, key, token| {
+        token_json(key, token)
+    })
 }
 
 /// One token as Clio renders it: `mpt_id` (the entry's key), account, issuance, amounts

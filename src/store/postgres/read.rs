@@ -9,7 +9,7 @@ use crate::protocol::types::AccountId;
 use crate::protocol::types::Hash256;
 use crate::store::error::StoreResult;
 use crate::store::history::{
-    account_of, decode_header, finish_page, finish_rows, hash_of, page_parts, AccountTxPage,
+    account_of, decode_header, finish_page, finish_rows, hash_of, page_ranges, AccountTxPage,
     AccountTxPlaces, AccountTxQuery, HistoryLedger, HistoryStore, NftRecord, StateRow, StoredTx,
     TxPlace, MPT_INDEX_BUILT, NFT_INDEX_BUILT,
 };
@@ -28,6 +28,32 @@ fn stored_tx(row: &Row) -> PgResult<StoredTx> {
         ledger_hash: hash_of(row.get(6)),
         close_time: small(row.get(7))?,
     })
+}
+
+/// A page's rows from an index of (key, seq, idx): `stmt` (bound to `key`, the ledgers,
+/// the indexes and a limit) once per part of the page, each asked only what the page still
+/// needs.
+async fn page_rows<T>(
+    client: &deadpool_postgres::Client,
+    stmt: &tokio_postgres::Statement,
+    q: &AccountTxQuery,
+    key: &[u8],
+    row: fn(&Row) -> PgResult<T>,
+) -> PgResult<Vec<T>> {
+    let wanted = i64::from(q.rows) + 1;
+    let mut out = Vec::new();
+    for ((a, b), (from, to)) in page_ranges(q) {
+        let left = wanted - out.len() as i64;
+        if left == 0 {
+            break;
+        }
+        let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
+            [&key, &big(a), &big(b), &big(from), &big(to), &left];
+        for r in client.query(stmt, &args).await? {
+            out.push(row(&r)?);
+        }
+    }
+    Ok(out)
 }
 
 fn stored_txs(rows: Vec<Row>) -> PgResult<Vec<StoredTx>> {
@@ -277,25 +303,7 @@ impl HistoryStore for PgHistory {
         let txs = self.call(|pool| async move {
             let client = pool.get().await?;
             let stmt = client.prepare_cached(&account_tx_sql(q.forward)).await?;
-            let wanted = i64::from(q.rows) + 1;
-            let mut txs: Vec<StoredTx> = Vec::new();
-            for ((lo, hi), (from, to)) in page_parts(q) {
-                let left = wanted - txs.len() as i64;
-                let (a, b) = (lo.max(q.min), hi.min(q.max));
-                if left == 0 || a > b || lo > hi {
-                    continue;
-                }
-                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
-                    &&q.account.0[..],
-                    &big(a),
-                    &big(b),
-                    &big(from),
-                    &big(to),
-                    &left,
-                ];
-                txs.extend(stored_txs(client.query(&stmt, &args).await?)?);
-            }
-            Ok(txs)
+            page_rows(&client, &stmt, q, &q.account.0, stored_tx).await
         })?;
         Ok(finish_page(q, txs))
     }
@@ -378,19 +386,7 @@ impl HistoryStore for PgHistory {
         let txs = self.call(|pool| async move {
             let client = pool.get().await?;
             let stmt = client.prepare_cached(&nft_txs_sql(q.forward)).await?;
-            let wanted = i64::from(q.rows) + 1;
-            let mut txs: Vec<StoredTx> = Vec::new();
-            for ((lo, hi), (from, to)) in page_parts(q) {
-                let left = wanted - txs.len() as i64;
-                let (a, b) = (lo.max(q.min), hi.min(q.max));
-                if left == 0 || a > b || lo > hi {
-                    continue;
-                }
-                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
-                    [&&token.0[..], &big(a), &big(b), &big(from), &big(to), &left];
-                txs.extend(stored_txs(client.query(&stmt, &args).await?)?);
-            }
-            Ok(txs)
+            page_rows(&client, &stmt, q, &token.0, stored_tx).await
         })?;
         Ok(finish_page(q, txs))
     }
@@ -432,27 +428,7 @@ impl HistoryStore for PgHistory {
             let stmt = client
                 .prepare_cached(&account_tx_places_sql(q.forward))
                 .await?;
-            let wanted = i64::from(q.rows) + 1;
-            let mut txs: Vec<TxPlace> = Vec::new();
-            for ((lo, hi), (from, to)) in page_parts(q) {
-                let left = wanted - txs.len() as i64;
-                let (a, b) = (lo.max(q.min), hi.min(q.max));
-                if left == 0 || a > b || lo > hi {
-                    continue;
-                }
-                let args: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
-                    &&q.account.0[..],
-                    &big(a),
-                    &big(b),
-                    &big(from),
-                    &big(to),
-                    &left,
-                ];
-                for row in client.query(&stmt, &args).await? {
-                    txs.push(tx_place(&row)?);
-                }
-            }
-            Ok(txs)
+            page_rows(&client, &stmt, q, &q.account.0, tx_place).await
         })?;
         let (txs, marker) = finish_rows(q, txs, |t| (t.ledger_seq, t.index));
         Ok(AccountTxPlaces { txs, marker })

@@ -32,6 +32,8 @@
 //! genesis account's history, from the newest page to the oldest by marker (pages/s).
 //! Then `tx` by hash over those transactions (reads/s) and `ledger_data` pages of 256 of
 //! the validated ledger by marker (pages/s).
+//! `--mode nft-history [--accounts 100] [--count 20000]`: genesis mints 10 x `accounts`
+//! NFTokens, lists them with `nfts_by_issuer`, then asks `nft_history` of each in turn.
 //! `--mode history-read --server ADDR`: the reads alone, of a history already there (a
 //! read node over the writer a `--mode history` run filled).
 //! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
@@ -454,6 +456,13 @@ fn main() {
                     seconds: o.seconds as u64,
                     pid,
                 },
+            )),
+            "nft-history" => runtime.block_on(ledger::nft_history_mode(
+                &addr,
+                o.connections,
+                d,
+                o.accounts * 10,
+                o.count,
             )),
             // account_tx pages of history already there (a read node over a writer's).
             "history-read" => {

@@ -363,6 +363,75 @@ async fn other_reads(
     );
 }
 
+/// `--mode nft-history`: genesis mints `tokens` NFTokens (closing every 50), lists them
+/// with `nfts_by_issuer` by marker, then asks `nft_history` of each in turn (requests/s).
+pub async fn nft_history_mode(
+    addr: &str,
+    connections: usize,
+    depth: usize,
+    tokens: usize,
+    count: usize,
+) {
+    const GENESIS: &str = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
+    let mut admin = connect(addr).await;
+    for i in 0..tokens {
+        let tx = json!({"TransactionType": "NFTokenMint", "Account": GENESIS,
+            "NFTokenTaxon": i % 7, "Flags": 8});
+        let r = call(
+            &mut admin,
+            json!({"command": "submit", "secret": GENESIS_SEED, "tx_json": tx}),
+        )
+        .await;
+        if r["result"]["engine_result"] != "tesSUCCESS" {
+            eprintln!("mint failed: {r}");
+            return;
+        }
+        if i % 50 == 49 {
+            call(&mut admin, json!({"command": "ledger_accept"})).await;
+        }
+    }
+    call(&mut admin, json!({"command": "ledger_accept"})).await;
+    let mut ids: Vec<String> = Vec::new();
+    let mut marker = Value::Null;
+    loop {
+        let mut req = json!({"command": "nfts_by_issuer", "issuer": GENESIS, "limit": 100});
+        if !marker.is_null() {
+            req["marker"] = marker.clone();
+        }
+        let r = call(&mut admin, req).await;
+        for n in r["result"]["nfts"].as_array().into_iter().flatten() {
+            ids.extend(n["nft_id"].as_str().map(str::to_owned));
+        }
+        marker = r["result"]["marker"].clone();
+        if marker.is_null() {
+            break;
+        }
+    }
+    println!("nfts_by_issuer: {} tokens listed", ids.len());
+    if ids.is_empty() {
+        return;
+    }
+    let per = count / connections.max(1);
+    let lists: Vec<Vec<Value>> = (0..connections.max(1))
+        .map(|c| {
+            (0..per)
+                .map(
+                    |i| json!({"command": "nft_history", "nft_id": ids[(c * per + i) % ids.len()]}),
+                )
+                .collect()
+        })
+        .collect();
+    let page = |t: &str| t.contains("\"status\":\"success\"") && t.contains("\"transactions\":[{");
+    let (mut lat, good, took) = drive(addr, lists, depth, page).await;
+    println!(
+        "nft_history pages: {good} ok in {:.2} s: {:.0} pages/s, latency p50 {:.2} ms, p99 {:.2} ms",
+        took.as_secs_f64(),
+        good as f64 / took.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99)
+    );
+}
+
 /// Closes the open ledger (`ledger_accept`).
 pub async fn close(addr: &str) {
     let mut admin = connect(addr).await;

@@ -170,11 +170,11 @@ pub struct NftRecord {
     pub state: NftState,
 }
 
-/// A store without the NFT index.
-fn no_nft_index() -> StoreError {
+/// A store without the named index.
+fn no_index(which: &str) -> StoreError {
     StoreError::History {
         file: "history".into(),
-        reason: "this history store keeps no NFT index".into(),
+        reason: format!("this history store keeps no {which} index"),
     }
 }
 
@@ -229,15 +229,15 @@ pub trait HistoryStore: Send + Sync {
         _after: Option<&AccountId>,
         _limit: u32,
     ) -> StoreResult<Vec<(AccountId, Hash256)>> {
-        Err(no_nft_index())
+        Err(no_index("MPT holder"))
     }
     /// A token's newest state at or before ledger `seq` (None: no such token then).
     fn nft(&self, _token: &Hash256, _seq: u32) -> StoreResult<Option<NftRecord>> {
-        Err(no_nft_index())
+        Err(no_index("NFT"))
     }
     /// One page of the transactions that touched `token` (`q.account` is not read).
     fn nft_txs(&self, _token: &Hash256, _q: &AccountTxQuery) -> StoreResult<AccountTxPage> {
-        Err(no_nft_index())
+        Err(no_index("NFT"))
     }
     /// The tokens `issuer` minted by ledger `seq` (of `taxon` only, when given), after
     /// `after`, in token order, at most `limit`, each as it was at `seq`.
@@ -249,7 +249,7 @@ pub trait HistoryStore: Send + Sync {
         _after: Option<&Hash256>,
         _limit: u32,
     ) -> StoreResult<Vec<NftRecord>> {
-        Err(no_nft_index())
+        Err(no_index("NFT"))
     }
     /// The first ledger whose whole state the store can answer for (None: no state yet).
     fn state_from(&self) -> StoreResult<Option<u32>>;

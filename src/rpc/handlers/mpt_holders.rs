@@ -107,7 +107,11 @@ fn indexed(
 ) -> Result<Option<Vec<Holder>>, RpcError> {
     let store = &ctx.services.node.history.store;
     let seq = snap.seq();
-    let written = ctx.services.node.history.range().is_some_and(|(_, last)| seq <= last);
+    // A read node serves only ledgers its database holds; a writer asks its own store
+    // (a local read), never a database round trip per request.
+    let node = &ctx.services.node;
+    let written = node.ledgers.is_follower()
+        || node.history.range().is_some_and(|(_, last)| seq <= last);
     if !written || !store.mpt_index_ready().unwrap_or(false) {
         return Ok(None);
     }

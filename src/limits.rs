@@ -726,6 +726,21 @@ pub const CONFIG_FILE_BYTES_MAX: u64 = 1024 * 1024;
 pub const TLS_FILE_BYTES_MAX: u64 = 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
+// The explorer (`server/explorer.rs`).
+// ---------------------------------------------------------------------------------------------
+
+/// Most bytes the explorer's files may add up to (page, script, style, icon), checked by a
+/// unit test: the page must stay a small download that works offline.
+pub const EXPLORER_BYTES_MAX: usize = 200 * 1024;
+
+/// Rows of `account_tx` the explorer asks for a page of an account's transactions.
+pub const EXPLORER_TX_PAGE: u32 = 20;
+
+/// Closed ledgers the explorer's live view keeps on screen (each one `ledger` request when it
+/// closes, while the view is open).
+pub const EXPLORER_LEDGERS_SHOWN: u32 = 8;
+
+// ---------------------------------------------------------------------------------------------
 // Development ledger: the faucet (`POST /accounts`), prefunded accounts, genesis files.
 // ---------------------------------------------------------------------------------------------
 

@@ -196,6 +196,9 @@ struct ServeArgs {
     /// Turn the development faucet (`POST /accounts`) off on every port.
     #[arg(long)]
     no_faucet: bool,
+    /// Serve no explorer page at `/` on any port (browsers get the health page).
+    #[arg(long)]
+    no_explorer: bool,
     /// Fund N development accounts at start and print their addresses and seeds.
     #[arg(long, value_name = "N", default_value_t = 0)]
     accounts: u32,
@@ -533,7 +536,8 @@ fn apply_fee_args(config: &mut ServerConfig, args: &ServeArgs) -> Result<(), Str
     Ok(())
 }
 
-/// `--signing-support`, `--close-interval`, `--network-id`, `--cpu-threads`, `--no-faucet`.
+/// `--signing-support`, `--close-interval`, `--network-id`, `--cpu-threads`, `--no-faucet`,
+/// `--no-explorer`.
 fn apply_node_args(config: &mut ServerConfig, args: &ServeArgs) {
     config.signing_support |= args.signing_support;
     if let Some(s) = args.close_interval {
@@ -548,6 +552,11 @@ fn apply_node_args(config: &mut ServerConfig, args: &ServeArgs) {
     if args.no_faucet {
         for port in &mut config.ports {
             port.faucet = ledgerd::server::config::FaucetMode::Off;
+        }
+    }
+    if args.no_explorer {
+        for port in &mut config.ports {
+            port.explorer = false;
         }
     }
 }

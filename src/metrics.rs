@@ -35,6 +35,8 @@ pub struct Metrics {
     pub applied: IntCounter,
     /// `ledgerd_subscribers{stream}`: sessions subscribed, by stream (read when rendered).
     pub subscribers: IntGaugeVec,
+    /// `ledgerd_explorer_files_total{file}`: explorer files served (`page` is a page view).
+    pub explorer_files: IntCounterVec,
 }
 
 static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
@@ -98,6 +100,11 @@ impl Metrics {
             .expect("valid"),
             subscribers: IntGaugeVec::new(opts("subscribers", "Subscribed sessions"), &["stream"])
                 .expect("valid"),
+            explorer_files: IntCounterVec::new(
+                opts("explorer_files_total", "Explorer files served"),
+                &["file"],
+            )
+            .expect("valid"),
         };
         m.register_all();
         m
@@ -105,7 +112,7 @@ impl Metrics {
 
     fn register_all(&self) {
         let r = &self.registry;
-        let all: [Box<dyn prometheus::core::Collector>; 9] = [
+        let all: [Box<dyn prometheus::core::Collector>; 10] = [
             Box::new(self.connections.clone()),
             Box::new(self.refused.clone()),
             Box::new(self.requests.clone()),
@@ -115,6 +122,7 @@ impl Metrics {
             Box::new(self.close.clone()),
             Box::new(self.applied.clone()),
             Box::new(self.subscribers.clone()),
+            Box::new(self.explorer_files.clone()),
         ];
         for c in all {
             r.register(c).expect("distinct metric names");

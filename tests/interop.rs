@@ -2,7 +2,8 @@
 //! the scripts they run): `flows` has xrpl-py, xrpl.js and wscat drive the real binary;
 //! `diff_libs` compares the protocol core with xrpl-py and xrpl.js on random inputs
 //! (its library oracles live in `tests/difftest/`); `txq` has both libraries meet the
-//! transaction queue. They install their pinned packages
+//! transaction queue; `explorer` has Playwright drive the explorer page in Debian's chromium
+//! while xrpl-py changes the ledger. They install their pinned packages
 //! themselves and fail, never skip, when they cannot. `cargo test --test interop`.
 //!
 //! This binary has its own harness (`libtest-mimic`: the same filters, `--list`,
@@ -21,6 +22,8 @@ mod support;
 mod confidential_crypto;
 #[path = "interop/diff_libs.rs"]
 mod diff_libs;
+#[path = "interop/explorer.rs"]
+mod explorer;
 #[path = "interop/flows.rs"]
 mod flows;
 #[path = "interop/txq.rs"]
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
     let trials: Vec<Trial> = diff_libs::trials()
         .into_iter()
         .chain(confidential_crypto::trials())
+        .chain(explorer::trials())
         .chain(flows::trials())
         .chain(txq::trials())
         .collect();

@@ -65,6 +65,8 @@ mod conns;
 mod devnet;
 #[path = "server/divergences32.rs"]
 mod divergences32;
+#[path = "server/explorer.rs"]
+mod explorer;
 #[path = "server/gateway.rs"]
 mod gateway;
 #[path = "server/hardening.rs"]

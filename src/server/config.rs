@@ -27,6 +27,7 @@
 //! admin_password = "..."          #   "admin_user" and "admin_password"
 //! secure_gateway = ["10.0.0.0/8"]  # proxies whose X-User / Forwarded headers count
 //! faucet = "loopback"             # POST /accounts: "loopback" (default), "all" or "off"
+//! explorer = true                 # the explorer at / for browsers (default; needs ws)
 //!
 //! [transaction_queue]             # xrpld's [transaction_queue] keys, over its defaults
 //! minimum_txn_in_ledger_standalone = 5   # escalate fees past 5 transactions a ledger
@@ -180,6 +181,8 @@ pub struct FilePort {
     pub admin_password: Option<String>,
     /// Who may use the faucet (`POST /accounts`): `loopback` (default), `all` or `off`.
     pub faucet: Option<String>,
+    /// Serve the explorer at `/` to browsers (default true; a port without `ws` never does).
+    pub explorer: Option<bool>,
 }
 
 /// Who may use a port's faucet (`POST /accounts`).
@@ -297,6 +300,8 @@ pub struct PortConfig {
     pub secure_gateway: Vec<AdminNet>,
     /// Who may use the faucet on this port.
     pub faucet: FaucetMode,
+    /// Serves the explorer (`server/explorer.rs`) at `/` to browsers (with `ws`).
+    pub explorer: bool,
 }
 
 /// Everything `ledgerd serve` runs with.
@@ -442,6 +447,7 @@ impl ServerConfig {
             user_credentials: None,
             secure_gateway: Vec::new(),
             faucet: FaucetMode::Loopback,
+            explorer: true,
         }])
     }
 
@@ -674,6 +680,7 @@ fn port_from_file(index: usize, p: FilePort) -> Result<PortConfig, ConfigError> 
         user_credentials: None,
         secure_gateway,
         faucet,
+        explorer: p.explorer.unwrap_or(true),
     })
 }
 

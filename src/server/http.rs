@@ -1,5 +1,5 @@
-//! One connection's HTTP side (hyper 1): JSON-RPC `POST`, the health page, and the WebSocket
-//! upgrade, all on the same port.
+//! One connection's HTTP side (hyper 1): JSON-RPC `POST`, the health page, the explorer
+//! (`explorer.rs`) and the WebSocket upgrade, all on the same port.
 //!
 //! Why hyper rather than sniffing bytes: it already does HTTP/1.1 keep-alive, pipelining,
 //! chunked bodies and header timeouts correctly, and `with_upgrades` hands us the raw stream
@@ -24,6 +24,7 @@ use crate::rpc::role::Role;
 use crate::rpc::{self, envelope, json, parse_api_version, HandlerResult, Params};
 use crate::server::budget::{InputBudget, Reservation};
 use crate::server::charge;
+use crate::server::explorer;
 use crate::server::faucet;
 use crate::server::listener::IpSlot;
 use crate::server::metrics;
@@ -228,13 +229,16 @@ fn upgrade(
     resp
 }
 
-/// Anything but an upgrade: the health page, or a JSON-RPC request.
+/// Anything but an upgrade: the metrics, the explorer, the health page, or a JSON-RPC request.
 async fn request(req: Request<Incoming>, conn: &Connection) -> Reply {
     if req.method() == Method::GET && req.uri().path() == metrics::PATH {
         return match metrics::page(conn) {
             Some(text) => respond(StatusCode::OK, text, crate::metrics::CONTENT_TYPE, false),
             None => plain(StatusCode::FORBIDDEN, "Forbidden", true),
         };
+    }
+    if let Some(resp) = explorer::reply(req.method(), req.uri().path(), req.headers(), conn) {
+        return resp;
     }
     if req.method() == Method::GET && conn.port.ws {
         return html(StatusCode::OK, HEALTH_PAGE);

@@ -8,6 +8,7 @@ pub mod budget;
 pub mod charge;
 pub mod client;
 pub mod config;
+pub mod explorer;
 pub mod faucet;
 pub mod files;
 pub mod http;

@@ -1,6 +1,7 @@
 //! The client libraries the interop and difference suites drive, installed by the tests
 //! themselves beside their scripts: a Python virtualenv (`.venv`, from `requirements.txt`)
-//! and `node_modules` (`npm ci` from `package-lock.json`). A stamp file in each install
+//! and `node_modules` (`npm ci` from `package-lock.json`); and the browser the explorer's
+//! test drives, Debian's `chromium` (apt-get when `/usr/bin/chromium` is missing). A stamp file in each install
 //! records the manifest it was made from; a changed manifest reinstalls, an unchanged one
 //! is used as it is. A failed install fails the test: the suites never skip themselves.
 
@@ -78,4 +79,32 @@ pub fn node_modules(dir: &Path) -> PathBuf {
     );
     std::fs::write(&stamp, want).expect("write the node_modules stamp");
     modules
+}
+
+/// Where Debian's chromium package puts the browser.
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Debian's chromium, installed with apt-get when missing (once per process); its path.
+pub fn chromium() -> PathBuf {
+    static INSTALLED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let path = PathBuf::from(CHROMIUM);
+            if !path.is_file() {
+                run(
+                    Command::new("sh").args([
+                        "-c",
+                        "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+                         apt-get install -y -qq --no-install-recommends chromium",
+                    ]),
+                    "apt-get install chromium",
+                );
+            }
+            assert!(
+                path.is_file(),
+                "{CHROMIUM} missing after apt-get install chromium"
+            );
+            path
+        })
+        .clone()
 }

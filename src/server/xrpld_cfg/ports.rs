@@ -285,6 +285,7 @@ fn port_config(
             .then_some((p.user, p.password)),
         secure_gateway: p.secure_gateway,
         faucet: FaucetMode::Loopback,
+        explorer: true,
     }))
 }
 

@@ -1,0 +1,50 @@
+//! The explorer in a real browser: Debian's chromium, headless, driven by Playwright for
+//! Python (`explorer/explorer_browser.py`) while xrpl-py changes the ledger: the page loads
+//! with no console errors; a payment appears live; the authorized flag after the issuer's
+//! tfSetfAuth; a channel's claimable amount after a claim; search by hash, CTID, ledger
+//! index and hash, address; the order book and an AMM pool; the admin actions (snapshot,
+//! faucet, close, revert) on a loopback admin port and their absence on a public port; the
+//! requests of a page view, as the page and the server count them. Screenshots of each view
+//! go to `target/tmp/explorer-screenshots/` (not committed).
+//!
+//! The browser (`tools::chromium`) and the pinned Playwright and xrpl-py
+//! (`explorer/requirements.txt`, a virtualenv of their own) are installed by the test;
+//! without them it fails, never skips.
+
+use crate::flows::{interop_dir, run_script};
+use crate::support::server::Server;
+use crate::support::tools;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::trials!["explorer"; in_chromium]
+}
+
+/// Where the screenshots go.
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explorer-screenshots")
+}
+
+fn in_chromium() {
+    let chromium = tools::chromium();
+    let dir = interop_dir().join("explorer");
+    let python = tools::python_venv(&dir);
+    // One server with an admin port and a public one (no admin callers, no faucet) ...
+    let toml = "close_interval = 1\n\
+                [[port]]\nname = \"admin\"\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = [\"127.0.0.1\"]\n\
+                [[port]]\nname = \"public\"\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nfaucet = \"off\"\n";
+    let (server, _dir) = Server::with_config(toml, 2);
+    // ... and one that closes no ledger by itself, whose requests are counted.
+    let quiet = Server::start_quiet(&["--close-interval", "0"]);
+    let mut cmd = Command::new(python);
+    cmd.arg(dir.join("explorer_browser.py"))
+        .arg(format!("http://{}", server.addrs[0]))
+        .arg(format!("http://{}", server.addrs[1]))
+        .arg(format!("http://{}", quiet.addr()))
+        .arg(screenshots())
+        .arg(chromium);
+    run_script(cmd, "the explorer in chromium");
+    println!("screenshots: {}", screenshots().display());
+}

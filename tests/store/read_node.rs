@@ -62,6 +62,26 @@ fn start_reader(url: &str, writer: &Server) -> Server {
 }
 
 /// The raw reply body of the same request to both servers must be the same bytes.
+/// The `"actions":...` of the explorer page a browser gets from `addr`.
+fn explorer_actions(addr: SocketAddr) -> String {
+    let page = support::http::send_raw(
+        addr,
+        &format!(
+            "GET / HTTP/1.1\r\nHost: {addr}\r\nAccept: text/html\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert_eq!(page.status, 200);
+    let at = page
+        .body
+        .find("\"actions\":")
+        .expect("the explorer's settings");
+    page.body[at..]
+        .split(',')
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 fn same(writer: SocketAddr, reader: SocketAddr, method: &str, params: Value) -> Value {
     let (w, r) = (
         rpc(writer, method, params.clone()),
@@ -153,6 +173,9 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
     let reader = start_reader(&pg.url(), &writer);
     let r = reader.addr();
     caught_up(r, w);
+    // The explorer: the same page on both; the read node offers no development actions.
+    assert_eq!(explorer_actions(w), "\"actions\":true");
+    assert_eq!(explorer_actions(r), "\"actions\":false");
 
     let genesis = address(GENESIS);
     assert_eq!(same_pages(w, r, &genesis, true, 1), 10);

@@ -506,7 +506,7 @@ async function txView(id) {
       ['CTID', r.ctid ? h('span', { class: 'mono' }, r.ctid) : ''],
       ['Ledger', t.ledger != null ? ledgerLink(t.ledger) : 'not yet in a closed ledger'],
       ['Validated', String(!!r.validated)],
-      ['Closed', t.date != null ? when(t.date) : ''],
+      ['Closed', t.date != null ? h('span', { id: 'tx-closed' }, when(t.date)) : ''],
       ['Account', acct(tx.Account)],
       ['Fee', amount(tx.Fee)],
       ['Sequence', tx.TicketSequence != null ? `ticket ${tx.TicketSequence}` : String(tx.Sequence ?? '')],

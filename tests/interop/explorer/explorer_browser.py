@@ -9,10 +9,12 @@ itself (for counting a page view's requests). Screenshots of each view go to SCR
 Prints numbered checks and "N passed, 0 failed"; the first failed check exits non-zero.
 """
 
+import datetime
 import os
 import re
 import sys
 import urllib.request
+import zoneinfo
 from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import sync_playwright
@@ -32,7 +34,8 @@ from xrpl.models.transactions import (
     TrustSet,
     TrustSetFlag,
 )
-from xrpl.transaction import submit_and_wait
+from xrpl.transaction import sign, submit_and_wait
+from xrpl.transaction import submit as submit_only
 from xrpl.wallet import Wallet
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -50,6 +53,9 @@ FLAGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 20_000
+# The viewer's time zone, unlike the server's (UTC): dates must be shown in this one.
+VIEWER_ZONE = "Asia/Tokyo"
+RIPPLE_EPOCH = 946684800
 client = JsonRpcClient(ADMIN)
 # xrpl-py's synchronous calls run their own event loop, which Playwright's thread holds.
 xrpl_thread = ThreadPoolExecutor(max_workers=1)
@@ -79,7 +85,8 @@ class Page:
 
     def __init__(self, browser, base):
         self.base = base
-        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(timezone_id=VIEWER_ZONE, locale="en-US", viewport={"width": 1280, "height": 900})
+        self.page = context.new_page()
         self.errors = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -147,6 +154,10 @@ def authorized_line(tab, issuer, holder):
     page = tab.open(f"#/account/{holder.address}")
     text = page.locator(f"tr[data-peer='{issuer.address}'][data-currency='USD']").inner_text()
     check("authorized by peer" in text and "50" in text, f"after tfSetfAuth the holder's line shows it: {text!r}")
+    code = "EXPLORER".encode().hex().upper().ljust(40, "0")
+    submit(TrustSet(account=holder.address, limit_amount=IssuedCurrencyAmount(currency=code, issuer=issuer.address, value="5")), holder)
+    page = tab.open(f"#/account/{holder.address}")
+    check(page.locator(f"tr[data-peer='{issuer.address}'][data-currency='EXPLORER']").count() == 1, "a 160-bit currency code is shown decoded")
     tab.shot("account")
     page = tab.open(f"#/account/{issuer.address}")
     text = page.locator(f"tr[data-peer='{holder.address}'][data-currency='USD']").inner_text()
@@ -184,6 +195,12 @@ def transaction_search(tab, paid):
     page.wait_for_selector("#binary pre", timeout=TIMEOUT_MS)
     blob = request(Tx(transaction=paid["hash"], binary=True))["tx_blob"]
     check(blob in page.inner_text("#binary"), "the binary view shows the transaction's blob")
+    shown = page.inner_text("#tx-closed").replace("\u202f", " ")
+    closed = datetime.datetime.fromtimestamp(paid["tx_json"]["date"] + RIPPLE_EPOCH, zoneinfo.ZoneInfo(VIEWER_ZONE))
+    hour = closed.hour % 12 or 12
+    want = f"{closed.month}/{closed.day}/{closed.year}, {hour}:{closed.minute:02}:{closed.second:02} {'AM' if closed.hour < 12 else 'PM'}"
+    check(shown == want, f"the close time is in the viewer's zone: {shown!r} == {want!r}")
+    check(f"times in {VIEWER_ZONE}" in page.inner_text("#footer"), "the footer names the viewer's zone")
     tab.shot("transaction")
     ctid = request(Tx(transaction=paid["hash"]))["ctid"]
     tab.search(ctid)
@@ -213,6 +230,31 @@ def book_and_pool(tab, issuer, holder, gateway):
     text = page.inner_text("#view")
     check("1,000 XRP" in text and "500 EUR" in text and "0.500 %" in text, "the AMM pool shows its assets and fee")
     tab.shot("amm")
+
+
+def account_tx_pages(tab, page_rows=20):
+    """Genesis sends 21 more payments in one ledger: its transactions take two pages."""
+    seq = request(AccountInfo(account=GENESIS.address))["account_data"]["Sequence"]
+    last = request(GenericRequest(command="ledger_current"))["ledger_current_index"] + 20
+    for i in range(21):
+        pay = Payment(account=GENESIS.address, destination=Wallet.create().address, amount="20000000",
+                      sequence=seq + i, fee="10", last_ledger_sequence=last)
+        r = xrpl_thread.submit(submit_only, sign(pay, GENESIS), client).result().result
+        check(r["engine_result"] == "tesSUCCESS", f"payment {i} queued: {r['engine_result']}")
+    request(GenericRequest(command="ledger_accept"))
+    page = tab.open(f"#/account/{GENESIS.address}")
+    rows = "#view h2:has-text('Transactions') + .panel tbody tr"
+    first = page.locator(rows).count()
+    check(first == page_rows, f"the first page of account_tx has {page_rows} rows: {first}")
+    page.click("#older")
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('#view h2')].find(e => e.textContent === 'Transactions')"
+        ".nextElementSibling.querySelectorAll('tbody tr').length > n",
+        arg=page_rows,
+        timeout=TIMEOUT_MS,
+    )
+    total = page.locator(rows).count()
+    check(total > page_rows + 5, f"'Older transactions' pages on with account_tx's marker: {total} rows")
 
 
 def admin_actions(tab):
@@ -275,6 +317,7 @@ def main():
         channel_claim(tab, payer, payee)
         transaction_search(tab, paid)
         book_and_pool(tab, issuer, holder, gateway)
+        account_tx_pages(tab)
         admin_actions(tab)
         check(tab.errors == [], f"no console errors on the admin port: {tab.errors}")
         public_port(browser)

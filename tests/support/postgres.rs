@@ -31,16 +31,7 @@ fn install_server() -> PathBuf {
     if let Some(dir) = find_bin() {
         return dir;
     }
-    let status = Command::new("sh")
-        .args([
-            "-c",
-            &format!(
-                "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends {DEBIAN_PACKAGE}"
-            ),
-        ])
-        .status()
-        .expect("apt-get runs");
-    assert!(status.success(), "apt-get install {DEBIAN_PACKAGE} failed");
+    super::tools::apt_install(DEBIAN_PACKAGE);
     find_bin().expect("initdb and pg_ctl after installing postgresql")
 }
 

@@ -84,6 +84,24 @@ pub fn node_modules(dir: &Path) -> PathBuf {
 /// Where Debian's chromium package puts the browser.
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
+/// Installs Debian's `package` with apt-get. The tests of one binary run side by side and
+/// dpkg takes one install at a time: installs in this process wait for each other, and
+/// apt-get waits for another process's lock rather than failing at once.
+pub fn apt_install(package: &str) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    run(
+        Command::new("sh").args([
+            "-c",
+            &format!(
+                "apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
+                 apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends {package}"
+            ),
+        ]),
+        &format!("apt-get install {package}"),
+    );
+}
+
 /// Debian's chromium, installed with apt-get when missing (once per process); its path.
 pub fn chromium() -> PathBuf {
     static INSTALLED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -91,14 +109,7 @@ pub fn chromium() -> PathBuf {
         .get_or_init(|| {
             let path = PathBuf::from(CHROMIUM);
             if !path.is_file() {
-                run(
-                    Command::new("sh").args([
-                        "-c",
-                        "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-                         apt-get install -y -qq --no-install-recommends chromium",
-                    ]),
-                    "apt-get install chromium",
-                );
+                apt_install("chromium");
             }
             assert!(
                 path.is_file(),

@@ -133,20 +133,38 @@ const api = {
   pending: new Map(),
   listeners: {},
   ws: null,
+  // Resolves once the connection is open; a request made while it is down waits for the
+  // next one to open.
   ready: null,
+  opened: null,
+  isOpen: false,
 
   connect() {
+    if (!this.ready) this.waitForOpen();
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/';
     const ws = new WebSocket(url);
     this.ws = ws;
-    this.ready = new Promise((resolve) => ws.addEventListener('open', resolve, { once: true }));
-    ws.addEventListener('open', () => this.emit('open', {}));
+    ws.addEventListener('open', () => {
+      this.isOpen = true;
+      this.opened();
+      this.emit('open', {});
+    });
     ws.addEventListener('message', (e) => this.receive(JSON.parse(e.data)));
     ws.addEventListener('close', () => {
       for (const p of this.pending.values()) p.reject(new Error('The connection closed.'));
       this.pending.clear();
+      if (this.isOpen) {
+        this.isOpen = false;
+        this.waitForOpen();
+      }
       this.emit('close', {});
       setTimeout(() => this.connect(), 2000);
+    });
+  },
+
+  waitForOpen() {
+    this.ready = new Promise((resolve) => {
+      this.opened = resolve;
     });
   },
 

@@ -25,6 +25,7 @@ from xrpl.models.currencies import XRP, IssuedCurrency
 from xrpl.models.requests import AccountInfo, ChannelAuthorize, AccountObjects, GenericRequest, Tx
 from xrpl.models.transactions import (
     AccountSet,
+    Memo,
     AccountSetAsfFlag,
     AMMCreate,
     OfferCreate,
@@ -150,7 +151,12 @@ def authorized_line(tab, issuer, holder):
     check("authorized by peer" not in row.inner_text(), "before tfSetfAuth the line is not authorized")
     check("peer requires auth" in row.inner_text(), "the issuer's RequireAuth shows on the holder's line")
     submit(TrustSet(account=issuer.address, limit_amount=usd(holder, 0), flags=TrustSetFlag.TF_SET_AUTH), issuer)
-    submit(Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 50)), issuer)
+    paid = submit(Payment(account=issuer.address, destination=holder.address, amount=usd(issuer, 50)), issuer)
+    page = tab.open(f"#/tx/{paid['hash']}")
+    for who, change in ((holder, "+50"), (issuer, "-50")):
+        rows = [r.split("\t") for r in page.locator(f"#changes tr[data-account='{who.address}']").all_inner_texts()]
+        usd_rows = [r for r in rows if r[2].startswith("USD")]
+        check([r[1] for r in usd_rows] == [change], f"a token payment's balance change, each side: {rows}")
     page = tab.open(f"#/account/{holder.address}")
     text = page.locator(f"tr[data-peer='{issuer.address}'][data-currency='USD']").inner_text()
     check("authorized by peer" in text and "50" in text, f"after tfSetfAuth the holder's line shows it: {text!r}")
@@ -257,6 +263,20 @@ def account_tx_pages(tab, page_rows=20):
     check(total > page_rows + 5, f"'Older transactions' pages on with account_tx's marker: {total} rows")
 
 
+def hostile_text(tab, who):
+    """Markup in a Domain and a memo is shown as text: nothing runs, nothing is refused."""
+    markup = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
+    submit(AccountSet(account=who.address, domain=markup.encode().hex()), who)
+    pay = Payment(account=who.address, destination=GENESIS.address, amount="1000000",
+                  memos=[Memo(memo_data=markup.encode().hex().upper())])
+    paid = submit(pay, who)
+    page = tab.open(f"#/account/{who.address}")
+    check(markup in page.inner_text("#view"), "an account's Domain with markup is shown as text")
+    page = tab.open(f"#/tx/{paid['hash']}")
+    check(markup in page.inner_text("#view"), "a memo with markup is shown as text")
+    check(page.evaluate("window.pwned") is None and page.locator("#view img, #view script").count() == 0, "and nothing of it ran")
+
+
 def admin_actions(tab):
     page = tab.open()
     page.click("#take-snapshot")
@@ -318,6 +338,7 @@ def main():
         transaction_search(tab, paid)
         book_and_pool(tab, issuer, holder, gateway)
         account_tx_pages(tab)
+        hostile_text(tab, payee)
         admin_actions(tab)
         check(tab.errors == [], f"no console errors on the admin port: {tab.errors}")
         public_port(browser)

@@ -740,6 +740,11 @@ pub const EXPLORER_TX_PAGE: u32 = 20;
 /// closes, while the view is open).
 pub const EXPLORER_LEDGERS_SHOWN: u32 = 8;
 
+/// Transactions the explorer's live view lists per ledger. A ledger that closes with more
+/// is fetched with its transactions' hashes only (not expanded), so a browser watching a
+/// busy server asks for a few kilobytes per close rather than megabytes.
+pub const EXPLORER_LEDGER_TXS_SHOWN: u32 = 50;
+
 // ---------------------------------------------------------------------------------------------
 // Development ledger: the faucet (`POST /accounts`), prefunded accounts, genesis files.
 // ---------------------------------------------------------------------------------------------

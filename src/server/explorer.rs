@@ -103,7 +103,7 @@ fn wants_html(headers: &HeaderMap) -> bool {
 }
 
 /// What the page is told: of its caller, `actions` and `faucet`; the server's `version`; the
-/// operator's bounds `tx_page` and `ledgers` (`limits.rs`).
+/// operator's bounds `tx_page`, `ledgers` and `ledger_txs` (`limits.rs`).
 /// Actions are for admin callers of a writable server (a port that asks admins for
 /// credentials in each request offers none: the page never takes a secret); the faucet
 /// needs the port's faucet to serve this caller too.
@@ -117,6 +117,7 @@ fn settings(conn: &Connection) -> String {
         "version": env!("CARGO_PKG_VERSION"),
         "tx_page": crate::limits::EXPLORER_TX_PAGE,
         "ledgers": crate::limits::EXPLORER_LEDGERS_SHOWN,
+        "ledger_txs": crate::limits::EXPLORER_LEDGER_TXS_SHOWN,
     })
     .to_string()
 }

@@ -439,7 +439,8 @@ const live = {
 
   async closed(msg) {
     if (!this.el || !this.el.isConnected) return;
-    const l = await fetchLedger(Number(msg.ledger_index)).catch(() => null);
+    const expand = Number(msg.txn_count ?? 0) <= settings.ledger_txs;
+    const l = await fetchLedger(Number(msg.ledger_index), expand).catch(() => null);
     if (l && this.el.isConnected) this.add(l, true);
   },
 
@@ -456,25 +457,30 @@ const live = {
   },
 };
 
-async function fetchLedger(which) {
+// A ledger and its transactions: expanded (type, result, summary, fees), or for a large
+// ledger in the live view only their hashes, so a busy server's closes stay cheap to watch.
+async function fetchLedger(which, expand = true) {
   const key = typeof which === 'number' || /^\d+$/.test(which) ? { ledger_index: Number(which) } : { ledger_hash: which };
-  const r = await api.request('ledger', { ...key, transactions: true, expand: true });
+  const r = await api.request('ledger', { ...key, transactions: true, expand });
   const l = r.ledger;
-  const txs = (l.transactions || []).map(norm);
+  const txs = (l.transactions || []).map((t) => (typeof t === 'string' ? { hash: t, tx: {}, meta: {} } : norm(t)));
   txs.sort((a, b) => (a.meta.TransactionIndex ?? 0) - (b.meta.TransactionIndex ?? 0));
-  const fees = txs.reduce((s, t) => s + BigInt(t.tx.Fee || 0), 0n);
+  const fees = expand ? txs.reduce((s, t) => s + BigInt(t.tx.Fee || 0), 0n) : null;
   return { index: Number(l.ledger_index), hash: r.ledger_hash || l.ledger_hash, header: l, txs, fees, validated: r.validated };
 }
 
 function ledgerCard(l) {
+  const shown = l.txs.slice(0, settings.ledger_txs);
+  const rows = shown.map((t) => (t.tx.TransactionType ? txRow(t) : [txLink(t.hash, short(t.hash)), '', '', '']));
   return panel(
     h('div', { class: 'ledger-head', 'data-ledger': l.index },
       h('span', { class: 'index' }, ledgerLink(l.index)),
       h('span', { class: 'hash muted', title: l.hash }, short(l.hash, 12)),
       h('span', {}, when(l.header.close_time)),
       h('span', {}, `${l.txs.length} transaction${l.txs.length === 1 ? '' : 's'}`),
-      h('span', {}, 'fees ', amount(String(l.fees)))),
-    l.txs.length ? h('div', { class: 'txs' }, table(['Hash', 'Type', 'Result', 'Summary'], l.txs.map(txRow))) : '');
+      l.fees != null ? h('span', {}, 'fees ', amount(String(l.fees))) : ''),
+    rows.length ? h('div', { class: 'txs' }, table(['Hash', 'Type', 'Result', 'Summary'], rows)) : '',
+    l.txs.length > shown.length ? h('p', { class: 'note' }, `and ${l.txs.length - shown.length} more in `, ledgerLink(l.index)) : '');
 }
 
 async function ledgerView(which) {

@@ -62,9 +62,9 @@ client = JsonRpcClient(ADMIN)
 xrpl_thread = ThreadPoolExecutor(max_workers=1)
 
 
-def request(req):
-    """xrpl-py's request on its own thread; the result (or its error fields)."""
-    return xrpl_thread.submit(client.request, req).result().result
+def request(req, on=client):
+    """xrpl-py's request (to `on`) on its own thread; the result (or its error fields)."""
+    return xrpl_thread.submit(on.request, req).result().result
 
 
 def submit(tx, wallet):
@@ -238,16 +238,26 @@ def book_and_pool(tab, issuer, holder, gateway):
     tab.shot("amm")
 
 
-def account_tx_pages(tab, page_rows=20):
-    """Genesis sends 21 more payments in one ledger: its transactions take two pages."""
-    seq = request(AccountInfo(account=GENESIS.address))["account_data"]["Sequence"]
-    last = request(GenericRequest(command="ledger_current"))["ledger_current_index"] + 20
-    for i in range(21):
+def busy_ledger(browser, count=55, listed=50, page_rows=20):
+    """Genesis sends `count` payments in one ledger of the quiet server (it closes only when
+    told) while the live view is open: the view lists `listed` of them (by hash: a large
+    ledger is not expanded); the account's transactions then take pages of `page_rows`."""
+    quiet = JsonRpcClient(QUIET)
+    tab = Page(browser, QUIET)
+    page = tab.open()
+    seq = request(AccountInfo(account=GENESIS.address), quiet)["account_data"]["Sequence"]
+    for i in range(count):
         pay = Payment(account=GENESIS.address, destination=Wallet.create().address, amount="20000000",
-                      sequence=seq + i, fee="10", last_ledger_sequence=last)
-        r = xrpl_thread.submit(submit_only, sign(pay, GENESIS), client).result().result
+                      sequence=seq + i, fee="10")
+        r = xrpl_thread.submit(submit_only, sign(pay, GENESIS), quiet).result().result
         check(r["engine_result"] == "tesSUCCESS", f"payment {i} queued: {r['engine_result']}")
-    request(GenericRequest(command="ledger_accept"))
+    closed = request(GenericRequest(command="ledger_accept"), quiet)["ledger_current_index"] - 1
+    page.wait_for_selector(f"#ledgers [data-ledger='{closed}']", timeout=TIMEOUT_MS)
+    card = page.locator(".panel", has=page.locator(f"[data-ledger='{closed}']"))
+    text = card.inner_text()
+    check(f"{count} transactions" in text and f"and {count - listed} more in #{closed}" in text,
+          f"a ledger of {count} transactions shows {listed} of them live: {text[:80]!r}")
+    check(card.locator("tbody tr").count() == listed and "fees" not in text, "by hash, not expanded")
     page = tab.open(f"#/account/{GENESIS.address}")
     rows = "#view h2:has-text('Transactions') + .panel tbody tr"
     first = page.locator(rows).count()
@@ -260,7 +270,9 @@ def account_tx_pages(tab, page_rows=20):
         timeout=TIMEOUT_MS,
     )
     total = page.locator(rows).count()
-    check(total > page_rows + 5, f"'Older transactions' pages on with account_tx's marker: {total} rows")
+    check(total == 2 * page_rows, f"'Older transactions' pages on with account_tx's marker: {total} rows")
+    check(tab.errors == [], f"no console errors: {tab.errors}")
+    tab.page.close()
 
 
 def hostile_text(tab, who):
@@ -337,12 +349,12 @@ def main():
         channel_claim(tab, payer, payee)
         transaction_search(tab, paid)
         book_and_pool(tab, issuer, holder, gateway)
-        account_tx_pages(tab)
         hostile_text(tab, payee)
         admin_actions(tab)
         check(tab.errors == [], f"no console errors on the admin port: {tab.errors}")
         public_port(browser)
         page_cost(browser)
+        busy_ledger(browser)
         browser.close()
     summary()
 

@@ -29,6 +29,7 @@ const link = (href, text, cls) => h('a', { href, class: cls }, text);
 const acct = (a) => (a ? link('#/account/' + encodeURIComponent(a), a, 'addr') : '');
 const txLink = (hash, text) => link('#/tx/' + hash, text || hash, 'hash');
 const ledgerLink = (i) => link('#/ledger/' + i, '#' + i);
+const objectLink = (index) => h('a', { href: '#/object/' + index, class: 'hash', title: index }, short(index));
 const short = (s, n = 10) => (s && s.length > 2 * n ? s.slice(0, n) + '…' + s.slice(-4) : s);
 const chip = (text, cls) => h('span', { class: 'chip ' + (cls || '') }, text);
 const panel = (...kids) => h('div', { class: 'panel' }, ...kids);
@@ -407,7 +408,8 @@ function affectedRows(meta) {
       changes = Object.keys(fin).filter((k) => !['Flags', 'OwnerNode', 'PreviousTxnID', 'PreviousTxnLgrSeq'].includes(k))
         .slice(0, 6).map((k) => h('div', {}, h('span', { class: 'muted' }, k + ': '), compact(fin[k])));
     }
-    return [kind.replace('Node', ''), node.LedgerEntryType, h('span', { class: 'hash', title: node.LedgerIndex }, short(node.LedgerIndex)), changes];
+    const index = kind === 'DeletedNode' ? h('span', { class: 'hash', title: node.LedgerIndex }, short(node.LedgerIndex)) : objectLink(node.LedgerIndex);
+    return [kind.replace('Node', ''), node.LedgerEntryType, index, changes];
   });
 }
 
@@ -590,6 +592,7 @@ async function accountView(address) {
       ['Flags', flagsOn],
       ['Domain', d.Domain ? hexText(d.Domain) : ''],
       ['Regular key', d.RegularKey ? acct(d.RegularKey) : ''],
+      ['AMM', d.AMMID ? link('#/amm/' + address, 'this account holds an AMM pool', 'amm-link') : ''],
       ['Ledger', info.ledger_index != null ? ledgerLink(info.ledger_index) : info.ledger_current_index != null ? `open ledger #${info.ledger_current_index}` : ''],
     ])),
     ...section('Trust lines', trustLines(lines.lines || [], peerFlags)),
@@ -662,7 +665,24 @@ function otherObjects(byType) {
   const rest = Object.entries(byType).filter(([t]) => !SHOWN_TYPES.includes(t));
   if (!rest.length) return [];
   return section('Other objects', rest.map(([type, list]) => h('details', {}, h('summary', {}, `${type} (${list.length})`),
-    list.map((o) => h('pre', {}, JSON.stringify(o, null, 2))))));
+    list.map((o) => [objectLink(o.index), h('pre', {}, JSON.stringify(o, null, 2))]))));
+}
+
+// One ledger entry by its index, as `ledger_entry` gives it.
+async function objectView(index) {
+  const r = await api.request('ledger_entry', { index });
+  const node = r.node || {};
+  const owner = node.Account || node.Owner || node.Issuer;
+  return [
+    h('h1', {}, node.LedgerEntryType || 'Ledger entry'),
+    panel(fields([
+      ['Index', h('span', { class: 'hash', id: 'object-index' }, r.index || index)],
+      ['Ledger', r.ledger_index != null ? ledgerLink(r.ledger_index) : r.ledger_current_index != null ? `open ledger #${r.ledger_current_index}` : ''],
+      ['Owner', owner ? acct(owner) : ''],
+      ['Last changed by', node.PreviousTxnID ? txLink(node.PreviousTxnID, short(node.PreviousTxnID)) : ''],
+    ])),
+    ...section('Fields', h('pre', { id: 'object-json' }, JSON.stringify(node, null, 2))),
+  ];
 }
 
 async function accountTxPage(el, address, marker) {
@@ -839,6 +859,7 @@ const ROUTES = [
   ['account', /^#\/account\/([^/]+)$/, accountView],
   ['book', /^#\/book(?:\/([^/]*)\/([^/]*))?$/, bookView],
   ['amm', /^#\/amm(?:\/([^/]*)(?:\/([^/]*))?)?$/, ammView],
+  ['object', /^#\/object\/([0-9A-Fa-f]{64})$/, objectView],
   ['search', /^#\/search\/(.+)$/, searchView],
 ];
 

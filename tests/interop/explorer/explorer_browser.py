@@ -208,6 +208,11 @@ def transaction_search(tab, paid):
     check(shown == want, f"the close time is in the viewer's zone: {shown!r} == {want!r}")
     check(f"times in {VIEWER_ZONE}" in page.inner_text("#footer"), "the footer names the viewer's zone")
     tab.shot("transaction")
+    page.locator("#view a[href^='#/object/']").first.click()
+    tab.ready()
+    check(tab.view() == "object" and "AccountRoot" in page.inner_text("h1") and '"Balance"' in page.inner_text("#object-json"),
+          "an affected object opens as ledger_entry gives it")
+    tab.open(f"#/tx/{paid['hash']}")
     ctid = request(Tx(transaction=paid["hash"]))["ctid"]
     tab.search(ctid)
     check(tab.view() == "tx" and page.inner_text("#tx-hash") == paid["hash"], "search by CTID opens the same transaction")
@@ -236,6 +241,12 @@ def book_and_pool(tab, issuer, holder, gateway):
     text = page.inner_text("#view")
     check("1,000 XRP" in text and "500 EUR" in text and "0.500 %" in text, "the AMM pool shows its assets and fee")
     tab.shot("amm")
+    pool = request(GenericRequest(command="amm_info", asset={"currency": "XRP"},
+                                  asset2={"currency": "EUR", "issuer": gateway.address}))["amm"]["account"]
+    page = tab.open(f"#/account/{pool}")
+    page.click(".amm-link")
+    tab.ready()
+    check(tab.view() == "amm" and "500 EUR" in page.inner_text("#view"), "the pool's account links to its pool")
 
 
 def busy_ledger(browser, count=55, listed=50, page_rows=20):

@@ -82,8 +82,13 @@ pub fn reply(
     }
     if path == "/" && wants_html(headers) {
         count("page");
-        let page = PAGE.replacen(SETTINGS_SLOT, &settings(conn), 1);
-        return Some(file_reply(page.into(), "text/html; charset=utf-8"));
+        let page = PAGE.replacen(SETTINGS_SLOT, &settings(conn, headers), 1);
+        let mut reply = file_reply(page.into(), "text/html; charset=utf-8");
+        // The page differs by caller and by Accept: never kept by a shared cache.
+        let h = reply.headers_mut();
+        h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store, private"));
+        h.insert(hyper::header::VARY, HeaderValue::from_static("Accept"));
+        return Some(reply);
     }
     let file = FILES.iter().find(|f| f.path == path)?;
     count(file.path.trim_start_matches("/explorer/"));
@@ -102,13 +107,32 @@ fn wants_html(headers: &HeaderMap) -> bool {
         .any(|v| v.split(',').any(|t| t.trim().starts_with("text/html")))
 }
 
+/// Whether the page was asked for by IP address or `localhost` (its `Host`): only then
+/// are its WebSocket requests admin's ([`role::from_another_site`](crate::server::role::from_another_site)
+/// refuses a page's own origin reached by a name, which DNS rebinding can point anywhere).
+fn reached_by_address(headers: &HeaderMap) -> bool {
+    let mut h = HeaderMap::new();
+    if let Some(host) = headers.get(hyper::header::HOST) {
+        h.insert(hyper::header::HOST, host.clone());
+        if let Ok(origin) =
+            HeaderValue::from_str(&format!("http://{}", host.to_str().unwrap_or("?")))
+        {
+            h.insert(hyper::header::ORIGIN, origin);
+        }
+    }
+    !crate::server::role::from_another_site(&h)
+}
+
 /// What the page is told: of its caller, `actions` and `faucet`; the server's `version`; the
 /// operator's bounds `tx_page`, `ledgers` and `ledger_txs` (`limits.rs`).
 /// Actions are for admin callers of a writable server (a port that asks admins for
-/// credentials in each request offers none: the page never takes a secret); the faucet
+/// credentials in each request offers none: the page never takes a secret) that asked for
+/// the page by address, not by name; the faucet
 /// needs the port's faucet to serve this caller too.
-fn settings(conn: &Connection) -> String {
-    let admin = conn.role == Role::Admin && conn.port.admin_credentials.is_none();
+fn settings(conn: &Connection, headers: &HeaderMap) -> String {
+    let admin = conn.role == Role::Admin
+        && conn.port.admin_credentials.is_none()
+        && reached_by_address(headers);
     let actions = admin && !conn.state.config.read_only;
     let faucet = actions && faucet::gate(conn.port.faucet, conn.peer.ip()).is_none();
     serde_json::json!({

@@ -519,7 +519,7 @@ async fn json_rpc(body: Body, conn: &Connection, caller: Caller) -> Reply {
         Ok(p) => p,
         Err(Refusal(text)) => return plain(StatusCode::BAD_REQUEST, &text, false),
     };
-    let role = conn.role_for(&p.credentials, caller.said.as_deref());
+    let role = conn.role_for(&p.credentials, &caller);
     if conn.cut_off(role, payer) {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,

@@ -87,13 +87,14 @@ pub struct Connection {
 impl Connection {
     /// The caller's role for one request (rippled `requestRole`): admin when the address is
     /// in the port's admin networks and, if the port sets admin credentials, the request's
-    /// `admin_user` and `admin_password` strings equal them; else PROXY or IDENTIFIED when
-    /// a secure gateway `said` something of it, else a guest.
-    pub fn role_for(&self, request: &crate::rpc::Params, said: Option<&Forwarded>) -> Role {
-        if self.is_admin(request) {
+    /// `admin_user` and `admin_password` strings equal them, unless it comes from a web
+    /// page of another site ([`role::from_another_site`]); else PROXY or IDENTIFIED when
+    /// a secure gateway said something of it, else a guest.
+    pub fn role_for(&self, request: &crate::rpc::Params, caller: &Caller) -> Role {
+        if !caller.another_site && self.is_admin(request) {
             Role::Admin
         } else {
-            role::non_admin_role(said)
+            role::non_admin_role(caller.said.as_deref())
         }
     }
 
@@ -120,6 +121,7 @@ impl Connection {
         Caller {
             payer: role::payer_of(peer, said.as_ref()),
             said: said.map(Arc::new),
+            another_site: role::from_another_site(headers),
         }
     }
 
@@ -152,6 +154,8 @@ pub struct Caller {
     pub said: Option<Arc<Forwarded>>,
     /// Whom the load is charged to.
     pub payer: Payer,
+    /// The request comes from a web page of another site: never admin.
+    pub another_site: bool,
 }
 
 impl Caller {

@@ -150,6 +150,48 @@ pub fn payer_of(peer: IpAddr, said: Option<&Forwarded>) -> Payer {
     }
 }
 
+/// Whether a request comes from a web page of another site: it carries an `Origin` (a
+/// browser always sends one on a WebSocket handshake and a cross-site POST) that is not
+/// a loopback page (`localhost`, 127.0.0.0/8, `[::1]`, any port) and not this server's own
+/// origin reached by IP address (the explorer opened at `http://10.0.0.5:6006/`). Such a
+/// request is never admin: otherwise any site open in a developer's browser could send
+/// `ledger_accept`, `ledger_revert` or `stop` to `ws://127.0.0.1:6006`, or reach it by a
+/// host name it points at 127.0.0.1 (DNS rebinding, why a same-origin page reached by
+/// name does not count either). Clients that are not browsers send no `Origin`.
+pub fn from_another_site(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(hyper::header::ORIGIN) else {
+        return false;
+    };
+    let Some(host) = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest)
+    else {
+        return true;
+    };
+    let name = host_name(host);
+    if name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.to_canonical().is_loopback())
+    {
+        return false;
+    }
+    let own = headers
+        .get(hyper::header::HOST)
+        .and_then(|h| h.to_str().ok());
+    !(own.is_some_and(|own| own.eq_ignore_ascii_case(host)) && name.parse::<IpAddr>().is_ok())
+}
+
+/// The host of `host[:port]` or `[v6]:port`, without brackets or port.
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or_default();
+    }
+    host.rsplit_once(':').map_or(host, |(name, _)| name)
+}
+
 /// The role of a caller that is not an admin (rippled `requestRole` past its admin
 /// test), given what a gateway said of it: PROXY from a gateway, IDENTIFIED when the
 /// gateway also names a user (a non-empty `X-User`), a guest otherwise.
@@ -385,5 +427,45 @@ mod tests {
         assert!(!AdminNet::parse("10.1.2.129/25").unwrap().is_canonical());
         assert!(AdminNet::parse("fd00::/8").unwrap().is_canonical());
         assert!(!AdminNet::parse("fd00::1/64").unwrap().is_canonical());
+    }
+
+    #[test]
+    fn pages_of_other_sites_are_told_apart() {
+        let headers = |origin: Option<&str>, host: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(hyper::header::HOST, host.parse().unwrap());
+            if let Some(o) = origin {
+                h.insert(hyper::header::ORIGIN, o.parse().unwrap());
+            }
+            h
+        };
+        let local = "127.0.0.1:6006";
+        assert!(!from_another_site(&headers(None, local)));
+        for page in [
+            "http://localhost:3000",
+            "http://127.0.0.1:6006",
+            "http://[::1]:8080",
+            "https://127.0.0.2",
+        ] {
+            assert!(!from_another_site(&headers(Some(page), local)), "{page}");
+        }
+        assert!(!from_another_site(&headers(
+            Some("http://10.0.0.5:6006"),
+            "10.0.0.5:6006"
+        )));
+        for page in [
+            "https://evil.example",
+            "http://evil.example:6006",
+            "null",
+            "http://10.0.0.9:6006",
+        ] {
+            assert!(from_another_site(&headers(Some(page), local)), "{page}");
+        }
+        // DNS rebinding: the page's own origin, but by a name.
+        let by_name = "rebind.example:6006";
+        assert!(from_another_site(&headers(
+            Some("http://rebind.example:6006"),
+            by_name
+        )));
     }
 }

@@ -713,7 +713,7 @@ fn on_text(
             return;
         }
     };
-    let role = conn.role_for(&request, caller.said.as_deref());
+    let role = conn.role_for(&request, caller);
     let payer = caller.payer;
     if conn.cut_off(role, payer) {
         outbox.close(CloseCode::Policy, "threshold exceeded");
@@ -803,6 +803,7 @@ mod tests {
         let caller = Caller {
             said: None,
             payer: Payer::Address(conn.peer.ip()),
+            another_site: false,
         };
         let session = tokio::spawn(run(server_io, conn, caller, running.shutdown.signal()));
         let client = WebSocketStream::from_raw_socket(client_io, WsRole::Client, None).await;

@@ -10,6 +10,7 @@ use serde_json::Value;
 use std::net::SocketAddr;
 use support::http::{http_to, send_raw, HttpReply};
 use support::server::Server;
+use support::ws::Ws;
 
 const BROWSER_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
@@ -129,4 +130,56 @@ fn actions_only_for_admins_and_the_switches_turn_it_off() {
 
     let server = Server::start(&["--no-explorer"]);
     assert!(is_health_page(&get(server.addr(), "/", BROWSER_ACCEPT)));
+}
+
+#[tokio::test]
+async fn pages_of_other_sites_get_no_admin_rights() {
+    let server = Server::start(&["--close-interval", "0"]);
+    let addr = server.addr();
+    let own = format!("http://{addr}");
+    // A loopback caller is admin on this port; a browser's page of another site is not,
+    // nor one reaching the server by a name (DNS rebinding); loopback pages are.
+    for (origin, admin) in [
+        ("http://localhost:3000", true),
+        (own.as_str(), true),
+        ("https://evil.example", false),
+        ("null", false),
+    ] {
+        let mut ws = Ws::connect_with_origin(addr, origin).await;
+        let r = ws
+            .req(serde_json::json!({"command": "ledger_accept"}))
+            .await;
+        assert_eq!(r["status"] == "success", admin, "{origin}: {r}");
+    }
+    let mut ws = Ws::connect_to(addr).await;
+    let r = ws
+        .req(serde_json::json!({"command": "ledger_accept"}))
+        .await;
+    assert_eq!(r["status"], "success", "a client that is no browser: {r}");
+    // A cross-site POST (a form or a no-cors fetch) is no admin either.
+    let body = r#"{"method":"ledger_accept"}"#;
+    let post = |origin: &str| {
+        send_raw(
+            addr,
+            &format!(
+                "POST / HTTP/1.1\r\nHost: {addr}\r\nOrigin: {origin}\r\nContent-Type: text/plain\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        )
+    };
+    assert_eq!(post("https://evil.example").status, 403);
+    assert_eq!(
+        post("http://127.0.0.1:5173").json()["result"]["status"],
+        "success"
+    );
+    // The page asked for by a name offers no actions: its requests would not be admin's.
+    let by_name = send_raw(
+        addr,
+        &format!("GET / HTTP/1.1\r\nHost: rebind.example:{}\r\nAccept: text/html\r\nConnection: close\r\n\r\n", addr.port()),
+    );
+    assert_eq!(settings(&by_name)["actions"], false);
+    let page = get(addr, "/", BROWSER_ACCEPT);
+    assert_eq!(page.header("vary"), Some("Accept"));
+    assert_eq!(page.header("cache-control"), Some("no-store, private"));
 }

@@ -41,6 +41,26 @@ impl Ws {
         }
     }
 
+    /// Connect to `ws://addr/` with an `Origin` header, as a browser's page would.
+    pub async fn connect_with_origin(addr: SocketAddr, origin: &str) -> Ws {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/")
+            .into_client_request()
+            .expect("request");
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().expect("an origin header"));
+        let (stream, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("ws connect");
+        Ws {
+            stream,
+            next_id: 1,
+            events: VecDeque::new(),
+            early: HashMap::new(),
+        }
+    }
+
     /// Connect to `ws://addr/` from the local address `source` (port 0): a loopback
     /// client of its own (`127.0.0.N`), with its own resource balance on the server.
     pub async fn connect_from(source: std::net::IpAddr, addr: SocketAddr) -> Ws {

@@ -4,6 +4,7 @@
 
 const settings = JSON.parse(document.querySelector('meta[name="ledgerd-explorer"]').content);
 const RIPPLE_EPOCH = 946684800;
+const REPLY_TIMEOUT_MS = 30000;
 const $ = (sel) => document.querySelector(sel);
 
 // ---------------------------------------------------------------------------------------
@@ -76,7 +77,9 @@ function currencyName(c) {
   let end = bytes.length;
   while (end > 0 && bytes[end - 1] === 0) end--;
   const body = bytes.slice(0, end);
-  if (body.length && body.every((b) => b >= 0x20 && b < 0x7f)) return String.fromCharCode(...body);
+  const text = String.fromCharCode(...body);
+  // A 160-bit code that reads like XRP or a three-letter code is not one: show its hex.
+  if (body.length > 3 && text.toUpperCase() !== 'XRP' && body.every((b) => b >= 0x20 && b < 0x7f)) return text;
   return short(c, 8);
 }
 
@@ -177,6 +180,9 @@ const api = {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.ws.send(JSON.stringify({ ...params, id, command, api_version: 2 }));
+      setTimeout(() => {
+        if (this.pending.delete(id)) reject(new Error(`No reply to ${command} in ${REPLY_TIMEOUT_MS / 1000} s.`));
+      }, REPLY_TIMEOUT_MS);
     });
   },
 
@@ -289,7 +295,7 @@ function summary(t) {
   const flags = flagNames(tx.TransactionType, tx.Flags || 0);
   switch (tx.TransactionType) {
     case 'Payment':
-      return [A, ' paid ', amount(meta.delivered_amount ?? tx.DeliverMax ?? tx.Amount), ' to ', acct(tx.Destination),
+      return [A, meta.TransactionResult === 'tesSUCCESS' ? ' paid ' : ' tried to pay ', amount(meta.delivered_amount ?? tx.DeliverMax ?? tx.Amount), ' to ', acct(tx.Destination),
         tx.DestinationTag != null ? ` (tag ${tx.DestinationTag})` : ''];
     case 'TrustSet': {
       const l = tx.LimitAmount || {};
@@ -358,7 +364,43 @@ function summary(t) {
   }
 }
 
-// What each account gained or lost, from the metadata: XRP, trust-line tokens and MPTs.
+// Token amounts exactly, as decimal strings: a BigInt mantissa and a power of ten.
+function decimal(text) {
+  const m = String(text ?? '0').trim().match(/^(-?)(\d*)(?:\.(\d*))?(?:e([-+]?\d+))?$/i);
+  if (!m) return { n: 0n, e: 0 };
+  const frac = m[3] || '';
+  const n = BigInt((m[1] || '') + ((m[2] || '') + frac || '0'));
+  return { n, e: Number(m[4] || 0) - frac.length };
+}
+
+function decimalSub(a, b) {
+  const x = decimal(a), y = decimal(b);
+  const e = Math.min(x.e, y.e);
+  const n = x.n * 10n ** BigInt(x.e - e) - y.n * 10n ** BigInt(y.e - e);
+  if (n === 0n) return '0';
+  const neg = n < 0n;
+  let digits = (neg ? -n : n).toString();
+  let text;
+  if (e >= 0) text = digits + '0'.repeat(e);
+  else {
+    digits = digits.padStart(-e + 1, '0');
+    text = (digits.slice(0, e) + '.' + digits.slice(e)).replace(/\.?0+$/, '');
+  }
+  return (neg ? '-' : '') + text;
+}
+
+const negate = (t) => (t.startsWith('-') ? t.slice(1) : '-' + t);
+
+// An account's 20 bytes as hex, from its r-address (XRPL's base58 alphabet).
+const B58 = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
+function accountHex(address) {
+  let n = 0n;
+  for (const c of address) n = n * 58n + BigInt(B58.indexOf(c));
+  return n.toString(16).padStart(50, '0').slice(2, 42).toUpperCase();
+}
+
+// What each account gained or lost, from the metadata: XRP, trust-line tokens and MPTs
+// (an issuer's side of an MPT is the change of its issuance's outstanding amount).
 function balanceChanges(meta) {
   const out = [];
   for (const wrap of meta.AffectedNodes || []) {
@@ -371,18 +413,24 @@ function balanceChanges(meta) {
       if (after !== before) out.push({ account: fin.Account, change: xrp(after - before), raw: String(after - before), unit: 'XRP' });
     } else if (node.LedgerEntryType === 'RippleState') {
       const bal = fin.Balance || {};
-      const after = Number(bal.value ?? 0);
-      const before = kind === 'CreatedNode' ? 0 : prev.Balance ? Number(prev.Balance.value) : after;
-      const delta = +(after - before).toPrecision(15);
-      if (!delta) continue;
+      const after = bal.value ?? '0';
+      const before = kind === 'CreatedNode' ? '0' : prev.Balance ? prev.Balance.value : after;
+      const delta = decimalSub(after, before);
+      if (delta === '0' || !fin.LowLimit || !fin.HighLimit) continue;
       const low = fin.LowLimit.issuer, high = fin.HighLimit.issuer, cur = currencyName(bal.currency);
-      out.push({ account: low, change: String(delta), raw: String(delta), unit: cur, issuer: high });
-      out.push({ account: high, change: String(-delta), raw: String(-delta), unit: cur, issuer: low });
+      out.push({ account: low, change: delta, raw: delta, unit: cur, issuer: high });
+      out.push({ account: high, change: negate(delta), raw: negate(delta), unit: cur, issuer: low });
     } else if (node.LedgerEntryType === 'MPToken') {
       const after = BigInt(fin.MPTAmount ?? 0);
       const before = kind === 'CreatedNode' ? 0n : prev.MPTAmount != null ? BigInt(prev.MPTAmount) : after;
       if (kind === 'DeletedNode' || after === before) continue;
       out.push({ account: fin.Account, change: String(after - before), raw: String(after - before), unit: 'MPT ' + short(fin.MPTokenIssuanceID, 6) });
+    } else if (node.LedgerEntryType === 'MPTokenIssuance' && fin.Issuer) {
+      const after = BigInt(fin.OutstandingAmount ?? 0);
+      const before = kind === 'CreatedNode' ? 0n : prev.OutstandingAmount != null ? BigInt(prev.OutstandingAmount) : after;
+      if (kind === 'DeletedNode' || after === before) continue;
+      const id = Number(fin.Sequence).toString(16).toUpperCase().padStart(8, '0') + accountHex(fin.Issuer);
+      out.push({ account: fin.Issuer, change: String(before - after), raw: String(before - after), unit: 'MPT ' + short(id, 6) });
     }
   }
   return out;
@@ -425,25 +473,39 @@ function txRow(t) {
 const live = {
   el: null,
   shown: [],
+  loading: null,
 
+  // The newest ledgers, by hash first; those with a few transactions again, expanded.
   async open() {
     this.el = h('div', { id: 'ledgers' });
     this.shown = [];
+    this.loading = [];
     const top = net.ledger;
     const view = [h('h1', {}, 'Ledgers'), h('p', { class: 'note' }, 'Closed ledgers appear here as they close.'), this.el];
     if (top == null) return view;
     const count = Math.min(settings.ledgers, top);
-    const ledgers = await Promise.all(
-      Array.from({ length: count }, (_, i) => fetchLedger(top - i).catch(() => null)));
+    const ledgers = await Promise.all(Array.from({ length: count }, async (_, i) => {
+      const l = await fetchLedger(top - i, false).catch(() => null);
+      const small = l && l.txs.length > 0 && l.txs.length <= settings.ledger_txs;
+      return small ? fetchLedger(top - i, true).catch(() => l) : l;
+    }));
     for (const l of ledgers.filter(Boolean)) this.add(l, false);
+    const missed = this.loading;
+    this.loading = null;
+    await Promise.all(missed.map((msg) => this.closed(msg, true)));
     return view;
   },
 
-  async closed(msg) {
-    if (!this.el || !this.el.isConnected) return;
+  // A ledger the stream says closed (while the view is loading: after it loads).
+  async closed(msg, loaded) {
+    if (this.loading) {
+      this.loading.push(msg);
+      return;
+    }
+    if (!this.el || (!this.el.isConnected && !loaded)) return;
     const expand = Number(msg.txn_count ?? 0) <= settings.ledger_txs;
     const l = await fetchLedger(Number(msg.ledger_index), expand).catch(() => null);
-    if (l && this.el.isConnected) this.add(l, true);
+    if (l && (this.el.isConnected || loaded)) this.add(l, true);
   },
 
   add(l, fresh) {
@@ -467,7 +529,7 @@ async function fetchLedger(which, expand = true) {
   const l = r.ledger;
   const txs = (l.transactions || []).map((t) => (typeof t === 'string' ? { hash: t, tx: {}, meta: {} } : norm(t)));
   txs.sort((a, b) => (a.meta.TransactionIndex ?? 0) - (b.meta.TransactionIndex ?? 0));
-  const fees = expand ? txs.reduce((s, t) => s + BigInt(t.tx.Fee || 0), 0n) : null;
+  const fees = expand || !txs.length ? txs.reduce((s, t) => s + BigInt(t.tx.Fee || 0), 0n) : null;
   return { index: Number(l.ledger_index), hash: r.ledger_hash || l.ledger_hash, header: l, txs, fees, validated: r.validated };
 }
 
@@ -615,7 +677,8 @@ async function accountView(address) {
   ];
   if (none.length) view.push(h('p', { class: 'note', id: 'nothing' }, 'None: ' + none.join(', ') + '.'));
   view.push(...section('Transactions', txs));
-  if (objects.marker) view.splice(2, 0, h('p', { class: 'note' }, 'Only the first 400 owned objects are shown.'));
+  const cut = [[objects, 'owned objects'], [lines, 'trust lines'], [nfts, 'NFTs']].filter(([r]) => r.marker).map(([, what]) => what);
+  if (cut.length) view.splice(2, 0, h('p', { class: 'note' }, `Only the first 400 ${cut.join(', ')} are shown.`));
   await accountTxPage(txs, address, undefined);
   return view;
 }
@@ -826,7 +889,10 @@ async function act(what, command, params, describe) {
   try {
     const r = await api.request(command, params);
     out.textContent = describe(r);
-    if (command === 'ledger_revert') render();
+    if (command === 'ledger_revert') {
+      net.ledger = Number(r.ledger_index);
+      render();
+    }
   } catch (e) {
     out.replaceChildren(errorBox(e));
   }
@@ -866,7 +932,12 @@ const ROUTES = [
 function route() {
   for (const [name, re, view] of ROUTES) {
     const m = location.hash.match(re);
-    if (m) return { name, view, args: m.slice(1).map((a) => (a == null ? a : decodeURIComponent(a))) };
+    if (!m) continue;
+    try {
+      return { name, view, args: m.slice(1).map((a) => (a == null ? a : decodeURIComponent(a))) };
+    } catch {
+      break;
+    }
   }
   return { name: 'none', view: async () => [h('h1', {}, 'Not found'), h('p', {}, link('#/', 'Back to the ledgers'))], args: [] };
 }

@@ -4,22 +4,25 @@
 //! tfSetfAuth; a channel's claimable amount after a claim; search by hash, CTID, ledger
 //! index and hash, address; the order book and an AMM pool; the admin actions (snapshot,
 //! faucet, close, revert) on a loopback admin port and their absence on a public port; the
-//! requests of a page view, as the page and the server count them. Screenshots of each view
+//! requests of a page view, as the page and the server count them; and the same page on a
+//! read node over PostgreSQL and on a fork of the writer. Screenshots of each view
 //! go to `target/tmp/explorer-screenshots/` (not committed).
 //!
 //! The browser (`tools::chromium`) and the pinned Playwright and xrpl-py
 //! (`explorer/requirements.txt`, a virtualenv of their own) are installed by the test;
 //! without them it fails, never skips.
 
-use crate::flows::{interop_dir, run_script};
+use crate::flows::{interop_dir, read_nodes, run_script};
+use crate::support::fill::{call, pay};
 use crate::support::server::Server;
 use crate::support::tools;
+use serde_json::json;
 
 use std::path::PathBuf;
 use std::process::Command;
 
 pub fn trials() -> Vec<libtest_mimic::Trial> {
-    crate::trials!["explorer"; in_chromium]
+    crate::trials!["explorer"; in_chromium, on_a_read_node_and_a_fork]
 }
 
 /// Where the screenshots go.
@@ -47,4 +50,34 @@ fn in_chromium() {
         .arg(chromium);
     run_script(cmd, "the explorer in chromium");
     println!("screenshots: {}", screenshots().display());
+}
+
+/// The same page on a read node (over PostgreSQL) and on a fork of the writer: what the
+/// writer validated is found on both; the read node offers no actions, the fork does.
+fn on_a_read_node_and_a_fork() {
+    let chromium = tools::chromium();
+    let dir = interop_dir().join("explorer");
+    let python = tools::python_venv(&dir);
+    let (_pg, writer, reader, _other) = read_nodes();
+    let dest = crate::support::keys::address("explorer on a read node");
+    let hash = pay(writer.addr(), &dest, 123_000_000);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while call(writer.addr(), "tx", json!({"transaction": hash}))["validated"] != true {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the payment was not validated"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let fork = Server::start_quiet(&["--close-interval", "1", "--fork", &writer.ws_url()]);
+    let mut cmd = Command::new(python);
+    cmd.arg(dir.join("explorer_browser.py"))
+        .arg("follow")
+        .arg(format!("http://{}", reader.addr()))
+        .arg(format!("http://{}", fork.addr()))
+        .arg(&hash)
+        .arg(&dest)
+        .arg(screenshots())
+        .arg(chromium);
+    run_script(cmd, "the explorer on a read node and a fork");
 }

@@ -336,7 +336,7 @@ fn xrpl_py_permissioned_dex_flow() {
 
 /// A writer closing every second and copying its history into a throwaway PostgreSQL, and
 /// two read nodes over it.
-fn read_nodes() -> (PgCluster, Server, Server, Server) {
+pub fn read_nodes() -> (PgCluster, Server, Server, Server) {
     let pg = PgCluster::start();
     let url = pg.url();
     let writer = Server::start_quiet(&["--close-interval", "1", "--postgres", &url]);

@@ -42,7 +42,12 @@ from xrpl.wallet import Wallet
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from flow_lib import GENESIS, check, summary  # noqa: E402
 
-ADMIN, PUBLIC, QUIET, SHOTS, CHROMIUM = sys.argv[1:6]
+FOLLOW = sys.argv[1] == "follow"
+if FOLLOW:
+    READER, FORK, HASH, DEST, SHOTS, CHROMIUM = sys.argv[2:8]
+    ADMIN = PUBLIC = QUIET = READER
+else:
+    ADMIN, PUBLIC, QUIET, SHOTS, CHROMIUM = sys.argv[1:6]
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -349,8 +354,35 @@ def page_cost(browser):
     tab.page.close()
 
 
+def read_node_and_fork(browser):
+    """The writer paid 123 XRP to DEST in HASH before the fork was made."""
+    tab = Page(browser, READER)
+    page = tab.open()
+    check(page.locator("#actions").is_hidden() and page.locator("#close-ledger").count() == 0, "a read node offers no actions")
+    tab.search(HASH)
+    check(tab.view() == "tx" and page.inner_text("#tx-hash") == HASH, "the read node finds the writer's payment by hash")
+    tab.search(DEST)
+    check("123 XRP" in page.inner_text("#view"), "and shows its destination's balance")
+    tab.shot("read-node")
+    check(tab.errors == [], f"no console errors on the read node: {tab.errors}")
+    tab = Page(browser, FORK)
+    page = tab.open(f"#/account/{DEST}")
+    check("123 XRP" in page.inner_text("#view"), "the fork shows the account as the writer left it")
+    page.click("#close-ledger")
+    page.wait_for_selector("#action-out:has-text('Closed ledger')", timeout=TIMEOUT_MS)
+    check(True, "the fork, writable, closes a ledger from the page")
+    check(tab.errors == [], f"no console errors on the fork: {tab.errors}")
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
+    if FOLLOW:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            read_node_and_fork(browser)
+            browser.close()
+        summary()
+        return
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         tab = Page(browser, ADMIN)

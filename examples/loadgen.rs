@@ -34,6 +34,8 @@
 //! the validated ledger by marker (pages/s).
 //! `--mode nft-history [--accounts 100] [--count 20000]`: genesis mints 10 x `accounts`
 //! NFTokens, lists them with `nfts_by_issuer`, then asks `nft_history` of each in turn.
+//! `--mode nft-history-read --server ADDR`: the same nft_history reads of tokens already
+//! there (a read node over the writer a `--mode nft-history` run minted on).
 //! `--mode history-read --server ADDR`: the reads alone, of a history already there (a
 //! read node over the writer a `--mode history` run filled).
 //! `--mode dex [--accounts 100] [--each 40] [--count 20000]`: crossing OfferCreates against
@@ -462,6 +464,14 @@ fn main() {
                 o.connections,
                 d,
                 o.accounts * 10,
+                o.count,
+            )),
+            // nft_history of tokens already there (a read node over the writer that minted).
+            "nft-history-read" => runtime.block_on(ledger::nft_history_mode(
+                &addr,
+                o.connections,
+                d,
+                0,
                 o.count,
             )),
             // account_tx pages of history already there (a read node over a writer's).

@@ -85,7 +85,17 @@ pub struct Node {
     /// A read node's database replication lag in milliseconds, as its follower last read
     /// it (-1: not a standby, or not known).
     replication_lag_ms: std::sync::atomic::AtomicI64,
+    /// A read node's indexes as its follower last read them ([`INDEXES_UNKNOWN`] until it
+    /// has, and always on a writer, which asks its own store).
+    indexes: std::sync::atomic::AtomicU8,
 }
+
+/// `Node::indexes` before a follower has read them.
+const INDEXES_UNKNOWN: u8 = 0x80;
+/// `Node::indexes`: the NFT index is built.
+const NFT_INDEX: u8 = 1;
+/// `Node::indexes`: the MPT holder index is built.
+const MPT_INDEX: u8 = 2;
 
 /// The ledgers this server answers for in full: the history store's (every validated
 /// ledger is written there, and `account_tx` reads only there) joined with memory's newer
@@ -159,6 +169,7 @@ impl Node {
             history_stopped_at: AtomicU32::new(0),
             history_epoch: AtomicU64::new(0),
             replication_lag_ms: std::sync::atomic::AtomicI64::new(-1),
+            indexes: std::sync::atomic::AtomicU8::new(INDEXES_UNKNOWN),
         }))
     }
 
@@ -186,6 +197,7 @@ impl Node {
             history_stopped_at: AtomicU32::new(0),
             history_epoch: AtomicU64::new(0),
             replication_lag_ms: std::sync::atomic::AtomicI64::new(-1),
+            indexes: std::sync::atomic::AtomicU8::new(INDEXES_UNKNOWN),
         })
     }
 
@@ -201,10 +213,39 @@ impl Node {
         (ms >= 0).then(|| ms as f64 / 1000.0)
     }
 
-    /// Notes the database's replication lag (None: not a standby).
-    pub fn set_replication_lag(&self, seconds: Option<f64>) {
-        let ms = seconds.map_or(-1, |s| (s.max(0.0) * 1000.0).round() as i64);
+    /// Notes what a read node's follower read of its database: the replication lag (None:
+    /// not a standby) and whether the indexes are built.
+    pub fn set_follower_status(&self, status: crate::store::history::FollowerStatus) {
+        let ms = status
+            .replication_lag
+            .map_or(-1, |s| (s.max(0.0) * 1000.0).round() as i64);
         self.replication_lag_ms.store(ms, Ordering::Release);
+        let nft = if status.nft_index_ready { NFT_INDEX } else { 0 };
+        let mpt = if status.mpt_index_ready { MPT_INDEX } else { 0 };
+        let flags = nft | mpt;
+        self.indexes.store(flags, Ordering::Release);
+    }
+
+    /// Whether the NFT index is built: as a read node's follower last read it (no database
+    /// round trip per request), else from the store.
+    pub fn nft_index_ready(&self) -> crate::store::error::StoreResult<bool> {
+        self.index_ready(NFT_INDEX, || self.history.store.nft_index_ready())
+    }
+
+    /// Whether the MPT holder index is built (as [`Node::nft_index_ready`]).
+    pub fn mpt_index_ready(&self) -> crate::store::error::StoreResult<bool> {
+        self.index_ready(MPT_INDEX, || self.history.store.mpt_index_ready())
+    }
+
+    fn index_ready(
+        &self,
+        flag: u8,
+        ask_store: impl FnOnce() -> crate::store::error::StoreResult<bool>,
+    ) -> crate::store::error::StoreResult<bool> {
+        match self.indexes.load(Ordering::Acquire) {
+            INDEXES_UNKNOWN => ask_store(),
+            flags => Ok(flags & flag != 0),
+        }
     }
 
     /// Marks everything read from the history so far as possibly stale.

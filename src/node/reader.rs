@@ -61,12 +61,12 @@ pub async fn follow(node: Arc<Node>) {
 
 /// Takes every ledger the database has beyond the one served.
 fn refresh(node: &Node) -> Result<(), String> {
-    let lag = node
+    let status = node
         .history
         .store
-        .replication_lag()
+        .follower_status()
         .map_err(|e| e.to_string())?;
-    node.set_replication_lag(lag);
+    node.set_follower_status(status);
     let Some((first, last)) = node.history.store.range().map_err(|e| e.to_string())? else {
         return Ok(());
     };

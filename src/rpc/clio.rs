@@ -152,8 +152,6 @@ pub fn require_nft_index(ctx: &crate::rpc::context::Context) -> Result<(), RpcEr
     let ready = ctx
         .services
         .node
-        .history
-        .store
         .nft_index_ready()
         .map_err(|e| RpcError::history_read(&e))?;
     if ready {

@@ -211,6 +211,16 @@ pub trait HistoryStore: Send + Sync {
     fn replication_lag(&self) -> StoreResult<Option<f64>> {
         Ok(None)
     }
+    /// What a read node's follower reads of its database at each poll: the replication
+    /// lag and whether the NFT and MPT holder indexes are built (one round trip where the
+    /// store can).
+    fn follower_status(&self) -> StoreResult<FollowerStatus> {
+        Ok(FollowerStatus {
+            replication_lag: self.replication_lag()?,
+            nft_index_ready: self.nft_index_ready()?,
+            mpt_index_ready: self.mpt_index_ready()?,
+        })
+    }
     /// Whether the NFT index holds every stored ledger.
     fn nft_index_ready(&self) -> StoreResult<bool> {
         Ok(false)
@@ -365,6 +375,17 @@ CREATE TABLE IF NOT EXISTS mpt_holders(
 
 /// The setting present once the MPT holder index holds every stored ledger's MPTokens.
 pub const MPT_INDEX_BUILT: &str = "mpt_index_built";
+
+/// What [`HistoryStore::follower_status`] reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FollowerStatus {
+    /// Seconds the database's replay is behind its primary (None: no standby).
+    pub replication_lag: Option<f64>,
+    /// The NFT index holds every stored ledger.
+    pub nft_index_ready: bool,
+    /// The MPT holder index holds every stored ledger's MPTokens.
+    pub mpt_index_ready: bool,
+}
 
 /// A stored transaction as the NFT index's build reads it: ledger, position, ID, blob,
 /// metadata.

@@ -62,6 +62,18 @@ fn start_reader(url: &str, writer: &Server) -> Server {
 }
 
 /// The raw reply body of the same request to both servers must be the same bytes.
+/// `read()` again every 50 ms until `done` says so (at most 10 s); the last value.
+fn eventually(read: impl Fn() -> Value, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = read();
+        if done(&v) || Instant::now() > deadline {
+            return v;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The `"actions":...` of the explorer page a browser gets from `addr`.
 fn explorer_actions(addr: SocketAddr) -> String {
     let page = support::http::send_raw(
@@ -318,7 +330,11 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
             .expect("empty the index");
     });
     assert!(!store.nft_index_ready().expect("ready?"));
-    let wiped = call(r, "nft_info", json!({"nft_id": nfts[0]}));
+    // The read node learns it at its follower's next look at the database.
+    let wiped = eventually(
+        || call(r, "nft_info", json!({"nft_id": nfts[0]})),
+        |v| v["error"] == "notReady",
+    );
     assert_eq!(wiped["error"], "notReady", "{wiped}");
     let mut batches = 0;
     store
@@ -330,6 +346,10 @@ fn a_read_node_answers_history_reads_byte_for_byte_as_the_writer() {
         .map(|t| store.nft(t, at).expect("read"))
         .collect();
     assert_eq!(after, before);
+    eventually(
+        || call(r, "nft_info", json!({"nft_id": nfts[0]})),
+        |v| v.get("error").is_none(),
+    );
     same(w, r, "nft_info", json!({"nft_id": nfts[0]}));
 }
 

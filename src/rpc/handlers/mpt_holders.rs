@@ -112,7 +112,7 @@ fn indexed(
     let node = &ctx.services.node;
     let written = node.ledgers.is_follower()
         || node.history.range().is_some_and(|(_, last)| seq <= last);
-    if !written || !store.mpt_index_ready().unwrap_or(false) {
+    if !written || !node.mpt_index_ready().unwrap_or(false) {
         return Ok(None);
     }
     let mut out = Vec::new();

@@ -10,8 +10,8 @@ use crate::protocol::types::Hash256;
 use crate::store::error::StoreResult;
 use crate::store::history::{
     account_of, decode_header, finish_page, finish_rows, hash_of, page_ranges, AccountTxPage,
-    AccountTxPlaces, AccountTxQuery, HistoryLedger, HistoryStore, NftRecord, StateRow, StoredTx,
-    TxPlace, MPT_INDEX_BUILT, NFT_INDEX_BUILT,
+    AccountTxPlaces, AccountTxQuery, FollowerStatus, HistoryLedger, HistoryStore, NftRecord,
+    StateRow, StoredTx, TxPlace, MPT_INDEX_BUILT, NFT_INDEX_BUILT,
 };
 use crate::store::nft_index::NftState;
 
@@ -320,6 +320,27 @@ impl HistoryStore for PgHistory {
                 )
                 .await?;
             Ok(row.get::<_, Option<f64>>(0))
+        })
+    }
+
+    fn follower_status(&self) -> StoreResult<FollowerStatus> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_one(
+                    "SELECT CASE WHEN NOT pg_is_in_recovery() THEN NULL \
+                     WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0::float8 \
+                     ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 END, \
+                     EXISTS (SELECT 1 FROM settings WHERE name = $1), \
+                     EXISTS (SELECT 1 FROM settings WHERE name = $2)",
+                    &[&NFT_INDEX_BUILT, &MPT_INDEX_BUILT],
+                )
+                .await?;
+            Ok(FollowerStatus {
+                replication_lag: row.get::<_, Option<f64>>(0),
+                nft_index_ready: row.get(1),
+                mpt_index_ready: row.get(2),
+            })
         })
     }
 

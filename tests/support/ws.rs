@@ -28,17 +28,22 @@ pub struct Ws {
 }
 
 impl Ws {
-    /// Connect to `url`.
-    pub async fn connect(url: &str) -> Ws {
-        let (stream, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .expect("ws connect");
+    /// A client over an opened connection.
+    fn over(stream: WsStream) -> Ws {
         Ws {
             stream,
             next_id: 1,
             events: VecDeque::new(),
             early: HashMap::new(),
         }
+    }
+
+    /// Connect to `url`.
+    pub async fn connect(url: &str) -> Ws {
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("ws connect");
+        Ws::over(stream)
     }
 
     /// Connect to `ws://addr/` with an `Origin` header, as a browser's page would.
@@ -53,12 +58,7 @@ impl Ws {
         let (stream, _) = tokio_tungstenite::connect_async(request)
             .await
             .expect("ws connect");
-        Ws {
-            stream,
-            next_id: 1,
-            events: VecDeque::new(),
-            early: HashMap::new(),
-        }
+        Ws::over(stream)
     }
 
     /// Connect to `ws://addr/` from the local address `source` (port 0): a loopback
@@ -69,12 +69,7 @@ impl Ws {
         let (stream, _) = tokio_tungstenite::client_async(format!("ws://{addr}/"), plain)
             .await
             .expect("ws connect");
-        Ws {
-            stream,
-            next_id: 1,
-            events: VecDeque::new(),
-            early: HashMap::new(),
-        }
+        Ws::over(stream)
     }
 
     /// Connect to `ws://addr/`.

@@ -25,6 +25,14 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::trials!["explorer"; in_chromium, on_a_read_node_and_a_fork]
 }
 
+/// The explorer's virtualenv (Playwright, xrpl-py), installed once per run: the two
+/// trials run side by side, and two installs into one directory at once break it.
+fn python() -> PathBuf {
+    static PY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PY.get_or_init(|| tools::python_venv(&interop_dir().join("explorer")))
+        .clone()
+}
+
 /// Where the screenshots go.
 fn screenshots() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explorer-screenshots")
@@ -33,7 +41,7 @@ fn screenshots() -> PathBuf {
 fn in_chromium() {
     let chromium = tools::chromium();
     let dir = interop_dir().join("explorer");
-    let python = tools::python_venv(&dir);
+    let python = python();
     // One server with an admin port and a public one (no admin callers, no faucet) ...
     let toml = "close_interval = 1\n\
                 [[port]]\nname = \"admin\"\nbind = \"127.0.0.1:0\"\nprotocols = [\"ws\", \"http\"]\nadmin = [\"127.0.0.1\"]\n\
@@ -57,7 +65,7 @@ fn in_chromium() {
 fn on_a_read_node_and_a_fork() {
     let chromium = tools::chromium();
     let dir = interop_dir().join("explorer");
-    let python = tools::python_venv(&dir);
+    let python = python();
     let (_pg, writer, reader, _other) = read_nodes();
     let dest = crate::support::keys::address("explorer on a read node");
     let hash = pay(writer.addr(), &dest, 123_000_000);

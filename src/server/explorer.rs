@@ -111,16 +111,9 @@ fn wants_html(headers: &HeaderMap) -> bool {
 /// are its WebSocket requests admin's ([`role::from_another_site`](crate::server::role::from_another_site)
 /// refuses a page's own origin reached by a name, which DNS rebinding can point anywhere).
 fn reached_by_address(headers: &HeaderMap) -> bool {
-    let mut h = HeaderMap::new();
-    if let Some(host) = headers.get(hyper::header::HOST) {
-        h.insert(hyper::header::HOST, host.clone());
-        if let Ok(origin) =
-            HeaderValue::from_str(&format!("http://{}", host.to_str().unwrap_or("?")))
-        {
-            h.insert(hyper::header::ORIGIN, origin);
-        }
-    }
-    !crate::server::role::from_another_site(&h)
+    headers
+        .get(hyper::header::HOST)
+        .is_none_or(|h| h.to_str().is_ok_and(crate::server::role::by_address))
 }
 
 /// What the page is told: of its caller, `actions` and `faucet`; the server's `version`; the

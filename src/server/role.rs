@@ -181,7 +181,14 @@ pub fn from_another_site(headers: &HeaderMap) -> bool {
     let own = headers
         .get(hyper::header::HOST)
         .and_then(|h| h.to_str().ok());
-    !(own.is_some_and(|own| own.eq_ignore_ascii_case(host)) && name.parse::<IpAddr>().is_ok())
+    !(own.is_some_and(|own| own.eq_ignore_ascii_case(host)) && by_address(host))
+}
+
+/// Whether `host[:port]` (a `Host` header's value) names an IP address or `localhost`,
+/// not a name DNS could point anywhere.
+pub fn by_address(host: &str) -> bool {
+    let name = host_name(host);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
 }
 
 /// The host of `host[:port]` or `[v6]:port`, without brackets or port.

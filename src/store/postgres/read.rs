@@ -143,6 +143,17 @@ const STATE_PAGE_SQL: &str = "SELECT DISTINCT ON (key) key, data FROM state \
      WHERE key > $1 AND seq <= $2 ORDER BY key, seq DESC LIMIT $3";
 
 impl PgHistory {
+    /// Whether the settings table holds `name` (the indexes' "built" marks).
+    fn has_setting(&self, name: &'static str) -> StoreResult<bool> {
+        self.call(|pool| async move {
+            let client = pool.get().await?;
+            let row = client
+                .query_opt("SELECT value FROM settings WHERE name = $1", &[&name])
+                .await?;
+            Ok(row.is_some())
+        })
+    }
+
     /// Fills the MPT holder index from the stored state of a database made before it, then
     /// marks it built.
     pub fn build_mpt_index(&self) -> StoreResult<()> {
@@ -345,16 +356,7 @@ impl HistoryStore for PgHistory {
     }
 
     fn mpt_index_ready(&self) -> StoreResult<bool> {
-        self.call(|pool| async move {
-            let client = pool.get().await?;
-            let row = client
-                .query_opt(
-                    "SELECT value FROM settings WHERE name = $1",
-                    &[&MPT_INDEX_BUILT],
-                )
-                .await?;
-            Ok(row.is_some())
-        })
+        self.has_setting(MPT_INDEX_BUILT)
     }
 
     fn mpt_holder_keys(
@@ -382,16 +384,7 @@ impl HistoryStore for PgHistory {
     }
 
     fn nft_index_ready(&self) -> StoreResult<bool> {
-        self.call(|pool| async move {
-            let client = pool.get().await?;
-            let row = client
-                .query_opt(
-                    "SELECT value FROM settings WHERE name = $1",
-                    &[&NFT_INDEX_BUILT],
-                )
-                .await?;
-            Ok(row.is_some())
-        })
+        self.has_setting(NFT_INDEX_BUILT)
     }
 
     fn nft(&self, token: &Hash256, seq: u32) -> StoreResult<Option<NftRecord>> {
